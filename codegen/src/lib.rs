@@ -1,0 +1,107 @@
+//! Turns Metewand's JSON Schemas into strict Rust types and Python models.
+//!
+//! The schemas in `schemas/` are the source of truth for every message and document. This crate is a pure
+//! function from their text to the text of the generated files: it reads and writes nothing, so the same code
+//! serves `cargo xtask codegen`, which writes the files, and the drift check, which compares them.
+
+mod python;
+mod rust;
+
+use std::fmt;
+
+/// One schema document, as read from `schemas/<name>.schema.json`.
+#[derive(Clone, Debug)]
+pub struct SchemaSource {
+    /// The schema's name, as in its `$id` `urn:metewand:schema:<name>:1`.
+    pub name: String,
+    /// The schema's JSON text.
+    pub text: String,
+}
+
+/// A generated file: where it goes, relative to the workspace root, and what it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// The path relative to the workspace root, with `/` separators.
+    pub path: String,
+    /// The complete contents, starting with the line that says the file is generated.
+    pub contents: String,
+}
+
+/// The command that regenerates every generated file; each file names it in its first line.
+pub const REGENERATE_COMMAND: &str = "cargo xtask codegen";
+
+/// Why the schemas could not be turned into code.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A schema is not valid JSON.
+    #[error("schema {schema} is not valid JSON: {source}")]
+    Json {
+        /// The schema's name.
+        schema: String,
+        /// What the JSON parser said.
+        source: serde_json::Error,
+    },
+    /// A schema uses a construct the generators cannot make strict in both languages.
+    #[error("schema {schema} at {pointer}: {reason}")]
+    Unsupported {
+        /// The schema's name.
+        schema: String,
+        /// The JSON pointer of the offending subschema.
+        pointer: String,
+        /// What is unsupported, and what to write instead.
+        reason: String,
+    },
+    /// typify rejected a schema.
+    #[error("typify could not convert schema {schema}: {message}")]
+    Typify {
+        /// The schema's name.
+        schema: String,
+        /// typify's message.
+        message: String,
+    },
+    /// typify produced tokens that are not a Rust file.
+    #[error("generated Rust for schema {schema} does not parse: {message}")]
+    Syntax {
+        /// The schema's name.
+        schema: String,
+        /// syn's message.
+        message: String,
+    },
+}
+
+/// A parsed schema, shared by both generators.
+#[derive(Clone, Debug)]
+pub(crate) struct Schema {
+    pub(crate) name: String,
+    pub(crate) value: serde_json::Value,
+}
+
+impl Schema {
+    fn parse(source: &SchemaSource) -> Result<Schema, Error> {
+        let value = serde_json::from_str(&source.text).map_err(|source_err| Error::Json {
+            schema: source.name.clone(),
+            source: source_err,
+        })?;
+        Ok(Schema { name: source.name.clone(), value })
+    }
+
+    pub(crate) fn unsupported(&self, pointer: &str, reason: impl fmt::Display) -> Error {
+        Error::Unsupported {
+            schema: self.name.clone(),
+            pointer: pointer.to_owned(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// Generates every Rust and Python file from the schemas, sorted by path.
+///
+/// The output depends only on the input: the same schemas give the same bytes.
+pub fn generate(sources: &[SchemaSource]) -> Result<Vec<GeneratedFile>, Error> {
+    let mut schemas = sources.iter().map(Schema::parse).collect::<Result<Vec<_>, _>>()?;
+    schemas.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut files = rust::generate(&schemas)?;
+    files.extend(python::generate(&schemas)?);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
