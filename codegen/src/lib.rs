@@ -78,19 +78,13 @@ pub(crate) struct Schema {
 
 impl Schema {
     fn parse(source: &SchemaSource) -> Result<Schema, Error> {
-        let value = serde_json::from_str(&source.text).map_err(|source_err| Error::Json {
-            schema: source.name.clone(),
-            source: source_err,
-        })?;
+        let value = serde_json::from_str(&source.text)
+            .map_err(|source_err| Error::Json { schema: source.name.clone(), source: source_err })?;
         Ok(Schema { name: source.name.clone(), value })
     }
 
     pub(crate) fn unsupported(&self, pointer: &str, reason: impl fmt::Display) -> Error {
-        Error::Unsupported {
-            schema: self.name.clone(),
-            pointer: pointer.to_owned(),
-            reason: reason.to_string(),
-        }
+        Error::Unsupported { schema: self.name.clone(), pointer: pointer.to_owned(), reason: reason.to_string() }
     }
 }
 

@@ -1,7 +1,514 @@
 //! Rust types through typify, made strict where typify alone is not.
+//!
+//! typify turns `additionalProperties: false`, `enum`, `pattern` and `minLength` into types that serde enforces,
+//! but it maps `const`, integer ranges, `uniqueItems` and `minItems` onto plain types that accept anything of the
+//! right shape. This module walks each schema first and routes every such construct to a checked type:
+//!
+//! - each `const` becomes a unit struct generated here, which serializes as its value and refuses any other;
+//! - a `$defs` entry that is an integer from 0 to 2^53 - 1 becomes `crate::strict::SafeUint`;
+//! - a `$defs` entry that is a list of unique items becomes `crate::strict::UniqueVec<T>`, or
+//!   `crate::strict::NonEmptyUniqueVec<T>` with `minItems: 1`;
+//! - a `$defs` entry that is a free-form object becomes `crate::strict::JsonObject`, declared without `Default` so
+//!   that an optional one is an `Option` and a `{}` that was sent survives re-encoding.
+//!
+//! Any other constraint that neither typify nor this module enforces is an [`Error::Unsupported`], so a schema
+//! change cannot silently weaken the generated types.
 
-use crate::{Error, GeneratedFile, Schema};
+use std::collections::BTreeMap;
 
-pub(crate) fn generate(_schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> {
-    Ok(Vec::new())
+use heck::ToUpperCamelCase;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::{Map, Value};
+use typify::{TypeSpace, TypeSpaceSettings};
+
+use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema};
+
+/// Where the generated modules live, relative to the workspace root.
+const OUTPUT_DIR: &str = "metewand-protocol/src/generated";
+
+/// The largest integer every JSON reader represents exactly: 2^53 - 1.
+const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
+pub(crate) fn generate(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> {
+    let mut files = Vec::with_capacity(schemas.len() + 1);
+    for schema in schemas {
+        files.push(GeneratedFile {
+            path: format!("{OUTPUT_DIR}/{}.rs", module_name(&schema.name)),
+            contents: generate_module(schema)?,
+        });
+    }
+    files.push(GeneratedFile { path: format!("{OUTPUT_DIR}/mod.rs"), contents: index_module(schemas) });
+    Ok(files)
+}
+
+fn module_name(schema_name: &str) -> String {
+    schema_name.replace('-', "_")
+}
+
+fn header(source: &str) -> String {
+    format!("// Generated from {source} by codegen; do not edit. Regenerate with: {REGENERATE_COMMAND}\n")
+}
+
+fn index_module(schemas: &[Schema]) -> String {
+    let mut out = header("schemas/*.schema.json");
+    out.push_str(
+        "//! Types generated from Metewand's JSON Schemas, one module per schema.\n\
+         //!\n\
+         //! Each type accepts exactly what its schema accepts: unknown fields, missing fields, wrong constants, \n\
+         //! integers outside 0..=2^53 - 1, repeated list items and strings that miss their pattern are refused \n\
+         //! when deserializing, and constrained values cannot be built around their checks.\n\n",
+    );
+    for schema in schemas {
+        let description = schema.value.get("title").and_then(Value::as_str).unwrap_or(&schema.name);
+        out.push_str(&format!("/// {description}: `schemas/{}.schema.json`.\n", schema.name));
+        out.push_str(&format!("pub mod {};\n", module_name(&schema.name)));
+    }
+    out
+}
+
+/// A `const` found in a schema, with the unit struct that stands for it.
+struct Const {
+    type_name: String,
+    value: Value,
+    /// The subschema the const appears in, exactly as written.
+    schema: Value,
+}
+
+/// What the walk found: how typify must be configured for this schema.
+#[derive(Default)]
+struct Plan {
+    /// `$defs` names (as typify names their types) mapped to the checked type that replaces them.
+    replacements: BTreeMap<String, String>,
+    /// Each distinct `const` subschema, by its exact JSON, with the type generated for it.
+    consts: BTreeMap<String, Const>,
+}
+
+fn generate_module(schema: &Schema) -> Result<String, Error> {
+    let root = schema.value.as_object().ok_or_else(|| schema.unsupported("", "a schema must be an object"))?;
+    let expected_id = format!("urn:metewand:schema:{}:1", schema.name);
+    if root.get("$id").and_then(Value::as_str) != Some(expected_id.as_str()) {
+        return Err(schema.unsupported("/$id", format!("the $id must be {expected_id:?}")));
+    }
+    let empty = Map::new();
+    let defs = match root.get("$defs") {
+        None => &empty,
+        Some(Value::Object(defs)) => defs,
+        Some(_) => return Err(schema.unsupported("/$defs", "$defs must be an object")),
+    };
+
+    let mut plan = Plan::default();
+    for (name, def) in defs {
+        plan_definition(schema, defs, name, def, &mut plan)?;
+    }
+    let root_is_type = root.get("type").is_some();
+    if root_is_type {
+        walk(schema, defs, "", &schema.value, None, &mut plan)?;
+    } else {
+        // A root without a type only names the definitions a document may be (the protocol's messages); messages
+        // are decoded as the definition the session expects, so the root gets no type of its own.
+        check_root_union(schema, root)?;
+    }
+
+    let mut settings = TypeSpaceSettings::default();
+    settings.with_struct_builder(false).with_derive("PartialEq".to_owned());
+    for (type_name, replacement) in &plan.replacements {
+        settings.with_replacement(type_name, replacement, std::iter::empty());
+    }
+    for constant in plan.consts.values() {
+        let object = const_schema_object(schema, constant)?;
+        settings.with_conversion(object, &constant.type_name, std::iter::empty());
+    }
+    let mut type_space = TypeSpace::new(&settings);
+    let mut definitions = Vec::with_capacity(defs.len() + 1);
+    for (name, def) in defs {
+        definitions.push((name.clone(), to_schemars(schema, &format!("/$defs/{name}"), def)?));
+    }
+    if root_is_type {
+        let mut root_only = root.clone();
+        for key in ["$defs", "$schema", "$id"] {
+            root_only.remove(key);
+        }
+        definitions.push((schema.name.clone(), to_schemars(schema, "", &Value::Object(root_only))?));
+    }
+    type_space
+        .add_ref_types(definitions)
+        .map_err(|err| Error::Typify { schema: schema.name.clone(), message: err.to_string() })?;
+
+    let mut tokens = type_space.to_stream();
+    for constant in plan.consts.values() {
+        tokens.extend(const_type(constant));
+    }
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|err| Error::Syntax { schema: schema.name.clone(), message: err.to_string() })?;
+
+    let mut out = header(&format!("schemas/{}.schema.json", schema.name));
+    let title = root.get("title").and_then(Value::as_str).unwrap_or(&schema.name);
+    out.push_str(&format!("//! {title}: types generated from `schemas/{}.schema.json`.\n", schema.name));
+    if let Some(description) = root.get("description").and_then(Value::as_str) {
+        out.push_str("//!\n");
+        for line in wrap(description, 110) {
+            out.push_str(&format!("//! {line}\n"));
+        }
+    }
+    out.push('\n');
+    out.push_str(&prettyplease::unparse(&file));
+    Ok(out)
+}
+
+/// Splits prose into lines of at most `width` characters, at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+fn check_root_union(schema: &Schema, root: &Map<String, Value>) -> Result<(), Error> {
+    for (key, value) in root {
+        match key.as_str() {
+            "$schema" | "$id" | "$defs" | "title" | "description" => {}
+            "anyOf" | "oneOf" => {
+                let Some(items) = value.as_array() else {
+                    return Err(schema.unsupported(&format!("/{key}"), "must be a list of local references"));
+                };
+                for (index, item) in items.iter().enumerate() {
+                    if local_ref(item).is_none() {
+                        return Err(schema.unsupported(
+                            &format!("/{key}/{index}"),
+                            "a root without a type may only list local references to its definitions",
+                        ));
+                    }
+                }
+            }
+            other => {
+                return Err(schema.unsupported(&format!("/{other}"), "unexpected keyword at a root without a type"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The definition name of a `{"$ref": "#/$defs/<name>"}` schema.
+fn local_ref(value: &Value) -> Option<&str> {
+    let object = value.as_object()?;
+    if object.len() != 1 {
+        return None;
+    }
+    object.get("$ref")?.as_str()?.strip_prefix("#/$defs/")
+}
+
+/// typify's name for the type of a definition.
+fn type_name(def_name: &str) -> String {
+    def_name.to_upper_camel_case()
+}
+
+/// Decides how a named definition is represented: replaced by a checked type, or generated by typify (and then
+/// walked like any other subschema).
+fn plan_definition(
+    schema: &Schema,
+    defs: &Map<String, Value>,
+    name: &str,
+    def: &Value,
+    plan: &mut Plan,
+) -> Result<(), Error> {
+    let pointer = format!("/$defs/{name}");
+    let object = def.as_object().ok_or_else(|| schema.unsupported(&pointer, "a definition must be an object"))?;
+    match object.get("type").and_then(Value::as_str) {
+        Some("integer") => {
+            check_keywords(schema, &pointer, object, &["type", "description", "minimum", "maximum"])?;
+            if object.get("minimum").and_then(Value::as_u64) != Some(0)
+                || object.get("maximum").and_then(Value::as_u64) != Some(MAX_SAFE_INTEGER)
+            {
+                return Err(
+                    schema.unsupported(&pointer, format!("an integer must range over exactly 0..={MAX_SAFE_INTEGER}"))
+                );
+            }
+            plan.replacements.insert(type_name(name), "crate::strict::SafeUint".to_owned());
+            Ok(())
+        }
+        Some("array") if object.contains_key("uniqueItems") || object.contains_key("minItems") => {
+            check_keywords(schema, &pointer, object, &["type", "description", "items", "uniqueItems", "minItems"])?;
+            if object.get("uniqueItems") != Some(&Value::Bool(true)) {
+                return Err(schema.unsupported(&pointer, "a constrained list must have uniqueItems: true"));
+            }
+            let wrapper = match object.get("minItems") {
+                None => "UniqueVec",
+                Some(Value::Number(n)) if n.as_u64() == Some(1) => "NonEmptyUniqueVec",
+                Some(_) => return Err(schema.unsupported(&pointer, "minItems may only be 1")),
+            };
+            let items = object.get("items").unwrap_or(&Value::Null);
+            let item_def = local_ref(items).ok_or_else(|| {
+                schema.unsupported(&format!("{pointer}/items"), "the items of a unique list must be a local $ref")
+            })?;
+            let item_type = match defs.get(item_def).and_then(|d| d.get("type")).and_then(Value::as_str) {
+                Some("integer") => "crate::strict::SafeUint".to_owned(),
+                Some("string") => type_name(item_def),
+                _ => {
+                    return Err(schema.unsupported(
+                        &format!("{pointer}/items"),
+                        "the items of a unique list must be strings or safe integers",
+                    ));
+                }
+            };
+            plan.replacements.insert(type_name(name), format!("crate::strict::{wrapper}<{item_type}>"));
+            Ok(())
+        }
+        Some("object") if !object.contains_key("properties") => {
+            check_keywords(schema, &pointer, object, &["type", "description"])?;
+            plan.replacements.insert(type_name(name), "crate::strict::JsonObject".to_owned());
+            Ok(())
+        }
+        _ => walk(schema, defs, &pointer, def, Some(name), plan),
+    }
+}
+
+fn check_keywords(schema: &Schema, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {
+    match object.keys().find(|key| !allowed.contains(&key.as_str())) {
+        None => Ok(()),
+        Some(key) => Err(schema.unsupported(pointer, format!("the keyword {key:?} is not supported here"))),
+    }
+}
+
+/// Checks a subschema that typify will convert, registering every `const` in it.
+fn walk(
+    schema: &Schema,
+    defs: &Map<String, Value>,
+    pointer: &str,
+    value: &Value,
+    property: Option<&str>,
+    plan: &mut Plan,
+) -> Result<(), Error> {
+    let object = value.as_object().ok_or_else(|| schema.unsupported(pointer, "a subschema must be an object"))?;
+    if let Some(target) = object.get("$ref") {
+        let name = local_ref(value).ok_or_else(|| {
+            schema.unsupported(pointer, format!("{target} must be a local reference #/$defs/<name>, alone"))
+        })?;
+        if !defs.contains_key(name) {
+            return Err(schema.unsupported(pointer, format!("{target} names no definition")));
+        }
+        return Ok(());
+    }
+    if let Some(constant) = object.get("const") {
+        check_keywords(schema, pointer, object, &["const", "description", "type"])?;
+        register_const(schema, pointer, value, constant, property, plan)?;
+        return Ok(());
+    }
+    if let Some(variants) = object.get("oneOf") {
+        check_keywords(schema, pointer, object, &["oneOf", "description"])?;
+        let nullable = variants
+            .as_array()
+            .is_some_and(|variants| variants.len() == 2 && variants[1] == serde_json::json!({"type": "null"}));
+        if !nullable {
+            return Err(schema.unsupported(pointer, "oneOf is supported only as [<schema>, {\"type\": \"null\"}]"));
+        }
+        return walk(schema, defs, &format!("{pointer}/oneOf/0"), &variants[0], property, plan);
+    }
+    match object.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let properties = object.get("properties").and_then(Value::as_object).ok_or_else(|| {
+                schema.unsupported(pointer, "a free-form object must be declared under $defs and referenced")
+            })?;
+            if object.get("additionalProperties") != Some(&Value::Bool(false)) {
+                return Err(schema.unsupported(pointer, "every object must have additionalProperties: false"));
+            }
+            check_keywords(
+                schema,
+                pointer,
+                object,
+                &[
+                    "type",
+                    "description",
+                    "title",
+                    "properties",
+                    "required",
+                    "additionalProperties",
+                    "$schema",
+                    "$id",
+                    "$defs",
+                ],
+            )?;
+            let required = object.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            for name in &required {
+                let known = name.as_str().is_some_and(|name| properties.contains_key(name));
+                if !known {
+                    return Err(schema.unsupported(pointer, format!("required names an unknown property {name}")));
+                }
+            }
+            for (name, property_schema) in properties {
+                walk(schema, defs, &format!("{pointer}/properties/{name}"), property_schema, Some(name), plan)?;
+            }
+            Ok(())
+        }
+        Some("string") => {
+            check_keywords(schema, pointer, object, &["type", "description", "minLength", "pattern", "enum"])
+        }
+        Some("boolean") | Some("null") => check_keywords(schema, pointer, object, &["type", "description"]),
+        Some("array") => {
+            check_keywords(schema, pointer, object, &["type", "description", "items"])?;
+            let items =
+                object.get("items").ok_or_else(|| schema.unsupported(pointer, "a list must say what its items are"))?;
+            walk(schema, defs, &format!("{pointer}/items"), items, None, plan)
+        }
+        Some("integer") => Err(schema.unsupported(pointer, "a constrained integer must be declared under $defs")),
+        Some(other) => Err(schema.unsupported(pointer, format!("the type {other:?} is not supported"))),
+        None => Err(schema.unsupported(pointer, "a subschema must have a type, a const, a $ref or a nullable oneOf")),
+    }
+}
+
+fn register_const(
+    schema: &Schema,
+    pointer: &str,
+    subschema: &Value,
+    constant: &Value,
+    property: Option<&str>,
+    plan: &mut Plan,
+) -> Result<(), Error> {
+    let spelled = match constant {
+        Value::String(text) => text.to_upper_camel_case(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(n) if n.as_u64().is_some_and(|n| n <= MAX_SAFE_INTEGER) => n.to_string(),
+        _ => return Err(schema.unsupported(pointer, "a const must be a string, a boolean or a safe integer")),
+    };
+    if spelled.is_empty() {
+        return Err(schema.unsupported(pointer, "a const string must contain a letter or digit"));
+    }
+    let key = subschema.to_string();
+    if plan.consts.contains_key(&key) {
+        return Ok(());
+    }
+    let prefix = property.map(str::to_upper_camel_case).unwrap_or_else(|| "Const".to_owned());
+    let mut type_name = format!("{prefix}{spelled}");
+    // Two different const subschemas (say, one with a description) may spell the same name.
+    let mut suffix = 2;
+    while plan.consts.values().any(|c| c.type_name == type_name) {
+        type_name = format!("{prefix}{spelled}{suffix}");
+        suffix += 1;
+    }
+    plan.consts.insert(key, Const { type_name, value: constant.clone(), schema: subschema.clone() });
+    Ok(())
+}
+
+/// The exact schema object typify meets for a `const`, which is how it recognises the conversion.
+fn const_schema_object(schema: &Schema, constant: &Const) -> Result<schemars::schema::SchemaObject, Error> {
+    serde_json::from_value(constant.schema.clone())
+        .map_err(|err| schema.unsupported("", format!("typify cannot read the const {}: {err}", constant.value)))
+}
+
+fn to_schemars(schema: &Schema, pointer: &str, value: &Value) -> Result<schemars::schema::Schema, Error> {
+    serde_json::from_value(value.clone())
+        .map_err(|err| schema.unsupported(pointer, format!("typify cannot read this subschema: {err}")))
+}
+
+/// The unit struct standing for one `const`: it serializes as the constant and deserializes only from it.
+fn const_type(constant: &Const) -> TokenStream {
+    let ident = format_ident!("{}", constant.type_name);
+    let json = constant.value.to_string();
+    let doc = format!(" The constant `{json}`: serializes as it and deserializes from nothing else.");
+    let (serialize, expecting, visitor) = match &constant.value {
+        Value::String(text) => (
+            quote! { serializer.serialize_str(#text) },
+            format!("the string {json}"),
+            quote! {
+                fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#ident, E> {
+                    if value == #text {
+                        Ok(#ident)
+                    } else {
+                        Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                    }
+                }
+            },
+        ),
+        Value::Bool(expected) => {
+            // `value == true` reads oddly and clippy says so: test the value or its negation instead.
+            let accepted = if *expected {
+                quote! { value }
+            } else {
+                quote! { !value }
+            };
+            (
+                quote! { serializer.serialize_bool(#expected) },
+                format!("the boolean {json}"),
+                quote! {
+                    fn visit_bool<E: ::serde::de::Error>(self, value: bool) -> ::std::result::Result<#ident, E> {
+                        if #accepted {
+                            Ok(#ident)
+                        } else {
+                            Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
+                        }
+                    }
+                },
+            )
+        }
+        _ => {
+            let expected = constant.value.as_u64().unwrap_or_default();
+            // Safe integers are exact as doubles, so comparing with the float literal is exact too.
+            let expected_float = proc_macro2::Literal::f64_unsuffixed(expected as f64);
+            (
+                quote! { serializer.serialize_u64(#expected) },
+                format!("the integer {json}"),
+                quote! {
+                    fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<#ident, E> {
+                        if value == #expected {
+                            Ok(#ident)
+                        } else {
+                            Err(E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self))
+                        }
+                    }
+                    fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<#ident, E> {
+                        match u64::try_from(value) {
+                            Ok(value) => self.visit_u64(value),
+                            Err(_) => Err(E::invalid_value(::serde::de::Unexpected::Signed(value), &self)),
+                        }
+                    }
+                    // A JSON reader may hand over `1.0` as a float; it is the integer 1 all the same.
+                    fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<#ident, E> {
+                        if value == #expected_float {
+                            Ok(#ident)
+                        } else {
+                            Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
+                        }
+                    }
+                },
+            )
+        }
+    };
+    let visitor_ident = format_ident!("{}Visitor", constant.type_name);
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #ident;
+
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                #serialize
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct #visitor_ident;
+                impl<'de> ::serde::de::Visitor<'de> for #visitor_ident {
+                    type Value = #ident;
+                    fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        formatter.write_str(#expecting)
+                    }
+                    #visitor
+                }
+                deserializer.deserialize_any(#visitor_ident)
+            }
+        }
+    }
 }

@@ -1,0 +1,1554 @@
+// Generated from schemas/attempt-record.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand attempt record: types generated from `schemas/attempt-record.schema.json`.
+//!
+//! What metewand run records about one attempt, written canonically and atomically as attempt.json. Every field
+//! is present; a field is null where the session that would fill it did not run or did not get that far.
+//! Durations are integer nanoseconds measured by the executor's monotonic clock; timestamps are RFC 3339 UTC.
+
+///What metewand run records about one attempt, written canonically and atomically as attempt.json. Every field is present; a field is null where the session that would fill it did not run or did not get that far. Durations are integer nanoseconds measured by the executor's monotonic clock; timestamps are RFC 3339 UTC.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AttemptRecord {
+    pub dataset: Dataset,
+    pub evaluator: WorkerSession,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub failure: ::std::option::Option<Failure>,
+    pub finished_at: Timestamp,
+    pub implementation: Implementation,
+    pub logs: Logs,
+    ///The version of Metewand that ran the attempt.
+    pub metewand_version: AttemptRecordMetewandVersion,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub metrics: ::std::option::Option<crate::strict::JsonObject>,
+    pub outcome: Outcome,
+    ///One entry per request sent, in the order they were sent.
+    pub phases: ::std::vec::Vec<PhaseRecord>,
+    pub problem: Problem,
+    ///The benchmark repository's canonical absolute path.
+    pub repository: AttemptRecordRepository,
+    pub started_at: Timestamp,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub verdict: ::std::option::Option<Verdict>,
+}
+///The version of Metewand that ran the attempt.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct AttemptRecordMetewandVersion(::std::string::String);
+impl ::std::ops::Deref for AttemptRecordMetewandVersion {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<AttemptRecordMetewandVersion> for ::std::string::String {
+    fn from(value: AttemptRecordMetewandVersion) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for AttemptRecordMetewandVersion {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for AttemptRecordMetewandVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for AttemptRecordMetewandVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AttemptRecordMetewandVersion {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The benchmark repository's canonical absolute path.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct AttemptRecordRepository(::std::string::String);
+impl ::std::ops::Deref for AttemptRecordRepository {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<AttemptRecordRepository> for ::std::string::String {
+    fn from(value: AttemptRecordRepository) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for AttemptRecordRepository {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for AttemptRecordRepository {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for AttemptRecordRepository {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AttemptRecordRepository {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///A capability name a worker may report.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Capability {
+    #[serde(rename = "one_shot")]
+    OneShot,
+    #[serde(rename = "applicability")]
+    Applicability,
+    #[serde(rename = "fresh_sequence")]
+    FreshSequence,
+    #[serde(rename = "streaming_profile")]
+    StreamingProfile,
+}
+impl ::std::fmt::Display for Capability {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::OneShot => f.write_str("one_shot"),
+            Self::Applicability => f.write_str("applicability"),
+            Self::FreshSequence => f.write_str("fresh_sequence"),
+            Self::StreamingProfile => f.write_str("streaming_profile"),
+        }
+    }
+}
+impl ::std::str::FromStr for Capability {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "one_shot" => Ok(Self::OneShot),
+            "applicability" => Ok(Self::Applicability),
+            "fresh_sequence" => Ok(Self::FreshSequence),
+            "streaming_profile" => Ok(Self::StreamingProfile),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Capability {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Capability {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///The dataset the attempt ran on.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Dataset {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub files: ::std::option::Option<FileRecords>,
+    pub key: Sha256,
+    pub materializer: WorkerSession,
+    pub name: DatasetName,
+    pub parameters: crate::strict::JsonObject,
+    ///Whether a verified dataset from the store was used instead of materializing one; null when the store was not consulted.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub reused: ::std::option::Option<bool>,
+    pub seed: crate::strict::SafeUint,
+}
+///`DatasetName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct DatasetName(::std::string::String);
+impl ::std::ops::Deref for DatasetName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<DatasetName> for ::std::string::String {
+    fn from(value: DatasetName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for DatasetName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for DatasetName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for DatasetName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DatasetName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///What ended the attempt: the role and phase it is attributed to (null for the executor's own failures), its kind and message, and the worker's code and details when it sent them.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub code: ::std::option::Option<FailureCode>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub details: ::std::option::Option<crate::strict::JsonObject>,
+    pub kind: FailureKind,
+    pub message: FailureMessage,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub phase: ::std::option::Option<Phase>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub role: ::std::option::Option<Role>,
+}
+///A worker-owned failure code.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum FailureCode {
+    #[serde(rename = "invalid_request")]
+    InvalidRequest,
+    #[serde(rename = "unsupported_operation")]
+    UnsupportedOperation,
+    #[serde(rename = "operation_failed")]
+    OperationFailed,
+    #[serde(rename = "internal_error")]
+    InternalError,
+}
+impl ::std::fmt::Display for FailureCode {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::InvalidRequest => f.write_str("invalid_request"),
+            Self::UnsupportedOperation => f.write_str("unsupported_operation"),
+            Self::OperationFailed => f.write_str("operation_failed"),
+            Self::InternalError => f.write_str("internal_error"),
+        }
+    }
+}
+impl ::std::str::FromStr for FailureCode {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "invalid_request" => Ok(Self::InvalidRequest),
+            "unsupported_operation" => Ok(Self::UnsupportedOperation),
+            "operation_failed" => Ok(Self::OperationFailed),
+            "internal_error" => Ok(Self::InternalError),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureCode {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureCode {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///What ended a failed or cancelled attempt.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum FailureKind {
+    #[serde(rename = "spawn_failed")]
+    SpawnFailed,
+    #[serde(rename = "worker_failure")]
+    WorkerFailure,
+    #[serde(rename = "protocol_violation")]
+    ProtocolViolation,
+    #[serde(rename = "phase_timeout")]
+    PhaseTimeout,
+    #[serde(rename = "scientific_timeout")]
+    ScientificTimeout,
+    #[serde(rename = "worker_exit")]
+    WorkerExit,
+    #[serde(rename = "invalid_output")]
+    InvalidOutput,
+    #[serde(rename = "dataset_modified")]
+    DatasetModified,
+    #[serde(rename = "cancelled")]
+    Cancelled,
+    #[serde(rename = "executor_error")]
+    ExecutorError,
+}
+impl ::std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::SpawnFailed => f.write_str("spawn_failed"),
+            Self::WorkerFailure => f.write_str("worker_failure"),
+            Self::ProtocolViolation => f.write_str("protocol_violation"),
+            Self::PhaseTimeout => f.write_str("phase_timeout"),
+            Self::ScientificTimeout => f.write_str("scientific_timeout"),
+            Self::WorkerExit => f.write_str("worker_exit"),
+            Self::InvalidOutput => f.write_str("invalid_output"),
+            Self::DatasetModified => f.write_str("dataset_modified"),
+            Self::Cancelled => f.write_str("cancelled"),
+            Self::ExecutorError => f.write_str("executor_error"),
+        }
+    }
+}
+impl ::std::str::FromStr for FailureKind {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "spawn_failed" => Ok(Self::SpawnFailed),
+            "worker_failure" => Ok(Self::WorkerFailure),
+            "protocol_violation" => Ok(Self::ProtocolViolation),
+            "phase_timeout" => Ok(Self::PhaseTimeout),
+            "scientific_timeout" => Ok(Self::ScientificTimeout),
+            "worker_exit" => Ok(Self::WorkerExit),
+            "invalid_output" => Ok(Self::InvalidOutput),
+            "dataset_modified" => Ok(Self::DatasetModified),
+            "cancelled" => Ok(Self::Cancelled),
+            "executor_error" => Ok(Self::ExecutorError),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureKind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureKind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`FailureMessage`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct FailureMessage(::std::string::String);
+impl ::std::ops::Deref for FailureMessage {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<FailureMessage> for ::std::string::String {
+    fn from(value: FailureMessage) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for FailureMessage {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FailureMessage {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///One file of an artifact: its path relative to the artifact's root, its exact size in bytes and the SHA-256 digest of its contents.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FileRecord {
+    pub path: FileRecordPath,
+    pub sha256: Sha256,
+    pub size: crate::strict::SafeUint,
+}
+///`FileRecordPath`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct FileRecordPath(::std::string::String);
+impl ::std::ops::Deref for FileRecordPath {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<FileRecordPath> for ::std::string::String {
+    fn from(value: FileRecordPath) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for FileRecordPath {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for FileRecordPath {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FileRecordPath {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FileRecordPath {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The validated files of an artifact, in UTF-8 byte order of their paths.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(transparent)]
+pub struct FileRecords(pub ::std::vec::Vec<FileRecord>);
+impl ::std::ops::Deref for FileRecords {
+    type Target = ::std::vec::Vec<FileRecord>;
+    fn deref(&self) -> &::std::vec::Vec<FileRecord> {
+        &self.0
+    }
+}
+impl ::std::convert::From<FileRecords> for ::std::vec::Vec<FileRecord> {
+    fn from(value: FileRecords) -> Self {
+        value.0
+    }
+}
+impl ::std::convert::From<::std::vec::Vec<FileRecord>> for FileRecords {
+    fn from(value: ::std::vec::Vec<FileRecord>) -> Self {
+        Self(value)
+    }
+}
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Implementation {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub files: ::std::option::Option<FileRecords>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
+    pub name: ImplementationName,
+    pub parameters: crate::strict::JsonObject,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub sdk: ::std::option::Option<SdkInfo>,
+    pub seed: crate::strict::SafeUint,
+    pub selected: crate::strict::UniqueVec<Capability>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub statistics: ::std::option::Option<crate::strict::JsonObject>,
+    pub worker_id: WorkerId,
+}
+///`ImplementationName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ImplementationName(::std::string::String);
+impl ::std::ops::Deref for ImplementationName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ImplementationName> for ::std::string::String {
+    fn from(value: ImplementationName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ImplementationName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ImplementationName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ImplementationName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ImplementationName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///Each role's stderr log, relative to the attempt folder; null for a session that did not run.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Logs {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub dataset_materializer: ::std::option::Option<LogsDatasetMaterializer>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub implementation: ::std::option::Option<LogsImplementation>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub problem_evaluator: ::std::option::Option<LogsProblemEvaluator>,
+}
+///`LogsDatasetMaterializer`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct LogsDatasetMaterializer(::std::string::String);
+impl ::std::ops::Deref for LogsDatasetMaterializer {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<LogsDatasetMaterializer> for ::std::string::String {
+    fn from(value: LogsDatasetMaterializer) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for LogsDatasetMaterializer {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for LogsDatasetMaterializer {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for LogsDatasetMaterializer {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for LogsDatasetMaterializer {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`LogsImplementation`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct LogsImplementation(::std::string::String);
+impl ::std::ops::Deref for LogsImplementation {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<LogsImplementation> for ::std::string::String {
+    fn from(value: LogsImplementation) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for LogsImplementation {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for LogsImplementation {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for LogsImplementation {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for LogsImplementation {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`LogsProblemEvaluator`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct LogsProblemEvaluator(::std::string::String);
+impl ::std::ops::Deref for LogsProblemEvaluator {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<LogsProblemEvaluator> for ::std::string::String {
+    fn from(value: LogsProblemEvaluator) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for LogsProblemEvaluator {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for LogsProblemEvaluator {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for LogsProblemEvaluator {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for LogsProblemEvaluator {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///How the attempt ended: the validated verdict when every session succeeded, otherwise failed or cancelled.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Outcome {
+    #[serde(rename = "reached")]
+    Reached,
+    #[serde(rename = "not_reached")]
+    NotReached,
+    #[serde(rename = "not_required")]
+    NotRequired,
+    #[serde(rename = "invalid")]
+    Invalid,
+    #[serde(rename = "failed")]
+    Failed,
+    #[serde(rename = "cancelled")]
+    Cancelled,
+}
+impl ::std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Reached => f.write_str("reached"),
+            Self::NotReached => f.write_str("not_reached"),
+            Self::NotRequired => f.write_str("not_required"),
+            Self::Invalid => f.write_str("invalid"),
+            Self::Failed => f.write_str("failed"),
+            Self::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+impl ::std::str::FromStr for Outcome {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "reached" => Ok(Self::Reached),
+            "not_reached" => Ok(Self::NotReached),
+            "not_required" => Ok(Self::NotRequired),
+            "invalid" => Ok(Self::Invalid),
+            "failed" => Ok(Self::Failed),
+            "cancelled" => Ok(Self::Cancelled),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Outcome {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Outcome {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///A phase of a worker session, named after its request.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Phase {
+    #[serde(rename = "hello")]
+    Hello,
+    #[serde(rename = "materialize")]
+    Materialize,
+    #[serde(rename = "prepare")]
+    Prepare,
+    #[serde(rename = "execute")]
+    Execute,
+    #[serde(rename = "reset")]
+    Reset,
+    #[serde(rename = "evaluate")]
+    Evaluate,
+    #[serde(rename = "shutdown")]
+    Shutdown,
+}
+impl ::std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Hello => f.write_str("hello"),
+            Self::Materialize => f.write_str("materialize"),
+            Self::Prepare => f.write_str("prepare"),
+            Self::Execute => f.write_str("execute"),
+            Self::Reset => f.write_str("reset"),
+            Self::Evaluate => f.write_str("evaluate"),
+            Self::Shutdown => f.write_str("shutdown"),
+        }
+    }
+}
+impl ::std::str::FromStr for Phase {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "hello" => Ok(Self::Hello),
+            "materialize" => Ok(Self::Materialize),
+            "prepare" => Ok(Self::Prepare),
+            "execute" => Ok(Self::Execute),
+            "reset" => Ok(Self::Reset),
+            "evaluate" => Ok(Self::Evaluate),
+            "shutdown" => Ok(Self::Shutdown),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Phase {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Phase {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///One request sent: by whom it was served, when it was written, and how long the executor waited for its answer.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseRecord {
+    pub duration_ns: crate::strict::SafeUint,
+    ///Whether the worker answered with its success shape.
+    pub ok: bool,
+    pub phase: Phase,
+    pub role: Role,
+    pub started_at: Timestamp,
+}
+///The problem posed.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Problem {
+    pub contract_id: ProblemContractId,
+    pub name: ProblemName,
+    pub parameters: crate::strict::JsonObject,
+}
+///A problem contract identity.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ProblemContractId(::std::string::String);
+impl ::std::ops::Deref for ProblemContractId {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ProblemContractId> for ::std::string::String {
+    fn from(value: ProblemContractId) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ProblemContractId {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^mw1-problem-contract-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err(
+                "doesn't match pattern \"^mw1-problem-contract-[0-9a-f]{64}$\"".into(),
+            );
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ProblemContractId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ProblemContractId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProblemContractId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`ProblemName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ProblemName(::std::string::String);
+impl ::std::ops::Deref for ProblemName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ProblemName> for ::std::string::String {
+    fn from(value: ProblemName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ProblemName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ProblemName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ProblemName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProblemName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The role a worker process serves.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Role {
+    #[serde(rename = "dataset_materializer")]
+    DatasetMaterializer,
+    #[serde(rename = "implementation")]
+    Implementation,
+    #[serde(rename = "problem_evaluator")]
+    ProblemEvaluator,
+}
+impl ::std::fmt::Display for Role {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::DatasetMaterializer => f.write_str("dataset_materializer"),
+            Self::Implementation => f.write_str("implementation"),
+            Self::ProblemEvaluator => f.write_str("problem_evaluator"),
+        }
+    }
+}
+impl ::std::str::FromStr for Role {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "dataset_materializer" => Ok(Self::DatasetMaterializer),
+            "implementation" => Ok(Self::Implementation),
+            "problem_evaluator" => Ok(Self::ProblemEvaluator),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Role {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Role {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///The worker SDK that answered hello.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SdkInfo {
+    pub name: SdkInfoName,
+    pub version: SdkInfoVersion,
+}
+///`SdkInfoName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct SdkInfoName(::std::string::String);
+impl ::std::ops::Deref for SdkInfoName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<SdkInfoName> for ::std::string::String {
+    fn from(value: SdkInfoName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for SdkInfoName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkInfoName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkInfoName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SdkInfoName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`SdkInfoVersion`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct SdkInfoVersion(::std::string::String);
+impl ::std::ops::Deref for SdkInfoVersion {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<SdkInfoVersion> for ::std::string::String {
+    fn from(value: SdkInfoVersion) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for SdkInfoVersion {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkInfoVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkInfoVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///A lowercase hexadecimal SHA-256 digest.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct Sha256(::std::string::String);
+impl ::std::ops::Deref for Sha256 {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<Sha256> for ::std::string::String {
+    fn from(value: Sha256) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for Sha256 {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^[0-9a-f]{64}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^[0-9a-f]{64}$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for Sha256 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Sha256 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Sha256 {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///An RFC 3339 timestamp in UTC.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct Timestamp(::std::string::String);
+impl ::std::ops::Deref for Timestamp {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<Timestamp> for ::std::string::String {
+    fn from(value: Timestamp) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for Timestamp {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        {
+            ::regress::Regex::new(
+                    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$",
+                )
+                .unwrap()
+        });
+        if PATTERN.find(value).is_none() {
+            return Err(
+                "doesn't match pattern \"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$\""
+                    .into(),
+            );
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for Timestamp {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Timestamp {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Timestamp {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The problem-owned verdict.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Verdict {
+    #[serde(rename = "invalid")]
+    Invalid,
+    #[serde(rename = "reached")]
+    Reached,
+    #[serde(rename = "not_reached")]
+    NotReached,
+    #[serde(rename = "not_required")]
+    NotRequired,
+}
+impl ::std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Invalid => f.write_str("invalid"),
+            Self::Reached => f.write_str("reached"),
+            Self::NotReached => f.write_str("not_reached"),
+            Self::NotRequired => f.write_str("not_required"),
+        }
+    }
+}
+impl ::std::str::FromStr for Verdict {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "invalid" => Ok(Self::Invalid),
+            "reached" => Ok(Self::Reached),
+            "not_reached" => Ok(Self::NotReached),
+            "not_required" => Ok(Self::NotRequired),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Verdict {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Verdict {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///A resolved worker identity.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WorkerId(::std::string::String);
+impl ::std::ops::Deref for WorkerId {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<WorkerId> for ::std::string::String {
+    fn from(value: WorkerId) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for WorkerId {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^mw1-resolved-worker-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err(
+                "doesn't match pattern \"^mw1-resolved-worker-[0-9a-f]{64}$\"".into(),
+            );
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerSession {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub sdk: ::std::option::Option<SdkInfo>,
+    pub worker_id: WorkerId,
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}

@@ -1,0 +1,17 @@
+// Generated from schemas/*.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Types generated from Metewand's JSON Schemas, one module per schema.
+//!
+//! Each type accepts exactly what its schema accepts: unknown fields, missing fields, wrong constants, 
+//! integers outside 0..=2^53 - 1, repeated list items and strings that miss their pattern are refused 
+//! when deserializing, and constrained values cannot be built around their checks.
+
+/// Metewand dataset manifest: `schemas/artifact-manifest.schema.json`.
+pub mod artifact_manifest;
+/// Metewand attempt record: `schemas/attempt-record.schema.json`.
+pub mod attempt_record;
+/// Metewand metrics envelope: `schemas/metrics.schema.json`.
+pub mod metrics;
+/// Metewand result manifest: `schemas/result-manifest.schema.json`.
+pub mod result_manifest;
+/// Metewand worker protocol message, version 1: `schemas/worker-protocol-message.schema.json`.
+pub mod worker_protocol_message;

@@ -1,0 +1,1219 @@
+// Generated from schemas/worker-protocol-message.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand worker protocol message, version 1: types generated from `schemas/worker-protocol-message.schema.json`.
+//!
+//! Every request the orchestrator sends and every response a worker returns in protocol version 1. A message is
+//! decoded as the definition its session expects, never as a guess among these.
+
+///The common acknowledgment of prepare, reset and shutdown.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AckResponse {
+    pub id: RequestId,
+    pub ok: OkTrue,
+}
+///A capability name a worker may report.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Capability {
+    #[serde(rename = "one_shot")]
+    OneShot,
+    #[serde(rename = "applicability")]
+    Applicability,
+    #[serde(rename = "fresh_sequence")]
+    FreshSequence,
+    #[serde(rename = "streaming_profile")]
+    StreamingProfile,
+}
+impl ::std::fmt::Display for Capability {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::OneShot => f.write_str("one_shot"),
+            Self::Applicability => f.write_str("applicability"),
+            Self::FreshSequence => f.write_str("fresh_sequence"),
+            Self::StreamingProfile => f.write_str("streaming_profile"),
+        }
+    }
+}
+impl ::std::str::FromStr for Capability {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "one_shot" => Ok(Self::OneShot),
+            "applicability" => Ok(Self::Applicability),
+            "fresh_sequence" => Ok(Self::FreshSequence),
+            "streaming_profile" => Ok(Self::StreamingProfile),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Capability {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Capability {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///Asks a problem evaluator to judge a result and write its metrics document.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluateRequest {
+    pub dataset_dir: Path,
+    pub id: RequestId,
+    pub method: MethodEvaluate,
+    pub metrics_path: Path,
+    pub problem_contract_id: ProblemContractId,
+    pub problem_parameters: crate::strict::JsonObject,
+    pub result_dir: Path,
+}
+///The evaluator's verdict, returned after it has written the metrics document.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluateResponse {
+    pub id: RequestId,
+    pub ok: OkTrue,
+    pub verdict: Verdict,
+}
+///Asks a prepared implementation to solve the problem, writing its result in the assigned directory.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExecuteRequest {
+    pub id: RequestId,
+    pub method: MethodExecute,
+    pub result_dir: Path,
+}
+///Names the result manifest and carries diagnostic statistics and the worker's own timing, or null.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExecuteResponse {
+    pub id: RequestId,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
+    pub ok: OkTrue,
+    pub result: ManifestRef,
+    pub statistics: crate::strict::JsonObject,
+}
+///A structured failure reported by a worker.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    pub code: FailureCode,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub details: ::std::option::Option<crate::strict::JsonObject>,
+    pub message: FailureMessage,
+}
+///A worker-owned failure code.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum FailureCode {
+    #[serde(rename = "invalid_request")]
+    InvalidRequest,
+    #[serde(rename = "unsupported_operation")]
+    UnsupportedOperation,
+    #[serde(rename = "operation_failed")]
+    OperationFailed,
+    #[serde(rename = "internal_error")]
+    InternalError,
+}
+impl ::std::fmt::Display for FailureCode {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::InvalidRequest => f.write_str("invalid_request"),
+            Self::UnsupportedOperation => f.write_str("unsupported_operation"),
+            Self::OperationFailed => f.write_str("operation_failed"),
+            Self::InternalError => f.write_str("internal_error"),
+        }
+    }
+}
+impl ::std::str::FromStr for FailureCode {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "invalid_request" => Ok(Self::InvalidRequest),
+            "unsupported_operation" => Ok(Self::UnsupportedOperation),
+            "operation_failed" => Ok(Self::OperationFailed),
+            "internal_error" => Ok(Self::InternalError),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureCode {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureCode {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`FailureMessage`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct FailureMessage(::std::string::String);
+impl ::std::ops::Deref for FailureMessage {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<FailureMessage> for ::std::string::String {
+    fn from(value: FailureMessage) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for FailureMessage {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FailureMessage {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///A structured failure, valid in answer to any request.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FailureResponse {
+    pub error: Failure,
+    pub id: RequestId,
+    pub ok: OkFalse,
+}
+///Opens a session: fixes the role and the resolved worker identity and offers protocol versions.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HelloRequest {
+    pub id: RequestId,
+    pub method: MethodHello,
+    pub protocols: crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>,
+    pub role: Role,
+    pub worker_id: WorkerId,
+}
+///Selects protocol 1, repeats the resolved worker identity and reports the worker's SDK and capabilities.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HelloResponse {
+    pub capabilities: crate::strict::UniqueVec<Capability>,
+    pub id: RequestId,
+    pub ok: OkTrue,
+    pub protocol: Protocol1,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub sdk: ::std::option::Option<SdkInfo>,
+    pub worker_id: WorkerId,
+}
+///Where a worker left its manifest, relative to the assigned output directory.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestRef {
+    pub manifest: Path,
+}
+///Asks a dataset materializer to build a dataset in its assigned output directory.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MaterializeRequest {
+    pub dataset_parameters: crate::strict::JsonObject,
+    pub dataset_seed: crate::strict::SafeUint,
+    pub id: RequestId,
+    pub method: MethodMaterialize,
+    pub output_dir: Path,
+    pub source_dir: Path,
+}
+///Names the dataset manifest beneath the assigned output directory.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MaterializeResponse {
+    pub dataset: ManifestRef,
+    pub id: RequestId,
+    pub ok: OkTrue,
+}
+///A nonempty filesystem path.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct Path(::std::string::String);
+impl ::std::ops::Deref for Path {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<Path> for ::std::string::String {
+    fn from(value: Path) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for Path {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for Path {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Path {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Path {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///Gives an implementation all attempt-specific state before it executes.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PrepareRequest {
+    pub dataset_dir: Path,
+    pub id: RequestId,
+    pub implementation_parameters: crate::strict::JsonObject,
+    pub implementation_seed: crate::strict::SafeUint,
+    pub method: MethodPrepare,
+    pub problem_contract_id: ProblemContractId,
+    pub problem_parameters: crate::strict::JsonObject,
+}
+///The identity of a problem contract.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ProblemContractId(::std::string::String);
+impl ::std::ops::Deref for ProblemContractId {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ProblemContractId> for ::std::string::String {
+    fn from(value: ProblemContractId) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ProblemContractId {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ProblemContractId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ProblemContractId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProblemContractId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///A session-local request identifier, repeated by the response.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct RequestId(::std::string::String);
+impl ::std::ops::Deref for RequestId {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<RequestId> for ::std::string::String {
+    fn from(value: RequestId) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for RequestId {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for RequestId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for RequestId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///Asks an implementation to forget the prepared attempt.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ResetRequest {
+    pub id: RequestId,
+    pub method: MethodReset,
+}
+///The role a worker process serves.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Role {
+    #[serde(rename = "dataset_materializer")]
+    DatasetMaterializer,
+    #[serde(rename = "implementation")]
+    Implementation,
+    #[serde(rename = "problem_evaluator")]
+    ProblemEvaluator,
+}
+impl ::std::fmt::Display for Role {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::DatasetMaterializer => f.write_str("dataset_materializer"),
+            Self::Implementation => f.write_str("implementation"),
+            Self::ProblemEvaluator => f.write_str("problem_evaluator"),
+        }
+    }
+}
+impl ::std::str::FromStr for Role {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "dataset_materializer" => Ok(Self::DatasetMaterializer),
+            "implementation" => Ok(Self::Implementation),
+            "problem_evaluator" => Ok(Self::ProblemEvaluator),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Role {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Role {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///The worker SDK that answered, by package name and version.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SdkInfo {
+    pub name: SdkInfoName,
+    pub version: SdkInfoVersion,
+}
+///`SdkInfoName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct SdkInfoName(::std::string::String);
+impl ::std::ops::Deref for SdkInfoName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<SdkInfoName> for ::std::string::String {
+    fn from(value: SdkInfoName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for SdkInfoName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkInfoName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkInfoName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SdkInfoName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`SdkInfoVersion`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct SdkInfoVersion(::std::string::String);
+impl ::std::ops::Deref for SdkInfoVersion {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<SdkInfoVersion> for ::std::string::String {
+    fn from(value: SdkInfoVersion) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for SdkInfoVersion {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkInfoVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkInfoVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The final request of every session.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ShutdownRequest {
+    pub id: RequestId,
+    pub method: MethodShutdown,
+}
+///The problem-owned verdict on an implementation's result.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Verdict {
+    #[serde(rename = "invalid")]
+    Invalid,
+    #[serde(rename = "reached")]
+    Reached,
+    #[serde(rename = "not_reached")]
+    NotReached,
+    #[serde(rename = "not_required")]
+    NotRequired,
+}
+impl ::std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Invalid => f.write_str("invalid"),
+            Self::Reached => f.write_str("reached"),
+            Self::NotReached => f.write_str("not_reached"),
+            Self::NotRequired => f.write_str("not_required"),
+        }
+    }
+}
+impl ::std::str::FromStr for Verdict {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "invalid" => Ok(Self::Invalid),
+            "reached" => Ok(Self::Reached),
+            "not_reached" => Ok(Self::NotReached),
+            "not_required" => Ok(Self::NotRequired),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Verdict {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Verdict {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///A resolved worker identity.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WorkerId(::std::string::String);
+impl ::std::ops::Deref for WorkerId {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<WorkerId> for ::std::string::String {
+    fn from(value: WorkerId) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for WorkerId {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^mw1-resolved-worker-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err(
+                "doesn't match pattern \"^mw1-resolved-worker-[0-9a-f]{64}$\"".into(),
+            );
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}
+/// The constant `"evaluate"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodEvaluate;
+impl ::serde::Serialize for MethodEvaluate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("evaluate")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodEvaluate {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodEvaluateVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodEvaluateVisitor {
+            type Value = MethodEvaluate;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"evaluate\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodEvaluate, E> {
+                if value == "evaluate" {
+                    Ok(MethodEvaluate)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodEvaluateVisitor)
+    }
+}
+/// The constant `"execute"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodExecute;
+impl ::serde::Serialize for MethodExecute {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("execute")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodExecute {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodExecuteVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodExecuteVisitor {
+            type Value = MethodExecute;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"execute\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodExecute, E> {
+                if value == "execute" {
+                    Ok(MethodExecute)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodExecuteVisitor)
+    }
+}
+/// The constant `"hello"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodHello;
+impl ::serde::Serialize for MethodHello {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("hello")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodHello {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodHelloVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodHelloVisitor {
+            type Value = MethodHello;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"hello\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodHello, E> {
+                if value == "hello" {
+                    Ok(MethodHello)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodHelloVisitor)
+    }
+}
+/// The constant `"materialize"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodMaterialize;
+impl ::serde::Serialize for MethodMaterialize {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("materialize")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodMaterialize {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodMaterializeVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodMaterializeVisitor {
+            type Value = MethodMaterialize;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"materialize\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodMaterialize, E> {
+                if value == "materialize" {
+                    Ok(MethodMaterialize)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodMaterializeVisitor)
+    }
+}
+/// The constant `"prepare"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodPrepare;
+impl ::serde::Serialize for MethodPrepare {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("prepare")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodPrepare {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodPrepareVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodPrepareVisitor {
+            type Value = MethodPrepare;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"prepare\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodPrepare, E> {
+                if value == "prepare" {
+                    Ok(MethodPrepare)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodPrepareVisitor)
+    }
+}
+/// The constant `"reset"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodReset;
+impl ::serde::Serialize for MethodReset {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("reset")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodReset {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodResetVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodResetVisitor {
+            type Value = MethodReset;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"reset\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodReset, E> {
+                if value == "reset" {
+                    Ok(MethodReset)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodResetVisitor)
+    }
+}
+/// The constant `"shutdown"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodShutdown;
+impl ::serde::Serialize for MethodShutdown {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("shutdown")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodShutdown {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodShutdownVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodShutdownVisitor {
+            type Value = MethodShutdown;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"shutdown\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodShutdown, E> {
+                if value == "shutdown" {
+                    Ok(MethodShutdown)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodShutdownVisitor)
+    }
+}
+/// The constant `1`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Protocol1;
+impl ::serde::Serialize for Protocol1 {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_u64(1u64)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Protocol1 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Protocol1Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Protocol1Visitor {
+            type Value = Protocol1;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the integer 1")
+            }
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                value: u64,
+            ) -> ::std::result::Result<Protocol1, E> {
+                if value == 1u64 {
+                    Ok(Protocol1)
+                } else {
+                    Err(
+                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
+                    )
+                }
+            }
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                value: i64,
+            ) -> ::std::result::Result<Protocol1, E> {
+                match u64::try_from(value) {
+                    Ok(value) => self.visit_u64(value),
+                    Err(_) => {
+                        Err(
+                            E::invalid_value(
+                                ::serde::de::Unexpected::Signed(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
+            fn visit_f64<E: ::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::std::result::Result<Protocol1, E> {
+                if value == 1.0 {
+                    Ok(Protocol1)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Protocol1Visitor)
+    }
+}
+/// The constant `false`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OkFalse;
+impl ::serde::Serialize for OkFalse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_bool(false)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for OkFalse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct OkFalseVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for OkFalseVisitor {
+            type Value = OkFalse;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the boolean false")
+            }
+            fn visit_bool<E: ::serde::de::Error>(
+                self,
+                value: bool,
+            ) -> ::std::result::Result<OkFalse, E> {
+                if !value {
+                    Ok(OkFalse)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(OkFalseVisitor)
+    }
+}
+/// The constant `true`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OkTrue;
+impl ::serde::Serialize for OkTrue {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_bool(true)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for OkTrue {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct OkTrueVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for OkTrueVisitor {
+            type Value = OkTrue;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the boolean true")
+            }
+            fn visit_bool<E: ::serde::de::Error>(
+                self,
+                value: bool,
+            ) -> ::std::result::Result<OkTrue, E> {
+                if value {
+                    Ok(OkTrue)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(OkTrueVisitor)
+    }
+}

@@ -1,0 +1,273 @@
+//! Checked types for the constraints typify leaves unchecked: 53-bit integers, lists of unique items and
+//! free-form JSON objects.
+//!
+//! The generated types use these wherever a schema says `minimum`/`maximum`, `uniqueItems` or `minItems`, so a
+//! value that breaks the constraint cannot be deserialized, and cannot be built by hand either: the fields are
+//! private and the only ways in are the checked `TryFrom` conversions.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, Unexpected, Visitor};
+use serde::{Serialize, Serializer};
+
+/// A JSON object whose members the schema does not constrain (parameters, statistics, details, data).
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// An integer from 0 to 2^53 − 1: exactly representable as an IEEE-754 double, so every JSON reader sees the
+/// same value.
+///
+/// ```
+/// use metewand_protocol::strict::SafeUint;
+///
+/// assert_eq!(SafeUint::try_from(17_u64).unwrap().get(), 17);
+/// assert!(SafeUint::try_from(SafeUint::MAX.get() + 1).is_err());
+/// // A JSON reader may spell 17 as 17.0; it is the integer 17 all the same.
+/// let seed: SafeUint = serde_json::from_str("17.0").unwrap();
+/// assert_eq!(seed.get(), 17);
+/// assert!(serde_json::from_str::<SafeUint>("17.5").is_err());
+/// assert!(serde_json::from_str::<SafeUint>("true").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SafeUint(u64);
+
+/// A value outside a checked type's domain.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConstraintError {
+    /// An integer outside 0..=2^53 − 1.
+    #[error("{0} is outside the safe integer range 0..=9007199254740991")]
+    OutOfRange(String),
+    /// An integral value was expected.
+    #[error("{0} is not an integer")]
+    NotAnInteger(String),
+    /// A list that must hold each item at most once holds one twice.
+    #[error("items {first} and {second} are equal, but the list must hold each item at most once")]
+    Duplicate {
+        /// The index of the item's first occurrence.
+        first: usize,
+        /// The index of its repetition.
+        second: usize,
+    },
+    /// A list that must not be empty is.
+    #[error("the list is empty, but must hold at least one item")]
+    Empty,
+}
+
+impl SafeUint {
+    /// The largest safe integer, 2^53 − 1.
+    pub const MAX: SafeUint = SafeUint((1 << 53) - 1);
+    /// Zero.
+    pub const ZERO: SafeUint = SafeUint(0);
+
+    /// The integer.
+    pub fn get(self) -> u64 {
+        self.0
+    }
+
+    /// Checks an integral `f64` (as a JSON reader may hand one over) and converts it.
+    pub fn from_f64(value: f64) -> Result<SafeUint, ConstraintError> {
+        if value.fract() != 0.0 || !value.is_finite() {
+            return Err(ConstraintError::NotAnInteger(value.to_string()));
+        }
+        if !(0.0..=Self::MAX.0 as f64).contains(&value) {
+            return Err(ConstraintError::OutOfRange(value.to_string()));
+        }
+        // In range and integral, so the conversion is exact.
+        Ok(SafeUint(value as u64))
+    }
+}
+
+impl TryFrom<u64> for SafeUint {
+    type Error = ConstraintError;
+
+    fn try_from(value: u64) -> Result<SafeUint, ConstraintError> {
+        if value > Self::MAX.0 {
+            return Err(ConstraintError::OutOfRange(value.to_string()));
+        }
+        Ok(SafeUint(value))
+    }
+}
+
+impl TryFrom<i64> for SafeUint {
+    type Error = ConstraintError;
+
+    fn try_from(value: i64) -> Result<SafeUint, ConstraintError> {
+        u64::try_from(value).map_err(|_| ConstraintError::OutOfRange(value.to_string()))?.try_into()
+    }
+}
+
+impl From<u32> for SafeUint {
+    fn from(value: u32) -> SafeUint {
+        SafeUint(u64::from(value))
+    }
+}
+
+impl From<SafeUint> for u64 {
+    fn from(value: SafeUint) -> u64 {
+        value.0
+    }
+}
+
+impl fmt::Display for SafeUint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for SafeUint {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for SafeUint {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SafeUint, D::Error> {
+        struct SafeUintVisitor;
+
+        impl Visitor<'_> for SafeUintVisitor {
+            type Value = SafeUint;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("an integer from 0 to 9007199254740991")
+            }
+
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<SafeUint, E> {
+                SafeUint::try_from(value).map_err(|_| E::invalid_value(Unexpected::Unsigned(value), &self))
+            }
+
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<SafeUint, E> {
+                SafeUint::try_from(value).map_err(|_| E::invalid_value(Unexpected::Signed(value), &self))
+            }
+
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<SafeUint, E> {
+                SafeUint::from_f64(value).map_err(|_| E::invalid_value(Unexpected::Float(value), &self))
+            }
+        }
+
+        deserializer.deserialize_any(SafeUintVisitor)
+    }
+}
+
+/// Finds the first repeated item, as the indices of both occurrences.
+fn first_duplicate<T: PartialEq>(items: &[T]) -> Option<(usize, usize)> {
+    // Lists under this constraint are short (capabilities, protocol versions); quadratic is cheaper than hashing.
+    items.iter().enumerate().find_map(|(second, item)| {
+        items[..second].iter().position(|earlier| earlier == item).map(|first| (first, second))
+    })
+}
+
+macro_rules! unique_list {
+    ($(#[$doc:meta])* $name:ident, non_empty = $non_empty:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct $name<T>(Vec<T>);
+
+        impl<T> $name<T> {
+            /// The items, in order.
+            pub fn as_slice(&self) -> &[T] {
+                &self.0
+            }
+
+            /// The items, in order.
+            pub fn into_vec(self) -> Vec<T> {
+                self.0
+            }
+
+            /// An iterator over the items.
+            pub fn iter(&self) -> std::slice::Iter<'_, T> {
+                self.0.iter()
+            }
+        }
+
+        impl<T: PartialEq> TryFrom<Vec<T>> for $name<T> {
+            type Error = ConstraintError;
+
+            fn try_from(items: Vec<T>) -> Result<Self, ConstraintError> {
+                if $non_empty && items.is_empty() {
+                    return Err(ConstraintError::Empty);
+                }
+                if let Some((first, second)) = first_duplicate(&items) {
+                    return Err(ConstraintError::Duplicate { first, second });
+                }
+                Ok($name(items))
+            }
+        }
+
+        impl<T> std::ops::Deref for $name<T> {
+            type Target = [T];
+
+            fn deref(&self) -> &[T] {
+                &self.0
+            }
+        }
+
+        impl<'a, T> IntoIterator for &'a $name<T> {
+            type Item = &'a T;
+            type IntoIter = std::slice::Iter<'a, T>;
+
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.iter()
+            }
+        }
+
+        impl<T: Serialize> Serialize for $name<T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+
+        impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for $name<T> {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let items = Vec::<T>::deserialize(deserializer)?;
+                $name::try_from(items).map_err(de::Error::custom)
+            }
+        }
+    };
+}
+
+unique_list!(
+    /// A list holding each item at most once, in the order given.
+    ///
+    /// ```
+    /// use metewand_protocol::strict::UniqueVec;
+    ///
+    /// assert!(UniqueVec::try_from(vec!["one_shot", "applicability"]).is_ok());
+    /// assert!(UniqueVec::try_from(vec!["one_shot", "one_shot"]).is_err());
+    /// assert!(UniqueVec::<&str>::try_from(vec![]).is_ok());
+    /// ```
+    UniqueVec,
+    non_empty = false
+);
+
+unique_list!(
+    /// A list holding at least one item, and each item at most once, in the order given.
+    ///
+    /// ```
+    /// use metewand_protocol::strict::NonEmptyUniqueVec;
+    ///
+    /// assert!(NonEmptyUniqueVec::try_from(vec![1, 2]).is_ok());
+    /// assert!(NonEmptyUniqueVec::try_from(vec![1, 1]).is_err());
+    /// assert!(NonEmptyUniqueVec::<u32>::try_from(vec![]).is_err());
+    /// ```
+    NonEmptyUniqueVec,
+    non_empty = true
+);
+
+impl<T> UniqueVec<T> {
+    /// The empty list.
+    pub fn new() -> UniqueVec<T> {
+        UniqueVec(Vec::new())
+    }
+}
+
+impl<T> Default for UniqueVec<T> {
+    fn default() -> UniqueVec<T> {
+        UniqueVec::new()
+    }
+}
+
+impl<T> NonEmptyUniqueVec<T> {
+    /// A list of one item.
+    pub fn one(item: T) -> NonEmptyUniqueVec<T> {
+        NonEmptyUniqueVec(vec![item])
+    }
+}
