@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use serde_json::{Map, Value};
 use typify::{TypeSpace, TypeSpaceSettings};
 
@@ -139,8 +139,9 @@ fn generate_module(schema: &Schema) -> Result<String, Error> {
     for constant in plan.consts.values() {
         tokens.extend(const_type(constant));
     }
-    let file: syn::File =
+    let mut file: syn::File =
         syn::parse2(tokens).map_err(|err| Error::Syntax { schema: schema.name.clone(), message: err.to_string() })?;
+    tighten_structs(&mut file);
 
     let mut out = header(&format!("schemas/{}.schema.json", schema.name));
     let title = root.get("title").and_then(Value::as_str).unwrap_or(&schema.name);
@@ -347,6 +348,12 @@ fn walk(
                 }
             }
             for (name, property_schema) in properties {
+                if property_schema.get("oneOf").is_some() && !required.iter().any(|r| r == name) {
+                    return Err(schema.unsupported(
+                        &format!("{pointer}/properties/{name}"),
+                        "an optional property cannot also be nullable: make it required and nullable, or leave out null",
+                    ));
+                }
                 walk(schema, defs, &format!("{pointer}/properties/{name}"), property_schema, Some(name), plan)?;
             }
             Ok(())
@@ -410,6 +417,60 @@ fn const_schema_object(schema: &Schema, constant: &Const) -> Result<schemars::sc
 fn to_schemars(schema: &Schema, pointer: &str, value: &Value) -> Result<schemars::schema::Schema, Error> {
     serde_json::from_value(value.clone())
         .map_err(|err| schema.unsupported(pointer, format!("typify cannot read this subschema: {err}")))
+}
+
+/// Closes two doors serde's derives leave open in typify's structs.
+///
+/// - serde reads `null` as `None` for any `Option` field, but an optional property that is not nullable must be
+///   absent or a value: every optional field gets a deserializer that refuses `null`.
+/// - A derived struct also deserializes from a JSON array of its fields in order. Each struct's derives are turned
+///   into inherent functions (`#[serde(remote = "Self")]`) and the trait impls call them through
+///   `crate::strict::ObjectOnly`, which asks the deserializer for a map and nothing else.
+fn tighten_structs(file: &mut syn::File) {
+    const OPTIONAL: &str = "skip_serializing_if = \"::std::option::Option::is_none\"";
+    let mut impls: Vec<syn::Item> = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Struct(item) = item else { continue };
+        let syn::Fields::Named(_) = item.fields else { continue };
+        for field in item.fields.iter_mut() {
+            for attr in &mut field.attrs {
+                let syn::Meta::List(list) = &attr.meta else { continue };
+                if !list.path.is_ident("serde") || list.tokens.to_string() != OPTIONAL {
+                    continue;
+                }
+                *attr = syn::parse_quote! {
+                    #[serde(
+                        default,
+                        skip_serializing_if = "::std::option::Option::is_none",
+                        deserialize_with = "crate::strict::deserialize_present"
+                    )]
+                };
+            }
+        }
+        let derives_deserialize = item.attrs.iter().any(|attr| {
+            attr.path().is_ident("derive") && attr.meta.to_token_stream().to_string().contains("Deserialize")
+        });
+        if !derives_deserialize {
+            continue;
+        }
+        item.attrs.push(syn::parse_quote! { #[serde(remote = "Self")] });
+        let ident = &item.ident;
+        impls.push(syn::parse_quote! {
+            impl<'de> ::serde::Deserialize<'de> for #ident {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    #ident::deserialize(crate::strict::ObjectOnly(deserializer))
+                }
+            }
+        });
+        impls.push(syn::parse_quote! {
+            impl ::serde::Serialize for #ident {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    #ident::serialize(self, serializer)
+                }
+            }
+        });
+    }
+    file.items.extend(impls);
 }
 
 /// The unit struct standing for one `const`: it serializes as the constant and deserializes only from it.

@@ -271,3 +271,43 @@ impl<T> NonEmptyUniqueVec<T> {
         NonEmptyUniqueVec(vec![item])
     }
 }
+
+/// Deserializes an optional field that is present: its value, never `null`.
+///
+/// Generated types use it for properties a schema makes optional but not nullable, where serde alone would read
+/// `null` as absent; absence itself is handled by `#[serde(default)]`.
+pub fn deserialize_present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+/// A deserializer that reads a struct only from a JSON object.
+///
+/// serde's derived structs also accept an array of their fields in order, which no schema allows. Generated types
+/// deserialize through this wrapper, which turns the request for a struct into a request for a map.
+pub struct ObjectOnly<D>(pub D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}

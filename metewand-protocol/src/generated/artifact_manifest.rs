@@ -7,17 +7,23 @@
 ///The manifest a dataset materializer writes last, at dataset-manifest.json in its output directory: every file of the dataset and the data its output schema validates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ArtifactManifest {
     ///Written only once every file is closed; always true.
     pub complete: CompleteTrue,
     pub data: crate::strict::JsonObject,
     pub files: ::std::vec::Vec<FileRecord>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
     pub schema: ::std::option::Option<SchemaId>,
 }
 ///One file of an artifact: its path relative to the artifact's root, its exact size in bytes and the SHA-256 digest of its contents.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct FileRecord {
     pub path: FileRecordPath,
     pub sha256: Sha256,
@@ -255,5 +261,35 @@ impl<'de> ::serde::Deserialize<'de> for CompleteTrue {
             }
         }
         deserializer.deserialize_any(CompleteTrueVisitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ArtifactManifest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ArtifactManifest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ArtifactManifest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ArtifactManifest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FileRecord {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        FileRecord::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for FileRecord {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        FileRecord::serialize(self, serializer)
     }
 }

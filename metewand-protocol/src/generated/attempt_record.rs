@@ -8,6 +8,7 @@
 ///What metewand run records about one attempt, written canonically and atomically as attempt.json. Every field is present; a field is null where the session that would fill it did not run or did not get that far. Durations are integer nanoseconds measured by the executor's monotonic clock; timestamps are RFC 3339 UTC.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct AttemptRecord {
     pub dataset: Dataset,
     pub evaluator: WorkerSession,
@@ -204,6 +205,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
 ///The dataset the attempt ran on.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Dataset {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
@@ -273,6 +275,7 @@ impl<'de> ::serde::Deserialize<'de> for DatasetName {
 ///What ended the attempt: the role and phase it is attributed to (null for the executor's own failures), its kind and message, and the worker's code and details when it sent them.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Failure {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub code: ::std::option::Option<FailureCode>,
@@ -492,6 +495,7 @@ impl<'de> ::serde::Deserialize<'de> for FailureMessage {
 ///One file of an artifact: its path relative to the artifact's root, its exact size in bytes and the SHA-256 digest of its contents.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct FileRecord {
     pub path: FileRecordPath,
     pub sha256: Sha256,
@@ -574,6 +578,7 @@ impl ::std::convert::From<::std::vec::Vec<FileRecord>> for FileRecords {
 ///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Implementation {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
@@ -648,6 +653,7 @@ impl<'de> ::serde::Deserialize<'de> for ImplementationName {
 ///Each role's stderr log, relative to the attempt folder; null for a session that did not run.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Logs {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub dataset_materializer: ::std::option::Option<LogsDatasetMaterializer>,
@@ -967,6 +973,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Phase {
 ///One request sent: by whom it was served, when it was written, and how long the executor waited for its answer.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct PhaseRecord {
     pub duration_ns: crate::strict::SafeUint,
     ///Whether the worker answered with its success shape.
@@ -978,6 +985,7 @@ pub struct PhaseRecord {
 ///The problem posed.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Problem {
     pub contract_id: ProblemContractId,
     pub name: ProblemName,
@@ -1157,6 +1165,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Role {
 ///The worker SDK that answered hello.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct SdkInfo {
     pub name: SdkInfoName,
     pub version: SdkInfoVersion,
@@ -1348,13 +1357,13 @@ impl ::std::str::FromStr for Timestamp {
         static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
         {
             ::regress::Regex::new(
-                    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$",
+                    "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?Z$",
                 )
                 .unwrap()
         });
         if PATTERN.find(value).is_none() {
             return Err(
-                "doesn't match pattern \"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$\""
+                "doesn't match pattern \"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?Z$\""
                     .into(),
             );
         }
@@ -1513,6 +1522,7 @@ impl<'de> ::serde::Deserialize<'de> for WorkerId {
 ///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct WorkerSession {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
@@ -1550,5 +1560,155 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AttemptRecord {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        AttemptRecord::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for AttemptRecord {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        AttemptRecord::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Dataset {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Dataset::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Dataset {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Dataset::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Failure {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Failure::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Failure {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Failure::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FileRecord {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        FileRecord::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for FileRecord {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        FileRecord::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Implementation::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Implementation {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Implementation::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Logs {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Logs::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Logs {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Logs::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PhaseRecord {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PhaseRecord::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PhaseRecord {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PhaseRecord::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Problem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Problem::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Problem {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Problem::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SdkInfo {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        SdkInfo::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SdkInfo {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        SdkInfo::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerSession {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        WorkerSession::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for WorkerSession {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        WorkerSession::serialize(self, serializer)
     }
 }

@@ -7,9 +7,14 @@
 ///The document a problem evaluator writes at its assigned metrics path: the metrics the problem's metric schema validates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Metrics {
     pub metrics: crate::strict::JsonObject,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
     pub schema: ::std::option::Option<SchemaId>,
 }
 ///The $id of the schema that data claims to satisfy; it must name the schema selected by the repository.
@@ -96,5 +101,20 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Metrics {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Metrics::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Metrics {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Metrics::serialize(self, serializer)
     }
 }

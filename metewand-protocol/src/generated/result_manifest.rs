@@ -7,6 +7,7 @@
 ///One file of an artifact: its path relative to the artifact's root, its exact size in bytes and the SHA-256 digest of its contents.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct FileRecord {
     pub path: FileRecordPath,
     pub sha256: Sha256,
@@ -69,10 +70,15 @@ impl<'de> ::serde::Deserialize<'de> for FileRecordPath {
 ///The manifest an implementation writes last, at result.json in its result directory: every file of the result and the data the problem's result schema validates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ResultManifest {
     pub data: crate::strict::JsonObject,
     pub files: ::std::vec::Vec<FileRecord>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
     pub schema: ::std::option::Option<SchemaId>,
 }
 ///The $id of the schema that data claims to satisfy; it must name the schema selected by the repository.
@@ -215,5 +221,35 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FileRecord {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        FileRecord::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for FileRecord {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        FileRecord::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ResultManifest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ResultManifest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ResultManifest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ResultManifest::serialize(self, serializer)
     }
 }

@@ -7,6 +7,7 @@
 ///The common acknowledgment of prepare, reset and shutdown.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct AckResponse {
     pub id: RequestId,
     pub ok: OkTrue,
@@ -77,6 +78,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
 ///Asks a problem evaluator to judge a result and write its metrics document.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct EvaluateRequest {
     pub dataset_dir: Path,
     pub id: RequestId,
@@ -89,6 +91,7 @@ pub struct EvaluateRequest {
 ///The evaluator's verdict, returned after it has written the metrics document.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct EvaluateResponse {
     pub id: RequestId,
     pub ok: OkTrue,
@@ -97,6 +100,7 @@ pub struct EvaluateResponse {
 ///Asks a prepared implementation to solve the problem, writing its result in the assigned directory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ExecuteRequest {
     pub id: RequestId,
     pub method: MethodExecute,
@@ -105,6 +109,7 @@ pub struct ExecuteRequest {
 ///Names the result manifest and carries diagnostic statistics and the worker's own timing, or null.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ExecuteResponse {
     pub id: RequestId,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
@@ -116,9 +121,14 @@ pub struct ExecuteResponse {
 ///A structured failure reported by a worker.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Failure {
     pub code: FailureCode,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
     pub details: ::std::option::Option<crate::strict::JsonObject>,
     pub message: FailureMessage,
 }
@@ -242,6 +252,7 @@ impl<'de> ::serde::Deserialize<'de> for FailureMessage {
 ///A structured failure, valid in answer to any request.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct FailureResponse {
     pub error: Failure,
     pub id: RequestId,
@@ -250,6 +261,7 @@ pub struct FailureResponse {
 ///Opens a session: fixes the role and the resolved worker identity and offers protocol versions.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct HelloRequest {
     pub id: RequestId,
     pub method: MethodHello,
@@ -260,6 +272,7 @@ pub struct HelloRequest {
 ///Selects protocol 1, repeats the resolved worker identity and reports the worker's SDK and capabilities.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct HelloResponse {
     pub capabilities: crate::strict::UniqueVec<Capability>,
     pub id: RequestId,
@@ -272,12 +285,14 @@ pub struct HelloResponse {
 ///Where a worker left its manifest, relative to the assigned output directory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ManifestRef {
     pub manifest: Path,
 }
 ///Asks a dataset materializer to build a dataset in its assigned output directory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct MaterializeRequest {
     pub dataset_parameters: crate::strict::JsonObject,
     pub dataset_seed: crate::strict::SafeUint,
@@ -289,6 +304,7 @@ pub struct MaterializeRequest {
 ///Names the dataset manifest beneath the assigned output directory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct MaterializeResponse {
     pub dataset: ManifestRef,
     pub id: RequestId,
@@ -351,6 +367,7 @@ impl<'de> ::serde::Deserialize<'de> for Path {
 ///Gives an implementation all attempt-specific state before it executes.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct PrepareRequest {
     pub dataset_dir: Path,
     pub id: RequestId,
@@ -471,6 +488,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
 ///Asks an implementation to forget the prepared attempt.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ResetRequest {
     pub id: RequestId,
     pub method: MethodReset,
@@ -537,6 +555,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Role {
 ///The worker SDK that answered, by package name and version.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct SdkInfo {
     pub name: SdkInfoName,
     pub version: SdkInfoVersion,
@@ -652,6 +671,7 @@ impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
 ///The final request of every session.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ShutdownRequest {
     pub id: RequestId,
     pub method: MethodShutdown,
@@ -1215,5 +1235,245 @@ impl<'de> ::serde::Deserialize<'de> for OkTrue {
             }
         }
         deserializer.deserialize_any(OkTrueVisitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AckResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        AckResponse::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for AckResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        AckResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EvaluateRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        EvaluateRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for EvaluateRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        EvaluateRequest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EvaluateResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        EvaluateResponse::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for EvaluateResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        EvaluateResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExecuteRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ExecuteRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ExecuteRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ExecuteRequest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExecuteResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ExecuteResponse::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ExecuteResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ExecuteResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Failure {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Failure::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Failure {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Failure::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FailureResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        FailureResponse::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for FailureResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        FailureResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HelloRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        HelloRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HelloRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        HelloRequest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HelloResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        HelloResponse::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HelloResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        HelloResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ManifestRef {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ManifestRef::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ManifestRef {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ManifestRef::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MaterializeRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        MaterializeRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for MaterializeRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        MaterializeRequest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MaterializeResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        MaterializeResponse::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for MaterializeResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        MaterializeResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PrepareRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PrepareRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PrepareRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PrepareRequest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ResetRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ResetRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ResetRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ResetRequest::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SdkInfo {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        SdkInfo::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SdkInfo {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        SdkInfo::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ShutdownRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ShutdownRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ShutdownRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ShutdownRequest::serialize(self, serializer)
     }
 }

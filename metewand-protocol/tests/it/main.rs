@@ -1,0 +1,6 @@
+//! Integration tests of metewand-protocol.
+
+mod compile_fail;
+mod strict;
+mod support;
+mod vectors;
