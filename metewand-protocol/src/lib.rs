@@ -30,7 +30,22 @@
     reason = "variants and fields are documented where their schema has a description; the rest is the schema's"
 )]
 pub mod generated;
-pub mod strict;
 
+pub mod canonical;
+pub mod decode;
+pub mod frame;
+pub mod handshake;
+mod method;
+pub mod schema;
+pub mod strict;
+pub mod tracker;
+
+pub use canonical::{ParseError, ParseErrorKind, parse, to_canonical_string, to_canonical_vec, write_canonical};
+pub use decode::{DecodeError, Message, Response, decode_message, decode_response};
+pub use frame::{Frame, FrameError, FrameReader, MAX_LINE_BYTES, encode_message};
 /// The worker protocol's messages: every request and response of protocol version 1.
 pub use generated::worker_protocol_message as messages;
+pub use handshake::{HandshakeError, negotiate_protocol, validate_hello_response};
+pub use messages::{HelloRequest, HelloResponse};
+pub use method::Method;
+pub use tracker::{RequestTracker, TrackerError};

@@ -1,6 +1,9 @@
-//! Integration tests of metewand-protocol.
+//! The integration tests of metewand-protocol, one module per area.
 
+mod canonical;
 mod compile_fail;
 mod strict;
 mod support;
 mod vectors;
+
+pub use support::corpora;

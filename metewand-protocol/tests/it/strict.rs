@@ -22,7 +22,8 @@ fn safe_uint_covers_exactly_zero_to_two_to_the_53_minus_one() {
     for refused in ["-1", "9007199254740992", "17.5", "true", "\"17\"", "null", "1e300"] {
         assert!(serde_json::from_str::<SafeUint>(refused).is_err(), "{refused} was accepted");
     }
-    for (spelling, value) in [("0", 0), ("17", 17), ("17.0", 17), ("1.7e1", 17), ("9007199254740991", SafeUint::MAX.get())]
+    for (spelling, value) in
+        [("0", 0), ("17", 17), ("17.0", 17), ("1.7e1", 17), ("9007199254740991", SafeUint::MAX.get())]
     {
         assert_eq!(serde_json::from_str::<SafeUint>(spelling).unwrap().get(), value, "{spelling}");
     }
@@ -62,8 +63,11 @@ fn messages_check_their_constants() {
     request["method"] = json!("reset");
     assert!(serde_json::from_value::<HelloRequest>(request).is_err());
 
-    let response = json!({"capabilities": [], "id": "0", "ok": true, "protocol": 1, "sdk": null, "worker_id": WORKER_ID});
-    for (field, wrong) in [("ok", json!(false)), ("ok", json!("true")), ("protocol", json!(2)), ("protocol", json!(true))] {
+    let response =
+        json!({"capabilities": [], "id": "0", "ok": true, "protocol": 1, "sdk": null, "worker_id": WORKER_ID});
+    for (field, wrong) in
+        [("ok", json!(false)), ("ok", json!("true")), ("protocol", json!(2)), ("protocol", json!(true))]
+    {
         let mut changed = response.clone();
         changed[field] = wrong.clone();
         assert!(serde_json::from_value::<HelloResponse>(changed).is_err(), "{field} = {wrong} was accepted");
@@ -86,7 +90,8 @@ fn nullable_fields_must_be_present_and_optional_objects_survive_re_encoding() {
     absent.as_object_mut().unwrap().remove("implementation_time_ns");
     assert!(serde_json::from_value::<ExecuteResponse>(absent).is_err(), "absent is not null");
 
-    let failure = json!({"error": {"code": "operation_failed", "details": {}, "message": "no"}, "id": "1", "ok": false});
+    let failure =
+        json!({"error": {"code": "operation_failed", "details": {}, "message": "no"}, "id": "1", "ok": false});
     let decoded: FailureResponse = serde_json::from_value(failure.clone()).unwrap();
     assert_eq!(serde_json::to_value(&decoded).unwrap(), failure, "a sent {{}} is kept");
     let without = json!({"error": {"code": "operation_failed", "message": "no"}, "id": "1", "ok": false});

@@ -1,6 +1,7 @@
 //! Helpers shared by the test modules: where the workspace is, and JSON values compared by meaning.
 
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -15,7 +16,11 @@ pub fn normalize_numbers(value: &Value) -> Value {
     match value {
         Value::Number(n) => match n.as_f64() {
             Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() <= MAX => {
-                if f >= 0.0 { Value::from(f as u64) } else { Value::from(f as i64) }
+                if f >= 0.0 {
+                    Value::from(f as u64)
+                } else {
+                    Value::from(f as i64)
+                }
             }
             _ => value.clone(),
         },
@@ -25,4 +30,30 @@ pub fn normalize_numbers(value: &Value) -> Value {
         }
         _ => value.clone(),
     }
+}
+
+/// The shared conformance corpora: `$METEWAND_CORPORA`, or `shared/corpora` beside the workspace.
+///
+/// When the folder is absent this says so on stderr and returns `None`, so that the caller can skip; under
+/// `CI=true` absence fails the test instead.
+pub fn corpora() -> Option<PathBuf> {
+    let dir = match std::env::var_os("METEWAND_CORPORA") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora"),
+    };
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "the conformance corpora are missing at {} (set METEWAND_CORPORA)",
+        dir.display()
+    );
+    // Written past the test harness's capture so that a skip is never silent.
+    let _ = writeln!(
+        std::io::stderr(),
+        "corpus tests skipped: no conformance corpora at {} (set METEWAND_CORPORA)",
+        dir.display()
+    );
+    None
 }

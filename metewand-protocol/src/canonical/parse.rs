@@ -1,0 +1,505 @@
+//! The reader of the restricted domain: a byte-oriented recursive-descent parser into [`serde_json::Value`].
+
+use serde_json::map::Entry;
+use serde_json::{Map, Number, Value};
+
+use super::error::{Expected, ParseError, ParseErrorKind};
+use super::write::write_double;
+use super::{MAX_DEPTH, MAX_SAFE_INTEGER};
+
+/// Parses one document of the restricted domain into a [`Value`].
+///
+/// The domain is UTF-8 without a byte-order mark; exactly one value with only JSON white space (space, tab, LF, CR)
+/// around it; objects without duplicate member names (compared after unescaping); strings of Unicode scalar values
+/// (escaped surrogate pairs are combined, a lone surrogate is rejected); numbers read as the nearest double, where
+/// overflow is rejected, underflow becomes 0, and an integer literal beyond ±(2^53 − 1) is accepted only if it is
+/// the canonical spelling of its double; and at most [`MAX_DEPTH`] nested arrays and objects.
+///
+/// A number whose value is an integer within ±(2^53 − 1), however it is spelled, becomes an integer
+/// [`Number`] (`-0` becomes `0`); every other number becomes an `f64` one.
+///
+/// # Errors
+///
+/// A [`ParseError`] for the first rule the document breaks, with its byte offset and the JSON pointer of the value.
+///
+/// # Examples
+///
+/// ```
+/// use metewand_protocol::{ParseErrorKind, parse, to_canonical_string};
+///
+/// let value = parse(br#"{"seed": 17.0, "b": [1e-7, "\u00e9"], "a": -0}"#).unwrap();
+/// assert_eq!(value["seed"].as_u64(), Some(17));
+/// assert_eq!(to_canonical_string(&value), r#"{"a":0,"b":[1e-7,"é"],"seed":17}"#);
+///
+/// let error = parse(br#"{"a": {"id": 1, "id": 2}}"#).unwrap_err();
+/// assert_eq!(error.kind(), &ParseErrorKind::DuplicateKey { name: "id".into() });
+/// assert_eq!(error.offset(), 16);
+/// assert_eq!(error.path(), Some("/a"));
+/// assert_eq!(error.to_string(), r#"duplicate member name "id" at byte 16 (/a)"#);
+/// ```
+pub fn parse(bytes: &[u8]) -> Result<Value, ParseError> {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(ParseError::new(ParseErrorKind::ByteOrderMark, 0, None));
+    }
+    let mut parser = Parser { bytes, pos: 0 };
+    parser.skip_whitespace();
+    let value = parser.parse_value(0).map_err(|fail| fail.into_error())?;
+    parser.skip_whitespace();
+    if parser.pos < bytes.len() {
+        let kind = match parser.char_at(parser.pos) {
+            Some(_) => ParseErrorKind::TrailingCharacters,
+            None => ParseErrorKind::InvalidUtf8,
+        };
+        return Err(ParseError::new(kind, parser.pos, None));
+    }
+    Ok(value)
+}
+
+/// One step of a JSON pointer, recorded only while an error unwinds so that success pays nothing for paths.
+enum Segment {
+    Index(usize),
+    Key(String),
+}
+
+/// An error on its way out of the parser; the path grows as it passes each enclosing container.
+struct Fail {
+    kind: ParseErrorKind,
+    offset: usize,
+    /// Innermost segment first.
+    segments: Vec<Segment>,
+}
+
+impl Fail {
+    fn into_error(self) -> ParseError {
+        let mut path = String::new();
+        for segment in self.segments.iter().rev() {
+            path.push('/');
+            match segment {
+                Segment::Index(index) => path.push_str(&index.to_string()),
+                Segment::Key(key) => {
+                    for c in key.chars() {
+                        match c {
+                            '~' => path.push_str("~0"),
+                            '/' => path.push_str("~1"),
+                            c => path.push(c),
+                        }
+                    }
+                }
+            }
+        }
+        ParseError::new(self.kind, self.offset, Some(path))
+    }
+}
+
+/// Boxed so that the `Ok` path of every parsing function stays as small as a `Value`.
+type Failure = Box<Fail>;
+
+fn fail(kind: ParseErrorKind, offset: usize) -> Failure {
+    Box::new(Fail { kind, offset, segments: Vec::new() })
+}
+
+fn within(mut failure: Failure, segment: Segment) -> Failure {
+    failure.segments.push(segment);
+    failure
+}
+
+/// Bytes that end a plain run inside a string: the closing quote, a backslash, or a control character.
+const STRING_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// The character starting at `offset`, or `None` if the bytes there are not UTF-8.
+    fn char_at(&self, offset: usize) -> Option<char> {
+        let end = self.bytes.len().min(offset + 4);
+        let window = &self.bytes[offset..end];
+        let valid = match std::str::from_utf8(window) {
+            Ok(text) => text,
+            // The window may cut a later character short; only the first one matters.
+            Err(error) => std::str::from_utf8(&window[..error.valid_up_to()]).unwrap_or_default(),
+        };
+        valid.chars().next()
+    }
+
+    /// The error for the byte at `self.pos`, which does not fit the grammar here.
+    fn unexpected(&self, expected: Expected) -> Failure {
+        if self.pos >= self.bytes.len() {
+            return fail(ParseErrorKind::UnexpectedEnd, self.pos);
+        }
+        match self.char_at(self.pos) {
+            Some(found) => fail(ParseErrorKind::UnexpectedCharacter { found, expected }, self.pos),
+            None => fail(ParseErrorKind::InvalidUtf8, self.pos),
+        }
+    }
+
+    /// Parses the value at `self.pos`, which is not white space; `depth` counts the containers around it.
+    fn parse_value(&mut self, depth: usize) -> Result<Value, Failure> {
+        match self.bytes.get(self.pos) {
+            Some(b'{') => self.parse_object(depth + 1),
+            Some(b'[') => self.parse_array(depth + 1),
+            Some(b'"') => self.parse_string().map(Value::String),
+            Some(b'-' | b'0'..=b'9') => self.parse_number(),
+            Some(b't') => self.parse_literal(b"true", Value::Bool(true)),
+            Some(b'f') => self.parse_literal(b"false", Value::Bool(false)),
+            Some(b'n') => self.parse_literal(b"null", Value::Null),
+            _ => Err(self.unexpected(Expected::Value)),
+        }
+    }
+
+    fn parse_literal(&mut self, literal: &[u8], value: Value) -> Result<Value, Failure> {
+        for &expected in literal {
+            if self.bytes.get(self.pos) != Some(&expected) {
+                return Err(self.unexpected(Expected::Value));
+            }
+            self.pos += 1;
+        }
+        Ok(value)
+    }
+
+    fn parse_array(&mut self, depth: usize) -> Result<Value, Failure> {
+        if depth > MAX_DEPTH {
+            return Err(fail(ParseErrorKind::TooDeep, self.pos));
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        let mut elements = Vec::new();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            return Ok(Value::Array(elements));
+        }
+        loop {
+            match self.parse_value(depth) {
+                Ok(element) => elements.push(element),
+                Err(failure) => return Err(within(failure, Segment::Index(elements.len()))),
+            }
+            self.skip_whitespace();
+            match self.bytes.get(self.pos) {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_whitespace();
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(elements));
+                }
+                _ => return Err(self.unexpected(Expected::CommaOrEndOfArray)),
+            }
+        }
+    }
+
+    fn parse_object(&mut self, depth: usize) -> Result<Value, Failure> {
+        if depth > MAX_DEPTH {
+            return Err(fail(ParseErrorKind::TooDeep, self.pos));
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        let mut members = Map::new();
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            if self.bytes.get(self.pos) != Some(&b'"') {
+                return Err(self.unexpected(Expected::MemberName));
+            }
+            let name_offset = self.pos;
+            let name = self.parse_string()?;
+            self.skip_whitespace();
+            if self.bytes.get(self.pos) != Some(&b':') {
+                return Err(self.unexpected(Expected::Colon));
+            }
+            self.pos += 1;
+            self.skip_whitespace();
+            // The entry both detects a duplicate and keeps the slot, so each member costs one map search.
+            match members.entry(name) {
+                Entry::Occupied(entry) => {
+                    let name = entry.key().clone();
+                    return Err(fail(ParseErrorKind::DuplicateKey { name }, name_offset));
+                }
+                Entry::Vacant(entry) => match self.parse_value(depth) {
+                    Ok(value) => {
+                        entry.insert(value);
+                    }
+                    Err(failure) => return Err(within(failure, Segment::Key(entry.key().clone()))),
+                },
+            }
+            self.skip_whitespace();
+            match self.bytes.get(self.pos) {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_whitespace();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(members));
+                }
+                _ => return Err(self.unexpected(Expected::CommaOrEndOfObject)),
+            }
+        }
+    }
+
+    /// Parses the string whose opening quote is at `self.pos`.
+    fn parse_string(&mut self) -> Result<String, Failure> {
+        self.pos += 1;
+        let start = self.pos;
+        let end = self.scan_plain_run(start);
+        if self.bytes.get(end) == Some(&b'"') {
+            let text = plain_text(self.bytes, start, end)?;
+            self.pos = end + 1;
+            return Ok(text.to_owned());
+        }
+        let mut text = String::with_capacity(end - start + 8);
+        let mut run_start = start;
+        let mut run_end = end;
+        loop {
+            text.push_str(plain_text(self.bytes, run_start, run_end)?);
+            self.pos = run_end;
+            match self.bytes.get(run_end) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(text);
+                }
+                Some(b'\\') => self.parse_escape(&mut text)?,
+                Some(&code) => {
+                    return Err(fail(ParseErrorKind::ControlCharacter { code }, run_end));
+                }
+                None => return Err(fail(ParseErrorKind::UnexpectedEnd, run_end)),
+            }
+            run_start = self.pos;
+            run_end = self.scan_plain_run(run_start);
+        }
+    }
+
+    /// The end of the run of bytes from `from` that need no attention inside a string.
+    fn scan_plain_run(&self, from: usize) -> usize {
+        let rest = &self.bytes[from..];
+        let mut end = 0;
+        // Eight bytes at a time while none of them is a stop byte: most strings are long plain runs.
+        for chunk in rest.chunks_exact(8) {
+            let word =
+                u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+            if has_stop_byte(word) {
+                break;
+            }
+            end += 8;
+        }
+        while end < rest.len() && !STRING_STOP[usize::from(rest[end])] {
+            end += 1;
+        }
+        from + end
+    }
+
+    /// Decodes the escape whose backslash is at `self.pos` onto `text`.
+    fn parse_escape(&mut self, text: &mut String) -> Result<(), Failure> {
+        let escape_offset = self.pos;
+        let decoded = match self.bytes.get(self.pos + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let unit = self.hex_escape(escape_offset)?;
+                text.push(self.code_unit_to_char(unit, escape_offset)?);
+                return Ok(());
+            }
+            Some(_) => return Err(fail(ParseErrorKind::InvalidEscape, escape_offset)),
+            None => return Err(fail(ParseErrorKind::UnexpectedEnd, self.bytes.len())),
+        };
+        text.push(decoded);
+        self.pos += 2;
+        Ok(())
+    }
+
+    /// Reads the four hex digits of the `\u` escape at `offset` and moves past them.
+    fn hex_escape(&mut self, offset: usize) -> Result<u16, Failure> {
+        let digits_start = offset + 2;
+        let Some(digits) = self.bytes.get(digits_start..digits_start + 4) else {
+            // An early end inside the digits is an end, unless a non-digit comes first.
+            let present = &self.bytes[digits_start.min(self.bytes.len())..];
+            if present.iter().all(u8::is_ascii_hexdigit) {
+                return Err(fail(ParseErrorKind::UnexpectedEnd, self.bytes.len()));
+            }
+            return Err(fail(ParseErrorKind::InvalidEscape, offset));
+        };
+        let mut unit = 0u16;
+        for &digit in digits {
+            let value = match digit {
+                b'0'..=b'9' => digit - b'0',
+                b'a'..=b'f' => digit - b'a' + 10,
+                b'A'..=b'F' => digit - b'A' + 10,
+                _ => return Err(fail(ParseErrorKind::InvalidEscape, offset)),
+            };
+            unit = unit << 4 | u16::from(value);
+        }
+        self.pos = digits_start + 4;
+        Ok(unit)
+    }
+
+    /// Turns the code unit of the escape at `offset` into a scalar value, pairing a high surrogate with the low
+    /// surrogate escape that must follow it.
+    fn code_unit_to_char(&mut self, unit: u16, offset: usize) -> Result<char, Failure> {
+        let lone = || fail(ParseErrorKind::LoneSurrogate { code_unit: unit }, offset);
+        match unit {
+            0xD800..=0xDBFF => {
+                let next = self.pos;
+                if self.bytes.get(next..next + 2) != Some(b"\\u") {
+                    return Err(lone());
+                }
+                let low = self.hex_escape(next)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(lone());
+                }
+                let scalar = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                // Every high-low pair decodes to a scalar value in U+10000..=U+10FFFF.
+                char::from_u32(scalar).ok_or_else(lone)
+            }
+            0xDC00..=0xDFFF => Err(lone()),
+            // Not a surrogate, so a scalar value.
+            _ => char::from_u32(u32::from(unit)).ok_or_else(lone),
+        }
+    }
+
+    fn parse_number(&mut self) -> Result<Value, Failure> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let negative = bytes[start] == b'-';
+        let int_start = start + usize::from(negative);
+        let mut i = int_start;
+        match bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                    return Err(fail(ParseErrorKind::InvalidNumber, i));
+                }
+            }
+            Some(b'1'..=b'9') => i = skip_digits(bytes, i + 1),
+            Some(_) => return Err(fail(ParseErrorKind::InvalidNumber, i)),
+            None => return Err(fail(ParseErrorKind::UnexpectedEnd, i)),
+        }
+        let int_end = i;
+        if bytes.get(i) == Some(&b'.') {
+            i = require_digits(bytes, i + 1)?;
+        }
+        if let Some(b'e' | b'E') = bytes.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = bytes.get(i) {
+                i += 1;
+            }
+            i = require_digits(bytes, i)?;
+        }
+        self.pos = i;
+
+        if i == int_end {
+            let digits = &bytes[int_start..int_end];
+            // Sixteen digits cannot overflow a u64, and everything up to 2^53 − 1 has at most sixteen.
+            if digits.len() <= 16 {
+                let magnitude = digits.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0'));
+                if magnitude <= MAX_SAFE_INTEGER {
+                    return Ok(integer(negative, magnitude));
+                }
+            }
+            return self.parse_large_integer(start, i);
+        }
+
+        let value = number_literal(bytes, start, i)?;
+        if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
+            // The cast is exact here, and it sends -0 to 0.
+            let magnitude = value.abs() as u64;
+            return Ok(integer(value < 0.0, magnitude));
+        }
+        Ok(float(value))
+    }
+
+    /// An integer literal beyond ±(2^53 − 1): accepted only if it is the canonical spelling of its double, so that
+    /// no integer is ever rounded silently.
+    fn parse_large_integer(&self, start: usize, end: usize) -> Result<Value, Failure> {
+        let value = number_literal(self.bytes, start, end)?;
+        let mut canonical = Vec::with_capacity(end - start);
+        write_double(value, &mut canonical);
+        if canonical != self.bytes[start..end] {
+            return Err(fail(ParseErrorKind::InexactInteger, start));
+        }
+        Ok(float(value))
+    }
+}
+
+/// The bytes of a plain run inside a string, checked to be UTF-8 as a whole.
+fn plain_text(bytes: &[u8], start: usize, end: usize) -> Result<&str, Failure> {
+    std::str::from_utf8(&bytes[start..end])
+        .map_err(|error| fail(ParseErrorKind::InvalidUtf8, start + error.valid_up_to()))
+}
+
+/// The nearest double to the validated literal `bytes[start..end]`, rejected if it overflows.
+fn number_literal(bytes: &[u8], start: usize, end: usize) -> Result<f64, Failure> {
+    let value = std::str::from_utf8(&bytes[start..end])
+        .ok()
+        .and_then(|literal| literal.parse::<f64>().ok())
+        .ok_or_else(|| fail(ParseErrorKind::InvalidNumber, start))?;
+    if value.is_infinite() {
+        return Err(fail(ParseErrorKind::NumberOutOfRange, start));
+    }
+    Ok(value)
+}
+
+fn integer(negative: bool, magnitude: u64) -> Value {
+    if negative && magnitude != 0 {
+        // The magnitude is at most 2^53 − 1, far inside i64.
+        Value::Number(Number::from(-(magnitude as i64)))
+    } else {
+        Value::Number(Number::from(magnitude))
+    }
+}
+
+fn float(value: f64) -> Value {
+    // Callers only pass finite values, which serde_json always holds.
+    Number::from_f64(value).map_or(Value::Null, Value::Number)
+}
+
+fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// Skips the digits at `i`, of which there must be at least one.
+fn require_digits(bytes: &[u8], i: usize) -> Result<usize, Failure> {
+    match bytes.get(i) {
+        Some(b'0'..=b'9') => Ok(skip_digits(bytes, i + 1)),
+        Some(_) => Err(fail(ParseErrorKind::InvalidNumber, i)),
+        None => Err(fail(ParseErrorKind::UnexpectedEnd, i)),
+    }
+}
+
+/// Whether any byte of `word` is a control character, a quote or a backslash.
+fn has_stop_byte(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte is flagged when it is below `n`; bytes with the high bit set are excluded so that UTF-8 never counts.
+    let below = |n: u64| word.wrapping_sub(ONES * n) & !word & HIGHS;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    below(0x20) | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) != 0
+}
