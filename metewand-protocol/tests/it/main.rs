@@ -2,8 +2,12 @@
 
 mod canonical;
 mod compile_fail;
+mod decode;
+mod frame;
+mod handshake;
 mod strict;
 mod support;
+mod tracker;
 mod vectors;
 
 pub use support::corpora;
