@@ -247,3 +247,31 @@ fn vector_names_are_unique_and_bases_exist() {
         }
     }
 }
+
+#[test]
+fn parser_level_invalid_vectors_fail_the_restricted_domain() {
+    let mut checked = 0;
+    for file in vector_files() {
+        for vector in file.invalid.iter().filter(|v| v["level"] == "parser") {
+            let name = vector["name"].as_str().unwrap();
+            let text = vector["text"].as_str().unwrap();
+            let error = metewand_protocol::parse(text.as_bytes());
+            assert!(error.is_err(), "{name}: the restricted domain accepts {text:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15, "only {checked} parser-level vectors");
+}
+
+#[test]
+fn valid_vectors_round_trip_through_their_canonical_bytes() {
+    for file in vector_files() {
+        for vector in &file.valid {
+            let name = vector["name"].as_str().unwrap();
+            let canonical = metewand_protocol::to_canonical_vec(&vector["instance"]);
+            let reparsed = metewand_protocol::parse(&canonical).unwrap_or_else(|err| panic!("{name}: {err}"));
+            assert_eq!(reparsed, normalize_numbers(&vector["instance"]), "{name}: canonical bytes change the value");
+            assert_eq!(metewand_protocol::to_canonical_vec(&reparsed), canonical, "{name}: not a fixed point");
+        }
+    }
+}
