@@ -1,4 +1,8 @@
 //! The `metewand` command: Metewand's tools for benchmark authors, worker authors and the people who run them.
+//!
+//! Each command reports a failure as one sentence on stderr and an exit status; the logic lives in the libraries.
+
+mod canon;
 
 use std::process::ExitCode;
 
@@ -6,23 +10,48 @@ const USAGE: &str = "usage: metewand <command> [arguments]
 
 Runs scientific benchmark attempts with untrusted worker processes.
 
+commands:
+  canon [FILE]     print a JSON document's canonical form (RFC 8785) after checking it in
+                   Metewand's restricted domain; reads stdin when FILE is absent or -
+
 options:
-  -h, --help       print this help
-  -V, --version    print the version";
+  -h, --help       print this help (or a command's, after the command)
+  -V, --version    print the version
+
+exit statuses: 0 success, 1 the input was rejected, 2 usage or I/O error";
+
+/// What a command's failure means for the exit status.
+pub(crate) enum Failure {
+    /// The input was read and rejected: exit 1.
+    Rejected(String),
+    /// The command could not do its work (usage, I/O): exit 2.
+    Usage(String),
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
+    let result = match args.first().map(String::as_str) {
         Some("-V" | "--version") => {
             println!("metewand {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+            Ok(())
         }
-        Some("-h" | "--help") | None => {
+        Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
-            ExitCode::SUCCESS
+            Ok(())
         }
+        Some("canon") => canon::run(&args[1..]),
         Some(other) => {
-            eprintln!("metewand: unknown command {other:?}; run `metewand --help` for the commands");
+            Err(Failure::Usage(format!("unknown command {other:?}; run `metewand --help` for the commands")))
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Rejected(message)) => {
+            eprintln!("metewand: {message}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("metewand: {message}");
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,31 @@
+//! The `metewand` binary, driven as a user would: arguments, stdin, stdout, stderr and exit statuses.
+
+mod canon;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `metewand` with `args`, feeding `stdin`.
+pub fn metewand(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_metewand"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn version_and_help() {
+    let version = metewand(&["--version"], b"");
+    assert!(version.status.success());
+    assert_eq!(String::from_utf8(version.stdout).unwrap(), format!("metewand {}\n", env!("CARGO_PKG_VERSION")));
+    let help = metewand(&["--help"], b"");
+    assert!(String::from_utf8(help.stdout).unwrap().contains("canon [FILE]"));
+    let unknown = metewand(&["frobnicate"], b"");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(unknown.stderr.iter().filter(|&&b| b == b'\n').count(), 1, "one sentence");
+}
