@@ -1,0 +1,1281 @@
+# Generated from schemas/attempt-record.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+"""Metewand attempt record.
+
+What metewand run records about one attempt, written canonically and atomically as attempt.json.
+Every field is present; a field is null where the session that would fill it did not run or did
+not get that far. Durations are integer nanoseconds measured by the executor's monotonic clock;
+timestamps are RFC 3339 UTC.
+
+Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
+(raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
+to_dict. DEFINITIONS maps the schema's definition names to the classes.
+"""
+
+from __future__ import annotations
+
+from metewand._strict import (
+    ModelError,
+    check_array,
+    check_boolean,
+    check_enum,
+    check_integer,
+    check_json_object,
+    check_model,
+    check_object,
+    check_string,
+    literal_alias,
+)
+
+# Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
+    Capability: TypeAlias = Literal[
+        "one_shot",
+        "applicability",
+        "fresh_sequence",
+        "streaming_profile",
+    ]
+
+    FailureCode: TypeAlias = Literal[
+        "invalid_request",
+        "unsupported_operation",
+        "operation_failed",
+        "internal_error",
+    ]
+
+    FailureKind: TypeAlias = Literal[
+        "spawn_failed",
+        "worker_failure",
+        "protocol_violation",
+        "phase_timeout",
+        "scientific_timeout",
+        "worker_exit",
+        "invalid_output",
+        "dataset_modified",
+        "cancelled",
+        "executor_error",
+    ]
+
+    Outcome: TypeAlias = Literal[
+        "reached",
+        "not_reached",
+        "not_required",
+        "invalid",
+        "failed",
+        "cancelled",
+    ]
+
+    Phase: TypeAlias = Literal[
+        "hello",
+        "materialize",
+        "prepare",
+        "execute",
+        "reset",
+        "evaluate",
+        "shutdown",
+    ]
+
+    Role: TypeAlias = Literal["dataset_materializer", "implementation", "problem_evaluator"]
+
+    Verdict: TypeAlias = Literal["invalid", "reached", "not_reached", "not_required"]
+else:
+
+    def __getattr__(name: str) -> object:
+        # The Literal aliases are built on first use, so that importing this module does not
+        # import typing.
+        return literal_alias(globals(), name, _LITERAL_ALIASES)
+
+
+__all__ = [
+    "AttemptRecord",
+    "CAPABILITY_VALUES",
+    "Capability",
+    "DEFINITIONS",
+    "Dataset",
+    "FAILURE_CODE_VALUES",
+    "FAILURE_KIND_VALUES",
+    "Failure",
+    "FailureCode",
+    "FailureKind",
+    "FileRecord",
+    "Implementation",
+    "Logs",
+    "ModelError",
+    "OUTCOME_VALUES",
+    "Outcome",
+    "PHASE_VALUES",
+    "Phase",
+    "PhaseRecord",
+    "Problem",
+    "ROLE_VALUES",
+    "Role",
+    "SdkInfo",
+    "VERDICT_VALUES",
+    "Verdict",
+    "WorkerSession",
+]
+
+CAPABILITY_VALUES: frozenset[Capability] = frozenset(
+    {"one_shot", "applicability", "fresh_sequence", "streaming_profile"}
+)
+"""A capability name a worker may report."""
+
+FAILURE_CODE_VALUES: frozenset[FailureCode] = frozenset(
+    {"invalid_request", "unsupported_operation", "operation_failed", "internal_error"}
+)
+"""A worker-owned failure code."""
+
+FAILURE_KIND_VALUES: frozenset[FailureKind] = frozenset(
+    {
+        "spawn_failed",
+        "worker_failure",
+        "protocol_violation",
+        "phase_timeout",
+        "scientific_timeout",
+        "worker_exit",
+        "invalid_output",
+        "dataset_modified",
+        "cancelled",
+        "executor_error",
+    }
+)
+"""What ended a failed or cancelled attempt."""
+
+OUTCOME_VALUES: frozenset[Outcome] = frozenset(
+    {"reached", "not_reached", "not_required", "invalid", "failed", "cancelled"}
+)
+"""How the attempt ended: the validated verdict when every session succeeded, otherwise failed or
+cancelled.
+"""
+
+PHASE_VALUES: frozenset[Phase] = frozenset(
+    {"hello", "materialize", "prepare", "execute", "reset", "evaluate", "shutdown"}
+)
+"""A phase of a worker session, named after its request."""
+
+ROLE_VALUES: frozenset[Role] = frozenset(
+    {"dataset_materializer", "implementation", "problem_evaluator"}
+)
+"""The role a worker process serves."""
+
+VERDICT_VALUES: frozenset[Verdict] = frozenset(
+    {"invalid", "reached", "not_reached", "not_required"}
+)
+"""The problem-owned verdict."""
+
+_LITERAL_ALIASES = {
+    "Capability": CAPABILITY_VALUES,
+    "FailureCode": FAILURE_CODE_VALUES,
+    "FailureKind": FAILURE_KIND_VALUES,
+    "Outcome": OUTCOME_VALUES,
+    "Phase": PHASE_VALUES,
+    "Role": ROLE_VALUES,
+    "Verdict": VERDICT_VALUES,
+}
+
+
+def _capability(value: object, path: str) -> Capability:
+    """A capability name a worker may report."""
+    return check_enum(value, path, CAPABILITY_VALUES)
+
+
+def _failure_code(value: object, path: str) -> FailureCode:
+    """A worker-owned failure code."""
+    return check_enum(value, path, FAILURE_CODE_VALUES)
+
+
+def _failure_kind(value: object, path: str) -> FailureKind:
+    """What ended a failed or cancelled attempt."""
+    return check_enum(value, path, FAILURE_KIND_VALUES)
+
+
+def _outcome(value: object, path: str) -> Outcome:
+    """How the attempt ended: the validated verdict when every session succeeded, otherwise failed
+    or cancelled.
+    """
+    return check_enum(value, path, OUTCOME_VALUES)
+
+
+def _phase(value: object, path: str) -> Phase:
+    """A phase of a worker session, named after its request."""
+    return check_enum(value, path, PHASE_VALUES)
+
+
+def _problem_contract_id(value: object, path: str) -> str:
+    """A problem contract identity."""
+    return check_string(value, path, pattern=r"^mw1-problem-contract-[0-9a-f]{64}$")
+
+
+def _role(value: object, path: str) -> Role:
+    """The role a worker process serves."""
+    return check_enum(value, path, ROLE_VALUES)
+
+
+def _safe_uint(value: object, path: str) -> int:
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    return check_integer(value, path, minimum=0, maximum=9007199254740991)
+
+
+def _sha256(value: object, path: str) -> str:
+    """A lowercase hexadecimal SHA-256 digest."""
+    return check_string(value, path, pattern=r"^[0-9a-f]{64}$")
+
+
+def _timestamp(value: object, path: str) -> str:
+    """An RFC 3339 timestamp in UTC."""
+    return check_string(
+        value,
+        path,
+        pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]{1,9})?Z$",
+    )
+
+
+def _verdict(value: object, path: str) -> Verdict:
+    """The problem-owned verdict."""
+    return check_enum(value, path, VERDICT_VALUES)
+
+
+def _worker_id(value: object, path: str) -> str:
+    """A resolved worker identity."""
+    return check_string(value, path, pattern=r"^mw1-resolved-worker-[0-9a-f]{64}$")
+
+
+class AttemptRecord:
+    """Metewand attempt record.
+
+    What metewand run records about one attempt, written canonically and atomically as
+    attempt.json. Every field is present; a field is null where the session that would fill it
+    did not run or did not get that far. Durations are integer nanoseconds measured by the
+    executor's monotonic clock; timestamps are RFC 3339 UTC.
+    """
+
+    __slots__ = (
+        "dataset",
+        "evaluator",
+        "failure",
+        "finished_at",
+        "implementation",
+        "logs",
+        "metewand_version",
+        "metrics",
+        "outcome",
+        "phases",
+        "problem",
+        "repository",
+        "started_at",
+        "verdict",
+    )
+
+    dataset: Dataset
+    """The dataset the attempt ran on."""
+
+    evaluator: WorkerSession
+    """A worker session: the resolved identity, and what the worker reported in hello (capabilities
+    is null when the handshake did not complete; sdk is null for a direct protocol worker or when
+    the handshake did not complete).
+    """
+
+    failure: Failure | None
+    """What ended the attempt: the role and phase it is attributed to (null for the executor's own
+    failures), its kind and message, and the worker's code and details when it sent them.
+    """
+
+    finished_at: str
+    """An RFC 3339 timestamp in UTC."""
+
+    implementation: Implementation
+    """The implementation attempted: its identity, what it reported and was selected for, its
+    parameters and seed, the worker-reported time (diagnostic only), its statistics and its
+    validated result files.
+    """
+
+    logs: Logs
+    """Each role's stderr log, relative to the attempt folder; null for a session that did not
+    run.
+    """
+
+    metewand_version: str
+    """The version of Metewand that ran the attempt."""
+
+    metrics: dict[str, Any] | None
+    """A JSON object whose members this schema does not constrain."""
+
+    outcome: Outcome
+    """How the attempt ended: the validated verdict when every session succeeded, otherwise failed
+    or cancelled.
+    """
+
+    phases: list[PhaseRecord]
+    """One entry per request sent, in the order they were sent."""
+
+    problem: Problem
+    """The problem posed."""
+
+    repository: str
+    """The benchmark repository's canonical absolute path."""
+
+    started_at: str
+    """An RFC 3339 timestamp in UTC."""
+
+    verdict: Verdict | None
+    """The problem-owned verdict."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = (
+        "dataset",
+        "evaluator",
+        "failure",
+        "finished_at",
+        "implementation",
+        "logs",
+        "metewand_version",
+        "metrics",
+        "outcome",
+        "phases",
+        "problem",
+        "repository",
+        "started_at",
+        "verdict",
+    )
+
+    def __init__(
+        self,
+        *,
+        dataset: Dataset,
+        evaluator: WorkerSession,
+        failure: Failure | None,
+        finished_at: str,
+        implementation: Implementation,
+        logs: Logs,
+        metewand_version: str,
+        metrics: dict[str, Any] | None,
+        outcome: Outcome,
+        phases: list[PhaseRecord],
+        problem: Problem,
+        repository: str,
+        started_at: str,
+        verdict: Verdict | None,
+    ) -> None:
+        self.dataset = check_model(dataset, "/dataset", Dataset)
+        self.evaluator = check_model(evaluator, "/evaluator", WorkerSession)
+        self.failure = None if failure is None else check_model(failure, "/failure", Failure)
+        self.finished_at = _timestamp(finished_at, "/finished_at")
+        self.implementation = check_model(implementation, "/implementation", Implementation)
+        self.logs = check_model(logs, "/logs", Logs)
+        self.metewand_version = check_string(metewand_version, "/metewand_version", min_length=1)
+        self.metrics = None if metrics is None else check_json_object(metrics, "/metrics")
+        self.outcome = _outcome(outcome, "/outcome")
+        self.phases = check_array(phases, "/phases", check_model, PhaseRecord)
+        self.problem = check_model(problem, "/problem", Problem)
+        self.repository = check_string(repository, "/repository", min_length=1)
+        self.started_at = _timestamp(started_at, "/started_at")
+        self.verdict = None if verdict is None else _verdict(verdict, "/verdict")
+
+    @classmethod
+    def from_dict(cls, data: object) -> AttemptRecord:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> AttemptRecord:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.dataset = Dataset._decode(fields["dataset"], path + "/dataset")
+        model.evaluator = WorkerSession._decode(fields["evaluator"], path + "/evaluator")
+        model.failure = (
+            None
+            if fields["failure"] is None
+            else Failure._decode(fields["failure"], path + "/failure")
+        )
+        model.finished_at = _timestamp(fields["finished_at"], path + "/finished_at")
+        model.implementation = Implementation._decode(
+            fields["implementation"], path + "/implementation"
+        )
+        model.logs = Logs._decode(fields["logs"], path + "/logs")
+        model.metewand_version = check_string(
+            fields["metewand_version"], path + "/metewand_version", min_length=1
+        )
+        model.metrics = (
+            None
+            if fields["metrics"] is None
+            else check_json_object(fields["metrics"], path + "/metrics")
+        )
+        model.outcome = _outcome(fields["outcome"], path + "/outcome")
+        model.phases = check_array(fields["phases"], path + "/phases", PhaseRecord._decode)
+        model.problem = Problem._decode(fields["problem"], path + "/problem")
+        model.repository = check_string(fields["repository"], path + "/repository", min_length=1)
+        model.started_at = _timestamp(fields["started_at"], path + "/started_at")
+        model.verdict = (
+            None if fields["verdict"] is None else _verdict(fields["verdict"], path + "/verdict")
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "dataset": self.dataset.to_dict(),
+            "evaluator": self.evaluator.to_dict(),
+            "failure": None if self.failure is None else self.failure.to_dict(),
+            "finished_at": self.finished_at,
+            "implementation": self.implementation.to_dict(),
+            "logs": self.logs.to_dict(),
+            "metewand_version": self.metewand_version,
+            "metrics": None if self.metrics is None else dict(self.metrics),
+            "outcome": self.outcome,
+            "phases": [item.to_dict() for item in self.phases],
+            "problem": self.problem.to_dict(),
+            "repository": self.repository,
+            "started_at": self.started_at,
+            "verdict": self.verdict,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AttemptRecord):
+            return NotImplemented
+        return (
+            self.dataset == other.dataset
+            and self.evaluator == other.evaluator
+            and self.failure == other.failure
+            and self.finished_at == other.finished_at
+            and self.implementation == other.implementation
+            and self.logs == other.logs
+            and self.metewand_version == other.metewand_version
+            and self.metrics == other.metrics
+            and self.outcome == other.outcome
+            and self.phases == other.phases
+            and self.problem == other.problem
+            and self.repository == other.repository
+            and self.started_at == other.started_at
+            and self.verdict == other.verdict
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"AttemptRecord(dataset={self.dataset!r}, evaluator={self.evaluator!r}, "
+            f"failure={self.failure!r}, finished_at={self.finished_at!r}, "
+            f"implementation={self.implementation!r}, logs={self.logs!r}, "
+            f"metewand_version={self.metewand_version!r}, metrics={self.metrics!r}, "
+            f"outcome={self.outcome!r}, phases={self.phases!r}, problem={self.problem!r}, "
+            f"repository={self.repository!r}, started_at={self.started_at!r}, "
+            f"verdict={self.verdict!r})"
+        )
+
+
+class Dataset:
+    """The dataset the attempt ran on."""
+
+    __slots__ = ("files", "key", "materializer", "name", "parameters", "reused", "seed")
+
+    files: list[FileRecord] | None
+    """The validated files of an artifact, in UTF-8 byte order of their paths."""
+
+    key: str
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    materializer: WorkerSession
+    """A worker session: the resolved identity, and what the worker reported in hello (capabilities
+    is null when the handshake did not complete; sdk is null for a direct protocol worker or when
+    the handshake did not complete).
+    """
+
+    name: str
+
+    parameters: dict[str, Any]
+    """A JSON object whose members this schema does not constrain."""
+
+    reused: bool | None
+    """Whether a verified dataset from the store was used instead of materializing one; null when
+    the store was not consulted.
+    """
+
+    seed: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("files", "key", "materializer", "name", "parameters", "reused", "seed")
+
+    def __init__(
+        self,
+        *,
+        files: list[FileRecord] | None,
+        key: str,
+        materializer: WorkerSession,
+        name: str,
+        parameters: dict[str, Any],
+        reused: bool | None,
+        seed: int,
+    ) -> None:
+        self.files = (
+            None if files is None else check_array(files, "/files", check_model, FileRecord)
+        )
+        self.key = _sha256(key, "/key")
+        self.materializer = check_model(materializer, "/materializer", WorkerSession)
+        self.name = check_string(name, "/name", min_length=1)
+        self.parameters = check_json_object(parameters, "/parameters")
+        self.reused = None if reused is None else check_boolean(reused, "/reused")
+        self.seed = _safe_uint(seed, "/seed")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Dataset:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Dataset:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.files = (
+            None
+            if fields["files"] is None
+            else check_array(fields["files"], path + "/files", FileRecord._decode)
+        )
+        model.key = _sha256(fields["key"], path + "/key")
+        model.materializer = WorkerSession._decode(fields["materializer"], path + "/materializer")
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        model.reused = (
+            None if fields["reused"] is None else check_boolean(fields["reused"], path + "/reused")
+        )
+        model.seed = _safe_uint(fields["seed"], path + "/seed")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "files": None if self.files is None else [item.to_dict() for item in self.files],
+            "key": self.key,
+            "materializer": self.materializer.to_dict(),
+            "name": self.name,
+            "parameters": dict(self.parameters),
+            "reused": self.reused,
+            "seed": self.seed,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dataset):
+            return NotImplemented
+        return (
+            self.files == other.files
+            and self.key == other.key
+            and self.materializer == other.materializer
+            and self.name == other.name
+            and self.parameters == other.parameters
+            and self.reused == other.reused
+            and self.seed == other.seed
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Dataset(files={self.files!r}, key={self.key!r}, materializer={self.materializer!r}, "
+            f"name={self.name!r}, parameters={self.parameters!r}, reused={self.reused!r}, "
+            f"seed={self.seed!r})"
+        )
+
+
+class Failure:
+    """What ended the attempt: the role and phase it is attributed to (null for the executor's own
+    failures), its kind and message, and the worker's code and details when it sent them.
+    """
+
+    __slots__ = ("code", "details", "kind", "message", "phase", "role")
+
+    code: FailureCode | None
+    """A worker-owned failure code."""
+
+    details: dict[str, Any] | None
+    """A JSON object whose members this schema does not constrain."""
+
+    kind: FailureKind
+    """What ended a failed or cancelled attempt."""
+
+    message: str
+
+    phase: Phase | None
+    """A phase of a worker session, named after its request."""
+
+    role: Role | None
+    """The role a worker process serves."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("code", "details", "kind", "message", "phase", "role")
+
+    def __init__(
+        self,
+        *,
+        code: FailureCode | None,
+        details: dict[str, Any] | None,
+        kind: FailureKind,
+        message: str,
+        phase: Phase | None,
+        role: Role | None,
+    ) -> None:
+        self.code = None if code is None else _failure_code(code, "/code")
+        self.details = None if details is None else check_json_object(details, "/details")
+        self.kind = _failure_kind(kind, "/kind")
+        self.message = check_string(message, "/message", min_length=1)
+        self.phase = None if phase is None else _phase(phase, "/phase")
+        self.role = None if role is None else _role(role, "/role")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Failure:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Failure:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.code = (
+            None if fields["code"] is None else _failure_code(fields["code"], path + "/code")
+        )
+        model.details = (
+            None
+            if fields["details"] is None
+            else check_json_object(fields["details"], path + "/details")
+        )
+        model.kind = _failure_kind(fields["kind"], path + "/kind")
+        model.message = check_string(fields["message"], path + "/message", min_length=1)
+        model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
+        model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "code": self.code,
+            "details": None if self.details is None else dict(self.details),
+            "kind": self.kind,
+            "message": self.message,
+            "phase": self.phase,
+            "role": self.role,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Failure):
+            return NotImplemented
+        return (
+            self.code == other.code
+            and self.details == other.details
+            and self.kind == other.kind
+            and self.message == other.message
+            and self.phase == other.phase
+            and self.role == other.role
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Failure(code={self.code!r}, details={self.details!r}, kind={self.kind!r}, "
+            f"message={self.message!r}, phase={self.phase!r}, role={self.role!r})"
+        )
+
+
+class FileRecord:
+    """One file of an artifact: its path relative to the artifact's root, its exact size in bytes
+    and the SHA-256 digest of its contents.
+    """
+
+    __slots__ = ("path", "sha256", "size")
+
+    path: str
+
+    sha256: str
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    size: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("path", "sha256", "size")
+
+    def __init__(self, *, path: str, sha256: str, size: int) -> None:
+        self.path = check_string(path, "/path", min_length=1)
+        self.sha256 = _sha256(sha256, "/sha256")
+        self.size = _safe_uint(size, "/size")
+
+    @classmethod
+    def from_dict(cls, data: object) -> FileRecord:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> FileRecord:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.path = check_string(fields["path"], path + "/path", min_length=1)
+        model.sha256 = _sha256(fields["sha256"], path + "/sha256")
+        model.size = _safe_uint(fields["size"], path + "/size")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"path": self.path, "sha256": self.sha256, "size": self.size}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FileRecord):
+            return NotImplemented
+        return self.path == other.path and self.sha256 == other.sha256 and self.size == other.size
+
+    def __repr__(self) -> str:
+        return f"FileRecord(path={self.path!r}, sha256={self.sha256!r}, size={self.size!r})"
+
+
+class Implementation:
+    """The implementation attempted: its identity, what it reported and was selected for, its
+    parameters and seed, the worker-reported time (diagnostic only), its statistics and its
+    validated result files.
+    """
+
+    __slots__ = (
+        "capabilities",
+        "files",
+        "implementation_time_ns",
+        "name",
+        "parameters",
+        "sdk",
+        "seed",
+        "selected",
+        "statistics",
+        "worker_id",
+    )
+
+    capabilities: list[Capability] | None
+    """Capability names, each at most once."""
+
+    files: list[FileRecord] | None
+    """The validated files of an artifact, in UTF-8 byte order of their paths."""
+
+    implementation_time_ns: int | None
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    name: str
+
+    parameters: dict[str, Any]
+    """A JSON object whose members this schema does not constrain."""
+
+    sdk: SdkInfo | None
+    """The worker SDK that answered hello."""
+
+    seed: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    selected: list[Capability]
+    """Capability names, each at most once."""
+
+    statistics: dict[str, Any] | None
+    """A JSON object whose members this schema does not constrain."""
+
+    worker_id: str
+    """A resolved worker identity."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = (
+        "capabilities",
+        "files",
+        "implementation_time_ns",
+        "name",
+        "parameters",
+        "sdk",
+        "seed",
+        "selected",
+        "statistics",
+        "worker_id",
+    )
+
+    def __init__(
+        self,
+        *,
+        capabilities: list[Capability] | None,
+        files: list[FileRecord] | None,
+        implementation_time_ns: int | None,
+        name: str,
+        parameters: dict[str, Any],
+        sdk: SdkInfo | None,
+        seed: int,
+        selected: list[Capability],
+        statistics: dict[str, Any] | None,
+        worker_id: str,
+    ) -> None:
+        self.capabilities = (
+            None
+            if capabilities is None
+            else check_array(capabilities, "/capabilities", _capability, unique=True)
+        )
+        self.files = (
+            None if files is None else check_array(files, "/files", check_model, FileRecord)
+        )
+        self.implementation_time_ns = (
+            None
+            if implementation_time_ns is None
+            else _safe_uint(implementation_time_ns, "/implementation_time_ns")
+        )
+        self.name = check_string(name, "/name", min_length=1)
+        self.parameters = check_json_object(parameters, "/parameters")
+        self.sdk = None if sdk is None else check_model(sdk, "/sdk", SdkInfo)
+        self.seed = _safe_uint(seed, "/seed")
+        self.selected = check_array(selected, "/selected", _capability, unique=True)
+        self.statistics = (
+            None if statistics is None else check_json_object(statistics, "/statistics")
+        )
+        self.worker_id = _worker_id(worker_id, "/worker_id")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Implementation:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Implementation:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.capabilities = (
+            None
+            if fields["capabilities"] is None
+            else check_array(
+                fields["capabilities"], path + "/capabilities", _capability, unique=True
+            )
+        )
+        model.files = (
+            None
+            if fields["files"] is None
+            else check_array(fields["files"], path + "/files", FileRecord._decode)
+        )
+        model.implementation_time_ns = (
+            None
+            if fields["implementation_time_ns"] is None
+            else _safe_uint(fields["implementation_time_ns"], path + "/implementation_time_ns")
+        )
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        model.sdk = None if fields["sdk"] is None else SdkInfo._decode(fields["sdk"], path + "/sdk")
+        model.seed = _safe_uint(fields["seed"], path + "/seed")
+        model.selected = check_array(
+            fields["selected"], path + "/selected", _capability, unique=True
+        )
+        model.statistics = (
+            None
+            if fields["statistics"] is None
+            else check_json_object(fields["statistics"], path + "/statistics")
+        )
+        model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "capabilities": None if self.capabilities is None else list(self.capabilities),
+            "files": None if self.files is None else [item.to_dict() for item in self.files],
+            "implementation_time_ns": self.implementation_time_ns,
+            "name": self.name,
+            "parameters": dict(self.parameters),
+            "sdk": None if self.sdk is None else self.sdk.to_dict(),
+            "seed": self.seed,
+            "selected": list(self.selected),
+            "statistics": None if self.statistics is None else dict(self.statistics),
+            "worker_id": self.worker_id,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Implementation):
+            return NotImplemented
+        return (
+            self.capabilities == other.capabilities
+            and self.files == other.files
+            and self.implementation_time_ns == other.implementation_time_ns
+            and self.name == other.name
+            and self.parameters == other.parameters
+            and self.sdk == other.sdk
+            and self.seed == other.seed
+            and self.selected == other.selected
+            and self.statistics == other.statistics
+            and self.worker_id == other.worker_id
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Implementation(capabilities={self.capabilities!r}, files={self.files!r}, "
+            f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
+            f"parameters={self.parameters!r}, sdk={self.sdk!r}, seed={self.seed!r}, "
+            f"selected={self.selected!r}, statistics={self.statistics!r}, "
+            f"worker_id={self.worker_id!r})"
+        )
+
+
+class Logs:
+    """Each role's stderr log, relative to the attempt folder; null for a session that did not
+    run.
+    """
+
+    __slots__ = ("dataset_materializer", "implementation", "problem_evaluator")
+
+    dataset_materializer: str | None
+    implementation: str | None
+    problem_evaluator: str | None
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("dataset_materializer", "implementation", "problem_evaluator")
+
+    def __init__(
+        self,
+        *,
+        dataset_materializer: str | None,
+        implementation: str | None,
+        problem_evaluator: str | None,
+    ) -> None:
+        self.dataset_materializer = (
+            None
+            if dataset_materializer is None
+            else check_string(dataset_materializer, "/dataset_materializer", min_length=1)
+        )
+        self.implementation = (
+            None
+            if implementation is None
+            else check_string(implementation, "/implementation", min_length=1)
+        )
+        self.problem_evaluator = (
+            None
+            if problem_evaluator is None
+            else check_string(problem_evaluator, "/problem_evaluator", min_length=1)
+        )
+
+    @classmethod
+    def from_dict(cls, data: object) -> Logs:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Logs:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.dataset_materializer = (
+            None
+            if fields["dataset_materializer"] is None
+            else check_string(
+                fields["dataset_materializer"], path + "/dataset_materializer", min_length=1
+            )
+        )
+        model.implementation = (
+            None
+            if fields["implementation"] is None
+            else check_string(fields["implementation"], path + "/implementation", min_length=1)
+        )
+        model.problem_evaluator = (
+            None
+            if fields["problem_evaluator"] is None
+            else check_string(
+                fields["problem_evaluator"], path + "/problem_evaluator", min_length=1
+            )
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "dataset_materializer": self.dataset_materializer,
+            "implementation": self.implementation,
+            "problem_evaluator": self.problem_evaluator,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Logs):
+            return NotImplemented
+        return (
+            self.dataset_materializer == other.dataset_materializer
+            and self.implementation == other.implementation
+            and self.problem_evaluator == other.problem_evaluator
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Logs(dataset_materializer={self.dataset_materializer!r}, "
+            f"implementation={self.implementation!r}, problem_evaluator={self.problem_evaluator!r})"
+        )
+
+
+class PhaseRecord:
+    """One request sent: by whom it was served, when it was written, and how long the executor
+    waited for its answer.
+    """
+
+    __slots__ = ("duration_ns", "ok", "phase", "role", "started_at")
+
+    duration_ns: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    ok: bool
+    """Whether the worker answered with its success shape."""
+
+    phase: Phase
+    """A phase of a worker session, named after its request."""
+
+    role: Role
+    """The role a worker process serves."""
+
+    started_at: str
+    """An RFC 3339 timestamp in UTC."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("duration_ns", "ok", "phase", "role", "started_at")
+
+    def __init__(
+        self, *, duration_ns: int, ok: bool, phase: Phase, role: Role, started_at: str
+    ) -> None:
+        self.duration_ns = _safe_uint(duration_ns, "/duration_ns")
+        self.ok = check_boolean(ok, "/ok")
+        self.phase = _phase(phase, "/phase")
+        self.role = _role(role, "/role")
+        self.started_at = _timestamp(started_at, "/started_at")
+
+    @classmethod
+    def from_dict(cls, data: object) -> PhaseRecord:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> PhaseRecord:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.duration_ns = _safe_uint(fields["duration_ns"], path + "/duration_ns")
+        model.ok = check_boolean(fields["ok"], path + "/ok")
+        model.phase = _phase(fields["phase"], path + "/phase")
+        model.role = _role(fields["role"], path + "/role")
+        model.started_at = _timestamp(fields["started_at"], path + "/started_at")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "duration_ns": self.duration_ns,
+            "ok": self.ok,
+            "phase": self.phase,
+            "role": self.role,
+            "started_at": self.started_at,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PhaseRecord):
+            return NotImplemented
+        return (
+            self.duration_ns == other.duration_ns
+            and self.ok == other.ok
+            and self.phase == other.phase
+            and self.role == other.role
+            and self.started_at == other.started_at
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"PhaseRecord(duration_ns={self.duration_ns!r}, ok={self.ok!r}, phase={self.phase!r}, "
+            f"role={self.role!r}, started_at={self.started_at!r})"
+        )
+
+
+class Problem:
+    """The problem posed."""
+
+    __slots__ = ("contract_id", "name", "parameters")
+
+    contract_id: str
+    """A problem contract identity."""
+
+    name: str
+
+    parameters: dict[str, Any]
+    """A JSON object whose members this schema does not constrain."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("contract_id", "name", "parameters")
+
+    def __init__(self, *, contract_id: str, name: str, parameters: dict[str, Any]) -> None:
+        self.contract_id = _problem_contract_id(contract_id, "/contract_id")
+        self.name = check_string(name, "/name", min_length=1)
+        self.parameters = check_json_object(parameters, "/parameters")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Problem:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Problem:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.contract_id = _problem_contract_id(fields["contract_id"], path + "/contract_id")
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "contract_id": self.contract_id,
+            "name": self.name,
+            "parameters": dict(self.parameters),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return (
+            self.contract_id == other.contract_id
+            and self.name == other.name
+            and self.parameters == other.parameters
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Problem(contract_id={self.contract_id!r}, name={self.name!r}, "
+            f"parameters={self.parameters!r})"
+        )
+
+
+class SdkInfo:
+    """The worker SDK that answered hello."""
+
+    __slots__ = ("name", "version")
+
+    name: str
+    version: str
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("name", "version")
+
+    def __init__(self, *, name: str, version: str) -> None:
+        self.name = check_string(name, "/name", min_length=1)
+        self.version = check_string(version, "/version", min_length=1)
+
+    @classmethod
+    def from_dict(cls, data: object) -> SdkInfo:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> SdkInfo:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.version = check_string(fields["version"], path + "/version", min_length=1)
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"name": self.name, "version": self.version}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SdkInfo):
+            return NotImplemented
+        return self.name == other.name and self.version == other.version
+
+    def __repr__(self) -> str:
+        return f"SdkInfo(name={self.name!r}, version={self.version!r})"
+
+
+class WorkerSession:
+    """A worker session: the resolved identity, and what the worker reported in hello (capabilities
+    is null when the handshake did not complete; sdk is null for a direct protocol worker or when
+    the handshake did not complete).
+    """
+
+    __slots__ = ("capabilities", "sdk", "worker_id")
+
+    capabilities: list[Capability] | None
+    """Capability names, each at most once."""
+
+    sdk: SdkInfo | None
+    """The worker SDK that answered hello."""
+
+    worker_id: str
+    """A resolved worker identity."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("capabilities", "sdk", "worker_id")
+
+    def __init__(
+        self, *, capabilities: list[Capability] | None, sdk: SdkInfo | None, worker_id: str
+    ) -> None:
+        self.capabilities = (
+            None
+            if capabilities is None
+            else check_array(capabilities, "/capabilities", _capability, unique=True)
+        )
+        self.sdk = None if sdk is None else check_model(sdk, "/sdk", SdkInfo)
+        self.worker_id = _worker_id(worker_id, "/worker_id")
+
+    @classmethod
+    def from_dict(cls, data: object) -> WorkerSession:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> WorkerSession:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.capabilities = (
+            None
+            if fields["capabilities"] is None
+            else check_array(
+                fields["capabilities"], path + "/capabilities", _capability, unique=True
+            )
+        )
+        model.sdk = None if fields["sdk"] is None else SdkInfo._decode(fields["sdk"], path + "/sdk")
+        model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "capabilities": None if self.capabilities is None else list(self.capabilities),
+            "sdk": None if self.sdk is None else self.sdk.to_dict(),
+            "worker_id": self.worker_id,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WorkerSession):
+            return NotImplemented
+        return (
+            self.capabilities == other.capabilities
+            and self.sdk == other.sdk
+            and self.worker_id == other.worker_id
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"WorkerSession(capabilities={self.capabilities!r}, sdk={self.sdk!r}, "
+            f"worker_id={self.worker_id!r})"
+        )
+
+
+# The class of each definition in the schema, by its name under $defs (None for the root).
+DEFINITIONS: dict[str | None, type] = {
+    None: AttemptRecord,
+    "dataset": Dataset,
+    "failure": Failure,
+    "file_record": FileRecord,
+    "implementation": Implementation,
+    "logs": Logs,
+    "phase_record": PhaseRecord,
+    "problem": Problem,
+    "sdk_info": SdkInfo,
+    "worker_session": WorkerSession,
+}
