@@ -6,9 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use metewand_protocol::frame::{Frame, encode_message};
-use metewand_protocol::messages::{
-    AckResponse, EvaluateResponse, ExecuteResponse, HelloResponse, MaterializeResponse,
-};
+use metewand_protocol::messages::{AckResponse, EvaluateResponse, ExecuteResponse, HelloResponse, MaterializeResponse};
 use metewand_protocol::{Message, decode_response};
 use serde_json::{Value, json};
 
