@@ -136,6 +136,7 @@ fn generate_module(schema: &Schema) -> Result<String, Error> {
         .map_err(|err| Error::Typify { schema: schema.name.clone(), message: err.to_string() })?;
 
     let mut tokens = type_space.to_stream();
+    check_substitutions(schema, &tokens, &plan)?;
     for constant in plan.consts.values() {
         tokens.extend(const_type(constant));
     }
@@ -155,6 +156,23 @@ fn generate_module(schema: &Schema) -> Result<String, Error> {
     out.push('\n');
     out.push_str(&prettyplease::unparse(&file));
     Ok(out)
+}
+
+/// Confirms typify used every checked type the plan routed a constraint to: typify falls back silently to a plain
+/// type when a conversion does not match, which would quietly drop a check.
+fn check_substitutions(schema: &Schema, tokens: &TokenStream, plan: &Plan) -> Result<(), Error> {
+    let text = tokens.to_string().replace(' ', "");
+    for constant in plan.consts.values() {
+        if !text.contains(&constant.type_name) {
+            return Err(schema.unsupported("", format!("typify did not use the const type {}", constant.type_name)));
+        }
+    }
+    for (name, replacement) in &plan.replacements {
+        if !text.contains(&replacement.replace(' ', "")) {
+            return Err(schema.unsupported("", format!("typify did not replace {name} with {replacement}")));
+        }
+    }
+    Ok(())
 }
 
 /// Splits prose into lines of at most `width` characters, at spaces.

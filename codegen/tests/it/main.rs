@@ -1,0 +1,102 @@
+//! The generator refuses every schema construct it cannot make strict in both languages, naming where it is, and
+//! its output is deterministic.
+
+use codegen::{Error, SchemaSource, generate};
+use serde_json::{Value, json};
+
+fn schema(defs: Value) -> SchemaSource {
+    let document = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:metewand:schema:probe:1",
+        "anyOf": [{"$ref": "#/$defs/message"}],
+        "$defs": defs,
+    });
+    SchemaSource { name: "probe".to_owned(), text: document.to_string() }
+}
+
+fn message(properties: Value, required: &[&str]) -> Value {
+    json!({"type": "object", "additionalProperties": false, "required": required, "properties": properties})
+}
+
+fn unsupported(defs: Value) -> (String, String) {
+    match generate(&[schema(defs)]) {
+        Err(Error::Unsupported { pointer, reason, .. }) => (pointer, reason),
+        other => panic!("expected an unsupported construct, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_supported_schema_generates_rust_and_python_deterministically() {
+    let defs = json!({
+        "count": {"type": "integer", "minimum": 0, "maximum": 9007199254740991_u64},
+        "message": message(json!({"n": {"$ref": "#/$defs/count"}, "kind": {"const": "probe"}}), &["n", "kind"]),
+    });
+    let first = generate(&[schema(defs.clone())]).unwrap();
+    let second = generate(&[schema(defs)]).unwrap();
+    assert_eq!(first, second);
+    let paths: Vec<&str> = first.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"metewand-protocol/src/generated/probe.rs"), "{paths:?}");
+    assert!(paths.contains(&"sdk-python/src/metewand/models/probe.py"), "{paths:?}");
+    for file in &first {
+        let first_line = file.contents.lines().next().unwrap();
+        assert!(first_line.contains("Generated") && first_line.contains("cargo xtask codegen"), "{first_line}");
+    }
+    let rust = &first.iter().find(|f| f.path.ends_with("probe.rs")).unwrap().contents;
+    assert!(rust.contains("pub n: crate::strict::SafeUint"), "{rust}");
+    assert!(rust.contains("pub kind: KindProbe"), "{rust}");
+}
+
+#[test]
+fn an_inline_integer_range_must_be_a_definition() {
+    let (pointer, reason) = unsupported(json!({
+        "message": message(json!({"n": {"type": "integer", "minimum": 0, "maximum": 5}}), &["n"]),
+    }));
+    assert_eq!(pointer, "/$defs/message/properties/n");
+    assert!(reason.contains("$defs"), "{reason}");
+}
+
+#[test]
+fn integer_ranges_other_than_the_safe_range_are_refused() {
+    let (pointer, _) = unsupported(json!({"small": {"type": "integer", "minimum": 0, "maximum": 10}}));
+    assert_eq!(pointer, "/$defs/small");
+}
+
+#[test]
+fn an_optional_nullable_property_is_refused() {
+    let (pointer, reason) = unsupported(json!({
+        "message": message(json!({"n": {"oneOf": [{"type": "string"}, {"type": "null"}]}}), &[]),
+    }));
+    assert_eq!(pointer, "/$defs/message/properties/n");
+    assert!(reason.contains("nullable"), "{reason}");
+}
+
+#[test]
+fn objects_must_refuse_unknown_properties() {
+    let (pointer, reason) = unsupported(json!({
+        "message": {"type": "object", "required": [], "properties": {"a": {"type": "string"}}},
+    }));
+    assert_eq!(pointer, "/$defs/message");
+    assert!(reason.contains("additionalProperties"), "{reason}");
+}
+
+#[test]
+fn unknown_keywords_and_foreign_references_are_refused() {
+    let (_, reason) = unsupported(json!({
+        "message": message(json!({"a": {"type": "string", "maxLength": 3}}), &["a"]),
+    }));
+    assert!(reason.contains("maxLength"), "{reason}");
+    let (pointer, _) = unsupported(json!({
+        "message": message(json!({"a": {"$ref": "urn:elsewhere#/x"}}), &["a"]),
+    }));
+    assert_eq!(pointer, "/$defs/message/properties/a");
+}
+
+#[test]
+fn a_schema_whose_id_does_not_match_its_name_is_refused() {
+    let mut source = schema(json!({}));
+    source.name = "other".to_owned();
+    match generate(&[source]) {
+        Err(Error::Unsupported { pointer, .. }) => assert_eq!(pointer, "/$id"),
+        other => panic!("{other:?}"),
+    }
+}
