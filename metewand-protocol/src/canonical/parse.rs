@@ -4,6 +4,7 @@ use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 use super::error::{Expected, ParseError, ParseErrorKind};
+use super::scan::plain_run_end;
 use super::write::write_double;
 use super::{MAX_DEPTH, MAX_SAFE_INTEGER};
 
@@ -41,7 +42,15 @@ pub fn parse(bytes: &[u8]) -> Result<Value, ParseError> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError::new(ParseErrorKind::ByteOrderMark, 0, None));
     }
-    let mut parser = Parser { bytes, pos: 0 };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&bytes[..error.valid_up_to()]).unwrap_or_default(),
+    };
+    let mut parser = Parser {
+        bytes,
+        text,
+        pos: 0,
+    };
     parser.skip_whitespace();
     let value = parser.parse_value(0).map_err(|fail| fail.into_error())?;
     parser.skip_whitespace();
@@ -107,25 +116,25 @@ fn within(mut failure: Failure, segment: Segment) -> Failure {
     failure
 }
 
-/// Bytes that end a plain run inside a string: the closing quote, a backslash, or a control character.
-const STRING_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = true;
-        byte += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
-
 struct Parser<'a> {
     bytes: &'a [u8],
+    /// The longest prefix of `bytes` that is UTF-8: checked once for the whole input, so that taking a string's
+    /// text costs only a slice.
+    text: &'a str,
     pos: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// The text of a plain run inside a string, which starts and ends at ASCII bytes.
+    ///
+    /// Only a string can hold a byte that is not ASCII, so the first byte that is not UTF-8, if any, is either
+    /// found by `unexpected` outside strings or lies in the first run that reaches past the valid prefix.
+    fn plain_text(&self, start: usize, end: usize) -> Result<&'a str, Failure> {
+        self.text
+            .get(start..end)
+            .ok_or_else(|| fail(ParseErrorKind::InvalidUtf8, self.text.len()))
+    }
+
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -219,11 +228,15 @@ impl Parser<'_> {
         }
         self.pos += 1;
         self.skip_whitespace();
-        let mut members = Map::new();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Value::Object(members));
+            return Ok(Value::Object(Map::new()));
         }
+        // Members whose names arrive in increasing order (as a canonical document's mostly do) cannot repeat a
+        // name, so they are only collected, and the map is built from them at once at the end. The first name out
+        // of order moves them into a map, where every later name is looked up.
+        let mut in_order: Vec<(String, Value)> = Vec::new();
+        let mut members: Option<Map<String, Value>> = None;
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected(Expected::MemberName));
@@ -236,17 +249,28 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            // The entry both detects a duplicate and keeps the slot, so each member costs one map search.
-            match members.entry(name) {
-                Entry::Occupied(entry) => {
-                    let name = entry.key().clone();
-                    return Err(fail(ParseErrorKind::DuplicateKey { name }, name_offset));
-                }
-                Entry::Vacant(entry) => match self.parse_value(depth) {
-                    Ok(value) => {
-                        entry.insert(value);
+            if members.is_none() && in_order.last().is_some_and(|(last, _)| *last >= name) {
+                members = Some(std::mem::take(&mut in_order).into_iter().collect());
+            }
+            match &mut members {
+                None => match self.parse_value(depth) {
+                    Ok(value) => in_order.push((name, value)),
+                    Err(failure) => return Err(within(failure, Segment::Key(name))),
+                },
+                // The entry both detects a duplicate and keeps the slot, so each member costs one map search.
+                Some(members) => match members.entry(name) {
+                    Entry::Occupied(entry) => {
+                        let name = entry.key().clone();
+                        return Err(fail(ParseErrorKind::DuplicateKey { name }, name_offset));
                     }
-                    Err(failure) => return Err(within(failure, Segment::Key(entry.key().clone()))),
+                    Entry::Vacant(entry) => match self.parse_value(depth) {
+                        Ok(value) => {
+                            entry.insert(value);
+                        }
+                        Err(failure) => {
+                            return Err(within(failure, Segment::Key(entry.key().clone())));
+                        }
+                    },
                 },
             }
             self.skip_whitespace();
@@ -257,6 +281,7 @@ impl Parser<'_> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
+                    let members = members.unwrap_or_else(|| in_order.into_iter().collect());
                     return Ok(Value::Object(members));
                 }
                 _ => return Err(self.unexpected(Expected::CommaOrEndOfObject)),
@@ -268,9 +293,9 @@ impl Parser<'_> {
     fn parse_string(&mut self) -> Result<String, Failure> {
         self.pos += 1;
         let start = self.pos;
-        let end = self.scan_plain_run(start);
+        let end = plain_run_end(self.bytes, start);
         if self.bytes.get(end) == Some(&b'"') {
-            let text = plain_text(self.bytes, start, end)?;
+            let text = self.plain_text(start, end)?;
             self.pos = end + 1;
             return Ok(text.to_owned());
         }
@@ -278,7 +303,7 @@ impl Parser<'_> {
         let mut run_start = start;
         let mut run_end = end;
         loop {
-            text.push_str(plain_text(self.bytes, run_start, run_end)?);
+            text.push_str(self.plain_text(run_start, run_end)?);
             self.pos = run_end;
             match self.bytes.get(run_end) {
                 Some(b'"') => {
@@ -292,28 +317,8 @@ impl Parser<'_> {
                 None => return Err(fail(ParseErrorKind::UnexpectedEnd, run_end)),
             }
             run_start = self.pos;
-            run_end = self.scan_plain_run(run_start);
+            run_end = plain_run_end(self.bytes, run_start);
         }
-    }
-
-    /// The end of the run of bytes from `from` that need no attention inside a string.
-    fn scan_plain_run(&self, from: usize) -> usize {
-        let rest = &self.bytes[from..];
-        let mut end = 0;
-        // Eight bytes at a time while none of them is a stop byte: most strings are long plain runs.
-        for chunk in rest.chunks_exact(8) {
-            let word = u64::from_le_bytes([
-                chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-            ]);
-            if has_stop_byte(word) {
-                break;
-            }
-            end += 8;
-        }
-        while end < rest.len() && !STRING_STOP[usize::from(rest[end])] {
-            end += 1;
-        }
-        from + end
     }
 
     /// Decodes the escape whose backslash is at `self.pos` onto `text`.
@@ -457,12 +462,6 @@ impl Parser<'_> {
     }
 }
 
-/// The bytes of a plain run inside a string, checked to be UTF-8 as a whole.
-fn plain_text(bytes: &[u8], start: usize, end: usize) -> Result<&str, Failure> {
-    std::str::from_utf8(&bytes[start..end])
-        .map_err(|error| fail(ParseErrorKind::InvalidUtf8, start + error.valid_up_to()))
-}
-
 /// The nearest double to the validated literal `bytes[start..end]`, rejected if it overflows.
 fn number_literal(bytes: &[u8], start: usize, end: usize) -> Result<f64, Failure> {
     let value = std::str::from_utf8(&bytes[start..end])
@@ -503,15 +502,4 @@ fn require_digits(bytes: &[u8], i: usize) -> Result<usize, Failure> {
         Some(_) => Err(fail(ParseErrorKind::InvalidNumber, i)),
         None => Err(fail(ParseErrorKind::UnexpectedEnd, i)),
     }
-}
-
-/// Whether any byte of `word` is a control character, a quote or a backslash.
-fn has_stop_byte(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte is flagged when it is below `n`; bytes with the high bit set are excluded so that UTF-8 never counts.
-    let below = |n: u64| word.wrapping_sub(ONES * n) & !word & HIGHS;
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    below(0x20) | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\')))
-        != 0
 }

@@ -58,6 +58,26 @@ fn rejects_invalid_utf8() {
     );
     rejects(b"[\xff]", ParseErrorKind::InvalidUtf8, 1, Some("/0"));
     rejects(b"[1]\xff", ParseErrorKind::InvalidUtf8, 3, None);
+    rejects(
+        b"\"a\\n\xe2\x82\"",
+        ParseErrorKind::InvalidUtf8,
+        4,
+        Some(""),
+    );
+    rejects(b"\"\xf0\x9f\x98", ParseErrorKind::InvalidUtf8, 1, Some(""));
+    // The first error by position wins, even when bytes that are not UTF-8 come later.
+    rejects(
+        b"[1 2, \"\xff\"]",
+        unexpected('2', Expected::CommaOrEndOfArray),
+        3,
+        Some(""),
+    );
+    rejects(
+        b"[\"\t\xff\"]",
+        ParseErrorKind::ControlCharacter { code: 9 },
+        2,
+        Some("/0"),
+    );
 }
 
 #[test]
@@ -163,6 +183,19 @@ fn rejects_duplicate_member_names_after_unescaping() {
         },
         19,
         Some("/0"),
+    );
+    // Names out of order are checked as well as names in order.
+    rejects(
+        br#"{"b":1,"a":2,"c":3,"b":4}"#,
+        ParseErrorKind::DuplicateKey { name: "b".into() },
+        19,
+        Some(""),
+    );
+    rejects(
+        br#"{"b":1,"a":{"x":[tru]}}"#,
+        unexpected(']', Expected::Value),
+        20,
+        Some("/a/x/0"),
     );
     // The duplicate is reported before anything wrong in its value.
     rejects(
@@ -825,6 +858,58 @@ proptest! {
         }
         expected.push('}');
         prop_assert_eq!(to_canonical_string(&value), expected);
+    }
+
+    #[test]
+    fn members_in_any_order_are_read_and_duplicates_found(
+        members in prop::collection::vec(("[ab\u{e000}\u{1f600}]{0,2}", any::<u8>()), 0..10),
+    ) {
+        let text = format!(
+            "{{{}}}",
+            members.iter().map(|(name, n)| format!("{}:{n}", json!(name))).collect::<Vec<_>>().join(",")
+        );
+        let mut seen = std::collections::BTreeMap::new();
+        let first_repeat = members.iter().find(|(name, n)| seen.insert(name, n).is_some());
+        match (parse(text.as_bytes()), first_repeat) {
+            (Ok(value), None) => {
+                let expected: Map<String, Value> = members.iter().map(|(name, n)| (name.clone(), json!(n))).collect();
+                prop_assert_eq!(value, Value::Object(expected));
+            }
+            (Err(error), Some((name, _))) => {
+                prop_assert_eq!(error.kind(), &ParseErrorKind::DuplicateKey { name: name.clone() });
+            }
+            (result, repeat) => prop_assert!(false, "{:?} for {} (repeat {:?})", result, text, repeat),
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_rfc_8785_says(
+        text in prop::collection::vec(
+            prop_oneof![
+                4 => Just('a'), 1 => Just('"'), 1 => Just('\\'), 1 => Just('/'), 1 => Just('\u{7f}'),
+                1 => Just('é'), 1 => Just('\u{ffff}'), 1 => Just('😀'), 2 => (0u8..0x20).prop_map(char::from),
+            ],
+            0..40,
+        ).prop_map(String::from_iter),
+    ) {
+        let mut expected = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' => expected.push_str("\\\""),
+                '\\' => expected.push_str("\\\\"),
+                '\u{8}' => expected.push_str("\\b"),
+                '\t' => expected.push_str("\\t"),
+                '\n' => expected.push_str("\\n"),
+                '\u{c}' => expected.push_str("\\f"),
+                '\r' => expected.push_str("\\r"),
+                c if u32::from(c) < 0x20 => expected.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => expected.push(c),
+            }
+        }
+        expected.push('"');
+        let value = Value::String(text);
+        prop_assert_eq!(to_canonical_string(&value), expected.clone());
+        prop_assert_eq!(parse(expected.as_bytes()).ok(), Some(value));
     }
 
     #[test]
