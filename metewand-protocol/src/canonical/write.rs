@@ -63,35 +63,37 @@ pub fn write_canonical(value: &Value, out: &mut Vec<u8>) {
 }
 
 fn write_object(members: &Map<String, Value>, out: &mut Vec<u8>) {
-    let start = out.len();
-    out.push(b'{');
-    // The map usually iterates in UTF-8 byte order, which is UTF-16 order for almost every set of names, so write
-    // in map order and start again sorted only if a pair turns out to be out of order.
-    let mut previous: Option<&str> = None;
-    for (name, value) in members {
-        if let Some(previous) = previous {
+    // The map usually iterates in UTF-8 byte order, which is UTF-16 order for almost every set of names. The names
+    // alone are checked before anything is written: finding the disorder midway and starting again would write
+    // nested values twice per level, which nesting compounds.
+    let mut names = members.keys().map(String::as_str);
+    let mut in_order = true;
+    if let Some(mut previous) = names.next() {
+        for name in names {
             if utf16_cmp(previous, name) != Ordering::Less {
-                out.truncate(start);
-                write_sorted_object(members, out);
-                return;
+                in_order = false;
+                break;
             }
-            out.push(b',');
+            previous = name;
         }
-        write_member(name, value, out);
-        previous = Some(name);
     }
-    out.push(b'}');
-}
-
-fn write_sorted_object(members: &Map<String, Value>, out: &mut Vec<u8>) {
-    let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
-    sorted.sort_unstable_by(|(a, _), (b, _)| utf16_cmp(a, b));
     out.push(b'{');
-    for (index, (name, value)) in sorted.into_iter().enumerate() {
-        if index > 0 {
-            out.push(b',');
+    if in_order {
+        for (index, (name, value)) in members.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_member(name, value, out);
         }
-        write_member(name, value, out);
+    } else {
+        let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
+        sorted.sort_unstable_by(|(a, _), (b, _)| utf16_cmp(a, b));
+        for (index, (name, value)) in sorted.into_iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_member(name, value, out);
+        }
     }
     out.push(b'}');
 }

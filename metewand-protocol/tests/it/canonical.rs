@@ -571,6 +571,20 @@ fn members_are_sorted_by_utf16_code_units() {
 }
 
 #[test]
+fn reordering_nested_objects_takes_linear_time() {
+    // At every level the map's own order puts the nested object first and UTF-16 order puts it last.
+    let mut value = json!(null);
+    let mut expected = String::from("null");
+    for _ in 0..MAX_DEPTH {
+        value = json!({"\u{e000}": value, "\u{1f600}": 1});
+        expected = format!("{{\"\u{1f600}\":1,\"\u{e000}\":{expected}}}");
+    }
+    let written = to_canonical_string(&value);
+    assert_eq!(written, expected);
+    assert_eq!(parse(written.as_bytes()).unwrap(), value);
+}
+
+#[test]
 fn strings_use_the_rfc_8785_escapes() {
     let all_controls: String = (0u8..0x20).map(char::from).collect();
     let value = json!(format!("{all_controls}\"\\/\u{7f}\u{80}é€😀"));
