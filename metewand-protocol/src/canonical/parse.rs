@@ -1,7 +1,6 @@
 //! The reader of the restricted domain: a byte-oriented recursive-descent parser into [`serde_json::Value`].
 
-use serde_json::map::Entry;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use super::error::{Expected, ParseError, ParseErrorKind};
 use super::scan::plain_run_end;
@@ -98,6 +97,33 @@ impl Fail {
         }
         ParseError::new(self.kind, self.offset, Some(path))
     }
+}
+
+/// The order of `String`s, eight bytes at a time: names often share long prefixes, and comparing them inline is
+/// much faster than calling out for every pair a sort compares.
+fn byte_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let common = a.len().min(b.len()) / 8 * 8;
+    let (a, b) = (&a[common..], &b[common..]);
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// A member of an object being read, with the offset of its name.
+struct Member {
+    name: String,
+    value: Value,
+    offset: usize,
 }
 
 /// Boxed so that the `Ok` path of every parsing function stays as small as a `Value`.
@@ -228,20 +254,50 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         self.skip_whitespace();
+        // Collecting the members and building the map at once costs far less than growing a map member by member,
+        // and duplicates are then found by sorting, which no choice of names can slow down. While names arrive in
+        // increasing order (as a canonical document's do) none can repeat, and no sorting is needed.
+        let mut members = Vec::new();
+        let mut in_order = true;
+        let outcome = self.parse_members(depth, &mut members, &mut in_order);
+        if !in_order {
+            members.sort_unstable_by(|a, b| {
+                byte_order(a.name.as_bytes(), b.name.as_bytes()).then(a.offset.cmp(&b.offset))
+            });
+            // A repeated name comes before anything wrong after it, including an error that ended the object early.
+            let earliest_repeat = members
+                .windows(2)
+                .filter(|pair| pair[0].name == pair[1].name)
+                .min_by_key(|pair| pair[1].offset);
+            if let Some([_, repeat]) = earliest_repeat {
+                let name = repeat.name.clone();
+                return Err(fail(ParseErrorKind::DuplicateKey { name }, repeat.offset));
+            }
+        }
+        outcome?;
+        let members = members
+            .into_iter()
+            .map(|member| (member.name, member.value));
+        Ok(Value::Object(members.collect()))
+    }
+
+    /// Parses the members of the object whose `{` has been read, through its `}`, onto `members`; clears
+    /// `in_order` at the first name that is not greater than the one before.
+    fn parse_members(
+        &mut self,
+        depth: usize,
+        members: &mut Vec<Member>,
+        in_order: &mut bool,
+    ) -> Result<(), Failure> {
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Value::Object(Map::new()));
+            return Ok(());
         }
-        // Members whose names arrive in increasing order (as a canonical document's mostly do) cannot repeat a
-        // name, so they are only collected, and the map is built from them at once at the end. The first name out
-        // of order moves them into a map, where every later name is looked up.
-        let mut in_order: Vec<(String, Value)> = Vec::new();
-        let mut members: Option<Map<String, Value>> = None;
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected(Expected::MemberName));
             }
-            let name_offset = self.pos;
+            let offset = self.pos;
             let name = self.parse_string()?;
             self.skip_whitespace();
             if self.bytes.get(self.pos) != Some(&b':') {
@@ -249,29 +305,27 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            if members.is_none() && in_order.last().is_some_and(|(last, _)| *last >= name) {
-                members = Some(std::mem::take(&mut in_order).into_iter().collect());
+            if *in_order
+                && members
+                    .last()
+                    .is_some_and(|last| byte_order(last.name.as_bytes(), name.as_bytes()).is_ge())
+            {
+                *in_order = false;
             }
-            match &mut members {
-                None => match self.parse_value(depth) {
-                    Ok(value) => in_order.push((name, value)),
-                    Err(failure) => return Err(within(failure, Segment::Key(name))),
-                },
-                // The entry both detects a duplicate and keeps the slot, so each member costs one map search.
-                Some(members) => match members.entry(name) {
-                    Entry::Occupied(entry) => {
-                        let name = entry.key().clone();
-                        return Err(fail(ParseErrorKind::DuplicateKey { name }, name_offset));
-                    }
-                    Entry::Vacant(entry) => match self.parse_value(depth) {
-                        Ok(value) => {
-                            entry.insert(value);
-                        }
-                        Err(failure) => {
-                            return Err(within(failure, Segment::Key(entry.key().clone())));
-                        }
-                    },
-                },
+            // The member is recorded before its value is read, so that a repeated name is still found when the
+            // value turns out to be wrong.
+            members.push(Member {
+                name,
+                value: Value::Null,
+                offset,
+            });
+            let member = members.len() - 1;
+            match self.parse_value(depth) {
+                Ok(value) => members[member].value = value,
+                Err(failure) => {
+                    let name = members[member].name.clone();
+                    return Err(within(failure, Segment::Key(name)));
+                }
             }
             self.skip_whitespace();
             match self.bytes.get(self.pos) {
@@ -281,8 +335,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
-                    let members = members.unwrap_or_else(|| in_order.into_iter().collect());
-                    return Ok(Value::Object(members));
+                    return Ok(());
                 }
                 _ => return Err(self.unexpected(Expected::CommaOrEndOfObject)),
             }

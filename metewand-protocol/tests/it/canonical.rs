@@ -894,6 +894,18 @@ proptest! {
             }
             (result, repeat) => prop_assert!(false, "{:?} for {} (repeat {:?})", result, text, repeat),
         }
+        // A repeated name is reported before a later error, even one that ends the object early.
+        let broken = format!("{}]", &text[..text.len() - 1]);
+        let error = parse(broken.as_bytes()).unwrap_err();
+        match first_repeat {
+            Some((name, _)) => {
+                prop_assert_eq!(error.kind(), &ParseErrorKind::DuplicateKey { name: name.clone() });
+            }
+            None => {
+                let unexpected_end = matches!(error.kind(), ParseErrorKind::UnexpectedCharacter { found: ']', .. });
+                prop_assert!(unexpected_end, "{}", error);
+            }
+        }
     }
 
     #[test]
