@@ -16,6 +16,7 @@
 
 mod error;
 mod parse;
+mod scan;
 mod write;
 
 pub use error::{Expected, ParseError, ParseErrorKind};

@@ -1,9 +1,9 @@
 //! The reader of the restricted domain: a byte-oriented recursive-descent parser into [`serde_json::Value`].
 
-use serde_json::map::Entry;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use super::error::{Expected, ParseError, ParseErrorKind};
+use super::scan::plain_run_end;
 use super::write::write_double;
 use super::{MAX_DEPTH, MAX_SAFE_INTEGER};
 
@@ -41,7 +41,11 @@ pub fn parse(bytes: &[u8]) -> Result<Value, ParseError> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError::new(ParseErrorKind::ByteOrderMark, 0, None));
     }
-    let mut parser = Parser { bytes, pos: 0 };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&bytes[..error.valid_up_to()]).unwrap_or_default(),
+    };
+    let mut parser = Parser { bytes, text, pos: 0 };
     parser.skip_whitespace();
     let value = parser.parse_value(0).map_err(|fail| fail.into_error())?;
     parser.skip_whitespace();
@@ -91,6 +95,33 @@ impl Fail {
     }
 }
 
+/// The order of `String`s, eight bytes at a time: names often share long prefixes, and comparing them inline is
+/// much faster than calling out for every pair a sort compares.
+fn byte_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let common = a.len().min(b.len()) / 8 * 8;
+    let (a, b) = (&a[common..], &b[common..]);
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// A member of an object being read, with the offset of its name.
+struct Member {
+    name: String,
+    value: Value,
+    offset: usize,
+}
+
 /// Boxed so that the `Ok` path of every parsing function stays as small as a `Value`.
 type Failure = Box<Fail>;
 
@@ -103,25 +134,23 @@ fn within(mut failure: Failure, segment: Segment) -> Failure {
     failure
 }
 
-/// Bytes that end a plain run inside a string: the closing quote, a backslash, or a control character.
-const STRING_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = true;
-        byte += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
-
 struct Parser<'a> {
     bytes: &'a [u8],
+    /// The longest prefix of `bytes` that is UTF-8: checked once for the whole input, so that taking a string's
+    /// text costs only a slice.
+    text: &'a str,
     pos: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// The text of a plain run inside a string, which starts and ends at ASCII bytes.
+    ///
+    /// Only a string can hold a byte that is not ASCII, so the first byte that is not UTF-8, if any, is either
+    /// found by `unexpected` outside strings or lies in the first run that reaches past the valid prefix.
+    fn plain_text(&self, start: usize, end: usize) -> Result<&'a str, Failure> {
+        self.text.get(start..end).ok_or_else(|| fail(ParseErrorKind::InvalidUtf8, self.text.len()))
+    }
+
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -212,16 +241,41 @@ impl Parser<'_> {
         }
         self.pos += 1;
         self.skip_whitespace();
-        let mut members = Map::new();
+        // Collecting the members and building the map at once costs far less than growing a map member by member,
+        // and duplicates are then found by sorting, which no choice of names can slow down. While names arrive in
+        // increasing order (as a canonical document's do) none can repeat, and no sorting is needed.
+        let mut members = Vec::new();
+        let mut in_order = true;
+        let outcome = self.parse_members(depth, &mut members, &mut in_order);
+        if !in_order {
+            members.sort_unstable_by(|a, b| {
+                byte_order(a.name.as_bytes(), b.name.as_bytes()).then(a.offset.cmp(&b.offset))
+            });
+            // A repeated name comes before anything wrong after it, including an error that ended the object early.
+            let earliest_repeat =
+                members.windows(2).filter(|pair| pair[0].name == pair[1].name).min_by_key(|pair| pair[1].offset);
+            if let Some([_, repeat]) = earliest_repeat {
+                let name = repeat.name.clone();
+                return Err(fail(ParseErrorKind::DuplicateKey { name }, repeat.offset));
+            }
+        }
+        outcome?;
+        let members = members.into_iter().map(|member| (member.name, member.value));
+        Ok(Value::Object(members.collect()))
+    }
+
+    /// Parses the members of the object whose `{` has been read, through its `}`, onto `members`; clears
+    /// `in_order` at the first name that is not greater than the one before.
+    fn parse_members(&mut self, depth: usize, members: &mut Vec<Member>, in_order: &mut bool) -> Result<(), Failure> {
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Value::Object(members));
+            return Ok(());
         }
         loop {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self.unexpected(Expected::MemberName));
             }
-            let name_offset = self.pos;
+            let offset = self.pos;
             let name = self.parse_string()?;
             self.skip_whitespace();
             if self.bytes.get(self.pos) != Some(&b':') {
@@ -229,18 +283,20 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            // The entry both detects a duplicate and keeps the slot, so each member costs one map search.
-            match members.entry(name) {
-                Entry::Occupied(entry) => {
-                    let name = entry.key().clone();
-                    return Err(fail(ParseErrorKind::DuplicateKey { name }, name_offset));
+            if *in_order && members.last().is_some_and(|last| byte_order(last.name.as_bytes(), name.as_bytes()).is_ge())
+            {
+                *in_order = false;
+            }
+            // The member is recorded before its value is read, so that a repeated name is still found when the
+            // value turns out to be wrong.
+            members.push(Member { name, value: Value::Null, offset });
+            let member = members.len() - 1;
+            match self.parse_value(depth) {
+                Ok(value) => members[member].value = value,
+                Err(failure) => {
+                    let name = members[member].name.clone();
+                    return Err(within(failure, Segment::Key(name)));
                 }
-                Entry::Vacant(entry) => match self.parse_value(depth) {
-                    Ok(value) => {
-                        entry.insert(value);
-                    }
-                    Err(failure) => return Err(within(failure, Segment::Key(entry.key().clone()))),
-                },
             }
             self.skip_whitespace();
             match self.bytes.get(self.pos) {
@@ -250,7 +306,7 @@ impl Parser<'_> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Value::Object(members));
+                    return Ok(());
                 }
                 _ => return Err(self.unexpected(Expected::CommaOrEndOfObject)),
             }
@@ -261,9 +317,9 @@ impl Parser<'_> {
     fn parse_string(&mut self) -> Result<String, Failure> {
         self.pos += 1;
         let start = self.pos;
-        let end = self.scan_plain_run(start);
+        let end = plain_run_end(self.bytes, start);
         if self.bytes.get(end) == Some(&b'"') {
-            let text = plain_text(self.bytes, start, end)?;
+            let text = self.plain_text(start, end)?;
             self.pos = end + 1;
             return Ok(text.to_owned());
         }
@@ -271,7 +327,7 @@ impl Parser<'_> {
         let mut run_start = start;
         let mut run_end = end;
         loop {
-            text.push_str(plain_text(self.bytes, run_start, run_end)?);
+            text.push_str(self.plain_text(run_start, run_end)?);
             self.pos = run_end;
             match self.bytes.get(run_end) {
                 Some(b'"') => {
@@ -285,27 +341,8 @@ impl Parser<'_> {
                 None => return Err(fail(ParseErrorKind::UnexpectedEnd, run_end)),
             }
             run_start = self.pos;
-            run_end = self.scan_plain_run(run_start);
+            run_end = plain_run_end(self.bytes, run_start);
         }
-    }
-
-    /// The end of the run of bytes from `from` that need no attention inside a string.
-    fn scan_plain_run(&self, from: usize) -> usize {
-        let rest = &self.bytes[from..];
-        let mut end = 0;
-        // Eight bytes at a time while none of them is a stop byte: most strings are long plain runs.
-        for chunk in rest.chunks_exact(8) {
-            let word =
-                u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
-            if has_stop_byte(word) {
-                break;
-            }
-            end += 8;
-        }
-        while end < rest.len() && !STRING_STOP[usize::from(rest[end])] {
-            end += 1;
-        }
-        from + end
     }
 
     /// Decodes the escape whose backslash is at `self.pos` onto `text`.
@@ -446,12 +483,6 @@ impl Parser<'_> {
     }
 }
 
-/// The bytes of a plain run inside a string, checked to be UTF-8 as a whole.
-fn plain_text(bytes: &[u8], start: usize, end: usize) -> Result<&str, Failure> {
-    std::str::from_utf8(&bytes[start..end])
-        .map_err(|error| fail(ParseErrorKind::InvalidUtf8, start + error.valid_up_to()))
-}
-
 /// The nearest double to the validated literal `bytes[start..end]`, rejected if it overflows.
 fn number_literal(bytes: &[u8], start: usize, end: usize) -> Result<f64, Failure> {
     let value = std::str::from_utf8(&bytes[start..end])
@@ -492,14 +523,4 @@ fn require_digits(bytes: &[u8], i: usize) -> Result<usize, Failure> {
         Some(_) => Err(fail(ParseErrorKind::InvalidNumber, i)),
         None => Err(fail(ParseErrorKind::UnexpectedEnd, i)),
     }
-}
-
-/// Whether any byte of `word` is a control character, a quote or a backslash.
-fn has_stop_byte(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte is flagged when it is below `n`; bytes with the high bit set are excluded so that UTF-8 never counts.
-    let below = |n: u64| word.wrapping_sub(ONES * n) & !word & HIGHS;
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    below(0x20) | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\'))) != 0
 }

@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Number, Value};
 
 use super::MAX_SAFE_INTEGER;
+use super::scan::plain_run_end;
 
 /// The canonical (RFC 8785) bytes of `value`.
 ///
@@ -62,35 +63,37 @@ pub fn write_canonical(value: &Value, out: &mut Vec<u8>) {
 }
 
 fn write_object(members: &Map<String, Value>, out: &mut Vec<u8>) {
-    let start = out.len();
-    out.push(b'{');
-    // The map usually iterates in UTF-8 byte order, which is UTF-16 order for almost every set of names, so write
-    // in map order and start again sorted only if a pair turns out to be out of order.
-    let mut previous: Option<&str> = None;
-    for (name, value) in members {
-        if let Some(previous) = previous {
+    // The map usually iterates in UTF-8 byte order, which is UTF-16 order for almost every set of names. The names
+    // alone are checked before anything is written: finding the disorder midway and starting again would write
+    // nested values twice per level, which nesting compounds.
+    let mut names = members.keys().map(String::as_str);
+    let mut in_order = true;
+    if let Some(mut previous) = names.next() {
+        for name in names {
             if utf16_cmp(previous, name) != Ordering::Less {
-                out.truncate(start);
-                write_sorted_object(members, out);
-                return;
+                in_order = false;
+                break;
             }
-            out.push(b',');
+            previous = name;
         }
-        write_member(name, value, out);
-        previous = Some(name);
     }
-    out.push(b'}');
-}
-
-fn write_sorted_object(members: &Map<String, Value>, out: &mut Vec<u8>) {
-    let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
-    sorted.sort_unstable_by(|(a, _), (b, _)| utf16_cmp(a, b));
     out.push(b'{');
-    for (index, (name, value)) in sorted.into_iter().enumerate() {
-        if index > 0 {
-            out.push(b',');
+    if in_order {
+        for (index, (name, value)) in members.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_member(name, value, out);
         }
-        write_member(name, value, out);
+    } else {
+        let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
+        sorted.sort_unstable_by(|(a, _), (b, _)| utf16_cmp(a, b));
+        for (index, (name, value)) in sorted.into_iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_member(name, value, out);
+        }
     }
     out.push(b'}');
 }
@@ -108,7 +111,7 @@ fn write_member(name: &str, value: &Value, out: &mut Vec<u8>) {
 /// sorts first. Only the first differing character decides, so only it needs looking at.
 fn utf16_cmp(a: &str, b: &str) -> Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    let Some(index) = a.iter().zip(b).position(|(x, y)| x != y) else {
+    let Some(index) = first_difference(a, b) else {
         return a.len().cmp(&b.len());
     };
     let (x, y) = (a[index], b[index]);
@@ -125,7 +128,24 @@ fn utf16_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// The escape for each byte: 0 for none, `u` for `\u00xx`, otherwise the letter after the backslash.
+/// The index of the first byte where `a` and `b` differ, if one is not a prefix of the other.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let common = a.len().min(b.len());
+    let (a, b) = (&a[..common], &b[..common]);
+    // Names often share long prefixes, so compare eight bytes at a time.
+    for (index, (x, y)) in a.chunks_exact(8).zip(b.chunks_exact(8)).enumerate() {
+        let x = u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_le_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        if x != y {
+            // Little-endian, so the lowest differing bit is in the first differing byte.
+            return Some(index * 8 + (x ^ y).trailing_zeros() as usize / 8);
+        }
+    }
+    let tail = common - common % 8;
+    (tail..common).find(|&index| a[index] != b[index])
+}
+
+/// The escape for each stop byte: `u` for `\u00xx`, otherwise the letter after the backslash.
 const ESCAPE: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut byte = 0;
@@ -149,12 +169,11 @@ fn write_string(text: &str, out: &mut Vec<u8>) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut run_start = 0;
-    for (index, &byte) in bytes.iter().enumerate() {
-        let escape = ESCAPE[usize::from(byte)];
-        if escape == 0 {
-            continue;
-        }
+    loop {
+        let index = plain_run_end(bytes, run_start);
         out.extend_from_slice(&bytes[run_start..index]);
+        let Some(&byte) = bytes.get(index) else { break };
+        let escape = ESCAPE[usize::from(byte)];
         if escape == b'u' {
             out.extend_from_slice(b"\\u00");
             out.push(HEX[usize::from(byte >> 4)]);
@@ -165,7 +184,6 @@ fn write_string(text: &str, out: &mut Vec<u8>) {
         }
         run_start = index + 1;
     }
-    out.extend_from_slice(&bytes[run_start..]);
     out.push(b'"');
 }
 

@@ -53,6 +53,11 @@ fn rejects_invalid_utf8() {
     rejects(b"\"\xed\xa0\x80\"", ParseErrorKind::InvalidUtf8, 1, Some(""));
     rejects(b"[\xff]", ParseErrorKind::InvalidUtf8, 1, Some("/0"));
     rejects(b"[1]\xff", ParseErrorKind::InvalidUtf8, 3, None);
+    rejects(b"\"a\\n\xe2\x82\"", ParseErrorKind::InvalidUtf8, 4, Some(""));
+    rejects(b"\"\xf0\x9f\x98", ParseErrorKind::InvalidUtf8, 1, Some(""));
+    // The first error by position wins, even when bytes that are not UTF-8 come later.
+    rejects(b"[1 2, \"\xff\"]", unexpected('2', Expected::CommaOrEndOfArray), 3, Some(""));
+    rejects(b"[\"\t\xff\"]", ParseErrorKind::ControlCharacter { code: 9 }, 2, Some("/0"));
 }
 
 #[test]
@@ -117,6 +122,9 @@ fn rejects_duplicate_member_names_after_unescaping() {
         19,
         Some("/0"),
     );
+    // Names out of order are checked as well as names in order.
+    rejects(br#"{"b":1,"a":2,"c":3,"b":4}"#, ParseErrorKind::DuplicateKey { name: "b".into() }, 19, Some(""));
+    rejects(br#"{"b":1,"a":{"x":[tru]}}"#, unexpected(']', Expected::Value), 20, Some("/a/x/0"));
     // The duplicate is reported before anything wrong in its value.
     rejects(br#"{"a":1,"a":tru}"#, ParseErrorKind::DuplicateKey { name: "a".into() }, 7, Some(""));
 }
@@ -322,6 +330,20 @@ fn members_are_sorted_by_utf16_code_units() {
     let reparsed = parse(text.as_bytes()).unwrap();
     assert_eq!(to_canonical_string(&reparsed), text);
     assert_eq!(canonical("{\"\u{e000}\":1,\"\u{1f600}\":2}".as_bytes()), "{\"\u{1f600}\":2,\"\u{e000}\":1}");
+}
+
+#[test]
+fn reordering_nested_objects_takes_linear_time() {
+    // At every level the map's own order puts the nested object first and UTF-16 order puts it last.
+    let mut value = json!(null);
+    let mut expected = String::from("null");
+    for _ in 0..MAX_DEPTH {
+        value = json!({"\u{e000}": value, "\u{1f600}": 1});
+        expected = format!("{{\"\u{1f600}\":1,\"\u{e000}\":{expected}}}");
+    }
+    let written = to_canonical_string(&value);
+    assert_eq!(written, expected);
+    assert_eq!(parse(written.as_bytes()).unwrap(), value);
 }
 
 #[test]
@@ -570,6 +592,70 @@ proptest! {
         }
         expected.push('}');
         prop_assert_eq!(to_canonical_string(&value), expected);
+    }
+
+    #[test]
+    fn members_in_any_order_are_read_and_duplicates_found(
+        members in prop::collection::vec(("[ab\u{e000}\u{1f600}]{0,2}", any::<u8>()), 0..10),
+    ) {
+        let text = format!(
+            "{{{}}}",
+            members.iter().map(|(name, n)| format!("{}:{n}", json!(name))).collect::<Vec<_>>().join(",")
+        );
+        let mut seen = std::collections::BTreeMap::new();
+        let first_repeat = members.iter().find(|(name, n)| seen.insert(name, n).is_some());
+        match (parse(text.as_bytes()), first_repeat) {
+            (Ok(value), None) => {
+                let expected: Map<String, Value> = members.iter().map(|(name, n)| (name.clone(), json!(n))).collect();
+                prop_assert_eq!(value, Value::Object(expected));
+            }
+            (Err(error), Some((name, _))) => {
+                prop_assert_eq!(error.kind(), &ParseErrorKind::DuplicateKey { name: name.clone() });
+            }
+            (result, repeat) => prop_assert!(false, "{:?} for {} (repeat {:?})", result, text, repeat),
+        }
+        // A repeated name is reported before a later error, even one that ends the object early.
+        let broken = format!("{}]", &text[..text.len() - 1]);
+        let error = parse(broken.as_bytes()).unwrap_err();
+        match first_repeat {
+            Some((name, _)) => {
+                prop_assert_eq!(error.kind(), &ParseErrorKind::DuplicateKey { name: name.clone() });
+            }
+            None => {
+                let unexpected_end = matches!(error.kind(), ParseErrorKind::UnexpectedCharacter { found: ']', .. });
+                prop_assert!(unexpected_end, "{}", error);
+            }
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_rfc_8785_says(
+        text in prop::collection::vec(
+            prop_oneof![
+                4 => Just('a'), 1 => Just('"'), 1 => Just('\\'), 1 => Just('/'), 1 => Just('\u{7f}'),
+                1 => Just('é'), 1 => Just('\u{ffff}'), 1 => Just('😀'), 2 => (0u8..0x20).prop_map(char::from),
+            ],
+            0..40,
+        ).prop_map(String::from_iter),
+    ) {
+        let mut expected = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' => expected.push_str("\\\""),
+                '\\' => expected.push_str("\\\\"),
+                '\u{8}' => expected.push_str("\\b"),
+                '\t' => expected.push_str("\\t"),
+                '\n' => expected.push_str("\\n"),
+                '\u{c}' => expected.push_str("\\f"),
+                '\r' => expected.push_str("\\r"),
+                c if u32::from(c) < 0x20 => expected.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => expected.push(c),
+            }
+        }
+        expected.push('"');
+        let value = Value::String(text);
+        prop_assert_eq!(to_canonical_string(&value), expected.clone());
+        prop_assert_eq!(parse(expected.as_bytes()).ok(), Some(value));
     }
 
     #[test]
