@@ -1,0 +1,89 @@
+"""Ridge-regularized least squares in plain Python: the numerics every worker of this benchmark shares.
+
+The objective is f(x) = |Ax - b|^2 + lambda |x|^2, minimised where (A^T A + lambda I) x = A^T b.
+Matrices are lists of rows; nothing here needs more than the standard library.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+Matrix = list[list[float]]
+Vector = list[float]
+
+
+def read_matrix(path: Path) -> Matrix:
+    with open(path, encoding="utf-8") as file:
+        return [[float(cell) for cell in line.split(",")] for line in file if line.strip()]
+
+
+def read_vector(path: Path) -> Vector:
+    with open(path, encoding="utf-8") as file:
+        return [float(line) for line in file if line.strip()]
+
+
+def normal_equations(a: Matrix, b: Vector, lam: float) -> tuple[Matrix, Vector]:
+    """A^T A + lambda I and A^T b."""
+    columns = len(a[0])
+    gram = [[0.0] * columns for _ in range(columns)]
+    rhs = [0.0] * columns
+    for row, value in zip(a, b):
+        for i in range(columns):
+            ri = row[i]
+            rhs[i] += ri * value
+            gram_i = gram[i]
+            for j in range(i, columns):
+                gram_i[j] += ri * row[j]
+    for i in range(columns):
+        gram[i][i] += lam
+        for j in range(i):
+            gram[i][j] = gram[j][i]
+    return gram, rhs
+
+
+def cholesky_solve(gram: Matrix, rhs: Vector) -> Vector:
+    """Solves gram x = rhs for a symmetric positive definite gram."""
+    n = len(gram)
+    lower = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            total = gram[i][j] - sum(lower[i][k] * lower[j][k] for k in range(j))
+            if i == j:
+                if total <= 0.0:
+                    raise ArithmeticError("the normal equations are not positive definite")
+                lower[i][i] = math.sqrt(total)
+            else:
+                lower[i][j] = total / lower[j][j]
+    y = [0.0] * n
+    for i in range(n):
+        y[i] = (rhs[i] - sum(lower[i][k] * y[k] for k in range(i))) / lower[i][i]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (y[i] - sum(lower[k][i] * x[k] for k in range(i + 1, n))) / lower[i][i]
+    return x
+
+
+def conjugate_gradient(gram: Matrix, rhs: Vector, iterations: int) -> tuple[Vector, int]:
+    """At most `iterations` steps of conjugate gradients on gram x = rhs, from x = 0; returns x and the steps taken."""
+    n = len(rhs)
+    x = [0.0] * n
+    residual = list(rhs)
+    direction = list(rhs)
+    norm = sum(r * r for r in residual)
+    steps = 0
+    while steps < iterations and norm > 0.0:
+        product = [sum(g * d for g, d in zip(row, direction)) for row in gram]
+        alpha = norm / sum(d * p for d, p in zip(direction, product))
+        x = [xi + alpha * di for xi, di in zip(x, direction)]
+        residual = [ri - alpha * pi for ri, pi in zip(residual, product)]
+        new_norm = sum(r * r for r in residual)
+        direction = [ri + (new_norm / norm) * di for ri, di in zip(residual, direction)]
+        norm = new_norm
+        steps += 1
+    return x, steps
+
+
+def objective(a: Matrix, b: Vector, lam: float, x: Vector) -> float:
+    residual = sum((sum(aij * xj for aij, xj in zip(row, x)) - bi) ** 2 for row, bi in zip(a, b))
+    return residual + lam * sum(xi * xi for xi in x)
