@@ -36,7 +36,7 @@ use crate::identity::{
     worker_identity,
 };
 use crate::validate::hash::{FileCheck, hash_all};
-use crate::validate::walk::{WalkError, open_beneath, open_root, walk};
+use crate::validate::walk::{OpenError, WalkError, open_beneath, open_root, walk};
 use crate::validate::{RelativePath, default_hash_threads};
 
 /// The repository's definition file, at its root.
@@ -889,20 +889,17 @@ impl Loader<'_> {
             let path = RelativePath::new(&worker.source).expect("checked when read");
             opened = match open_beneath(root, &path) {
                 Ok(file) => std::os::fd::OwnedFd::from(file),
-                Err(error) => {
-                    return Err(match error.raw_os_error() {
-                        Some(code) if code == rustix::io::Errno::NOENT.raw_os_error() => {
-                            directory_error("does not exist".to_owned())
-                        }
-                        Some(code) if code == rustix::io::Errno::LOOP.raw_os_error() => directory_error(
-                            "is a symbolic link; a source directory must be a real directory".to_owned(),
-                        ),
-                        Some(code) if code == rustix::io::Errno::NOTDIR.raw_os_error() => {
-                            directory_error("does not exist".to_owned())
-                        }
-                        _ => directory_error(format!("cannot be opened: {error}")),
-                    });
+                Err(OpenError::Missing) => return Err(directory_error("does not exist".to_owned())),
+                Err(OpenError::SymbolicLink) => {
+                    return Err(directory_error(
+                        "is a symbolic link (or lies under one); a source directory must be a real directory"
+                            .to_owned(),
+                    ));
                 }
+                Err(OpenError::NotADirectory { found }) => {
+                    return Err(directory_error(format!("is {found} (or lies under one), not a directory")));
+                }
+                Err(OpenError::Io(error)) => return Err(directory_error(format!("cannot be opened: {error}"))),
             };
             let metadata =
                 rustix::fs::fstat(&opened).map_err(|error| directory_error(format!("cannot be examined: {error}")))?;

@@ -316,6 +316,11 @@ impl ValidationError {
         &self.0.kind
     }
 
+    /// Why it was rejected, by value.
+    pub fn into_kind(self) -> ValidationErrorKind {
+        self.0.kind
+    }
+
     /// Whether the failure is the executor's (an I/O error, or an output directory that cannot be opened) rather
     /// than the worker's output being invalid.
     pub fn is_io_error(&self) -> bool {

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::path::RelativePath;
-use super::walk::{EntryType, WalkedFile, open_beneath};
+use super::walk::{EntryType, OpenError, WalkedFile, open_beneath};
 
 /// The size of each thread's read buffer.
 const BUFFER_BYTES: usize = 256 << 10;
@@ -161,12 +161,12 @@ pub(crate) enum FileError {
 }
 
 impl FileError {
-    fn open(error: io::Error) -> FileError {
-        match error.raw_os_error() {
-            Some(code) if code == rustix::io::Errno::NOENT.raw_os_error() => FileError::Missing,
-            Some(code) if code == rustix::io::Errno::NOTDIR.raw_os_error() => FileError::Missing,
-            Some(code) if code == rustix::io::Errno::LOOP.raw_os_error() => FileError::SymbolicLink,
-            _ => FileError::Io { source: error },
+    fn open(error: OpenError) -> FileError {
+        match error {
+            OpenError::Missing => FileError::Missing,
+            OpenError::SymbolicLink => FileError::SymbolicLink,
+            OpenError::NotADirectory { found } => FileError::NotRegular { found },
+            OpenError::Io(source) => FileError::Io { source },
         }
     }
 }

@@ -220,21 +220,55 @@ fn walk_directory(
     Ok(())
 }
 
+/// Why [`open_beneath`] could not open a path.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// A component does not exist.
+    Missing,
+    /// A component is a symbolic link.
+    SymbolicLink,
+    /// A directory component is something else.
+    NotADirectory { found: EntryType },
+    /// The system refused for another reason.
+    Io(io::Error),
+}
+
+/// What a failed `openat` of `name` in `directory` met: looked at again without following links.
+fn explain(directory: BorrowedFd<'_>, name: &str, errno: rustix::io::Errno) -> OpenError {
+    use rustix::io::Errno;
+    if ![Errno::NOENT, Errno::NOTDIR, Errno::LOOP, Errno::MLINK].contains(&errno) {
+        return OpenError::Io(errno.into());
+    }
+    match rustix::fs::statat(directory, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => match EntryType::from_rustix(FileType::from_raw_mode(stat.st_mode)) {
+            EntryType::SymbolicLink => OpenError::SymbolicLink,
+            found => OpenError::NotADirectory { found },
+        },
+        Err(Errno::NOENT | Errno::NOTDIR) => OpenError::Missing,
+        Err(other) => OpenError::Io(other.into()),
+    }
+}
+
 /// Opens a file beneath `root` one component at a time, never following a link: each directory with
 /// `O_DIRECTORY | O_NOFOLLOW`, the file itself with `O_NOFOLLOW | O_NONBLOCK` (so a FIFO put in its place cannot
 /// block the open). The caller checks what was opened with `fstat` on the descriptor.
-pub(crate) fn open_beneath(root: BorrowedFd<'_>, path: &RelativePath) -> io::Result<File> {
+pub(crate) fn open_beneath(root: BorrowedFd<'_>, path: &RelativePath) -> Result<File, OpenError> {
     let mut components = path.components().peekable();
     let mut current: Option<OwnedFd> = None;
     while let Some(name) = components.next() {
         let directory = current.as_ref().map_or(root, AsFd::as_fd);
-        if components.peek().is_some() {
-            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            current = Some(rustix::fs::openat(directory, name, flags, Mode::empty())?);
+        let last = components.peek().is_none();
+        let flags = if last {
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY
         } else {
-            let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
-            return Ok(File::from(rustix::fs::openat(directory, name, flags, Mode::empty())?));
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
+        };
+        let opened = rustix::fs::openat(directory, name, flags, Mode::empty())
+            .map_err(|errno| explain(directory, name, errno))?;
+        if last {
+            return Ok(File::from(opened));
         }
+        current = Some(opened);
     }
     unreachable!("a relative path has at least one component")
 }
