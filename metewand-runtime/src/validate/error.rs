@@ -86,6 +86,9 @@ pub enum RootProblem {
     /// It does not exist or cannot be opened.
     #[error("cannot be opened: {0}")]
     Unavailable(io::Error),
+    /// Its permissions deny the executor access: the worker's doing.
+    #[error("cannot be read: {0}")]
+    Unreadable(io::Error),
     /// It is a symbolic link, which is never followed.
     #[error("is a symbolic link, which Metewand never follows")]
     SymbolicLink,
@@ -275,7 +278,15 @@ pub enum ValidationErrorKind {
         /// The digest of what was read.
         observed: Sha256Digest,
     },
-    /// The system refused an operation: an executor error, not the worker's.
+    /// The worker left an entry the executor may not read (its permissions deny it).
+    #[error("{path:?} cannot be read: {source}")]
+    Unreadable {
+        /// The path (empty for the output directory itself).
+        path: String,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// The system refused an operation for a reason of its own: an executor error, not the worker's.
     #[error("{path:?} cannot be read: {source}")]
     Io {
         /// The path.
@@ -359,6 +370,15 @@ pub(crate) fn file_error_kind(path: &str, error: FileError) -> ValidationErrorKi
         FileError::DigestMismatch { expected, observed } => {
             ValidationErrorKind::DigestMismatch { path, expected, observed }
         }
-        FileError::Io { source } => ValidationErrorKind::Io { path, source },
+        FileError::Io { source } => io_kind(path, source),
+    }
+}
+
+/// An I/O failure on a path: the worker's doing when permissions deny access, the executor's otherwise.
+pub(crate) fn io_kind(path: String, source: io::Error) -> ValidationErrorKind {
+    if source.kind() == io::ErrorKind::PermissionDenied {
+        ValidationErrorKind::Unreadable { path, source }
+    } else {
+        ValidationErrorKind::Io { path, source }
     }
 }

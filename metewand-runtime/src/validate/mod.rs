@@ -305,6 +305,7 @@ impl<'r> WorkerOutputValidator<'r> {
                         RootProblem::NotADirectory
                     }
                 }
+                _ if error.kind() == std::io::ErrorKind::PermissionDenied => RootProblem::Unreadable(error),
                 _ => RootProblem::Unavailable(error),
             };
             ValidationErrorKind::Root { problem }
@@ -314,7 +315,7 @@ impl<'r> WorkerOutputValidator<'r> {
             WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
             WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
             WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
-            WalkError::Io { path, source } => ValidationErrorKind::Io { path, source },
+            WalkError::Io { path, source } => error::io_kind(path, source),
         })?;
         if let Some(hook) = &self.hook {
             hook(HookPoint::AfterWalk);
