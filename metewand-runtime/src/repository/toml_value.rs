@@ -226,7 +226,7 @@ pub(crate) fn check_substitutions(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Expands `${repo}` to the repository's path and `$${` to `${` in a value [`check_substitutions`] accepted.
+/// Expands `${repo}` to the repository's path and `$${` to `${` in a command or env value the check accepted.
 ///
 /// ```
 /// # use std::ffi::OsStr;

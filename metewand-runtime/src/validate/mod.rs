@@ -5,7 +5,7 @@
 //!
 //! 1. checks the manifest path the worker returned as text ([`RelativePath`]) and requires the fixed name
 //!    (`dataset-manifest.json`, `result.json`), before any join;
-//! 2. walks the output without following links ([`walk`](self)): only regular files and directories; symbolic
+//! 2. walks the output without following links: only regular files and directories; symbolic
 //!    links, FIFOs, sockets, devices and names that are not UTF-8 fail;
 //! 3. reads the manifest (opened beneath the root one component at a time with `O_NOFOLLOW`, checked on its
 //!    descriptor, at most 64 MiB), parses it in the restricted JSON domain and validates it against the public
