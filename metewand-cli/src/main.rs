@@ -3,6 +3,8 @@
 //! Each command reports a failure as one sentence on stderr and an exit status; the logic lives in the libraries.
 
 mod canon;
+mod check;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -11,6 +13,12 @@ const USAGE: &str = "usage: metewand <command> [arguments]
 Runs scientific benchmark attempts with untrusted worker processes.
 
 commands:
+  check [REPO] [--dataset-seed N]
+                   check a benchmark repository and print its source tree digests, worker
+                   identities, problem contract ids and dataset keys
+  validate dataset DIR --repo R --dataset D
+  validate result|metrics DIR --repo R --problem P
+                   validate a directory a worker wrote, exactly as the runtime would
   canon [FILE]     print a JSON document's canonical form (RFC 8785) after checking it in
                    Metewand's restricted domain; reads stdin when FILE is absent or -
 
@@ -18,7 +26,8 @@ options:
   -h, --help       print this help (or a command's, after the command)
   -V, --version    print the version
 
-exit statuses: 0 success, 1 the input was rejected, 2 usage or I/O error";
+exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
+(`check` reports an invalid repository with 2)";
 
 /// What a command's failure means for the exit status.
 pub(crate) enum Failure {
@@ -40,6 +49,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("canon") => canon::run(&args[1..]),
+        Some("check") => check::run(&args[1..]),
+        Some("validate") => validate::run(&args[1..]),
         Some(other) => {
             Err(Failure::Usage(format!("unknown command {other:?}; run `metewand --help` for the commands")))
         }

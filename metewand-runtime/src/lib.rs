@@ -8,5 +8,57 @@
 //!
 //! assert_eq!(serde_json::to_string(&Role::Implementation).unwrap(), "\"implementation\"");
 //! ```
+//!
+//! A benchmark repository is loaded and checked into a [`CheckedRepository`] (its schema catalog, workers with
+//! their identities, datasets and problem contracts), and a [`WorkerOutputValidator`] over it checks what a worker
+//! wrote:
+//!
+//! ```
+//! use std::fs;
+//! use metewand_runtime::{CheckedRepository, WorkerOutputValidator};
+//! use metewand_runtime::protocol::strict::SafeUint;
+//!
+//! let repo = tempfile::tempdir().unwrap();
+//! fs::create_dir(repo.path().join("gen")).unwrap();
+//! fs::write(repo.path().join("gen/gen.py"), "print('hi')\n").unwrap();
+//! fs::write(repo.path().join("metewand.toml"), r#"
+//! format = 1
+//! [workers.gen]
+//! role = "dataset_materializer"
+//! command = ["python3", "${repo}/gen/gen.py"]
+//! source = "gen"
+//! [datasets.small]
+//! materializer = "gen"
+//! parameters = { rows = 2 }
+//! output_schema = { type = "object", required = ["rows"] }
+//! "#).unwrap();
+//! let repository = CheckedRepository::load(repo.path()).unwrap();
+//! let dataset = repository.dataset("small").unwrap();
+//! assert_eq!(dataset.key(SafeUint::ZERO).as_str().len(), 64);
+//! assert!(repository.worker("gen").unwrap().identity().as_str().starts_with("mw1-resolved-worker-"));
+//!
+//! let out = tempfile::tempdir().unwrap();
+//! fs::write(out.path().join("rows.csv"), "a\nb\n").unwrap();
+//! fs::write(out.path().join("dataset-manifest.json"), r#"{"complete": true, "data": {"rows": 2}, "files": [
+//!     {"path": "rows.csv", "size": 4,
+//!      "sha256": "0b0ee3d4b2f5b4c5e4e1bcf0b8e0fb8e1bbf8c8f0e0b7b2a1d9e6b0ba1a2b3c4"}]}"#).unwrap();
+//! let error = WorkerOutputValidator::new(&repository)
+//!     .validate_dataset(dataset, out.path(), "dataset-manifest.json")
+//!     .unwrap_err();
+//! assert!(error.to_string().contains("\"rows.csv\" has SHA-256"), "{error}");
+//! ```
+
+pub mod catalog;
+pub mod document;
+pub mod identity;
+pub mod repository;
+pub mod validate;
 
 pub use metewand_protocol as protocol;
+
+pub use catalog::SchemaCatalog;
+pub use repository::{CheckError, CheckErrorKind, CheckOptions, CheckedRepository};
+pub use validate::{
+    Sha256Digest, ValidatedDataset, ValidatedMetrics, ValidatedResult, ValidationError, ValidationErrorKind,
+    WorkerOutputValidator,
+};

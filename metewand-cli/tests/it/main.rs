@@ -1,9 +1,16 @@
 //! The `metewand` binary, driven as a user would: arguments, stdin, stdout, stderr and exit statuses.
 
 mod canon;
+mod check;
+mod validate;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+/// The runtime's golden benchmark repository.
+pub fn golden() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-runtime/tests/it/fixtures/golden")
+}
 
 /// Runs `metewand` with `args`, feeding `stdin`.
 pub fn metewand(args: &[&str], stdin: &[u8]) -> Output {

@@ -1,0 +1,169 @@
+//! Identities, exactly as DESIGN.md section 6 defines them: each one is SHA-256 over the canonical JSON (RFC 8785)
+//! of a fixed preimage, so any implementation that builds the same preimage gets the same identity.
+//!
+//! - **Source tree digest** `sha256:<hex>` over `[{"path","sha256","size"}, ...]`, sorted by the UTF-8 bytes of
+//!   the path.
+//! - **Resolved worker identity** `mw1-resolved-worker-<hex>` over
+//!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion).
+//! - **Problem contract id** `mw1-problem-contract-<hex>` over
+//!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
+//! - **Dataset key** `<hex>` over
+//!   `{"materializer", "output_schema", "parameters", "parameters_schema", "schemas", "seed"}`.
+//!
+//! `schemas` maps the id of every named schema, and of every schema reachable from them through `$ref`, to its
+//! document.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use metewand_protocol::messages::Role;
+use metewand_protocol::strict::{JsonObject, SafeUint};
+use serde_json::{Value, json};
+
+use crate::validate::Sha256Digest;
+
+/// The digest of the canonical JSON of a value.
+fn digest(value: &Value) -> Sha256Digest {
+    Sha256Digest::of(&metewand_protocol::to_canonical_vec(value))
+}
+
+/// One regular file of a source tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The path relative to the source directory, `/`-separated.
+    pub path: String,
+    /// The size in bytes.
+    pub size: u64,
+    /// The contents' digest.
+    pub sha256: Sha256Digest,
+}
+
+/// A worker's source directory as hashed: its files in UTF-8 byte order of their paths, and the digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceTree {
+    files: Vec<SourceFile>,
+    digest: Sha256Digest,
+}
+
+impl SourceTree {
+    /// The tree of these files (sorted here, whatever their order).
+    ///
+    /// ```
+    /// use metewand_runtime::Sha256Digest;
+    /// use metewand_runtime::identity::{SourceFile, SourceTree};
+    ///
+    /// let file = SourceFile { path: "gen.py".into(), size: 3, sha256: Sha256Digest::of(b"abc") };
+    /// let tree = SourceTree::new(vec![file]);
+    /// let preimage = format!(r#"[{{"path":"gen.py","sha256":"{}","size":3}}]"#, Sha256Digest::of(b"abc"));
+    /// assert_eq!(tree.digest(), format!("sha256:{}", Sha256Digest::of(preimage.as_bytes())));
+    /// ```
+    pub fn new(mut files: Vec<SourceFile>) -> SourceTree {
+        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        let records: Vec<Value> = files
+            .iter()
+            .map(|file| json!({"path": file.path, "sha256": file.sha256.to_string(), "size": file.size}))
+            .collect();
+        SourceTree { digest: digest(&Value::Array(records)), files }
+    }
+
+    /// The files, in UTF-8 byte order of their paths.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// The digest as written in identities: `sha256:<hex>`.
+    pub fn digest(&self) -> String {
+        format!("sha256:{}", self.digest)
+    }
+}
+
+macro_rules! identity {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The identity's text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+identity!(
+    /// A resolved worker identity, `mw1-resolved-worker-<hex>`.
+    WorkerIdentity
+);
+identity!(
+    /// A problem contract id, `mw1-problem-contract-<hex>`.
+    ProblemContractId
+);
+identity!(
+    /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store.
+    DatasetKey
+);
+
+/// The resolved worker identity of a declared command and environment, role and source tree.
+pub fn worker_identity(
+    command: &[String],
+    env: &BTreeMap<String, String>,
+    role: Role,
+    source: &SourceTree,
+) -> WorkerIdentity {
+    let preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
+    WorkerIdentity(format!("mw1-resolved-worker-{}", digest(&preimage)))
+}
+
+/// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named
+/// schemas through `$ref` (see [`SchemaCatalog::closure`](crate::catalog::SchemaCatalog::closure)).
+pub fn problem_contract_id(
+    evaluator: &WorkerIdentity,
+    metric_schema: &str,
+    parameters_schema: Option<&str>,
+    result_schema: &str,
+    schemas: &BTreeMap<String, Value>,
+) -> ProblemContractId {
+    let preimage = json!({
+        "evaluator": evaluator.as_str(),
+        "metric_schema": metric_schema,
+        "parameters_schema": parameters_schema,
+        "result_schema": result_schema,
+        "schemas": schemas,
+    });
+    ProblemContractId(format!("mw1-problem-contract-{}", digest(&preimage)))
+}
+
+/// The dataset key of a materializer, a dataset definition's schemas and parameters, and a seed; `schemas` is the
+/// closure of the named schemas through `$ref`.
+pub fn dataset_key(
+    materializer: &WorkerIdentity,
+    output_schema: &str,
+    parameters: &JsonObject,
+    parameters_schema: Option<&str>,
+    schemas: &BTreeMap<String, Value>,
+    seed: SafeUint,
+) -> DatasetKey {
+    let preimage = json!({
+        "materializer": materializer.as_str(),
+        "output_schema": output_schema,
+        "parameters": parameters,
+        "parameters_schema": parameters_schema,
+        "schemas": schemas,
+        "seed": seed.get(),
+    });
+    DatasetKey(digest(&preimage).to_string())
+}

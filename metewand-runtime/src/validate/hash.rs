@@ -1,0 +1,302 @@
+//! Checked reads: each file opened beneath its root without following links, checked on its descriptor, streamed
+//! through SHA-256 and checked again, in parallel over a documented number of threads.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::num::NonZeroUsize;
+use std::os::fd::BorrowedFd;
+use std::os::unix::fs::MetadataExt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use super::path::RelativePath;
+use super::walk::{EntryType, OpenError, WalkedFile, open_beneath};
+
+/// The size of each thread's read buffer.
+const BUFFER_BYTES: usize = 256 << 10;
+
+/// A SHA-256 digest, written as 64 lowercase hexadecimal digits.
+///
+/// ```
+/// use metewand_runtime::Sha256Digest;
+///
+/// let digest = Sha256Digest::of(b"abc");
+/// assert_eq!(digest.to_string(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+/// assert_eq!(digest.to_string().parse::<Sha256Digest>().unwrap(), digest);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sha256Digest([u8; 32]);
+
+impl Sha256Digest {
+    /// The digest of `bytes`.
+    pub fn of(bytes: &[u8]) -> Sha256Digest {
+        Sha256Digest(Sha256::digest(bytes).into())
+    }
+
+    /// The digest's 32 bytes.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    pub(crate) fn from_hasher(hasher: Sha256) -> Sha256Digest {
+        Sha256Digest(hasher.finalize().into())
+    }
+}
+
+impl fmt::Display for Sha256Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for byte in self.0 {
+            write!(f, "{byte:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Sha256Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sha256Digest({self})")
+    }
+}
+
+/// A string that is not 64 lowercase hexadecimal digits.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not 64 lowercase hexadecimal digits")]
+pub struct DigestParseError(String);
+
+impl FromStr for Sha256Digest {
+    type Err = DigestParseError;
+
+    fn from_str(text: &str) -> Result<Sha256Digest, DigestParseError> {
+        let bytes = text.as_bytes();
+        let lower_hex = |b: u8| match b {
+            b'0'..=b'9' => Some(b - b'0'),
+            b'a'..=b'f' => Some(b - b'a' + 10),
+            _ => None,
+        };
+        if bytes.len() != 64 {
+            return Err(DigestParseError(text.to_owned()));
+        }
+        let mut digest = [0; 32];
+        for (index, pair) in bytes.chunks_exact(2).enumerate() {
+            match (lower_hex(pair[0]), lower_hex(pair[1])) {
+                (Some(high), Some(low)) => digest[index] = high << 4 | low,
+                _ => return Err(DigestParseError(text.to_owned())),
+            }
+        }
+        Ok(Sha256Digest(digest))
+    }
+}
+
+/// The number of threads that hash files when nothing else is said: the machine's available parallelism (one if
+/// it cannot be known).
+pub fn default_hash_threads() -> NonZeroUsize {
+    std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
+}
+
+/// A point during validation where a test hook runs. Tests use it to change the filesystem at exactly the moment a
+/// race would, and show the change is caught.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum HookPoint<'a> {
+    /// The walk has finished and nothing has been opened yet.
+    AfterWalk,
+    /// A file has been opened and checked with `fstat`; nothing has been read yet.
+    BeforeRead(&'a str),
+}
+
+/// A test hook: called at each [`HookPoint`].
+#[doc(hidden)]
+pub type Hook = std::sync::Arc<dyn Fn(HookPoint<'_>) + Send + Sync>;
+
+/// What a checked read expects of a file.
+pub(crate) struct FileCheck<'a> {
+    pub path: &'a RelativePath,
+    /// What the walk saw: the descriptor must name this very file.
+    pub walked: &'a WalkedFile,
+    /// The declared size, if one was declared.
+    pub size: Option<u64>,
+    /// The declared digest, if one was declared.
+    pub sha256: Option<Sha256Digest>,
+    /// Whether a file with more than one hard link is refused.
+    pub single_link: bool,
+    /// The largest size accepted (documents).
+    pub max_size: Option<u64>,
+}
+
+/// The size and digest of a file that passed its checked read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hashed {
+    pub size: u64,
+    pub sha256: Sha256Digest,
+}
+
+/// Why a checked read failed.
+#[derive(Debug)]
+pub(crate) enum FileError {
+    /// Nothing is at the path any more (or a directory on the way is no longer one).
+    Missing,
+    /// The path's last component, or a directory on the way, is now a symbolic link.
+    SymbolicLink,
+    /// The descriptor names something other than a regular file.
+    NotRegular { found: EntryType },
+    /// The descriptor names a different file from the one the walk found.
+    Replaced,
+    /// The file has more than one hard link.
+    MultipleLinks { links: u64 },
+    /// The size on the descriptor is not the declared one.
+    SizeMismatch { expected: u64, observed: u64 },
+    /// The file is larger than the largest accepted size.
+    TooLarge { size: u64 },
+    /// The read returned a different number of bytes from the size `fstat` reported when the file was opened.
+    LengthChanged { expected: u64, observed: u64, grew: bool },
+    /// `fstat` after the read disagrees with `fstat` before it (size, type, links or modification times).
+    ChangedDuringRead,
+    /// The contents' digest is not the declared one.
+    DigestMismatch { expected: Sha256Digest, observed: Sha256Digest },
+    /// The system refused an operation.
+    Io { source: io::Error },
+}
+
+impl FileError {
+    fn open(error: OpenError) -> FileError {
+        match error {
+            OpenError::Missing => FileError::Missing,
+            OpenError::SymbolicLink => FileError::SymbolicLink,
+            OpenError::NotADirectory { found } => FileError::NotRegular { found },
+            OpenError::Io(source) => FileError::Io { source },
+        }
+    }
+}
+
+fn read_retrying(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match file.read(buffer) {
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            result => return result,
+        }
+    }
+}
+
+/// Opens one file beneath `root`, checks it on its descriptor, streams it through SHA-256 (keeping the bytes in
+/// `keep` when given) and checks it again.
+pub(crate) fn read_checked(
+    root: BorrowedFd<'_>,
+    check: &FileCheck<'_>,
+    buffer: &mut [u8],
+    mut keep: Option<&mut Vec<u8>>,
+    hook: Option<&Hook>,
+) -> Result<Hashed, FileError> {
+    let mut file = open_beneath(root, check.path).map_err(FileError::open)?;
+    let before = file.metadata().map_err(|source| FileError::Io { source })?;
+    let found = EntryType::from_std(before.file_type());
+    if found != EntryType::RegularFile {
+        return Err(FileError::NotRegular { found });
+    }
+    if (before.dev(), before.ino()) != (check.walked.dev, check.walked.ino) {
+        return Err(FileError::Replaced);
+    }
+    if check.single_link && before.nlink() != 1 {
+        return Err(FileError::MultipleLinks { links: before.nlink() });
+    }
+    let size = before.len();
+    if let Some(expected) = check.size
+        && expected != size
+    {
+        return Err(FileError::SizeMismatch { expected, observed: size });
+    }
+    if let Some(limit) = check.max_size
+        && size > limit
+    {
+        return Err(FileError::TooLarge { size });
+    }
+    if let Some(hook) = hook {
+        hook(HookPoint::BeforeRead(check.path.as_str()));
+    }
+    let mut hasher = Sha256::new();
+    let mut total: u64 = 0;
+    loop {
+        let read = read_retrying(&mut file, buffer).map_err(|source| FileError::Io { source })?;
+        if read == 0 {
+            break;
+        }
+        total += read as u64;
+        if total > size {
+            return Err(FileError::LengthChanged { expected: size, observed: total, grew: true });
+        }
+        hasher.update(&buffer[..read]);
+        if let Some(keep) = keep.as_deref_mut() {
+            keep.extend_from_slice(&buffer[..read]);
+        }
+    }
+    if total != size {
+        return Err(FileError::LengthChanged { expected: size, observed: total, grew: false });
+    }
+    let after = file.metadata().map_err(|source| FileError::Io { source })?;
+    let unchanged = after.file_type() == before.file_type()
+        && after.len() == size
+        && after.nlink() == before.nlink()
+        && (after.mtime(), after.mtime_nsec()) == (before.mtime(), before.mtime_nsec())
+        && (after.ctime(), after.ctime_nsec()) == (before.ctime(), before.ctime_nsec());
+    if !unchanged {
+        return Err(FileError::ChangedDuringRead);
+    }
+    let sha256 = Sha256Digest::from_hasher(hasher);
+    if let Some(expected) = check.sha256
+        && expected != sha256
+    {
+        return Err(FileError::DigestMismatch { expected, observed: sha256 });
+    }
+    Ok(Hashed { size, sha256 })
+}
+
+/// Runs [`read_checked`] on every file, over at most `threads` threads. On failure, returns the failure of the
+/// first file in `checks` order that failed: once a file fails no new file is started, and every file before it
+/// was started earlier (files are taken in order), so the answer does not depend on scheduling.
+pub(crate) fn hash_all(
+    root: BorrowedFd<'_>,
+    checks: &[FileCheck<'_>],
+    threads: NonZeroUsize,
+    hook: Option<&Hook>,
+) -> Result<Vec<Hashed>, (usize, FileError)> {
+    let threads = threads.get().min(checks.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let work = || {
+        let mut buffer = vec![0; BUFFER_BYTES];
+        let mut done = Vec::new();
+        while !failed.load(Ordering::Relaxed) {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(check) = checks.get(index) else { break };
+            let result = read_checked(root, check, &mut buffer, None, hook);
+            if result.is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
+            done.push((index, result));
+        }
+        done
+    };
+    let mut results: Vec<Option<Result<Hashed, FileError>>> = checks.iter().map(|_| None).collect();
+    let batches = if threads == 1 {
+        vec![work()]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            handles.into_iter().map(|handle| handle.join().expect("a hashing thread panicked")).collect()
+        })
+    };
+    for (index, result) in batches.into_iter().flatten() {
+        results[index] = Some(result);
+    }
+    let mut hashed = Vec::with_capacity(checks.len());
+    for (index, result) in results.into_iter().enumerate() {
+        match result {
+            Some(Ok(file)) => hashed.push(file),
+            Some(Err(error)) => return Err((index, error)),
+            None => unreachable!("every file before the first failure was hashed"),
+        }
+    }
+    Ok(hashed)
+}

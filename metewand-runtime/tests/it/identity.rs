@@ -1,0 +1,159 @@
+//! Identities, with each preimage built by hand here from the files and `metewand.toml` and hashed with sha2, and
+//! the golden values pinned (computed independently from the same preimages).
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use metewand_runtime::protocol::strict::SafeUint;
+use metewand_runtime::protocol::to_canonical_vec;
+use metewand_runtime::{CheckedRepository, SchemaCatalog};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::golden;
+
+fn hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn canonical_hash(value: &Value) -> String {
+    hex(&to_canonical_vec(value))
+}
+
+fn record(dir: &str, path: &str) -> Value {
+    let bytes = fs::read(golden().join(dir).join(path)).unwrap();
+    json!({"path": path, "sha256": hex(&bytes), "size": bytes.len()})
+}
+
+fn schema(file: &str) -> Value {
+    serde_json::from_slice(&fs::read(golden().join("schemas").join(file)).unwrap()).unwrap()
+}
+
+const GEN_SOURCE: &str = "sha256:fe9228a591d134ba8d9e74da0a2490585e9e6cd7e1b99454c94444c4d2a49ce5";
+const JUDGE_SOURCE: &str = "sha256:f15193d47131ce816354737f13f890eea4835e21e84b63dcd4e62a4d6ce52e72";
+const SOLVER_SOURCE: &str = "sha256:187d53dfdf9617cb9388416d2a8475284546e5794ac4622661deb1ab8e71260d";
+const GEN_ID: &str = "mw1-resolved-worker-df9429c2be75c4af511a3a9750aafba8b77c82b657bff43a1bc1d4893492756a";
+const JUDGE_ID: &str = "mw1-resolved-worker-57f196a8b90161bd7e7cc5790ca6473993394a78a39e21d597be989bc6621e97";
+const SOLVER_ID: &str = "mw1-resolved-worker-01d9e53477e2bfeb2d4c70fe82e5eda375cfc83be0d17f9090d36234929f9607";
+const CONTRACT: &str = "mw1-problem-contract-d1e9abad1a5aab7500fef8cf796d478f1bceb8dcdb6c12994a69404687b9852f";
+const KEY_0: &str = "fd9b7b39d9850640d0b36bd433d059b40963d25a04ad55b824e711faa7c18664";
+const KEY_17: &str = "d3653a00d1e9f4f20dc207af05421416dc85395fd6510b8a02a3f928af5c3e1e";
+
+#[test]
+fn source_tree_digests() {
+    let repository = CheckedRepository::load(&golden()).unwrap();
+    let solver = json!([record("workers/solver", "lib/util.py"), record("workers/solver", "solve.py")]);
+    let expected = format!("sha256:{}", canonical_hash(&solver));
+    assert_eq!(expected, SOLVER_SOURCE);
+    assert_eq!(repository.worker("exact-solver").unwrap().source_tree().digest(), expected);
+    let files = repository.worker("exact-solver").unwrap().source_tree().files();
+    assert_eq!(files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["lib/util.py", "solve.py"]);
+
+    let gen_source = format!("sha256:{}", canonical_hash(&json!([record("workers/gen", "gen.py")])));
+    assert_eq!(gen_source, GEN_SOURCE);
+    assert_eq!(repository.worker("gen").unwrap().source_tree().digest(), gen_source);
+    let judge_source = format!("sha256:{}", canonical_hash(&json!([record("workers/judge", "judge.py")])));
+    assert_eq!(judge_source, JUDGE_SOURCE);
+    assert_eq!(repository.worker("judge").unwrap().source_tree().digest(), judge_source);
+}
+
+#[test]
+fn resolved_worker_identities_hash_the_declared_strings() {
+    let repository = CheckedRepository::load(&golden()).unwrap();
+    let gen_preimage = json!({
+        "command": ["python3", "${repo}/workers/gen/gen.py"],
+        "env": {"PYTHONPATH": "${repo}/../../sdk-python/src", "PRICE": "$${HOME} costs $5"},
+        "role": "dataset_materializer",
+        "source": GEN_SOURCE,
+    });
+    let expected = format!("mw1-resolved-worker-{}", canonical_hash(&gen_preimage));
+    assert_eq!(expected, GEN_ID);
+    assert_eq!(repository.worker("gen").unwrap().identity().as_str(), GEN_ID);
+    let judge =
+        json!({"command": ["python3", "judge.py"], "env": {}, "role": "problem_evaluator", "source": JUDGE_SOURCE});
+    assert_eq!(format!("mw1-resolved-worker-{}", canonical_hash(&judge)), JUDGE_ID);
+    assert_eq!(repository.worker("judge").unwrap().identity().as_str(), JUDGE_ID);
+    let solver = json!({"command": ["python3", "solve.py", "--exact"], "env": {}, "role": "implementation", "source": SOLVER_SOURCE});
+    assert_eq!(format!("mw1-resolved-worker-{}", canonical_hash(&solver)), SOLVER_ID);
+    assert_eq!(repository.worker("exact-solver").unwrap().identity().as_str(), SOLVER_ID);
+}
+
+#[test]
+fn identities_do_not_depend_on_where_the_repository_lives() {
+    let copy = crate::golden_copy(|toml| toml);
+    let moved = CheckedRepository::load(copy.path()).unwrap();
+    assert_eq!(moved.worker("gen").unwrap().identity().as_str(), GEN_ID);
+    assert_eq!(moved.problem("ls").unwrap().contract_id().as_str(), CONTRACT);
+    assert_eq!(moved.dataset("small").unwrap().key(SafeUint::ZERO).as_str(), KEY_0);
+}
+
+#[test]
+fn problem_contract_ids_cover_the_schema_closure() {
+    let repository = CheckedRepository::load(&golden()).unwrap();
+    let metric =
+        json!({"type": "object", "required": ["rmse"], "properties": {"rmse": {"type": "number", "minimum": 0}}});
+    let metric_id = SchemaCatalog::inline_id(&metric);
+    let schemas: BTreeMap<String, Value> =
+        [(metric_id.clone(), metric), ("urn:example:result:1".to_owned(), schema("result.schema.json"))].into();
+    let preimage = json!({
+        "evaluator": JUDGE_ID,
+        "metric_schema": metric_id,
+        "parameters_schema": null,
+        "result_schema": "urn:example:result:1",
+        "schemas": schemas,
+    });
+    let expected = format!("mw1-problem-contract-{}", canonical_hash(&preimage));
+    assert_eq!(expected, CONTRACT);
+    assert_eq!(repository.problem("ls").unwrap().contract_id().as_str(), CONTRACT);
+}
+
+#[test]
+fn dataset_keys_cover_parameters_schemas_and_seed() {
+    let repository = CheckedRepository::load(&golden()).unwrap();
+    let dataset = repository.dataset("small").unwrap();
+    let schemas = json!({
+        "urn:example:common:1": schema("common.schema.json"),
+        "urn:example:dataset-parameters:1": schema("dataset-parameters.schema.json"),
+        "urn:example:dataset:1": schema("dataset.schema.json"),
+    });
+    for (seed, golden_key) in [(0_u32, KEY_0), (17, KEY_17)] {
+        let preimage = json!({
+            "materializer": GEN_ID,
+            "output_schema": "urn:example:dataset:1",
+            "parameters": {"noise": 0.25, "rows": 100},
+            "parameters_schema": "urn:example:dataset-parameters:1",
+            "schemas": schemas,
+            "seed": seed,
+        });
+        assert_eq!(canonical_hash(&preimage), golden_key);
+        assert_eq!(dataset.key(SafeUint::from(seed)).as_str(), golden_key);
+    }
+}
+
+#[test]
+fn any_change_of_input_changes_the_identity() {
+    let base = CheckedRepository::load(&golden()).unwrap();
+    let contract = |r: &CheckedRepository| r.problem("ls").unwrap().contract_id().clone();
+    let key = |r: &CheckedRepository| r.dataset("small").unwrap().key(SafeUint::ZERO);
+    // A referenced schema changes the dataset key but not the contract.
+    let copy = crate::golden_copy(|toml| toml);
+    let path = copy.path().join("schemas/common.schema.json");
+    fs::write(&path, fs::read_to_string(&path).unwrap().replace("\"minimum\": 1", "\"minimum\": 2")).unwrap();
+    let changed = CheckedRepository::load(copy.path()).unwrap();
+    assert_ne!(key(&base), key(&changed));
+    assert_eq!(contract(&base), contract(&changed));
+    // The evaluator's source changes the contract.
+    let copy = crate::golden_copy(|toml| toml);
+    fs::write(copy.path().join("workers/judge/judge.py"), "print('judge v2')\n").unwrap();
+    let changed = CheckedRepository::load(copy.path()).unwrap();
+    assert_ne!(contract(&base), contract(&changed));
+    assert_eq!(key(&base), key(&changed));
+    // A dataset parameter changes the key; reformatting the TOML changes nothing.
+    let copy = crate::golden_copy(|toml| toml.replace("rows = 100", "rows = 101"));
+    assert_ne!(key(&base), key(&CheckedRepository::load(copy.path()).unwrap()));
+    let copy =
+        crate::golden_copy(|toml| toml.replace("{ rows = 100, noise = 0.25 }", "{ noise = 2.5e-1, rows = 1e2 }"));
+    let same = CheckedRepository::load(copy.path()).unwrap();
+    assert_eq!(key(&base), key(&same));
+    assert_eq!(contract(&base), contract(&same));
+}
