@@ -24,6 +24,8 @@ pub(crate) fn test(root: &Path) -> Result<()> {
         Command::new(&python)
             .args(["-m", "pytest", "-q", "sdk-python/tests"])
             .env("PYTHONPATH", root.join("sdk-python/src"))
+            // `cargo test` has just built the CLI; the cross-language identity tests compare with its output.
+            .env("METEWAND_BIN", target_dir(root).join("debug/metewand"))
             .current_dir(root),
         "pytest",
     )?;
@@ -35,6 +37,10 @@ pub(crate) fn test(root: &Path) -> Result<()> {
             .current_dir(root),
         "vermin",
     )
+}
+
+fn target_dir(root: &Path) -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into)
 }
 
 fn prepare_venv(root: &Path, venv: &Path) -> Result<()> {
