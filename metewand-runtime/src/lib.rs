@@ -10,3 +10,7 @@
 //! ```
 
 pub use metewand_protocol as protocol;
+
+pub mod session;
+
+pub use session::{PhaseTimeouts, SessionError, SessionErrorKind};
