@@ -1,0 +1,3 @@
+//! The integration tests of metewand-runtime, one module per area.
+
+mod session;
