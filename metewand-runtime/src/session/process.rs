@@ -12,8 +12,8 @@
 //! When a session ends, [`WorkerProcess::terminate`] repeats, until a scan of `/proc` finds nothing alive:
 //! kill the worker and its process group, then kill every process that
 //!
-//! - is in the worker's session or process group (pid 1's children included: that is everything that did not call
-//!   `setsid` itself, whoever its parent is now);
+//! - is in the worker's session or process group: everything the worker started that did not call `setsid`
+//!   itself, whoever its parent is now;
 //! - descends, by parent links, from the worker (what escaped with `setsid` while the worker lived); or
 //! - was re-parented to the orchestrator from a worker tree: a child of the orchestrator in another session than
 //!   the orchestrator's that is neither a live worker nor in a live worker's session. Only worker trees produce
@@ -21,17 +21,17 @@
 //!   catches what escaped with `setsid` and was orphaned when its worker exited. It may be another session's
 //!   leftover, which is dead weight all the same: its worker is gone.
 //!
-//! and, with its descendants. Each round holds the registry of live workers, so a worker being spawned by another
+//! each with its descendants. Each round holds the registry of live workers, so a worker being spawned by another
 //! thread is never mistaken for an orphan. Then the worker is reaped (only now, so that its pid, which is also its
 //! group and session id, cannot be reused while those are signalled), and every killed process that became our
 //! zombie is reaped by its own pid: the orchestrator never waits for "any child", which would steal the exit
 //! status of another session's worker or of a process some other code started.
 //!
-//! Limits: a process that leaves the worker's session and is re-parented away from the worker tree before the
-//! scan (possible only by killing the worker's subreaper flag or the worker itself at the right moment while a
-//! child is mid-`setsid`) can only be caught by the orphan rule; code in the same process that starts its own
-//! children in new sessions would have their orphans treated as worker leftovers; a process stuck in an
-//! uninterruptible sleep past [`REAP_LIMIT`] is reported, not waited for. Real containment needs cgroups or PID
+//! Limits: an escapee re-parented to the orchestrator while its worker still runs (possible only if the worker
+//! clears its own subreaper flag) is left to the orphan rule, so another session's sweep may end it early; code in
+//! the same process that starts its own children in new sessions would have their orphans treated as worker
+//! leftovers; a process stuck in an uninterruptible sleep past [`REAP_LIMIT`] is reported, not waited for; a process
+//! that changes its user or enters another PID namespace is out of reach. Real containment needs cgroups or
 //! namespaces, which a later sandbox may add.
 
 use std::collections::{BTreeMap, BTreeSet};
