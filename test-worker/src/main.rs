@@ -273,11 +273,9 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
     }
     let id = request.value().get("id").cloned().unwrap_or(Value::Null);
     if fault == Some(Fault::Fail) {
-        return Ok(json!({
-            "error": {"code": "operation_failed", "details": {"iterations": 100}, "message": format!("the test worker was told to fail {method}")},
-            "id": id,
-            "ok": false,
-        }));
+        let message = format!("the test worker was told to fail {method}");
+        let error = json!({"code": "operation_failed", "details": {"iterations": 100}, "message": message});
+        return Ok(json!({"error": error, "id": id, "ok": false}));
     }
     let ack = json!({"id": id, "ok": true});
     Ok(match method {
@@ -290,7 +288,9 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
                 hello.worker_id.to_string()
             };
             let sdk = options.sdk.as_ref().map(|(name, version)| json!({"name": name, "version": version}));
-            json!({"capabilities": capabilities, "id": id, "ok": true, "protocol": 1, "sdk": sdk, "worker_id": worker_id})
+            json!({
+                "capabilities": capabilities, "id": id, "ok": true, "protocol": 1, "sdk": sdk, "worker_id": worker_id,
+            })
         }
         "materialize" => {
             let request: MaterializeRequest = decode(request)?;
@@ -306,7 +306,10 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
         "execute" => {
             let request: ExecuteRequest = decode(request)?;
             write(&Path::new(request.result_dir.as_str()).join("result.json"), "{\"answer\":42}\n")?;
-            json!({"id": id, "implementation_time_ns": 1234, "ok": true, "result": {"manifest": "result.json"}, "statistics": {"iterations": 1}})
+            json!({
+                "id": id, "implementation_time_ns": 1234, "ok": true, "result": {"manifest": "result.json"},
+                "statistics": {"iterations": 1},
+            })
         }
         "reset" => {
             decode::<ResetRequest>(request)?;

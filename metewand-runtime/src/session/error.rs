@@ -110,9 +110,10 @@ impl std::error::Error for SessionError {
 
 /// What went wrong in a session.
 ///
-/// Every kind but [`WorkerFailure`](SessionErrorKind::WorkerFailure) outside `hello`, `reset` and `shutdown`, [`WrongRole`](
-/// SessionErrorKind::WrongRole) and [`Unusable`](SessionErrorKind::Unusable) discards the worker: its processes
-/// are killed and reaped before the error is returned, and the session accepts no further request.
+/// Every kind discards the worker (its processes are killed and reaped before the error is returned, and the
+/// session accepts no further request) except [`WrongRole`](SessionErrorKind::WrongRole), [`Unusable`](
+/// SessionErrorKind::Unusable), and [`WorkerFailure`](SessionErrorKind::WorkerFailure) outside `hello`, `reset`
+/// and `shutdown`.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionErrorKind {
     /// The worker's command could not be started (a missing program, a missing working directory, a refused

@@ -148,6 +148,10 @@ impl std::fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
+fn is_cancel(error: &io::Error) -> bool {
+    matches!(interrupted(error), Some(Interrupted::Cancelled))
+}
+
 fn interrupted(error: &io::Error) -> Option<&Interrupted> {
     error.get_ref()?.downcast_ref::<Interrupted>()
 }
@@ -159,7 +163,8 @@ impl Worker {
                 Command::CloseStdin => self.stdin = None,
                 Command::Exchange(line) => {
                     let reply = self.exchange(&line);
-                    let cancelled = matches!(&reply, Reply::Failed(error) if matches!(interrupted(error), Some(Interrupted::Cancelled)));
+                    // A cancelled exchange has nobody waiting for it: the session is ending.
+                    let cancelled = matches!(&reply, Reply::Failed(error) if is_cancel(error));
                     if cancelled || replies.send(reply).is_err() {
                         return;
                     }

@@ -10,9 +10,9 @@
 //!
 //! Every error names the role, the phase and the end of the worker's stderr ([`SessionError`]). A timeout, a
 //! protocol violation, an exit or closed stream, and a worker-reported failure of `hello`, `reset` or `shutdown`
-//! discard the worker at once: its processes are killed and reaped and the session refuses further requests. Other worker-reported
-//! failures leave the session usable. Dropping a session (including while a panic unwinds) discards the worker
-//! the same way.
+//! discard the worker at once: its processes are killed and reaped and the session refuses further requests.
+//! Other worker-reported failures leave the session usable. Dropping a session (including while a panic unwinds)
+//! discards the worker the same way.
 //!
 //! Sessions need Linux: pidfds (5.3 or later), `/proc`, and the child-subreaper flag.
 

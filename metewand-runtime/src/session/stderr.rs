@@ -200,9 +200,10 @@ impl DrainState {
             if kept.len() < bytes.len() {
                 self.cut = true;
                 let newline = if self.last_logged == b'\n' { "" } else { "\n" };
+                let cap = self.cap;
                 let marker = format!(
-                    "{newline}[metewand: log cut here: the worker wrote more than {} bytes to stderr; the rest is not kept]\n",
-                    self.cap
+                    "{newline}[metewand: log cut here: the worker wrote more than {cap} bytes to stderr; \
+                     the rest is not kept]\n"
                 );
                 result = log.write_all(marker.as_bytes());
             }

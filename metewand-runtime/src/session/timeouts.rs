@@ -90,7 +90,8 @@ impl PhaseTimeouts {
     /// use metewand_runtime::protocol::Method;
     /// use metewand_runtime::session::PhaseTimeouts;
     ///
-    /// let timeouts = PhaseTimeouts { reset: Duration::from_secs(5), ..PhaseTimeouts::uniform(Duration::from_secs(1)) };
+    /// let second = Duration::from_secs(1);
+    /// let timeouts = PhaseTimeouts { reset: Duration::from_secs(5), ..PhaseTimeouts::uniform(second) };
     /// assert_eq!(timeouts.limit(Method::Reset), Duration::from_secs(5));
     /// assert_eq!(timeouts.limit(Method::Hello), Duration::from_secs(1));
     /// ```
