@@ -12,12 +12,13 @@ use super::{Fixture, GENEROUS, SHORT, assert_took, assert_worker_and_threads_gon
 #[test]
 fn prepare_and_execute_within_their_limits_but_past_the_scientific_deadline() {
     let fixture = Fixture::new();
-    let args = ["--delay", "prepare=600", "--delay", "execute=600"];
+    // Each takes a second, well within its phase limit; the envelope ends halfway through execute.
+    let args = ["--delay", "prepare=1000", "--delay", "execute=1000"];
     let mut session =
         ImplementationSession::connect(fixture.implementation(&args, PhaseTimeouts::uniform(GENEROUS))).unwrap();
     let pid = session.pid();
     let envelope = Instant::now();
-    let budget = Duration::from_millis(900);
+    let budget = Duration::from_millis(1500);
     session.set_scientific_deadline(envelope + budget);
     session.prepare(fixture.prepare()).unwrap();
     let error = session.execute(fixture.execute()).unwrap_err();
@@ -80,7 +81,7 @@ fn clearing_the_scientific_deadline_leaves_untimed_phases_their_limits() {
     let fixture = Fixture::new();
     let mut session =
         ImplementationSession::connect(fixture.implementation(&[], PhaseTimeouts::uniform(GENEROUS))).unwrap();
-    let deadline = Instant::now() + Duration::from_millis(300);
+    let deadline = Instant::now() + Duration::from_secs(2);
     session.set_scientific_deadline(deadline);
     session.prepare(fixture.prepare()).unwrap();
     session.execute(fixture.execute()).unwrap();
