@@ -26,7 +26,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use std::{env, fs, process, thread};
 
-use metewand_protocol::frame::{Frame, FrameReader, encode_message};
+use metewand_protocol::frame::{Frame, FrameReader, encode_value};
 use metewand_protocol::messages::{
     Capability, EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest,
     ShutdownRequest,
@@ -46,6 +46,8 @@ enum Fault {
     WrongId,
     /// Write the answer twice, in one write.
     AnswerTwice,
+    /// Write the answer, then write it again 200 ms later.
+    AnswerTwiceLate,
     /// Write a line longer than a frame may be.
     OversizedLine,
     /// Write a line that is not UTF-8.
@@ -86,6 +88,7 @@ impl Fault {
             "never-answer" => Fault::NeverAnswer,
             "wrong-id" => Fault::WrongId,
             "answer-twice" => Fault::AnswerTwice,
+            "answer-twice-late" => Fault::AnswerTwiceLate,
             "oversized-line" => Fault::OversizedLine,
             "invalid-utf8" => Fault::InvalidUtf8,
             "bom" => Fault::Bom,
@@ -208,13 +211,13 @@ fn serve(options: &Options) -> ! {
                 process::exit(2);
             }
         };
-        let mut line = encode_message(&answer).expect("answers are small");
+        let mut line = encode_value(&answer).expect("answers are small");
         match fault {
             None | Some(Fault::WrongWorkerId) => {}
             Some(Fault::NeverAnswer) => sleep_forever(),
             Some(Fault::WrongId) => {
                 answer["id"] = json!(format!("{id}99"));
-                line = encode_message(&answer).expect("answers are small");
+                line = encode_value(&answer).expect("answers are small");
             }
             Some(Fault::AnswerTwice) => line = [line.clone(), line].concat(),
             Some(Fault::OversizedLine) => {
@@ -248,12 +251,18 @@ fn serve(options: &Options) -> ! {
                 process::exit(0);
             }
             Some(Fault::FloodStderr) => flood_stderr(options.flood_bytes),
-            Some(Fault::AnswerThenExit | Fault::StopReading | Fault::Fail) => {}
+            Some(Fault::AnswerTwiceLate | Fault::AnswerThenExit | Fault::StopReading | Fault::Fail) => {}
         }
         if out.write_all(&line).and_then(|()| out.flush()).is_err() {
             process::exit(2);
         }
         match fault {
+            Some(Fault::AnswerTwiceLate) => {
+                thread::sleep(Duration::from_millis(200));
+                if out.write_all(&line).and_then(|()| out.flush()).is_err() {
+                    process::exit(2);
+                }
+            }
             Some(Fault::AnswerThenExit) => {
                 eprintln!("test-worker: exiting with status 3 after answering {method}");
                 process::exit(3);

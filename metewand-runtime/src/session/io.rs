@@ -7,7 +7,7 @@
 //! to stop the thread whenever it ends. The thread only moves bytes and frames; matching, decoding and deadlines
 //! belong to the session.
 
-use std::io::{self, BufRead, BufReader, PipeReader, PipeWriter, Read, Write};
+use std::io::{self, BufReader, PipeReader, PipeWriter, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::Arc;
@@ -191,20 +191,14 @@ impl Worker {
         }
     }
 
-    /// Output the worker wrote while no request was pending: a second answer, or anything else.
+    /// Output the worker wrote after its previous answer and that was read with it: a second answer, or anything
+    /// else. Only the buffer is looked at, which costs no system call; output that arrives later is read as the
+    /// next response, and the session tells a repeated answer by its id.
     fn unsolicited(&mut self) -> Option<Reply> {
-        if self.stdout.buffer().is_empty() {
-            if !sys::ready_now(self.stdout.get_ref().stdout.as_fd(), libc::POLLIN).unwrap_or(false) {
-                return None;
-            }
-            // Readable now, so this reads what is there without waiting.
-            match self.stdout.fill_buf() {
-                Ok([]) => return None,
-                Ok(_) => {}
-                Err(error) => return Some(Reply::Failed(error)),
-            }
-        }
         let buffered = self.stdout.buffer();
+        if buffered.is_empty() {
+            return None;
+        }
         if !buffered.contains(&b'\n') {
             return Some(Reply::Unsolicited(Err(buffered.len())));
         }

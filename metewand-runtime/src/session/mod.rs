@@ -39,7 +39,7 @@ use metewand_protocol::messages::{
     MethodShutdown, RequestId, ResetRequest, Role, ShutdownRequest, WorkerId,
 };
 use metewand_protocol::{
-    FrameError, Message, Response, TrackerError, decode::ResponseId, decode_response, encode_message,
+    Frame, FrameError, Message, Response, TrackerError, decode::ResponseId, decode_response, encode_message,
     validate_hello_response,
 };
 use metewand_protocol::{Method, RequestTracker};
@@ -456,6 +456,10 @@ impl WorkerSession {
         let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
         let kind = match reply {
             Ok(io::Reply::Frame(frame)) => {
+                if let Some(observed) = self.repeated_answer(&frame, pending) {
+                    let extra = TrackerError::ExtraResponse { observed };
+                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(extra))));
+                }
                 let response = match decode_response::<T>(&frame) {
                     Ok(response) => response,
                     Err(error) => return Err(self.fail(pending, violation(ProtocolViolation::Decode(error)))),
@@ -505,6 +509,14 @@ impl WorkerSession {
     fn closed(&self, cause: ExitCause) -> SessionErrorKind {
         let exited = self.live.as_ref().is_some_and(|live| live.process.wait_for_exit(Instant::now() + EXIT_GRACE));
         SessionErrorKind::WorkerExit { cause: if exited { ExitCause::Exited } else { cause }, status: None }
+    }
+
+    /// The id of a frame that answers an earlier request of this session instead of the pending one: a second
+    /// answer, written when no request was pending and read only now, whatever its shape.
+    fn repeated_answer(&self, frame: &Frame, pending: &Pending) -> Option<String> {
+        let id = frame.value().get("id")?.as_str()?;
+        let earlier = id != pending.id.as_str() && self.phases.iter().any(|timing| timing.request_id == id);
+        earlier.then(|| id.to_owned())
     }
 
     fn record(&mut self, pending: &Pending, ok: bool) {

@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use metewand_runtime::protocol::Method;
@@ -82,14 +83,14 @@ fn a_wrong_id_is_a_protocol_violation() {
     assert_eq!((expected.as_str(), observed.as_str()), ("2", "299"));
 }
 
-#[test]
-fn answering_twice_is_an_extra_response() {
+fn answering_twice(fault: &str) {
     let fixture = Fixture::new();
-    let config = fixture.implementation(&["--fault", "answer-twice@prepare"], PhaseTimeouts::uniform(GENEROUS));
+    let config = fixture.implementation(&["--fault", fault], PhaseTimeouts::uniform(GENEROUS));
     let mut session = ImplementationSession::connect(config).unwrap();
     let pid = session.pid();
     session.prepare(fixture.prepare()).unwrap();
-    // The second answer is found before the next request is written.
+    // Let a late second answer arrive; an early one was read with the first.
+    thread::sleep(Duration::from_millis(400));
     let error = session.execute(fixture.execute()).unwrap_err();
     let ProtocolViolation::Tracker(TrackerError::ExtraResponse { observed }) = violation(&error) else {
         panic!("{error:?}")
@@ -98,6 +99,17 @@ fn answering_twice_is_an_extra_response() {
     assert_eq!(error.phase(), Method::Execute);
     assert!(!session.is_usable());
     assert_worker_and_threads_gone(pid);
+}
+
+#[test]
+fn answering_twice_in_one_write_is_an_extra_response() {
+    answering_twice("answer-twice@prepare");
+}
+
+#[test]
+fn answering_twice_later_is_an_extra_response() {
+    // The second answer is read as the response to execute, and told apart by its id.
+    answering_twice("answer-twice-late@prepare");
 }
 
 #[test]
