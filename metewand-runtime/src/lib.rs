@@ -47,17 +47,40 @@
 //!     .unwrap_err();
 //! assert!(error.to_string().contains("\"rows.csv\" has SHA-256"), "{error}");
 //! ```
+//!
+//! A [`session`] runs one worker for one role. Its phases are bounded by [`PhaseTimeouts`], which has no implicit
+//! defaults: a value names every phase, usually starting from the documented defaults.
+//!
+//! ```
+//! use std::time::Duration;
+//! use metewand_runtime::protocol::messages::{Role, WorkerId};
+//! use metewand_runtime::{PhaseTimeouts, SessionConfig, WorkerCommand};
+//!
+//! let timeouts = PhaseTimeouts { execute: Duration::from_secs(120), ..PhaseTimeouts::documented_defaults() };
+//! let command = WorkerCommand::new("python3", "/private/source-implementation").args(["-m", "solver"]);
+//! let worker_id = WorkerId::try_from(format!("mw1-resolved-worker-{}", "0".repeat(64))).unwrap();
+//! let config = SessionConfig::new(command, worker_id, timeouts, "/attempt/logs/implementation.log");
+//! assert_eq!(config.timeouts().execute, Duration::from_secs(120));
+//! assert_eq!(config.timeouts().hello, Duration::from_secs(60));
+//! // `ImplementationSession::connect(config)` would now spawn the worker and complete the handshake.
+//! # let _ = Role::Implementation;
+//! ```
 
 pub mod catalog;
 pub mod document;
 pub mod identity;
 pub mod repository;
+pub mod session;
 pub mod validate;
 
 pub use metewand_protocol as protocol;
 
 pub use catalog::SchemaCatalog;
 pub use repository::{CheckError, CheckErrorKind, CheckOptions, CheckedRepository};
+pub use session::{
+    EvaluatorSession, ImplementationSession, MaterializerSession, PhaseTimeouts, Session, SessionConfig, SessionError,
+    SessionErrorKind, WorkerCommand, WorkerSession,
+};
 pub use validate::{
     Sha256Digest, ValidatedDataset, ValidatedMetrics, ValidatedResult, ValidationError, ValidationErrorKind,
     WorkerOutputValidator,

@@ -3,6 +3,7 @@
 mod catalog;
 mod identity;
 mod repository;
+mod session;
 mod validate;
 
 use std::fs;

@@ -1,0 +1,139 @@
+//! The cost of a session: one request/response exchange (`reset` and its acknowledgment) with the test worker,
+//! measured in the same run beside (a) the same line echoed through a raw pipe by a child process and (b) that
+//! echo through one thread hand-off each way, the floor a dedicated protocol-I/O thread imposes; then the time
+//! from spawning the test worker to a completed handshake, and the time a clean shutdown takes (acknowledgment,
+//! exit, the sweep for leftovers, reaping, joining the threads).
+//!
+//! The target is an exchange that costs at most 1.2 times (b).
+
+#[path = "../tests/it/session/test_worker.rs"]
+mod test_worker;
+
+use std::hint::black_box;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use metewand_runtime::protocol::messages::{Capability, WorkerId};
+use metewand_runtime::session::{ImplementationSession, PhaseTimeouts, SessionConfig, WorkerCommand};
+use tempfile::TempDir;
+
+/// The bytes of the `reset` request the session sends, so the echo moves a line of the same length.
+const LINE: &[u8] = b"{\"id\":\"1\",\"method\":\"reset\"}\n";
+
+struct Echo {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Echo {
+    fn start() -> Echo {
+        let mut child = Command::new(test_worker::test_worker())
+            .arg("echo")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the echo starts");
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Echo { child, stdin, stdout }
+    }
+
+    fn round_trip(&mut self, line: &[u8], reply: &mut Vec<u8>) {
+        self.stdin.write_all(line).expect("the echo reads");
+        reply.clear();
+        self.stdout.read_until(b'\n', reply).expect("the echo writes");
+        assert_eq!(reply.len(), line.len());
+    }
+
+    fn stop(self) {
+        let Echo { mut child, stdin, stdout } = self;
+        drop((stdin, stdout));
+        child.wait().expect("the echo exits at end of input");
+    }
+}
+
+fn config(dir: &TempDir) -> SessionConfig {
+    let command = WorkerCommand::new(test_worker::test_worker(), dir.path()).args(["serve", "--quiet"]);
+    let worker_id = WorkerId::try_from(format!("mw1-resolved-worker-{}", "0".repeat(64))).expect("a worker id");
+    let timeouts = PhaseTimeouts::uniform(Duration::from_secs(30));
+    SessionConfig::new(command, worker_id, timeouts, dir.path().join("worker.log")).select(Capability::OneShot)
+}
+
+fn exchange(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exchange");
+
+    let mut raw = Echo::start();
+    let mut reply = Vec::new();
+    group.bench_function("raw_pipe_echo", |b| b.iter(|| raw.round_trip(black_box(LINE), &mut reply)));
+    raw.stop();
+
+    let (requests, thread_requests) = mpsc::channel::<Vec<u8>>();
+    let (thread_replies, replies) = mpsc::channel::<Vec<u8>>();
+    let handoff = thread::spawn(move || {
+        let mut echo = Echo::start();
+        let mut reply = Vec::new();
+        while let Ok(line) = thread_requests.recv() {
+            echo.round_trip(&line, &mut reply);
+            thread_replies.send(reply.clone()).expect("the caller waits");
+        }
+        echo.stop();
+    });
+    group.bench_function("echo_through_thread_handoff", |b| {
+        b.iter(|| {
+            requests.send(black_box(LINE).to_vec()).expect("the thread runs");
+            replies.recv().expect("the thread answers")
+        })
+    });
+    drop(requests);
+    handoff.join().expect("the hand-off thread ends");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut session = ImplementationSession::connect(config(&dir)).expect("the test worker connects");
+    group.bench_function("session_reset", |b| b.iter(|| session.reset().expect("reset is acknowledged")));
+    session.shutdown().expect("the test worker shuts down");
+    group.finish();
+}
+
+fn lifecycle(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lifecycle");
+    group.sample_size(20);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    group.bench_function("spawn_to_ready", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let started = Instant::now();
+                let session = ImplementationSession::connect(config(&dir)).expect("the test worker connects");
+                total += started.elapsed();
+                session.shutdown().expect("the test worker shuts down");
+            }
+            total
+        })
+    });
+    group.bench_function("clean_shutdown", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let session = ImplementationSession::connect(config(&dir)).expect("the test worker connects");
+                let started = Instant::now();
+                session.shutdown().expect("the test worker shuts down");
+                total += started.elapsed();
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
+    targets = exchange, lifecycle
+}
+criterion_main!(benches);

@@ -1,0 +1,696 @@
+//! Worker sessions: one worker process for one role, driven through the version-1 protocol from `hello` to
+//! `shutdown`, with every phase under a deadline and every process it started killed and reaped at the end.
+//!
+//! A session is started with [`Session::connect`] (role-typed: [`MaterializerSession`], [`ImplementationSession`],
+//! [`EvaluatorSession`]) or [`WorkerSession::connect`] (the role chosen at run time, requests made through the
+//! dynamic [`WorkerSession::call`]). Connecting spawns the worker ([`WorkerCommand`], a clean environment, its own
+//! session and process group), starts the stderr drain and the protocol-I/O thread, and completes the handshake
+//! against the plan's capability selection. Each later request waits at most until the earlier of its phase's
+//! limit ([`PhaseTimeouts`]) and the scientific deadline, if one is set.
+//!
+//! Every error names the role, the phase and the end of the worker's stderr ([`SessionError`]). A timeout, a
+//! protocol violation, an exit or closed stream, and a worker-reported failure of `hello`, `reset` or `shutdown`
+//! discard the worker at once: its processes are killed and reaped and the session refuses further requests.
+//! Other worker-reported failures leave the session usable. Dropping a session (including while a panic unwinds)
+//! discards the worker the same way.
+//!
+//! Sessions need Linux: pidfds (5.3 or later), `/proc`, and the child-subreaper flag.
+
+mod error;
+mod io;
+mod process;
+mod record;
+mod request;
+mod stderr;
+mod sys;
+mod timeouts;
+
+use std::fs::File;
+use std::marker::PhantomData;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
+pub use metewand_protocol::handshake::Handshake;
+use metewand_protocol::handshake::hello_request;
+use metewand_protocol::messages::{
+    AckResponse, Capability, EvaluateResponse, ExecuteResponse, HelloResponse, MaterializeResponse, MethodReset,
+    MethodShutdown, RequestId, ResetRequest, Role, ShutdownRequest, WorkerId,
+};
+use metewand_protocol::{
+    Frame, FrameError, Message, Response, TrackerError, decode::ResponseId, decode_response, encode_message,
+    validate_hello_response,
+};
+use metewand_protocol::{Method, RequestTracker};
+pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand};
+pub use record::{PhaseTiming, SessionSummary};
+pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
+pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
+pub use timeouts::PhaseTimeouts;
+
+use io::{ProtocolIo, Wait};
+use process::{Termination, WorkerProcess};
+use stderr::StderrDrain;
+
+/// How long a session waits, after the worker's stdout or stdin closed, to learn whether that was the worker
+/// exiting (files are closed a moment before the exit is announced).
+const EXIT_GRACE: Duration = Duration::from_millis(200);
+
+/// Where a deadline lands when its limit is too large to add to the monotonic clock.
+const FAR_FUTURE: Duration = Duration::from_secs(10 * 365 * 24 * 60 * 60);
+
+/// Everything a session needs besides its role: the command, the resolved identity, the limits, where its log
+/// goes, and the plan's capability selection (which stays on the orchestrator's side and is never sent).
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    command: WorkerCommand,
+    worker_id: WorkerId,
+    timeouts: PhaseTimeouts,
+    log_path: PathBuf,
+    selected: Vec<Capability>,
+    log_cap: u64,
+}
+
+impl SessionConfig {
+    /// A configuration that selects no capability and caps the log at [`DEFAULT_LOG_CAP`].
+    ///
+    /// The log file is created (or truncated) when the session connects.
+    pub fn new(
+        command: WorkerCommand,
+        worker_id: WorkerId,
+        timeouts: PhaseTimeouts,
+        log_path: impl Into<PathBuf>,
+    ) -> SessionConfig {
+        SessionConfig {
+            command,
+            worker_id,
+            timeouts,
+            log_path: log_path.into(),
+            selected: Vec::new(),
+            log_cap: DEFAULT_LOG_CAP,
+        }
+    }
+
+    /// Selects a capability the worker must report (the handshake fails otherwise).
+    pub fn select(mut self, capability: Capability) -> SessionConfig {
+        if !self.selected.contains(&capability) {
+            self.selected.push(capability);
+        }
+        self
+    }
+
+    /// Caps the log file at `bytes` of the worker's output instead of [`DEFAULT_LOG_CAP`].
+    pub fn log_cap(mut self, bytes: u64) -> SessionConfig {
+        self.log_cap = bytes;
+        self
+    }
+
+    /// The worker's command.
+    pub fn command(&self) -> &WorkerCommand {
+        &self.command
+    }
+
+    /// The phase limits.
+    pub fn timeouts(&self) -> &PhaseTimeouts {
+        &self.timeouts
+    }
+}
+
+/// A running worker's threads and process; gone once the session discards or shuts down the worker.
+struct Live {
+    io: ProtocolIo,
+    stderr: StderrDrain,
+    process: WorkerProcess,
+}
+
+impl Live {
+    /// Stops the I/O thread, kills and reaps every process, then drains what is left of stderr and joins its
+    /// thread.
+    fn end(mut self) -> Ended {
+        self.io.stop();
+        let termination = self.process.terminate();
+        if !termination.survivors.is_empty() {
+            self.stderr.note(&format!(
+                "[metewand: processes {:?} of this worker were still present {REAP_LIMIT:?} after SIGKILL]",
+                termination.survivors
+            ));
+        }
+        let (tail, log_error) = self.stderr.finish();
+        Ended { termination, tail, log_error }
+    }
+}
+
+/// What ending a worker left.
+struct Ended {
+    termination: Termination,
+    tail: Vec<String>,
+    log_error: Option<std::io::Error>,
+}
+
+/// A request begun: its id, when it started, and which deadline bounds it.
+struct Pending {
+    method: Method,
+    id: RequestId,
+    started: Instant,
+    started_at: SystemTime,
+    deadline: Instant,
+    timeout: fn(Duration) -> SessionErrorKind,
+    limit: Duration,
+}
+
+impl Pending {
+    fn timed_out(&self) -> SessionErrorKind {
+        (self.timeout)(self.limit)
+    }
+}
+
+/// A session with one worker, its role chosen at run time; requests go through [`WorkerSession::call`].
+///
+/// The role-typed [`Session`] wraps this and is what most callers want.
+pub struct WorkerSession {
+    role: Role,
+    worker_id: WorkerId,
+    timeouts: PhaseTimeouts,
+    selected: Vec<Capability>,
+    tracker: RequestTracker,
+    scientific_deadline: Option<Instant>,
+    handshake: Option<Handshake>,
+    phases: Vec<PhaseTiming>,
+    pid: u32,
+    log_path: PathBuf,
+    live: Option<Live>,
+    final_tail: Vec<String>,
+}
+
+impl std::fmt::Debug for WorkerSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkerSession")
+            .field("role", &self.role)
+            .field("pid", &self.pid)
+            .field("usable", &self.is_usable())
+            .field("scientific_deadline", &self.scientific_deadline)
+            .field("phases", &self.phases.len())
+            .finish()
+    }
+}
+
+impl WorkerSession {
+    /// Starts a worker for `role` and completes the handshake within the `hello` limit.
+    pub fn connect(role: Role, config: SessionConfig) -> Result<WorkerSession, SessionError> {
+        WorkerSession::start(role, config, None)
+    }
+
+    /// Like [`connect`](WorkerSession::connect), with a scientific deadline that already bounds start-up and the
+    /// handshake, and stays set afterwards.
+    pub fn connect_with_deadline(
+        role: Role,
+        config: SessionConfig,
+        deadline: Instant,
+    ) -> Result<WorkerSession, SessionError> {
+        WorkerSession::start(role, config, Some(deadline))
+    }
+
+    fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
+        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap } = config;
+        let early = |kind| SessionError::new(role, Method::Hello, kind, Vec::new(), None);
+        let log = File::create(&log_path).map_err(|source| {
+            early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
+        })?;
+        let spawned = process::spawn(&command).map_err(|source| early(SessionErrorKind::SpawnFailed(source)))?;
+        let process = spawned.process;
+        let pid = process.pid();
+        let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
+        // On an error here, dropping `process` kills and reaps the worker, and dropping a started drain joins it.
+        let stderr = StderrDrain::start(spawned.stderr, log, log_cap, format!("mw-err-{pid}")).map_err(executor_io)?;
+        let io = ProtocolIo::start(spawned.stdin, spawned.stdout, process.pidfd(), format!("mw-io-{pid}"))
+            .map_err(executor_io)?;
+        let mut session = WorkerSession {
+            role,
+            worker_id,
+            timeouts,
+            selected,
+            tracker: RequestTracker::new(role),
+            scientific_deadline: deadline,
+            handshake: None,
+            phases: Vec::new(),
+            pid,
+            log_path,
+            live: Some(Live { io, stderr, process }),
+            final_tail: Vec::new(),
+        };
+        session.hello()?;
+        Ok(session)
+    }
+
+    fn hello(&mut self) -> Result<(), SessionError> {
+        let pending = self.begin(Method::Hello)?;
+        let request = hello_request(pending.id.clone(), self.role, self.worker_id.clone());
+        let response: HelloResponse = self.exchange(&pending, encode_message(&request))?;
+        match validate_hello_response(&request, &response, &self.selected) {
+            Ok(handshake) => {
+                self.handshake = Some(handshake);
+                self.record(&pending, true);
+                Ok(())
+            }
+            Err(error) => {
+                Err(self.fail(&pending, SessionErrorKind::ProtocolViolation(ProtocolViolation::Handshake(error))))
+            }
+        }
+    }
+
+    /// The worker's role.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// The resolved worker identity the handshake confirmed.
+    pub fn worker_id(&self) -> &WorkerId {
+        &self.worker_id
+    }
+
+    /// What the handshake established: every reported capability (reserved ones included, recorded and inert),
+    /// the plan's selection, and the SDK's name and version (`None` for a direct protocol worker).
+    pub fn handshake(&self) -> &Handshake {
+        self.handshake.as_ref().expect("a session exists only after its handshake")
+    }
+
+    /// The worker's pid, which is also its process group and session id.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// The path of the worker's stderr log.
+    pub fn log_path(&self) -> &Path {
+        &self.log_path
+    }
+
+    /// Every request sent so far, with the executor's timing, `hello` included.
+    pub fn phases(&self) -> &[PhaseTiming] {
+        &self.phases
+    }
+
+    /// Whether the session still has its worker and accepts requests.
+    pub fn is_usable(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// The last lines of the worker's stderr so far.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        match &self.live {
+            Some(live) => live.stderr.tail_now(),
+            None => self.final_tail.clone(),
+        }
+    }
+
+    /// The scientific deadline, if one is set.
+    pub fn scientific_deadline(&self) -> Option<Instant> {
+        self.scientific_deadline
+    }
+
+    /// Sets the absolute scientific deadline: every later exchange ends at the earlier of it and its phase's
+    /// limit, and passing it is a [`SessionErrorKind::ScientificTimeout`] that discards the worker.
+    pub fn set_scientific_deadline(&mut self, deadline: Instant) {
+        self.scientific_deadline = Some(deadline);
+    }
+
+    /// Clears the scientific deadline before untimed phases; their operational limits are unchanged.
+    pub fn clear_scientific_deadline(&mut self) {
+        self.scientific_deadline = None;
+    }
+
+    /// Sends one request on the dynamic path. A method the role does not accept fails locally
+    /// ([`SessionErrorKind::WrongRole`]): nothing is sent, no request id is consumed, and the session stays usable.
+    pub fn call(&mut self, request: Request) -> Result<Reply, SessionError> {
+        Ok(match request {
+            Request::Materialize(params) => Reply::Materialized(self.request_materialize(params)?),
+            Request::Prepare(params) => {
+                self.request_prepare(params)?;
+                Reply::Acknowledged
+            }
+            Request::Execute(params) => Reply::Executed(self.request_execute(params)?),
+            Request::Reset => {
+                self.request_reset()?;
+                Reply::Acknowledged
+            }
+            Request::Evaluate(params) => Reply::Evaluated(self.request_evaluate(params)?),
+        })
+    }
+
+    fn request_materialize(&mut self, params: MaterializeParams) -> Result<MaterializeResponse, SessionError> {
+        let pending = self.begin(Method::Materialize)?;
+        let line = encode_message(&params.into_request(pending.id.clone()));
+        self.complete(&pending, line)
+    }
+
+    fn request_prepare(&mut self, params: PrepareParams) -> Result<(), SessionError> {
+        let pending = self.begin(Method::Prepare)?;
+        let line = encode_message(&params.into_request(pending.id.clone()));
+        self.complete::<AckResponse>(&pending, line).map(drop)
+    }
+
+    fn request_execute(&mut self, params: ExecuteParams) -> Result<ExecuteResponse, SessionError> {
+        let pending = self.begin(Method::Execute)?;
+        let line = encode_message(&params.into_request(pending.id.clone()));
+        self.complete(&pending, line)
+    }
+
+    fn request_reset(&mut self) -> Result<(), SessionError> {
+        let pending = self.begin(Method::Reset)?;
+        let line = encode_message(&ResetRequest { id: pending.id.clone(), method: MethodReset });
+        self.complete::<AckResponse>(&pending, line).map(drop)
+    }
+
+    fn request_evaluate(&mut self, params: EvaluateParams) -> Result<EvaluateResponse, SessionError> {
+        let pending = self.begin(Method::Evaluate)?;
+        let line = encode_message(&params.into_request(pending.id.clone()));
+        self.complete(&pending, line)
+    }
+
+    /// Sends `shutdown`, then waits for the worker to exit, both within the `shutdown` limit (or the scientific
+    /// deadline, if earlier). Succeeds only with the acknowledgment and exit status 0; either way every process
+    /// of the worker's is killed and reaped before this returns.
+    pub fn shutdown(mut self) -> Result<SessionSummary, SessionError> {
+        let pending = self.begin(Method::Shutdown)?;
+        let line = encode_message(&ShutdownRequest { id: pending.id.clone(), method: MethodShutdown });
+        let _: AckResponse = self.exchange(&pending, line)?;
+        let live = self.live.as_ref().expect("an exchange that succeeded leaves the worker running");
+        // A worker that reads until end of input exits now; one that exits on its own does not mind.
+        live.io.close_stdin();
+        if !live.process.wait_for_exit(pending.deadline) {
+            return Err(self.fail(&pending, pending.timed_out()));
+        }
+        let ended = self.end();
+        let status = ended.termination.status;
+        if status.is_none_or(|status| !status.success()) {
+            let kind = SessionErrorKind::WorkerExit { cause: ExitCause::UncleanShutdown, status };
+            return Err(self.failed(&pending, kind, ended.tail));
+        }
+        if let Some(source) = ended.log_error {
+            let kind = SessionErrorKind::ExecutorIo { action: "writing the worker's log", source };
+            return Err(self.failed(&pending, kind, ended.tail));
+        }
+        self.record(&pending, true);
+        Ok(SessionSummary {
+            role: self.role,
+            handshake: self.handshake().clone(),
+            phases: std::mem::take(&mut self.phases),
+            exit_status: status.expect("checked above"),
+        })
+    }
+
+    /// Begins a request: refuses it locally if the session is unusable or the role does not accept the method,
+    /// otherwise allocates its id and fixes its deadline.
+    fn begin(&mut self, method: Method) -> Result<Pending, SessionError> {
+        if self.live.is_none() {
+            return Err(self.local(method, SessionErrorKind::Unusable));
+        }
+        let id = self.tracker.begin(method).map_err(|error| {
+            let kind = match error {
+                TrackerError::WrongRole { .. } => SessionErrorKind::WrongRole(error),
+                // One request at a time is guaranteed by `&mut self`, and a request that never completed
+                // discarded the worker; a busy tracker therefore means the session cannot go on.
+                _ => SessionErrorKind::Unusable,
+            };
+            self.local(method, kind)
+        })?;
+        let started = Instant::now();
+        let limit = self.timeouts.limit(method);
+        // A limit too large to add to the clock is, in effect, a decade.
+        let phase_deadline = started.checked_add(limit).unwrap_or_else(|| started + FAR_FUTURE);
+        let (deadline, timeout): (Instant, fn(Duration) -> SessionErrorKind) = match self.scientific_deadline {
+            Some(scientific) if scientific <= phase_deadline => (scientific, |_| SessionErrorKind::ScientificTimeout),
+            _ => (phase_deadline, |limit| SessionErrorKind::PhaseTimeout { limit }),
+        };
+        Ok(Pending { method, id, started, started_at: SystemTime::now(), deadline, timeout, limit })
+    }
+
+    /// Exchanges a request and records its timing as successful.
+    fn complete<T: Message + ResponseId>(
+        &mut self,
+        pending: &Pending,
+        line: Result<Vec<u8>, FrameError>,
+    ) -> Result<T, SessionError> {
+        let response = self.exchange(pending, line)?;
+        self.record(pending, true);
+        Ok(response)
+    }
+
+    /// Sends one encoded request and waits for its response until the pending deadline. Every failure is
+    /// recorded; all but a worker-reported failure outside `hello`, `reset` and `shutdown` discard the worker.
+    fn exchange<T: Message + ResponseId>(
+        &mut self,
+        pending: &Pending,
+        line: Result<Vec<u8>, FrameError>,
+    ) -> Result<T, SessionError> {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => return Err(self.fail(pending, SessionErrorKind::InvalidRequest(error))),
+        };
+        if Instant::now() >= pending.deadline {
+            // Already past the deadline (a scientific deadline that passed between requests): nothing is sent.
+            return Err(self.fail(pending, pending.timed_out()));
+        }
+        let live = self.live.as_ref().expect("begin checked the session is usable");
+        let reply = if live.io.send(line) { live.io.wait(pending.deadline) } else { Err(Wait::Lost) };
+        let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
+        let kind = match reply {
+            Ok(io::Reply::Frame(frame)) => {
+                if let Some(observed) = self.repeated_answer(&frame, pending) {
+                    let extra = TrackerError::ExtraResponse { observed };
+                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(extra))));
+                }
+                let response = match decode_response::<T>(&frame) {
+                    Ok(response) => response,
+                    Err(error) => return Err(self.fail(pending, violation(ProtocolViolation::Decode(error)))),
+                };
+                if let Err(error) = self.tracker.complete(response.id()) {
+                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(error))));
+                }
+                match response {
+                    Response::Success(success) => return Ok(success),
+                    Response::Failure(failure) => SessionErrorKind::WorkerFailure {
+                        code: failure.error.code,
+                        message: failure.error.message.to_string(),
+                        details: failure.error.details,
+                    },
+                }
+            }
+            Ok(io::Reply::Unsolicited(Ok(frame))) => match frame.value().get("id").and_then(|id| id.as_str()) {
+                Some(id) => {
+                    violation(ProtocolViolation::Tracker(TrackerError::ExtraResponse { observed: id.to_owned() }))
+                }
+                None => violation(ProtocolViolation::UnsolicitedOutput { bytes: frame.line().len() + 1 }),
+            },
+            Ok(io::Reply::Unsolicited(Err(bytes))) => violation(ProtocolViolation::UnsolicitedOutput { bytes }),
+            Ok(io::Reply::BadFrame(error)) => violation(ProtocolViolation::Frame(error)),
+            Ok(io::Reply::Exited) => SessionErrorKind::WorkerExit { cause: ExitCause::Exited, status: None },
+            Ok(io::Reply::StdoutClosed) => self.closed(ExitCause::ClosedStdout),
+            Ok(io::Reply::StdinClosed) => self.closed(ExitCause::ClosedStdin),
+            Ok(io::Reply::Failed(source)) => {
+                SessionErrorKind::ExecutorIo { action: "reading or writing the worker's pipes", source }
+            }
+            Err(Wait::TimedOut) => pending.timed_out(),
+            Err(Wait::Lost) => SessionErrorKind::ExecutorIo {
+                action: "running the protocol-I/O thread",
+                source: std::io::Error::other("the thread stopped"),
+            },
+        };
+        if kind.discards_worker(pending.method) {
+            return Err(self.fail(pending, kind));
+        }
+        // A worker-reported failure the session survives: the tail is what the worker wrote up to now.
+        self.record(pending, false);
+        let stderr_tail = self.stderr_tail();
+        Err(SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned()))
+    }
+
+    /// A closed stream is the worker exiting if its exit follows within [`EXIT_GRACE`].
+    fn closed(&self, cause: ExitCause) -> SessionErrorKind {
+        let exited = self.live.as_ref().is_some_and(|live| live.process.wait_for_exit(Instant::now() + EXIT_GRACE));
+        SessionErrorKind::WorkerExit { cause: if exited { ExitCause::Exited } else { cause }, status: None }
+    }
+
+    /// The id of a frame that answers an earlier request of this session instead of the pending one: a second
+    /// answer, written when no request was pending and read only now, whatever its shape.
+    fn repeated_answer(&self, frame: &Frame, pending: &Pending) -> Option<String> {
+        let id = frame.value().get("id")?.as_str()?;
+        let earlier = id != pending.id.as_str() && self.phases.iter().any(|timing| timing.request_id == id);
+        earlier.then(|| id.to_owned())
+    }
+
+    fn record(&mut self, pending: &Pending, ok: bool) {
+        self.phases.push(PhaseTiming {
+            role: self.role,
+            phase: pending.method,
+            request_id: pending.id.to_string(),
+            started: pending.started,
+            started_at: pending.started_at,
+            duration: pending.started.elapsed(),
+            ok,
+        });
+    }
+
+    /// Records a failed request, discards the worker, and reports `kind` with the final stderr tail.
+    fn fail(&mut self, pending: &Pending, mut kind: SessionErrorKind) -> SessionError {
+        // The request's duration ends at the failure, not after the cleanup.
+        self.record(pending, false);
+        let ended = self.end();
+        if let SessionErrorKind::WorkerExit { status, .. } = &mut kind {
+            *status = ended.termination.status;
+        }
+        SessionError::new(self.role, pending.method, kind, ended.tail, self.phases.last().cloned())
+    }
+
+    /// Records a request that failed after the worker was already ended.
+    fn failed(&mut self, pending: &Pending, kind: SessionErrorKind, stderr_tail: Vec<String>) -> SessionError {
+        self.record(pending, false);
+        SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned())
+    }
+
+    /// An error for a request that was never sent.
+    fn local(&self, method: Method, kind: SessionErrorKind) -> SessionError {
+        SessionError::new(self.role, method, kind, self.stderr_tail(), None)
+    }
+
+    /// Ends the worker: stops the I/O thread, kills and reaps every process, finishes the stderr drain.
+    fn end(&mut self) -> Ended {
+        let live = self.live.take().expect("a worker is ended once");
+        let ended = live.end();
+        self.final_tail = ended.tail.clone();
+        ended
+    }
+}
+
+impl Drop for WorkerSession {
+    fn drop(&mut self) {
+        if self.live.is_some() {
+            self.end();
+        }
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A role marker for [`Session`]: which requests the session's worker accepts.
+pub trait SessionRole: sealed::Sealed {
+    /// The protocol role.
+    const ROLE: Role;
+}
+
+/// The dataset-materializer role: `materialize`.
+#[derive(Debug)]
+pub enum Materializer {}
+/// The implementation role: `prepare`, `execute` and `reset`.
+#[derive(Debug)]
+pub enum Implementation {}
+/// The problem-evaluator role: `evaluate`.
+#[derive(Debug)]
+pub enum Evaluator {}
+
+impl sealed::Sealed for Materializer {}
+impl sealed::Sealed for Implementation {}
+impl sealed::Sealed for Evaluator {}
+
+impl SessionRole for Materializer {
+    const ROLE: Role = Role::DatasetMaterializer;
+}
+impl SessionRole for Implementation {
+    const ROLE: Role = Role::Implementation;
+}
+impl SessionRole for Evaluator {
+    const ROLE: Role = Role::ProblemEvaluator;
+}
+
+/// A session whose role is part of its type: only the requests the role accepts are methods of it, so sending
+/// `evaluate` to an implementation does not compile.
+///
+/// It dereferences to [`WorkerSession`] for everything common to all roles (the handshake, the timings, the
+/// stderr tail).
+#[derive(Debug)]
+pub struct Session<R: SessionRole> {
+    inner: WorkerSession,
+    role: PhantomData<R>,
+}
+
+/// A session with a dataset materializer.
+pub type MaterializerSession = Session<Materializer>;
+/// A session with an implementation.
+pub type ImplementationSession = Session<Implementation>;
+/// A session with a problem evaluator.
+pub type EvaluatorSession = Session<Evaluator>;
+
+impl<R: SessionRole> Session<R> {
+    /// Starts a worker for the role and completes the handshake within the `hello` limit.
+    pub fn connect(config: SessionConfig) -> Result<Session<R>, SessionError> {
+        WorkerSession::connect(R::ROLE, config).map(|inner| Session { inner, role: PhantomData })
+    }
+
+    /// Like [`connect`](Session::connect), with a scientific deadline that already bounds start-up and the
+    /// handshake, and stays set afterwards.
+    pub fn connect_with_deadline(config: SessionConfig, deadline: Instant) -> Result<Session<R>, SessionError> {
+        WorkerSession::connect_with_deadline(R::ROLE, config, deadline)
+            .map(|inner| Session { inner, role: PhantomData })
+    }
+
+    /// Sets the absolute scientific deadline (see [`WorkerSession::set_scientific_deadline`]).
+    pub fn set_scientific_deadline(&mut self, deadline: Instant) {
+        self.inner.set_scientific_deadline(deadline);
+    }
+
+    /// Clears the scientific deadline before untimed phases.
+    pub fn clear_scientific_deadline(&mut self) {
+        self.inner.clear_scientific_deadline();
+    }
+
+    /// Sends `shutdown` and waits for exit status 0 (see [`WorkerSession::shutdown`]).
+    pub fn shutdown(self) -> Result<SessionSummary, SessionError> {
+        self.inner.shutdown()
+    }
+
+    /// The session without its role in its type, for the dynamic call path.
+    pub fn into_dynamic(self) -> WorkerSession {
+        self.inner
+    }
+}
+
+impl<R: SessionRole> Deref for Session<R> {
+    type Target = WorkerSession;
+
+    fn deref(&self) -> &WorkerSession {
+        &self.inner
+    }
+}
+
+impl Session<Materializer> {
+    /// Asks the materializer to build its dataset in `output_dir`; the manifest path it returns is unvalidated.
+    pub fn materialize(&mut self, params: MaterializeParams) -> Result<MaterializeResponse, SessionError> {
+        self.inner.request_materialize(params)
+    }
+}
+
+impl Session<Implementation> {
+    /// Gives the implementation the attempt's state.
+    pub fn prepare(&mut self, params: PrepareParams) -> Result<(), SessionError> {
+        self.inner.request_prepare(params)
+    }
+
+    /// Asks the implementation to solve the problem; the result manifest path it returns is unvalidated.
+    pub fn execute(&mut self, params: ExecuteParams) -> Result<ExecuteResponse, SessionError> {
+        self.inner.request_execute(params)
+    }
+
+    /// Asks the implementation to forget the prepared attempt. A failed reset discards the worker.
+    pub fn reset(&mut self) -> Result<(), SessionError> {
+        self.inner.request_reset()
+    }
+}
+
+impl Session<Evaluator> {
+    /// Asks the evaluator to judge a result and write its metrics; the verdict is the worker's, unvalidated.
+    pub fn evaluate(&mut self, params: EvaluateParams) -> Result<EvaluateResponse, SessionError> {
+        self.inner.request_evaluate(params)
+    }
+}

@@ -1,0 +1,440 @@
+//! Worker processes: spawning one in a clean environment, watching for its exit, and killing and reaping it with
+//! everything it started.
+//!
+//! # How a worker's processes are found
+//!
+//! The orchestrator marks itself a child subreaper once, before its first worker starts, so that nothing a worker
+//! leaves behind is re-parented to init, where it could not be told apart from the rest of the machine. Each
+//! worker starts in a new session (`setsid`, which also gives it its own process group; both ids are the worker's
+//! pid) and is itself marked a child subreaper, a flag that survives `exec`: while the worker lives, every process
+//! it started stays below it in the parent tree even when an intermediate parent exits.
+//!
+//! When a session ends, [`WorkerProcess::terminate`] repeats, until a scan of `/proc` finds nothing alive:
+//! kill the worker and its process group, then kill every process that
+//!
+//! - is in the worker's session or process group: everything the worker started that did not call `setsid`
+//!   itself, whoever its parent is now;
+//! - descends, by parent links, from the worker (what escaped with `setsid` while the worker lived); or
+//! - was re-parented to the orchestrator from a worker tree: a child of the orchestrator in another session than
+//!   the orchestrator's that is neither a live worker nor in a live worker's session. Only worker trees produce
+//!   such processes, because every worker starts in a new session and nothing can rejoin the orchestrator's; this
+//!   catches what escaped with `setsid` and was orphaned when its worker exited. It may be another session's
+//!   leftover, which is dead weight all the same: its worker is gone.
+//!
+//! each with its descendants. Each round holds the registry of live workers, so a worker being spawned by another
+//! thread is never mistaken for an orphan. Then the worker is reaped (only now, so that its pid, which is also its
+//! group and session id, cannot be reused while those are signalled), and every killed process that became our
+//! zombie is reaped by its own pid: the orchestrator never waits for "any child", which would steal the exit
+//! status of another session's worker or of a process some other code started.
+//!
+//! Limits: an escapee re-parented to the orchestrator while its worker still runs (possible only if the worker
+//! clears its own subreaper flag) is left to the orphan rule, so another session's sweep may end it early; code in
+//! the same process that starts its own children in new sessions would have their orphans treated as worker
+//! leftovers; a process stuck in an uninterruptible sleep past [`REAP_LIMIT`] is reported, not waited for; a process
+//! that changes its user or enters another PID namespace is out of reach. Real containment needs cgroups or
+//! namespaces, which a later sandbox may add.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+use std::{fs, io, thread};
+
+use super::sys;
+
+/// The environment variables a worker inherits from the orchestrator; everything else is declared.
+pub const INHERITED_ENV: [&str; 4] = ["PATH", "LANG", "LC_ALL", "TMPDIR"];
+
+/// How long ending a session waits, after SIGKILL, for the worker's processes to disappear before reporting the
+/// ones that did not.
+pub const REAP_LIMIT: Duration = Duration::from_secs(5);
+
+/// How to start a worker: its argv, its working directory and the variables it declares.
+///
+/// The environment is clean: only [`INHERITED_ENV`] is taken from the orchestrator, then the declared variables,
+/// which may override those.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerCommand {
+    program: OsString,
+    args: Vec<OsString>,
+    working_dir: PathBuf,
+    env: BTreeMap<OsString, OsString>,
+}
+
+impl WorkerCommand {
+    /// A command running `program` (found on the inherited `PATH` unless it holds a `/`) in `working_dir`.
+    pub fn new(program: impl Into<OsString>, working_dir: impl Into<PathBuf>) -> WorkerCommand {
+        WorkerCommand {
+            program: program.into(),
+            args: Vec::new(),
+            working_dir: working_dir.into(),
+            env: BTreeMap::new(),
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl Into<OsString>) -> WorkerCommand {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Adds arguments.
+    pub fn args<I: IntoIterator<Item = S>, S: Into<OsString>>(mut self, args: I) -> WorkerCommand {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Declares one environment variable.
+    pub fn env(mut self, name: impl Into<OsString>, value: impl Into<OsString>) -> WorkerCommand {
+        self.env.insert(name.into(), value.into());
+        self
+    }
+
+    /// The program.
+    pub fn program(&self) -> &OsString {
+        &self.program
+    }
+
+    /// The arguments after the program.
+    pub fn arguments(&self) -> &[OsString] {
+        &self.args
+    }
+
+    /// The working directory.
+    pub fn working_dir(&self) -> &PathBuf {
+        &self.working_dir
+    }
+
+    /// The complete environment the worker gets, given the orchestrator's own.
+    pub fn environment(&self) -> BTreeMap<OsString, OsString> {
+        let mut environment: BTreeMap<OsString, OsString> = INHERITED_ENV
+            .iter()
+            .filter_map(|&name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
+            .collect();
+        environment.extend(self.env.iter().map(|(name, value)| (name.clone(), value.clone())));
+        environment
+    }
+}
+
+/// The pids of workers that have been spawned and not yet reaped.
+///
+/// Held while spawning (until the new pid is in it) and during each round of [`WorkerProcess::terminate`], so a
+/// round never mistakes a worker that another thread is starting for an orphan.
+static LIVE_WORKERS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn live_workers() -> MutexGuard<'static, BTreeSet<i32>> {
+    // The set stays consistent whatever panicked while holding it: every update is one insert or remove.
+    LIVE_WORKERS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Marks the orchestrator a child subreaper, once per process.
+fn ensure_subreaper() -> io::Result<()> {
+    static MARKED: OnceLock<Result<(), i32>> = OnceLock::new();
+    match MARKED.get_or_init(|| sys::set_child_subreaper().map_err(|error| error.raw_os_error().unwrap_or(0))) {
+        Ok(()) => Ok(()),
+        Err(code) => Err(io::Error::from_raw_os_error(*code)),
+    }
+}
+
+/// A started worker and the three ends of its pipes.
+pub(super) struct Spawned {
+    pub(super) process: WorkerProcess,
+    pub(super) stdin: ChildStdin,
+    pub(super) stdout: ChildStdout,
+    pub(super) stderr: ChildStderr,
+}
+
+/// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio.
+pub(super) fn spawn(command: &WorkerCommand) -> io::Result<Spawned> {
+    ensure_subreaper()?;
+    let mut builder = Command::new(&command.program);
+    builder
+        .args(&command.args)
+        .current_dir(&command.working_dir)
+        .env_clear()
+        .envs(command.environment())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (setsid, prctl).
+    unsafe { builder.pre_exec(sys::worker_pre_exec) };
+
+    let mut child = {
+        let mut workers = live_workers();
+        let child = builder.spawn()?;
+        workers.insert(child.id() as i32);
+        child
+    };
+    let pid = child.id() as i32;
+    let pidfd = match sys::pidfd_open(pid) {
+        Ok(pidfd) => pidfd,
+        Err(error) => {
+            // Without a pidfd the exit cannot be watched; end the worker as any session end would.
+            let _ = sys::kill(-pid);
+            let _ = child.wait();
+            live_workers().remove(&pid);
+            return Err(error);
+        }
+    };
+    let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        unreachable!("all three streams were piped");
+    };
+    let process = WorkerProcess { child, pid, pidfd: Arc::new(pidfd), termination: None };
+    Ok(Spawned { process, stdin, stdout, stderr })
+}
+
+/// What ending a worker's processes found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Termination {
+    /// The worker's exit status, or `None` when it could not be reaped within [`REAP_LIMIT`].
+    pub(super) status: Option<ExitStatus>,
+    /// Processes of the worker's that were still present when [`REAP_LIMIT`] passed.
+    pub(super) survivors: Vec<i32>,
+}
+
+/// A worker process that has not been reaped yet: its pid, and with it its process group and session id, stay
+/// reserved until [`WorkerProcess::terminate`].
+pub(super) struct WorkerProcess {
+    child: Child,
+    pid: i32,
+    pidfd: Arc<OwnedFd>,
+    termination: Option<Termination>,
+}
+
+impl WorkerProcess {
+    /// The worker's pid, which is also its process group and session id.
+    pub(super) fn pid(&self) -> u32 {
+        self.pid as u32
+    }
+
+    /// The descriptor that becomes readable when the worker exits.
+    pub(super) fn pidfd(&self) -> Arc<OwnedFd> {
+        Arc::clone(&self.pidfd)
+    }
+
+    /// Whether the worker has exited (it is not reaped by this).
+    pub(super) fn has_exited(&self) -> bool {
+        sys::ready_now(self.pidfd.as_fd(), libc::POLLIN).unwrap_or(false)
+    }
+
+    /// Waits until the worker exits or `deadline` passes; true if it exited.
+    pub(super) fn wait_for_exit(&self, deadline: Instant) -> bool {
+        loop {
+            let now = Instant::now();
+            let mut fds = [sys::interest(self.pidfd.as_fd(), libc::POLLIN)];
+            match sys::poll(&mut fds, Some(deadline.saturating_duration_since(now))) {
+                Ok(ready) if ready > 0 => return true,
+                Ok(_) if Instant::now() >= deadline => return false,
+                Ok(_) => continue,
+                Err(_) => return self.has_exited(),
+            }
+        }
+    }
+
+    /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.
+    pub(super) fn terminate(&mut self) -> Termination {
+        if let Some(termination) = &self.termination {
+            return termination.clone();
+        }
+        let me = std::process::id() as i32;
+        let deadline = Instant::now() + REAP_LIMIT;
+        // Everything killed, with its start time, so that reaping never touches a reused pid.
+        let mut killed: BTreeMap<i32, u64> = BTreeMap::new();
+        let mut pause = Duration::from_micros(100);
+        loop {
+            let alive = {
+                let workers = live_workers();
+                let _ = sys::kill(self.pid);
+                let _ = sys::kill(-self.pid);
+                let processes = scan_processes();
+                let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
+                let mut alive = usize::from(!self.has_exited());
+                for process in leftovers(&processes, self.pid, me, our_session, &workers) {
+                    killed.entry(process.pid).or_insert(process.start);
+                    if !process.zombie {
+                        let _ = sys::kill(process.pid);
+                        alive += 1;
+                    }
+                }
+                alive
+            };
+            if alive == 0 || Instant::now() >= deadline {
+                break;
+            }
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(10));
+        }
+
+        let status = self.reap_worker(deadline);
+        let survivors = reap_killed(killed, me, deadline);
+        let termination = Termination { status, survivors };
+        self.termination = Some(termination.clone());
+        termination
+    }
+
+    /// Reaps the worker once it has exited, and only then forgets its pid.
+    fn reap_worker(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        self.wait_for_exit(deadline);
+        let mut workers = live_workers();
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                workers.remove(&self.pid);
+                Some(status)
+            }
+            // Still running past the limit (an uninterruptible sleep): its pid stays registered and reserved.
+            Ok(None) | Err(_) => None,
+        }
+    }
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}
+
+/// Reaps every killed process that became our zombie, until all are gone or `deadline` passes; returns the pids
+/// still present then.
+fn reap_killed(mut killed: BTreeMap<i32, u64>, me: i32, deadline: Instant) -> Vec<i32> {
+    let mut pause = Duration::from_micros(100);
+    loop {
+        killed.retain(|&pid, &mut start| match read_stat(pid) {
+            Some(process) if process.start == start => {
+                if process.zombie && process.ppid == me {
+                    // Held so that no worker is spawned with this pid between the check and the wait.
+                    let _workers = live_workers();
+                    !sys::reap(pid)
+                } else {
+                    // Alive, or a zombie whose killed parent has not been re-parented to us yet.
+                    true
+                }
+            }
+            // Gone, or the pid now names another process: reaped (by us or another session's sweep).
+            _ => false,
+        });
+        if killed.is_empty() || Instant::now() >= deadline {
+            return killed.into_keys().collect();
+        }
+        thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(10));
+    }
+}
+
+/// One line of `/proc/<pid>/stat`, the fields the sweep needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ProcessStat {
+    pub(super) pid: i32,
+    pub(super) ppid: i32,
+    pub(super) pgid: i32,
+    pub(super) sid: i32,
+    pub(super) zombie: bool,
+    /// Clock ticks after boot at which the process started: with the pid, a process's identity.
+    pub(super) start: u64,
+}
+
+/// Parses `/proc/<pid>/stat`. The command name is in parentheses and may hold spaces and parentheses itself, so
+/// the fields are counted from the last `)`.
+pub(super) fn parse_stat(text: &str) -> Option<ProcessStat> {
+    let (head, tail) = text.rsplit_once(')')?;
+    let pid = head.split_once(" (")?.0.trim().parse().ok()?;
+    // After the name: state(3) ppid(4) pgrp(5) session(6) ... starttime(22), numbered as in proc(5).
+    let fields: Vec<&str> = tail.split_ascii_whitespace().collect();
+    let field = |number: usize| fields.get(number - 3).copied();
+    Some(ProcessStat {
+        pid,
+        ppid: field(4)?.parse().ok()?,
+        pgid: field(5)?.parse().ok()?,
+        sid: field(6)?.parse().ok()?,
+        zombie: field(3)? == "Z",
+        start: field(22)?.parse().ok()?,
+    })
+}
+
+/// The stat of one process, or `None` if it does not exist (any more).
+pub(super) fn read_stat(pid: i32) -> Option<ProcessStat> {
+    parse_stat(&fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// Every process on the machine that could be read; processes that exit during the scan are skipped.
+fn scan_processes() -> Vec<ProcessStat> {
+    let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
+    entries.filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok()).filter_map(read_stat).collect()
+}
+
+/// The processes a terminating worker left behind (see the module documentation for the rules).
+fn leftovers(
+    processes: &[ProcessStat],
+    worker: i32,
+    me: i32,
+    our_session: Option<i32>,
+    workers: &BTreeSet<i32>,
+) -> Vec<ProcessStat> {
+    let mut chosen: BTreeSet<i32> = processes
+        .iter()
+        .filter(|process| process.pid != me && process.pid != worker)
+        .filter(|process| {
+            process.sid == worker
+                || process.pgid == worker
+                || (process.ppid == me
+                    && our_session.is_some_and(|ours| process.sid != ours)
+                    && !workers.contains(&process.pid)
+                    && !workers.contains(&process.sid))
+        })
+        .map(|process| process.pid)
+        .collect();
+    let mut children: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+    for process in processes {
+        children.entry(process.ppid).or_default().push(process.pid);
+    }
+    let mut stack: Vec<i32> = chosen.iter().copied().chain([worker]).collect();
+    while let Some(parent) = stack.pop() {
+        for &child in children.get(&parent).into_iter().flatten() {
+            if child != me && child != worker && chosen.insert(child) {
+                stack.push(child);
+            }
+        }
+    }
+    processes.iter().filter(|process| chosen.contains(&process.pid)).copied().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_fields_are_counted_from_the_last_parenthesis() {
+        let line = "4242 (a (b) c) S 7 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
+        let stat = parse_stat(line).unwrap();
+        assert_eq!(stat, ProcessStat { pid: 4242, ppid: 7, pgid: 4242, sid: 4242, zombie: false, start: 987654 });
+        assert!(parse_stat("4242 (x) Z 1 2 3").is_none(), "too few fields");
+        assert!(parse_stat(&line.replace(") S", ") Z")).unwrap().zombie);
+    }
+
+    #[test]
+    fn leftovers_are_the_session_the_subtree_and_orphans_from_worker_trees() {
+        let stat = |pid, ppid, pgid, sid| ProcessStat { pid, ppid, pgid, sid, zombie: false, start: 1 };
+        let me = 100;
+        let processes = [
+            stat(100, 1, 100, 100),   // the orchestrator
+            stat(200, 100, 200, 200), // this worker
+            stat(201, 200, 200, 200), // its child, in its group
+            stat(202, 200, 202, 202), // escaped with setsid while the worker lives
+            stat(203, 202, 202, 202), // the escapee's child
+            stat(204, 100, 200, 200), // an orphan still in the worker's session
+            stat(205, 100, 205, 205), // an orphan that escaped with setsid
+            stat(300, 100, 300, 300), // another live worker
+            stat(301, 100, 300, 300), // an orphan of that live worker's session: not ours
+            stat(302, 300, 302, 302), // an escapee of the live worker: not ours
+            stat(400, 100, 100, 100), // a plain child of the orchestrator, in its session
+        ];
+        let workers = BTreeSet::from([200, 300]);
+        let found: Vec<i32> =
+            leftovers(&processes, 200, me, Some(100), &workers).into_iter().map(|process| process.pid).collect();
+        assert_eq!(found, [201, 202, 203, 204, 205]);
+    }
+}

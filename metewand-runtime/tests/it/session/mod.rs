@@ -1,0 +1,199 @@
+//! Worker sessions against the test worker: each role well-behaved, each misbehaviour ending in its own typed
+//! error within its deadline, and no process or session thread left behind.
+//!
+//! Limits are short (about a second) only for the phase under test and generous (20 s) elsewhere, so the suite
+//! stays fast without being flaky on a busy two-core machine.
+
+mod deadlines;
+mod handshake;
+mod misbehaviour;
+mod processes;
+mod roles;
+pub mod test_worker;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::messages::{Capability, Path as WirePath, ProblemContractId, WorkerId};
+use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
+use metewand_runtime::session::{
+    EvaluateParams, ExecuteParams, MaterializeParams, PhaseTimeouts, PrepareParams, SessionConfig, SessionError,
+    WorkerCommand,
+};
+use tempfile::TempDir;
+
+pub const WORKER_ID: &str = "mw1-resolved-worker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/// The limit of every phase that is not under test.
+pub const GENEROUS: Duration = Duration::from_secs(20);
+/// The limit of the phase under test.
+pub const SHORT: Duration = Duration::from_secs(1);
+/// How long ending a session (killing, reaping, joining) may add to a deadline.
+pub const CLEANUP_SLACK: Duration = Duration::from_secs(5);
+
+/// Generous limits everywhere except `phase`.
+pub fn short(phase: Method) -> PhaseTimeouts {
+    let mut timeouts = PhaseTimeouts::uniform(GENEROUS);
+    match phase {
+        Method::Hello => timeouts.hello = SHORT,
+        Method::Materialize => timeouts.materialize = SHORT,
+        Method::Prepare => timeouts.prepare = SHORT,
+        Method::Execute => timeouts.execute = SHORT,
+        Method::Reset => timeouts.reset = SHORT,
+        Method::Evaluate => timeouts.evaluate = SHORT,
+        Method::Shutdown => timeouts.shutdown = SHORT,
+    }
+    timeouts
+}
+
+/// A temporary directory for one test: the log, the pid files, and the directories requests name.
+pub struct Fixture {
+    dir: TempDir,
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for sub in ["pids", "source", "dataset", "result", "metrics"] {
+            fs::create_dir(dir.path().join(sub)).expect("a subdirectory");
+        }
+        Fixture { dir }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub fn log(&self) -> PathBuf {
+        self.path("worker.log")
+    }
+
+    /// The test worker serving with `args` (faults, delays, options), under `timeouts`.
+    pub fn config(&self, args: &[&str], timeouts: PhaseTimeouts) -> SessionConfig {
+        let command = WorkerCommand::new(test_worker::test_worker(), self.dir.path())
+            .arg("serve")
+            .arg("--pid-dir")
+            .arg(self.path("pids"))
+            .args(args);
+        SessionConfig::new(command, worker_id(), timeouts, self.log())
+    }
+
+    /// Like [`Fixture::config`], selecting `one_shot` as an implementation's plan does.
+    pub fn implementation(&self, args: &[&str], timeouts: PhaseTimeouts) -> SessionConfig {
+        self.config(args, timeouts).select(Capability::OneShot)
+    }
+
+    fn wire(&self, name: &str) -> WirePath {
+        WirePath::try_from(self.path(name).to_str().expect("a UTF-8 temporary path")).expect("a nonempty path")
+    }
+
+    pub fn materialize(&self) -> MaterializeParams {
+        MaterializeParams {
+            source_dir: self.wire("source"),
+            dataset_parameters: object(serde_json::json!({"rows": 2})),
+            dataset_seed: SafeUint::from(17_u32),
+            output_dir: self.wire("dataset"),
+        }
+    }
+
+    pub fn prepare(&self) -> PrepareParams {
+        PrepareParams {
+            dataset_dir: self.wire("dataset"),
+            problem_contract_id: contract(),
+            problem_parameters: object(serde_json::json!({"lambda": 0.1})),
+            implementation_parameters: object(serde_json::json!({"solver": "fast"})),
+            implementation_seed: SafeUint::from(23_u32),
+        }
+    }
+
+    pub fn execute(&self) -> ExecuteParams {
+        ExecuteParams { result_dir: self.wire("result") }
+    }
+
+    pub fn evaluate(&self) -> EvaluateParams {
+        EvaluateParams {
+            dataset_dir: self.wire("dataset"),
+            result_dir: self.wire("result"),
+            metrics_path: self.wire("metrics/metrics.json"),
+            problem_contract_id: contract(),
+            problem_parameters: object(serde_json::json!({"lambda": 0.1})),
+        }
+    }
+
+    /// Every process the test worker's faults started, from their pid files: name, pid, start time.
+    pub fn started_processes(&self) -> Vec<(String, i32, u64)> {
+        let mut processes: Vec<(String, i32, u64)> = fs::read_dir(self.path("pids"))
+            .expect("the pid directory")
+            .map(|entry| entry.expect("a pid file").path())
+            .filter(|path| path.extension().is_some_and(|extension| extension == "pid"))
+            .map(|path| {
+                let text = fs::read_to_string(&path).expect("a pid file");
+                let (pid, start) = text.trim().split_once(' ').expect("PID START");
+                let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+                (name, pid.parse().expect("a pid"), start.parse().expect("a start time"))
+            })
+            .collect();
+        processes.sort();
+        processes
+    }
+}
+
+pub fn worker_id() -> WorkerId {
+    WorkerId::try_from(WORKER_ID).expect("a valid worker id")
+}
+
+fn contract() -> ProblemContractId {
+    ProblemContractId::try_from("mw1-problem-contract-abc").expect("a valid contract id")
+}
+
+pub fn object(value: serde_json::Value) -> JsonObject {
+    value.as_object().expect("an object").clone()
+}
+
+/// The start time of a process, or `None` if it does not exist.
+fn start_time(pid: i32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether this very process (pid and start time) still exists, even as a zombie.
+pub fn exists(pid: i32, start: u64) -> bool {
+    start_time(pid) == Some(start)
+}
+
+/// Asserts the processes started by the test worker no longer exist, not even as zombies.
+pub fn assert_all_gone(processes: &[(String, i32, u64)]) {
+    for (name, pid, start) in processes {
+        assert!(!exists(*pid, *start), "{name} (pid {pid}) was left behind");
+    }
+}
+
+/// Asserts the worker is reaped and the session's two threads are joined.
+pub fn assert_worker_and_threads_gone(pid: u32) {
+    assert!(!Path::new(&format!("/proc/{pid}")).exists(), "worker {pid} was left behind");
+    let names = [format!("mw-io-{pid}"), format!("mw-err-{pid}")];
+    let tasks = fs::read_dir("/proc/self/task").expect("our own threads");
+    for task in tasks {
+        let comm = fs::read_to_string(task.expect("a thread").path().join("comm")).unwrap_or_default();
+        assert!(!names.contains(&comm.trim().to_owned()), "session thread {} was left running", comm.trim());
+    }
+}
+
+/// Asserts an operation took at least `at_least` and at most `at_least` plus the cleanup slack.
+pub fn assert_took(started: Instant, at_least: Duration) {
+    let took = started.elapsed();
+    assert!(took >= at_least, "ended after {took:?}, before its {at_least:?} deadline");
+    assert!(took <= at_least + CLEANUP_SLACK, "ended after {took:?}, long after its {at_least:?} deadline");
+}
+
+/// The error's message names the role and phase, and shows the stderr tail.
+pub fn assert_reported(error: &SessionError, role: &str, phase: &str) {
+    let message = error.to_string();
+    assert!(message.starts_with(&format!("{role} worker failed in {phase}: ")), "{message}");
+    for line in error.stderr_tail() {
+        assert!(message.contains(line.as_str()), "the message lacks the stderr line {line:?}: {message}");
+    }
+    assert!(!message.ends_with('.'), "{message}");
+}
