@@ -3,6 +3,7 @@
 mod catalog;
 mod identity;
 mod repository;
+mod sdk;
 mod session;
 mod validate;
 
