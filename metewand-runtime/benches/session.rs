@@ -5,6 +5,10 @@
 //! exit, the sweep for leftovers, reaping, joining the threads).
 //!
 //! The target is an exchange that costs at most 1.2 times (b).
+//!
+//! On a small virtual machine, wake-ups across CPUs dominate and vary by tens of microseconds from run to run;
+//! pinning the run to one CPU (`taskset -c 1 cargo bench -p metewand-runtime --bench session`) measures the CPU
+//! cost each path adds instead.
 
 #[path = "../tests/it/session/test_worker.rs"]
 mod test_worker;
