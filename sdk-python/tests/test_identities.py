@@ -1,4 +1,4 @@
-"""The cross-language identity check: Python builds every identity preimage of DESIGN.md section 6 itself, from a
+"""The cross-language identity check: Python builds every identity preimage (ARCHITECTURE.md, Identities) itself, from a
 repository's metewand.toml and files, hashes it with hashlib over the SDK's canonical encoder, and must get exactly
 what `metewand check` prints."""
 

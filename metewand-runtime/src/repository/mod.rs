@@ -5,7 +5,7 @@
 //! order, it checks: the TOML itself and its keys (no unknown key anywhere); `format = 1`; that every value maps
 //! into the JSON domain; the schema catalog ([`crate::catalog`]); that every worker, role and schema reference
 //! resolves; each worker's source directory and its digest; every parameter set against its schema; and the
-//! `[timeouts]` and `[budgets]` durations. Identities (DESIGN.md section 6) are computed from the checked values.
+//! `[timeouts]` and `[budgets]` durations. Identities are computed from the checked values.
 
 pub(crate) mod error;
 pub(crate) mod locate;
