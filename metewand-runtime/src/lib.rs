@@ -66,6 +66,7 @@
 //! # let _ = Role::Implementation;
 //! ```
 
+pub mod attempt;
 pub mod catalog;
 pub mod document;
 pub mod identity;
