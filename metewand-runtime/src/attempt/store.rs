@@ -169,3 +169,50 @@ fn set_read_only(path: &Path, read_only: bool) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_locked_staging_folder_survives_cleaning_and_a_leftover_does_not() {
+        let datasets = tempfile::tempdir().unwrap();
+        let live = Staging::create(datasets.path()).unwrap();
+        fs::write(live.path().join("half.csv"), "1,").unwrap();
+        let leftover = datasets.path().join(format!("{STAGING_PREFIX}leftover"));
+        fs::create_dir_all(leftover.join("sub")).unwrap();
+        fs::write(leftover.join("sub/file"), "x").unwrap();
+        set_read_only(&leftover, true).unwrap();
+        clean_leftovers(datasets.path()).unwrap();
+        assert_eq!(names(datasets.path()), vec![live.path().file_name().unwrap().to_string_lossy().into_owned()]);
+        let live_path = live.path().to_owned();
+        drop(live);
+        clean_leftovers(datasets.path()).unwrap();
+        assert!(!live_path.exists(), "an unlocked staging folder is a leftover");
+    }
+
+    #[test]
+    fn publishing_never_replaces_an_entry_and_eviction_removes_a_read_only_one() {
+        let datasets = tempfile::tempdir().unwrap();
+        let entry = datasets.path().join("key");
+        let first = Staging::create(datasets.path()).unwrap();
+        fs::write(first.path().join("data"), "first").unwrap();
+        assert!(publish(first, &entry).unwrap());
+        assert!(fs::metadata(entry.join("data")).unwrap().permissions().readonly());
+        assert!(fs::metadata(&entry).unwrap().permissions().readonly());
+        let second = Staging::create(datasets.path()).unwrap();
+        fs::write(second.path().join("data"), "second").unwrap();
+        assert!(!publish(second, &entry).unwrap(), "a concurrent winner is kept");
+        assert_eq!(fs::read_to_string(entry.join("data")).unwrap(), "first");
+        assert_eq!(names(datasets.path()), vec!["key".to_owned()], "the loser's staging folder is removed");
+        evict(datasets.path(), &entry).unwrap();
+        assert!(names(datasets.path()).is_empty());
+    }
+}
