@@ -190,6 +190,10 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "hang":
             time.sleep(60)
+        if mode == "fail":
+            send({"error": {"code": "operation_failed", "details": {"iterations": 100},
+                            "message": "did not converge"}, "id": rid, "ok": False})
+            continue
         if mode == "garbage":
             protocol.write("this is not json\n")
             protocol.flush()
@@ -212,7 +216,7 @@ for line in sys.stdin:
               "statistics": {}})
     elif method == "shutdown":
         send({"id": rid, "ok": True})
-        sys.exit(0)
+        sys.exit(1 if mode == "unclean-exit" else 0)
 "#;
 
 #[test]
@@ -522,4 +526,95 @@ fn sigkill_during_evaluate_leaves_no_half_written_record_and_the_next_run_succee
     let next = bench.run("cholesky", "next");
     assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
     assert_eq!(record(&bench.out("next"))["dataset"]["reused"], true);
+}
+
+#[test]
+fn a_worker_reported_failure_keeps_its_code_and_details() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("fail", "fail");
+    let output = bench.run("fail", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "worker_failure");
+    assert_eq!(record["failure"]["code"], "operation_failed");
+    assert_eq!(record["failure"]["details"], serde_json::json!({"iterations": 100}));
+    assert!(record["failure"]["message"].as_str().unwrap().contains("did not converge"));
+}
+
+#[test]
+fn exiting_non_zero_after_shutdown_is_worker_exit_in_shutdown() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("unclean", "unclean-exit");
+    let output = bench.run("unclean", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "shutdown", "worker_exit");
+    assert_eq!(record["implementation"]["files"], Value::Null, "nothing was validated");
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null);
+}
+
+/// Replaces the command `python3 SCRIPT` with `python3 FILE`, where `FILE` (written here) subclasses a worker.
+fn replace_worker(bench: &Bench, script: &str, file: &str, text: &str) {
+    bench.worker_file(file, text);
+    bench.replace(&format!("command = [\"python3\", \"{script}\"]"), &format!("command = [\"python3\", \"{file}\"]"));
+}
+
+#[test]
+fn a_materializer_whose_output_is_invalid_publishes_nothing() {
+    let bench = Bench::new();
+    let text = "import metewand\nfrom generate import Generate\n\nclass Bad(Generate):\n    \
+                def materialize(self, source_dir, parameters, seed, output):\n        \
+                super().materialize(source_dir, parameters, seed, output)\n        output.data = {}\n\n\
+                metewand.run(Bad)\n";
+    replace_worker(&bench, "generate.py", "bad_generate.py", text);
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "dataset_materializer", "materialize", "invalid_output");
+    assert_eq!(record["dataset"]["reused"], false);
+    assert_eq!(record["dataset"]["files"], Value::Null);
+    assert_eq!(record["logs"]["implementation"], Value::Null, "the implementation never ran");
+    assert!(staging_folders(&bench.state()).is_empty(), "nothing published, nothing left");
+}
+
+#[test]
+fn an_evaluator_that_changes_the_result_is_invalid_output_beside_its_verdict() {
+    let bench = Bench::new();
+    let text = "import metewand\nfrom judge import Judge\n\nclass Bad(Judge):\n    \
+                def evaluate(self, dataset, result, problem):\n        \
+                answer = super().evaluate(dataset, result, problem)\n        \
+                with open(result.path('solution.json'), 'w') as file:\n            file.write('{}')\n        \
+                return answer\n\nmetewand.run(Bad)\n";
+    replace_worker(&bench, "judge.py", "bad_judge.py", text);
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "problem_evaluator", "evaluate", "invalid_output");
+    assert_eq!(record["verdict"], "reached", "a verdict already obtained is recorded beside the failure");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("the result changed"), "{}", record["failure"]);
+    assert_eq!(record["metrics"], Value::Null);
+}
+
+#[test]
+fn an_evaluator_that_modifies_the_dataset_is_dataset_modified() {
+    let bench = Bench::new();
+    let text = "import os\nimport metewand\nfrom judge import Judge\n\nclass Bad(Judge):\n    \
+                def evaluate(self, dataset, result, problem):\n        \
+                answer = super().evaluate(dataset, result, problem)\n        \
+                path = dataset.path('rhs.csv')\n        os.chmod(os.path.dirname(path), 0o755)\n        \
+                os.remove(path)\n        return answer\n\nmetewand.run(Bad)\n";
+    replace_worker(&bench, "judge.py", "bad_judge.py", text);
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "problem_evaluator", "evaluate", "dataset_modified");
+    let key = record["dataset"]["key"].as_str().unwrap();
+    assert!(!bench.state().join("datasets").join(key).exists(), "evicted");
+}
+
+#[test]
+fn a_stored_dataset_changed_between_attempts_is_rebuilt() {
+    let bench = Bench::new();
+    let first = bench.run("cholesky", "first");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let key = record(&bench.out("first"))["dataset"]["key"].as_str().unwrap().to_owned();
+    let entry = bench.state().join("datasets").join(&key);
+    let status = Command::new("chmod").args(["-R", "u+w"]).arg(&entry).status().unwrap();
+    assert!(status.success());
+    fs::write(entry.join("rhs.csv"), "1.0\n").unwrap();
+    let second = bench.run("cholesky", "second");
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let second = record(&bench.out("second"));
+    assert_eq!(second["dataset"]["reused"], false, "re-verification failed, so it was rebuilt");
+    assert_eq!(second["dataset"]["key"], key.as_str());
 }
