@@ -252,7 +252,9 @@ impl<'p, 'r> Run<'p, 'r> {
         self.check_cancel()?;
         self.run_implementation()?;
         self.check_cancel()?;
-        self.run_evaluator()
+        self.run_evaluator()?;
+        // A cancellation that arrived during the last shutdown or the last checks is still honoured.
+        self.check_cancel()
     }
 
     fn check_cancel(&self) -> Result<(), Failure> {
