@@ -74,7 +74,7 @@ def timed(command, **kwargs):
 def baseline(dataset, scratch):
     rows, columns, noise = PARAMETERS[dataset]
     os.makedirs(scratch)
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": WORKERS}
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": WORKERS, "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", GENERATE, str(rows), str(columns), str(noise), scratch], check=True, env=env)
     subprocess.run([sys.executable, "-c", SOLVE, scratch], check=True, env=env)

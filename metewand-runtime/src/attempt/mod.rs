@@ -184,7 +184,7 @@ impl Failure {
     }
 }
 
-/// What a session left for the record: the worker's identity and, once the handshake completed, its report.
+/// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
 #[derive(Debug, Default)]
 struct Seen {
     handshake: Option<Handshake>,
