@@ -618,3 +618,18 @@ fn a_stored_dataset_changed_between_attempts_is_rebuilt() {
     assert_eq!(second["dataset"]["reused"], false, "re-verification failed, so it was rebuilt");
     assert_eq!(second["dataset"]["key"], key.as_str());
 }
+
+#[test]
+fn concurrent_attempts_on_a_new_dataset_publish_it_once() {
+    let bench = Bench::new();
+    let children: Vec<Child> =
+        ["one", "two", "three"].iter().map(|out| command(&bench.args("cholesky", out)).spawn().unwrap()).collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let keys: Vec<Value> =
+        ["one", "two", "three"].iter().map(|out| record(&bench.out(out))["dataset"]["key"].clone()).collect();
+    assert!(keys.iter().all(|key| *key == keys[0]));
+    assert_eq!(staging_folders(&bench.state()), vec![keys[0].as_str().unwrap().to_owned()], "one entry, no leftovers");
+}

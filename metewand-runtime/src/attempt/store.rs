@@ -146,8 +146,15 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
 }
 
 /// Makes every folder and regular file under `path` read-only (or writable by its owner again), without
-/// following links.
+/// following links. Something that disappears meanwhile (a concurrent run removing the same leftover) is skipped.
 fn set_read_only(path: &Path, read_only: bool) -> io::Result<()> {
+    match set_read_only_strict(path, read_only) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
+}
+
+fn set_read_only_strict(path: &Path, read_only: bool) -> io::Result<()> {
     let metadata = match fs::symlink_metadata(path) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
