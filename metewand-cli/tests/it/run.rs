@@ -45,6 +45,11 @@ impl Bench {
         Bench { dir }
     }
 
+    /// A bench without a repository copy, for runs of the example in place.
+    fn empty() -> Bench {
+        Bench { dir: tempfile::tempdir().unwrap() }
+    }
+
     fn repo(&self) -> PathBuf {
         self.dir.path().join("repo")
     }
@@ -95,6 +100,14 @@ impl Bench {
 
     fn run(&self, implementation: &str, out: &str) -> Output {
         metewand(&self.args(implementation, out))
+    }
+}
+
+impl Drop for Bench {
+    /// Published datasets are read-only: make them writable so the temporary folder can be removed (as a user
+    /// who is not root could not otherwise).
+    fn drop(&mut self) {
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(self.dir.path()).status();
     }
 }
 
@@ -221,9 +234,9 @@ for line in sys.stdin:
 
 #[test]
 fn the_direct_solver_reaches_the_verdict_in_place_and_a_second_attempt_reuses_the_dataset() {
-    let temp = tempfile::tempdir().unwrap();
-    let state = temp.path().join("state");
-    let out = temp.path().join("first");
+    let bench = Bench::empty();
+    let state = bench.state();
+    let out = bench.out("first");
     let mut args = run_args(&example(), "cholesky", &state);
     args.extend(["--out".to_owned(), out.to_str().unwrap().to_owned()]);
     let first = metewand(&args);
@@ -286,9 +299,9 @@ fn the_direct_solver_reaches_the_verdict_in_place_and_a_second_attempt_reuses_th
 
 #[test]
 fn too_few_iterations_do_not_reach_the_verdict() {
-    let temp = tempfile::tempdir().unwrap();
-    let out = temp.path().join("attempt");
-    let mut args = run_args(&example(), "cg-too-few", &temp.path().join("state"));
+    let bench = Bench::empty();
+    let out = bench.out("attempt");
+    let mut args = run_args(&example(), "cg-too-few", &bench.state());
     args.extend(["--out".to_owned(), out.to_str().unwrap().to_owned()]);
     let output = metewand(&args);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
