@@ -387,6 +387,9 @@ fn a_crashing_worker_is_worker_exit_with_its_log_kept() {
     let output = bench.run("crash", "attempt");
     failed(&output, &bench.out("attempt"), "implementation", "execute", "worker_exit");
     assert!(log(&bench.out("attempt"), "implementation").contains("executing in mode crash"));
+    let stdout = text(&output.stdout);
+    let log = bench.out("attempt/logs/implementation.log");
+    assert!(stdout.contains(&format!("worker log   {}\n", log.display())), "{stdout}");
 }
 
 #[test]
