@@ -4,6 +4,7 @@
 
 mod canon;
 mod check;
+mod run;
 mod validate;
 
 use std::process::ExitCode;
@@ -16,6 +17,9 @@ commands:
   check [REPO] [--dataset-seed N]
                    check a benchmark repository and print its source tree digests, worker
                    identities, problem contract ids and dataset keys
+  run [REPO] --problem P --dataset D --implementation I [--dataset-seed N]
+      [--implementation-seed N] [--out DIR] [--state-dir DIR]
+                   run one attempt end to end and record it in attempt.json
   validate dataset DIR --repo R --dataset D
   validate result|metrics DIR --repo R --problem P
                    validate a directory a worker wrote, exactly as the runtime would
@@ -27,7 +31,8 @@ options:
   -V, --version    print the version
 
 exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
-(`check` reports an invalid repository with 2)";
+(`check` reports an invalid repository with 2); `run` also uses 1 for a verdict not reached,
+3 for a failed attempt and 130 for a cancelled one (see `metewand run --help`)";
 
 /// What a command's failure means for the exit status.
 pub(crate) enum Failure {
@@ -35,6 +40,8 @@ pub(crate) enum Failure {
     Rejected(String),
     /// The command could not do its work (usage, I/O): exit 2.
     Usage(String),
+    /// The command reported what happened itself and ends with this status.
+    Status(u8),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +57,7 @@ fn main() -> ExitCode {
         }
         Some("canon") => canon::run(&args[1..]),
         Some("check") => check::run(&args[1..]),
+        Some("run") => run::run(&args[1..]),
         Some("validate") => validate::run(&args[1..]),
         Some(other) => {
             Err(Failure::Usage(format!("unknown command {other:?}; run `metewand --help` for the commands")))
@@ -65,5 +73,6 @@ fn main() -> ExitCode {
             eprintln!("metewand: {message}");
             ExitCode::from(2)
         }
+        Err(Failure::Status(status)) => ExitCode::from(status),
     }
 }

@@ -65,7 +65,12 @@
 //! // `ImplementationSession::connect(config)` would now spawn the worker and complete the handshake.
 //! # let _ = Role::Implementation;
 //! ```
+//!
+//! An [`attempt`] puts these together: an [`attempt::AttemptPlan`] runs the materializer (or reuses a verified
+//! dataset from the store), the implementation and the evaluator, each in its own session, validates what each
+//! left once it has exited, and returns the complete attempt record that `metewand run` writes as `attempt.json`.
 
+pub mod attempt;
 pub mod catalog;
 pub mod document;
 pub mod identity;

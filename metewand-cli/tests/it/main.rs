@@ -2,6 +2,7 @@
 
 mod canon;
 mod check;
+mod run;
 mod validate;
 
 use std::io::Write;

@@ -167,6 +167,10 @@ pub enum SessionErrorKind {
         /// The underlying error.
         source: io::Error,
     },
+    /// The caller's cancel flag was set while the request was pending or about to be sent (see
+    /// [`SessionConfig::cancel_flag`](super::SessionConfig::cancel_flag)).
+    #[error("the attempt was cancelled")]
+    Cancelled,
     /// The worker's role does not accept the method: nothing was sent, no request id was consumed, and the
     /// session stays usable.
     #[error("the request was refused before sending: {0}")]
@@ -187,6 +191,7 @@ impl SessionErrorKind {
             SessionErrorKind::ScientificTimeout => FailureKind::ScientificTimeout,
             SessionErrorKind::WorkerExit { .. } => FailureKind::WorkerExit,
             SessionErrorKind::InvalidRequest(_) | SessionErrorKind::ExecutorIo { .. } => FailureKind::ExecutorError,
+            SessionErrorKind::Cancelled => FailureKind::Cancelled,
             SessionErrorKind::WrongRole(_) | SessionErrorKind::Unusable => return None,
         })
     }

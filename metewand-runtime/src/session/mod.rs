@@ -29,6 +29,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
@@ -60,6 +61,9 @@ const EXIT_GRACE: Duration = Duration::from_millis(200);
 /// Where a deadline lands when its limit is too large to add to the monotonic clock.
 const FAR_FUTURE: Duration = Duration::from_secs(10 * 365 * 24 * 60 * 60);
 
+/// How often a pending exchange looks at its cancel flag, when it has one.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
 /// Everything a session needs besides its role: the command, the resolved identity, the limits, where its log
 /// goes, and the plan's capability selection (which stays on the orchestrator's side and is never sent).
 #[derive(Clone, Debug)]
@@ -70,6 +74,7 @@ pub struct SessionConfig {
     log_path: PathBuf,
     selected: Vec<Capability>,
     log_cap: u64,
+    cancel: Option<&'static AtomicBool>,
 }
 
 impl SessionConfig {
@@ -89,7 +94,15 @@ impl SessionConfig {
             log_path: log_path.into(),
             selected: Vec::new(),
             log_cap: DEFAULT_LOG_CAP,
+            cancel: None,
         }
+    }
+
+    /// Watches `flag` (set from a signal handler, for instance): once it is true, a pending exchange ends within
+    /// a few milliseconds with [`SessionErrorKind::Cancelled`], which discards the worker, and no request is sent.
+    pub fn cancel_flag(mut self, flag: &'static AtomicBool) -> SessionConfig {
+        self.cancel = Some(flag);
+        self
     }
 
     /// Selects a capability the worker must report (the handshake fails otherwise).
@@ -181,6 +194,7 @@ pub struct WorkerSession {
     log_path: PathBuf,
     live: Option<Live>,
     final_tail: Vec<String>,
+    cancel: Option<&'static AtomicBool>,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -212,7 +226,7 @@ impl WorkerSession {
     }
 
     fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
-        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap } = config;
+        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel } = config;
         let early = |kind| SessionError::new(role, Method::Hello, kind, Vec::new(), None);
         let log = File::create(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
@@ -238,6 +252,7 @@ impl WorkerSession {
             log_path,
             live: Some(Live { io, stderr, process }),
             final_tail: Vec::new(),
+            cancel,
         };
         session.hello()?;
         Ok(session)
@@ -451,8 +466,14 @@ impl WorkerSession {
             // Already past the deadline (a scientific deadline that passed between requests): nothing is sent.
             return Err(self.fail(pending, pending.timed_out()));
         }
+        if self.cancelled() {
+            return Err(self.fail(pending, SessionErrorKind::Cancelled));
+        }
         let live = self.live.as_ref().expect("begin checked the session is usable");
-        let reply = if live.io.send(line) { live.io.wait(pending.deadline) } else { Err(Wait::Lost) };
+        let reply = if live.io.send(line) { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
+        let Some(reply) = reply else {
+            return Err(self.fail(pending, SessionErrorKind::Cancelled));
+        };
         let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
         let kind = match reply {
             Ok(io::Reply::Frame(frame)) => {
@@ -503,6 +524,29 @@ impl WorkerSession {
         self.record(pending, false);
         let stderr_tail = self.stderr_tail();
         Err(SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned()))
+    }
+
+    /// Whether the cancel flag, if any, is set.
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
+    }
+
+    /// Waits for the protocol-I/O thread's reply until `deadline`; `None` when the cancel flag was set first.
+    fn wait(&self, deadline: Instant) -> Option<Result<io::Reply, Wait>> {
+        let live = self.live.as_ref().expect("only called while the worker runs");
+        let Some(flag) = self.cancel else {
+            return Some(live.io.wait(deadline));
+        };
+        loop {
+            if flag.load(Ordering::SeqCst) {
+                return None;
+            }
+            let slice = deadline.min(Instant::now() + CANCEL_POLL);
+            match live.io.wait(slice) {
+                Err(Wait::TimedOut) if slice < deadline => continue,
+                other => return Some(other),
+            }
+        }
     }
 
     /// A closed stream is the worker exiting if its exit follows within [`EXIT_GRACE`].

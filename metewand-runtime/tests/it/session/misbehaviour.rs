@@ -17,8 +17,8 @@ use metewand_runtime::session::{
 };
 
 use super::{
-    Fixture, GENEROUS, SHORT, assert_all_gone, assert_reported, assert_took, assert_worker_and_threads_gone, object,
-    short,
+    CLEANUP_SLACK, Fixture, GENEROUS, SHORT, assert_all_gone, assert_reported, assert_took,
+    assert_worker_and_threads_gone, object, short,
 };
 
 /// Connects an implementation with `args`, prepares, and executes; returns the execute error.
@@ -273,5 +273,32 @@ fn a_request_larger_than_a_frame_is_refused_and_discards_the_worker() {
     let error = session.prepare(params).unwrap_err();
     assert!(matches!(error.kind(), SessionErrorKind::InvalidRequest(FrameError::LineTooLong { .. })), "{error:?}");
     assert_eq!(error.failure_kind(), Some(FailureKind::ExecutorError));
+    assert_worker_and_threads_gone(pid);
+}
+
+#[test]
+fn setting_the_cancel_flag_ends_a_pending_exchange_and_the_worker() {
+    static CANCEL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let fixture = Fixture::new();
+    let config = fixture
+        .implementation(&["--fault", "never-answer@execute"], PhaseTimeouts::uniform(GENEROUS))
+        .cancel_flag(&CANCEL);
+    let mut session = ImplementationSession::connect(config).unwrap();
+    let pid = session.pid();
+    let setter = thread::spawn(|| {
+        thread::sleep(Duration::from_millis(300));
+        CANCEL.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let executing = Instant::now();
+    let error = session.execute(fixture.execute()).unwrap_err();
+    setter.join().unwrap();
+    assert!(executing.elapsed() < SHORT + CLEANUP_SLACK, "took {:?}", executing.elapsed());
+    assert!(matches!(error.kind(), SessionErrorKind::Cancelled), "{error:?}");
+    assert_eq!(error.failure_kind(), Some(FailureKind::Cancelled));
+    assert!(error.discarded_worker() && !session.is_usable());
+    // Once set, nothing more is sent.
+    let refused = session.execute(fixture.execute()).unwrap_err();
+    assert!(matches!(refused.kind(), SessionErrorKind::Unusable), "{refused:?}");
+    drop(session);
     assert_worker_and_threads_gone(pid);
 }

@@ -1,0 +1,651 @@
+//! `metewand run` end to end: the example benchmark run in place, and copies of it in temporary folders with
+//! misbehaving workers added. Every test checks the exit status and, where an attempt started, that
+//! `attempt.json` is its own canonical form and valid against the embedded `attempt-record` schema.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// The example benchmark in the checkout.
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap()
+}
+
+fn sdk() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python/src").canonicalize().unwrap()
+}
+
+/// A copy of the example in a temporary folder (its workers and schemas), whose workers find the checkout's SDK,
+/// with the state folder and attempt folders beside it.
+struct Bench {
+    dir: TempDir,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        for sub in ["schemas", "workers"] {
+            fs::create_dir_all(repo.join(sub)).unwrap();
+            for entry in fs::read_dir(example().join(sub)).unwrap() {
+                let entry = entry.unwrap();
+                if entry.file_type().unwrap().is_file() {
+                    fs::copy(entry.path(), repo.join(sub).join(entry.file_name())).unwrap();
+                }
+            }
+        }
+        let manifest = fs::read_to_string(example().join("metewand.toml"))
+            .unwrap()
+            .replace("${repo}/../../sdk-python/src", sdk().to_str().unwrap());
+        fs::write(repo.join("metewand.toml"), manifest).unwrap();
+        Bench { dir }
+    }
+
+    /// A bench without a repository copy, for runs of the example in place.
+    fn empty() -> Bench {
+        Bench { dir: tempfile::tempdir().unwrap() }
+    }
+
+    fn repo(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    fn state(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    fn out(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Adds a worker file to `workers/`.
+    fn worker_file(&self, name: &str, text: &str) {
+        fs::write(self.repo().join("workers").join(name), text).unwrap();
+    }
+
+    /// Appends to `metewand.toml`.
+    fn append(&self, toml: &str) {
+        let path = self.repo().join("metewand.toml");
+        let text = fs::read_to_string(&path).unwrap() + toml;
+        fs::write(path, text).unwrap();
+    }
+
+    /// Replaces text in `metewand.toml`.
+    fn replace(&self, from: &str, to: &str) {
+        let path = self.repo().join("metewand.toml");
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from:?} is not in metewand.toml");
+        fs::write(path, text.replacen(from, to, 1)).unwrap();
+    }
+
+    /// Adds an implementation `name` served by `python3 misbehave.py MODE`.
+    fn misbehaving_implementation(&self, name: &str, mode: &str) {
+        self.worker_file("misbehave.py", MISBEHAVE);
+        self.append(&format!(
+            "\n[workers.{name}]\nrole = \"implementation\"\ncommand = [\"python3\", \"misbehave.py\", \"{mode}\"]\n\
+             source = \"workers\"\n\n[implementations.{name}]\nworker = \"{name}\"\nparameters = {{}}\n"
+        ));
+    }
+
+    fn args(&self, implementation: &str, out: &str) -> Vec<String> {
+        let repo = self.repo();
+        let mut args = run_args(&repo, implementation, &self.state());
+        args.extend(["--out".to_owned(), self.out(out).to_str().unwrap().to_owned()]);
+        args
+    }
+
+    fn run(&self, implementation: &str, out: &str) -> Output {
+        metewand(&self.args(implementation, out))
+    }
+}
+
+impl Drop for Bench {
+    /// Published datasets are read-only: make them writable so the temporary folder can be removed (as a user
+    /// who is not root could not otherwise).
+    fn drop(&mut self) {
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(self.dir.path()).status();
+    }
+}
+
+fn run_args(repo: &Path, implementation: &str, state: &Path) -> Vec<String> {
+    let mut args: Vec<String> = vec!["run".into(), repo.to_str().unwrap().into()];
+    for (flag, value) in [("--problem", "ridge"), ("--dataset", "small"), ("--implementation", implementation)] {
+        args.extend([flag.to_owned(), value.to_owned()]);
+    }
+    args.extend(["--state-dir".to_owned(), state.to_str().unwrap().to_owned()]);
+    args
+}
+
+fn command(args: &[String]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_metewand"));
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+}
+
+fn metewand(args: &[String]) -> Output {
+    command(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Reads `attempt.json`: it must be its own canonical form and valid against the attempt-record schema.
+fn record(folder: &Path) -> Value {
+    let bytes = fs::read(folder.join("attempt.json")).unwrap();
+    let value: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(metewand_protocol::to_canonical_vec(&value), bytes, "attempt.json is not canonical");
+    let schema: Value = serde_json::from_slice(metewand_protocol::schema::ATTEMPT_RECORD.bytes).unwrap();
+    let validator = jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|error| format!("{error}")).collect();
+    assert!(errors.is_empty(), "attempt.json is not a valid attempt record: {errors:?}\n{value:#}");
+    value
+}
+
+/// Checks the exit status and the failure's role, phase and kind; returns the record.
+fn failed(output: &Output, folder: &Path, role: &str, phase: &str, kind: &str) -> Value {
+    assert_eq!(output.status.code(), Some(3), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    let record = record(folder);
+    assert_eq!(record["outcome"], "failed");
+    let failure = &record["failure"];
+    assert_eq!((failure["role"].as_str(), failure["phase"].as_str()), (Some(role), Some(phase)), "{failure}");
+    assert_eq!(failure["kind"], kind, "{failure}");
+    assert!(text(&output.stdout).contains(&format!("failure      {kind}")), "{}", text(&output.stdout));
+    record
+}
+
+fn log(folder: &Path, role: &str) -> String {
+    fs::read_to_string(folder.join("logs").join(format!("{role}.log"))).unwrap()
+}
+
+/// A direct-protocol implementation that solves the problem like the example's and misbehaves as `argv[1]` says.
+const MISBEHAVE: &str = r#"
+import hashlib, json, os, sys, time
+import ridge
+
+protocol = sys.stdout
+sys.stdout = sys.stderr
+mode = sys.argv[1]
+
+def send(message):
+    protocol.write(json.dumps(message, sort_keys=True, separators=(",", ":")) + "\n")
+    protocol.flush()
+
+state = {}
+for line in sys.stdin:
+    request = json.loads(line)
+    rid, method = request["id"], request["method"]
+    if method == "hello":
+        send({"capabilities": ["one_shot"], "id": rid, "ok": True, "protocol": 1, "sdk": None,
+              "worker_id": request["worker_id"]})
+    elif method == "prepare":
+        root = request["dataset_dir"]
+        with open(os.path.join(root, "dataset-manifest.json")) as file:
+            data = json.load(file)["data"]
+        state["a"] = ridge.read_matrix(os.path.join(root, data["matrix"]))
+        state["b"] = ridge.read_vector(os.path.join(root, data["rhs"]))
+        state["lambda"] = request["problem_parameters"]["lambda"]
+        if mode == "modify-dataset":
+            os.chmod(root, 0o755)
+            target = os.path.join(root, data["rhs"])
+            os.chmod(target, 0o644)
+            with open(target, "a") as file:
+                file.write("0.0\n")
+            print("appended a row to the dataset", file=sys.stderr)
+        send({"id": rid, "ok": True})
+    elif method == "execute":
+        print("executing in mode " + mode, file=sys.stderr, flush=True)
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "hang":
+            time.sleep(60)
+        if mode == "fail":
+            send({"error": {"code": "operation_failed", "details": {"iterations": 100},
+                            "message": "did not converge"}, "id": rid, "ok": False})
+            continue
+        if mode == "garbage":
+            protocol.write("this is not json\n")
+            protocol.flush()
+            continue
+        gram, rhs = ridge.normal_equations(state["a"], state["b"], state["lambda"])
+        x = ridge.cholesky_solve(gram, rhs)
+        out = request["result_dir"]
+        with open(os.path.join(out, "solution.json"), "w") as file:
+            json.dump({"x": x}, file)
+        with open(os.path.join(out, "solution.json"), "rb") as file:
+            content = file.read()
+        files = [{"path": "solution.json", "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)}]
+        objective = ridge.objective(state["a"], state["b"], state["lambda"], x)
+        with open(os.path.join(out, "result.json"), "w") as file:
+            json.dump({"data": {"objective": objective, "solution": "solution.json"}, "files": files}, file)
+        if mode == "tamper":
+            with open(os.path.join(out, "solution.json"), "w") as file:
+                json.dump({"x": [0.0 for _ in x]}, file)
+        send({"id": rid, "implementation_time_ns": None, "ok": True, "result": {"manifest": "result.json"},
+              "statistics": {}})
+    elif method == "shutdown":
+        send({"id": rid, "ok": True})
+        sys.exit(1 if mode == "unclean-exit" else 0)
+"#;
+
+#[test]
+fn the_direct_solver_reaches_the_verdict_in_place_and_a_second_attempt_reuses_the_dataset() {
+    let bench = Bench::empty();
+    let state = bench.state();
+    let out = bench.out("first");
+    let mut args = run_args(&example(), "cholesky", &state);
+    args.extend(["--out".to_owned(), out.to_str().unwrap().to_owned()]);
+    let first = metewand(&args);
+    let stdout = text(&first.stdout);
+    assert_eq!(first.status.code(), Some(0), "stdout: {stdout}\nstderr: {}", text(&first.stderr));
+    assert!(stdout.starts_with("outcome      reached (verdict: reached)\n"), "{stdout}");
+    assert!(stdout.contains("measured by metewand; worker reported"), "{stdout}");
+    assert!(stdout.contains(&format!("attempt      {}", out.display())), "{stdout}");
+    let first = record(&out);
+    assert_eq!(first["verdict"], "reached");
+    assert_eq!(first["failure"], Value::Null);
+    assert_eq!(first["dataset"]["reused"], false);
+    assert_eq!((&first["dataset"]["seed"], &first["implementation"]["seed"]), (&0.into(), &0.into()));
+    assert_eq!(first["repository"], example().to_str().unwrap());
+    assert!(first["metrics"]["relative_gap"].is_number(), "{}", first["metrics"]);
+    let phases: Vec<(&str, &str)> = first["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|phase| (phase["role"].as_str().unwrap(), phase["phase"].as_str().unwrap()))
+        .collect();
+    let expected = [
+        ("dataset_materializer", "hello"),
+        ("dataset_materializer", "materialize"),
+        ("dataset_materializer", "shutdown"),
+        ("implementation", "hello"),
+        ("implementation", "prepare"),
+        ("implementation", "execute"),
+        ("implementation", "shutdown"),
+        ("problem_evaluator", "hello"),
+        ("problem_evaluator", "evaluate"),
+        ("problem_evaluator", "shutdown"),
+    ];
+    assert_eq!(phases, expected);
+    for role in ["dataset_materializer", "implementation", "problem_evaluator"] {
+        assert!(out.join("logs").join(format!("{role}.log")).is_file());
+        assert!(out.join("work").join(format!("source-{role}/ridge.py")).is_file());
+    }
+    let key = first["dataset"]["key"].as_str().unwrap();
+    let entry = state.join("datasets").join(key);
+    assert!(fs::metadata(entry.join("matrix.csv")).unwrap().permissions().readonly(), "published read-only");
+
+    // The second attempt, in a default attempt folder, reuses the verified dataset; seeds are recorded.
+    let mut args = run_args(&example(), "cholesky-direct", &state);
+    args.extend(["--implementation-seed".to_owned(), "7".to_owned()]);
+    let second = metewand(&args);
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let attempts: Vec<PathBuf> =
+        fs::read_dir(state.join("attempts")).unwrap().map(|entry| entry.unwrap().path()).collect();
+    assert_eq!(attempts.len(), 1);
+    let second = record(&attempts[0]);
+    assert_eq!(second["dataset"]["reused"], true);
+    assert_eq!(second["dataset"]["key"], key);
+    assert_eq!(second["dataset"]["materializer"]["sdk"], Value::Null, "the materializer did not run");
+    assert_eq!(second["implementation"]["sdk"], Value::Null, "a direct protocol worker");
+    assert_eq!(second["implementation"]["seed"], 7);
+    assert_eq!(second["logs"]["dataset_materializer"], Value::Null);
+    assert!(!example().join(".metewand").exists(), "nothing is written into the checkout");
+}
+
+#[test]
+fn too_few_iterations_do_not_reach_the_verdict() {
+    let bench = Bench::empty();
+    let out = bench.out("attempt");
+    let mut args = run_args(&example(), "cg-too-few", &bench.state());
+    args.extend(["--out".to_owned(), out.to_str().unwrap().to_owned()]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let record = record(&out);
+    assert_eq!((&record["outcome"], &record["verdict"]), (&"not_reached".into(), &"not_reached".into()));
+    assert_eq!(record["implementation"]["statistics"]["iterations"], 2);
+}
+
+#[test]
+fn tampering_with_the_result_after_its_manifest_is_invalid_output() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("tamper", "tamper");
+    let output = bench.run("tamper", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "invalid_output");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("solution.json"), "{}", record["failure"]);
+    assert_eq!(record["implementation"]["files"], Value::Null);
+    assert_eq!(record["verdict"], Value::Null);
+}
+
+#[test]
+fn modifying_the_dataset_is_dataset_modified_and_the_next_attempt_rebuilds_it() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("vandal", "modify-dataset");
+    let output = bench.run("vandal", "first");
+    let record = failed(&output, &bench.out("first"), "implementation", "execute", "dataset_modified");
+    let key = record["dataset"]["key"].as_str().unwrap();
+    assert!(!bench.state().join("datasets").join(key).exists(), "a modified dataset is evicted");
+    assert!(log(&bench.out("first"), "implementation").contains("appended a row"));
+    let again = bench.run("cholesky", "second");
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert_eq!(self::record(&bench.out("second"))["dataset"]["reused"], false);
+}
+
+#[test]
+fn a_broken_repository_starts_no_attempt() {
+    let bench = Bench::new();
+    bench.replace("format = 1", "format = 1\nbogus = true");
+    let output = bench.run("cholesky", "attempt");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("metewand.toml:") && stderr.ends_with('\n'), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+    assert!(!bench.out("attempt").exists() && !bench.state().exists(), "nothing was touched");
+}
+
+#[test]
+fn usage_errors_and_a_non_empty_out_start_no_attempt() {
+    let bench = Bench::new();
+    let unknown = bench.run("no-such-implementation", "attempt");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("no implementation named \"no-such-implementation\""));
+    fs::create_dir(bench.out("full")).unwrap();
+    fs::write(bench.out("full/keep.txt"), "mine").unwrap();
+    let full = bench.run("cholesky", "full");
+    assert_eq!(full.status.code(), Some(2));
+    assert!(text(&full.stderr).contains("is not empty"), "{}", text(&full.stderr));
+    assert_eq!(fs::read_dir(bench.out("full")).unwrap().count(), 1, "nothing touched");
+    let missing = metewand(&["run".to_owned(), bench.repo().to_str().unwrap().to_owned()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("--problem is required"));
+    let help = metewand(&["run".to_owned(), "--help".to_owned()]);
+    assert_eq!(help.status.code(), Some(0));
+    for flag in ["--problem", "--dataset", "--implementation", "--dataset-seed", "--implementation-seed", "--out"] {
+        assert!(text(&help.stdout).contains(flag), "{flag}");
+    }
+    assert!(!bench.state().exists());
+}
+
+#[test]
+fn a_worker_command_that_does_not_exist_is_spawn_failed() {
+    let bench = Bench::new();
+    bench.replace("command = [\"python3\", \"cholesky.py\"]", "command = [\"metewand-no-such-program\"]");
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "hello", "spawn_failed");
+    assert_eq!(record["implementation"]["capabilities"], Value::Null);
+    assert_eq!(record["logs"]["implementation"], "logs/implementation.log");
+}
+
+#[test]
+fn a_crashing_worker_is_worker_exit_with_its_log_kept() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("crash", "crash");
+    let output = bench.run("crash", "attempt");
+    failed(&output, &bench.out("attempt"), "implementation", "execute", "worker_exit");
+    assert!(log(&bench.out("attempt"), "implementation").contains("executing in mode crash"));
+    let stdout = text(&output.stdout);
+    let log = bench.out("attempt/logs/implementation.log");
+    assert!(stdout.contains(&format!("worker log   {}\n", log.display())), "{stdout}");
+}
+
+#[test]
+fn garbage_on_stdout_is_a_protocol_violation() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("garbage", "garbage");
+    let output = bench.run("garbage", "attempt");
+    failed(&output, &bench.out("attempt"), "implementation", "execute", "protocol_violation");
+    assert!(log(&bench.out("attempt"), "implementation").contains("executing in mode garbage"));
+}
+
+#[test]
+fn a_hanging_worker_ends_at_its_phase_limit_or_its_scientific_budget() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("hang", "hang");
+    bench.replace("execute = 120", "execute = 1");
+    let started = Instant::now();
+    let output = bench.run("hang", "phase");
+    failed(&output, &bench.out("phase"), "implementation", "execute", "phase_timeout");
+    assert!(log(&bench.out("phase"), "implementation").contains("executing in mode hang"));
+    bench.replace("execute = 1", "execute = 120");
+    bench.replace("implementation = 120", "implementation = 1.5");
+    let output = bench.run("hang", "budget");
+    failed(&output, &bench.out("budget"), "implementation", "execute", "scientific_timeout");
+    assert!(started.elapsed() < Duration::from_secs(50), "took {:?}", started.elapsed());
+}
+
+/// Waits until `ready` holds, at most 30 s.
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !ready() {
+        assert!(started.elapsed() < Duration::from_secs(30), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, signal: &str) {
+    let status = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn ctrl_c_during_execute_ends_the_worker_and_records_a_cancelled_attempt() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("hang", "hang");
+    let child = command(&bench.args("hang", "attempt")).spawn().unwrap();
+    let log = bench.out("attempt/logs/implementation.log");
+    wait_for("execute", || fs::read_to_string(&log).is_ok_and(|text| text.contains("executing")));
+    let sent = Instant::now();
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    assert!(sent.elapsed() < Duration::from_secs(10), "took {:?}", sent.elapsed());
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    let record = record(&bench.out("attempt"));
+    assert_eq!(record["outcome"], "cancelled");
+    let failure = &record["failure"];
+    assert_eq!(
+        (&failure["role"], &failure["phase"], &failure["kind"]),
+        (&"implementation".into(), &"execute".into(), &"cancelled".into())
+    );
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
+}
+
+/// A worker that serves normally unless `marker` exists, in which case it writes `pid` (its process id), runs
+/// `partial` (Python, which may leave a half-written file in its output) and sleeps instead of answering.
+fn hanging_sdk_worker(module: &str, class: &str, method: &str, partial: &str, marker: &Path, pid: &Path) -> String {
+    format!(
+        r#"import os, sys, time
+import metewand
+from {module} import {class}
+
+class Hanging({class}):
+    def {method}(self, *args):
+        if os.path.exists({marker:?}):
+            {partial}
+            with open({pid:?}, "w") as file:
+                file.write(str(os.getpid()))
+            print("hanging", file=sys.stderr, flush=True)
+            time.sleep(120)
+        return super().{method}(*args)
+
+if __name__ == "__main__":
+    metewand.run(Hanging)
+"#
+    )
+}
+
+/// Half a matrix row in the materializer's output (its fourth argument), flushed and left open.
+const PARTIAL: &str = r#"partial = args[3].open("matrix.csv"); partial.write("0.5,"); partial.flush()"#;
+
+fn kill_worker(pid_file: &Path) {
+    wait_for("the worker's pid", || fs::read_to_string(pid_file).is_ok_and(|text| !text.is_empty()));
+    let pid = fs::read_to_string(pid_file).unwrap();
+    let _ = Command::new("kill").args(["-KILL", pid.trim()]).status();
+}
+
+fn staging_folders(state: &Path) -> Vec<String> {
+    fs::read_dir(state.join("datasets"))
+        .map(|entries| entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn sigkill_during_materialize_publishes_nothing_and_the_next_run_cleans_up() {
+    let bench = Bench::new();
+    let (marker, pid) = (bench.out("marker"), bench.out("materializer.pid"));
+    fs::write(&marker, "").unwrap();
+    bench.worker_file(
+        "hang_generate.py",
+        &hanging_sdk_worker("generate", "Generate", "materialize", PARTIAL, &marker, &pid),
+    );
+    bench.replace("command = [\"python3\", \"generate.py\"]", "command = [\"python3\", \"hang_generate.py\"]");
+    let mut child = command(&bench.args("cholesky", "killed")).spawn().unwrap();
+    wait_for("materialize", || pid.exists());
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    kill_worker(&pid);
+    let left = staging_folders(&bench.state());
+    assert!(left.iter().all(|name| name.starts_with(".tmp-")), "only staging folders: {left:?}");
+    assert_eq!(left.len(), 1, "{left:?}");
+    let partial = bench.state().join("datasets").join(&left[0]).join("matrix.csv");
+    assert_eq!(fs::read_to_string(partial).unwrap(), "0.5,", "the half-written file stayed in staging");
+    if bench.out("killed/attempt.json").exists() {
+        record(&bench.out("killed"));
+    }
+    fs::remove_file(&marker).unwrap();
+    let next = bench.run("cholesky", "next");
+    assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
+    assert_eq!(record(&bench.out("next"))["dataset"]["reused"], false);
+    let now = staging_folders(&bench.state());
+    assert!(now.iter().all(|name| !name.starts_with(".tmp-")), "the leftover was cleaned: {now:?}");
+}
+
+#[test]
+fn sigkill_during_evaluate_leaves_no_half_written_record_and_the_next_run_succeeds() {
+    let bench = Bench::new();
+    let (marker, pid) = (bench.out("marker"), bench.out("evaluator.pid"));
+    fs::write(&marker, "").unwrap();
+    bench.worker_file("hang_judge.py", &hanging_sdk_worker("judge", "Judge", "evaluate", "pass", &marker, &pid));
+    bench.replace("command = [\"python3\", \"judge.py\"]", "command = [\"python3\", \"hang_judge.py\"]");
+    let mut child = command(&bench.args("cholesky", "killed")).spawn().unwrap();
+    wait_for("evaluate", || pid.exists());
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    kill_worker(&pid);
+    if bench.out("killed/attempt.json").exists() {
+        record(&bench.out("killed"));
+    }
+    fs::remove_file(&marker).unwrap();
+    let next = bench.run("cholesky", "next");
+    assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
+    assert_eq!(record(&bench.out("next"))["dataset"]["reused"], true);
+}
+
+#[test]
+fn a_worker_reported_failure_keeps_its_code_and_details() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("fail", "fail");
+    let output = bench.run("fail", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "worker_failure");
+    assert_eq!(record["failure"]["code"], "operation_failed");
+    assert_eq!(record["failure"]["details"], serde_json::json!({"iterations": 100}));
+    assert!(record["failure"]["message"].as_str().unwrap().contains("did not converge"));
+}
+
+#[test]
+fn exiting_non_zero_after_shutdown_is_worker_exit_in_shutdown() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("unclean", "unclean-exit");
+    let output = bench.run("unclean", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "shutdown", "worker_exit");
+    assert_eq!(record["implementation"]["files"], Value::Null, "nothing was validated");
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null);
+}
+
+/// Replaces the command `python3 SCRIPT` with `python3 FILE`, where `FILE` (written here) subclasses a worker.
+fn replace_worker(bench: &Bench, script: &str, file: &str, text: &str) {
+    bench.worker_file(file, text);
+    bench.replace(&format!("command = [\"python3\", \"{script}\"]"), &format!("command = [\"python3\", \"{file}\"]"));
+}
+
+#[test]
+fn a_materializer_whose_output_is_invalid_publishes_nothing() {
+    let bench = Bench::new();
+    let text = "import metewand\nfrom generate import Generate\n\nclass Bad(Generate):\n    \
+                def materialize(self, source_dir, parameters, seed, output):\n        \
+                super().materialize(source_dir, parameters, seed, output)\n        output.data = {}\n\n\
+                metewand.run(Bad)\n";
+    replace_worker(&bench, "generate.py", "bad_generate.py", text);
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "dataset_materializer", "materialize", "invalid_output");
+    assert_eq!(record["dataset"]["reused"], false);
+    assert_eq!(record["dataset"]["files"], Value::Null);
+    assert_eq!(record["logs"]["implementation"], Value::Null, "the implementation never ran");
+    assert!(staging_folders(&bench.state()).is_empty(), "nothing published, nothing left");
+}
+
+#[test]
+fn an_evaluator_that_changes_the_result_is_invalid_output_beside_its_verdict() {
+    let bench = Bench::new();
+    let text = "import metewand\nfrom judge import Judge\n\nclass Bad(Judge):\n    \
+                def evaluate(self, dataset, result, problem):\n        \
+                answer = super().evaluate(dataset, result, problem)\n        \
+                with open(result.path('solution.json'), 'w') as file:\n            file.write('{}')\n        \
+                return answer\n\nmetewand.run(Bad)\n";
+    replace_worker(&bench, "judge.py", "bad_judge.py", text);
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "problem_evaluator", "evaluate", "invalid_output");
+    assert_eq!(record["verdict"], "reached", "a verdict already obtained is recorded beside the failure");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("the result changed"), "{}", record["failure"]);
+    assert_eq!(record["metrics"], Value::Null);
+}
+
+#[test]
+fn an_evaluator_that_modifies_the_dataset_is_dataset_modified() {
+    let bench = Bench::new();
+    let text = "import os\nimport metewand\nfrom judge import Judge\n\nclass Bad(Judge):\n    \
+                def evaluate(self, dataset, result, problem):\n        \
+                answer = super().evaluate(dataset, result, problem)\n        \
+                path = dataset.path('rhs.csv')\n        os.chmod(os.path.dirname(path), 0o755)\n        \
+                os.remove(path)\n        return answer\n\nmetewand.run(Bad)\n";
+    replace_worker(&bench, "judge.py", "bad_judge.py", text);
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "problem_evaluator", "evaluate", "dataset_modified");
+    let key = record["dataset"]["key"].as_str().unwrap();
+    assert!(!bench.state().join("datasets").join(key).exists(), "evicted");
+}
+
+#[test]
+fn a_stored_dataset_changed_between_attempts_is_rebuilt() {
+    let bench = Bench::new();
+    let first = bench.run("cholesky", "first");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let key = record(&bench.out("first"))["dataset"]["key"].as_str().unwrap().to_owned();
+    let entry = bench.state().join("datasets").join(&key);
+    let status = Command::new("chmod").args(["-R", "u+w"]).arg(&entry).status().unwrap();
+    assert!(status.success());
+    fs::write(entry.join("rhs.csv"), "1.0\n").unwrap();
+    let second = bench.run("cholesky", "second");
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let second = record(&bench.out("second"));
+    assert_eq!(second["dataset"]["reused"], false, "re-verification failed, so it was rebuilt");
+    assert_eq!(second["dataset"]["key"], key.as_str());
+}
+
+#[test]
+fn concurrent_attempts_on_a_new_dataset_publish_it_once() {
+    let bench = Bench::new();
+    let children: Vec<Child> =
+        ["one", "two", "three"].iter().map(|out| command(&bench.args("cholesky", out)).spawn().unwrap()).collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let keys: Vec<Value> =
+        ["one", "two", "three"].iter().map(|out| record(&bench.out(out))["dataset"]["key"].clone()).collect();
+    assert!(keys.iter().all(|key| *key == keys[0]));
+    assert_eq!(staging_folders(&bench.state()), vec![keys[0].as_str().unwrap().to_owned()], "one entry, no leftovers");
+}

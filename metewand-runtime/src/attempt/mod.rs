@@ -1,0 +1,692 @@
+//! The fixed-dataset attempt runner: one attempt of an implementation on a dataset and problem, end to end, as
+//! DESIGN.md sections 7 and 8 order it, recorded as an [`AttemptRecord`] whatever happens.
+//!
+//! 1. The dataset comes from the content-addressed store `<state>/datasets/<key>/` after re-verification, or is
+//!    materialized into a locked staging folder `datasets/.tmp-<random>/`, validated after its session, made
+//!    read-only and renamed into place only if the key is still absent (a concurrent winner is reused).
+//! 2. The implementation is prepared and executed under the implementation envelope, the evaluator evaluates under
+//!    the evaluation envelope; each role runs in its own session, from a fresh private copy of its source
+//!    (`work/source-<role>/`, checked against the source tree digest), with its log in `logs/<role>.log`.
+//! 3. Every session is shut down and its processes reaped **before** anything it wrote is validated. After each
+//!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
+//!    result is re-verified after the evaluator's session.
+//!
+//! Every event maps to the record's outcome, role, phase and kind exactly as DESIGN.md section 10's table says;
+//! the first failure ends the attempt and is the one recorded.
+
+mod record;
+mod store;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Instant, SystemTime};
+
+use metewand_protocol::generated::attempt_record as rec;
+use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
+use metewand_protocol::handshake::Handshake;
+use metewand_protocol::messages::{Role, Verdict, WorkerId};
+use metewand_protocol::strict::{JsonObject, SafeUint};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+pub use record::{RECORD_FILE, canonical_bytes, compact_utc, rfc3339, write_record};
+pub use store::STAGING_PREFIX;
+
+use crate::protocol::Method;
+use crate::repository::{Dataset, Implementation, Problem, Worker};
+use crate::session::{
+    EvaluateParams, ExecuteParams, MaterializeParams, PhaseTimeouts, PhaseTiming, PrepareParams, SessionError,
+    SessionErrorKind,
+};
+use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
+use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
+
+/// Where a dataset's manifest lives in its folder. `prepare` and `evaluate` carry only the dataset folder, so an
+/// implementation can find the manifest only at a fixed place: a materializer that names another is invalid.
+pub const DATASET_MANIFEST: &str = "dataset-manifest.json";
+
+/// What a plan could not find in the repository; no attempt starts.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// The repository has no such problem, dataset or implementation.
+    #[error("the repository has no {kind} named {name:?} (it has: {known})")]
+    Unknown {
+        /// `problem`, `dataset` or `implementation`.
+        kind: &'static str,
+        /// The name asked for.
+        name: String,
+        /// The names the repository has, comma-separated.
+        known: String,
+    },
+}
+
+/// One attempt to be run: the problem, dataset and implementation of a checked repository, and the two seeds.
+#[derive(Debug)]
+pub struct AttemptPlan<'r> {
+    repository: &'r CheckedRepository,
+    problem: &'r Problem,
+    dataset: &'r Dataset,
+    implementation: &'r Implementation,
+    dataset_seed: SafeUint,
+    implementation_seed: SafeUint,
+}
+
+/// Where an attempt runs and what may stop it.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The state folder, holding `datasets/` (and, for the CLI's default attempt folders, `attempts/`).
+    pub state_dir: PathBuf,
+    /// A flag that cancels the attempt once set (a signal handler's): the running worker is ended and the attempt
+    /// is recorded as `cancelled`.
+    pub cancel: Option<&'static AtomicBool>,
+}
+
+impl<'r> AttemptPlan<'r> {
+    /// Names the attempt's parts; an unknown name is an error before anything starts.
+    pub fn new(
+        repository: &'r CheckedRepository,
+        problem: &str,
+        dataset: &str,
+        implementation: &str,
+        dataset_seed: SafeUint,
+        implementation_seed: SafeUint,
+    ) -> Result<AttemptPlan<'r>, PlanError> {
+        fn find<'a, T>(
+            map: &'a std::collections::BTreeMap<String, T>,
+            kind: &'static str,
+            name: &str,
+        ) -> Result<&'a T, PlanError> {
+            map.get(name).ok_or_else(|| PlanError::Unknown {
+                kind,
+                name: name.to_owned(),
+                known: map.keys().cloned().collect::<Vec<_>>().join(", "),
+            })
+        }
+        Ok(AttemptPlan {
+            repository,
+            problem: find(repository.problems(), "problem", problem)?,
+            dataset: find(repository.datasets(), "dataset", dataset)?,
+            implementation: find(repository.implementations(), "implementation", implementation)?,
+            dataset_seed,
+            implementation_seed,
+        })
+    }
+
+    fn worker(&self, name: &str) -> &'r Worker {
+        self.repository.worker(name).expect("a checked repository's references resolve")
+    }
+
+    /// Runs the attempt in `folder` (an existing, empty folder: the attempt has started) and returns its record,
+    /// complete whatever happened. The caller writes it with [`write_record`].
+    pub fn run(&self, folder: &Path, options: &RunOptions) -> AttemptRecord {
+        let started_at = SystemTime::now();
+        let mut run = Run::new(self, folder, options);
+        if let Err(failure) = run.steps() {
+            run.failure = Some(failure);
+        }
+        run.into_record(started_at)
+    }
+}
+
+/// Creates a new attempt folder `<state>/attempts/<UTC time>-<random>/`, exclusively.
+pub fn create_attempt_folder(state_dir: &Path) -> io::Result<PathBuf> {
+    let attempts = state_dir.join("attempts");
+    fs::create_dir_all(&attempts)?;
+    loop {
+        let path = attempts.join(format!("{}-{}", compact_utc(SystemTime::now()), store::random_hex(4)?));
+        match fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// What ended an attempt, before it becomes the record's `failure`.
+#[derive(Debug)]
+struct Failure {
+    role: Option<Role>,
+    phase: Option<Method>,
+    kind: FailureKind,
+    message: String,
+    code: Option<String>,
+    details: Option<JsonObject>,
+}
+
+impl Failure {
+    fn new(role: Option<Role>, phase: Option<Method>, kind: FailureKind, message: String) -> Failure {
+        Failure { role, phase, kind, message, code: None, details: None }
+    }
+
+    fn executor(action: &str, error: impl std::fmt::Display) -> Failure {
+        Failure::new(None, None, FailureKind::ExecutorError, format!("the executor failed {action}: {error}"))
+    }
+
+    fn session(error: &SessionError) -> Failure {
+        let kind = error.failure_kind().unwrap_or(FailureKind::ExecutorError);
+        let message = format!("{} worker failed in {}: {}", error.role(), error.phase(), error.kind());
+        let mut failure = Failure::new(Some(error.role()), Some(error.phase()), kind, message);
+        if let SessionErrorKind::WorkerFailure { code, details, .. } = error.kind() {
+            failure.code = Some(code.to_string());
+            failure.details = details.clone();
+        }
+        failure
+    }
+
+    fn output(role: Role, phase: Method, error: &ValidationError) -> Failure {
+        if error.is_io_error() {
+            return Failure::executor("reading worker output", error);
+        }
+        let message = format!("{role} worker's output is invalid: {error}");
+        Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message)
+    }
+}
+
+/// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
+#[derive(Debug, Default)]
+struct Seen {
+    handshake: Option<Handshake>,
+}
+
+/// The attempt in progress.
+struct Run<'p, 'r> {
+    plan: &'p AttemptPlan<'r>,
+    folder: PathBuf,
+    datasets: PathBuf,
+    entry: PathBuf,
+    cancel: Option<&'static AtomicBool>,
+    failure: Option<Failure>,
+    phases: Vec<PhaseTiming>,
+    reused: Option<bool>,
+    dataset: Option<ValidatedDataset>,
+    materializer: Seen,
+    implementation: Seen,
+    evaluator: Seen,
+    implementation_time_ns: Option<SafeUint>,
+    statistics: Option<JsonObject>,
+    result: Option<ValidatedResult>,
+    verdict: Option<Verdict>,
+    metrics: Option<JsonObject>,
+    logs: [bool; 3],
+}
+
+impl<'p, 'r> Run<'p, 'r> {
+    fn new(plan: &'p AttemptPlan<'r>, folder: &Path, options: &RunOptions) -> Run<'p, 'r> {
+        let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_owned());
+        let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
+        let datasets = state.join("datasets");
+        let entry = datasets.join(plan.dataset.key(plan.dataset_seed).as_str());
+        Run {
+            plan,
+            folder,
+            datasets,
+            entry,
+            cancel: options.cancel,
+            failure: None,
+            phases: Vec::new(),
+            reused: None,
+            dataset: None,
+            materializer: Seen::default(),
+            implementation: Seen::default(),
+            evaluator: Seen::default(),
+            implementation_time_ns: None,
+            statistics: None,
+            result: None,
+            verdict: None,
+            metrics: None,
+            logs: [false; 3],
+        }
+    }
+
+    fn steps(&mut self) -> Result<(), Failure> {
+        self.check_cancel()?;
+        for folder in ["logs", "work", "work/result", "work/metrics"] {
+            fs::create_dir(self.folder.join(folder))
+                .map_err(|e| Failure::executor("creating the attempt folders", e))?;
+        }
+        fs::create_dir_all(&self.datasets).map_err(|e| Failure::executor("creating the dataset store", e))?;
+        store::clean_leftovers(&self.datasets).map_err(|e| Failure::executor("cleaning the dataset store", e))?;
+        self.obtain_dataset()?;
+        self.check_cancel()?;
+        self.run_implementation()?;
+        self.check_cancel()?;
+        self.run_evaluator()?;
+        // A cancellation that arrived during the last shutdown or the last checks is still honoured.
+        self.check_cancel()
+    }
+
+    fn check_cancel(&self) -> Result<(), Failure> {
+        if self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+            return Err(Failure::new(None, None, FailureKind::Cancelled, "the attempt was cancelled".to_owned()));
+        }
+        Ok(())
+    }
+
+    fn validator(&self) -> WorkerOutputValidator<'r> {
+        WorkerOutputValidator::new(self.plan.repository)
+    }
+
+    fn path(&self, path: &Path) -> Result<crate::protocol::messages::Path, Failure> {
+        let text = path.to_str().ok_or_else(|| Failure::executor("naming a folder", "the path is not UTF-8"))?;
+        crate::protocol::messages::Path::try_from(text.to_owned())
+            .map_err(|e| Failure::executor("naming a folder", e.to_string()))
+    }
+
+    /// A session's configuration: a fresh private copy of the worker's source as its working directory, the
+    /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
+    fn session_config(&mut self, worker: &Worker, role: Role) -> Result<(SessionConfig, PathBuf), Failure> {
+        let source = self.folder.join("work").join(format!("source-{role}"));
+        store::copy_source(worker, &source).map_err(|e| Failure::executor("copying the worker's source", e))?;
+        let mut timeouts = PhaseTimeouts::documented_defaults();
+        for (&method, &limit) in self.plan.repository.timeouts() {
+            match method {
+                Method::Hello => timeouts.hello = limit,
+                Method::Materialize => timeouts.materialize = limit,
+                Method::Prepare => timeouts.prepare = limit,
+                Method::Execute => timeouts.execute = limit,
+                Method::Reset => timeouts.reset = limit,
+                Method::Evaluate => timeouts.evaluate = limit,
+                Method::Shutdown => timeouts.shutdown = limit,
+            }
+        }
+        let expanded = worker.expanded_command();
+        let mut command = WorkerCommand::new(expanded[0].clone(), &source).args(expanded[1..].iter().cloned());
+        for (name, value) in worker.expanded_env() {
+            command = command.env(name, value);
+        }
+        let worker_id = WorkerId::try_from(worker.identity().as_str())
+            .map_err(|e| Failure::executor("naming the worker", e.to_string()))?;
+        let index = role_index(role);
+        self.logs[index] = true;
+        let log = self.folder.join(LOG_PATHS[index]);
+        let mut config = SessionConfig::new(command, worker_id, timeouts, log);
+        if let Some(flag) = self.cancel {
+            config = config.cancel_flag(flag);
+        }
+        Ok((config, source))
+    }
+
+    fn obtain_dataset(&mut self) -> Result<(), Failure> {
+        let dataset = self.plan.dataset;
+        if fs::symlink_metadata(&self.entry).is_ok() {
+            match self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST) {
+                Ok(validated) => {
+                    self.reused = Some(true);
+                    self.dataset = Some(validated);
+                    return Ok(());
+                }
+                // A stored dataset that fails re-verification is evicted and rebuilt; that is not a failure.
+                Err(_) => store::evict(&self.datasets, &self.entry)
+                    .map_err(|e| Failure::executor("evicting a dataset that failed re-verification", e))?,
+            }
+        }
+        self.reused = Some(false);
+        let staging = store::Staging::create(&self.datasets)
+            .map_err(|e| Failure::executor("creating a dataset staging folder", e))?;
+        let outcome = self.materialize(staging.path());
+        let remove_staging = |staging: &store::Staging| {
+            store::remove_tree(staging.path()).map_err(|e| Failure::executor("removing a staging folder", e))
+        };
+        let manifest = match outcome {
+            Ok(manifest) => manifest,
+            Err(failure) => {
+                remove_staging(&staging)?;
+                return Err(failure);
+            }
+        };
+        let role = Role::DatasetMaterializer;
+        if manifest != DATASET_MANIFEST {
+            remove_staging(&staging)?;
+            let message = format!(
+                "{role} worker's output is invalid: it named its manifest {manifest:?}, but a dataset's manifest must \
+                 be {DATASET_MANIFEST:?} at its root (implementations receive only the folder)"
+            );
+            return Err(Failure::new(Some(role), Some(Method::Materialize), FailureKind::InvalidOutput, message));
+        }
+        if let Err(error) = self.validator().validate_dataset(dataset, staging.path(), DATASET_MANIFEST) {
+            remove_staging(&staging)?;
+            return Err(Failure::output(role, Method::Materialize, &error));
+        }
+        store::publish(staging, &self.entry).map_err(|e| Failure::executor("publishing the dataset", e))?;
+        let validated = self
+            .validator()
+            .validate_dataset(dataset, &self.entry, DATASET_MANIFEST)
+            .map_err(|e| Failure::executor("re-verifying the published dataset", e))?;
+        self.dataset = Some(validated);
+        Ok(())
+    }
+
+    /// Runs the materializer's session into `output`; returns the manifest path it named, once it has exited.
+    fn materialize(&mut self, output: &Path) -> Result<String, Failure> {
+        let worker = self.plan.worker(self.plan.dataset.materializer());
+        let (config, source) = self.session_config(worker, Role::DatasetMaterializer)?;
+        let params = MaterializeParams {
+            source_dir: self.path(&source)?,
+            dataset_parameters: self.plan.dataset.parameters().clone(),
+            dataset_seed: self.plan.dataset_seed,
+            output_dir: self.path(output)?,
+        };
+        let mut session = self.connect::<crate::session::Materializer>(config)?;
+        self.materializer.handshake = Some(session.handshake().clone());
+        if let Some(budget) = self.plan.repository.budgets().materialization {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let response = session.materialize(params);
+        let response = self.settle(session, response)?;
+        Ok(response.dataset.manifest.to_string())
+    }
+
+    fn connect<R: crate::session::SessionRole>(&mut self, config: SessionConfig) -> Result<crate::Session<R>, Failure> {
+        crate::Session::<R>::connect(config).map_err(|error| {
+            self.phases.extend(error.timing().cloned());
+            Failure::session(&error)
+        })
+    }
+
+    /// Ends a session after its last scientific request: on success the deadline is cleared and the worker shut
+    /// down; either way its timings are recorded and its processes are gone when this returns.
+    fn settle<R: crate::session::SessionRole, T>(
+        &mut self,
+        mut session: crate::Session<R>,
+        outcome: Result<T, SessionError>,
+    ) -> Result<T, Failure> {
+        let value = match outcome {
+            Ok(value) => value,
+            Err(error) => {
+                self.phases.extend(session.phases().iter().cloned());
+                drop(session);
+                return Err(Failure::session(&error));
+            }
+        };
+        session.clear_scientific_deadline();
+        let before = session.phases().to_vec();
+        match session.shutdown() {
+            Ok(summary) => {
+                self.phases.extend(summary.phases);
+                Ok(value)
+            }
+            Err(error) => {
+                self.phases.extend(before);
+                self.phases.extend(error.timing().cloned());
+                Err(Failure::session(&error))
+            }
+        }
+    }
+
+    fn run_implementation(&mut self) -> Result<(), Failure> {
+        let plan = self.plan;
+        let worker = self.plan.worker(plan.implementation.worker());
+        let (mut config, _source) = self.session_config(worker, Role::Implementation)?;
+        for &capability in plan.implementation.capabilities() {
+            config = config.select(capability);
+        }
+        let result_dir = self.folder.join("work/result");
+        let prepare = PrepareParams {
+            dataset_dir: self.path(&self.entry)?,
+            problem_contract_id: contract_id(plan.problem)?,
+            problem_parameters: plan.problem.parameters().clone(),
+            implementation_parameters: plan.implementation.parameters().clone(),
+            implementation_seed: plan.implementation_seed,
+        };
+        let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
+        let mut session = match self.connect::<crate::session::Implementation>(config) {
+            Ok(session) => session,
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Method::Hello)),
+        };
+        self.implementation.handshake = Some(session.handshake().clone());
+        if let Some(budget) = plan.repository.budgets().implementation {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let mut last = Method::Prepare;
+        let outcome = session.prepare(prepare).and_then(|()| {
+            last = Method::Execute;
+            session.execute(execute)
+        });
+        let settled = self.settle(session, outcome);
+        let response = match settled {
+            Ok(response) => response,
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, last)),
+        };
+        self.implementation_time_ns = response.implementation_time_ns;
+        self.statistics = Some(response.statistics.clone());
+        self.verify_dataset(Role::Implementation, last)?;
+        let validated = self
+            .validator()
+            .validate_result(plan.problem, &result_dir, &response.result.manifest)
+            .map_err(|e| Failure::output(Role::Implementation, Method::Execute, &e))?;
+        self.result = Some(validated);
+        Ok(())
+    }
+
+    fn run_evaluator(&mut self) -> Result<(), Failure> {
+        let plan = self.plan;
+        let worker = self.plan.worker(plan.problem.evaluator());
+        let (config, _source) = self.session_config(worker, Role::ProblemEvaluator)?;
+        let metrics_dir = self.folder.join("work/metrics");
+        let params = EvaluateParams {
+            dataset_dir: self.path(&self.entry)?,
+            result_dir: self.path(&self.folder.join("work/result"))?,
+            metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
+            problem_contract_id: contract_id(plan.problem)?,
+            problem_parameters: plan.problem.parameters().clone(),
+        };
+        let mut session = match self.connect::<crate::session::Evaluator>(config) {
+            Ok(session) => session,
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Hello)),
+        };
+        self.evaluator.handshake = Some(session.handshake().clone());
+        if let Some(budget) = plan.repository.budgets().evaluation {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let outcome = session.evaluate(params);
+        if let Ok(response) = &outcome {
+            self.verdict = Some(response.verdict);
+        }
+        if let Err(failure) = self.settle(session, outcome) {
+            return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Evaluate));
+        }
+        self.verify_dataset(Role::ProblemEvaluator, Method::Evaluate)?;
+        self.verify_result()?;
+        let metrics = self
+            .validator()
+            .validate_metrics(plan.problem, &metrics_dir)
+            .map_err(|e| Failure::output(Role::ProblemEvaluator, Method::Evaluate, &e))?;
+        self.metrics = Some(metrics.metrics().metrics.clone());
+        Ok(())
+    }
+
+    /// After a session that received the dataset failed: the dataset is still re-verified (and evicted if it
+    /// changed), but the session's own failure is what ends the attempt.
+    fn after_dataset_session(&mut self, failure: Failure, role: Role, phase: Method) -> Failure {
+        match self.verify_dataset(role, phase) {
+            Err(error) if error.kind == FailureKind::ExecutorError => error,
+            _ => failure,
+        }
+    }
+
+    /// Re-verifies the dataset against its validated inventory; a change is `dataset_modified`, attributed to
+    /// `role` and `phase`, and evicts the dataset from the store.
+    fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
+        let Some(original) = &self.dataset else { return Ok(()) };
+        let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        let problem = match again {
+            Ok(again)
+                if same_files(original.files(), again.files(), original.manifest_file(), again.manifest_file()) =>
+            {
+                return Ok(());
+            }
+            Ok(_) => "its files differ from the validated inventory".to_owned(),
+            Err(error) => error.to_string(),
+        };
+        store::evict(&self.datasets, &self.entry).map_err(|e| Failure::executor("evicting a modified dataset", e))?;
+        let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
+        Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))
+    }
+
+    /// Re-verifies the result after the evaluator's session; a change is the evaluator's invalid output.
+    fn verify_result(&mut self) -> Result<(), Failure> {
+        let Some(original) = &self.result else { return Ok(()) };
+        let manifest = original.manifest_file().path().as_str().to_owned();
+        let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);
+        let problem = match again {
+            Ok(again)
+                if same_files(original.files(), again.files(), original.manifest_file(), again.manifest_file()) =>
+            {
+                return Ok(());
+            }
+            Ok(_) => "its files differ from the validated inventory".to_owned(),
+            Err(error) => error.to_string(),
+        };
+        let role = Role::ProblemEvaluator;
+        let message = format!("the result changed during the {role} worker's session: {problem}");
+        Err(Failure::new(Some(role), Some(Method::Evaluate), FailureKind::InvalidOutput, message))
+    }
+
+    fn into_record(self, started_at: SystemTime) -> AttemptRecord {
+        let plan = self.plan;
+        let outcome = match (&self.failure, self.verdict) {
+            (Some(failure), _) if failure.kind == FailureKind::Cancelled => rec::Outcome::Cancelled,
+            (Some(_), _) | (None, None) => rec::Outcome::Failed,
+            (None, Some(verdict)) => parse(&verdict.to_string()),
+        };
+        let failure = self.failure.map(|failure| rec::Failure {
+            code: failure.code.as_deref().map(parse),
+            details: failure.details,
+            kind: failure.kind,
+            message: parse(&one_line(&failure.message)),
+            phase: failure.phase.map(|phase| parse(phase.as_str())),
+            role: failure.role.map(|role| parse(&role.to_string())),
+        });
+        let materializer = plan.worker(plan.dataset.materializer());
+        let implementer = plan.worker(plan.implementation.worker());
+        let evaluator = plan.worker(plan.problem.evaluator());
+        let implementation_handshake = self.implementation.handshake.clone();
+        AttemptRecord {
+            metewand_version: parse(env!("CARGO_PKG_VERSION")),
+            started_at: record::timestamp(started_at),
+            finished_at: record::timestamp(SystemTime::now()),
+            repository: parse(&plan.repository.root().to_string_lossy()),
+            outcome,
+            verdict: self.verdict.map(|verdict| parse(&verdict.to_string())),
+            failure,
+            problem: rec::Problem {
+                contract_id: parse(plan.problem.contract_id().as_str()),
+                name: parse(plan.problem.name()),
+                parameters: plan.problem.parameters().clone(),
+            },
+            dataset: rec::Dataset {
+                files: self.dataset.as_ref().map(|dataset| file_records(dataset.files())),
+                key: parse(plan.dataset.key(plan.dataset_seed).as_str()),
+                materializer: worker_session(materializer, &self.materializer),
+                name: parse(plan.dataset.name()),
+                parameters: plan.dataset.parameters().clone(),
+                reused: self.reused,
+                seed: plan.dataset_seed,
+            },
+            implementation: rec::Implementation {
+                capabilities: implementation_handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+                files: self.result.as_ref().map(|result| file_records(result.files())),
+                implementation_time_ns: self.implementation_time_ns,
+                name: parse(plan.implementation.name()),
+                parameters: plan.implementation.parameters().clone(),
+                sdk: implementation_handshake.as_ref().and_then(sdk),
+                seed: plan.implementation_seed,
+                selected: convert(&plan.implementation.capabilities().to_vec()),
+                statistics: self.statistics,
+                worker_id: parse(implementer.identity().as_str()),
+            },
+            evaluator: worker_session(evaluator, &self.evaluator),
+            metrics: self.metrics,
+            phases: self
+                .phases
+                .iter()
+                .map(|timing| rec::PhaseRecord {
+                    duration_ns: SafeUint::try_from(u64::try_from(timing.duration.as_nanos()).unwrap_or(u64::MAX))
+                        .unwrap_or(SafeUint::MAX),
+                    ok: timing.ok,
+                    phase: parse(timing.phase.as_str()),
+                    role: parse(&timing.role.to_string()),
+                    started_at: record::timestamp(timing.started_at),
+                })
+                .collect(),
+            logs: rec::Logs {
+                dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
+                implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
+                problem_evaluator: self.logs[2].then(|| parse(LOG_PATHS[2])),
+            },
+        }
+    }
+}
+
+/// Each role's log, relative to the attempt folder, in the order of [`role_index`].
+const LOG_PATHS: [&str; 3] = ["logs/dataset_materializer.log", "logs/implementation.log", "logs/problem_evaluator.log"];
+
+fn role_index(role: Role) -> usize {
+    match role {
+        Role::DatasetMaterializer => 0,
+        Role::Implementation => 1,
+        Role::ProblemEvaluator => 2,
+    }
+}
+
+fn contract_id(problem: &Problem) -> Result<crate::protocol::messages::ProblemContractId, Failure> {
+    crate::protocol::messages::ProblemContractId::try_from(problem.contract_id().as_str())
+        .map_err(|e| Failure::executor("naming the problem contract", e.to_string()))
+}
+
+fn same_files(
+    a: &[ValidatedFile],
+    b: &[ValidatedFile],
+    manifest_a: &ValidatedFile,
+    manifest_b: &ValidatedFile,
+) -> bool {
+    let key = |file: &ValidatedFile| (file.path().as_str().to_owned(), file.size(), file.sha256());
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| key(x) == key(y)) && key(manifest_a) == key(manifest_b)
+}
+
+fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
+    rec::FileRecords(
+        files
+            .iter()
+            .map(|file| rec::FileRecord {
+                path: parse(file.path().as_str()),
+                sha256: parse(&file.sha256().to_string()),
+                size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
+            })
+            .collect(),
+    )
+}
+
+fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
+    rec::WorkerSession {
+        capabilities: seen.handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+        sdk: seen.handshake.as_ref().and_then(sdk),
+        worker_id: parse(worker.identity().as_str()),
+    }
+}
+
+fn sdk(handshake: &Handshake) -> Option<rec::SdkInfo> {
+    handshake.sdk.as_ref().map(|(name, version)| convert(&serde_json::json!({"name": name, "version": version})))
+}
+
+/// A string the executor produced (a name, an identity, a timestamp) as the record's checked type. Every value
+/// passed here was checked by the same schema's rules where it came from, so a refusal is a bug.
+fn parse<T: std::str::FromStr>(text: &str) -> T
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().unwrap_or_else(|error| panic!("{text:?} does not fit the attempt record: {error}"))
+}
+
+/// A value of one generated type as the same schema definition's type in the attempt record.
+fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> U {
+    serde_json::from_value(serde_json::to_value(value).expect("generated types serialize"))
+        .expect("the same schema definition in both documents")
+}
+
+fn one_line(message: &str) -> String {
+    let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.is_empty() { "no message".to_owned() } else { line }
+}

@@ -1,0 +1,86 @@
+//! Writing the attempt record: RFC 3339 timestamps, and `attempt.json` written canonically and atomically
+//! (temporary file, fsync, rename, fsync of the folder).
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Timestamp};
+
+/// The name of the attempt record in an attempt folder.
+pub const RECORD_FILE: &str = "attempt.json";
+
+/// A wall-clock time as RFC 3339 UTC with nanoseconds, e.g. `2026-11-30T15:04:05.123456789Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since.as_secs();
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(days as i64);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:09}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_nanos()
+    )
+}
+
+/// A compact UTC time for folder names, e.g. `20261130T150405Z`.
+pub fn compact_utc(time: SystemTime) -> String {
+    let text = rfc3339(time);
+    format!("{}{}{}T{}{}{}Z", &text[0..4], &text[5..7], &text[8..10], &text[11..13], &text[14..16], &text[17..19])
+}
+
+/// The attempt record's timestamp type for a wall-clock time.
+pub fn timestamp(time: SystemTime) -> Timestamp {
+    rfc3339(time).parse().expect("an RFC 3339 UTC time matches the timestamp pattern")
+}
+
+/// Year, month and day of a count of days since 1970-01-01 (Howard Hinnant's civil-from-days).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The record's canonical bytes (RFC 8785), the exact contents of `attempt.json`.
+pub fn canonical_bytes(record: &AttemptRecord) -> Vec<u8> {
+    let value = serde_json::to_value(record).expect("a generated record always serializes");
+    metewand_protocol::to_canonical_vec(&value)
+}
+
+/// Writes `attempt.json` in `folder` atomically: a temporary file beside it, fsync, rename over the final name,
+/// fsync of the folder. A reader sees no file or the complete record, never a part of one.
+pub fn write_record(folder: &Path, record: &AttemptRecord) -> io::Result<()> {
+    let temporary = folder.join(format!(".{RECORD_FILE}.tmp"));
+    let mut file = fs::OpenOptions::new().write(true).create(true).truncate(true).open(&temporary)?;
+    file.write_all(&canonical_bytes(record))?;
+    file.sync_all()?;
+    drop(file);
+    fs::rename(&temporary, folder.join(RECORD_FILE))?;
+    fs::File::open(folder)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000000000Z");
+        let leap = UNIX_EPOCH + Duration::new(951_782_400 + 3661, 5);
+        assert_eq!(rfc3339(leap), "2000-02-29T01:01:01.000000005Z");
+        assert_eq!(compact_utc(leap), "20000229T010101Z");
+        let _ = timestamp(SystemTime::now());
+    }
+}
