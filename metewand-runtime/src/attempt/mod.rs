@@ -1,5 +1,5 @@
-//! The fixed-dataset attempt runner: one attempt of an implementation on a dataset and problem, end to end, as
-//! DESIGN.md sections 7 and 8 order it, recorded as an [`AttemptRecord`] whatever happens.
+//! The fixed-dataset attempt runner: one attempt of an implementation on a dataset and problem, end to end, in the
+//! order below, recorded as an [`AttemptRecord`] whatever happens.
 //!
 //! 1. The dataset comes from the content-addressed store `<state>/datasets/<key>/` after re-verification, or is
 //!    materialized into a locked staging folder `datasets/.tmp-<random>/`, validated after its session, made
@@ -11,8 +11,7 @@
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
 //!
-//! Every event maps to the record's outcome, role, phase and kind exactly as DESIGN.md section 10's table says;
-//! the first failure ends the attempt and is the one recorded.
+//! Every event maps to the record's outcome, role, phase and kind by the event table in ARCHITECTURE.md; the first failure ends the attempt and is the one recorded.
 
 mod record;
 mod store;
