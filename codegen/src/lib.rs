@@ -120,3 +120,22 @@ pub fn generate(sources: &[SchemaSource]) -> Result<Vec<GeneratedFile>, Error> {
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
+
+/// Greedy word wrap at `width` columns; words longer than that stay whole.
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}

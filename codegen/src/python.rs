@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use serde_json::{Map, Value};
 
-use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema};
+use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, wrap};
 
 /// Where the generated modules live, relative to the workspace root.
 const OUTPUT_DIR: &str = "sdk-python/src/metewand/models";
@@ -907,25 +907,6 @@ fn escape_docstring(text: &str) -> String {
         }
     }
     out
-}
-
-/// Greedy word wrap at `width` columns; words longer than that stay whole.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// A Python expression, kept as a tree so that a long one can be broken across lines.

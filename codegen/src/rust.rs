@@ -22,7 +22,7 @@ use quote::{ToTokens, format_ident, quote};
 use serde_json::{Map, Value};
 use typify::{TypeSpace, TypeSpaceSettings};
 
-use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema};
+use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, wrap};
 
 /// Where the generated modules live, relative to the workspace root.
 const OUTPUT_DIR: &str = "metewand-protocol/src/generated";
@@ -173,25 +173,6 @@ fn check_substitutions(schema: &Schema, tokens: &TokenStream, plan: &Plan) -> Re
         }
     }
     Ok(())
-}
-
-/// Splits prose into lines of at most `width` characters, at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.len() + 1 + word.len() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 fn check_root_union(schema: &Schema, root: &Map<String, Value>) -> Result<(), Error> {
