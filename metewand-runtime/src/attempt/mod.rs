@@ -11,7 +11,8 @@
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
 //!
-//! Every event maps to the record's outcome, role, phase and kind by the event table in ARCHITECTURE.md; the first failure ends the attempt and is the one recorded.
+//! Every event maps to the record's outcome, role, phase and kind by the event table in ARCHITECTURE.md; the
+//! first failure ends the attempt and is the one recorded.
 
 mod record;
 mod store;
@@ -280,15 +281,7 @@ impl<'p, 'r> Run<'p, 'r> {
         store::copy_source(worker, &source).map_err(|e| Failure::executor("copying the worker's source", e))?;
         let mut timeouts = PhaseTimeouts::documented_defaults();
         for (&method, &limit) in self.plan.repository.timeouts() {
-            match method {
-                Method::Hello => timeouts.hello = limit,
-                Method::Materialize => timeouts.materialize = limit,
-                Method::Prepare => timeouts.prepare = limit,
-                Method::Execute => timeouts.execute = limit,
-                Method::Reset => timeouts.reset = limit,
-                Method::Evaluate => timeouts.evaluate = limit,
-                Method::Shutdown => timeouts.shutdown = limit,
-            }
+            *timeouts.limit_mut(method) = limit;
         }
         let expanded = worker.expanded_command();
         let mut command = WorkerCommand::new(expanded[0].clone(), &source).args(expanded[1..].iter().cloned());
@@ -510,15 +503,8 @@ impl<'p, 'r> Run<'p, 'r> {
     fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
         let Some(original) = &self.dataset else { return Ok(()) };
         let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
-        let problem = match again {
-            Ok(again)
-                if same_files(original.files(), again.files(), original.manifest_file(), again.manifest_file()) =>
-            {
-                return Ok(());
-            }
-            Ok(_) => "its files differ from the validated inventory".to_owned(),
-            Err(error) => error.to_string(),
-        };
+        let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
+        let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
         store::evict(&self.datasets, &self.entry).map_err(|e| Failure::executor("evicting a modified dataset", e))?;
         let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
         Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))
@@ -529,15 +515,8 @@ impl<'p, 'r> Run<'p, 'r> {
         let Some(original) = &self.result else { return Ok(()) };
         let manifest = original.manifest_file().path().as_str().to_owned();
         let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);
-        let problem = match again {
-            Ok(again)
-                if same_files(original.files(), again.files(), original.manifest_file(), again.manifest_file()) =>
-            {
-                return Ok(());
-            }
-            Ok(_) => "its files differ from the validated inventory".to_owned(),
-            Err(error) => error.to_string(),
-        };
+        let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
+        let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
         let role = Role::ProblemEvaluator;
         let message = format!("the result changed during the {role} worker's session: {problem}");
         Err(Failure::new(Some(role), Some(Method::Evaluate), FailureKind::InvalidOutput, message))
@@ -635,14 +614,22 @@ fn contract_id(problem: &Problem) -> Result<crate::protocol::messages::ProblemCo
         .map_err(|e| Failure::executor("naming the problem contract", e.to_string()))
 }
 
-fn same_files(
-    a: &[ValidatedFile],
-    b: &[ValidatedFile],
-    manifest_a: &ValidatedFile,
-    manifest_b: &ValidatedFile,
-) -> bool {
+/// How an artifact's second validation differs from its first (files and manifest, by path, size and digest), or
+/// `None` if it does not.
+fn change(
+    before: (&[ValidatedFile], &ValidatedFile),
+    after: Result<(&[ValidatedFile], &ValidatedFile), &ValidationError>,
+) -> Option<String> {
     let key = |file: &ValidatedFile| (file.path().as_str().to_owned(), file.size(), file.sha256());
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| key(x) == key(y)) && key(manifest_a) == key(manifest_b)
+    match after {
+        Err(error) => Some(error.to_string()),
+        Ok((files, manifest)) => {
+            let same = before.0.len() == files.len()
+                && before.0.iter().zip(files).all(|(x, y)| key(x) == key(y))
+                && key(before.1) == key(manifest);
+            (!same).then(|| "its files differ from the validated inventory".to_owned())
+        }
+    }
 }
 
 fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {

@@ -106,4 +106,28 @@ impl PhaseTimeouts {
             Method::Shutdown => self.shutdown,
         }
     }
+
+    /// The limit of the phase a method runs in, to change it: how a repository's declared limits are laid over
+    /// the documented defaults.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use metewand_runtime::protocol::Method;
+    /// use metewand_runtime::session::PhaseTimeouts;
+    ///
+    /// let mut timeouts = PhaseTimeouts::documented_defaults();
+    /// *timeouts.limit_mut(Method::Execute) = Duration::from_secs(120);
+    /// assert_eq!(timeouts.execute, Duration::from_secs(120));
+    /// ```
+    pub fn limit_mut(&mut self, phase: Method) -> &mut Duration {
+        match phase {
+            Method::Hello => &mut self.hello,
+            Method::Materialize => &mut self.materialize,
+            Method::Prepare => &mut self.prepare,
+            Method::Execute => &mut self.execute,
+            Method::Reset => &mut self.reset,
+            Method::Evaluate => &mut self.evaluate,
+            Method::Shutdown => &mut self.shutdown,
+        }
+    }
 }
