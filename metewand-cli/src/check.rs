@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::{CheckError, CheckedRepository};
 
-use crate::Failure;
+use crate::{Failure, parse_seed};
 
 const USAGE: &str = "usage: metewand check [REPO] [--dataset-seed N]
 
@@ -39,9 +39,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
             }
             "--dataset-seed" => {
                 let value = rest.next().ok_or_else(|| usage("--dataset-seed needs a value"))?;
-                seed = parse_seed(value)?;
+                seed = parse_seed("--dataset-seed", value).map_err(|e| usage(&e))?;
             }
-            flag if flag.starts_with("--dataset-seed=") => seed = parse_seed(&flag["--dataset-seed=".len()..])?,
+            flag if flag.starts_with("--dataset-seed=") => {
+                seed = parse_seed("--dataset-seed", &flag["--dataset-seed=".len()..]).map_err(|e| usage(&e))?
+            }
             flag if flag.starts_with('-') && flag != "-" => return Err(usage(&format!("unknown option {flag:?}"))),
             path if repo.is_none() => repo = Some(path),
             _ => return Err(usage("check takes at most one REPO")),
@@ -68,13 +70,6 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
 
 fn usage(message: &str) -> Failure {
     Failure::Usage(format!("check: {message}; run `metewand check --help`"))
-}
-
-fn parse_seed(text: &str) -> Result<SafeUint, Failure> {
-    text.parse::<u64>()
-        .ok()
-        .and_then(|n| SafeUint::try_from(n).ok())
-        .ok_or_else(|| usage(&format!("--dataset-seed must be an integer from 0 to 9007199254740991, not {text:?}")))
 }
 
 /// Loads a repository, turning a check error into one sentence whose file is named as the user can open it.

@@ -76,3 +76,12 @@ fn main() -> ExitCode {
         Err(Failure::Status(status)) => ExitCode::from(status),
     }
 }
+
+/// A seed given on the command line: an integer from 0 to 2^53 − 1. The error names the flag; the command adds
+/// its own context.
+pub(crate) fn parse_seed(flag: &str, text: &str) -> Result<metewand_protocol::strict::SafeUint, String> {
+    text.parse::<u64>()
+        .ok()
+        .and_then(|n| metewand_protocol::strict::SafeUint::try_from(n).ok())
+        .ok_or_else(|| format!("{flag} must be an integer from 0 to 9007199254740991, not {text:?}"))
+}

@@ -8,7 +8,7 @@ use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
 
-use crate::Failure;
+use crate::{Failure, parse_seed};
 
 const USAGE: &str = "usage: metewand run [REPO] --problem P --dataset D --implementation I [options]
 
@@ -102,8 +102,8 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, Failure> {
             "--problem" => problem = Some(value(flag)?),
             "--dataset" => dataset = Some(value(flag)?),
             "--implementation" => implementation = Some(value(flag)?),
-            "--dataset-seed" => dataset_seed = parse_seed(flag, &value(flag)?)?,
-            "--implementation-seed" => implementation_seed = parse_seed(flag, &value(flag)?)?,
+            "--dataset-seed" => dataset_seed = parse_seed(flag, &value(flag)?).map_err(|e| usage(&e))?,
+            "--implementation-seed" => implementation_seed = parse_seed(flag, &value(flag)?).map_err(|e| usage(&e))?,
             "--out" => out = Some(PathBuf::from(value(flag)?)),
             "--state-dir" => state_dir = Some(PathBuf::from(value(flag)?)),
             flag if flag.starts_with('-') => return Err(usage(&format!("unknown option {flag:?}"))),
@@ -122,13 +122,6 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, Failure> {
         out,
         state_dir,
     }))
-}
-
-fn parse_seed(flag: &str, text: &str) -> Result<SafeUint, Failure> {
-    text.parse::<u64>()
-        .ok()
-        .and_then(|n| SafeUint::try_from(n).ok())
-        .ok_or_else(|| usage(&format!("{flag} must be an integer from 0 to 9007199254740991, not {text:?}")))
 }
 
 /// Makes the attempt folder `--out` names: it must not exist (it is created) or be an empty folder.
