@@ -2,39 +2,39 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
+use std::path::PathBuf;
 
 use crate::Failure;
 
-const USAGE: &str = "usage: metewand canon [FILE]
+const LONG_ABOUT: &str =
+    "Reads one JSON document from FILE (or stdin when FILE is absent or -), checks it in Metewand's
+restricted domain (UTF-8 without a byte-order mark, no duplicate member names, no lone surrogates, numbers that keep
+their value, depth at most 128) and prints its RFC 8785 canonical form followed by a line feed.";
 
-Reads one JSON document from FILE (or stdin when FILE is absent or -), checks it in Metewand's restricted domain
-(UTF-8 without a byte-order mark, no duplicate member names, no lone surrogates, numbers that keep their value,
-depth at most 128) and prints its RFC 8785 canonical form followed by a line feed.
-
-exit statuses: 0 printed, 1 the document was rejected, 2 usage or I/O error";
+/// `metewand canon`.
+#[derive(clap::Args)]
+#[command(
+    about = "print a JSON document's canonical form (RFC 8785) after checking it in Metewand's restricted domain",
+    long_about = LONG_ABOUT,
+    after_help = "exit statuses: 0 printed, 1 the document was rejected, 2 usage or I/O error"
+)]
+pub(crate) struct Args {
+    /// the document to read (default: stdin, also when FILE is -)
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+}
 
 /// The largest document read, as for every document Metewand reads from disk.
 const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
 
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let source = match args {
-        [] => None,
-        [flag] if flag == "-h" || flag == "--help" => {
-            println!("{USAGE}");
-            return Ok(());
-        }
-        [path] if path == "-" => None,
-        [path] if path.starts_with('-') => {
-            return Err(Failure::Usage(format!("canon: unknown option {path:?}; run `metewand canon --help`")));
-        }
-        [path] => Some(path.as_str()),
-        _ => return Err(Failure::Usage("canon takes at most one FILE; run `metewand canon --help`".to_owned())),
-    };
-    let name = source.unwrap_or("stdin");
-    let bytes = match source {
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let source = args.file.filter(|path| path.as_os_str() != "-");
+    let name = source.as_ref().map_or("stdin".to_owned(), |path| path.display().to_string());
+    let name = name.as_str();
+    let bytes = match &source {
         None => read_bounded(io::stdin().lock(), name)?,
         Some(path) => {
-            let file = File::open(path).map_err(|err| Failure::Usage(format!("canon: cannot open {path}: {err}")))?;
+            let file = File::open(path).map_err(|err| Failure::Usage(format!("canon: cannot open {name}: {err}")))?;
             read_bounded(file, name)?
         }
     };

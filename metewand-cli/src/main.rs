@@ -1,38 +1,56 @@
 //! The `metewand` command: Metewand's tools for benchmark authors, worker authors and the people who run them.
 //!
-//! Each command reports a failure as one sentence on stderr and an exit status; the logic lives in the libraries.
+//! Each command is one module with its own `Args` (a `clap::Args` derive) and a `run(Args)`; [`Command`] lists
+//! them. A failure is one sentence on stderr and an exit status; the logic lives in the libraries.
 
 mod canon;
 mod check;
+mod completions;
 mod run;
 mod validate;
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: metewand <command> [arguments]
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
-Runs scientific benchmark attempts with untrusted worker processes.
+const ABOUT: &str = "Runs scientific benchmark attempts with untrusted worker processes.";
 
-commands:
-  check [REPO] [--dataset-seed N]
-                   check a benchmark repository and print its source tree digests, worker
-                   identities, problem contract ids and dataset keys
-  run [REPO] --problem P --dataset D --implementation I [--dataset-seed N]
-      [--implementation-seed N] [--out DIR] [--state-dir DIR]
-                   run one attempt end to end and record it in attempt.json
-  validate dataset DIR --repo R --dataset D
-  validate result|metrics DIR --repo R --problem P
-                   validate a directory a worker wrote, exactly as the runtime would
-  canon [FILE]     print a JSON document's canonical form (RFC 8785) after checking it in
-                   Metewand's restricted domain; reads stdin when FILE is absent or -
-
-options:
-  -h, --help       print this help (or a command's, after the command)
-  -V, --version    print the version
-
-exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
+const EXIT_STATUSES: &str = "exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
 (`check` reports an invalid repository with 2); `run` also uses 1 for a verdict not reached,
 3 for a failed attempt and 130 for a cancelled one (see `metewand run --help`)";
+
+/// The command line: one subcommand.
+#[derive(Parser)]
+#[command(name = "metewand", version, about = ABOUT, after_help = EXIT_STATUSES, arg_required_else_help = true)]
+#[command(max_term_width = 118)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Every subcommand: a variant holding the command module's `Args`, dispatched in [`Command::run`].
+#[derive(Subcommand)]
+enum Command {
+    Check(check::Args),
+    Run(run::Args),
+    Validate(validate::Args),
+    Canon(canon::Args),
+    Completions(completions::Args),
+}
+
+impl Command {
+    fn run(self) -> Result<(), Failure> {
+        match self {
+            Command::Check(args) => check::run(args),
+            Command::Run(args) => run::run(args),
+            Command::Validate(args) => validate::run(args),
+            Command::Canon(args) => canon::run(args),
+            Command::Completions(args) => completions::run(args),
+        }
+    }
+}
 
 /// What a command's failure means for the exit status.
 pub(crate) enum Failure {
@@ -45,43 +63,103 @@ pub(crate) enum Failure {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("-V" | "--version") => {
-            println!("metewand {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        Some("-h" | "--help" | "help") | None => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some("canon") => canon::run(&args[1..]),
-        Some("check") => check::run(&args[1..]),
-        Some("run") => run::run(&args[1..]),
-        Some("validate") => validate::run(&args[1..]),
-        Some(other) => {
-            Err(Failure::Usage(format!("unknown command {other:?}; run `metewand --help` for the commands")))
-        }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return parse_failure(&error),
     };
-    match result {
+    match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Rejected(message)) => {
-            eprintln!("metewand: {message}");
+            say(&message);
             ExitCode::from(1)
         }
         Err(Failure::Usage(message)) => {
-            eprintln!("metewand: {message}");
+            say(&message);
             ExitCode::from(2)
         }
         Err(Failure::Status(status)) => ExitCode::from(status),
     }
 }
 
-/// A seed given on the command line: an integer from 0 to 2^53 − 1. The error names the flag; the command adds
-/// its own context.
-pub(crate) fn parse_seed(flag: &str, text: &str) -> Result<metewand_protocol::strict::SafeUint, String> {
+/// Writes `metewand: MESSAGE` to stderr. A closed stderr is not worth a panic: the exit status still tells.
+pub(crate) fn say(message: &str) {
+    let _ = writeln!(io::stderr().lock(), "metewand: {message}");
+}
+
+/// Writes a command's output to stdout; failing to is an I/O error of the command (exit 2), not a panic.
+pub(crate) fn print_out(command: &str, text: &str) -> Result<(), Failure> {
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|error| Failure::Usage(format!("{command}: cannot write stdout: {error}")))
+}
+
+/// Help and version go to stdout with exit 0; `metewand` alone (or a command group without its subcommand)
+/// prints the help to stderr with exit 2; every other parse error is one line on stderr with exit 2.
+fn parse_failure(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            say(&one_sentence(&error.render().to_string()));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Folds clap's rendered error (a message, maybe an indented list, tips, a usage line and a pointer to `--help`)
+/// into one line: the message with its list, the tips in parentheses, and the help command of the subcommand.
+fn one_sentence(rendered: &str) -> String {
+    let mut message = String::new();
+    let mut tips = Vec::new();
+    for (index, paragraph) in rendered.split("\n\n").enumerate() {
+        let lines: Vec<&str> = paragraph.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+        let Some(first) = lines.first() else { continue };
+        if index == 0 {
+            message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+            if lines.len() > 1 {
+                message.push_str(if message.ends_with(':') { " " } else { ": " });
+                message.push_str(&lines[1..].join(", "));
+            }
+        } else if first.starts_with("tip: ") {
+            tips.extend(lines.iter().map(|line| line.to_string()));
+        }
+    }
+    if !tips.is_empty() {
+        message.push_str(&format!(" ({})", tips.join("; ")));
+    }
+    format!("{message}; run `{} --help`", subcommand_path(std::env::args_os().skip(1)))
+}
+
+/// `metewand`, then the subcommands the arguments name, as far as they name existing ones: only a command with
+/// subcommands is descended into, and its first argument that is not a flag names the next one.
+fn subcommand_path(args: impl Iterator<Item = std::ffi::OsString>) -> String {
+    let mut command = Cli::command();
+    let mut path = vec!["metewand".to_owned()];
+    let mut args = args.filter(|arg| !arg.as_encoded_bytes().starts_with(b"-"));
+    while command.has_subcommands() {
+        let Some(next) = args.next().and_then(|arg| command.find_subcommand(&arg).cloned()) else { break };
+        path.push(next.get_name().to_owned());
+        command = next;
+    }
+    path.join(" ")
+}
+
+/// A seed given on the command line: decimal digits only (no sign, point or exponent), from 0 to 2^53 − 1.
+pub(crate) fn parse_seed(text: &str) -> Result<metewand_protocol::strict::SafeUint, String> {
+    const MESSAGE: &str = "a seed is an integer from 0 to 9007199254740991 written with decimal digits only";
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(MESSAGE.to_owned());
+    }
     text.parse::<u64>()
         .ok()
         .and_then(|n| metewand_protocol::strict::SafeUint::try_from(n).ok())
-        .ok_or_else(|| format!("{flag} must be an integer from 0 to 9007199254740991, not {text:?}"))
+        .ok_or_else(|| MESSAGE.to_owned())
 }

@@ -8,33 +8,56 @@ use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
 
-use crate::{Failure, parse_seed};
+use crate::{Failure, parse_seed, print_out, say};
 
-const USAGE: &str = "usage: metewand run [REPO] --problem P --dataset D --implementation I [options]
+const LONG_ABOUT: &str =
+    "Runs one attempt of implementation I on dataset D and problem P of the benchmark repository REPO
+(default: the current directory): the dataset is taken from the store (re-verified) or materialized, the
+implementation is prepared and executed, and the problem's evaluator judges the result. Every worker runs as its own
+process from a private copy of its source, under the repository's phase limits and scientific budgets, and
+everything it writes is validated after it has exited.
 
-Runs one attempt of implementation I on dataset D and problem P of the benchmark repository REPO (default: the
-current directory): the dataset is taken from the store (re-verified) or materialized, the implementation is
-prepared and executed, and the problem's evaluator judges the result. Every worker runs as its own process from a
-private copy of its source, under the repository's phase limits and scientific budgets, and everything it writes
-is validated after it has exited.
+The attempt folder holds attempt.json (the attempt record: canonical JSON, valid against Metewand's attempt-record
+schema, written atomically whatever happens), logs/<role>.log (each worker's stderr) and work/ (the workers' private
+source copies, the result and the metrics). A short summary is printed on stdout.";
 
-The attempt folder holds attempt.json (the attempt record: canonical JSON, valid against Metewand's
-attempt-record schema, written atomically whatever happens), logs/<role>.log (each worker's stderr) and work/
-(the workers' private source copies, the result and the metrics). A short summary is printed on stdout.
-
-options:
-  --problem P              the problem to attempt (required)
-  --dataset D              the dataset to attempt it on (required)
-  --implementation I       the implementation to run (required)
-  --dataset-seed N         the dataset's seed, 0 <= N <= 9007199254740991 (default 0)
-  --implementation-seed N  the implementation's seed, same range (default 0)
-  --out DIR                the attempt folder; must not exist or be an empty folder
-                           (default: STATE/attempts/<UTC time>-<random>/)
-  --state-dir STATE        the state folder holding datasets/ and attempts/ (default: REPO/.metewand/)
-  -h, --help               print this help
-
-exit statuses: 0 verdict reached or not_required, 1 verdict not_reached or invalid, 2 usage, repository or
---out error (no attempt started), 3 the attempt failed, 130 cancelled (Ctrl-C or SIGTERM; the attempt is recorded)";
+/// `metewand run`.
+#[derive(clap::Args)]
+#[command(
+    about = "run one attempt end to end and record it in attempt.json",
+    long_about = LONG_ABOUT,
+    after_help = "exit statuses: 0 verdict reached or not_required, 1 verdict not_reached or invalid, 2 usage, \
+                  repository or\n--out error (no attempt started), 3 the attempt failed, 130 cancelled (Ctrl-C or \
+                  SIGTERM; the attempt is recorded)"
+)]
+pub(crate) struct Args {
+    /// the benchmark repository (default: the current directory)
+    #[arg(value_name = "REPO")]
+    repo: Option<PathBuf>,
+    /// the problem to attempt (required)
+    #[arg(long, value_name = "P")]
+    problem: String,
+    /// the dataset to attempt it on (required)
+    #[arg(long, value_name = "D")]
+    dataset: String,
+    /// the implementation to run (required)
+    #[arg(long, value_name = "I")]
+    implementation: String,
+    /// the dataset's seed, 0 <= N <= 9007199254740991 (default 0)
+    #[arg(long, value_name = "N", default_value = "0", hide_default_value = true, allow_negative_numbers = true,
+          value_parser = parse_seed)]
+    dataset_seed: SafeUint,
+    /// the implementation's seed, same range (default 0)
+    #[arg(long, value_name = "N", default_value = "0", hide_default_value = true, allow_negative_numbers = true,
+          value_parser = parse_seed)]
+    implementation_seed: SafeUint,
+    /// the attempt folder, new or empty (default: STATE/attempts/<UTC time>-<random>/)
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// the state folder holding datasets/ and attempts/ (default: REPO/.metewand/)
+    #[arg(long, value_name = "STATE")]
+    state_dir: Option<PathBuf>,
+}
 
 /// Set by the SIGINT and SIGTERM handler; the runner ends the running worker and records `cancelled`.
 static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -62,68 +85,6 @@ fn install_signal_handlers() -> Result<(), Failure> {
     Ok(())
 }
 
-struct Args {
-    repo: PathBuf,
-    problem: String,
-    dataset: String,
-    implementation: String,
-    dataset_seed: SafeUint,
-    implementation_seed: SafeUint,
-    out: Option<PathBuf>,
-    state_dir: Option<PathBuf>,
-}
-
-fn usage(message: &str) -> Failure {
-    Failure::Usage(format!("run: {message}; run `metewand run --help`"))
-}
-
-fn parse_args(args: &[String]) -> Result<Option<Args>, Failure> {
-    let mut repo = None;
-    let (mut problem, mut dataset, mut implementation) = (None, None, None);
-    let (mut dataset_seed, mut implementation_seed) = (SafeUint::ZERO, SafeUint::ZERO);
-    let (mut out, mut state_dir) = (None, None);
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_owned())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, Failure> {
-            match inline.clone() {
-                Some(value) => Ok(value),
-                None => rest.next().cloned().ok_or_else(|| usage(&format!("{name} needs a value"))),
-            }
-        };
-        match flag {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
-            "--problem" => problem = Some(value(flag)?),
-            "--dataset" => dataset = Some(value(flag)?),
-            "--implementation" => implementation = Some(value(flag)?),
-            "--dataset-seed" => dataset_seed = parse_seed(flag, &value(flag)?).map_err(|e| usage(&e))?,
-            "--implementation-seed" => implementation_seed = parse_seed(flag, &value(flag)?).map_err(|e| usage(&e))?,
-            "--out" => out = Some(PathBuf::from(value(flag)?)),
-            "--state-dir" => state_dir = Some(PathBuf::from(value(flag)?)),
-            flag if flag.starts_with('-') => return Err(usage(&format!("unknown option {flag:?}"))),
-            path if repo.is_none() => repo = Some(PathBuf::from(path)),
-            _ => return Err(usage("run takes at most one REPO")),
-        }
-    }
-    let required = |value: Option<String>, flag: &str| value.ok_or_else(|| usage(&format!("{flag} is required")));
-    Ok(Some(Args {
-        repo: repo.unwrap_or_else(|| PathBuf::from(".")),
-        problem: required(problem, "--problem")?,
-        dataset: required(dataset, "--dataset")?,
-        implementation: required(implementation, "--implementation")?,
-        dataset_seed,
-        implementation_seed,
-        out,
-        state_dir,
-    }))
-}
-
 /// Makes the attempt folder `--out` names: it must not exist (it is created) or be an empty folder.
 fn prepare_out(out: &Path) -> Result<PathBuf, Failure> {
     let refuse = |why: String| Failure::Usage(format!("run: --out {}: {why}", out.display()));
@@ -143,9 +104,9 @@ fn prepare_out(out: &Path) -> Result<PathBuf, Failure> {
     Ok(out.to_owned())
 }
 
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let Some(args) = parse_args(args)? else { return Ok(()) };
-    let repository = crate::check::load(&args.repo)?;
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+    let repository = crate::check::load(&repo)?;
     let plan = AttemptPlan::new(
         &repository,
         &args.problem,
@@ -170,10 +131,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
     let options = RunOptions { state_dir, cancel: Some(&CANCEL) };
     let record = plan.run(&folder, &options);
     if let Err(error) = attempt::write_record(&folder, &record) {
-        eprintln!("metewand: run: cannot write {}: {error}", folder.join(RECORD_FILE).display());
+        say(&format!("run: cannot write {}: {error}", folder.join(RECORD_FILE).display()));
         return Err(Failure::Status(3));
     }
-    print!("{}", summary(&record, &folder));
+    // The record is written: a summary that cannot be printed (the terminal is gone) changes nothing.
+    let _ = print_out("run", &summary(&record, &folder));
     Err(match record.outcome {
         Outcome::Reached | Outcome::NotRequired => return Ok(()),
         Outcome::NotReached | Outcome::Invalid => Failure::Status(1),

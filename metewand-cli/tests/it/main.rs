@@ -1,5 +1,6 @@
 //! The `metewand` binary, driven as a user would: arguments, stdin, stdout, stderr and exit statuses.
 
+mod arguments;
 mod canon;
 mod check;
 mod run;
@@ -32,7 +33,11 @@ fn version_and_help() {
     assert!(version.status.success());
     assert_eq!(String::from_utf8(version.stdout).unwrap(), format!("metewand {}\n", env!("CARGO_PKG_VERSION")));
     let help = metewand(&["--help"], b"");
-    assert!(String::from_utf8(help.stdout).unwrap().contains("canon [FILE]"));
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8(help.stdout).unwrap();
+    for command in ["check", "run", "validate", "canon", "completions", "help"] {
+        assert!(help.contains(&format!("\n  {command} ")), "{command} in {help}");
+    }
     let unknown = metewand(&["frobnicate"], b"");
     assert_eq!(unknown.status.code(), Some(2));
     assert_eq!(unknown.stderr.iter().filter(|&&b| b == b'\n').count(), 1, "one sentence");

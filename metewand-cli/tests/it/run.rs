@@ -361,7 +361,7 @@ fn usage_errors_and_a_non_empty_out_start_no_attempt() {
     assert_eq!(fs::read_dir(bench.out("full")).unwrap().count(), 1, "nothing touched");
     let missing = metewand(&["run".to_owned(), bench.repo().to_str().unwrap().to_owned()]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(text(&missing.stderr).contains("--problem is required"));
+    assert!(text(&missing.stderr).contains("--problem <P>"));
     let help = metewand(&["run".to_owned(), "--help".to_owned()]);
     assert_eq!(help.status.code(), Some(0));
     for flag in ["--problem", "--dataset", "--implementation", "--dataset-seed", "--implementation-seed", "--out"] {

@@ -101,9 +101,11 @@ fn usage_repository_and_io_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     write_dataset(dir.path());
     let dir = dir.path().to_str().unwrap();
+    let (code, stdout, stderr) = run(&["validate"]);
+    assert_eq!(code, Some(2));
+    assert!(stdout.is_empty() && stderr.contains("Usage: metewand validate <COMMAND>"), "{stderr}");
     for args in [
-        &["validate"][..],
-        &["validate", "dataset", dir, "--dataset", "small"],
+        &["validate", "dataset", dir, "--dataset", "small"][..],
         &["validate", "dataset", dir, "--repo", repo],
         &["validate", "dataset", dir, "--repo", repo, "--problem", "ls"],
         &["validate", "dataset", dir, "--repo", repo, "--dataset", "large"],
