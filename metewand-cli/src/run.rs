@@ -1,12 +1,14 @@
 //! `metewand run`: one attempt end to end, recorded in `attempt.json`, summarised on stdout.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, Role};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::{Failure, parse_seed, print_out, say};
 
@@ -27,8 +29,8 @@ source copies, the result and the metrics). A short summary is printed on stdout
     about = "run one attempt end to end and record it in attempt.json",
     long_about = LONG_ABOUT,
     after_help = "exit statuses: 0 verdict reached or not_required, 1 verdict not_reached or invalid, 2 usage, \
-                  repository or\n--out error (no attempt started), 3 the attempt failed, 130 cancelled (Ctrl-C or \
-                  SIGTERM; the attempt is recorded)"
+                  repository or\n--out error (no attempt started), 3 the attempt failed, 130 cancelled (Ctrl-C, \
+                  SIGTERM or SIGHUP; the attempt is recorded)"
 )]
 pub(crate) struct Args {
     /// the benchmark repository (default: the current directory)
@@ -59,30 +61,19 @@ pub(crate) struct Args {
     state_dir: Option<PathBuf>,
 }
 
-/// Set by the SIGINT and SIGTERM handler; the runner ends the running worker and records `cancelled`.
-static CANCEL: AtomicBool = AtomicBool::new(false);
+/// Set by the SIGINT, SIGTERM and SIGHUP handlers; the runner ends the running worker and records `cancelled`.
+/// The runtime takes a `&'static AtomicBool`; signal-hook holds its own `Arc` of the same flag.
+static CANCEL: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
-extern "C" fn on_signal(_: libc::c_int) {
-    CANCEL.store(true, Ordering::SeqCst);
-}
+/// Ctrl-C, a `kill`, and a closed terminal or a lost ssh connection all cancel the attempt the same way.
+const CANCELLING_SIGNALS: [std::ffi::c_int; 3] = [SIGINT, SIGTERM, SIGHUP];
 
-fn install_signal_handlers() -> Result<(), Failure> {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only stores to an atomic, which is async-signal-safe; `action` is fully initialised
-        // (zeroed, then the handler and an empty mask set) before it is passed, and the old action is not wanted.
-        let status = unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut())
-        };
-        if status != 0 {
-            let error = std::io::Error::last_os_error();
-            return Err(Failure::Usage(format!("run: cannot install a signal handler: {error}")));
-        }
+fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> {
+    for signal in CANCELLING_SIGNALS {
+        signal_hook::flag::register(signal, Arc::clone(&CANCEL))
+            .map_err(|error| Failure::Usage(format!("run: cannot install a signal handler: {error}")))?;
     }
-    Ok(())
+    Ok(&CANCEL)
 }
 
 /// Makes the attempt folder `--out` names: it must not exist (it is created) or be an empty folder.
@@ -117,7 +108,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     )
     .map_err(|error| Failure::Usage(format!("run: {error}")))?;
     let state_dir = args.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"));
-    install_signal_handlers()?;
+    let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => prepare_out(out)?,
         None => attempt::create_attempt_folder(&state_dir).map_err(|error| {
@@ -128,7 +119,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         })?,
     };
     // The attempt has started: from here on, attempt.json is always written.
-    let options = RunOptions { state_dir, cancel: Some(&CANCEL) };
+    let options = RunOptions { state_dir, cancel: Some(cancel) };
     let record = plan.run(&folder, &options);
     if let Err(error) = attempt::write_record(&folder, &record) {
         say(&format!("run: cannot write {}: {error}", folder.join(RECORD_FILE).display()));

@@ -198,7 +198,7 @@ for line in sys.stdin:
             print("appended a row to the dataset", file=sys.stderr)
         send({"id": rid, "ok": True})
     elif method == "execute":
-        print("executing in mode " + mode, file=sys.stderr, flush=True)
+        print("executing in mode " + mode + " as pid " + str(os.getpid()), file=sys.stderr, flush=True)
         if mode == "crash":
             sys.exit(3)
         if mode == "hang":
@@ -431,18 +431,23 @@ fn signal(child: &Child, signal: &str) {
     assert!(status.success());
 }
 
-#[test]
-fn ctrl_c_during_execute_ends_the_worker_and_records_a_cancelled_attempt() {
+/// Sends `signal` to `metewand run` while its implementation hangs in `execute`: the worker is ended, the attempt
+/// recorded `cancelled` in the implementation's `execute`, and the exit status is 130.
+fn cancelled_during_execute_by(name: &str) {
     let bench = Bench::new();
     bench.misbehaving_implementation("hang", "hang");
     let child = command(&bench.args("hang", "attempt")).spawn().unwrap();
     let log = bench.out("attempt/logs/implementation.log");
     wait_for("execute", || fs::read_to_string(&log).is_ok_and(|text| text.contains("executing")));
+    let text_of_log = fs::read_to_string(&log).unwrap();
+    let pid = text_of_log.split(" as pid ").nth(1).unwrap().lines().next().unwrap().trim().to_owned();
+    assert!(Path::new("/proc").join(&pid).exists(), "the worker {pid} runs");
     let sent = Instant::now();
-    signal(&child, "-INT");
+    signal(&child, name);
     let output = child.wait_with_output().unwrap();
     assert!(sent.elapsed() < Duration::from_secs(10), "took {:?}", sent.elapsed());
-    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    assert_eq!(output.status.code(), Some(130), "{name}: {}", text(&output.stderr));
+    assert!(!Path::new("/proc").join(&pid).exists(), "{name}: the worker {pid} was ended and reaped");
     let record = record(&bench.out("attempt"));
     assert_eq!(record["outcome"], "cancelled");
     let failure = &record["failure"];
@@ -451,6 +456,22 @@ fn ctrl_c_during_execute_ends_the_worker_and_records_a_cancelled_attempt() {
         (&"implementation".into(), &"execute".into(), &"cancelled".into())
     );
     assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
+    assert!(text(&output.stdout).starts_with("outcome      cancelled"), "{}", text(&output.stdout));
+}
+
+#[test]
+fn ctrl_c_during_execute_ends_the_worker_and_records_a_cancelled_attempt() {
+    cancelled_during_execute_by("-INT");
+}
+
+#[test]
+fn sigterm_during_execute_ends_the_worker_and_records_a_cancelled_attempt() {
+    cancelled_during_execute_by("-TERM");
+}
+
+#[test]
+fn a_closed_terminal_during_execute_ends_the_worker_and_records_a_cancelled_attempt() {
+    cancelled_during_execute_by("-HUP");
 }
 
 /// A worker that serves normally unless `marker` exists, in which case it writes `pid` (its process id), runs
