@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, Role};
 use metewand_protocol::strict::SafeUint;
+use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
@@ -76,6 +77,22 @@ fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> {
     Ok(&CANCEL)
 }
 
+/// Refuses a folder the attempt would write inside a worker's source, before anything is created: every attempt
+/// would copy it into its source copies and hash it into the identities and the dataset key.
+fn refuse_inside_a_source(repository: &CheckedRepository, flag: &str, path: &Path) -> Result<(), Failure> {
+    match repository.worker_whose_source_holds(path) {
+        Ok(None) => Ok(()),
+        Ok(Some(worker)) => Err(Failure::Usage(format!(
+            "run: {flag} {} is inside the source folder {:?} of worker {:?}, which every attempt copies; choose a \
+             folder outside the workers' sources",
+            path.display(),
+            worker.source(),
+            worker.name()
+        ))),
+        Err(error) => Err(Failure::Usage(format!("run: {flag} {} cannot be examined: {error}", path.display()))),
+    }
+}
+
 /// Makes the attempt folder `--out` names: it must not exist (it is created) or be an empty folder.
 fn prepare_out(out: &Path) -> Result<PathBuf, Failure> {
     let refuse = |why: String| Failure::Usage(format!("run: --out {}: {why}", out.display()));
@@ -108,6 +125,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     )
     .map_err(|error| Failure::Usage(format!("run: {error}")))?;
     let state_dir = args.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"));
+    refuse_inside_a_source(&repository, "--state-dir", &state_dir)?;
+    if let Some(out) = &args.out {
+        refuse_inside_a_source(&repository, "--out", out)?;
+    }
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => prepare_out(out)?,

@@ -670,3 +670,62 @@ fn concurrent_attempts_on_a_new_dataset_publish_it_once() {
     assert!(keys.iter().all(|key| *key == keys[0]));
     assert_eq!(staging_folders(&bench.state()), vec![keys[0].as_str().unwrap().to_owned()], "one entry, no leftovers");
 }
+
+/// All entries under `root`, recursively, without following links.
+fn tree(root: &Path) -> std::collections::BTreeSet<PathBuf> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut pending = vec![root.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                pending.push(entry.path());
+            }
+            found.insert(entry.path());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_state_or_attempt_folder_inside_a_worker_source_is_refused_before_anything_is_created() {
+    let bench = Bench::new();
+    let before = tree(bench.dir.path());
+    std::os::unix::fs::symlink(bench.repo().join("workers"), bench.out("link")).unwrap();
+    let workers = bench.repo().join("workers");
+    let inside = [
+        ("--state-dir", workers.join("state")),
+        ("--state-dir", workers.clone()),
+        ("--state-dir", workers.join("new/deeper/../state")),
+        ("--state-dir", bench.out("link/state")),
+        ("--state-dir", bench.repo().join("schemas/../workers/state")),
+        ("--out", workers.join("attempt")),
+        ("--out", bench.out("link/attempt")),
+    ];
+    for (flag, path) in inside {
+        let mut args = run_args(&bench.repo(), "cholesky", &bench.state());
+        if flag == "--state-dir" {
+            *args.last_mut().unwrap() = path.to_str().unwrap().to_owned();
+        } else {
+            args.extend([flag.to_owned(), path.to_str().unwrap().to_owned()]);
+        }
+        let output = metewand(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{flag} {}: {stderr}", path.display());
+        assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+        assert!(
+            stderr.contains(&format!("{flag} {}", path.display()))
+                && stderr.contains("source folder \"workers\" of worker \"cholesky\""),
+            "{stderr}"
+        );
+        assert!(output.stdout.is_empty());
+        let mut now = tree(bench.dir.path());
+        now.remove(&bench.out("link"));
+        assert_eq!(now, before, "{flag} {}: nothing was created", path.display());
+    }
+    // A folder the source walk skips is not in the source.
+    let mut args = run_args(&bench.repo(), "cholesky", &workers.join(".metewand"));
+    args.extend(["--out".to_owned(), bench.out("attempt").to_str().unwrap().to_owned()]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}

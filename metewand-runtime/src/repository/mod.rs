@@ -7,6 +7,7 @@
 //! resolves; each worker's source directory and its digest; every parameter set against its schema; and the
 //! `[timeouts]` and `[budgets]` durations. Identities are computed from the checked values.
 
+mod containment;
 pub(crate) mod error;
 pub(crate) mod locate;
 mod toml_value;
