@@ -165,10 +165,14 @@ fn summary(record: &AttemptRecord, folder: &Path) -> String {
         let phase = failure.phase.map_or(String::new(), |phase| format!(" in {phase}"));
         out.push_str(&format!("failure      {} ({role}{phase}): {}\n", failure.kind, failure.message.as_str()));
     }
-    let reused = match record.dataset.reused {
-        Some(true) => "reused from the store",
-        Some(false) => "materialized",
-        None => "not reached",
+    // `reused: false` says the materializer was run, not that it succeeded: the dataset exists only if its files
+    // were validated.
+    let reused = match (record.dataset.reused, &record.dataset.files) {
+        (Some(true), _) => "reused from the store",
+        (Some(false), Some(_)) => "materialized",
+        (Some(false), None) if record.outcome == Outcome::Cancelled => "materialization cancelled",
+        (Some(false), None) => "materialization failed",
+        (None, _) => "not reached",
     };
     out.push_str(&format!(
         "dataset      {} seed {} ({reused}), key {}\n",

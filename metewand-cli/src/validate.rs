@@ -5,7 +5,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use metewand_runtime::WorkerOutputValidator;
-use metewand_runtime::validate::{DATASET_MANIFEST, RESULT_MANIFEST, ValidatedFile};
+use metewand_runtime::validate::{DATASET_MANIFEST, RESULT_MANIFEST, RootProblem, ValidatedFile, ValidationErrorKind};
 
 use crate::{Failure, print_out};
 
@@ -116,6 +116,18 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     match result {
         Ok(text) => print_out("validate", &text),
+        // DIR names a file: the command was given the wrong argument, no worker wrote anything wrong.
+        Err(error) if matches!(error.kind(), ValidationErrorKind::Root { problem: RootProblem::NotADirectory }) => {
+            let manifest = match args.kind {
+                Kind::Dataset { .. } => DATASET_MANIFEST,
+                Kind::Result { .. } => RESULT_MANIFEST,
+                Kind::Metrics { .. } => "metrics.json",
+            };
+            Err(Failure::Usage(format!(
+                "validate: {} is not a folder; give the folder that holds {manifest}",
+                dir.display()
+            )))
+        }
         Err(error) if error.is_io_error() => Err(Failure::Usage(format!("validate: {error}"))),
         Err(error) => Err(Failure::Rejected(format!("validate: {error}"))),
     }

@@ -376,8 +376,29 @@ fn a_worker_command_that_does_not_exist_is_spawn_failed() {
     bench.replace("command = [\"python3\", \"cholesky.py\"]", "command = [\"metewand-no-such-program\"]");
     let output = bench.run("cholesky", "attempt");
     let record = failed(&output, &bench.out("attempt"), "implementation", "hello", "spawn_failed");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("cannot start \"metewand-no-such-program\": No such file"), "{message}");
+    assert!(text(&output.stdout).contains("small seed 0 (materialized)"), "{}", text(&output.stdout));
     assert_eq!(record["implementation"]["capabilities"], Value::Null);
     assert_eq!(record["logs"]["implementation"], "logs/implementation.log");
+}
+
+#[test]
+fn a_materializer_that_cannot_start_names_its_program_and_the_summary_says_materialization_failed() {
+    let bench = Bench::new();
+    bench.replace("command = [\"python3\", \"generate.py\"]", "command = [\"python3x-metewand-missing\"]");
+    let output = bench.run("cholesky", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "dataset_materializer", "hello", "spawn_failed");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("cannot start \"python3x-metewand-missing\": No such file or directory (os error 2)"),
+        "{message}"
+    );
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("cannot start \"python3x-metewand-missing\""), "{stdout}");
+    let dataset_line = stdout.lines().find(|line| line.starts_with("dataset ")).unwrap();
+    assert!(dataset_line.contains("(materialization failed)"), "{stdout}");
+    assert_eq!(record["dataset"]["files"], Value::Null);
 }
 
 #[test]
@@ -606,6 +627,8 @@ fn a_materializer_whose_output_is_invalid_publishes_nothing() {
     assert_eq!(record["dataset"]["files"], Value::Null);
     assert_eq!(record["logs"]["implementation"], Value::Null, "the implementation never ran");
     assert!(staging_folders(&bench.state()).is_empty(), "nothing published, nothing left");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("small seed 0 (materialization failed)"), "{stdout}");
 }
 
 #[test]

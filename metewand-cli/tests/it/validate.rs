@@ -123,6 +123,30 @@ fn usage_repository_and_io_errors_exit_2() {
 }
 
 #[test]
+fn a_file_given_for_the_folder_is_a_usage_error() {
+    let repo = golden();
+    let repo = repo.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("metrics.json");
+    fs::write(&file, br#"{"metrics": {"rmse": 1}}"#).unwrap();
+    let file = file.to_str().unwrap();
+    for (args, manifest) in [
+        (&["validate", "metrics", file, "--repo", repo, "--problem", "ls"][..], "metrics.json"),
+        (&["validate", "result", file, "--repo", repo, "--problem", "ls"], "result.json"),
+        (&["validate", "dataset", file, "--repo", repo, "--dataset", "small"], "dataset-manifest.json"),
+    ] {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty());
+        assert_eq!(
+            stderr,
+            format!("metewand: validate: {file} is not a folder; give the folder that holds {manifest}\n"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn help() {
     let (code, stdout, _) = run(&["validate", "--help"]);
     assert_eq!(code, Some(0));

@@ -3,6 +3,7 @@
 //! [`SessionError::role`], [`SessionError::phase`] and [`SessionError::failure_kind`] are the three columns of the
 //! attempt record's failure table, so the attempt runner maps an error without interpreting its message.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io;
 use std::process::ExitStatus;
@@ -118,8 +119,13 @@ impl std::error::Error for SessionError {
 pub enum SessionErrorKind {
     /// The worker's command could not be started (a missing program, a missing working directory, a refused
     /// permission).
-    #[error("the worker could not be started: {0}")]
-    SpawnFailed(#[source] io::Error),
+    #[error("cannot start {program:?}: {source}")]
+    SpawnFailed {
+        /// The program, as the command names it.
+        program: OsString,
+        /// Why it could not be started.
+        source: io::Error,
+    },
     /// The worker answered with a structured failure. Only a failed `hello`, `reset` or `shutdown` discards the
     /// worker.
     #[error("the worker reported {code}: {message}")]
@@ -184,7 +190,7 @@ impl SessionErrorKind {
     /// The attempt record's failure kind, or `None` for a caller's mistake.
     pub fn failure_kind(&self) -> Option<FailureKind> {
         Some(match self {
-            SessionErrorKind::SpawnFailed(_) => FailureKind::SpawnFailed,
+            SessionErrorKind::SpawnFailed { .. } => FailureKind::SpawnFailed,
             SessionErrorKind::WorkerFailure { .. } => FailureKind::WorkerFailure,
             SessionErrorKind::ProtocolViolation(_) => FailureKind::ProtocolViolation,
             SessionErrorKind::PhaseTimeout { .. } => FailureKind::PhaseTimeout,

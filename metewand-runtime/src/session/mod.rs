@@ -231,7 +231,17 @@ impl WorkerSession {
         let log = File::create(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
         })?;
-        let spawned = process::spawn(&command).map_err(|source| early(SessionErrorKind::SpawnFailed(source)))?;
+        let spawned = process::spawn(&command).map_err(|source| {
+            // The exec error of a missing working directory is the same ENOENT as a missing program's.
+            let source = match command.working_dir().try_exists() {
+                Ok(false) if source.kind() == std::io::ErrorKind::NotFound => std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("its working directory {} does not exist", command.working_dir().display()),
+                ),
+                _ => source,
+            };
+            early(SessionErrorKind::SpawnFailed { program: command.program().clone(), source })
+        })?;
         let process = spawned.process;
         let pid = process.pid();
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });

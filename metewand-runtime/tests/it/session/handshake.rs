@@ -106,8 +106,10 @@ fn a_missing_program_is_spawn_failed_in_hello() {
     let command = WorkerCommand::new(fixture.path("no-such-worker"), fixture.path("source"));
     let config = SessionConfig::new(command, worker_id(), PhaseTimeouts::uniform(GENEROUS), fixture.log());
     let error = MaterializerSession::connect(config).unwrap_err();
-    assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed(_)), "{error:?}");
+    assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed { .. }), "{error:?}");
     assert_eq!((error.phase(), error.failure_kind()), (Method::Hello, Some(FailureKind::SpawnFailed)));
+    let expected = format!("cannot start {:?}: No such file or directory (os error 2)", fixture.path("no-such-worker"));
+    assert!(error.to_string().contains(&expected), "{error}");
     assert!(error.timing().is_none());
     assert_reported(&error, "dataset_materializer", "hello");
 }
@@ -118,7 +120,9 @@ fn a_missing_working_directory_is_spawn_failed() {
     let command = WorkerCommand::new(super::test_worker::test_worker(), fixture.path("no-such-dir")).arg("serve");
     let config = SessionConfig::new(command, worker_id(), PhaseTimeouts::uniform(GENEROUS), fixture.log());
     let error = MaterializerSession::connect(config).unwrap_err();
-    assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed(_)), "{error:?}");
+    assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed { .. }), "{error:?}");
+    let expected = format!("its working directory {} does not exist", fixture.path("no-such-dir").display());
+    assert!(error.to_string().contains(&expected), "{error}");
 }
 
 #[test]
