@@ -20,7 +20,7 @@ use metewand_protocol::messages::Role;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::{Value, json};
 
-use crate::validate::Sha256Digest;
+use crate::files::Sha256Digest;
 
 /// The digest of the canonical JSON of a value.
 fn digest(value: &Value) -> Sha256Digest {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{FlockOperation, Mode, OFlags, RenameFlags};
 
-use crate::Sha256Digest;
+use crate::files::Sha256Digest;
 use crate::identity::{SourceFile, SourceTree};
 use crate::repository::Worker;
 

@@ -31,13 +31,13 @@ pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, check_substitutions, string, strings, to_json, wrong_type};
 
 use crate::catalog::{CatalogBuilder, SchemaCatalog};
+use crate::files::read::{FileCheck, hash_all};
+use crate::files::walk::{OpenError, WalkError, open_beneath, open_root, walk};
+use crate::files::{RelativePath, default_hash_threads};
 use crate::identity::{
     DatasetKey, ProblemContractId, SourceFile, SourceTree, WorkerIdentity, dataset_key, problem_contract_id,
     worker_identity,
 };
-use crate::validate::hash::{FileCheck, hash_all};
-use crate::validate::walk::{OpenError, WalkError, open_beneath, open_root, walk};
-use crate::validate::{RelativePath, default_hash_threads};
 
 /// The repository's definition file, at its root.
 pub const MANIFEST_FILE: &str = "metewand.toml";
@@ -922,7 +922,7 @@ impl Loader<'_> {
             }),
             WalkError::TooDeep { path } => directory_error(format!(
                 "nests directories deeper than {} levels at {path:?}",
-                crate::validate::MAX_WALK_DEPTH
+                crate::files::MAX_WALK_DEPTH
             )),
             WalkError::Changed { path } => directory_error(format!("changed while it was read, at {path:?}")),
             WalkError::Io { path, source } => directory_error(format!("cannot be read at {path:?}: {source}")),
@@ -941,10 +941,7 @@ impl Loader<'_> {
             })
             .collect();
         let hashed = hash_all(directory, &checks, options.hash_threads, None).map_err(|(index, error)| {
-            directory_error(format!(
-                "changed or could not be read: {}",
-                crate::validate::error::file_error_kind(paths[index].as_str(), error)
-            ))
+            directory_error(format!("changed or could not be read: {:?} {error}", paths[index].as_str()))
         })?;
         Ok(SourceTree::new(
             paths

@@ -8,9 +8,8 @@ use std::path::PathBuf;
 use metewand_protocol::ParseError;
 use metewand_protocol::decode::SchemaDiagnostic;
 
-use super::hash::{FileError, Sha256Digest};
-use super::path::PathError;
-use super::walk::EntryType;
+use crate::files::read::FileError;
+use crate::files::{EntryType, PathError, Sha256Digest};
 
 /// Which kind of output was being validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +143,7 @@ pub enum ValidationErrorKind {
         found: EntryType,
     },
     /// Directories nested too deep.
-    #[error("{path:?} is nested deeper than {} directories", super::walk::MAX_WALK_DEPTH)]
+    #[error("{path:?} is nested deeper than {} directories", crate::files::MAX_WALK_DEPTH)]
     TooDeep {
         /// The first directory too deep.
         path: String,

@@ -22,9 +22,6 @@
 //! are returned in UTF-8 byte order of their paths.
 
 pub(crate) mod error;
-pub(crate) mod hash;
-mod path;
-pub(crate) mod walk;
 
 use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
@@ -37,13 +34,14 @@ use metewand_protocol::generated::result_manifest::ResultManifest;
 use metewand_protocol::schema::{self, EmbeddedSchema};
 use serde_json::Value;
 
+use crate::files::read::{FileCheck, hash_all, read_checked};
+use crate::files::walk::{self, Inventory, WalkError, open_root};
+pub use crate::files::{
+    DigestParseError, EntryType, Hook, HookPoint, MAX_WALK_DEPTH, PathError, RelativePath, Sha256Digest,
+    default_hash_threads,
+};
 use error::file_error_kind;
 pub use error::{Artifact, Change, RootProblem, ValidationError, ValidationErrorKind};
-pub use hash::{DigestParseError, Hook, HookPoint, Sha256Digest, default_hash_threads};
-use hash::{FileCheck, hash_all, read_checked};
-pub use path::{PathError, RelativePath};
-pub use walk::{EntryType, MAX_WALK_DEPTH};
-use walk::{Inventory, WalkError, open_root};
 
 use crate::document::MAX_DOCUMENT_BYTES;
 use crate::repository::{CheckedRepository, Dataset, Problem};

@@ -8,10 +8,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use metewand_runtime::CheckedRepository;
+use metewand_runtime::files::{EntryType, PathError};
 use metewand_runtime::protocol::Method;
 use metewand_runtime::protocol::messages::{Capability, Role};
 use metewand_runtime::repository::{CheckErrorKind, NotJsonReason, UnresolvedRef};
-use metewand_runtime::validate::{EntryType, PathError};
 
 use crate::{check_error, golden, golden_copy};
 

@@ -1,94 +1,21 @@
 //! Checked reads: each file opened beneath its root without following links, checked on its descriptor, streamed
 //! through SHA-256 and checked again, in parallel over a documented number of threads.
 
-use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
 use std::os::fd::BorrowedFd;
 use std::os::unix::fs::MetadataExt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
+use super::digest::Sha256Digest;
 use super::path::RelativePath;
 use super::walk::{EntryType, OpenError, WalkedFile, open_beneath};
 
 /// The size of each thread's read buffer.
 const BUFFER_BYTES: usize = 256 << 10;
-
-/// A SHA-256 digest, written as 64 lowercase hexadecimal digits.
-///
-/// ```
-/// use metewand_runtime::Sha256Digest;
-///
-/// let digest = Sha256Digest::of(b"abc");
-/// assert_eq!(digest.to_string(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-/// assert_eq!(digest.to_string().parse::<Sha256Digest>().unwrap(), digest);
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Sha256Digest([u8; 32]);
-
-impl Sha256Digest {
-    /// The digest of `bytes`.
-    pub fn of(bytes: &[u8]) -> Sha256Digest {
-        Sha256Digest(Sha256::digest(bytes).into())
-    }
-
-    /// The digest's 32 bytes.
-    pub fn as_bytes(&self) -> &[u8; 32] {
-        &self.0
-    }
-
-    pub(crate) fn from_hasher(hasher: Sha256) -> Sha256Digest {
-        Sha256Digest(hasher.finalize().into())
-    }
-}
-
-impl fmt::Display for Sha256Digest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for byte in self.0 {
-            write!(f, "{byte:02x}")?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for Sha256Digest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Sha256Digest({self})")
-    }
-}
-
-/// A string that is not 64 lowercase hexadecimal digits.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not 64 lowercase hexadecimal digits")]
-pub struct DigestParseError(String);
-
-impl FromStr for Sha256Digest {
-    type Err = DigestParseError;
-
-    fn from_str(text: &str) -> Result<Sha256Digest, DigestParseError> {
-        let bytes = text.as_bytes();
-        let lower_hex = |b: u8| match b {
-            b'0'..=b'9' => Some(b - b'0'),
-            b'a'..=b'f' => Some(b - b'a' + 10),
-            _ => None,
-        };
-        if bytes.len() != 64 {
-            return Err(DigestParseError(text.to_owned()));
-        }
-        let mut digest = [0; 32];
-        for (index, pair) in bytes.chunks_exact(2).enumerate() {
-            match (lower_hex(pair[0]), lower_hex(pair[1])) {
-                (Some(high), Some(low)) => digest[index] = high << 4 | low,
-                _ => return Err(DigestParseError(text.to_owned())),
-            }
-        }
-        Ok(Sha256Digest(digest))
-    }
-}
 
 /// The number of threads that hash files when nothing else is said: the machine's available parallelism (one if
 /// it cannot be known).
@@ -133,30 +60,44 @@ pub(crate) struct Hashed {
     pub sha256: Sha256Digest,
 }
 
-/// Why a checked read failed.
-#[derive(Debug)]
+/// Why a checked read failed. Each message follows the file's relative path (`"a/b.py" vanished ...`).
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum FileError {
     /// Nothing is at the path any more (or a directory on the way is no longer one).
+    #[error("vanished after the walk found it")]
     Missing,
     /// The path's last component, or a directory on the way, is now a symbolic link.
+    #[error("became a symbolic link after the walk found a regular file")]
     SymbolicLink,
     /// The descriptor names something other than a regular file.
+    #[error("became {found} after the walk found a regular file")]
     NotRegular { found: EntryType },
     /// The descriptor names a different file from the one the walk found.
+    #[error("was replaced by another file after the walk found it")]
     Replaced,
     /// The file has more than one hard link.
+    #[error("has {links} hard links, where exactly one is required")]
     MultipleLinks { links: u64 },
     /// The size on the descriptor is not the declared one.
+    #[error("is {observed} bytes, but {expected} were expected")]
     SizeMismatch { expected: u64, observed: u64 },
     /// The file is larger than the largest accepted size.
+    #[error("is {size} bytes, more than the limit")]
     TooLarge { size: u64 },
     /// The read returned a different number of bytes from the size `fstat` reported when the file was opened.
+    #[error(
+        "{} while it was read: {observed} bytes read of the {expected} it had when opened",
+        if *.grew { "grew" } else { "shrank" }
+    )]
     LengthChanged { expected: u64, observed: u64, grew: bool },
     /// `fstat` after the read disagrees with `fstat` before it (size, type, links or modification times).
+    #[error("was modified while it was read")]
     ChangedDuringRead,
     /// The contents' digest is not the declared one.
+    #[error("has SHA-256 {observed}, but {expected} was expected")]
     DigestMismatch { expected: Sha256Digest, observed: Sha256Digest },
     /// The system refused an operation.
+    #[error("cannot be read: {source}")]
     Io { source: io::Error },
 }
 
