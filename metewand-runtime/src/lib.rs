@@ -83,7 +83,7 @@ pub use metewand_protocol as protocol;
 
 pub use catalog::SchemaCatalog;
 pub use files::{RelativePath, Sha256Digest};
-pub use repository::{CheckError, CheckErrorKind, CheckOptions, CheckedRepository};
+pub use repository::{CheckError, CheckErrorKind, CheckOptions, CheckedRepository, Limits};
 pub use session::{
     EvaluatorSession, ImplementationSession, MaterializerSession, PhaseTimeouts, Session, SessionConfig, SessionError,
     SessionErrorKind, WorkerCommand, WorkerSession,

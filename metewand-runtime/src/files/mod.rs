@@ -12,10 +12,13 @@
 //! - the checked read ([`read_checked`](read::read_checked), [`hash_all`](read::hash_all)) checks an opened file on
 //!   its descriptor (the inode the walk saw, a regular file, its link count and size), streams it through SHA-256
 //!   without reading past the size it saw, and checks it again with `fstat` afterwards;
-//! - [`Sha256Digest`] holds every digest.
+//! - [`Sha256Digest`] holds every digest;
+//! - [`create`] makes the executor's own trees: each folder and file created exclusively (`mkdirat`,
+//!   `O_CREAT | O_EXCL | O_NOFOLLOW`) beneath a descriptor of a folder the executor just made.
 //!
 //! Everything is done through `rustix` on descriptors; there is no `unsafe` code here.
 
+pub(crate) mod create;
 pub(crate) mod digest;
 pub(crate) mod path;
 pub(crate) mod read;
@@ -23,5 +26,5 @@ pub(crate) mod walk;
 
 pub use digest::{DigestParseError, Sha256Digest};
 pub use path::{PathError, RelativePath};
-pub use read::{Hook, HookPoint, default_hash_threads};
+pub use read::{CANCEL_CHECK_BYTES, FileError, Hook, HookPoint, default_hash_threads};
 pub use walk::{EntryType, MAX_WALK_DEPTH};

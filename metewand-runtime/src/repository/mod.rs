@@ -31,7 +31,7 @@ pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, check_substitutions, string, strings, to_json, wrong_type};
 
 use crate::catalog::{CatalogBuilder, SchemaCatalog};
-use crate::files::read::{FileCheck, hash_all};
+use crate::files::read::{FileCheck, ReadControl, hash_all};
 use crate::files::walk::{OpenError, WalkError, open_beneath, open_root, walk};
 use crate::files::{RelativePath, default_hash_threads};
 use crate::identity::{
@@ -67,6 +67,25 @@ pub struct Budgets {
     pub implementation: Option<Duration>,
     /// The evaluator's `evaluate` request.
     pub evaluation: Option<Duration>,
+}
+
+/// The size limits of `[limits]`, each with its documented default when the repository does not set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes one artifact (a dataset or a result) may declare in all its files: a manifest declaring
+    /// more is invalid output before any of its files is read.
+    pub output_bytes: u64,
+}
+
+impl Limits {
+    /// The default of `output_bytes`: 64 GiB.
+    pub const DEFAULT_OUTPUT_BYTES: u64 = 64 << 30;
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES }
+    }
 }
 
 /// A checked `[workers.NAME]`: one process command serving one role.
@@ -256,6 +275,7 @@ pub struct CheckedRepository {
     catalog: SchemaCatalog,
     timeouts: BTreeMap<Method, Duration>,
     budgets: Budgets,
+    limits: Limits,
     workers: BTreeMap<String, Worker>,
     datasets: BTreeMap<String, Dataset>,
     problems: BTreeMap<String, Problem>,
@@ -288,6 +308,10 @@ impl CheckedRepository {
     /// The scientific envelopes `[budgets]` declares.
     pub fn budgets(&self) -> Budgets {
         self.budgets
+    }
+    /// The size limits `[limits]` sets, over their defaults.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
     /// Every worker, by name.
     pub fn workers(&self) -> &BTreeMap<String, Worker> {
@@ -357,7 +381,7 @@ struct Loader<'t> {
 }
 
 const TOP_LEVEL: &[&str] =
-    &["format", "schemas", "timeouts", "budgets", "workers", "datasets", "problems", "implementations"];
+    &["format", "schemas", "timeouts", "budgets", "limits", "workers", "datasets", "problems", "implementations"];
 
 fn io_error(file: PathBuf, what: String, source: std::io::Error) -> CheckError {
     CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
@@ -429,6 +453,10 @@ impl Loader<'_> {
         let budgets = match top.get("budgets") {
             Some(value) => self.budgets(&top.table("budgets", value, &self.source)?)?,
             None => Budgets::default(),
+        };
+        let limits = match top.get("limits") {
+            Some(value) => self.limits(&top.table("limits", value, &self.source)?)?,
+            None => Limits::default(),
         };
         let mut declared_workers = Vec::new();
         for (name, value) in self.named_tables(&top, "workers")? {
@@ -588,6 +616,7 @@ impl Loader<'_> {
             catalog,
             timeouts,
             budgets,
+            limits,
             workers,
             datasets,
             problems,
@@ -706,6 +735,30 @@ impl Loader<'_> {
             implementation: get("implementation")?,
             evaluation: get("evaluation")?,
         })
+    }
+
+    fn limits(&self, table: &Table<'_, '_>) -> Result<Limits, CheckError> {
+        table.only(&["output_bytes"], &self.source)?;
+        let mut limits = Limits::default();
+        if let Some(value) = table.get("output_bytes") {
+            let key = table.member("output_bytes");
+            limits.output_bytes = match to_json(value, &key, &self.source)? {
+                Value::Number(number) => match number.as_u64() {
+                    Some(bytes) if bytes > 0 => bytes,
+                    _ => {
+                        return Err(self.source.error(
+                            value.span(),
+                            CheckErrorKind::InvalidValue {
+                                key,
+                                message: "must be a positive whole number of bytes".to_owned(),
+                            },
+                        ));
+                    }
+                },
+                _ => return Err(wrong_type(&self.source, value.span(), key, "a number of bytes", value.get_ref())),
+            };
+        }
+        Ok(limits)
     }
 
     fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
@@ -940,9 +993,10 @@ impl Loader<'_> {
                 max_size: None,
             })
             .collect();
-        let hashed = hash_all(directory, &checks, options.hash_threads, None).map_err(|(index, error)| {
-            directory_error(format!("changed or could not be read: {:?} {error}", paths[index].as_str()))
-        })?;
+        let hashed =
+            hash_all(directory, &checks, options.hash_threads, ReadControl::default()).map_err(|(index, error)| {
+                directory_error(format!("changed or could not be read: {:?} {error}", paths[index].as_str()))
+            })?;
         Ok(SourceTree::new(
             paths
                 .into_iter()
@@ -951,6 +1005,7 @@ impl Loader<'_> {
                     path: path.as_str().to_owned(),
                     size: hashed.size,
                     sha256: hashed.sha256,
+                    executable: hashed.executable,
                 })
                 .collect(),
         ))
