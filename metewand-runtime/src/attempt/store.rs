@@ -309,6 +309,76 @@ mod tests {
         names
     }
 
+    /// A checked repository whose worker `w` has the source folder `src` with `run.py` and `lib/util.py`.
+    fn source_repository() -> (tempfile::TempDir, CheckedRepository) {
+        let repo = tempfile::tempdir().unwrap();
+        fs::create_dir_all(repo.path().join("src/lib")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "print('run')\n").unwrap();
+        fs::set_permissions(repo.path().join("src/run.py"), fs::Permissions::from_mode(0o750)).unwrap();
+        fs::write(repo.path().join("src/lib/util.py"), "X = 1\n").unwrap();
+        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\nsource = \"src\"\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        (repo, repository)
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[test]
+    fn a_copy_holds_the_checked_files_with_modes_that_follow_the_execute_bit() {
+        let (_repo, repository) = source_repository();
+        let out = tempfile::tempdir().unwrap();
+        let target = out.path().join("copy");
+        copy_source(&repository, repository.worker("w").unwrap(), &target).unwrap();
+        assert_eq!(fs::read_to_string(target.join("run.py")).unwrap(), "print('run')\n");
+        assert_eq!(fs::read_to_string(target.join("lib/util.py")).unwrap(), "X = 1\n");
+        assert_eq!((mode(&target.join("run.py")), mode(&target.join("lib/util.py"))), (0o700, 0o600));
+        // The target is created exclusively: anything already there, a link included, is an error.
+        let planted = out.path().join("planted");
+        std::os::unix::fs::symlink(out.path().join("elsewhere"), &planted).unwrap();
+        let error = copy_source(&repository, repository.worker("w").unwrap(), &planted).unwrap_err();
+        assert!(
+            matches!(&error.problem, SourceCopyProblem::Io(e) if e.kind() == io::ErrorKind::AlreadyExists),
+            "{error}"
+        );
+        assert!(!out.path().join("elsewhere").exists(), "nothing was created through the link");
+    }
+
+    #[test]
+    fn an_execute_bit_or_a_file_changed_since_the_check_fails_the_copy_naming_it() {
+        let (repo, repository) = source_repository();
+        let worker = repository.worker("w").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        fs::set_permissions(repo.path().join("src/lib/util.py"), fs::Permissions::from_mode(0o700)).unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("one")).unwrap_err();
+        assert_eq!(error.path, "lib/util.py");
+        assert!(error.to_string().contains("has an execute bit now"), "{error}");
+        fs::set_permissions(repo.path().join("src/lib/util.py"), fs::Permissions::from_mode(0o600)).unwrap();
+        fs::write(repo.path().join("src/new.py"), "").unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("two")).unwrap_err();
+        assert_eq!(error.path, "new.py");
+        assert!(error.to_string().contains("was not there when the repository was checked"), "{error}");
+        fs::remove_file(repo.path().join("src/new.py")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "print('RUN')\n").unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("three")).unwrap_err();
+        assert_eq!(error.path, "run.py");
+        assert!(error.to_string().contains("has SHA-256"), "{error}");
+        fs::remove_file(repo.path().join("src/run.py")).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            repo.path().join("src/run.py"),
+            rustix::fs::FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("four")).unwrap_err();
+        assert_eq!(error.path, "run.py");
+        assert!(error.to_string().contains("is a FIFO"), "{error}");
+    }
+
     #[test]
     fn a_locked_staging_folder_survives_cleaning_and_a_leftover_does_not() {
         let datasets = tempfile::tempdir().unwrap();
