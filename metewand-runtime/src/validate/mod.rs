@@ -13,10 +13,13 @@
 //! 4. checks every declared path as text, refuses duplicates and the manifest declaring itself, and matches the
 //!    declarations against the walk: undeclared files, directories holding no declared file, missing files and
 //!    files with more than one hard link fail;
-//! 5. hashes every declared file in parallel ([`WorkerOutputValidator::with_threads`]): each is opened beneath the
+//! 5. checks the sum of the declared sizes against the repository's `[limits] output_bytes`, before any declared
+//!    file is opened;
+//! 6. hashes every declared file in parallel ([`WorkerOutputValidator::with_threads`]): each is opened beneath the
 //!    root with `O_NOFOLLOW | O_NONBLOCK`, must be the very file the walk saw (device and inode), a regular file
 //!    with one link and the declared size on its descriptor, is streamed through SHA-256, and is checked again
-//!    with `fstat` afterwards, so a change of length or type during the read is caught.
+//!    with `fstat` afterwards, so a change of length or type during the read is caught; a cancel flag
+//!    ([`WorkerOutputValidator::with_cancel`]) is looked at every [`CANCEL_CHECK_BYTES`] bytes.
 //!
 //! Nothing is validated from a path that was not walked without following links, and the validated file records
 //! are returned in UTF-8 byte order of their paths.
