@@ -18,9 +18,9 @@ use jsonschema::{Draft, Validator};
 use metewand_protocol::decode::SchemaDiagnostic;
 use serde_json::Value;
 
+use crate::files::Sha256Digest;
 use crate::repository::locate::{line_column, locate_pointer};
 use crate::repository::{CheckError, CheckErrorKind, Location, UnresolvedRef};
-use crate::validate::Sha256Digest;
 
 /// The only `$schema` a catalog document may declare (or it may declare none).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";

@@ -1,8 +1,8 @@
 //! Identities, exactly as ARCHITECTURE.md's Identities section lists their preimages: each one is SHA-256 over the canonical JSON (RFC 8785)
 //! of a fixed preimage, so any implementation that builds the same preimage gets the same identity.
 //!
-//! - **Source tree digest** `sha256:<hex>` over `[{"path","sha256","size"}, ...]`, sorted by the UTF-8 bytes of
-//!   the path.
+//! - **Source tree digest** `sha256:<hex>` over `[{"executable","path","sha256","size"}, ...]`, sorted by the UTF-8
+//!   bytes of the path.
 //! - **Resolved worker identity** `mw1-resolved-worker-<hex>` over
 //!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion).
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
@@ -20,7 +20,7 @@ use metewand_protocol::messages::Role;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::{Value, json};
 
-use crate::validate::Sha256Digest;
+use crate::files::Sha256Digest;
 
 /// The digest of the canonical JSON of a value.
 fn digest(value: &Value) -> Sha256Digest {
@@ -36,6 +36,8 @@ pub struct SourceFile {
     pub size: u64,
     /// The contents' digest.
     pub sha256: Sha256Digest,
+    /// Whether any execute bit (owner, group or other) is set in the file's mode.
+    pub executable: bool,
 }
 
 /// A worker's source directory as hashed: its files in UTF-8 byte order of their paths, and the digest.
@@ -52,16 +54,24 @@ impl SourceTree {
     /// use metewand_runtime::Sha256Digest;
     /// use metewand_runtime::identity::{SourceFile, SourceTree};
     ///
-    /// let file = SourceFile { path: "gen.py".into(), size: 3, sha256: Sha256Digest::of(b"abc") };
+    /// let file = SourceFile { path: "gen.py".into(), size: 3, sha256: Sha256Digest::of(b"abc"), executable: true };
     /// let tree = SourceTree::new(vec![file]);
-    /// let preimage = format!(r#"[{{"path":"gen.py","sha256":"{}","size":3}}]"#, Sha256Digest::of(b"abc"));
+    /// let preimage =
+    ///     format!(r#"[{{"executable":true,"path":"gen.py","sha256":"{}","size":3}}]"#, Sha256Digest::of(b"abc"));
     /// assert_eq!(tree.digest(), format!("sha256:{}", Sha256Digest::of(preimage.as_bytes())));
     /// ```
     pub fn new(mut files: Vec<SourceFile>) -> SourceTree {
         files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
         let records: Vec<Value> = files
             .iter()
-            .map(|file| json!({"path": file.path, "sha256": file.sha256.to_string(), "size": file.size}))
+            .map(|file| {
+                json!({
+                    "executable": file.executable,
+                    "path": file.path,
+                    "sha256": file.sha256.to_string(),
+                    "size": file.size,
+                })
+            })
             .collect();
         SourceTree { digest: digest(&Value::Array(records)), files }
     }

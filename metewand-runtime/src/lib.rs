@@ -73,6 +73,7 @@
 pub mod attempt;
 pub mod catalog;
 pub mod document;
+pub mod files;
 pub mod identity;
 pub mod repository;
 pub mod session;
@@ -81,12 +82,12 @@ pub mod validate;
 pub use metewand_protocol as protocol;
 
 pub use catalog::SchemaCatalog;
-pub use repository::{CheckError, CheckErrorKind, CheckOptions, CheckedRepository};
+pub use files::{RelativePath, Sha256Digest};
+pub use repository::{CheckError, CheckErrorKind, CheckOptions, CheckedRepository, Limits};
 pub use session::{
     EvaluatorSession, ImplementationSession, MaterializerSession, PhaseTimeouts, Session, SessionConfig, SessionError,
     SessionErrorKind, WorkerCommand, WorkerSession,
 };
 pub use validate::{
-    Sha256Digest, ValidatedDataset, ValidatedMetrics, ValidatedResult, ValidationError, ValidationErrorKind,
-    WorkerOutputValidator,
+    ValidatedDataset, ValidatedMetrics, ValidatedResult, ValidationError, ValidationErrorKind, WorkerOutputValidator,
 };

@@ -47,7 +47,14 @@ def source_digest(directory: Path) -> str:
                 walk(Path(entry.path), relative + "/")
             else:
                 content = Path(entry.path).read_bytes()
-                records.append({"path": relative, "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)})
+                # Executable: any of the owner, group or other execute bits.
+                executable = entry.stat(follow_symlinks=False).st_mode & 0o111 != 0
+                records.append({
+                    "executable": executable,
+                    "path": relative,
+                    "sha256": hashlib.sha256(content).hexdigest(),
+                    "size": len(content),
+                })
 
     walk(directory, "")
     records.sort(key=lambda record: record["path"].encode("utf-8"))
@@ -175,6 +182,8 @@ def test_inline_schemas_references_and_undeclared_env_agree(tmp_path: Path) -> N
     for worker in ("gen", "solve", "judge"):
         (tmp_path / worker / "sub").mkdir(parents=True)
         (tmp_path / worker / "main.py").write_text(f"# {worker}\n", encoding="utf-8")
+        (tmp_path / worker / "run.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+        (tmp_path / worker / "run.sh").chmod(0o750 if worker == "solve" else 0o640)
         (tmp_path / worker / "sub" / "données é.txt").write_bytes(b"\x00\x01 binary")
         (tmp_path / worker / "__pycache__").mkdir()
         (tmp_path / worker / "__pycache__" / "skipped.pyc").write_bytes(b"ignored")

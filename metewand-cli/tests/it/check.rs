@@ -14,14 +14,14 @@ fn prints_every_identity() {
     // The golden values, pinned in metewand-runtime/tests/it/identity.rs.
     assert_eq!(
         stdout,
-        "source exact-solver sha256:187d53dfdf9617cb9388416d2a8475284546e5794ac4622661deb1ab8e71260d
-source gen sha256:fe9228a591d134ba8d9e74da0a2490585e9e6cd7e1b99454c94444c4d2a49ce5
-source judge sha256:f15193d47131ce816354737f13f890eea4835e21e84b63dcd4e62a4d6ce52e72
-worker exact-solver mw1-resolved-worker-01d9e53477e2bfeb2d4c70fe82e5eda375cfc83be0d17f9090d36234929f9607
-worker gen mw1-resolved-worker-df9429c2be75c4af511a3a9750aafba8b77c82b657bff43a1bc1d4893492756a
-worker judge mw1-resolved-worker-57f196a8b90161bd7e7cc5790ca6473993394a78a39e21d597be989bc6621e97
-contract ls mw1-problem-contract-d1e9abad1a5aab7500fef8cf796d478f1bceb8dcdb6c12994a69404687b9852f
-dataset small 0 fd9b7b39d9850640d0b36bd433d059b40963d25a04ad55b824e711faa7c18664
+        "source exact-solver sha256:3c9ce14a1fcbfde4d07e8f8ea48e2c0a70ac9a9674980df091968be4de51095e
+source gen sha256:ebddfdcb087d91594a2a9ad550dffe1f5710df70f572ed418586b44f703a8e03
+source judge sha256:f41d5586ee03321865dc40ede90369d933550322424df7cb74e920f223be4fa3
+worker exact-solver mw1-resolved-worker-75816332861c35105a4e92153846975da91a6eafa90fe8b4f59c19a0822fd9a3
+worker gen mw1-resolved-worker-55180c2b7b77b90cdd4c65eeae2ea4eaad6fa0b31dc54e1d37afe45f9e2f679c
+worker judge mw1-resolved-worker-033ebb9b6034aca6ac9908b1cf3f693f967cab6e07ce2398d842123b69406c9a
+contract ls mw1-problem-contract-d828d6736b93bd6828ca85e0310a27a3612e8f783b17946989e910ad95ac143d
+dataset small 0 128f0c323a6bcb4a478fa71b23a4f095920ea66f791cf396cd3660035dd474aa
 "
     );
 }
@@ -36,7 +36,7 @@ fn the_dataset_seed_selects_the_keys() {
         assert_eq!(output.status.code(), Some(0));
         let stdout = String::from_utf8(output.stdout).unwrap();
         assert!(
-            stdout.contains("dataset small 17 d3653a00d1e9f4f20dc207af05421416dc85395fd6510b8a02a3f928af5c3e1e\n"),
+            stdout.contains("dataset small 17 a52df56bf29eb661d89d92f98690fb49cf07cc3946f4ad7e4fc466de82f6dbd2\n"),
             "{stdout}"
         );
     }

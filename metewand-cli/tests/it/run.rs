@@ -86,7 +86,7 @@ impl Bench {
     fn misbehaving_implementation(&self, name: &str, mode: &str) {
         self.worker_file("misbehave.py", MISBEHAVE);
         self.append(&format!(
-            "\n[workers.{name}]\nrole = \"implementation\"\ncommand = [\"python3\", \"misbehave.py\", \"{mode}\"]\n\
+            "\n[workers.{name}]\nrole = \"implementation\"\ncommand = [\"python3\", \"misbehave.py\", \"{mode}\", \"${{repo}}\"]\n\
              source = \"workers\"\n\n[implementations.{name}]\nworker = \"{name}\"\nparameters = {{}}\n"
         ));
     }
@@ -199,6 +199,18 @@ for line in sys.stdin:
         send({"id": rid, "ok": True})
     elif method == "execute":
         print("executing in mode " + mode + " as pid " + str(os.getpid()), file=sys.stderr, flush=True)
+        if mode in ("fifo-judge", "zero-judge", "edit-judge"):
+            # The evaluator's source in the repository, which the executor copies after this session.
+            judge = os.path.join(sys.argv[2], "workers", "judge.py")
+            if mode == "edit-judge":
+                with open(judge, "a") as file:
+                    file.write("changed = True\n")
+            else:
+                os.remove(judge)
+                if mode == "fifo-judge":
+                    os.mkfifo(judge)
+                else:
+                    os.symlink("/dev/zero", judge)
         if mode == "crash":
             sys.exit(3)
         if mode == "hang":
@@ -219,6 +231,11 @@ for line in sys.stdin:
         with open(os.path.join(out, "solution.json"), "rb") as file:
             content = file.read()
         files = [{"path": "solution.json", "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)}]
+        if mode == "sparse":
+            # 20 GiB of holes, declared with a digest they do not have: hashing them takes long.
+            with open(os.path.join(out, "huge.bin"), "wb") as file:
+                file.truncate(20 << 30)
+            files.append({"path": "huge.bin", "sha256": "0" * 64, "size": 20 << 30})
         objective = ridge.objective(state["a"], state["b"], state["lambda"], x)
         with open(os.path.join(out, "result.json"), "w") as file:
             json.dump({"data": {"objective": objective, "solution": "solution.json"}, "files": files}, file)
@@ -228,6 +245,7 @@ for line in sys.stdin:
         send({"id": rid, "implementation_time_ns": None, "ok": True, "result": {"manifest": "result.json"},
               "statistics": {}})
     elif method == "shutdown":
+        print("shutting down", file=sys.stderr, flush=True)
         send({"id": rid, "ok": True})
         sys.exit(1 if mode == "unclean-exit" else 0)
 "#;
@@ -754,4 +772,94 @@ fn a_state_or_attempt_folder_inside_a_worker_source_is_refused_before_anything_i
     args.extend(["--out".to_owned(), bench.out("attempt").to_str().unwrap().to_owned()]);
     let output = metewand(&args);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+/// Waits for `child`, killing it (by its own handle) if it has not ended after `limit`: a guard, so that a run that
+/// hangs fails the test instead of blocking it.
+fn wait_guarded(mut child: Child, limit: Duration) -> Output {
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            let output = child.wait_with_output().unwrap();
+            panic!("metewand run did not end within {limit:?}; stdout: {}", text(&output.stdout));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The implementation replaces the repository's evaluator source during its session: the evaluator's source copy
+/// fails at once with an executor error naming the file, and no evaluator runs.
+fn source_attack(mode: &str) -> (Output, Value) {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("attacker", mode);
+    let child = command(&bench.args("attacker", "attempt")).spawn().unwrap();
+    let output = wait_guarded(child, Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(3), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    let record = record(&bench.out("attempt"));
+    let failure = &record["failure"];
+    assert_eq!(record["outcome"], "failed");
+    assert_eq!(
+        (&failure["role"], &failure["phase"], &failure["kind"]),
+        (&Value::Null, &Value::Null, &"executor_error".into())
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("the source of worker \"judge\" no longer matches"), "{message}");
+    assert!(message.contains("\"judge.py\""), "{message}");
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never started");
+    assert_eq!(record["metrics"], Value::Null);
+    assert!(log(&bench.out("attempt"), "implementation").contains(&format!("executing in mode {mode}")));
+    assert!(text(&output.stdout).contains("failure      executor_error"), "{}", text(&output.stdout));
+    (output, record)
+}
+
+#[test]
+fn a_fifo_in_place_of_the_evaluator_source_fails_its_copy_instead_of_hanging() {
+    let (_, record) = source_attack("fifo-judge");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("is a FIFO"), "{}", record["failure"]);
+}
+
+#[test]
+fn a_link_to_dev_zero_in_place_of_the_evaluator_source_is_never_followed() {
+    let (_, record) = source_attack("zero-judge");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("is a symbolic link"), "{}", record["failure"]);
+}
+
+#[test]
+fn an_evaluator_source_changed_during_the_implementation_is_a_digest_mismatch() {
+    let (_, record) = source_attack("edit-judge");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("\"judge.py\" is ") && message.contains("bytes, but"), "{message}");
+}
+
+#[test]
+fn ctrl_c_while_a_huge_result_is_hashed_is_cancelled() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("sparse", "sparse");
+    let child = command(&bench.args("sparse", "attempt")).spawn().unwrap();
+    let log = bench.out("attempt/logs/implementation.log");
+    wait_for("the shutdown", || fs::read_to_string(&log).is_ok_and(|text| text.contains("shutting down")));
+    // The session then ends and validation starts hashing 20 GiB; interrupt it a moment in.
+    std::thread::sleep(Duration::from_millis(1500));
+    signal(&child, "-INT");
+    let output = wait_guarded(child, Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(130), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    let record = record(&bench.out("attempt"));
+    assert_eq!(record["outcome"], "cancelled");
+    assert_eq!(record["failure"]["kind"], "cancelled", "{}", record["failure"]);
+    assert_eq!(record["implementation"]["files"], Value::Null, "the result was never accepted");
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null);
+}
+
+#[test]
+fn a_result_declaring_more_than_the_output_limit_is_invalid_without_reading_it() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("sparse", "sparse");
+    bench.append("\n[limits]\noutput_bytes = 1048576\n");
+    let output = bench.run("sparse", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "invalid_output");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("more than the repository's limit of 1048576"), "{message}");
+    assert!(!message.contains("SHA-256"), "nothing was hashed: {message}");
 }

@@ -164,6 +164,15 @@ impl Failure {
         Failure::new(None, None, FailureKind::ExecutorError, format!("the executor failed {action}: {error}"))
     }
 
+    /// A validation the cancel flag ended: the attempt is cancelled, with no role or phase (no session runs while
+    /// the executor validates).
+    fn cancelled(error: &ValidationError) -> Option<Failure> {
+        error.is_cancelled().then(|| {
+            let message = format!("the attempt was cancelled while the {} output was validated", error.artifact());
+            Failure::new(None, None, FailureKind::Cancelled, message)
+        })
+    }
+
     fn session(error: &SessionError) -> Failure {
         let kind = error.failure_kind().unwrap_or(FailureKind::ExecutorError);
         let message = format!("{} worker failed in {}: {}", error.role(), error.phase(), error.kind());
@@ -176,6 +185,9 @@ impl Failure {
     }
 
     fn output(role: Role, phase: Method, error: &ValidationError) -> Failure {
+        if let Some(cancelled) = Failure::cancelled(error) {
+            return cancelled;
+        }
         if error.is_io_error() {
             return Failure::executor("reading worker output", error);
         }
@@ -265,7 +277,11 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     fn validator(&self) -> WorkerOutputValidator<'r> {
-        WorkerOutputValidator::new(self.plan.repository)
+        let validator = WorkerOutputValidator::new(self.plan.repository);
+        match self.cancel {
+            Some(flag) => validator.with_cancel(flag),
+            None => validator,
+        }
     }
 
     fn path(&self, path: &Path) -> Result<crate::protocol::messages::Path, Failure> {
@@ -278,7 +294,8 @@ impl<'p, 'r> Run<'p, 'r> {
     /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
     fn session_config(&mut self, worker: &Worker, role: Role) -> Result<(SessionConfig, PathBuf), Failure> {
         let source = self.folder.join("work").join(format!("source-{role}"));
-        store::copy_source(worker, &source).map_err(|e| Failure::executor("copying the worker's source", e))?;
+        store::copy_source(self.plan.repository, worker, &source)
+            .map_err(|e| Failure::executor("copying the worker's source", e))?;
         let mut timeouts = PhaseTimeouts::documented_defaults();
         for (&method, &limit) in self.plan.repository.timeouts() {
             *timeouts.limit_mut(method) = limit;
@@ -308,6 +325,9 @@ impl<'p, 'r> Run<'p, 'r> {
                     self.reused = Some(true);
                     self.dataset = Some(validated);
                     return Ok(());
+                }
+                Err(error) if error.is_cancelled() => {
+                    return Err(Failure::output(Role::DatasetMaterializer, Method::Materialize, &error));
                 }
                 // A stored dataset that fails re-verification is evicted and rebuilt; that is not a failure.
                 Err(_) => store::evict(&self.datasets, &self.entry)
@@ -342,10 +362,9 @@ impl<'p, 'r> Run<'p, 'r> {
             return Err(Failure::output(role, Method::Materialize, &error));
         }
         store::publish(staging, &self.entry).map_err(|e| Failure::executor("publishing the dataset", e))?;
-        let validated = self
-            .validator()
-            .validate_dataset(dataset, &self.entry, DATASET_MANIFEST)
-            .map_err(|e| Failure::executor("re-verifying the published dataset", e))?;
+        let validated = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
+            Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
+        })?;
         self.dataset = Some(validated);
         Ok(())
     }
@@ -503,6 +522,11 @@ impl<'p, 'r> Run<'p, 'r> {
     fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
         let Some(original) = &self.dataset else { return Ok(()) };
         let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        if let Err(error) = &again
+            && let Some(cancelled) = Failure::cancelled(error)
+        {
+            return Err(cancelled);
+        }
         let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
         let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
         store::evict(&self.datasets, &self.entry).map_err(|e| Failure::executor("evicting a modified dataset", e))?;
@@ -515,6 +539,11 @@ impl<'p, 'r> Run<'p, 'r> {
         let Some(original) = &self.result else { return Ok(()) };
         let manifest = original.manifest_file().path().as_str().to_owned();
         let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);
+        if let Err(error) = &again
+            && let Some(cancelled) = Failure::cancelled(error)
+        {
+            return Err(cancelled);
+        }
         let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
         let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
         let role = Role::ProblemEvaluator;

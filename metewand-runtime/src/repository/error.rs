@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use metewand_protocol::ParseError;
 use metewand_protocol::decode::SchemaDiagnostic;
 
-use crate::validate::{EntryType, PathError};
+use crate::files::{EntryType, PathError};
 
 /// Where a mistake is: a file (relative to the repository where it is inside it) and, almost always, a line and
 /// column (1-based; columns count Unicode scalar values).

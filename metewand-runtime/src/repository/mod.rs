@@ -32,13 +32,13 @@ pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, check_substitutions, string, strings, to_json, wrong_type};
 
 use crate::catalog::{CatalogBuilder, SchemaCatalog};
+use crate::files::read::{FileCheck, ReadControl, hash_all};
+use crate::files::walk::{OpenError, WalkError, open_beneath, open_root, walk};
+use crate::files::{RelativePath, default_hash_threads};
 use crate::identity::{
     DatasetKey, ProblemContractId, SourceFile, SourceTree, WorkerIdentity, dataset_key, problem_contract_id,
     worker_identity,
 };
-use crate::validate::hash::{FileCheck, hash_all};
-use crate::validate::walk::{OpenError, WalkError, open_beneath, open_root, walk};
-use crate::validate::{RelativePath, default_hash_threads};
 
 /// The repository's definition file, at its root.
 pub const MANIFEST_FILE: &str = "metewand.toml";
@@ -68,6 +68,25 @@ pub struct Budgets {
     pub implementation: Option<Duration>,
     /// The evaluator's `evaluate` request.
     pub evaluation: Option<Duration>,
+}
+
+/// The size limits of `[limits]`, each with its documented default when the repository does not set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes one artifact (a dataset or a result) may declare in all its files: a manifest declaring
+    /// more is invalid output before any of its files is read.
+    pub output_bytes: u64,
+}
+
+impl Limits {
+    /// The default of `output_bytes`: 64 GiB.
+    pub const DEFAULT_OUTPUT_BYTES: u64 = 64 << 30;
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES }
+    }
 }
 
 /// A checked `[workers.NAME]`: one process command serving one role.
@@ -257,6 +276,7 @@ pub struct CheckedRepository {
     catalog: SchemaCatalog,
     timeouts: BTreeMap<Method, Duration>,
     budgets: Budgets,
+    limits: Limits,
     workers: BTreeMap<String, Worker>,
     datasets: BTreeMap<String, Dataset>,
     problems: BTreeMap<String, Problem>,
@@ -289,6 +309,10 @@ impl CheckedRepository {
     /// The scientific envelopes `[budgets]` declares.
     pub fn budgets(&self) -> Budgets {
         self.budgets
+    }
+    /// The size limits `[limits]` sets, over their defaults.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
     /// Every worker, by name.
     pub fn workers(&self) -> &BTreeMap<String, Worker> {
@@ -358,7 +382,7 @@ struct Loader<'t> {
 }
 
 const TOP_LEVEL: &[&str] =
-    &["format", "schemas", "timeouts", "budgets", "workers", "datasets", "problems", "implementations"];
+    &["format", "schemas", "timeouts", "budgets", "limits", "workers", "datasets", "problems", "implementations"];
 
 fn io_error(file: PathBuf, what: String, source: std::io::Error) -> CheckError {
     CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
@@ -430,6 +454,10 @@ impl Loader<'_> {
         let budgets = match top.get("budgets") {
             Some(value) => self.budgets(&top.table("budgets", value, &self.source)?)?,
             None => Budgets::default(),
+        };
+        let limits = match top.get("limits") {
+            Some(value) => self.limits(&top.table("limits", value, &self.source)?)?,
+            None => Limits::default(),
         };
         let mut declared_workers = Vec::new();
         for (name, value) in self.named_tables(&top, "workers")? {
@@ -589,6 +617,7 @@ impl Loader<'_> {
             catalog,
             timeouts,
             budgets,
+            limits,
             workers,
             datasets,
             problems,
@@ -707,6 +736,30 @@ impl Loader<'_> {
             implementation: get("implementation")?,
             evaluation: get("evaluation")?,
         })
+    }
+
+    fn limits(&self, table: &Table<'_, '_>) -> Result<Limits, CheckError> {
+        table.only(&["output_bytes"], &self.source)?;
+        let mut limits = Limits::default();
+        if let Some(value) = table.get("output_bytes") {
+            let key = table.member("output_bytes");
+            limits.output_bytes = match to_json(value, &key, &self.source)? {
+                Value::Number(number) => match number.as_u64() {
+                    Some(bytes) if bytes > 0 => bytes,
+                    _ => {
+                        return Err(self.source.error(
+                            value.span(),
+                            CheckErrorKind::InvalidValue {
+                                key,
+                                message: "must be a positive whole number of bytes".to_owned(),
+                            },
+                        ));
+                    }
+                },
+                _ => return Err(wrong_type(&self.source, value.span(), key, "a number of bytes", value.get_ref())),
+            };
+        }
+        Ok(limits)
     }
 
     fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
@@ -923,7 +976,7 @@ impl Loader<'_> {
             }),
             WalkError::TooDeep { path } => directory_error(format!(
                 "nests directories deeper than {} levels at {path:?}",
-                crate::validate::MAX_WALK_DEPTH
+                crate::files::MAX_WALK_DEPTH
             )),
             WalkError::Changed { path } => directory_error(format!("changed while it was read, at {path:?}")),
             WalkError::Io { path, source } => directory_error(format!("cannot be read at {path:?}: {source}")),
@@ -941,12 +994,10 @@ impl Loader<'_> {
                 max_size: None,
             })
             .collect();
-        let hashed = hash_all(directory, &checks, options.hash_threads, None).map_err(|(index, error)| {
-            directory_error(format!(
-                "changed or could not be read: {}",
-                crate::validate::error::file_error_kind(paths[index].as_str(), error)
-            ))
-        })?;
+        let hashed =
+            hash_all(directory, &checks, options.hash_threads, ReadControl::default()).map_err(|(index, error)| {
+                directory_error(format!("changed or could not be read: {:?} {error}", paths[index].as_str()))
+            })?;
         Ok(SourceTree::new(
             paths
                 .into_iter()
@@ -955,6 +1006,7 @@ impl Loader<'_> {
                     path: path.as_str().to_owned(),
                     size: hashed.size,
                     sha256: hashed.sha256,
+                    executable: hashed.executable,
                 })
                 .collect(),
         ))

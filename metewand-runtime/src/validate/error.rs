@@ -8,9 +8,8 @@ use std::path::PathBuf;
 use metewand_protocol::ParseError;
 use metewand_protocol::decode::SchemaDiagnostic;
 
-use super::hash::{FileError, Sha256Digest};
-use super::path::PathError;
-use super::walk::EntryType;
+use crate::files::read::FileError;
+use crate::files::{EntryType, PathError, Sha256Digest};
 
 /// Which kind of output was being validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +143,7 @@ pub enum ValidationErrorKind {
         found: EntryType,
     },
     /// Directories nested too deep.
-    #[error("{path:?} is nested deeper than {} directories", super::walk::MAX_WALK_DEPTH)]
+    #[error("{path:?} is nested deeper than {} directories", crate::files::MAX_WALK_DEPTH)]
     TooDeep {
         /// The first directory too deep.
         path: String,
@@ -286,6 +285,19 @@ pub enum ValidationErrorKind {
         /// The system's reason.
         source: io::Error,
     },
+    /// The manifest declares more bytes in all than the repository's `[limits] output_bytes` allows.
+    #[error(
+        "the manifest declares {declared} bytes in all, more than the repository's limit of {limit} (`[limits] output_bytes`)"
+    )]
+    OutputTooLarge {
+        /// The sum of the declared sizes.
+        declared: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The validation was cancelled (the cancel flag was set) before it finished: neither valid nor invalid.
+    #[error("the validation was cancelled")]
+    Cancelled,
     /// The system refused an operation for a reason of its own: an executor error, not the worker's.
     #[error("{path:?} cannot be read: {source}")]
     Io {
@@ -332,6 +344,11 @@ impl ValidationError {
         self.0.kind
     }
 
+    /// Whether the validation was cancelled rather than finished.
+    pub fn is_cancelled(&self) -> bool {
+        matches!(self.0.kind, ValidationErrorKind::Cancelled)
+    }
+
     /// Whether the failure is the executor's (an I/O error, or an output directory that cannot be opened) rather
     /// than the worker's output being invalid.
     pub fn is_io_error(&self) -> bool {
@@ -370,7 +387,8 @@ pub(crate) fn file_error_kind(path: &str, error: FileError) -> ValidationErrorKi
         FileError::DigestMismatch { expected, observed } => {
             ValidationErrorKind::DigestMismatch { path, expected, observed }
         }
-        FileError::Io { source } => io_kind(path, source),
+        FileError::Io { source } | FileError::Write { source } => io_kind(path, source),
+        FileError::Cancelled => ValidationErrorKind::Cancelled,
     }
 }
 

@@ -13,23 +13,24 @@
 //! 4. checks every declared path as text, refuses duplicates and the manifest declaring itself, and matches the
 //!    declarations against the walk: undeclared files, directories holding no declared file, missing files and
 //!    files with more than one hard link fail;
-//! 5. hashes every declared file in parallel ([`WorkerOutputValidator::with_threads`]): each is opened beneath the
+//! 5. checks the sum of the declared sizes against the repository's `[limits] output_bytes`, before any declared
+//!    file is opened;
+//! 6. hashes every declared file in parallel ([`WorkerOutputValidator::with_threads`]): each is opened beneath the
 //!    root with `O_NOFOLLOW | O_NONBLOCK`, must be the very file the walk saw (device and inode), a regular file
 //!    with one link and the declared size on its descriptor, is streamed through SHA-256, and is checked again
-//!    with `fstat` afterwards, so a change of length or type during the read is caught.
+//!    with `fstat` afterwards, so a change of length or type during the read is caught; a cancel flag
+//!    ([`WorkerOutputValidator::with_cancel`]) is looked at every [`CANCEL_CHECK_BYTES`] bytes.
 //!
 //! Nothing is validated from a path that was not walked without following links, and the validated file records
 //! are returned in UTF-8 byte order of their paths.
 
 pub(crate) mod error;
-pub(crate) mod hash;
-mod path;
-pub(crate) mod walk;
 
 use std::collections::BTreeSet;
 use std::num::NonZeroUsize;
 use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use metewand_protocol::generated::artifact_manifest::ArtifactManifest;
 use metewand_protocol::generated::metrics::Metrics;
@@ -37,13 +38,14 @@ use metewand_protocol::generated::result_manifest::ResultManifest;
 use metewand_protocol::schema::{self, EmbeddedSchema};
 use serde_json::Value;
 
+use crate::files::read::{FileCheck, ReadControl, hash_all, read_checked};
+use crate::files::walk::{self, Inventory, WalkError, open_root};
+pub use crate::files::{
+    CANCEL_CHECK_BYTES, DigestParseError, EntryType, Hook, HookPoint, MAX_WALK_DEPTH, PathError, RelativePath,
+    Sha256Digest, default_hash_threads,
+};
 use error::file_error_kind;
 pub use error::{Artifact, Change, RootProblem, ValidationError, ValidationErrorKind};
-pub use hash::{DigestParseError, Hook, HookPoint, Sha256Digest, default_hash_threads};
-use hash::{FileCheck, hash_all, read_checked};
-pub use path::{PathError, RelativePath};
-pub use walk::{EntryType, MAX_WALK_DEPTH};
-use walk::{Inventory, WalkError, open_root};
 
 use crate::document::MAX_DOCUMENT_BYTES;
 use crate::repository::{CheckedRepository, Dataset, Problem};
@@ -209,18 +211,30 @@ pub struct WorkerOutputValidator<'r> {
     repository: &'r CheckedRepository,
     threads: NonZeroUsize,
     hook: Option<Hook>,
+    cancel: Option<&'r AtomicBool>,
 }
 
 impl<'r> WorkerOutputValidator<'r> {
     /// A validator over the repository's catalog, hashing with [`default_hash_threads`] threads.
     pub fn new(repository: &'r CheckedRepository) -> WorkerOutputValidator<'r> {
-        WorkerOutputValidator { repository, threads: default_hash_threads(), hook: None }
+        WorkerOutputValidator { repository, threads: default_hash_threads(), hook: None, cancel: None }
     }
 
     /// Sets how many threads hash an artifact's files (at most one per file is used).
     pub fn with_threads(mut self, threads: NonZeroUsize) -> WorkerOutputValidator<'r> {
         self.threads = threads;
         self
+    }
+
+    /// Sets a flag that ends validation once set: hashing looks at it every [`CANCEL_CHECK_BYTES`] bytes and the
+    /// validation then fails with [`ValidationErrorKind::Cancelled`].
+    pub fn with_cancel(mut self, cancel: &'r AtomicBool) -> WorkerOutputValidator<'r> {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    fn control(&self) -> ReadControl<'_> {
+        ReadControl { hook: self.hook.as_ref(), cancel: self.cancel }
     }
 
     /// Installs a test hook, called at each [`HookPoint`].
@@ -343,7 +357,7 @@ impl<'r> WorkerOutputValidator<'r> {
             FileCheck { path, walked, size: None, sha256: None, single_link: true, max_size: Some(MAX_DOCUMENT_BYTES) };
         let mut bytes = Vec::with_capacity(usize::try_from(walked.size.min(MAX_DOCUMENT_BYTES)).unwrap_or(0));
         let mut buffer = vec![0; 64 << 10];
-        let hashed = read_checked(root, &check, &mut buffer, Some(&mut bytes), self.hook.as_ref())
+        let hashed = read_checked(root, &check, &mut buffer, Some(&mut bytes), self.control())
             .map_err(|error| file_error_kind(path.as_str(), error))?;
         Ok((bytes, ValidatedFile { path: path.clone(), size: hashed.size, sha256: hashed.sha256 }))
     }
@@ -434,6 +448,13 @@ impl<'r> WorkerOutputValidator<'r> {
         }
         declared.sort_by(|a, b| a.0.as_str().as_bytes().cmp(b.0.as_str().as_bytes()));
 
+        // The declared sizes against the repository's limit, before a byte of the files is read.
+        let limit = self.repository.limits().output_bytes;
+        let total = declared.iter().fold(0u64, |total, (_, size, _)| total.saturating_add(*size));
+        if total > limit {
+            return Err(ValidationErrorKind::OutputTooLarge { declared: total, limit });
+        }
+
         // The declarations against the walk.
         for (path, _, _) in &declared {
             match inventory.files.get(path.as_str()) {
@@ -471,7 +492,7 @@ impl<'r> WorkerOutputValidator<'r> {
                 max_size: None,
             })
             .collect();
-        let hashed = hash_all(root_fd.as_fd(), &checks, self.threads, self.hook.as_ref())
+        let hashed = hash_all(root_fd.as_fd(), &checks, self.threads, self.control())
             .map_err(|(index, error)| file_error_kind(declared[index].0.as_str(), error))?;
         let files = declared
             .into_iter()

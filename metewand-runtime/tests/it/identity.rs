@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 
 use metewand_runtime::protocol::strict::SafeUint;
 use metewand_runtime::protocol::to_canonical_vec;
@@ -21,23 +22,25 @@ fn canonical_hash(value: &Value) -> String {
 }
 
 fn record(dir: &str, path: &str) -> Value {
-    let bytes = fs::read(golden().join(dir).join(path)).unwrap();
-    json!({"path": path, "sha256": hex(&bytes), "size": bytes.len()})
+    let file = golden().join(dir).join(path);
+    let bytes = fs::read(&file).unwrap();
+    let executable = fs::metadata(&file).unwrap().permissions().mode() & 0o111 != 0;
+    json!({"executable": executable, "path": path, "sha256": hex(&bytes), "size": bytes.len()})
 }
 
 fn schema(file: &str) -> Value {
     serde_json::from_slice(&fs::read(golden().join("schemas").join(file)).unwrap()).unwrap()
 }
 
-const GEN_SOURCE: &str = "sha256:fe9228a591d134ba8d9e74da0a2490585e9e6cd7e1b99454c94444c4d2a49ce5";
-const JUDGE_SOURCE: &str = "sha256:f15193d47131ce816354737f13f890eea4835e21e84b63dcd4e62a4d6ce52e72";
-const SOLVER_SOURCE: &str = "sha256:187d53dfdf9617cb9388416d2a8475284546e5794ac4622661deb1ab8e71260d";
-const GEN_ID: &str = "mw1-resolved-worker-df9429c2be75c4af511a3a9750aafba8b77c82b657bff43a1bc1d4893492756a";
-const JUDGE_ID: &str = "mw1-resolved-worker-57f196a8b90161bd7e7cc5790ca6473993394a78a39e21d597be989bc6621e97";
-const SOLVER_ID: &str = "mw1-resolved-worker-01d9e53477e2bfeb2d4c70fe82e5eda375cfc83be0d17f9090d36234929f9607";
-const CONTRACT: &str = "mw1-problem-contract-d1e9abad1a5aab7500fef8cf796d478f1bceb8dcdb6c12994a69404687b9852f";
-const KEY_0: &str = "fd9b7b39d9850640d0b36bd433d059b40963d25a04ad55b824e711faa7c18664";
-const KEY_17: &str = "d3653a00d1e9f4f20dc207af05421416dc85395fd6510b8a02a3f928af5c3e1e";
+const GEN_SOURCE: &str = "sha256:ebddfdcb087d91594a2a9ad550dffe1f5710df70f572ed418586b44f703a8e03";
+const JUDGE_SOURCE: &str = "sha256:f41d5586ee03321865dc40ede90369d933550322424df7cb74e920f223be4fa3";
+const SOLVER_SOURCE: &str = "sha256:3c9ce14a1fcbfde4d07e8f8ea48e2c0a70ac9a9674980df091968be4de51095e";
+const GEN_ID: &str = "mw1-resolved-worker-55180c2b7b77b90cdd4c65eeae2ea4eaad6fa0b31dc54e1d37afe45f9e2f679c";
+const JUDGE_ID: &str = "mw1-resolved-worker-033ebb9b6034aca6ac9908b1cf3f693f967cab6e07ce2398d842123b69406c9a";
+const SOLVER_ID: &str = "mw1-resolved-worker-75816332861c35105a4e92153846975da91a6eafa90fe8b4f59c19a0822fd9a3";
+const CONTRACT: &str = "mw1-problem-contract-d828d6736b93bd6828ca85e0310a27a3612e8f783b17946989e910ad95ac143d";
+const KEY_0: &str = "128f0c323a6bcb4a478fa71b23a4f095920ea66f791cf396cd3660035dd474aa";
+const KEY_17: &str = "a52df56bf29eb661d89d92f98690fb49cf07cc3946f4ad7e4fc466de82f6dbd2";
 
 #[test]
 fn source_tree_digests() {
@@ -148,6 +151,17 @@ fn any_change_of_input_changes_the_identity() {
     let changed = CheckedRepository::load(copy.path()).unwrap();
     assert_ne!(contract(&base), contract(&changed));
     assert_eq!(key(&base), key(&changed));
+    // The execute bit of a source file changes the source digest, the evaluator's identity and so the contract.
+    let copy = crate::golden_copy(|toml| toml);
+    let judge = copy.path().join("workers/judge/judge.py");
+    fs::set_permissions(&judge, fs::Permissions::from_mode(0o755)).unwrap();
+    let executable = CheckedRepository::load(copy.path()).unwrap();
+    let digest = |r: &CheckedRepository| r.worker("judge").unwrap().source_tree().digest();
+    assert_ne!(digest(&base), digest(&executable));
+    assert!(executable.worker("judge").unwrap().source_tree().files()[0].executable);
+    assert_ne!(contract(&base), contract(&executable));
+    fs::set_permissions(&judge, fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(digest(&base), digest(&CheckedRepository::load(copy.path()).unwrap()), "only the bit counts");
     // A dataset parameter changes the key; reformatting the TOML changes nothing.
     let copy = crate::golden_copy(|toml| toml.replace("rows = 100", "rows = 101"));
     assert_ne!(key(&base), key(&CheckedRepository::load(copy.path()).unwrap()));

@@ -439,7 +439,7 @@ fn a_file_that_grows_while_it_is_hashed_fails() {
         fs::OpenOptions::new().append(true).open(path).unwrap().write_all(b"5,6\n").unwrap();
     });
     assert!(
-        matches!(error.kind(), ValidationErrorKind::Changed { path, change: Change::Grew { expected: 8, observed: 12 } } if path == "x.csv"),
+        matches!(error.kind(), ValidationErrorKind::Changed { path, change: Change::Grew { expected: 8, observed: 9 } } if path == "x.csv"),
         "{error}"
     );
 }
@@ -892,4 +892,64 @@ fn many_small_files_validate_with_any_thread_count() {
             "{error}"
         );
     }
+}
+
+/// A dataset output holding one sparse file of `size` bytes, declared with that size and a digest it does not have.
+fn sparse_dataset(size: u64) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::File::create(dir.path().join("huge.bin")).unwrap().set_len(size).unwrap();
+    let files = json!([{"path": "huge.bin", "size": size, "sha256": Sha256Digest::of(b"not these bytes").to_string()}]);
+    write_json(
+        &dir.path().join("dataset-manifest.json"),
+        &json!({"complete": true, "data": {"rows": 2}, "files": files}),
+    );
+    dir
+}
+
+#[test]
+fn declared_sizes_beyond_the_output_limit_are_refused_before_any_file_is_read() {
+    let copy = crate::golden_copy(|toml| toml + "\n[limits]\noutput_bytes = 1048576\n");
+    let repository = CheckedRepository::load(copy.path()).unwrap();
+    let dir = sparse_dataset(20 << 30);
+    let read = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = read.clone();
+    let hook = Arc::new(move |point: HookPoint<'_>| {
+        if let HookPoint::BeforeRead(path) = point
+            && path == "huge.bin"
+        {
+            seen.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    let error = WorkerOutputValidator::new(&repository)
+        .with_hook(hook)
+        .validate_dataset(repository.dataset("small").unwrap(), dir.path(), "dataset-manifest.json")
+        .unwrap_err();
+    assert!(
+        matches!(error.kind(), ValidationErrorKind::OutputTooLarge { declared, limit: 1048576 } if *declared == 20 << 30),
+        "{error}"
+    );
+    assert!(error.to_string().contains("[limits] output_bytes"), "{error}");
+    assert!(!read.load(std::sync::atomic::Ordering::SeqCst), "the file was never opened for reading");
+    assert!(!error.is_io_error() && !error.is_cancelled());
+}
+
+#[test]
+fn a_cancel_during_hashing_ends_the_validation_as_cancelled() {
+    static CANCEL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let dir = sparse_dataset(1 << 30);
+    // The flag is set once the file is open and checked, before its first byte is read: the read must notice it
+    // within its next few MiB instead of hashing the whole GiB to a digest mismatch.
+    let hook = Arc::new(|point: HookPoint<'_>| {
+        if let HookPoint::BeforeRead("huge.bin") = point {
+            CANCEL.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    let repository = repository();
+    let error = WorkerOutputValidator::new(&repository)
+        .with_hook(hook)
+        .with_cancel(&CANCEL)
+        .validate_dataset(repository.dataset("small").unwrap(), dir.path(), "dataset-manifest.json")
+        .unwrap_err();
+    assert!(matches!(error.kind(), ValidationErrorKind::Cancelled), "{error}");
+    assert!(error.is_cancelled() && !error.is_io_error());
 }

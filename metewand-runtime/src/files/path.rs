@@ -11,7 +11,7 @@ use std::fmt;
 /// no NUL, no Windows drive prefix, no leading or trailing separator.
 ///
 /// ```
-/// use metewand_runtime::validate::{PathError, RelativePath};
+/// use metewand_runtime::files::{PathError, RelativePath};
 ///
 /// assert_eq!(RelativePath::new("data/part-0.csv").unwrap().as_str(), "data/part-0.csv");
 /// assert_eq!(RelativePath::new("../x"), Err(PathError::DotDotComponent));

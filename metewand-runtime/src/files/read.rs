@@ -1,94 +1,25 @@
 //! Checked reads: each file opened beneath its root without following links, checked on its descriptor, streamed
 //! through SHA-256 and checked again, in parallel over a documented number of threads.
 
-use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::os::fd::BorrowedFd;
 use std::os::unix::fs::MetadataExt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
+use super::digest::Sha256Digest;
 use super::path::RelativePath;
 use super::walk::{EntryType, OpenError, WalkedFile, open_beneath};
 
 /// The size of each thread's read buffer.
 const BUFFER_BYTES: usize = 256 << 10;
 
-/// A SHA-256 digest, written as 64 lowercase hexadecimal digits.
-///
-/// ```
-/// use metewand_runtime::Sha256Digest;
-///
-/// let digest = Sha256Digest::of(b"abc");
-/// assert_eq!(digest.to_string(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-/// assert_eq!(digest.to_string().parse::<Sha256Digest>().unwrap(), digest);
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Sha256Digest([u8; 32]);
-
-impl Sha256Digest {
-    /// The digest of `bytes`.
-    pub fn of(bytes: &[u8]) -> Sha256Digest {
-        Sha256Digest(Sha256::digest(bytes).into())
-    }
-
-    /// The digest's 32 bytes.
-    pub fn as_bytes(&self) -> &[u8; 32] {
-        &self.0
-    }
-
-    pub(crate) fn from_hasher(hasher: Sha256) -> Sha256Digest {
-        Sha256Digest(hasher.finalize().into())
-    }
-}
-
-impl fmt::Display for Sha256Digest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for byte in self.0 {
-            write!(f, "{byte:02x}")?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for Sha256Digest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Sha256Digest({self})")
-    }
-}
-
-/// A string that is not 64 lowercase hexadecimal digits.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not 64 lowercase hexadecimal digits")]
-pub struct DigestParseError(String);
-
-impl FromStr for Sha256Digest {
-    type Err = DigestParseError;
-
-    fn from_str(text: &str) -> Result<Sha256Digest, DigestParseError> {
-        let bytes = text.as_bytes();
-        let lower_hex = |b: u8| match b {
-            b'0'..=b'9' => Some(b - b'0'),
-            b'a'..=b'f' => Some(b - b'a' + 10),
-            _ => None,
-        };
-        if bytes.len() != 64 {
-            return Err(DigestParseError(text.to_owned()));
-        }
-        let mut digest = [0; 32];
-        for (index, pair) in bytes.chunks_exact(2).enumerate() {
-            match (lower_hex(pair[0]), lower_hex(pair[1])) {
-                (Some(high), Some(low)) => digest[index] = high << 4 | low,
-                _ => return Err(DigestParseError(text.to_owned())),
-            }
-        }
-        Ok(Sha256Digest(digest))
-    }
-}
+/// How many bytes a checked read streams between two looks at its cancel flag: small enough that a cancel is
+/// honoured well within a second at any disk's speed, large enough that the atomic load costs nothing.
+pub const CANCEL_CHECK_BYTES: u64 = 4 << 20;
 
 /// The number of threads that hash files when nothing else is said: the machine's available parallelism (one if
 /// it cannot be known).
@@ -131,33 +62,101 @@ pub(crate) struct FileCheck<'a> {
 pub(crate) struct Hashed {
     pub size: u64,
     pub sha256: Sha256Digest,
+    /// Whether any execute bit (owner, group or other) is set in the mode `fstat` reported on the descriptor.
+    pub executable: bool,
 }
 
-/// Why a checked read failed.
-#[derive(Debug)]
-pub(crate) enum FileError {
+/// What else a checked read attends to besides its file: a test hook, and a flag that ends the read once set.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ReadControl<'a> {
+    pub hook: Option<&'a Hook>,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl ReadControl<'_> {
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
+    }
+}
+
+/// Why a checked read failed. Each message follows the file's relative path (`"a/b.py" vanished ...`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FileError {
     /// Nothing is at the path any more (or a directory on the way is no longer one).
+    #[error("vanished after the walk found it")]
     Missing,
     /// The path's last component, or a directory on the way, is now a symbolic link.
+    #[error("became a symbolic link after the walk found a regular file")]
     SymbolicLink,
     /// The descriptor names something other than a regular file.
-    NotRegular { found: EntryType },
+    #[error("became {found} after the walk found a regular file")]
+    NotRegular {
+        /// What the descriptor names.
+        found: EntryType,
+    },
     /// The descriptor names a different file from the one the walk found.
+    #[error("was replaced by another file after the walk found it")]
     Replaced,
     /// The file has more than one hard link.
-    MultipleLinks { links: u64 },
+    #[error("has {links} hard links, where exactly one is required")]
+    MultipleLinks {
+        /// The link count.
+        links: u64,
+    },
     /// The size on the descriptor is not the declared one.
-    SizeMismatch { expected: u64, observed: u64 },
+    #[error("is {observed} bytes, but {expected} were expected")]
+    SizeMismatch {
+        /// The expected size.
+        expected: u64,
+        /// The size on the descriptor.
+        observed: u64,
+    },
     /// The file is larger than the largest accepted size.
-    TooLarge { size: u64 },
+    #[error("is {size} bytes, more than the limit")]
+    TooLarge {
+        /// The size on the descriptor.
+        size: u64,
+    },
     /// The read returned a different number of bytes from the size `fstat` reported when the file was opened.
-    LengthChanged { expected: u64, observed: u64, grew: bool },
+    #[error(
+        "{} while it was read: {observed} bytes read of the {expected} it had when opened",
+        if *.grew { "grew" } else { "shrank" }
+    )]
+    LengthChanged {
+        /// The size `fstat` reported.
+        expected: u64,
+        /// The bytes read by the time the read stopped.
+        observed: u64,
+        /// Whether more bytes came than expected.
+        grew: bool,
+    },
     /// `fstat` after the read disagrees with `fstat` before it (size, type, links or modification times).
+    #[error("was modified while it was read")]
     ChangedDuringRead,
     /// The contents' digest is not the declared one.
-    DigestMismatch { expected: Sha256Digest, observed: Sha256Digest },
+    #[error("has SHA-256 {observed}, but {expected} was expected")]
+    DigestMismatch {
+        /// The expected digest.
+        expected: Sha256Digest,
+        /// The digest of what was read.
+        observed: Sha256Digest,
+    },
     /// The system refused an operation.
-    Io { source: io::Error },
+    #[error("cannot be read: {source}")]
+    Io {
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// Writing what was read (a copy) failed.
+    #[error("cannot be written: {source}")]
+    Write {
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// The cancel flag was set before the read finished.
+    #[error("was not finished: the read was cancelled")]
+    Cancelled,
 }
 
 impl FileError {
@@ -180,15 +179,19 @@ fn read_retrying(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
     }
 }
 
-/// Opens one file beneath `root`, checks it on its descriptor, streams it through SHA-256 (keeping the bytes in
-/// `keep` when given) and checks it again.
+/// Opens one file beneath `root`, checks it on its descriptor, streams it through SHA-256 (writing the bytes to
+/// `sink` when given) and checks it again. At most one byte more than the size `fstat` reported is ever read (the
+/// byte that shows the file grew), so a file that never ends cannot make the read go on.
 pub(crate) fn read_checked(
     root: BorrowedFd<'_>,
     check: &FileCheck<'_>,
     buffer: &mut [u8],
-    mut keep: Option<&mut Vec<u8>>,
-    hook: Option<&Hook>,
+    mut sink: Option<&mut dyn Write>,
+    control: ReadControl<'_>,
 ) -> Result<Hashed, FileError> {
+    if control.cancelled() {
+        return Err(FileError::Cancelled);
+    }
     let mut file = open_beneath(root, check.path).map_err(FileError::open)?;
     let before = file.metadata().map_err(|source| FileError::Io { source })?;
     let found = EntryType::from_std(before.file_type());
@@ -212,13 +215,16 @@ pub(crate) fn read_checked(
     {
         return Err(FileError::TooLarge { size });
     }
-    if let Some(hook) = hook {
+    if let Some(hook) = control.hook {
         hook(HookPoint::BeforeRead(check.path.as_str()));
     }
     let mut hasher = Sha256::new();
     let mut total: u64 = 0;
+    let mut unchecked: u64 = 0;
     loop {
-        let read = read_retrying(&mut file, buffer).map_err(|source| FileError::Io { source })?;
+        // Never ask for more than one byte past the size seen when the file was opened.
+        let wanted = usize::try_from((size - total).saturating_add(1)).unwrap_or(usize::MAX).min(buffer.len());
+        let read = read_retrying(&mut file, &mut buffer[..wanted]).map_err(|source| FileError::Io { source })?;
         if read == 0 {
             break;
         }
@@ -227,8 +233,15 @@ pub(crate) fn read_checked(
             return Err(FileError::LengthChanged { expected: size, observed: total, grew: true });
         }
         hasher.update(&buffer[..read]);
-        if let Some(keep) = keep.as_deref_mut() {
-            keep.extend_from_slice(&buffer[..read]);
+        if let Some(sink) = sink.as_deref_mut() {
+            sink.write_all(&buffer[..read]).map_err(|source| FileError::Write { source })?;
+        }
+        unchecked += read as u64;
+        if unchecked >= CANCEL_CHECK_BYTES {
+            unchecked = 0;
+            if control.cancelled() {
+                return Err(FileError::Cancelled);
+            }
         }
     }
     if total != size {
@@ -249,7 +262,7 @@ pub(crate) fn read_checked(
     {
         return Err(FileError::DigestMismatch { expected, observed: sha256 });
     }
-    Ok(Hashed { size, sha256 })
+    Ok(Hashed { size, sha256, executable: before.mode() & 0o111 != 0 })
 }
 
 /// Runs [`read_checked`] on every file, over at most `threads` threads. On failure, returns the failure of the
@@ -259,7 +272,7 @@ pub(crate) fn hash_all(
     root: BorrowedFd<'_>,
     checks: &[FileCheck<'_>],
     threads: NonZeroUsize,
-    hook: Option<&Hook>,
+    control: ReadControl<'_>,
 ) -> Result<Vec<Hashed>, (usize, FileError)> {
     let threads = threads.get().min(checks.len()).max(1);
     let next = AtomicUsize::new(0);
@@ -270,7 +283,7 @@ pub(crate) fn hash_all(
         while !failed.load(Ordering::Relaxed) {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(check) = checks.get(index) else { break };
-            let result = read_checked(root, check, &mut buffer, None, hook);
+            let result = read_checked(root, check, &mut buffer, None, control);
             if result.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }

@@ -234,7 +234,7 @@ pub(crate) enum OpenError {
 }
 
 /// What a failed `openat` of `name` in `directory` met: looked at again without following links.
-fn explain(directory: BorrowedFd<'_>, name: &str, errno: rustix::io::Errno) -> OpenError {
+pub(crate) fn explain(directory: BorrowedFd<'_>, name: &str, errno: rustix::io::Errno) -> OpenError {
     use rustix::io::Errno;
     if ![Errno::NOENT, Errno::NOTDIR, Errno::LOOP, Errno::MLINK].contains(&errno) {
         return OpenError::Io(errno.into());

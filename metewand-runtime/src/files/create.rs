@@ -1,0 +1,79 @@
+//! Opening and creating beneath a directory descriptor, never following a link: for the trees the executor builds
+//! itself (source copies), where every file and folder must be one it has just created, not something a worker put
+//! in its way.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+
+use rustix::fs::{Mode, OFlags};
+
+use super::path::RelativePath;
+use super::walk::{OpenError, explain};
+
+const DIRECTORY: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
+
+/// Opens the directory holding `path`'s last component, one directory at a time without following links; returns
+/// it (`None` for `root` itself) and the last component.
+fn parent<'p>(root: BorrowedFd<'_>, path: &'p RelativePath) -> Result<(Option<OwnedFd>, &'p str), OpenError> {
+    let mut components = path.components().peekable();
+    let mut current: Option<OwnedFd> = None;
+    while let Some(name) = components.next() {
+        if components.peek().is_none() {
+            return Ok((current, name));
+        }
+        let directory = current.as_ref().map_or(root, AsFd::as_fd);
+        let opened = rustix::fs::openat(directory, name, DIRECTORY, Mode::empty())
+            .map_err(|errno| explain(directory, name, errno))?;
+        current = Some(opened);
+    }
+    unreachable!("a relative path has at least one component")
+}
+
+fn open_io(error: OpenError) -> io::Error {
+    match error {
+        OpenError::Missing => io::Error::from(io::ErrorKind::NotFound),
+        OpenError::SymbolicLink => io::Error::other("a symbolic link is in the way"),
+        OpenError::NotADirectory { found } => io::Error::other(format!("{found} is in the way of a directory")),
+        OpenError::Io(error) => error,
+    }
+}
+
+/// Opens the directory at `path` beneath `root`, every component with `O_DIRECTORY | O_NOFOLLOW`: a link anywhere
+/// on the way, or anything but a directory, is refused.
+pub(crate) fn open_directory_beneath(root: BorrowedFd<'_>, path: &RelativePath) -> Result<OwnedFd, OpenError> {
+    let (directory, name) = parent(root, path)?;
+    let directory = directory.as_ref().map_or(root, AsFd::as_fd);
+    rustix::fs::openat(directory, name, DIRECTORY, Mode::empty()).map_err(|errno| explain(directory, name, errno))
+}
+
+/// Creates the directory `path` beneath `root` (`mkdirat`, so it fails if anything is already there, a link
+/// included) with exactly `mode`, and opens it without following links. The folders on the way must exist and are
+/// opened without following links.
+pub(crate) fn create_new_dir_beneath(root: BorrowedFd<'_>, path: &RelativePath, mode: u32) -> io::Result<OwnedFd> {
+    let (directory, name) = parent(root, path).map_err(open_io)?;
+    let directory = directory.as_ref().map_or(root, AsFd::as_fd);
+    rustix::fs::mkdirat(directory, name, Mode::from_raw_mode(0o700))?;
+    let created = rustix::fs::openat(directory, name, DIRECTORY, Mode::empty())?;
+    rustix::fs::fchmod(&created, Mode::from_raw_mode(mode))?;
+    Ok(created)
+}
+
+/// Creates the regular file `path` beneath `root` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK` (so anything
+/// already there, a link, a FIFO or a file, makes it fail at once with `AlreadyExists`, and nothing can block the
+/// open), sets exactly `mode` whatever the umask, and returns it open for writing. The folders on the way must
+/// exist and are opened without following links.
+pub(crate) fn create_new_file_beneath(root: BorrowedFd<'_>, path: &RelativePath, mode: u32) -> io::Result<File> {
+    let (directory, name) = parent(root, path).map_err(open_io)?;
+    let directory = directory.as_ref().map_or(root, AsFd::as_fd);
+    let flags = OFlags::WRONLY
+        | OFlags::CREATE
+        | OFlags::EXCL
+        | OFlags::NOFOLLOW
+        | OFlags::NONBLOCK
+        | OFlags::NOCTTY
+        | OFlags::CLOEXEC;
+    let created = rustix::fs::openat(directory, name, flags, Mode::from_raw_mode(0o600))?;
+    rustix::fs::fchmod(&created, Mode::from_raw_mode(mode))?;
+    Ok(File::from(created))
+}

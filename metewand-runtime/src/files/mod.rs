@@ -1,0 +1,30 @@
+//! The executor's one way of touching a tree it does not trust: a worker's output, a dataset in the store, a
+//! worker's source directory.
+//!
+//! Validation, source tree digests, source copies and the dataset store all go through this module, which depends
+//! on nothing else in the crate:
+//!
+//! - [`RelativePath`] checks a path as text before it is ever joined to a directory;
+//! - the walk ([`walk`](walk::walk)) looks at every entry beneath a directory descriptor with
+//!   `fstatat(AT_SYMLINK_NOFOLLOW)` and opens each directory with `openat(O_DIRECTORY | O_NOFOLLOW)`, so no path is
+//!   resolved through a symbolic link, and finds only regular files and directories;
+//! - [`open_beneath`](walk::open_beneath) opens a walked file one component at a time, never following a link;
+//! - the checked read ([`read_checked`](read::read_checked), [`hash_all`](read::hash_all)) checks an opened file on
+//!   its descriptor (the inode the walk saw, a regular file, its link count and size), streams it through SHA-256
+//!   without reading past the size it saw, and checks it again with `fstat` afterwards;
+//! - [`Sha256Digest`] holds every digest;
+//! - [`create`] makes the executor's own trees: each folder and file created exclusively (`mkdirat`,
+//!   `O_CREAT | O_EXCL | O_NOFOLLOW`) beneath a descriptor of a folder the executor just made.
+//!
+//! Everything is done through `rustix` on descriptors; there is no `unsafe` code here.
+
+pub(crate) mod create;
+pub(crate) mod digest;
+pub(crate) mod path;
+pub(crate) mod read;
+pub(crate) mod walk;
+
+pub use digest::{DigestParseError, Sha256Digest};
+pub use path::{PathError, RelativePath};
+pub use read::{CANCEL_CHECK_BYTES, FileError, Hook, HookPoint, default_hash_threads};
+pub use walk::{EntryType, MAX_WALK_DEPTH};
