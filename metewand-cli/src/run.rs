@@ -169,11 +169,13 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
     // The attempt has started: from here on, attempt.json is always written.
     let options = RunOptions { state_dir, cancel: Some(&CANCEL) };
     let record = plan.run(&folder, &options);
+    // The summary comes first, so the attempt's own first failure is printed even when the record cannot be
+    // written (a full disk); the record's write failure is then the second, separate sentence.
+    print!("{}", summary(&record, &folder));
     if let Err(error) = attempt::write_record(&folder, &record) {
         eprintln!("metewand: run: cannot write {}: {error}", folder.join(RECORD_FILE).display());
         return Err(Failure::Status(3));
     }
-    print!("{}", summary(&record, &folder));
     Err(match record.outcome {
         Outcome::Reached | Outcome::NotRequired => return Ok(()),
         Outcome::NotReached | Outcome::Invalid => Failure::Status(1),
