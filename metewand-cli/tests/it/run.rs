@@ -920,7 +920,10 @@ fn a_full_disk_records_and_prints_the_first_failure_and_leaves_nothing_half_writ
     let output = metewand_bounded(&args);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(3), "stdout: {stdout}\nstderr: {}", text(&output.stderr));
-    assert!(stdout.contains("failure      executor_error") && stdout.contains("copying the worker's source"), "{stdout}");
+    assert!(
+        stdout.contains("failure      executor_error") && stdout.contains("copying the worker's source"),
+        "{stdout}"
+    );
     assert!(stdout.contains("No space left on device"), "{stdout}");
     let record = executor_error(&output, &out, "No space left on device");
     assert_eq!(record["logs"]["implementation"], Value::Null);

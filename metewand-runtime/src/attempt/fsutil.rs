@@ -134,7 +134,8 @@ impl Dir {
     /// Creates the file `name` here for writing: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so an existing
     /// entry of any kind (a link, a FIFO, a file) is refused without being opened.
     pub fn create_file(&self, name: &str) -> Result<File, FsError> {
-        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
         match rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(0o644)) {
             Ok(fd) => Ok(File::from(fd)),
             Err(rustix::io::Errno::EXIST) => Err(self.unexpected(name)),
@@ -211,7 +212,7 @@ mod tests {
     fn prepared_entries_are_refused_never_followed_or_opened() {
         let temp = tempfile::tempdir().unwrap();
         let dir = Dir::open(temp.path()).unwrap();
-        rustix::fs::mkfifoat(rustix::fs::CWD, &temp.path().join("fifo"), Mode::from_raw_mode(0o644)).unwrap();
+        rustix::fs::mkfifoat(rustix::fs::CWD, temp.path().join("fifo"), Mode::from_raw_mode(0o644)).unwrap();
         std::os::unix::fs::symlink(temp.path().join("elsewhere"), temp.path().join("link")).unwrap();
         for (name, found) in [("fifo", "FIFO"), ("link", "symbolic link")] {
             let error = dir.create_file(name).unwrap_err();

@@ -274,11 +274,13 @@ impl<'p, 'r> Run<'p, 'r> {
         self.check_cancel()?;
         // No worker has run yet: whatever is in the way of the executor's own folders is the executor's problem.
         let root = Dir::open(&self.folder).map_err(|e| Failure::executor("opening the attempt folder", e))?;
-        self.logs_dir = Some(root.create_dir("logs").map_err(|e| Failure::executor("creating the attempt folders", e))?);
-        self.work_dir = Some(root.create_dir("work").map_err(|e| Failure::executor("creating the attempt folders", e))?);
+        self.logs_dir =
+            Some(root.create_dir("logs").map_err(|e| Failure::executor("creating the attempt folders", e))?);
+        self.work_dir =
+            Some(root.create_dir("work").map_err(|e| Failure::executor("creating the attempt folders", e))?);
         self.root = Some(root);
-        let store =
-            store::Store::open(&self.datasets, self.cancel).map_err(|e| self.store_failure("opening the dataset store", e))?;
+        let store = store::Store::open(&self.datasets, self.cancel)
+            .map_err(|e| self.store_failure("opening the dataset store", e))?;
         self.store = Some(store);
         store::clean_leftovers(&self.datasets).map_err(|e| Failure::executor("cleaning the dataset store", e))?;
         self.obtain_dataset()?;

@@ -97,4 +97,35 @@ mod tests {
         assert_eq!(compact_utc(leap), "20000229T010101Z");
         let _ = timestamp(SystemTime::now());
     }
+
+    fn a_record() -> AttemptRecord {
+        let text = include_str!("../../../schemas/vectors/attempt-record.json");
+        let vectors: serde_json::Value = serde_json::from_str(text).unwrap();
+        serde_json::from_value(vectors["valid"][0]["instance"].clone()).unwrap()
+    }
+
+    #[test]
+    fn a_prepared_fifo_or_link_at_the_temporary_name_is_refused_without_blocking_or_following() {
+        let folder = tempfile::tempdir().unwrap();
+        let temporary = folder.path().join(RECORD_TEMPORARY);
+        rustix::fs::mkfifoat(rustix::fs::CWD, &temporary, rustix::fs::Mode::from_raw_mode(0o644)).unwrap();
+        let error = write_record(folder.path(), &a_record()).unwrap_err();
+        assert!(matches!(&error, FsError::Unexpected { found: "FIFO", .. }), "{error}");
+        std::fs::remove_file(&temporary).unwrap();
+        std::os::unix::fs::symlink(folder.path().join("elsewhere"), &temporary).unwrap();
+        assert!(matches!(write_record(folder.path(), &a_record()), Err(FsError::Unexpected { .. })));
+        assert!(!folder.path().join("elsewhere").exists());
+        std::fs::remove_file(&temporary).unwrap();
+        write_record(folder.path(), &a_record()).unwrap();
+        assert_eq!(std::fs::read(folder.path().join(RECORD_FILE)).unwrap(), canonical_bytes(&a_record()));
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing_half_written() {
+        let folder = tempfile::tempdir().unwrap();
+        // An attempt.json that cannot be replaced makes the last step fail, after the bytes were written.
+        std::fs::create_dir_all(folder.path().join(RECORD_FILE).join("occupied")).unwrap();
+        assert!(write_record(folder.path(), &a_record()).is_err());
+        assert!(std::fs::symlink_metadata(folder.path().join(RECORD_TEMPORARY)).is_err(), "the temporary is gone");
+    }
 }

@@ -276,7 +276,9 @@ impl Store {
                 Ok(()) => return Ok(StoreLock(&self.dir)),
                 Err(rustix::io::Errno::WOULDBLOCK | rustix::io::Errno::INTR) => {}
                 Err(error) => {
-                    return Err(FsError::Io { action: "lock", path: self.path().to_owned(), source: error.into() }.into());
+                    return Err(
+                        FsError::Io { action: "lock", path: self.path().to_owned(), source: error.into() }.into()
+                    );
                 }
             }
             if self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
@@ -324,8 +326,11 @@ impl Store {
     /// one without is evicted first; a stale record without an entry is replaced.
     pub fn publish(&self, staging: Staging, key: &str, record: &Published) -> Result<Publication, StoreError> {
         let record_name = format!("{key}{PUBLISHED_SUFFIX}");
-        let holder = Staging::create(self.path())
-            .map_err(|source| FsError::Io { action: "create a staging folder in", path: self.path().to_owned(), source })?;
+        let holder = Staging::create(self.path()).map_err(|source| FsError::Io {
+            action: "create a staging folder in",
+            path: self.path().to_owned(),
+            source,
+        })?;
         let holder_dir = Dir::open(holder.path())?;
         let written = (|| {
             let mut file = holder_dir.create_file("published")?;
@@ -344,14 +349,23 @@ impl Store {
             }
             self.dir.remove_file(&record_name)?;
             let holder_name = name_of(holder.path());
-            rustix::fs::renameat_with(&holder_dir, "published", &self.dir, record_name.as_str(), RenameFlags::NOREPLACE)
-                .map_err(|error| FsError::Io {
-                    action: "rename",
-                    path: self.dir.join(&holder_name).join("published"),
-                    source: error.into(),
-                })?;
-            set_read_only(staging.path(), true)
-                .map_err(|source| FsError::Io { action: "make read-only", path: staging.path().to_owned(), source })?;
+            rustix::fs::renameat_with(
+                &holder_dir,
+                "published",
+                &self.dir,
+                record_name.as_str(),
+                RenameFlags::NOREPLACE,
+            )
+            .map_err(|error| FsError::Io {
+                action: "rename",
+                path: self.dir.join(&holder_name).join("published"),
+                source: error.into(),
+            })?;
+            set_read_only(staging.path(), true).map_err(|source| FsError::Io {
+                action: "make read-only",
+                path: staging.path().to_owned(),
+                source,
+            })?;
             let renamed = self.dir.rename_new(&name_of(staging.path()), key);
             if renamed.is_err() {
                 let _ = self.dir.remove_file(&record_name);
@@ -371,8 +385,11 @@ impl Store {
             }
         };
         if let Publication::Exists = publication {
-            remove_tree(staging.path())
-                .map_err(|source| FsError::Io { action: "remove", path: staging.path().to_owned(), source })?;
+            remove_tree(staging.path()).map_err(|source| FsError::Io {
+                action: "remove",
+                path: staging.path().to_owned(),
+                source,
+            })?;
         }
         if let Some(away) = evicted {
             remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
@@ -396,11 +413,14 @@ impl Store {
 
     /// Under the lock: renames the entry away and removes its record; returns where the entry went.
     fn take_out(&self, key: &str) -> Result<PathBuf, StoreError> {
-        let away = format!("{STAGING_PREFIX}evicted-{}", random_hex(8).map_err(|source| FsError::Io {
-            action: "draw a random name in",
-            path: self.path().to_owned(),
-            source,
-        })?);
+        let away = format!(
+            "{STAGING_PREFIX}evicted-{}",
+            random_hex(8).map_err(|source| FsError::Io {
+                action: "draw a random name in",
+                path: self.path().to_owned(),
+                source,
+            })?
+        );
         match self.dir.rename_new(key, &away) {
             Ok(()) => {}
             Err(FsError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {}
