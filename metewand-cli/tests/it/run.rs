@@ -809,12 +809,13 @@ fn what_the_implementation_leaves_in_the_evaluators_folders_is_blamed_on_the_imp
 #[test]
 fn an_entry_rewritten_consistently_by_another_attempts_worker_is_never_reused() {
     let bench = Bench::new();
+    // The attacker's worker is declared first: its file is part of the shared source folder, hence of every key.
+    bench.misbehaving_implementation("rewriter", "rewrite-others");
     let genuine = metewand(&bench.args_with("cholesky", "genuine", &["--dataset-seed", "1"]));
     assert_eq!(genuine.status.code(), Some(0), "{}", text(&genuine.stderr));
     let genuine = record(&bench.out("genuine"));
     let key = genuine["dataset"]["key"].as_str().unwrap().to_owned();
     assert_eq!(key, bench.key(1));
-    bench.misbehaving_implementation("rewriter", "rewrite-others");
     let attack = metewand(&bench.args("rewriter", "attack"));
     assert_eq!(attack.status.code(), Some(0), "{}", text(&attack.stderr));
     assert!(log(&bench.out("attack"), "implementation").contains(&format!("rewrote {key}")));
@@ -825,6 +826,7 @@ fn an_entry_rewritten_consistently_by_another_attempts_worker_is_never_reused() 
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     assert!(text(&again.stdout).contains("(materialized)"), "{}", text(&again.stdout));
     let again = record(&bench.out("again"));
+    assert_eq!(again["dataset"]["key"], key.as_str(), "the same entry was looked up");
     assert_eq!(again["dataset"]["reused"], false, "the rewritten entry does not match its record");
     assert_eq!(again["dataset"]["files"], genuine["dataset"]["files"], "the genuine data was rebuilt");
 }
