@@ -1,15 +1,20 @@
 //! The fixed-dataset attempt runner: one attempt of an implementation on a dataset and problem, end to end, in the
 //! order below, recorded as an [`AttemptRecord`] whatever happens.
 //!
-//! 1. The dataset comes from the content-addressed store `<state>/datasets/<key>/` after re-verification, or is
-//!    materialized into a locked staging folder `datasets/.tmp-<random>/`, validated after its session, made
-//!    read-only and renamed into place only if the key is still absent (a concurrent winner is reused).
+//! 1. The dataset comes from the content-addressed store `<state>/datasets/<key>/` when it validates and matches
+//!    the executor's record `<key>.published` beside it, or is materialized into a locked staging folder
+//!    `datasets/.tmp-<random>/`, validated after its session, recorded, made read-only and renamed into place only
+//!    if the key is still absent (a concurrent winner is reused). The entry's folder is held open for the whole
+//!    attempt: one evicted or replaced by another run is resolved again before the next session that needs it.
 //! 2. The implementation is prepared and executed under the implementation envelope, the evaluator evaluates under
 //!    the evaluation envelope; each role runs in its own session, from a fresh private copy of its source
 //!    (`work/source-<role>/`, checked against the source tree digest), with its log in `logs/<role>.log`.
 //! 3. Every session is shut down and its processes reaped **before** anything it wrote is validated. After each
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
+//!
+//! Every file and folder the runner creates is created exclusively without following links (`fsutil`), just
+//! before the session it is for; an entry found in its place is the invalid output of the last worker that ran.
 //!
 //! Every event maps to the record's outcome, role, phase and kind by the event table in ARCHITECTURE.md; the
 //! first failure ends the attempt and is the one recorded.
