@@ -142,12 +142,14 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     // The attempt has started: from here on, attempt.json is always written.
     let options = RunOptions { state_dir, cancel: Some(cancel) };
     let record = plan.run(&folder, &options);
+    // The summary comes first, so the attempt's own first failure is printed even when the record cannot be
+    // written (a full disk); the record's write failure is then the second, separate sentence.
+    // A summary that cannot be printed (the terminal is gone) changes nothing.
+    let _ = print_out("run", &summary(&record, &folder));
     if let Err(error) = attempt::write_record(&folder, &record) {
         say(&format!("run: cannot write {}: {error}", folder.join(RECORD_FILE).display()));
         return Err(Failure::Status(3));
     }
-    // The record is written: a summary that cannot be printed (the terminal is gone) changes nothing.
-    let _ = print_out("run", &summary(&record, &folder));
     Err(match record.outcome {
         Outcome::Reached | Outcome::NotRequired => return Ok(()),
         Outcome::NotReached | Outcome::Invalid => Failure::Status(1),

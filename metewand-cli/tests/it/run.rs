@@ -169,7 +169,36 @@ import ridge
 
 protocol = sys.stdout
 sys.stdout = sys.stderr
-mode = sys.argv[1]
+mode, _, argument = sys.argv[1].partition(":")
+
+def rewrite_consistently(entry):
+    """Rewrites an entry's rhs.csv and its manifest so that the entry still validates against its own manifest."""
+    os.chmod(entry, 0o755)
+    manifest_path = os.path.join(entry, "dataset-manifest.json")
+    with open(manifest_path) as file:
+        manifest = json.load(file)
+    rhs = os.path.join(entry, manifest["data"]["rhs"])
+    with open(rhs) as file:
+        rows = len(file.read().splitlines())
+    os.chmod(rhs, 0o644)
+    with open(rhs, "w") as file:
+        file.write("0.0\n" * rows)
+    with open(rhs, "rb") as file:
+        content = file.read()
+    for record in manifest["files"]:
+        if record["path"] == manifest["data"]["rhs"]:
+            record["sha256"], record["size"] = hashlib.sha256(content).hexdigest(), len(content)
+    os.chmod(manifest_path, 0o644)
+    with open(manifest_path, "w") as file:
+        file.write(json.dumps(manifest, sort_keys=True, separators=(",", ":")))
+
+def forge_entry(own, key):
+    """Plants a complete entry (data and manifest, a copy of this attempt's own) under a key never materialized."""
+    forged = os.path.join(os.path.dirname(own), key)
+    os.mkdir(forged)
+    for name in os.listdir(own):
+        with open(os.path.join(own, name), "rb") as source, open(os.path.join(forged, name), "wb") as target:
+            target.write(source.read())
 
 def send(message):
     protocol.write(json.dumps(message, sort_keys=True, separators=(",", ":")) + "\n")
@@ -189,6 +218,15 @@ for line in sys.stdin:
         state["a"] = ridge.read_matrix(os.path.join(root, data["matrix"]))
         state["b"] = ridge.read_vector(os.path.join(root, data["rhs"]))
         state["lambda"] = request["problem_parameters"]["lambda"]
+        if mode == "rewrite-others":
+            store = os.path.dirname(root)
+            for name in sorted(os.listdir(store)):
+                if "." not in name and name != os.path.basename(root):
+                    rewrite_consistently(os.path.join(store, name))
+                    print("rewrote " + name, file=sys.stderr)
+        if mode == "forge":
+            forge_entry(root, argument)
+            print("forged " + argument, file=sys.stderr)
         if mode == "modify-dataset":
             os.chmod(root, 0o755)
             target = os.path.join(root, data["rhs"])
@@ -215,6 +253,25 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "hang":
             time.sleep(60)
+        if mode == "pause":
+            print("paused", file=sys.stderr, flush=True)
+            for _ in range(6000):
+                if os.path.exists(argument):
+                    break
+                time.sleep(0.01)
+        attempt = os.path.dirname(os.path.dirname(request["result_dir"]))
+        if mode == "notes":
+            os.makedirs(os.path.join(attempt, "work", "metrics"), exist_ok=True)
+            with open(os.path.join(attempt, "work", "metrics", "notes.txt"), "w") as file:
+                file.write("the evaluator wrote this\n")
+        if mode == "fake-source":
+            os.makedirs(os.path.join(attempt, "work", "source-problem_evaluator"))
+        if mode == "fifo-log":
+            os.mkfifo(os.path.join(attempt, "logs", "problem_evaluator.log"))
+        if mode == "fifo-record":
+            os.mkfifo(os.path.join(attempt, ".attempt.json.tmp"))
+        if mode == "link-record":
+            os.symlink(argument, os.path.join(attempt, ".attempt.json.tmp"))
         if mode == "fail":
             send({"error": {"code": "operation_failed", "details": {"iterations": 100},
                             "message": "did not converge"}, "id": rid, "ok": False})
@@ -712,7 +769,234 @@ fn concurrent_attempts_on_a_new_dataset_publish_it_once() {
     let keys: Vec<Value> =
         ["one", "two", "three"].iter().map(|out| record(&bench.out(out))["dataset"]["key"].clone()).collect();
     assert!(keys.iter().all(|key| *key == keys[0]));
-    assert_eq!(staging_folders(&bench.state()), vec![keys[0].as_str().unwrap().to_owned()], "one entry, no leftovers");
+    let key = keys[0].as_str().unwrap();
+    let expected = vec![key.to_owned(), format!("{key}.published")];
+    assert_eq!(staging_folders(&bench.state()), expected, "one entry beside its record, no leftovers");
+}
+
+/// Runs `metewand`, killing it (and failing) if it has not ended within two minutes: the attacks below used to make
+/// it block forever. This bounds a hang; it measures nothing.
+fn metewand_bounded(args: &[String]) -> Output {
+    let mut child = command(args).spawn().unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!("metewand hung; stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+impl Bench {
+    fn args_with(&self, implementation: &str, out: &str, extra: &[&str]) -> Vec<String> {
+        let mut args = self.args(implementation, out);
+        args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+        args
+    }
+
+    /// The dataset key of `small` for `seed`, as `metewand check` prints it (as an attacker would compute it).
+    fn key(&self, seed: u64) -> String {
+        let output = metewand(&[
+            "check".to_owned(),
+            self.repo().to_str().unwrap().to_owned(),
+            "--dataset-seed".to_owned(),
+            seed.to_string(),
+        ]);
+        let stdout = text(&output.stdout);
+        let prefix = format!("dataset small {seed} ");
+        stdout.lines().find_map(|line| line.strip_prefix(&prefix)).unwrap_or_else(|| panic!("{stdout}")).to_owned()
+    }
+}
+
+/// An executor error with no role or phase, whose message names `path`; returns the record.
+fn executor_error(output: &Output, folder: &Path, path: &str) -> Value {
+    assert_eq!(output.status.code(), Some(3), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    let record = record(folder);
+    let failure = &record["failure"];
+    assert_eq!((&failure["role"], &failure["phase"]), (&Value::Null, &Value::Null), "{failure}");
+    assert_eq!(failure["kind"], "executor_error", "{failure}");
+    assert!(failure["message"].as_str().unwrap().contains(path), "{failure}");
+    record
+}
+
+#[test]
+fn a_fifo_or_a_link_at_the_records_temporary_name_is_an_executor_error_not_a_hang() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("fifo", "fifo-record");
+    let output = metewand_bounded(&bench.args("fifo", "fifo"));
+    let record = executor_error(&output, &bench.out("fifo"), ".attempt.json.tmp");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("FIFO"), "{}", record["failure"]);
+    assert_eq!(record["verdict"], "reached", "the sessions themselves succeeded and are recorded");
+    assert!(!bench.out("fifo/.attempt.json.tmp").exists());
+
+    let stolen = bench.out("stolen.json");
+    let mode = format!("link-record:{}", stolen.display());
+    bench.misbehaving_implementation("link", &mode);
+    let output = metewand_bounded(&bench.args("link", "link"));
+    executor_error(&output, &bench.out("link"), ".attempt.json.tmp");
+    let metadata = fs::symlink_metadata(bench.out("link/attempt.json")).unwrap();
+    assert!(metadata.is_file(), "attempt.json is a regular file, not the worker's link");
+    assert!(!stolen.exists(), "the write was not redirected");
+    assert!(fs::symlink_metadata(bench.out("link/.attempt.json.tmp")).is_err(), "nothing is left at the name");
+}
+
+#[test]
+fn a_fifo_at_the_evaluators_log_is_the_implementations_invalid_output_not_a_hang() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("fifo", "fifo-log");
+    let output = metewand_bounded(&bench.args("fifo", "attempt"));
+    let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "invalid_output");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("logs/problem_evaluator.log") && message.contains("FIFO"), "{message}");
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
+    assert!(record["implementation"]["files"].is_array(), "the implementation's own result was valid");
+}
+
+#[test]
+fn what_the_implementation_leaves_in_the_evaluators_folders_is_blamed_on_the_implementation() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("notes", "notes");
+    let output = metewand_bounded(&bench.args("notes", "notes"));
+    let record = failed(&output, &bench.out("notes"), "implementation", "execute", "invalid_output");
+    assert!(record["failure"]["message"].as_str().unwrap().contains("work/metrics"), "{}", record["failure"]);
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
+
+    bench.misbehaving_implementation("squatter", "fake-source");
+    let output = metewand_bounded(&bench.args("squatter", "squatter"));
+    let record = failed(&output, &bench.out("squatter"), "implementation", "execute", "invalid_output");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("work/source-problem_evaluator"), "{message}");
+}
+
+#[test]
+fn an_entry_rewritten_consistently_by_another_attempts_worker_is_never_reused() {
+    let bench = Bench::new();
+    // The attacker's worker is declared first: its file is part of the shared source folder, hence of every key.
+    bench.misbehaving_implementation("rewriter", "rewrite-others");
+    let genuine = metewand(&bench.args_with("cholesky", "genuine", &["--dataset-seed", "1"]));
+    assert_eq!(genuine.status.code(), Some(0), "{}", text(&genuine.stderr));
+    let genuine = record(&bench.out("genuine"));
+    let key = genuine["dataset"]["key"].as_str().unwrap().to_owned();
+    assert_eq!(key, bench.key(1));
+    let attack = metewand(&bench.args("rewriter", "attack"));
+    assert_eq!(attack.status.code(), Some(0), "{}", text(&attack.stderr));
+    assert!(log(&bench.out("attack"), "implementation").contains(&format!("rewrote {key}")));
+    let rhs = fs::read_to_string(bench.state().join("datasets").join(&key).join("rhs.csv")).unwrap();
+    assert!(rhs.lines().all(|line| line == "0.0"), "the attack did rewrite the entry");
+
+    let again = metewand(&bench.args_with("cholesky", "again", &["--dataset-seed", "1"]));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).contains("(materialized)"), "{}", text(&again.stdout));
+    let again = record(&bench.out("again"));
+    assert_eq!(again["dataset"]["key"], key.as_str(), "the same entry was looked up");
+    assert_eq!(again["dataset"]["reused"], false, "the rewritten entry does not match its record");
+    assert_eq!(again["dataset"]["files"], genuine["dataset"]["files"], "the genuine data was rebuilt");
+}
+
+#[test]
+fn a_forged_entry_for_a_key_never_materialized_is_never_reused() {
+    let bench = Bench::new();
+    // The workers share one source folder, so the attacker's file is part of the materializer's identity and of
+    // the key: it is added before the key is computed (the command naming the key is not part of either).
+    bench.worker_file("misbehave.py", MISBEHAVE);
+    let key = bench.key(7);
+    bench.misbehaving_implementation("forger", &format!("forge:{key}"));
+    let attack = metewand(&bench.args("forger", "attack"));
+    assert_eq!(attack.status.code(), Some(0), "{}", text(&attack.stderr));
+    let forged = record(&bench.out("attack"));
+    assert!(bench.state().join("datasets").join(&key).join("dataset-manifest.json").is_file(), "planted");
+
+    let victim = metewand(&bench.args_with("cholesky", "victim", &["--dataset-seed", "7"]));
+    assert_eq!(victim.status.code(), Some(0), "{}", text(&victim.stderr));
+    let victim = record(&bench.out("victim"));
+    assert_eq!(victim["dataset"]["key"], key.as_str());
+    assert_eq!(victim["dataset"]["reused"], false, "an entry without the executor's record is rebuilt");
+    assert_ne!(victim["dataset"]["files"], forged["dataset"]["files"], "the seed-7 data, not the forged copy");
+    assert!(bench.state().join("datasets").join(format!("{key}.published")).is_file());
+}
+
+#[test]
+fn an_entry_evicted_by_another_attempt_during_a_session_is_resolved_again_not_blamed() {
+    let bench = Bench::new();
+    let marker = bench.out("go");
+    bench.misbehaving_implementation("patient", &format!("pause:{}", marker.display()));
+    bench.misbehaving_implementation("vandal", "modify-dataset");
+    let patient = command(&bench.args("patient", "patient")).spawn().unwrap();
+    let log_path = bench.out("patient/logs/implementation.log");
+    wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
+    // Another attempt's implementation changes the shared entry; that attempt evicts it and is blamed.
+    let vandal = metewand(&bench.args("vandal", "vandal"));
+    let vandal = failed(&vandal, &bench.out("vandal"), "implementation", "execute", "dataset_modified");
+    assert_eq!(vandal["dataset"]["reused"], true, "the vandal used the patient attempt's entry");
+    fs::write(&marker, "").unwrap();
+    let output = patient.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    let record = record(&bench.out("patient"));
+    assert_eq!(record["failure"], Value::Null);
+    assert_eq!(record["verdict"], "reached");
+    let materializations =
+        record["phases"].as_array().unwrap().iter().filter(|phase| phase["phase"] == "materialize").count();
+    assert_eq!(materializations, 2, "the evicted dataset was rebuilt before the evaluator's session");
+    assert!(bench.out("patient/logs/dataset_materializer-1.log").is_file(), "the first materializer's log is kept");
+}
+
+/// A tmpfs mounted for a test, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(path: &Path, size: &str) -> Result<Tmpfs, String> {
+        fs::create_dir_all(path).unwrap();
+        let output = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(path)
+            .output()
+            .map_err(|error| error.to_string())?;
+        if output.status.success() { Ok(Tmpfs(path.to_owned())) } else { Err(text(&output.stderr)) }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&self.0).status();
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_records_and_prints_the_first_failure_and_leaves_nothing_half_written() {
+    let bench = Bench::new();
+    // A source larger than the whole state folder: copying it is what fills the disk.
+    fs::write(bench.repo().join("workers/padding.bin"), vec![7u8; 512 * 1024]).unwrap();
+    let tmpfs = match Tmpfs::mount(&bench.state(), "256k") {
+        Ok(tmpfs) => tmpfs,
+        Err(why) => {
+            // Without a small filesystem the disk cannot be filled deterministically. Only a process that may not
+            // mount is excused, and it says so plainly; root must be able to run the attack.
+            let uid = Command::new("id").arg("-u").output().unwrap();
+            assert_ne!(text(&uid.stdout).trim(), "0", "root could not mount a tmpfs: {why}");
+            eprintln!("cannot mount a tmpfs as a non-root user ({}); the disk-full attack was NOT run", why.trim());
+            return;
+        }
+    };
+    let out = bench.state().join("attempt");
+    let mut args = run_args(&bench.repo(), "cholesky", &bench.state());
+    args.extend(["--out".to_owned(), out.to_str().unwrap().to_owned()]);
+    let output = metewand_bounded(&args);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "stdout: {stdout}\nstderr: {}", text(&output.stderr));
+    assert!(
+        stdout.contains("failure      executor_error") && stdout.contains("copying the worker's source"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("No space left on device"), "{stdout}");
+    let record = executor_error(&output, &out, "No space left on device");
+    assert_eq!(record["logs"]["implementation"], Value::Null);
+    assert!(!out.join(".attempt.json.tmp").exists(), "no temporary record is left");
+    assert!(!out.join("work/source-dataset_materializer").exists(), "no half-written source copy is left");
+    drop(tmpfs);
 }
 
 /// All entries under `root`, recursively, without following links.

@@ -1,9 +1,11 @@
 //! The fixed-dataset attempt runner: one attempt of an implementation on a dataset and problem, end to end, in the
 //! order below, recorded as an [`AttemptRecord`] whatever happens.
 //!
-//! 1. The dataset comes from the content-addressed store `<state>/datasets/<key>/` after re-verification, or is
-//!    materialized into a locked staging folder `datasets/.tmp-<random>/`, validated after its session, made
-//!    read-only and renamed into place only if the key is still absent (a concurrent winner is reused).
+//! 1. The dataset comes from the content-addressed store `<state>/datasets/<key>/` when it validates and matches
+//!    the executor's record `<key>.published` beside it, or is materialized into a locked staging folder
+//!    `datasets/.tmp-<random>/`, validated after its session, recorded, made read-only and renamed into place only
+//!    if the key is still absent (a concurrent winner is reused). The entry's folder is held open for the whole
+//!    attempt: one evicted or replaced by another run is resolved again before the next session that needs it.
 //! 2. The implementation is prepared and executed under the implementation envelope, the evaluator evaluates under
 //!    the evaluation envelope; each role runs in its own session, from a fresh private copy of its source
 //!    (`work/source-<role>/`, checked against the source tree digest), with its log in `logs/<role>.log`.
@@ -11,9 +13,13 @@
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
 //!
+//! Every file and folder the runner creates is created exclusively without following links (`fsutil`), just
+//! before the session it is for; an entry found in its place is the invalid output of the last worker that ran.
+//!
 //! Every event maps to the record's outcome, role, phase and kind by the event table in ARCHITECTURE.md; the
 //! first failure ends the attempt and is the one recorded.
 
+mod fsutil;
 mod record;
 mod store;
 
@@ -31,8 +37,9 @@ use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use record::{RECORD_FILE, canonical_bytes, compact_utc, rfc3339, write_record};
-pub use store::STAGING_PREFIX;
+pub use fsutil::{Dir, FsError};
+pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, rfc3339, write_record};
+pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX};
 
 use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
@@ -126,6 +133,9 @@ impl<'r> AttemptPlan<'r> {
         if let Err(failure) = run.steps() {
             run.failure = Some(failure);
         }
+        if let Err(failure) = run.clear_record_names() {
+            run.failure.get_or_insert(failure);
+        }
         run.into_record(started_at)
     }
 }
@@ -206,8 +216,23 @@ struct Seen {
 struct Run<'p, 'r> {
     plan: &'p AttemptPlan<'r>,
     folder: PathBuf,
+    /// The attempt folder and its `logs/` and `work/`, held from their creation.
+    root: Option<Dir>,
+    logs_dir: Option<Dir>,
+    work_dir: Option<Dir>,
     datasets: PathBuf,
+    store: Option<store::Store>,
+    key: String,
     entry: PathBuf,
+    /// The store entry this attempt verified and uses, held open so its eviction or replacement shows.
+    entry_dir: Option<Dir>,
+    /// The entry's `.published` record, as first resolved.
+    published: Option<Published>,
+    /// How many materializer sessions this attempt ran.
+    materializations: u32,
+    /// The last worker that ran in this attempt and its last scientific request: the only one that can have left
+    /// something where the executor is about to create its own entries.
+    last_worker: Option<(Role, Method)>,
     cancel: Option<&'static AtomicBool>,
     failure: Option<Failure>,
     phases: Vec<PhaseTiming>,
@@ -229,12 +254,22 @@ impl<'p, 'r> Run<'p, 'r> {
         let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_owned());
         let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
         let datasets = state.join("datasets");
-        let entry = datasets.join(plan.dataset.key(plan.dataset_seed).as_str());
+        let key = plan.dataset.key(plan.dataset_seed).as_str().to_owned();
+        let entry = datasets.join(&key);
         Run {
             plan,
             folder,
+            root: None,
+            logs_dir: None,
+            work_dir: None,
             datasets,
+            store: None,
+            key,
             entry,
+            entry_dir: None,
+            published: None,
+            materializations: 0,
+            last_worker: None,
             cancel: options.cancel,
             failure: None,
             phases: Vec::new(),
@@ -254,11 +289,16 @@ impl<'p, 'r> Run<'p, 'r> {
 
     fn steps(&mut self) -> Result<(), Failure> {
         self.check_cancel()?;
-        for folder in ["logs", "work", "work/result", "work/metrics"] {
-            fs::create_dir(self.folder.join(folder))
-                .map_err(|e| Failure::executor("creating the attempt folders", e))?;
-        }
-        fs::create_dir_all(&self.datasets).map_err(|e| Failure::executor("creating the dataset store", e))?;
+        // No worker has run yet: whatever is in the way of the executor's own folders is the executor's problem.
+        let root = Dir::open(&self.folder).map_err(|e| Failure::executor("opening the attempt folder", e))?;
+        self.logs_dir =
+            Some(root.create_dir("logs").map_err(|e| Failure::executor("creating the attempt folders", e))?);
+        self.work_dir =
+            Some(root.create_dir("work").map_err(|e| Failure::executor("creating the attempt folders", e))?);
+        self.root = Some(root);
+        let store = store::Store::open(&self.datasets, self.cancel)
+            .map_err(|e| self.store_failure("opening the dataset store", e))?;
+        self.store = Some(store);
         store::clean_leftovers(&self.datasets).map_err(|e| Failure::executor("cleaning the dataset store", e))?;
         self.obtain_dataset()?;
         self.check_cancel()?;
@@ -267,6 +307,27 @@ impl<'p, 'r> Run<'p, 'r> {
         self.run_evaluator()?;
         // A cancellation that arrived during the last shutdown or the last checks is still honoured.
         self.check_cancel()
+    }
+
+    /// After the last session: the record's names in the attempt folder must be free for `write_record`. Any
+    /// worker of the attempt could have put something there, so it is an executor error naming the path (not
+    /// blamed on a worker), and the entry is removed (never followed) so that the record can still be written.
+    fn clear_record_names(&mut self) -> Result<(), Failure> {
+        let Some(root) = &self.root else { return Ok(()) };
+        let mut first = None;
+        for name in [RECORD_TEMPORARY, RECORD_FILE] {
+            let Ok(Some(found)) = root.entry(name) else { continue };
+            let path = root.join(name);
+            let removed = if found == "folder" { store::remove_tree(&path) } else { Ok(()) }
+                .map_err(|source| FsError::Io { action: "remove", path: path.clone(), source })
+                .and_then(|()| root.remove_file(name));
+            let error = match removed {
+                Ok(()) => FsError::Unexpected { path, found },
+                Err(error) => error,
+            };
+            first.get_or_insert(Failure::executor("writing the attempt record", error));
+        }
+        first.map_or(Ok(()), Err)
     }
 
     fn check_cancel(&self) -> Result<(), Failure> {
@@ -290,12 +351,71 @@ impl<'p, 'r> Run<'p, 'r> {
             .map_err(|e| Failure::executor("naming a folder", e.to_string()))
     }
 
+    fn store(&self) -> &store::Store {
+        self.store.as_ref().expect("the store is opened before any dataset step")
+    }
+
+    fn store_failure(&self, action: &str, error: store::StoreError) -> Failure {
+        match error {
+            store::StoreError::Cancelled => {
+                Failure::new(None, None, FailureKind::Cancelled, "the attempt was cancelled".to_owned())
+            }
+            error => Failure::executor(action, error),
+        }
+    }
+
+    /// Makes sure nothing is in the way of what the executor is about to create for `role`'s session (its log and
+    /// source copy, and its output folder, which is created here): the attempt's `logs/` and `work/` must still be
+    /// the folders the executor made, and the places must be empty. Only a worker of this attempt that already ran
+    /// can have put something there (no worker runs while this is checked), so an unexpected entry is that worker's
+    /// invalid output, attributed to its last scientific request; before any worker ran it is an executor error.
+    fn prepare_places(&mut self, role: Role) -> Result<(), Failure> {
+        let (Some(logs), Some(work)) = (&self.logs_dir, &self.work_dir) else {
+            return Err(Failure::executor("preparing a session", "the attempt folders were not created"));
+        };
+        for (dir, name) in [(logs, "logs"), (work, "work")] {
+            if !dir.is_at(&self.folder.join(name)) {
+                let found = Dir::open(&self.folder.join(name)).err().map_or("folder", |error| match error {
+                    FsError::Unexpected { found, .. } => found,
+                    FsError::Io { .. } => "entry",
+                });
+                return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
+            }
+        }
+        let checked = logs
+            .expect_absent(&format!("{role}.log"))
+            .and_then(|()| work.expect_absent(&format!("source-{role}")))
+            .and_then(|()| match role {
+                Role::Implementation => work.create_dir("result").map(drop),
+                Role::ProblemEvaluator => work.create_dir("metrics").map(drop),
+                Role::DatasetMaterializer => Ok(()),
+            });
+        checked.map_err(|error| self.unexpected(error))
+    }
+
+    /// An entry found where the executor creates its own, blamed as [`prepare_places`](Run::prepare_places) says.
+    fn unexpected(&self, error: FsError) -> Failure {
+        match (&error, self.last_worker) {
+            (FsError::Unexpected { .. }, Some((role, phase))) => Failure::new(
+                Some(role),
+                Some(phase),
+                FailureKind::InvalidOutput,
+                format!("{role} worker's output is invalid: it left an {error}"),
+            ),
+            _ => Failure::executor("preparing a session", error),
+        }
+    }
+
     /// A session's configuration: a fresh private copy of the worker's source as its working directory, the
     /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
     fn session_config(&mut self, worker: &Worker, role: Role) -> Result<(SessionConfig, PathBuf), Failure> {
+        self.prepare_places(role)?;
         let source = self.folder.join("work").join(format!("source-{role}"));
-        store::copy_source(self.plan.repository, worker, &source)
-            .map_err(|e| Failure::executor("copying the worker's source", e))?;
+        if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
+            // Nothing half-copied is left: on a full disk this also frees the room the record needs.
+            let _ = store::remove_tree(&source);
+            return Err(Failure::executor("copying the worker's source", error));
+        }
         let mut timeouts = PhaseTimeouts::documented_defaults();
         for (&method, &limit) in self.plan.repository.timeouts() {
             *timeouts.limit_mut(method) = limit;
@@ -317,24 +437,70 @@ impl<'p, 'r> Run<'p, 'r> {
         Ok((config, source))
     }
 
+    /// The dataset, reused from the store when an entry validates and matches its `.published` record, otherwise
+    /// materialized and published. A concurrent run publishing the key first, or an entry replaced while it was
+    /// being verified, starts the resolution again (a few rounds at most).
     fn obtain_dataset(&mut self) -> Result<(), Failure> {
-        let dataset = self.plan.dataset;
-        if fs::symlink_metadata(&self.entry).is_ok() {
-            match self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST) {
-                Ok(validated) => {
-                    self.reused = Some(true);
-                    self.dataset = Some(validated);
-                    return Ok(());
-                }
-                Err(error) if error.is_cancelled() => {
-                    return Err(Failure::output(Role::DatasetMaterializer, Method::Materialize, &error));
-                }
-                // A stored dataset that fails re-verification is evicted and rebuilt; that is not a failure.
-                Err(_) => store::evict(&self.datasets, &self.entry)
-                    .map_err(|e| Failure::executor("evicting a dataset that failed re-verification", e))?,
+        for _ in 0..3 {
+            if self.reuse_stored()? {
+                self.reused.get_or_insert(self.materializations == 0);
+                return Ok(());
+            }
+            self.check_cancel()?;
+            if self.build_dataset()? {
+                return Ok(());
             }
         }
-        self.reused = Some(false);
+        Err(Failure::executor("resolving the dataset", "its store entry kept being replaced by other runs"))
+    }
+
+    /// Takes the stored entry if it validates, has a valid record and matches it, and is still the folder that was
+    /// validated; otherwise evicts it (unless it was replaced meanwhile) and returns `false`.
+    fn reuse_stored(&mut self) -> Result<bool, Failure> {
+        let key = self.key.clone();
+        let found = self.store().lookup(&key).map_err(|e| self.store_failure("reading the dataset store", e))?;
+        let Some(store::Found { dir, record }) = found else { return Ok(false) };
+        let validated = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        if let Err(error) = &validated
+            && let Some(cancelled) = Failure::cancelled(error)
+        {
+            return Err(cancelled);
+        }
+        if let (Ok(validated), Some(record)) = (&validated, &record)
+            && record.matches(validated)
+            && dir.is_at(&self.entry)
+        {
+            self.accept(validated.clone(), dir, record.clone())?;
+            return Ok(true);
+        }
+        // An entry that fails re-verification, has no valid record or differs from it is evicted and rebuilt; that
+        // is not a failure.
+        self.store().evict(&key, Some(&dir)).map_err(|e| self.store_failure("evicting a dataset entry", e))?;
+        Ok(false)
+    }
+
+    /// Holds `dir` as the attempt's dataset. A dataset resolved again during the attempt must be the same one.
+    fn accept(&mut self, validated: ValidatedDataset, dir: Dir, record: Published) -> Result<(), Failure> {
+        if let Some(first) = &self.published
+            && (&first.files, &first.manifest) != (&record.files, &record.manifest)
+        {
+            let message = "the dataset was replaced in the store by different content during the attempt";
+            return Err(Failure::executor("resolving the dataset again", message));
+        }
+        self.published.get_or_insert(record);
+        self.dataset = Some(validated);
+        self.entry_dir = Some(dir);
+        Ok(())
+    }
+
+    /// Materializes, validates and publishes the dataset; `false` if another run published the key first.
+    fn build_dataset(&mut self) -> Result<bool, Failure> {
+        let dataset = self.plan.dataset;
+        if self.materializations > 0 {
+            self.retire_materializer_session()?;
+        }
+        self.materializations += 1;
+        self.reused.get_or_insert(false);
         let staging = store::Staging::create(&self.datasets)
             .map_err(|e| Failure::executor("creating a dataset staging folder", e))?;
         let outcome = self.materialize(staging.path());
@@ -357,15 +523,48 @@ impl<'p, 'r> Run<'p, 'r> {
             );
             return Err(Failure::new(Some(role), Some(Method::Materialize), FailureKind::InvalidOutput, message));
         }
-        if let Err(error) = self.validator().validate_dataset(dataset, staging.path(), DATASET_MANIFEST) {
-            remove_staging(&staging)?;
-            return Err(Failure::output(role, Method::Materialize, &error));
+        let validated = match self.validator().validate_dataset(dataset, staging.path(), DATASET_MANIFEST) {
+            Ok(validated) => validated,
+            Err(error) => {
+                remove_staging(&staging)?;
+                return Err(Failure::output(role, Method::Materialize, &error));
+            }
+        };
+        let materializer = self.plan.worker(dataset.materializer()).identity().as_str().to_owned();
+        let record = Published::new(&self.key, &validated, &materializer, SystemTime::now());
+        let published = self
+            .store()
+            .publish(staging, &self.key, &record)
+            .map_err(|e| self.store_failure("publishing the dataset", e))?;
+        if let store::Publication::Exists = published {
+            return Ok(false);
         }
-        store::publish(staging, &self.entry).map_err(|e| Failure::executor("publishing the dataset", e))?;
-        let validated = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
-            Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
-        })?;
-        self.dataset = Some(validated);
+        let dir = Dir::open(&self.entry).map_err(|e| Failure::executor("opening the published dataset", e))?;
+        let again = self
+            .validator()
+            .validate_dataset(dataset, &self.entry, DATASET_MANIFEST)
+            .map_err(|e| {
+                Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
+            })?;
+        if !record.matches(&again) || !dir.is_at(&self.entry) {
+            return Ok(false);
+        }
+        self.accept(again, dir, record)?;
+        Ok(true)
+    }
+
+    /// Before a second materialization in one attempt, the first one's source copy (the executor's own) is removed
+    /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh.
+    fn retire_materializer_session(&mut self) -> Result<(), Failure> {
+        let role = Role::DatasetMaterializer;
+        store::remove_tree(&self.folder.join("work").join(format!("source-{role}")))
+            .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
+        if let Some(logs) = &self.logs_dir
+            && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
+        {
+            logs.rename_new(&format!("{role}.log"), &format!("{role}-{}.log", self.materializations))
+                .map_err(|e| Failure::executor("keeping an earlier log", e))?;
+        }
         Ok(())
     }
 
@@ -379,6 +578,7 @@ impl<'p, 'r> Run<'p, 'r> {
             dataset_seed: self.plan.dataset_seed,
             output_dir: self.path(output)?,
         };
+        self.last_worker = Some((Role::DatasetMaterializer, Method::Materialize));
         let mut session = self.connect::<crate::session::Materializer>(config)?;
         self.materializer.handshake = Some(session.handshake().clone());
         if let Some(budget) = self.plan.repository.budgets().materialization {
@@ -426,8 +626,20 @@ impl<'p, 'r> Run<'p, 'r> {
         }
     }
 
+    /// Before a session that receives the dataset: if its store entry is no longer the folder this attempt holds
+    /// (another run evicted or replaced it), the dataset is resolved again (re-verified or rebuilt) and must be
+    /// the same inventory; nobody is blamed.
+    fn ensure_dataset(&mut self) -> Result<(), Failure> {
+        if self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry)) {
+            return Ok(());
+        }
+        self.entry_dir = None;
+        self.obtain_dataset()
+    }
+
     fn run_implementation(&mut self) -> Result<(), Failure> {
         let plan = self.plan;
+        self.ensure_dataset()?;
         let worker = self.plan.worker(plan.implementation.worker());
         let (mut config, _source) = self.session_config(worker, Role::Implementation)?;
         for &capability in plan.implementation.capabilities() {
@@ -442,6 +654,7 @@ impl<'p, 'r> Run<'p, 'r> {
             implementation_seed: plan.implementation_seed,
         };
         let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
+        self.last_worker = Some((Role::Implementation, Method::Prepare));
         let mut session = match self.connect::<crate::session::Implementation>(config) {
             Ok(session) => session,
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Method::Hello)),
@@ -455,6 +668,7 @@ impl<'p, 'r> Run<'p, 'r> {
             last = Method::Execute;
             session.execute(execute)
         });
+        self.last_worker = Some((Role::Implementation, last));
         let settled = self.settle(session, outcome);
         let response = match settled {
             Ok(response) => response,
@@ -473,6 +687,7 @@ impl<'p, 'r> Run<'p, 'r> {
 
     fn run_evaluator(&mut self) -> Result<(), Failure> {
         let plan = self.plan;
+        self.ensure_dataset()?;
         let worker = self.plan.worker(plan.problem.evaluator());
         let (config, _source) = self.session_config(worker, Role::ProblemEvaluator)?;
         let metrics_dir = self.folder.join("work/metrics");
@@ -483,6 +698,7 @@ impl<'p, 'r> Run<'p, 'r> {
             problem_contract_id: contract_id(plan.problem)?,
             problem_parameters: plan.problem.parameters().clone(),
         };
+        self.last_worker = Some((Role::ProblemEvaluator, Method::Evaluate));
         let mut session = match self.connect::<crate::session::Evaluator>(config) {
             Ok(session) => session,
             Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Hello)),
@@ -517,19 +733,33 @@ impl<'p, 'r> Run<'p, 'r> {
         }
     }
 
-    /// Re-verifies the dataset against its validated inventory; a change is `dataset_modified`, attributed to
-    /// `role` and `phase`, and evicts the dataset from the store.
+    /// Re-verifies the dataset after a session that could see it, through the entry folder this attempt holds.
+    /// If the store's entry is still that folder, a change was made in place while the session could see it: it
+    /// is `dataset_modified`, attributed to `role` and `phase`, and evicts the entry. If the entry is gone or is
+    /// another folder, another run evicted or replaced it (each run blames only a change it sees in place), so
+    /// this session is not blamed and the next session resolves the dataset again.
     fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
-        let Some(original) = &self.dataset else { return Ok(()) };
+        let (Some(original), Some(dir)) = (&self.dataset, &self.entry_dir) else { return Ok(()) };
+        if !dir.is_at(&self.entry) {
+            self.entry_dir = None;
+            return Ok(());
+        }
         let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
         if let Err(error) = &again
             && let Some(cancelled) = Failure::cancelled(error)
         {
             return Err(cancelled);
         }
+        if !dir.is_at(&self.entry) {
+            self.entry_dir = None;
+            return Ok(());
+        }
         let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
         let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
-        store::evict(&self.datasets, &self.entry).map_err(|e| Failure::executor("evicting a modified dataset", e))?;
+        let dir = self.entry_dir.take();
+        self.store()
+            .evict(&self.key, dir.as_ref())
+            .map_err(|e| self.store_failure("evicting a modified dataset", e))?;
         let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
         Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))
     }

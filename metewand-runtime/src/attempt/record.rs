@@ -1,12 +1,13 @@
 //! Writing the attempt record: RFC 3339 timestamps, and `attempt.json` written canonically and atomically
-//! (temporary file, fsync, rename, fsync of the folder).
+//! (temporary file created exclusively, fsync, rename, fsync of the folder).
 
-use std::fs;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Timestamp};
+
+use super::fsutil::{Dir, FsError};
 
 /// The name of the attempt record in an attempt folder.
 pub const RECORD_FILE: &str = "attempt.json";
@@ -57,16 +58,29 @@ pub fn canonical_bytes(record: &AttemptRecord) -> Vec<u8> {
     metewand_protocol::to_canonical_vec(&value)
 }
 
-/// Writes `attempt.json` in `folder` atomically: a temporary file beside it, fsync, rename over the final name,
-/// fsync of the folder. A reader sees no file or the complete record, never a part of one.
-pub fn write_record(folder: &Path, record: &AttemptRecord) -> io::Result<()> {
-    let temporary = folder.join(format!(".{RECORD_FILE}.tmp"));
-    let mut file = fs::OpenOptions::new().write(true).create(true).truncate(true).open(&temporary)?;
-    file.write_all(&canonical_bytes(record))?;
-    file.sync_all()?;
-    drop(file);
-    fs::rename(&temporary, folder.join(RECORD_FILE))?;
-    fs::File::open(folder)?.sync_all()
+/// The temporary name `attempt.json` is written under before it is renamed into place.
+pub const RECORD_TEMPORARY: &str = ".attempt.json.tmp";
+
+/// Writes `attempt.json` in `folder` atomically: a temporary file beside it created exclusively without following
+/// links (`O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO or link is refused, never waited on or
+/// followed), fsync, a rename that never replaces an existing `attempt.json`, fsync of the folder. A reader sees no
+/// file or the complete record, never a part of one; when any step fails the temporary file is removed.
+pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<(), FsError> {
+    let dir = Dir::open(folder)?;
+    let mut file = dir.create_file(RECORD_TEMPORARY)?;
+    let written = (|| {
+        let io = |source| FsError::Io { action: "write", path: dir.join(RECORD_TEMPORARY), source };
+        file.write_all(&canonical_bytes(record)).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        drop(file);
+        dir.rename_new(RECORD_TEMPORARY, RECORD_FILE)
+    })();
+    if let Err(error) = written {
+        // Nothing half-written is left behind; the first error is the one reported.
+        let _ = dir.remove_file(RECORD_TEMPORARY);
+        return Err(error);
+    }
+    dir.sync()
 }
 
 #[cfg(test)]
@@ -82,5 +96,36 @@ mod tests {
         assert_eq!(rfc3339(leap), "2000-02-29T01:01:01.000000005Z");
         assert_eq!(compact_utc(leap), "20000229T010101Z");
         let _ = timestamp(SystemTime::now());
+    }
+
+    fn a_record() -> AttemptRecord {
+        let text = include_str!("../../../schemas/vectors/attempt-record.json");
+        let vectors: serde_json::Value = serde_json::from_str(text).unwrap();
+        serde_json::from_value(vectors["valid"][0]["instance"].clone()).unwrap()
+    }
+
+    #[test]
+    fn a_prepared_fifo_or_link_at_the_temporary_name_is_refused_without_blocking_or_following() {
+        let folder = tempfile::tempdir().unwrap();
+        let temporary = folder.path().join(RECORD_TEMPORARY);
+        rustix::fs::mkfifoat(rustix::fs::CWD, &temporary, rustix::fs::Mode::from_raw_mode(0o644)).unwrap();
+        let error = write_record(folder.path(), &a_record()).unwrap_err();
+        assert!(matches!(&error, FsError::Unexpected { found: "FIFO", .. }), "{error}");
+        std::fs::remove_file(&temporary).unwrap();
+        std::os::unix::fs::symlink(folder.path().join("elsewhere"), &temporary).unwrap();
+        assert!(matches!(write_record(folder.path(), &a_record()), Err(FsError::Unexpected { .. })));
+        assert!(!folder.path().join("elsewhere").exists());
+        std::fs::remove_file(&temporary).unwrap();
+        write_record(folder.path(), &a_record()).unwrap();
+        assert_eq!(std::fs::read(folder.path().join(RECORD_FILE)).unwrap(), canonical_bytes(&a_record()));
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing_half_written() {
+        let folder = tempfile::tempdir().unwrap();
+        // An attempt.json that cannot be replaced makes the last step fail, after the bytes were written.
+        std::fs::create_dir_all(folder.path().join(RECORD_FILE).join("occupied")).unwrap();
+        assert!(write_record(folder.path(), &a_record()).is_err());
+        assert!(std::fs::symlink_metadata(folder.path().join(RECORD_TEMPORARY)).is_err(), "the temporary is gone");
     }
 }

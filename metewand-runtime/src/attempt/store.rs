@@ -1,22 +1,35 @@
 //! The attempt's filesystem: private copies of worker sources, the content-addressed dataset store (staging,
-//! publication by rename, read-only entries, eviction, cleaning of leftover staging folders), and random names.
+//! publication by rename beside an executor-owned `.published` record, read-only entries, eviction, cleaning of
+//! leftover staging folders), and random names.
+//!
+//! The store `datasets/` holds, per key, the entry folder `<key>/` and the executor's record `<key>.published`
+//! ([`Published`]): the inventory the executor validated when it published the entry, the materializer's resolved
+//! identity and the time. An entry is reused only when it validates and its inventory equals its record; an entry
+//! without a valid record is never reused. Every change to the pair (publication, eviction) and every reading of
+//! it happens under an exclusive `flock` of the `datasets/` folder, waited for in short non-blocking attempts that
+//! a cancel flag ends and [`LOCK_LIMIT`] bounds, and held only for renames and the small record's write.
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
 
 use rustix::fs::{FlockOperation, Mode, OFlags, RenameFlags};
+use serde::{Deserialize, Serialize};
 
-use crate::CheckedRepository;
+use super::fsutil::{Dir, FsError};
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, read_checked};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
 use crate::files::{MAX_WALK_DEPTH, RelativePath};
 use crate::identity::{SourceFile, SourceTree};
 use crate::repository::{SKIPPED_NAMES, Worker};
+use crate::validate::{ValidatedDataset, ValidatedFile};
+use crate::CheckedRepository;
 
 /// The prefix of every staging (and evicted) folder in `datasets/`; such a folder is never used as a dataset.
 pub const STAGING_PREFIX: &str = ".tmp-";
@@ -231,30 +244,317 @@ pub fn clean_leftovers(datasets: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Publishes a validated staging folder as `datasets/<key>`: made read-only, then renamed into place only if the
-/// key is still absent. Returns `false` (and removes the staging folder) when another run published it first.
-pub fn publish(staging: Staging, entry: &Path) -> io::Result<bool> {
-    set_read_only(staging.path(), true)?;
-    let result =
-        rustix::fs::renameat_with(rustix::fs::CWD, staging.path(), rustix::fs::CWD, entry, RenameFlags::NOREPLACE);
-    match result {
-        Ok(()) => Ok(true),
-        Err(rustix::io::Errno::EXIST) => {
-            remove_tree(staging.path())?;
-            Ok(false)
-        }
-        Err(error) => Err(error.into()),
+/// How long the store lock is waited for before the store is reported as locked (by a hung or hostile process:
+/// the executor itself holds it only for renames and the record's write).
+pub const LOCK_LIMIT: Duration = Duration::from_secs(30);
+
+/// The suffix of an entry's record beside it: `datasets/<key>.published`.
+pub const PUBLISHED_SUFFIX: &str = ".published";
+
+/// The format of [`Published`] records this version writes and reads.
+const PUBLISHED_FORMAT: u64 = 1;
+
+/// One file of a [`Published`] inventory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedFile {
+    /// The file's path relative to the entry.
+    pub path: String,
+    /// Its SHA-256, lowercase hexadecimal.
+    pub sha256: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+impl PublishedFile {
+    fn of(file: &ValidatedFile) -> PublishedFile {
+        PublishedFile { path: file.path().as_str().to_owned(), sha256: file.sha256().to_string(), size: file.size() }
     }
 }
 
-/// Takes a store entry out of the store at once (a rename to a staging name) and then deletes it.
-pub fn evict(datasets: &Path, entry: &Path) -> io::Result<()> {
-    let away = datasets.join(format!("{STAGING_PREFIX}evicted-{}", random_hex(8)?));
-    match fs::rename(entry, &away) {
-        Ok(()) => remove_tree(&away),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(error) => Err(error),
+/// The executor's record of a published entry, `datasets/<key>.published`, canonical JSON: the validated inventory
+/// (every declared file and the manifest file, whose digest covers the manifest's `data`), the key, the
+/// materializer's resolved worker identity and when it was published.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Published {
+    /// The record's format, 1.
+    pub format: u64,
+    /// The dataset key the entry is published under.
+    pub key: String,
+    /// The declared files, in the validator's order.
+    pub files: Vec<PublishedFile>,
+    /// The manifest file `dataset-manifest.json`.
+    pub manifest: PublishedFile,
+    /// The resolved worker identity of the materializer that built the entry.
+    pub materializer: String,
+    /// When the entry was published (RFC 3339 UTC).
+    pub materialized_at: String,
+}
+
+impl Published {
+    /// The record of `dataset`, validated in staging, to be published as `key`.
+    pub fn new(key: &str, dataset: &ValidatedDataset, materializer: &str, at: SystemTime) -> Published {
+        Published {
+            format: PUBLISHED_FORMAT,
+            key: key.to_owned(),
+            files: dataset.files().iter().map(PublishedFile::of).collect(),
+            manifest: PublishedFile::of(dataset.manifest_file()),
+            materializer: materializer.to_owned(),
+            materialized_at: super::rfc3339(at),
+        }
     }
+
+    /// Whether `dataset` (validated from the entry) has exactly this record's inventory.
+    pub fn matches(&self, dataset: &ValidatedDataset) -> bool {
+        self.files.len() == dataset.files().len()
+            && self.files.iter().zip(dataset.files()).all(|(recorded, file)| *recorded == PublishedFile::of(file))
+            && self.manifest == PublishedFile::of(dataset.manifest_file())
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        metewand_protocol::to_canonical_vec(&serde_json::to_value(self).expect("a record always serializes"))
+    }
+
+    /// A record read from disk: it must be this format, for `key`, and in its own canonical form.
+    fn parse(bytes: &[u8], key: &str) -> Option<Published> {
+        let record: Published = serde_json::from_slice(bytes).ok()?;
+        (record.format == PUBLISHED_FORMAT && record.key == key && record.bytes() == bytes).then_some(record)
+    }
+}
+
+/// Why the store could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A filesystem operation failed or met an unexpected entry.
+    #[error(transparent)]
+    Fs(#[from] FsError),
+    /// Another process held the store's lock for longer than [`LOCK_LIMIT`].
+    #[error("the dataset store {} stayed locked for {LOCK_LIMIT:?}", path.display())]
+    Locked {
+        /// The store folder.
+        path: PathBuf,
+    },
+    /// The cancel flag was set while waiting for the store's lock.
+    #[error("cancelled while waiting for the dataset store's lock")]
+    Cancelled,
+}
+
+/// An entry found in the store: its folder, held open, and its record when a valid one is beside it.
+#[derive(Debug)]
+pub struct Found {
+    /// The entry folder, opened without following links.
+    pub dir: Dir,
+    /// The record `<key>.published`, if it is a valid record for this key.
+    pub record: Option<Published>,
+}
+
+/// What [`Store::publish`] did.
+#[derive(Debug)]
+pub enum Publication {
+    /// The staging folder is now the entry, beside its record.
+    Published,
+    /// Another run published the key first (an entry with a valid record is there); the staging folder is gone.
+    Exists,
+}
+
+/// The dataset store `datasets/`, held open.
+#[derive(Debug)]
+pub struct Store {
+    dir: Dir,
+    cancel: Option<&'static AtomicBool>,
+}
+
+/// The store's exclusive lock, released when dropped.
+struct StoreLock<'s>(&'s Dir);
+
+impl Drop for StoreLock<'_> {
+    fn drop(&mut self) {
+        let _ = rustix::fs::flock(self.0, FlockOperation::Unlock);
+    }
+}
+
+impl Store {
+    /// Opens (creating it if needed) the store folder `datasets`.
+    pub fn open(datasets: &Path, cancel: Option<&'static AtomicBool>) -> Result<Store, StoreError> {
+        fs::create_dir_all(datasets).map_err(|source| FsError::Io {
+            action: "create the folder",
+            path: datasets.to_owned(),
+            source,
+        })?;
+        Ok(Store { dir: Dir::open(datasets)?, cancel })
+    }
+
+    /// The store folder.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn lock(&self) -> Result<StoreLock<'_>, StoreError> {
+        let started = Instant::now();
+        loop {
+            match rustix::fs::flock(&self.dir, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => return Ok(StoreLock(&self.dir)),
+                Err(rustix::io::Errno::WOULDBLOCK | rustix::io::Errno::INTR) => {}
+                Err(error) => {
+                    return Err(
+                        FsError::Io { action: "lock", path: self.path().to_owned(), source: error.into() }.into()
+                    );
+                }
+            }
+            if self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+                return Err(StoreError::Cancelled);
+            }
+            if started.elapsed() > LOCK_LIMIT {
+                return Err(StoreError::Locked { path: self.path().to_owned() });
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The entry published as `key`, if there is one, with its record when a valid one is beside it. Something at
+    /// the key that is not a folder (a link planted there) is taken out of the store and reported as absent.
+    pub fn lookup(&self, key: &str) -> Result<Option<Found>, StoreError> {
+        let _lock = self.lock()?;
+        if self.dir.entry(key)?.is_none() {
+            return Ok(None);
+        }
+        let dir = match Dir::open(&self.dir.join(key)) {
+            Ok(dir) => dir,
+            Err(FsError::Unexpected { .. }) => {
+                let away = self.take_out(key)?;
+                drop(_lock);
+                remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
+                return Ok(None);
+            }
+            Err(error) => return Err(error.into()),
+        };
+        Ok(Some(Found { dir, record: self.read_record(key) }))
+    }
+
+    /// The valid record of `key`, if one is there; anything else (missing, unreadable, a link, not canonical,
+    /// for another key) is no record.
+    fn read_record(&self, key: &str) -> Option<Published> {
+        let mut file = self.dir.open_file(&format!("{key}{PUBLISHED_SUFFIX}")).ok()??;
+        let bytes = crate::document::read_document(&mut file).ok()?;
+        Published::parse(&bytes, key)
+    }
+
+    /// Publishes a validated staging folder as `key` beside `record`: the record is written first (exclusively,
+    /// in a locked staging folder of its own, synced, then renamed beside the key), then the staging folder is
+    /// made read-only and renamed to the key, all under the store lock, so no reader ever sees an entry without
+    /// its record. An entry already there with a valid record is a concurrent winner ([`Publication::Exists`]);
+    /// one without is evicted first; a stale record without an entry is replaced.
+    pub fn publish(&self, staging: Staging, key: &str, record: &Published) -> Result<Publication, StoreError> {
+        let record_name = format!("{key}{PUBLISHED_SUFFIX}");
+        let holder = Staging::create(self.path()).map_err(|source| FsError::Io {
+            action: "create a staging folder in",
+            path: self.path().to_owned(),
+            source,
+        })?;
+        let holder_dir = Dir::open(holder.path())?;
+        let written = (|| {
+            let mut file = holder_dir.create_file("published")?;
+            let io = |source| FsError::Io { action: "write", path: holder_dir.join("published"), source };
+            file.write_all(&record.bytes()).map_err(io)?;
+            file.sync_all().map_err(io)
+        })();
+        let outcome = written.map_err(StoreError::from).and_then(|()| {
+            let lock = self.lock()?;
+            let mut evicted = None;
+            if self.dir.entry(key)?.is_some() {
+                if self.read_record(key).is_some() {
+                    return Ok((Publication::Exists, None));
+                }
+                evicted = Some(self.take_out(key)?);
+            }
+            self.dir.remove_file(&record_name)?;
+            let holder_name = name_of(holder.path());
+            rustix::fs::renameat_with(
+                &holder_dir,
+                "published",
+                &self.dir,
+                record_name.as_str(),
+                RenameFlags::NOREPLACE,
+            )
+            .map_err(|error| FsError::Io {
+                action: "rename",
+                path: self.dir.join(&holder_name).join("published"),
+                source: error.into(),
+            })?;
+            set_read_only(staging.path(), true).map_err(|source| FsError::Io {
+                action: "make read-only",
+                path: staging.path().to_owned(),
+                source,
+            })?;
+            let renamed = self.dir.rename_new(&name_of(staging.path()), key);
+            if renamed.is_err() {
+                let _ = self.dir.remove_file(&record_name);
+            }
+            renamed?;
+            self.dir.sync()?;
+            drop(lock);
+            Ok((Publication::Published, evicted))
+        });
+        let _ = remove_tree(holder.path());
+        drop(holder);
+        let (publication, evicted) = match outcome {
+            Ok(done) => done,
+            Err(error) => {
+                let _ = remove_tree(staging.path());
+                return Err(error);
+            }
+        };
+        if let Publication::Exists = publication {
+            remove_tree(staging.path()).map_err(|source| FsError::Io {
+                action: "remove",
+                path: staging.path().to_owned(),
+                source,
+            })?;
+        }
+        if let Some(away) = evicted {
+            remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
+        }
+        Ok(publication)
+    }
+
+    /// Takes the entry `key` out of the store with its record, if `held` (when given) is still the folder there:
+    /// a rename to a staging name under the lock, so the key disappears at once, then deletion. Returns whether
+    /// this call evicted it (`false`: already gone, or replaced since it was opened, which is left alone).
+    pub fn evict(&self, key: &str, held: Option<&Dir>) -> Result<bool, StoreError> {
+        let lock = self.lock()?;
+        if self.dir.entry(key)?.is_none() || held.is_some_and(|dir| !dir.is_at(&self.dir.join(key))) {
+            return Ok(false);
+        }
+        let away = self.take_out(key)?;
+        drop(lock);
+        remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
+        Ok(true)
+    }
+
+    /// Under the lock: renames the entry away and removes its record; returns where the entry went.
+    fn take_out(&self, key: &str) -> Result<PathBuf, StoreError> {
+        let away = format!(
+            "{STAGING_PREFIX}evicted-{}",
+            random_hex(8).map_err(|source| FsError::Io {
+                action: "draw a random name in",
+                path: self.path().to_owned(),
+                source,
+            })?
+        );
+        match self.dir.rename_new(key, &away) {
+            Ok(()) => {}
+            Err(FsError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => return Err(error.into()),
+        }
+        self.dir.remove_file(&format!("{key}{PUBLISHED_SUFFIX}"))?;
+        self.dir.sync()?;
+        Ok(self.dir.join(&away))
+    }
+}
+
+fn name_of(path: &Path) -> String {
+    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Deletes a tree whose folders may have been made read-only (by publication, or by a worker).
@@ -396,21 +696,54 @@ mod tests {
         assert!(!live_path.exists(), "an unlocked staging folder is a leftover");
     }
 
+    fn record(key: &str) -> Published {
+        let file = PublishedFile { path: "data".to_owned(), sha256: "00".repeat(32), size: 5 };
+        Published {
+            format: PUBLISHED_FORMAT,
+            key: key.to_owned(),
+            files: vec![file.clone()],
+            manifest: file,
+            materializer: "mw1-resolved-worker-00".to_owned(),
+            materialized_at: "2026-12-01T00:00:00.000000000Z".to_owned(),
+        }
+    }
+
     #[test]
     fn publishing_never_replaces_an_entry_and_eviction_removes_a_read_only_one() {
         let datasets = tempfile::tempdir().unwrap();
+        let store = Store::open(datasets.path(), None).unwrap();
         let entry = datasets.path().join("key");
         let first = Staging::create(datasets.path()).unwrap();
         fs::write(first.path().join("data"), "first").unwrap();
-        assert!(publish(first, &entry).unwrap());
+        assert!(matches!(store.publish(first, "key", &record("key")).unwrap(), Publication::Published));
         assert!(fs::metadata(entry.join("data")).unwrap().permissions().readonly());
         assert!(fs::metadata(&entry).unwrap().permissions().readonly());
+        let found = store.lookup("key").unwrap().unwrap();
+        assert_eq!(found.record, Some(record("key")), "the record is beside the entry");
         let second = Staging::create(datasets.path()).unwrap();
         fs::write(second.path().join("data"), "second").unwrap();
-        assert!(!publish(second, &entry).unwrap(), "a concurrent winner is kept");
+        assert!(matches!(store.publish(second, "key", &record("key")).unwrap(), Publication::Exists));
         assert_eq!(fs::read_to_string(entry.join("data")).unwrap(), "first");
-        assert_eq!(names(datasets.path()), vec!["key".to_owned()], "the loser's staging folder is removed");
-        evict(datasets.path(), &entry).unwrap();
-        assert!(names(datasets.path()).is_empty());
+        assert_eq!(names(datasets.path()), vec!["key".to_owned(), "key.published".to_owned()]);
+        assert!(store.evict("key", Some(&found.dir)).unwrap());
+        assert!(names(datasets.path()).is_empty(), "the entry and its record are gone");
+    }
+
+    #[test]
+    fn an_entry_without_a_valid_record_is_replaced_and_a_replaced_entry_is_not_evicted() {
+        let datasets = tempfile::tempdir().unwrap();
+        let store = Store::open(datasets.path(), None).unwrap();
+        fs::create_dir(datasets.path().join("key")).unwrap();
+        fs::write(datasets.path().join("key/data"), "forged").unwrap();
+        assert_eq!(store.lookup("key").unwrap().unwrap().record, None, "a planted entry has no record");
+        fs::write(datasets.path().join("key.published"), b"{\"format\":1}").unwrap();
+        assert_eq!(store.lookup("key").unwrap().unwrap().record, None, "nor does a malformed record make one");
+        let held = store.lookup("key").unwrap().unwrap().dir;
+        let staging = Staging::create(datasets.path()).unwrap();
+        fs::write(staging.path().join("data"), "built").unwrap();
+        assert!(matches!(store.publish(staging, "key", &record("key")).unwrap(), Publication::Published));
+        assert_eq!(fs::read_to_string(datasets.path().join("key/data")).unwrap(), "built");
+        assert!(!store.evict("key", Some(&held)).unwrap(), "the held folder is no longer the entry");
+        assert_eq!(names(datasets.path()), vec!["key".to_owned(), "key.published".to_owned()]);
     }
 }

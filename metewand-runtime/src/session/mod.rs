@@ -80,7 +80,8 @@ pub struct SessionConfig {
 impl SessionConfig {
     /// A configuration that selects no capability and caps the log at [`DEFAULT_LOG_CAP`].
     ///
-    /// The log file is created (or truncated) when the session connects.
+    /// The log file is created when the session connects, exclusively and without following a link: anything
+    /// already at `log_path` (a file, a FIFO, a link) is an executor error, never opened or followed.
     pub fn new(
         command: WorkerCommand,
         worker_id: WorkerId,
@@ -178,6 +179,14 @@ impl Pending {
     }
 }
 
+/// Creates a session's log: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO cannot block the
+/// executor and a prepared link cannot redirect the log.
+fn create_log(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(flags.bits() as i32).open(path)
+}
+
 /// A session with one worker, its role chosen at run time; requests go through [`WorkerSession::call`].
 ///
 /// The role-typed [`Session`] wraps this and is what most callers want.
@@ -228,7 +237,7 @@ impl WorkerSession {
     fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
         let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel } = config;
         let early = |kind| SessionError::new(role, Method::Hello, kind, Vec::new(), None);
-        let log = File::create(&log_path).map_err(|source| {
+        let log = create_log(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
         })?;
         let spawned = process::spawn(&command).map_err(|source| {
