@@ -15,7 +15,7 @@
 //! first failure ends the attempt and is the one recorded.
 
 mod record;
-mod store;
+pub(crate) mod store;
 
 use std::fs;
 use std::io;
