@@ -240,7 +240,7 @@ impl<'r> Target<'r> {
                     role: bare.role,
                     label,
                     worker_id: WorkerId::try_from(worker_id.as_str()).expect("the identity's shape"),
-                    timeouts: options.timeouts.clone(),
+                    timeouts: options.timeouts,
                     launch: Launch::Command(bare.clone()),
                 })
             }
@@ -355,7 +355,7 @@ impl Kit<'_> {
                 Check::MalformedRequest => kit.malformed(opened),
                 _ => kit.unusual_ids(opened),
             };
-            kit.push(check, outcome, started);
+            kit.push(check, with_tail(outcome, &opened.session), started);
         };
         for check in [Check::SecondHello, Check::OtherRole, Check::MalformedRequest] {
             step(self, check, &mut opened);
@@ -462,12 +462,8 @@ impl Kit<'_> {
                 (command, source)
             }
         };
-        let mut config = SessionConfig::new(
-            command,
-            self.target.worker_id.clone(),
-            self.target.timeouts.clone(),
-            dir.join("stderr.log"),
-        );
+        let mut config =
+            SessionConfig::new(command, self.target.worker_id.clone(), self.target.timeouts, dir.join("stderr.log"));
         if self.target.role == Role::Implementation {
             config = config.select(Capability::OneShot);
         }
@@ -499,7 +495,7 @@ impl Kit<'_> {
     /// Runs `body` in a fresh session of its own, shut down afterwards (a failed shutdown fails the check).
     fn alone(&mut self, check: Check, body: fn(&mut Self, &mut Opened) -> Step<String>) -> Step<String> {
         let mut opened = self.open(check)?;
-        let outcome = body(self, &mut opened);
+        let outcome = with_tail(body(self, &mut opened), &opened.session);
         if !opened.session.is_usable() {
             return outcome;
         }
@@ -566,7 +562,12 @@ impl Kit<'_> {
     }
 
     fn malformed(&mut self, opened: &mut Opened) -> Step<String> {
-        let own = self.own_method();
+        // The role's first request with fields (`reset` has none, so it cannot be missing any).
+        let (own, phase) = match self.target.role {
+            Role::DatasetMaterializer => ("materialize", Method::Materialize),
+            Role::Implementation => ("prepare", Method::Prepare),
+            Role::ProblemEvaluator => ("evaluate", Method::Evaluate),
+        };
         let probes = [
             (json!({"id": "malformed-missing", "method": own}), "a request missing its fields"),
             (json!({"id": "malformed-method", "method": 7}), "a request whose method is a number"),
@@ -575,7 +576,7 @@ impl Kit<'_> {
         for (request, what) in probes {
             let line = encode_value(&request).expect("small");
             let id = request["id"].as_str().expect("a string id");
-            let frame = self.raw(Check::MalformedRequest, opened, self.own_method_phase(), &line)?;
+            let frame = self.raw(Check::MalformedRequest, opened, phase, &line)?;
             match refusal(&frame, id) {
                 Ok(FailureCode::InvalidRequest) => {}
                 Ok(code) => {
@@ -633,7 +634,7 @@ impl Kit<'_> {
                     Ok("the line was ignored and the following shutdown acknowledged".to_owned())
                 } else {
                     let why = "a line without an id cannot be answered, but the worker wrote a frame for it";
-                    Err(Finding::new(why).sent(&line).received(frame.line()))
+                    with_tail(Err(Finding::new(why).sent(&line).received(frame.line())), &opened.session)
                 }
             }
             Err(error) => {
@@ -1068,6 +1069,16 @@ impl Kit<'_> {
     }
 }
 
+/// A failure with the worker's stderr tail so far, unless it already has one (from the session error).
+fn with_tail<T>(outcome: Step<T>, session: &WorkerSession) -> Step<T> {
+    outcome.map_err(|mut finding| {
+        if finding.stderr_tail.is_empty() {
+            finding.stderr_tail = session.stderr_tail();
+        }
+        finding
+    })
+}
+
 /// One line about an attempt that did not give the kit what it needed.
 fn describe(record: &crate::protocol::generated::attempt_record::AttemptRecord) -> String {
     let value = serde_json::to_value(record).unwrap_or(Value::Null);
@@ -1089,9 +1100,10 @@ impl Inventory {
         what: &'static str,
         files: impl IntoIterator<Item = &'f crate::validate::ValidatedFile>,
     ) -> Inventory {
-        let mut entries: Vec<(String, String)> =
+        // In the validator's order (sorted by path), the manifest last: a difference is reported in a data file
+        // before the manifest that lists it.
+        let entries: Vec<(String, String)> =
             files.into_iter().map(|file| (file.path().to_string(), file.sha256().to_string())).collect();
-        entries.sort();
         let digest = Sha256Digest::of(format!("{entries:?}").as_bytes()).to_string();
         Inventory { what, entries, digest }
     }

@@ -221,3 +221,19 @@ pub(super) fn evidence(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_is_cut_on_a_character_boundary_and_kept_on_one_line() {
+        let long = format!("{}é{}", "a".repeat(EVIDENCE_BYTES - 1), "b".repeat(50));
+        let cut = evidence(long.as_bytes());
+        assert!(cut.ends_with('…'), "{cut}");
+        assert_eq!(cut.chars().filter(|&c| c == 'é').count(), 1, "the character across the limit is kept whole");
+        assert!(!cut.contains('b'));
+        assert_eq!(evidence(b"{\"id\":\"a\tb\"}\n"), "{\"id\":\"a\\tb\"}");
+        assert_eq!(evidence(b"\xff\xfe"), "\u{fffd}\u{fffd}");
+    }
+}
