@@ -4,6 +4,7 @@
 
 mod canon;
 mod check;
+mod conformance;
 mod run;
 mod validate;
 
@@ -23,6 +24,10 @@ commands:
   validate dataset DIR --repo R --dataset D
   validate result|metrics DIR --repo R --problem P
                    validate a directory a worker wrote, exactly as the runtime would
+  conformance [REPO] --worker W | REPO --all | --role ROLE [--source DIR] -- CMD [ARG...]
+      [--json] [--strict]
+                   drive a worker through every check of the worker protocol and print
+                   a table of pass, fail, skip and warn
   canon [FILE]     print a JSON document's canonical form (RFC 8785) after checking it in
                    Metewand's restricted domain; reads stdin when FILE is absent or -
 
@@ -31,8 +36,9 @@ options:
   -V, --version    print the version
 
 exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
-(`check` reports an invalid repository with 2); `run` also uses 1 for a verdict not reached,
-3 for a failed attempt and 130 for a cancelled one (see `metewand run --help`)";
+(`check` reports an invalid repository with 2; `conformance` uses 1 when a check failed);
+`run` also uses 1 for a verdict not reached, 3 for a failed attempt and 130 for a cancelled
+one (see `metewand run --help`)";
 
 /// What a command's failure means for the exit status.
 pub(crate) enum Failure {
@@ -57,6 +63,7 @@ fn main() -> ExitCode {
         }
         Some("canon") => canon::run(&args[1..]),
         Some("check") => check::run(&args[1..]),
+        Some("conformance") => conformance::run(&args[1..]),
         Some("run") => run::run(&args[1..]),
         Some("validate") => validate::run(&args[1..]),
         Some(other) => {

@@ -2,6 +2,7 @@
 
 mod canon;
 mod check;
+mod conformance;
 mod run;
 mod validate;
 

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report};
+pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_json};
 
 use crate::attempt::{AttemptPlan, RunOptions, store};
 use crate::protocol::Method;
@@ -366,6 +366,7 @@ impl Kit<'_> {
         step(self, Check::UnusualIds, &mut opened);
         let shutdown_started = Instant::now();
         let shutdown = self.close(Check::Shutdown, opened);
+        let shutdown_took = shutdown_started.elapsed();
 
         // 2. The line without an id.
         let started = Instant::now();
@@ -401,6 +402,7 @@ impl Kit<'_> {
             format!("acknowledged and exited with status 0 in {} (limit {})", millis(took), millis(limit))
         });
         self.push(Check::Shutdown, outcome, shutdown_started);
+        self.results.last_mut().expect("just pushed").duration = shutdown_took;
 
         // 5. Over every session.
         self.whole_run();

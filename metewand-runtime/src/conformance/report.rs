@@ -202,6 +202,15 @@ impl Report {
     }
 }
 
+/// Several reports as one canonical JSON document, `{"passed": bool, "workers": [report, ...]}` (each report as
+/// [`Report::to_json`]), with `passed` true when no check of any worker failed: what `metewand conformance
+/// --json` prints.
+pub fn reports_json(reports: &[Report]) -> String {
+    let workers: Vec<Value> = reports.iter().map(Report::to_json).collect();
+    let passed = reports.iter().all(Report::passed);
+    crate::protocol::to_canonical_string(&json!({"passed": passed, "workers": workers}))
+}
+
 /// `bytes` as text, cut to [`EVIDENCE_BYTES`] on a character boundary (with `…` when cut), control characters
 /// escaped so the evidence stays on one line.
 pub(super) fn evidence(bytes: &[u8]) -> String {
