@@ -6,6 +6,7 @@
 mod canon;
 mod check;
 mod completions;
+mod conformance;
 mod run;
 mod validate;
 
@@ -18,8 +19,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 const ABOUT: &str = "Runs scientific benchmark attempts with untrusted worker processes.";
 
 const EXIT_STATUSES: &str = "exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
-(`check` reports an invalid repository with 2); `run` also uses 1 for a verdict not reached,
-3 for a failed attempt and 130 for a cancelled one (see `metewand run --help`)";
+(`check` reports an invalid repository with 2; `conformance` uses 1 when a check failed);
+`run` also uses 1 for a verdict not reached, 3 for a failed attempt and 130 for a cancelled
+one (see `metewand run --help`)";
 
 /// The command line: one subcommand.
 #[derive(Parser)]
@@ -37,6 +39,7 @@ enum Command {
     Run(run::Args),
     Validate(validate::Args),
     Canon(canon::Args),
+    Conformance(conformance::Args),
     Completions(completions::Args),
 }
 
@@ -47,6 +50,7 @@ impl Command {
             Command::Run(args) => run::run(args),
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),
+            Command::Conformance(args) => conformance::run(args),
             Command::Completions(args) => completions::run(args),
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! test-worker serve [--fault NAME@METHOD]... [--delay METHOD=MS]... [--pid-dir DIR]
-//!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet]
+//!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! ```
@@ -12,7 +12,10 @@
 //! implementation acknowledges `prepare` and `reset` and writes a result on `execute`, an evaluator writes metrics
 //! and answers `reached`; `shutdown` is acknowledged and followed by exit status 0. Each `--fault NAME@METHOD`
 //! makes it misbehave when it receives that method (see [`Fault`]); `--delay METHOD=MS` sleeps before answering.
-//! Unless `--quiet`, it writes one line to stderr per request. Pid files, written by the processes a fault
+//! Unless `--quiet`, it writes one line to stderr per request. With `--conformant` it also keeps the rules the
+//! conformance kit checks (a second `hello`, another role's request, a malformed request and `execute` before
+//! `prepare` are refused) and writes outputs the validator accepts; the faults after `FloodStderr` break those
+//! rules one at a time. Pid files, written by the processes a fault
 //! starts, hold `PID START` (the start time from `/proc/PID/stat`), so a test can tell whether that very process
 //! still exists.
 //!
@@ -80,6 +83,17 @@ enum Fault {
     ExitLeavingEscapedStdoutHolder,
     /// Write `--flood-bytes` to stderr, then answer.
     FloodStderr,
+    // Faults against the protocol's rules, for the conformance kit; they matter with `--conformant`.
+    /// Answer a second `hello` as if it were the first.
+    AcceptSecondHello,
+    /// Answer with the request's id stripped to ASCII letters, digits and `-`.
+    MangleIds,
+    /// Execute without a successful `prepare`.
+    ExecuteUnprepared,
+    /// Write a line that is not JSON on stdout before the answer.
+    JunkStdout,
+    /// Make the output depend on the clock, not only on the seed.
+    Nondeterministic,
 }
 
 impl Fault {
@@ -105,6 +119,11 @@ impl Fault {
             "exit-leaving-stdout-holder" => Fault::ExitLeavingStdoutHolder,
             "exit-leaving-escaped-stdout-holder" => Fault::ExitLeavingEscapedStdoutHolder,
             "flood-stderr" => Fault::FloodStderr,
+            "accept-second-hello" => Fault::AcceptSecondHello,
+            "mangle-ids" => Fault::MangleIds,
+            "execute-unprepared" => Fault::ExecuteUnprepared,
+            "junk-stdout" => Fault::JunkStdout,
+            "nondeterministic" => Fault::Nondeterministic,
             _ => usage(&format!("unknown fault {name:?}")),
         }
     }
@@ -119,6 +138,7 @@ struct Options {
     sdk: Option<(String, String)>,
     flood_bytes: usize,
     quiet: bool,
+    conformant: bool,
 }
 
 fn main() {
@@ -170,6 +190,7 @@ fn parse_serve(args: &[String]) -> Options {
             }
             "--flood-bytes" => options.flood_bytes = value().parse().unwrap_or_else(|_| usage("--flood-bytes")),
             "--quiet" => options.quiet = true,
+            "--conformant" => options.conformant = true,
             _ => usage(&format!("unknown option {flag}")),
         }
     }
@@ -185,6 +206,7 @@ fn sleep_forever() -> ! {
 fn serve(options: &Options) -> ! {
     let mut reader = FrameReader::new(io::stdin().lock());
     let mut out = io::stdout().lock();
+    let mut state = conformant::State::default();
     loop {
         let frame = match reader.read_frame() {
             Ok(Some(frame)) => frame,
@@ -204,6 +226,14 @@ fn serve(options: &Options) -> ! {
             thread::sleep(delay);
         }
         let fault = options.faults.get(&method).copied();
+        if options.conformant
+            && let Some(refusal) = conformant::gate(&mut state, &frame, fault)
+        {
+            if out.write_all(&refusal).and_then(|()| out.flush()).is_err() {
+                process::exit(2);
+            }
+            continue;
+        }
         let mut answer = match answer(&method, &frame, options, fault) {
             Ok(answer) => answer,
             Err(problem) => {
@@ -211,6 +241,15 @@ fn serve(options: &Options) -> ! {
                 process::exit(2);
             }
         };
+        if options.conformant {
+            if let Err(problem) = conformant::write_outputs(&method, &frame, &state, fault) {
+                eprintln!("test-worker: cannot answer {method}: {problem}");
+                process::exit(2);
+            }
+            if fault == Some(Fault::MangleIds) {
+                answer["id"] = json!(conformant::mangle(&id));
+            }
+        }
         let mut line = encode_value(&answer).expect("answers are small");
         match fault {
             None | Some(Fault::WrongWorkerId) => {}
@@ -251,7 +290,17 @@ fn serve(options: &Options) -> ! {
                 process::exit(0);
             }
             Some(Fault::FloodStderr) => flood_stderr(options.flood_bytes),
-            Some(Fault::AnswerTwiceLate | Fault::AnswerThenExit | Fault::StopReading | Fault::Fail) => {}
+            Some(Fault::JunkStdout) => line = [b"debug: about to answer\n".to_vec(), line].concat(),
+            Some(
+                Fault::AnswerTwiceLate
+                | Fault::AnswerThenExit
+                | Fault::StopReading
+                | Fault::Fail
+                | Fault::AcceptSecondHello
+                | Fault::MangleIds
+                | Fault::ExecuteUnprepared
+                | Fault::Nondeterministic,
+            ) => {}
         }
         if out.write_all(&line).and_then(|()| out.flush()).is_err() {
             process::exit(2);
@@ -439,5 +488,148 @@ fn echo() -> ! {
                 }
             }
         }
+    }
+}
+
+/// `serve --conformant`: the protocol's rules a worker keeps beyond answering (what the conformance kit checks),
+/// and outputs the runtime's validator accepts. Without the flag the test worker answers whatever it is sent.
+mod conformant {
+    use std::fs;
+    use std::path::Path;
+    use std::time::SystemTime;
+
+    use metewand_protocol::decode_message;
+    use metewand_protocol::frame::{Frame, encode_value};
+    use metewand_protocol::messages::{
+        EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest,
+        ShutdownRequest,
+    };
+    use serde_json::{Value, json};
+    use sha2::{Digest, Sha256};
+
+    use super::Fault;
+
+    /// What one session has established.
+    #[derive(Debug, Default)]
+    pub(super) struct State {
+        role: Option<String>,
+        prepared: bool,
+        seed: u64,
+    }
+
+    /// The refusal a request gets instead of an answer, if any; exits with status 2 for a line without a usable id.
+    pub(super) fn gate(state: &mut State, frame: &Frame, fault: Option<Fault>) -> Option<Vec<u8>> {
+        let value = frame.value();
+        let Some(id) = value.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) else {
+            eprintln!("test-worker: a request without a usable id cannot be answered");
+            std::process::exit(2);
+        };
+        let id = if fault == Some(Fault::MangleIds) { mangle(id) } else { id.to_owned() };
+        let refuse = |code: &str, message: &str| {
+            let answer = json!({"error": {"code": code, "message": message}, "id": id, "ok": false});
+            Some(encode_value(&answer).expect("refusals are small"))
+        };
+        let Some(method) = value.get("method").and_then(Value::as_str) else {
+            return refuse("invalid_request", "the request has no method string");
+        };
+        let decoded = match method {
+            "hello" => decode_message::<HelloRequest>(frame).map(|hello| Some(hello.role.to_string())),
+            "materialize" => decode_message::<MaterializeRequest>(frame).map(|_| None),
+            "prepare" => decode_message::<PrepareRequest>(frame).map(|prepare| {
+                state.seed = prepare.implementation_seed.get();
+                None
+            }),
+            "execute" => decode_message::<ExecuteRequest>(frame).map(|_| None),
+            "reset" => decode_message::<ResetRequest>(frame).map(|_| None),
+            "evaluate" => decode_message::<EvaluateRequest>(frame).map(|_| None),
+            "shutdown" => decode_message::<ShutdownRequest>(frame).map(|_| None),
+            _ => return refuse("invalid_request", "unknown method"),
+        };
+        let hello_role = match decoded {
+            Ok(role) => role,
+            Err(error) => return refuse("invalid_request", &format!("invalid {method} request: {error}")),
+        };
+        if let Some(role) = hello_role {
+            if state.role.is_some() && fault != Some(Fault::AcceptSecondHello) {
+                return refuse("invalid_request", "hello was already answered");
+            }
+            state.role = Some(role);
+            return None;
+        }
+        let Some(role) = state.role.as_deref() else {
+            return if method == "shutdown" { None } else { refuse("invalid_request", "a request before hello") };
+        };
+        let serves = match role {
+            "dataset_materializer" => ["materialize"].as_slice(),
+            "implementation" => ["prepare", "execute", "reset"].as_slice(),
+            _ => ["evaluate"].as_slice(),
+        };
+        if method != "shutdown" && !serves.contains(&method) {
+            return refuse("unsupported_operation", &format!("the {role} role has no {method} request"));
+        }
+        match method {
+            "prepare" => state.prepared = true,
+            "reset" => state.prepared = false,
+            "execute" if !state.prepared && fault != Some(Fault::ExecuteUnprepared) => {
+                return refuse("invalid_request", "execute needs a successful prepare first");
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// `id` stripped to ASCII letters, digits and `-` (what a careless worker might do to an id).
+    pub(super) fn mangle(id: &str) -> String {
+        let kept: String = id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+        if kept.is_empty() { "mangled".to_owned() } else { kept }
+    }
+
+    /// Replaces what the plain worker wrote with outputs the validator accepts: a dataset and a result whose
+    /// contents depend on their seed only (unless `nondeterministic`), and a metrics document.
+    pub(super) fn write_outputs(
+        method: &str,
+        frame: &Frame,
+        state: &State,
+        fault: Option<Fault>,
+    ) -> Result<(), String> {
+        let noise = if fault == Some(Fault::Nondeterministic) {
+            let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+            format!("clock {now}\n")
+        } else {
+            String::new()
+        };
+        match method {
+            "materialize" => {
+                let request: MaterializeRequest = decode_message(frame).map_err(|e| e.to_string())?;
+                let seed = request.dataset_seed.get();
+                let dir = Path::new(request.output_dir.as_str());
+                let file = record(dir, "rows.csv", &format!("x\n{seed}\n{noise}"))?;
+                let manifest = json!({"complete": true, "data": {"seed": seed}, "files": [file]});
+                write(&dir.join("dataset-manifest.json"), &manifest)
+            }
+            "execute" => {
+                let request: ExecuteRequest = decode_message(frame).map_err(|e| e.to_string())?;
+                let dir = Path::new(request.result_dir.as_str());
+                let file = record(dir, "answer.txt", &format!("{}\n{noise}", state.seed))?;
+                write(&dir.join("result.json"), &json!({"data": {"seed": state.seed}, "files": [file]}))
+            }
+            "evaluate" => {
+                let request: EvaluateRequest = decode_message(frame).map_err(|e| e.to_string())?;
+                write(Path::new(request.metrics_path.as_str()), &json!({"metrics": {"error": 0}}))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn record(dir: &Path, name: &str, contents: &str) -> Result<Value, String> {
+        let path = dir.join(name);
+        fs::write(&path, contents).map_err(|error| format!("writing {}: {error}", path.display()))?;
+        let digest: String = Sha256::digest(contents.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect();
+        Ok(json!({"path": name, "sha256": digest, "size": contents.len()}))
+    }
+
+    fn write(path: &Path, document: &Value) -> Result<(), String> {
+        let bytes = encode_value(document).map_err(|error| error.to_string())?;
+        fs::write(path, bytes).map_err(|error| format!("writing {}: {error}", path.display()))
     }
 }

@@ -3,6 +3,7 @@
 mod arguments;
 mod canon;
 mod check;
+mod conformance;
 mod run;
 mod validate;
 

@@ -21,7 +21,7 @@
 
 mod fsutil;
 mod record;
-mod store;
+pub(crate) mod store;
 
 use std::fs;
 use std::io;

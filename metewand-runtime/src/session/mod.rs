@@ -166,6 +166,8 @@ struct Ended {
 struct Pending {
     method: Method,
     id: RequestId,
+    /// The id a raw exchange's line carries, recorded instead of `id` (see [`WorkerSession::exchange_raw`]).
+    raw_id: Option<String>,
     started: Instant,
     started_at: SystemTime,
     deadline: Instant,
@@ -401,6 +403,43 @@ impl WorkerSession {
         self.complete(&pending, line)
     }
 
+    /// **For the conformance kit ([`crate::conformance`]) only; attempts never use it.** Writes `line` to the
+    /// worker exactly as given, which need not be a valid request, carry an id this session allocated or even be
+    /// JSON, and returns the next frame the worker writes, neither decoded nor matched to a request, so that a
+    /// caller can see how a worker answers what the typed path can never send (a second `hello`, another role's
+    /// request, a malformed message, an unusual id).
+    ///
+    /// Everything else a session promises still holds. The wait ends by the earlier of `phase`'s limit and the
+    /// scientific deadline; the session's request tracker is not involved (no id is allocated, nothing is left
+    /// pending, so the typed requests afterwards go on from where they were); the exchange is recorded in
+    /// [`phases`](WorkerSession::phases) under `phase`, with the id the line carries (empty when it has none
+    /// that is a string) and `ok` true when a frame came back. A frame, whatever it says, leaves the session
+    /// usable; anything else (the deadline, an exit or closed stream, a line that is not a frame, output with no
+    /// request pending, the cancel flag) discards the worker, exactly as on the typed path. A line longer than a
+    /// frame may be is refused without sending it ([`SessionErrorKind::InvalidRequest`]; the session stays usable).
+    pub fn exchange_raw(&mut self, phase: Method, line: Vec<u8>) -> Result<Frame, SessionError> {
+        if self.live.is_none() {
+            return Err(self.local(phase, SessionErrorKind::Unusable));
+        }
+        if line.len() > metewand_protocol::MAX_LINE_BYTES {
+            let error = FrameError::LineTooLong { observed: line.len() };
+            return Err(self.local(phase, SessionErrorKind::InvalidRequest(error)));
+        }
+        let raw_id = Frame::parse(line.strip_suffix(b"\n").unwrap_or(&line).to_vec())
+            .ok()
+            .and_then(|frame| frame.value().get("id").and_then(|id| id.as_str()).map(str::to_owned))
+            .unwrap_or_default();
+        let placeholder = RequestId::try_from("raw".to_owned()).expect("a nonempty id");
+        let pending = self.pending(phase, placeholder, Some(raw_id));
+        match self.transmit(&pending, line) {
+            Ok(frame) => {
+                self.record(&pending, true);
+                Ok(frame)
+            }
+            Err(kind) => Err(self.fail(&pending, kind)),
+        }
+    }
+
     /// Sends `shutdown`, then waits for the worker to exit, both within the `shutdown` limit (or the scientific
     /// deadline, if earlier). Succeeds only with the acknowledgment and exit status 0; either way every process
     /// of the worker's is killed and reaped before this returns.
@@ -430,6 +469,7 @@ impl WorkerSession {
             handshake: self.handshake().clone(),
             phases: std::mem::take(&mut self.phases),
             exit_status: status.expect("checked above"),
+            left_running: ended.termination.left_running,
         })
     }
 
@@ -448,6 +488,11 @@ impl WorkerSession {
             };
             self.local(method, kind)
         })?;
+        Ok(self.pending(method, id, None))
+    }
+
+    /// A request's deadline and timing, from now.
+    fn pending(&self, method: Method, id: RequestId, raw_id: Option<String>) -> Pending {
         let started = Instant::now();
         let limit = self.timeouts.limit(method);
         // A limit too large to add to the clock is, in effect, a decade.
@@ -456,7 +501,7 @@ impl WorkerSession {
             Some(scientific) if scientific <= phase_deadline => (scientific, |_| SessionErrorKind::ScientificTimeout),
             _ => (phase_deadline, |limit| SessionErrorKind::PhaseTimeout { limit }),
         };
-        Ok(Pending { method, id, started, started_at: SystemTime::now(), deadline, timeout, limit })
+        Pending { method, id, raw_id, started, started_at: SystemTime::now(), deadline, timeout, limit }
     }
 
     /// Exchanges a request and records its timing as successful.
@@ -481,21 +526,9 @@ impl WorkerSession {
             Ok(line) => line,
             Err(error) => return Err(self.fail(pending, SessionErrorKind::InvalidRequest(error))),
         };
-        if Instant::now() >= pending.deadline {
-            // Already past the deadline (a scientific deadline that passed between requests): nothing is sent.
-            return Err(self.fail(pending, pending.timed_out()));
-        }
-        if self.cancelled() {
-            return Err(self.fail(pending, SessionErrorKind::Cancelled));
-        }
-        let live = self.live.as_ref().expect("begin checked the session is usable");
-        let reply = if live.io.send(line) { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
-        let Some(reply) = reply else {
-            return Err(self.fail(pending, SessionErrorKind::Cancelled));
-        };
         let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
-        let kind = match reply {
-            Ok(io::Reply::Frame(frame)) => {
+        let kind = match self.transmit(pending, line) {
+            Ok(frame) => {
                 if let Some(observed) = self.repeated_answer(&frame, pending) {
                     let extra = TrackerError::ExtraResponse { observed };
                     return Err(self.fail(pending, violation(ProtocolViolation::Tracker(extra))));
@@ -516,6 +549,36 @@ impl WorkerSession {
                     },
                 }
             }
+            Err(kind) => kind,
+        };
+        if kind.discards_worker(pending.method) {
+            return Err(self.fail(pending, kind));
+        }
+        // A worker-reported failure the session survives: the tail is what the worker wrote up to now.
+        self.record(pending, false);
+        let stderr_tail = self.stderr_tail();
+        Err(SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned()))
+    }
+
+    /// Hands one encoded line to the protocol-I/O thread and waits for the frame that answers it, until the
+    /// pending deadline. Whatever is not a frame (output with no request pending, a bad line, an exit, a closed
+    /// stream, the deadline, the cancel flag) is the kind of error it is; every one of them discards the worker.
+    fn transmit(&mut self, pending: &Pending, line: Vec<u8>) -> Result<Frame, SessionErrorKind> {
+        if Instant::now() >= pending.deadline {
+            // Already past the deadline (a scientific deadline that passed between requests): nothing is sent.
+            return Err(pending.timed_out());
+        }
+        if self.cancelled() {
+            return Err(SessionErrorKind::Cancelled);
+        }
+        let live = self.live.as_ref().expect("begin checked the session is usable");
+        let reply = if live.io.send(line) { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
+        let Some(reply) = reply else {
+            return Err(SessionErrorKind::Cancelled);
+        };
+        let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
+        Err(match reply {
+            Ok(io::Reply::Frame(frame)) => return Ok(frame),
             Ok(io::Reply::Unsolicited(Ok(frame))) => match frame.value().get("id").and_then(|id| id.as_str()) {
                 Some(id) => {
                     violation(ProtocolViolation::Tracker(TrackerError::ExtraResponse { observed: id.to_owned() }))
@@ -535,14 +598,7 @@ impl WorkerSession {
                 action: "running the protocol-I/O thread",
                 source: std::io::Error::other("the thread stopped"),
             },
-        };
-        if kind.discards_worker(pending.method) {
-            return Err(self.fail(pending, kind));
-        }
-        // A worker-reported failure the session survives: the tail is what the worker wrote up to now.
-        self.record(pending, false);
-        let stderr_tail = self.stderr_tail();
-        Err(SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned()))
+        })
     }
 
     /// Whether the cancel flag, if any, is set.
@@ -586,7 +642,7 @@ impl WorkerSession {
         self.phases.push(PhaseTiming {
             role: self.role,
             phase: pending.method,
-            request_id: pending.id.to_string(),
+            request_id: pending.raw_id.clone().unwrap_or_else(|| pending.id.to_string()),
             started: pending.started,
             started_at: pending.started_at,
             duration: pending.started.elapsed(),

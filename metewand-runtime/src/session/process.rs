@@ -195,6 +195,9 @@ pub(super) struct Termination {
     pub(super) status: Option<ExitStatus>,
     /// Processes of the worker's that were still present when [`REAP_LIMIT`] passed.
     pub(super) survivors: Vec<i32>,
+    /// How many processes of the worker's session or process group, besides the worker, were still running when
+    /// it was ended: what it left behind.
+    pub(super) left_running: usize,
 }
 
 /// A worker process that has not been reaped yet: its pid, and with it its process group and session id, stay
@@ -245,6 +248,7 @@ impl WorkerProcess {
         let deadline = Instant::now() + REAP_LIMIT;
         // Everything killed, with its start time, so that reaping never touches a reused pid.
         let mut killed: BTreeMap<i32, u64> = BTreeMap::new();
+        let mut left_running = BTreeSet::new();
         let mut pause = Duration::from_micros(100);
         loop {
             let alive = {
@@ -257,6 +261,11 @@ impl WorkerProcess {
                 for process in leftovers(&processes, self.pid, me, our_session, &workers) {
                     killed.entry(process.pid).or_insert(process.start);
                     if !process.zombie {
+                        // Only the worker's own session and group count: an orphan of another session's tree,
+                        // swept here too, is not this worker's doing.
+                        if process.sid == self.pid || process.pgid == self.pid {
+                            left_running.insert(process.pid);
+                        }
                         let _ = sys::kill(process.pid);
                         alive += 1;
                     }
@@ -272,7 +281,7 @@ impl WorkerProcess {
 
         let status = self.reap_worker(deadline);
         let survivors = reap_killed(killed, me, deadline);
-        let termination = Termination { status, survivors };
+        let termination = Termination { status, survivors, left_running: left_running.len() };
         self.termination = Some(termination.clone());
         termination
     }

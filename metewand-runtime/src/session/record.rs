@@ -42,4 +42,7 @@ pub struct SessionSummary {
     pub phases: Vec<PhaseTiming>,
     /// The worker's exit status, which was 0.
     pub exit_status: ExitStatus,
+    /// How many processes the worker left running after its exit (each was killed and reaped): a clean worker
+    /// leaves none.
+    pub left_running: usize,
 }

@@ -1,6 +1,7 @@
 //! The runtime's integration tests: one binary, one module per area.
 
 mod catalog;
+mod conformance;
 mod identity;
 mod repository;
 mod sdk;

@@ -1,0 +1,280 @@
+//! The conformance kit against workers that keep the protocol (the example's, the SDK's, the test worker's
+//! conformant mode) and against the test worker breaking one rule at a time, each caught by the check that names
+//! it.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use metewand_runtime::CheckedRepository;
+use metewand_runtime::conformance::{self, BareCommand, Check, ConformanceOptions, Outcome, Report, Subject};
+use metewand_runtime::protocol::messages::Role;
+use tempfile::TempDir;
+
+use crate::session::test_worker::test_worker;
+
+/// A repository whose three workers are the test worker in its conformant mode, with extra arguments per worker.
+fn repository(materializer: &[&str], solver: &[&str], judge: &[&str]) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("src")).unwrap();
+    fs::write(dir.path().join("src/README"), "the test worker is an executable elsewhere\n").unwrap();
+    let command = |extra: &[&str]| {
+        let mut argv = vec![test_worker().to_str().unwrap().to_owned(), "serve".into(), "--conformant".into()];
+        argv.extend(extra.iter().map(|arg| (*arg).to_owned()));
+        serde_json::to_string(&argv).unwrap()
+    };
+    let toml = format!(
+        r#"format = 1
+
+[workers.gen]
+role = "dataset_materializer"
+command = {gen}
+source = "src"
+
+[workers.solver]
+role = "implementation"
+command = {solver}
+source = "src"
+
+[workers.judge]
+role = "problem_evaluator"
+command = {judge}
+source = "src"
+
+[datasets.small]
+materializer = "gen"
+parameters = {{ rows = 2 }}
+output_schema = {{ type = "object", required = ["seed"] }}
+
+[problems.answer]
+evaluator = "judge"
+parameters = {{}}
+result_schema = {{ type = "object", required = ["seed"] }}
+metric_schema = {{ type = "object", required = ["error"] }}
+
+[implementations.solve]
+worker = "solver"
+parameters = {{}}
+"#,
+        gen = command(materializer),
+        solver = command(solver),
+        judge = command(judge),
+    );
+    fs::write(dir.path().join("metewand.toml"), toml).unwrap();
+    dir
+}
+
+fn kit(repo: &Path, worker: &str, strict: bool) -> Report {
+    let repository = CheckedRepository::load(repo).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let options = ConformanceOptions { strict, ..ConformanceOptions::new(work.path()) };
+    let report =
+        conformance::run(&Subject::Repository { repository: &repository, worker: worker.to_owned() }, &options)
+            .unwrap();
+    assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0, "the kit removes its work folder");
+    report
+}
+
+fn outcome(report: &Report, check: Check) -> Outcome {
+    report.check(check).unwrap().outcome
+}
+
+/// Every check is in the report, in order; the failing ones are exactly `failing`.
+fn assert_fails(report: &Report, failing: &[Check]) {
+    let order: Vec<Check> = report.checks.iter().map(|result| result.check).collect();
+    assert_eq!(order, Check::ALL, "{report:#?}");
+    let failed: Vec<Check> =
+        report.checks.iter().filter(|result| result.outcome == Outcome::Fail).map(|result| result.check).collect();
+    for check in failing {
+        assert!(failed.contains(check), "{check} did not fail: {report:#?}");
+    }
+    if failing.is_empty() {
+        assert!(failed.is_empty() && report.passed(), "{report:#?}");
+    } else {
+        assert!(!report.passed());
+    }
+}
+
+#[test]
+fn the_conformant_test_worker_passes_every_check_of_every_role() {
+    let repo = repository(&[], &[], &[]);
+    for worker in ["gen", "solver", "judge"] {
+        let report = kit(repo.path(), worker, true);
+        assert_fails(&report, &[]);
+        for result in &report.checks {
+            let role_specific = matches!(result.check, Check::ExecuteBeforePrepare | Check::ResetThenAgain);
+            let expected = if role_specific && worker != "solver" { Outcome::Skip } else { Outcome::Pass };
+            assert_eq!(result.outcome, expected, "{worker}: {result:#?}");
+        }
+    }
+}
+
+#[test]
+fn the_examples_workers_pass() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares");
+    let repository = CheckedRepository::load(&example).unwrap();
+    let before: Vec<_> = fs::read_dir(&example).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    for worker in repository.workers().keys() {
+        let work = tempfile::tempdir().unwrap();
+        let subject = Subject::Repository { repository: &repository, worker: worker.clone() };
+        let report = conformance::run(&subject, &ConformanceOptions::new(work.path())).unwrap();
+        assert!(report.passed(), "{worker}: {report:#?}");
+        assert_eq!(outcome(&report, Check::Outputs), Outcome::Pass, "{worker}");
+        assert_eq!(outcome(&report, Check::Hello), Outcome::Pass, "{worker}");
+    }
+    let after: Vec<_> = fs::read_dir(&example).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    assert_eq!(before, after, "the kit leaves the repository alone");
+}
+
+fn sdk() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python")
+}
+
+fn bare(role: Role, script: &str) -> BareCommand {
+    let workers = sdk().join("tests/workers");
+    BareCommand {
+        role,
+        command: vec!["python3".into(), workers.join(script).into()],
+        source_dir: Some(workers),
+        env: vec![(OsString::from("PYTHONPATH"), sdk().join("src").into())],
+        dataset_dir: None,
+        result_dir: None,
+    }
+}
+
+#[test]
+fn the_sdks_example_workers_pass_as_bare_commands() {
+    for (role, script) in [
+        (Role::DatasetMaterializer, "materializer.py"),
+        (Role::Implementation, "implementation.py"),
+        (Role::ProblemEvaluator, "evaluator.py"),
+    ] {
+        let work = tempfile::tempdir().unwrap();
+        let report =
+            conformance::run(&Subject::Command(bare(role, script)), &ConformanceOptions::new(work.path())).unwrap();
+        assert_fails(&report, &[]);
+        for check in [Check::Hello, Check::SecondHello, Check::OtherRole, Check::MalformedRequest, Check::UnusualIds] {
+            assert_eq!(outcome(&report, check), Outcome::Pass, "{script} {check}: {report:#?}");
+        }
+        // Nothing to validate against, and (for an implementation or evaluator) no dataset: skipped, saying why.
+        let outputs = report.check(Check::Outputs).unwrap();
+        assert_eq!(outputs.outcome, Outcome::Skip, "{script}");
+        assert!(!outputs.why.is_empty());
+    }
+}
+
+#[test]
+fn a_bare_implementation_given_a_dataset_runs_its_state_checks() {
+    let repo = repository(&[], &[], &[]);
+    let dataset = tempfile::tempdir().unwrap();
+    fs::write(dataset.path().join("dataset-manifest.json"), "{\"complete\":true,\"data\":{},\"files\":[]}\n").unwrap();
+    let mut command = vec![OsString::from(test_worker()), "serve".into(), "--conformant".into()];
+    let work = tempfile::tempdir().unwrap();
+    let subject = |command: Vec<OsString>| {
+        Subject::Command(BareCommand {
+            role: Role::Implementation,
+            command,
+            source_dir: Some(repo.path().join("src")),
+            env: Vec::new(),
+            dataset_dir: Some(dataset.path().to_owned()),
+            result_dir: None,
+        })
+    };
+    let report = conformance::run(&subject(command.clone()), &ConformanceOptions::new(work.path())).unwrap();
+    assert_fails(&report, &[]);
+    assert_eq!(outcome(&report, Check::ResetThenAgain), Outcome::Pass);
+    command.extend(["--fault".into(), "execute-unprepared@execute".into()]);
+    let report = conformance::run(&subject(command), &ConformanceOptions::new(work.path())).unwrap();
+    assert_fails(&report, &[Check::ExecuteBeforePrepare]);
+}
+
+#[test]
+fn accepting_a_second_hello_fails_second_hello() {
+    let repo = repository(&[], &["--fault", "accept-second-hello@hello"], &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[Check::SecondHello]);
+    assert_eq!(outcome(&report, Check::Hello), Outcome::Pass);
+    let failed = report.check(Check::SecondHello).unwrap();
+    assert!(failed.sent.as_deref().unwrap().contains("\"second-hello\""), "{failed:#?}");
+    assert!(failed.received.as_deref().unwrap().contains("\"ok\":true"), "{failed:#?}");
+}
+
+#[test]
+fn mangling_an_unusual_id_fails_unusual_ids_with_the_frames() {
+    let repo = repository(&["--fault", "mangle-ids@hello"], &[], &[]);
+    let report = kit(repo.path(), "gen", false);
+    assert_fails(&report, &[Check::UnusualIds]);
+    let failed = report.check(Check::UnusualIds).unwrap();
+    assert!(failed.why.contains("came back as \"t-\""), "{failed:#?}");
+    assert!(failed.sent.as_deref().unwrap().contains("été-🚀"), "{failed:#?}");
+    assert!(failed.received.as_deref().unwrap().contains("\"id\":\"t-\""), "{failed:#?}");
+    assert!(!failed.stderr_tail.is_empty(), "the test worker logs each request: {failed:#?}");
+}
+
+#[test]
+fn executing_without_prepare_fails_execute_before_prepare() {
+    let repo = repository(&[], &["--fault", "execute-unprepared@execute"], &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[Check::ExecuteBeforePrepare]);
+    assert_eq!(outcome(&report, Check::ResetThenAgain), Outcome::Pass);
+}
+
+#[test]
+fn writing_non_frames_to_stdout_fails_stdout_frames_only() {
+    let repo = repository(&[], &["--fault", "junk-stdout@prepare"], &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[Check::StdoutFramesOnly]);
+    assert_eq!(outcome(&report, Check::Hello), Outcome::Pass);
+    let failed = report.check(Check::StdoutFramesOnly).unwrap();
+    assert!(failed.why.contains("not a frame"), "{failed:#?}");
+}
+
+#[test]
+fn leaving_a_process_behind_fails_nothing_left_running() {
+    let pids = tempfile::tempdir().unwrap();
+    let pid_dir = pids.path().to_str().unwrap();
+    let repo = repository(&[], &["--fault", "spawn-sleeper@prepare", "--pid-dir", pid_dir], &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[Check::NothingLeftRunning]);
+    let why = &report.check(Check::NothingLeftRunning).unwrap().why;
+    assert!(why.contains("process(es) of the worker's were still running"), "{why}");
+}
+
+#[test]
+fn nondeterministic_output_is_a_warning_and_a_failure_when_strict() {
+    let repo = repository(&["--fault", "nondeterministic@materialize"], &[], &[]);
+    let report = kit(repo.path(), "gen", false);
+    assert_fails(&report, &[]);
+    let determinism = report.check(Check::Determinism).unwrap();
+    assert_eq!(determinism.outcome, Outcome::Warn, "{report:#?}");
+    assert!(determinism.why.contains("rows.csv has another content"), "{determinism:#?}");
+    let strict = kit(repo.path(), "gen", true);
+    assert_fails(&strict, &[Check::Determinism]);
+}
+
+#[test]
+fn a_wrong_worker_id_fails_hello_and_skips_the_rest() {
+    let repo = repository(&[], &[], &["--fault", "wrong-worker-id@hello"]);
+    let report = kit(repo.path(), "judge", false);
+    assert_fails(&report, &[Check::Hello]);
+    assert!(report.checks[1..].iter().all(|result| result.outcome == Outcome::Skip), "{report:#?}");
+    let hello = report.check(Check::Hello).unwrap();
+    assert!(hello.sent.as_deref().unwrap().contains("\"method\":\"hello\""));
+}
+
+#[test]
+fn an_unclean_exit_after_shutdown_fails_shutdown() {
+    let repo = repository(&[], &[], &["--fault", "answer-then-exit@shutdown"]);
+    let report = kit(repo.path(), "judge", false);
+    assert_fails(&report, &[Check::Shutdown]);
+}
+
+#[test]
+fn a_worker_that_ignores_roles_and_rules_fails_their_checks() {
+    // The plain test worker serves every method whatever its role and exits on a request it cannot decode.
+    let dir = repository(&[], &[], &[]);
+    let toml = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+    fs::write(dir.path().join("metewand.toml"), toml.replace(",\"--conformant\"", "")).unwrap();
+    let report = kit(dir.path(), "solver", false);
+    assert_fails(&report, &[Check::SecondHello, Check::OtherRole, Check::ExecuteBeforePrepare]);
+}
