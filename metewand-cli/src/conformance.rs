@@ -34,7 +34,8 @@ to validate its output against, so outputs and determinism are skipped, and an i
 Prints one line per check (check, outcome, time, why), and for a failed check what was sent, what came back and
 the end of the worker's stderr. --json prints {\"passed\": ..., \"workers\": [...]} instead.";
 
-const EXIT_STATUSES: &str = "exit statuses: 0 no check failed (skips and warnings allowed), 1 a check failed, 2 usage, repository or I/O
+const EXIT_STATUSES: &str =
+    "exit statuses: 0 no check failed (skips and warnings allowed), 1 a check failed, 2 usage, repository or I/O
 error";
 
 /// `metewand conformance`.

@@ -540,12 +540,9 @@ impl<'p, 'r> Run<'p, 'r> {
             return Ok(false);
         }
         let dir = Dir::open(&self.entry).map_err(|e| Failure::executor("opening the published dataset", e))?;
-        let again = self
-            .validator()
-            .validate_dataset(dataset, &self.entry, DATASET_MANIFEST)
-            .map_err(|e| {
-                Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
-            })?;
+        let again = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
+            Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
+        })?;
         if !record.matches(&again) || !dir.is_at(&self.entry) {
             return Ok(false);
         }

@@ -22,6 +22,7 @@ use rustix::fs::{FlockOperation, Mode, OFlags, RenameFlags};
 use serde::{Deserialize, Serialize};
 
 use super::fsutil::{Dir, FsError};
+use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, read_checked};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
@@ -29,7 +30,6 @@ use crate::files::{MAX_WALK_DEPTH, RelativePath};
 use crate::identity::{SourceFile, SourceTree};
 use crate::repository::{SKIPPED_NAMES, Worker};
 use crate::validate::{ValidatedDataset, ValidatedFile};
-use crate::CheckedRepository;
 
 /// The prefix of every staging (and evicted) folder in `datasets/`; such a folder is never used as a dataset.
 pub const STAGING_PREFIX: &str = ".tmp-";
