@@ -253,9 +253,11 @@ impl WorkerProcess {
         loop {
             let alive = {
                 let workers = live_workers();
+                // Scanned before anything is killed: a process killed a moment earlier may already be a zombie,
+                // and would no longer be counted as left running.
+                let processes = scan_processes();
                 let _ = sys::kill(self.pid);
                 let _ = sys::kill(-self.pid);
-                let processes = scan_processes();
                 let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
                 let mut alive = usize::from(!self.has_exited());
                 for process in leftovers(&processes, self.pid, me, our_session, &workers) {
