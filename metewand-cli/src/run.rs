@@ -140,7 +140,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         })?,
     };
     // The attempt has started: from here on, attempt.json is always written.
-    let options = RunOptions { state_dir, cancel: Some(cancel) };
+    let options = RunOptions::new(state_dir).cancel_on(cancel);
     let record = plan.run(&folder, &options);
     // The summary comes first, so the attempt's own first failure is printed even when the record cannot be
     // written (a full disk); the record's write failure is then the second, separate sentence.

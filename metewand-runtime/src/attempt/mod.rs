@@ -90,6 +90,20 @@ pub struct RunOptions {
     pub cancel: Option<&'static AtomicBool>,
 }
 
+impl RunOptions {
+    /// Options for attempts whose state folder is `state_dir`, with nothing to cancel them.
+    pub fn new(state_dir: impl Into<PathBuf>) -> RunOptions {
+        RunOptions { state_dir: state_dir.into(), cancel: None }
+    }
+
+    /// Cancels the attempt once `flag` is set.
+    #[must_use]
+    pub fn cancel_on(mut self, flag: &'static AtomicBool) -> RunOptions {
+        self.cancel = Some(flag);
+        self
+    }
+}
+
 impl<'r> AttemptPlan<'r> {
     /// Names the attempt's parts; an unknown name is an error before anything starts.
     pub fn new(

@@ -1054,7 +1054,7 @@ impl Kit<'_> {
         for dir in [&folder, &state] {
             fs::create_dir_all(dir).map_err(|error| format!("the executor could not create a folder: {error}"))?;
         }
-        let record = plan.run(&folder, &RunOptions { state_dir: state.clone(), cancel: None });
+        let record = plan.run(&folder, &RunOptions::new(state.clone()));
         let entry = state.join("datasets").join(dataset.key(seed).as_str());
         let validator = WorkerOutputValidator::new(repository);
         validator.validate_dataset(dataset, &entry, DATASET_MANIFEST).map_err(|_| {
