@@ -13,13 +13,12 @@
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
 //!
-//! Every file and folder the runner creates is created exclusively without following links (`fsutil`), just
+//! Every file and folder the runner creates is created exclusively without following links ([`Dir`]), just
 //! before the session it is for; an entry found in its place is the invalid output of the last worker that ran.
 //!
 //! Every event maps to the record's outcome, role, phase and kind by the event table in ARCHITECTURE.md; the
 //! first failure ends the attempt and is the one recorded.
 
-mod fsutil;
 mod record;
 pub(crate) mod store;
 
@@ -37,7 +36,7 @@ use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use fsutil::{Dir, FsError};
+pub use crate::files::{Dir, FsError};
 pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, rfc3339, write_record};
 pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX};
 

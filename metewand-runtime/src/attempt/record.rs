@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Timestamp};
 
-use super::fsutil::{Dir, FsError};
+use crate::files::{Dir, FsError};
 
 /// The name of the attempt record in an attempt folder.
 pub const RECORD_FILE: &str = "attempt.json";

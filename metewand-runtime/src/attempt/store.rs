@@ -21,11 +21,11 @@ use std::time::{Duration, Instant, SystemTime};
 use rustix::fs::{FlockOperation, Mode, OFlags, RenameFlags};
 use serde::{Deserialize, Serialize};
 
-use super::fsutil::{Dir, FsError};
 use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, read_checked};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
+use crate::files::{Dir, FsError};
 use crate::files::{MAX_WALK_DEPTH, RelativePath};
 use crate::identity::{SourceFile, SourceTree};
 use crate::repository::{SKIPPED_NAMES, Worker};

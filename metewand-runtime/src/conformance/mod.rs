@@ -286,6 +286,16 @@ impl Finding {
         Finding { why: why.into(), sent: None, received: None, stderr_tail: Vec::new() }
     }
 
+    /// The failed result of `check` that this finding explains.
+    fn failed(self, check: Check) -> CheckResult {
+        CheckResult {
+            sent: self.sent,
+            received: self.received,
+            stderr_tail: self.stderr_tail,
+            ..CheckResult::new(check, Outcome::Fail, self.why)
+        }
+    }
+
     fn sent(mut self, sent: &[u8]) -> Finding {
         self.sent = Some(evidence(sent));
         self
@@ -411,15 +421,7 @@ impl Kit<'_> {
     fn push(&mut self, check: Check, outcome: Step<String>, started: Instant) {
         let mut result = match outcome {
             Ok(why) => CheckResult::new(check, Outcome::Pass, why),
-            Err(problem) => CheckResult {
-                check,
-                outcome: Outcome::Fail,
-                why: problem.why,
-                duration: Duration::ZERO,
-                sent: problem.sent,
-                received: problem.received,
-                stderr_tail: problem.stderr_tail,
-            },
+            Err(problem) => problem.failed(check),
         };
         result.duration = started.elapsed();
         self.results.push(result);
@@ -743,15 +745,7 @@ impl Kit<'_> {
                 let outcome = if self.strict { Outcome::Fail } else { Outcome::Warn };
                 CheckResult::new(Check::Determinism, outcome, why)
             }
-            Err(problem) => CheckResult {
-                check: Check::Determinism,
-                outcome: Outcome::Fail,
-                why: problem.why,
-                duration: Duration::ZERO,
-                sent: problem.sent,
-                received: problem.received,
-                stderr_tail: problem.stderr_tail,
-            },
+            Err(problem) => problem.failed(Check::Determinism),
         };
         result.duration = started.elapsed();
         self.results.push(result);
@@ -858,13 +852,14 @@ impl Kit<'_> {
     // -- over every session
 
     fn whole_run(&mut self) {
-        let mut result = match self.observed.left_running.iter().find(|(_, count)| *count > 0) {
-            Some((check, count)) => CheckResult {
-                why: format!(
+        let result = match self.observed.left_running.iter().find(|(_, count)| *count > 0) {
+            Some((check, count)) => CheckResult::new(
+                Check::NothingLeftRunning,
+                Outcome::Fail,
+                format!(
                     "{count} process(es) of the worker's were still running after its clean shutdown (in the session for {check})"
                 ),
-                ..CheckResult::new(Check::NothingLeftRunning, Outcome::Fail, "")
-            },
+            ),
             None if self.observed.left_running.is_empty() => {
                 CheckResult::new(Check::NothingLeftRunning, Outcome::Skip, "no session shut down cleanly")
             }
@@ -874,7 +869,6 @@ impl Kit<'_> {
                 format!("nothing was left running after {} clean shutdown(s)", self.observed.left_running.len()),
             ),
         };
-        result.duration = Duration::ZERO;
         self.results.push(result);
         let result = match self.observed.not_frames.first() {
             Some((check, violation, tail)) => CheckResult {

@@ -6,12 +6,11 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
-use rustix::fs::{Mode, OFlags};
+use rustix::fs::Mode;
 
+use super::dir::{CREATE_NEW, DIRECTORY};
 use super::path::RelativePath;
 use super::walk::{OpenError, explain};
-
-const DIRECTORY: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
 
 /// Opens the directory holding `path`'s last component, one directory at a time without following links; returns
 /// it (`None` for `root` itself) and the last component.
@@ -66,14 +65,7 @@ pub(crate) fn create_new_dir_beneath(root: BorrowedFd<'_>, path: &RelativePath, 
 pub(crate) fn create_new_file_beneath(root: BorrowedFd<'_>, path: &RelativePath, mode: u32) -> io::Result<File> {
     let (directory, name) = parent(root, path).map_err(open_io)?;
     let directory = directory.as_ref().map_or(root, AsFd::as_fd);
-    let flags = OFlags::WRONLY
-        | OFlags::CREATE
-        | OFlags::EXCL
-        | OFlags::NOFOLLOW
-        | OFlags::NONBLOCK
-        | OFlags::NOCTTY
-        | OFlags::CLOEXEC;
-    let created = rustix::fs::openat(directory, name, flags, Mode::from_raw_mode(0o600))?;
+    let created = rustix::fs::openat(directory, name, CREATE_NEW, Mode::from_raw_mode(0o600))?;
     rustix::fs::fchmod(&created, Mode::from_raw_mode(mode))?;
     Ok(File::from(created))
 }

@@ -13,18 +13,21 @@
 //!   its descriptor (the inode the walk saw, a regular file, its link count and size), streams it through SHA-256
 //!   without reading past the size it saw, and checks it again with `fstat` afterwards;
 //! - [`Sha256Digest`] holds every digest;
-//! - [`create`] makes the executor's own trees: each folder and file created exclusively (`mkdirat`,
-//!   `O_CREAT | O_EXCL | O_NOFOLLOW`) beneath a descriptor of a folder the executor just made.
+//! - [`Dir`] holds one of the executor's own folders by a descriptor and creates each entry in it exclusively
+//!   (`mkdirat`, `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`), refusing whatever a worker prepared at the name;
+//!   [`create`] does the same for a path several folders deep (source copies, store entries).
 //!
 //! Everything is done through `rustix` on descriptors; there is no `unsafe` code here.
 
 pub(crate) mod create;
 pub(crate) mod digest;
+pub(crate) mod dir;
 pub(crate) mod path;
 pub(crate) mod read;
 pub(crate) mod walk;
 
 pub use digest::{DigestParseError, Sha256Digest};
+pub use dir::{Dir, FsError};
 pub use path::{PathError, RelativePath};
 pub use read::{CANCEL_CHECK_BYTES, FileError, Hook, HookPoint, default_hash_threads};
 pub use walk::{EntryType, MAX_WALK_DEPTH};

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
+use super::dir::DIRECTORY;
 use super::path::RelativePath;
 
 /// The deepest directory nesting a walk accepts below its root.
@@ -126,7 +127,7 @@ pub(crate) enum WalkError {
 
 /// Opens an artifact's root directory without following a link in its last component.
 pub(crate) fn open_root(root: &Path) -> io::Result<OwnedFd> {
-    Ok(rustix::fs::open(root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::empty())?)
+    Ok(rustix::fs::open(root, DIRECTORY, Mode::empty())?)
 }
 
 /// Walks everything beneath `root`, skipping entries whose name is in `skip` (at every level, whatever their type).
@@ -194,12 +195,7 @@ fn walk_directory(
                 if depth + 1 > MAX_WALK_DEPTH {
                     return Err(WalkError::TooDeep { path });
                 }
-                let child = match rustix::fs::openat(
-                    directory,
-                    name.as_c_str(),
-                    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-                    Mode::empty(),
-                ) {
+                let child = match rustix::fs::openat(directory, name.as_c_str(), DIRECTORY, Mode::empty()) {
                     Ok(child) => child,
                     Err(rustix::io::Errno::NOENT | rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
                         return Err(WalkError::Changed { path });
@@ -261,7 +257,7 @@ pub(crate) fn open_beneath(root: BorrowedFd<'_>, path: &RelativePath) -> Result<
         let flags = if last {
             OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY
         } else {
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
+            DIRECTORY
         };
         let opened = rustix::fs::openat(directory, name, flags, Mode::empty())
             .map_err(|errno| explain(directory, name, errno))?;

@@ -14,6 +14,20 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags};
 
+/// How a folder is opened: never through a link, never anything but a folder.
+pub(crate) const DIRECTORY: OFlags =
+    OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
+
+/// How a file is created: only if nothing at all is at the name (a link, a FIFO or a file makes it fail at once),
+/// and never blocking or becoming a controlling terminal.
+pub(crate) const CREATE_NEW: OFlags = OFlags::WRONLY
+    .union(OFlags::CREATE)
+    .union(OFlags::EXCL)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::NONBLOCK)
+    .union(OFlags::NOCTTY)
+    .union(OFlags::CLOEXEC);
+
 /// What went wrong creating or examining one of the executor's own entries.
 #[derive(Debug, thiserror::Error)]
 pub enum FsError {
@@ -76,8 +90,7 @@ pub struct Dir {
 impl Dir {
     /// Opens an existing folder; a symbolic link (or anything but a folder) at `path` is refused.
     pub fn open(path: &Path) -> Result<Dir, FsError> {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        match rustix::fs::open(path, flags, Mode::empty()) {
+        match rustix::fs::open(path, DIRECTORY, Mode::empty()) {
             Ok(fd) => Ok(Dir { fd, path: path.to_owned() }),
             Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
                 let found = match std::fs::symlink_metadata(path) {
@@ -125,8 +138,7 @@ impl Dir {
             Err(rustix::io::Errno::EXIST) => return Err(self.unexpected(name)),
             Err(error) => return Err(FsError::io("create the folder", path, error)),
         }
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let fd = rustix::fs::openat(&self.fd, name, flags, Mode::empty())
+        let fd = rustix::fs::openat(&self.fd, name, DIRECTORY, Mode::empty())
             .map_err(|error| FsError::io("open the folder", path.clone(), error))?;
         Ok(Dir { fd, path })
     }
@@ -134,9 +146,7 @@ impl Dir {
     /// Creates the file `name` here for writing: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so an existing
     /// entry of any kind (a link, a FIFO, a file) is refused without being opened.
     pub fn create_file(&self, name: &str) -> Result<File, FsError> {
-        let flags =
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        match rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(0o644)) {
+        match rustix::fs::openat(&self.fd, name, CREATE_NEW, Mode::from_raw_mode(0o644)) {
             Ok(fd) => Ok(File::from(fd)),
             Err(rustix::io::Errno::EXIST) => Err(self.unexpected(name)),
             Err(error) => Err(FsError::io("create", self.join(name), error)),
