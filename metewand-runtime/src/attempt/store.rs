@@ -391,6 +391,10 @@ impl Store {
     }
 
     fn lock(&self) -> Result<StoreLock<'_>, StoreError> {
+        self.lock_within(LOCK_LIMIT)
+    }
+
+    fn lock_within(&self, limit: Duration) -> Result<StoreLock<'_>, StoreError> {
         let started = Instant::now();
         loop {
             match rustix::fs::flock(&self.dir, FlockOperation::NonBlockingLockExclusive) {
@@ -405,7 +409,7 @@ impl Store {
             if self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
                 return Err(StoreError::Cancelled);
             }
-            if started.elapsed() > LOCK_LIMIT {
+            if started.elapsed() > limit {
                 return Err(StoreError::Locked { path: self.path().to_owned() });
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -624,6 +628,24 @@ mod tests {
 
     fn mode(path: &Path) -> u32 {
         fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[test]
+    fn a_store_locked_by_another_process_is_given_up_after_the_limit_or_at_cancel() {
+        static CANCEL: AtomicBool = AtomicBool::new(false);
+        let state = tempfile::tempdir().unwrap();
+        let store = Store::open(&state.path().join("datasets"), Some(&CANCEL)).unwrap();
+        // Another open file description of the folder: flock treats it as another holder, as another process is.
+        let other = Dir::open(store.path()).unwrap();
+        rustix::fs::flock(&other, FlockOperation::NonBlockingLockExclusive).unwrap();
+        let error = store.lock_within(Duration::from_millis(50)).err().expect("the lock is held elsewhere");
+        assert!(matches!(&error, StoreError::Locked { path } if path == store.path()), "{error}");
+        assert!(error.to_string().contains("stayed locked"), "{error}");
+        CANCEL.store(true, Ordering::SeqCst);
+        assert!(matches!(store.lookup("key"), Err(StoreError::Cancelled)), "the cancel flag ends the wait");
+        CANCEL.store(false, Ordering::SeqCst);
+        rustix::fs::flock(&other, FlockOperation::Unlock).unwrap();
+        assert!(store.lookup("key").unwrap().is_none(), "once released, the store is read");
     }
 
     #[test]
