@@ -125,12 +125,16 @@ impl Environment {
             let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
             Some(kib * 1024)
         });
+        // Workers usually share their program: each is found and hashed once.
+        let mut seen: BTreeMap<(String, PathBuf), Program> = BTreeMap::new();
         let workers = repository
             .workers()
             .iter()
             .map(|(name, worker)| {
                 let first = worker.expanded_command()[0].to_string_lossy().into_owned();
-                (name.clone(), program(&first, worker.source_path()))
+                let key = (first.clone(), worker.source_path().to_owned());
+                let found = seen.entry(key).or_insert_with(|| program(&first, worker.source_path())).clone();
+                (name.clone(), found)
             })
             .collect();
         let root = repository.root();
