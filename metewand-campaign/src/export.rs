@@ -39,8 +39,11 @@ pub const FIXED_COLUMNS: [&str; 16] = [
     "implementation_time_ns",
 ];
 
-/// One attempt's row: the fixed columns, its numeric metrics, and the trailing columns.
-fn row(entry: &PlanEntry, record: &AttemptRecord) -> (Map<String, Value>, BTreeMap<String, Value>) {
+/// One attempt's row: the fixed and trailing columns, and its numeric metrics by column.
+type Row = (Map<String, Value>, BTreeMap<String, Value>);
+
+/// One attempt's row.
+fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
     let mut row = Map::new();
     let text = |value: Option<String>| value.map_or(Value::Null, Value::String);
     let phase = |wanted: Phase| {
@@ -101,8 +104,7 @@ pub fn write(folder: &Path) -> Result<(), FolderError> {
     let file = CampaignFile::read(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let rows: Mutex<Vec<Option<(Map<String, Value>, BTreeMap<String, Value>)>>> =
-        Mutex::new(vec![None; file.attempts.len()]);
+    let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; file.attempts.len()]);
     Status::scan(folder, &file.name, &ids, |record| {
         let Some(campaign) = &record.campaign else { return };
         let Some(&i) = index.get(campaign.attempt_id.as_str()) else { return };
@@ -119,7 +121,7 @@ pub fn write(folder: &Path) -> Result<(), FolderError> {
         let path = folder.join(name);
         move |source| FolderError::Io { action: "write", path, source }
     };
-    let full = |(row, metrics): &(Map<String, Value>, BTreeMap<String, Value>)| -> Map<String, Value> {
+    let full = |(row, metrics): &Row| -> Map<String, Value> {
         let mut out = row.clone();
         for column in &metric_columns {
             out.insert(column.clone(), metrics.get(column).cloned().unwrap_or(Value::Null));
