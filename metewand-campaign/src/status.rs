@@ -7,7 +7,9 @@ use std::path::Path;
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 
-use crate::folder::{CampaignFile, FolderError, Found, read_attempt};
+use serde::Deserialize;
+
+use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_attempt};
 use crate::plan::CampaignPlan;
 
 /// The state of a campaign folder.
@@ -15,6 +17,8 @@ use crate::plan::CampaignPlan;
 pub struct Status {
     /// The campaign's name.
     pub name: String,
+    /// The repository's path, as `campaign.json` records it (empty for a status against a plan).
+    pub repository: String,
     /// Attempts in the plan.
     pub planned: usize,
     /// Valid records, by outcome (`cancelled` included).
@@ -44,9 +48,11 @@ impl Status {
 
     /// The status of the folder against its own `campaign.json`.
     pub fn of(folder: &Path) -> Result<Status, FolderError> {
-        let file = CampaignFile::read(folder)?;
+        let file = CampaignIds::read(folder)?;
         let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-        Ok(Status::scan(folder, &file.name, &ids, |_| {}))
+        let mut status = Status::scan(folder, &file.name, &ids, |_| {});
+        status.repository = file.repository;
+        Ok(status)
     }
 
     /// The status of the folder against `plan`.
@@ -110,5 +116,32 @@ impl Status {
                 each(&record);
             }
         }
+    }
+}
+
+/// What `status` needs of `campaign.json`: the name and the ids, so that a large plan costs little memory.
+#[derive(Deserialize)]
+struct CampaignIds {
+    name: String,
+    repository: String,
+    attempts: Vec<IdOnly>,
+}
+
+#[derive(Deserialize)]
+struct IdOnly {
+    id: String,
+}
+
+impl CampaignIds {
+    fn read(folder: &Path) -> Result<CampaignIds, FolderError> {
+        let path = folder.join(CAMPAIGN_FILE);
+        let bytes = match std::fs::read(&path) {
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(FolderError::NotACampaign { path: folder.to_owned() });
+            }
+            Err(source) => return Err(FolderError::Io { action: "read", path, source }),
+            Ok(bytes) => bytes,
+        };
+        serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
     }
 }

@@ -3,14 +3,14 @@
 //! library's.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use metewand_campaign::export::{self, RESULTS_CSV};
-use metewand_campaign::folder::{CampaignFile, read_materialization};
+use metewand_campaign::folder::read_materialization;
 use metewand_campaign::plan::PlannedDataset;
 use metewand_campaign::{
     Axes, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status, run as run_campaign,
@@ -438,6 +438,15 @@ impl Live {
     }
 }
 
+impl Drop for Live {
+    /// The bar stays on screen with its last counts, above the summary.
+    fn drop(&mut self) {
+        self.bar.abandon();
+        // The bar's line is left as it is: the summary starts on the next one.
+        let _ = writeln!(std::io::stderr());
+    }
+}
+
 impl Observer for Live {
     fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
         self.bar.set_length(to_run as u64);
@@ -542,10 +551,9 @@ fn run_command(args: RunArgs) -> Result<(), Failure> {
 
 fn status(args: StatusArgs) -> Result<(), Failure> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
-    let file = CampaignFile::read(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
     let status = Status::of(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
     let mut out = String::new();
-    out.push_str(&format!("campaign     {} of {}\n", status.name, file.repository));
+    out.push_str(&format!("campaign     {} of {}\n", status.name, status.repository));
     out.push_str(&format!("planned      {}\n", status.planned));
     let outcomes: Vec<String> = status.by_outcome.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect();
     out.push_str(&format!(
