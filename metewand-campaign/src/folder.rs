@@ -55,8 +55,8 @@ pub enum FolderError {
         /// Why.
         message: String,
     },
-    /// The folder is not a campaign folder.
-    #[error("{} is not a campaign folder: it has no {CAMPAIGN_FILE}", path.display())]
+    /// The folder is not a campaign folder (it has no `campaign.json`, or holds other files and no plan).
+    #[error("{} is not a campaign folder: it has no {CAMPAIGN_FILE}; give a new or empty folder", path.display())]
     NotACampaign {
         /// The folder.
         path: PathBuf,
@@ -157,6 +157,17 @@ impl CampaignFolder {
         concurrency: u64,
         environment: Environment,
     ) -> Result<CampaignFolder, FolderError> {
+        // A folder that is not a campaign folder yet must hold nothing but what an interrupted first run leaves:
+        // an unrelated folder is never written into.
+        if !path.join(CAMPAIGN_FILE).exists()
+            && let Ok(entries) = fs::read_dir(path)
+        {
+            let ours = |name: &str| matches!(name, "attempts" | "datasets" | LOCK_FILE) || name.starts_with('.');
+            let foreign = entries.filter_map(Result::ok).any(|entry| !ours(&entry.file_name().to_string_lossy()));
+            if foreign {
+                return Err(FolderError::NotACampaign { path: path.to_owned() });
+            }
+        }
         fs::create_dir_all(path.join("attempts")).map_err(io_error("create", path))?;
         fs::create_dir_all(path.join("datasets")).map_err(io_error("create", path))?;
         let path = path.canonicalize().map_err(io_error("resolve", path))?;
