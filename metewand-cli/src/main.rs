@@ -3,6 +3,7 @@
 //! Each command is one module with its own `Args` (a `clap::Args` derive) and a `run(Args)`; [`Command`] lists
 //! them. A failure is one sentence on stderr and an exit status; the logic lives in the libraries.
 
+mod campaign;
 mod canon;
 mod check;
 mod completions;
@@ -21,7 +22,7 @@ const ABOUT: &str = "Runs scientific benchmark attempts with untrusted worker pr
 const EXIT_STATUSES: &str = "exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
 (`check` reports an invalid repository with 2; `conformance` uses 1 when a check failed);
 `run` also uses 1 for a verdict not reached, 3 for a failed attempt and 130 for a cancelled
-one (see `metewand run --help`)";
+one (see `metewand run --help`); `campaign run` uses 3 when an attempt failed and 130 when cancelled";
 
 /// The command line: one subcommand.
 #[derive(Parser)]
@@ -37,6 +38,7 @@ pub(crate) struct Cli {
 enum Command {
     Check(check::Args),
     Run(run::Args),
+    Campaign(campaign::Args),
     Validate(validate::Args),
     Canon(canon::Args),
     Conformance(conformance::Args),
@@ -48,6 +50,7 @@ impl Command {
         match self {
             Command::Check(args) => check::run(args),
             Command::Run(args) => run::run(args),
+            Command::Campaign(args) => campaign::run(args),
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),
             Command::Conformance(args) => conformance::run(args),

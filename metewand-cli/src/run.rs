@@ -69,7 +69,7 @@ static CANCEL: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool:
 /// Ctrl-C, a `kill`, and a closed terminal or a lost ssh connection all cancel the attempt the same way.
 const CANCELLING_SIGNALS: [std::ffi::c_int; 3] = [SIGINT, SIGTERM, SIGHUP];
 
-fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> {
+pub(crate) fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> {
     for signal in CANCELLING_SIGNALS {
         signal_hook::flag::register(signal, Arc::clone(&CANCEL))
             .map_err(|error| Failure::Usage(format!("run: cannot install a signal handler: {error}")))?;

@@ -9,6 +9,10 @@
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over
 //!   `{"materializer", "output_schema", "parameters", "parameters_schema", "schemas", "seed"}`.
+//! - **Attempt id** `mw1-attempt-<hex>` (a campaign's attempts) over
+//!   `{"contract_id", "dataset_key", "implementation", "implementation_parameters", "implementation_seed",
+//!   "problem_parameters", "repetition"}`, with `implementation` the implementation's resolved worker identity and
+//!   `repetition` counted from 1.
 //!
 //! `schemas` maps the id of every named schema, and of every schema reachable from them through `$ref`, to its
 //! document.
@@ -123,6 +127,10 @@ identity!(
     ProblemContractId
 );
 identity!(
+    /// A campaign attempt's stable id, `mw1-attempt-<hex>`.
+    AttemptId
+);
+identity!(
     /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store.
     DatasetKey
 );
@@ -176,4 +184,37 @@ pub fn dataset_key(
         "seed": seed.get(),
     });
     DatasetKey(digest(&preimage).to_string())
+}
+
+/// The stable id of a campaign's attempt: one cell (problem contract and parameters, dataset key, implementation
+/// worker and parameters, implementation seed) and its repetition, from 1. The dataset's name, seed and
+/// materializer enter through its key, the problem's evaluator and schemas through its contract id.
+pub fn attempt_id(
+    contract_id: &ProblemContractId,
+    problem_parameters: &JsonObject,
+    dataset_key: &DatasetKey,
+    implementation: &WorkerIdentity,
+    implementation_parameters: &JsonObject,
+    implementation_seed: SafeUint,
+    repetition: u64,
+) -> AttemptId {
+    let preimage = json!({
+        "contract_id": contract_id.as_str(),
+        "dataset_key": dataset_key.as_str(),
+        "implementation": implementation.as_str(),
+        "implementation_parameters": implementation_parameters,
+        "implementation_seed": implementation_seed.get(),
+        "problem_parameters": problem_parameters,
+        "repetition": repetition,
+    });
+    AttemptId(format!("mw1-attempt-{}", digest(&preimage)))
+}
+
+impl AttemptId {
+    /// An attempt id read back from a folder name or a record: `mw1-attempt-` and 64 lowercase hex digits.
+    pub fn parse(text: &str) -> Option<AttemptId> {
+        let hex = text.strip_prefix("mw1-attempt-")?;
+        (hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+            .then(|| AttemptId(text.to_owned()))
+    }
 }

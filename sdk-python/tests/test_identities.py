@@ -222,3 +222,65 @@ worker = "solve"
     )
     for seed in (0, 5):
         assert check(tmp_path, seed) == expected_identities(tmp_path, seed)
+
+
+def seeds_of(axis: Any) -> list[int]:
+    if axis is None:
+        return [0]
+    if isinstance(axis, dict):
+        return list(range(axis["from"], axis["from"] + axis["count"]))
+    return list(axis)
+
+
+def expected_attempts(root: Path, campaign: str) -> list[str]:
+    """Every attempt of `[campaigns.NAME]` in plan order, with its id: SHA-256 of the canonical
+    {"contract_id", "dataset_key", "implementation", "implementation_parameters", "implementation_seed",
+    "problem_parameters", "repetition"}, `implementation` being the worker's resolved identity."""
+    manifest = tomllib.loads((root / "metewand.toml").read_text(encoding="utf-8"))
+    spec = manifest["campaigns"][campaign]
+    dataset_seeds = seeds_of(spec.get("dataset_seeds"))
+    identities: dict[str, dict[str, str]] = {"worker": {}, "contract": {}, "dataset": {}}
+    for seed in dataset_seeds:
+        for line in expected_identities(root, seed):
+            kind, name, *rest = line.split(" ")
+            if kind == "dataset":
+                identities["dataset"][f"{name} {rest[0]}"] = rest[1]
+            elif kind in identities:
+                identities[kind][name] = rest[0]
+    lines = []
+    for problem in spec.get("problems", sorted(manifest["problems"])):
+        for dataset in spec.get("datasets", sorted(manifest["datasets"])):
+            for dataset_seed in dataset_seeds:
+                for implementation in spec.get("implementations", sorted(manifest["implementations"])):
+                    declared = manifest["implementations"][implementation]
+                    for implementation_seed in seeds_of(spec.get("implementation_seeds")):
+                        for repetition in range(1, spec.get("repetitions", 1) + 1):
+                            preimage = {
+                                "contract_id": identities["contract"][problem],
+                                "dataset_key": identities["dataset"][f"{dataset} {dataset_seed}"],
+                                "implementation": identities["worker"][declared["worker"]],
+                                "implementation_parameters": declared.get("parameters", {}),
+                                "implementation_seed": implementation_seed,
+                                "problem_parameters": manifest["problems"][problem].get("parameters", {}),
+                                "repetition": repetition,
+                            }
+                            attempt_id = "mw1-attempt-" + sha256_hex(preimage)
+                            lines.append(
+                                f"attempt {attempt_id} {problem} {dataset} {dataset_seed} {implementation} "
+                                f"{implementation_seed} {repetition}"
+                            )
+    return lines
+
+
+def test_the_example_campaign_attempt_ids_agree(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [metewand_binary(), "campaign", "plan", str(EXAMPLE), "main", "--list", "--state-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    printed = [line for line in completed.stdout.splitlines() if line.startswith("attempt ")]
+    expected = expected_attempts(EXAMPLE, "main")
+    assert len(expected) == 48
+    assert printed == expected

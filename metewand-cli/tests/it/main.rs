@@ -1,10 +1,12 @@
 //! The `metewand` binary, driven as a user would: arguments, stdin, stdout, stderr and exit statuses.
 
 mod arguments;
+mod campaign;
 mod canon;
 mod check;
 mod conformance;
 mod run;
+mod test_worker;
 mod validate;
 
 use std::io::Write;
@@ -36,7 +38,7 @@ fn version_and_help() {
     let help = metewand(&["--help"], b"");
     assert_eq!(help.status.code(), Some(0));
     let help = String::from_utf8(help.stdout).unwrap();
-    for command in ["check", "run", "validate", "canon", "completions", "help"] {
+    for command in ["check", "run", "campaign", "validate", "canon", "completions", "help"] {
         assert!(help.contains(&format!("\n  {command} ")), "{command} in {help}");
     }
     let unknown = metewand(&["frobnicate"], b"");

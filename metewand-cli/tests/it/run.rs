@@ -603,9 +603,12 @@ fn kill_worker(pid_file: &Path) {
 }
 
 fn staging_folders(state: &Path) -> Vec<String> {
-    fs::read_dir(state.join("datasets"))
+    let mut names: Vec<String> = fs::read_dir(state.join("datasets"))
         .map(|entries| entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    // The directory's order is the file system's: sorted, the entry comes before its `.published` record.
+    names.sort();
+    names
 }
 
 #[test]

@@ -38,7 +38,7 @@ use serde::de::DeserializeOwned;
 
 pub use crate::files::{Dir, FsError};
 pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, rfc3339, write_record};
-pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX};
+pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX, remove_tree};
 
 use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
@@ -153,6 +153,97 @@ impl<'r> AttemptPlan<'r> {
     }
 }
 
+/// How materializing a dataset alone ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaterializationOutcome {
+    /// The dataset is in the store, verified (reused or materialized).
+    Ok,
+    /// The materialization failed; `failure` says how.
+    Failed,
+    /// It was cancelled.
+    Cancelled,
+}
+
+/// What [`AttemptPlan::materialize_dataset`] did: the dataset of one key obtained alone, before the attempts that
+/// need it (a campaign records it as `datasets/<key>.json`).
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct DatasetMaterialization {
+    /// The dataset key.
+    pub key: String,
+    /// The dataset's name.
+    pub dataset: String,
+    /// Its seed.
+    pub seed: SafeUint,
+    /// How it ended.
+    pub outcome: MaterializationOutcome,
+    /// What failed, if it did not end `ok`.
+    pub failure: Option<rec::Failure>,
+    /// Whether a verified store entry was reused (null if the store was never reached).
+    pub reused: Option<bool>,
+    /// The materializer's identity and what its session reported.
+    pub materializer: rec::WorkerSession,
+    /// The dataset's files, once validated.
+    pub files: Option<rec::FileRecords>,
+    /// One entry per request sent to the materializer.
+    pub phases: Vec<rec::PhaseRecord>,
+    /// When it started and finished.
+    pub started_at: rec::Timestamp,
+    /// When it finished.
+    pub finished_at: rec::Timestamp,
+    /// The materializer's log, relative to the folder it ran in, if its session started.
+    pub log: Option<String>,
+}
+
+impl AttemptPlan<'_> {
+    /// Obtains the attempt's dataset alone, exactly as [`run`](AttemptPlan::run) would before the implementation
+    /// (reused from the store when verified, otherwise materialized and published), in `folder` (an existing,
+    /// empty folder for the session's log and source copy). Later attempts of the same key then reuse the entry.
+    pub fn materialize_dataset(&self, folder: &Path, options: &RunOptions) -> DatasetMaterialization {
+        let started_at = SystemTime::now();
+        let mut run = Run::new(self, folder, options);
+        if let Err(failure) = run.dataset_steps() {
+            run.failure = Some(failure);
+        }
+        let plan = self;
+        let outcome = match &run.failure {
+            None => MaterializationOutcome::Ok,
+            Some(failure) if failure.kind == FailureKind::Cancelled => MaterializationOutcome::Cancelled,
+            Some(_) => MaterializationOutcome::Failed,
+        };
+        DatasetMaterialization {
+            key: run.key.clone(),
+            dataset: plan.dataset.name().to_owned(),
+            seed: plan.dataset_seed,
+            outcome,
+            reused: run.reused,
+            materializer: worker_session(plan.worker(plan.dataset.materializer()), &run.materializer),
+            files: run.dataset.as_ref().map(|dataset| file_records(dataset.files())),
+            phases: phase_records(&run.phases),
+            started_at: record::timestamp(started_at),
+            finished_at: record::timestamp(SystemTime::now()),
+            log: run.logs[0].then(|| LOG_PATHS[0].to_owned()),
+            failure: run.failure.map(Failure::into_record),
+        }
+    }
+
+    /// The record of this attempt when it cannot run because a failure outside it (its dataset's materialization,
+    /// run once for a campaign) already decided it: outcome `failed` with that failure, no session run.
+    pub fn record_without_running(&self, failure: rec::Failure, options: &RunOptions) -> AttemptRecord {
+        let started_at = SystemTime::now();
+        let mut record = Run::new(self, Path::new("."), options).into_record(started_at);
+        record.outcome =
+            if failure.kind == FailureKind::Cancelled { rec::Outcome::Cancelled } else { rec::Outcome::Failed };
+        record.failure = Some(failure);
+        record
+    }
+
+    /// The dataset key of the attempt.
+    pub fn dataset_key(&self) -> crate::identity::DatasetKey {
+        self.dataset.key(self.dataset_seed)
+    }
+}
+
 /// Creates a new attempt folder `<state>/attempts/<UTC time>-<random>/`, exclusively.
 pub fn create_attempt_folder(state_dir: &Path) -> io::Result<PathBuf> {
     let attempts = state_dir.join("attempts");
@@ -194,6 +285,17 @@ impl Failure {
             let message = format!("the attempt was cancelled while the {} output was validated", error.artifact());
             Failure::new(None, None, FailureKind::Cancelled, message)
         })
+    }
+
+    fn into_record(self) -> rec::Failure {
+        rec::Failure {
+            code: self.code.as_deref().map(parse),
+            details: self.details,
+            kind: self.kind,
+            message: parse(&one_line(&self.message)),
+            phase: self.phase.map(|phase| parse(phase.as_str())),
+            role: self.role.map(|role| parse(&role.to_string())),
+        }
     }
 
     fn session(error: &SessionError) -> Failure {
@@ -301,6 +403,17 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     fn steps(&mut self) -> Result<(), Failure> {
+        self.dataset_steps()?;
+        self.check_cancel()?;
+        self.run_implementation()?;
+        self.check_cancel()?;
+        self.run_evaluator()?;
+        // A cancellation that arrived during the last shutdown or the last checks is still honoured.
+        self.check_cancel()
+    }
+
+    /// The attempt's folders, the store, and the dataset (reused or materialized).
+    fn dataset_steps(&mut self) -> Result<(), Failure> {
         self.check_cancel()?;
         // No worker has run yet: whatever is in the way of the executor's own folders is the executor's problem.
         let root = Dir::open(&self.folder).map_err(|e| Failure::executor("opening the attempt folder", e))?;
@@ -313,13 +426,7 @@ impl<'p, 'r> Run<'p, 'r> {
             .map_err(|e| self.store_failure("opening the dataset store", e))?;
         self.store = Some(store);
         store::clean_leftovers(&self.datasets).map_err(|e| Failure::executor("cleaning the dataset store", e))?;
-        self.obtain_dataset()?;
-        self.check_cancel()?;
-        self.run_implementation()?;
-        self.check_cancel()?;
-        self.run_evaluator()?;
-        // A cancellation that arrived during the last shutdown or the last checks is still honoured.
-        self.check_cancel()
+        self.obtain_dataset()
     }
 
     /// After the last session: the record's names in the attempt folder must be free for `write_record`. Any
@@ -331,7 +438,7 @@ impl<'p, 'r> Run<'p, 'r> {
         for name in [RECORD_TEMPORARY, RECORD_FILE] {
             let Ok(Some(found)) = root.entry(name) else { continue };
             let path = root.join(name);
-            let removed = if found == "folder" { store::remove_tree(&path) } else { Ok(()) }
+            let removed = if found == "folder" { remove_tree(&path) } else { Ok(()) }
                 .map_err(|source| FsError::Io { action: "remove", path: path.clone(), source })
                 .and_then(|()| root.remove_file(name));
             let error = match removed {
@@ -426,7 +533,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let source = self.folder.join("work").join(format!("source-{role}"));
         if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
             // Nothing half-copied is left: on a full disk this also frees the room the record needs.
-            let _ = store::remove_tree(&source);
+            let _ = remove_tree(&source);
             return Err(Failure::executor("copying the worker's source", error));
         }
         let mut timeouts = PhaseTimeouts::documented_defaults();
@@ -518,7 +625,7 @@ impl<'p, 'r> Run<'p, 'r> {
             .map_err(|e| Failure::executor("creating a dataset staging folder", e))?;
         let outcome = self.materialize(staging.path());
         let remove_staging = |staging: &store::Staging| {
-            store::remove_tree(staging.path()).map_err(|e| Failure::executor("removing a staging folder", e))
+            remove_tree(staging.path()).map_err(|e| Failure::executor("removing a staging folder", e))
         };
         let manifest = match outcome {
             Ok(manifest) => manifest,
@@ -567,7 +674,7 @@ impl<'p, 'r> Run<'p, 'r> {
     /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh.
     fn retire_materializer_session(&mut self) -> Result<(), Failure> {
         let role = Role::DatasetMaterializer;
-        store::remove_tree(&self.folder.join("work").join(format!("source-{role}")))
+        remove_tree(&self.folder.join("work").join(format!("source-{role}")))
             .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
         if let Some(logs) = &self.logs_dir
             && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
@@ -798,19 +905,13 @@ impl<'p, 'r> Run<'p, 'r> {
             (Some(_), _) | (None, None) => rec::Outcome::Failed,
             (None, Some(verdict)) => parse(&verdict.to_string()),
         };
-        let failure = self.failure.map(|failure| rec::Failure {
-            code: failure.code.as_deref().map(parse),
-            details: failure.details,
-            kind: failure.kind,
-            message: parse(&one_line(&failure.message)),
-            phase: failure.phase.map(|phase| parse(phase.as_str())),
-            role: failure.role.map(|role| parse(&role.to_string())),
-        });
+        let failure = self.failure.map(Failure::into_record);
         let materializer = plan.worker(plan.dataset.materializer());
         let implementer = plan.worker(plan.implementation.worker());
         let evaluator = plan.worker(plan.problem.evaluator());
         let implementation_handshake = self.implementation.handshake.clone();
         AttemptRecord {
+            campaign: None,
             metewand_version: parse(env!("CARGO_PKG_VERSION")),
             started_at: record::timestamp(started_at),
             finished_at: record::timestamp(SystemTime::now()),
@@ -846,18 +947,7 @@ impl<'p, 'r> Run<'p, 'r> {
             },
             evaluator: worker_session(evaluator, &self.evaluator),
             metrics: self.metrics,
-            phases: self
-                .phases
-                .iter()
-                .map(|timing| rec::PhaseRecord {
-                    duration_ns: SafeUint::try_from(u64::try_from(timing.duration.as_nanos()).unwrap_or(u64::MAX))
-                        .unwrap_or(SafeUint::MAX),
-                    ok: timing.ok,
-                    phase: parse(timing.phase.as_str()),
-                    role: parse(&timing.role.to_string()),
-                    started_at: record::timestamp(timing.started_at),
-                })
-                .collect(),
+            phases: phase_records(&self.phases),
             logs: rec::Logs {
                 dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
                 implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
@@ -899,6 +989,20 @@ fn change(
             (!same).then(|| "its files differ from the validated inventory".to_owned())
         }
     }
+}
+
+fn phase_records(phases: &[PhaseTiming]) -> Vec<rec::PhaseRecord> {
+    phases
+        .iter()
+        .map(|timing| rec::PhaseRecord {
+            duration_ns: SafeUint::try_from(u64::try_from(timing.duration.as_nanos()).unwrap_or(u64::MAX))
+                .unwrap_or(SafeUint::MAX),
+            ok: timing.ok,
+            phase: parse(timing.phase.as_str()),
+            role: parse(&timing.role.to_string()),
+            started_at: record::timestamp(timing.started_at),
+        })
+        .collect()
 }
 
 fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {

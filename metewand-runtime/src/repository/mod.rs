@@ -7,6 +7,7 @@
 //! resolves; each worker's source directory and its digest; every parameter set against its schema; and the
 //! `[timeouts]` and `[budgets]` durations. Identities are computed from the checked values.
 
+mod campaign;
 mod containment;
 pub(crate) mod error;
 pub(crate) mod locate;
@@ -27,6 +28,7 @@ use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
 
+pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
 pub use error::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef};
 pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, check_substitutions, string, strings, to_json, wrong_type};
@@ -281,6 +283,7 @@ pub struct CheckedRepository {
     datasets: BTreeMap<String, Dataset>,
     problems: BTreeMap<String, Problem>,
     implementations: BTreeMap<String, Implementation>,
+    campaigns: campaign::Campaigns,
 }
 
 impl CheckedRepository {
@@ -329,6 +332,14 @@ impl CheckedRepository {
     /// Every implementation, by name.
     pub fn implementations(&self) -> &BTreeMap<String, Implementation> {
         &self.implementations
+    }
+    /// Every `[campaigns.NAME]`, by name.
+    pub fn campaigns(&self) -> &BTreeMap<String, CampaignSpec> {
+        &self.campaigns
+    }
+    /// The campaign with this name.
+    pub fn campaign(&self, name: &str) -> Option<&CampaignSpec> {
+        self.campaigns.get(name)
     }
     /// The worker with this name.
     pub fn worker(&self, name: &str) -> Option<&Worker> {
@@ -381,8 +392,18 @@ struct Loader<'t> {
     catalog: CatalogBuilder,
 }
 
-const TOP_LEVEL: &[&str] =
-    &["format", "schemas", "timeouts", "budgets", "limits", "workers", "datasets", "problems", "implementations"];
+const TOP_LEVEL: &[&str] = &[
+    "format",
+    "schemas",
+    "timeouts",
+    "budgets",
+    "limits",
+    "workers",
+    "datasets",
+    "problems",
+    "implementations",
+    "campaigns",
+];
 
 fn io_error(file: PathBuf, what: String, source: std::io::Error) -> CheckError {
     CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
@@ -612,7 +633,18 @@ impl Loader<'_> {
                 }
             }
         }
+        let known = campaign::Known {
+            problems: problems.keys().map(String::as_str).collect(),
+            datasets: datasets.keys().map(String::as_str).collect(),
+            implementations: implementations.keys().map(String::as_str).collect(),
+        };
+        let mut campaigns = BTreeMap::new();
+        for (name, table) in self.named_tables(&top, "campaigns")? {
+            let spec = campaign::check(name.clone(), &table, &known, &self.source)?;
+            campaigns.insert(name, spec);
+        }
         Ok(CheckedRepository {
+            campaigns,
             root: self.root,
             catalog,
             timeouts,

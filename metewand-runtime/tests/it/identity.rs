@@ -171,3 +171,45 @@ fn any_change_of_input_changes_the_identity() {
     assert_eq!(key(&base), key(&same));
     assert_eq!(contract(&base), contract(&same));
 }
+
+#[test]
+fn attempt_ids_hash_their_cell_and_repetition() {
+    use metewand_runtime::identity::{AttemptId, attempt_id};
+    let repository = CheckedRepository::load(&golden()).unwrap();
+    let problem = repository.problem("ls").unwrap();
+    let key = repository.dataset("small").unwrap().key(SafeUint::try_from(3_u64).unwrap());
+    let implementation = repository.implementation("exact").unwrap();
+    let worker = repository.worker(implementation.worker()).unwrap();
+    let seed = SafeUint::try_from(9_u64).unwrap();
+    let id = attempt_id(
+        problem.contract_id(),
+        problem.parameters(),
+        &key,
+        worker.identity(),
+        implementation.parameters(),
+        seed,
+        2,
+    );
+    let preimage = json!({
+        "contract_id": problem.contract_id().as_str(),
+        "dataset_key": key.as_str(),
+        "implementation": worker.identity().as_str(),
+        "implementation_parameters": implementation.parameters(),
+        "implementation_seed": 9,
+        "problem_parameters": problem.parameters(),
+        "repetition": 2,
+    });
+    assert_eq!(id.as_str(), format!("mw1-attempt-{}", canonical_hash(&preimage)));
+    assert_eq!(AttemptId::parse(id.as_str()), Some(id.clone()));
+    assert_eq!(AttemptId::parse("mw1-attempt-ABC"), None);
+    let other = attempt_id(
+        problem.contract_id(),
+        problem.parameters(),
+        &key,
+        worker.identity(),
+        implementation.parameters(),
+        seed,
+        3,
+    );
+    assert_ne!(other, id, "each repetition is its own attempt");
+}

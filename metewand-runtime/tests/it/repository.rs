@@ -487,3 +487,60 @@ fn limits_default_to_64_gib_and_are_checked_with_their_position() {
     let error = check_error(dir.path());
     assert!(matches!(error.kind(), CheckErrorKind::UnknownKey { key, .. } if key == "file_bytes"), "{error}");
 }
+
+/// The golden repository with `[campaigns.c]` appended.
+fn with_campaign(table: &str) -> tempfile::TempDir {
+    golden_copy(|toml| format!("{toml}\n[campaigns.c]\n{table}\n"))
+}
+
+#[test]
+fn a_campaign_fills_its_defaults_and_reads_both_seed_forms() {
+    use metewand_runtime::protocol::strict::SafeUint;
+    use metewand_runtime::repository::Seeds;
+    let dir = with_campaign("dataset_seeds = { from = 5, count = 3 }\nimplementation_seeds = [7, 1]\nrepetitions = 2");
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    let spec = repository.campaign("c").unwrap();
+    assert_eq!(spec.problems, ["ls"]);
+    assert_eq!(spec.datasets, ["small"]);
+    assert_eq!(spec.implementations, ["exact"]);
+    assert_eq!(spec.dataset_seeds, Seeds::Range { from: SafeUint::try_from(5_u64).unwrap(), count: 3 });
+    let seeds: Vec<u64> = spec.implementation_seeds.iter().map(|seed| seed.get()).collect();
+    assert_eq!(seeds, [7, 1]);
+    assert_eq!(spec.size(), 12);
+    let plain = with_campaign("");
+    let spec = CheckedRepository::load(plain.path()).unwrap().campaign("c").unwrap().clone();
+    assert_eq!((spec.dataset_seeds, spec.repetitions), (Seeds::zero(), 1));
+}
+
+#[test]
+fn campaign_mistakes_are_reported_at_their_position() {
+    let cases: [(&str, &str, &str); 8] = [
+        (
+            "implementations = [\"exact\", \"fast\"]",
+            "\"fast\"",
+            "names implementation \"fast\", which the repository does not declare (it has: exact)",
+        ),
+        ("datasets = []", "[]", "is empty"),
+        ("problems = [\"ls\", \"ls\"]", "\"ls\"]", "names \"ls\" twice"),
+        ("dataset_seeds = [0, -1]", "-1", "must be a seed"),
+        ("dataset_seeds = { from = 9007199254740990, count = 3 }", "3 }", "would pass 9007199254740991"),
+        ("repetitions = 0", "0", "at least 1"),
+        ("seeds = [1]", "seeds", "unknown key"),
+        (
+            "dataset_seeds = { from = 0, count = 1000 }\nimplementation_seeds = { from = 0, count = 1001 }",
+            "[campaigns.c]",
+            "plans 1001000 attempts",
+        ),
+    ];
+    for (table, at, message) in cases {
+        let dir = with_campaign(table);
+        let error = check_error(dir.path());
+        assert!(error.to_string().contains(message), "{table}: {error}");
+        let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+        let campaign = text.find("[campaigns.c]").unwrap();
+        let offset = campaign + text[campaign..].find(at).unwrap();
+        let line = text[..offset].matches('\n').count() + 1;
+        let column = text[..offset].rsplit('\n').next().unwrap().chars().count() + 1;
+        assert_eq!(error.location().position, Some((line, column)), "{table}: {error}");
+    }
+}

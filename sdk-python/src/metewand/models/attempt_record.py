@@ -91,6 +91,7 @@ else:
 __all__ = [
     "AttemptRecord",
     "CAPABILITY_VALUES",
+    "Campaign",
     "Capability",
     "DEFINITIONS",
     "Dataset",
@@ -176,6 +177,13 @@ _LITERAL_ALIASES = {
 }
 
 
+def _attempt_id(value: object, path: str) -> str:
+    """A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and
+    repetition.
+    """
+    return check_string(value, path, pattern=r"^mw1-attempt-[0-9a-f]{64}$")
+
+
 def _capability(value: object, path: str) -> Capability:
     """A capability name a worker may report."""
     return check_enum(value, path, CAPABILITY_VALUES)
@@ -252,6 +260,7 @@ class AttemptRecord:
     """
 
     __slots__ = (
+        "campaign",
         "dataset",
         "evaluator",
         "failure",
@@ -267,6 +276,9 @@ class AttemptRecord:
         "started_at",
         "verdict",
     )
+
+    campaign: Campaign | None
+    """The campaign the attempt ran in; null for an attempt run alone (metewand run)."""
 
     dataset: Dataset
     """The dataset the attempt ran on."""
@@ -325,6 +337,7 @@ class AttemptRecord:
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = (
+        "campaign",
         "dataset",
         "evaluator",
         "failure",
@@ -344,6 +357,7 @@ class AttemptRecord:
     def __init__(
         self,
         *,
+        campaign: Campaign | None,
         dataset: Dataset,
         evaluator: WorkerSession,
         failure: Failure | None,
@@ -359,6 +373,7 @@ class AttemptRecord:
         started_at: str,
         verdict: Verdict | None,
     ) -> None:
+        self.campaign = None if campaign is None else check_model(campaign, "/campaign", Campaign)
         self.dataset = check_model(dataset, "/dataset", Dataset)
         self.evaluator = check_model(evaluator, "/evaluator", WorkerSession)
         self.failure = None if failure is None else check_model(failure, "/failure", Failure)
@@ -384,6 +399,11 @@ class AttemptRecord:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        model.campaign = (
+            None
+            if fields["campaign"] is None
+            else Campaign._decode(fields["campaign"], path + "/campaign")
+        )
         model.dataset = Dataset._decode(fields["dataset"], path + "/dataset")
         model.evaluator = WorkerSession._decode(fields["evaluator"], path + "/evaluator")
         model.failure = (
@@ -417,6 +437,7 @@ class AttemptRecord:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
         return {
+            "campaign": None if self.campaign is None else self.campaign.to_dict(),
             "dataset": self.dataset.to_dict(),
             "evaluator": self.evaluator.to_dict(),
             "failure": None if self.failure is None else self.failure.to_dict(),
@@ -437,7 +458,8 @@ class AttemptRecord:
         if not isinstance(other, AttemptRecord):
             return NotImplemented
         return (
-            self.dataset == other.dataset
+            self.campaign == other.campaign
+            and self.dataset == other.dataset
             and self.evaluator == other.evaluator
             and self.failure == other.failure
             and self.finished_at == other.finished_at
@@ -455,13 +477,86 @@ class AttemptRecord:
 
     def __repr__(self) -> str:
         return (
-            f"AttemptRecord(dataset={self.dataset!r}, evaluator={self.evaluator!r}, "
-            f"failure={self.failure!r}, finished_at={self.finished_at!r}, "
-            f"implementation={self.implementation!r}, logs={self.logs!r}, "
-            f"metewand_version={self.metewand_version!r}, metrics={self.metrics!r}, "
-            f"outcome={self.outcome!r}, phases={self.phases!r}, problem={self.problem!r}, "
-            f"repository={self.repository!r}, started_at={self.started_at!r}, "
-            f"verdict={self.verdict!r})"
+            f"AttemptRecord(campaign={self.campaign!r}, dataset={self.dataset!r}, "
+            f"evaluator={self.evaluator!r}, failure={self.failure!r}, "
+            f"finished_at={self.finished_at!r}, implementation={self.implementation!r}, "
+            f"logs={self.logs!r}, metewand_version={self.metewand_version!r}, "
+            f"metrics={self.metrics!r}, outcome={self.outcome!r}, phases={self.phases!r}, "
+            f"problem={self.problem!r}, repository={self.repository!r}, "
+            f"started_at={self.started_at!r}, verdict={self.verdict!r})"
+        )
+
+
+class Campaign:
+    """Which campaign, attempt and repetition (from 1) an attempt is, and how many attempts the
+    campaign ran at once (concurrency, -j).
+    """
+
+    __slots__ = ("attempt_id", "concurrency", "name", "repetition")
+
+    attempt_id: str
+    """A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and
+    repetition.
+    """
+
+    concurrency: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    name: str
+    """The campaign's name ([campaigns.NAME], or ad-hoc when built from flags alone)."""
+
+    repetition: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("attempt_id", "concurrency", "name", "repetition")
+
+    def __init__(self, *, attempt_id: str, concurrency: int, name: str, repetition: int) -> None:
+        self.attempt_id = _attempt_id(attempt_id, "/attempt_id")
+        self.concurrency = _safe_uint(concurrency, "/concurrency")
+        self.name = check_string(name, "/name", min_length=1)
+        self.repetition = _safe_uint(repetition, "/repetition")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Campaign:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Campaign:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.attempt_id = _attempt_id(fields["attempt_id"], path + "/attempt_id")
+        model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.repetition = _safe_uint(fields["repetition"], path + "/repetition")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "attempt_id": self.attempt_id,
+            "concurrency": self.concurrency,
+            "name": self.name,
+            "repetition": self.repetition,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Campaign):
+            return NotImplemented
+        return (
+            self.attempt_id == other.attempt_id
+            and self.concurrency == other.concurrency
+            and self.name == other.name
+            and self.repetition == other.repetition
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Campaign(attempt_id={self.attempt_id!r}, concurrency={self.concurrency!r}, "
+            f"name={self.name!r}, repetition={self.repetition!r})"
         )
 
 
@@ -1269,6 +1364,7 @@ class WorkerSession:
 # The class of each definition in the schema, by its name under $defs (None for the root).
 DEFINITIONS: dict[str | None, type] = {
     None: AttemptRecord,
+    "campaign": Campaign,
     "dataset": Dataset,
     "failure": Failure,
     "file_record": FileRecord,

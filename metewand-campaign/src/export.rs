@@ -1,0 +1,153 @@
+//! `results.csv` and `results.jsonl`: one row per planned attempt that has a valid record, in plan order. The
+//! columns are those of [`FIXED_COLUMNS`], then every numeric metric any record has as `metric.<name>` (sorted),
+//! then `peak_memory_bytes` and `started_at`. Both files are written atomically.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::Path;
+use std::sync::Mutex;
+
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Phase};
+use serde_json::{Map, Value};
+
+use crate::folder::{CampaignFile, FolderError, write_atomically};
+use crate::plan::PlanEntry;
+use crate::status::Status;
+
+/// The CSV file.
+pub const RESULTS_CSV: &str = "results.csv";
+/// The JSON Lines file.
+pub const RESULTS_JSONL: &str = "results.jsonl";
+
+/// The first columns of both exports.
+pub const FIXED_COLUMNS: [&str; 16] = [
+    "attempt_id",
+    "problem",
+    "dataset",
+    "dataset_seed",
+    "implementation",
+    "implementation_seed",
+    "repetition",
+    "outcome",
+    "verdict",
+    "failure_role",
+    "failure_phase",
+    "failure_kind",
+    "prepare_ns",
+    "execute_ns",
+    "evaluate_ns",
+    "implementation_time_ns",
+];
+
+/// One attempt's row: the fixed and trailing columns, and its numeric metrics by column.
+type Row = (Map<String, Value>, BTreeMap<String, Value>);
+
+/// One attempt's row.
+fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
+    let mut row = Map::new();
+    let text = |value: Option<String>| value.map_or(Value::Null, Value::String);
+    let phase = |wanted: Phase| {
+        let total: Option<u64> = record
+            .phases
+            .iter()
+            .filter(|phase| phase.phase == wanted)
+            .map(|phase| phase.duration_ns.get())
+            .reduce(|a, b| a + b);
+        total.map_or(Value::Null, Value::from)
+    };
+    let failure = record.failure.as_ref();
+    for (key, value) in [
+        ("attempt_id", Value::String(entry.id.clone())),
+        ("problem", Value::String(entry.problem.clone())),
+        ("dataset", Value::String(entry.dataset.clone())),
+        ("dataset_seed", Value::from(entry.dataset_seed)),
+        ("implementation", Value::String(entry.implementation.clone())),
+        ("implementation_seed", Value::from(entry.implementation_seed)),
+        ("repetition", Value::from(entry.repetition)),
+        ("outcome", Value::String(record.outcome.to_string())),
+        ("verdict", text(record.verdict.map(|verdict| verdict.to_string()))),
+        ("failure_role", text(failure.and_then(|failure| failure.role.map(|role| role.to_string())))),
+        ("failure_phase", text(failure.and_then(|failure| failure.phase.map(|phase| phase.to_string())))),
+        ("failure_kind", text(failure.map(|failure| failure.kind.to_string()))),
+        ("prepare_ns", phase(Phase::Prepare)),
+        ("execute_ns", phase(Phase::Execute)),
+        ("evaluate_ns", phase(Phase::Evaluate)),
+        (
+            "implementation_time_ns",
+            record.implementation.implementation_time_ns.map_or(Value::Null, |ns| Value::from(ns.get())),
+        ),
+        ("started_at", Value::String(record.started_at.to_string())),
+    ] {
+        row.insert(key.to_owned(), value);
+    }
+    let metrics = record
+        .metrics
+        .iter()
+        .flat_map(|metrics| metrics.iter())
+        .filter(|(_, value)| value.is_number())
+        .map(|(name, value)| (format!("metric.{name}"), value.clone()))
+        .collect();
+    (row, metrics)
+}
+
+fn csv_field(value: &Value) -> String {
+    let text = match value {
+        Value::Null => return String::new(),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+}
+
+/// Writes both exports of the campaign folder from its records.
+pub fn write(folder: &Path) -> Result<(), FolderError> {
+    let file = CampaignFile::read(folder)?;
+    let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
+    let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; file.attempts.len()]);
+    Status::scan(folder, &file.name, &ids, |record| {
+        let Some(campaign) = &record.campaign else { return };
+        let Some(&i) = index.get(campaign.attempt_id.as_str()) else { return };
+        let made = row(&file.attempts[i], record);
+        rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);
+    });
+    let rows: Vec<_> =
+        rows.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).into_iter().flatten().collect();
+    let metric_columns: BTreeSet<String> = rows.iter().flat_map(|(_, metrics)| metrics.keys().cloned()).collect();
+    let mut columns: Vec<String> = FIXED_COLUMNS.iter().map(|name| (*name).to_owned()).collect();
+    columns.extend(metric_columns.iter().cloned());
+    columns.extend(["peak_memory_bytes".to_owned(), "started_at".to_owned()]);
+    let io = |name: &str| {
+        let path = folder.join(name);
+        move |source| FolderError::Io { action: "write", path, source }
+    };
+    let full = |(row, metrics): &Row| -> Map<String, Value> {
+        let mut out = row.clone();
+        for column in &metric_columns {
+            out.insert(column.clone(), metrics.get(column).cloned().unwrap_or(Value::Null));
+        }
+        // Peak memory is not recorded yet: the column is there so that readers need not change when it is.
+        out.insert("peak_memory_bytes".to_owned(), Value::Null);
+        out
+    };
+    write_atomically(folder, RESULTS_CSV, |out| {
+        writeln!(out, "{}", columns.join(","))?;
+        for pair in &rows {
+            let map = full(pair);
+            let line: Vec<String> =
+                columns.iter().map(|column| csv_field(map.get(column).unwrap_or(&Value::Null))).collect();
+            writeln!(out, "{}", line.join(","))?;
+        }
+        Ok(())
+    })
+    .map_err(io(RESULTS_CSV))?;
+    write_atomically(folder, RESULTS_JSONL, |out| {
+        for pair in &rows {
+            let map = full(pair);
+            serde_json::to_writer(&mut *out, &Value::Object(map)).map_err(io::Error::other)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    })
+    .map_err(io(RESULTS_JSONL))
+}

@@ -1,0 +1,291 @@
+//! The campaign folder: `campaign.json` (the plan and the environment of each run), `attempts/<attempt id>/`
+//! (ordinary attempt folders), `datasets/<key>.json` (each materialization's record, its session's folder beside
+//! it as `datasets/<key>/`), `results.csv` and `results.jsonl`, and `.lock`, held with `flock` by the one run
+//! writing the folder (released by the kernel however that run ends, even by SIGKILL).
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
+use metewand_runtime::attempt::{DatasetMaterialization, RECORD_FILE};
+use metewand_runtime::identity::AttemptId;
+use serde::{Deserialize, Serialize};
+
+use crate::environment::Environment;
+use crate::plan::{CampaignPlan, Definition, PlanEntry};
+
+/// The plan file in a campaign folder.
+pub const CAMPAIGN_FILE: &str = "campaign.json";
+/// The lock file.
+pub const LOCK_FILE: &str = ".lock";
+
+/// What is wrong with a campaign folder; nothing was started.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// Another run holds the folder's lock.
+    #[error("the campaign folder {} is in use by another run (its .lock is held); wait for it or stop it", path.display())]
+    Locked {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// The folder holds another repository's or another campaign's attempts.
+    #[error(
+        "the campaign folder {} holds campaign {found_name:?} of repository {found_repository}, not campaign \
+         {name:?} of repository {repository}; give another folder with --out",
+        path.display()
+    )]
+    Foreign {
+        /// The folder.
+        path: PathBuf,
+        /// What it holds.
+        found_name: String,
+        /// Its repository.
+        found_repository: String,
+        /// What was asked.
+        name: String,
+        /// The repository asked.
+        repository: String,
+    },
+    /// `campaign.json` is not a campaign file.
+    #[error("{} is not a campaign file: {message}", path.display())]
+    BadPlanFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The folder is not a campaign folder (it has no `campaign.json`, or holds other files and no plan).
+    #[error("{} is not a campaign folder: it has no {CAMPAIGN_FILE}; give a new or empty folder", path.display())]
+    NotACampaign {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// An I/O failure.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// On what.
+        path: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+}
+
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> FolderError + 'a {
+    move |source| FolderError::Io { action, path: path.to_owned(), source }
+}
+
+/// One run of the campaign in this folder.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunEntry {
+    /// When it started (RFC 3339 UTC).
+    pub started_at: String,
+    /// `-j`.
+    pub concurrency: u64,
+    /// The machine and programs it ran with.
+    pub environment: Environment,
+}
+
+/// `campaign.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CampaignFile {
+    /// Always 1.
+    pub format: u64,
+    /// The campaign's name.
+    pub name: String,
+    /// The repository's canonical path.
+    pub repository: String,
+    /// The axes of the last run.
+    pub definition: Definition,
+    /// Every attempt of the last run's plan.
+    pub attempts: Vec<PlanEntry>,
+    /// Every run in this folder, oldest first.
+    pub runs: Vec<RunEntry>,
+}
+
+impl CampaignFile {
+    /// Reads `campaign.json` of `folder`.
+    pub fn read(folder: &Path) -> Result<CampaignFile, FolderError> {
+        let path = folder.join(CAMPAIGN_FILE);
+        let bytes = match fs::read(&path) {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Err(FolderError::NotACampaign { path: folder.to_owned() });
+            }
+            other => other.map_err(io_error("read", &path))?,
+        };
+        serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
+    }
+}
+
+/// Writes `bytes` to `folder/name` atomically: a temporary file, fsync, rename.
+pub fn write_atomically(
+    folder: &Path,
+    name: &str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let temporary = folder.join(format!(".{name}.tmp"));
+    let result = (|| {
+        let file = File::create(&temporary)?;
+        let mut writer = BufWriter::new(file);
+        write(&mut writer)?;
+        let file = writer.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        fs::rename(&temporary, folder.join(name))?;
+        File::open(folder)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+/// A campaign folder this run holds the lock of.
+#[derive(Debug)]
+pub struct CampaignFolder {
+    path: PathBuf,
+    _lock: File,
+}
+
+impl CampaignFolder {
+    /// Creates or opens the folder for `plan`, takes its lock, refuses one holding another repository's or
+    /// campaign's attempts, and records the plan and this run's environment in `campaign.json`.
+    pub fn open(
+        path: &Path,
+        plan: &CampaignPlan<'_>,
+        concurrency: u64,
+        environment: Environment,
+    ) -> Result<CampaignFolder, FolderError> {
+        // A folder that is not a campaign folder yet must hold nothing but what an interrupted first run leaves:
+        // an unrelated folder is never written into.
+        if !path.join(CAMPAIGN_FILE).exists()
+            && let Ok(entries) = fs::read_dir(path)
+        {
+            let ours = |name: &str| matches!(name, "attempts" | "datasets" | LOCK_FILE) || name.starts_with('.');
+            let foreign = entries.filter_map(Result::ok).any(|entry| !ours(&entry.file_name().to_string_lossy()));
+            if foreign {
+                return Err(FolderError::NotACampaign { path: path.to_owned() });
+            }
+        }
+        fs::create_dir_all(path.join("attempts")).map_err(io_error("create", path))?;
+        fs::create_dir_all(path.join("datasets")).map_err(io_error("create", path))?;
+        let path = path.canonicalize().map_err(io_error("resolve", path))?;
+        let lock_path = path.join(LOCK_FILE);
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error("open", &lock_path))?;
+        match rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => {}
+            Err(rustix::io::Errno::WOULDBLOCK) => return Err(FolderError::Locked { path }),
+            Err(error) => return Err(FolderError::Io { action: "lock", path: lock_path, source: error.into() }),
+        }
+        let repository = plan.repository().root().to_string_lossy().into_owned();
+        let mut runs = Vec::new();
+        match CampaignFile::read(&path) {
+            Ok(found) => {
+                if found.name != plan.name() || found.repository != repository {
+                    return Err(FolderError::Foreign {
+                        path,
+                        found_name: found.name,
+                        found_repository: found.repository,
+                        name: plan.name().to_owned(),
+                        repository,
+                    });
+                }
+                runs = found.runs;
+            }
+            Err(FolderError::NotACampaign { .. }) => {
+                // A folder with attempts but no campaign.json is not one this program made: refuse to mix.
+                let foreign = fs::read_dir(path.join("attempts")).map_err(io_error("read", &path))?.next().is_some();
+                if foreign {
+                    return Err(FolderError::NotACampaign { path });
+                }
+            }
+            Err(error) => return Err(error),
+        }
+        runs.push(RunEntry {
+            started_at: metewand_runtime::attempt::rfc3339(std::time::SystemTime::now()),
+            concurrency,
+            environment,
+        });
+        let file = CampaignFile {
+            format: 1,
+            name: plan.name().to_owned(),
+            repository,
+            definition: plan.definition().clone(),
+            attempts: plan.attempts().iter().map(|attempt| plan.entry(attempt)).collect(),
+            runs,
+        };
+        write_atomically(&path, CAMPAIGN_FILE, |out| {
+            serde_json::to_writer(&mut *out, &file).map_err(io::Error::other)?;
+            out.write_all(b"\n")
+        })
+        .map_err(io_error("write", &path.join(CAMPAIGN_FILE)))?;
+        Ok(CampaignFolder { path, _lock: lock })
+    }
+
+    /// The folder's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `attempts/<id>/`.
+    pub fn attempt_dir(&self, id: &AttemptId) -> PathBuf {
+        self.path.join("attempts").join(id.as_str())
+    }
+}
+
+/// What an attempt's folder holds.
+#[derive(Debug)]
+pub enum Found {
+    /// No folder.
+    Missing,
+    /// A folder without `attempt.json`: an attempt that was interrupted before its record.
+    Unfinished,
+    /// A record that fails its schema or names another attempt.
+    Invalid(String),
+    /// A valid record of this attempt.
+    Record(Box<AttemptRecord>),
+}
+
+impl Found {
+    /// The outcome, for a valid record.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Found::Record(record) => Some(record.outcome),
+            _ => None,
+        }
+    }
+}
+
+/// Reads `attempts/<id>/attempt.json` of a campaign folder, checked against the schema (through the generated
+/// types) and against the id it is filed under.
+pub fn read_attempt(folder: &Path, id: &str) -> Found {
+    let dir = folder.join("attempts").join(id);
+    let bytes = match fs::read(dir.join(RECORD_FILE)) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return if fs::symlink_metadata(&dir).is_ok() { Found::Unfinished } else { Found::Missing };
+        }
+        Err(error) => return Found::Invalid(format!("cannot be read: {error}")),
+    };
+    let record: AttemptRecord = match serde_json::from_slice(&bytes) {
+        Ok(record) => record,
+        Err(error) => return Found::Invalid(format!("fails the attempt-record schema: {error}")),
+    };
+    match &record.campaign {
+        Some(campaign) if campaign.attempt_id.as_str() == id => Found::Record(Box::new(record)),
+        Some(campaign) => Found::Invalid(format!("names attempt {}, not {id}", campaign.attempt_id.as_str())),
+        None => Found::Invalid("has no campaign field: it was not written by a campaign".to_owned()),
+    }
+}
+
+/// Reads `datasets/<key>.json`, if present and readable.
+pub fn read_materialization(folder: &Path, key: &str) -> Option<DatasetMaterialization> {
+    let bytes = fs::read(folder.join("datasets").join(format!("{key}.json"))).ok()?;
+    serde_json::from_slice::<DatasetMaterialization>(&bytes).ok().filter(|record| record.key == key)
+}

@@ -1,0 +1,407 @@
+//! The plan: a campaign's cells × repetitions, each attempt with its stable id (see
+//! [`metewand_runtime::identity::attempt_id`]), and the distinct dataset keys they need.
+//!
+//! Attempts are held as indices into the plan's name and key tables, so a plan of a million attempts stays a few
+//! tens of bytes per attempt beside its id.
+
+use std::collections::BTreeMap;
+
+use metewand_protocol::strict::SafeUint;
+use metewand_runtime::CheckedRepository;
+use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError};
+use metewand_runtime::identity::{AttemptId, DatasetKey, attempt_id};
+use metewand_runtime::repository::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
+use serde::{Deserialize, Serialize};
+
+/// The name of a campaign built from flags alone begins with this, followed by a digest of its axes, so two
+/// different ad-hoc campaigns never share a folder.
+pub const AD_HOC_PREFIX: &str = "ad-hoc-";
+
+/// What a plan could not be built from.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// No `[campaigns.NAME]` of that name.
+    #[error("the repository has no campaign named {name:?} (it has: {known})")]
+    UnknownCampaign {
+        /// The name asked for.
+        name: String,
+        /// The campaigns it has, comma-separated, or `none`.
+        known: String,
+    },
+    /// An axis value the repository does not declare.
+    #[error("the repository has no {kind} named {name:?} (it has: {known})")]
+    UnknownName {
+        /// `problem`, `dataset` or `implementation`.
+        kind: &'static str,
+        /// The name given.
+        name: String,
+        /// What it has.
+        known: String,
+    },
+    /// An axis given empty, or the repository has nothing for it.
+    #[error("the campaign has no {kind}: give at least one")]
+    EmptyAxis {
+        /// The axis.
+        kind: &'static str,
+    },
+    /// More attempts than a campaign may hold.
+    #[error("the campaign plans {size} attempts, more than the {MAX_PLAN_ATTEMPTS} a campaign may hold")]
+    TooLarge {
+        /// The plan's size.
+        size: u64,
+    },
+    /// Repetitions of zero.
+    #[error("repetitions must be at least 1")]
+    NoRepetitions,
+}
+
+impl From<RuntimePlanError> for PlanError {
+    fn from(error: RuntimePlanError) -> PlanError {
+        match error {
+            RuntimePlanError::Unknown { kind, name, known } => PlanError::UnknownName { kind, name, known },
+        }
+    }
+}
+
+/// Axis flags that narrow or replace a named campaign's axes (or build an ad-hoc one); `None` keeps the axis.
+#[derive(Clone, Debug, Default)]
+pub struct Axes {
+    /// `--problem`, repeatable.
+    pub problems: Option<Vec<String>>,
+    /// `--dataset`, repeatable.
+    pub datasets: Option<Vec<String>>,
+    /// `--implementation`, repeatable.
+    pub implementations: Option<Vec<String>>,
+    /// `--dataset-seeds`.
+    pub dataset_seeds: Option<Seeds>,
+    /// `--implementation-seeds`.
+    pub implementation_seeds: Option<Seeds>,
+    /// `--repetitions`.
+    pub repetitions: Option<u64>,
+}
+
+/// A seed axis as written in `campaign.json`: a list, or `{ "from", "count" }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SeedsDefinition {
+    /// The seeds listed.
+    List(Vec<u64>),
+    /// Consecutive seeds.
+    Range {
+        /// The first.
+        from: u64,
+        /// How many.
+        count: u64,
+    },
+}
+
+impl From<&Seeds> for SeedsDefinition {
+    fn from(seeds: &Seeds) -> SeedsDefinition {
+        match seeds {
+            Seeds::List(list) => SeedsDefinition::List(list.iter().map(|seed| seed.get()).collect()),
+            Seeds::Range { from, count } => SeedsDefinition::Range { from: from.get(), count: *count },
+        }
+    }
+}
+
+/// A campaign's axes after flags, as `campaign.json` records them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Definition {
+    /// The campaign's name.
+    pub name: String,
+    /// Problem names.
+    pub problems: Vec<String>,
+    /// Dataset names.
+    pub datasets: Vec<String>,
+    /// Implementation names.
+    pub implementations: Vec<String>,
+    /// Dataset seeds.
+    pub dataset_seeds: SeedsDefinition,
+    /// Implementation seeds.
+    pub implementation_seeds: SeedsDefinition,
+    /// Attempts per cell.
+    pub repetitions: u64,
+}
+
+/// One attempt of the plan, by indices into [`CampaignPlan`]'s tables.
+#[derive(Clone, Debug)]
+pub struct PlannedAttempt {
+    /// The stable id.
+    pub id: AttemptId,
+    /// Index into [`CampaignPlan::problems`].
+    pub problem: u32,
+    /// Index into [`CampaignPlan::datasets`].
+    pub dataset: u32,
+    /// Index into [`CampaignPlan::implementations`].
+    pub implementation: u32,
+    /// The dataset seed.
+    pub dataset_seed: SafeUint,
+    /// The implementation seed.
+    pub implementation_seed: SafeUint,
+    /// The repetition, from 1.
+    pub repetition: u64,
+    /// Index into [`CampaignPlan::keys`].
+    pub key: u32,
+}
+
+/// A distinct dataset the plan needs: its key, and the dataset and seed that give it.
+#[derive(Clone, Debug)]
+pub struct PlannedDataset {
+    /// The key.
+    pub key: DatasetKey,
+    /// Index into [`CampaignPlan::datasets`].
+    pub dataset: u32,
+    /// The seed.
+    pub seed: SafeUint,
+}
+
+/// Every attempt of a campaign, in plan order (problem, dataset, dataset seed, implementation, implementation
+/// seed, repetition: the axes' orders as written).
+#[derive(Debug)]
+pub struct CampaignPlan<'r> {
+    repository: &'r CheckedRepository,
+    definition: Definition,
+    problems: Vec<String>,
+    datasets: Vec<String>,
+    implementations: Vec<String>,
+    keys: Vec<PlannedDataset>,
+    attempts: Vec<PlannedAttempt>,
+}
+
+fn check_names(names: &[String], kind: &'static str, known: &BTreeMap<String, impl Sized>) -> Result<(), PlanError> {
+    if names.is_empty() {
+        return Err(PlanError::EmptyAxis { kind });
+    }
+    for name in names {
+        if !known.contains_key(name) {
+            return Err(PlanError::UnknownName {
+                kind,
+                name: name.clone(),
+                known: known.keys().cloned().collect::<Vec<_>>().join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn dedup(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+impl<'r> CampaignPlan<'r> {
+    /// The plan of campaign `name` of the repository with `axes` applied, or of an ad-hoc campaign over every
+    /// problem, dataset and implementation (seeds `[0]`, one repetition) when `name` is `None`.
+    pub fn new(
+        repository: &'r CheckedRepository,
+        name: Option<&str>,
+        axes: &Axes,
+    ) -> Result<CampaignPlan<'r>, PlanError> {
+        let mut spec = match name {
+            Some(name) => repository.campaign(name).cloned().ok_or_else(|| PlanError::UnknownCampaign {
+                name: name.to_owned(),
+                known: if repository.campaigns().is_empty() {
+                    "none; declare one as [campaigns.NAME] in metewand.toml".to_owned()
+                } else {
+                    repository.campaigns().keys().cloned().collect::<Vec<_>>().join(", ")
+                },
+            })?,
+            None => CampaignSpec {
+                name: String::new(),
+                problems: repository.problems().keys().cloned().collect(),
+                datasets: repository.datasets().keys().cloned().collect(),
+                implementations: repository.implementations().keys().cloned().collect(),
+                dataset_seeds: Seeds::zero(),
+                implementation_seeds: Seeds::zero(),
+                repetitions: 1,
+            },
+        };
+        if let Some(problems) = &axes.problems {
+            spec.problems = dedup(problems.clone());
+        }
+        if let Some(datasets) = &axes.datasets {
+            spec.datasets = dedup(datasets.clone());
+        }
+        if let Some(implementations) = &axes.implementations {
+            spec.implementations = dedup(implementations.clone());
+        }
+        if let Some(seeds) = &axes.dataset_seeds {
+            spec.dataset_seeds = seeds.clone();
+        }
+        if let Some(seeds) = &axes.implementation_seeds {
+            spec.implementation_seeds = seeds.clone();
+        }
+        if let Some(repetitions) = axes.repetitions {
+            spec.repetitions = repetitions;
+        }
+        check_names(&spec.problems, "problem", repository.problems())?;
+        check_names(&spec.datasets, "dataset", repository.datasets())?;
+        check_names(&spec.implementations, "implementation", repository.implementations())?;
+        if spec.repetitions == 0 {
+            return Err(PlanError::NoRepetitions);
+        }
+        if spec.dataset_seeds.is_empty() || spec.implementation_seeds.is_empty() {
+            return Err(PlanError::EmptyAxis { kind: "seed" });
+        }
+        let size = spec.size();
+        if size > MAX_PLAN_ATTEMPTS {
+            return Err(PlanError::TooLarge { size });
+        }
+        let mut definition = Definition {
+            name: spec.name.clone(),
+            problems: spec.problems.clone(),
+            datasets: spec.datasets.clone(),
+            implementations: spec.implementations.clone(),
+            dataset_seeds: (&spec.dataset_seeds).into(),
+            implementation_seeds: (&spec.implementation_seeds).into(),
+            repetitions: spec.repetitions,
+        };
+        if name.is_none() {
+            let value = serde_json::to_value(&definition).expect("a definition serializes");
+            let digest = metewand_runtime::Sha256Digest::of(&metewand_protocol::to_canonical_vec(&value)).to_string();
+            definition.name = format!("{AD_HOC_PREFIX}{}", &digest[..12]);
+        }
+
+        let mut keys: Vec<PlannedDataset> = Vec::new();
+        let mut key_index: BTreeMap<(u32, u64), u32> = BTreeMap::new();
+        let mut attempts = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        for (p, problem_name) in spec.problems.iter().enumerate() {
+            let problem = &repository.problems()[problem_name];
+            for (d, dataset_name) in spec.datasets.iter().enumerate() {
+                let dataset = &repository.datasets()[dataset_name];
+                for dataset_seed in spec.dataset_seeds.iter() {
+                    let key = *key_index.entry((d as u32, dataset_seed.get())).or_insert_with(|| {
+                        keys.push(PlannedDataset {
+                            key: dataset.key(dataset_seed),
+                            dataset: d as u32,
+                            seed: dataset_seed,
+                        });
+                        (keys.len() - 1) as u32
+                    });
+                    for (i, implementation_name) in spec.implementations.iter().enumerate() {
+                        let implementation = &repository.implementations()[implementation_name];
+                        let worker = repository.worker(implementation.worker()).expect("checked references resolve");
+                        for implementation_seed in spec.implementation_seeds.iter() {
+                            for repetition in 1..=spec.repetitions {
+                                let id = attempt_id(
+                                    problem.contract_id(),
+                                    problem.parameters(),
+                                    &keys[key as usize].key,
+                                    worker.identity(),
+                                    implementation.parameters(),
+                                    implementation_seed,
+                                    repetition,
+                                );
+                                attempts.push(PlannedAttempt {
+                                    id,
+                                    problem: p as u32,
+                                    dataset: d as u32,
+                                    implementation: i as u32,
+                                    dataset_seed,
+                                    implementation_seed,
+                                    repetition,
+                                    key,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(CampaignPlan {
+            repository,
+            definition,
+            problems: spec.problems,
+            datasets: spec.datasets,
+            implementations: spec.implementations,
+            keys,
+            attempts,
+        })
+    }
+
+    /// The repository planned from.
+    pub fn repository(&self) -> &'r CheckedRepository {
+        self.repository
+    }
+    /// The campaign's name (for an ad-hoc one, `ad-hoc-<digest>`).
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+    /// The axes, as recorded.
+    pub fn definition(&self) -> &Definition {
+        &self.definition
+    }
+    /// Problem names, indexed by [`PlannedAttempt::problem`].
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+    /// Dataset names, indexed by [`PlannedAttempt::dataset`].
+    pub fn datasets(&self) -> &[String] {
+        &self.datasets
+    }
+    /// Implementation names, indexed by [`PlannedAttempt::implementation`].
+    pub fn implementations(&self) -> &[String] {
+        &self.implementations
+    }
+    /// The distinct datasets, indexed by [`PlannedAttempt::key`].
+    pub fn keys(&self) -> &[PlannedDataset] {
+        &self.keys
+    }
+    /// Every attempt, in plan order.
+    pub fn attempts(&self) -> &[PlannedAttempt] {
+        &self.attempts
+    }
+
+    /// The runtime's plan of one attempt.
+    pub fn attempt_plan(&self, attempt: &PlannedAttempt) -> AttemptPlan<'r> {
+        AttemptPlan::new(
+            self.repository,
+            &self.problems[attempt.problem as usize],
+            &self.datasets[attempt.dataset as usize],
+            &self.implementations[attempt.implementation as usize],
+            attempt.dataset_seed,
+            attempt.implementation_seed,
+        )
+        .expect("planned names are checked")
+    }
+
+    /// The inputs of one attempt as `campaign.json` lists them.
+    pub fn entry(&self, attempt: &PlannedAttempt) -> PlanEntry {
+        PlanEntry {
+            id: attempt.id.as_str().to_owned(),
+            problem: self.problems[attempt.problem as usize].clone(),
+            dataset: self.datasets[attempt.dataset as usize].clone(),
+            dataset_seed: attempt.dataset_seed.get(),
+            dataset_key: self.keys[attempt.key as usize].key.as_str().to_owned(),
+            implementation: self.implementations[attempt.implementation as usize].clone(),
+            implementation_seed: attempt.implementation_seed.get(),
+            repetition: attempt.repetition,
+        }
+    }
+}
+
+/// One attempt's id and inputs in `campaign.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanEntry {
+    /// The attempt id.
+    pub id: String,
+    /// The problem's name.
+    pub problem: String,
+    /// The dataset's name.
+    pub dataset: String,
+    /// The dataset seed.
+    pub dataset_seed: u64,
+    /// The dataset key.
+    pub dataset_key: String,
+    /// The implementation's name.
+    pub implementation: String,
+    /// The implementation seed.
+    pub implementation_seed: u64,
+    /// The repetition, from 1.
+    pub repetition: u64,
+}

@@ -1,0 +1,398 @@
+//! The local pool: `-j N` threads, each running one job at a time through the runtime's attempt runner. A job is
+//! a dataset's materialization (each distinct key once, before its attempts, up to N at once) or an attempt (only
+//! once its key's materialization ended). Attempts of a key whose materialization failed are recorded `failed`
+//! with that failure, without a session. Resume is decided before the pool starts, from what the folder holds.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fs;
+use std::io;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
+use metewand_protocol::strict::SafeUint;
+use metewand_runtime::attempt::{
+    DatasetMaterialization, MaterializationOutcome, RunOptions, canonical_bytes, remove_tree, write_record,
+};
+
+use crate::folder::{CampaignFolder, Found, read_attempt, read_materialization, write_atomically};
+use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
+
+/// How a campaign runs.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// How many jobs at once (`-j`).
+    pub jobs: NonZeroUsize,
+    /// The state folder holding the dataset store.
+    pub state_dir: PathBuf,
+    /// Re-run attempts (and materializations) recorded `failed`.
+    pub retry_failed: bool,
+    /// Set by a signal handler: no job starts after it, running ones are cancelled and recorded.
+    pub cancel: Option<&'static AtomicBool>,
+}
+
+/// What a run reports as it goes; every method has an empty default. Called from the pool's threads.
+pub trait Observer: Sync {
+    /// Before the pool starts: the plan's size, attempts skipped (already terminal), and attempts to run.
+    fn begin(&self, _planned: usize, _skipped: usize, _to_run: usize) {}
+    /// A dataset's materialization starts.
+    fn dataset_started(&self, _plan: &CampaignPlan<'_>, _dataset: &PlannedDataset) {}
+    /// A dataset's materialization ended.
+    fn dataset_finished(&self, _plan: &CampaignPlan<'_>, _record: &DatasetMaterialization, _elapsed: Duration) {}
+    /// An attempt starts.
+    fn attempt_started(&self, _plan: &CampaignPlan<'_>, _attempt: &PlannedAttempt) {}
+    /// An attempt ended and its record was written.
+    fn attempt_finished(
+        &self,
+        _plan: &CampaignPlan<'_>,
+        _attempt: &PlannedAttempt,
+        _record: &AttemptRecord,
+        _elapsed: Duration,
+    ) {
+    }
+}
+
+/// An observer that reports nothing.
+pub struct Silent;
+impl Observer for Silent {}
+
+/// A failure of the campaign's own work before anything started.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} {}: {source}", path.display())]
+pub struct PrepareError {
+    /// What was being done.
+    pub action: &'static str,
+    /// On what.
+    pub path: PathBuf,
+    /// Why.
+    pub source: io::Error,
+}
+
+/// How a run ended.
+#[derive(Debug, Default)]
+pub struct RunSummary {
+    /// Attempts in the plan.
+    pub planned: usize,
+    /// Attempts skipped because they already had a terminal record.
+    pub skipped: usize,
+    /// Attempts recorded by this run.
+    pub ran: usize,
+    /// Records of this run, by outcome.
+    pub by_outcome: BTreeMap<String, usize>,
+    /// Failures of the campaign's own I/O (a record that could not be written: a full disk); the run stopped
+    /// starting jobs at the first.
+    pub errors: Vec<String>,
+    /// Whether the cancel flag stopped the run.
+    pub cancelled: bool,
+    /// Attempts of the plan with a record holding a verdict, after the run.
+    pub with_verdict: usize,
+    /// Attempts of the plan recorded `failed`, after the run.
+    pub failed: usize,
+}
+
+impl RunSummary {
+    /// The exit status of `metewand campaign run`: 130 cancelled, 3 any attempt failed (or a record could not be
+    /// written), 0 every planned attempt has a record with a verdict.
+    pub fn exit_status(&self) -> u8 {
+        if self.cancelled {
+            130
+        } else if self.failed > 0 || !self.errors.is_empty() || self.with_verdict < self.planned {
+            3
+        } else {
+            0
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum KeyState {
+    Pending,
+    Ready,
+    Failed(rec::Failure),
+}
+
+struct State {
+    to_materialize: VecDeque<u32>,
+    materializing: usize,
+    ready: VecDeque<u32>,
+    pending: Vec<VecDeque<usize>>,
+    keys: Vec<KeyState>,
+    stop: bool,
+}
+
+enum Job {
+    Materialize(u32),
+    Attempt(usize, Option<rec::Failure>),
+}
+
+struct Pool<'a, 'r> {
+    plan: &'a CampaignPlan<'r>,
+    folder: &'a CampaignFolder,
+    config: &'a RunConfig,
+    observer: &'a dyn Observer,
+    state: Mutex<State>,
+    wake: Condvar,
+    summary: Mutex<RunSummary>,
+}
+
+fn cancelled(config: &RunConfig) -> bool {
+    config.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
+}
+
+/// Whether an attempt's record ends it for good: any outcome but `cancelled`, and `failed` only without
+/// `--retry-failed`.
+fn is_terminal(outcome: Outcome, retry_failed: bool) -> bool {
+    match outcome {
+        Outcome::Cancelled => false,
+        Outcome::Failed => !retry_failed,
+        _ => true,
+    }
+}
+
+/// Runs (or resumes) the campaign in `folder`, `config.jobs` jobs at once, then writes the exports.
+pub fn run(
+    plan: &CampaignPlan<'_>,
+    folder: &CampaignFolder,
+    config: &RunConfig,
+    observer: &dyn Observer,
+) -> Result<RunSummary, PrepareError> {
+    let keys = plan.keys().len();
+    let mut pending: Vec<VecDeque<usize>> = vec![VecDeque::new(); keys];
+    let mut skipped = 0;
+    let mut to_run = 0;
+    for (index, attempt) in plan.attempts().iter().enumerate() {
+        let found = read_attempt(folder.path(), attempt.id.as_str());
+        if found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
+            skipped += 1;
+            continue;
+        }
+        if !matches!(found, Found::Missing) {
+            // An unfinished folder, an invalid record, or one to run again: it is removed first.
+            let dir = folder.attempt_dir(&attempt.id);
+            remove_tree(&dir).map_err(|source| PrepareError { action: "remove", path: dir, source })?;
+        }
+        pending[attempt.key as usize].push_back(index);
+        to_run += 1;
+    }
+    let mut state = State {
+        to_materialize: VecDeque::new(),
+        materializing: 0,
+        ready: VecDeque::new(),
+        pending,
+        keys: vec![KeyState::Pending; keys],
+        stop: false,
+    };
+    for key in 0..keys {
+        if state.pending[key].is_empty() {
+            continue;
+        }
+        let dataset = &plan.keys()[key];
+        match read_materialization(folder.path(), dataset.key.as_str()) {
+            Some(record) if record.outcome == MaterializationOutcome::Ok => {
+                state.keys[key] = KeyState::Ready;
+                state.ready.push_back(key as u32);
+            }
+            Some(record) if record.outcome == MaterializationOutcome::Failed && !config.retry_failed => {
+                state.keys[key] = KeyState::Failed(shared_failure(&record));
+                state.ready.push_back(key as u32);
+            }
+            _ => state.to_materialize.push_back(key as u32),
+        }
+    }
+    observer.begin(plan.attempts().len(), skipped, to_run);
+    let pool = Pool {
+        plan,
+        folder,
+        config,
+        observer,
+        state: Mutex::new(state),
+        wake: Condvar::new(),
+        summary: Mutex::new(RunSummary { planned: plan.attempts().len(), skipped, ..RunSummary::default() }),
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs.get() {
+            scope.spawn(|| pool.work());
+        }
+    });
+    let mut summary = pool.summary.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    summary.cancelled = cancelled(config);
+    let status = crate::status::Status::of_plan(folder.path(), plan);
+    summary.with_verdict = status.with_verdict;
+    summary.failed = status.by_outcome.get("failed").copied().unwrap_or(0);
+    if let Err(error) = crate::export::write(folder.path()) {
+        summary.errors.push(error.to_string());
+    }
+    Ok(summary)
+}
+
+/// The failure recorded for each attempt of a key whose materialization failed: the materialization's own,
+/// pointing at its record.
+fn shared_failure(record: &DatasetMaterialization) -> rec::Failure {
+    let mut failure = record.failure.clone().unwrap_or_else(|| rec::Failure {
+        code: None,
+        details: None,
+        kind: rec::FailureKind::ExecutorError,
+        message: "the dataset's materialization failed".parse().expect("a nonempty message"),
+        phase: None,
+        role: None,
+    });
+    let message = format!(
+        "the dataset's materialization, run once for the campaign, failed (datasets/{}.json): {}",
+        record.key,
+        failure.message.as_str()
+    );
+    failure.message = message.parse().unwrap_or(failure.message);
+    failure
+}
+
+impl Pool<'_, '_> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn next(&self) -> Option<Job> {
+        let mut state = self.lock();
+        loop {
+            if state.stop || cancelled(self.config) {
+                return None;
+            }
+            if let Some(&key) = state.ready.front() {
+                let index = state.pending[key as usize].pop_front();
+                if state.pending[key as usize].is_empty() {
+                    state.ready.pop_front();
+                }
+                let Some(index) = index else { continue };
+                let failure = match &state.keys[key as usize] {
+                    KeyState::Failed(failure) => Some(failure.clone()),
+                    _ => None,
+                };
+                return Some(Job::Attempt(index, failure));
+            }
+            if let Some(key) = state.to_materialize.pop_front() {
+                state.materializing += 1;
+                return Some(Job::Materialize(key));
+            }
+            if state.materializing == 0 {
+                return None;
+            }
+            // A signal handler cannot notify the condition variable, so the wait wakes now and then to see the
+            // cancel flag.
+            state = self
+                .wake
+                .wait_timeout(state, Duration::from_millis(100))
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
+        }
+    }
+
+    fn stop(&self, error: String) {
+        self.lock().stop = true;
+        self.wake.notify_all();
+        self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).errors.push(error);
+    }
+
+    fn options(&self) -> RunOptions {
+        let options = RunOptions::new(&self.config.state_dir);
+        match self.config.cancel {
+            Some(flag) => options.cancel_on(flag),
+            None => options,
+        }
+    }
+
+    fn work(&self) {
+        while let Some(job) = self.next() {
+            match job {
+                Job::Materialize(key) => self.materialize(key),
+                Job::Attempt(index, failure) => self.attempt(index, failure),
+            }
+        }
+    }
+
+    fn materialize(&self, key: u32) {
+        let dataset = &self.plan.keys()[key as usize];
+        let first = self.lock().pending[key as usize].front().copied();
+        let finish = |state: KeyState| {
+            let mut guard = self.lock();
+            guard.materializing -= 1;
+            guard.keys[key as usize] = state.clone();
+            if !matches!(state, KeyState::Pending) {
+                guard.ready.push_back(key);
+            }
+            drop(guard);
+            self.wake.notify_all();
+        };
+        let Some(first) = first else {
+            finish(KeyState::Ready);
+            return;
+        };
+        let attempt = &self.plan.attempts()[first];
+        let datasets = self.folder.path().join("datasets");
+        let dir = datasets.join(dataset.key.as_str());
+        let prepared = remove_tree(&dir).and_then(|()| fs::create_dir(&dir));
+        if let Err(error) = prepared {
+            finish(KeyState::Pending);
+            self.stop(format!("cannot create {}: {error}", dir.display()));
+            return;
+        }
+        self.observer.dataset_started(self.plan, dataset);
+        let started = Instant::now();
+        let record = self.plan.attempt_plan(attempt).materialize_dataset(&dir, &self.options());
+        let name = format!("{}.json", dataset.key.as_str());
+        let value = serde_json::to_value(&record).expect("a materialization record serializes");
+        let written =
+            write_atomically(&datasets, &name, |out| out.write_all(&metewand_protocol::to_canonical_vec(&value)));
+        self.observer.dataset_finished(self.plan, &record, started.elapsed());
+        if let Err(error) = written {
+            finish(KeyState::Pending);
+            self.stop(format!("cannot write {}: {error}", datasets.join(&name).display()));
+            return;
+        }
+        finish(match record.outcome {
+            MaterializationOutcome::Ok => KeyState::Ready,
+            MaterializationOutcome::Failed => KeyState::Failed(shared_failure(&record)),
+            MaterializationOutcome::Cancelled => KeyState::Pending,
+        });
+    }
+
+    fn attempt(&self, index: usize, failure: Option<rec::Failure>) {
+        let attempt = &self.plan.attempts()[index];
+        let dir = self.folder.attempt_dir(&attempt.id);
+        if let Err(error) = fs::create_dir(&dir) {
+            self.stop(format!("cannot create the attempt folder {}: {error}", dir.display()));
+            return;
+        }
+        self.observer.attempt_started(self.plan, attempt);
+        let started = Instant::now();
+        let runtime_plan = self.plan.attempt_plan(attempt);
+        let options = self.options();
+        let mut record = match failure {
+            Some(failure) => runtime_plan.record_without_running(failure, &options),
+            None => runtime_plan.run(&dir, &options),
+        };
+        record.campaign = Some(rec::Campaign {
+            attempt_id: attempt.id.as_str().parse().expect("attempt ids match the schema's pattern"),
+            concurrency: SafeUint::try_from(self.config.jobs.get() as u64).unwrap_or(SafeUint::MAX),
+            name: self.plan.name().parse().expect("a campaign name is nonempty"),
+            repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
+        });
+        if let Err(error) = write_record(&dir, &record) {
+            // The folder is left without a record: the next run removes it and runs the attempt again.
+            self.stop(format!("cannot write the record of attempt {}: {error}", attempt.id));
+            return;
+        }
+        {
+            let mut summary = self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            summary.ran += 1;
+            *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
+        }
+        self.observer.attempt_finished(self.plan, attempt, &record, started.elapsed());
+    }
+}
+
+/// The canonical bytes of a record, for callers that write records themselves (the benchmark's synthesized ones).
+pub fn record_bytes(record: &AttemptRecord) -> Vec<u8> {
+    canonical_bytes(record)
+}

@@ -1,0 +1,151 @@
+//! The pool: outcomes by id, one materialization per key (a failed one fails its attempts without running
+//! again), resume and `--retry-failed`, the folder's lock and identity, invalid records, status and exports.
+
+use std::fs;
+
+use metewand_campaign::folder::FolderError;
+use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, Status};
+use serde_json::Value;
+
+use crate::{Bench, records};
+
+fn outcome(record: &Value) -> &str {
+    record["outcome"].as_str().unwrap()
+}
+
+#[test]
+fn a_mixed_campaign_records_every_outcome_and_materializes_each_key_once() {
+    let bench = Bench::new("");
+    let summary = bench.run("mixed", "out", 2, false);
+    assert_eq!((summary.planned, summary.ran, summary.skipped), (4, 4, 0));
+    assert_eq!(summary.exit_status(), 3, "an attempt failed");
+    let folder = bench.folder("out");
+    let first = records(&folder);
+    assert_eq!(first.len(), 4);
+    let mut by_cell = std::collections::BTreeMap::new();
+    for (id, record) in &first {
+        assert_eq!(record["campaign"]["attempt_id"], id.as_str());
+        assert_eq!(record["campaign"]["name"], "mixed");
+        assert_eq!(record["campaign"]["concurrency"], 2);
+        assert_eq!(record["campaign"]["repetition"], 1);
+        let cell = format!(
+            "{}/{}",
+            record["dataset"]["name"].as_str().unwrap(),
+            record["implementation"]["name"].as_str().unwrap()
+        );
+        by_cell.insert(cell, record.clone());
+    }
+    assert_eq!(outcome(&by_cell["small/solve"]), "reached");
+    assert_eq!(by_cell["small/solve"]["dataset"]["reused"], true, "materialized before, alone");
+    assert_eq!(outcome(&by_cell["small/fail"]), "failed");
+    assert_eq!(by_cell["small/fail"]["failure"]["kind"], "worker_failure");
+    assert_eq!(by_cell["small/fail"]["failure"]["role"], "implementation");
+    for cell in ["broken/solve", "broken/fail"] {
+        let record = &by_cell[cell];
+        assert_eq!(outcome(record), "failed", "{cell}");
+        assert_eq!(record["failure"]["role"], "dataset_materializer", "{cell}");
+        assert_eq!(record["failure"]["kind"], "worker_failure", "{cell}");
+        assert!(record["failure"]["message"].as_str().unwrap().contains("run once for the campaign"), "{record}");
+        assert_eq!(record["phases"], serde_json::json!([]), "no session ran for {cell}");
+    }
+    // One record per key, the failed one with its failure; one materializer session each.
+    let keys: Vec<_> = fs::read_dir(folder.join("datasets"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".json"))
+        .collect();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    let broken = by_cell["broken/solve"]["dataset"]["key"].as_str().unwrap();
+    let record: Value =
+        serde_json::from_slice(&fs::read(folder.join(format!("datasets/{broken}.json"))).unwrap()).unwrap();
+    assert_eq!(record["outcome"], "failed");
+    let hellos = record["phases"].as_array().unwrap().iter().filter(|phase| phase["phase"] == "hello").count();
+    assert_eq!(hellos, 1);
+
+    // The same run again skips everything; --retry-failed runs the three failed attempts (and the failed
+    // materialization) again.
+    let again = bench.run("mixed", "out", 2, false);
+    assert_eq!((again.ran, again.skipped), (0, 4));
+    let retried = bench.run("mixed", "out", 1, true);
+    assert_eq!((retried.ran, retried.skipped), (3, 1));
+    let record: Value =
+        serde_json::from_slice(&fs::read(folder.join(format!("datasets/{broken}.json"))).unwrap()).unwrap();
+    assert_eq!(record["outcome"], "failed", "materialized again, failed again");
+    let after = records(&folder);
+    assert_eq!(after.keys().collect::<Vec<_>>(), first.keys().collect::<Vec<_>>());
+    for (id, record) in &after {
+        assert_eq!(outcome(record), outcome(&first[id]), "{id}");
+    }
+
+    // Status and exports agree with the records.
+    let status = Status::of(&folder).unwrap();
+    assert_eq!(status.planned, 4);
+    assert_eq!(status.by_outcome.get("failed"), Some(&3));
+    assert_eq!(status.failed_by_kind.get("worker_failure"), Some(&3));
+    assert!(status.complete());
+    let csv = fs::read_to_string(folder.join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[..3], ["attempt_id", "problem", "dataset"]);
+    assert!(header.contains(&"metric.error"), "{header:?}");
+    assert_eq!(lines.count(), 4);
+    assert_eq!(fs::read_to_string(folder.join("results.jsonl")).unwrap().lines().count(), 4);
+}
+
+#[test]
+fn a_folder_is_locked_by_its_run_and_refuses_another_repository_or_campaign() {
+    let bench = Bench::new("");
+    let repository = bench.load();
+    let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
+    let path = bench.folder("out");
+    let environment = Environment::capture(&repository);
+    let held = CampaignFolder::open(&path, &plan, 1, environment.clone()).unwrap();
+    let error = CampaignFolder::open(&path, &plan, 1, environment.clone()).unwrap_err();
+    assert!(matches!(error, FolderError::Locked { .. }), "{error}");
+    drop(held);
+    let other = CampaignPlan::new(&repository, Some("mixed"), &Axes::default()).unwrap();
+    let error = CampaignFolder::open(&path, &other, 1, environment.clone()).unwrap_err();
+    assert!(matches!(&error, FolderError::Foreign { found_name, name, .. } if found_name == "main" && name == "mixed"));
+    assert!(error.to_string().contains("holds campaign \"main\" of repository"), "{error}");
+    let copy = Bench::new("");
+    let repository = copy.load();
+    let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
+    let error = CampaignFolder::open(&path, &plan, 1, environment.clone()).unwrap_err();
+    assert!(matches!(error, FolderError::Foreign { .. }), "{error}");
+    let repository = bench.load();
+    CampaignFolder::open(
+        &path,
+        &CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap(),
+        1,
+        environment,
+    )
+    .unwrap();
+}
+
+#[test]
+fn invalid_and_unfinished_records_are_never_done_and_run_again() {
+    let bench = Bench::new("");
+    bench.run("main", "out", 2, false);
+    let folder = bench.folder("out");
+    let ids: Vec<String> = records(&folder).into_keys().collect();
+    // One record that fails its schema, one filed under another attempt's id, one folder without a record.
+    fs::write(folder.join("attempts").join(&ids[0]).join("attempt.json"), "{\"outcome\": \"reached\"}").unwrap();
+    let other = fs::read(folder.join("attempts").join(&ids[2]).join("attempt.json")).unwrap();
+    fs::write(folder.join("attempts").join(&ids[1]).join("attempt.json"), other).unwrap();
+    fs::remove_file(folder.join("attempts").join(&ids[3]).join("attempt.json")).unwrap();
+    let status = Status::of(&folder).unwrap();
+    assert_eq!(status.done(), 1);
+    assert_eq!(status.invalid.len(), 2, "{:?}", status.invalid);
+    assert!(
+        status
+            .invalid
+            .iter()
+            .any(|(id, reason)| id == &ids[1] && reason.contains(&format!("names attempt {}", ids[2])))
+    );
+    assert_eq!(status.unfinished, 1);
+    assert!(!status.complete());
+    let summary = bench.run("main", "out", 2, false);
+    assert_eq!((summary.ran, summary.skipped, summary.exit_status()), (3, 1, 0));
+    let status = Status::of(&folder).unwrap();
+    assert!(status.complete() && status.invalid.is_empty(), "{status:?}");
+}

@@ -1,0 +1,591 @@
+//! `metewand campaign plan|run|status|export`: campaigns of a benchmark repository, through `metewand-campaign`.
+//! This module parses flags, shows progress and prints summaries; planning, running and reading folders are the
+//! library's.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use metewand_campaign::export::{self, RESULTS_CSV};
+use metewand_campaign::folder::read_materialization;
+use metewand_campaign::plan::PlannedDataset;
+use metewand_campaign::{
+    Axes, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status, run as run_campaign,
+};
+use metewand_protocol::generated::attempt_record::AttemptRecord;
+use metewand_runtime::CheckedRepository;
+use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome, PUBLISHED_SUFFIX};
+use metewand_runtime::repository::Seeds;
+
+use crate::{Failure, parse_seed, print_out, say};
+
+const LONG_ABOUT: &str = "Campaigns run every implementation on every dataset under several seeds and repetitions:
+the attempts of [campaigns.NAME] in metewand.toml (or of the axis flags alone), each with a stable id, run N at a
+time, each distinct dataset materialized once before its attempts. The campaign folder (STATE/campaigns/NAME/ or
+--out) holds campaign.json (the plan and each run's environment), attempts/<attempt id>/ (ordinary attempt folders),
+datasets/<key>.json, results.csv and results.jsonl. Running the same command again resumes: attempts with a record
+are skipped (failed ones too, unless --retry-failed); cancelled, missing and unfinished ones run again.";
+
+/// `metewand campaign`.
+#[derive(clap::Args)]
+#[command(about = "plan, run, resume and summarise campaigns (every implementation x dataset x seed)", long_about = LONG_ABOUT)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand)]
+enum Sub {
+    /// print what a campaign would run: attempts, datasets to materialize, what is already done, an estimate
+    #[command(after_help = "exit statuses: 0 printed, 2 usage, repository or folder error")]
+    Plan(PlanArgs),
+    /// run (or resume) a campaign N attempts at a time
+    #[command(after_help = "exit statuses: 0 every planned attempt has a record with a verdict (whatever the \
+                            verdict), 3 at least\none attempt failed, 130 cancelled (resumable), 2 usage, \
+                            repository or folder error (nothing started)")]
+    Run(RunArgs),
+    /// summarise a campaign folder: planned, done by outcome, failed by kind, missing
+    #[command(after_help = "exit statuses: 0 every planned attempt is done, 1 some are not, 2 not a campaign \
+                            folder or an I/O error")]
+    Status(StatusArgs),
+    /// write results.csv and results.jsonl of a campaign folder from its records
+    #[command(after_help = "exit statuses: 0 written, 2 not a campaign folder or an I/O error")]
+    Export(StatusArgs),
+}
+
+/// The repository, the campaign and the axis flags, shared by `plan` and `run`.
+#[derive(clap::Args)]
+struct Selection {
+    /// the benchmark repository (default: the current directory)
+    #[arg(value_name = "REPO")]
+    repo: Option<PathBuf>,
+    /// the campaign, [campaigns.NAME] (default: an ad-hoc campaign of every problem, dataset and implementation)
+    #[arg(value_name = "NAME")]
+    name: Option<String>,
+    /// only this problem (repeatable)
+    #[arg(long = "problem", value_name = "P")]
+    problems: Vec<String>,
+    /// only this dataset (repeatable)
+    #[arg(long = "dataset", value_name = "D")]
+    datasets: Vec<String>,
+    /// only this implementation (repeatable)
+    #[arg(long = "implementation", value_name = "I")]
+    implementations: Vec<String>,
+    /// the dataset seeds: a list 0,1,2 or a range FROM..END (END excluded)
+    #[arg(long, value_name = "SEEDS", value_parser = parse_seeds)]
+    dataset_seeds: Option<Seeds>,
+    /// the implementation seeds, written the same way
+    #[arg(long, value_name = "SEEDS", value_parser = parse_seeds)]
+    implementation_seeds: Option<Seeds>,
+    /// attempts per cell with identical inputs, at least 1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    repetitions: Option<u64>,
+    /// the campaign folder (default: STATE/campaigns/NAME/)
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// the state folder holding datasets/ and campaigns/ (default: REPO/.metewand/)
+    #[arg(long, value_name = "STATE")]
+    state_dir: Option<PathBuf>,
+    /// how many attempts (and materializations) run at once (default: the number of logical CPUs)
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<NonZeroUsize>,
+}
+
+#[derive(clap::Args)]
+struct PlanArgs {
+    #[command(flatten)]
+    selection: Selection,
+    /// also print every attempt: its id, problem, dataset, dataset seed, implementation, implementation seed and
+    /// repetition
+    #[arg(long)]
+    list: bool,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    selection: Selection,
+    /// run attempts (and materializations) recorded failed again
+    #[arg(long)]
+    retry_failed: bool,
+    /// no progress on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+#[derive(clap::Args)]
+struct StatusArgs {
+    /// the campaign folder (default: the current directory)
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// `0,1,2` or `FROM..END`.
+fn parse_seeds(text: &str) -> Result<Seeds, String> {
+    if let Some((from, end)) = text.split_once("..") {
+        let from = parse_seed(from)?;
+        let end = parse_seed(end)?;
+        if end.get() <= from.get() {
+            return Err(format!("the range {text} is empty: END must be greater than FROM"));
+        }
+        return Ok(Seeds::Range { from, count: end.get() - from.get() });
+    }
+    let mut seeds = Vec::new();
+    for part in text.split(',') {
+        let seed = parse_seed(part)?;
+        if !seeds.contains(&seed) {
+            seeds.push(seed);
+        }
+    }
+    Ok(Seeds::List(seeds))
+}
+
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    match args.command {
+        Sub::Plan(args) => plan(args),
+        Sub::Run(args) => run_command(args),
+        Sub::Status(args) => status(args),
+        Sub::Export(args) => export_command(args),
+    }
+}
+
+impl Selection {
+    fn axes(&self) -> Axes {
+        let list = |names: &Vec<String>| (!names.is_empty()).then(|| names.clone());
+        Axes {
+            problems: list(&self.problems),
+            datasets: list(&self.datasets),
+            implementations: list(&self.implementations),
+            dataset_seeds: self.dataset_seeds.clone(),
+            implementation_seeds: self.implementation_seeds.clone(),
+            repetitions: self.repetitions,
+        }
+    }
+
+    fn load(&self) -> Result<CheckedRepository, Failure> {
+        crate::check::load(self.repo.as_deref().unwrap_or(Path::new(".")))
+    }
+
+    fn plan<'r>(&self, command: &str, repository: &'r CheckedRepository) -> Result<CampaignPlan<'r>, Failure> {
+        CampaignPlan::new(repository, self.name.as_deref(), &self.axes())
+            .map_err(|error| Failure::Usage(format!("campaign {command}: {error}")))
+    }
+
+    fn state_dir(&self, repository: &CheckedRepository) -> PathBuf {
+        self.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"))
+    }
+
+    fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
+    }
+
+    fn jobs(&self) -> NonZeroUsize {
+        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
+    }
+}
+
+fn plan(args: PlanArgs) -> Result<(), Failure> {
+    let repository = args.selection.load()?;
+    let plan = args.selection.plan("plan", &repository)?;
+    let folder = args.selection.folder(&repository, &plan);
+    let store = args.selection.state_dir(&repository).join("datasets");
+    let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+    let durations = Mutex::new(Vec::new());
+    let status = Status::scan(&folder, plan.name(), &ids, |record| {
+        if let (Ok(start), Ok(end)) = (parse_time(record.started_at.as_str()), parse_time(record.finished_at.as_str()))
+        {
+            durations.lock().unwrap_or_else(|p| p.into_inner()).push(end - start);
+        }
+    });
+    let in_store = plan
+        .keys()
+        .iter()
+        .filter(|dataset| store.join(format!("{}{PUBLISHED_SUFFIX}", dataset.key.as_str())).exists())
+        .count();
+    let failed_keys = plan
+        .keys()
+        .iter()
+        .filter(|dataset| {
+            read_materialization(&folder, dataset.key.as_str())
+                .is_some_and(|record| record.outcome == MaterializationOutcome::Failed)
+        })
+        .count();
+    let remaining = plan.attempts().len() - status.done();
+    let jobs = args.selection.jobs();
+    let mut out = String::new();
+    out.push_str(&format!("campaign     {}\n", plan.name()));
+    out.push_str(&format!(
+        "attempts     {} ({} problems x {} datasets x {} dataset seeds x {} implementations x {} implementation \
+         seeds x {} repetitions)\n",
+        plan.attempts().len(),
+        plan.problems().len(),
+        plan.datasets().len(),
+        seeds_len(&plan.definition().dataset_seeds),
+        plan.implementations().len(),
+        seeds_len(&plan.definition().implementation_seeds),
+        plan.definition().repetitions,
+    ));
+    out.push_str(&format!(
+        "datasets     {} distinct ({} already in the store, {} failed earlier in this folder)\n",
+        plan.keys().len(),
+        in_store,
+        failed_keys
+    ));
+    out.push_str(&format!("done         {} of {} ({} to run)\n", status.done(), plan.attempts().len(), remaining));
+    let durations = durations.into_inner().unwrap_or_else(|p| p.into_inner());
+    if durations.is_empty() {
+        out.push_str("estimate     none yet: no attempt of this plan has a record\n");
+    } else {
+        let mean = durations.iter().sum::<f64>() / durations.len() as f64;
+        let estimate = mean * remaining as f64 / jobs.get() as f64;
+        out.push_str(&format!(
+            "estimate     {} at -j {jobs} ({:.3} s per attempt over {} earlier records)\n",
+            human(estimate),
+            mean,
+            durations.len()
+        ));
+    }
+    out.push_str(&format!("folder       {}\n", folder.display()));
+    let environment = Environment::capture(&repository);
+    let mut used: Vec<&str> = Vec::new();
+    for attempt in plan.attempts() {
+        for worker in workers_of(&plan, attempt) {
+            if !used.contains(&worker) {
+                used.push(worker);
+            }
+        }
+        if used.len() == repository.workers().len() {
+            break;
+        }
+    }
+    used.sort_unstable();
+    let mut scripts: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
+    for name in used {
+        if let Some(program) = environment.workers.get(name)
+            && let Some(script) = &program.script
+        {
+            let path = program.path_match.clone().unwrap_or_else(|| program.command.clone());
+            scripts.entry((path, script.clone())).or_default().push(name);
+        }
+    }
+    for ((path, script), workers) in scripts {
+        out.push_str(&format!(
+            "note         {path} is a script ({script}), not a program: each start of workers {} runs it first (a \
+             version manager's shim measured 131 ms a start against 45 ms for the interpreter itself); name the \
+             interpreter's real path in their command to save it\n",
+            workers.join(", ")
+        ));
+    }
+    if args.list {
+        for attempt in plan.attempts() {
+            let entry = plan.entry(attempt);
+            out.push_str(&format!(
+                "attempt {} {} {} {} {} {} {}\n",
+                entry.id,
+                entry.problem,
+                entry.dataset,
+                entry.dataset_seed,
+                entry.implementation,
+                entry.implementation_seed,
+                entry.repetition
+            ));
+        }
+    }
+    print_out("campaign plan", &out)
+}
+
+fn workers_of<'a>(plan: &'a CampaignPlan<'_>, attempt: &PlannedAttempt) -> [&'a str; 3] {
+    let repository = plan.repository();
+    [
+        repository.datasets()[&plan.datasets()[attempt.dataset as usize]].materializer(),
+        repository.implementations()[&plan.implementations()[attempt.implementation as usize]].worker(),
+        repository.problems()[&plan.problems()[attempt.problem as usize]].evaluator(),
+    ]
+}
+
+fn seeds_len(seeds: &metewand_campaign::plan::SeedsDefinition) -> u64 {
+    match seeds {
+        metewand_campaign::plan::SeedsDefinition::List(list) => list.len() as u64,
+        metewand_campaign::plan::SeedsDefinition::Range { count, .. } => *count,
+    }
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC timestamp as the record writes them.
+fn parse_time(text: &str) -> Result<f64, ()> {
+    let (date, time) = text.strip_suffix('Z').ok_or(())?.split_once('T').ok_or(())?;
+    let mut date = date.split('-').map(|part| part.parse::<i64>().map_err(drop));
+    let (y, m, d) = (date.next().ok_or(())??, date.next().ok_or(())??, date.next().ok_or(())??);
+    let (hms, fraction) = time.split_once('.').unwrap_or((time, "0"));
+    let mut hms = hms.split(':').map(|part| part.parse::<i64>().map_err(drop));
+    let (hh, mm, ss) = (hms.next().ok_or(())??, hms.next().ok_or(())??, hms.next().ok_or(())??);
+    // Days from civil (Howard Hinnant).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let fraction: f64 = format!("0.{fraction}").parse().map_err(drop)?;
+    Ok((days * 86_400 + hh * 3600 + mm * 60 + ss) as f64 + fraction)
+}
+
+fn human(seconds: f64) -> String {
+    if seconds >= 3600.0 {
+        format!("{:.1} h", seconds / 3600.0)
+    } else if seconds >= 60.0 {
+        format!("{:.1} min", seconds / 60.0)
+    } else {
+        format!("{seconds:.1} s")
+    }
+}
+
+fn label(plan: &CampaignPlan<'_>, attempt: &PlannedAttempt) -> String {
+    format!(
+        "{} {}#{} {}#{} r{}",
+        plan.problems()[attempt.problem as usize],
+        plan.datasets()[attempt.dataset as usize],
+        attempt.dataset_seed,
+        plan.implementations()[attempt.implementation as usize],
+        attempt.implementation_seed,
+        attempt.repetition
+    )
+}
+
+/// Counts shared by both progress displays.
+#[derive(Default)]
+struct Counts {
+    to_run: usize,
+    finished: usize,
+    running: usize,
+    by_outcome: BTreeMap<String, usize>,
+}
+
+impl Counts {
+    fn outcomes(&self) -> String {
+        self.by_outcome.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// One line per finished attempt and materialization, for a stderr that is not a terminal.
+struct Plain {
+    counts: Mutex<Counts>,
+}
+
+impl Observer for Plain {
+    fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
+        self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
+        say(&format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
+    }
+
+    fn dataset_finished(&self, plan: &CampaignPlan<'_>, record: &DatasetMaterialization, elapsed: Duration) {
+        let _ = plan;
+        let outcome = match record.outcome {
+            MaterializationOutcome::Ok if record.reused == Some(true) => "reused from the store".to_owned(),
+            MaterializationOutcome::Ok => "materialized".to_owned(),
+            MaterializationOutcome::Failed => format!(
+                "FAILED ({})",
+                record.failure.as_ref().map_or("unknown".to_owned(), |failure| failure.kind.to_string())
+            ),
+            MaterializationOutcome::Cancelled => "cancelled".to_owned(),
+        };
+        say(&format!("dataset {} seed {}: {outcome} in {:.3} s", record.dataset, record.seed, elapsed.as_secs_f64()));
+    }
+
+    fn attempt_finished(
+        &self,
+        plan: &CampaignPlan<'_>,
+        attempt: &PlannedAttempt,
+        record: &AttemptRecord,
+        elapsed: Duration,
+    ) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.finished += 1;
+        let failure = record.failure.as_ref().map_or(String::new(), |failure| format!(" ({})", failure.kind));
+        say(&format!(
+            "[{}/{}] {}{failure} {} {} {:.3} s",
+            counts.finished,
+            counts.to_run,
+            record.outcome,
+            label(plan, attempt),
+            attempt.id,
+            elapsed.as_secs_f64()
+        ));
+    }
+}
+
+/// A live display for a terminal: done/total, running, by outcome, failures, ETA from observed durations.
+struct Live {
+    bar: indicatif::ProgressBar,
+    counts: Mutex<Counts>,
+}
+
+impl Live {
+    fn new() -> Live {
+        let bar = indicatif::ProgressBar::new(0).with_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta} | {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        Live { bar, counts: Mutex::new(Counts::default()) }
+    }
+
+    fn refresh(&self, counts: &Counts) {
+        let failed = counts.by_outcome.get("failed").copied().unwrap_or(0);
+        self.bar.set_message(format!("running {} | {} | failed {failed}", counts.running, counts.outcomes()));
+    }
+}
+
+impl Drop for Live {
+    /// The bar stays on screen with its last counts, above the summary.
+    fn drop(&mut self) {
+        self.bar.abandon();
+        // The bar's line is left as it is: the summary starts on the next one.
+        let _ = writeln!(std::io::stderr());
+    }
+}
+
+impl Observer for Live {
+    fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
+        self.bar.set_length(to_run as u64);
+        self.bar.println(format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
+        self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
+    }
+
+    fn dataset_started(&self, _plan: &CampaignPlan<'_>, _dataset: &PlannedDataset) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running += 1;
+        self.refresh(&counts);
+    }
+
+    fn dataset_finished(&self, _plan: &CampaignPlan<'_>, record: &DatasetMaterialization, _elapsed: Duration) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running -= 1;
+        if record.outcome == MaterializationOutcome::Failed {
+            self.bar.println(format!("dataset {} seed {}: materialization failed", record.dataset, record.seed));
+        }
+        self.refresh(&counts);
+    }
+
+    fn attempt_started(&self, _plan: &CampaignPlan<'_>, _attempt: &PlannedAttempt) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running += 1;
+        self.refresh(&counts);
+    }
+
+    fn attempt_finished(&self, plan: &CampaignPlan<'_>, attempt: &PlannedAttempt, record: &AttemptRecord, _: Duration) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running -= 1;
+        *counts.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
+        if let Some(failure) = &record.failure {
+            self.bar.println(format!("{} {}: {}", record.outcome, label(plan, attempt), failure.kind));
+        }
+        self.bar.inc(1);
+        self.refresh(&counts);
+    }
+}
+
+struct Quiet;
+impl Observer for Quiet {}
+
+fn run_command(args: RunArgs) -> Result<(), Failure> {
+    let selection = &args.selection;
+    let repository = selection.load()?;
+    let plan = selection.plan("run", &repository)?;
+    let state_dir = selection.state_dir(&repository);
+    let path = selection.folder(&repository, &plan);
+    for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
+        if let Ok(Some(worker)) = repository.worker_whose_source_holds(dir) {
+            return Err(Failure::Usage(format!(
+                "campaign run: {flag} {} is inside the source folder {:?} of worker {:?}, which every attempt \
+                 copies; choose a folder outside the workers' sources",
+                dir.display(),
+                worker.source(),
+                worker.name()
+            )));
+        }
+    }
+    let jobs = selection.jobs();
+    let cancel = crate::run::install_signal_handlers()?;
+    let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
+        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    let config = RunConfig { jobs, state_dir, retry_failed: args.retry_failed, cancel: Some(cancel) };
+    let observer: Box<dyn Observer> = if args.quiet {
+        Box::new(Quiet)
+    } else if std::io::stderr().is_terminal() {
+        Box::new(Live::new())
+    } else {
+        Box::new(Plain { counts: Mutex::new(Counts::default()) })
+    };
+    let summary = run_campaign(&plan, &folder, &config, observer.as_ref())
+        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    drop(observer);
+    for error in &summary.errors {
+        say(&format!("campaign run: {error}"));
+    }
+    let outcomes: Vec<String> =
+        summary.by_outcome.iter().map(|(outcome, count)| format!("{count} {outcome}")).collect();
+    let mut out = format!(
+        "campaign     {} ({} attempts: {} already done, {} run now{})\n",
+        plan.name(),
+        summary.planned,
+        summary.skipped,
+        summary.ran,
+        if outcomes.is_empty() { String::new() } else { format!(": {}", outcomes.join(", ")) }
+    );
+    out.push_str(&format!(
+        "complete     {} of {} with a verdict, {} failed\n",
+        summary.with_verdict, summary.planned, summary.failed
+    ));
+    out.push_str(&format!("folder       {}\n", folder.path().display()));
+    out.push_str(&format!("results      {}\n", folder.path().join(RESULTS_CSV).display()));
+    let _ = print_out("campaign run", &out);
+    let status = summary.exit_status();
+    if status == 130 {
+        say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
+    }
+    if status == 0 { Ok(()) } else { Err(Failure::Status(status)) }
+}
+
+fn status(args: StatusArgs) -> Result<(), Failure> {
+    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    let status = Status::of(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
+    let mut out = String::new();
+    out.push_str(&format!("campaign     {} of {}\n", status.name, status.repository));
+    out.push_str(&format!("planned      {}\n", status.planned));
+    let outcomes: Vec<String> = status.by_outcome.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect();
+    out.push_str(&format!(
+        "done         {}{}\n",
+        status.done(),
+        if outcomes.is_empty() { String::new() } else { format!(" ({})", outcomes.join(", ")) }
+    ));
+    let kinds: Vec<String> = status.failed_by_kind.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
+    if !kinds.is_empty() {
+        out.push_str(&format!("failed       {}\n", kinds.join(", ")));
+    }
+    let cancelled = status.by_outcome.get("cancelled").copied().unwrap_or(0);
+    out.push_str(&format!(
+        "missing      {} ({} never started, {} unfinished, {} cancelled, {} invalid records)\n",
+        status.missing + status.unfinished + cancelled + status.invalid.len(),
+        status.missing,
+        status.unfinished,
+        cancelled,
+        status.invalid.len()
+    ));
+    for (id, reason) in &status.invalid {
+        out.push_str(&format!("invalid      attempts/{id}/attempt.json {reason}\n"));
+    }
+    print_out("campaign status", &out)?;
+    if status.complete() { Ok(()) } else { Err(Failure::Status(1)) }
+}
+
+fn export_command(args: StatusArgs) -> Result<(), Failure> {
+    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    export::write(&dir).map_err(|error| Failure::Usage(format!("campaign export: {error}")))?;
+    print_out(
+        "campaign export",
+        &format!("{}\n{}\n", dir.join(RESULTS_CSV).display(), dir.join(export::RESULTS_JSONL).display()),
+    )
+}

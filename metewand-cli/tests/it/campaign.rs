@@ -1,0 +1,226 @@
+//! `metewand campaign` end to end on the test-worker benchmark of `metewand-campaign`'s tests: plain progress,
+//! status and exports, bad input, Ctrl-C and the folder lock, and SIGKILL at several moments followed by a resume
+//! that ends with the same outcome for every attempt id as an uninterrupted run.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::test_worker::test_worker;
+
+/// The fixture benchmark in a temporary folder, with the solver's extra arguments (a TOML array fragment).
+struct Bench {
+    dir: TempDir,
+}
+
+impl Bench {
+    fn new(solver_args: &str) -> Bench {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        for source in ["src-gen", "src-solver", "src-other", "src-judge"] {
+            fs::create_dir_all(repo.join(source)).unwrap();
+            fs::write(repo.join(source).join("README"), "the test worker is an executable elsewhere\n").unwrap();
+        }
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-campaign/tests/it/fixtures/campaign.toml");
+        let toml = fs::read_to_string(fixture)
+            .unwrap()
+            .replace("@TEST_WORKER@", test_worker().to_str().unwrap())
+            .replace("\"@SOLVER_ARGS@\"", if solver_args.is_empty() { "\"--quiet\"" } else { solver_args });
+        fs::write(repo.join("metewand.toml"), toml).unwrap();
+        Bench { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// `metewand campaign run REPO NAME --state-dir STATE --out OUT` and `extra`.
+    fn run_args(&self, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
+        let mut args: Vec<String> = ["campaign", "run"].map(String::from).to_vec();
+        args.push(self.path("repo").to_str().unwrap().to_owned());
+        args.push(name.to_owned());
+        args.extend(["--state-dir".to_owned(), self.path(state).to_str().unwrap().to_owned()]);
+        args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+        args
+    }
+
+    fn folder(&self, state: &str, name: &str) -> PathBuf {
+        self.path(state).join("campaigns").join(name)
+    }
+}
+
+impl Drop for Bench {
+    fn drop(&mut self) {
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(self.dir.path()).status();
+    }
+}
+
+fn command(args: &[String]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_metewand"));
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+}
+
+fn metewand(args: &[String]) -> Output {
+    command(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Each attempt id of a campaign folder with its recorded outcome.
+fn outcomes(folder: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for entry in fs::read_dir(folder.join("attempts")).unwrap() {
+        let entry = entry.unwrap();
+        let record: Value = serde_json::from_slice(&fs::read(entry.path().join("attempt.json")).unwrap()).unwrap();
+        out.insert(entry.file_name().to_string_lossy().into_owned(), record["outcome"].as_str().unwrap().to_owned());
+    }
+    out
+}
+
+/// Waits until `ready` holds, checking the child has not ended first; the limit only guards against a hang.
+fn wait_for(child: &mut Child, what: &str, ready: impl Fn() -> bool) -> bool {
+    let guard = Instant::now() + Duration::from_secs(300);
+    loop {
+        if ready() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        assert!(Instant::now() < guard, "hang guard: never saw {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn count_entries(dir: &Path, keep: impl Fn(&Path) -> bool) -> usize {
+    fs::read_dir(dir).map_or(0, |entries| entries.filter_map(Result::ok).filter(|entry| keep(&entry.path())).count())
+}
+
+#[test]
+fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
+    let bench = Bench::new("");
+    let output = metewand(&bench.run_args("main", "state", &["-j", "2"]));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("metewand: campaign: 4 attempts planned, 0 already done, 4 to run\n"), "{stderr}");
+    for k in 1..=4 {
+        assert!(stderr.contains(&format!("metewand: [{k}/4] reached answer small#")), "{stderr}");
+    }
+    assert_eq!(stderr.matches(": materialized in ").count(), 2, "one per dataset seed: {stderr}");
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("complete     4 of 4 with a verdict, 0 failed\n"), "{stdout}");
+    let folder = bench.folder("state", "main");
+    assert_eq!(outcomes(&folder).values().filter(|outcome| *outcome == "reached").count(), 4);
+
+    let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
+    assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
+    let shown = text(&status.stdout);
+    assert!(shown.contains("planned      4\n") && shown.contains("done         4 (reached 4)\n"), "{shown}");
+    fs::remove_file(folder.join("results.csv")).unwrap();
+    let export = metewand(&["campaign".into(), "export".into(), folder.to_str().unwrap().into()]);
+    assert_eq!(export.status.code(), Some(0), "{}", text(&export.stderr));
+    assert_eq!(fs::read_to_string(folder.join("results.csv")).unwrap().lines().count(), 5);
+
+    // Again, quietly: nothing to run, nothing on stderr.
+    let again = metewand(&bench.run_args("main", "state", &["--quiet"]));
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(text(&again.stderr), "");
+    assert!(text(&again.stdout).contains("(4 attempts: 4 already done, 0 run now)"), "{}", text(&again.stdout));
+    let plan = metewand(&[
+        "campaign".into(),
+        "plan".into(),
+        bench.path("repo").to_str().unwrap().into(),
+        "main".into(),
+        "--state-dir".into(),
+        bench.path("state").to_str().unwrap().into(),
+    ]);
+    let shown = text(&plan.stdout);
+    assert!(shown.contains("done         4 of 4 (0 to run)\n"), "{shown}");
+    assert!(shown.contains("datasets     2 distinct (2 already in the store"), "{shown}");
+}
+
+#[test]
+fn bad_input_is_one_sentence_and_exit_2() {
+    let bench = Bench::new("");
+    for (args, expected) in [
+        (bench.run_args("nope", "state", &[]), "has no campaign named \"nope\" (it has: main, mixed)"),
+        (
+            bench.run_args("main", "state", &["--implementation", "fast"]),
+            "no implementation named \"fast\" (it has: fail, solve)",
+        ),
+        (bench.run_args("main", "state", &["--dataset-seeds", "5..5"]), "is empty"),
+    ] {
+        let output = metewand(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    assert!(!bench.path("state").join("campaigns").exists(), "nothing started");
+    let status = metewand(&["campaign".into(), "status".into(), bench.path("repo").to_str().unwrap().into()]);
+    assert_eq!(status.status.code(), Some(2));
+    assert!(text(&status.stderr).contains("is not a campaign folder"), "{}", text(&status.stderr));
+}
+
+#[test]
+fn ctrl_c_cancels_the_running_attempts_and_a_second_run_of_the_folder_is_refused() {
+    // The solver never answers execute by itself: the campaign runs until it is interrupted.
+    let bench = Bench::new("\"--fault\", \"never-answer@execute\"");
+    let mut child = command(&bench.run_args("main", "state", &["-j", "2"])).spawn().unwrap();
+    let folder = bench.folder("state", "main");
+    let logs = |dir: &Path| dir.join("logs/implementation.log").exists();
+    let running = wait_for(&mut child, "an attempt in execute", || count_entries(&folder.join("attempts"), logs) > 0);
+    assert!(running, "the campaign ended by itself");
+    let second = metewand(&bench.run_args("main", "state", &[]));
+    assert_eq!(second.status.code(), Some(2));
+    assert!(text(&second.stderr).contains("is in use by another run"), "{}", text(&second.stderr));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("run the same command again to resume"), "{}", text(&output.stderr));
+    let cancelled = outcomes(&folder).values().filter(|outcome| *outcome == "cancelled").count();
+    assert!(cancelled >= 1, "{:?}", outcomes(&folder));
+    let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
+    assert_eq!(status.status.code(), Some(1), "incomplete");
+}
+
+#[test]
+fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
+    let bench = Bench::new("\"--delay\", \"execute=50\"");
+    let reference = metewand(&bench.run_args("mixed", "reference", &["-j", "2"]));
+    assert_eq!(reference.status.code(), Some(3), "two failures: {}", text(&reference.stderr));
+    let expected = outcomes(&bench.folder("reference", "mixed"));
+    assert_eq!(expected.len(), 4);
+
+    type Moment = fn(&Path) -> bool;
+    let moments: [(&str, Moment); 4] = [
+        ("campaign.json written", |folder| folder.join("campaign.json").exists()),
+        ("a materialization started", |folder| count_entries(&folder.join("datasets"), |path| path.is_dir()) > 0),
+        ("an attempt started", |folder| count_entries(&folder.join("attempts"), |_| true) > 0),
+        ("two records written", |folder| {
+            count_entries(&folder.join("attempts"), |path| path.join("attempt.json").exists()) >= 2
+        }),
+    ];
+    for (i, (moment, reached)) in moments.into_iter().enumerate() {
+        let state = format!("killed-{i}");
+        let folder = bench.folder(&state, "mixed");
+        let mut child = command(&bench.run_args("mixed", &state, &["-j", "2"])).spawn().unwrap();
+        wait_for(&mut child, moment, || reached(&folder));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let resumed = metewand(&bench.run_args("mixed", &state, &["-j", "2"]));
+        assert_eq!(resumed.status.code(), Some(3), "{moment}: {}", text(&resumed.stderr));
+        assert_eq!(outcomes(&folder), expected, "killed when {moment}");
+        let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
+        assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));
+    }
+}

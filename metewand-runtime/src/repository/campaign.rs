@@ -1,0 +1,283 @@
+//! `[campaigns.NAME]`: the axes of a campaign (problems, datasets, implementations, both seeds, repetitions),
+//! checked with positions like every other key. Planning the attempts is `metewand-campaign`'s; what is checked
+//! here is what a plan needs to be possible: names that exist, nonempty axes, seeds in range and a plan of at most
+//! [`MAX_PLAN_ATTEMPTS`].
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use metewand_protocol::strict::SafeUint;
+use serde_json::Value;
+use toml::de::DeValue;
+
+use super::error::{CheckError, CheckErrorKind};
+use super::toml_value::{Source, Table, Value_, string, to_json, wrong_type};
+
+/// The most attempts one campaign may plan: more is a check error giving the size.
+pub const MAX_PLAN_ATTEMPTS: u64 = 1_000_000;
+
+/// A seed axis: a list, or `{ from, count }` (the seeds `from`, `from + 1`, ..., `from + count - 1`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    /// The seeds listed, in their order, each once.
+    List(Vec<SafeUint>),
+    /// `count` consecutive seeds from `from`; `count >= 1` and the last is at most 2^53 − 1.
+    Range {
+        /// The first seed.
+        from: SafeUint,
+        /// How many.
+        count: u64,
+    },
+}
+
+impl Seeds {
+    /// The axis `[0]`, the default.
+    pub fn zero() -> Seeds {
+        Seeds::List(vec![SafeUint::ZERO])
+    }
+
+    /// How many seeds.
+    pub fn len(&self) -> u64 {
+        match self {
+            Seeds::List(list) => list.len() as u64,
+            Seeds::Range { count, .. } => *count,
+        }
+    }
+
+    /// Whether the axis is empty (never, once checked).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The seeds, in order.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = SafeUint> + '_> {
+        match self {
+            Seeds::List(list) => Box::new(list.iter().copied()),
+            Seeds::Range { from, count } => {
+                Box::new((from.get()..from.get() + count).map(|seed| SafeUint::try_from(seed).expect("checked range")))
+            }
+        }
+    }
+
+    /// Whether `seed` is on the axis.
+    pub fn contains(&self, seed: SafeUint) -> bool {
+        match self {
+            Seeds::List(list) => list.contains(&seed),
+            Seeds::Range { from, count } => seed.get() >= from.get() && seed.get() - from.get() < *count,
+        }
+    }
+}
+
+/// A checked `[campaigns.NAME]`: every axis filled (defaults applied), every name known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignSpec {
+    /// The campaign's name.
+    pub name: String,
+    /// Problem names, in the order written (default: every problem, by name).
+    pub problems: Vec<String>,
+    /// Dataset names (default: every dataset).
+    pub datasets: Vec<String>,
+    /// Implementation names (default: every implementation).
+    pub implementations: Vec<String>,
+    /// Dataset seeds (default `[0]`).
+    pub dataset_seeds: Seeds,
+    /// Implementation seeds (default `[0]`).
+    pub implementation_seeds: Seeds,
+    /// Attempts per cell with identical inputs (default 1).
+    pub repetitions: u64,
+}
+
+impl CampaignSpec {
+    /// The number of attempts the campaign plans (saturating), before any limit.
+    pub fn size(&self) -> u64 {
+        [
+            self.problems.len() as u64,
+            self.datasets.len() as u64,
+            self.implementations.len() as u64,
+            self.dataset_seeds.len(),
+            self.implementation_seeds.len(),
+            self.repetitions,
+        ]
+        .into_iter()
+        .fold(1_u64, u64::saturating_mul)
+    }
+}
+
+/// The names a campaign may use, by kind.
+pub(crate) struct Known<'a> {
+    pub problems: Vec<&'a str>,
+    pub datasets: Vec<&'a str>,
+    pub implementations: Vec<&'a str>,
+}
+
+pub(crate) const CAMPAIGN_KEYS: &[&str] =
+    &["problems", "datasets", "implementations", "dataset_seeds", "implementation_seeds", "repetitions"];
+
+fn invalid(source: &Source<'_>, span: Range<usize>, key: String, message: String) -> CheckError {
+    source.error(span, CheckErrorKind::InvalidValue { key, message })
+}
+
+/// Checks one `[campaigns.NAME]` table.
+pub(crate) fn check(
+    name: String,
+    table: &Table<'_, '_>,
+    known: &Known<'_>,
+    source: &Source<'_>,
+) -> Result<CampaignSpec, CheckError> {
+    table.only(CAMPAIGN_KEYS, source)?;
+    let names = |key: &str, kind: &str, known: &[&str]| -> Result<Vec<String>, CheckError> {
+        let Some(value) = table.get(key) else { return Ok(known.iter().map(|name| (*name).to_owned()).collect()) };
+        let member = table.member(key);
+        let DeValue::Array(items) = value.get_ref() else {
+            return Err(wrong_type(source, value.span(), member, "an array of names", value.get_ref()));
+        };
+        if items.is_empty() {
+            return Err(invalid(
+                source,
+                value.span(),
+                member,
+                format!("is empty: a campaign needs at least one {kind}"),
+            ));
+        }
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let text = string(item, format!("{member}[{i}]"), source)?;
+            if !known.contains(&text) {
+                return Err(invalid(
+                    source,
+                    item.span(),
+                    format!("{member}[{i}]"),
+                    format!(
+                        "names {kind} {text:?}, which the repository does not declare (it has: {})",
+                        known.join(", ")
+                    ),
+                ));
+            }
+            if out.iter().any(|name: &String| name == text) {
+                return Err(invalid(source, item.span(), format!("{member}[{i}]"), format!("names {text:?} twice")));
+            }
+            out.push(text.to_owned());
+        }
+        Ok(out)
+    };
+    let problems = names("problems", "problem", &known.problems)?;
+    let datasets = names("datasets", "dataset", &known.datasets)?;
+    let implementations = names("implementations", "implementation", &known.implementations)?;
+    for (axis, kind, list) in [
+        ("problems", "problem", &problems),
+        ("datasets", "dataset", &datasets),
+        ("implementations", "implementation", &implementations),
+    ] {
+        if list.is_empty() {
+            return Err(invalid(
+                source,
+                table.span.clone(),
+                table.member(axis),
+                format!("is empty: the repository declares no {kind}, and a campaign needs at least one"),
+            ));
+        }
+    }
+    let dataset_seeds = seeds(table, "dataset_seeds", source)?;
+    let implementation_seeds = seeds(table, "implementation_seeds", source)?;
+    let repetitions = match table.get("repetitions") {
+        None => 1,
+        Some(value) => match to_json(value, &table.member("repetitions"), source)? {
+            Value::Number(number) if number.as_u64().is_some_and(|n| n >= 1) => number.as_u64().unwrap_or(1),
+            _ => {
+                return Err(invalid(
+                    source,
+                    value.span(),
+                    table.member("repetitions"),
+                    "must be a whole number of at least 1".to_owned(),
+                ));
+            }
+        },
+    };
+    let spec =
+        CampaignSpec { name, problems, datasets, implementations, dataset_seeds, implementation_seeds, repetitions };
+    let size = spec.size();
+    if size > MAX_PLAN_ATTEMPTS {
+        return Err(source.error(
+            table.span.clone(),
+            CheckErrorKind::InvalidValue {
+                key: table.name.clone(),
+                message: format!(
+                    "plans {} attempts, more than the {MAX_PLAN_ATTEMPTS} a campaign may hold; narrow its axes or \
+                     split it",
+                    if size == u64::MAX { "more than 18446744073709551614".to_owned() } else { size.to_string() }
+                ),
+            },
+        ));
+    }
+    Ok(spec)
+}
+
+fn seed(value: &Value_<'_>, key: String, source: &Source<'_>) -> Result<SafeUint, CheckError> {
+    let found = match to_json(value, &key, source)? {
+        Value::Number(number) => number.as_u64().and_then(|n| SafeUint::try_from(n).ok()),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        invalid(source, value.span(), key, "must be a seed: a whole number from 0 to 9007199254740991".to_owned())
+    })
+}
+
+fn seeds(table: &Table<'_, '_>, key: &str, source: &Source<'_>) -> Result<Seeds, CheckError> {
+    let Some(value) = table.get(key) else { return Ok(Seeds::zero()) };
+    let member = table.member(key);
+    match value.get_ref() {
+        DeValue::Array(items) => {
+            if items.is_empty() {
+                return Err(invalid(source, value.span(), member, "is empty: give at least one seed".to_owned()));
+            }
+            let mut list = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let seed = seed(item, format!("{member}[{i}]"), source)?;
+                if list.contains(&seed) {
+                    return Err(invalid(
+                        source,
+                        item.span(),
+                        format!("{member}[{i}]"),
+                        format!("lists seed {seed} twice"),
+                    ));
+                }
+                list.push(seed);
+            }
+            Ok(Seeds::List(list))
+        }
+        DeValue::Table(_) => {
+            let range = table.table(key, value, source)?;
+            range.only(&["from", "count"], source)?;
+            let from = seed(range.required("from", source)?, range.member("from"), source)?;
+            let count_value = range.required("count", source)?;
+            let count = match to_json(count_value, &range.member("count"), source)? {
+                Value::Number(number) if number.as_u64().is_some_and(|n| n >= 1) => number.as_u64().unwrap_or(1),
+                _ => {
+                    return Err(invalid(
+                        source,
+                        count_value.span(),
+                        range.member("count"),
+                        "must be a whole number of at least 1".to_owned(),
+                    ));
+                }
+            };
+            if count - 1 > SafeUint::MAX.get() - from.get() {
+                return Err(invalid(
+                    source,
+                    count_value.span(),
+                    range.member("count"),
+                    format!(
+                        "is {count}: seeds from {from} would pass 9007199254740991, the largest seed; lower it to at \
+                         most {}",
+                        SafeUint::MAX.get() - from.get() + 1
+                    ),
+                ));
+            }
+            Ok(Seeds::Range { from, count })
+        }
+        other => Err(wrong_type(source, value.span(), member, "a list of seeds or a table { from, count }", other)),
+    }
+}
+
+/// Every campaign by name.
+pub(crate) type Campaigns = BTreeMap<String, CampaignSpec>;
