@@ -57,9 +57,11 @@ pub mod folder;
 pub mod plan;
 pub mod runner;
 pub mod status;
+pub mod summary;
 
 pub use environment::Environment;
 pub use folder::{CampaignFile, CampaignFolder, FolderError};
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
 pub use runner::{Observer, RunConfig, RunSummary, Silent, run};
 pub use status::Status;
+pub use summary::PlanSummary;

@@ -10,14 +10,14 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use metewand_campaign::export::{self, RESULTS_CSV};
-use metewand_campaign::folder::read_materialization;
 use metewand_campaign::plan::PlannedDataset;
+use metewand_campaign::summary::PlanSummary;
 use metewand_campaign::{
     Axes, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status, run as run_campaign,
 };
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome, PUBLISHED_SUFFIX};
+use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome};
 use metewand_runtime::repository::Seeds;
 
 use crate::{Failure, parse_seed, print_out, say};
@@ -191,92 +191,46 @@ fn plan(args: PlanArgs) -> Result<(), Failure> {
     let repository = args.selection.load()?;
     let plan = args.selection.plan("plan", &repository)?;
     let folder = args.selection.folder(&repository, &plan);
-    let store = args.selection.state_dir(&repository).join("datasets");
-    let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
-    let durations = Mutex::new(Vec::new());
-    let status = Status::scan(&folder, plan.name(), &ids, |record| {
-        if let (Ok(start), Ok(end)) = (parse_time(record.started_at.as_str()), parse_time(record.finished_at.as_str()))
-        {
-            durations.lock().unwrap_or_else(|p| p.into_inner()).push(end - start);
-        }
-    });
-    let in_store = plan
-        .keys()
-        .iter()
-        .filter(|dataset| store.join(format!("{}{PUBLISHED_SUFFIX}", dataset.key.as_str())).exists())
-        .count();
-    let failed_keys = plan
-        .keys()
-        .iter()
-        .filter(|dataset| {
-            read_materialization(&folder, dataset.key.as_str())
-                .is_some_and(|record| record.outcome == MaterializationOutcome::Failed)
-        })
-        .count();
-    let remaining = plan.attempts().len() - status.done();
+    let state_dir = args.selection.state_dir(&repository);
     let jobs = args.selection.jobs();
+    let summary = PlanSummary::of(&plan, &folder, &state_dir, jobs.get(), &Environment::capture(&repository));
+    let [problems, datasets, dataset_seeds, implementations, implementation_seeds, repetitions] = summary.axes;
     let mut out = String::new();
     out.push_str(&format!("campaign     {}\n", plan.name()));
     out.push_str(&format!(
-        "attempts     {} ({} problems x {} datasets x {} dataset seeds x {} implementations x {} implementation \
-         seeds x {} repetitions)\n",
-        plan.attempts().len(),
-        plan.problems().len(),
-        plan.datasets().len(),
-        seeds_len(&plan.definition().dataset_seeds),
-        plan.implementations().len(),
-        seeds_len(&plan.definition().implementation_seeds),
-        plan.definition().repetitions,
+        "attempts     {} ({problems} problems x {datasets} datasets x {dataset_seeds} dataset seeds x \
+         {implementations} implementations x {implementation_seeds} implementation seeds x {repetitions} \
+         repetitions)\n",
+        summary.attempts,
     ));
     out.push_str(&format!(
         "datasets     {} distinct ({} already in the store, {} failed earlier in this folder)\n",
-        plan.keys().len(),
-        in_store,
-        failed_keys
+        summary.datasets, summary.datasets_in_store, summary.datasets_failed
     ));
-    out.push_str(&format!("done         {} of {} ({} to run)\n", status.done(), plan.attempts().len(), remaining));
-    let durations = durations.into_inner().unwrap_or_else(|p| p.into_inner());
-    if durations.is_empty() {
-        out.push_str("estimate     none yet: no attempt of this plan has a record\n");
-    } else {
-        let mean = durations.iter().sum::<f64>() / durations.len() as f64;
-        let estimate = mean * remaining as f64 / jobs.get() as f64;
-        out.push_str(&format!(
+    out.push_str(&format!(
+        "done         {} of {} ({} to run)\n",
+        summary.status.done(),
+        summary.attempts,
+        summary.remaining()
+    ));
+    match summary.estimate {
+        None => out.push_str("estimate     none yet: no attempt of this plan has a record\n"),
+        Some(estimate) => out.push_str(&format!(
             "estimate     {} at -j {jobs} ({:.3} s per attempt over {} earlier records)\n",
-            human(estimate),
-            mean,
-            durations.len()
-        ));
+            human(estimate.remaining_seconds),
+            estimate.mean_seconds,
+            estimate.records
+        )),
     }
     out.push_str(&format!("folder       {}\n", folder.display()));
-    let environment = Environment::capture(&repository);
-    let mut used: Vec<&str> = Vec::new();
-    for attempt in plan.attempts() {
-        for worker in workers_of(&plan, attempt) {
-            if !used.contains(&worker) {
-                used.push(worker);
-            }
-        }
-        if used.len() == repository.workers().len() {
-            break;
-        }
-    }
-    used.sort_unstable();
-    let mut scripts: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
-    for name in used {
-        if let Some(program) = environment.workers.get(name)
-            && let Some(script) = &program.script
-        {
-            let path = program.path_match.clone().unwrap_or_else(|| program.command.clone());
-            scripts.entry((path, script.clone())).or_default().push(name);
-        }
-    }
-    for ((path, script), workers) in scripts {
+    for script in &summary.scripts {
         out.push_str(&format!(
-            "note         {path} is a script ({script}), not a program: each start of workers {} runs it first (a \
+            "note         {} is a script ({}), not a program: each start of workers {} runs it first (a \
              version manager's shim measured 131 ms a start against 45 ms for the interpreter itself); name the \
              interpreter's real path in their command to save it\n",
-            workers.join(", ")
+            script.path,
+            script.script,
+            script.workers.join(", ")
         ));
     }
     if args.list {
@@ -295,41 +249,6 @@ fn plan(args: PlanArgs) -> Result<(), Failure> {
         }
     }
     print_out("campaign plan", &out)
-}
-
-fn workers_of<'a>(plan: &'a CampaignPlan<'_>, attempt: &PlannedAttempt) -> [&'a str; 3] {
-    let repository = plan.repository();
-    [
-        repository.datasets()[&plan.datasets()[attempt.dataset as usize]].materializer(),
-        repository.implementations()[&plan.implementations()[attempt.implementation as usize]].worker(),
-        repository.problems()[&plan.problems()[attempt.problem as usize]].evaluator(),
-    ]
-}
-
-fn seeds_len(seeds: &metewand_campaign::plan::SeedsDefinition) -> u64 {
-    match seeds {
-        metewand_campaign::plan::SeedsDefinition::List(list) => list.len() as u64,
-        metewand_campaign::plan::SeedsDefinition::Range { count, .. } => *count,
-    }
-}
-
-/// Seconds since the epoch of an RFC 3339 UTC timestamp as the record writes them.
-fn parse_time(text: &str) -> Result<f64, ()> {
-    let (date, time) = text.strip_suffix('Z').ok_or(())?.split_once('T').ok_or(())?;
-    let mut date = date.split('-').map(|part| part.parse::<i64>().map_err(drop));
-    let (y, m, d) = (date.next().ok_or(())??, date.next().ok_or(())??, date.next().ok_or(())??);
-    let (hms, fraction) = time.split_once('.').unwrap_or((time, "0"));
-    let mut hms = hms.split(':').map(|part| part.parse::<i64>().map_err(drop));
-    let (hh, mm, ss) = (hms.next().ok_or(())??, hms.next().ok_or(())??, hms.next().ok_or(())??);
-    // Days from civil (Howard Hinnant).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let fraction: f64 = format!("0.{fraction}").parse().map_err(drop)?;
-    Ok((days * 86_400 + hh * 3600 + mm * 60 + ss) as f64 + fraction)
 }
 
 fn human(seconds: f64) -> String {

@@ -3,6 +3,7 @@
 
 mod plan;
 mod runner;
+#[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
 mod test_worker;
 
 use std::fs;

@@ -1,4 +1,5 @@
-//! Finding the test worker binary, shared by the session tests and the session benchmark.
+//! Finding the test worker binary, shared by the runtime's session tests and benchmark and by the CLI and
+//! campaign tests.
 //!
 //! `cargo test -p metewand-runtime` does not build another package's binary, so the first caller runs
 //! `cargo build -p test-worker` (a no-op when it is fresh) and takes the executable's path from cargo's own JSON

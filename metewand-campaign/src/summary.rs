@@ -1,0 +1,206 @@
+//! What `campaign plan` reports before anything runs: the plan's size, the distinct datasets and how many the
+//! store already holds, how much of the plan the folder already has, an estimate from the records it holds, and
+//! each worker command that starts through a script rather than a program.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+use metewand_runtime::attempt::{MaterializationOutcome, PUBLISHED_SUFFIX};
+
+use crate::environment::Environment;
+use crate::folder::read_materialization;
+use crate::plan::{CampaignPlan, PlannedAttempt, SeedsDefinition};
+use crate::status::Status;
+
+/// A plan and what is already known of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanSummary {
+    /// Attempts in the plan.
+    pub attempts: usize,
+    /// The size of each axis: problems, datasets, dataset seeds, implementations, implementation seeds,
+    /// repetitions (their product is `attempts`).
+    pub axes: [u64; 6],
+    /// Distinct dataset keys.
+    pub datasets: usize,
+    /// Of those, how many the store holds with the executor's record (verified again before any reuse).
+    pub datasets_in_store: usize,
+    /// Of those, how many failed to materialize in an earlier run into this folder.
+    pub datasets_failed: usize,
+    /// The folder's state against the plan.
+    pub status: Status,
+    /// How long what remains should take, from the durations of the records already there.
+    pub estimate: Option<Estimate>,
+    /// Worker commands that are scripts: each start runs them first.
+    pub scripts: Vec<ScriptStart>,
+}
+
+/// How long the attempts still to run should take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The mean wall time of an attempt over the records it is taken from, in seconds.
+    pub mean_seconds: f64,
+    /// How many records it is taken from.
+    pub records: usize,
+    /// The attempts still to run × the mean, over the number of jobs.
+    pub remaining_seconds: f64,
+}
+
+/// A worker command whose program is a script (a version manager's shim, say), not an executable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptStart {
+    /// The command's program as found.
+    pub path: String,
+    /// What the script is (its `#!` line).
+    pub script: String,
+    /// The workers whose command it is, by name.
+    pub workers: Vec<String>,
+}
+
+impl PlanSummary {
+    /// Summarises `plan` against the campaign folder `folder` and the store of `state_dir`, with `jobs` attempts
+    /// at once for the estimate.
+    pub fn of(
+        plan: &CampaignPlan<'_>,
+        folder: &Path,
+        state_dir: &Path,
+        jobs: usize,
+        environment: &Environment,
+    ) -> PlanSummary {
+        let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+        let durations = Mutex::new(Vec::new());
+        let status = Status::scan(folder, plan.name(), &ids, |record| {
+            if let (Some(start), Some(end)) =
+                (seconds(record.started_at.as_str()), seconds(record.finished_at.as_str()))
+            {
+                durations.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(end - start);
+            }
+        });
+        let durations = durations.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let store = state_dir.join("datasets");
+        let datasets_in_store = plan
+            .keys()
+            .iter()
+            .filter(|dataset| store.join(format!("{}{PUBLISHED_SUFFIX}", dataset.key.as_str())).is_file())
+            .count();
+        let datasets_failed = plan
+            .keys()
+            .iter()
+            .filter(|dataset| {
+                read_materialization(folder, dataset.key.as_str())
+                    .is_some_and(|record| record.outcome == MaterializationOutcome::Failed)
+            })
+            .count();
+        let remaining = plan.attempts().len() - status.done();
+        let estimate = (!durations.is_empty()).then(|| {
+            let mean_seconds = durations.iter().sum::<f64>() / durations.len() as f64;
+            Estimate {
+                mean_seconds,
+                records: durations.len(),
+                remaining_seconds: mean_seconds * remaining as f64 / jobs.max(1) as f64,
+            }
+        });
+        let definition = plan.definition();
+        PlanSummary {
+            attempts: plan.attempts().len(),
+            axes: [
+                plan.problems().len() as u64,
+                plan.datasets().len() as u64,
+                seeds_len(&definition.dataset_seeds),
+                plan.implementations().len() as u64,
+                seeds_len(&definition.implementation_seeds),
+                definition.repetitions,
+            ],
+            datasets: plan.keys().len(),
+            datasets_in_store,
+            datasets_failed,
+            status,
+            estimate,
+            scripts: scripts(plan, environment),
+        }
+    }
+
+    /// Attempts still to run: those without a terminal record.
+    pub fn remaining(&self) -> usize {
+        self.attempts - self.status.done()
+    }
+}
+
+/// The workers the plan starts whose command is a script, grouped by program.
+fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStart> {
+    let all = plan.repository().workers().len();
+    let mut used: Vec<&str> = Vec::new();
+    for attempt in plan.attempts() {
+        for worker in workers_of(plan, attempt) {
+            if !used.contains(&worker) {
+                used.push(worker);
+            }
+        }
+        if used.len() == all {
+            break;
+        }
+    }
+    used.sort_unstable();
+    let mut grouped: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for name in used {
+        if let Some(program) = environment.workers.get(name)
+            && let Some(script) = &program.script
+        {
+            let path = program.path_match.clone().unwrap_or_else(|| program.command.clone());
+            grouped.entry((path, script.clone())).or_default().push(name.to_owned());
+        }
+    }
+    grouped.into_iter().map(|((path, script), workers)| ScriptStart { path, script, workers }).collect()
+}
+
+/// The materializer, implementation worker and evaluator an attempt starts.
+fn workers_of<'a>(plan: &'a CampaignPlan<'_>, attempt: &PlannedAttempt) -> [&'a str; 3] {
+    let repository = plan.repository();
+    [
+        repository.datasets()[&plan.datasets()[attempt.dataset as usize]].materializer(),
+        repository.implementations()[&plan.implementations()[attempt.implementation as usize]].worker(),
+        repository.problems()[&plan.problems()[attempt.problem as usize]].evaluator(),
+    ]
+}
+
+fn seeds_len(seeds: &SeedsDefinition) -> u64 {
+    match seeds {
+        SeedsDefinition::List(list) => list.len() as u64,
+        SeedsDefinition::Range { count, .. } => *count,
+    }
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC timestamp as records write them (`2026-12-01T10:00:00.123Z`).
+fn seconds(text: &str) -> Option<f64> {
+    let (date, time) = text.strip_suffix('Z')?.split_once('T')?;
+    let mut date = date.split('-').map(|part| part.parse::<i64>().ok());
+    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
+    let (hms, fraction) = time.split_once('.').unwrap_or((time, "0"));
+    let mut hms = hms.split(':').map(|part| part.parse::<i64>().ok());
+    let (hours, minutes, secs) = (hms.next()??, hms.next()??, hms.next()??);
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    let fraction: f64 = format!("0.{fraction}").parse().ok()?;
+    Some((days * 86_400 + hours * 3600 + minutes * 60 + secs) as f64 + fraction)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds;
+
+    #[test]
+    fn record_timestamps_are_read_as_seconds_since_the_epoch() {
+        assert_eq!(seconds("1970-01-01T00:00:00Z"), Some(0.0));
+        assert_eq!(seconds("2000-03-01T00:00:00Z"), Some(951_868_800.0));
+        let start = seconds("2026-12-01T23:59:59.250Z").unwrap();
+        let end = seconds("2026-12-02T00:00:01.750Z").unwrap();
+        assert!((end - start - 2.5).abs() < 1e-6, "{}", end - start);
+        assert_eq!(seconds("2026-12-01 10:00:00"), None);
+        assert_eq!(seconds("2026-12-01T10:00Z"), None);
+    }
+}
