@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_runtime::attempt::{DatasetMaterialization, RECORD_FILE};
+use metewand_runtime::document::read_document;
+use metewand_runtime::files::{Dir, FsError};
 use metewand_runtime::identity::AttemptId;
 use serde::{Deserialize, Serialize};
 
@@ -109,13 +111,18 @@ impl CampaignFile {
     /// Reads `campaign.json` of `folder`.
     pub fn read(folder: &Path) -> Result<CampaignFile, FolderError> {
         let path = folder.join(CAMPAIGN_FILE);
-        let bytes = match fs::read(&path) {
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                return Err(FolderError::NotACampaign { path: folder.to_owned() });
-            }
-            other => other.map_err(io_error("read", &path))?,
-        };
+        let bytes = read_plan_file(folder)?;
         serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
+    }
+}
+
+/// Opens one of the folder's own files for reading without following a link or blocking on a FIFO: only a
+/// regular file is read, `Ok(None)` when nothing (or no folder) is there.
+pub(crate) fn open_own(dir: &Path, name: &str) -> Result<Option<File>, FsError> {
+    match Dir::open(dir) {
+        Ok(dir) => dir.open_file(name),
+        Err(FsError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
     }
 }
 
@@ -262,15 +269,32 @@ impl Found {
     }
 }
 
+/// The bytes of `campaign.json` in `folder`, read without following a link or blocking (it is not bounded like
+/// other documents: a plan of a million attempts is larger).
+pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
+    let path = folder.join(CAMPAIGN_FILE);
+    let mut file = match open_own(folder, CAMPAIGN_FILE) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Err(FolderError::NotACampaign { path: folder.to_owned() }),
+        Err(error) => {
+            return Err(FolderError::Io { action: "read", path, source: io::Error::other(error.to_string()) });
+        }
+    };
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut file, &mut bytes).map_err(io_error("read", &path))?;
+    Ok(bytes)
+}
+
 /// Reads `attempts/<id>/attempt.json` of a campaign folder, checked against the schema (through the generated
 /// types) and against the id it is filed under.
 pub fn read_attempt(folder: &Path, id: &str) -> Found {
     let dir = folder.join("attempts").join(id);
-    let bytes = match fs::read(dir.join(RECORD_FILE)) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            return if fs::symlink_metadata(&dir).is_ok() { Found::Unfinished } else { Found::Missing };
-        }
+    let bytes = match open_own(&dir, RECORD_FILE) {
+        Ok(Some(mut file)) => match read_document(&mut file) {
+            Ok(bytes) => bytes,
+            Err(error) => return Found::Invalid(format!("cannot be read: {error}")),
+        },
+        Ok(None) => return if fs::symlink_metadata(&dir).is_ok() { Found::Unfinished } else { Found::Missing },
         Err(error) => return Found::Invalid(format!("cannot be read: {error}")),
     };
     let record: AttemptRecord = match serde_json::from_slice(&bytes) {
@@ -286,6 +310,7 @@ pub fn read_attempt(folder: &Path, id: &str) -> Found {
 
 /// Reads `datasets/<key>.json`, if present and readable.
 pub fn read_materialization(folder: &Path, key: &str) -> Option<DatasetMaterialization> {
-    let bytes = fs::read(folder.join("datasets").join(format!("{key}.json"))).ok()?;
+    let mut file = open_own(&folder.join("datasets"), &format!("{key}.json")).ok()??;
+    let bytes = read_document(&mut file).ok()?;
     serde_json::from_slice::<DatasetMaterialization>(&bytes).ok().filter(|record| record.key == key)
 }

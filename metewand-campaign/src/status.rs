@@ -9,7 +9,7 @@ use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 
 use serde::Deserialize;
 
-use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_attempt};
+use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_attempt, read_plan_file};
 use crate::plan::CampaignPlan;
 
 /// The state of a campaign folder.
@@ -135,13 +135,7 @@ struct IdOnly {
 impl CampaignIds {
     fn read(folder: &Path) -> Result<CampaignIds, FolderError> {
         let path = folder.join(CAMPAIGN_FILE);
-        let bytes = match std::fs::read(&path) {
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Err(FolderError::NotACampaign { path: folder.to_owned() });
-            }
-            Err(source) => return Err(FolderError::Io { action: "read", path, source }),
-            Ok(bytes) => bytes,
-        };
+        let bytes = read_plan_file(folder)?;
         serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
     }
 }

@@ -149,3 +149,35 @@ fn invalid_and_unfinished_records_are_never_done_and_run_again() {
     let status = Status::of(&folder).unwrap();
     assert!(status.complete() && status.invalid.is_empty(), "{status:?}");
 }
+
+#[test]
+fn a_fifo_or_a_link_in_place_of_a_record_is_invalid_without_hanging_and_run_again() {
+    let bench = Bench::new("");
+    bench.run("main", "out", 2, false);
+    let folder = bench.folder("out");
+    let ids: Vec<String> = records(&folder).into_keys().collect();
+    let record = |id: &String| folder.join("attempts").join(id).join("attempt.json");
+    fs::remove_file(record(&ids[0])).unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        record(&ids[0]),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    // A link to the genuine record, kept elsewhere: a record is read only as the file filed under its id.
+    let elsewhere = bench.dir.path().join("elsewhere.json");
+    fs::rename(record(&ids[1]), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, record(&ids[1])).unwrap();
+    let status = Status::of(&folder).unwrap();
+    let mut expected = vec![&ids[0], &ids[1]];
+    expected.sort();
+    let invalid: Vec<&String> = status.invalid.iter().map(|(id, _)| id).collect();
+    assert_eq!(invalid, expected, "{status:?}");
+    assert!(status.invalid.iter().all(|(_, reason)| reason.contains("cannot be read")), "{status:?}");
+    let summary = bench.run("main", "out", 2, false);
+    assert_eq!((summary.ran, summary.exit_status()), (2, 0));
+    assert!(Status::of(&folder).unwrap().complete());
+    assert!(fs::symlink_metadata(record(&ids[1])).unwrap().file_type().is_file(), "the link was replaced");
+}
