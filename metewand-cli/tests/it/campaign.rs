@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
+use crate::Tmpfs;
 use crate::test_worker::test_worker;
 
 /// The fixture benchmark in a temporary folder, with the solver's extra arguments (a TOML array fragment).
@@ -223,4 +224,41 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));
     }
+}
+
+#[test]
+fn a_full_disk_mid_campaign_stops_it_and_a_resume_after_freeing_it_completes_the_plan() {
+    let bench = Bench::new("");
+    let out = bench.path("out");
+    // Room for the first attempts' folders, not for all four.
+    let Some(tmpfs) = Tmpfs::mount(&out, "80k") else { return };
+    let args = bench.run_args("main", "state", &["-j", "1", "--out", out.to_str().unwrap()]);
+    let full = metewand(&args);
+    let stderr = text(&full.stderr);
+    assert_eq!(full.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    // What was recorded is whole; what was not has no record, never a half-written one.
+    let mut kept = BTreeMap::new();
+    for entry in fs::read_dir(out.join("attempts")).unwrap() {
+        let path = entry.unwrap().path().join("attempt.json");
+        if let Ok(bytes) = fs::read(&path) {
+            let record: Value = serde_json::from_slice(&bytes).expect("a record is whole or absent");
+            assert_eq!(record["outcome"], "reached", "{record}");
+            kept.insert(path, bytes);
+        }
+    }
+    assert!(!kept.is_empty() && kept.len() < 4, "the disk filled mid-campaign: {} records", kept.len());
+    let status = metewand(&["campaign".into(), "status".into(), out.to_str().unwrap().into()]);
+    assert_eq!(status.status.code(), Some(1), "not complete: {}", text(&status.stdout));
+
+    tmpfs.resize("16m");
+    let resumed = metewand(&args);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed.stderr));
+    let stdout = text(&resumed.stdout);
+    assert!(stdout.contains(&format!("{} already done, {} run now", kept.len(), 4 - kept.len())), "{stdout}");
+    assert_eq!(outcomes(&out).values().filter(|outcome| *outcome == "reached").count(), 4);
+    for (path, bytes) in kept {
+        assert_eq!(fs::read(&path).unwrap(), bytes, "a finished attempt is not run again");
+    }
+    assert!(out.join("results.csv").is_file());
 }

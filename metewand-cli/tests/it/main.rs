@@ -13,6 +13,41 @@ mod validate;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// A tmpfs mounted for a test (a disk that fills deterministically), unmounted when dropped.
+pub struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    /// Mounts a tmpfs of `size` at `path`. Only a process that may not mount is excused (`None`), and it says so
+    /// plainly: root must be able to run the attack.
+    pub fn mount(path: &std::path::Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(path).unwrap();
+        let output =
+            Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(path).output();
+        let why = match output {
+            Ok(output) if output.status.success() => return Some(Tmpfs(path.to_owned())),
+            Ok(output) => String::from_utf8_lossy(&output.stderr).into_owned(),
+            Err(error) => error.to_string(),
+        };
+        let uid = Command::new("id").arg("-u").output().unwrap();
+        assert_ne!(String::from_utf8_lossy(&uid.stdout).trim(), "0", "root could not mount a tmpfs: {why}");
+        eprintln!("cannot mount a tmpfs as a non-root user ({}); the disk-full attack was NOT run", why.trim());
+        None
+    }
+
+    /// Gives the filesystem `size` (a freed disk).
+    pub fn resize(&self, size: &str) {
+        let status = Command::new("mount").args(["-o", &format!("remount,size={size}")]).arg(&self.0).status().unwrap();
+        assert!(status.success(), "remounting the tmpfs failed");
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&self.0).status();
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
 /// The runtime's golden benchmark repository.
 pub fn golden() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-runtime/tests/it/fixtures/golden")

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
+use crate::Tmpfs;
+
 /// The example benchmark in the checkout.
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap()
@@ -942,44 +944,12 @@ fn an_entry_evicted_by_another_attempt_during_a_session_is_resolved_again_not_bl
     assert!(bench.out("patient/logs/dataset_materializer-1.log").is_file(), "the first materializer's log is kept");
 }
 
-/// A tmpfs mounted for a test, unmounted when dropped.
-struct Tmpfs(PathBuf);
-
-impl Tmpfs {
-    fn mount(path: &Path, size: &str) -> Result<Tmpfs, String> {
-        fs::create_dir_all(path).unwrap();
-        let output = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(path)
-            .output()
-            .map_err(|error| error.to_string())?;
-        if output.status.success() { Ok(Tmpfs(path.to_owned())) } else { Err(text(&output.stderr)) }
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&self.0).status();
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
 #[test]
 fn a_full_disk_records_and_prints_the_first_failure_and_leaves_nothing_half_written() {
     let bench = Bench::new();
     // A source larger than the whole state folder: copying it is what fills the disk.
     fs::write(bench.repo().join("workers/padding.bin"), vec![7u8; 512 * 1024]).unwrap();
-    let tmpfs = match Tmpfs::mount(&bench.state(), "256k") {
-        Ok(tmpfs) => tmpfs,
-        Err(why) => {
-            // Without a small filesystem the disk cannot be filled deterministically. Only a process that may not
-            // mount is excused, and it says so plainly; root must be able to run the attack.
-            let uid = Command::new("id").arg("-u").output().unwrap();
-            assert_ne!(text(&uid.stdout).trim(), "0", "root could not mount a tmpfs: {why}");
-            eprintln!("cannot mount a tmpfs as a non-root user ({}); the disk-full attack was NOT run", why.trim());
-            return;
-        }
-    };
+    let Some(tmpfs) = Tmpfs::mount(&bench.state(), "256k") else { return };
     let out = bench.state().join("attempt");
     let mut args = run_args(&bench.repo(), "cholesky", &bench.state());
     args.extend(["--out".to_owned(), out.to_str().unwrap().to_owned()]);
