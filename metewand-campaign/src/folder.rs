@@ -132,20 +132,31 @@ pub fn write_atomically(
     name: &str,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let temporary = folder.join(format!(".{name}.tmp"));
+    let dir = Dir::open(folder).map_err(fs_io)?;
+    let temporary = format!(".{name}.tmp");
+    // Whatever is at the temporary name (a leftover, or a link put there) is removed, never written through.
+    dir.remove_file(&temporary).map_err(fs_io)?;
     let result = (|| {
-        let file = File::create(&temporary)?;
+        let file = dir.create_file(&temporary).map_err(fs_io)?;
         let mut writer = BufWriter::new(file);
         write(&mut writer)?;
         let file = writer.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.sync_all()?;
-        fs::rename(&temporary, folder.join(name))?;
-        File::open(folder)?.sync_all()
+        rustix::fs::renameat(&dir, temporary.as_str(), &dir, name)?;
+        dir.sync().map_err(fs_io)
     })();
     if result.is_err() {
-        let _ = fs::remove_file(&temporary);
+        let _ = dir.remove_file(&temporary);
     }
     result
+}
+
+/// The system's error of a failed file operation, or one saying what was in the way.
+fn fs_io(error: FsError) -> io::Error {
+    match error {
+        FsError::Io { source, .. } => source,
+        unexpected @ FsError::Unexpected { .. } => io::Error::other(unexpected.to_string()),
+    }
 }
 
 /// A campaign folder this run holds the lock of.

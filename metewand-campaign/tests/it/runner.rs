@@ -181,3 +181,18 @@ fn a_fifo_or_a_link_in_place_of_a_record_is_invalid_without_hanging_and_run_agai
     assert!(Status::of(&folder).unwrap().complete());
     assert!(fs::symlink_metadata(record(&ids[1])).unwrap().file_type().is_file(), "the link was replaced");
 }
+
+#[test]
+fn exports_are_written_whole_and_never_through_a_link_at_their_temporary_name() {
+    let bench = Bench::new("");
+    bench.run("main", "out", 1, false);
+    let folder = bench.folder("out");
+    let outside = bench.dir.path().join("outside.txt");
+    fs::write(&outside, "not the campaign's\n").unwrap();
+    std::os::unix::fs::symlink(&outside, folder.join(".results.csv.tmp")).unwrap();
+    metewand_campaign::export::write(&folder).unwrap();
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "not the campaign's\n", "the link was not written through");
+    assert!(fs::symlink_metadata(folder.join(".results.csv.tmp")).is_err(), "nothing is left at the temporary name");
+    let csv = fs::read_to_string(folder.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "a header and the four attempts: {csv}");
+}
