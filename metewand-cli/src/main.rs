@@ -7,6 +7,7 @@ mod canon;
 mod check;
 mod completions;
 mod conformance;
+mod doctor;
 mod run;
 mod validate;
 
@@ -40,6 +41,7 @@ enum Command {
     Validate(validate::Args),
     Canon(canon::Args),
     Conformance(conformance::Args),
+    Doctor(doctor::Args),
     Completions(completions::Args),
 }
 
@@ -51,6 +53,7 @@ impl Command {
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),
             Command::Conformance(args) => conformance::run(args),
+            Command::Doctor(args) => doctor::run(args),
             Command::Completions(args) => completions::run(args),
         }
     }
