@@ -470,9 +470,12 @@ impl WorkerSession {
     pub fn shutdown(mut self) -> Result<SessionSummary, SessionError> {
         let pending = self.begin(Method::Shutdown)?;
         let line = encode_message(&ShutdownRequest { id: pending.id.clone(), method: MethodShutdown });
+        if let Some(live) = self.live.as_mut() {
+            // In a PID namespace the worker's exit kills what it left at once: count it before asking.
+            live.process.note_shutdown();
+        }
         let _: AckResponse = self.exchange(&pending, line)?;
-        let live = self.live.as_mut().expect("an exchange that succeeded leaves the worker running");
-        live.process.note_shutdown();
+        let live = self.live.as_ref().expect("an exchange that succeeded leaves the worker running");
         // A worker that reads until end of input exits now; one that exits on its own does not mind.
         live.io.close_stdin();
         if !live.process.wait_for_exit(pending.deadline) {

@@ -252,7 +252,7 @@ pub(super) struct WorkerProcess {
     namespace: bool,
     /// Dropped once the worker is reaped, which lets the thread that forked it end.
     release: Option<mpsc::Sender<()>>,
-    /// In a PID namespace, what was still running beside the worker when it acknowledged `shutdown`: the kernel
+    /// In a PID namespace, what was running beside the worker when `shutdown` was sent: the kernel
     /// kills the rest of the namespace the moment the worker exits, before any scan could count it.
     running_at_shutdown: BTreeSet<i32>,
     termination: Option<Termination>,
@@ -288,8 +288,9 @@ impl WorkerProcess {
         }
     }
 
-    /// Called when the worker acknowledged `shutdown`, before it is let exit: in a PID namespace, notes which
-    /// processes of its session or group are still running, as [`Termination::left_running`] counts them.
+    /// Called just before `shutdown` is sent: in a PID namespace, notes which processes of the worker's session or
+    /// group are running, as [`Termination::left_running`] counts them (the worker's exit, which may follow its
+    /// acknowledgment at once, kills them before any later scan could see them).
     pub(super) fn note_shutdown(&mut self) {
         if !self.namespace {
             return;
@@ -320,6 +321,7 @@ impl WorkerProcess {
         let mut killed: BTreeMap<i32, u64> = BTreeMap::new();
         let mut left_running = std::mem::take(&mut self.running_at_shutdown);
         let mut frozen = self.namespace;
+        let mut quiet = 0;
         let mut pause = Duration::from_micros(100);
         loop {
             let alive = {
@@ -363,7 +365,10 @@ impl WorkerProcess {
                 }
                 usize::from(!worker_exited) + running.len()
             };
-            if alive == 0 || Instant::now() >= deadline {
+            // A scan is not atomic: a process forked while it ran may be missing from it. Outside a namespace a
+            // scan that finds nothing alive is believed only when the next two agree.
+            quiet = if alive == 0 { quiet + 1 } else { 0 };
+            if quiet >= if self.namespace { 1 } else { 3 } || Instant::now() >= deadline {
                 break;
             }
             if !frozen {
@@ -376,6 +381,16 @@ impl WorkerProcess {
         }
 
         let reaped = self.reap_worker(deadline);
+        // A process of the tree that exited on its own during the rounds is a zombie no round needed to kill; once
+        // the worker is gone it is ours to reap too.
+        {
+            let workers = live_workers();
+            let processes = scan_processes();
+            let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
+            for process in leftovers(&processes, self.pid, me, our_session, &workers) {
+                killed.entry(process.pid).or_insert(process.start);
+            }
+        }
         let survivors = reap_killed(killed, me, deadline);
         let (status, resources) = match reaped {
             Some((status, resources)) => (Some(status), Some(resources)),
