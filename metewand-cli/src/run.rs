@@ -9,7 +9,7 @@ use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
-use metewand_runtime::session::KernelSupport;
+use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::{Failure, parse_seed, print_out, say};
@@ -65,6 +65,10 @@ pub(crate) struct Args {
     /// signal rules, and a PID namespace); by default what the kernel lacks is recorded and printed as a warning
     #[arg(long)]
     require_confinement: bool,
+    /// keep each worker's processes together with the freezing sweep instead of a PID namespace (the fallback
+    /// used where namespaces are refused)
+    #[arg(long)]
+    sweep_processes: bool,
 }
 
 /// Set by the SIGINT, SIGTERM and SIGHUP handlers; the runner ends the running worker and records `cancelled`.
@@ -159,7 +163,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if let Some(out) = &args.out {
         refuse_inside_a_source(&repository, "--out", out)?;
     }
-    let options = RunOptions::new(&state_dir);
+    let mut options = RunOptions::new(&state_dir);
+    if args.sweep_processes {
+        options = options.process_isolation(ProcessIsolation::Sweep);
+    }
     confinement_gate(&plan, &options, args.require_confinement)?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {

@@ -1207,3 +1207,65 @@ fn a_result_declaring_more_than_the_output_limit_is_invalid_without_reading_it()
     assert!(message.contains("more than the repository's limit of 1048576"), "{message}");
     assert!(!message.contains("SHA-256"), "nothing was hashed: {message}");
 }
+
+/// What `metewand doctor` says this machine offers, as `key value` lines.
+fn doctor() -> std::collections::BTreeMap<String, String> {
+    let output = metewand(&["doctor".to_owned()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    text(&output.stdout)
+        .lines()
+        .filter_map(|line| line.rsplit_once(' ').map(|(key, value)| (key.to_owned(), value.to_owned())))
+        .collect()
+}
+
+#[test]
+fn every_session_records_its_confinement_and_resources() {
+    let bench = Bench::new();
+    let offers = doctor();
+    let output = bench.run("cholesky", "attempt");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let record = record(&bench.out("attempt"));
+    let full = text(&metewand(&["doctor".to_owned()]).stdout).contains("confinement full");
+    assert_eq!(text(&output.stderr).contains("weaker than full confinement"), !full, "{}", text(&output.stderr));
+    for session in [&record["dataset"]["materializer"], &record["implementation"], &record["evaluator"]] {
+        let confinement = &session["confinement"];
+        let abi: u64 = offers["landlock abi"].parse().unwrap_or(0);
+        if abi >= 1 {
+            assert_eq!(confinement["filesystem"], "landlock", "{confinement}");
+            assert_eq!(confinement["landlock_abi"], abi, "{confinement}");
+        } else {
+            assert_eq!(confinement["filesystem"], "none", "{confinement}");
+        }
+        let network = if abi >= 4 { "denied" } else { "unrestricted" };
+        assert_eq!(confinement["network"], network, "{confinement}");
+        let processes = if offers["pid namespace"] == "yes" { "pid-namespace" } else { "sweep" };
+        assert_eq!(confinement["processes"], processes, "{confinement}");
+        assert_eq!(confinement["signals"], if abi >= 6 { "scoped" } else { "unscoped" }, "{confinement}");
+        let resources = &session["resources"];
+        assert!(resources["peak_rss_bytes"].as_u64().unwrap() > 0, "{resources}");
+        assert!(resources["user_cpu_ns"].is_u64() && resources["system_cpu_ns"].is_u64(), "{resources}");
+    }
+}
+
+#[test]
+fn forcing_the_sweep_warns_and_require_confinement_then_refuses_before_anything_starts() {
+    let bench = Bench::new();
+    let mut args = bench.args("cholesky", "swept");
+    args.push("--sweep-processes".to_owned());
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let warnings: Vec<String> =
+        text(&output.stderr).lines().filter(|line| line.contains("weaker than full")).map(str::to_owned).collect();
+    assert_eq!(warnings.len(), 1, "one warning line: {}", text(&output.stderr));
+    assert!(warnings[0].contains("no PID namespace"), "{warnings:?}");
+    assert_eq!(record(&bench.out("swept"))["implementation"]["confinement"]["processes"], "sweep");
+
+    let mut args = bench.args("cholesky", "refused");
+    args.extend(["--sweep-processes".to_owned(), "--require-confinement".to_owned()]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("--require-confinement") && stderr.contains("no PID namespace"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+    assert!(!bench.out("refused").exists(), "no attempt folder was created");
+}
