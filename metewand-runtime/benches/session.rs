@@ -159,7 +159,7 @@ fn confinement(c: &mut Criterion) {
     group.sample_size(20);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let sdk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python");
-    let python = WorkerCommand::new("python3", &dir)
+    let python = WorkerCommand::new("python3", dir.path())
         .arg(sdk.join("tests/workers/implementation.py"))
         .env("PYTHONPATH", sdk.join("src"))
         .env("PYTHONDONTWRITEBYTECODE", "1");

@@ -1,7 +1,10 @@
-//! Worker processes: spawning one in a clean environment, watching for its exit, and killing and reaping it with
-//! everything it started.
+//! Worker processes: spawning one in a clean environment (confined as its session asks, see `confinement`),
+//! watching for its exit, and killing and reaping it with everything it started.
 //!
 //! # How a worker's processes are found
+//!
+//! A confined worker is, where the kernel allows, the first process of its own PID namespace: killing it kills
+//! the namespace, and the rounds below only make sure. Otherwise:
 //!
 //! The orchestrator marks itself a child subreaper once, before its first worker starts, so that nothing a worker
 //! leaves behind is re-parented to init, where it could not be told apart from the rest of the machine. Each
@@ -9,8 +12,9 @@
 //! pid) and is itself marked a child subreaper, a flag that survives `exec`: while the worker lives, every process
 //! it started stays below it in the parent tree even when an intermediate parent exits.
 //!
-//! When a session ends, [`WorkerProcess::terminate`] repeats, until a scan of `/proc` finds nothing alive:
-//! kill the worker and its process group, then kill every process that
+//! When a session ends, [`WorkerProcess::terminate`] repeats, until scans of `/proc` find nothing alive: stop
+//! (`SIGSTOP`), and once a scan finds all of them stopped, kill, the worker, its process group and every process
+//! that
 //!
 //! - is in the worker's session or process group: everything the worker started that did not call `setsid`
 //!   itself, whoever its parent is now;
@@ -31,8 +35,7 @@
 //! clears its own subreaper flag) is left to the orphan rule, so another session's sweep may end it early; code in
 //! the same process that starts its own children in new sessions would have their orphans treated as worker
 //! leftovers; a process stuck in an uninterruptible sleep past [`REAP_LIMIT`] is reported, not waited for; a process
-//! that changes its user or enters another PID namespace is out of reach. Real containment needs cgroups or
-//! namespaces, which a later sandbox may add.
+//! that changes its user or enters another PID namespace is out of reach of the sweep (not of a namespace).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
