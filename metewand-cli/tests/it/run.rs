@@ -191,6 +191,19 @@ for line in sys.stdin:
         state["a"] = ridge.read_matrix(os.path.join(root, data["matrix"]))
         state["b"] = ridge.read_vector(os.path.join(root, data["rhs"]))
         state["lambda"] = request["problem_parameters"]["lambda"]
+        if mode == "write-all":
+            # Every place named (and the dataset entry): append nothing to a file, create a file in a folder.
+            for target in argument.split(",") + [root]:
+                try:
+                    if os.path.isdir(target):
+                        path = os.path.join(target, "planted")
+                        open(path, "x").close()
+                        os.remove(path)
+                    else:
+                        open(target, "ab").close()
+                    print("write " + target + ": ok", file=sys.stderr, flush=True)
+                except OSError as error:
+                    print("write " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
         send({"id": rid, "ok": True})
     elif method == "execute":
         print("executing in mode " + mode + " as pid " + str(own_pid), file=sys.stderr, flush=True)
@@ -1268,4 +1281,43 @@ fn forcing_the_sweep_warns_and_require_confinement_then_refuses_before_anything_
     assert!(stderr.contains("--require-confinement") && stderr.contains("no PID namespace"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
     assert!(!bench.out("refused").exists(), "no attempt folder was created");
+}
+
+#[test]
+fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_attempt_the_logs_or_tmp() {
+    let bench = Bench::new();
+    let first = bench.run("cholesky", "first");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let attempt = bench.out("attempt");
+    let targets = [
+        bench.repo().join("metewand.toml"),
+        bench.repo().join("workers"),
+        sdk().join("metewand/worker.py"),
+        sdk().join("metewand"),
+        bench.out("first"),
+        bench.out("first/attempt.json"),
+        attempt.clone(),
+        attempt.join("logs"),
+        attempt.join("logs/implementation.log"),
+        std::env::temp_dir(),
+    ];
+    let list: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
+    bench.misbehaving_implementation("writer", &format!("write-all:{}", list.join(",")));
+    let before = tree(&bench.repo());
+    let output = bench.run("writer", "attempt");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let log = log(&attempt, "implementation");
+    let entry = entry_of(&bench, "attempt");
+    let offers = doctor();
+    for target in list.iter().chain([&entry.display().to_string()]) {
+        let line = format!("write {target}: ");
+        let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
+        if offers["landlock abi"] == "none" {
+            assert_eq!(record(&attempt)["implementation"]["confinement"]["filesystem"], "none");
+        } else {
+            assert_eq!(outcome, "errno 13", "{target}: {log}");
+        }
+    }
+    assert_eq!(tree(&bench.repo()), before, "the repository is unchanged");
+    assert!(!std::env::temp_dir().join("planted").exists());
 }
