@@ -312,7 +312,8 @@ impl WorkerProcess {
     /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.
     ///
     /// Outside a PID namespace the tree is frozen first: every round stops (`SIGSTOP`) what it finds, and only a
-    /// round whose scan finds every process already stopped kills them all, so a fork-and-`setsid` chain cannot
+    /// round whose scan finds every process already stopped kills them all (any later round that finds one running
+    /// stops them again first), so a fork-and-`setsid` chain cannot
     /// outrun the scans. In a PID namespace, killing the worker kills the namespace, and the rounds only make sure.
     pub(super) fn terminate(&mut self) -> Termination {
         if let Some(termination) = &self.termination {
@@ -323,11 +324,10 @@ impl WorkerProcess {
         // Everything killed, with its start time, so that reaping never touches a reused pid.
         let mut killed: BTreeMap<i32, u64> = BTreeMap::new();
         let mut left_running = std::mem::take(&mut self.running_at_shutdown);
-        let mut frozen = self.namespace;
         let mut quiet = 0;
         let mut pause = Duration::from_micros(100);
         loop {
-            let alive = {
+            let (alive, killing) = {
                 let workers = live_workers();
                 // Scanned before anything is signalled: a process killed a moment earlier may already be a zombie,
                 // and would no longer be counted as left running.
@@ -348,25 +348,17 @@ impl WorkerProcess {
                         left_running.insert(process.pid);
                     }
                 }
-                if !frozen {
-                    if (worker_exited || worker_stopped) && running.iter().all(|process| process.stopped) {
-                        frozen = true;
-                    } else {
-                        let _ = sys::signal(self.pid, libc::SIGSTOP);
-                        let _ = sys::signal(-self.pid, libc::SIGSTOP);
-                        for process in &running {
-                            let _ = sys::signal(process.pid, libc::SIGSTOP);
-                        }
-                    }
+                // Killing only what a scan found stopped: a process that was running could fork between the scan
+                // and the signal, so the tree is stopped again (and scanned again) whenever any part of it runs.
+                let all_stopped = (worker_exited || worker_stopped) && running.iter().all(|process| process.stopped);
+                let killing = self.namespace || all_stopped;
+                let signal = if killing { libc::SIGKILL } else { libc::SIGSTOP };
+                let _ = sys::signal(self.pid, signal);
+                let _ = sys::signal(-self.pid, signal);
+                for process in &running {
+                    let _ = sys::signal(process.pid, signal);
                 }
-                if frozen {
-                    let _ = sys::kill(self.pid);
-                    let _ = sys::kill(-self.pid);
-                    for process in &running {
-                        let _ = sys::kill(process.pid);
-                    }
-                }
-                usize::from(!worker_exited) + running.len()
+                (usize::from(!worker_exited) + running.len(), killing)
             };
             // A scan is not atomic: a process forked while it ran may be missing from it. Outside a namespace a
             // scan that finds nothing alive is believed only when the next two agree.
@@ -374,7 +366,7 @@ impl WorkerProcess {
             if quiet >= if self.namespace { 1 } else { 3 } || Instant::now() >= deadline {
                 break;
             }
-            if !frozen {
+            if !killing {
                 // Stopping takes effect at once for a running process; check again almost immediately.
                 thread::yield_now();
                 continue;
