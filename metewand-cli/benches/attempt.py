@@ -1,7 +1,7 @@
 """Benchmark: one whole `metewand run` attempt on the example against the same science without Metewand.
 
     cargo build --release -p metewand-cli
-    python3 metewand-cli/benches/attempt.py [--runs N] [--dataset small|tall]
+    python3 metewand-cli/benches/attempt.py [--runs N] [--dataset small|tall] [--binary PATH]
 
 The baseline runs the example's three computations (draw the dataset, solve by Cholesky, judge the answer) in
 three `python3` processes that write and read the same files, with no SDK, no protocol, no copies and no hashing.
@@ -97,10 +97,13 @@ def ms(seconds):
 
 
 def main():
+    global BINARY
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--dataset", choices=sorted(PARAMETERS), default="small")
+    parser.add_argument("--binary", default=BINARY, help="the metewand to measure (another build, for a comparison)")
     options = parser.parse_args()
+    BINARY = options.binary
     if not os.path.exists(BINARY):
         sys.exit(f"{BINARY} is missing: run `cargo build --release -p metewand-cli` first")
     with tempfile.TemporaryDirectory() as temp:

@@ -8,6 +8,7 @@ mod canon;
 mod check;
 mod completions;
 mod conformance;
+mod doctor;
 mod run;
 mod validate;
 
@@ -42,6 +43,7 @@ enum Command {
     Validate(validate::Args),
     Canon(canon::Args),
     Conformance(conformance::Args),
+    Doctor(doctor::Args),
     Completions(completions::Args),
 }
 
@@ -54,6 +56,7 @@ impl Command {
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),
             Command::Conformance(args) => conformance::run(args),
+            Command::Doctor(args) => doctor::run(args),
             Command::Completions(args) => completions::run(args),
         }
     }

@@ -9,6 +9,7 @@ use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
+use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::{Failure, parse_seed, print_out, say};
@@ -60,6 +61,14 @@ pub(crate) struct Args {
     /// the state folder holding datasets/ and attempts/ (default: REPO/.metewand/)
     #[arg(long, value_name = "STATE")]
     state_dir: Option<PathBuf>,
+    /// refuse to start (exit 2) unless every worker would run fully confined (Landlock filesystem, network and
+    /// signal rules, and a PID namespace); by default what the kernel lacks is recorded and printed as a warning
+    #[arg(long)]
+    require_confinement: bool,
+    /// keep each worker's processes together with the freezing sweep instead of a PID namespace (the fallback
+    /// used where namespaces are refused)
+    #[arg(long)]
+    sweep_processes: bool,
 }
 
 /// Set by the SIGINT, SIGTERM and SIGHUP handlers; the runner ends the running worker and records `cancelled`.
@@ -112,6 +121,31 @@ fn prepare_out(out: &Path) -> Result<PathBuf, Failure> {
     Ok(out.to_owned())
 }
 
+/// Before anything is created: with `--require-confinement`, refuses an attempt any of whose workers would run
+/// less than fully confined; otherwise prints one warning line naming what is missing, if anything is.
+fn confinement_gate(plan: &AttemptPlan<'_>, options: &RunOptions, require: bool) -> Result<(), Failure> {
+    let expected = plan.expected_confinement(&KernelSupport::probe(), options);
+    let mut missing: Vec<&str> = Vec::new();
+    for (_, report) in &expected {
+        for weakness in report.weaknesses() {
+            if !missing.contains(&weakness) {
+                missing.push(weakness);
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let missing = missing.join(", ");
+    if require {
+        return Err(Failure::Usage(format!(
+            "run: --require-confinement: this machine cannot fully confine the workers ({missing}); run              `metewand doctor` to see what the kernel offers, or drop the flag to run with weaker confinement"
+        )));
+    }
+    say(&format!("run: warning: workers run with weaker than full confinement: {missing}"));
+    Ok(())
+}
+
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
     let repository = crate::check::load(&repo)?;
@@ -129,6 +163,11 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if let Some(out) = &args.out {
         refuse_inside_a_source(&repository, "--out", out)?;
     }
+    let mut options = RunOptions::new(&state_dir);
+    if args.sweep_processes {
+        options = options.process_isolation(ProcessIsolation::Sweep);
+    }
+    confinement_gate(&plan, &options, args.require_confinement)?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => prepare_out(out)?,
@@ -140,7 +179,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         })?,
     };
     // The attempt has started: from here on, attempt.json is always written.
-    let options = RunOptions::new(state_dir).cancel_on(cancel);
+    let options = options.cancel_on(cancel);
     let record = plan.run(&folder, &options);
     // The summary comes first, so the attempt's own first failure is printed even when the record cannot be
     // written (a full disk); the record's write failure is then the second, separate sentence.

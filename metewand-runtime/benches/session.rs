@@ -4,7 +4,9 @@
 //! from spawning the test worker to a completed handshake, and the time a clean shutdown takes (acknowledgment,
 //! exit, the sweep for leftovers, reaping, joining the threads).
 //!
-//! The target is an exchange that costs at most 1.2 times (b).
+//! The target is an exchange that costs at most 1.2 times (b). The `confinement` group measures spawn-to-ready
+//! of the test worker and of a Python SDK worker with and without confinement (Landlock rules, scopes, TCP
+//! denial, a PID namespace, rlimits), in the same run; the target is under 2 ms added per session.
 //!
 //! On a small virtual machine, wake-ups across CPUs dominate and vary by tens of microseconds from run to run;
 //! pinning the run to one CPU (`taskset -c 1 cargo bench -p metewand-runtime --bench session`) measures the CPU
@@ -22,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use metewand_runtime::protocol::messages::{Capability, WorkerId};
-use metewand_runtime::session::{ImplementationSession, PhaseTimeouts, SessionConfig, WorkerCommand};
+use metewand_runtime::session::{Confinement, ImplementationSession, PhaseTimeouts, SessionConfig, WorkerCommand};
 use tempfile::TempDir;
 
 /// The bytes of the `reset` request the session sends, so the echo moves a line of the same length.
@@ -135,9 +137,57 @@ fn lifecycle(c: &mut Criterion) {
     group.finish();
 }
 
+/// A session configuration for `command` with a log of its own (logs are created exclusively), confined or not.
+fn fresh(dir: &TempDir, command: WorkerCommand, confined: bool) -> SessionConfig {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let worker_id = WorkerId::try_from(format!("mw1-resolved-worker-{}", "0".repeat(64))).expect("a worker id");
+    let timeouts = PhaseTimeouts::uniform(Duration::from_secs(30));
+    let config = SessionConfig::new(command, worker_id, timeouts, dir.path().join(format!("worker-{n}.log")))
+        .select(Capability::OneShot);
+    if confined {
+        let tmp = dir.path().join("tmp");
+        let _ = std::fs::create_dir(&tmp);
+        config.confine(Confinement::new().writable(tmp).file_size_limit(64 << 30))
+    } else {
+        config
+    }
+}
+
+fn confinement(c: &mut Criterion) {
+    let mut group = c.benchmark_group("confinement");
+    group.sample_size(20);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let sdk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python");
+    let python = WorkerCommand::new("python3", dir.path())
+        .arg(sdk.join("tests/workers/implementation.py"))
+        .env("PYTHONPATH", sdk.join("src"))
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    let test_worker = WorkerCommand::new(test_worker::test_worker(), dir.path()).args(["serve", "--quiet"]);
+    for (name, command) in [("test_worker", test_worker), ("python_sdk", python)] {
+        for confined in [false, true] {
+            let id = format!("{name}_spawn_to_ready_{}", if confined { "confined" } else { "unconfined" });
+            group.bench_function(&id, |b| {
+                b.iter_custom(|iterations| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iterations {
+                        let config = fresh(&dir, command.clone(), confined);
+                        let started = Instant::now();
+                        let session = ImplementationSession::connect(config).expect("the worker connects");
+                        total += started.elapsed();
+                        session.shutdown().expect("the worker shuts down");
+                    }
+                    total
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
-    targets = exchange, lifecycle
+    targets = exchange, lifecycle, confinement
 }
 criterion_main!(benches);

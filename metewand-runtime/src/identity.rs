@@ -4,7 +4,8 @@
 //! - **Source tree digest** `sha256:<hex>` over `[{"executable","path","sha256","size"}, ...]`, sorted by the UTF-8
 //!   bytes of the path.
 //! - **Resolved worker identity** `mw1-resolved-worker-<hex>` over
-//!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion).
+//!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion), and
+//!   `"network": true` added only for a worker that declares it (so a worker without the key keeps its identity).
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over
@@ -135,14 +136,18 @@ identity!(
     DatasetKey
 );
 
-/// The resolved worker identity of a declared command and environment, role and source tree.
+/// The resolved worker identity of a declared command, environment and network permission, role and source tree.
 pub fn worker_identity(
     command: &[String],
     env: &BTreeMap<String, String>,
+    network: bool,
     role: Role,
     source: &SourceTree,
 ) -> WorkerIdentity {
-    let preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
+    let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
+    if network {
+        preimage["network"] = Value::Bool(true);
+    }
     WorkerIdentity(format!("mw1-resolved-worker-{}", digest(&preimage)))
 }
 

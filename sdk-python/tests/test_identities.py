@@ -116,6 +116,9 @@ def expected_identities(root: Path, seed: int) -> list[str]:
     for name, worker in manifest["workers"].items():
         sources[name] = source_digest(root / worker["source"])
         preimage = {"command": worker["command"], "env": worker.get("env", {}), "role": worker["role"], "source": sources[name]}
+        if worker.get("network", False):
+            # Declared network access is part of the identity; a worker without the key keeps the preimage above.
+            preimage["network"] = True
         workers[name] = "mw1-resolved-worker-" + sha256_hex(preimage)
     for name in sorted(sources):
         lines.append(f"source {name} {sources[name]}")
@@ -201,10 +204,12 @@ env = { PYTHONPATH = "${repo}/lib", MODE = "fast" }
 role = "implementation"
 command = ["python3", "main.py"]
 source = "solve"
+network = true
 [workers.judge]
 role = "problem_evaluator"
 command = ["python3", "main.py"]
 source = "judge"
+network = false
 [datasets.points]
 materializer = "gen"
 parameters = { rows = 3, scale = 0.5, label = "é", nested = { list = [1, 2.5, "x"] } }

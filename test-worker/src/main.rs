@@ -6,7 +6,13 @@
 //!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
+//! test-worker chain --pid-dir DIR
 //! ```
+//!
+//! `--attack NAME@METHOD` plays an attack on the orchestrator or its files when that method arrives, then answers
+//! as usual; each attempt is reported on stderr as `test-worker: attack NAME TARGET: ok` or `... errno N`, so a
+//! test reads from the log what the kernel allowed (see [`Attack`]). Targets come from `--target PATH` (repeated),
+//! `--target-pid PID`, `--target-port PORT` and `--big-bytes N`.
 //!
 //! `serve` is well-behaved for every role: a materializer writes a tiny dataset and its manifest, an
 //! implementation acknowledges `prepare` and `reset` and writes a result on `execute`, an evaluator writes metrics
@@ -129,8 +135,45 @@ impl Fault {
     }
 }
 
+/// An attack a hostile worker would try; the worker reports each attempt's outcome and goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Attack {
+    /// Create, then overwrite (truncating), each `--target` file.
+    Write,
+    /// `kill(--target-pid, SIGSTOP)` (then `SIGCONT`, should it have worked).
+    StopPid,
+    /// Open `/proc/<--target-pid>/fd/1` for writing.
+    OpenPidStdout,
+    /// A TCP connect to 127.0.0.1:`--target-port`.
+    Connect,
+    /// Write `--big-bytes` bytes into the first `--target` (or `$TMPDIR/big`).
+    BigFile,
+    /// Start `test-worker chain` in `--pid-dir`: an endless fork-and-`setsid` chain, each generation exiting at
+    /// once; answer once it has begun.
+    ForkChain,
+}
+
+impl Attack {
+    fn parse(name: &str) -> Attack {
+        match name {
+            "write" => Attack::Write,
+            "stop-pid" => Attack::StopPid,
+            "open-pid-stdout" => Attack::OpenPidStdout,
+            "connect" => Attack::Connect,
+            "big-file" => Attack::BigFile,
+            "fork-chain" => Attack::ForkChain,
+            _ => usage(&format!("unknown attack {name:?}")),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Options {
+    attacks: BTreeMap<String, Attack>,
+    targets: Vec<PathBuf>,
+    target_pid: Option<i32>,
+    target_port: Option<u16>,
+    big_bytes: u64,
     faults: BTreeMap<String, Fault>,
     delays: BTreeMap<String, Duration>,
     pid_dir: Option<PathBuf>,
@@ -147,7 +190,8 @@ fn main() {
         Some("serve") => serve(&parse_serve(&args[1..])),
         Some("echo") => echo(),
         Some("child") => child(&args[1..]),
-        _ => usage("expected serve, echo or child"),
+        Some("chain") => chain(&args[1..]),
+        _ => usage("expected serve, echo, child or chain"),
     }
 }
 
@@ -174,6 +218,17 @@ fn parse_serve(args: &[String]) -> Options {
                 options.delays.insert(method.to_owned(), Duration::from_millis(ms));
             }
             "--pid-dir" => options.pid_dir = Some(PathBuf::from(value())),
+            "--attack" => {
+                let value = value();
+                let (name, method) = value.split_once('@').unwrap_or_else(|| usage("--attack takes NAME@METHOD"));
+                options.attacks.insert(method.to_owned(), Attack::parse(name));
+            }
+            "--target" => options.targets.push(PathBuf::from(value())),
+            "--target-pid" => options.target_pid = Some(value().parse().unwrap_or_else(|_| usage("--target-pid"))),
+            "--target-port" => {
+                options.target_port = Some(value().parse().unwrap_or_else(|_| usage("--target-port")));
+            }
+            "--big-bytes" => options.big_bytes = value().parse().unwrap_or_else(|_| usage("--big-bytes")),
             "--capabilities" => {
                 let list = value();
                 let names = list.split(',').filter(|name| !name.is_empty());
@@ -224,6 +279,9 @@ fn serve(options: &Options) -> ! {
         }
         if let Some(&delay) = options.delays.get(&method) {
             thread::sleep(delay);
+        }
+        if let Some(&attack) = options.attacks.get(&method) {
+            play(attack, options);
         }
         let fault = options.faults.get(&method).copied();
         if options.conformant
@@ -404,6 +462,112 @@ fn flood_stderr(bytes: usize) {
     writeln!(err, "test-worker: flood done after {number} lines").expect("stderr is drained");
 }
 
+/// Reports one attack attempt's outcome on stderr.
+fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) {
+    match outcome {
+        Ok(_) => eprintln!("test-worker: attack {attack} {target}: ok"),
+        Err(error) => eprintln!("test-worker: attack {attack} {target}: errno {}", error.raw_os_error().unwrap_or(-1)),
+    }
+}
+
+fn play(attack: Attack, options: &Options) {
+    let pid = || options.target_pid.unwrap_or_else(|| usage("this attack needs --target-pid"));
+    match attack {
+        Attack::Write => {
+            for target in &options.targets {
+                let outcome = fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(target)
+                    .and_then(|mut file| file.write_all(b"forged"));
+                report("write", &target.display().to_string(), outcome);
+            }
+        }
+        Attack::StopPid => {
+            let pid = pid();
+            // SAFETY: kill only sends a signal.
+            let outcome = if unsafe { libc::kill(pid, libc::SIGSTOP) } == 0 {
+                // SAFETY: as above; the target must not stay stopped should the attack have worked.
+                unsafe { libc::kill(pid, libc::SIGCONT) };
+                Ok(())
+            } else {
+                Err(io::Error::last_os_error())
+            };
+            report("stop-pid", &pid.to_string(), outcome);
+        }
+        Attack::OpenPidStdout => {
+            let path = format!("/proc/{}/fd/1", pid());
+            report("open-pid-stdout", &path, fs::OpenOptions::new().write(true).open(&path));
+        }
+        Attack::Connect => {
+            let port = options.target_port.unwrap_or_else(|| usage("connect needs --target-port"));
+            report("connect", &port.to_string(), std::net::TcpStream::connect(("127.0.0.1", port)));
+        }
+        Attack::BigFile => {
+            let path = options.targets.first().cloned().unwrap_or_else(|| env::temp_dir().join("big"));
+            let outcome = fs::File::create(&path).and_then(|mut file| {
+                let block = vec![0u8; 1 << 16];
+                let mut left = options.big_bytes;
+                while left > 0 {
+                    let n = left.min(block.len() as u64) as usize;
+                    file.write_all(&block[..n])?;
+                    left -= n as u64;
+                }
+                Ok(())
+            });
+            report("big-file", &path.display().to_string(), outcome);
+        }
+        Attack::ForkChain => {
+            let dir = options.pid_dir.as_deref().unwrap_or_else(|| usage("fork-chain needs --pid-dir"));
+            let started = dir.join("chain-started");
+            let mut command = Command::new(env::current_exe().expect("the test worker knows its path"));
+            command.arg("chain").arg("--pid-dir").arg(dir).stdin(Stdio::null()).stdout(Stdio::null());
+            // The chain's first process exits at once after forking; it is reaped here.
+            let mut first = command.spawn().expect("the chain starts");
+            let _ = first.wait();
+            wait_for_file(&started);
+        }
+    }
+}
+
+/// `test-worker chain`: forks, and the parent exits at once, forever; every child first leaves its session with
+/// `setsid` and records itself as `DIR/<pid>` (`PID START`), so a test can tell whether any generation survived.
+fn chain(args: &[String]) -> ! {
+    let dir = match args {
+        [flag, dir] if flag == "--pid-dir" => PathBuf::from(dir),
+        _ => usage("chain takes --pid-dir DIR"),
+    };
+    let mut generation: u64 = 0;
+    loop {
+        // SAFETY: this process is single-threaded; the child only makes system calls and file writes below.
+        let pid = unsafe { libc::fork() };
+        if pid != 0 {
+            // SAFETY: _exit ends this process at once, as the chain's parent must.
+            unsafe { libc::_exit(0) };
+        }
+        // SAFETY: setsid takes no arguments; a forked child is never a group leader.
+        unsafe { libc::setsid() };
+        generation += 1;
+        let (me, start) = own_pid_and_start();
+        let _ = fs::write(dir.join(me.to_string()), format!("{me} {start}\n"));
+        if generation == 3 {
+            let _ = fs::write(dir.join("chain-started"), "");
+        }
+    }
+}
+
+/// This process's pid as the machine's `/proc` names it (not the pid inside a PID namespace) and its start time.
+fn own_pid_and_start() -> (u32, String) {
+    let me = fs::read_link("/proc/self")
+        .ok()
+        .and_then(|link| link.to_str().and_then(|text| text.parse().ok()))
+        .unwrap_or_else(process::id);
+    let stat = fs::read_to_string(format!("/proc/{me}/stat")).expect("/proc is mounted");
+    let start = stat.rsplit_once(')').and_then(|(_, tail)| tail.split_whitespace().nth(19)).expect("a stat line");
+    (me, start.to_owned())
+}
+
 #[allow(clippy::zombie_processes, reason = "the child outlives this process unless it is the double fork's middle")]
 /// Starts `test-worker child`, writing its pid file as `<name>.pid` in the pid directory, and waits until it is
 /// ready (for a double fork: until the intermediate child has exited).
@@ -462,10 +626,9 @@ fn child(args: &[String]) -> ! {
         wait_for_file(child_pid_file);
     }
     let pid_file = pid_file.unwrap_or_else(|| usage("child needs --pid-file"));
-    let stat = fs::read_to_string("/proc/self/stat").expect("/proc is mounted");
-    let start = stat.rsplit_once(')').and_then(|(_, tail)| tail.split_whitespace().nth(19)).expect("a stat line");
+    let (me, start) = own_pid_and_start();
     let temporary = pid_file.with_extension("tmp");
-    fs::write(&temporary, format!("{} {start}\n", process::id())).expect("the pid file is written");
+    fs::write(&temporary, format!("{me} {start}\n")).expect("the pid file is written");
     fs::rename(&temporary, &pid_file).expect("the pid file is renamed");
     if exit_after_spawn {
         process::exit(0);

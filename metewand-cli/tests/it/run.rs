@@ -172,35 +172,8 @@ import ridge
 protocol = sys.stdout
 sys.stdout = sys.stderr
 mode, _, argument = sys.argv[1].partition(":")
-
-def rewrite_consistently(entry):
-    """Rewrites an entry's rhs.csv and its manifest so that the entry still validates against its own manifest."""
-    os.chmod(entry, 0o755)
-    manifest_path = os.path.join(entry, "dataset-manifest.json")
-    with open(manifest_path) as file:
-        manifest = json.load(file)
-    rhs = os.path.join(entry, manifest["data"]["rhs"])
-    with open(rhs) as file:
-        rows = len(file.read().splitlines())
-    os.chmod(rhs, 0o644)
-    with open(rhs, "w") as file:
-        file.write("0.0\n" * rows)
-    with open(rhs, "rb") as file:
-        content = file.read()
-    for record in manifest["files"]:
-        if record["path"] == manifest["data"]["rhs"]:
-            record["sha256"], record["size"] = hashlib.sha256(content).hexdigest(), len(content)
-    os.chmod(manifest_path, 0o644)
-    with open(manifest_path, "w") as file:
-        file.write(json.dumps(manifest, sort_keys=True, separators=(",", ":")))
-
-def forge_entry(own, key):
-    """Plants a complete entry (data and manifest, a copy of this attempt's own) under a key never materialized."""
-    forged = os.path.join(os.path.dirname(own), key)
-    os.mkdir(forged)
-    for name in os.listdir(own):
-        with open(os.path.join(own, name), "rb") as source, open(os.path.join(forged, name), "wb") as target:
-            target.write(source.read())
+# The pid as the machine's /proc names it: inside the worker's PID namespace os.getpid() is 1.
+own_pid = int(os.readlink("/proc/self"))
 
 def send(message):
     protocol.write(json.dumps(message, sort_keys=True, separators=(",", ":")) + "\n")
@@ -220,37 +193,22 @@ for line in sys.stdin:
         state["a"] = ridge.read_matrix(os.path.join(root, data["matrix"]))
         state["b"] = ridge.read_vector(os.path.join(root, data["rhs"]))
         state["lambda"] = request["problem_parameters"]["lambda"]
-        if mode == "rewrite-others":
-            store = os.path.dirname(root)
-            for name in sorted(os.listdir(store)):
-                if "." not in name and name != os.path.basename(root):
-                    rewrite_consistently(os.path.join(store, name))
-                    print("rewrote " + name, file=sys.stderr)
-        if mode == "forge":
-            forge_entry(root, argument)
-            print("forged " + argument, file=sys.stderr)
-        if mode == "modify-dataset":
-            os.chmod(root, 0o755)
-            target = os.path.join(root, data["rhs"])
-            os.chmod(target, 0o644)
-            with open(target, "a") as file:
-                file.write("0.0\n")
-            print("appended a row to the dataset", file=sys.stderr)
+        if mode == "write-all":
+            # Every place named (and the dataset entry): append nothing to a file, create a file in a folder.
+            for target in argument.split(",") + [root]:
+                try:
+                    if os.path.isdir(target):
+                        path = os.path.join(target, "planted")
+                        open(path, "x").close()
+                        os.remove(path)
+                    else:
+                        open(target, "ab").close()
+                    print("write " + target + ": ok", file=sys.stderr, flush=True)
+                except OSError as error:
+                    print("write " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
         send({"id": rid, "ok": True})
     elif method == "execute":
-        print("executing in mode " + mode + " as pid " + str(os.getpid()), file=sys.stderr, flush=True)
-        if mode in ("fifo-judge", "zero-judge", "edit-judge"):
-            # The evaluator's source in the repository, which the executor copies after this session.
-            judge = os.path.join(sys.argv[2], "workers", "judge.py")
-            if mode == "edit-judge":
-                with open(judge, "a") as file:
-                    file.write("changed = True\n")
-            else:
-                os.remove(judge)
-                if mode == "fifo-judge":
-                    os.mkfifo(judge)
-                else:
-                    os.symlink("/dev/zero", judge)
+        print("executing in mode " + mode + " as pid " + str(own_pid), file=sys.stderr, flush=True)
         if mode == "crash":
             sys.exit(3)
         if mode == "hang":
@@ -261,19 +219,6 @@ for line in sys.stdin:
                 if os.path.exists(argument):
                     break
                 time.sleep(0.01)
-        attempt = os.path.dirname(os.path.dirname(request["result_dir"]))
-        if mode == "notes":
-            os.makedirs(os.path.join(attempt, "work", "metrics"), exist_ok=True)
-            with open(os.path.join(attempt, "work", "metrics", "notes.txt"), "w") as file:
-                file.write("the evaluator wrote this\n")
-        if mode == "fake-source":
-            os.makedirs(os.path.join(attempt, "work", "source-problem_evaluator"))
-        if mode == "fifo-log":
-            os.mkfifo(os.path.join(attempt, "logs", "problem_evaluator.log"))
-        if mode == "fifo-record":
-            os.mkfifo(os.path.join(attempt, ".attempt.json.tmp"))
-        if mode == "link-record":
-            os.symlink(argument, os.path.join(attempt, ".attempt.json.tmp"))
         if mode == "fail":
             send({"error": {"code": "operation_failed", "details": {"iterations": 100},
                             "message": "did not converge"}, "id": rid, "ok": False})
@@ -293,7 +238,11 @@ for line in sys.stdin:
         if mode == "sparse":
             # 20 GiB of holes, declared with a digest they do not have: hashing them takes long.
             with open(os.path.join(out, "huge.bin"), "wb") as file:
-                file.truncate(20 << 30)
+                try:
+                    file.truncate(20 << 30)
+                except OSError:
+                    # Past [limits] output_bytes (RLIMIT_FSIZE): the declaration alone must be refused.
+                    pass
             files.append({"path": "huge.bin", "sha256": "0" * 64, "size": 20 << 30})
         objective = ridge.objective(state["a"], state["b"], state["lambda"], x)
         with open(os.path.join(out, "result.json"), "w") as file:
@@ -403,13 +352,23 @@ fn tampering_with_the_result_after_its_manifest_is_invalid_output() {
 
 #[test]
 fn modifying_the_dataset_is_dataset_modified_and_the_next_attempt_rebuilds_it() {
+    // A worker cannot write the store any more: the test changes the entry while the implementation's session
+    // runs, as an unconfined process could.
     let bench = Bench::new();
-    bench.misbehaving_implementation("vandal", "modify-dataset");
-    let output = bench.run("vandal", "first");
+    let output = run_paused(&bench, "vandal", "first", || {
+        let datasets = bench.state().join("datasets");
+        let entry = fs::read_dir(&datasets)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .find(|path| path.is_dir())
+            .expect("the published entry");
+        make_writable(&entry);
+        let mut rhs = fs::OpenOptions::new().append(true).open(entry.join("rhs.csv")).unwrap();
+        std::io::Write::write_all(&mut rhs, b"0.0\n").unwrap();
+    });
     let record = failed(&output, &bench.out("first"), "implementation", "execute", "dataset_modified");
     let key = record["dataset"]["key"].as_str().unwrap();
     assert!(!bench.state().join("datasets").join(key).exists(), "a modified dataset is evicted");
-    assert!(log(&bench.out("first"), "implementation").contains("appended a row"));
     let again = bench.run("cholesky", "second");
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     assert_eq!(self::record(&bench.out("second"))["dataset"]["reused"], false);
@@ -525,6 +484,44 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// Runs the `pause:<marker>` implementation `name` into `out` and, once it is paused in `execute`, plays the
+/// foreign writer with `act` (what no confined worker can do: a process outside the sandbox changing files under
+/// the attempt's feet), then lets it go on; returns the finished run.
+fn run_paused(bench: &Bench, name: &str, out: &str, act: impl FnOnce()) -> Output {
+    let marker = bench.out(&format!("{out}.go"));
+    bench.misbehaving_implementation(name, &format!("pause:{}", marker.display()));
+    let child = command(&bench.args(name, out)).spawn().unwrap();
+    let log_path = bench.out(&format!("{out}/logs/implementation.log"));
+    wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
+    act();
+    fs::write(&marker, "").unwrap();
+    wait_guarded(child, Duration::from_secs(120))
+}
+
+/// Makes a published (read-only) store entry writable again, as its owner outside any sandbox can.
+fn make_writable(path: &Path) {
+    let status = Command::new("chmod").args(["-R", "u+w"]).arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// The one published entry of the store, while attempts still run.
+fn entry_of_running(bench: &Bench) -> PathBuf {
+    let datasets = bench.state().join("datasets");
+    let entries: Vec<PathBuf> = fs::read_dir(&datasets)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir() && !path.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    entries[0].clone()
+}
+
+/// The store entry an attempt uses.
+fn entry_of(bench: &Bench, out: &str) -> PathBuf {
+    let key = record(&bench.out(out))["dataset"]["key"].as_str().unwrap().to_owned();
+    bench.state().join("datasets").join(key)
+}
+
 fn signal(child: &Child, signal: &str) {
     let status = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(status.success());
@@ -573,7 +570,9 @@ fn a_closed_terminal_during_execute_ends_the_worker_and_records_a_cancelled_atte
 
 /// A worker that serves normally unless `marker` exists, in which case it writes `pid` (its process id), runs
 /// `partial` (Python, which may leave a half-written file in its output) and sleeps instead of answering.
-fn hanging_sdk_worker(module: &str, class: &str, method: &str, partial: &str, marker: &Path, pid: &Path) -> String {
+/// An SDK worker that, while `marker` exists, does `partial`, writes its pid (as the machine's `/proc` names it)
+/// to `worker.pid` in its `TMPDIR` and hangs in `method`.
+fn hanging_sdk_worker(module: &str, class: &str, method: &str, partial: &str, marker: &Path) -> String {
     format!(
         r#"import os, sys, time
 import metewand
@@ -583,8 +582,8 @@ class Hanging({class}):
     def {method}(self, *args):
         if os.path.exists({marker:?}):
             {partial}
-            with open({pid:?}, "w") as file:
-                file.write(str(os.getpid()))
+            with open(os.path.join(os.environ["TMPDIR"], "worker.pid"), "w") as file:
+                file.write(os.readlink("/proc/self"))
             print("hanging", file=sys.stderr, flush=True)
             time.sleep(120)
         return super().{method}(*args)
@@ -598,10 +597,24 @@ if __name__ == "__main__":
 /// Half a matrix row in the materializer's output (its fourth argument), flushed and left open.
 const PARTIAL: &str = r#"partial = args[3].open("matrix.csv"); partial.write("0.5,"); partial.flush()"#;
 
-fn kill_worker(pid_file: &Path) {
-    wait_for("the worker's pid", || fs::read_to_string(pid_file).is_ok_and(|text| !text.is_empty()));
+/// The state and start time of a process from `/proc/<pid>/stat`, or `None` once it is gone.
+fn process_state(pid: &str) -> Option<(String, String)> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    Some((fields.first()?.to_string(), fields.get(19)?.to_string()))
+}
+
+/// After `metewand` was SIGKILLed, its worker (pid in `pid_file`) dies too, by its parent-death signal: nobody
+/// kills it here. Waits for that event (the limit only guards against a hang); a zombie left for init counts as
+/// gone.
+fn assert_worker_dies(pid_file: &Path) {
     let pid = fs::read_to_string(pid_file).unwrap();
-    let _ = Command::new("kill").args(["-KILL", pid.trim()]).status();
+    let pid = pid.trim();
+    let (_, start) = process_state(pid).expect("the worker ran when metewand was killed");
+    wait_for("the worker to die with metewand", || match process_state(pid) {
+        None => true,
+        Some((state, now)) => now != start || state == "Z",
+    });
 }
 
 fn staging_folders(state: &Path) -> Vec<String> {
@@ -616,18 +629,15 @@ fn staging_folders(state: &Path) -> Vec<String> {
 #[test]
 fn sigkill_during_materialize_publishes_nothing_and_the_next_run_cleans_up() {
     let bench = Bench::new();
-    let (marker, pid) = (bench.out("marker"), bench.out("materializer.pid"));
+    let (marker, pid) = (bench.out("marker"), bench.out("killed/work/tmp-dataset_materializer/worker.pid"));
     fs::write(&marker, "").unwrap();
-    bench.worker_file(
-        "hang_generate.py",
-        &hanging_sdk_worker("generate", "Generate", "materialize", PARTIAL, &marker, &pid),
-    );
+    bench.worker_file("hang_generate.py", &hanging_sdk_worker("generate", "Generate", "materialize", PARTIAL, &marker));
     bench.replace("command = [\"python3\", \"generate.py\"]", "command = [\"python3\", \"hang_generate.py\"]");
     let mut child = command(&bench.args("cholesky", "killed")).spawn().unwrap();
     wait_for("materialize", || pid.exists());
     signal(&child, "-KILL");
     child.wait().unwrap();
-    kill_worker(&pid);
+    assert_worker_dies(&pid);
     let left = staging_folders(&bench.state());
     assert!(left.iter().all(|name| name.starts_with(".tmp-")), "only staging folders: {left:?}");
     assert_eq!(left.len(), 1, "{left:?}");
@@ -647,15 +657,15 @@ fn sigkill_during_materialize_publishes_nothing_and_the_next_run_cleans_up() {
 #[test]
 fn sigkill_during_evaluate_leaves_no_half_written_record_and_the_next_run_succeeds() {
     let bench = Bench::new();
-    let (marker, pid) = (bench.out("marker"), bench.out("evaluator.pid"));
+    let (marker, pid) = (bench.out("marker"), bench.out("killed/work/tmp-problem_evaluator/worker.pid"));
     fs::write(&marker, "").unwrap();
-    bench.worker_file("hang_judge.py", &hanging_sdk_worker("judge", "Judge", "evaluate", "pass", &marker, &pid));
+    bench.worker_file("hang_judge.py", &hanging_sdk_worker("judge", "Judge", "evaluate", "pass", &marker));
     bench.replace("command = [\"python3\", \"judge.py\"]", "command = [\"python3\", \"hang_judge.py\"]");
     let mut child = command(&bench.args("cholesky", "killed")).spawn().unwrap();
     wait_for("evaluate", || pid.exists());
     signal(&child, "-KILL");
     child.wait().unwrap();
-    kill_worker(&pid);
+    assert_worker_dies(&pid);
     if bench.out("killed/attempt.json").exists() {
         record(&bench.out("killed"));
     }
@@ -710,16 +720,31 @@ fn a_materializer_whose_output_is_invalid_publishes_nothing() {
     assert!(stdout.contains("small seed 0 (materialization failed)"), "{stdout}");
 }
 
+/// Runs `cholesky` into `attempt` with an evaluator that, once it has its answer, pauses in `evaluate` until the
+/// test has played the foreign writer with `act`.
+fn paused_evaluator(bench: &Bench, act: impl FnOnce()) -> Output {
+    let marker = bench.out("go");
+    let text = format!(
+        "import os, sys, time\nimport metewand\nfrom judge import Judge\n\nclass Paused(Judge):\n    \
+         def evaluate(self, dataset, result, problem):\n        \
+         answer = super().evaluate(dataset, result, problem)\n        print('paused', file=sys.stderr, flush=True)\n        \
+         while not os.path.exists({marker:?}):\n            time.sleep(0.01)\n        return answer\n\n\
+         metewand.run(Paused)\n"
+    );
+    replace_worker(bench, "judge.py", "paused_judge.py", &text);
+    let child = command(&bench.args("cholesky", "attempt")).spawn().unwrap();
+    let log_path = bench.out("attempt/logs/problem_evaluator.log");
+    wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
+    act();
+    fs::write(&marker, "").unwrap();
+    wait_guarded(child, Duration::from_secs(120))
+}
+
 #[test]
 fn an_evaluator_that_changes_the_result_is_invalid_output_beside_its_verdict() {
+    // The evaluator cannot write the result any more; the test changes it while the evaluator's session runs.
     let bench = Bench::new();
-    let text = "import metewand\nfrom judge import Judge\n\nclass Bad(Judge):\n    \
-                def evaluate(self, dataset, result, problem):\n        \
-                answer = super().evaluate(dataset, result, problem)\n        \
-                with open(result.path('solution.json'), 'w') as file:\n            file.write('{}')\n        \
-                return answer\n\nmetewand.run(Bad)\n";
-    replace_worker(&bench, "judge.py", "bad_judge.py", text);
-    let output = bench.run("cholesky", "attempt");
+    let output = paused_evaluator(&bench, || fs::write(bench.out("attempt/work/result/solution.json"), "{}").unwrap());
     let record = failed(&output, &bench.out("attempt"), "problem_evaluator", "evaluate", "invalid_output");
     assert_eq!(record["verdict"], "reached", "a verdict already obtained is recorded beside the failure");
     assert!(record["failure"]["message"].as_str().unwrap().contains("the result changed"), "{}", record["failure"]);
@@ -728,14 +753,15 @@ fn an_evaluator_that_changes_the_result_is_invalid_output_beside_its_verdict() {
 
 #[test]
 fn an_evaluator_that_modifies_the_dataset_is_dataset_modified() {
+    // The evaluator cannot write the store any more; the test removes a file while the evaluator's session runs.
     let bench = Bench::new();
-    let text = "import os\nimport metewand\nfrom judge import Judge\n\nclass Bad(Judge):\n    \
-                def evaluate(self, dataset, result, problem):\n        \
-                answer = super().evaluate(dataset, result, problem)\n        \
-                path = dataset.path('rhs.csv')\n        os.chmod(os.path.dirname(path), 0o755)\n        \
-                os.remove(path)\n        return answer\n\nmetewand.run(Bad)\n";
-    replace_worker(&bench, "judge.py", "bad_judge.py", text);
-    let output = bench.run("cholesky", "attempt");
+    let output = paused_evaluator(&bench, || {
+        let datasets = bench.state().join("datasets");
+        let entry = fs::read_dir(&datasets).unwrap().map(|entry| entry.unwrap().path()).find(|path| path.is_dir());
+        let entry = entry.expect("the published entry");
+        make_writable(&entry);
+        fs::remove_file(entry.join("rhs.csv")).unwrap();
+    });
     let record = failed(&output, &bench.out("attempt"), "problem_evaluator", "evaluate", "dataset_modified");
     let key = record["dataset"]["key"].as_str().unwrap();
     assert!(!bench.state().join("datasets").join(key).exists(), "evicted");
@@ -812,6 +838,12 @@ impl Bench {
     }
 }
 
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
 /// An executor error with no role or phase, whose message names `path`; returns the record.
 fn executor_error(output: &Output, folder: &Path, path: &str) -> Value {
     assert_eq!(output.status.code(), Some(3), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
@@ -825,18 +857,18 @@ fn executor_error(output: &Output, folder: &Path, path: &str) -> Value {
 
 #[test]
 fn a_fifo_or_a_link_at_the_records_temporary_name_is_an_executor_error_not_a_hang() {
+    // Workers cannot write the attempt folder any more; the test puts the entry there during a session.
     let bench = Bench::new();
-    bench.misbehaving_implementation("fifo", "fifo-record");
-    let output = metewand_bounded(&bench.args("fifo", "fifo"));
+    let output = run_paused(&bench, "fifo", "fifo", || mkfifo(&bench.out("fifo/.attempt.json.tmp")));
     let record = executor_error(&output, &bench.out("fifo"), ".attempt.json.tmp");
     assert!(record["failure"]["message"].as_str().unwrap().contains("FIFO"), "{}", record["failure"]);
     assert_eq!(record["verdict"], "reached", "the sessions themselves succeeded and are recorded");
     assert!(!bench.out("fifo/.attempt.json.tmp").exists());
 
     let stolen = bench.out("stolen.json");
-    let mode = format!("link-record:{}", stolen.display());
-    bench.misbehaving_implementation("link", &mode);
-    let output = metewand_bounded(&bench.args("link", "link"));
+    let output = run_paused(&bench, "link", "link", || {
+        std::os::unix::fs::symlink(&stolen, bench.out("link/.attempt.json.tmp")).unwrap();
+    });
     executor_error(&output, &bench.out("link"), ".attempt.json.tmp");
     let metadata = fs::symlink_metadata(bench.out("link/attempt.json")).unwrap();
     assert!(metadata.is_file(), "attempt.json is a regular file, not the worker's link");
@@ -847,8 +879,7 @@ fn a_fifo_or_a_link_at_the_records_temporary_name_is_an_executor_error_not_a_han
 #[test]
 fn a_fifo_at_the_evaluators_log_is_the_implementations_invalid_output_not_a_hang() {
     let bench = Bench::new();
-    bench.misbehaving_implementation("fifo", "fifo-log");
-    let output = metewand_bounded(&bench.args("fifo", "attempt"));
+    let output = run_paused(&bench, "fifo", "attempt", || mkfifo(&bench.out("attempt/logs/problem_evaluator.log")));
     let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "invalid_output");
     let message = record["failure"]["message"].as_str().unwrap();
     assert!(message.contains("logs/problem_evaluator.log") && message.contains("FIFO"), "{message}");
@@ -858,33 +889,57 @@ fn a_fifo_at_the_evaluators_log_is_the_implementations_invalid_output_not_a_hang
 
 #[test]
 fn what_the_implementation_leaves_in_the_evaluators_folders_is_blamed_on_the_implementation() {
+    // What the implementation's session left there: put by the test while that session runs.
     let bench = Bench::new();
-    bench.misbehaving_implementation("notes", "notes");
-    let output = metewand_bounded(&bench.args("notes", "notes"));
+    let output = run_paused(&bench, "notes", "notes", || {
+        fs::create_dir_all(bench.out("notes/work/metrics")).unwrap();
+        fs::write(bench.out("notes/work/metrics/notes.txt"), "the evaluator wrote this\n").unwrap();
+    });
     let record = failed(&output, &bench.out("notes"), "implementation", "execute", "invalid_output");
     assert!(record["failure"]["message"].as_str().unwrap().contains("work/metrics"), "{}", record["failure"]);
     assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
 
-    bench.misbehaving_implementation("squatter", "fake-source");
-    let output = metewand_bounded(&bench.args("squatter", "squatter"));
+    let output = run_paused(&bench, "squatter", "squatter", || {
+        fs::create_dir(bench.out("squatter/work/source-problem_evaluator")).unwrap();
+    });
     let record = failed(&output, &bench.out("squatter"), "implementation", "execute", "invalid_output");
     let message = record["failure"]["message"].as_str().unwrap();
     assert!(message.contains("work/source-problem_evaluator"), "{message}");
 }
 
+/// Rewrites an entry's `rhs.csv` with zeros and its manifest to match, so that the entry still validates against
+/// its own manifest (Python, for its stdlib SHA-256).
+fn rewrite_consistently(entry: &Path) {
+    make_writable(entry);
+    let script = r#"
+import hashlib, json, os, sys
+entry = sys.argv[1]
+manifest_path = os.path.join(entry, "dataset-manifest.json")
+manifest = json.load(open(manifest_path))
+rhs = os.path.join(entry, manifest["data"]["rhs"])
+rows = len(open(rhs).read().splitlines())
+open(rhs, "w").write("0.0\n" * rows)
+content = open(rhs, "rb").read()
+for record in manifest["files"]:
+    if record["path"] == manifest["data"]["rhs"]:
+        record["sha256"], record["size"] = hashlib.sha256(content).hexdigest(), len(content)
+open(manifest_path, "w").write(json.dumps(manifest, sort_keys=True, separators=(",", ":")))
+"#;
+    let status = Command::new("python3").arg("-c").arg(script).arg(entry).status().unwrap();
+    assert!(status.success());
+}
+
 #[test]
 fn an_entry_rewritten_consistently_by_another_attempts_worker_is_never_reused() {
+    // Another attempt's worker can no longer write the store; the test rewrites the entry between attempts, as
+    // any process outside the sandbox could.
     let bench = Bench::new();
-    // The attacker's worker is declared first: its file is part of the shared source folder, hence of every key.
-    bench.misbehaving_implementation("rewriter", "rewrite-others");
     let genuine = metewand(&bench.args_with("cholesky", "genuine", &["--dataset-seed", "1"]));
     assert_eq!(genuine.status.code(), Some(0), "{}", text(&genuine.stderr));
     let genuine = record(&bench.out("genuine"));
     let key = genuine["dataset"]["key"].as_str().unwrap().to_owned();
     assert_eq!(key, bench.key(1));
-    let attack = metewand(&bench.args("rewriter", "attack"));
-    assert_eq!(attack.status.code(), Some(0), "{}", text(&attack.stderr));
-    assert!(log(&bench.out("attack"), "implementation").contains(&format!("rewrote {key}")));
+    rewrite_consistently(&bench.state().join("datasets").join(&key));
     let rhs = fs::read_to_string(bench.state().join("datasets").join(&key).join("rhs.csv")).unwrap();
     assert!(rhs.lines().all(|line| line == "0.0"), "the attack did rewrite the entry");
 
@@ -899,16 +954,21 @@ fn an_entry_rewritten_consistently_by_another_attempts_worker_is_never_reused() 
 
 #[test]
 fn a_forged_entry_for_a_key_never_materialized_is_never_reused() {
+    // A worker can no longer plant entries in the store; the test plants a copy of another attempt's entry
+    // (data and manifest) under a key never materialized, as a process outside the sandbox could.
     let bench = Bench::new();
-    // The workers share one source folder, so the attacker's file is part of the materializer's identity and of
-    // the key: it is added before the key is computed (the command naming the key is not part of either).
-    bench.worker_file("misbehave.py", MISBEHAVE);
     let key = bench.key(7);
-    bench.misbehaving_implementation("forger", &format!("forge:{key}"));
-    let attack = metewand(&bench.args("forger", "attack"));
+    let attack = metewand(&bench.args("cholesky", "attack"));
     assert_eq!(attack.status.code(), Some(0), "{}", text(&attack.stderr));
     let forged = record(&bench.out("attack"));
-    assert!(bench.state().join("datasets").join(&key).join("dataset-manifest.json").is_file(), "planted");
+    let own = entry_of(&bench, "attack");
+    let planted = bench.state().join("datasets").join(&key);
+    fs::create_dir(&planted).unwrap();
+    for file in fs::read_dir(&own).unwrap() {
+        let file = file.unwrap();
+        fs::copy(file.path(), planted.join(file.file_name())).unwrap();
+    }
+    assert!(planted.join("dataset-manifest.json").is_file(), "planted");
 
     let victim = metewand(&bench.args_with("cholesky", "victim", &["--dataset-seed", "7"]));
     assert_eq!(victim.status.code(), Some(0), "{}", text(&victim.stderr));
@@ -924,12 +984,17 @@ fn an_entry_evicted_by_another_attempt_during_a_session_is_resolved_again_not_bl
     let bench = Bench::new();
     let marker = bench.out("go");
     bench.misbehaving_implementation("patient", &format!("pause:{}", marker.display()));
-    bench.misbehaving_implementation("vandal", "modify-dataset");
     let patient = command(&bench.args("patient", "patient")).spawn().unwrap();
     let log_path = bench.out("patient/logs/implementation.log");
     wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
-    // Another attempt's implementation changes the shared entry; that attempt evicts it and is blamed.
-    let vandal = metewand(&bench.args("vandal", "vandal"));
+    // The shared entry changes while another attempt's implementation runs (changed by the test: no worker can
+    // write the store); that attempt evicts it and blames its own session.
+    let vandal = run_paused(&bench, "vandal", "vandal", || {
+        let entry = entry_of_running(&bench);
+        make_writable(&entry);
+        let mut rhs = fs::OpenOptions::new().append(true).open(entry.join("rhs.csv")).unwrap();
+        std::io::Write::write_all(&mut rhs, b"0.0\n").unwrap();
+    });
     let vandal = failed(&vandal, &bench.out("vandal"), "implementation", "execute", "dataset_modified");
     assert_eq!(vandal["dataset"]["reused"], true, "the vandal used the patient attempt's entry");
     fs::write(&marker, "").unwrap();
@@ -1045,10 +1110,22 @@ fn wait_guarded(mut child: Child, limit: Duration) -> Output {
 /// The implementation replaces the repository's evaluator source during its session: the evaluator's source copy
 /// fails at once with an executor error naming the file, and no evaluator runs.
 fn source_attack(mode: &str) -> (Output, Value) {
+    // A worker can no longer write the repository; the test replaces the file during the implementation's session.
     let bench = Bench::new();
-    bench.misbehaving_implementation("attacker", mode);
-    let child = command(&bench.args("attacker", "attempt")).spawn().unwrap();
-    let output = wait_guarded(child, Duration::from_secs(60));
+    let output = run_paused(&bench, "attacker", "attempt", || {
+        let judge = bench.repo().join("workers").join("judge.py");
+        if mode == "edit-judge" {
+            let mut file = fs::OpenOptions::new().append(true).open(&judge).unwrap();
+            std::io::Write::write_all(&mut file, b"changed = True\n").unwrap();
+        } else {
+            fs::remove_file(&judge).unwrap();
+            if mode == "fifo-judge" {
+                mkfifo(&judge);
+            } else {
+                std::os::unix::fs::symlink("/dev/zero", &judge).unwrap();
+            }
+        }
+    });
     assert_eq!(output.status.code(), Some(3), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
     let record = record(&bench.out("attempt"));
     let failure = &record["failure"];
@@ -1062,7 +1139,7 @@ fn source_attack(mode: &str) -> (Output, Value) {
     assert!(message.contains("\"judge.py\""), "{message}");
     assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never started");
     assert_eq!(record["metrics"], Value::Null);
-    assert!(log(&bench.out("attempt"), "implementation").contains(&format!("executing in mode {mode}")));
+    assert!(log(&bench.out("attempt"), "implementation").contains("executing in mode pause"));
     assert!(text(&output.stdout).contains("failure      executor_error"), "{}", text(&output.stdout));
     (output, record)
 }
@@ -1115,4 +1192,105 @@ fn a_result_declaring_more_than_the_output_limit_is_invalid_without_reading_it()
     let message = record["failure"]["message"].as_str().unwrap();
     assert!(message.contains("more than the repository's limit of 1048576"), "{message}");
     assert!(!message.contains("SHA-256"), "nothing was hashed: {message}");
+}
+
+/// What `metewand doctor` says this machine offers, as `key value` lines.
+fn doctor() -> std::collections::BTreeMap<String, String> {
+    let output = metewand(&["doctor".to_owned()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    text(&output.stdout)
+        .lines()
+        .filter_map(|line| line.rsplit_once(' ').map(|(key, value)| (key.to_owned(), value.to_owned())))
+        .collect()
+}
+
+#[test]
+fn every_session_records_its_confinement_and_resources() {
+    let bench = Bench::new();
+    let offers = doctor();
+    let output = bench.run("cholesky", "attempt");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let record = record(&bench.out("attempt"));
+    let full = text(&metewand(&["doctor".to_owned()]).stdout).contains("confinement full");
+    assert_eq!(text(&output.stderr).contains("weaker than full confinement"), !full, "{}", text(&output.stderr));
+    for session in [&record["dataset"]["materializer"], &record["implementation"], &record["evaluator"]] {
+        let confinement = &session["confinement"];
+        let abi: u64 = offers["landlock abi"].parse().unwrap_or(0);
+        if abi >= 1 {
+            assert_eq!(confinement["filesystem"], "landlock", "{confinement}");
+            assert_eq!(confinement["landlock_abi"], abi, "{confinement}");
+        } else {
+            assert_eq!(confinement["filesystem"], "none", "{confinement}");
+        }
+        let network = if abi >= 4 { "denied" } else { "unrestricted" };
+        assert_eq!(confinement["network"], network, "{confinement}");
+        let processes = if offers["pid namespace"] == "yes" { "pid-namespace" } else { "sweep" };
+        assert_eq!(confinement["processes"], processes, "{confinement}");
+        assert_eq!(confinement["signals"], if abi >= 6 { "scoped" } else { "unscoped" }, "{confinement}");
+        let resources = &session["resources"];
+        assert!(resources["peak_rss_bytes"].as_u64().unwrap() > 0, "{resources}");
+        assert!(resources["user_cpu_ns"].is_u64() && resources["system_cpu_ns"].is_u64(), "{resources}");
+    }
+}
+
+#[test]
+fn forcing_the_sweep_warns_and_require_confinement_then_refuses_before_anything_starts() {
+    let bench = Bench::new();
+    let mut args = bench.args("cholesky", "swept");
+    args.push("--sweep-processes".to_owned());
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let warnings: Vec<String> =
+        text(&output.stderr).lines().filter(|line| line.contains("weaker than full")).map(str::to_owned).collect();
+    assert_eq!(warnings.len(), 1, "one warning line: {}", text(&output.stderr));
+    assert!(warnings[0].contains("no PID namespace"), "{warnings:?}");
+    assert_eq!(record(&bench.out("swept"))["implementation"]["confinement"]["processes"], "sweep");
+
+    let mut args = bench.args("cholesky", "refused");
+    args.extend(["--sweep-processes".to_owned(), "--require-confinement".to_owned()]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("--require-confinement") && stderr.contains("no PID namespace"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+    assert!(!bench.out("refused").exists(), "no attempt folder was created");
+}
+
+#[test]
+fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_attempt_the_logs_or_tmp() {
+    let bench = Bench::new();
+    let first = bench.run("cholesky", "first");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let attempt = bench.out("attempt");
+    let targets = [
+        bench.repo().join("metewand.toml"),
+        bench.repo().join("workers"),
+        sdk().join("metewand/worker.py"),
+        sdk().join("metewand"),
+        bench.out("first"),
+        bench.out("first/attempt.json"),
+        attempt.clone(),
+        attempt.join("logs"),
+        attempt.join("logs/implementation.log"),
+        std::env::temp_dir(),
+    ];
+    let list: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
+    bench.misbehaving_implementation("writer", &format!("write-all:{}", list.join(",")));
+    let before = tree(&bench.repo());
+    let output = bench.run("writer", "attempt");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let log = log(&attempt, "implementation");
+    let entry = entry_of(&bench, "attempt");
+    let offers = doctor();
+    for target in list.iter().chain([&entry.display().to_string()]) {
+        let line = format!("write {target}: ");
+        let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
+        if offers["landlock abi"] == "none" {
+            assert_eq!(record(&attempt)["implementation"]["confinement"]["filesystem"], "none");
+        } else {
+            assert_eq!(outcome, "errno 13", "{target}: {log}");
+        }
+    }
+    assert_eq!(tree(&bench.repo()), before, "the repository is unchanged");
+    assert!(!std::env::temp_dir().join("planted").exists());
 }

@@ -326,6 +326,242 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
         value.parse()
     }
 }
+///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or not.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Confinement {
+    pub filesystem: ConfinementFilesystem,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub landlock_abi: ::std::option::Option<crate::strict::SafeUint>,
+    pub network: ConfinementNetwork,
+    pub processes: ConfinementProcesses,
+    pub signals: ConfinementSignals,
+}
+///`ConfinementFilesystem`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementFilesystem {
+    #[serde(rename = "landlock")]
+    Landlock,
+    #[serde(rename = "none")]
+    None,
+}
+impl ::std::fmt::Display for ConfinementFilesystem {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Landlock => f.write_str("landlock"),
+            Self::None => f.write_str("none"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementFilesystem {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "landlock" => Ok(Self::Landlock),
+            "none" => Ok(Self::None),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementFilesystem {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementFilesystem {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ConfinementNetwork`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementNetwork {
+    #[serde(rename = "denied")]
+    Denied,
+    #[serde(rename = "allowed")]
+    Allowed,
+    #[serde(rename = "unrestricted")]
+    Unrestricted,
+}
+impl ::std::fmt::Display for ConfinementNetwork {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Denied => f.write_str("denied"),
+            Self::Allowed => f.write_str("allowed"),
+            Self::Unrestricted => f.write_str("unrestricted"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementNetwork {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "denied" => Ok(Self::Denied),
+            "allowed" => Ok(Self::Allowed),
+            "unrestricted" => Ok(Self::Unrestricted),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementNetwork {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementNetwork {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ConfinementProcesses`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementProcesses {
+    #[serde(rename = "pid-namespace")]
+    PidNamespace,
+    #[serde(rename = "sweep")]
+    Sweep,
+}
+impl ::std::fmt::Display for ConfinementProcesses {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::PidNamespace => f.write_str("pid-namespace"),
+            Self::Sweep => f.write_str("sweep"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementProcesses {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "pid-namespace" => Ok(Self::PidNamespace),
+            "sweep" => Ok(Self::Sweep),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementProcesses {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementProcesses {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ConfinementSignals`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementSignals {
+    #[serde(rename = "scoped")]
+    Scoped,
+    #[serde(rename = "unscoped")]
+    Unscoped,
+}
+impl ::std::fmt::Display for ConfinementSignals {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Scoped => f.write_str("scoped"),
+            Self::Unscoped => f.write_str("unscoped"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementSignals {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "scoped" => Ok(Self::Scoped),
+            "unscoped" => Ok(Self::Unscoped),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementSignals {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementSignals {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///The dataset the attempt ran on.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -699,19 +935,31 @@ impl ::std::convert::From<::std::vec::Vec<FileRecord>> for FileRecords {
         Self(value)
     }
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Implementation {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub confinement: ::std::option::Option<Confinement>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: ImplementationName,
     pub parameters: crate::strict::JsonObject,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub resources: ::std::option::Option<Resources>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub sdk: ::std::option::Option<SdkInfo>,
     pub seed: crate::strict::SafeUint,
@@ -1227,6 +1475,15 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
             })
     }
 }
+///A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its own and its waited-for descendants') and peak resident memory.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Resources {
+    pub peak_rss_bytes: crate::strict::SafeUint,
+    pub system_cpu_ns: crate::strict::SafeUint,
+    pub user_cpu_ns: crate::strict::SafeUint,
+}
 ///The role a worker process serves.
 #[derive(
     ::serde::Deserialize,
@@ -1643,13 +1900,25 @@ impl<'de> ::serde::Deserialize<'de> for WorkerId {
             })
     }
 }
-///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete).
+///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct WorkerSession {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub confinement: ::std::option::Option<Confinement>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub resources: ::std::option::Option<Resources>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub sdk: ::std::option::Option<SdkInfo>,
     pub worker_id: WorkerId,
@@ -1714,6 +1983,21 @@ impl ::serde::Serialize for Campaign {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Campaign::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Confinement {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Confinement::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Confinement {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Confinement::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Dataset {
@@ -1819,6 +2103,21 @@ impl ::serde::Serialize for Problem {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Problem::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Resources {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Resources::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Resources {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Resources::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SdkInfo {

@@ -43,8 +43,9 @@ pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX, remo
 use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
-    EvaluateParams, ExecuteParams, MaterializeParams, PhaseTimeouts, PhaseTiming, PrepareParams, SessionError,
-    SessionErrorKind,
+    Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement, KernelSupport,
+    MaterializeParams, NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams, ProcessConfinement,
+    ProcessIsolation, Resources, SessionError, SessionErrorKind, SignalConfinement,
 };
 use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
 use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
@@ -87,12 +88,23 @@ pub struct RunOptions {
     /// A flag that cancels the attempt once set (a signal handler's): the running worker is ended and the attempt
     /// is recorded as `cancelled`.
     pub cancel: Option<&'static AtomicBool>,
+    /// How the workers' processes are kept together: a PID namespace where possible (the default), or the
+    /// freezing sweep only.
+    pub process_isolation: ProcessIsolation,
 }
 
 impl RunOptions {
     /// Options for attempts whose state folder is `state_dir`, with nothing to cancel them.
     pub fn new(state_dir: impl Into<PathBuf>) -> RunOptions {
-        RunOptions { state_dir: state_dir.into(), cancel: None }
+        RunOptions { state_dir: state_dir.into(), cancel: None, process_isolation: ProcessIsolation::default() }
+    }
+
+    /// Keeps every worker's processes together as `isolation` says ([`ProcessIsolation::Sweep`] forces the
+    /// fallback used where namespaces are refused).
+    #[must_use]
+    pub fn process_isolation(mut self, isolation: ProcessIsolation) -> RunOptions {
+        self.process_isolation = isolation;
+        self
     }
 
     /// Cancels the attempt once `flag` is set.
@@ -132,6 +144,27 @@ impl<'r> AttemptPlan<'r> {
             dataset_seed,
             implementation_seed,
         })
+    }
+
+    /// The confinement each of the attempt's three workers would run under on this machine, as `kernel` (from
+    /// [`KernelSupport::probe`]) offers it, in the order materializer, implementation, evaluator. Where any is not
+    /// [full](ConfinementReport::is_full), a caller that requires confinement refuses to start the attempt.
+    pub fn expected_confinement(&self, kernel: &KernelSupport, options: &RunOptions) -> Vec<(Role, ConfinementReport)> {
+        let workers = [
+            (Role::DatasetMaterializer, self.dataset.materializer()),
+            (Role::Implementation, self.implementation.worker()),
+            (Role::ProblemEvaluator, self.problem.evaluator()),
+        ];
+        workers
+            .into_iter()
+            .map(|(role, name)| {
+                let mut report = kernel.expected(self.worker(name).network());
+                if options.process_isolation == ProcessIsolation::Sweep {
+                    report.processes = ProcessConfinement::Sweep;
+                }
+                (role, report)
+            })
+            .collect()
     }
 
     fn worker(&self, name: &str) -> &'r Worker {
@@ -325,6 +358,8 @@ impl Failure {
 #[derive(Debug, Default)]
 struct Seen {
     handshake: Option<Handshake>,
+    confinement: Option<ConfinementReport>,
+    resources: Option<Resources>,
 }
 
 /// The attempt in progress.
@@ -349,6 +384,7 @@ struct Run<'p, 'r> {
     /// something where the executor is about to create its own entries.
     last_worker: Option<(Role, Method)>,
     cancel: Option<&'static AtomicBool>,
+    process_isolation: ProcessIsolation,
     failure: Option<Failure>,
     phases: Vec<PhaseTiming>,
     reused: Option<bool>,
@@ -386,6 +422,7 @@ impl<'p, 'r> Run<'p, 'r> {
             materializations: 0,
             last_worker: None,
             cancel: options.cancel,
+            process_isolation: options.process_isolation,
             failure: None,
             phases: Vec::new(),
             reused: None,
@@ -505,6 +542,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let checked = logs
             .expect_absent(&format!("{role}.log"))
             .and_then(|()| work.expect_absent(&format!("source-{role}")))
+            .and_then(|()| work.create_dir(&format!("tmp-{role}")).map(drop))
             .and_then(|()| match role {
                 Role::Implementation => work.create_dir("result").map(drop),
                 Role::ProblemEvaluator => work.create_dir("metrics").map(drop),
@@ -528,8 +566,17 @@ impl<'p, 'r> Run<'p, 'r> {
 
     /// A session's configuration: a fresh private copy of the worker's source as its working directory, the
     /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
-    fn session_config(&mut self, worker: &Worker, role: Role) -> Result<(SessionConfig, PathBuf), Failure> {
+    ///
+    /// The worker is confined: it may write only `output` and its private `work/tmp-<role>/` (its `TMPDIR`), TCP
+    /// only if it declares `network = true`, and no file larger than `[limits] output_bytes`.
+    fn session_config(
+        &mut self,
+        worker: &Worker,
+        role: Role,
+        output: &Path,
+    ) -> Result<(SessionConfig, PathBuf), Failure> {
         self.prepare_places(role)?;
+        let tmp = self.folder.join("work").join(format!("tmp-{role}"));
         let source = self.folder.join("work").join(format!("source-{role}"));
         if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
             // Nothing half-copied is left: on a full disk this also frees the room the record needs.
@@ -542,6 +589,7 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         let expanded = worker.expanded_command();
         let mut command = WorkerCommand::new(expanded[0].clone(), &source).args(expanded[1..].iter().cloned());
+        command = command.env("TMPDIR", &tmp);
         for (name, value) in worker.expanded_env() {
             command = command.env(name, value);
         }
@@ -550,7 +598,13 @@ impl<'p, 'r> Run<'p, 'r> {
         let index = role_index(role);
         self.logs[index] = true;
         let log = self.folder.join(LOG_PATHS[index]);
-        let mut config = SessionConfig::new(command, worker_id, timeouts, log);
+        let confinement = Confinement::new()
+            .writable(output)
+            .writable(&tmp)
+            .network(worker.network())
+            .file_size_limit(self.plan.repository.limits().output_bytes)
+            .process_isolation(self.process_isolation);
+        let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
         if let Some(flag) = self.cancel {
             config = config.cancel_flag(flag);
         }
@@ -676,6 +730,8 @@ impl<'p, 'r> Run<'p, 'r> {
         let role = Role::DatasetMaterializer;
         remove_tree(&self.folder.join("work").join(format!("source-{role}")))
             .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
+        remove_tree(&self.folder.join("work").join(format!("tmp-{role}")))
+            .map_err(|e| Failure::executor("removing an earlier temporary folder", e))?;
         if let Some(logs) = &self.logs_dir
             && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
         {
@@ -688,7 +744,7 @@ impl<'p, 'r> Run<'p, 'r> {
     /// Runs the materializer's session into `output`; returns the manifest path it named, once it has exited.
     fn materialize(&mut self, output: &Path) -> Result<String, Failure> {
         let worker = self.plan.worker(self.plan.dataset.materializer());
-        let (config, source) = self.session_config(worker, Role::DatasetMaterializer)?;
+        let (config, source) = self.session_config(worker, Role::DatasetMaterializer, output)?;
         let params = MaterializeParams {
             source_dir: self.path(&source)?,
             dataset_parameters: self.plan.dataset.parameters().clone(),
@@ -698,12 +754,21 @@ impl<'p, 'r> Run<'p, 'r> {
         self.last_worker = Some((Role::DatasetMaterializer, Method::Materialize));
         let mut session = self.connect::<crate::session::Materializer>(config)?;
         self.materializer.handshake = Some(session.handshake().clone());
+        self.materializer.confinement = Some(session.confinement());
         if let Some(budget) = self.plan.repository.budgets().materialization {
             session.set_scientific_deadline(Instant::now() + budget);
         }
         let response = session.materialize(params);
-        let response = self.settle(session, response)?;
+        let response = self.settle(session, response, Role::DatasetMaterializer)?;
         Ok(response.dataset.manifest.to_string())
+    }
+
+    fn seen(&mut self, role: Role) -> &mut Seen {
+        match role {
+            Role::DatasetMaterializer => &mut self.materializer,
+            Role::Implementation => &mut self.implementation,
+            Role::ProblemEvaluator => &mut self.evaluator,
+        }
     }
 
     fn connect<R: crate::session::SessionRole>(&mut self, config: SessionConfig) -> Result<crate::Session<R>, Failure> {
@@ -719,6 +784,7 @@ impl<'p, 'r> Run<'p, 'r> {
         &mut self,
         mut session: crate::Session<R>,
         outcome: Result<T, SessionError>,
+        role: Role,
     ) -> Result<T, Failure> {
         let value = match outcome {
             Ok(value) => value,
@@ -733,6 +799,7 @@ impl<'p, 'r> Run<'p, 'r> {
         match session.shutdown() {
             Ok(summary) => {
                 self.phases.extend(summary.phases);
+                self.seen(role).resources = Some(summary.resources);
                 Ok(value)
             }
             Err(error) => {
@@ -758,11 +825,11 @@ impl<'p, 'r> Run<'p, 'r> {
         let plan = self.plan;
         self.ensure_dataset()?;
         let worker = self.plan.worker(plan.implementation.worker());
-        let (mut config, _source) = self.session_config(worker, Role::Implementation)?;
+        let result_dir = self.folder.join("work/result");
+        let (mut config, _source) = self.session_config(worker, Role::Implementation, &result_dir)?;
         for &capability in plan.implementation.capabilities() {
             config = config.select(capability);
         }
-        let result_dir = self.folder.join("work/result");
         let prepare = PrepareParams {
             dataset_dir: self.path(&self.entry)?,
             problem_contract_id: contract_id(plan.problem)?,
@@ -777,6 +844,7 @@ impl<'p, 'r> Run<'p, 'r> {
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Method::Hello)),
         };
         self.implementation.handshake = Some(session.handshake().clone());
+        self.implementation.confinement = Some(session.confinement());
         if let Some(budget) = plan.repository.budgets().implementation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
@@ -786,7 +854,7 @@ impl<'p, 'r> Run<'p, 'r> {
             session.execute(execute)
         });
         self.last_worker = Some((Role::Implementation, last));
-        let settled = self.settle(session, outcome);
+        let settled = self.settle(session, outcome, Role::Implementation);
         let response = match settled {
             Ok(response) => response,
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, last)),
@@ -806,8 +874,8 @@ impl<'p, 'r> Run<'p, 'r> {
         let plan = self.plan;
         self.ensure_dataset()?;
         let worker = self.plan.worker(plan.problem.evaluator());
-        let (config, _source) = self.session_config(worker, Role::ProblemEvaluator)?;
         let metrics_dir = self.folder.join("work/metrics");
+        let (config, _source) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
         let params = EvaluateParams {
             dataset_dir: self.path(&self.entry)?,
             result_dir: self.path(&self.folder.join("work/result"))?,
@@ -821,6 +889,7 @@ impl<'p, 'r> Run<'p, 'r> {
             Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Hello)),
         };
         self.evaluator.handshake = Some(session.handshake().clone());
+        self.evaluator.confinement = Some(session.confinement());
         if let Some(budget) = plan.repository.budgets().evaluation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
@@ -828,7 +897,7 @@ impl<'p, 'r> Run<'p, 'r> {
         if let Ok(response) = &outcome {
             self.verdict = Some(response.verdict);
         }
-        if let Err(failure) = self.settle(session, outcome) {
+        if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
             return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Evaluate));
         }
         self.verify_dataset(Role::ProblemEvaluator, Method::Evaluate)?;
@@ -935,6 +1004,8 @@ impl<'p, 'r> Run<'p, 'r> {
             },
             implementation: rec::Implementation {
                 capabilities: implementation_handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+                confinement: self.implementation.confinement.as_ref().map(confinement_record),
+                resources: self.implementation.resources.as_ref().map(resources_record),
                 files: self.result.as_ref().map(|result| file_records(result.files())),
                 implementation_time_ns: self.implementation_time_ns,
                 name: parse(plan.implementation.name()),
@@ -1021,8 +1092,45 @@ fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
 fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
     rec::WorkerSession {
         capabilities: seen.handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+        confinement: seen.confinement.as_ref().map(confinement_record),
+        resources: seen.resources.as_ref().map(resources_record),
         sdk: seen.handshake.as_ref().and_then(sdk),
         worker_id: parse(worker.identity().as_str()),
+    }
+}
+
+fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
+    let (filesystem, landlock_abi) = match report.filesystem {
+        FilesystemConfinement::Landlock { abi } => (rec::ConfinementFilesystem::Landlock, Some(SafeUint::from(abi))),
+        FilesystemConfinement::None => (rec::ConfinementFilesystem::None, None),
+    };
+    rec::Confinement {
+        filesystem,
+        landlock_abi,
+        network: match report.network {
+            NetworkConfinement::Denied => rec::ConfinementNetwork::Denied,
+            NetworkConfinement::Allowed => rec::ConfinementNetwork::Allowed,
+            NetworkConfinement::Unrestricted => rec::ConfinementNetwork::Unrestricted,
+        },
+        processes: match report.processes {
+            ProcessConfinement::PidNamespace => rec::ConfinementProcesses::PidNamespace,
+            ProcessConfinement::Sweep => rec::ConfinementProcesses::Sweep,
+        },
+        signals: match report.signals {
+            SignalConfinement::Scoped => rec::ConfinementSignals::Scoped,
+            SignalConfinement::Unscoped => rec::ConfinementSignals::Unscoped,
+        },
+    }
+}
+
+fn resources_record(resources: &Resources) -> rec::Resources {
+    let nanos = |time: std::time::Duration| {
+        SafeUint::try_from(u64::try_from(time.as_nanos()).unwrap_or(u64::MAX)).unwrap_or(SafeUint::MAX)
+    };
+    rec::Resources {
+        peak_rss_bytes: SafeUint::try_from(resources.peak_rss_bytes).unwrap_or(SafeUint::MAX),
+        system_cpu_ns: nanos(resources.system_cpu),
+        user_cpu_ns: nanos(resources.user_cpu),
     }
 }
 

@@ -31,7 +31,7 @@ use toml::de::{DeTable, DeValue};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
 pub use error::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef};
 pub use toml_value::expand;
-use toml_value::{Source, Table, Value_, check_substitutions, string, strings, to_json, wrong_type};
+use toml_value::{Source, Table, Value_, boolean, check_substitutions, string, strings, to_json, wrong_type};
 
 use crate::catalog::{CatalogBuilder, SchemaCatalog};
 use crate::files::read::{FileCheck, ReadControl, hash_all};
@@ -98,6 +98,7 @@ pub struct Worker {
     role: Role,
     command: Vec<String>,
     env: BTreeMap<String, String>,
+    network: bool,
     source: String,
     source_path: PathBuf,
     source_tree: SourceTree,
@@ -122,6 +123,11 @@ impl Worker {
     /// Its environment as declared, before `${repo}` expansion.
     pub fn env(&self) -> &BTreeMap<String, String> {
         &self.env
+    }
+    /// Whether it declared `network = true`: only then may it bind or connect TCP sockets (where the kernel can
+    /// deny them). Part of its identity.
+    pub fn network(&self) -> bool {
+        self.network
     }
     /// Its argv with `${repo}` expanded: what is run.
     pub fn expanded_command(&self) -> &[OsString] {
@@ -371,6 +377,7 @@ struct DeclaredWorker {
     role: Role,
     command: Vec<String>,
     env: BTreeMap<String, String>,
+    network: bool,
     source: String,
     source_span: Range<usize>,
 }
@@ -549,7 +556,13 @@ impl Loader<'_> {
         let mut workers = BTreeMap::new();
         for declared_worker in declared_workers {
             let tree = self.source_tree(root_fd.as_fd(), &declared_worker, options)?;
-            let identity = worker_identity(&declared_worker.command, &declared_worker.env, declared_worker.role, &tree);
+            let identity = worker_identity(
+                &declared_worker.command,
+                &declared_worker.env,
+                declared_worker.network,
+                declared_worker.role,
+                &tree,
+            );
             let repo = self.root.as_os_str();
             let worker = Worker {
                 expanded_command: declared_worker.command.iter().map(|arg| expand(arg, repo)).collect(),
@@ -563,6 +576,7 @@ impl Loader<'_> {
                 role: declared_worker.role,
                 command: declared_worker.command,
                 env: declared_worker.env,
+                network: declared_worker.network,
                 source: declared_worker.source,
                 source_tree: tree,
                 identity,
@@ -795,7 +809,7 @@ impl Loader<'_> {
     }
 
     fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
-        table.only(&["role", "command", "source", "env"], &self.source)?;
+        table.only(&["role", "command", "source", "env", "network"], &self.source)?;
         let role_value = table.required("role", &self.source)?;
         let role_text = string(role_value, table.member("role"), &self.source)?;
         let role: Role = role_text.parse().map_err(|_| {
@@ -838,6 +852,10 @@ impl Loader<'_> {
                 env.insert(key.get_ref().to_string(), text.to_owned());
             }
         }
+        let network = match table.get("network") {
+            Some(value) => boolean(value, table.member("network"), &self.source)?,
+            None => false,
+        };
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -851,6 +869,7 @@ impl Loader<'_> {
             role,
             command: command.into_iter().map(|(arg, _)| arg.to_owned()).collect(),
             env,
+            network,
             source: source.to_owned(),
             source_span: source_value.span(),
         })

@@ -126,6 +126,14 @@ pub(crate) fn wrong_type(
     source.error(span, CheckErrorKind::WrongType { key, expected, found: type_name(found) })
 }
 
+/// A boolean value.
+pub(crate) fn boolean(value: &Value_<'_>, key: String, source: &Source<'_>) -> Result<bool, CheckError> {
+    match value.get_ref() {
+        DeValue::Boolean(flag) => Ok(*flag),
+        other => Err(wrong_type(source, value.span(), key, "a boolean", other)),
+    }
+}
+
 /// A string value.
 pub(crate) fn string<'a>(value: &'a Value_<'_>, key: String, source: &Source<'_>) -> Result<&'a str, CheckError> {
     match value.get_ref() {

@@ -16,6 +16,7 @@
 //!
 //! Sessions need Linux: pidfds (5.3 or later), `/proc`, and the child-subreaper flag.
 
+mod confinement;
 mod error;
 mod io;
 mod process;
@@ -32,6 +33,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
+pub use confinement::{
+    Confinement, ConfinementReport, FilesystemConfinement, KernelSupport, NetworkConfinement, ProcessConfinement,
+    ProcessIsolation, SignalConfinement,
+};
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
 pub use metewand_protocol::handshake::Handshake;
 use metewand_protocol::handshake::hello_request;
@@ -45,7 +50,7 @@ use metewand_protocol::{
 };
 use metewand_protocol::{Method, RequestTracker};
 pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand};
-pub use record::{PhaseTiming, SessionSummary};
+pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
 pub use timeouts::PhaseTimeouts;
@@ -75,6 +80,7 @@ pub struct SessionConfig {
     selected: Vec<Capability>,
     log_cap: u64,
     cancel: Option<&'static AtomicBool>,
+    confinement: Option<Confinement>,
 }
 
 impl SessionConfig {
@@ -96,7 +102,17 @@ impl SessionConfig {
             selected: Vec::new(),
             log_cap: DEFAULT_LOG_CAP,
             cancel: None,
+            confinement: None,
         }
+    }
+
+    /// Runs the worker confined as `confinement` says, as far as the kernel allows (what was in force is
+    /// [`WorkerSession::confinement`]). Without this the worker is not confined; it still dies with the
+    /// orchestrator and is swept.
+    #[must_use]
+    pub fn confine(mut self, confinement: Confinement) -> SessionConfig {
+        self.confinement = Some(confinement);
+        self
     }
 
     /// Watches `flag` (set from a signal handler, for instance): once it is true, a pending exchange ends within
@@ -206,6 +222,7 @@ pub struct WorkerSession {
     live: Option<Live>,
     final_tail: Vec<String>,
     cancel: Option<&'static AtomicBool>,
+    confinement: ConfinementReport,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -237,12 +254,12 @@ impl WorkerSession {
     }
 
     fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
-        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel } = config;
+        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel, confinement } = config;
         let early = |kind| SessionError::new(role, Method::Hello, kind, Vec::new(), None);
         let log = create_log(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
         })?;
-        let spawned = process::spawn(&command).map_err(|source| {
+        let spawned = process::spawn(&command, confinement.as_ref()).map_err(|source| {
             // The exec error of a missing working directory is the same ENOENT as a missing program's.
             let source = match command.working_dir().try_exists() {
                 Ok(false) if source.kind() == std::io::ErrorKind::NotFound => std::io::Error::new(
@@ -254,6 +271,7 @@ impl WorkerSession {
             early(SessionErrorKind::SpawnFailed { program: command.program().clone(), source })
         })?;
         let process = spawned.process;
+        let confinement = spawned.confinement;
         let pid = process.pid();
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
         // On an error here, dropping `process` kills and reaps the worker, and dropping a started drain joins it.
@@ -274,6 +292,7 @@ impl WorkerSession {
             live: Some(Live { io, stderr, process }),
             final_tail: Vec::new(),
             cancel,
+            confinement,
         };
         session.hello()?;
         Ok(session)
@@ -314,6 +333,11 @@ impl WorkerSession {
     /// The worker's pid, which is also its process group and session id.
     pub fn pid(&self) -> u32 {
         self.pid
+    }
+
+    /// The confinement the worker runs under.
+    pub fn confinement(&self) -> ConfinementReport {
+        self.confinement
     }
 
     /// The path of the worker's stderr log.
@@ -446,6 +470,10 @@ impl WorkerSession {
     pub fn shutdown(mut self) -> Result<SessionSummary, SessionError> {
         let pending = self.begin(Method::Shutdown)?;
         let line = encode_message(&ShutdownRequest { id: pending.id.clone(), method: MethodShutdown });
+        if let Some(live) = self.live.as_mut() {
+            // In a PID namespace the worker's exit kills what it left at once: count it before asking.
+            live.process.note_shutdown();
+        }
         let _: AckResponse = self.exchange(&pending, line)?;
         let live = self.live.as_ref().expect("an exchange that succeeded leaves the worker running");
         // A worker that reads until end of input exits now; one that exits on its own does not mind.
@@ -470,6 +498,8 @@ impl WorkerSession {
             phases: std::mem::take(&mut self.phases),
             exit_status: status.expect("checked above"),
             left_running: ended.termination.left_running,
+            confinement: self.confinement,
+            resources: ended.termination.resources.expect("a reaped worker has its resource use"),
         })
     }
 

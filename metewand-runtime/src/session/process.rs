@@ -1,7 +1,10 @@
-//! Worker processes: spawning one in a clean environment, watching for its exit, and killing and reaping it with
-//! everything it started.
+//! Worker processes: spawning one in a clean environment (confined as its session asks, see `confinement`),
+//! watching for its exit, and killing and reaping it with everything it started.
 //!
 //! # How a worker's processes are found
+//!
+//! A confined worker is, where the kernel allows, the first process of its own PID namespace: killing it kills
+//! the namespace, and the rounds below only make sure. Otherwise:
 //!
 //! The orchestrator marks itself a child subreaper once, before its first worker starts, so that nothing a worker
 //! leaves behind is re-parented to init, where it could not be told apart from the rest of the machine. Each
@@ -9,8 +12,9 @@
 //! pid) and is itself marked a child subreaper, a flag that survives `exec`: while the worker lives, every process
 //! it started stays below it in the parent tree even when an intermediate parent exits.
 //!
-//! When a session ends, [`WorkerProcess::terminate`] repeats, until a scan of `/proc` finds nothing alive:
-//! kill the worker and its process group, then kill every process that
+//! When a session ends, [`WorkerProcess::terminate`] repeats, until scans of `/proc` find nothing alive: stop
+//! (`SIGSTOP`), and once a scan finds all of them stopped, kill, the worker, its process group and every process
+//! that
 //!
 //! - is in the worker's session or process group: everything the worker started that did not call `setsid`
 //!   itself, whoever its parent is now;
@@ -31,19 +35,20 @@
 //! clears its own subreaper flag) is left to the orphan rule, so another session's sweep may end it early; code in
 //! the same process that starts its own children in new sessions would have their orphans treated as worker
 //! leftovers; a process stuck in an uninterruptible sleep past [`REAP_LIMIT`] is reported, not waited for; a process
-//! that changes its user or enters another PID namespace is out of reach. Real containment needs cgroups or
-//! namespaces, which a later sandbox may add.
+//! that changes its user or enters another PID namespace is out of reach of the sweep (not of a namespace).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 use std::{fs, io, thread};
 
+use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement};
+use super::record::Resources;
 use super::sys;
 
 /// The environment variables a worker inherits from the orchestrator; everything else is declared.
@@ -146,11 +151,18 @@ pub(super) struct Spawned {
     pub(super) stdin: ChildStdin,
     pub(super) stdout: ChildStdout,
     pub(super) stderr: ChildStderr,
+    pub(super) confinement: ConfinementReport,
 }
 
-/// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio.
-pub(super) fn spawn(command: &WorkerCommand) -> io::Result<Spawned> {
+/// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio, confined
+/// as `confinement` says (not at all when `None`).
+///
+/// The fork happens on a thread of its own that lives until the worker is reaped: the parent-death signal fires
+/// when the thread that forked the child ends, and a PID namespace is entered by a thread's children (once per
+/// thread), so neither can be done from a caller's thread, which may end first or spawn again.
+pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) -> io::Result<Spawned> {
     ensure_subreaper()?;
+    let prepared = confinement.map(confinement::prepare).transpose()?;
     let mut builder = Command::new(&command.program);
     builder
         .args(&command.args)
@@ -160,14 +172,38 @@ pub(super) fn spawn(command: &WorkerCommand) -> io::Result<Spawned> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (setsid, prctl).
-    unsafe { builder.pre_exec(sys::worker_pre_exec) };
+    let setup = sys::ChildSetup {
+        ruleset: prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd())),
+        file_size: prepared.as_ref().and_then(|prepared| prepared.file_size),
+    };
+    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (setsid, prctl,
+    // setrlimit, signal, landlock_restrict_self, poll); the ruleset descriptor it names stays open in `prepared`
+    // until the spawn has returned.
+    unsafe { builder.pre_exec(move || sys::worker_pre_exec(setup)) };
+    let namespace = prepared.as_ref().is_some_and(|prepared| prepared.namespace);
 
-    let mut child = {
-        let mut workers = live_workers();
-        let child = builder.spawn()?;
-        workers.insert(child.id() as i32);
-        child
+    let (result_sender, result) = mpsc::sync_channel(1);
+    let (release, released) = mpsc::channel::<()>();
+    thread::Builder::new().name("mw-spawn".to_owned()).spawn(move || {
+        let in_namespace = namespace && sys::unshare_pid_namespace().is_ok();
+        let spawned = {
+            let mut workers = live_workers();
+            builder.spawn().inspect(|child| {
+                workers.insert(child.id() as i32);
+            })
+        };
+        let started = spawned.is_ok();
+        if result_sender.send((spawned, in_namespace)).is_ok() && started {
+            // Until the worker is reaped (or its handle is gone): ending this thread kills the worker.
+            let _ = released.recv();
+        }
+    })?;
+    let (spawned, in_namespace) =
+        result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
+    let mut child = spawned?;
+    let report = match &prepared {
+        Some(prepared) => prepared.report(in_namespace),
+        None => ConfinementReport::unconfined(ProcessConfinement::Sweep),
     };
     let pid = child.id() as i32;
     let pidfd = match sys::pidfd_open(pid) {
@@ -175,6 +211,7 @@ pub(super) fn spawn(command: &WorkerCommand) -> io::Result<Spawned> {
         Err(error) => {
             // Without a pidfd the exit cannot be watched; end the worker as any session end would.
             let _ = sys::kill(-pid);
+            let _ = sys::kill(pid);
             let _ = child.wait();
             live_workers().remove(&pid);
             return Err(error);
@@ -184,8 +221,15 @@ pub(super) fn spawn(command: &WorkerCommand) -> io::Result<Spawned> {
     else {
         unreachable!("all three streams were piped");
     };
-    let process = WorkerProcess { child, pid, pidfd: Arc::new(pidfd), termination: None };
-    Ok(Spawned { process, stdin, stdout, stderr })
+    let process = WorkerProcess {
+        pid,
+        pidfd: Arc::new(pidfd),
+        namespace: in_namespace,
+        release: Some(release),
+        running_at_shutdown: BTreeSet::new(),
+        termination: None,
+    };
+    Ok(Spawned { process, stdin, stdout, stderr, confinement: report })
 }
 
 /// What ending a worker's processes found.
@@ -193,6 +237,8 @@ pub(super) fn spawn(command: &WorkerCommand) -> io::Result<Spawned> {
 pub(super) struct Termination {
     /// The worker's exit status, or `None` when it could not be reaped within [`REAP_LIMIT`].
     pub(super) status: Option<ExitStatus>,
+    /// Its resource use, from `wait4`, when it was reaped.
+    pub(super) resources: Option<Resources>,
     /// Processes of the worker's that were still present when [`REAP_LIMIT`] passed.
     pub(super) survivors: Vec<i32>,
     /// How many processes of the worker's session or process group, besides the worker, were still running when
@@ -203,9 +249,15 @@ pub(super) struct Termination {
 /// A worker process that has not been reaped yet: its pid, and with it its process group and session id, stay
 /// reserved until [`WorkerProcess::terminate`].
 pub(super) struct WorkerProcess {
-    child: Child,
     pid: i32,
     pidfd: Arc<OwnedFd>,
+    /// Whether the worker is the first process of its own PID namespace.
+    namespace: bool,
+    /// Dropped once the worker is reaped, which lets the thread that forked it end.
+    release: Option<mpsc::Sender<()>>,
+    /// In a PID namespace, what was running beside the worker when `shutdown` was sent: the kernel
+    /// kills the rest of the namespace the moment the worker exits, before any scan could count it.
+    running_at_shutdown: BTreeSet<i32>,
     termination: Option<Termination>,
 }
 
@@ -239,7 +291,30 @@ impl WorkerProcess {
         }
     }
 
+    /// Called just before `shutdown` is sent: in a PID namespace, notes which processes of the worker's session or
+    /// group are running, as [`Termination::left_running`] counts them (the worker's exit, which may follow its
+    /// acknowledgment at once, kills them before any later scan could see them).
+    pub(super) fn note_shutdown(&mut self) {
+        if !self.namespace {
+            return;
+        }
+        let me = std::process::id() as i32;
+        let workers = live_workers();
+        let processes = scan_processes();
+        let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
+        for process in leftovers(&processes, self.pid, me, our_session, &workers) {
+            if !process.zombie && (process.sid == self.pid || process.pgid == self.pid) {
+                self.running_at_shutdown.insert(process.pid);
+            }
+        }
+    }
+
     /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.
+    ///
+    /// Outside a PID namespace the tree is frozen first: every round stops (`SIGSTOP`) what it finds, and only a
+    /// round whose scan finds every process already stopped kills them all (any later round that finds one running
+    /// stops them again first), so a fork-and-`setsid` chain cannot
+    /// outrun the scans. In a PID namespace, killing the worker kills the namespace, and the rounds only make sure.
     pub(super) fn terminate(&mut self) -> Termination {
         if let Some(termination) = &self.termination {
             return termination.clone();
@@ -248,58 +323,90 @@ impl WorkerProcess {
         let deadline = Instant::now() + REAP_LIMIT;
         // Everything killed, with its start time, so that reaping never touches a reused pid.
         let mut killed: BTreeMap<i32, u64> = BTreeMap::new();
-        let mut left_running = BTreeSet::new();
+        let mut left_running = std::mem::take(&mut self.running_at_shutdown);
+        let mut quiet = 0;
         let mut pause = Duration::from_micros(100);
         loop {
-            let alive = {
+            let (alive, killing) = {
                 let workers = live_workers();
-                // Scanned before anything is killed: a process killed a moment earlier may already be a zombie,
+                // Scanned before anything is signalled: a process killed a moment earlier may already be a zombie,
                 // and would no longer be counted as left running.
                 let processes = scan_processes();
-                let _ = sys::kill(self.pid);
-                let _ = sys::kill(-self.pid);
                 let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
-                let mut alive = usize::from(!self.has_exited());
-                for process in leftovers(&processes, self.pid, me, our_session, &workers) {
+                let worker_exited = self.has_exited();
+                let worker_stopped = processes
+                    .iter()
+                    .find(|process| process.pid == self.pid)
+                    .is_none_or(|process| process.stopped || process.zombie);
+                let found = leftovers(&processes, self.pid, me, our_session, &workers);
+                let running: Vec<&ProcessStat> = found.iter().filter(|process| !process.zombie).collect();
+                for process in &found {
                     killed.entry(process.pid).or_insert(process.start);
-                    if !process.zombie {
-                        // Only the worker's own session and group count: an orphan of another session's tree,
-                        // swept here too, is not this worker's doing.
-                        if process.sid == self.pid || process.pgid == self.pid {
-                            left_running.insert(process.pid);
-                        }
-                        let _ = sys::kill(process.pid);
-                        alive += 1;
+                    // Only the worker's own session and group count: an orphan of another session's tree, swept
+                    // here too, is not this worker's doing.
+                    if !process.zombie && (process.sid == self.pid || process.pgid == self.pid) {
+                        left_running.insert(process.pid);
                     }
                 }
-                alive
+                // Killing only what a scan found stopped: a process that was running could fork between the scan
+                // and the signal, so the tree is stopped again (and scanned again) whenever any part of it runs.
+                let all_stopped = (worker_exited || worker_stopped) && running.iter().all(|process| process.stopped);
+                let killing = self.namespace || all_stopped;
+                let signal = if killing { libc::SIGKILL } else { libc::SIGSTOP };
+                let _ = sys::signal(self.pid, signal);
+                let _ = sys::signal(-self.pid, signal);
+                for process in &running {
+                    let _ = sys::signal(process.pid, signal);
+                }
+                (usize::from(!worker_exited) + running.len(), killing)
             };
-            if alive == 0 || Instant::now() >= deadline {
+            // A scan is not atomic: a process forked while it ran may be missing from it. Outside a namespace a
+            // scan that finds nothing alive is believed only when the next two agree.
+            quiet = if alive == 0 { quiet + 1 } else { 0 };
+            if quiet >= if self.namespace { 1 } else { 3 } || Instant::now() >= deadline {
                 break;
+            }
+            if !killing {
+                // Stopping takes effect at once for a running process; check again almost immediately.
+                thread::yield_now();
+                continue;
             }
             thread::sleep(pause);
             pause = (pause * 2).min(Duration::from_millis(10));
         }
 
-        let status = self.reap_worker(deadline);
+        let reaped = self.reap_worker(deadline);
+        // A process of the tree that exited on its own during the rounds is a zombie no round needed to kill; once
+        // the worker is gone it is ours to reap too.
+        {
+            let workers = live_workers();
+            let processes = scan_processes();
+            let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
+            for process in leftovers(&processes, self.pid, me, our_session, &workers) {
+                killed.entry(process.pid).or_insert(process.start);
+            }
+        }
         let survivors = reap_killed(killed, me, deadline);
-        let termination = Termination { status, survivors, left_running: left_running.len() };
+        let (status, resources) = match reaped {
+            Some((status, resources)) => (Some(status), Some(resources)),
+            None => (None, None),
+        };
+        let termination = Termination { status, resources, survivors, left_running: left_running.len() };
         self.termination = Some(termination.clone());
         termination
     }
 
     /// Reaps the worker once it has exited, and only then forgets its pid.
-    fn reap_worker(&mut self, deadline: Instant) -> Option<ExitStatus> {
+    fn reap_worker(&mut self, deadline: Instant) -> Option<(ExitStatus, Resources)> {
         self.wait_for_exit(deadline);
         let mut workers = live_workers();
-        match self.child.try_wait() {
-            Ok(Some(status)) => {
-                workers.remove(&self.pid);
-                Some(status)
-            }
-            // Still running past the limit (an uninterruptible sleep): its pid stays registered and reserved.
-            Ok(None) | Err(_) => None,
-        }
+        // Still running past the limit (an uninterruptible sleep): its pid stays registered and reserved.
+        let reaped = sys::wait4_now(self.pid)?;
+        workers.remove(&self.pid);
+        drop(workers);
+        self.release = None;
+        let resources = Resources { user_cpu: reaped.user, system_cpu: reaped.system, peak_rss_bytes: reaped.max_rss };
+        Some((ExitStatus::from_raw(reaped.status), resources))
     }
 }
 
@@ -344,6 +451,8 @@ pub(super) struct ProcessStat {
     pub(super) pgid: i32,
     pub(super) sid: i32,
     pub(super) zombie: bool,
+    /// Stopped by a signal (or by a tracer).
+    pub(super) stopped: bool,
     /// Clock ticks after boot at which the process started: with the pid, a process's identity.
     pub(super) start: u64,
 }
@@ -362,6 +471,7 @@ pub(super) fn parse_stat(text: &str) -> Option<ProcessStat> {
         pgid: field(5)?.parse().ok()?,
         sid: field(6)?.parse().ok()?,
         zombie: field(3)? == "Z",
+        stopped: matches!(field(3)?, "T" | "t"),
         start: field(22)?.parse().ok()?,
     })
 }
@@ -421,14 +531,17 @@ mod tests {
     fn stat_fields_are_counted_from_the_last_parenthesis() {
         let line = "4242 (a (b) c) S 7 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
         let stat = parse_stat(line).unwrap();
-        assert_eq!(stat, ProcessStat { pid: 4242, ppid: 7, pgid: 4242, sid: 4242, zombie: false, start: 987654 });
+        assert_eq!(
+            stat,
+            ProcessStat { pid: 4242, ppid: 7, pgid: 4242, sid: 4242, zombie: false, stopped: false, start: 987654 }
+        );
         assert!(parse_stat("4242 (x) Z 1 2 3").is_none(), "too few fields");
         assert!(parse_stat(&line.replace(") S", ") Z")).unwrap().zombie);
     }
 
     #[test]
     fn leftovers_are_the_session_the_subtree_and_orphans_from_worker_trees() {
-        let stat = |pid, ppid, pgid, sid| ProcessStat { pid, ppid, pgid, sid, zombie: false, start: 1 };
+        let stat = |pid, ppid, pgid, sid| ProcessStat { pid, ppid, pgid, sid, zombie: false, stopped: false, start: 1 };
         let me = 100;
         let processes = [
             stat(100, 1, 100, 100),   // the orchestrator

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use metewand_protocol::handshake::Handshake;
 
+use super::confinement::ConfinementReport;
 use crate::protocol::Method;
 use crate::protocol::messages::Role;
 
@@ -45,4 +46,20 @@ pub struct SessionSummary {
     /// How many processes the worker left running after its exit (each was killed and reaped): a clean worker
     /// leaves none.
     pub left_running: usize,
+    /// The confinement it ran under.
+    pub confinement: ConfinementReport,
+    /// What it used, from `wait4`.
+    pub resources: Resources,
+}
+
+/// A worker's resource use, as `wait4` reports it when the worker is reaped: its own and that of the descendants
+/// it waited for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resources {
+    /// User CPU time.
+    pub user_cpu: Duration,
+    /// System CPU time.
+    pub system_cpu: Duration,
+    /// Peak resident set size, in bytes.
+    pub peak_rss_bytes: u64,
 }

@@ -1,5 +1,6 @@
 //! The few system calls that std does not offer, each wrapped once: `poll`, non-blocking pipes, pidfds, signals,
-//! reaping one pid, and the child-subreaper flag. Every `unsafe` block of the session module is here.
+//! reaping one pid (with its resource use), the child-subreaper flag, PID namespaces, resource limits, Landlock and
+//! the parent-death signal. Every `unsafe` block of the session module is here.
 
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
@@ -105,15 +106,133 @@ pub(super) fn set_child_subreaper() -> io::Result<()> {
     Ok(())
 }
 
-/// Run in the forked child before `exec`: a new session (so also a new process group, both with the worker's
-/// pid as id) and the child-subreaper flag, which survives `exec`.
+/// Sends `signal` to a process (`target > 0`) or a process group (`target < 0`); a target that no longer exists is
+/// not an error.
+pub(super) fn signal(target: i32, signal: i32) -> io::Result<()> {
+    debug_assert!(target != 0 && target != -1, "never our own group or every process");
+    // SAFETY: kill only sends a signal; callers pass a pid or a negated process-group id they own, never 0 or -1.
+    if unsafe { libc::kill(target, signal) } < 0 {
+        let error = io::Error::last_os_error();
+        if error.raw_os_error() == Some(libc::ESRCH) {
+            return Ok(());
+        }
+        return Err(error);
+    }
+    Ok(())
+}
+
+/// A reaped process's exit status and resource use, as `wait4` reports them.
+pub(super) struct Reaped {
+    pub(super) status: i32,
+    pub(super) user: Duration,
+    pub(super) system: Duration,
+    /// Peak resident set size in bytes (`ru_maxrss` is in KiB on Linux).
+    pub(super) max_rss: u64,
+}
+
+/// Reaps `pid` if it has exited, with its resource use; `None` while it runs (or when it is not our child).
+pub(super) fn wait4_now(pid: i32) -> Option<Reaped> {
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value of that plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 writes the status and the usage into the two locals; WNOHANG makes it return at once.
+    let result = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    if result != pid {
+        return None;
+    }
+    let time = |value: libc::timeval| {
+        Duration::from_secs(value.tv_sec.max(0) as u64) + Duration::from_micros(value.tv_usec.max(0) as u64)
+    };
+    Some(Reaped {
+        status,
+        user: time(usage.ru_utime),
+        system: time(usage.ru_stime),
+        max_rss: (usage.ru_maxrss.max(0) as u64).saturating_mul(1024),
+    })
+}
+
+/// The Landlock ABI version the kernel offers, 0 when it offers none (not built in, or disabled at boot).
+pub(crate) fn landlock_abi() -> u32 {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    // SAFETY: with a null attribute pointer, size 0 and the VERSION flag, the call only returns the ABI version.
+    let version = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    u32::try_from(version).unwrap_or(0)
+}
+
+/// Gives the calling thread a new PID namespace for the children it starts from now on (it stays in its own).
+/// Needs `CAP_SYS_ADMIN` in the current user namespace; a thread can do it once.
+pub(super) fn unshare_pid_namespace() -> io::Result<()> {
+    // SAFETY: unshare takes a flags word; CLONE_NEWPID changes only the namespace of this thread's future children.
+    if unsafe { libc::unshare(libc::CLONE_NEWPID) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// What the forked child does before `exec`, prepared in the parent so that the child only makes system calls.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChildSetup {
+    /// A Landlock ruleset descriptor to restrict the child with (it is close-on-exec), or `None`.
+    pub(super) ruleset: Option<RawFd>,
+    /// `RLIMIT_FSIZE`, or `None` to keep the inherited one.
+    pub(super) file_size: Option<u64>,
+}
+
+fn check(result: libc::c_int) -> io::Result<()> {
+    if result < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
+fn set_rlimit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()> {
+    let limit = libc::rlimit { rlim_cur: value as libc::rlim_t, rlim_max: value as libc::rlim_t };
+    // SAFETY: setrlimit reads the local struct and changes only this process's limit.
+    check(unsafe { libc::setrlimit(resource, &limit) })
+}
+
+/// Run in the forked child before `exec`, in this order: a new session (so also a new process group, both with
+/// the worker's pid as id in the orchestrator's namespace) and the child-subreaper flag, which survives `exec`;
+/// the resource limits (`RLIMIT_CORE` 0, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a write past the limit
+/// fails with `EFBIG` instead of killing the worker); `no_new_privs` and the Landlock ruleset; and last the
+/// parent-death signal, because any credential change clears it. The parent may have died before that signal was
+/// set: the orchestrator holds the writing end of the worker's stdin, so a hung-up stdin means it is gone.
 ///
 /// Only async-signal-safe system calls are made, as code between `fork` and `exec` in a multithreaded process
 /// must.
-pub(super) fn worker_pre_exec() -> io::Result<()> {
+pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
     // SAFETY: setsid takes no arguments and only changes the calling (forked) process's session.
     if unsafe { libc::setsid() } < 0 {
         return Err(io::Error::last_os_error());
     }
-    set_child_subreaper()
+    set_child_subreaper()?;
+    set_rlimit(libc::RLIMIT_CORE, 0)?;
+    if let Some(bytes) = setup.file_size {
+        set_rlimit(libc::RLIMIT_FSIZE, bytes)?;
+        // SAFETY: setting a signal's disposition to SIG_IGN installs no handler; an ignored signal stays ignored
+        // across exec.
+        if unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) } == libc::SIG_ERR {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    if let Some(ruleset) = setup.ruleset {
+        // SAFETY: PR_SET_NO_NEW_PRIVS takes the flag 1 and zeros, as prctl(2) asks.
+        check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) })?;
+        // SAFETY: landlock_restrict_self takes a ruleset descriptor the parent keeps open and a flags word.
+        if unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0u32) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    // SAFETY: PR_SET_PDEATHSIG takes a signal number and zeros.
+    check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) })?;
+    // SAFETY: fd 0 is the worker's stdin, already in place; a zero-timeout poll only reads its state.
+    let stdin = unsafe { BorrowedFd::borrow_raw(0) };
+    if ready_now(stdin, libc::POLLHUP)? {
+        return Err(io::Error::new(io::ErrorKind::BrokenPipe, "the orchestrator exited while the worker started"));
+    }
+    Ok(())
 }

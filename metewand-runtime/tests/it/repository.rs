@@ -544,3 +544,23 @@ fn campaign_mistakes_are_reported_at_their_position() {
         assert_eq!(error.location().position, Some((line, column)), "{table}: {error}");
     }
 }
+
+#[test]
+fn network_is_a_boolean_false_by_default_and_part_of_the_identity_only_when_true() {
+    let solver = "source = \"workers/solver\"";
+    let plain = CheckedRepository::load(golden_copy(|toml| toml).path()).unwrap();
+    let declared_false = golden_copy(|toml| toml.replacen(solver, &format!("{solver}\nnetwork = false"), 1));
+    let declared_false = CheckedRepository::load(declared_false.path()).unwrap();
+    let allowed = golden_copy(|toml| toml.replacen(solver, &format!("{solver}\nnetwork = true"), 1));
+    let allowed = CheckedRepository::load(allowed.path()).unwrap();
+    let worker = |repository: &CheckedRepository| repository.worker("exact-solver").unwrap().clone();
+    assert!(!worker(&plain).network() && !worker(&declared_false).network() && worker(&allowed).network());
+    assert_eq!(worker(&plain).identity(), worker(&declared_false).identity());
+    assert_ne!(worker(&plain).identity(), worker(&allowed).identity());
+    let wrong = golden_copy(|toml| toml.replacen(solver, &format!("{solver}\nnetwork = \"yes\""), 1));
+    let error = check_error(wrong.path());
+    assert!(
+        matches!(error.kind(), CheckErrorKind::WrongType { key, .. } if key == "workers.exact-solver.network"),
+        "{error}"
+    );
+}

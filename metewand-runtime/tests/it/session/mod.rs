@@ -4,6 +4,7 @@
 //! Limits are short (about a second) only for the phase under test and generous (20 s) elsewhere, so the suite
 //! stays fast without being flaky on a busy two-core machine.
 
+mod confinement;
 mod deadlines;
 mod handshake;
 mod misbehaviour;

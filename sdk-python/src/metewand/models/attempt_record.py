@@ -93,6 +93,7 @@ __all__ = [
     "CAPABILITY_VALUES",
     "Campaign",
     "Capability",
+    "Confinement",
     "DEFINITIONS",
     "Dataset",
     "FAILURE_CODE_VALUES",
@@ -111,6 +112,7 @@ __all__ = [
     "PhaseRecord",
     "Problem",
     "ROLE_VALUES",
+    "Resources",
     "Role",
     "SdkInfo",
     "VERDICT_VALUES",
@@ -165,6 +167,14 @@ VERDICT_VALUES: frozenset[Verdict] = frozenset(
     {"invalid", "reached", "not_reached", "not_required"}
 )
 """The problem-owned verdict."""
+
+_CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
+
+_CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset({"denied", "allowed", "unrestricted"})
+
+_CONFINEMENT_PROCESSES_VALUES: frozenset[str] = frozenset({"pid-namespace", "sweep"})
+
+_CONFINEMENT_SIGNALS_VALUES: frozenset[str] = frozenset({"scoped", "unscoped"})
 
 _LITERAL_ALIASES = {
     "Capability": CAPABILITY_VALUES,
@@ -286,7 +296,8 @@ class AttemptRecord:
     evaluator: WorkerSession
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete).
+    the handshake did not complete). confinement is recorded once the worker started, resources
+    when its session shut down cleanly; each is absent otherwise.
     """
 
     failure: Failure | None
@@ -300,7 +311,8 @@ class AttemptRecord:
     implementation: Implementation
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
-    validated result files.
+    validated result files. confinement is recorded once the worker started, resources when its
+    session shut down cleanly; each is absent otherwise.
     """
 
     logs: Logs
@@ -560,6 +572,105 @@ class Campaign:
         )
 
 
+class Confinement:
+    """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
+    filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
+    network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
+    or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or
+    not.
+    """
+
+    __slots__ = ("filesystem", "landlock_abi", "network", "processes", "signals")
+
+    filesystem: Literal["landlock", "none"]
+
+    landlock_abi: int | None
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    network: Literal["denied", "allowed", "unrestricted"]
+
+    processes: Literal["pid-namespace", "sweep"]
+
+    signals: Literal["scoped", "unscoped"]
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("filesystem", "landlock_abi", "network", "processes", "signals")
+
+    def __init__(
+        self,
+        *,
+        filesystem: Literal["landlock", "none"],
+        landlock_abi: int | None,
+        network: Literal["denied", "allowed", "unrestricted"],
+        processes: Literal["pid-namespace", "sweep"],
+        signals: Literal["scoped", "unscoped"],
+    ) -> None:
+        self.filesystem = check_enum(filesystem, "/filesystem", _CONFINEMENT_FILESYSTEM_VALUES)
+        self.landlock_abi = (
+            None if landlock_abi is None else _safe_uint(landlock_abi, "/landlock_abi")
+        )
+        self.network = check_enum(network, "/network", _CONFINEMENT_NETWORK_VALUES)
+        self.processes = check_enum(processes, "/processes", _CONFINEMENT_PROCESSES_VALUES)
+        self.signals = check_enum(signals, "/signals", _CONFINEMENT_SIGNALS_VALUES)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Confinement:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Confinement:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.filesystem = check_enum(
+            fields["filesystem"], path + "/filesystem", _CONFINEMENT_FILESYSTEM_VALUES
+        )
+        model.landlock_abi = (
+            None
+            if fields["landlock_abi"] is None
+            else _safe_uint(fields["landlock_abi"], path + "/landlock_abi")
+        )
+        model.network = check_enum(
+            fields["network"], path + "/network", _CONFINEMENT_NETWORK_VALUES
+        )
+        model.processes = check_enum(
+            fields["processes"], path + "/processes", _CONFINEMENT_PROCESSES_VALUES
+        )
+        model.signals = check_enum(
+            fields["signals"], path + "/signals", _CONFINEMENT_SIGNALS_VALUES
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "filesystem": self.filesystem,
+            "landlock_abi": self.landlock_abi,
+            "network": self.network,
+            "processes": self.processes,
+            "signals": self.signals,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Confinement):
+            return NotImplemented
+        return (
+            self.filesystem == other.filesystem
+            and self.landlock_abi == other.landlock_abi
+            and self.network == other.network
+            and self.processes == other.processes
+            and self.signals == other.signals
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Confinement(filesystem={self.filesystem!r}, landlock_abi={self.landlock_abi!r}, "
+            f"network={self.network!r}, processes={self.processes!r}, signals={self.signals!r})"
+        )
+
+
 class Dataset:
     """The dataset the attempt ran on."""
 
@@ -574,7 +685,8 @@ class Dataset:
     materializer: WorkerSession
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete).
+    the handshake did not complete). confinement is recorded once the worker started, resources
+    when its session shut down cleanly; each is absent otherwise.
     """
 
     name: str
@@ -827,15 +939,18 @@ class FileRecord:
 class Implementation:
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
-    validated result files.
+    validated result files. confinement is recorded once the worker started, resources when its
+    session shut down cleanly; each is absent otherwise.
     """
 
     __slots__ = (
         "capabilities",
+        "confinement",
         "files",
         "implementation_time_ns",
         "name",
         "parameters",
+        "resources",
         "sdk",
         "seed",
         "selected",
@@ -845,6 +960,14 @@ class Implementation:
 
     capabilities: list[Capability] | None
     """Capability names, each at most once."""
+
+    confinement: Confinement | None
+    """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
+    filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
+    network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
+    or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or
+    not.
+    """
 
     files: list[FileRecord] | None
     """The validated files of an artifact, in UTF-8 byte order of their paths."""
@@ -856,6 +979,11 @@ class Implementation:
 
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
+
+    resources: Resources | None
+    """A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its
+    own and its waited-for descendants') and peak resident memory.
+    """
 
     sdk: SdkInfo | None
     """The worker SDK that answered hello."""
@@ -891,10 +1019,12 @@ class Implementation:
         self,
         *,
         capabilities: list[Capability] | None,
+        confinement: Confinement | None = None,
         files: list[FileRecord] | None,
         implementation_time_ns: int | None,
         name: str,
         parameters: dict[str, Any],
+        resources: Resources | None = None,
         sdk: SdkInfo | None,
         seed: int,
         selected: list[Capability],
@@ -906,6 +1036,9 @@ class Implementation:
             if capabilities is None
             else check_array(capabilities, "/capabilities", _capability, unique=True)
         )
+        self.confinement = (
+            None if confinement is None else check_model(confinement, "/confinement", Confinement)
+        )
         self.files = (
             None if files is None else check_array(files, "/files", check_model, FileRecord)
         )
@@ -916,6 +1049,9 @@ class Implementation:
         )
         self.name = check_string(name, "/name", min_length=1)
         self.parameters = check_json_object(parameters, "/parameters")
+        self.resources = (
+            None if resources is None else check_model(resources, "/resources", Resources)
+        )
         self.sdk = None if sdk is None else check_model(sdk, "/sdk", SdkInfo)
         self.seed = _safe_uint(seed, "/seed")
         self.selected = check_array(selected, "/selected", _capability, unique=True)
@@ -941,6 +1077,10 @@ class Implementation:
                 fields["capabilities"], path + "/capabilities", _capability, unique=True
             )
         )
+        if "confinement" in fields:
+            model.confinement = Confinement._decode(fields["confinement"], path + "/confinement")
+        else:
+            model.confinement = None
         model.files = (
             None
             if fields["files"] is None
@@ -953,6 +1093,10 @@ class Implementation:
         )
         model.name = check_string(fields["name"], path + "/name", min_length=1)
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        if "resources" in fields:
+            model.resources = Resources._decode(fields["resources"], path + "/resources")
+        else:
+            model.resources = None
         model.sdk = None if fields["sdk"] is None else SdkInfo._decode(fields["sdk"], path + "/sdk")
         model.seed = _safe_uint(fields["seed"], path + "/seed")
         model.selected = check_array(
@@ -968,28 +1112,35 @@ class Implementation:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "capabilities": None if self.capabilities is None else list(self.capabilities),
-            "files": None if self.files is None else [item.to_dict() for item in self.files],
-            "implementation_time_ns": self.implementation_time_ns,
-            "name": self.name,
-            "parameters": dict(self.parameters),
-            "sdk": None if self.sdk is None else self.sdk.to_dict(),
-            "seed": self.seed,
-            "selected": list(self.selected),
-            "statistics": None if self.statistics is None else dict(self.statistics),
-            "worker_id": self.worker_id,
         }
+        if self.confinement is not None:
+            data["confinement"] = self.confinement.to_dict()
+        data["files"] = None if self.files is None else [item.to_dict() for item in self.files]
+        data["implementation_time_ns"] = self.implementation_time_ns
+        data["name"] = self.name
+        data["parameters"] = dict(self.parameters)
+        if self.resources is not None:
+            data["resources"] = self.resources.to_dict()
+        data["sdk"] = None if self.sdk is None else self.sdk.to_dict()
+        data["seed"] = self.seed
+        data["selected"] = list(self.selected)
+        data["statistics"] = None if self.statistics is None else dict(self.statistics)
+        data["worker_id"] = self.worker_id
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Implementation):
             return NotImplemented
         return (
             self.capabilities == other.capabilities
+            and self.confinement == other.confinement
             and self.files == other.files
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.parameters == other.parameters
+            and self.resources == other.resources
             and self.sdk == other.sdk
             and self.seed == other.seed
             and self.selected == other.selected
@@ -999,11 +1150,11 @@ class Implementation:
 
     def __repr__(self) -> str:
         return (
-            f"Implementation(capabilities={self.capabilities!r}, files={self.files!r}, "
-            f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
-            f"parameters={self.parameters!r}, sdk={self.sdk!r}, seed={self.seed!r}, "
-            f"selected={self.selected!r}, statistics={self.statistics!r}, "
-            f"worker_id={self.worker_id!r})"
+            f"Implementation(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
+            f"files={self.files!r}, implementation_time_ns={self.implementation_time_ns!r}, "
+            f"name={self.name!r}, parameters={self.parameters!r}, resources={self.resources!r}, "
+            f"sdk={self.sdk!r}, seed={self.seed!r}, selected={self.selected!r}, "
+            f"statistics={self.statistics!r}, worker_id={self.worker_id!r})"
         )
 
 
@@ -1241,6 +1392,70 @@ class Problem:
         )
 
 
+class Resources:
+    """A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its
+    own and its waited-for descendants') and peak resident memory.
+    """
+
+    __slots__ = ("peak_rss_bytes", "system_cpu_ns", "user_cpu_ns")
+
+    peak_rss_bytes: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    system_cpu_ns: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    user_cpu_ns: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("peak_rss_bytes", "system_cpu_ns", "user_cpu_ns")
+
+    def __init__(self, *, peak_rss_bytes: int, system_cpu_ns: int, user_cpu_ns: int) -> None:
+        self.peak_rss_bytes = _safe_uint(peak_rss_bytes, "/peak_rss_bytes")
+        self.system_cpu_ns = _safe_uint(system_cpu_ns, "/system_cpu_ns")
+        self.user_cpu_ns = _safe_uint(user_cpu_ns, "/user_cpu_ns")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Resources:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Resources:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.peak_rss_bytes = _safe_uint(fields["peak_rss_bytes"], path + "/peak_rss_bytes")
+        model.system_cpu_ns = _safe_uint(fields["system_cpu_ns"], path + "/system_cpu_ns")
+        model.user_cpu_ns = _safe_uint(fields["user_cpu_ns"], path + "/user_cpu_ns")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "peak_rss_bytes": self.peak_rss_bytes,
+            "system_cpu_ns": self.system_cpu_ns,
+            "user_cpu_ns": self.user_cpu_ns,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Resources):
+            return NotImplemented
+        return (
+            self.peak_rss_bytes == other.peak_rss_bytes
+            and self.system_cpu_ns == other.system_cpu_ns
+            and self.user_cpu_ns == other.user_cpu_ns
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Resources(peak_rss_bytes={self.peak_rss_bytes!r}, "
+            f"system_cpu_ns={self.system_cpu_ns!r}, user_cpu_ns={self.user_cpu_ns!r})"
+        )
+
+
 class SdkInfo:
     """The worker SDK that answered hello."""
 
@@ -1287,13 +1502,27 @@ class SdkInfo:
 class WorkerSession:
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete).
+    the handshake did not complete). confinement is recorded once the worker started, resources
+    when its session shut down cleanly; each is absent otherwise.
     """
 
-    __slots__ = ("capabilities", "sdk", "worker_id")
+    __slots__ = ("capabilities", "confinement", "resources", "sdk", "worker_id")
 
     capabilities: list[Capability] | None
     """Capability names, each at most once."""
+
+    confinement: Confinement | None
+    """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
+    filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
+    network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
+    or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or
+    not.
+    """
+
+    resources: Resources | None
+    """A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its
+    own and its waited-for descendants') and peak resident memory.
+    """
 
     sdk: SdkInfo | None
     """The worker SDK that answered hello."""
@@ -1306,12 +1535,24 @@ class WorkerSession:
     _REQUIRED = ("capabilities", "sdk", "worker_id")
 
     def __init__(
-        self, *, capabilities: list[Capability] | None, sdk: SdkInfo | None, worker_id: str
+        self,
+        *,
+        capabilities: list[Capability] | None,
+        confinement: Confinement | None = None,
+        resources: Resources | None = None,
+        sdk: SdkInfo | None,
+        worker_id: str,
     ) -> None:
         self.capabilities = (
             None
             if capabilities is None
             else check_array(capabilities, "/capabilities", _capability, unique=True)
+        )
+        self.confinement = (
+            None if confinement is None else check_model(confinement, "/confinement", Confinement)
+        )
+        self.resources = (
+            None if resources is None else check_model(resources, "/resources", Resources)
         )
         self.sdk = None if sdk is None else check_model(sdk, "/sdk", SdkInfo)
         self.worker_id = _worker_id(worker_id, "/worker_id")
@@ -1333,31 +1574,46 @@ class WorkerSession:
                 fields["capabilities"], path + "/capabilities", _capability, unique=True
             )
         )
+        if "confinement" in fields:
+            model.confinement = Confinement._decode(fields["confinement"], path + "/confinement")
+        else:
+            model.confinement = None
+        if "resources" in fields:
+            model.resources = Resources._decode(fields["resources"], path + "/resources")
+        else:
+            model.resources = None
         model.sdk = None if fields["sdk"] is None else SdkInfo._decode(fields["sdk"], path + "/sdk")
         model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "capabilities": None if self.capabilities is None else list(self.capabilities),
-            "sdk": None if self.sdk is None else self.sdk.to_dict(),
-            "worker_id": self.worker_id,
         }
+        if self.confinement is not None:
+            data["confinement"] = self.confinement.to_dict()
+        if self.resources is not None:
+            data["resources"] = self.resources.to_dict()
+        data["sdk"] = None if self.sdk is None else self.sdk.to_dict()
+        data["worker_id"] = self.worker_id
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, WorkerSession):
             return NotImplemented
         return (
             self.capabilities == other.capabilities
+            and self.confinement == other.confinement
+            and self.resources == other.resources
             and self.sdk == other.sdk
             and self.worker_id == other.worker_id
         )
 
     def __repr__(self) -> str:
         return (
-            f"WorkerSession(capabilities={self.capabilities!r}, sdk={self.sdk!r}, "
-            f"worker_id={self.worker_id!r})"
+            f"WorkerSession(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
+            f"resources={self.resources!r}, sdk={self.sdk!r}, worker_id={self.worker_id!r})"
         )
 
 
@@ -1365,6 +1621,7 @@ class WorkerSession:
 DEFINITIONS: dict[str | None, type] = {
     None: AttemptRecord,
     "campaign": Campaign,
+    "confinement": Confinement,
     "dataset": Dataset,
     "failure": Failure,
     "file_record": FileRecord,
@@ -1372,6 +1629,7 @@ DEFINITIONS: dict[str | None, type] = {
     "logs": Logs,
     "phase_record": PhaseRecord,
     "problem": Problem,
+    "resources": Resources,
     "sdk_info": SdkInfo,
     "worker_session": WorkerSession,
 }

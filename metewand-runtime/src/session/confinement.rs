@@ -1,0 +1,286 @@
+//! Confinement: what the kernel stops a worker from doing, prepared in the orchestrator and applied in the forked
+//! child just before `exec` (see `sys::worker_pre_exec`), and what was in force, for the attempt record.
+//!
+//! - **Filesystem** (Landlock, best effort up to ABI 6): read and execute everywhere; write only the directories
+//!   [`Confinement::writable`] names and `/dev/null`.
+//! - **Network** (Landlock ABI 4): TCP bind and connect denied unless [`Confinement::network`] allows them.
+//! - **Signals and abstract unix sockets** (Landlock ABI 6 scopes): only within the worker's own domain, so a
+//!   worker can neither stop nor kill the orchestrator. A Landlock domain also denies ptrace-class access (which
+//!   covers `/proc/<pid>/fd` and `/proc/<pid>/mem`) to processes outside it.
+//! - **Processes**: the worker is the first process of its own PID namespace when the orchestrator may create one
+//!   (it needs `CAP_SYS_ADMIN`; the user-namespace route for unprivileged users is not built), so its end kills
+//!   everything it started; otherwise the sweep freezes the worker's tree before killing it
+//!   ([`ProcessIsolation::Sweep`] forces that).
+//! - **Resources**: `RLIMIT_CORE` 0, and `RLIMIT_FSIZE` from [`Confinement::file_size_limit`].
+//!
+//! Every worker, confined or not, also gets `PR_SET_PDEATHSIG` (`SIGKILL`), set from a thread that lives until the
+//! worker is reaped: the signal follows the *thread* that forked the child, not the process.
+
+use std::io;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, Scope,
+};
+
+use super::sys;
+
+/// The newest Landlock ABI whose rights the ruleset asks for; older kernels get what they offer (best effort).
+const TARGET_ABI: ABI = ABI::V6;
+
+/// How a confined worker's processes are kept together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProcessIsolation {
+    /// A PID namespace of its own where the orchestrator may create one, the freezing sweep otherwise.
+    #[default]
+    Namespace,
+    /// The freezing sweep only, even where namespaces are available (the fallback, forced).
+    Sweep,
+}
+
+/// What a worker may do: the directories it may write, whether it may use TCP, how large a file it may write,
+/// and how its processes are kept together. [`Confinement::new`] allows writing nothing but `/dev/null`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Confinement {
+    writable: Vec<PathBuf>,
+    network: bool,
+    file_size: Option<u64>,
+    processes: ProcessIsolation,
+}
+
+impl Confinement {
+    /// Nothing writable but `/dev/null`, no TCP, no file-size limit, a PID namespace where possible.
+    pub fn new() -> Confinement {
+        Confinement::default()
+    }
+
+    /// Allows writing beneath `dir` (which must exist when the worker starts).
+    #[must_use]
+    pub fn writable(mut self, dir: impl Into<PathBuf>) -> Confinement {
+        self.writable.push(dir.into());
+        self
+    }
+
+    /// Allows (`true`) or denies TCP bind and connect.
+    #[must_use]
+    pub fn network(mut self, allowed: bool) -> Confinement {
+        self.network = allowed;
+        self
+    }
+
+    /// Limits every file the worker writes to `bytes` (`RLIMIT_FSIZE`): a write past it fails with `EFBIG`.
+    #[must_use]
+    pub fn file_size_limit(mut self, bytes: u64) -> Confinement {
+        self.file_size = Some(bytes);
+        self
+    }
+
+    /// Chooses how the worker's processes are kept together.
+    #[must_use]
+    pub fn process_isolation(mut self, isolation: ProcessIsolation) -> Confinement {
+        self.processes = isolation;
+        self
+    }
+
+    /// The directories the worker may write, besides `/dev/null`.
+    pub fn writable_dirs(&self) -> &[PathBuf] {
+        &self.writable
+    }
+}
+
+/// The filesystem confinement in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilesystemConfinement {
+    /// Landlock rules, enforced with this ABI version.
+    Landlock {
+        /// The kernel's Landlock ABI.
+        abi: u32,
+    },
+    /// None: the worker may write whatever its user may.
+    None,
+}
+
+/// The network confinement in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetworkConfinement {
+    /// TCP bind and connect are denied.
+    Denied,
+    /// The worker declared `network = true`.
+    Allowed,
+    /// Denial was wanted but the kernel has no Landlock TCP rules (ABI 4), or the worker is not confined.
+    Unrestricted,
+}
+
+/// How the worker's processes were kept together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcessConfinement {
+    /// The worker was the first process of its own PID namespace.
+    PidNamespace,
+    /// The sweep (freeze, then kill) found and ended its processes.
+    Sweep,
+}
+
+/// Whether the worker could signal processes outside its domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalConfinement {
+    /// Signals and abstract unix sockets are scoped to the worker's domain (Landlock ABI 6).
+    Scoped,
+    /// They are not.
+    Unscoped,
+}
+
+/// The confinement a worker ran under, as recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConfinementReport {
+    /// Filesystem rules.
+    pub filesystem: FilesystemConfinement,
+    /// TCP rules.
+    pub network: NetworkConfinement,
+    /// Process containment.
+    pub processes: ProcessConfinement,
+    /// Signal and abstract-socket scoping.
+    pub signals: SignalConfinement,
+}
+
+impl ConfinementReport {
+    /// What this confinement lacks compared with full confinement, one short phrase each; empty when full.
+    pub fn weaknesses(&self) -> Vec<&'static str> {
+        let mut missing = Vec::new();
+        if self.filesystem == FilesystemConfinement::None {
+            missing.push("no filesystem rules (Landlock unavailable)");
+        }
+        if self.network == NetworkConfinement::Unrestricted {
+            missing.push("network not restricted (needs Landlock ABI 4)");
+        }
+        if self.processes == ProcessConfinement::Sweep {
+            missing.push("no PID namespace (processes are swept)");
+        }
+        if self.signals == SignalConfinement::Unscoped {
+            missing.push("signals not scoped (needs Landlock ABI 6)");
+        }
+        missing
+    }
+
+    /// Whether nothing is weaker than full confinement.
+    pub fn is_full(&self) -> bool {
+        self.weaknesses().is_empty()
+    }
+
+    /// The confinement of a worker that was not confined at all (processes as given).
+    pub(super) fn unconfined(processes: ProcessConfinement) -> ConfinementReport {
+        ConfinementReport {
+            filesystem: FilesystemConfinement::None,
+            network: NetworkConfinement::Unrestricted,
+            processes,
+            signals: SignalConfinement::Unscoped,
+        }
+    }
+}
+
+/// What this machine's kernel offers for confinement, found by asking it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelSupport {
+    /// The Landlock ABI version, 0 when Landlock is unavailable.
+    pub landlock_abi: u32,
+    /// Whether this process may give its workers a PID namespace.
+    pub pid_namespace: bool,
+    /// Whether user namespaces may be created (`/proc/sys/user/max_user_namespaces` above 0); reported only, as
+    /// the unprivileged route through one is not built.
+    pub user_namespace: bool,
+}
+
+impl KernelSupport {
+    /// Asks the kernel: the Landlock ABI, and whether a thread may create a PID namespace (tried from a
+    /// short-lived thread, which starts no process).
+    pub fn probe() -> KernelSupport {
+        let pid_namespace = std::thread::spawn(|| sys::unshare_pid_namespace().is_ok()).join().unwrap_or(false);
+        let user_namespace = std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
+            .ok()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .is_some_and(|count| count > 0);
+        KernelSupport { landlock_abi: sys::landlock_abi(), pid_namespace, user_namespace }
+    }
+
+    /// The confinement a worker would get here, given whether it declared network access.
+    pub fn expected(&self, network: bool) -> ConfinementReport {
+        self.report(
+            network,
+            if self.pid_namespace { ProcessConfinement::PidNamespace } else { ProcessConfinement::Sweep },
+        )
+    }
+
+    fn report(&self, network: bool, processes: ProcessConfinement) -> ConfinementReport {
+        let abi = self.landlock_abi;
+        ConfinementReport {
+            filesystem: if abi >= 1 { FilesystemConfinement::Landlock { abi } } else { FilesystemConfinement::None },
+            network: match (network, abi >= 4) {
+                (true, _) => NetworkConfinement::Allowed,
+                (false, true) => NetworkConfinement::Denied,
+                (false, false) => NetworkConfinement::Unrestricted,
+            },
+            processes,
+            signals: if abi >= 6 { SignalConfinement::Scoped } else { SignalConfinement::Unscoped },
+        }
+    }
+}
+
+/// A confinement made ready in the parent: the ruleset's descriptor (kept open until the child has used it) and
+/// whether a PID namespace is wanted.
+pub(super) struct Prepared {
+    pub(super) ruleset: Option<OwnedFd>,
+    pub(super) file_size: Option<u64>,
+    pub(super) namespace: bool,
+    pub(super) network: bool,
+    pub(super) abi: u32,
+}
+
+impl Prepared {
+    /// The report once the spawn tells whether the PID namespace was made.
+    pub(super) fn report(&self, in_namespace: bool) -> ConfinementReport {
+        let support = KernelSupport { landlock_abi: self.abi, pid_namespace: in_namespace, user_namespace: false };
+        let processes = if in_namespace { ProcessConfinement::PidNamespace } else { ProcessConfinement::Sweep };
+        let mut report = support.report(self.network, processes);
+        if self.ruleset.is_none() {
+            report.filesystem = FilesystemConfinement::None;
+            report.signals = SignalConfinement::Unscoped;
+            if !self.network {
+                report.network = NetworkConfinement::Unrestricted;
+            }
+        }
+        report
+    }
+}
+
+/// Builds the Landlock ruleset for `confinement` (none when the kernel has no Landlock).
+pub(super) fn prepare(confinement: &Confinement) -> io::Result<Prepared> {
+    let abi = sys::landlock_abi();
+    let ruleset = if abi == 0 { None } else { ruleset(confinement).map_err(io::Error::other)? };
+    Ok(Prepared {
+        ruleset,
+        file_size: confinement.file_size,
+        namespace: confinement.processes == ProcessIsolation::Namespace,
+        network: confinement.network,
+        abi,
+    })
+}
+
+fn ruleset(confinement: &Confinement) -> Result<Option<OwnedFd>, Box<dyn std::error::Error + Send + Sync>> {
+    let path = |path: &Path| PathFd::new(path);
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(AccessFs::from_all(TARGET_ABI))?
+        .scope(Scope::Signal | Scope::AbstractUnixSocket)?;
+    if !confinement.network {
+        ruleset = ruleset.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
+    }
+    let mut created = ruleset
+        .create()?
+        .add_rule(PathBeneath::new(path(Path::new("/"))?, AccessFs::from_read(TARGET_ABI)))?
+        .add_rule(PathBeneath::new(path(Path::new("/dev/null"))?, AccessFs::from_file(TARGET_ABI)))?;
+    for dir in &confinement.writable {
+        created = created.add_rule(PathBeneath::new(path(dir)?, AccessFs::from_all(TARGET_ABI)))?;
+    }
+    Ok(created.into())
+}
