@@ -1,6 +1,7 @@
 //! `results.csv` and `results.jsonl`: one row per planned attempt that has a valid record, in plan order. The
 //! columns are those of [`FIXED_COLUMNS`], then every numeric metric any record has as `metric.<name>` (sorted),
-//! then `peak_memory_bytes` and `started_at`. Both files are written atomically.
+//! then `peak_memory_bytes` (the implementation's peak resident memory as `wait4` reported it, empty when its
+//! session did not end cleanly) and `started_at`. Both files are written atomically.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -76,6 +77,14 @@ fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
             "implementation_time_ns",
             record.implementation.implementation_time_ns.map_or(Value::Null, |ns| Value::from(ns.get())),
         ),
+        (
+            "peak_memory_bytes",
+            record
+                .implementation
+                .resources
+                .as_ref()
+                .map_or(Value::Null, |resources| Value::from(resources.peak_rss_bytes.get())),
+        ),
         ("started_at", Value::String(record.started_at.to_string())),
     ] {
         row.insert(key.to_owned(), value);
@@ -126,8 +135,6 @@ pub fn write(folder: &Path) -> Result<(), FolderError> {
         for column in &metric_columns {
             out.insert(column.clone(), metrics.get(column).cloned().unwrap_or(Value::Null));
         }
-        // Peak memory is not recorded yet: the column is there so that readers need not change when it is.
-        out.insert("peak_memory_bytes".to_owned(), Value::Null);
         out
     };
     write_atomically(folder, RESULTS_CSV, |out| {

@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError};
+use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError, RunOptions, expected_confinement};
 use metewand_runtime::identity::{AttemptId, DatasetKey, attempt_id};
 use metewand_runtime::repository::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
+use metewand_runtime::session::{ConfinementReport, KernelSupport};
 use serde::{Deserialize, Serialize};
 
 /// The name of a campaign built from flags alone begins with this, followed by a digest of its axes, so two
@@ -355,6 +356,30 @@ impl<'r> CampaignPlan<'r> {
     /// Every attempt, in plan order.
     pub fn attempts(&self) -> &[PlannedAttempt] {
         &self.attempts
+    }
+
+    /// The confinement each worker the plan starts would run under on this machine, as `kernel` offers it, by
+    /// worker name (each once).
+    pub fn expected_confinement(
+        &self,
+        kernel: &KernelSupport,
+        options: &RunOptions,
+    ) -> Vec<(String, ConfinementReport)> {
+        let repository = self.repository;
+        let names = self
+            .datasets
+            .iter()
+            .map(|name| repository.datasets()[name].materializer())
+            .chain(self.implementations.iter().map(|name| repository.implementations()[name].worker()))
+            .chain(self.problems.iter().map(|name| repository.problems()[name].evaluator()));
+        let mut reports: Vec<(String, ConfinementReport)> = Vec::new();
+        for name in names {
+            if reports.iter().all(|(seen, _)| seen != name) {
+                let worker = repository.worker(name).expect("a checked repository's references resolve");
+                reports.push((name.to_owned(), expected_confinement(worker, kernel, options)));
+            }
+        }
+        reports
     }
 
     /// The runtime's plan of one attempt.

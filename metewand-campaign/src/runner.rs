@@ -8,7 +8,7 @@ use std::fs;
 use std::io;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -26,12 +26,12 @@ use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
 pub struct RunConfig {
     /// How many jobs at once (`-j`).
     pub jobs: NonZeroUsize,
-    /// The state folder holding the dataset store.
-    pub state_dir: PathBuf,
     /// Re-run attempts (and materializations) recorded `failed`.
     pub retry_failed: bool,
-    /// Set by a signal handler: no job starts after it, running ones are cancelled and recorded.
-    pub cancel: Option<&'static AtomicBool>,
+    /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
+    /// together, and the cancel flag (set by a signal handler: no job starts after it, running ones are cancelled
+    /// and recorded).
+    pub options: RunOptions,
 }
 
 /// What a run reports as it goes; every method has an empty default. Called from the pool's threads.
@@ -139,7 +139,7 @@ struct Pool<'a, 'r> {
 }
 
 fn cancelled(config: &RunConfig) -> bool {
-    config.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
+    config.options.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
 }
 
 /// Whether an attempt's record ends it for good: any outcome but `cancelled`, and `failed` only without
@@ -295,11 +295,7 @@ impl Pool<'_, '_> {
     }
 
     fn options(&self) -> RunOptions {
-        let options = RunOptions::new(&self.config.state_dir);
-        match self.config.cancel {
-            Some(flag) => options.cancel_on(flag),
-            None => options,
-        }
+        self.config.options.clone()
     }
 
     fn work(&self) {

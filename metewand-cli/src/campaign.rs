@@ -17,8 +17,9 @@ use metewand_campaign::{
 };
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome};
+use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome, RunOptions, confinement_shortfalls};
 use metewand_runtime::repository::Seeds;
+use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
 use crate::{Failure, parse_seed, print_out, say};
 
@@ -114,6 +115,14 @@ struct RunArgs {
     /// no progress on stderr
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// refuse to start (exit 2) unless every worker would run fully confined; by default what the kernel lacks is
+    /// recorded and printed as a warning
+    #[arg(long)]
+    require_confinement: bool,
+    /// keep each worker's processes together with the freezing sweep instead of a PID namespace (the fallback
+    /// used where namespaces are refused)
+    #[arg(long)]
+    sweep_processes: bool,
 }
 
 #[derive(clap::Args)]
@@ -426,11 +435,18 @@ fn run_command(args: RunArgs) -> Result<(), Failure> {
             )));
         }
     }
+    let mut options = RunOptions::new(&state_dir);
+    if args.sweep_processes {
+        options = options.process_isolation(ProcessIsolation::Sweep);
+    }
+    let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
+    let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
+    crate::run::confinement_gate("campaign run", &missing, args.require_confinement)?;
     let jobs = selection.jobs();
     let cancel = crate::run::install_signal_handlers()?;
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
-    let config = RunConfig { jobs, state_dir, retry_failed: args.retry_failed, cancel: Some(cancel) };
+    let config = RunConfig { jobs, retry_failed: args.retry_failed, options: options.cancel_on(cancel) };
     let observer: Box<dyn Observer> = if args.quiet {
         Box::new(Quiet)
     } else if std::io::stderr().is_terminal() {

@@ -121,28 +121,20 @@ fn prepare_out(out: &Path) -> Result<PathBuf, Failure> {
     Ok(out.to_owned())
 }
 
-/// Before anything is created: with `--require-confinement`, refuses an attempt any of whose workers would run
-/// less than fully confined; otherwise prints one warning line naming what is missing, if anything is.
-fn confinement_gate(plan: &AttemptPlan<'_>, options: &RunOptions, require: bool) -> Result<(), Failure> {
-    let expected = plan.expected_confinement(&KernelSupport::probe(), options);
-    let mut missing: Vec<&str> = Vec::new();
-    for (_, report) in &expected {
-        for weakness in report.weaknesses() {
-            if !missing.contains(&weakness) {
-                missing.push(weakness);
-            }
-        }
-    }
+/// Before anything is created: with `--require-confinement`, refuses when `missing` (what the workers would lack
+/// of full confinement) is not empty; otherwise prints one warning line naming it, if there is anything.
+pub(crate) fn confinement_gate(command: &str, missing: &[&str], require: bool) -> Result<(), Failure> {
     if missing.is_empty() {
         return Ok(());
     }
     let missing = missing.join(", ");
     if require {
         return Err(Failure::Usage(format!(
-            "run: --require-confinement: this machine cannot fully confine the workers ({missing}); run              `metewand doctor` to see what the kernel offers, or drop the flag to run with weaker confinement"
+            "{command}: --require-confinement: this machine cannot fully confine the workers ({missing}); run \
+             `metewand doctor` to see what the kernel offers, or drop the flag to run with weaker confinement"
         )));
     }
-    say(&format!("run: warning: workers run with weaker than full confinement: {missing}"));
+    say(&format!("{command}: warning: workers run with weaker than full confinement: {missing}"));
     Ok(())
 }
 
@@ -167,7 +159,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if args.sweep_processes {
         options = options.process_isolation(ProcessIsolation::Sweep);
     }
-    confinement_gate(&plan, &options, args.require_confinement)?;
+    let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
+    let missing = attempt::confinement_shortfalls(expected.iter().map(|(_, report)| report));
+    confinement_gate("run", &missing, args.require_confinement)?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => prepare_out(out)?,

@@ -12,6 +12,7 @@ use std::process::Command;
 
 use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, RunConfig, RunSummary, Silent};
 use metewand_runtime::CheckedRepository;
+use metewand_runtime::attempt::RunOptions;
 use tempfile::TempDir;
 
 /// The fixture benchmark, written into a temporary folder beside its state folder.
@@ -64,7 +65,7 @@ impl Bench {
         let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
         let folder =
             CampaignFolder::open(&self.folder(out), &plan, jobs as u64, Environment::capture(&repository)).unwrap();
-        let config = RunConfig { jobs: jobs.try_into().unwrap(), state_dir: self.state(), retry_failed, cancel: None };
+        let config = RunConfig { jobs: jobs.try_into().unwrap(), retry_failed, options: RunOptions::new(self.state()) };
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()
     }
 }

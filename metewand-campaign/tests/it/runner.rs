@@ -89,7 +89,19 @@ fn a_mixed_campaign_records_every_outcome_and_materializes_each_key_once() {
     assert_eq!(&header[..3], ["attempt_id", "problem", "dataset"]);
     assert!(header.contains(&"metric.error"), "{header:?}");
     assert_eq!(lines.count(), 4);
-    assert_eq!(fs::read_to_string(folder.join("results.jsonl")).unwrap().lines().count(), 4);
+    let rows: Vec<Value> = fs::read_to_string(folder.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        let record = &after[row["attempt_id"].as_str().unwrap()];
+        assert_eq!(row["outcome"], record["outcome"], "{row}");
+        // The implementation's peak memory, as wait4 reported it when its session ended cleanly.
+        assert_eq!(row["peak_memory_bytes"], record["implementation"]["resources"]["peak_rss_bytes"], "{row}");
+    }
+    assert!(rows.iter().any(|row| row["peak_memory_bytes"].as_u64().is_some_and(|bytes| bytes > 0)), "{rows:?}");
 }
 
 #[test]

@@ -262,3 +262,29 @@ fn a_full_disk_mid_campaign_stops_it_and_a_resume_after_freeing_it_completes_the
     }
     assert!(out.join("results.csv").is_file());
 }
+
+#[test]
+fn a_campaign_warns_once_of_weaker_confinement_and_require_confinement_refuses_before_anything_starts() {
+    let bench = Bench::new("");
+    let swept = bench.path("swept");
+    let output = metewand(&bench.run_args("main", "state", &["--sweep-processes", "--out", swept.to_str().unwrap()]));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|line| line.contains("weaker than full")).collect();
+    assert_eq!(warnings.len(), 1, "one warning line for the whole campaign: {stderr}");
+    assert!(warnings[0].starts_with("metewand: campaign run: warning:") && warnings[0].contains("no PID namespace"));
+    for entry in fs::read_dir(swept.join("attempts")).unwrap() {
+        let record: Value =
+            serde_json::from_slice(&fs::read(entry.unwrap().path().join("attempt.json")).unwrap()).unwrap();
+        assert_eq!(record["implementation"]["confinement"]["processes"], "sweep", "{record}");
+    }
+
+    let refused = bench.path("refused");
+    let args = ["--sweep-processes", "--require-confinement", "--out", refused.to_str().unwrap()];
+    let output = metewand(&bench.run_args("main", "other-state", &args));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--require-confinement") && stderr.contains("no PID namespace"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+    assert!(!refused.exists() && !bench.path("other-state").exists(), "nothing was created");
+}

@@ -157,13 +157,7 @@ impl<'r> AttemptPlan<'r> {
         ];
         workers
             .into_iter()
-            .map(|(role, name)| {
-                let mut report = kernel.expected(self.worker(name).network());
-                if options.process_isolation == ProcessIsolation::Sweep {
-                    report.processes = ProcessConfinement::Sweep;
-                }
-                (role, report)
-            })
+            .map(|(role, name)| (role, expected_confinement(self.worker(name), kernel, options)))
             .collect()
     }
 
@@ -275,6 +269,30 @@ impl AttemptPlan<'_> {
     pub fn dataset_key(&self) -> crate::identity::DatasetKey {
         self.dataset.key(self.dataset_seed)
     }
+}
+
+/// The confinement `worker` would run under on this machine, as `kernel` (from [`KernelSupport::probe`]) offers
+/// it, with `options`.
+pub fn expected_confinement(worker: &Worker, kernel: &KernelSupport, options: &RunOptions) -> ConfinementReport {
+    let mut report = kernel.expected(worker.network());
+    if options.process_isolation == ProcessIsolation::Sweep {
+        report.processes = ProcessConfinement::Sweep;
+    }
+    report
+}
+
+/// Each way `reports` fall short of full confinement, once, in the order found: what a caller warns about, or
+/// refuses to start over when it requires confinement.
+pub fn confinement_shortfalls<'a>(reports: impl IntoIterator<Item = &'a ConfinementReport>) -> Vec<&'static str> {
+    let mut missing: Vec<&'static str> = Vec::new();
+    for report in reports {
+        for weakness in report.weaknesses() {
+            if !missing.contains(&weakness) {
+                missing.push(weakness);
+            }
+        }
+    }
+    missing
 }
 
 /// Creates a new attempt folder `<state>/attempts/<UTC time>-<random>/`, exclusively.
