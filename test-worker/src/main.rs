@@ -149,7 +149,7 @@ enum Attack {
     /// Write `--big-bytes` bytes into the first `--target` (or `$TMPDIR/big`).
     BigFile,
     /// Start `test-worker chain` in `--pid-dir`: an endless fork-and-`setsid` chain, each generation exiting at
-    /// once; answer once it has begun.
+    /// once (or after `--chain-pause-ms`); answer once it has begun.
     ForkChain,
 }
 
@@ -174,6 +174,7 @@ struct Options {
     target_pid: Option<i32>,
     target_port: Option<u16>,
     big_bytes: u64,
+    chain_pause: Option<Duration>,
     faults: BTreeMap<String, Fault>,
     delays: BTreeMap<String, Duration>,
     pid_dir: Option<PathBuf>,
@@ -229,6 +230,10 @@ fn parse_serve(args: &[String]) -> Options {
                 options.target_port = Some(value().parse().unwrap_or_else(|_| usage("--target-port")));
             }
             "--big-bytes" => options.big_bytes = value().parse().unwrap_or_else(|_| usage("--big-bytes")),
+            "--chain-pause-ms" => {
+                let millis = value().parse().unwrap_or_else(|_| usage("--chain-pause-ms"));
+                options.chain_pause = Some(Duration::from_millis(millis));
+            }
             "--capabilities" => {
                 let list = value();
                 let names = list.split(',').filter(|name| !name.is_empty());
@@ -523,6 +528,9 @@ fn play(attack: Attack, options: &Options) {
             let started = dir.join("chain-started");
             let mut command = Command::new(env::current_exe().expect("the test worker knows its path"));
             command.arg("chain").arg("--pid-dir").arg(dir).stdin(Stdio::null()).stdout(Stdio::null());
+            if let Some(pause) = options.chain_pause {
+                command.arg("--pause-ms").arg(pause.as_millis().to_string());
+            }
             // The chain's first process exits at once after forking; it is reaped here.
             let mut first = command.spawn().expect("the chain starts");
             let _ = first.wait();
@@ -531,15 +539,23 @@ fn play(attack: Attack, options: &Options) {
     }
 }
 
-/// `test-worker chain`: forks, and the parent exits at once, forever; every child first leaves its session with
-/// `setsid` and records itself as `DIR/<pid>` (`PID START`), so a test can tell whether any generation survived.
+/// `test-worker chain --pid-dir DIR [--pause-ms N]`: forks, and the parent exits at once (or after N ms),
+/// forever; every child first leaves its session with `setsid` and records itself as `DIR/<pid>` (`PID START`), so
+/// a test can tell whether any generation survived.
 fn chain(args: &[String]) -> ! {
-    let dir = match args {
-        [flag, dir] if flag == "--pid-dir" => PathBuf::from(dir),
-        _ => usage("chain takes --pid-dir DIR"),
+    let (dir, pause) = match args {
+        [flag, dir] if flag == "--pid-dir" => (PathBuf::from(dir), None),
+        [flag, dir, pause_flag, millis] if flag == "--pid-dir" && pause_flag == "--pause-ms" => {
+            let millis = millis.parse().unwrap_or_else(|_| usage("--pause-ms takes milliseconds"));
+            (PathBuf::from(dir), Some(Duration::from_millis(millis)))
+        }
+        _ => usage("chain takes --pid-dir DIR [--pause-ms N]"),
     };
     let mut generation: u64 = 0;
     loop {
+        if let Some(pause) = pause {
+            thread::sleep(pause);
+        }
         // SAFETY: this process is single-threaded; the child only makes system calls and file writes below.
         let pid = unsafe { libc::fork() };
         if pid != 0 {
