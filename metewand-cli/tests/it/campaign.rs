@@ -5,14 +5,14 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::Tmpfs;
 use crate::test_worker::test_worker;
+use crate::{Tmpfs, command, run as metewand, text};
 
 /// The fixture benchmark in a temporary folder, with the solver's extra arguments (a TOML array fragment).
 struct Bench {
@@ -60,20 +60,6 @@ impl Drop for Bench {
     fn drop(&mut self) {
         let _ = Command::new("chmod").args(["-R", "u+w"]).arg(self.dir.path()).status();
     }
-}
-
-fn command(args: &[String]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_metewand"));
-    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    command
-}
-
-fn metewand(args: &[String]) -> Output {
-    command(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Each attempt id of a campaign folder with its recorded outcome.

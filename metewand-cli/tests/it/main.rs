@@ -53,6 +53,23 @@ pub fn golden() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-runtime/tests/it/fixtures/golden")
 }
 
+/// `metewand` with `args`, stdin empty, stdout and stderr captured, not yet started.
+pub fn command(args: &[String]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_metewand"));
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+}
+
+/// Runs `metewand` with `args` and an empty stdin.
+pub fn run(args: &[String]) -> Output {
+    command(args).output().unwrap()
+}
+
+/// Output as text, lossily.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// Runs `metewand` with `args`, feeding `stdin`.
 pub fn metewand(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_metewand"))

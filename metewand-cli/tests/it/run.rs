@@ -4,13 +4,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::Tmpfs;
+use crate::{Tmpfs, command, run as metewand, text};
 
 /// The example benchmark in the checkout.
 fn example() -> PathBuf {
@@ -120,20 +120,6 @@ fn run_args(repo: &Path, implementation: &str, state: &Path) -> Vec<String> {
     }
     args.extend(["--state-dir".to_owned(), state.to_str().unwrap().to_owned()]);
     args
-}
-
-fn command(args: &[String]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_metewand"));
-    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    command
-}
-
-fn metewand(args: &[String]) -> Output {
-    command(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Reads `attempt.json`: it must be its own canonical form and valid against the attempt-record schema.
