@@ -298,15 +298,27 @@ impl WorkerProcess {
         if !self.namespace {
             return;
         }
-        let me = std::process::id() as i32;
         let workers = live_workers();
+        let (_, found) = self.scan_tree(&workers);
+        let running: Vec<i32> =
+            found.iter().filter(|process| self.left_behind(process)).map(|process| process.pid).collect();
+        self.running_at_shutdown.extend(running);
+    }
+
+    /// One scan of `/proc` (the caller holds the registry of live workers): every process, and the worker's
+    /// leftovers among them, as the module docs define them.
+    fn scan_tree(&self, workers: &BTreeSet<i32>) -> (Vec<ProcessStat>, Vec<ProcessStat>) {
+        let me = std::process::id() as i32;
         let processes = scan_processes();
         let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
-        for process in leftovers(&processes, self.pid, me, our_session, &workers) {
-            if !process.zombie && (process.sid == self.pid || process.pgid == self.pid) {
-                self.running_at_shutdown.insert(process.pid);
-            }
-        }
+        let found = leftovers(&processes, self.pid, me, our_session, workers);
+        (processes, found)
+    }
+
+    /// Whether a leftover counts as left behind by this worker: running, in its own session or group (an orphan
+    /// of another session's tree, swept here too, is not this worker's doing).
+    fn left_behind(&self, process: &ProcessStat) -> bool {
+        !process.zombie && (process.sid == self.pid || process.pgid == self.pid)
     }
 
     /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.
@@ -331,20 +343,16 @@ impl WorkerProcess {
                 let workers = live_workers();
                 // Scanned before anything is signalled: a process killed a moment earlier may already be a zombie,
                 // and would no longer be counted as left running.
-                let processes = scan_processes();
-                let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
+                let (processes, found) = self.scan_tree(&workers);
                 let worker_exited = self.has_exited();
                 let worker_stopped = processes
                     .iter()
                     .find(|process| process.pid == self.pid)
                     .is_none_or(|process| process.stopped || process.zombie);
-                let found = leftovers(&processes, self.pid, me, our_session, &workers);
                 let running: Vec<&ProcessStat> = found.iter().filter(|process| !process.zombie).collect();
                 for process in &found {
                     killed.entry(process.pid).or_insert(process.start);
-                    // Only the worker's own session and group count: an orphan of another session's tree, swept
-                    // here too, is not this worker's doing.
-                    if !process.zombie && (process.sid == self.pid || process.pgid == self.pid) {
+                    if self.left_behind(process) {
                         left_running.insert(process.pid);
                     }
                 }
@@ -380,9 +388,7 @@ impl WorkerProcess {
         // the worker is gone it is ours to reap too.
         {
             let workers = live_workers();
-            let processes = scan_processes();
-            let our_session = processes.iter().find(|process| process.pid == me).map(|process| process.sid);
-            for process in leftovers(&processes, self.pid, me, our_session, &workers) {
+            for process in self.scan_tree(&workers).1 {
                 killed.entry(process.pid).or_insert(process.start);
             }
         }
