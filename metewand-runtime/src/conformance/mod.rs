@@ -42,6 +42,7 @@ pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_js
 use crate::attempt::{AttemptPlan, RunOptions, store};
 use crate::protocol::Method;
 use crate::protocol::frame::encode_value;
+use crate::protocol::generated::attempt_record::Failure;
 use crate::protocol::handshake::hello_request;
 use crate::protocol::messages::{
     Capability, FailureCode, Path as WirePath, ProblemContractId, RequestId, Role, WorkerId,
@@ -1000,39 +1001,49 @@ impl Kit<'_> {
     }
 
     fn dataset(&mut self) -> Step<PathBuf> {
-        if self.inputs.dataset.is_none() {
-            self.inputs.dataset = Some(self.provide(false).map(|(dataset, _)| dataset));
-        }
-        self.inputs.dataset.clone().expect("just set").map_err(Finding::new)
+        self.provide();
+        self.inputs.dataset.clone().expect("provided").map_err(Finding::new)
     }
 
     fn result(&mut self) -> Step<PathBuf> {
-        if self.inputs.result.is_none() {
-            self.inputs.result =
-                Some(self.provide(true).and_then(|(_, result)| result.ok_or_else(|| "no result".to_owned())));
-        }
-        self.inputs.result.clone().expect("just set").map_err(Finding::new)
+        self.provide();
+        self.inputs.result.clone().expect("provided").map_err(Finding::new)
     }
 
-    /// Finds or makes the dataset (and, when `result`, a result) the requests need.
-    fn provide(&mut self, result: bool) -> Result<(PathBuf, Option<PathBuf>), String> {
+    /// Finds or makes, once, the dataset (and for an evaluator the result) the requests need.
+    fn provide(&mut self) {
+        if self.inputs.dataset.is_none() {
+            let (dataset, result) = self.make_inputs();
+            self.inputs = Inputs { dataset: Some(dataset), result: Some(result) };
+        }
+    }
+
+    fn make_inputs(&self) -> (Result<PathBuf, String>, Result<PathBuf, String>) {
         let repository = match &self.target.launch {
             Launch::Command(bare) => {
                 let dataset = bare.dataset_dir.clone().ok_or_else(|| {
                     format!("a bare {} needs a dataset folder (--dataset DIR) for this", self.target.role)
-                })?;
-                if !result {
-                    return Ok((dataset, None));
-                }
-                let result = bare.result_dir.clone().ok_or_else(|| {
-                    "a bare problem_evaluator needs a result folder (--result DIR) for this".to_owned()
-                })?;
-                return Ok((dataset, Some(result)));
+                });
+                let result = bare
+                    .result_dir
+                    .clone()
+                    .ok_or_else(|| "a bare problem_evaluator needs a result folder (--result DIR) for this".to_owned());
+                return (dataset, result);
             }
             Launch::Repository { repository, .. } => *repository,
         };
-        // One attempt of the repository's own workers makes the dataset (and the result): for an implementation
-        // its own entry, for an evaluator the repository's first implementation.
+        match self.make_repository_inputs(repository) {
+            Ok((dataset, result)) => (Ok(dataset), result),
+            Err(why) => (Err(why.clone()), Err(why)),
+        }
+    }
+
+    /// The repository's own workers make the dataset: its materializer alone for an implementation, a whole
+    /// attempt of the repository's first implementation for an evaluator, which also needs its result.
+    fn make_repository_inputs(
+        &self,
+        repository: &CheckedRepository,
+    ) -> Result<(PathBuf, Result<PathBuf, String>), String> {
         let problem = self.problem().ok_or("the repository has no problem to pose")?;
         let dataset = repository.datasets().values().next().ok_or("the repository has no dataset")?;
         let implementation = match self.target.role {
@@ -1048,20 +1059,32 @@ impl Kit<'_> {
         for dir in [&folder, &state] {
             fs::create_dir_all(dir).map_err(|error| format!("the executor could not create a folder: {error}"))?;
         }
-        let record = plan.run(&folder, &RunOptions::new(state.clone()));
+        let options = RunOptions::new(state.clone());
         let entry = state.join("datasets").join(dataset.key(seed).as_str());
         let validator = WorkerOutputValidator::new(repository);
-        validator.validate_dataset(dataset, &entry, DATASET_MANIFEST).map_err(|_| {
-            format!("the repository's materializer could not make dataset {:?}: {}", dataset.name(), describe(&record))
-        })?;
-        if !result {
-            return Ok((entry, None));
+        let no_dataset = |failure: Option<&Failure>| {
+            format!("the repository's materializer could not make dataset {:?}: {}", dataset.name(), describe(failure))
+        };
+        if self.target.role != Role::ProblemEvaluator {
+            let made = plan.materialize_dataset(&folder, &options);
+            validator
+                .validate_dataset(dataset, &entry, DATASET_MANIFEST)
+                .map_err(|_| no_dataset(made.failure.as_ref()))?;
+            return Ok((entry, Err("only an evaluator is given a result".to_owned())));
         }
+        let record = plan.run(&folder, &options);
+        validator
+            .validate_dataset(dataset, &entry, DATASET_MANIFEST)
+            .map_err(|_| no_dataset(record.failure.as_ref()))?;
         let result_dir = folder.join("work/result");
-        validator.validate_result(problem, &result_dir, "result.json").map_err(|_| {
-            format!("implementation {:?} could not make a result: {}", implementation.name(), describe(&record))
-        })?;
-        Ok((entry, Some(result_dir)))
+        let result = validator.validate_result(problem, &result_dir, "result.json").map(|_| result_dir).map_err(|_| {
+            format!(
+                "implementation {:?} could not make a result: {}",
+                implementation.name(),
+                describe(record.failure.as_ref())
+            )
+        });
+        Ok((entry, result))
     }
 }
 
@@ -1076,10 +1099,9 @@ fn with_tail<T>(outcome: Step<T>, session: &WorkerSession) -> Step<T> {
 }
 
 /// One line about an attempt that did not give the kit what it needed.
-fn describe(record: &crate::protocol::generated::attempt_record::AttemptRecord) -> String {
-    let value = serde_json::to_value(record).unwrap_or(Value::Null);
-    match value.get("failure").and_then(|failure| failure.get("message")).and_then(Value::as_str) {
-        Some(message) => message.lines().next().unwrap_or(message).to_owned(),
+fn describe(failure: Option<&Failure>) -> String {
+    match failure {
+        Some(failure) => failure.message.as_str().lines().next().unwrap_or_default().to_owned(),
         None => "its attempt did not get that far".to_owned(),
     }
 }
