@@ -8,8 +8,8 @@ use std::time::Duration;
 use metewand_runtime::conformance::{self, BareCommand, ConformanceOptions, Outcome, Report, Subject};
 use metewand_runtime::protocol::messages::Role;
 
-use crate::Failure;
 use crate::check::load;
+use crate::{Failure, print_out};
 
 const LONG_ABOUT: &str = "usage: metewand conformance [REPO] --worker W [--json] [--strict]
        metewand conformance REPO --all [--json] [--strict]
@@ -104,9 +104,6 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     options.strict = args.strict;
     let reports = match (&command, args.role) {
         (Some(command), Some(role)) => {
-            if command.is_empty() {
-                return Err(usage("a bare command is needed after --"));
-            }
             if args.repo.is_some() || args.worker.is_some() || args.all {
                 return Err(usage("a bare command (--role ... -- CMD) takes no REPO, --worker or --all"));
             }
@@ -142,15 +139,16 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             reports
         }
     };
-    if args.json {
-        println!("{}", conformance::reports_json(&reports));
+    let out = if args.json {
+        format!("{}\n", conformance::reports_json(&reports))
     } else {
         let mut out = String::new();
         for report in &reports {
             table(&mut out, report, reports.len() > 1);
         }
-        print!("{out}");
-    }
+        out
+    };
+    print_out("conformance", &out)?;
     if reports.iter().all(Report::passed) { Ok(()) } else { Err(Failure::Status(1)) }
 }
 

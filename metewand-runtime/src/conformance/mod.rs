@@ -341,7 +341,7 @@ impl Kit<'_> {
                     Some((name, version)) => format!("sdk {name} {version}"),
                     None => "no sdk (a direct protocol worker)".to_owned(),
                 };
-                let reported: Vec<&str> = handshake.reported.as_slice().iter().map(capability_name).collect();
+                let reported: Vec<String> = handshake.reported.as_slice().iter().map(ToString::to_string).collect();
                 let why = format!(
                     "protocol {} selected, worker id echoed, {sdk}, capabilities [{}]",
                     handshake.protocol,
@@ -1175,15 +1175,6 @@ fn malformed_types(role: Role) -> Value {
 
 fn placeholder_contract() -> String {
     format!("mw1-problem-contract-{}", "0".repeat(64))
-}
-
-fn capability_name(capability: &Capability) -> &'static str {
-    match capability {
-        Capability::OneShot => "one_shot",
-        Capability::Applicability => "applicability",
-        Capability::FreshSequence => "fresh_sequence",
-        Capability::StreamingProfile => "streaming_profile",
-    }
 }
 
 fn millis(duration: Duration) -> String {
