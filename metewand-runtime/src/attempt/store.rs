@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use rustix::fs::{FlockOperation, Mode, OFlags, RenameFlags};
+use rustix::fs::{FlockOperation, RenameFlags};
 use serde::{Deserialize, Serialize};
 
 use crate::CheckedRepository;
@@ -200,7 +200,7 @@ impl Staging {
         loop {
             let path = datasets.join(format!("{STAGING_PREFIX}{}", random_hex(8)?));
             fs::create_dir(&path)?;
-            let lock = open_dir(&path)?;
+            let lock = open_root(&path)?;
             rustix::fs::flock(&lock, FlockOperation::LockExclusive)?;
             // A cleaner may have taken the folder between its creation and the lock: start again if so.
             if rustix::fs::fstat(&lock)?.st_nlink > 0 {
@@ -213,10 +213,6 @@ impl Staging {
     pub fn path(&self) -> &Path {
         &self.path
     }
-}
-
-fn open_dir(path: &Path) -> io::Result<OwnedFd> {
-    Ok(rustix::fs::open(path, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::empty())?)
 }
 
 /// Removes every `.tmp-*` folder in `datasets` that no live run holds locked (leftovers of an interrupted run).
@@ -236,7 +232,7 @@ pub fn clean_leftovers(datasets: &Path) -> io::Result<()> {
             fs::remove_file(&path)?;
             continue;
         }
-        let Ok(lock) = open_dir(&path) else { continue };
+        let Ok(lock) = open_root(&path) else { continue };
         if rustix::fs::flock(&lock, FlockOperation::NonBlockingLockExclusive).is_ok() {
             remove_tree(&path)?;
         }
@@ -428,7 +424,7 @@ impl Store {
             Err(FsError::Unexpected { .. }) => {
                 let away = self.take_out(key)?;
                 drop(_lock);
-                remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
+                remove_entry(&away)?;
                 return Ok(None);
             }
             Err(error) => return Err(error.into()),
@@ -464,6 +460,13 @@ impl Store {
             file.sync_all().map_err(io)
         })();
         let outcome = written.map_err(StoreError::from).and_then(|()| {
+            // Outside the lock, which is held only for renames and the record: the staging folder is this run's
+            // alone, and a large dataset's walk would keep other runs waiting.
+            set_read_only(staging.path(), true).map_err(|source| FsError::Io {
+                action: "make read-only",
+                path: staging.path().to_owned(),
+                source,
+            })?;
             let lock = self.lock()?;
             let mut evicted = None;
             if self.dir.entry(key)?.is_some() {
@@ -486,11 +489,6 @@ impl Store {
                 path: self.dir.join(&holder_name).join("published"),
                 source: error.into(),
             })?;
-            set_read_only(staging.path(), true).map_err(|source| FsError::Io {
-                action: "make read-only",
-                path: staging.path().to_owned(),
-                source,
-            })?;
             let renamed = self.dir.rename_new(&name_of(staging.path()), key);
             if renamed.is_err() {
                 let _ = self.dir.remove_file(&record_name);
@@ -510,14 +508,10 @@ impl Store {
             }
         };
         if let Publication::Exists = publication {
-            remove_tree(staging.path()).map_err(|source| FsError::Io {
-                action: "remove",
-                path: staging.path().to_owned(),
-                source,
-            })?;
+            remove_entry(staging.path())?;
         }
         if let Some(away) = evicted {
-            remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
+            remove_entry(&away)?;
         }
         Ok(publication)
     }
@@ -532,7 +526,7 @@ impl Store {
         }
         let away = self.take_out(key)?;
         drop(lock);
-        remove_tree(&away).map_err(|source| FsError::Io { action: "remove", path: away, source })?;
+        remove_entry(&away)?;
         Ok(true)
     }
 
@@ -568,6 +562,11 @@ pub fn remove_tree(path: &Path) -> io::Result<()> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
         other => other,
     }
+}
+
+/// [`remove_tree`], with the path in the error.
+fn remove_entry(path: &Path) -> Result<(), FsError> {
+    remove_tree(path).map_err(|source| FsError::Io { action: "remove", path: path.to_owned(), source })
 }
 
 /// Makes every folder and regular file under `path` read-only (or writable by its owner again), without
@@ -692,7 +691,7 @@ mod tests {
             rustix::fs::CWD,
             repo.path().join("src/run.py"),
             rustix::fs::FileType::Fifo,
-            Mode::from_raw_mode(0o600),
+            rustix::fs::Mode::from_raw_mode(0o600),
             0,
         )
         .unwrap();
