@@ -108,13 +108,14 @@ fn csv_field(value: &Value) -> String {
     if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
-/// Writes both exports of the campaign folder from its records.
-pub fn write(folder: &Path) -> Result<(), FolderError> {
+/// Writes both exports of the campaign folder from its records, and returns the folder's status as that one
+/// reading of the records found it.
+pub fn write(folder: &Path) -> Result<Status, FolderError> {
     let file = CampaignFile::read(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; file.attempts.len()]);
-    Status::scan(folder, &file.name, &ids, |record| {
+    let mut status = Status::scan(folder, &file.name, &ids, |record| {
         let Some(campaign) = &record.campaign else { return };
         let Some(&i) = index.get(campaign.attempt_id.as_str()) else { return };
         let made = row(&file.attempts[i], record);
@@ -156,5 +157,7 @@ pub fn write(folder: &Path) -> Result<(), FolderError> {
         }
         Ok(())
     })
-    .map_err(io(RESULTS_JSONL))
+    .map_err(io(RESULTS_JSONL))?;
+    status.repository = file.repository;
+    Ok(status)
 }

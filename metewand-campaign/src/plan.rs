@@ -96,6 +96,21 @@ pub enum SeedsDefinition {
     },
 }
 
+impl SeedsDefinition {
+    /// How many seeds.
+    pub fn len(&self) -> u64 {
+        match self {
+            SeedsDefinition::List(list) => list.len() as u64,
+            SeedsDefinition::Range { count, .. } => *count,
+        }
+    }
+
+    /// Whether the axis is empty (never, in a plan).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 impl From<&Seeds> for SeedsDefinition {
     fn from(seeds: &Seeds) -> SeedsDefinition {
         match seeds {
@@ -365,21 +380,29 @@ impl<'r> CampaignPlan<'r> {
         kernel: &KernelSupport,
         options: &RunOptions,
     ) -> Vec<(String, ConfinementReport)> {
+        self.workers()
+            .into_iter()
+            .map(|name| {
+                let worker = self.repository.worker(name).expect("a checked repository's references resolve");
+                (name.to_owned(), expected_confinement(worker, kernel, options))
+            })
+            .collect()
+    }
+
+    /// The workers the plan starts (every attempt is a cell of the axes' product, so these are the axes'
+    /// materializers, implementation workers and evaluators), by name, sorted, each once.
+    pub fn workers(&self) -> Vec<&'r str> {
         let repository = self.repository;
-        let names = self
+        let mut names: Vec<&'r str> = self
             .datasets
             .iter()
             .map(|name| repository.datasets()[name].materializer())
             .chain(self.implementations.iter().map(|name| repository.implementations()[name].worker()))
-            .chain(self.problems.iter().map(|name| repository.problems()[name].evaluator()));
-        let mut reports: Vec<(String, ConfinementReport)> = Vec::new();
-        for name in names {
-            if reports.iter().all(|(seen, _)| seen != name) {
-                let worker = repository.worker(name).expect("a checked repository's references resolve");
-                reports.push((name.to_owned(), expected_confinement(worker, kernel, options)));
-            }
-        }
-        reports
+            .chain(self.problems.iter().map(|name| repository.problems()[name].evaluator()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 
     /// The runtime's plan of one attempt.

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
-    DatasetMaterialization, MaterializationOutcome, RunOptions, canonical_bytes, remove_tree, write_record,
+    DatasetMaterialization, MaterializationOutcome, RunOptions, remove_tree, write_record,
 };
 
 use crate::folder::{CampaignFolder, Found, read_attempt, read_materialization, write_atomically};
@@ -219,12 +219,14 @@ pub fn run(
     });
     let mut summary = pool.summary.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
     summary.cancelled = cancelled(config);
-    let status = crate::status::Status::of_plan(folder.path(), plan);
+    // The exports read every record once; their count is the run's. Only when they cannot be written are the
+    // records read again for it.
+    let status = crate::export::write(folder.path()).unwrap_or_else(|error| {
+        summary.errors.push(error.to_string());
+        crate::status::Status::of_plan(folder.path(), plan)
+    });
     summary.with_verdict = status.with_verdict;
     summary.failed = status.by_outcome.get("failed").copied().unwrap_or(0);
-    if let Err(error) = crate::export::write(folder.path()) {
-        summary.errors.push(error.to_string());
-    }
     Ok(summary)
 }
 
@@ -386,9 +388,4 @@ impl Pool<'_, '_> {
         }
         self.observer.attempt_finished(self.plan, attempt, &record, started.elapsed());
     }
-}
-
-/// The canonical bytes of a record, for callers that write records themselves (the benchmark's synthesized ones).
-pub fn record_bytes(record: &AttemptRecord) -> Vec<u8> {
-    canonical_bytes(record)
 }

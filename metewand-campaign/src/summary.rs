@@ -10,7 +10,7 @@ use metewand_runtime::attempt::{MaterializationOutcome, PUBLISHED_SUFFIX};
 
 use crate::environment::Environment;
 use crate::folder::read_materialization;
-use crate::plan::{CampaignPlan, PlannedAttempt, SeedsDefinition};
+use crate::plan::CampaignPlan;
 use crate::status::Status;
 
 /// A plan and what is already known of it.
@@ -106,9 +106,9 @@ impl PlanSummary {
             axes: [
                 plan.problems().len() as u64,
                 plan.datasets().len() as u64,
-                seeds_len(&definition.dataset_seeds),
+                definition.dataset_seeds.len(),
                 plan.implementations().len() as u64,
-                seeds_len(&definition.implementation_seeds),
+                definition.implementation_seeds.len(),
                 definition.repetitions,
             ],
             datasets: plan.keys().len(),
@@ -128,21 +128,8 @@ impl PlanSummary {
 
 /// The workers the plan starts whose command is a script, grouped by program.
 fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStart> {
-    let all = plan.repository().workers().len();
-    let mut used: Vec<&str> = Vec::new();
-    for attempt in plan.attempts() {
-        for worker in workers_of(plan, attempt) {
-            if !used.contains(&worker) {
-                used.push(worker);
-            }
-        }
-        if used.len() == all {
-            break;
-        }
-    }
-    used.sort_unstable();
     let mut grouped: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
-    for name in used {
+    for name in plan.workers() {
         if let Some(program) = environment.workers.get(name)
             && let Some(script) = &program.script
         {
@@ -151,23 +138,6 @@ fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStar
         }
     }
     grouped.into_iter().map(|((path, script), workers)| ScriptStart { path, script, workers }).collect()
-}
-
-/// The materializer, implementation worker and evaluator an attempt starts.
-fn workers_of<'a>(plan: &'a CampaignPlan<'_>, attempt: &PlannedAttempt) -> [&'a str; 3] {
-    let repository = plan.repository();
-    [
-        repository.datasets()[&plan.datasets()[attempt.dataset as usize]].materializer(),
-        repository.implementations()[&plan.implementations()[attempt.implementation as usize]].worker(),
-        repository.problems()[&plan.problems()[attempt.problem as usize]].evaluator(),
-    ]
-}
-
-fn seeds_len(seeds: &SeedsDefinition) -> u64 {
-    match seeds {
-        SeedsDefinition::List(list) => list.len() as u64,
-        SeedsDefinition::Range { count, .. } => *count,
-    }
 }
 
 /// Seconds since the epoch of an RFC 3339 UTC timestamp as records write them (`2026-12-01T10:00:00.123Z`).

@@ -425,15 +425,7 @@ fn run_command(args: RunArgs) -> Result<(), Failure> {
     let state_dir = selection.state_dir(&repository);
     let path = selection.folder(&repository, &plan);
     for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-        if let Ok(Some(worker)) = repository.worker_whose_source_holds(dir) {
-            return Err(Failure::Usage(format!(
-                "campaign run: {flag} {} is inside the source folder {:?} of worker {:?}, which every attempt \
-                 copies; choose a folder outside the workers' sources",
-                dir.display(),
-                worker.source(),
-                worker.name()
-            )));
-        }
+        crate::run::refuse_inside_a_source("campaign run", &repository, flag, dir)?;
     }
     let mut options = RunOptions::new(&state_dir);
     if args.sweep_processes {

@@ -88,17 +88,22 @@ pub(crate) fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> 
 
 /// Refuses a folder the attempt would write inside a worker's source, before anything is created: every attempt
 /// would copy it into its source copies and hash it into the identities and the dataset key.
-fn refuse_inside_a_source(repository: &CheckedRepository, flag: &str, path: &Path) -> Result<(), Failure> {
+pub(crate) fn refuse_inside_a_source(
+    command: &str,
+    repository: &CheckedRepository,
+    flag: &str,
+    path: &Path,
+) -> Result<(), Failure> {
     match repository.worker_whose_source_holds(path) {
         Ok(None) => Ok(()),
         Ok(Some(worker)) => Err(Failure::Usage(format!(
-            "run: {flag} {} is inside the source folder {:?} of worker {:?}, which every attempt copies; choose a \
+            "{command}: {flag} {} is inside the source folder {:?} of worker {:?}, which every attempt copies; choose a \
              folder outside the workers' sources",
             path.display(),
             worker.source(),
             worker.name()
         ))),
-        Err(error) => Err(Failure::Usage(format!("run: {flag} {} cannot be examined: {error}", path.display()))),
+        Err(error) => Err(Failure::Usage(format!("{command}: {flag} {} cannot be examined: {error}", path.display()))),
     }
 }
 
@@ -151,9 +156,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     )
     .map_err(|error| Failure::Usage(format!("run: {error}")))?;
     let state_dir = args.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"));
-    refuse_inside_a_source(&repository, "--state-dir", &state_dir)?;
+    refuse_inside_a_source("run", &repository, "--state-dir", &state_dir)?;
     if let Some(out) = &args.out {
-        refuse_inside_a_source(&repository, "--out", out)?;
+        refuse_inside_a_source("run", &repository, "--out", out)?;
     }
     let mut options = RunOptions::new(&state_dir);
     if args.sweep_processes {

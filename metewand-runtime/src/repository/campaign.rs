@@ -58,14 +58,6 @@ impl Seeds {
             }
         }
     }
-
-    /// Whether `seed` is on the axis.
-    pub fn contains(&self, seed: SafeUint) -> bool {
-        match self {
-            Seeds::List(list) => list.contains(&seed),
-            Seeds::Range { from, count } => seed.get() >= from.get() && seed.get() - from.get() < *count,
-        }
-    }
 }
 
 /// A checked `[campaigns.NAME]`: every axis filled (defaults applied), every name known.
