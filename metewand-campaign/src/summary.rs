@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
-use metewand_runtime::attempt::{MaterializationOutcome, PUBLISHED_SUFFIX};
+use metewand_runtime::attempt::{MaterializationOutcome, PUBLISHED_SUFFIX, parse_rfc3339};
 
 use crate::environment::Environment;
 use crate::folder::read_materialization;
@@ -71,9 +71,12 @@ impl PlanSummary {
         let durations = Mutex::new(Vec::new());
         let status = Status::scan(folder, plan.name(), &ids, |record| {
             if let (Some(start), Some(end)) =
-                (seconds(record.started_at.as_str()), seconds(record.finished_at.as_str()))
+                (parse_rfc3339(record.started_at.as_str()), parse_rfc3339(record.finished_at.as_str()))
             {
-                durations.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(end - start);
+                durations
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .push(end.duration_since(start).unwrap_or_default().as_secs_f64());
             }
         });
         let durations = durations.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -138,39 +141,4 @@ fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStar
         }
     }
     grouped.into_iter().map(|((path, script), workers)| ScriptStart { path, script, workers }).collect()
-}
-
-/// Seconds since the epoch of an RFC 3339 UTC timestamp as records write them (`2026-12-01T10:00:00.123Z`).
-fn seconds(text: &str) -> Option<f64> {
-    let (date, time) = text.strip_suffix('Z')?.split_once('T')?;
-    let mut date = date.split('-').map(|part| part.parse::<i64>().ok());
-    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
-    let (hms, fraction) = time.split_once('.').unwrap_or((time, "0"));
-    let mut hms = hms.split(':').map(|part| part.parse::<i64>().ok());
-    let (hours, minutes, secs) = (hms.next()??, hms.next()??, hms.next()??);
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    let days = era * 146_097 + day_of_era - 719_468;
-    let fraction: f64 = format!("0.{fraction}").parse().ok()?;
-    Some((days * 86_400 + hours * 3600 + minutes * 60 + secs) as f64 + fraction)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::seconds;
-
-    #[test]
-    fn record_timestamps_are_read_as_seconds_since_the_epoch() {
-        assert_eq!(seconds("1970-01-01T00:00:00Z"), Some(0.0));
-        assert_eq!(seconds("2000-03-01T00:00:00Z"), Some(951_868_800.0));
-        let start = seconds("2026-12-01T23:59:59.250Z").unwrap();
-        let end = seconds("2026-12-02T00:00:01.750Z").unwrap();
-        assert!((end - start - 2.5).abs() < 1e-6, "{}", end - start);
-        assert_eq!(seconds("2026-12-01 10:00:00"), None);
-        assert_eq!(seconds("2026-12-01T10:00Z"), None);
-    }
 }

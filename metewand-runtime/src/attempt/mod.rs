@@ -37,7 +37,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use crate::files::{Dir, FsError};
-pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, rfc3339, write_record};
+pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, write_record};
 pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX, remove_tree};
 
 use crate::protocol::Method;

@@ -1,4 +1,4 @@
-//! Writing the attempt record: RFC 3339 timestamps, and `attempt.json` written canonically and atomically
+//! Writing the attempt record: RFC 3339 timestamps (and reading them back), and `attempt.json` written canonically and
 //! (temporary file created exclusively, fsync, rename, fsync of the folder).
 
 use std::io::Write;
@@ -36,6 +36,35 @@ pub fn compact_utc(time: SystemTime) -> String {
 /// The attempt record's timestamp type for a wall-clock time.
 pub fn timestamp(time: SystemTime) -> Timestamp {
     rfc3339(time).parse().expect("an RFC 3339 UTC time matches the timestamp pattern")
+}
+
+/// The time an RFC 3339 UTC timestamp as [`rfc3339`] writes it names (`Z`, seconds, an optional fraction of up to
+/// nine digits); `None` for any other text or a time before 1970.
+pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
+    let (date, time) = text.strip_suffix('Z')?.split_once('T')?;
+    let number = |part: &str| -> Option<u64> { part.bytes().all(|b| b.is_ascii_digit()).then(|| part.parse().ok())? };
+    let mut date = date.split('-').map(number);
+    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
+    let (hms, fraction) = time.split_once('.').unwrap_or((time, ""));
+    let mut hms = hms.split(':').map(number);
+    let (hours, minutes, seconds) = (hms.next()??, hms.next()??, hms.next()??);
+    if date.next().is_some() || hms.next().is_some() || fraction.len() > 9 || !(1..=12).contains(&month) {
+        return None;
+    }
+    let nanos = if fraction.is_empty() { 0 } else { number(fraction)? * 10_u64.pow(9 - fraction.len() as u32) };
+    let days = u64::try_from(days_from_civil(year as i64, month as i64, day as i64)).ok()?;
+    let seconds = days * 86_400 + hours * 3600 + minutes * 60 + seconds;
+    Some(UNIX_EPOCH + std::time::Duration::new(seconds, nanos as u32))
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's days-from-civil, the inverse of [`civil_from_days`]).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let yoe = year - era * 400;
+    let doy = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 /// Year, month and day of a count of days since 1970-01-01 (Howard Hinnant's civil-from-days).
@@ -96,6 +125,28 @@ mod tests {
         assert_eq!(rfc3339(leap), "2000-02-29T01:01:01.000000005Z");
         assert_eq!(compact_utc(leap), "20000229T010101Z");
         let _ = timestamp(SystemTime::now());
+    }
+
+    #[test]
+    fn timestamps_read_back_as_the_times_they_name() {
+        for time in [UNIX_EPOCH, UNIX_EPOCH + Duration::new(951_782_400 + 3661, 5), SystemTime::now()] {
+            assert_eq!(parse_rfc3339(&rfc3339(time)), Some(time));
+        }
+        assert_eq!(parse_rfc3339("2000-03-01T00:00:00Z"), Some(UNIX_EPOCH + Duration::from_secs(951_868_800)));
+        assert_eq!(
+            parse_rfc3339("2026-12-01T23:59:59.25Z"),
+            Some(UNIX_EPOCH + Duration::new(1_796_169_599, 250_000_000))
+        );
+        for bad in [
+            "2026-12-01 10:00:00",
+            "2026-12-01T10:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-12-01T00:00:00.1234567890Z",
+            "1969-12-31T23:59:59Z",
+            "2026-12-01T+1:00:00Z",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
     }
 
     fn a_record() -> AttemptRecord {
