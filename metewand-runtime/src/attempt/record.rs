@@ -1,5 +1,5 @@
-//! Writing the attempt record: RFC 3339 timestamps (and reading them back), and `attempt.json` written canonically and
-//! (temporary file created exclusively, fsync, rename, fsync of the folder).
+//! Writing the attempt record: RFC 3339 timestamps (and reading them back), and `attempt.json` written
+//! canonically and atomically (temporary file created exclusively, fsync, rename, fsync of the folder).
 
 use std::io::Write;
 use std::path::Path;
