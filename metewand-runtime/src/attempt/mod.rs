@@ -295,6 +295,29 @@ pub fn confinement_shortfalls<'a>(reports: impl IntoIterator<Item = &'a Confinem
     missing
 }
 
+/// The phase limits a repository's workers run under: its `[timeouts]` over the documented defaults.
+pub(crate) fn phase_timeouts(repository: &CheckedRepository) -> PhaseTimeouts {
+    let mut timeouts = PhaseTimeouts::documented_defaults();
+    for (&method, &limit) in repository.timeouts() {
+        *timeouts.limit_mut(method) = limit;
+    }
+    timeouts
+}
+
+/// A repository worker's command, run in `source` (its private copy of the source) with `TMPDIR` (when given) and
+/// then its declared environment, which may set it otherwise.
+pub(crate) fn worker_command(worker: &Worker, source: &Path, tmpdir: Option<&Path>) -> WorkerCommand {
+    let expanded = worker.expanded_command();
+    let mut command = WorkerCommand::new(expanded[0].clone(), source).args(expanded[1..].iter().cloned());
+    if let Some(tmpdir) = tmpdir {
+        command = command.env("TMPDIR", tmpdir);
+    }
+    for (name, value) in worker.expanded_env() {
+        command = command.env(name, value);
+    }
+    command
+}
+
 /// Creates a new attempt folder `<state>/attempts/<UTC time>-<random>/`, exclusively.
 pub fn create_attempt_folder(state_dir: &Path) -> io::Result<PathBuf> {
     let attempts = state_dir.join("attempts");
@@ -601,16 +624,8 @@ impl<'p, 'r> Run<'p, 'r> {
             let _ = remove_tree(&source);
             return Err(Failure::executor("copying the worker's source", error));
         }
-        let mut timeouts = PhaseTimeouts::documented_defaults();
-        for (&method, &limit) in self.plan.repository.timeouts() {
-            *timeouts.limit_mut(method) = limit;
-        }
-        let expanded = worker.expanded_command();
-        let mut command = WorkerCommand::new(expanded[0].clone(), &source).args(expanded[1..].iter().cloned());
-        command = command.env("TMPDIR", &tmp);
-        for (name, value) in worker.expanded_env() {
-            command = command.env(name, value);
-        }
+        let timeouts = phase_timeouts(self.plan.repository);
+        let command = worker_command(worker, &source, Some(&tmp));
         let worker_id = WorkerId::try_from(worker.identity().as_str())
             .map_err(|e| Failure::executor("naming the worker", e.to_string()))?;
         let index = role_index(role);

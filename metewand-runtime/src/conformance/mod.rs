@@ -39,7 +39,7 @@ use serde_json::{Value, json};
 
 pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_json};
 
-use crate::attempt::{AttemptPlan, RunOptions, store};
+use crate::attempt::{self, AttemptPlan, RunOptions, store};
 use crate::protocol::Method;
 use crate::protocol::frame::encode_value;
 use crate::protocol::generated::attempt_record::Failure;
@@ -216,10 +216,7 @@ impl<'r> Target<'r> {
                     name: worker.clone(),
                     known: repository.workers().keys().cloned().collect::<Vec<_>>().join(", "),
                 })?;
-                let mut timeouts = PhaseTimeouts::documented_defaults();
-                for (&method, &limit) in repository.timeouts() {
-                    *timeouts.limit_mut(method) = limit;
-                }
+                let timeouts = attempt::phase_timeouts(repository);
                 Ok(Target {
                     role: found.role(),
                     label: worker.clone(),
@@ -441,13 +438,7 @@ impl Kit<'_> {
             Launch::Repository { repository, worker } => {
                 store::copy_source(repository, worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
-                let expanded = worker.expanded_command();
-                let mut command =
-                    WorkerCommand::new(expanded[0].clone(), &own_source).args(expanded[1..].iter().cloned());
-                for (name, value) in worker.expanded_env() {
-                    command = command.env(name, value);
-                }
-                (command, own_source)
+                (attempt::worker_command(worker, &own_source, None), own_source)
             }
             Launch::Command(bare) => {
                 let source = match &bare.source_dir {
