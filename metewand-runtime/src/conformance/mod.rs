@@ -548,22 +548,27 @@ impl Kit<'_> {
             Err(why) => return Err(Finding::new(why).sent(&line).received(frame.line())),
         }
         // Still usable: a request of its own role is answered (any answer, success or structured failure).
-        let probe = encode_value(&json!({"id": "still-usable", "method": self.own_method()})).expect("small");
+        let probe =
+            encode_value(&json!({"id": "still-usable", "method": self.own_method_phase().as_str()})).expect("small");
         let frame = self.raw(Check::OtherRole, opened, self.own_method_phase(), &probe)?;
         if frame.value().get("id").and_then(Value::as_str) != Some("still-usable") {
             let why = "after refusing another role's request, the worker did not answer its own role's request";
             return Err(Finding::new(why).sent(&probe).received(frame.line()));
         }
-        Ok(format!("{method} refused with unsupported_operation; the session then answered {}", self.own_method()))
+        Ok(format!(
+            "{method} refused with unsupported_operation; the session then answered {}",
+            self.own_method_phase().as_str()
+        ))
     }
 
     fn malformed(&mut self, opened: &mut Opened) -> Step<String> {
         // The role's first request with fields (`reset` has none, so it cannot be missing any).
-        let (own, phase) = match self.target.role {
-            Role::DatasetMaterializer => ("materialize", Method::Materialize),
-            Role::Implementation => ("prepare", Method::Prepare),
-            Role::ProblemEvaluator => ("evaluate", Method::Evaluate),
+        let phase = match self.target.role {
+            Role::DatasetMaterializer => Method::Materialize,
+            Role::Implementation => Method::Prepare,
+            Role::ProblemEvaluator => Method::Evaluate,
         };
+        let own = phase.as_str();
         let probes = [
             (json!({"id": "malformed-missing", "method": own}), "a request missing its fields"),
             (json!({"id": "malformed-method", "method": 7}), "a request whose method is a number"),
@@ -697,7 +702,7 @@ impl Kit<'_> {
             Ok(inventory) => {
                 let why = match &inventory {
                     Some(inventory) => format!("{} accepted by the validator", inventory.what),
-                    None => format!("{} answered", self.own_method()),
+                    None => format!("{} answered", self.own_method_phase().as_str()),
                 };
                 self.push(Check::Outputs, Ok(why), started);
                 inventory
@@ -716,7 +721,7 @@ impl Kit<'_> {
             // Replace the pass with a skip that says why nothing was validated.
             let why = format!(
                 "{} answered, but a bare command has no repository whose schemas could validate its output",
-                self.own_method()
+                self.own_method_phase().as_str()
             );
             let result = self.results.last_mut().expect("just pushed");
             result.outcome = Outcome::Skip;
@@ -746,7 +751,7 @@ impl Kit<'_> {
     /// `Ok(Ok(why))` deterministic, `Ok(Err(why))` a warning, `Err` a run that failed.
     fn determinism(&mut self, first: &Inventory) -> Step<Result<String, String>> {
         let again = self.scientific_run(SEED)?.expect("validated");
-        if again.digest != first.digest {
+        if again.entries != first.entries {
             return Ok(Err(format!(
                 "the same seed gave different outputs: {}",
                 first.difference(&again).unwrap_or_else(|| "the inventories differ".to_owned())
@@ -756,7 +761,7 @@ impl Kit<'_> {
             return Ok(Ok("the same inputs gave the same metrics and verdict twice".to_owned()));
         }
         let other = self.scientific_run(OTHER_SEED)?.expect("validated");
-        if other.digest == first.digest {
+        if other.entries == first.entries {
             return Ok(Err(format!("seeds {SEED} and {OTHER_SEED} gave the same output; does it use its seed?")));
         }
         Ok(Ok(format!("seed {SEED} twice gave the same output, seed {OTHER_SEED} another")))
@@ -834,7 +839,6 @@ impl Kit<'_> {
                 let mut inventory = Inventory::of_files("the metrics", [validated.file()]);
                 let verdict = serde_json::to_value(response.verdict).expect("a verdict is a string");
                 inventory.entries.push(("verdict".to_owned(), verdict.to_string()));
-                inventory.digest = Sha256Digest::of(format!("{:?}", inventory.entries).as_bytes()).to_string();
                 inventory
             }
             Reply::Acknowledged => unreachable!("the last request of a scientific run has an answer of its own"),
@@ -881,14 +885,6 @@ impl Kit<'_> {
     }
 
     // -- what the requests carry
-
-    fn own_method(&self) -> &'static str {
-        match self.target.role {
-            Role::DatasetMaterializer => "materialize",
-            Role::Implementation => "reset",
-            Role::ProblemEvaluator => "evaluate",
-        }
-    }
 
     fn own_method_phase(&self) -> Method {
         match self.target.role {
@@ -1097,11 +1093,10 @@ fn describe(failure: Option<&Failure>) -> String {
     }
 }
 
-/// A validated output's inventory: every file with its digest, and one digest over them all.
+/// A validated output's inventory: every file with its digest.
 struct Inventory {
     what: &'static str,
     entries: Vec<(String, String)>,
-    digest: String,
 }
 
 impl Inventory {
@@ -1113,8 +1108,7 @@ impl Inventory {
         // before the manifest that lists it.
         let entries: Vec<(String, String)> =
             files.into_iter().map(|file| (file.path().to_string(), file.sha256().to_string())).collect();
-        let digest = Sha256Digest::of(format!("{entries:?}").as_bytes()).to_string();
-        Inventory { what, entries, digest }
+        Inventory { what, entries }
     }
 
     /// The first entry that differs, as one phrase.
