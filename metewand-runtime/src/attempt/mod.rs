@@ -1099,8 +1099,7 @@ fn phase_records(phases: &[PhaseTiming]) -> Vec<rec::PhaseRecord> {
     phases
         .iter()
         .map(|timing| rec::PhaseRecord {
-            duration_ns: SafeUint::try_from(u64::try_from(timing.duration.as_nanos()).unwrap_or(u64::MAX))
-                .unwrap_or(SafeUint::MAX),
+            duration_ns: nanos(timing.duration),
             ok: timing.ok,
             phase: parse(timing.phase.as_str()),
             role: parse(&timing.role.to_string()),
@@ -1156,10 +1155,12 @@ fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
     }
 }
 
+/// A duration in nanoseconds as the record holds it, saturating at the largest safe integer.
+fn nanos(duration: std::time::Duration) -> SafeUint {
+    SafeUint::try_from(u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)).unwrap_or(SafeUint::MAX)
+}
+
 fn resources_record(resources: &Resources) -> rec::Resources {
-    let nanos = |time: std::time::Duration| {
-        SafeUint::try_from(u64::try_from(time.as_nanos()).unwrap_or(u64::MAX)).unwrap_or(SafeUint::MAX)
-    };
     rec::Resources {
         peak_rss_bytes: SafeUint::try_from(resources.peak_rss_bytes).unwrap_or(SafeUint::MAX),
         system_cpu_ns: nanos(resources.system_cpu),
