@@ -1,6 +1,6 @@
 //! `metewand doctor`: what this machine's kernel offers for confining workers.
 
-use metewand_runtime::session::KernelSupport;
+use metewand_runtime::session::{KernelSupport, ProcessConfinement};
 
 use crate::{Failure, print_out};
 
@@ -10,8 +10,10 @@ use crate::{Failure, print_out};
     about = "print what this machine offers for confining workers",
     long_about = "Prints what this machine's kernel offers for confining workers: the Landlock ABI (1 or more: \
                   filesystem rules; 4: TCP rules; 6: signal and abstract-socket scopes), whether this process may \
-                  give each worker a PID namespace, and whether user namespaces may be created. The last line says \
-                  whether workers would run fully confined (what `metewand run --require-confinement` requires)."
+                  itself give each worker a PID namespace (it has CAP_SYS_ADMIN), whether a worker may instead get \
+                  one inside a user namespace of its own (the route without privileges), and which of them workers \
+                  get. The last line says whether workers would run fully confined (what `metewand run \
+                  --require-confinement` requires)."
 )]
 pub(crate) struct Args {}
 
@@ -23,10 +25,15 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         abi => abi.to_string(),
     };
     let expected = kernel.expected(false);
+    let processes = match (expected.processes, expected.user_namespace) {
+        (ProcessConfinement::PidNamespace, false) => "pid-namespace",
+        (ProcessConfinement::PidNamespace, true) => "pid-namespace in a user namespace",
+        (ProcessConfinement::Sweep, _) => "sweep",
+    };
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
     let text = format!(
-        "landlock abi {abi}\npid namespace {}\nuser namespace {}\nconfinement {verdict}\n",
+        "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
     );

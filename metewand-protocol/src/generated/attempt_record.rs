@@ -326,7 +326,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
         value.parse()
     }
 }
-///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or not.
+///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix sockets scoped to the worker's domain or not.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -337,6 +337,12 @@ pub struct Confinement {
     pub network: ConfinementNetwork,
     pub processes: ConfinementProcesses,
     pub signals: ConfinementSignals,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub user_namespace: ::std::option::Option<bool>,
 }
 ///`ConfinementFilesystem`
 #[derive(

@@ -1148,6 +1148,7 @@ fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
             ProcessConfinement::PidNamespace => rec::ConfinementProcesses::PidNamespace,
             ProcessConfinement::Sweep => rec::ConfinementProcesses::Sweep,
         },
+        user_namespace: Some(report.user_namespace),
         signals: match report.signals {
             SignalConfinement::Scoped => rec::ConfinementSignals::Scoped,
             SignalConfinement::Unscoped => rec::ConfinementSignals::Unscoped,

@@ -7,10 +7,11 @@
 //! - **Signals and abstract unix sockets** (Landlock ABI 6 scopes): only within the worker's own domain, so a
 //!   worker can neither stop nor kill the orchestrator. A Landlock domain also denies ptrace-class access (which
 //!   covers `/proc/<pid>/fd` and `/proc/<pid>/mem`) to processes outside it.
-//! - **Processes**: the worker is the first process of its own PID namespace when the orchestrator may create one
-//!   (it needs `CAP_SYS_ADMIN`; the user-namespace route for unprivileged users is not built), so its end kills
-//!   everything it started; otherwise the sweep freezes the worker's tree before killing it
-//!   ([`ProcessIsolation::Sweep`] forces that).
+//! - **Processes**: the worker is the first process of its own PID namespace, so its end kills everything it
+//!   started. With `CAP_SYS_ADMIN` the orchestrator makes the namespace itself; without it, the worker's forked
+//!   child enters a user namespace of its own that maps the current uid and gid, and forks the worker into a PID
+//!   namespace made there (`sys::worker_pre_exec`), staying behind as its supervisor. Where neither is allowed,
+//!   the sweep freezes the worker's tree before killing it ([`ProcessIsolation::Sweep`] forces that).
 //! - **Resources**: `RLIMIT_CORE` 0, and `RLIMIT_FSIZE` from [`Confinement::file_size_limit`].
 //!
 //! Every worker, confined or not, also gets `PR_SET_PDEATHSIG` (`SIGKILL`), set from a thread that lives until the
@@ -19,6 +20,7 @@
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
@@ -140,6 +142,9 @@ pub struct ConfinementReport {
     pub network: NetworkConfinement,
     /// Process containment.
     pub processes: ProcessConfinement,
+    /// Whether the worker ran in a user namespace of its own (mapping the orchestrator's uid and gid to
+    /// themselves): how its PID namespace is made without `CAP_SYS_ADMIN`.
+    pub user_namespace: bool,
     /// Signal and abstract-socket scoping.
     pub signals: SignalConfinement,
 }
@@ -174,6 +179,7 @@ impl ConfinementReport {
             filesystem: FilesystemConfinement::None,
             network: NetworkConfinement::Unrestricted,
             processes,
+            user_namespace: false,
             signals: SignalConfinement::Unscoped,
         }
     }
@@ -184,34 +190,35 @@ impl ConfinementReport {
 pub struct KernelSupport {
     /// The Landlock ABI version, 0 when Landlock is unavailable.
     pub landlock_abi: u32,
-    /// Whether this process may give its workers a PID namespace.
+    /// Whether this process may itself give its workers a PID namespace (it has `CAP_SYS_ADMIN`).
     pub pid_namespace: bool,
-    /// Whether user namespaces may be created (`/proc/sys/user/max_user_namespaces` above 0); reported only, as
-    /// the unprivileged route through one is not built.
+    /// Whether a worker may be given a PID namespace inside a user namespace of its own that maps the current uid
+    /// and gid: the route without `CAP_SYS_ADMIN`, refused where unprivileged user namespaces are disabled.
     pub user_namespace: bool,
 }
 
 impl KernelSupport {
-    /// Asks the kernel: the Landlock ABI, and whether a thread may create a PID namespace (tried from a
-    /// short-lived thread, which starts no process).
+    /// Asks the kernel: the Landlock ABI; whether a thread may create a PID namespace (tried from a short-lived
+    /// thread, which starts no process); and whether a process may create a user namespace, write its maps and
+    /// a PID namespace in it (tried once per orchestrator by a process that does just that and exits).
     pub fn probe() -> KernelSupport {
         let pid_namespace = std::thread::spawn(|| sys::unshare_pid_namespace().is_ok()).join().unwrap_or(false);
-        let user_namespace = std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
-            .ok()
-            .and_then(|text| text.trim().parse::<u64>().ok())
-            .is_some_and(|count| count > 0);
-        KernelSupport { landlock_abi: sys::landlock_abi(), pid_namespace, user_namespace }
+        KernelSupport { landlock_abi: sys::landlock_abi(), pid_namespace, user_namespace: user_namespace_works() }
     }
 
     /// The confinement a worker would get here, given whether it declared network access.
     pub fn expected(&self, network: bool) -> ConfinementReport {
-        self.report(
-            network,
-            if self.pid_namespace { ProcessConfinement::PidNamespace } else { ProcessConfinement::Sweep },
-        )
+        let route = if self.pid_namespace {
+            Route::PidNamespace
+        } else if self.user_namespace {
+            Route::UserNamespace
+        } else {
+            Route::Sweep
+        };
+        self.report(network, route)
     }
 
-    fn report(&self, network: bool, processes: ProcessConfinement) -> ConfinementReport {
+    fn report(&self, network: bool, route: Route) -> ConfinementReport {
         let abi = self.landlock_abi;
         ConfinementReport {
             filesystem: if abi >= 1 { FilesystemConfinement::Landlock { abi } } else { FilesystemConfinement::None },
@@ -220,10 +227,29 @@ impl KernelSupport {
                 (false, true) => NetworkConfinement::Denied,
                 (false, false) => NetworkConfinement::Unrestricted,
             },
-            processes,
+            processes: if route == Route::Sweep { ProcessConfinement::Sweep } else { ProcessConfinement::PidNamespace },
+            user_namespace: route == Route::UserNamespace,
             signals: if abi >= 6 { SignalConfinement::Scoped } else { SignalConfinement::Unscoped },
         }
     }
+}
+
+/// How a worker's processes are kept together, as chosen when it is spawned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Route {
+    /// A PID namespace the orchestrator's spawning thread made (it has `CAP_SYS_ADMIN`).
+    PidNamespace,
+    /// A PID namespace inside a user namespace, made by the worker's forked child, which stays as its
+    /// supervisor.
+    UserNamespace,
+    /// No namespace: the sweep.
+    Sweep,
+}
+
+/// Whether the user-namespace route works here, asked of the kernel once per process.
+pub(super) fn user_namespace_works() -> bool {
+    static WORKS: OnceLock<bool> = OnceLock::new();
+    *WORKS.get_or_init(|| sys::user_namespace_works(&sys::IdMaps::current()))
 }
 
 /// A confinement made ready in the parent: the ruleset's descriptor (kept open until the child has used it) and
@@ -237,11 +263,10 @@ pub(super) struct Prepared {
 }
 
 impl Prepared {
-    /// The report once the spawn tells whether the PID namespace was made.
-    pub(super) fn report(&self, in_namespace: bool) -> ConfinementReport {
-        let support = KernelSupport { landlock_abi: self.abi, pid_namespace: in_namespace, user_namespace: false };
-        let processes = if in_namespace { ProcessConfinement::PidNamespace } else { ProcessConfinement::Sweep };
-        let mut report = support.report(self.network, processes);
+    /// The report once the spawn tells how the worker's processes are kept together.
+    pub(super) fn report(&self, route: Route) -> ConfinementReport {
+        let support = KernelSupport { landlock_abi: self.abi, pid_namespace: false, user_namespace: false };
+        let mut report = support.report(self.network, route);
         if self.ruleset.is_none() {
             report.filesystem = FilesystemConfinement::None;
             report.signals = SignalConfinement::Unscoped;

@@ -40,14 +40,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 use std::{fs, io, thread};
 
-use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement};
+use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, Route};
 use super::record::Resources;
 use super::sys;
 
@@ -172,20 +172,25 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let setup = sys::ChildSetup {
-        ruleset: prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd())),
-        file_size: prepared.as_ref().and_then(|prepared| prepared.file_size),
-    };
-    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (setsid, prctl,
-    // setrlimit, signal, landlock_restrict_self, poll); the ruleset descriptor it names stays open in `prepared`
-    // until the spawn has returned.
-    unsafe { builder.pre_exec(move || sys::worker_pre_exec(setup)) };
+    // The ruleset descriptor stays open in `prepared` until the spawn has returned.
+    let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
+    let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
     let namespace = prepared.as_ref().is_some_and(|prepared| prepared.namespace);
 
     let (result_sender, result) = mpsc::sync_channel(1);
     let (release, released) = mpsc::channel::<()>();
     thread::Builder::new().name("mw-spawn".to_owned()).spawn(move || {
-        let in_namespace = namespace && sys::unshare_pid_namespace().is_ok();
+        let route = if !namespace {
+            Route::Sweep
+        } else if sys::unshare_pid_namespace().is_ok() {
+            Route::PidNamespace
+        } else if confinement::user_namespace_works() {
+            Route::UserNamespace
+        } else {
+            Route::Sweep
+        };
+        let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
+        sys::set_pre_exec(&mut builder, sys::ChildSetup { ruleset, file_size, user_namespace });
         let spawned = {
             let mut workers = live_workers();
             builder.spawn().inspect(|child| {
@@ -193,16 +198,15 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
             })
         };
         let started = spawned.is_ok();
-        if result_sender.send((spawned, in_namespace)).is_ok() && started {
+        if result_sender.send((spawned, route)).is_ok() && started {
             // Until the worker is reaped (or its handle is gone): ending this thread kills the worker.
             let _ = released.recv();
         }
     })?;
-    let (spawned, in_namespace) =
-        result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
+    let (spawned, route) = result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
     let mut child = spawned?;
     let report = match &prepared {
-        Some(prepared) => prepared.report(in_namespace),
+        Some(prepared) => prepared.report(route),
         None => ConfinementReport::unconfined(ProcessConfinement::Sweep),
     };
     let pid = child.id() as i32;
@@ -224,7 +228,8 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     let process = WorkerProcess {
         pid,
         pidfd: Arc::new(pidfd),
-        namespace: in_namespace,
+        namespace: route != Route::Sweep,
+        supervised: route == Route::UserNamespace,
         release: Some(release),
         running_at_shutdown: BTreeSet::new(),
         termination: None,
@@ -253,6 +258,9 @@ pub(super) struct WorkerProcess {
     pidfd: Arc<OwnedFd>,
     /// Whether the worker is the first process of its own PID namespace.
     namespace: bool,
+    /// Whether `pid` is the worker's supervisor (the user-namespace route): the worker is its only child, in the
+    /// supervisor's session and process group, and the supervisor exits only once the worker has.
+    supervised: bool,
     /// Dropped once the worker is reaped, which lets the thread that forked it end.
     release: Option<mpsc::Sender<()>>,
     /// In a PID namespace, what was running beside the worker when `shutdown` was sent: the kernel
@@ -318,7 +326,8 @@ impl WorkerProcess {
     /// Whether a leftover counts as left behind by this worker: running, in its own session or group (an orphan
     /// of another session's tree, swept here too, is not this worker's doing).
     fn left_behind(&self, process: &ProcessStat) -> bool {
-        !process.zombie && (process.sid == self.pid || process.pgid == self.pid)
+        let worker = self.supervised && process.ppid == self.pid;
+        !process.zombie && !worker && (process.sid == self.pid || process.pgid == self.pid)
     }
 
     /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.

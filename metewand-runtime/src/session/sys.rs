@@ -1,9 +1,13 @@
 //! The few system calls that std does not offer, each wrapped once: `poll`, non-blocking pipes, pidfds, signals,
-//! reaping one pid (with its resource use), the child-subreaper flag, PID namespaces, resource limits, Landlock and
-//! the parent-death signal. Every `unsafe` block of the session module is here.
+//! reaping one pid (with its resource use), the child-subreaper flag, PID and user namespaces, resource limits,
+//! Landlock and the parent-death signal, and what a forked worker does before `exec`. Every `unsafe` block of the
+//! session module is here.
 
+use std::ffi::CStr;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::Command;
 use std::time::Duration;
 
 /// Ready for reading (or at end of file, or hung up: a read then tells which).
@@ -176,6 +180,125 @@ pub(super) fn unshare_pid_namespace() -> io::Result<()> {
     Ok(())
 }
 
+/// One line of a user namespace's id map that maps `id` to itself, formatted in the parent so that the child
+/// only writes bytes.
+#[derive(Clone, Copy, Debug)]
+struct MapLine {
+    bytes: [u8; 24],
+    len: usize,
+}
+
+impl MapLine {
+    fn identity(id: u32) -> MapLine {
+        // At most "4294967295 4294967295 1\n": 24 bytes.
+        let text = format!("{id} {id} 1\n");
+        let mut bytes = [0; 24];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        MapLine { bytes, len: text.len() }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// The uid and gid maps of a user namespace that maps the caller's effective uid and gid to themselves: the only
+/// maps a process without privileges may write for its own new user namespace.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IdMaps {
+    uid: MapLine,
+    gid: MapLine,
+}
+
+impl IdMaps {
+    /// The maps of the calling process's effective uid and gid.
+    pub(super) fn current() -> IdMaps {
+        // SAFETY: geteuid and getegid take no arguments and only read the caller's credentials.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        IdMaps { uid: MapLine::identity(uid), gid: MapLine::identity(gid) }
+    }
+}
+
+/// Writes `bytes` to a file of `/proc/self` in one `write`, as id maps must be written.
+fn write_proc_file(path: &CStr, bytes: &[u8]) -> io::Result<()> {
+    // SAFETY: open reads the NUL-terminated path and returns a new descriptor or -1.
+    let fd = unsafe { libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: write reads `bytes.len()` bytes from the borrowed slice into the descriptor just opened.
+    let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+    let error = io::Error::last_os_error();
+    // SAFETY: the descriptor was opened above and is not used after this.
+    unsafe { libc::close(fd) };
+    match usize::try_from(written) {
+        Ok(count) if count == bytes.len() => Ok(()),
+        Ok(_) => Err(io::Error::from_raw_os_error(libc::EIO)),
+        Err(_) => Err(error),
+    }
+}
+
+/// Writes the calling process's own id maps, once it is in a new user namespace (setgroups must be denied before
+/// an unprivileged process may write its gid map).
+fn write_id_maps(maps: &IdMaps) -> io::Result<()> {
+    write_proc_file(c"/proc/self/setgroups", b"deny")?;
+    write_proc_file(c"/proc/self/uid_map", maps.uid.as_bytes())?;
+    write_proc_file(c"/proc/self/gid_map", maps.gid.as_bytes())
+}
+
+/// A raw `clone` with `flags` and no new stack: a fork, returning 0 in the child and the child's pid in the
+/// caller. glibc's `fork` is avoided because it takes locks (malloc's among them) which, in a child forked from
+/// the multithreaded orchestrator, another thread may have held at that fork and never released.
+fn raw_fork(flags: libc::c_int) -> io::Result<i32> {
+    let flags = (flags | libc::SIGCHLD) as libc::c_ulong;
+    // SAFETY: without CLONE_VM and with a null stack, clone gives the child a copy of the caller's address space
+    // and stack, as fork does; callers make only async-signal-safe system calls in the child. The zero arguments
+    // (parent and child tid pointers, tls) are unused without the flags that read them, so their order, which
+    // differs between architectures, does not matter; s390x alone takes the stack before the flags.
+    #[cfg(not(target_arch = "s390x"))]
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0usize, 0usize, 0usize, 0usize) };
+    // SAFETY: as above.
+    #[cfg(target_arch = "s390x")]
+    let pid = unsafe { libc::syscall(libc::SYS_clone, 0usize, flags, 0usize, 0usize, 0usize) };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(pid as i32)
+}
+
+/// Ends the calling process at once, without running anything of the parent's (no atexit handlers, no buffers).
+fn exit_now(code: i32) -> ! {
+    // SAFETY: _exit ends the process; it is async-signal-safe.
+    unsafe { libc::_exit(code) }
+}
+
+/// Waits for `pid` (our child) to end, retrying interrupted waits; its wait status.
+fn wait_blocking(pid: i32) -> io::Result<i32> {
+    let mut status = 0;
+    loop {
+        // SAFETY: waitpid writes the status into a local integer.
+        let result = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if result == pid {
+            return Ok(status);
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+/// Whether a worker could be given a PID namespace inside a user namespace of its own, mapping `maps`: a
+/// short-lived process is cloned into both (which a multithreaded process may do, unlike `unshare`), writes its
+/// maps and exits; the kernel's answer is whether all of that succeeded.
+pub(super) fn user_namespace_works(maps: &IdMaps) -> bool {
+    let Ok(pid) = raw_fork(libc::CLONE_NEWUSER | libc::CLONE_NEWPID) else { return false };
+    if pid == 0 {
+        exit_now(if write_id_maps(maps).is_ok() { 0 } else { 1 });
+    }
+    wait_blocking(pid).is_ok_and(|status| libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0)
+}
+
 /// What the forked child does before `exec`, prepared in the parent so that the child only makes system calls.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ChildSetup {
@@ -183,6 +306,9 @@ pub(super) struct ChildSetup {
     pub(super) ruleset: Option<RawFd>,
     /// `RLIMIT_FSIZE`, or `None` to keep the inherited one.
     pub(super) file_size: Option<u64>,
+    /// The maps of a user namespace to make, with a PID namespace inside it whose first process is the worker;
+    /// `None` for neither.
+    pub(super) user_namespace: Option<IdMaps>,
 }
 
 fn check(result: libc::c_int) -> io::Result<()> {
@@ -195,12 +321,40 @@ fn set_rlimit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()>
     check(unsafe { libc::setrlimit(resource, &limit) })
 }
 
+/// Has `command`'s child run [`worker_pre_exec`] with `setup` between fork and exec.
+pub(super) fn set_pre_exec(command: &mut Command, setup: ChildSetup) {
+    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (see
+    // `worker_pre_exec`); the ruleset descriptor it names is kept open by the caller until the spawn has returned.
+    unsafe { command.pre_exec(move || worker_pre_exec(setup)) };
+}
+
+/// Sets the parent-death signal (`SIGKILL`), then checks that the orchestrator has not died before it was set: the
+/// orchestrator holds the writing end of the worker's stdin, so a hung-up stdin means it is gone.
+fn die_with_parent() -> io::Result<()> {
+    // SAFETY: PR_SET_PDEATHSIG takes a signal number and zeros.
+    check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) })?;
+    // SAFETY: fd 0 is the worker's stdin, already in place; a zero-timeout poll only reads its state.
+    let stdin = unsafe { BorrowedFd::borrow_raw(0) };
+    if ready_now(stdin, libc::POLLHUP)? {
+        // A raw error: a message would allocate, which a forked child must not.
+        return Err(io::Error::from_raw_os_error(libc::EPIPE));
+    }
+    Ok(())
+}
+
 /// Run in the forked child before `exec`, in this order: a new session (so also a new process group, both with
-/// the worker's pid as id in the orchestrator's namespace) and the child-subreaper flag, which survives `exec`;
-/// the resource limits (`RLIMIT_CORE` 0, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a write past the limit
-/// fails with `EFBIG` instead of killing the worker); `no_new_privs` and the Landlock ruleset; and last the
-/// parent-death signal, because any credential change clears it. The parent may have died before that signal was
-/// set: the orchestrator holds the writing end of the worker's stdin, so a hung-up stdin means it is gone.
+/// the child's pid as id in the orchestrator's namespace); the resource limits (`RLIMIT_CORE` 0, `RLIMIT_FSIZE`,
+/// with `SIGXFSZ` ignored so that a write past the limit fails with `EFBIG` instead of killing the worker); then
+///
+/// - without a user namespace, the child-subreaper flag, which survives `exec`;
+/// - with one ([`ChildSetup::user_namespace`]): `unshare(CLONE_NEWUSER)` (this child is single-threaded, as
+///   `unshare` requires), its id maps, the parent-death signal, and a fork into a new PID namespace. The child
+///   stays behind as the worker's supervisor ([`supervise`]); the grandchild, pid 1 of the namespace, goes on
+///   below and becomes the worker;
+///
+/// then `no_new_privs` and the Landlock ruleset; and last the parent-death signal, because any credential change
+/// (entering a user namespace, writing its maps) clears it. The orchestrator may have died before that signal was
+/// set: a hung-up stdin says so, and the child gives up.
 ///
 /// Only async-signal-safe system calls are made, as code between `fork` and `exec` in a multithreaded process
 /// must.
@@ -209,7 +363,6 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
     if unsafe { libc::setsid() } < 0 {
         return Err(io::Error::last_os_error());
     }
-    set_child_subreaper()?;
     set_rlimit(libc::RLIMIT_CORE, 0)?;
     if let Some(bytes) = setup.file_size {
         set_rlimit(libc::RLIMIT_FSIZE, bytes)?;
@@ -217,6 +370,20 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
         // across exec.
         if unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) } == libc::SIG_ERR {
             return Err(io::Error::last_os_error());
+        }
+    }
+    match setup.user_namespace {
+        None => set_child_subreaper()?,
+        Some(maps) => {
+            // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a
+            // new user namespace, in which it has every capability until it execs.
+            check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })?;
+            write_id_maps(&maps)?;
+            die_with_parent()?;
+            let worker = raw_fork(libc::CLONE_NEWPID)?;
+            if worker > 0 {
+                supervise(worker);
+            }
         }
     }
     if let Some(ruleset) = setup.ruleset {
@@ -227,12 +394,39 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
             return Err(io::Error::last_os_error());
         }
     }
-    // SAFETY: PR_SET_PDEATHSIG takes a signal number and zeros.
-    check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) })?;
-    // SAFETY: fd 0 is the worker's stdin, already in place; a zero-timeout poll only reads its state.
-    let stdin = unsafe { BorrowedFd::borrow_raw(0) };
-    if ready_now(stdin, libc::POLLHUP)? {
-        return Err(io::Error::new(io::ErrorKind::BrokenPipe, "the orchestrator exited while the worker started"));
+    die_with_parent()
+}
+
+/// The supervisor of a worker in a user and PID namespace: the process the orchestrator started (and watches,
+/// signals and reaps), which forked the worker into the namespace. It closes every descriptor it holds (its copies
+/// of the worker's pipes and of the spawn's error pipe, so that their ends see only the worker), waits for the
+/// worker, whose exit ends the namespace, and ends the same way: the worker's exit code, or death by its signal.
+/// The worker dies with it (its parent-death signal), and it dies with the orchestrator's spawning thread (its
+/// own); it is outside the worker's Landlock domain and PID namespace, so the worker can neither name nor signal
+/// nor trace it.
+fn supervise(worker: i32) -> ! {
+    // SAFETY: close_range closes this process's own descriptors; nothing here uses one again.
+    if unsafe { libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) } < 0 {
+        // Before Linux 5.9: one by one, up to the descriptor limit.
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit writes into the local struct.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+        for fd in 0..limit.rlim_cur.min(1 << 20) as libc::c_int {
+            // SAFETY: closing a descriptor of this process; an unused number fails harmlessly with EBADF.
+            unsafe { libc::close(fd) };
+        }
     }
-    Ok(())
+    let Ok(status) = wait_blocking(worker) else { exit_now(127) };
+    if libc::WIFSIGNALED(status) {
+        let signal = libc::WTERMSIG(status);
+        // SAFETY: restoring the default disposition installs no handler; kill then sends the signal to this
+        // process itself (the signal mask is empty, as std leaves it before the pre-exec hook).
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::kill(libc::getpid(), signal);
+        }
+        // A signal whose default is not to end the process (none that ended the worker, in practice).
+        exit_now(128 + signal);
+    }
+    exit_now(libc::WEXITSTATUS(status))
 }

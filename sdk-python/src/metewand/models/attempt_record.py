@@ -576,11 +576,13 @@ class Confinement:
     """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
     filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
     network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
-    or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or
-    not.
+    or found by the sweep, and user_namespace true when that PID namespace was made inside a user
+    namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
+    CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix
+    sockets scoped to the worker's domain or not.
     """
 
-    __slots__ = ("filesystem", "landlock_abi", "network", "processes", "signals")
+    __slots__ = ("filesystem", "landlock_abi", "network", "processes", "signals", "user_namespace")
 
     filesystem: Literal["landlock", "none"]
 
@@ -592,6 +594,8 @@ class Confinement:
     processes: Literal["pid-namespace", "sweep"]
 
     signals: Literal["scoped", "unscoped"]
+
+    user_namespace: bool | None
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -605,6 +609,7 @@ class Confinement:
         network: Literal["denied", "allowed", "unrestricted"],
         processes: Literal["pid-namespace", "sweep"],
         signals: Literal["scoped", "unscoped"],
+        user_namespace: bool | None = None,
     ) -> None:
         self.filesystem = check_enum(filesystem, "/filesystem", _CONFINEMENT_FILESYSTEM_VALUES)
         self.landlock_abi = (
@@ -613,6 +618,9 @@ class Confinement:
         self.network = check_enum(network, "/network", _CONFINEMENT_NETWORK_VALUES)
         self.processes = check_enum(processes, "/processes", _CONFINEMENT_PROCESSES_VALUES)
         self.signals = check_enum(signals, "/signals", _CONFINEMENT_SIGNALS_VALUES)
+        self.user_namespace = (
+            None if user_namespace is None else check_boolean(user_namespace, "/user_namespace")
+        )
 
     @classmethod
     def from_dict(cls, data: object) -> Confinement:
@@ -641,17 +649,24 @@ class Confinement:
         model.signals = check_enum(
             fields["signals"], path + "/signals", _CONFINEMENT_SIGNALS_VALUES
         )
+        if "user_namespace" in fields:
+            model.user_namespace = check_boolean(fields["user_namespace"], path + "/user_namespace")
+        else:
+            model.user_namespace = None
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "filesystem": self.filesystem,
             "landlock_abi": self.landlock_abi,
             "network": self.network,
             "processes": self.processes,
             "signals": self.signals,
         }
+        if self.user_namespace is not None:
+            data["user_namespace"] = self.user_namespace
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Confinement):
@@ -662,12 +677,14 @@ class Confinement:
             and self.network == other.network
             and self.processes == other.processes
             and self.signals == other.signals
+            and self.user_namespace == other.user_namespace
         )
 
     def __repr__(self) -> str:
         return (
             f"Confinement(filesystem={self.filesystem!r}, landlock_abi={self.landlock_abi!r}, "
-            f"network={self.network!r}, processes={self.processes!r}, signals={self.signals!r})"
+            f"network={self.network!r}, processes={self.processes!r}, signals={self.signals!r}, "
+            f"user_namespace={self.user_namespace!r})"
         )
 
 
@@ -965,8 +982,10 @@ class Implementation:
     """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
     filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
     network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
-    or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or
-    not.
+    or found by the sweep, and user_namespace true when that PID namespace was made inside a user
+    namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
+    CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix
+    sockets scoped to the worker's domain or not.
     """
 
     files: list[FileRecord] | None
@@ -1515,8 +1534,10 @@ class WorkerSession:
     """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
     filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
     network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
-    or found by the sweep; signals and abstract unix sockets scoped to the worker's domain or
-    not.
+    or found by the sweep, and user_namespace true when that PID namespace was made inside a user
+    namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
+    CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix
+    sockets scoped to the worker's domain or not.
     """
 
     resources: Resources | None
