@@ -1,15 +1,21 @@
 //! Confined sessions against the test worker playing each attack: what the kernel refuses is refused, what the
 //! confinement allows still works, and what was in force is reported. Where this kernel lacks a feature, the
 //! test asserts the reported fallback instead of the refusal.
+//!
+//! The tests named `without_privileges_*` play the same attacks in a process without `CAP_SYS_ADMIN`, where a
+//! worker's PID namespace can only be made inside a user namespace of its own (see [`unprivileged`]).
 
 use std::fs;
 use std::net::TcpListener;
+use std::process::Command;
 
 use metewand_runtime::session::{
-    Confinement, ConfinementReport, FilesystemConfinement, ImplementationSession, KernelSupport, NetworkConfinement,
-    PhaseTimeouts, ProcessConfinement, ProcessIsolation, SessionConfig, SignalConfinement,
+    Confinement, ConfinementReport, ExitCause, FilesystemConfinement, ImplementationSession, KernelSupport,
+    NetworkConfinement, PhaseTimeouts, ProcessConfinement, ProcessIsolation, SessionConfig, SessionErrorKind,
+    SignalConfinement,
 };
 
+use super::test_worker::{TEST_WORKER_VAR, test_worker};
 use super::{Fixture, GENEROUS};
 
 const EACCES: &str = "errno 13";
@@ -45,8 +51,53 @@ fn kernel() -> KernelSupport {
     KernelSupport::probe()
 }
 
+/// Set in the copy of this test binary that [`unprivileged`] starts.
+const UNPRIVILEGED_VAR: &str = "METEWAND_TEST_UNPRIVILEGED";
+
+/// Runs `body` in a process without `CAP_SYS_ADMIN`: here when this process already lacks it (tests run by an
+/// ordinary user), otherwise in a copy of this test binary that runs only the test `name`, started by `setpriv` as
+/// the unprivileged user 65534 (where the copy's call takes the first branch). The copy makes its own temporary
+/// folders, and is told where the test worker is, as it could not build it.
+fn unprivileged(name: &str, body: impl FnOnce()) {
+    if std::env::var_os(UNPRIVILEGED_VAR).is_some() || !kernel().pid_namespace {
+        assert!(!kernel().pid_namespace, "this process may not make a PID namespace itself");
+        body();
+        return;
+    }
+    let output = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--test-threads=1", "--nocapture"])
+        .env(UNPRIVILEGED_VAR, "1")
+        .env(TEST_WORKER_VAR, test_worker())
+        .output()
+        .expect("setpriv runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "the unprivileged copy of {name} failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("test result: ok. 1 passed"), "the unprivileged copy ran {name}:\n{stdout}\n{stderr}");
+}
+
+/// How this kernel keeps a confined worker's processes together, as a session reports it: a PID namespace (made
+/// by this process, or inside a user namespace where this process lacks `CAP_SYS_ADMIN`), or the sweep.
+fn expected_processes() -> (ProcessConfinement, bool) {
+    let expected = kernel().expected(false);
+    (expected.processes, expected.user_namespace)
+}
+
 #[test]
 fn writes_outside_the_output_and_temporary_folders_are_refused_and_change_nothing() {
+    writes_are_refused();
+}
+
+#[test]
+fn without_privileges_writes_outside_the_output_and_temporary_folders_are_refused() {
+    unprivileged(
+        "session::confinement::without_privileges_writes_outside_the_output_and_temporary_folders_are_refused",
+        writes_are_refused,
+    );
+}
+
+fn writes_are_refused() {
     let fixture = Fixture::new();
     let existing = fixture.path("dataset/rows.csv");
     fs::write(&existing, "1,2\n").unwrap();
@@ -60,6 +111,7 @@ fn writes_outside_the_output_and_temporary_folders_are_refused_and_change_nothin
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (log, report) = attacked(&fixture, &args, Confinement::new());
+    assert_eq!((report.processes, report.user_namespace), expected_processes(), "{report:?}");
     if kernel().landlock_abi == 0 {
         assert_eq!(report.filesystem, FilesystemConfinement::None);
         return;
@@ -76,6 +128,18 @@ fn writes_outside_the_output_and_temporary_folders_are_refused_and_change_nothin
 
 #[test]
 fn a_worker_can_neither_stop_the_orchestrator_nor_open_its_stdout() {
+    neither_stop_nor_open_stdout();
+}
+
+#[test]
+fn without_privileges_a_worker_can_neither_stop_the_orchestrator_nor_open_its_stdout() {
+    unprivileged(
+        "session::confinement::without_privileges_a_worker_can_neither_stop_the_orchestrator_nor_open_its_stdout",
+        neither_stop_nor_open_stdout,
+    );
+}
+
+fn neither_stop_nor_open_stdout() {
     let me = std::process::id().to_string();
     // In its PID namespace the worker cannot even name the orchestrator (ESRCH); without one, the signal scope
     // refuses the signal (EPERM).
@@ -157,7 +221,12 @@ fn chain_processes(fixture: &Fixture) -> Vec<(i32, u64)> {
 
 /// A fork-and-`setsid` chain (each generation living `pause`, or as little as it can with none) started during
 /// `prepare` leaves nothing running once the session ends, 20 times over, ending with a clean shutdown or a drop.
-fn a_fork_chain_leaves_nothing_alive(isolation: ProcessIsolation, expected: ProcessConfinement, pause: Option<u64>) {
+/// The sessions report `expected`.
+fn a_fork_chain_leaves_nothing_alive(
+    isolation: ProcessIsolation,
+    expected: (ProcessConfinement, bool),
+    pause: Option<u64>,
+) {
     for round in 0..20 {
         let fixture = Fixture::new();
         let pids = fixture.path("pids").display().to_string();
@@ -170,6 +239,7 @@ fn a_fork_chain_leaves_nothing_alive(isolation: ProcessIsolation, expected: Proc
         let mut session = ImplementationSession::connect(config).unwrap();
         session.prepare(fixture.prepare()).unwrap();
         let report = session.confinement();
+        assert_eq!((report.processes, report.user_namespace), expected, "{report:?}");
         if round % 2 == 0 {
             session.shutdown().unwrap();
         } else {
@@ -180,17 +250,34 @@ fn a_fork_chain_leaves_nothing_alive(isolation: ProcessIsolation, expected: Proc
         for (pid, start) in processes {
             assert!(!running(pid, start), "round {round}: chain process {pid} outlived its session ({report:?})");
         }
-        if isolation == ProcessIsolation::Sweep || !kernel().pid_namespace {
-            assert_eq!(report.processes, ProcessConfinement::Sweep);
-        } else {
-            assert_eq!(report.processes, expected);
-        }
     }
+}
+
+/// The chain at full speed against the PID namespace this kernel gives a worker. Where it gives none, the session
+/// must report the sweep, and the chain is not played: it can outrun the sweep (see below).
+fn a_full_speed_fork_chain_dies_with_the_pid_namespace() {
+    let expected = expected_processes();
+    if expected.0 == ProcessConfinement::Sweep {
+        let fixture = Fixture::new();
+        let (_, report) = attacked(&fixture, &[], Confinement::new());
+        assert_eq!((report.processes, report.user_namespace), (ProcessConfinement::Sweep, false));
+        eprintln!("this kernel gives workers no PID namespace: the reported sweep was checked, the chain NOT played");
+        return;
+    }
+    a_fork_chain_leaves_nothing_alive(ProcessIsolation::Namespace, expected, None);
 }
 
 #[test]
 fn a_fork_and_setsid_chain_as_fast_as_the_machine_allows_dies_with_its_pid_namespace() {
-    a_fork_chain_leaves_nothing_alive(ProcessIsolation::Namespace, ProcessConfinement::PidNamespace, None);
+    a_full_speed_fork_chain_dies_with_the_pid_namespace();
+}
+
+#[test]
+fn without_privileges_a_full_speed_fork_chain_dies_with_the_pid_namespace_in_a_user_namespace() {
+    unprivileged(
+        "session::confinement::without_privileges_a_full_speed_fork_chain_dies_with_the_pid_namespace_in_a_user_namespace",
+        a_full_speed_fork_chain_dies_with_the_pid_namespace,
+    );
 }
 
 /// The fallback is played against a chain whose generations live 50 ms each: a chain that forks as fast as the
@@ -198,19 +285,72 @@ fn a_fork_and_setsid_chain_as_fast_as_the_machine_allows_dies_with_its_pid_names
 /// is why the PID namespace is the primary path and the sweep's limit is documented.
 #[test]
 fn a_fork_and_setsid_chain_is_frozen_then_killed_by_the_fallback_sweep() {
-    a_fork_chain_leaves_nothing_alive(ProcessIsolation::Sweep, ProcessConfinement::Sweep, Some(50));
+    a_fork_chain_leaves_nothing_alive(ProcessIsolation::Sweep, (ProcessConfinement::Sweep, false), Some(50));
 }
 
-#[test]
-fn a_sleeper_left_behind_is_counted_in_a_pid_namespace_too() {
+/// A sleeper the worker leaves is counted as left running (the worker itself never is, nor, in a user
+/// namespace, the supervisor between it and the orchestrator), killed, and the worker's resources are recorded.
+fn a_sleeper_left_behind_is_counted() {
     let fixture = Fixture::new();
     let config = confined(&fixture, &["--fault", "spawn-sleeper@prepare"], Confinement::new());
     let mut session = ImplementationSession::connect(config).unwrap();
     session.prepare(fixture.prepare()).unwrap();
     let processes = fixture.started_processes();
     let summary = session.shutdown().unwrap();
+    assert_eq!((summary.confinement.processes, summary.confinement.user_namespace), expected_processes());
     assert_eq!(summary.left_running, 1, "{summary:?}");
     super::assert_all_gone(&processes);
     // A process that ran has a resident set; its CPU times are whatever the clock ticks caught.
     assert!(summary.resources.peak_rss_bytes > 0, "{summary:?}");
+}
+
+#[test]
+fn a_sleeper_left_behind_is_counted_in_a_pid_namespace_too() {
+    a_sleeper_left_behind_is_counted();
+}
+
+#[test]
+fn without_privileges_a_sleeper_left_behind_is_counted_and_the_worker_is_not() {
+    unprivileged(
+        "session::confinement::without_privileges_a_sleeper_left_behind_is_counted_and_the_worker_is_not",
+        a_sleeper_left_behind_is_counted,
+    );
+}
+
+/// The worker's own exit status reaches the session, through the supervisor where there is one: a status 3 after
+/// the shutdown acknowledgment is an unclean shutdown with status 3, and a worker that never answers is killed.
+fn the_workers_exit_status_is_reported() {
+    let fixture = Fixture::new();
+    let config = confined(&fixture, &["--fault", "answer-then-exit@shutdown"], Confinement::new());
+    let session = ImplementationSession::connect(config).unwrap();
+    assert_eq!((session.confinement().processes, session.confinement().user_namespace), expected_processes());
+    let error = session.shutdown().unwrap_err();
+    match error.kind() {
+        SessionErrorKind::WorkerExit { cause: ExitCause::UncleanShutdown, status: Some(status) } => {
+            assert_eq!(status.code(), Some(3), "{error}");
+        }
+        kind => panic!("{kind:?}"),
+    }
+    let fixture = Fixture::new();
+    let mut timeouts = PhaseTimeouts::uniform(GENEROUS);
+    timeouts.prepare = super::SHORT;
+    let config = fixture.implementation(&["--fault", "never-answer@prepare"], timeouts).confine(Confinement::new());
+    let mut session = ImplementationSession::connect(config).unwrap();
+    let pid = session.pid();
+    let error = session.prepare(fixture.prepare()).unwrap_err();
+    assert!(matches!(error.kind(), SessionErrorKind::PhaseTimeout { .. }), "{error:?}");
+    super::assert_worker_and_threads_gone(pid);
+}
+
+#[test]
+fn the_workers_exit_status_is_reported_in_a_pid_namespace() {
+    the_workers_exit_status_is_reported();
+}
+
+#[test]
+fn without_privileges_the_workers_exit_status_is_reported_through_its_supervisor() {
+    unprivileged(
+        "session::confinement::without_privileges_the_workers_exit_status_is_reported_through_its_supervisor",
+        the_workers_exit_status_is_reported,
+    );
 }

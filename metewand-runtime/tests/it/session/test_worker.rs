@@ -10,10 +10,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-/// The path of the built `test-worker` executable; builds it once per test process.
+/// Names the test worker's executable for a copy of a test binary that cannot build it (one run as another user).
+pub const TEST_WORKER_VAR: &str = "METEWAND_TEST_WORKER";
+
+/// The path of the built `test-worker` executable; builds it once per test process, unless [`TEST_WORKER_VAR`]
+/// names it.
 pub fn test_worker() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
+        if let Some(path) = std::env::var_os(TEST_WORKER_VAR) {
+            return PathBuf::from(path);
+        }
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut build = Command::new(cargo);
         build.args(["build", "--quiet", "--package", "test-worker", "--message-format=json-render-diagnostics"]);
