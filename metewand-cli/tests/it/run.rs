@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -1180,13 +1180,47 @@ fn a_result_declaring_more_than_the_output_limit_is_invalid_without_reading_it()
     assert!(!message.contains("SHA-256"), "nothing was hashed: {message}");
 }
 
-/// What `metewand doctor` says this machine offers, as `key value` lines.
+/// What `metewand doctor` says this machine offers, by key (`landlock abi`, `pid namespace`, `user namespace`,
+/// `processes`, `confinement`).
 fn doctor() -> std::collections::BTreeMap<String, String> {
-    let output = metewand(&["doctor".to_owned()]);
+    doctor_of(command(&["doctor".to_owned()]))
+}
+
+/// What `metewand doctor`, run by `command`, says.
+fn doctor_of(mut command: Command) -> std::collections::BTreeMap<String, String> {
+    let output = command.output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let keys = ["landlock abi", "pid namespace", "user namespace", "processes", "confinement"];
     text(&output.stdout)
         .lines()
-        .filter_map(|line| line.rsplit_once(' ').map(|(key, value)| (key.to_owned(), value.to_owned())))
+        .filter_map(|line| {
+            let key = keys.iter().find(|key| line.starts_with(&format!("{key} ")))?;
+            Some(((*key).to_owned(), line[key.len() + 1..].to_owned()))
+        })
+        .collect()
+}
+
+/// `metewand` with `args`, as a process without `CAP_SYS_ADMIN` in which a worker's PID namespace can only come
+/// from a user namespace of its own: as this test runs when it is already such a process (an ordinary user);
+/// otherwise as the unprivileged user 65534 (`setpriv`), who is given the bench's folder first.
+fn unprivileged(bench: &Bench, args: &[String]) -> Command {
+    if doctor()["pid namespace"] == "no" {
+        return command(args);
+    }
+    let status = Command::new("chown").args(["-R", "65534:65534"]).arg(bench.dir.path()).status().unwrap();
+    assert!(status.success(), "chown failed");
+    let mut setpriv = Command::new("setpriv");
+    setpriv.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", env!("CARGO_BIN_EXE_metewand")]).args(args);
+    setpriv.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    setpriv
+}
+
+/// The confinement every session of the attempt in `folder` recorded, materializer, implementation, evaluator.
+fn confinements(folder: &Path) -> Vec<Value> {
+    let record = record(folder);
+    [&record["dataset"]["materializer"], &record["implementation"], &record["evaluator"]]
+        .into_iter()
+        .map(|session| session["confinement"].clone())
         .collect()
 }
 
@@ -1210,8 +1244,10 @@ fn every_session_records_its_confinement_and_resources() {
         }
         let network = if abi >= 4 { "denied" } else { "unrestricted" };
         assert_eq!(confinement["network"], network, "{confinement}");
-        let processes = if offers["pid namespace"] == "yes" { "pid-namespace" } else { "sweep" };
+        let processes = if offers["processes"] == "sweep" { "sweep" } else { "pid-namespace" };
         assert_eq!(confinement["processes"], processes, "{confinement}");
+        let in_user_namespace = offers["processes"] == "pid-namespace in a user namespace";
+        assert_eq!(confinement["user_namespace"], in_user_namespace, "{confinement}");
         assert_eq!(confinement["signals"], if abi >= 6 { "scoped" } else { "unscoped" }, "{confinement}");
         let resources = &session["resources"];
         assert!(resources["peak_rss_bytes"].as_u64().unwrap() > 0, "{resources}");
@@ -1279,4 +1315,130 @@ fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_att
     }
     assert_eq!(tree(&bench.repo()), before, "the repository is unchanged");
     assert!(!std::env::temp_dir().join("planted").exists());
+}
+
+#[test]
+fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_and_cannot_write_outside_its_folders() {
+    let bench = Bench::new();
+    let attempt = bench.out("attempt");
+    let targets = [
+        bench.repo().join("metewand.toml"),
+        bench.repo().join("workers"),
+        attempt.clone(),
+        attempt.join("logs"),
+        attempt.join("logs/implementation.log"),
+        std::env::temp_dir(),
+    ];
+    let list: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
+    bench.misbehaving_implementation("writer", &format!("write-all:{}", list.join(",")));
+    let before = tree(&bench.repo());
+    let offers = doctor_of(unprivileged(&bench, &["doctor".to_owned()]));
+    assert_eq!(offers["pid namespace"], "no", "{offers:?}");
+    let output = unprivileged(&bench, &bench.args("writer", "attempt")).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let expected = if offers["user namespace"] == "yes" {
+        assert_eq!(offers["processes"], "pid-namespace in a user namespace");
+        ("pid-namespace", true)
+    } else {
+        // The kernel refuses user namespaces to this user: the recorded and announced fallback is the sweep.
+        assert_eq!(offers["processes"], "sweep");
+        assert!(text(&output.stderr).contains("no PID namespace"), "{}", text(&output.stderr));
+        ("sweep", false)
+    };
+    for confinement in confinements(&attempt) {
+        assert_eq!(
+            (confinement["processes"].as_str().unwrap(), &confinement["user_namespace"]),
+            (expected.0, &Value::Bool(expected.1)),
+            "{confinement}"
+        );
+    }
+    if offers["confinement"] == "full" {
+        assert!(!text(&output.stderr).contains("weaker than full"), "{}", text(&output.stderr));
+    }
+    let log = log(&attempt, "implementation");
+    for target in list.iter().chain([&entry_of(&bench, "attempt").display().to_string()]) {
+        let line = format!("write {target}: ");
+        let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
+        if offers["landlock abi"] != "none" {
+            assert_eq!(outcome, "errno 13", "{target}: {log}");
+        }
+    }
+    assert_eq!(tree(&bench.repo()), before, "the repository is unchanged");
+}
+
+/// The parent pid and start time of a process, from `/proc/<pid>/stat`.
+fn parent_and_start(pid: &str) -> (String, String) {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    (fields[1].to_owned(), fields[19].to_owned())
+}
+
+#[test]
+fn without_privileges_sigkill_during_execute_leaves_no_worker_and_no_supervisor() {
+    let bench = Bench::new();
+    let (marker, pid_file) = (bench.out("marker"), bench.out("killed/work/tmp-implementation/worker.pid"));
+    fs::write(&marker, "").unwrap();
+    bench.worker_file("hang_cholesky.py", &hanging_sdk_worker("cholesky", "Cholesky", "execute", "pass", &marker));
+    bench.replace("command = [\"python3\", \"cholesky.py\"]", "command = [\"python3\", \"hang_cholesky.py\"]");
+    let offers = doctor_of(unprivileged(&bench, &["doctor".to_owned()]));
+    let mut child = unprivileged(&bench, &bench.args("cholesky", "killed")).spawn().unwrap();
+    wait_for("execute", || pid_file.exists());
+    let worker = fs::read_to_string(&pid_file).unwrap();
+    let (parent, parent_start) = parent_and_start(worker.trim());
+    let namespace = |pid: &str, kind: &str| fs::read_link(format!("/proc/{pid}/ns/{kind}")).unwrap();
+    let me = std::process::id().to_string();
+    if offers["processes"] == "pid-namespace in a user namespace" {
+        // The worker is pid 1 of its own PID namespace, in a user namespace of its own; its parent, the supervisor,
+        // is metewand's child.
+        assert_ne!(namespace(worker.trim(), "pid"), namespace(&me, "pid"));
+        assert_ne!(namespace(worker.trim(), "user"), namespace(&me, "user"));
+        assert_eq!(parent_and_start(&parent).0, child.id().to_string(), "the supervisor is metewand's child");
+    } else {
+        assert_eq!(offers["processes"], "sweep", "{offers:?}");
+        assert_eq!(parent, child.id().to_string(), "without a namespace the worker is metewand's child");
+    }
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    assert_worker_dies(&pid_file);
+    wait_for("the supervisor to die with metewand", || {
+        process_state(&parent).is_none_or(|(state, start)| start != parent_start || state == "Z")
+    });
+    if bench.out("killed/attempt.json").exists() {
+        record(&bench.out("killed"));
+    }
+}
+
+#[test]
+fn without_cap_sys_admin_and_user_namespaces_the_sweep_is_recorded_announced_and_refused_when_required() {
+    let bench = Bench::new();
+    // Root without any capability: it may not make a PID namespace, nor map uid 0 in a user namespace (that needs
+    // CAP_SETFCAP), so the kernel refuses both routes.
+    let stripped = |args: &[String]| {
+        let mut setpriv = Command::new("setpriv");
+        setpriv.args(["--inh-caps=-all", "--bounding-set=-all", "--", env!("CARGO_BIN_EXE_metewand")]).args(args);
+        setpriv.stdin(Stdio::null());
+        setpriv
+    };
+    if doctor()["pid namespace"] == "no" {
+        eprintln!("this test cannot take privileges it does not have: the refused routes were NOT played");
+        return;
+    }
+    let offers = doctor_of(stripped(&["doctor".to_owned()]));
+    assert_eq!((offers["pid namespace"].as_str(), offers["user namespace"].as_str()), ("no", "no"), "{offers:?}");
+    assert_eq!(offers["processes"], "sweep");
+    let output = stripped(&bench.args("cholesky", "swept")).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let warnings: Vec<&str> =
+        std::str::from_utf8(&output.stderr).unwrap().lines().filter(|line| line.contains("weaker than full")).collect();
+    assert_eq!(warnings.len(), 1, "{}", text(&output.stderr));
+    assert!(warnings[0].contains("no PID namespace"), "{warnings:?}");
+    for confinement in confinements(&bench.out("swept")) {
+        assert_eq!((&confinement["processes"], &confinement["user_namespace"]), (&"sweep".into(), &false.into()));
+    }
+    let mut args = bench.args("cholesky", "refused");
+    args.push("--require-confinement".to_owned());
+    let output = stripped(&args).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("no PID namespace"), "{}", text(&output.stderr));
+    assert!(!bench.out("refused").exists(), "no attempt folder was created");
 }
