@@ -71,6 +71,9 @@ pub(crate) struct Args {
     /// a result folder for a bare evaluator's requests
     #[arg(long, value_name = "DIR")]
     result: Option<PathBuf>,
+    /// let the bare command use TCP (what `network = true` declares for a repository's worker)
+    #[arg(long)]
+    network: bool,
     /// print JSON instead of the table
     #[arg(long)]
     json: bool,
@@ -114,14 +117,16 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 env: args.env.clone(),
                 dataset_dir: args.dataset.clone().map(absolute).transpose()?,
                 result_dir: args.result.clone().map(absolute).transpose()?,
+                network: args.network,
             };
             vec![conformance::run(&Subject::Command(bare), &options).map_err(|e| Failure::Usage(e.to_string()))?]
         }
         (Some(_), None) => return Err(usage("a bare command needs --role ROLE")),
         (None, Some(_)) => return Err(usage("--role is for a bare command, given after --")),
         (None, None) => {
-            if args.source.is_some() || args.dataset.is_some() || args.result.is_some() || !args.env.is_empty() {
-                return Err(usage("--source, --env, --dataset and --result are for a bare command"));
+            let bare_only = args.source.is_some() || args.dataset.is_some() || args.result.is_some();
+            if bare_only || !args.env.is_empty() || args.network {
+                return Err(usage("--source, --env, --dataset, --result and --network are for a bare command"));
             }
             let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
             let repository = load(&repo)?;

@@ -2,7 +2,7 @@
 //! metewand-runtime's session tests and benchmark. It is never published.
 //!
 //! ```text
-//! test-worker serve [--fault NAME@METHOD]... [--delay METHOD=MS]... [--pid-dir DIR]
+//! test-worker serve [--fault NAME@METHOD]... [--delay METHOD=MS]... [--pid-dir DIR (default: $TMPDIR)]
 //!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
@@ -588,7 +588,13 @@ fn own_pid_and_start() -> (u32, String) {
 /// Starts `test-worker child`, writing its pid file as `<name>.pid` in the pid directory, and waits until it is
 /// ready (for a double fork: until the intermediate child has exited).
 fn spawn_child(options: &Options, name: &str, flags: &[&str], hold_stdout: bool) {
-    let dir = options.pid_dir.as_deref().unwrap_or_else(|| usage("faults that start processes need --pid-dir"));
+    // Without --pid-dir, the worker's TMPDIR: the one folder besides its output a confined worker may write.
+    let tmpdir = env::var_os("TMPDIR").map(PathBuf::from);
+    let dir = options
+        .pid_dir
+        .as_deref()
+        .or(tmpdir.as_deref())
+        .unwrap_or_else(|| usage("faults that start processes need --pid-dir or a TMPDIR"));
     let pid_file = dir.join(format!("{name}.pid"));
     let mut command = Command::new(env::current_exe().expect("the test worker knows its path"));
     command.arg("child").arg("--pid-file").arg(&pid_file).args(flags);

@@ -180,6 +180,7 @@ fn usage_mistakes_are_one_sentence_and_exit_2() {
         &["conformance", "--", "true"],
         &["conformance", repo, "--role", "implementation", "--", "true"],
         &["conformance", repo, "--worker", "judge", "--dataset", "x"],
+        &["conformance", repo, "--worker", "judge", "--network"],
         &["conformance", "--bogus"],
     ] {
         let output = metewand(args, b"");

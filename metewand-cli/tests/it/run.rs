@@ -554,10 +554,10 @@ fn a_closed_terminal_during_execute_ends_the_worker_and_records_a_cancelled_atte
     cancelled_during_execute_by("-HUP");
 }
 
-/// A worker that serves normally unless `marker` exists, in which case it writes `pid` (its process id), runs
-/// `partial` (Python, which may leave a half-written file in its output) and sleeps instead of answering.
-/// An SDK worker that, while `marker` exists, does `partial`, writes its pid (as the machine's `/proc` names it)
-/// to `worker.pid` in its `TMPDIR` and hangs in `method`.
+/// An SDK worker that serves normally unless `marker` exists, in which case it runs `partial` (Python, which may
+/// leave a half-written file in its output), writes its pid (as the machine's `/proc` names it) to `worker.pid` in
+/// its `TMPDIR` and hangs in `method` for longer than [`wait_for`] waits, so that a worker which outlives a killed
+/// `metewand` fails the test rather than ending on its own first.
 fn hanging_sdk_worker(module: &str, class: &str, method: &str, partial: &str, marker: &Path) -> String {
     format!(
         r#"import os, sys, time
@@ -571,7 +571,7 @@ class Hanging({class}):
             with open(os.path.join(os.environ["TMPDIR"], "worker.pid"), "w") as file:
                 file.write(os.readlink("/proc/self"))
             print("hanging", file=sys.stderr, flush=True)
-            time.sleep(120)
+            time.sleep(600)
         return super().{method}(*args)
 
 if __name__ == "__main__":

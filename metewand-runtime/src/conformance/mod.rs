@@ -16,6 +16,10 @@
 //! 5. over every session: `nothing-left-running` (no process of the worker's session or group outlived a clean
 //!    shutdown) and `stdout-frames-only`.
 //!
+//! Every session's worker is confined as an attempt's is (see `Kit::open`): it may write only that session's
+//! output folder and its `TMPDIR`, so a worker that writes elsewhere (next to its code, in the repository, in
+//! `/tmp`) fails here as it would in an attempt.
+//!
 //! Requests the typed session API can never send (a second `hello`, another role's request, malformed lines,
 //! ids it did not allocate) go through [`WorkerSession::exchange_raw`], which keeps every other promise of a
 //! session (deadlines, threads joined, processes reaped).
@@ -51,8 +55,8 @@ use crate::protocol::strict::{JsonObject, SafeUint};
 use crate::protocol::{Frame, encode_message};
 use crate::repository::{CheckedRepository, Dataset, Implementation, Problem, Worker};
 use crate::session::{
-    EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, ProtocolViolation, Reply, Request, SessionConfig,
-    SessionError, SessionErrorKind, SessionSummary, WorkerCommand, WorkerSession,
+    Confinement, EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, ProtocolViolation, Reply, Request,
+    SessionConfig, SessionError, SessionErrorKind, SessionSummary, WorkerCommand, WorkerSession,
 };
 use crate::{PhaseTimeouts, Sha256Digest, WorkerOutputValidator};
 use report::evidence;
@@ -109,6 +113,8 @@ pub struct BareCommand {
     pub dataset_dir: Option<PathBuf>,
     /// A result folder (with `result.json`) for an evaluator's requests.
     pub result_dir: Option<PathBuf>,
+    /// Whether it may use TCP (what `network = true` declares for a repository's worker).
+    pub network: bool,
 }
 
 /// How the kit runs.
@@ -264,11 +270,12 @@ struct Observed {
     left_running: Vec<(Check, usize)>,
 }
 
-/// A session of the kit, with its folder.
+/// A session of the kit, with its folder and the output folder its worker may write.
 struct Opened {
     session: WorkerSession,
     dir: PathBuf,
     source: PathBuf,
+    out: PathBuf,
 }
 
 /// What went wrong in one step of a check.
@@ -428,17 +435,27 @@ impl Kit<'_> {
     // -- sessions
 
     /// Starts a fresh session (a fresh process in a fresh copy of its source) and completes `hello`.
+    ///
+    /// The worker is confined as an attempt confines it: it may write only the session's `out/` (every output
+    /// folder the checks name is in it) and `tmp/` (its `TMPDIR`), use TCP only if it declares `network = true`
+    /// (`--network` for a bare command), write no file larger than the repository's `[limits] output_bytes`, and
+    /// its processes are kept in a PID namespace where the kernel allows one.
     fn open(&mut self, check: Check) -> Step<Opened> {
         self.sessions += 1;
         let dir = self.work.join(format!("session-{}-{}", self.sessions, check.name()));
-        fs::create_dir(&dir)
-            .map_err(|error| Finding::new(format!("the executor could not create a folder: {error}")))?;
+        let (out, tmp) = (dir.join("out"), dir.join("tmp"));
+        for folder in [&dir, &out, &tmp] {
+            fs::create_dir(folder)
+                .map_err(|error| Finding::new(format!("the executor could not create a folder: {error}")))?;
+        }
         let own_source = dir.join("source");
+        let mut confinement = Confinement::new().writable(&out).writable(&tmp);
         let (command, source) = match &self.target.launch {
             Launch::Repository { repository, worker } => {
                 store::copy_source(repository, worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
-                (attempt::worker_command(worker, &own_source, None), own_source)
+                confinement = confinement.network(worker.network()).file_size_limit(repository.limits().output_bytes);
+                (attempt::worker_command(worker, &own_source, Some(&tmp)), own_source)
             }
             Launch::Command(bare) => {
                 let source = match &bare.source_dir {
@@ -450,8 +467,10 @@ impl Kit<'_> {
                         own_source
                     }
                 };
-                let mut command =
-                    WorkerCommand::new(bare.command[0].clone(), &source).args(bare.command[1..].iter().cloned());
+                confinement = confinement.network(bare.network);
+                let mut command = WorkerCommand::new(bare.command[0].clone(), &source)
+                    .args(bare.command[1..].iter().cloned())
+                    .env("TMPDIR", &tmp);
                 for (name, value) in &bare.env {
                     command = command.env(name, value);
                 }
@@ -459,13 +478,14 @@ impl Kit<'_> {
             }
         };
         let mut config =
-            SessionConfig::new(command, self.target.worker_id.clone(), self.target.timeouts, dir.join("stderr.log"));
+            SessionConfig::new(command, self.target.worker_id.clone(), self.target.timeouts, dir.join("stderr.log"))
+                .confine(confinement);
         if self.target.role == Role::Implementation {
             config = config.select(Capability::OneShot);
         }
         let hello = self.hello_line("0");
         match WorkerSession::connect(self.target.role, config) {
-            Ok(session) => Ok(Opened { session, dir, source }),
+            Ok(session) => Ok(Opened { session, dir, source, out }),
             Err(error) => {
                 self.observe(check, &error);
                 Err(Finding::session(Some(&hello), &error))
@@ -654,7 +674,7 @@ impl Kit<'_> {
     // -- the implementation's state rules
 
     fn execute_before_prepare(&mut self, opened: &mut Opened) -> Step<String> {
-        let result_dir = make_dir(&opened.dir.join("result"))?;
+        let result_dir = make_dir(&opened.out.join("result"))?;
         let sent = format!("execute {{\"result_dir\": {:?}}} with no prepare before it", result_dir.as_str());
         match opened.session.call(Request::Execute(ExecuteParams { result_dir })) {
             Ok(_) => Err(Finding::new("execute was answered with a result although nothing was prepared")
@@ -673,7 +693,7 @@ impl Kit<'_> {
     fn reset_then_again(&mut self, opened: &mut Opened) -> Step<String> {
         for round in 1..=2 {
             let prepare = self.prepare_params(SEED)?;
-            let result_dir = make_dir(&opened.dir.join(format!("result-{round}")))?;
+            let result_dir = make_dir(&opened.out.join(format!("result-{round}")))?;
             let steps = [Request::Prepare(prepare), Request::Execute(ExecuteParams { result_dir })];
             for request in steps.into_iter().chain((round == 1).then_some(Request::Reset)) {
                 let method = request.method();
@@ -772,14 +792,14 @@ impl Kit<'_> {
         let check = Check::Outputs;
         let mut opened = self.open(check)?;
         let seed = SafeUint::try_from(seed).expect("a small seed");
-        let out = opened.dir.join("out");
+        let out = opened.out.clone();
         let (sent, outcome) = match self.target.role {
             Role::DatasetMaterializer => {
                 let params = MaterializeParams {
                     source_dir: wire_path(&opened.source)?,
                     dataset_parameters: self.dataset_parameters(),
                     dataset_seed: seed,
-                    output_dir: make_dir(&out)?,
+                    output_dir: wire_path(&out)?,
                 };
                 let sent = format!("materialize with seed {seed} into {}", out.display());
                 (sent, opened.session.call(Request::Materialize(params)))
@@ -787,7 +807,7 @@ impl Kit<'_> {
             Role::Implementation => {
                 let prepare = self.prepare_params(seed.get())?;
                 let sent = format!("prepare with implementation seed {seed}, then execute into {}", out.display());
-                let execute = ExecuteParams { result_dir: make_dir(&out)? };
+                let execute = ExecuteParams { result_dir: wire_path(&out)? };
                 let outcome = opened
                     .session
                     .call(Request::Prepare(prepare))
@@ -795,8 +815,6 @@ impl Kit<'_> {
                 (sent, outcome)
             }
             Role::ProblemEvaluator => {
-                fs::create_dir(&out)
-                    .map_err(|error| Finding::new(format!("the executor could not create a folder: {error}")))?;
                 let params = self.evaluate_params(&out.join("metrics.json"))?;
                 let sent = format!("evaluate into {}", out.join("metrics.json").display());
                 (sent, opened.session.call(Request::Evaluate(params)))

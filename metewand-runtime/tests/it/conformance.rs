@@ -139,6 +139,7 @@ fn bare(role: Role, script: &str) -> BareCommand {
         env: vec![(OsString::from("PYTHONPATH"), sdk().join("src").into())],
         dataset_dir: None,
         result_dir: None,
+        network: false,
     }
 }
 
@@ -178,6 +179,7 @@ fn a_bare_implementation_given_a_dataset_runs_its_state_checks() {
             env: Vec::new(),
             dataset_dir: Some(dataset.path().to_owned()),
             result_dir: None,
+            network: false,
         })
     };
     let report = conformance::run(&subject(command.clone()), &ConformanceOptions::new(work.path())).unwrap();
@@ -231,9 +233,8 @@ fn writing_non_frames_to_stdout_fails_stdout_frames_only() {
 
 #[test]
 fn leaving_a_process_behind_fails_nothing_left_running() {
-    let pids = tempfile::tempdir().unwrap();
-    let pid_dir = pids.path().to_str().unwrap();
-    let repo = repository(&[], &["--fault", "spawn-sleeper@prepare", "--pid-dir", pid_dir], &[]);
+    // The sleeper's pid file goes to the worker's TMPDIR, which a confined worker may write.
+    let repo = repository(&[], &["--fault", "spawn-sleeper@prepare"], &[]);
     let report = kit(repo.path(), "solver", false);
     assert_fails(&report, &[Check::NothingLeftRunning]);
     let why = &report.check(Check::NothingLeftRunning).unwrap().why;
@@ -277,4 +278,30 @@ fn a_worker_that_ignores_roles_and_rules_fails_their_checks() {
     fs::write(dir.path().join("metewand.toml"), toml.replace(",\"--conformant\"", "")).unwrap();
     let report = kit(dir.path(), "solver", false);
     assert_fails(&report, &[Check::SecondHello, Check::OtherRole, Check::ExecuteBeforePrepare]);
+}
+
+/// The kit runs a worker confined as an attempt does: an implementation that, on every `execute` of the kit's
+/// sessions, tries to write a folder of the test's and `/tmp` is refused each time (it reports the refusal and goes
+/// on, so every check still passes), and nothing is written.
+#[test]
+fn the_kit_runs_workers_confined_so_writes_outside_their_output_fail() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let targets = [
+        elsewhere.path().join("planted"),
+        std::env::temp_dir().join(format!("metewand-conformance-planted-{}", std::process::id())),
+    ];
+    let mut solver = vec!["--attack", "write@execute"];
+    for target in &targets {
+        solver.extend(["--target", target.to_str().unwrap()]);
+    }
+    let repo = repository(&[], &solver, &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[]);
+    if metewand_runtime::session::KernelSupport::probe().landlock_abi == 0 {
+        eprintln!("this kernel has no Landlock: the writes were NOT refused");
+        return;
+    }
+    for target in &targets {
+        assert!(!target.exists(), "{} was written during the kit's run", target.display());
+    }
 }
