@@ -27,9 +27,15 @@
 //!
 //! each with its descendants. Each round holds the registry of live workers, so a worker being spawned by another
 //! thread is never mistaken for an orphan. Then the worker is reaped (only now, so that its pid, which is also its
-//! group and session id, cannot be reused while those are signalled), and every killed process that became our
-//! zombie is reaped by its own pid: the orchestrator never waits for "any child", which would steal the exit
-//! status of another session's worker or of a process some other code started.
+//! group and session id, cannot be reused while those are signalled), and every process of the tree that became
+//! our zombie is reaped by its own pid and start time, scanning again after each reaping until a scan finds
+//! nothing new (zombies of generations that exited on their own keep arriving as their parents go): the
+//! orchestrator never waits for "any child", which would steal the exit status of another session's worker or of
+//! a process some other code started.
+//!
+//! With the user-namespace route the process spawned is the worker's supervisor, not the worker (see
+//! `sys::worker_pre_exec`): its pid is the one watched, signalled and reaped, and the worker, its only child, is
+//! never counted as left behind.
 //!
 //! Limits: an escapee re-parented to the orchestrator while its worker still runs (possible only if the worker
 //! clears its own subreaper flag) is left to the orphan rule, so another session's sweep may end it early; code in
@@ -343,7 +349,7 @@ impl WorkerProcess {
         let me = std::process::id() as i32;
         let deadline = Instant::now() + REAP_LIMIT;
         // Everything killed, with its start time, so that reaping never touches a reused pid.
-        let mut killed: BTreeMap<i32, u64> = BTreeMap::new();
+        let mut killed: BTreeSet<(i32, u64)> = BTreeSet::new();
         let mut left_running = std::mem::take(&mut self.running_at_shutdown);
         let mut quiet = 0;
         let mut pause = Duration::from_micros(100);
@@ -360,7 +366,7 @@ impl WorkerProcess {
                     .is_none_or(|process| process.stopped || process.zombie);
                 let running: Vec<&ProcessStat> = found.iter().filter(|process| !process.zombie).collect();
                 for process in &found {
-                    killed.entry(process.pid).or_insert(process.start);
+                    killed.insert((process.pid, process.start));
                     if self.left_behind(process) {
                         left_running.insert(process.pid);
                     }
@@ -393,15 +399,7 @@ impl WorkerProcess {
         }
 
         let reaped = self.reap_worker(deadline);
-        // A process of the tree that exited on its own during the rounds is a zombie no round needed to kill; once
-        // the worker is gone it is ours to reap too.
-        {
-            let workers = live_workers();
-            for process in self.scan_tree(&workers).1 {
-                killed.entry(process.pid).or_insert(process.start);
-            }
-        }
-        let survivors = reap_killed(killed, me, deadline);
+        let survivors = self.reap_leftovers(killed, me, deadline);
         let (status, resources) = match reaped {
             Some((status, resources)) => (Some(status), Some(resources)),
             None => (None, None),
@@ -409,6 +407,33 @@ impl WorkerProcess {
         let termination = Termination { status, resources, survivors, left_running: left_running.len() };
         self.termination = Some(termination.clone());
         termination
+    }
+
+    /// Reaps every process of the tree that became our zombie, until a scan finds none left, or `deadline`
+    /// passes; returns the pids still present then.
+    ///
+    /// Scans go on after the killed ones are reaped, because the tree's zombies keep arriving: a process that
+    /// exited on its own (a fork-chain generation) is a zombie of its parent, which need not be in any scan (it
+    /// may itself have exited just before one), and becomes ours only when that parent is gone, possibly after
+    /// the last scan of the rounds. Whatever a scan finds still running is killed, though the rounds leave
+    /// nothing running unless they ran out of time.
+    fn reap_leftovers(&self, mut killed: BTreeSet<(i32, u64)>, me: i32, deadline: Instant) -> Vec<i32> {
+        loop {
+            reap_killed(&mut killed, me, deadline);
+            let mut more = false;
+            {
+                let workers = live_workers();
+                for process in self.scan_tree(&workers).1 {
+                    if !process.zombie {
+                        let _ = sys::kill(process.pid);
+                    }
+                    more |= killed.insert((process.pid, process.start));
+                }
+            }
+            if !more || Instant::now() >= deadline {
+                return killed.into_iter().map(|(pid, _)| pid).collect();
+            }
+        }
     }
 
     /// Reaps the worker once it has exited, and only then forgets its pid.
@@ -431,12 +456,12 @@ impl Drop for WorkerProcess {
     }
 }
 
-/// Reaps every killed process that became our zombie, until all are gone or `deadline` passes; returns the pids
-/// still present then.
-fn reap_killed(mut killed: BTreeMap<i32, u64>, me: i32, deadline: Instant) -> Vec<i32> {
+/// Reaps every killed process (pid and start time) that became our zombie, until all are gone or `deadline`
+/// passes; what is still present then stays in `killed`.
+fn reap_killed(killed: &mut BTreeSet<(i32, u64)>, me: i32, deadline: Instant) {
     let mut pause = Duration::from_micros(100);
     loop {
-        killed.retain(|&pid, &mut start| match read_stat(pid) {
+        killed.retain(|&(pid, start)| match read_stat(pid) {
             Some(process) if process.start == start => {
                 if process.zombie && process.ppid == me {
                     // Held so that no worker is spawned with this pid between the check and the wait.
@@ -451,7 +476,7 @@ fn reap_killed(mut killed: BTreeMap<i32, u64>, me: i32, deadline: Instant) -> Ve
             _ => false,
         });
         if killed.is_empty() || Instant::now() >= deadline {
-            return killed.into_keys().collect();
+            return;
         }
         thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(10));

@@ -220,8 +220,8 @@ fn chain_processes(fixture: &Fixture) -> Vec<(i32, u64)> {
 }
 
 /// A fork-and-`setsid` chain (each generation living `pause`, or as little as it can with none) started during
-/// `prepare` leaves nothing running once the session ends, 20 times over, ending with a clean shutdown or a drop.
-/// The sessions report `expected`.
+/// `prepare` leaves nothing once the session ends, not even a zombie, 20 times over, ending with a clean shutdown
+/// or a drop. The sessions report `expected`.
 fn a_fork_chain_leaves_nothing_alive(
     isolation: ProcessIsolation,
     expected: (ProcessConfinement, bool),
@@ -249,6 +249,8 @@ fn a_fork_chain_leaves_nothing_alive(
         assert!(processes.len() >= 3, "the chain ran ({} generations recorded)", processes.len());
         for (pid, start) in processes {
             assert!(!running(pid, start), "round {round}: chain process {pid} outlived its session ({report:?})");
+            // Generations that exited on their own became the orchestrator's zombies; they are reaped too.
+            assert!(!super::exists(pid, start), "round {round}: chain process {pid} was left a zombie ({report:?})");
         }
     }
 }
