@@ -6,7 +6,8 @@
 //!
 //! The target is an exchange that costs at most 1.2 times (b). The `confinement` group measures spawn-to-ready
 //! of the test worker and of a Python SDK worker with and without confinement (Landlock rules, scopes, TCP
-//! denial, a PID namespace, rlimits), in the same run; the target is under 2 ms added per session.
+//! denial, a PID namespace, rlimits), in the same run, the PID namespace made both ways (by the orchestrator where
+//! it may, and inside a user namespace, with the worker's supervisor); the target is under 2 ms added per session.
 //!
 //! On a small virtual machine, wake-ups across CPUs dominate and vary by tens of microseconds from run to run;
 //! pinning the run to one CPU (`taskset -c 1 cargo bench -p metewand-runtime --bench session`) measures the CPU
@@ -24,7 +25,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use metewand_runtime::protocol::messages::{Capability, WorkerId};
-use metewand_runtime::session::{Confinement, ImplementationSession, PhaseTimeouts, SessionConfig, WorkerCommand};
+use metewand_runtime::session::{
+    Confinement, ImplementationSession, PhaseTimeouts, ProcessIsolation, SessionConfig, WorkerCommand,
+};
 use tempfile::TempDir;
 
 /// The bytes of the `reset` request the session sends, so the echo moves a line of the same length.
@@ -137,20 +140,22 @@ fn lifecycle(c: &mut Criterion) {
     group.finish();
 }
 
-/// A session configuration for `command` with a log of its own (logs are created exclusively), confined or not.
-fn fresh(dir: &TempDir, command: WorkerCommand, confined: bool) -> SessionConfig {
+/// A session configuration for `command` with a log of its own (logs are created exclusively), confined with
+/// `isolation` or not at all (`None`).
+fn fresh(dir: &TempDir, command: WorkerCommand, confined: Option<ProcessIsolation>) -> SessionConfig {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let worker_id = WorkerId::try_from(format!("mw1-resolved-worker-{}", "0".repeat(64))).expect("a worker id");
     let timeouts = PhaseTimeouts::uniform(Duration::from_secs(30));
     let config = SessionConfig::new(command, worker_id, timeouts, dir.path().join(format!("worker-{n}.log")))
         .select(Capability::OneShot);
-    if confined {
-        let tmp = dir.path().join("tmp");
-        let _ = std::fs::create_dir(&tmp);
-        config.confine(Confinement::new().writable(tmp).file_size_limit(64 << 30))
-    } else {
-        config
+    match confined {
+        Some(isolation) => {
+            let tmp = dir.path().join("tmp");
+            let _ = std::fs::create_dir(&tmp);
+            config.confine(Confinement::new().writable(tmp).file_size_limit(64 << 30).process_isolation(isolation))
+        }
+        None => config,
     }
 }
 
@@ -165,8 +170,15 @@ fn confinement(c: &mut Criterion) {
         .env("PYTHONDONTWRITEBYTECODE", "1");
     let test_worker = WorkerCommand::new(test_worker::test_worker(), dir.path()).args(["serve", "--quiet"]);
     for (name, command) in [("test_worker", test_worker), ("python_sdk", python)] {
-        for confined in [false, true] {
-            let id = format!("{name}_spawn_to_ready_{}", if confined { "confined" } else { "unconfined" });
+        let variants = [
+            ("unconfined", None),
+            // A PID namespace the orchestrator makes itself where it may (as root), otherwise the user-namespace
+            // route; the next variant chooses the user-namespace route in any case.
+            ("confined", Some(ProcessIsolation::Namespace)),
+            ("confined_user_namespace", Some(ProcessIsolation::UserNamespace)),
+        ];
+        for (variant, confined) in variants {
+            let id = format!("{name}_spawn_to_ready_{variant}");
             group.bench_function(&id, |b| {
                 b.iter_custom(|iterations| {
                     let mut total = Duration::ZERO;
@@ -175,6 +187,9 @@ fn confinement(c: &mut Criterion) {
                         let started = Instant::now();
                         let session = ImplementationSession::connect(config).expect("the worker connects");
                         total += started.elapsed();
+                        if confined == Some(ProcessIsolation::UserNamespace) {
+                            assert!(session.confinement().user_namespace, "the user-namespace route is measured");
+                        }
                         session.shutdown().expect("the worker shuts down");
                     }
                     total

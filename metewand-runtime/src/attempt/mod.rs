@@ -274,11 +274,7 @@ impl AttemptPlan<'_> {
 /// The confinement `worker` would run under on this machine, as `kernel` (from [`KernelSupport::probe`]) offers
 /// it, with `options`.
 pub fn expected_confinement(worker: &Worker, kernel: &KernelSupport, options: &RunOptions) -> ConfinementReport {
-    let mut report = kernel.expected(worker.network());
-    if options.process_isolation == ProcessIsolation::Sweep {
-        report.processes = ProcessConfinement::Sweep;
-    }
-    report
+    kernel.expected_with(worker.network(), options.process_isolation)
 }
 
 /// Each way `reports` fall short of full confinement, once, in the order found: what a caller warns about, or

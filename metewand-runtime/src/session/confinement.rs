@@ -40,6 +40,10 @@ pub enum ProcessIsolation {
     Namespace,
     /// The freezing sweep only, even where namespaces are available (the fallback, forced).
     Sweep,
+    /// A PID namespace inside a user namespace of the worker's own, even where the orchestrator could make the
+    /// PID namespace itself: the route taken without `CAP_SYS_ADMIN`, chosen (to measure or test it as root); the
+    /// freezing sweep where the kernel refuses it.
+    UserNamespace,
 }
 
 /// What a worker may do: the directories it may write, whether it may use TCP, how large a file it may write,
@@ -208,14 +212,23 @@ impl KernelSupport {
 
     /// The confinement a worker would get here, given whether it declared network access.
     pub fn expected(&self, network: bool) -> ConfinementReport {
-        let route = if self.pid_namespace {
-            Route::PidNamespace
-        } else if self.user_namespace {
-            Route::UserNamespace
-        } else {
-            Route::Sweep
-        };
-        self.report(network, route)
+        self.expected_with(network, ProcessIsolation::Namespace)
+    }
+
+    /// The confinement a worker would get here with `isolation`, given whether it declared network access.
+    pub fn expected_with(&self, network: bool, isolation: ProcessIsolation) -> ConfinementReport {
+        self.report(network, self.route(isolation))
+    }
+
+    /// How a worker's processes are kept together here with `isolation`.
+    pub(super) fn route(&self, isolation: ProcessIsolation) -> Route {
+        match isolation {
+            ProcessIsolation::Namespace if self.pid_namespace => Route::PidNamespace,
+            ProcessIsolation::Namespace | ProcessIsolation::UserNamespace if self.user_namespace => {
+                Route::UserNamespace
+            }
+            _ => Route::Sweep,
+        }
     }
 
     fn report(&self, network: bool, route: Route) -> ConfinementReport {
@@ -253,11 +266,11 @@ pub(super) fn user_namespace_works() -> bool {
 }
 
 /// A confinement made ready in the parent: the ruleset's descriptor (kept open until the child has used it) and
-/// whether a PID namespace is wanted.
+/// how the worker's processes are to be kept together.
 pub(super) struct Prepared {
     pub(super) ruleset: Option<OwnedFd>,
     pub(super) file_size: Option<u64>,
-    pub(super) namespace: bool,
+    pub(super) processes: ProcessIsolation,
     pub(super) network: bool,
     pub(super) abi: u32,
 }
@@ -285,7 +298,7 @@ pub(super) fn prepare(confinement: &Confinement) -> io::Result<Prepared> {
     Ok(Prepared {
         ruleset,
         file_size: confinement.file_size,
-        namespace: confinement.processes == ProcessIsolation::Namespace,
+        processes: confinement.processes,
         network: confinement.network,
         abi,
     })

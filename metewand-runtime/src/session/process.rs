@@ -53,7 +53,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 use std::{fs, io, thread};
 
-use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, Route};
+use super::confinement::{
+    self, Confinement, ConfinementReport, KernelSupport, ProcessConfinement, ProcessIsolation, Route,
+};
 use super::record::Resources;
 use super::sys;
 
@@ -181,19 +183,24 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     // The ruleset descriptor stays open in `prepared` until the spawn has returned.
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
     let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
-    let namespace = prepared.as_ref().is_some_and(|prepared| prepared.namespace);
+    let isolation = prepared.as_ref().map(|prepared| prepared.processes);
 
     let (result_sender, result) = mpsc::sync_channel(1);
     let (release, released) = mpsc::channel::<()>();
     thread::Builder::new().name("mw-spawn".to_owned()).spawn(move || {
-        let route = if !namespace {
-            Route::Sweep
-        } else if sys::unshare_pid_namespace().is_ok() {
-            Route::PidNamespace
-        } else if confinement::user_namespace_works() {
-            Route::UserNamespace
-        } else {
-            Route::Sweep
+        // The PID namespace is tried here, on the thread whose children enter it; the user namespace's answer is
+        // the kernel's, asked once.
+        let route = match isolation {
+            Some(isolation @ (ProcessIsolation::Namespace | ProcessIsolation::UserNamespace)) => {
+                let direct = isolation == ProcessIsolation::Namespace && sys::unshare_pid_namespace().is_ok();
+                let support = KernelSupport {
+                    landlock_abi: 0,
+                    pid_namespace: direct,
+                    user_namespace: confinement::user_namespace_works(),
+                };
+                support.route(isolation)
+            }
+            Some(ProcessIsolation::Sweep) | None => Route::Sweep,
         };
         let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
         sys::set_pre_exec(&mut builder, sys::ChildSetup { ruleset, file_size, user_namespace });

@@ -282,6 +282,21 @@ fn without_privileges_a_full_speed_fork_chain_dies_with_the_pid_namespace_in_a_u
     );
 }
 
+/// The user-namespace route can be chosen where the orchestrator could make the PID namespace itself (so it is
+/// played here whoever runs the tests); where the kernel refuses it, the session reports the sweep.
+#[test]
+fn a_full_speed_fork_chain_dies_with_a_pid_namespace_in_a_user_namespace_chosen_explicitly() {
+    if !kernel().user_namespace {
+        let fixture = Fixture::new();
+        let (_, report) =
+            attacked(&fixture, &[], Confinement::new().process_isolation(ProcessIsolation::UserNamespace));
+        assert_eq!((report.processes, report.user_namespace), (ProcessConfinement::Sweep, false));
+        eprintln!("this kernel refuses user namespaces: the reported sweep was checked, the chain NOT played");
+        return;
+    }
+    a_fork_chain_leaves_nothing_alive(ProcessIsolation::UserNamespace, (ProcessConfinement::PidNamespace, true), None);
+}
+
 /// The fallback is played against a chain whose generations live 50 ms each: a chain that forks as fast as the
 /// machine allows can outrun scans of `/proc` on a loaded machine (a generation lives less than a scan takes), which
 /// is why the PID namespace is the primary path and the sweep's limit is documented.
