@@ -221,7 +221,7 @@ impl KernelSupport {
     }
 
     /// How a worker's processes are kept together here with `isolation`.
-    pub(super) fn route(&self, isolation: ProcessIsolation) -> Route {
+    fn route(&self, isolation: ProcessIsolation) -> Route {
         match isolation {
             ProcessIsolation::Namespace if self.pid_namespace => Route::PidNamespace,
             ProcessIsolation::Namespace | ProcessIsolation::UserNamespace if self.user_namespace => {

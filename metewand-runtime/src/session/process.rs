@@ -53,9 +53,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 use std::{fs, io, thread};
 
-use super::confinement::{
-    self, Confinement, ConfinementReport, KernelSupport, ProcessConfinement, ProcessIsolation, Route,
-};
+use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
 use super::record::Resources;
 use super::sys;
 
@@ -188,19 +186,16 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     let (result_sender, result) = mpsc::sync_channel(1);
     let (release, released) = mpsc::channel::<()>();
     thread::Builder::new().name("mw-spawn".to_owned()).spawn(move || {
-        // The PID namespace is tried here, on the thread whose children enter it; the user namespace's answer is
-        // the kernel's, asked once.
+        // The PID namespace is tried here, on the thread whose children enter it; whether the user-namespace
+        // route works is the kernel's answer, asked once, and only when it is needed.
         let route = match isolation {
-            Some(isolation @ (ProcessIsolation::Namespace | ProcessIsolation::UserNamespace)) => {
-                let direct = isolation == ProcessIsolation::Namespace && sys::unshare_pid_namespace().is_ok();
-                let support = KernelSupport {
-                    landlock_abi: 0,
-                    pid_namespace: direct,
-                    user_namespace: confinement::user_namespace_works(),
-                };
-                support.route(isolation)
+            Some(ProcessIsolation::Namespace) if sys::unshare_pid_namespace().is_ok() => Route::PidNamespace,
+            Some(ProcessIsolation::Namespace | ProcessIsolation::UserNamespace)
+                if confinement::user_namespace_works() =>
+            {
+                Route::UserNamespace
             }
-            Some(ProcessIsolation::Sweep) | None => Route::Sweep,
+            _ => Route::Sweep,
         };
         let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
         sys::set_pre_exec(&mut builder, sys::ChildSetup { ruleset, file_size, user_namespace });
@@ -422,8 +417,8 @@ impl WorkerProcess {
     /// Scans go on after the killed ones are reaped, because the tree's zombies keep arriving: a process that
     /// exited on its own (a fork-chain generation) is a zombie of its parent, which need not be in any scan (it
     /// may itself have exited just before one), and becomes ours only when that parent is gone, possibly after
-    /// the last scan of the rounds. Whatever a scan finds still running is killed, though the rounds leave
-    /// nothing running unless they ran out of time.
+    /// the last scan of the rounds. The worker is reaped by now, so its pid may already name another session's
+    /// worker: what is in a live worker's session or group is left to that worker's session.
     fn reap_leftovers(&self, mut killed: BTreeSet<(i32, u64)>, me: i32, deadline: Instant) -> Vec<i32> {
         loop {
             reap_killed(&mut killed, me, deadline);
@@ -431,10 +426,9 @@ impl WorkerProcess {
             {
                 let workers = live_workers();
                 for process in self.scan_tree(&workers).1 {
-                    if !process.zombie {
-                        let _ = sys::kill(process.pid);
+                    if !workers.contains(&process.sid) && !workers.contains(&process.pgid) {
+                        more |= killed.insert((process.pid, process.start));
                     }
-                    more |= killed.insert((process.pid, process.start));
                 }
             }
             if !more || Instant::now() >= deadline {

@@ -379,6 +379,11 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
             // new user namespace, in which it has every capability until it execs.
             check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })?;
             write_id_maps(&maps)?;
+            // SAFETY: the default disposition installs no handler; the supervisor must be able to wait for the
+            // worker even if the orchestrator ignores SIGCHLD (an ignored SIGCHLD would reap it unseen).
+            if unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) } == libc::SIG_ERR {
+                return Err(io::Error::last_os_error());
+            }
             die_with_parent()?;
             let worker = raw_fork(libc::CLONE_NEWPID)?;
             if worker > 0 {
