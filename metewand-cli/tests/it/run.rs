@@ -1278,6 +1278,31 @@ fn forcing_the_sweep_warns_and_require_confinement_then_refuses_before_anything_
     assert!(!bench.out("refused").exists(), "no attempt folder was created");
 }
 
+/// Adds the implementation `writer`, which tries to write each of `targets` (and its dataset entry) during
+/// `prepare`; returns the targets as it names them.
+fn writer(bench: &Bench, targets: &[PathBuf]) -> Vec<String> {
+    let list: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
+    bench.misbehaving_implementation("writer", &format!("write-all:{}", list.join(",")));
+    list
+}
+
+/// Asserts that the writer of the attempt `attempt` was refused (EACCES) each of `targets` and its dataset entry,
+/// where the kernel `offers` Landlock; where it does not, that the record says so.
+fn assert_writes_refused(bench: &Bench, targets: &[String], offers: &std::collections::BTreeMap<String, String>) {
+    let attempt = bench.out("attempt");
+    let log = log(&attempt, "implementation");
+    let entry = entry_of(bench, "attempt");
+    for target in targets.iter().chain([&entry.display().to_string()]) {
+        let line = format!("write {target}: ");
+        let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
+        if offers["landlock abi"] == "none" {
+            assert_eq!(record(&attempt)["implementation"]["confinement"]["filesystem"], "none");
+        } else {
+            assert_eq!(outcome, "errno 13", "{target}: {log}");
+        }
+    }
+}
+
 #[test]
 fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_attempt_the_logs_or_tmp() {
     let bench = Bench::new();
@@ -1296,23 +1321,11 @@ fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_att
         attempt.join("logs/implementation.log"),
         std::env::temp_dir(),
     ];
-    let list: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
-    bench.misbehaving_implementation("writer", &format!("write-all:{}", list.join(",")));
+    let list = writer(&bench, &targets);
     let before = tree(&bench.repo());
     let output = bench.run("writer", "attempt");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let log = log(&attempt, "implementation");
-    let entry = entry_of(&bench, "attempt");
-    let offers = doctor();
-    for target in list.iter().chain([&entry.display().to_string()]) {
-        let line = format!("write {target}: ");
-        let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
-        if offers["landlock abi"] == "none" {
-            assert_eq!(record(&attempt)["implementation"]["confinement"]["filesystem"], "none");
-        } else {
-            assert_eq!(outcome, "errno 13", "{target}: {log}");
-        }
-    }
+    assert_writes_refused(&bench, &list, &doctor());
     assert_eq!(tree(&bench.repo()), before, "the repository is unchanged");
     assert!(!std::env::temp_dir().join("planted").exists());
 }
@@ -1329,8 +1342,7 @@ fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_an
         attempt.join("logs/implementation.log"),
         std::env::temp_dir(),
     ];
-    let list: Vec<String> = targets.iter().map(|path| path.display().to_string()).collect();
-    bench.misbehaving_implementation("writer", &format!("write-all:{}", list.join(",")));
+    let list = writer(&bench, &targets);
     let before = tree(&bench.repo());
     let offers = doctor_of(unprivileged(&bench, &["doctor".to_owned()]));
     assert_eq!(offers["pid namespace"], "no", "{offers:?}");
@@ -1355,14 +1367,7 @@ fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_an
     if offers["confinement"] == "full" {
         assert!(!text(&output.stderr).contains("weaker than full"), "{}", text(&output.stderr));
     }
-    let log = log(&attempt, "implementation");
-    for target in list.iter().chain([&entry_of(&bench, "attempt").display().to_string()]) {
-        let line = format!("write {target}: ");
-        let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
-        if offers["landlock abi"] != "none" {
-            assert_eq!(outcome, "errno 13", "{target}: {log}");
-        }
-    }
+    assert_writes_refused(&bench, &list, &offers);
     assert_eq!(tree(&bench.repo()), before, "the repository is unchanged");
 }
 
