@@ -56,6 +56,7 @@ pub mod export;
 pub mod folder;
 pub mod plan;
 pub mod runner;
+pub mod slurm;
 pub mod status;
 pub mod summary;
 
