@@ -381,7 +381,9 @@ pub(crate) fn materialize(
     let attempt = &plan.attempts()[first];
     let datasets = folder.path().join("datasets");
     let dir = datasets.join(dataset.key.as_str());
-    remove_tree(&dir).and_then(|()| fs::create_dir(&dir)).map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    remove_tree(&dir)
+        .and_then(|()| fs::create_dir(&dir))
+        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
     let record = plan.attempt_plan(attempt).materialize_dataset(&dir, options);
     let name = format!("{}.json", dataset.key.as_str());
     let value = serde_json::to_value(&record).expect("a materialization record serializes");

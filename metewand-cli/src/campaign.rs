@@ -293,7 +293,6 @@ impl Selection {
     fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
         self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
     }
-
 }
 
 fn plan(args: PlanArgs) -> Result<(), Failure> {
@@ -614,7 +613,7 @@ fn status(args: StatusArgs) -> Result<(), Failure> {
 /// The Slurm part of `campaign status`: each job's tasks by state, and the attempts without a record by what their
 /// task does. Slurm not answering is said on its line, not a failure of the status.
 fn slurm_lines(dir: &Path) -> String {
-    let found = Slurm::from_path().map_err(slurm::Error::from).and_then(|slurm| slurm::status(dir, &slurm));
+    let found = Slurm::connect().map_err(slurm::Error::from).and_then(|slurm| slurm::status(dir, &slurm));
     let status = match found {
         Ok(Some(status)) => status,
         Ok(None) => return String::new(),
@@ -646,7 +645,7 @@ fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
 
 fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let _ = args.slurm;
-    let slurm = Slurm::from_path().map_err(|error| slurm_failure("submit", error))?;
+    let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;
     let plan = selection.plan("submit", &repository)?;
@@ -668,9 +667,6 @@ fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let state_dir = state_dir.canonicalize().unwrap_or(state_dir);
     let binary = std::env::current_exe()
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
-    let concurrency = args.max_parallel.map_or(0, NonZeroU64::get);
-    let folder = CampaignFolder::open(&path, &plan, concurrency, Environment::capture(&repository))
-        .map_err(|error| slurm_failure("submit", error))?;
     let config = slurm::SubmitConfig {
         binary,
         state_dir,
@@ -683,13 +679,10 @@ fn submit(args: SubmitArgs) -> Result<(), Failure> {
         retry_failed: args.retry_failed,
         sweep_processes: args.sweep_processes,
     };
-    let summary = slurm::submit(&plan, &folder, &config, &slurm).map_err(|error| slurm_failure("submit", error))?;
-    let mut out = format!(
-        "campaign     {} ({} attempts: {} already done)\n",
-        plan.name(),
-        summary.planned,
-        summary.done
-    );
+    let summary = slurm::submit(&plan, &path, Environment::capture(&repository), &config, &slurm)
+        .map_err(|error| slurm_failure("submit", error))?;
+    let mut out =
+        format!("campaign     {} ({} attempts: {} already done)\n", plan.name(), summary.planned, summary.done);
     match &summary.submission {
         None => out.push_str("submitted    nothing: every attempt has a record\n"),
         Some(submission) => {
@@ -702,14 +695,22 @@ fn submit(args: SubmitArgs) -> Result<(), Failure> {
                 submission.pack_size
             ));
             if let Some(minutes) = summary.minutes {
-                out.push_str(&format!("time limit   {minutes} min a task of attempts (the worst case of a pack, plus 5 min)\n"));
+                out.push_str(&format!(
+                    "time limit   {minutes} min a task of attempts (the worst case of a pack, plus 5 min)\n"
+                ));
             }
             for job in &submission.jobs {
-                out.push_str(&format!("job          {} {} ({} task{})\n", job.job_id, job.script, job.tasks, if job.tasks == 1 { "" } else { "s" }));
+                out.push_str(&format!(
+                    "job          {} {} ({} task{})\n",
+                    job.job_id,
+                    job.script,
+                    job.tasks,
+                    if job.tasks == 1 { "" } else { "s" }
+                ));
             }
         }
     }
-    out.push_str(&format!("folder       {}\n", folder.path().display()));
+    out.push_str(&format!("folder       {}\n", summary.folder.display()));
     print_out("campaign submit", &out)
 }
 
@@ -735,7 +736,9 @@ fn work(args: WorkArgs) -> Result<(), Failure> {
     }
     let status = summary.exit_status();
     if status == 130 {
-        say("campaign work: cancelled; the running attempt is recorded cancelled and the next `campaign submit` runs it again");
+        say(
+            "campaign work: cancelled; the running attempt is recorded cancelled and the next `campaign submit` runs it again",
+        );
     }
     if status == 0 { Ok(()) } else { Err(Failure::Status(status)) }
 }
@@ -743,13 +746,18 @@ fn work(args: WorkArgs) -> Result<(), Failure> {
 fn cancel(args: StatusArgs) -> Result<(), Failure> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
     Status::of(&dir).map_err(|error| slurm_failure("cancel", error))?;
-    let slurm = Slurm::from_path().map_err(|error| slurm_failure("cancel", error))?;
-    let summary = slurm::cancel(&dir, &slurm, Duration::from_secs(120)).map_err(|error| slurm_failure("cancel", error))?;
+    let slurm = Slurm::connect().map_err(|error| slurm_failure("cancel", error))?;
+    let summary =
+        slurm::cancel(&dir, &slurm, Duration::from_secs(120)).map_err(|error| slurm_failure("cancel", error))?;
     let list = |ids: &[u64]| ids.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     if !summary.remaining.is_empty() {
         return Err(slurm_failure(
             "cancel",
-            format!("jobs {} are still there 120 s after they were cancelled; see `squeue -j {}`", list(&summary.remaining), list(&summary.remaining)),
+            format!(
+                "jobs {} are still there 120 s after they were cancelled; see `squeue -j {}`",
+                list(&summary.remaining),
+                list(&summary.remaining)
+            ),
         ));
     }
     let mut out = String::new();

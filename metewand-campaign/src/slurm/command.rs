@@ -18,7 +18,9 @@ pub enum SlurmError {
         program: &'static str,
     },
     /// The command could not reach the controller.
-    #[error("{program} cannot reach the Slurm controller ({message}); check that slurmctld runs and this machine can reach it")]
+    #[error(
+        "{program} cannot reach the Slurm controller ({message}); check that slurmctld runs and this machine can reach it"
+    )]
     Unreachable {
         /// The command.
         program: &'static str,
@@ -86,37 +88,43 @@ impl TaskState {
 pub fn activity(state: &str) -> Activity {
     match state {
         "PENDING" | "REQUEUED" | "REQUEUE_FED" | "REQUEUE_HOLD" => Activity::Pending,
-        "RUNNING" | "CONFIGURING" | "COMPLETING" | "SUSPENDED" | "STOPPED" | "RESIZING" | "SIGNALING"
-        | "STAGE_OUT" => Activity::Running,
+        "RUNNING" | "CONFIGURING" | "COMPLETING" | "SUSPENDED" | "STOPPED" | "RESIZING" | "SIGNALING" | "STAGE_OUT" => {
+            Activity::Running
+        }
         _ => Activity::Ended,
     }
 }
 
-/// Slurm's client commands, found on `PATH`.
-#[derive(Clone, Debug, Default)]
+/// Slurm's client commands, found on `PATH`, and the controller they reach.
+#[derive(Clone, Debug)]
 pub struct Slurm {
-    _private: (),
+    max_array_size: u64,
 }
 
 impl Slurm {
-    /// Slurm's commands on `PATH`; [`SlurmError::NotInstalled`] when `sbatch` is not there.
-    pub fn from_path() -> Result<Slurm, SlurmError> {
+    /// Slurm's commands on `PATH` ([`SlurmError::NotInstalled`] when `sbatch` is not there) and the controller's
+    /// configuration, which proves it answers ([`SlurmError::Unreachable`] otherwise).
+    pub fn connect() -> Result<Slurm, SlurmError> {
         let found = std::env::var_os("PATH").is_some_and(|path| {
             std::env::split_paths(&path).any(|dir| {
-                let candidate = dir.join("sbatch");
-                candidate.metadata().is_ok_and(|metadata| {
-                    std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0 && metadata.is_file()
+                dir.join("sbatch").metadata().is_ok_and(|metadata| {
+                    metadata.is_file() && std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0
                 })
             })
         });
-        if found { Ok(Slurm { _private: () }) } else { Err(SlurmError::NotInstalled { program: "sbatch" }) }
+        if !found {
+            return Err(SlurmError::NotInstalled { program: "sbatch" });
+        }
+        let output = run("scontrol", ["show", "config"], None)?;
+        let max_array_size = parse_max_array_size(&String::from_utf8_lossy(&output.stdout))
+            .ok_or_else(|| unreadable("scontrol", &output.stdout))?;
+        Ok(Slurm { max_array_size })
     }
 
-    /// The controller's `MaxArraySize`: one more than the largest array index it accepts.
-    pub fn max_array_size(&self) -> Result<u64, SlurmError> {
-        let output = run("scontrol", ["show", "config"], None)?;
-        let text = String::from_utf8_lossy(&output.stdout);
-        parse_max_array_size(&text).ok_or_else(|| unreadable("scontrol", &output.stdout))
+    /// The controller's `MaxArraySize` (from `scontrol show config`): one more than the largest array index it
+    /// accepts.
+    pub fn max_array_size(&self) -> u64 {
+        self.max_array_size
     }
 
     /// Submits `script` with `sbatch --parsable` and `args` (options before the script), from `dir`; the job id.

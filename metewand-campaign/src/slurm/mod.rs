@@ -36,9 +36,15 @@ use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{MaterializationOutcome, phase_timeouts, remove_tree};
 use serde::{Deserialize, Serialize};
 
-pub use command::{Activity, Slurm, SlurmError, TaskState, activity, error_lines, parse_job_id, parse_max_array_size, parse_queue};
+pub use command::{
+    Activity, Slurm, SlurmError, TaskState, activity, error_lines, parse_job_id, parse_max_array_size, parse_queue,
+};
 
-use crate::folder::{CAMPAIGN_FILE, CampaignFile, CampaignFolder, FolderError, Found, read_attempt, read_materialization, write_atomically};
+use crate::environment::Environment;
+use crate::folder::{
+    CAMPAIGN_FILE, CampaignFile, CampaignFolder, FolderError, Found, read_attempt, read_materialization,
+    write_atomically,
+};
 use crate::plan::CampaignPlan;
 use crate::runner::is_terminal;
 
@@ -296,6 +302,8 @@ pub struct SubmitConfig {
 /// What a submission did.
 #[derive(Clone, Debug, Default)]
 pub struct SubmitSummary {
+    /// The campaign folder, resolved.
+    pub folder: PathBuf,
     /// Attempts in the plan.
     pub planned: usize,
     /// Attempts already done (a terminal record).
@@ -345,29 +353,33 @@ fn job_name(plan: &CampaignPlan<'_>, folder: &Path, number: u64) -> String {
     format!("metewand-{}-{}", plan.name(), &digest[..8])
 }
 
-/// Submits what the campaign in `folder` still needs (its lock held, `campaign.json` written by
-/// [`CampaignFolder::open`]) and returns at once: nothing of Metewand stays running.
+/// Submits what the campaign of `plan` in the folder `path` still needs and returns at once: nothing of Metewand
+/// stays running.
 ///
-/// Before anything is queued, it refuses while an earlier submission's jobs are pending or running, and removes
-/// what will run again (unfinished folders, invalid, cancelled, and with `retry_failed` failed records), as the
-/// local pool does. If an `sbatch` fails, the jobs this submission already queued are cancelled.
+/// It refuses while an earlier submission's jobs are pending or running; then it opens the folder (taking its lock
+/// and recording the plan and `environment` in `campaign.json`, as a local run does) and removes what will run
+/// again (unfinished folders, invalid, cancelled, and with `retry_failed` failed records). If an `sbatch` fails, the
+/// jobs this submission already queued are cancelled.
 pub fn submit(
     plan: &CampaignPlan<'_>,
-    folder: &CampaignFolder,
+    path: &Path,
+    environment: Environment,
     config: &SubmitConfig,
     slurm: &Slurm,
 ) -> Result<SubmitSummary, Error> {
-    let root = folder.path();
-    // Asked first: it also proves the controller answers before anything in the folder changes.
-    let max_array = slurm.max_array_size()?.max(1);
-    let earlier = submissions(root)?;
+    let earlier = submissions(path)?;
     let earlier_jobs: Vec<u64> = earlier.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect();
     let active = slurm.active(&earlier_jobs)?;
     if !active.is_empty() {
-        return Err(Error::StillQueued { folder: root.to_owned(), jobs: active.into_keys().collect() });
+        return Err(Error::StillQueued { folder: path.to_owned(), jobs: active.into_keys().collect() });
     }
+    let concurrency = config.max_parallel.map_or(0, NonZeroU64::get);
+    let folder = CampaignFolder::open(path, plan, concurrency, environment)?;
+    let root = folder.path();
+    let max_array = slurm.max_array_size().max(1);
 
-    let mut summary = SubmitSummary { planned: plan.attempts().len(), ..SubmitSummary::default() };
+    let mut summary =
+        SubmitSummary { planned: plan.attempts().len(), folder: root.to_owned(), ..SubmitSummary::default() };
     let mut to_run: Vec<usize> = Vec::new();
     for (index, attempt) in plan.attempts().iter().enumerate() {
         let found = read_attempt(root, attempt.id.as_str());
@@ -462,7 +474,8 @@ struct Queuer<'a, 'p> {
 
 impl Queuer<'_, '_> {
     fn queue_all(&mut self, dataset_minutes: u64, attempt_minutes: u64) -> Result<(), Error> {
-        let dataset_jobs = self.queue_arrays(JobKind::Datasets, self.submission.datasets.len() as u64, &[], dataset_minutes)?;
+        let dataset_jobs =
+            self.queue_arrays(JobKind::Datasets, self.submission.datasets.len() as u64, &[], dataset_minutes)?;
         let packs = self.submission.packs();
         let attempt_jobs = self.queue_arrays(JobKind::Attempts, packs, &dataset_jobs, attempt_minutes)?;
         let after: Vec<u64> = dataset_jobs.iter().chain(&attempt_jobs).copied().collect();
@@ -545,7 +558,11 @@ impl Queuer<'_, '_> {
         let binary = quote(&self.config.binary.to_string_lossy());
         let folder = quote(&self.root.to_string_lossy());
         let mut text = String::from("#!/bin/bash\n");
-        let _ = writeln!(text, "# Campaign {:?}, submission {number}, written by `metewand campaign submit`.", self.plan.name());
+        let _ = writeln!(
+            text,
+            "# Campaign {:?}, submission {number}, written by `metewand campaign submit`.",
+            self.plan.name()
+        );
         let _ = match kind {
             JobKind::Datasets => writeln!(
                 text,
@@ -563,7 +580,12 @@ impl Queuer<'_, '_> {
             JobKind::Export => writeln!(text, "# Writes results.csv and results.jsonl once every task above ended."),
         };
         let quoted: Vec<String> = args.iter().map(|arg| quote(arg)).collect();
-        let _ = writeln!(text, "# Submitted as:\n#   sbatch --parsable {} {}", quoted.join(" "), quote(&path.to_string_lossy()));
+        let _ = writeln!(
+            text,
+            "# Submitted as:\n#   sbatch --parsable {} {}",
+            quoted.join(" "),
+            quote(&path.to_string_lossy())
+        );
         let _ = writeln!(text, "set -u\nfolder={folder}");
         let _ = writeln!(
             text,

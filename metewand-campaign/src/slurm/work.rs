@@ -131,7 +131,8 @@ pub fn work(
                 summary.skipped += 1;
                 return Ok(summary);
             }
-            let first = plan.attempts().iter().position(|attempt| attempt.key as usize == slot).expect("a key has attempts");
+            let first =
+                plan.attempts().iter().position(|attempt| attempt.key as usize == slot).expect("a key has attempts");
             let dataset = &plan.keys()[slot];
             observer.dataset_started(&plan, dataset);
             let started = Instant::now();
