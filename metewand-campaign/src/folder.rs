@@ -189,13 +189,7 @@ impl CampaignFolder {
         fs::create_dir_all(path.join("attempts")).map_err(io_error("create", path))?;
         fs::create_dir_all(path.join("datasets")).map_err(io_error("create", path))?;
         let path = path.canonicalize().map_err(io_error("resolve", path))?;
-        let lock_path = path.join(LOCK_FILE);
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error("open", &lock_path))?;
+        let (lock, lock_path) = open_lock(&path)?;
         match rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
             Ok(()) => {}
             Err(rustix::io::Errno::WOULDBLOCK) => return Err(FolderError::Locked { path }),
@@ -252,13 +246,7 @@ impl CampaignFolder {
     pub fn join(path: &Path, wait: std::time::Duration) -> Result<CampaignFolder, FolderError> {
         CampaignFile::read(path)?;
         let path = path.canonicalize().map_err(io_error("resolve", path))?;
-        let lock_path = path.join(LOCK_FILE);
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error("open", &lock_path))?;
+        let (lock, lock_path) = open_lock(&path)?;
         let deadline = std::time::Instant::now() + wait;
         loop {
             match rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockShared) {
@@ -281,6 +269,18 @@ impl CampaignFolder {
     pub fn attempt_dir(&self, id: &AttemptId) -> PathBuf {
         self.path.join("attempts").join(id.as_str())
     }
+}
+
+/// Opens (creating it if needed) the lock file of the canonical folder `path`.
+fn open_lock(path: &Path) -> Result<(File, PathBuf), FolderError> {
+    let lock_path = path.join(LOCK_FILE);
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(io_error("open", &lock_path))?;
+    Ok((lock, lock_path))
 }
 
 /// What an attempt's folder holds.

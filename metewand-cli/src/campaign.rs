@@ -290,6 +290,32 @@ impl Selection {
         self.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"))
     }
 
+    /// What `run` and `submit` do before anything is written: the plan, the state folder, the campaign folder
+    /// (neither inside a worker's source) and the run options, after the confinement warning or refusal.
+    fn prepare<'r>(
+        &self,
+        command: &str,
+        repository: &'r CheckedRepository,
+        sweep_processes: bool,
+        require_confinement: bool,
+    ) -> Result<(CampaignPlan<'r>, PathBuf, PathBuf, RunOptions), Failure> {
+        let plan = self.plan(command, repository)?;
+        let command = format!("campaign {command}");
+        let state_dir = self.state_dir(repository);
+        let path = self.folder(repository, &plan);
+        for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
+            crate::run::refuse_inside_a_source(&command, repository, flag, dir)?;
+        }
+        let mut options = RunOptions::new(&state_dir);
+        if sweep_processes {
+            options = options.process_isolation(ProcessIsolation::Sweep);
+        }
+        let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
+        let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
+        crate::run::confinement_gate(&command, &missing, require_confinement)?;
+        Ok((plan, state_dir, path, options))
+    }
+
     fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
         self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
     }
@@ -520,19 +546,8 @@ impl Observer for Quiet {}
 fn run_command(args: RunArgs) -> Result<(), Failure> {
     let selection = &args.selection;
     let repository = selection.load()?;
-    let plan = selection.plan("run", &repository)?;
-    let state_dir = selection.state_dir(&repository);
-    let path = selection.folder(&repository, &plan);
-    for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-        crate::run::refuse_inside_a_source("campaign run", &repository, flag, dir)?;
-    }
-    let mut options = RunOptions::new(&state_dir);
-    if args.sweep_processes {
-        options = options.process_isolation(ProcessIsolation::Sweep);
-    }
-    let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
-    let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
-    crate::run::confinement_gate("campaign run", &missing, args.require_confinement)?;
+    let (plan, _, path, options) =
+        selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
     let jobs = args.jobs.get();
     let cancel = crate::run::install_signal_handlers()?;
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
@@ -648,23 +663,12 @@ fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;
-    let plan = selection.plan("submit", &repository)?;
-    let state_dir = selection.state_dir(&repository);
-    let path = selection.folder(&repository, &plan);
-    for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-        crate::run::refuse_inside_a_source("campaign submit", &repository, flag, dir)?;
-    }
-    let mut options = RunOptions::new(&state_dir);
-    if args.sweep_processes {
-        options = options.process_isolation(ProcessIsolation::Sweep);
-    }
-    let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
-    let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
-    crate::run::confinement_gate("campaign submit", &missing, args.require_confinement)?;
-    std::fs::create_dir_all(&state_dir)
+    let (plan, state_dir, path, _) =
+        selection.prepare("submit", &repository, args.sweep_processes, args.require_confinement)?;
+    // The tasks find the dataset store by this path: absolute, whatever the login node's working directory.
+    let state_dir = std::fs::create_dir_all(&state_dir)
         .and_then(|()| state_dir.canonicalize())
         .map_err(|error| slurm_failure("submit", format!("cannot create {}: {error}", state_dir.display())))?;
-    let state_dir = state_dir.canonicalize().unwrap_or(state_dir);
     let binary = std::env::current_exe()
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
     let config = slurm::SubmitConfig {

@@ -22,7 +22,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   codegen           regenerate the Rust types and Python models from schemas/
   codegen --check   fail if any generated file is out of date
-  test              run every check and test: fmt, clippy, Rust tests, drift check, Python tests";
+  test              run every check and test: fmt, clippy, Rust tests, drift check, Python tests
+                    (with CI=true, first start the single-node Slurm cluster of xtask/slurm-cluster.sh)";
 
 fn main() {
     if let Err(err) = run(std::env::args().skip(1).collect()) {

@@ -133,12 +133,12 @@ pub enum Error {
     },
     /// The plan the node builds is not the submitted one.
     #[error(
-        "attempt {id} of this task is not in the campaign's plan any more: the repository or the campaign changed \
-         since the submission; submit again"
+        "{what} of this task is not in the campaign's plan any more: the repository or the campaign changed since \
+         the submission; submit again"
     )]
     Changed {
-        /// The attempt id.
-        id: String,
+        /// The attempt or dataset, e.g. `attempt mw1-attempt-...`.
+        what: String,
     },
     /// The plan cannot be built again on the node.
     #[error(transparent)]
@@ -353,6 +353,18 @@ fn job_name(plan: &CampaignPlan<'_>, folder: &Path, number: u64) -> String {
     format!("metewand-{}-{}", plan.name(), &digest[..8])
 }
 
+/// The folder's submissions, or [`Error::StillQueued`] when a job of one of them is pending or running.
+fn refuse_active(folder: &Path, slurm: &Slurm) -> Result<Vec<Submission>, Error> {
+    let earlier = submissions(folder)?;
+    let jobs: Vec<u64> = earlier.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect();
+    let active = slurm.active(&jobs)?;
+    if active.is_empty() {
+        Ok(earlier)
+    } else {
+        Err(Error::StillQueued { folder: folder.to_owned(), jobs: active.into_keys().collect() })
+    }
+}
+
 /// Submits what the campaign of `plan` in the folder `path` still needs and returns at once: nothing of Metewand
 /// stays running.
 ///
@@ -367,15 +379,13 @@ pub fn submit(
     config: &SubmitConfig,
     slurm: &Slurm,
 ) -> Result<SubmitSummary, Error> {
-    let earlier = submissions(path)?;
-    let earlier_jobs: Vec<u64> = earlier.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect();
-    let active = slurm.active(&earlier_jobs)?;
-    if !active.is_empty() {
-        return Err(Error::StillQueued { folder: path.to_owned(), jobs: active.into_keys().collect() });
-    }
+    // Asked before the folder is opened (running tasks hold its lock shared, which would only say "in use"), and
+    // again once this submission holds the lock, so that two submissions never take the same number.
+    refuse_active(path, slurm)?;
     let concurrency = config.max_parallel.map_or(0, NonZeroU64::get);
     let folder = CampaignFolder::open(path, plan, concurrency, environment)?;
     let root = folder.path();
+    let earlier = refuse_active(root, slurm)?;
     let max_array = slurm.max_array_size().max(1);
 
     let mut summary =

@@ -125,7 +125,7 @@ pub fn work(
         Task::Dataset(index) => {
             let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;
             let Some(slot) = plan.keys().iter().position(|planned| planned.key.as_str() == key) else {
-                return Err(Error::Changed { id: format!("of dataset {key}") });
+                return Err(Error::Changed { what: format!("dataset {key}") });
             };
             if read_materialization(folder.path(), key).is_some_and(|r| r.outcome == MaterializationOutcome::Ok) {
                 summary.skipped += 1;
@@ -151,7 +151,9 @@ pub fn work(
                 plan.attempts().iter().enumerate().map(|(index, attempt)| (attempt.id.as_str(), index)).collect();
             let indices: Vec<usize> = ids
                 .iter()
-                .map(|id| by_id.get(id.as_str()).copied().ok_or_else(|| Error::Changed { id: id.clone() }))
+                .map(|id| {
+                    by_id.get(id.as_str()).copied().ok_or_else(|| Error::Changed { what: format!("attempt {id}") })
+                })
                 .collect::<Result<_, _>>()?;
             observer.begin(ids.len(), 0, ids.len());
             for index in indices {
