@@ -138,7 +138,7 @@ def main() -> None:
             checks.append(outcomes(out) == outcomes(local_out))
         scheduling = empty_tasks(tmp, args.parallel, args.empty_tasks, max_array)
         fixed = work_fixed_cost(tmp / f"slurm-{rows[0][0]}")
-    attempts = len(outcomes(local_out))
+        attempts = len(outcomes(local_out))
     print(f"cluster: MaxArraySize {max_array}, CPUs and oversubscription {' '.join(slots)}; "
           f"load average at the start {load:.2f}")
     print()
