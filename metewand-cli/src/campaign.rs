@@ -14,7 +14,8 @@ use metewand_campaign::plan::PlannedDataset;
 use metewand_campaign::slurm::{self, Slurm};
 use metewand_campaign::summary::PlanSummary;
 use metewand_campaign::{
-    Axes, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status, run as run_campaign,
+    Axes, CampaignFile, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status,
+    run as run_campaign,
 };
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_runtime::CheckedRepository;
@@ -749,7 +750,7 @@ fn work(args: WorkArgs) -> Result<(), Failure> {
 
 fn cancel(args: StatusArgs) -> Result<(), Failure> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
-    Status::of(&dir).map_err(|error| slurm_failure("cancel", error))?;
+    CampaignFile::read(&dir).map_err(|error| slurm_failure("cancel", error))?;
     let slurm = Slurm::connect().map_err(|error| slurm_failure("cancel", error))?;
     let summary =
         slurm::cancel(&dir, &slurm, Duration::from_secs(120)).map_err(|error| slurm_failure("cancel", error))?;
