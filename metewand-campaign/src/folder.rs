@@ -189,13 +189,7 @@ impl CampaignFolder {
         fs::create_dir_all(path.join("attempts")).map_err(io_error("create", path))?;
         fs::create_dir_all(path.join("datasets")).map_err(io_error("create", path))?;
         let path = path.canonicalize().map_err(io_error("resolve", path))?;
-        let lock_path = path.join(LOCK_FILE);
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error("open", &lock_path))?;
+        let (lock, lock_path) = open_lock(&path)?;
         match rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
             Ok(()) => {}
             Err(rustix::io::Errno::WOULDBLOCK) => return Err(FolderError::Locked { path }),
@@ -246,6 +240,26 @@ impl CampaignFolder {
         Ok(CampaignFolder { path, _lock: lock })
     }
 
+    /// Joins the campaign in `path` as one of several processes writing attempts into it at once (the tasks of a
+    /// Slurm submission): takes the lock shared, waiting up to `wait` for a run or a submission holding it
+    /// exclusively, and leaves `campaign.json` as it is (it must exist).
+    pub fn join(path: &Path, wait: std::time::Duration) -> Result<CampaignFolder, FolderError> {
+        CampaignFile::read(path)?;
+        let path = path.canonicalize().map_err(io_error("resolve", path))?;
+        let (lock, lock_path) = open_lock(&path)?;
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            match rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockShared) {
+                Ok(()) => return Ok(CampaignFolder { path, _lock: lock }),
+                Err(rustix::io::Errno::WOULDBLOCK) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                Err(rustix::io::Errno::WOULDBLOCK) => return Err(FolderError::Locked { path }),
+                Err(error) => return Err(FolderError::Io { action: "lock", path: lock_path, source: error.into() }),
+            }
+        }
+    }
+
     /// The folder's path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -255,6 +269,18 @@ impl CampaignFolder {
     pub fn attempt_dir(&self, id: &AttemptId) -> PathBuf {
         self.path.join("attempts").join(id.as_str())
     }
+}
+
+/// Opens (creating it if needed) the lock file of the canonical folder `path`.
+fn open_lock(path: &Path) -> Result<(File, PathBuf), FolderError> {
+    let lock_path = path.join(LOCK_FILE);
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(io_error("open", &lock_path))?;
+    Ok((lock, lock_path))
 }
 
 /// What an attempt's folder holds.

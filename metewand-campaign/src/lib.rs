@@ -4,7 +4,8 @@
 //! A [`CampaignPlan`] expands a `[campaigns.NAME]` (or flags alone) into attempts with stable ids; a
 //! [`CampaignFolder`] is where they are recorded (locked while a run writes it); [`run`] runs what is missing
 //! through the runtime's attempt runner, `-j N` at once, each distinct dataset materialized once before its
-//! attempts; [`Status`] and [`export::write`] read the folder back.
+//! attempts; [`Status`] and [`export::write`] read the folder back. [`slurm`] submits the same plan to Slurm as job
+//! arrays whose tasks run their attempts through the same functions as the local pool.
 //!
 //! ```
 //! use std::fs;
@@ -56,6 +57,7 @@ pub mod export;
 pub mod folder;
 pub mod plan;
 pub mod runner;
+pub mod slurm;
 pub mod status;
 pub mod summary;
 

@@ -144,7 +144,7 @@ fn cancelled(config: &RunConfig) -> bool {
 
 /// Whether an attempt's record ends it for good: any outcome but `cancelled`, and `failed` only without
 /// `--retry-failed`.
-fn is_terminal(outcome: Outcome, retry_failed: bool) -> bool {
+pub(crate) fn is_terminal(outcome: Outcome, retry_failed: bool) -> bool {
     match outcome {
         Outcome::Cancelled => false,
         Outcome::Failed => !retry_failed,
@@ -232,7 +232,7 @@ pub fn run(
 
 /// The failure recorded for each attempt of a key whose materialization failed: the materialization's own,
 /// pointing at its record.
-fn shared_failure(record: &DatasetMaterialization) -> rec::Failure {
+pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::Failure {
     let mut failure = record.failure.clone().unwrap_or_else(|| rec::Failure {
         code: None,
         details: None,
@@ -326,28 +326,18 @@ impl Pool<'_, '_> {
             finish(KeyState::Ready);
             return;
         };
-        let attempt = &self.plan.attempts()[first];
-        let datasets = self.folder.path().join("datasets");
-        let dir = datasets.join(dataset.key.as_str());
-        let prepared = remove_tree(&dir).and_then(|()| fs::create_dir(&dir));
-        if let Err(error) = prepared {
-            finish(KeyState::Pending);
-            self.stop(format!("cannot create {}: {error}", dir.display()));
-            return;
-        }
         self.observer.dataset_started(self.plan, dataset);
         let started = Instant::now();
-        let record = self.plan.attempt_plan(attempt).materialize_dataset(&dir, &self.options());
-        let name = format!("{}.json", dataset.key.as_str());
-        let value = serde_json::to_value(&record).expect("a materialization record serializes");
-        let written =
-            write_atomically(&datasets, &name, |out| out.write_all(&metewand_protocol::to_canonical_vec(&value)));
+        let written = materialize(self.plan, self.folder, key, first, &self.options());
+        let record = match written {
+            Ok(record) => record,
+            Err(error) => {
+                finish(KeyState::Pending);
+                self.stop(error);
+                return;
+            }
+        };
         self.observer.dataset_finished(self.plan, &record, started.elapsed());
-        if let Err(error) = written {
-            finish(KeyState::Pending);
-            self.stop(format!("cannot write {}: {error}", datasets.join(&name).display()));
-            return;
-        }
         finish(match record.outcome {
             MaterializationOutcome::Ok => KeyState::Ready,
             MaterializationOutcome::Failed => KeyState::Failed(shared_failure(&record)),
@@ -357,30 +347,16 @@ impl Pool<'_, '_> {
 
     fn attempt(&self, index: usize, failure: Option<rec::Failure>) {
         let attempt = &self.plan.attempts()[index];
-        let dir = self.folder.attempt_dir(&attempt.id);
-        if let Err(error) = fs::create_dir(&dir) {
-            self.stop(format!("cannot create the attempt folder {}: {error}", dir.display()));
-            return;
-        }
         self.observer.attempt_started(self.plan, attempt);
         let started = Instant::now();
-        let runtime_plan = self.plan.attempt_plan(attempt);
-        let options = self.options();
-        let mut record = match failure {
-            Some(failure) => runtime_plan.record_without_running(failure, &options),
-            None => runtime_plan.run(&dir, &options),
+        let concurrency = self.config.jobs.get() as u64;
+        let record = match run_attempt(self.plan, self.folder, attempt, failure, &self.options(), concurrency) {
+            Ok(record) => record,
+            Err(error) => {
+                self.stop(error);
+                return;
+            }
         };
-        record.campaign = Some(rec::Campaign {
-            attempt_id: attempt.id.as_str().parse().expect("attempt ids match the schema's pattern"),
-            concurrency: SafeUint::try_from(self.config.jobs.get() as u64).unwrap_or(SafeUint::MAX),
-            name: self.plan.name().parse().expect("a campaign name is nonempty"),
-            repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
-        });
-        if let Err(error) = write_record(&dir, &record) {
-            // The folder is left without a record: the next run removes it and runs the attempt again.
-            self.stop(format!("cannot write the record of attempt {}: {error}", attempt.id));
-            return;
-        }
         {
             let mut summary = self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             summary.ran += 1;
@@ -388,4 +364,61 @@ impl Pool<'_, '_> {
         }
         self.observer.attempt_finished(self.plan, attempt, &record, started.elapsed());
     }
+}
+
+/// Materializes the dataset of key `key` (index into [`CampaignPlan::keys`]) into `datasets/<key>/` of the folder,
+/// through the session of attempt `first` (one that needs it), and writes its record `datasets/<key>.json`
+/// atomically. The local pool and a Slurm dataset task both materialize through this. The error is one sentence:
+/// the folder could not be prepared or the record written.
+pub(crate) fn materialize(
+    plan: &CampaignPlan<'_>,
+    folder: &CampaignFolder,
+    key: u32,
+    first: usize,
+    options: &RunOptions,
+) -> Result<DatasetMaterialization, String> {
+    let dataset = &plan.keys()[key as usize];
+    let attempt = &plan.attempts()[first];
+    let datasets = folder.path().join("datasets");
+    let dir = datasets.join(dataset.key.as_str());
+    remove_tree(&dir)
+        .and_then(|()| fs::create_dir(&dir))
+        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    let record = plan.attempt_plan(attempt).materialize_dataset(&dir, options);
+    let name = format!("{}.json", dataset.key.as_str());
+    let value = serde_json::to_value(&record).expect("a materialization record serializes");
+    write_atomically(&datasets, &name, |out| out.write_all(&metewand_protocol::to_canonical_vec(&value)))
+        .map_err(|error| format!("cannot write {}: {error}", datasets.join(&name).display()))?;
+    Ok(record)
+}
+
+/// Runs `attempt` in its folder `attempts/<id>/` (which must not exist), or records it `failed` with `failure`
+/// without a session (its dataset's materialization failed), and writes its record in place, atomically, saying
+/// the campaign and `concurrency` it ran under. The local pool and a Slurm attempt task both run attempts through
+/// this. The error is one sentence: the folder could not be created or the record written (the folder is then left
+/// without a record, which the next run removes and runs again).
+pub(crate) fn run_attempt(
+    plan: &CampaignPlan<'_>,
+    folder: &CampaignFolder,
+    attempt: &PlannedAttempt,
+    failure: Option<rec::Failure>,
+    options: &RunOptions,
+    concurrency: u64,
+) -> Result<AttemptRecord, String> {
+    let dir = folder.attempt_dir(&attempt.id);
+    fs::create_dir(&dir).map_err(|error| format!("cannot create the attempt folder {}: {error}", dir.display()))?;
+    let runtime_plan = plan.attempt_plan(attempt);
+    let mut record = match failure {
+        Some(failure) => runtime_plan.record_without_running(failure, options),
+        None => runtime_plan.run(&dir, options),
+    };
+    record.campaign = Some(rec::Campaign {
+        attempt_id: attempt.id.as_str().parse().expect("attempt ids match the schema's pattern"),
+        concurrency: SafeUint::try_from(concurrency).unwrap_or(SafeUint::MAX),
+        name: plan.name().parse().expect("a campaign name is nonempty"),
+        repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
+    });
+    write_record(&dir, &record)
+        .map_err(|error| format!("cannot write the record of attempt {}: {error}", attempt.id))?;
+    Ok(record)
 }

@@ -4,16 +4,18 @@
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::num::NonZeroUsize;
+use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use metewand_campaign::export::{self, RESULTS_CSV};
 use metewand_campaign::plan::PlannedDataset;
+use metewand_campaign::slurm::{self, Slurm};
 use metewand_campaign::summary::PlanSummary;
 use metewand_campaign::{
-    Axes, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status, run as run_campaign,
+    Axes, CampaignFile, CampaignFolder, CampaignPlan, Environment, Observer, PlannedAttempt, RunConfig, Status,
+    run as run_campaign,
 };
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_runtime::CheckedRepository;
@@ -55,7 +57,28 @@ enum Sub {
     /// write results.csv and results.jsonl of a campaign folder from its records
     #[command(after_help = "exit statuses: 0 written, 2 not a campaign folder or an I/O error")]
     Export(StatusArgs),
+    /// submit what a campaign still needs to Slurm as job arrays, and exit
+    #[command(long_about = SUBMIT_ABOUT, after_help = "exit statuses: 0 submitted (or nothing left to submit), 2 \
+                                                       usage, repository, folder or Slurm error (nothing queued)")]
+    Submit(SubmitArgs),
+    /// run one task of a Slurm submission: what the submitted batch scripts run
+    #[command(after_help = "exit statuses: 0 every attempt of the task has a record (whatever its outcome), 3 some \
+                            are left without one, 130 cancelled (SIGTERM), 2 the folder, repository or submission \
+                            cannot be used")]
+    Work(WorkArgs),
+    /// cancel the Slurm jobs of a campaign that are still pending or running
+    #[command(after_help = "exit statuses: 0 no job of the campaign is pending or running any more, 2 a folder or \
+                            Slurm error, or jobs still there after the wait")]
+    Cancel(StatusArgs),
 }
+
+const SUBMIT_ABOUT: &str = "Plans the campaign into its folder (which every node must see), writes batch scripts \
+into FOLDER/slurm/<n>/, submits them with `sbatch --parsable`, records the job ids in FOLDER/slurm/<n>/submission.json \
+and exits. One job array materializes the datasets still missing (one a task); arrays of packs of K attempts depend on \
+it (afterany) and run `metewand campaign work` by absolute path; a last job writes results.csv and results.jsonl. \
+Arrays are split at the cluster's MaxArraySize. Submitting again submits only what is missing, cancelled, or (with \
+--retry-failed) failed; it refuses while jobs of an earlier submission are pending or running. `campaign status` shows \
+the jobs' Slurm states; `campaign cancel` ends them.";
 
 /// The repository, the campaign and the axis flags, shared by `plan` and `run`.
 #[derive(clap::Args)]
@@ -90,15 +113,28 @@ struct Selection {
     /// the state folder holding datasets/ and campaigns/ (default: REPO/.metewand/)
     #[arg(long, value_name = "STATE")]
     state_dir: Option<PathBuf>,
+}
+
+/// `-j`, for `plan` and `run`.
+#[derive(clap::Args)]
+struct Jobs {
     /// how many attempts (and materializations) run at once (default: the number of logical CPUs)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<NonZeroUsize>,
+}
+
+impl Jobs {
+    fn get(&self) -> NonZeroUsize {
+        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
+    }
 }
 
 #[derive(clap::Args)]
 struct PlanArgs {
     #[command(flatten)]
     selection: Selection,
+    #[command(flatten)]
+    jobs: Jobs,
     /// also print every attempt: its id, problem, dataset, dataset seed, implementation, implementation seed and
     /// repetition
     #[arg(long)]
@@ -109,6 +145,8 @@ struct PlanArgs {
 struct RunArgs {
     #[command(flatten)]
     selection: Selection,
+    #[command(flatten)]
+    jobs: Jobs,
     /// run attempts (and materializations) recorded failed again
     #[arg(long)]
     retry_failed: bool,
@@ -123,6 +161,69 @@ struct RunArgs {
     /// used where namespaces are refused)
     #[arg(long)]
     sweep_processes: bool,
+}
+
+#[derive(clap::Args)]
+struct SubmitArgs {
+    #[command(flatten)]
+    selection: Selection,
+    /// submit to Slurm (the one scheduler supported, so the default)
+    #[arg(long)]
+    slurm: bool,
+    /// the partition every job is submitted to (default: the cluster's default partition)
+    #[arg(long, value_name = "P")]
+    partition: Option<String>,
+    /// the account every job is charged to
+    #[arg(long, value_name = "A")]
+    account: Option<String>,
+    /// each task's time limit, in sbatch's notation (MINUTES, H:M:S, D-H:M:S); by default the worst case of a
+    /// pack under the repository's phase limits and budgets plus 5 minutes
+    #[arg(long, value_name = "T", value_parser = parse_time)]
+    time: Option<String>,
+    /// attempts one array task runs, one after the other
+    #[arg(long, value_name = "K", default_value_t = NonZeroU64::new(metewand_campaign::slurm::DEFAULT_PACK).expect("nonzero"))]
+    pack: NonZeroU64,
+    /// at most N tasks of an array run at once (its %N throttle)
+    #[arg(long, value_name = "N")]
+    max_parallel: Option<NonZeroU64>,
+    /// one more argument given to every sbatch (repeatable), e.g. --sbatch-arg=--qos=long
+    #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
+    sbatch_args: Vec<String>,
+    /// submit attempts (and materializations) recorded failed again
+    #[arg(long)]
+    retry_failed: bool,
+    /// refuse to submit (exit 2) unless every worker would run fully confined on this machine
+    #[arg(long)]
+    require_confinement: bool,
+    /// keep each worker's processes together with the freezing sweep instead of a PID namespace
+    #[arg(long)]
+    sweep_processes: bool,
+}
+
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("task").required(true).args(["pack", "dataset"]))]
+struct WorkArgs {
+    /// the campaign folder
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// the submission, slurm/<N>/ of the folder
+    #[arg(long, value_name = "N")]
+    submission: u64,
+    /// run pack I of the submission's attempts
+    #[arg(long, value_name = "I")]
+    pack: Option<u64>,
+    /// materialize dataset I of the submission
+    #[arg(long, value_name = "I")]
+    dataset: Option<u64>,
+}
+
+/// A time limit in sbatch's notation: digits with `:` and `-` (sbatch itself judges the rest).
+fn parse_time(text: &str) -> Result<String, String> {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'-') {
+        Ok(text.to_owned())
+    } else {
+        Err("a time limit is MINUTES, M:S, H:M:S, D-H, D-H:M or D-H:M:S".to_owned())
+    }
 }
 
 #[derive(clap::Args)]
@@ -158,6 +259,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         Sub::Run(args) => run_command(args),
         Sub::Status(args) => status(args),
         Sub::Export(args) => export_command(args),
+        Sub::Submit(args) => submit(args),
+        Sub::Work(args) => work(args),
+        Sub::Cancel(args) => cancel(args),
     }
 }
 
@@ -187,12 +291,34 @@ impl Selection {
         self.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"))
     }
 
-    fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
-        self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
+    /// What `run` and `submit` do before anything is written: the plan, the state folder, the campaign folder
+    /// (neither inside a worker's source) and the run options, after the confinement warning or refusal.
+    fn prepare<'r>(
+        &self,
+        command: &str,
+        repository: &'r CheckedRepository,
+        sweep_processes: bool,
+        require_confinement: bool,
+    ) -> Result<(CampaignPlan<'r>, PathBuf, PathBuf, RunOptions), Failure> {
+        let plan = self.plan(command, repository)?;
+        let command = format!("campaign {command}");
+        let state_dir = self.state_dir(repository);
+        let path = self.folder(repository, &plan);
+        for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
+            crate::run::refuse_inside_a_source(&command, repository, flag, dir)?;
+        }
+        let mut options = RunOptions::new(&state_dir);
+        if sweep_processes {
+            options = options.process_isolation(ProcessIsolation::Sweep);
+        }
+        let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
+        let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
+        crate::run::confinement_gate(&command, &missing, require_confinement)?;
+        Ok((plan, state_dir, path, options))
     }
 
-    fn jobs(&self) -> NonZeroUsize {
-        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
+    fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
     }
 }
 
@@ -201,7 +327,7 @@ fn plan(args: PlanArgs) -> Result<(), Failure> {
     let plan = args.selection.plan("plan", &repository)?;
     let folder = args.selection.folder(&repository, &plan);
     let state_dir = args.selection.state_dir(&repository);
-    let jobs = args.selection.jobs();
+    let jobs = args.jobs.get();
     let summary = PlanSummary::of(&plan, &folder, &state_dir, jobs.get(), &Environment::capture(&repository));
     let [problems, datasets, dataset_seeds, implementations, implementation_seeds, repetitions] = summary.axes;
     let mut out = String::new();
@@ -421,20 +547,9 @@ impl Observer for Quiet {}
 fn run_command(args: RunArgs) -> Result<(), Failure> {
     let selection = &args.selection;
     let repository = selection.load()?;
-    let plan = selection.plan("run", &repository)?;
-    let state_dir = selection.state_dir(&repository);
-    let path = selection.folder(&repository, &plan);
-    for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-        crate::run::refuse_inside_a_source("campaign run", &repository, flag, dir)?;
-    }
-    let mut options = RunOptions::new(&state_dir);
-    if args.sweep_processes {
-        options = options.process_isolation(ProcessIsolation::Sweep);
-    }
-    let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
-    let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
-    crate::run::confinement_gate("campaign run", &missing, args.require_confinement)?;
-    let jobs = selection.jobs();
+    let (plan, _, path, options) =
+        selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
+    let jobs = args.jobs.get();
     let cancel = crate::run::install_signal_handlers()?;
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
@@ -504,8 +619,160 @@ fn status(args: StatusArgs) -> Result<(), Failure> {
     for (id, reason) in &status.invalid {
         out.push_str(&format!("invalid      attempts/{id}/attempt.json {reason}\n"));
     }
+    if dir.join(slurm::SLURM_DIR).exists() {
+        out.push_str(&slurm_lines(&dir));
+    }
     print_out("campaign status", &out)?;
     if status.complete() { Ok(()) } else { Err(Failure::Status(1)) }
+}
+
+/// The Slurm part of `campaign status`: each job's tasks by state, and the attempts without a record by what their
+/// task does. Slurm not answering is said on its line, not a failure of the status.
+fn slurm_lines(dir: &Path) -> String {
+    let found = Slurm::connect().map_err(slurm::Error::from).and_then(|slurm| slurm::status(dir, &slurm));
+    let status = match found {
+        Ok(Some(status)) => status,
+        Ok(None) => return String::new(),
+        Err(error) => return format!("slurm        unknown: {error}\n"),
+    };
+    let mut out = String::new();
+    for (number, job, states) in &status.jobs {
+        let states: Vec<String> = states.iter().map(|(state, count)| format!("{state} {count}")).collect();
+        out.push_str(&format!(
+            "job          {} ({}, submission {number}): {} task{} ({})\n",
+            job.job_id,
+            job.script,
+            job.tasks,
+            if job.tasks == 1 { "" } else { "s" },
+            states.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "slurm        {} attempts queued, {} in running tasks, {} lost (their task ended without a record; the next \
+         submit runs them), {} never submitted\n",
+        status.pending, status.running, status.lost, status.not_submitted
+    ));
+    out
+}
+
+fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
+    Failure::Usage(format!("campaign {command}: {error}"))
+}
+
+fn submit(args: SubmitArgs) -> Result<(), Failure> {
+    let _ = args.slurm;
+    let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
+    let selection = &args.selection;
+    let repository = selection.load()?;
+    let (plan, state_dir, path, _) =
+        selection.prepare("submit", &repository, args.sweep_processes, args.require_confinement)?;
+    // The tasks find the dataset store by this path: absolute, whatever the login node's working directory.
+    let state_dir = std::fs::create_dir_all(&state_dir)
+        .and_then(|()| state_dir.canonicalize())
+        .map_err(|error| slurm_failure("submit", format!("cannot create {}: {error}", state_dir.display())))?;
+    let binary = std::env::current_exe()
+        .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
+    let config = slurm::SubmitConfig {
+        binary,
+        state_dir,
+        pack: args.pack,
+        max_parallel: args.max_parallel,
+        time: args.time,
+        partition: args.partition,
+        account: args.account,
+        sbatch_args: args.sbatch_args,
+        retry_failed: args.retry_failed,
+        sweep_processes: args.sweep_processes,
+    };
+    let summary = slurm::submit(&plan, &path, Environment::capture(&repository), &config, &slurm)
+        .map_err(|error| slurm_failure("submit", error))?;
+    let mut out =
+        format!("campaign     {} ({} attempts: {} already done)\n", plan.name(), summary.planned, summary.done);
+    match &summary.submission {
+        None => out.push_str("submitted    nothing: every attempt has a record\n"),
+        Some(submission) => {
+            out.push_str(&format!(
+                "submitted    submission {}: {} datasets to materialize, {} attempts in {} packs of up to {}\n",
+                submission.number,
+                submission.datasets.len(),
+                submission.attempts.len(),
+                submission.packs(),
+                submission.pack_size
+            ));
+            if let Some(minutes) = summary.minutes {
+                out.push_str(&format!(
+                    "time limit   {minutes} min a task of attempts (the worst case of a pack, plus 5 min)\n"
+                ));
+            }
+            for job in &submission.jobs {
+                out.push_str(&format!(
+                    "job          {} {} ({} task{})\n",
+                    job.job_id,
+                    job.script,
+                    job.tasks,
+                    if job.tasks == 1 { "" } else { "s" }
+                ));
+            }
+        }
+    }
+    out.push_str(&format!("folder       {}\n", summary.folder.display()));
+    print_out("campaign submit", &out)
+}
+
+fn work(args: WorkArgs) -> Result<(), Failure> {
+    let task = match (args.pack, args.dataset) {
+        (Some(pack), _) => slurm::work::Task::Pack(pack),
+        (None, Some(dataset)) => slurm::work::Task::Dataset(dataset),
+        (None, None) => return Err(Failure::Usage("campaign work: give --pack I or --dataset I".to_owned())),
+    };
+    let cancel = crate::run::install_signal_handlers()?;
+    let observer = Plain { counts: Mutex::new(Counts::default()) };
+    let summary = slurm::work::work(&args.dir, args.submission, task, Some(cancel), &observer)
+        .map_err(|error| slurm_failure("work", error))?;
+    for error in &summary.errors {
+        say(&format!("campaign work: {error}"));
+    }
+    if !summary.not_ready.is_empty() {
+        say(&format!(
+            "campaign work: {} attempts were not run because their dataset has no materialization record (its task \
+             was lost or cancelled); the next `campaign submit` runs them",
+            summary.not_ready.len()
+        ));
+    }
+    let status = summary.exit_status();
+    if status == 130 {
+        say(
+            "campaign work: cancelled; the running attempt is recorded cancelled and the next `campaign submit` runs it again",
+        );
+    }
+    if status == 0 { Ok(()) } else { Err(Failure::Status(status)) }
+}
+
+fn cancel(args: StatusArgs) -> Result<(), Failure> {
+    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    CampaignFile::read(&dir).map_err(|error| slurm_failure("cancel", error))?;
+    let slurm = Slurm::connect().map_err(|error| slurm_failure("cancel", error))?;
+    let summary =
+        slurm::cancel(&dir, &slurm, Duration::from_secs(120)).map_err(|error| slurm_failure("cancel", error))?;
+    let list = |ids: &[u64]| ids.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    if !summary.remaining.is_empty() {
+        return Err(slurm_failure(
+            "cancel",
+            format!(
+                "jobs {} are still there 120 s after they were cancelled; see `squeue -j {}`",
+                list(&summary.remaining),
+                list(&summary.remaining)
+            ),
+        ));
+    }
+    let mut out = String::new();
+    if summary.cancelled.is_empty() {
+        out.push_str("cancelled    nothing: no job of this campaign was pending or running\n");
+    } else {
+        out.push_str(&format!("cancelled    jobs {}\n", list(&summary.cancelled)));
+    }
+    out.push_str("queue        no job of this campaign is pending or running\n");
+    print_out("campaign cancel", &out)
 }
 
 fn export_command(args: StatusArgs) -> Result<(), Failure> {

@@ -4,7 +4,10 @@
 //!   whose contents changed and removing generated files no schema produces any more.
 //! - `cargo xtask codegen --check` fails, naming each stale file, when any generated file is out of date.
 //! - `cargo xtask test` is the project's one test command: formatting, clippy with warnings denied, every Rust
-//!   test, the drift check, and the Python tests in a virtual environment it prepares under `target/`.
+//!   test, the drift check, and the Python tests in a virtual environment it prepares under `target/`. Under
+//!   `CI=true` it first brings up a single-node Slurm cluster (`xtask/slurm-cluster.sh start`, as root) and the
+//!   Slurm tests must run against it; elsewhere they run when `sbatch` reaches a cluster and say they were skipped
+//!   otherwise.
 
 mod codegen_files;
 mod python;
@@ -19,7 +22,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   codegen           regenerate the Rust types and Python models from schemas/
   codegen --check   fail if any generated file is out of date
-  test              run every check and test: fmt, clippy, Rust tests, drift check, Python tests";
+  test              run every check and test: fmt, clippy, Rust tests, drift check, Python tests
+                    (with CI=true, first start the single-node Slurm cluster of xtask/slurm-cluster.sh)";
 
 fn main() {
     if let Err(err) = run(std::env::args().skip(1).collect()) {
@@ -59,7 +63,13 @@ fn workspace_root() -> PathBuf {
 fn test(root: &Path) -> Result<()> {
     cargo(root, &["fmt", "--all", "--check"])?;
     cargo(root, &["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"])?;
-    cargo(root, &["test", "--workspace", "--locked"])?;
+    let ci = std::env::var("CI").is_ok_and(|value| value == "true");
+    if ci {
+        slurm_cluster(root)?;
+    }
+    // Under CI the Slurm tests must run: they fail instead of saying they were skipped.
+    let required = if ci { "1" } else { "0" };
+    cargo_with(root, &["test", "--workspace", "--locked"], &[(SLURM_REQUIRED, required)])?;
     step("cargo xtask codegen --check");
     codegen_files::check(root)?;
     python::test(root)?;
@@ -71,11 +81,36 @@ fn step(what: &str) {
     println!("\n==> {what}");
 }
 
+/// Set to 1 for the tests: a Slurm test fails when no cluster answers instead of saying it was skipped.
+const SLURM_REQUIRED: &str = "METEWAND_SLURM_REQUIRED";
+
+/// Brings up the single-node Slurm cluster the Slurm tests run against (`xtask/slurm-cluster.sh start`: it installs
+/// Slurm's Debian packages when missing and must run as root); a running one is left as it is.
+fn slurm_cluster(root: &Path) -> Result<()> {
+    step("xtask/slurm-cluster.sh start");
+    let script = root.join("xtask/slurm-cluster.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .arg("start")
+        .current_dir(root)
+        .status()
+        .with_context(|| format!("could not run {}", script.display()))?;
+    if !status.success() {
+        bail!("{} start failed ({status}): the Slurm tests need the single-node cluster", script.display());
+    }
+    Ok(())
+}
+
 fn cargo(root: &Path, args: &[&str]) -> Result<()> {
+    cargo_with(root, args, &[])
+}
+
+fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
     step(&format!("cargo {}", args.join(" ")));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(root)
         .status()
         .with_context(|| format!("could not run cargo {}", args.join(" ")))?;

@@ -3,6 +3,7 @@
 
 mod plan;
 mod runner;
+mod slurm;
 #[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
 mod test_worker;
 

@@ -15,12 +15,12 @@ use crate::test_worker::test_worker;
 use crate::{Tmpfs, command, run as metewand, text};
 
 /// The fixture benchmark in a temporary folder, with the solver's extra arguments (a TOML array fragment).
-struct Bench {
+pub(crate) struct Bench {
     dir: TempDir,
 }
 
 impl Bench {
-    fn new(solver_args: &str) -> Bench {
+    pub(crate) fn new(solver_args: &str) -> Bench {
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path().join("repo");
         for source in ["src-gen", "src-solver", "src-other", "src-judge"] {
@@ -37,7 +37,7 @@ impl Bench {
         Bench { dir }
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
@@ -63,7 +63,7 @@ impl Drop for Bench {
 }
 
 /// Each attempt id of a campaign folder with its recorded outcome.
-fn outcomes(folder: &Path) -> BTreeMap<String, String> {
+pub(crate) fn outcomes(folder: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for entry in fs::read_dir(folder.join("attempts")).unwrap() {
         let entry = entry.unwrap();

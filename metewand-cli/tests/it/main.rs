@@ -6,6 +6,7 @@ mod canon;
 mod check;
 mod conformance;
 mod run;
+mod slurm;
 #[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
 mod test_worker;
 mod validate;

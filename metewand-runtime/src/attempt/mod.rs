@@ -292,7 +292,7 @@ pub fn confinement_shortfalls<'a>(reports: impl IntoIterator<Item = &'a Confinem
 }
 
 /// The phase limits a repository's workers run under: its `[timeouts]` over the documented defaults.
-pub(crate) fn phase_timeouts(repository: &CheckedRepository) -> PhaseTimeouts {
+pub fn phase_timeouts(repository: &CheckedRepository) -> PhaseTimeouts {
     let mut timeouts = PhaseTimeouts::documented_defaults();
     for (&method, &limit) in repository.timeouts() {
         *timeouts.limit_mut(method) = limit;

@@ -1,0 +1,212 @@
+//! One array task of a submission (`metewand campaign work DIR --submission N --dataset I | --pack I`): it checks
+//! that this node sees the campaign folder, builds the campaign's plan again from `campaign.json` and the
+//! repository, and materializes its dataset or runs its pack of attempts through the local pool's own functions
+//! (same attempt ids, dataset keys, folders and records, each record written in place atomically).
+//!
+//! Many tasks write one folder at once: each holds its lock shared (a local `campaign run`, which holds it
+//! exclusively, cannot run beside them). An attempt that already has a terminal record is skipped, so a task that
+//! Slurm requeues does not run its attempts twice. On the cancel flag (the task's SIGTERM: `--signal`, a time
+//! limit, `scancel`) the running attempt is cancelled and recorded, and the task stops starting attempts.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use metewand_runtime::CheckedRepository;
+use metewand_runtime::attempt::{MaterializationOutcome, RunOptions, remove_tree};
+use metewand_runtime::repository::Seeds;
+use metewand_runtime::session::ProcessIsolation;
+
+use super::{Error, Submission, io_error};
+use crate::folder::{CAMPAIGN_FILE, CampaignFile, CampaignFolder, Found, read_attempt, read_materialization};
+use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedsDefinition};
+use crate::runner::{Observer, materialize, run_attempt, shared_failure};
+
+/// How long a task waits for a lock held exclusively (a submission writing `campaign.json`) before it fails.
+pub const LOCK_WAIT: Duration = Duration::from_secs(60);
+
+/// What one task runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// The submission's dataset `I`.
+    Dataset(u64),
+    /// The submission's pack `I`.
+    Pack(u64),
+}
+
+/// What one task did.
+#[derive(Clone, Debug, Default)]
+pub struct WorkSummary {
+    /// Attempts (or materializations) this task recorded.
+    pub ran: usize,
+    /// Attempts of its pack that already had a terminal record.
+    pub skipped: usize,
+    /// Records of this task, by outcome.
+    pub by_outcome: BTreeMap<String, usize>,
+    /// Attempts left without a record because their dataset has no usable materialization record (its task was
+    /// lost or cancelled): the next submission runs them.
+    pub not_ready: Vec<String>,
+    /// The campaign's own I/O failures (a record that could not be written); the task stopped at the first.
+    pub errors: Vec<String>,
+    /// Whether the cancel flag stopped the task.
+    pub cancelled: bool,
+}
+
+impl WorkSummary {
+    /// The task's exit status: 0 everything it was given is recorded (whatever the outcome), 130 cancelled, 3
+    /// something is left without a record.
+    pub fn exit_status(&self) -> u8 {
+        if self.cancelled {
+            130
+        } else if !self.not_ready.is_empty() || !self.errors.is_empty() {
+            3
+        } else {
+            0
+        }
+    }
+}
+
+/// The host name, for saying which node could not see the folder.
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname").map_or_else(|_| "unknown".to_owned(), |h| h.trim().to_owned())
+}
+
+/// Seeds as the runtime takes them, from `campaign.json`.
+fn seeds(definition: &SeedsDefinition) -> Result<Seeds, Error> {
+    let safe = |seed: u64| {
+        metewand_protocol::strict::SafeUint::try_from(seed)
+            .map_err(|_| Error::Repository { message: format!("campaign.json holds the seed {seed}, out of range") })
+    };
+    Ok(match definition {
+        SeedsDefinition::List(list) => Seeds::List(list.iter().map(|&seed| safe(seed)).collect::<Result<_, _>>()?),
+        SeedsDefinition::Range { from, count } => Seeds::Range { from: safe(*from)?, count: *count },
+    })
+}
+
+/// Runs task `task` of submission `number` of the campaign folder `dir`, reporting to `observer`, stopping on
+/// `cancel`.
+pub fn work(
+    dir: &Path,
+    number: u64,
+    task: Task,
+    cancel: Option<&'static AtomicBool>,
+    observer: &dyn Observer,
+) -> Result<WorkSummary, Error> {
+    if let Err(error) = std::fs::metadata(dir.join(CAMPAIGN_FILE)) {
+        return Err(Error::Invisible { path: dir.to_owned(), host: host(), reason: error.to_string() });
+    }
+    let submission = Submission::read(dir, number)?;
+    let file = CampaignFile::read(dir)?;
+    let repository = CheckedRepository::load(Path::new(&file.repository))
+        .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
+    let definition = &file.definition;
+    let axes = Axes {
+        problems: Some(definition.problems.clone()),
+        datasets: Some(definition.datasets.clone()),
+        implementations: Some(definition.implementations.clone()),
+        dataset_seeds: Some(seeds(&definition.dataset_seeds)?),
+        implementation_seeds: Some(seeds(&definition.implementation_seeds)?),
+        repetitions: Some(definition.repetitions),
+    };
+    let name = (!file.name.starts_with(AD_HOC_PREFIX)).then_some(file.name.as_str());
+    let plan = CampaignPlan::new(&repository, name, &axes)?;
+    let folder = CampaignFolder::join(dir, LOCK_WAIT)?;
+    let mut options = RunOptions::new(&submission.state_dir);
+    if submission.sweep_processes {
+        options = options.process_isolation(ProcessIsolation::Sweep);
+    }
+    if let Some(flag) = cancel {
+        options = options.cancel_on(flag);
+    }
+    let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
+    let mut summary = WorkSummary::default();
+    match task {
+        Task::Dataset(index) => {
+            let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;
+            let Some(slot) = plan.keys().iter().position(|planned| planned.key.as_str() == key) else {
+                return Err(Error::Changed { what: format!("dataset {key}") });
+            };
+            if read_materialization(folder.path(), key).is_some_and(|r| r.outcome == MaterializationOutcome::Ok) {
+                summary.skipped += 1;
+                return Ok(summary);
+            }
+            let first =
+                plan.attempts().iter().position(|attempt| attempt.key as usize == slot).expect("a key has attempts");
+            let dataset = &plan.keys()[slot];
+            observer.dataset_started(&plan, dataset);
+            let started = Instant::now();
+            match materialize(&plan, &folder, slot as u32, first, &options) {
+                Ok(record) => {
+                    summary.ran += 1;
+                    *summary.by_outcome.entry(format!("{:?}", record.outcome).to_lowercase()).or_default() += 1;
+                    observer.dataset_finished(&plan, &record, started.elapsed());
+                }
+                Err(error) => summary.errors.push(error),
+            }
+        }
+        Task::Pack(index) => {
+            let ids = submission.pack(index).ok_or_else(|| no_such(&submission, task))?;
+            let by_id: HashMap<&str, usize> =
+                plan.attempts().iter().enumerate().map(|(index, attempt)| (attempt.id.as_str(), index)).collect();
+            let indices: Vec<usize> = ids
+                .iter()
+                .map(|id| {
+                    by_id.get(id.as_str()).copied().ok_or_else(|| Error::Changed { what: format!("attempt {id}") })
+                })
+                .collect::<Result<_, _>>()?;
+            observer.begin(ids.len(), 0, ids.len());
+            for index in indices {
+                if cancelled() {
+                    break;
+                }
+                let attempt = &plan.attempts()[index];
+                let found = read_attempt(folder.path(), attempt.id.as_str());
+                if found.outcome().is_some_and(|outcome| crate::runner::is_terminal(outcome, false)) {
+                    summary.skipped += 1;
+                    continue;
+                }
+                if !matches!(found, Found::Missing) {
+                    let path = folder.attempt_dir(&attempt.id);
+                    remove_tree(&path).map_err(io_error("remove", &path))?;
+                }
+                let key = plan.keys()[attempt.key as usize].key.as_str();
+                let failure = match read_materialization(folder.path(), key) {
+                    Some(record) if record.outcome == MaterializationOutcome::Ok => None,
+                    Some(record) if record.outcome == MaterializationOutcome::Failed => Some(shared_failure(&record)),
+                    _ => {
+                        summary.not_ready.push(attempt.id.as_str().to_owned());
+                        continue;
+                    }
+                };
+                observer.attempt_started(&plan, attempt);
+                let started = Instant::now();
+                match run_attempt(&plan, &folder, attempt, failure, &options, submission.concurrency) {
+                    Ok(record) => {
+                        summary.ran += 1;
+                        *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
+                        observer.attempt_finished(&plan, attempt, &record, started.elapsed());
+                    }
+                    Err(error) => {
+                        summary.errors.push(error);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    summary.cancelled = cancelled();
+    Ok(summary)
+}
+
+fn no_such(submission: &Submission, task: Task) -> Error {
+    let what = match task {
+        Task::Dataset(index) => {
+            format!("submission {} has {} datasets, no dataset {index}", submission.number, submission.datasets.len())
+        }
+        Task::Pack(index) => {
+            format!("submission {} has {} packs, no pack {index}", submission.number, submission.packs())
+        }
+    };
+    Error::NoSuchTask { what }
+}

@@ -1,0 +1,193 @@
+//! The Slurm module without a cluster: the parsers of Slurm's output, time limits, packs, and array tasks run
+//! in-process from a hand-written submission, which must give what the local pool gives. The same commands against
+//! a real cluster are tested end to end by the CLI's tests.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use metewand_campaign::slurm::work::{Task, work};
+use metewand_campaign::slurm::{
+    Activity, JobKind, Submission, SubmittedJob, TIME_MARGIN, activity, attempt_bound, error_lines,
+    materialization_bound, minutes, parse_job_id, parse_max_array_size, parse_queue, submission_dir,
+};
+use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, Silent};
+use serde_json::Value;
+
+use crate::{Bench, records};
+
+#[test]
+fn slurms_output_is_parsed() {
+    let config = "Configuration data as of 2026-12-02T06:00:00\nMaxArraySize            = 4\nMaxJobCount = 100000\n";
+    assert_eq!(parse_max_array_size(config), Some(4));
+    assert_eq!(parse_max_array_size("MaxJobCount = 1\n"), None);
+    assert_eq!(parse_job_id("1234\n"), Some(1234));
+    assert_eq!(parse_job_id("1234;cluster\n"), Some(1234));
+    assert_eq!(parse_job_id("Submitted batch job 5\n"), None);
+    let queue = parse_queue("7|0|RUNNING|None\n7|3|PENDING|JobArrayTaskLimit\n9|N/A|PENDING|Dependency\n").unwrap();
+    assert_eq!(queue.len(), 3);
+    assert_eq!((queue[1].job, queue[1].task, queue[1].state.as_str()), (7, Some(3), "PENDING"));
+    assert_eq!((queue[2].task, queue[2].reason.as_str()), (None, "Dependency"));
+    assert_eq!(parse_queue("7|x|RUNNING|None\n"), None, "an index that is not a number is not guessed at");
+    assert_eq!(activity("PENDING"), Activity::Pending);
+    assert_eq!(activity("COMPLETING"), Activity::Running);
+    for ended in ["COMPLETED", "TIMEOUT", "CANCELLED", "FAILED", "OUT_OF_MEMORY", "NODE_FAIL"] {
+        assert_eq!(activity(ended), Activity::Ended, "{ended}");
+    }
+}
+
+#[test]
+fn slurms_error_lines_become_one_line() {
+    let stderr = "sbatch: error: invalid partition specified: nope\n\
+                  sbatch: error: Batch job submission failed: Invalid partition name specified\n";
+    assert_eq!(
+        error_lines("sbatch", stderr).unwrap(),
+        "invalid partition specified: nope; Batch job submission failed: Invalid partition name specified"
+    );
+    assert_eq!(
+        error_lines("squeue", "slurm_load_jobs error: Invalid job id specified\n").unwrap(),
+        "Invalid job id specified"
+    );
+    assert_eq!(error_lines("sbatch", "\n"), None);
+}
+
+#[test]
+fn a_tasks_time_limit_is_its_worst_case_under_the_repositorys_limits_plus_the_margin() {
+    let bench = Bench::new("");
+    fs::write(
+        bench.repo().join("metewand.toml"),
+        fs::read_to_string(bench.repo().join("metewand.toml")).unwrap().replacen(
+            "format = 1\n",
+            "format = 1\n[timeouts]\nhello = 10\nprepare = 20\nexecute = 100\nevaluate = 30\nshutdown = 5\n\
+             materialize = 50\n[budgets]\nimplementation = 60\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let repository = bench.load();
+    // Both starts and shutdowns, prepare + execute capped by the budget, the evaluation.
+    assert_eq!(attempt_bound(&repository), Duration::from_secs(2 * (10 + 5) + 60 + 30));
+    assert_eq!(materialization_bound(&repository), Duration::from_secs(10 + 50 + 5));
+    assert_eq!(minutes(Duration::from_secs(120), 8), (8 * 120 + TIME_MARGIN.as_secs()).div_ceil(60));
+    assert_eq!(minutes(Duration::from_millis(59_500), 1), (60 + TIME_MARGIN.as_secs()).div_ceil(60));
+}
+
+#[test]
+fn packs_and_tasks_are_found_by_their_offsets() {
+    let submission = Submission {
+        format: 1,
+        number: 1,
+        submitted_at: String::new(),
+        binary: "/bin/true".to_owned(),
+        state_dir: "/tmp".to_owned(),
+        sweep_processes: false,
+        pack_size: 3,
+        concurrency: 2,
+        datasets: Vec::new(),
+        attempts: (0..7).map(|i| format!("a{i}")).collect(),
+        jobs: vec![
+            SubmittedJob { job_id: 10, kind: JobKind::Attempts, script: String::new(), first: 0, tasks: 2 },
+            SubmittedJob { job_id: 11, kind: JobKind::Attempts, script: String::new(), first: 2, tasks: 1 },
+        ],
+    };
+    assert_eq!(submission.packs(), 3);
+    assert_eq!(submission.pack(2).unwrap(), ["a6"]);
+    assert_eq!(submission.pack(1).unwrap(), ["a3", "a4", "a5"]);
+    assert!(submission.pack(3).is_none());
+    assert_eq!(submission.task_of(JobKind::Attempts, 1), Some((10, 1)));
+    assert_eq!(submission.task_of(JobKind::Attempts, 2), Some((11, 0)), "the second array starts at index 0");
+    assert_eq!(submission.task_of(JobKind::Datasets, 0), None);
+}
+
+/// Writes submission 1 of campaign `main` into `out` by hand: every dataset, every attempt in packs of `pack`.
+fn hand_submission(bench: &Bench, out: &str, pack: u64) -> Submission {
+    let repository = bench.load();
+    let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
+    let folder = CampaignFolder::open(&bench.folder(out), &plan, 1, Environment::capture(&repository)).unwrap();
+    let submission = Submission {
+        format: 1,
+        number: 1,
+        submitted_at: String::new(),
+        binary: "/bin/true".to_owned(),
+        state_dir: bench.state().to_str().unwrap().to_owned(),
+        sweep_processes: false,
+        pack_size: pack,
+        concurrency: 1,
+        datasets: plan.keys().iter().map(|key| key.key.as_str().to_owned()).collect(),
+        attempts: plan.attempts().iter().map(|attempt| attempt.id.as_str().to_owned()).collect(),
+        jobs: Vec::new(),
+    };
+    let dir = submission_dir(folder.path(), 1);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("submission.json"), serde_json::to_vec(&submission).unwrap()).unwrap();
+    submission
+}
+
+fn outcome_by_id(records: &BTreeMap<String, Value>) -> BTreeMap<String, (String, Value)> {
+    records
+        .iter()
+        .map(|(id, record)| (id.clone(), (record["outcome"].as_str().unwrap().to_owned(), record["verdict"].clone())))
+        .collect()
+}
+
+#[test]
+fn array_tasks_record_what_the_local_pool_records() {
+    let bench = Bench::new("");
+    bench.run("main", "local", 2, false);
+    let submission = hand_submission(&bench, "tasks", 3);
+    let folder = bench.folder("tasks");
+    // An attempt whose dataset has no record is left for the next submission.
+    let early = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap();
+    assert_eq!((early.ran, early.not_ready.len(), early.exit_status()), (0, 3, 3));
+    assert!(records(&folder).is_empty());
+    for index in 0..submission.datasets.len() as u64 {
+        let done = work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();
+        assert_eq!((done.ran, done.exit_status()), (1, 0));
+    }
+    for pack in 0..submission.packs() {
+        let done = work(&folder, 1, Task::Pack(pack), None, &Silent).unwrap();
+        assert_eq!(done.exit_status(), 0, "{done:?}");
+    }
+    let (local, tasks) = (records(&bench.folder("local")), records(&folder));
+    assert_eq!(outcome_by_id(&tasks), outcome_by_id(&local));
+    assert_eq!(tasks.len(), 4);
+    // A task run again (Slurm requeued it) runs nothing twice.
+    let again = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap();
+    assert_eq!((again.ran, again.skipped), (0, 3));
+    // A pack or a submission that does not exist is a plain error.
+    let missing = work(&folder, 1, Task::Pack(2), None, &Silent).unwrap_err().to_string();
+    assert_eq!(missing, "submission 1 has 2 packs, no pack 2");
+    let missing = work(&folder, 9, Task::Pack(0), None, &Silent).unwrap_err().to_string();
+    assert!(missing.ends_with("has no submission 9"), "{missing}");
+}
+
+#[test]
+fn a_cancelled_task_starts_no_attempt() {
+    static CANCEL: AtomicBool = AtomicBool::new(true);
+    let bench = Bench::new("");
+    hand_submission(&bench, "tasks", 4);
+    let folder = bench.folder("tasks");
+    for index in 0..2 {
+        work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();
+    }
+    let done = work(&folder, 1, Task::Pack(0), Some(&CANCEL), &Silent).unwrap();
+    assert!(done.cancelled);
+    assert_eq!((done.ran, done.exit_status()), (0, 130));
+    assert!(records(&folder).is_empty());
+}
+
+#[test]
+fn a_task_refuses_a_plan_that_changed_since_the_submission() {
+    let bench = Bench::new("");
+    hand_submission(&bench, "tasks", 4);
+    // An edited solver source: another worker identity, other attempt ids.
+    fs::write(bench.repo().join("src-solver/edited"), "an edit after the submission\n").unwrap();
+    let folder = bench.folder("tasks");
+    for index in 0..2 {
+        work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();
+    }
+    let error = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap_err().to_string();
+    assert!(error.contains("is not in the campaign's plan any more"), "{error}");
+    assert!(records(&folder).is_empty());
+}

@@ -1,0 +1,332 @@
+//! `metewand campaign submit | work | status | cancel` against a real Slurm cluster (`xtask/slurm-cluster.sh`, which
+//! `cargo xtask test` starts under `CI=true`): the example campaign gives the local pool's ids, keys and verdicts,
+//! a task at its time limit records its attempt cancelled and a second submission completes the campaign, arrays
+//! are split at `MaxArraySize` with their offsets carried, `cancel` leaves no job, and Slurm's own refusal is one
+//! sentence. Without a cluster these tests say plainly that they were skipped (and fail under
+//! `METEWAND_SLURM_REQUIRED=1`). Each test has its own folders and cancels only its own jobs, so they run in
+//! parallel on one cluster.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use metewand_campaign::slurm::{JobKind, Slurm, parse_max_array_size, submissions};
+use serde_json::Value;
+
+use crate::campaign::{Bench, outcomes};
+use crate::{command, run as metewand, text};
+
+/// `MaxArraySize` of the cluster `sbatch` reaches, or `None` after saying why the test is skipped.
+fn cluster(test: &str) -> Option<u64> {
+    let why = match Command::new("scontrol").args(["show", "config"]).output() {
+        Ok(output) if output.status.success() => match parse_max_array_size(&text(&output.stdout)) {
+            Some(size) => return Some(size),
+            None => "scontrol show config has no MaxArraySize".to_owned(),
+        },
+        Ok(output) => text(&output.stderr).trim().to_owned(),
+        Err(error) => format!("scontrol cannot be run: {error}"),
+    };
+    assert!(
+        std::env::var("METEWAND_SLURM_REQUIRED").as_deref() != Ok("1"),
+        "{test}: no Slurm cluster answers ({why}), and METEWAND_SLURM_REQUIRED=1"
+    );
+    eprintln!("{test}: SKIPPED, no Slurm cluster answers ({why}); start one with `xtask/slurm-cluster.sh start`");
+    None
+}
+
+/// Every job id the campaign folder records.
+fn job_ids(folder: &Path) -> Vec<u64> {
+    submissions(folder).unwrap().iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect()
+}
+
+/// Cancels the folder's jobs when the test ends, however it ends: no job of a test stays queued.
+struct Queued(PathBuf);
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        if let Ok(all) = submissions(&self.0) {
+            let ids: Vec<String> = all.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id.to_string())).collect();
+            if !ids.is_empty() {
+                let _ = Command::new("scancel").args(&ids).status();
+            }
+        }
+    }
+}
+
+/// Waits until no job of the folder is pending or running; the limit only guards against a hang.
+fn wait_for_jobs(folder: &Path, limit: Duration) {
+    let slurm = Slurm::connect().unwrap();
+    let deadline = Instant::now() + limit;
+    loop {
+        if slurm.active(&job_ids(folder)).unwrap().is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the jobs of {} still run after {limit:?}", folder.display());
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|arg| (*arg).to_owned()).collect()
+}
+
+/// `campaign submit` of the fixture's campaign `name` into `bench/out` with `extra`.
+fn submit(bench: &Bench, name: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = strings(&["campaign", "submit"]);
+    args.push(bench.path("repo").to_str().unwrap().to_owned());
+    args.push(name.to_owned());
+    args.extend(["--state-dir".to_owned(), bench.path("state").to_str().unwrap().to_owned()]);
+    args.extend(["--out".to_owned(), bench.path("out").to_str().unwrap().to_owned()]);
+    args.extend(strings(extra));
+    metewand(&args)
+}
+
+fn status(folder: &Path) -> std::process::Output {
+    metewand(&strings(&["campaign", "status", folder.to_str().unwrap()]))
+}
+
+/// Each attempt id with its outcome, verdict and dataset key.
+fn verdicts(folder: &Path) -> BTreeMap<String, (String, Value, String)> {
+    let mut out = BTreeMap::new();
+    for entry in fs::read_dir(folder.join("attempts")).unwrap() {
+        let entry = entry.unwrap();
+        let record: Value = serde_json::from_slice(&fs::read(entry.path().join("attempt.json")).unwrap()).unwrap();
+        out.insert(
+            entry.file_name().to_string_lossy().into_owned(),
+            (
+                record["outcome"].as_str().unwrap().to_owned(),
+                record["verdict"].clone(),
+                record["dataset"]["key"].as_str().unwrap_or("").to_owned(),
+            ),
+        );
+    }
+    out
+}
+
+/// The keys of `datasets/<key>.json` of a campaign folder.
+fn dataset_keys(folder: &Path) -> BTreeSet<String> {
+    fs::read_dir(folder.join("datasets"))
+        .unwrap()
+        .filter_map(|entry| entry.unwrap().file_name().to_str()?.strip_suffix(".json").map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn slurm_the_example_gives_the_local_pools_ids_keys_and_verdicts() {
+    let Some(_) = cluster("slurm_the_example_gives_the_local_pools_ids_keys_and_verdicts") else { return };
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_owned();
+    // Every implementation on both datasets under one seed: 8 attempts, 2 datasets, 3 packs of up to 3.
+    let narrow = ["--dataset-seeds", "0", "--repetitions", "1"];
+    let mut local = strings(&["campaign", "run", example.to_str().unwrap(), "main", "-j", "2", "--quiet"]);
+    local.extend(strings(&narrow));
+    local.extend(["--out".to_owned(), dir("local"), "--state-dir".to_owned(), dir("state-local")]);
+    let ran = metewand(&local);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+
+    let slurm_folder = tmp.path().join("slurm");
+    let _queued = Queued(slurm_folder.clone());
+    let mut args = strings(&["campaign", "submit", example.to_str().unwrap(), "main", "--slurm", "--pack", "3"]);
+    args.extend(strings(&narrow));
+    args.extend(["--out".to_owned(), dir("slurm"), "--state-dir".to_owned(), dir("state-slurm")]);
+    let submitted = metewand(&args);
+    assert_eq!(submitted.status.code(), Some(0), "{}", text(&submitted.stderr));
+    let out = text(&submitted.stdout);
+    assert!(out.contains("2 datasets to materialize, 8 attempts in 3 packs of up to 3"), "{out}");
+    // Every path in the scripts is absolute, the program too.
+    let script = fs::read_to_string(slurm_folder.join("slurm/1/attempts-0.sh")).unwrap();
+    let exe = Path::new(env!("CARGO_BIN_EXE_metewand"));
+    assert!(script.contains(&format!("exec {} campaign work", exe.display())), "{script}");
+    assert!(script.contains(&format!("folder={}", slurm_folder.canonicalize().unwrap().display())), "{script}");
+    assert!(script.contains("--signal=B:TERM@120") && script.contains("--dependency=afterany:"), "{script}");
+
+    wait_for_jobs(&slurm_folder, Duration::from_secs(600));
+    let (local, slurm) = (verdicts(&tmp.path().join("local")), verdicts(&slurm_folder));
+    assert_eq!(local.len(), 8);
+    assert_eq!(slurm, local, "the same attempt ids, outcomes, verdicts and dataset keys");
+    assert_eq!(dataset_keys(&slurm_folder), dataset_keys(&tmp.path().join("local")));
+    // The last job wrote the exports; the status is complete and says nothing is lost.
+    assert!(slurm_folder.join("results.csv").is_file() && slurm_folder.join("results.jsonl").is_file());
+    let shown = status(&slurm_folder);
+    let shown_text = text(&shown.stdout);
+    assert_eq!(shown.status.code(), Some(0), "{shown_text}");
+    assert!(shown_text.contains("0 attempts queued, 0 in running tasks, 0 lost"), "{shown_text}");
+    assert!(shown_text.contains("(slurm/1/export.sh, submission 1): 1 task (completed 1)"), "{shown_text}");
+
+    // Submitting again submits nothing.
+    let again = metewand(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stdout).contains("submitted    nothing: every attempt has a record"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(submissions(&slurm_folder).unwrap().len(), 1);
+}
+
+#[test]
+fn slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes() {
+    let Some(_) = cluster("slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes") else {
+        return;
+    };
+    // Each attempt takes 30 s: a pack of 4 cannot end within the 1-minute limit of the first submission.
+    let bench = Bench::new(r#""--delay", "execute=30000""#);
+    let folder = bench.path("out");
+    let _queued = Queued(folder.clone());
+    let first = submit(&bench, "main", &["--time", "1", "--pack", "4"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    let after_first = outcomes(&folder);
+    assert!(after_first.values().any(|outcome| outcome == "cancelled"), "{after_first:?}");
+    let shown = text(&status(&folder).stdout);
+    let done = after_first.values().filter(|outcome| *outcome != "cancelled").count();
+    let cancelled = after_first.len() - done;
+    assert!(shown.contains(&format!("{cancelled} cancelled")), "{shown}");
+    let lost = 4 - after_first.len();
+    assert!(shown.contains(&format!("0 in running tasks, {lost} lost")), "{shown}");
+
+    // Five minutes a task of one attempt each: the signal comes no sooner than two minutes in.
+    let second = submit(&bench, "main", &["--time", "5", "--pack", "1"]);
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let resubmitted = &submissions(&folder).unwrap()[1];
+    assert_eq!(resubmitted.attempts.len(), 4 - done, "only what was not done");
+    assert!(resubmitted.datasets.is_empty(), "the datasets were materialized by the first submission");
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    let after = outcomes(&folder);
+    assert_eq!(after.len(), 4);
+    assert!(after.values().all(|outcome| outcome == "reached"), "{after:?}");
+    assert_eq!(status(&folder).status.code(), Some(0));
+}
+
+#[test]
+fn slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets() {
+    let Some(max_array) = cluster("slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets") else { return };
+    let bench = Bench::new("");
+    let folder = bench.path("out");
+    let _queued = Queued(folder.clone());
+    // 2 dataset seeds x 3 repetitions: 6 attempts, one a pack.
+    let submitted = submit(&bench, "main", &["--repetitions", "3", "--pack", "1", "--max-parallel", "2"]);
+    assert_eq!(submitted.status.code(), Some(0), "{}", text(&submitted.stderr));
+    let submission = submissions(&folder).unwrap().remove(0);
+    let arrays: Vec<_> = submission.jobs.iter().filter(|job| job.kind == JobKind::Attempts).collect();
+    let expected = 6u64.div_ceil(max_array);
+    if expected < 2 {
+        eprintln!("MaxArraySize is {max_array}: 6 packs fit one array, the split is NOT exercised on this cluster");
+    }
+    assert_eq!(arrays.len() as u64, expected);
+    for (index, job) in arrays.iter().enumerate() {
+        assert_eq!(job.first, index as u64 * max_array);
+        assert!(job.tasks <= max_array);
+        let script = fs::read_to_string(folder.join(&job.script)).unwrap();
+        assert!(script.contains(&format!("--array=0-{}%2", job.tasks - 1)), "{script}");
+        assert!(script.contains(&format!("SLURM_ARRAY_TASK_ID + {}", job.first)), "{script}");
+        if index > 0 {
+            // Under a throttle, a part waits for the one before it.
+            assert!(script.contains(&format!(":{}", arrays[index - 1].job_id)), "{script}");
+        }
+    }
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    let recorded = outcomes(&folder);
+    let planned: BTreeSet<&String> = submission.attempts.iter().collect();
+    assert_eq!(recorded.keys().collect::<BTreeSet<_>>(), planned, "each pack ran its own attempt");
+    assert!(recorded.values().all(|outcome| outcome == "reached"), "{recorded:?}");
+    assert_eq!(status(&folder).status.code(), Some(0));
+}
+
+#[test]
+fn slurm_cancel_leaves_no_job_and_status_says_so() {
+    let Some(_) = cluster("slurm_cancel_leaves_no_job_and_status_says_so") else { return };
+    let bench = Bench::new(r#""--delay", "execute=120000""#);
+    let folder = bench.path("out");
+    let _queued = Queued(folder.clone());
+    let submitted = submit(&bench, "main", &["--pack", "1", "--max-parallel", "1"]);
+    assert_eq!(submitted.status.code(), Some(0), "{}", text(&submitted.stderr));
+    // Once an attempt runs, a second submission is refused while the jobs are there.
+    let guard = Instant::now() + Duration::from_secs(300);
+    while fs::read_dir(folder.join("attempts")).unwrap().next().is_none() {
+        assert!(Instant::now() < guard, "no attempt started");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let refused = submit(&bench, "main", &["--pack", "1"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("are still pending or running"), "{}", text(&refused.stderr));
+
+    let cancelled = metewand(&strings(&["campaign", "cancel", folder.to_str().unwrap()]));
+    let out = text(&cancelled.stdout);
+    assert_eq!(cancelled.status.code(), Some(0), "{}{}", out, text(&cancelled.stderr));
+    assert!(out.contains("no job of this campaign is pending or running"), "{out}");
+    let slurm = Slurm::connect().unwrap();
+    assert!(slurm.active(&job_ids(&folder)).unwrap().is_empty(), "no job is left");
+    // The running attempt got its task's SIGTERM and is recorded cancelled; nothing runs or waits.
+    let recorded = outcomes(&folder);
+    assert_eq!(recorded.values().collect::<Vec<_>>(), ["cancelled"], "{recorded:?}");
+    let shown = status(&folder);
+    assert_eq!(shown.status.code(), Some(1));
+    assert!(text(&shown.stdout).contains("0 attempts queued, 0 in running tasks, 3 lost"), "{}", text(&shown.stdout));
+    let again = metewand(&strings(&["campaign", "cancel", folder.to_str().unwrap()]));
+    assert!(text(&again.stdout).contains("cancelled    nothing"), "{}", text(&again.stdout));
+}
+
+#[test]
+fn slurm_a_bad_partition_is_one_sentence_of_sbatch() {
+    let Some(_) = cluster("slurm_a_bad_partition_is_one_sentence_of_sbatch") else { return };
+    let bench = Bench::new("");
+    let refused = submit(&bench, "main", &["--partition", "nope"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = text(&refused.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("metewand: campaign submit: sbatch refused: invalid partition specified: nope"),
+        "{stderr}"
+    );
+    assert!(!bench.path("out/slurm/1").exists(), "a submission that queued nothing is not kept");
+}
+
+#[test]
+fn slurm_missing_commands_and_an_unreachable_controller_are_one_sentence() {
+    let bench = Bench::new("");
+    let mut args = strings(&["campaign", "submit", bench.path("repo").to_str().unwrap(), "main"]);
+    args.extend(["--out".to_owned(), bench.path("out").to_str().unwrap().to_owned()]);
+    let without = command(&args).env("PATH", "/nonexistent").output().unwrap();
+    assert_eq!(without.status.code(), Some(2));
+    assert_eq!(
+        text(&without.stderr),
+        "metewand: campaign submit: sbatch is not on PATH: run this on a machine with Slurm's commands installed (a \
+         cluster's login node)\n"
+    );
+    assert!(!bench.path("out").exists(), "nothing was written");
+
+    if Command::new("sbatch").arg("--version").output().is_err() {
+        eprintln!("sbatch is not installed: the unreachable controller was NOT tried");
+        return;
+    }
+    let conf = bench.path("unreachable.conf");
+    fs::write(
+        &conf,
+        "ClusterName=none\nSlurmctldHost=nowhere(127.0.0.1)\nSlurmctldPort=1\nAuthType=auth/munge\n\
+         NodeName=none CPUs=1\nPartitionName=none Nodes=ALL Default=YES\n",
+    )
+    .unwrap();
+    let unreachable = command(&args).env("SLURM_CONF", &conf).output().unwrap();
+    assert_eq!(unreachable.status.code(), Some(2));
+    let stderr = text(&unreachable.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("campaign submit: scontrol cannot reach the Slurm controller"), "{stderr}");
+    assert!(!bench.path("out").exists(), "nothing was written");
+}
+
+#[test]
+fn slurm_a_task_that_cannot_see_its_folder_fails_loudly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("not-shared");
+    let output =
+        metewand(&strings(&["campaign", "work", missing.to_str().unwrap(), "--submission", "1", "--pack", "0"]));
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("cannot see the campaign folder {}", missing.display())), "{stderr}");
+    assert!(stderr.contains("a filesystem that the submitting machine and every node share"), "{stderr}");
+}
