@@ -63,17 +63,17 @@ fn status(out: &mut String, report: &Report) {
     let planned = report.planned();
     let sum = |field: fn(&CampaignSummary) -> usize| report.campaigns.iter().map(field).sum::<usize>();
     if missing == 0 {
-        let _ = write!(
+        let _ = writeln!(
             out,
             "<p class=\"status complete\"><strong>Complete:</strong> all {planned} planned attempts have a terminal \
-             record.</p>\n"
+             record.</p>"
         );
     } else {
-        let _ = write!(
+        let _ = writeln!(
             out,
             "<p class=\"status incomplete\"><strong>Incomplete:</strong> {missing} of {planned} planned attempts \
              have no terminal record ({} never started, {} unfinished, {} cancelled). The tables below count only \
-             what was recorded; run <code>metewand campaign run</code> again to resume.</p>\n",
+             what was recorded; run <code>metewand campaign run</code> again to resume.</p>",
             sum(|c| c.never_started),
             sum(|c| c.unfinished),
             sum(|c| c.cancelled)
@@ -91,7 +91,7 @@ fn status(out: &mut String, report: &Report) {
         .filter(|(count, _)| **count > 0)
         .map(|(count, outcome)| format!("{count} {outcome}"))
         .collect();
-    let _ = write!(out, "<p>Records: {}.</p>\n", escape(&parts.join(", ")));
+    let _ = writeln!(out, "<p>Records: {}.</p>", escape(&parts.join(", ")));
 }
 
 fn plan(out: &mut String, report: &Report) {
@@ -116,9 +116,9 @@ fn plan(out: &mut String, report: &Report) {
         for outcome in OUTCOMES {
             let _ = write!(out, "<td class=\"n\">{}</td>", campaign.by_outcome.get(outcome).copied().unwrap_or(0));
         }
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             campaign.never_started,
             campaign.unfinished,
             campaign.missing()
@@ -135,9 +135,9 @@ fn failures(out: &mut String, report: &Report) {
     }
     out.push_str("<table>\n<tr><th>role</th><th>phase</th><th>kind</th><th>attempts</th></tr>\n");
     for group in &report.failures {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
             escape(&group.role),
             escape(&group.phase),
             escape(&group.kind),
@@ -168,9 +168,9 @@ fn failures(out: &mut String, report: &Report) {
             out.push_str(")</li>\n");
         }
         if group.attempts.len() > LISTED_FAILURES {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<li>and {} more (every one is in the JSON report)</li>\n",
+                "<li>and {} more (every one is in the JSON report)</li>",
                 group.attempts.len() - LISTED_FAILURES
             );
         }
@@ -224,19 +224,19 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
                   request of attempts with a verdict; the interval is a percentile bootstrap of the median (2000 \
                   resamples, fixed seed).</p>\n",
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<figure>{}<figcaption>Performance profiles of time to <code>reached</code> over {} instances (dataset and \
          seed): ρ(τ) is the share of instances on which an implementation's median execute time is within τ times \
          the best; <code>not_reached</code> and failures count as infinite, so a curve's height at the right is the \
-         share of instances it reaches at all.</figcaption></figure>\n",
+         share of instances it reaches at all.</figcaption></figure>",
         svg::profile(&format!("profile-{index}"), section),
         section.profile.instances
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<figure>{}<figcaption>Execute time of each attempt with a verdict, per implementation and dataset, on a \
-         logarithmic axis; boxes span the quartiles, bars mark medians.</figcaption></figure>\n",
+         logarithmic axis; boxes span the quartiles, bars mark medians.</figcaption></figure>",
         svg::execute_times(&format!("times-{index}"), section)
     );
     let _ = write!(
@@ -276,15 +276,15 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
             ),
         ];
         for (name, value) in rows {
-            let _ = write!(out, "<tr><th>{name}</th><td>{}</td></tr>\n", escape(&value));
+            let _ = writeln!(out, "<tr><th>{name}</th><td>{}</td></tr>", escape(&value));
         }
         out.push_str("</table>\n<table>\n<tr><th>worker</th><th>command</th><th>program</th><th>SHA-256</th></tr>\n");
         for (worker, program) in &env.workers {
             let resolved = program.resolved.clone().unwrap_or_else(|| "not found".to_owned());
             let script = program.script.as_ref().map_or(String::new(), |line| format!(" (script: {line})"));
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code>{}</td><td><code>{}</code></td></tr>\n",
+                "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code>{}</td><td><code>{}</code></td></tr>",
                 escape(worker),
                 escape(&program.command),
                 escape(&resolved),
@@ -312,7 +312,7 @@ fn identities(out: &mut String, report: &Report) {
     ] {
         for (name, set) in map {
             let list: Vec<String> = set.iter().map(|id| format!("<code>{}</code>", escape(id))).collect();
-            let _ = write!(out, "<tr><td>{what}</td><td>{}</td><td>{}</td></tr>\n", escape(name), list.join("<br>"));
+            let _ = writeln!(out, "<tr><td>{what}</td><td>{}</td><td>{}</td></tr>", escape(name), list.join("<br>"));
         }
     }
     out.push_str("</table>\n</section>\n");

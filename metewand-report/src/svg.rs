@@ -223,12 +223,10 @@ pub fn profile(id: &str, section: &ProblemSection) -> String {
         let _ = write!(out, r#"<g class="series" data-series="{}">"#, escape(&series.implementation));
         let steps = series.steps();
         let mut d = format!("M{:.1} {:.1}", x_of(1.0), y_of(series.rho(1.0)));
-        let mut last_rho = series.rho(1.0);
         for (tau, rho) in &steps {
             if *tau > 1.0 {
                 let _ = write!(d, "H{:.1}V{:.1}", x_of(*tau), y_of(*rho));
             }
-            last_rho = *rho;
         }
         let _ = write!(d, "H{:.1}", left + plot_w);
         let _ = write!(
@@ -239,7 +237,6 @@ pub fn profile(id: &str, section: &ProblemSection) -> String {
         for (tau, rho) in &steps {
             marker(&mut out, index, x_of(*tau), y_of(*rho), c);
         }
-        let _ = last_rho;
         out.push_str("</g>");
         legend_entry(
             &mut out,
