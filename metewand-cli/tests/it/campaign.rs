@@ -15,12 +15,12 @@ use crate::test_worker::test_worker;
 use crate::{Tmpfs, command, run as metewand, text};
 
 /// The fixture benchmark in a temporary folder, with the solver's extra arguments (a TOML array fragment).
-struct Bench {
+pub(crate) struct Bench {
     dir: TempDir,
 }
 
 impl Bench {
-    fn new(solver_args: &str) -> Bench {
+    pub(crate) fn new(solver_args: &str) -> Bench {
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path().join("repo");
         for source in ["src-gen", "src-solver", "src-other", "src-judge"] {
@@ -37,12 +37,12 @@ impl Bench {
         Bench { dir }
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
     /// `metewand campaign run REPO NAME --state-dir STATE --out OUT` and `extra`.
-    fn run_args(&self, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
+    pub(crate) fn run_args(&self, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
         let mut args: Vec<String> = ["campaign", "run"].map(String::from).to_vec();
         args.push(self.path("repo").to_str().unwrap().to_owned());
         args.push(name.to_owned());
@@ -51,7 +51,7 @@ impl Bench {
         args
     }
 
-    fn folder(&self, state: &str, name: &str) -> PathBuf {
+    pub(crate) fn folder(&self, state: &str, name: &str) -> PathBuf {
         self.path(state).join("campaigns").join(name)
     }
 }

@@ -5,7 +5,10 @@ mod campaign;
 mod canon;
 mod check;
 mod conformance;
+mod report;
 mod run;
+#[path = "../../../metewand-report/tests/it/synth.rs"]
+mod synth;
 #[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
 mod test_worker;
 mod validate;
