@@ -295,8 +295,8 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         height,
         id,
         &format!("Execute time per implementation and dataset, problem {}", section.problem),
-        "Each marker is one attempt with a verdict (at most 200 per row, evenly spaced by rank); the box spans the \
-         first to the third quartile and the bar inside it is the median. The axis is logarithmic.",
+        "Each marker is one attempt with a verdict (at most 200 per row, evenly spaced by rank); the black box spans \
+         the first to the third quartile and the black bar inside it is the median. The axis is logarithmic.",
     );
     text(&mut out, left, 20.0, "start", r#" font-weight="bold""#, &format!("Execute time: {}", section.problem));
     let bottom_y = top + row_h * rows.len().max(1) as f64;
@@ -324,18 +324,8 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         let name = format!("{} / {}", row.implementation, row.dataset);
         let _ = write!(out, r#"<g class="series" data-series="{}">"#, escape(&name));
         text(&mut out, left - 8.0, y + 4.0, "end", "", &name);
-        if let Some(summary) = &row.execute_seconds {
-            let (x1, x3, xm) = (x_of(summary.q1), x_of(summary.q3), x_of(summary.median));
-            let _ = write!(
-                out,
-                r#"<rect x="{x1:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="{c}" stroke-width="1.5"/><path d="M{xm:.1} {:.1}V{:.1}" stroke="{c}" stroke-width="3"/>"#,
-                y - 8.0,
-                (x3 - x1).max(0.5),
-                16.0,
-                y - 9.0,
-                y + 9.0
-            );
-        }
+        // Markers half transparent, so that dense rows show their density; the box and median drawn over them.
+        out.push_str(r#"<g fill-opacity="0.45" stroke-opacity="0.6">"#);
         let shown = MAX_POINTS_PER_ROW.min(row.times.len());
         for point in 0..shown {
             let value = if row.times.len() <= MAX_POINTS_PER_ROW {
@@ -346,6 +336,19 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
             // A fixed vertical spread keeps equal times apart without randomness.
             let jitter = ((point % 7) as f64 - 3.0) * 1.6;
             marker(&mut out, index, x_of(value), y + jitter, c);
+        }
+        out.push_str("</g>");
+        if let Some(summary) = &row.execute_seconds {
+            let (x1, x3, xm) = (x_of(summary.q1), x_of(summary.q3), x_of(summary.median));
+            let _ = write!(
+                out,
+                r##"<rect x="{x1:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#000000" stroke-width="1.2"/><path d="M{xm:.1} {:.1}V{:.1}" stroke="#000000" stroke-width="3"/>"##,
+                y - 8.0,
+                (x3 - x1).max(0.5),
+                16.0,
+                y - 9.0,
+                y + 9.0
+            );
         }
         out.push_str("</g>");
     }
