@@ -7,9 +7,19 @@ use metewand_campaign::FolderError;
 /// Why campaign folders cannot be reported on; nothing was written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    /// The folder has no `campaign.json`, or it cannot be read or parsed.
+    /// The folder has no `campaign.json`.
+    #[error(
+        "{} is not a campaign folder (it has no campaign.json); give a folder `metewand campaign run` wrote \
+         (STATE/campaigns/NAME/, or its --out)",
+        path.display()
+    )]
+    NotACampaign {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// `campaign.json` cannot be read or parsed.
     #[error("{0}")]
-    Folder(#[from] FolderError),
+    Folder(FolderError),
     /// No planned attempt has a record yet.
     #[error("the campaign folder {} has no attempt records yet (0 of {planned} planned attempts ran); run `metewand campaign run` first", path.display())]
     NoRecords {
@@ -52,4 +62,13 @@ pub enum ReportError {
     /// No folder was given.
     #[error("no campaign folder was given")]
     NoFolders,
+}
+
+impl From<FolderError> for ReportError {
+    fn from(error: FolderError) -> ReportError {
+        match error {
+            FolderError::NotACampaign { path } => ReportError::NotACampaign { path },
+            other => ReportError::Folder(other),
+        }
+    }
 }

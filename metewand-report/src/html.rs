@@ -22,6 +22,20 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em
 figcaption{font-size:.9em;color:#333;max-width:60em}code{font-size:.95em}.muted{color:#555}\
 @media print{h2{break-before:auto}figure{break-inside:avoid}}";
 
+/// A relative path as a URL path: bytes outside `A-Z a-z 0-9 - . _ ~ /` percent-encoded (a folder named
+/// `runs #2` must not end its link at the `#`).
+pub fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// The report as HTML.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
@@ -107,7 +121,7 @@ fn plan(out: &mut String, report: &Report) {
         let _ = write!(
             out,
             "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
-            escape(&campaign.link),
+            url_path(&campaign.link),
             escape(&campaign.folder),
             escape(&campaign.name),
             campaign.planned,
@@ -160,10 +174,10 @@ fn failures(out: &mut String, report: &Report) {
                 "<li>{}: {} (<a href=\"{}\">record</a>",
                 escape(&attempt.label),
                 escape(&attempt.message),
-                escape(&attempt.record)
+                url_path(&attempt.record)
             );
             if let Some(log) = &attempt.log {
-                let _ = write!(out, ", <a href=\"{}\">log</a>", escape(log));
+                let _ = write!(out, ", <a href=\"{}\">log</a>", url_path(log));
             }
             out.push_str(")</li>\n");
         }

@@ -35,7 +35,7 @@
 //!
 //! // A folder that is not a campaign folder is a typed error with one clear sentence.
 //! let error = Records::read(&[PathBuf::from("/nonexistent/campaign")]).unwrap_err();
-//! assert!(matches!(error, ReportError::Folder(_)));
+//! assert!(matches!(error, ReportError::NotACampaign { .. }));
 //! assert!(error.to_string().contains("is not a campaign folder"));
 //! ```
 

@@ -192,7 +192,7 @@ impl Report {
             }
             if let Some(failure) = &record.failure {
                 let link = &links[attempt.folder as usize];
-                let join = |inner: &str| if link.is_empty() { inner.to_owned() } else { format!("{link}/{inner}") };
+                let join = |inner: &str| format!("{link}/{inner}");
                 failures
                     .entry((
                         failure.role.clone().unwrap_or_else(|| "none".to_owned()),
@@ -377,5 +377,5 @@ pub fn relative(base: &Path, target: &Path) -> String {
     let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
     let mut parts: Vec<String> = vec!["..".to_owned(); base.len() - common];
     parts.extend(target[common..].iter().map(|part| part.as_os_str().to_string_lossy().into_owned()));
-    parts.join("/")
+    if parts.is_empty() { ".".to_owned() } else { parts.join("/") }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use crate::html::{LISTED_FAILURES, OUTCOMES};
+use crate::html::{LISTED_FAILURES, OUTCOMES, url_path};
 use crate::report::Report;
 use crate::units;
 
@@ -76,13 +76,13 @@ pub fn markdown(report: &Report) -> String {
         for group in &report.failures {
             let _ = writeln!(out, "\n### {} / {} / {}\n", cell(&group.role), cell(&group.phase), cell(&group.kind));
             for attempt in group.attempts.iter().take(LISTED_FAILURES) {
-                let log = attempt.log.as_ref().map_or(String::new(), |log| format!(", [log](<{log}>)"));
+                let log = attempt.log.as_ref().map_or(String::new(), |log| format!(", [log]({})", url_path(log)));
                 let _ = writeln!(
                     out,
-                    "- {}: {} ([record](<{}>){log})",
+                    "- {}: {} ([record]({}){log})",
                     cell(&attempt.label),
                     cell(&attempt.message),
-                    attempt.record
+                    url_path(&attempt.record)
                 );
             }
             if group.attempts.len() > LISTED_FAILURES {

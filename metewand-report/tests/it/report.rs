@@ -185,7 +185,8 @@ fn bad_input_is_a_typed_error() {
     // Not a campaign folder.
     fs::create_dir(at(&dir, "empty")).unwrap();
     let error = Records::read(&[at(&dir, "empty")]).unwrap_err();
-    assert!(matches!(error, ReportError::Folder(FolderError::NotACampaign { .. })), "{error}");
+    assert!(matches!(error, ReportError::NotACampaign { .. }), "{error}");
+    assert!(error.to_string().contains("is not a campaign folder (it has no campaign.json)"), "{error}");
     // A plan without any record.
     let none =
         vec![Planned::new("p", "d", "i").state(State::Missing), Planned::new("p", "d", "j").state(State::Unfinished)];
@@ -231,4 +232,19 @@ fn two_folders_of_one_repository_make_one_report() {
     assert_eq!(section.implementations, ["a", "b"]);
     assert_eq!(section.profile.series[1].rho(1.99), 0.0);
     assert_eq!(section.profile.series[1].rho(2.0), 1.0);
+}
+
+#[test]
+fn links_are_relative_to_the_report_and_percent_encoded() {
+    let dir = temp();
+    let folder = at(&dir, "runs #2 & more");
+    let plan = vec![Planned::new("p", "d", "i").state(State::Record("failed")), Planned::new("p", "d", "j")];
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let reports = at(&dir, "reports");
+    fs::create_dir(&reports).unwrap();
+    let html = metewand_report::report(std::slice::from_ref(&folder), Some(&reports), Format::Html).unwrap();
+    let link = html.split("\">log</a>").next().unwrap().rsplit("href=\"").next().unwrap();
+    assert!(link.starts_with("../runs%20%232%20%26%20more/attempts/mw1-attempt-"), "{link}");
+    let decoded = link.replace("%20", " ").replace("%23", "#").replace("%26", "&");
+    assert!(reports.join(decoded).is_file());
 }
