@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::ReportError;
 use crate::load::Records;
-use crate::stats::{ALPHA, geometric_mean, mann_whitney, median, ratio_of_medians, seed_for};
+use crate::stats::{ALPHA, geometric_mean, mann_whitney, map_parallel, median, ratio_of_medians, seed_for};
 use crate::units;
 
 /// The default factor: B is worse when its median is more than 1.1 times A's.
@@ -169,49 +169,10 @@ impl Comparison {
     pub fn of(a: &Records, b: &Records, factor: f64) -> Comparison {
         let (order, times_a) = cells(a);
         let (_, times_b) = cells(b);
-        let mut compared = Vec::new();
-        for key in &order {
-            let Some(sample_b) = times_b.get(key) else { continue };
-            let sample_a = &times_a[key];
-            let sorted = |sample: &Vec<f64>| {
-                let mut sorted = sample.clone();
-                sorted.sort_by(f64::total_cmp);
-                sorted
-            };
-            let (sorted_a, sorted_b) = (sorted(sample_a), sorted(sample_b));
-            let label = format!("{}\0{}\0{}\0{}\0{}", key.0, key.1, key.2, key.3, key.4);
-            let ratio = ratio_of_medians(sample_a, sample_b, seed_for(&label));
-            let test = mann_whitney(sample_a, sample_b);
-            let verdict = match (ratio, test) {
-                (Some((ratio, _, _)), Some(test)) => {
-                    let significant = test.p < ALPHA;
-                    if ratio > factor {
-                        if significant { Verdict::Worse } else { Verdict::WorseNotSignificant }
-                    } else if ratio < 1.0 / factor {
-                        if significant { Verdict::Better } else { Verdict::BetterNotSignificant }
-                    } else {
-                        Verdict::Same
-                    }
-                }
-                _ => Verdict::Unmatched,
-            };
-            compared.push(CellComparison {
-                problem: key.0.clone(),
-                dataset: key.1.clone(),
-                dataset_seed: key.2,
-                implementation: key.3.clone(),
-                implementation_seed: key.4,
-                n_a: sample_a.len(),
-                n_b: sample_b.len(),
-                median_a: median(&sorted_a),
-                median_b: median(&sorted_b),
-                ratio: ratio.map(|(ratio, _, _)| ratio),
-                ratio_ci: ratio.map(|(_, low, high)| (low, high)),
-                p_value: test.map(|test| test.p),
-                exact: test.is_some_and(|test| test.exact),
-                verdict,
-            });
-        }
+        let matched: Vec<(&CellKey, &Vec<f64>, &Vec<f64>)> =
+            order.iter().filter_map(|key| Some((key, &times_a[key], times_b.get(key)?))).collect();
+        let compared =
+            map_parallel(&matched, |(key, sample_a, sample_b)| compare_cell(key, sample_a, sample_b, factor));
         let only_a = order.len() - compared.len();
         let only_b = times_b.keys().filter(|key| !times_a.contains_key(*key)).count();
         let mut by_verdict = BTreeMap::new();
@@ -306,6 +267,47 @@ impl Comparison {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"));
         text.push('\n');
         text
+    }
+}
+
+/// One matched cell's ratio, interval, test and verdict.
+fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) -> CellComparison {
+    let sorted = |sample: &[f64]| {
+        let mut sorted = sample.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted
+    };
+    let label = format!("{}\0{}\0{}\0{}\0{}", key.0, key.1, key.2, key.3, key.4);
+    let ratio = ratio_of_medians(sample_a, sample_b, seed_for(&label));
+    let test = mann_whitney(sample_a, sample_b);
+    let verdict = match (ratio, test) {
+        (Some((ratio, _, _)), Some(test)) => {
+            let significant = test.p < ALPHA;
+            if ratio > factor {
+                if significant { Verdict::Worse } else { Verdict::WorseNotSignificant }
+            } else if ratio < 1.0 / factor {
+                if significant { Verdict::Better } else { Verdict::BetterNotSignificant }
+            } else {
+                Verdict::Same
+            }
+        }
+        _ => Verdict::Unmatched,
+    };
+    CellComparison {
+        problem: key.0.clone(),
+        dataset: key.1.clone(),
+        dataset_seed: key.2,
+        implementation: key.3.clone(),
+        implementation_seed: key.4,
+        n_a: sample_a.len(),
+        n_b: sample_b.len(),
+        median_a: median(&sorted(sample_a)),
+        median_b: median(&sorted(sample_b)),
+        ratio: ratio.map(|(ratio, _, _)| ratio),
+        ratio_ci: ratio.map(|(_, low, high)| (low, high)),
+        p_value: test.map(|test| test.p),
+        exact: test.is_some_and(|test| test.exact),
+        verdict,
     }
 }
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::load::{Attempt, Identities, Records};
 use crate::profile::Profile;
-use crate::stats::{Summary, median, seed_for};
+use crate::stats::{Summary, map_parallel, median, seed_for};
 
 /// One campaign folder against its plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -287,54 +287,50 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         let column = datasets.iter().position(|&d| d == attempt.dataset).unwrap_or(0);
         cells.entry((row, column)).or_default().push(attempt);
     }
-    let mut rows = Vec::new();
-    for ((row, column), cell) in &cells {
-        let (implementation, dataset) = (implementations[*row], datasets[*column]);
-        {
-            let count = |outcome: Outcome| {
-                cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.outcome == outcome)).count()
-            };
-            let attempts = cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.terminal())).count();
-            let (reached, not_required) = (count(Outcome::Reached), count(Outcome::NotRequired));
-            let mut times: Vec<f64> =
-                cell.iter().filter_map(|attempt| attempt.record.as_ref()?.execute_seconds).collect();
-            times.sort_by(f64::total_cmp);
-            let implementation_name = &records.implementations[implementation as usize];
-            let dataset_name = &records.datasets[dataset as usize];
-            let label = format!("{problem_name}\0{implementation_name}\0{dataset_name}");
-            let metric_medians = metric_indices
-                .iter()
-                .map(|&metric| {
-                    let mut values: Vec<f64> = cell
-                        .iter()
-                        .filter_map(|attempt| attempt.record.as_ref())
-                        .filter(|record| record.terminal())
-                        .flat_map(|record| record.metrics.iter().filter(|(index, _)| *index == metric))
-                        .map(|(_, value)| *value)
-                        .collect();
-                    values.sort_by(f64::total_cmp);
-                    median(&values)
-                })
-                .collect();
-            rows.push(CellRow {
-                implementation: implementation_name.clone(),
-                dataset: dataset_name.clone(),
-                planned: cell.len(),
-                attempts,
-                reached,
-                not_reached: count(Outcome::NotReached),
-                not_required,
-                invalid: count(Outcome::Invalid),
-                failed: count(Outcome::Failed),
-                cancelled: count(Outcome::Cancelled),
-                missing: cell.len() - attempts,
-                success_rate: (attempts > 0).then(|| (reached + not_required) as f64 / attempts as f64),
-                execute_seconds: Summary::of(&times, seed_for(&label)),
-                metric_medians,
-                times,
-            });
+    let cells: Vec<_> = cells.into_iter().collect();
+    let rows = map_parallel(&cells, |((row, column), cell)| {
+        let implementation_name = &records.implementations[implementations[*row] as usize];
+        let dataset_name = &records.datasets[datasets[*column] as usize];
+        let count = |outcome: Outcome| {
+            cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.outcome == outcome)).count()
+        };
+        let attempts = cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.terminal())).count();
+        let (reached, not_required) = (count(Outcome::Reached), count(Outcome::NotRequired));
+        let mut times: Vec<f64> = cell.iter().filter_map(|attempt| attempt.record.as_ref()?.execute_seconds).collect();
+        times.sort_by(f64::total_cmp);
+        let label = format!("{problem_name}\0{implementation_name}\0{dataset_name}");
+        let metric_medians = metric_indices
+            .iter()
+            .map(|&metric| {
+                let mut values: Vec<f64> = cell
+                    .iter()
+                    .filter_map(|attempt| attempt.record.as_ref())
+                    .filter(|record| record.terminal())
+                    .flat_map(|record| record.metrics.iter().filter(|(index, _)| *index == metric))
+                    .map(|(_, value)| *value)
+                    .collect();
+                values.sort_by(f64::total_cmp);
+                median(&values)
+            })
+            .collect();
+        CellRow {
+            implementation: implementation_name.clone(),
+            dataset: dataset_name.clone(),
+            planned: cell.len(),
+            attempts,
+            reached,
+            not_reached: count(Outcome::NotReached),
+            not_required,
+            invalid: count(Outcome::Invalid),
+            failed: count(Outcome::Failed),
+            cancelled: count(Outcome::Cancelled),
+            missing: cell.len() - attempts,
+            success_rate: (attempts > 0).then(|| (reached + not_required) as f64 / attempts as f64),
+            execute_seconds: Summary::of(&times, seed_for(&label)),
+            metric_medians,
+            times,
         }
-    }
+    });
     // Instances: (dataset, dataset seed) pairs, in plan order.
     let mut instances: Vec<(u32, u64)> = Vec::new();
     for attempt in &of_problem {
