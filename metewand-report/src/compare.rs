@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::error::ReportError;
 use crate::load::Records;
 use crate::stats::{ALPHA, geometric_mean, mann_whitney, map_parallel, median, ratio_of_medians, seed_for};
-use crate::units;
+use crate::{text, units};
 
 /// The default factor: B is worse when its median is more than 1.1 times A's.
 pub const DEFAULT_FACTOR: f64 = 1.1;
@@ -212,10 +212,10 @@ impl Comparison {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "# Metewand comparison\n");
-        let _ = writeln!(out, "- A: {} (campaign {})", self.a.folder, self.a.name);
-        let _ = writeln!(out, "- B: {} (campaign {})\n", self.b.folder, self.b.name);
+        let _ = writeln!(out, "- A: {} (campaign {})", text::cell(&self.a.folder), text::cell(&self.a.name));
+        let _ = writeln!(out, "- B: {} (campaign {})\n", text::cell(&self.b.folder), text::cell(&self.b.name));
         for warning in &self.warnings {
-            let _ = writeln!(out, "**Warning:** {warning}\n");
+            let _ = writeln!(out, "**Warning:** {}\n", text::cell(warning));
         }
         let counts: Vec<String> = self.by_verdict.iter().map(|(verdict, count)| format!("{count} {verdict}")).collect();
         let _ = writeln!(
@@ -246,10 +246,10 @@ impl Comparison {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} | {} | {} |",
-                cell.problem,
-                cell.dataset,
+                text::cell(&cell.problem),
+                text::cell(&cell.dataset),
                 cell.dataset_seed,
-                cell.implementation,
+                text::cell(&cell.implementation),
                 cell.implementation_seed,
                 cell.n_a,
                 cell.n_b,

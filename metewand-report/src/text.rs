@@ -12,9 +12,15 @@ use crate::units;
 /// The values of τ the Markdown profile table shows.
 pub const PROFILE_TAUS: [f64; 4] = [1.0, 2.0, 4.0, 10.0];
 
-/// A Markdown table cell: `|` and line breaks escaped.
-fn cell(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('|', "\\|").replace(['\n', '\r'], " ")
+/// A Markdown table cell: `|`, line breaks and HTML (which Markdown viewers would render: a metric's name and a
+/// failure's message come from workers) escaped.
+pub(crate) fn cell(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// The report as Markdown.

@@ -248,3 +248,32 @@ fn links_are_relative_to_the_report_and_percent_encoded() {
     let decoded = link.replace("%20", " ").replace("%23", "#").replace("%26", "&");
     assert!(reports.join(decoded).is_file());
 }
+
+#[test]
+fn text_from_workers_cannot_inject_markup() {
+    // A hostile evaluator names a metric with markup, and a hostile worker's failure message carries some too.
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let plan = vec![Planned::new("p", "d", "i"), Planned::new("p", "d", "j").state(State::Record("failed"))];
+    let ids = write_campaign(&folder, &Campaign::default(), &plan);
+    let evil = "<script>alert(1)</script>\"'&|";
+    for (id, field) in ids.iter().zip(["metrics", "failure"]) {
+        let path = folder.join("attempts").join(id).join("attempt.json");
+        let mut record: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        match field {
+            "metrics" => record["metrics"] = serde_json::json!({ evil: 1.5 }),
+            _ => record["failure"]["message"] = Value::String(format!("</li></ul>{evil}")),
+        }
+        fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+    }
+    let html = metewand_report::report(std::slice::from_ref(&folder), None, Format::Html).unwrap();
+    let found = describe(&html);
+    assert_eq!(found["errors"], Value::Array(vec![]), "the HTML still nests properly");
+    assert_eq!(found["external"], Value::Array(vec![]), "no script got in");
+    assert!(found["text"].as_str().unwrap().contains(evil), "the text is shown as text");
+    let markdown = metewand_report::report(std::slice::from_ref(&folder), None, Format::Markdown).unwrap();
+    assert!(!markdown.contains("<script") && !markdown.contains("</li>"), "{markdown}");
+    assert!(markdown.contains("median &lt;script&gt;alert(1)&lt;/script&gt;\"'&amp;\\|"), "{markdown}");
+    let csv = metewand_report::report(std::slice::from_ref(&folder), None, Format::Csv).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",\"median.<script>alert(1)</script>\"\"'&|\""), "{csv}");
+}
