@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -159,9 +159,9 @@ fn cells(records: &Records) -> (Vec<CellKey>, BTreeMap<CellKey, Vec<f64>>) {
 
 impl Comparison {
     /// Reads and compares folders `a` and `b` with `factor` (greater than 1).
-    pub fn new(a: &PathBuf, b: &PathBuf, factor: f64) -> Result<Comparison, ReportError> {
-        let a = Records::read_any(std::slice::from_ref(a), false)?;
-        let b = Records::read_any(std::slice::from_ref(b), false)?;
+    pub fn new(a: &Path, b: &Path, factor: f64) -> Result<Comparison, ReportError> {
+        let a = Records::read_any(&[a.to_owned()], false)?;
+        let b = Records::read_any(&[b.to_owned()], false)?;
         Ok(Comparison::of(&a, &b, factor))
     }
 
@@ -189,9 +189,20 @@ impl Comparison {
                 missing: folder.planned - done,
             }
         };
+        let (a_side, b_side) = (side(a), side(b));
+        let mut warnings = warnings(a, b);
+        for (name, side) in [("A", &a_side), ("B", &b_side)] {
+            if side.missing > 0 {
+                warnings.push(format!(
+                    "{name} is incomplete: {} planned attempts have no terminal record, so some cells have fewer \
+                     attempts",
+                    side.missing
+                ));
+            }
+        }
         Comparison {
-            a: side(a),
-            b: side(b),
+            a: a_side,
+            b: b_side,
             factor,
             alpha: ALPHA,
             geometric_mean: geometric_mean(compared.iter().filter_map(|cell| cell.ratio)),
@@ -199,7 +210,7 @@ impl Comparison {
             only_a,
             only_b,
             by_verdict,
-            warnings: warnings(a, b),
+            warnings,
         }
     }
 

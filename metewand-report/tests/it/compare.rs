@@ -80,6 +80,7 @@ fn differing_environments_identities_and_cells_are_reported() {
     let dir = temp();
     let before = plan(|_, _| 1, |_, _| 1);
     let mut after = before.clone();
+    after[0].state = crate::State::Missing;
     after.retain(|planned| planned.implementation != "c");
     after.push(Planned::new("p", "small", "d"));
     write_campaign(&at(&dir, "before"), &Campaign::default(), &before);
@@ -101,6 +102,8 @@ fn differing_environments_identities_and_cells_are_reported() {
     assert!(warnings.contains("the worker identity of implementation b differs"), "{warnings}");
     assert!(!warnings.contains("implementation c"), "c is only in A: {warnings}");
     assert!(!warnings.contains("kernel"), "{warnings}");
+    assert!(warnings.contains("B is incomplete: 1 planned attempts have no terminal record"), "{warnings}");
+    assert!(!warnings.contains("A is incomplete"), "{warnings}");
     assert!(comparison.markdown().contains("**Warning:** the environments differ in host"));
     // Same bytes for the same records.
     assert_eq!(Comparison::of(&a, &b, 1.1).json(), comparison.json());
