@@ -6,9 +6,11 @@
 mod campaign;
 mod canon;
 mod check;
+mod compare;
 mod completions;
 mod conformance;
 mod doctor;
+mod report;
 mod run;
 mod validate;
 
@@ -23,7 +25,8 @@ const ABOUT: &str = "Runs scientific benchmark attempts with untrusted worker pr
 const EXIT_STATUSES: &str = "exit statuses: 0 success, 1 the input was rejected, 2 usage, repository or I/O error
 (`check` reports an invalid repository with 2; `conformance` uses 1 when a check failed);
 `run` also uses 1 for a verdict not reached, 3 for a failed attempt and 130 for a cancelled
-one (see `metewand run --help`); `campaign run` uses 3 when an attempt failed and 130 when cancelled";
+one (see `metewand run --help`); `campaign run` uses 3 when an attempt failed and 130 when cancelled;
+`compare --fail-on-regression` uses 1 when a cell is significantly worse";
 
 /// The command line: one subcommand.
 #[derive(Parser)]
@@ -40,6 +43,8 @@ enum Command {
     Check(check::Args),
     Run(run::Args),
     Campaign(campaign::Args),
+    Report(report::Args),
+    Compare(compare::Args),
     Validate(validate::Args),
     Canon(canon::Args),
     Conformance(conformance::Args),
@@ -53,6 +58,8 @@ impl Command {
             Command::Check(args) => check::run(args),
             Command::Run(args) => run::run(args),
             Command::Campaign(args) => campaign::run(args),
+            Command::Report(args) => report::run(args),
+            Command::Compare(args) => compare::run(args),
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),
             Command::Conformance(args) => conformance::run(args),

@@ -42,7 +42,7 @@ impl Bench {
     }
 
     /// `metewand campaign run REPO NAME --state-dir STATE --out OUT` and `extra`.
-    fn run_args(&self, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
+    pub(crate) fn run_args(&self, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
         let mut args: Vec<String> = ["campaign", "run"].map(String::from).to_vec();
         args.push(self.path("repo").to_str().unwrap().to_owned());
         args.push(name.to_owned());
@@ -51,7 +51,7 @@ impl Bench {
         args
     }
 
-    fn folder(&self, state: &str, name: &str) -> PathBuf {
+    pub(crate) fn folder(&self, state: &str, name: &str) -> PathBuf {
         self.path(state).join("campaigns").join(name)
     }
 }

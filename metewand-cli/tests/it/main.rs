@@ -5,8 +5,12 @@ mod campaign;
 mod canon;
 mod check;
 mod conformance;
+mod report;
 mod run;
 mod slurm;
+
+#[path = "../../../metewand-report/tests/it/synth.rs"]
+mod synth;
 #[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
 mod test_worker;
 mod validate;

@@ -1,0 +1,153 @@
+//! `metewand report` and `metewand compare` as a user runs them: a report of a real campaign of the test worker's
+//! benchmark with failures and a missing attempt, the same bytes twice, a comparison that fails on a regression
+//! only when asked, and bad input as one sentence with exit 2.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::campaign::Bench;
+use crate::synth::{Campaign, Planned, State, write_campaign};
+use crate::{run as metewand, text};
+
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(|arg| (*arg).to_owned()).collect()
+}
+
+fn path(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn report_of_a_campaign_with_failures_and_a_missing_attempt_says_so() {
+    let bench = Bench::new("");
+    let ran = metewand(&bench.run_args("mixed", "state", &["-j", "2", "--quiet"]));
+    assert_eq!(ran.status.code(), Some(3), "{}", text(&ran.stderr));
+    let folder = bench.folder("state", "mixed");
+    // The attempt that reached its verdict removed: the campaign is now incomplete, its three failures remain.
+    let removed = fs::read_dir(folder.join("attempts"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|dir| fs::read_to_string(dir.join("attempt.json")).unwrap().contains("\"outcome\":\"reached\""))
+        .unwrap();
+    fs::remove_dir_all(&removed).unwrap();
+    let out_dir = bench.path("reports");
+    fs::create_dir(&out_dir).unwrap();
+    let out = out_dir.join("report.html");
+    let output = metewand(&args(&["report", path(&folder), "--out", path(&out)]));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(output.stdout.is_empty());
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("the campaign is incomplete: 1 of 4 planned attempts"), "{stderr}");
+    let html = fs::read_to_string(&out).unwrap();
+    assert!(html.contains("<strong>Incomplete:</strong> 1 of 4 planned attempts"));
+    assert!(html.contains("dataset_materializer</td><td>materialize</td><td>worker_failure"));
+    // Every log and record link resolves from the report's folder.
+    let links: Vec<&str> = html.split("href=\"").skip(1).filter_map(|rest| rest.split('"').next()).collect();
+    let files: Vec<&&str> = links.iter().filter(|link| link.ends_with(".log") || link.ends_with(".json")).collect();
+    assert!(files.len() >= 4, "{links:?}");
+    for link in files {
+        assert!(out_dir.join(link).is_file(), "{link} does not resolve from {}", out_dir.display());
+    }
+    // The same records give the same bytes.
+    let again = bench.path("reports/again.html");
+    assert_eq!(metewand(&args(&["report", path(&folder), "--out", path(&again)])).status.code(), Some(0));
+    assert_eq!(fs::read(&out).unwrap(), fs::read(&again).unwrap());
+    // Markdown, CSV and JSON on stdout.
+    let markdown = metewand(&args(&["report", path(&folder), "--format", "markdown"]));
+    assert_eq!(markdown.status.code(), Some(0));
+    assert!(text(&markdown.stdout).contains("| implementation | execute | worker_failure | 1 |"));
+    let csv = text(&metewand(&args(&["report", path(&folder), "--format", "csv"])).stdout);
+    assert!(csv.starts_with("problem,implementation,dataset,planned,attempts,reached,"), "{csv}");
+    assert_eq!(csv.lines().count(), 5, "a header and the four cells");
+    let json: Value =
+        serde_json::from_slice(&metewand(&args(&["report", path(&folder), "--format", "json"])).stdout).unwrap();
+    assert_eq!(json["campaigns"][0]["planned"], 4);
+}
+
+/// Before and after: implementation `a` on `tall` takes twice as long after, with eight repetitions per cell.
+fn slowdown(dir: &Path) {
+    let plan = |factor: u64| -> Vec<Planned> {
+        let mut plan = Vec::new();
+        for (implementation, dataset) in [("a", "small"), ("a", "tall"), ("b", "small")] {
+            for repetition in 1..=8 {
+                let slow = if (implementation, dataset) == ("a", "tall") { factor } else { 1 };
+                let time = (2_000_000 + 50_000 * repetition) * slow;
+                plan.push(Planned::new("p", dataset, implementation).repetition(repetition).time(time));
+            }
+        }
+        plan
+    };
+    write_campaign(&dir.join("before"), &Campaign::default(), &plan(1));
+    write_campaign(&dir.join("after"), &Campaign::default(), &plan(2));
+}
+
+#[test]
+fn compare_report_fails_on_a_regression_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    slowdown(dir.path());
+    let (before, after) = (dir.path().join("before"), dir.path().join("after"));
+    let plain = metewand(&args(&["compare", path(&before), path(&after)]));
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let stdout = text(&plain.stdout);
+    assert!(stdout.contains("| p | tall | 0 | a | 0 | 8 | 8 |"), "{stdout}");
+    assert_eq!(stdout.matches("| worse |").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("| same |").count(), 2, "{stdout}");
+    let strict = metewand(&args(&["compare", path(&before), path(&after), "--fail-on-regression"]));
+    assert_eq!(strict.status.code(), Some(1));
+    let stderr = text(&strict.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("1 cells are significantly worse than 1.1 times A: p / tall#0 / a#0"), "{stderr}");
+    // A factor of 3 tolerates the slowdown.
+    let lenient = metewand(&args(&["compare", path(&before), path(&after), "--factor", "3", "--fail-on-regression"]));
+    assert_eq!(lenient.status.code(), Some(0));
+    let json = metewand(&args(&["compare", path(&before), path(&after), "--format", "json"]));
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["by_verdict"]["worse"], 1);
+    // The same folder against itself: every cell the same, nothing to warn about.
+    let same = metewand(&args(&["compare", path(&before), path(&before), "--fail-on-regression"]));
+    assert_eq!(same.status.code(), Some(0));
+    assert!(same.stderr.is_empty(), "{}", text(&same.stderr));
+}
+
+#[test]
+fn report_and_compare_bad_input_is_one_sentence_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    slowdown(dir.path());
+    let empty = dir.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let none = dir.path().join("none");
+    write_campaign(&none, &Campaign::default(), &[Planned::new("p", "d", "i").state(State::Missing)]);
+    let other = dir.path().join("other");
+    write_campaign(
+        &other,
+        &Campaign { repository: "/elsewhere", ..Campaign::default() },
+        &[Planned::new("p", "d", "i")],
+    );
+    let invalid = dir.path().join("invalid");
+    let ids = write_campaign(&invalid, &Campaign::default(), &[Planned::new("p", "d", "i")]);
+    fs::write(invalid.join("attempts").join(&ids[0]).join("attempt.json"), b"not json").unwrap();
+    let before = dir.path().join("before");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (args(&["report", path(&empty)]), "is not a campaign folder"),
+        (args(&["report", path(&none)]), "has no attempt records yet (0 of 1 planned attempts ran)"),
+        (args(&["report", path(&before), path(&other)]), "report each repository's campaigns separately"),
+        (args(&["report", path(&invalid)]), "attempt.json is invalid"),
+        (args(&["report", path(&before), "--format", "pdf"]), "invalid value 'pdf'"),
+        (args(&["report"]), "required"),
+        (args(&["report", path(&before), "--out", path(&dir.path().join("no/such/report.html"))]), "cannot write"),
+        (args(&["compare", path(&before), path(&empty)]), "is not a campaign folder"),
+        (args(&["compare", path(&before), path(&before), "--factor", "0.9"]), "greater than 1"),
+    ];
+    for (arguments, expected) in cases {
+        let output = metewand(&arguments);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{arguments:?}: {stderr}");
+        assert!(stderr.contains(expected), "{arguments:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{arguments:?}");
+    }
+    assert!(!dir.path().join("no").exists(), "nothing is created for a report that cannot be written");
+}

@@ -1,0 +1,89 @@
+//! The report's and the comparison's own computation (tables, bootstraps, Mann–Whitney tests, profiles, plots and
+//! HTML) on records held in memory, so that the figure does not depend on the disk: 100,000 attempts (5
+//! implementations × 4 datasets × 50 dataset seeds × 100 repetitions), beside 10,000 in the same run.
+//! `benches/report.py` measures the commands end to end, reading included.
+//!
+//! `cargo bench -p metewand-report --bench compute`
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use metewand_protocol::generated::attempt_record::{Outcome, Verdict};
+use metewand_report::load::{Attempt, Folder, Identities, Recorded};
+use metewand_report::stats::SplitMix64;
+use metewand_report::{Comparison, Format, Records, Report, render};
+
+/// `seeds` dataset seeds of the 5 × 4 × 100 plan, execute times log-uniform around each cell's median, `slower`
+/// times slower for implementation 2.
+fn records(seeds: u64, slower: f64, seed: u64) -> Records {
+    let mut rng = SplitMix64::new(seed);
+    let mut attempts = Vec::new();
+    for dataset in 0..4u32 {
+        for dataset_seed in 0..seeds {
+            for implementation in 0..5u32 {
+                for repetition in 1..=100 {
+                    let draw = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                    let factor = if implementation == 2 { slower } else { 1.0 };
+                    let seconds =
+                        1e-3 * f64::from(1 + implementation) * f64::from(1 + dataset) * factor * (0.8 + 0.4 * draw);
+                    let outcome = if draw < 0.03 { Outcome::NotReached } else { Outcome::Reached };
+                    attempts.push(Attempt {
+                        folder: 0,
+                        id: format!("mw1-attempt-{:064x}", attempts.len()),
+                        problem: 0,
+                        dataset,
+                        dataset_seed,
+                        implementation,
+                        implementation_seed: 0,
+                        repetition,
+                        record: Some(Recorded {
+                            outcome,
+                            verdict: Some(if draw < 0.03 { Verdict::NotReached } else { Verdict::Reached }),
+                            failure: None,
+                            execute_seconds: Some(seconds),
+                            metrics: vec![(0, draw)],
+                        }),
+                    });
+                }
+            }
+        }
+    }
+    let names = |prefix: &str, count: usize| (0..count).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>();
+    Records {
+        folders: vec![Folder {
+            path: PathBuf::from("campaign"),
+            name: "main".to_owned(),
+            repository: "/bench/repo".to_owned(),
+            planned: attempts.len(),
+            never_started: 0,
+            unfinished: 0,
+            runs: Vec::new(),
+        }],
+        problems: names("problem", 1),
+        datasets: names("dataset", 4),
+        implementations: names("implementation", 5),
+        metrics: vec!["error".to_owned()],
+        attempts,
+        identities: Identities::default(),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("in memory");
+    group.sample_size(10);
+    for (name, seeds) in [("10k", 5), ("100k", 50)] {
+        let a = records(seeds, 1.0, 1);
+        let b = records(seeds, 1.5, 2);
+        group.bench_function(format!("report html {name}"), |bench| {
+            bench.iter(|| render(&Report::new(black_box(&a), None), Format::Html))
+        });
+        group.bench_function(format!("compare {name}"), |bench| {
+            bench.iter(|| Comparison::of(black_box(&a), black_box(&b), 1.1).markdown())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,392 @@
+//! Comparing two campaign folders, A (before, or one machine) and B (after, or another): attempts are matched by
+//! cell (problem, dataset and dataset seed, implementation and implementation seed), and each matched cell gets
+//! the ratio of B's median execute time to A's with a bootstrap 95% interval, the two-sided Mann–Whitney U
+//! p-value, and a verdict against a factor. Warnings say when the two ran in different environments or with
+//! different identities, which makes their times less comparable.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::ReportError;
+use crate::load::Records;
+use crate::stats::{ALPHA, geometric_mean, mann_whitney, map_parallel, median, ratio_of_medians, seed_for};
+use crate::{text, units};
+
+/// The default factor: B is worse when its median is more than 1.1 times A's.
+pub const DEFAULT_FACTOR: f64 = 1.1;
+
+/// A cell's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// B's median is below A's divided by the factor, and the difference is significant.
+    Better,
+    /// B's median is above A's times the factor, and the difference is significant.
+    Worse,
+    /// The ratio is within the factor either way.
+    Same,
+    /// Below A's divided by the factor, not significant.
+    BetterNotSignificant,
+    /// Above A's times the factor, not significant.
+    WorseNotSignificant,
+    /// One side has no timed attempt.
+    Unmatched,
+}
+
+impl Verdict {
+    /// How tables write it: `better`, `worse`, `same`, `~better`, `~worse`, `n/a`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Better => "better",
+            Verdict::Worse => "worse",
+            Verdict::Same => "same",
+            Verdict::BetterNotSignificant => "~better",
+            Verdict::WorseNotSignificant => "~worse",
+            Verdict::Unmatched => "n/a",
+        }
+    }
+}
+
+/// One matched cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellComparison {
+    /// The problem.
+    pub problem: String,
+    /// The dataset.
+    pub dataset: String,
+    /// The dataset seed.
+    pub dataset_seed: u64,
+    /// The implementation.
+    pub implementation: String,
+    /// The implementation seed.
+    pub implementation_seed: u64,
+    /// Timed attempts (with a verdict) in A.
+    pub n_a: usize,
+    /// Timed attempts in B.
+    pub n_b: usize,
+    /// A's median execute time, seconds.
+    pub median_a: Option<f64>,
+    /// B's median execute time, seconds.
+    pub median_b: Option<f64>,
+    /// `median_b / median_a`.
+    pub ratio: Option<f64>,
+    /// The bootstrap 95% interval of the ratio.
+    pub ratio_ci: Option<(f64, f64)>,
+    /// The two-sided Mann–Whitney U p-value.
+    pub p_value: Option<f64>,
+    /// Whether the p-value is exact.
+    pub exact: bool,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+impl CellComparison {
+    /// `problem / dataset#seed / implementation#seed`.
+    pub fn label(&self) -> String {
+        format!(
+            "{} / {}#{} / {}#{}",
+            self.problem, self.dataset, self.dataset_seed, self.implementation, self.implementation_seed
+        )
+    }
+}
+
+/// One side of a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Side {
+    /// The folder.
+    pub folder: String,
+    /// The campaign's name.
+    pub name: String,
+    /// The repository.
+    pub repository: String,
+    /// Planned attempts without a terminal record.
+    pub missing: usize,
+}
+
+/// A comparison of two campaign folders.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// A.
+    pub a: Side,
+    /// B.
+    pub b: Side,
+    /// The factor.
+    pub factor: f64,
+    /// The significance level.
+    pub alpha: f64,
+    /// Cells present in both, in A's plan order.
+    pub cells: Vec<CellComparison>,
+    /// Cells only A has.
+    pub only_a: usize,
+    /// Cells only B has.
+    pub only_b: usize,
+    /// The geometric mean of the ratios of cells with one on both sides.
+    pub geometric_mean: Option<f64>,
+    /// Cells by verdict label.
+    pub by_verdict: BTreeMap<String, usize>,
+    /// What makes the two less comparable.
+    pub warnings: Vec<String>,
+}
+
+/// (problem, dataset, dataset seed, implementation, implementation seed) by name.
+type CellKey = (String, String, u64, String, u64);
+
+/// Each cell's execute times of attempts with a verdict, in plan order of first appearance.
+fn cells(records: &Records) -> (Vec<CellKey>, BTreeMap<CellKey, Vec<f64>>) {
+    let mut order = Vec::new();
+    let mut times: BTreeMap<CellKey, Vec<f64>> = BTreeMap::new();
+    for attempt in &records.attempts {
+        let key = (
+            records.problems[attempt.problem as usize].clone(),
+            records.datasets[attempt.dataset as usize].clone(),
+            attempt.dataset_seed,
+            records.implementations[attempt.implementation as usize].clone(),
+            attempt.implementation_seed,
+        );
+        let entry = times.entry(key.clone()).or_insert_with(|| {
+            order.push(key);
+            Vec::new()
+        });
+        if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.execute_seconds) {
+            entry.push(seconds);
+        }
+    }
+    (order, times)
+}
+
+impl Comparison {
+    /// Reads and compares folders `a` and `b` with `factor` (greater than 1).
+    pub fn new(a: &Path, b: &Path, factor: f64) -> Result<Comparison, ReportError> {
+        let a = Records::read_any(&[a.to_owned()], false)?;
+        let b = Records::read_any(&[b.to_owned()], false)?;
+        Ok(Comparison::of(&a, &b, factor))
+    }
+
+    /// Compares records already read.
+    pub fn of(a: &Records, b: &Records, factor: f64) -> Comparison {
+        let (order, times_a) = cells(a);
+        let (_, times_b) = cells(b);
+        let matched: Vec<(&CellKey, &Vec<f64>, &Vec<f64>)> =
+            order.iter().filter_map(|key| Some((key, &times_a[key], times_b.get(key)?))).collect();
+        let compared =
+            map_parallel(&matched, |(key, sample_a, sample_b)| compare_cell(key, sample_a, sample_b, factor));
+        let only_a = order.len() - compared.len();
+        let only_b = times_b.keys().filter(|key| !times_a.contains_key(*key)).count();
+        let mut by_verdict = BTreeMap::new();
+        for cell in &compared {
+            *by_verdict.entry(cell.verdict.label().to_owned()).or_insert(0) += 1;
+        }
+        let side = |records: &Records| {
+            let folder = &records.folders[0];
+            let done = records.recorded().filter(|(_, record)| record.terminal()).count();
+            Side {
+                folder: folder.path.to_string_lossy().into_owned(),
+                name: folder.name.clone(),
+                repository: folder.repository.clone(),
+                missing: folder.planned - done,
+            }
+        };
+        let (a_side, b_side) = (side(a), side(b));
+        let mut warnings = warnings(a, b);
+        for (name, side) in [("A", &a_side), ("B", &b_side)] {
+            if side.missing > 0 {
+                warnings.push(format!(
+                    "{name} is incomplete: {} planned attempts have no terminal record, so some cells have fewer \
+                     attempts",
+                    side.missing
+                ));
+            }
+        }
+        Comparison {
+            a: a_side,
+            b: b_side,
+            factor,
+            alpha: ALPHA,
+            geometric_mean: geometric_mean(compared.iter().filter_map(|cell| cell.ratio)),
+            cells: compared,
+            only_a,
+            only_b,
+            by_verdict,
+            warnings,
+        }
+    }
+
+    /// Whether any cell is significantly worse than the factor.
+    pub fn regressed(&self) -> bool {
+        self.cells.iter().any(|cell| cell.verdict == Verdict::Worse)
+    }
+
+    /// The comparison as Markdown: warnings, the summary, then one row per matched cell.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# Metewand comparison\n");
+        let _ = writeln!(out, "- A: {} (campaign {})", text::cell(&self.a.folder), text::cell(&self.a.name));
+        let _ = writeln!(out, "- B: {} (campaign {})\n", text::cell(&self.b.folder), text::cell(&self.b.name));
+        for warning in &self.warnings {
+            let _ = writeln!(out, "**Warning:** {}\n", text::cell(warning));
+        }
+        let counts: Vec<String> = self.by_verdict.iter().map(|(verdict, count)| format!("{count} {verdict}")).collect();
+        let _ = writeln!(
+            out,
+            "{} matched cells ({}); {} only in A, {} only in B. Geometric mean of the ratios B/A: {}. A cell is \
+             worse when B's median execute time is above {} times A's, better when below 1/{} of it; `~` marks a \
+             difference that is not significant (two-sided Mann–Whitney U, p ≥ {}).\n",
+            self.cells.len(),
+            if counts.is_empty() { "none".to_owned() } else { counts.join(", ") },
+            self.only_a,
+            self.only_b,
+            self.geometric_mean.map_or("–".to_owned(), units::ratio),
+            self.factor,
+            self.factor,
+            self.alpha
+        );
+        out.push_str(
+            "| problem | dataset | seed | implementation | seed | n A | n B | median A | median B | ratio B/A (95% CI) \
+             | p | verdict |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        );
+        for cell in &self.cells {
+            let ratio = match (cell.ratio, cell.ratio_ci) {
+                (Some(ratio), Some((low, high))) => {
+                    format!("{} ({}–{})", units::ratio(ratio), units::ratio(low), units::ratio(high))
+                }
+                _ => "–".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} | {} | {} |",
+                text::cell(&cell.problem),
+                text::cell(&cell.dataset),
+                cell.dataset_seed,
+                text::cell(&cell.implementation),
+                cell.implementation_seed,
+                cell.n_a,
+                cell.n_b,
+                cell.median_a.map_or("–".to_owned(), units::duration),
+                cell.median_b.map_or("–".to_owned(), units::duration),
+                cell.p_value.map_or("–".to_owned(), |p| format!("{p:.3}")),
+                cell.verdict.label()
+            );
+        }
+        out
+    }
+
+    /// The comparison as JSON (pretty-printed, one trailing newline).
+    pub fn json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"));
+        text.push('\n');
+        text
+    }
+}
+
+/// One matched cell's ratio, interval, test and verdict.
+fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) -> CellComparison {
+    let sorted = |sample: &[f64]| {
+        let mut sorted = sample.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted
+    };
+    let label = format!("{}\0{}\0{}\0{}\0{}", key.0, key.1, key.2, key.3, key.4);
+    let ratio = ratio_of_medians(sample_a, sample_b, seed_for(&label));
+    let test = mann_whitney(sample_a, sample_b);
+    let verdict = match (ratio, test) {
+        (Some((ratio, _, _)), Some(test)) => {
+            let significant = test.p < ALPHA;
+            if ratio > factor {
+                if significant { Verdict::Worse } else { Verdict::WorseNotSignificant }
+            } else if ratio < 1.0 / factor {
+                if significant { Verdict::Better } else { Verdict::BetterNotSignificant }
+            } else {
+                Verdict::Same
+            }
+        }
+        _ => Verdict::Unmatched,
+    };
+    CellComparison {
+        problem: key.0.clone(),
+        dataset: key.1.clone(),
+        dataset_seed: key.2,
+        implementation: key.3.clone(),
+        implementation_seed: key.4,
+        n_a: sample_a.len(),
+        n_b: sample_b.len(),
+        median_a: median(&sorted(sample_a)),
+        median_b: median(&sorted(sample_b)),
+        ratio: ratio.map(|(ratio, _, _)| ratio),
+        ratio_ci: ratio.map(|(_, low, high)| (low, high)),
+        p_value: test.map(|test| test.p),
+        exact: test.is_some_and(|test| test.exact),
+        verdict,
+    }
+}
+
+/// What differs between the two folders' environments and identities.
+fn warnings(a: &Records, b: &Records) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let (fa, fb) = (&a.folders[0], &b.folders[0]);
+    if fa.repository != fb.repository {
+        warnings.push(format!("the repositories differ: A is {}, B is {}", fa.repository, fb.repository));
+    }
+    let describe = |records: &Records| -> BTreeMap<&'static str, Vec<String>> {
+        let mut fields: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+        for run in &records.folders[0].runs {
+            let env = &run.environment;
+            let mut put = |name: &'static str, value: String| {
+                let values = fields.entry(name).or_default();
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            };
+            let show = |value: &Option<String>| value.clone().unwrap_or_else(|| "unknown".to_owned());
+            put("Metewand version", env.metewand_version.clone());
+            put("host", show(&env.host));
+            put("OS", show(&env.os));
+            put("kernel", show(&env.kernel));
+            put("CPU", show(&env.cpu_model));
+            put("logical CPUs", env.logical_cpus.to_string());
+            put("memory", env.memory_bytes.map_or("unknown".to_owned(), |bytes| bytes.to_string()));
+            put("concurrency (-j)", run.concurrency.to_string());
+            for (worker, program) in &env.workers {
+                put("worker programs", format!("{worker}: {}", program.sha256.as_deref().unwrap_or("not found")));
+            }
+        }
+        fields
+    };
+    let (env_a, env_b) = (describe(a), describe(b));
+    for (field, values_a) in &env_a {
+        let values_b = env_b.get(field).cloned().unwrap_or_default();
+        let (mut sorted_a, mut sorted_b) = (values_a.clone(), values_b.clone());
+        sorted_a.sort();
+        sorted_b.sort();
+        if sorted_a != sorted_b {
+            warnings.push(format!(
+                "the environments differ in {field}: A ran with {}, B with {}",
+                values_a.join("; "),
+                if values_b.is_empty() { "none recorded".to_owned() } else { values_b.join("; ") }
+            ));
+        }
+    }
+    for ((kind, what), map_a, map_b) in [
+        (("implementation", "worker identity"), &a.identities.implementations, &b.identities.implementations),
+        (("problem", "contract id"), &a.identities.contracts, &b.identities.contracts),
+        (("problem", "evaluator's identity"), &a.identities.evaluators, &b.identities.evaluators),
+        (("dataset", "materializer's identity"), &a.identities.materializers, &b.identities.materializers),
+    ] {
+        for (name, ids_a) in map_a {
+            if let Some(ids_b) = map_b.get(name)
+                && ids_a != ids_b
+            {
+                let join =
+                    |ids: &std::collections::BTreeSet<String>| ids.iter().cloned().collect::<Vec<_>>().join(", ");
+                warnings.push(format!(
+                    "the {what} of {kind} {name} differs (its source, command or schemas changed): A {}, B {}",
+                    join(ids_a),
+                    join(ids_b)
+                ));
+            }
+        }
+    }
+    warnings
+}

@@ -1,0 +1,333 @@
+//! The report as one self-contained HTML file: inline CSS and SVG, no script, nothing fetched, so it opens from a
+//! `file://` URL on a machine without a network. Whether the campaigns are complete is said first, with how many
+//! attempts are missing.
+
+use std::fmt::Write;
+
+use crate::report::{CampaignSummary, EnvironmentEntry, ProblemSection, Report};
+use crate::svg::{self, escape};
+use crate::units;
+
+/// How many attempts of one failure group are listed (the rest are counted).
+pub const LISTED_FAILURES: usize = 20;
+
+/// The outcomes, in the order tables show them.
+pub const OUTCOMES: [&str; 6] = ["reached", "not_reached", "not_required", "invalid", "failed", "cancelled"];
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#111;\
+line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
+margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}\
+td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em;border:2px solid}\
+.complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}figure{margin:1em 0}\
+figcaption{font-size:.9em;color:#333;max-width:60em}code{font-size:.95em}.muted{color:#555}\
+@media print{h2{break-before:auto}figure{break-inside:avoid}}";
+
+/// A relative path as a URL path: bytes outside `A-Z a-z 0-9 - . _ ~ /` percent-encoded (a folder named
+/// `runs #2` must not end its link at the `#`).
+pub fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The report as HTML.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let title = format!("Metewand report: {}", report.title());
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" \
+         content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n\
+         <body>\n<header>\n<h1>{}</h1>\n",
+        escape(&title),
+        escape(&title)
+    );
+    status(&mut out, report);
+    out.push_str("<nav><p>Contents: <a href=\"#plan\">plan against done</a> · <a href=\"#failures\">failures</a>");
+    for (index, section) in report.problems.iter().enumerate() {
+        let _ = write!(out, " · <a href=\"#problem-{index}\">problem {}</a>", escape(&section.problem));
+    }
+    out.push_str(" · <a href=\"#environment\">environment</a> · <a href=\"#identities\">identities</a></p></nav>\n");
+    out.push_str("</header>\n<main>\n");
+    plan(&mut out, report);
+    failures(&mut out, report);
+    for (index, section) in report.problems.iter().enumerate() {
+        problem(&mut out, index, section);
+    }
+    environments(&mut out, &report.environments);
+    identities(&mut out, report);
+    let _ = write!(
+        out,
+        "</main>\n<footer><p class=\"muted\">Written by Metewand {} from the campaign records alone (no time of \
+         writing, fixed bootstrap seeds), so the same records give the same file.</p></footer>\n</body>\n</html>\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    out
+}
+
+/// The first screen's verdict on completeness.
+fn status(out: &mut String, report: &Report) {
+    let missing = report.missing();
+    let planned = report.planned();
+    let sum = |field: fn(&CampaignSummary) -> usize| report.campaigns.iter().map(field).sum::<usize>();
+    if missing == 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"status complete\"><strong>Complete:</strong> all {planned} planned attempts have a terminal \
+             record.</p>"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<p class=\"status incomplete\"><strong>Incomplete:</strong> {missing} of {planned} planned attempts \
+             have no terminal record ({} never started, {} unfinished, {} cancelled). The tables below count only \
+             what was recorded; run <code>metewand campaign run</code> again to resume.</p>",
+            sum(|c| c.never_started),
+            sum(|c| c.unfinished),
+            sum(|c| c.cancelled)
+        );
+    }
+    let mut totals = [0usize; 6];
+    for campaign in &report.campaigns {
+        for (total, outcome) in totals.iter_mut().zip(OUTCOMES) {
+            *total += campaign.by_outcome.get(outcome).copied().unwrap_or(0);
+        }
+    }
+    let parts: Vec<String> = totals
+        .iter()
+        .zip(OUTCOMES)
+        .filter(|(count, _)| **count > 0)
+        .map(|(count, outcome)| format!("{count} {outcome}"))
+        .collect();
+    let _ = writeln!(out, "<p>Records: {}.</p>", escape(&parts.join(", ")));
+}
+
+fn plan(out: &mut String, report: &Report) {
+    out.push_str(
+        "<section id=\"plan\">\n<h2>Plan against done</h2>\n<table>\n<tr><th>folder</th><th>campaign</th>\
+                  <th>planned</th><th>done</th>",
+    );
+    for outcome in OUTCOMES {
+        let _ = write!(out, "<th>{outcome}</th>");
+    }
+    out.push_str("<th>never started</th><th>unfinished</th><th>missing</th></tr>\n");
+    for campaign in &report.campaigns {
+        let _ = write!(
+            out,
+            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
+            url_path(&campaign.link),
+            escape(&campaign.folder),
+            escape(&campaign.name),
+            campaign.planned,
+            campaign.done
+        );
+        for outcome in OUTCOMES {
+            let _ = write!(out, "<td class=\"n\">{}</td>", campaign.by_outcome.get(outcome).copied().unwrap_or(0));
+        }
+        let _ = writeln!(
+            out,
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            campaign.never_started,
+            campaign.unfinished,
+            campaign.missing()
+        );
+    }
+    out.push_str("</table>\n</section>\n");
+}
+
+fn failures(out: &mut String, report: &Report) {
+    out.push_str("<section id=\"failures\">\n<h2>Failures</h2>\n");
+    if report.failures.is_empty() {
+        out.push_str("<p>No attempt failed or was cancelled.</p>\n</section>\n");
+        return;
+    }
+    out.push_str("<table>\n<tr><th>role</th><th>phase</th><th>kind</th><th>attempts</th></tr>\n");
+    for group in &report.failures {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
+            escape(&group.role),
+            escape(&group.phase),
+            escape(&group.kind),
+            group.attempts.len()
+        );
+    }
+    out.push_str("</table>\n");
+    for group in &report.failures {
+        let _ = write!(
+            out,
+            "<h3>{} / {} / {} ({})</h3>\n<ul>\n",
+            escape(&group.role),
+            escape(&group.phase),
+            escape(&group.kind),
+            group.attempts.len()
+        );
+        for attempt in group.attempts.iter().take(LISTED_FAILURES) {
+            let _ = write!(
+                out,
+                "<li>{}: {} (<a href=\"{}\">record</a>",
+                escape(&attempt.label),
+                escape(&attempt.message),
+                url_path(&attempt.record)
+            );
+            if let Some(log) = &attempt.log {
+                let _ = write!(out, ", <a href=\"{}\">log</a>", url_path(log));
+            }
+            out.push_str(")</li>\n");
+        }
+        if group.attempts.len() > LISTED_FAILURES {
+            let _ = writeln!(
+                out,
+                "<li>and {} more (every one is in the JSON report)</li>",
+                group.attempts.len() - LISTED_FAILURES
+            );
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+fn problem(out: &mut String, index: usize, section: &ProblemSection) {
+    let _ = write!(
+        out,
+        "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>\n<table>\n<tr><th>implementation</th>\
+                         <th>dataset</th><th>attempts</th>",
+        escape(&section.problem)
+    );
+    for outcome in OUTCOMES {
+        let _ = write!(out, "<th>{outcome}</th>");
+    }
+    out.push_str("<th>missing</th><th>success rate</th><th>execute time median [IQR] (95% CI of the median)</th>");
+    for metric in &section.metrics {
+        let _ = write!(out, "<th>median {}</th>", escape(metric));
+    }
+    out.push_str("</tr>\n");
+    for row in &section.rows {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{} of {}</td>",
+            escape(&row.implementation),
+            escape(&row.dataset),
+            row.attempts,
+            row.planned
+        );
+        for count in [row.reached, row.not_reached, row.not_required, row.invalid, row.failed, row.cancelled] {
+            let _ = write!(out, "<td class=\"n\">{count}</td>");
+        }
+        let _ = write!(
+            out,
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
+            row.missing,
+            row.success_rate.map_or("–".to_owned(), units::percent),
+            row.execute_seconds.as_ref().map_or("–".to_owned(), units::time_summary)
+        );
+        for value in &row.metric_medians {
+            let _ = write!(out, "<td class=\"n\">{}</td>", value.map_or("–".to_owned(), units::number));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str(
+        "</table>\n<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
+                  attempts with a terminal record. Execute time: the executor's time of the <code>execute</code> \
+                  request of attempts with a verdict; the interval is a percentile bootstrap of the median (2000 \
+                  resamples, fixed seed).</p>\n",
+    );
+    let _ = writeln!(
+        out,
+        "<figure>{}<figcaption>Performance profiles of time to <code>reached</code> over {} instances (dataset and \
+         seed): ρ(τ) is the share of instances on which an implementation's median execute time is within τ times \
+         the best; <code>not_reached</code> and failures count as infinite, so a curve's height at the right is the \
+         share of instances it reaches at all.</figcaption></figure>",
+        svg::profile(&format!("profile-{index}"), section),
+        section.profile.instances
+    );
+    let _ = writeln!(
+        out,
+        "<figure>{}<figcaption>Execute time of each attempt with a verdict, per implementation and dataset, on a \
+         logarithmic axis; boxes span the quartiles, bars mark medians.</figcaption></figure>",
+        svg::execute_times(&format!("times-{index}"), section)
+    );
+    let _ = write!(
+        out,
+        "<figure>{}<figcaption>Failed attempts over attempts with a terminal record.</figcaption></figure>\n\
+         </section>\n",
+        svg::failure_heatmap(&format!("failures-{index}"), section)
+    );
+}
+
+fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
+    out.push_str("<section id=\"environment\">\n<h2>Environment</h2>\n");
+    if entries.is_empty() {
+        out.push_str("<p>The campaign folders record no run.</p>\n");
+    }
+    for entry in entries {
+        let env = &entry.environment;
+        let runs: Vec<String> = entry.runs.iter().map(|(started, jobs)| format!("{started} (-j {jobs})")).collect();
+        let _ = write!(out, "<h3>{}</h3>\n<table>\n", escape(&entry.folder));
+        let unknown = || "unknown".to_owned();
+        let rows: [(&str, String); 10] = [
+            ("runs", runs.join(", ")),
+            ("Metewand", env.metewand_version.clone()),
+            ("host", env.host.clone().unwrap_or_else(unknown)),
+            ("OS", env.os.clone().unwrap_or_else(unknown)),
+            ("kernel", env.kernel.clone().unwrap_or_else(unknown)),
+            ("CPU", env.cpu_model.clone().unwrap_or_else(unknown)),
+            ("logical CPUs", env.logical_cpus.to_string()),
+            (
+                "memory",
+                env.memory_bytes.map_or_else(unknown, |bytes| format!("{:.1} GiB", bytes as f64 / 1073741824.0)),
+            ),
+            ("git commit", env.git_commit.clone().unwrap_or_else(|| "not a git checkout".to_owned())),
+            (
+                "uncommitted changes",
+                env.git_dirty.map_or_else(unknown, |dirty| if dirty { "yes" } else { "no" }.to_owned()),
+            ),
+        ];
+        for (name, value) in rows {
+            let _ = writeln!(out, "<tr><th>{name}</th><td>{}</td></tr>", escape(&value));
+        }
+        out.push_str("</table>\n<table>\n<tr><th>worker</th><th>command</th><th>program</th><th>SHA-256</th></tr>\n");
+        for (worker, program) in &env.workers {
+            let resolved = program.resolved.clone().unwrap_or_else(|| "not found".to_owned());
+            let script = program.script.as_ref().map_or(String::new(), |line| format!(" (script: {line})"));
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code>{}</td><td><code>{}</code></td></tr>",
+                escape(worker),
+                escape(&program.command),
+                escape(&resolved),
+                escape(&script),
+                escape(program.sha256.as_deref().unwrap_or("–"))
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+fn identities(out: &mut String, report: &Report) {
+    out.push_str(
+        "<section id=\"identities\">\n<h2>Identities</h2>\n<p class=\"muted\">As the records name them; \
+                  more than one id for a name means it changed between runs.</p>\n<table>\n<tr><th>what</th>\
+                  <th>name</th><th>id</th></tr>\n",
+    );
+    let ids = &report.identities;
+    for (what, map) in [
+        ("implementation worker", &ids.implementations),
+        ("problem contract", &ids.contracts),
+        ("evaluator worker", &ids.evaluators),
+        ("dataset materializer", &ids.materializers),
+    ] {
+        for (name, set) in map {
+            let list: Vec<String> = set.iter().map(|id| format!("<code>{}</code>", escape(id))).collect();
+            let _ = writeln!(out, "<tr><td>{what}</td><td>{}</td><td>{}</td></tr>", escape(name), list.join("<br>"));
+        }
+    }
+    out.push_str("</table>\n</section>\n");
+}

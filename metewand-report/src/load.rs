@@ -1,0 +1,333 @@
+//! Reading campaign folders into [`Records`]: every planned attempt of each folder (in plan order) with what its
+//! record says, through `metewand-campaign`'s own reading (`campaign.json` by [`CampaignFile::read`], each record
+//! by [`Status::scan`], which checks it against the schema and the id it is filed under).
+//!
+//! Names are interned in order of first appearance in the plans, so tables keep the axes' order as the campaign
+//! wrote them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use metewand_campaign::folder::{RunEntry, read_materialization};
+use metewand_campaign::{CampaignFile, Status};
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, Role, Verdict};
+use serde::Serialize;
+
+use crate::error::ReportError;
+
+/// One campaign folder.
+#[derive(Clone, Debug)]
+pub struct Folder {
+    /// The folder, as given.
+    pub path: PathBuf,
+    /// The campaign's name.
+    pub name: String,
+    /// The repository, as `campaign.json` records it.
+    pub repository: String,
+    /// Attempts in its plan.
+    pub planned: usize,
+    /// Attempts with no folder at all.
+    pub never_started: usize,
+    /// Attempt folders without a record (interrupted, or running now).
+    pub unfinished: usize,
+    /// Each run in the folder, oldest first, with its environment.
+    pub runs: Vec<RunEntry>,
+}
+
+/// Why an attempt failed, and where to read about it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FailureInfo {
+    /// The failing role, if any.
+    pub role: Option<String>,
+    /// The phase, if any.
+    pub phase: Option<String>,
+    /// The kind.
+    pub kind: String,
+    /// The record's message.
+    pub message: String,
+    /// The failing session's log, relative to the campaign folder, when there is one.
+    pub log: Option<String>,
+}
+
+/// What an attempt's record says, as far as a report needs it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The verdict.
+    pub verdict: Option<Verdict>,
+    /// The failure, for `failed` and `cancelled`.
+    pub failure: Option<FailureInfo>,
+    /// The executor's time of the implementation's `execute` request, in seconds, when the attempt has a verdict
+    /// (its execute phase ran to the end and was judged).
+    pub execute_seconds: Option<f64>,
+    /// Numeric metrics: index into [`Records::metrics`], value.
+    pub metrics: Vec<(u32, f64)>,
+}
+
+impl Recorded {
+    /// Whether the record is terminal (`cancelled` ones are run again, so they count as missing).
+    pub fn terminal(&self) -> bool {
+        self.outcome != Outcome::Cancelled
+    }
+}
+
+/// One planned attempt.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    /// Index into [`Records::folders`].
+    pub folder: u32,
+    /// The attempt id.
+    pub id: String,
+    /// Index into [`Records::problems`].
+    pub problem: u32,
+    /// Index into [`Records::datasets`].
+    pub dataset: u32,
+    /// The dataset seed.
+    pub dataset_seed: u64,
+    /// Index into [`Records::implementations`].
+    pub implementation: u32,
+    /// The implementation seed.
+    pub implementation_seed: u64,
+    /// The repetition, from 1.
+    pub repetition: u64,
+    /// Its record, if it has a valid one.
+    pub record: Option<Recorded>,
+}
+
+/// The identities the records name: for each name, every id seen (more than one means it changed between runs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Identities {
+    /// Implementation name to its resolved worker identities.
+    pub implementations: BTreeMap<String, BTreeSet<String>>,
+    /// Problem name to its contract ids.
+    pub contracts: BTreeMap<String, BTreeSet<String>>,
+    /// Problem name to its evaluator's worker identities.
+    pub evaluators: BTreeMap<String, BTreeSet<String>>,
+    /// Dataset name to its materializer's worker identities.
+    pub materializers: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Identities {
+    fn add(&mut self, record: &AttemptRecord) {
+        let put = |map: &mut BTreeMap<String, BTreeSet<String>>, name: &str, id: &str| {
+            if !map.get(name).is_some_and(|ids| ids.contains(id)) {
+                map.entry(name.to_owned()).or_default().insert(id.to_owned());
+            }
+        };
+        put(&mut self.implementations, &record.implementation.name, &record.implementation.worker_id);
+        put(&mut self.contracts, &record.problem.name, &record.problem.contract_id);
+        put(&mut self.evaluators, &record.problem.name, &record.evaluator.worker_id);
+        put(&mut self.materializers, &record.dataset.name, &record.dataset.materializer.worker_id);
+    }
+}
+
+/// Every planned attempt of one or more campaign folders of one repository.
+#[derive(Clone, Debug)]
+pub struct Records {
+    /// The folders, in the order given.
+    pub folders: Vec<Folder>,
+    /// Problem names.
+    pub problems: Vec<String>,
+    /// Dataset names.
+    pub datasets: Vec<String>,
+    /// Implementation names.
+    pub implementations: Vec<String>,
+    /// Numeric metric names, sorted.
+    pub metrics: Vec<String>,
+    /// Every planned attempt, folder by folder in plan order.
+    pub attempts: Vec<Attempt>,
+    /// The identities the records name.
+    pub identities: Identities,
+}
+
+fn intern(names: &mut Vec<String>, name: &str) -> u32 {
+    match names.iter().position(|known| known == name) {
+        Some(index) => index as u32,
+        None => {
+            names.push(name.to_owned());
+            (names.len() - 1) as u32
+        }
+    }
+}
+
+/// A record's summary with its metrics still by name.
+type Slot = Option<(Recorded, Vec<(String, f64)>)>;
+
+impl Records {
+    /// Reads campaign folders of one repository. Refuses a folder that is not a campaign folder, one with no
+    /// record, one with an invalid record, and folders of different repositories.
+    pub fn read(paths: &[PathBuf]) -> Result<Records, ReportError> {
+        Records::read_any(paths, true)
+    }
+
+    /// Reads campaign folders, of the same repository when `same_repository`.
+    pub(crate) fn read_any(paths: &[PathBuf], same_repository: bool) -> Result<Records, ReportError> {
+        if paths.is_empty() {
+            return Err(ReportError::NoFolders);
+        }
+        let mut records = Records {
+            folders: Vec::new(),
+            problems: Vec::new(),
+            datasets: Vec::new(),
+            implementations: Vec::new(),
+            metrics: Vec::new(),
+            attempts: Vec::new(),
+            identities: Identities::default(),
+        };
+        let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
+        for path in paths {
+            let file = CampaignFile::read(path)?;
+            if same_repository
+                && let Some(first) = records.folders.first()
+                && first.repository != file.repository
+            {
+                return Err(ReportError::DifferentRepositories {
+                    first: first.path.clone(),
+                    first_repository: first.repository.clone(),
+                    second: path.clone(),
+                    second_repository: file.repository,
+                });
+            }
+            let folder_index = records.folders.len() as u32;
+            let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
+            let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+            let slots: Mutex<Vec<Slot>> = Mutex::new(vec![None; ids.len()]);
+            let identities = Mutex::new(Identities::default());
+            let status = Status::scan(path, &file.name, &ids, |record| {
+                let Some(campaign) = &record.campaign else { return };
+                let Some(&i) = index.get(campaign.attempt_id.as_str()) else { return };
+                let made = recorded(record, &campaign.attempt_id);
+                identities.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(record);
+                slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);
+            });
+            if let Some((id, reason)) = status.invalid.first() {
+                return Err(ReportError::InvalidRecord {
+                    path: path.join("attempts").join(id).join("attempt.json"),
+                    reason: reason.clone(),
+                    others: status.invalid.len() - 1,
+                });
+            }
+            if status.by_outcome.is_empty() {
+                return Err(ReportError::NoRecords { path: path.clone(), planned: ids.len() });
+            }
+            let found = identities.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+            for (target, source) in [
+                (&mut records.identities.implementations, found.implementations),
+                (&mut records.identities.contracts, found.contracts),
+                (&mut records.identities.evaluators, found.evaluators),
+                (&mut records.identities.materializers, found.materializers),
+            ] {
+                for (name, ids) in source {
+                    target.entry(name).or_default().extend(ids);
+                }
+            }
+            let slots = slots.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut materializer_logs: BTreeMap<String, Option<String>> = BTreeMap::new();
+            for (entry, slot) in file.attempts.iter().zip(slots) {
+                let record = slot.map(|(mut recorded, metrics)| {
+                    if let Some(failure) = &mut recorded.failure
+                        && failure.log.is_none()
+                        && failure.role.as_deref() == Some("dataset_materializer")
+                    {
+                        // A materialization that failed once for the whole campaign: its log is beside its record.
+                        failure.log = materializer_logs
+                            .entry(entry.dataset_key.clone())
+                            .or_insert_with(|| {
+                                read_materialization(path, &entry.dataset_key)
+                                    .and_then(|made| made.log)
+                                    .map(|log| format!("datasets/{}/{log}", entry.dataset_key))
+                            })
+                            .clone();
+                    }
+                    metric_slots.push(metrics);
+                    recorded
+                });
+                if record.is_none() {
+                    metric_slots.push(Vec::new());
+                }
+                records.attempts.push(Attempt {
+                    folder: folder_index,
+                    id: entry.id.clone(),
+                    problem: intern(&mut records.problems, &entry.problem),
+                    dataset: intern(&mut records.datasets, &entry.dataset),
+                    dataset_seed: entry.dataset_seed,
+                    implementation: intern(&mut records.implementations, &entry.implementation),
+                    implementation_seed: entry.implementation_seed,
+                    repetition: entry.repetition,
+                    record,
+                });
+            }
+            records.folders.push(Folder {
+                path: path.clone(),
+                name: file.name,
+                repository: file.repository,
+                planned: ids.len(),
+                never_started: status.missing,
+                unfinished: status.unfinished,
+                runs: file.runs,
+            });
+        }
+        let names: BTreeSet<&String> = metric_slots.iter().flatten().map(|(name, _)| name).collect();
+        records.metrics = names.into_iter().cloned().collect();
+        for (attempt, metrics) in records.attempts.iter_mut().zip(&metric_slots) {
+            if let Some(record) = &mut attempt.record {
+                record.metrics = metrics
+                    .iter()
+                    .filter_map(|(name, value)| {
+                        records.metrics.binary_search(name).ok().map(|index| (index as u32, *value))
+                    })
+                    .collect();
+            }
+        }
+        Ok(records)
+    }
+
+    /// Attempts that have a record.
+    pub fn recorded(&self) -> impl Iterator<Item = (&Attempt, &Recorded)> {
+        self.attempts.iter().filter_map(|attempt| attempt.record.as_ref().map(|record| (attempt, record)))
+    }
+}
+
+/// One record's summary, its metrics by name.
+fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) {
+    let failure = record.failure.as_ref().map(|failure| {
+        let log = match failure.role {
+            Some(Role::Implementation) => record.logs.implementation.as_ref().map(|log| log.to_string()),
+            Some(Role::ProblemEvaluator) => record.logs.problem_evaluator.as_ref().map(|log| log.to_string()),
+            Some(Role::DatasetMaterializer) => record.logs.dataset_materializer.as_ref().map(|log| log.to_string()),
+            None => None,
+        };
+        FailureInfo {
+            role: failure.role.map(|role| role.to_string()),
+            phase: failure.phase.map(|phase| phase.to_string()),
+            kind: failure.kind.to_string(),
+            message: failure.message.to_string(),
+            log: log.map(|log| format!("attempts/{id}/{log}")),
+        }
+    });
+    let timed = record.verdict.is_some() && record.outcome != Outcome::Failed && record.outcome != Outcome::Cancelled;
+    let execute_ns: Option<u64> = record
+        .phases
+        .iter()
+        .filter(|phase| phase.phase == Phase::Execute)
+        .map(|phase| phase.duration_ns.get())
+        .reduce(|a, b| a.saturating_add(b));
+    let metrics = record
+        .metrics
+        .iter()
+        .flat_map(|metrics| metrics.iter())
+        .filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value)))
+        .collect();
+    (
+        Recorded {
+            outcome: record.outcome,
+            verdict: record.verdict,
+            failure,
+            execute_seconds: execute_ns.filter(|_| timed).map(|ns| ns as f64 / 1e9),
+            metrics: Vec::new(),
+        },
+        metrics,
+    )
+}

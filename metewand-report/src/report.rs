@@ -1,0 +1,377 @@
+//! The report of campaign folders as data: the plan against what was done, failures by role, phase and kind, per
+//! problem the implementation × dataset table and the performance profiles, the environment and the identities.
+//! [`crate::html`] and [`crate::text`] render it; `--format json` is its serialization.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use metewand_campaign::Environment;
+use metewand_protocol::generated::attempt_record::Outcome;
+use serde::Serialize;
+
+use crate::load::{Attempt, Identities, Records};
+use crate::profile::Profile;
+use crate::stats::{Summary, map_parallel, median, seed_for};
+
+/// One campaign folder against its plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CampaignSummary {
+    /// The folder, as given.
+    pub folder: String,
+    /// The folder relative to where the report is written (for links).
+    pub link: String,
+    /// The campaign's name.
+    pub name: String,
+    /// The repository.
+    pub repository: String,
+    /// Attempts in the plan.
+    pub planned: usize,
+    /// Attempts with a terminal record.
+    pub done: usize,
+    /// Records by outcome (`cancelled` included).
+    pub by_outcome: BTreeMap<String, usize>,
+    /// Attempts with no folder.
+    pub never_started: usize,
+    /// Attempt folders without a record.
+    pub unfinished: usize,
+    /// Cancelled attempts (run again by a resume).
+    pub cancelled: usize,
+}
+
+impl CampaignSummary {
+    /// Planned attempts without a terminal record.
+    pub fn missing(&self) -> usize {
+        self.planned - self.done
+    }
+}
+
+/// One failed (or cancelled) attempt, with links relative to where the report is written.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FailedAttempt {
+    /// The attempt id.
+    pub id: String,
+    /// `problem / dataset#seed / implementation#seed r<repetition>`.
+    pub label: String,
+    /// The record's message.
+    pub message: String,
+    /// The record.
+    pub record: String,
+    /// The failing session's log, when there is one.
+    pub log: Option<String>,
+}
+
+/// Failures of one role, phase and kind.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FailureGroup {
+    /// The role, or `none`.
+    pub role: String,
+    /// The phase, or `none`.
+    pub phase: String,
+    /// The kind.
+    pub kind: String,
+    /// The attempts, in plan order.
+    pub attempts: Vec<FailedAttempt>,
+}
+
+/// One implementation on one dataset, over every seed and repetition.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellRow {
+    /// The implementation.
+    pub implementation: String,
+    /// The dataset.
+    pub dataset: String,
+    /// Planned attempts.
+    pub planned: usize,
+    /// Attempts with a terminal record.
+    pub attempts: usize,
+    /// Outcome `reached`.
+    pub reached: usize,
+    /// Outcome `not_reached`.
+    pub not_reached: usize,
+    /// Outcome `not_required`.
+    pub not_required: usize,
+    /// Outcome `invalid`.
+    pub invalid: usize,
+    /// Outcome `failed`.
+    pub failed: usize,
+    /// Cancelled attempts.
+    pub cancelled: usize,
+    /// Planned attempts without a terminal record (never started, unfinished or cancelled).
+    pub missing: usize,
+    /// `reached` and `not_required` over attempts with a terminal record.
+    pub success_rate: Option<f64>,
+    /// Execute time in seconds of the attempts with a verdict: median, quartiles, bootstrap interval.
+    pub execute_seconds: Option<Summary>,
+    /// The median of each numeric metric of [`ProblemSection::metrics`] over the attempts that have it.
+    pub metric_medians: Vec<Option<f64>>,
+    /// The execute times themselves, ascending (for the plots).
+    #[serde(skip)]
+    pub times: Vec<f64>,
+}
+
+/// One problem's table and profiles.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProblemSection {
+    /// The problem.
+    pub problem: String,
+    /// The numeric metrics its records have.
+    pub metrics: Vec<String>,
+    /// Implementation × dataset, in the plans' order (implementation first).
+    pub rows: Vec<CellRow>,
+    /// Performance profiles of time to `reached`.
+    pub profile: Profile,
+    /// Implementations, in order (the profile's series and the plots' rows).
+    pub implementations: Vec<String>,
+    /// Datasets, in order.
+    pub datasets: Vec<String>,
+}
+
+/// One environment a folder's runs ran in, with the runs that share it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EnvironmentEntry {
+    /// The folder.
+    pub folder: String,
+    /// When each run with this environment started, and its `-j`.
+    pub runs: Vec<(String, u64)>,
+    /// The environment.
+    pub environment: Environment,
+}
+
+/// A whole report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Each folder against its plan.
+    pub campaigns: Vec<CampaignSummary>,
+    /// Failures (and cancellations) by role, phase and kind.
+    pub failures: Vec<FailureGroup>,
+    /// Per problem.
+    pub problems: Vec<ProblemSection>,
+    /// The distinct environments of each folder's runs.
+    pub environments: Vec<EnvironmentEntry>,
+    /// The identities the records name.
+    pub identities: Identities,
+}
+
+impl Report {
+    /// The report of `records`, its links relative to the folder `base` (where the report is written; `None`
+    /// links to the folders as given).
+    pub fn new(records: &Records, base: Option<&Path>) -> Report {
+        let links: Vec<String> = records
+            .folders
+            .iter()
+            .map(|folder| match base {
+                Some(base) => relative(base, &folder.path),
+                None => folder.path.to_string_lossy().into_owned(),
+            })
+            .collect();
+        let mut campaigns: Vec<CampaignSummary> = records
+            .folders
+            .iter()
+            .zip(&links)
+            .map(|(folder, link)| CampaignSummary {
+                folder: folder.path.to_string_lossy().into_owned(),
+                link: link.clone(),
+                name: folder.name.clone(),
+                repository: folder.repository.clone(),
+                planned: folder.planned,
+                done: 0,
+                by_outcome: BTreeMap::new(),
+                never_started: folder.never_started,
+                unfinished: folder.unfinished,
+                cancelled: 0,
+            })
+            .collect();
+        let mut failures: BTreeMap<(String, String, String), Vec<FailedAttempt>> = BTreeMap::new();
+        for (attempt, record) in records.recorded() {
+            let summary = &mut campaigns[attempt.folder as usize];
+            *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
+            if record.terminal() {
+                summary.done += 1;
+            } else {
+                summary.cancelled += 1;
+            }
+            if let Some(failure) = &record.failure {
+                let link = &links[attempt.folder as usize];
+                let join = |inner: &str| format!("{link}/{inner}");
+                failures
+                    .entry((
+                        failure.role.clone().unwrap_or_else(|| "none".to_owned()),
+                        failure.phase.clone().unwrap_or_else(|| "none".to_owned()),
+                        failure.kind.clone(),
+                    ))
+                    .or_default()
+                    .push(FailedAttempt {
+                        id: attempt.id.clone(),
+                        label: format!(
+                            "{} / {}#{} / {}#{} r{}",
+                            records.problems[attempt.problem as usize],
+                            records.datasets[attempt.dataset as usize],
+                            attempt.dataset_seed,
+                            records.implementations[attempt.implementation as usize],
+                            attempt.implementation_seed,
+                            attempt.repetition
+                        ),
+                        message: failure.message.clone(),
+                        record: join(&format!("attempts/{}/attempt.json", attempt.id)),
+                        log: failure.log.as_deref().map(join),
+                    });
+            }
+        }
+        let failures = failures
+            .into_iter()
+            .map(|((role, phase, kind), attempts)| FailureGroup { role, phase, kind, attempts })
+            .collect();
+        let problems = (0..records.problems.len()).map(|problem| section(records, problem as u32)).collect();
+        let mut environments: Vec<EnvironmentEntry> = Vec::new();
+        for folder in &records.folders {
+            let folder_name = folder.path.to_string_lossy().into_owned();
+            let first = environments.len();
+            for run in &folder.runs {
+                match environments[first..].iter_mut().find(|entry| entry.environment == run.environment) {
+                    Some(entry) => entry.runs.push((run.started_at.clone(), run.concurrency)),
+                    None => environments.push(EnvironmentEntry {
+                        folder: folder_name.clone(),
+                        runs: vec![(run.started_at.clone(), run.concurrency)],
+                        environment: run.environment.clone(),
+                    }),
+                }
+            }
+        }
+        Report { campaigns, failures, problems, environments, identities: records.identities.clone() }
+    }
+
+    /// Planned attempts without a terminal record, over every folder.
+    pub fn missing(&self) -> usize {
+        self.campaigns.iter().map(CampaignSummary::missing).sum()
+    }
+
+    /// Planned attempts, over every folder.
+    pub fn planned(&self) -> usize {
+        self.campaigns.iter().map(|campaign| campaign.planned).sum()
+    }
+
+    /// The report's title: the campaigns' names.
+    pub fn title(&self) -> String {
+        let names: Vec<&str> = self.campaigns.iter().map(|campaign| campaign.name.as_str()).collect();
+        format!("campaign {}", names.join(", "))
+    }
+}
+
+/// One problem's section.
+fn section(records: &Records, problem: u32) -> ProblemSection {
+    let of_problem: Vec<_> = records.attempts.iter().filter(|attempt| attempt.problem == problem).collect();
+    let mut implementations: Vec<u32> = Vec::new();
+    let mut datasets: Vec<u32> = Vec::new();
+    for attempt in &of_problem {
+        if !implementations.contains(&attempt.implementation) {
+            implementations.push(attempt.implementation);
+        }
+        if !datasets.contains(&attempt.dataset) {
+            datasets.push(attempt.dataset);
+        }
+    }
+    let metric_indices: Vec<u32> = {
+        let mut seen: Vec<u32> = of_problem
+            .iter()
+            .filter_map(|attempt| attempt.record.as_ref())
+            .flat_map(|record| record.metrics.iter().map(|(index, _)| *index))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen
+    };
+    let problem_name = &records.problems[problem as usize];
+    let mut cells: BTreeMap<(usize, usize), Vec<&Attempt>> = BTreeMap::new();
+    for attempt in &of_problem {
+        let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
+        let column = datasets.iter().position(|&d| d == attempt.dataset).unwrap_or(0);
+        cells.entry((row, column)).or_default().push(attempt);
+    }
+    let cells: Vec<_> = cells.into_iter().collect();
+    let rows = map_parallel(&cells, |((row, column), cell)| {
+        let implementation_name = &records.implementations[implementations[*row] as usize];
+        let dataset_name = &records.datasets[datasets[*column] as usize];
+        let count = |outcome: Outcome| {
+            cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.outcome == outcome)).count()
+        };
+        let attempts = cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.terminal())).count();
+        let (reached, not_required) = (count(Outcome::Reached), count(Outcome::NotRequired));
+        let mut times: Vec<f64> = cell.iter().filter_map(|attempt| attempt.record.as_ref()?.execute_seconds).collect();
+        times.sort_by(f64::total_cmp);
+        let label = format!("{problem_name}\0{implementation_name}\0{dataset_name}");
+        let metric_medians = metric_indices
+            .iter()
+            .map(|&metric| {
+                let mut values: Vec<f64> = cell
+                    .iter()
+                    .filter_map(|attempt| attempt.record.as_ref())
+                    .filter(|record| record.terminal())
+                    .flat_map(|record| record.metrics.iter().filter(|(index, _)| *index == metric))
+                    .map(|(_, value)| *value)
+                    .collect();
+                values.sort_by(f64::total_cmp);
+                median(&values)
+            })
+            .collect();
+        CellRow {
+            implementation: implementation_name.clone(),
+            dataset: dataset_name.clone(),
+            planned: cell.len(),
+            attempts,
+            reached,
+            not_reached: count(Outcome::NotReached),
+            not_required,
+            invalid: count(Outcome::Invalid),
+            failed: count(Outcome::Failed),
+            cancelled: count(Outcome::Cancelled),
+            missing: cell.len() - attempts,
+            success_rate: (attempts > 0).then(|| (reached + not_required) as f64 / attempts as f64),
+            execute_seconds: Summary::of(&times, seed_for(&label)),
+            metric_medians,
+            times,
+        }
+    });
+    // Instances: (dataset, dataset seed) pairs, in plan order.
+    let mut instances: Vec<(u32, u64)> = Vec::new();
+    for attempt in &of_problem {
+        if !instances.contains(&(attempt.dataset, attempt.dataset_seed)) {
+            instances.push((attempt.dataset, attempt.dataset_seed));
+        }
+    }
+    let instance_index: BTreeMap<(u32, u64), usize> =
+        instances.iter().enumerate().map(|(index, instance)| (*instance, index)).collect();
+    let mut times: Vec<Vec<Vec<Option<f64>>>> = vec![vec![Vec::new(); instances.len()]; implementations.len()];
+    for attempt in &of_problem {
+        let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
+        let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
+        let time = if record.outcome == Outcome::Reached { record.execute_seconds } else { None };
+        times[row][instance_index[&(attempt.dataset, attempt.dataset_seed)]].push(time);
+    }
+    let implementation_names: Vec<String> =
+        implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();
+    ProblemSection {
+        problem: problem_name.clone(),
+        metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
+        rows,
+        profile: Profile::new(&implementation_names, &times),
+        implementations: implementation_names,
+        datasets: datasets.iter().map(|&d| records.datasets[d as usize].clone()).collect(),
+    }
+}
+
+/// `target` relative to the folder `base`, both made absolute (and canonical where they exist); `.` separators
+/// as `/`. Falls back to `target` as given when it cannot be made relative.
+pub fn relative(base: &Path, target: &Path) -> String {
+    let absolute = |path: &Path| -> Option<PathBuf> {
+        path.canonicalize().ok().or_else(|| std::env::current_dir().ok().map(|dir| dir.join(path)))
+    };
+    let (Some(base), Some(target)) = (absolute(base), absolute(target)) else {
+        return target.to_string_lossy().into_owned();
+    };
+    let base: Vec<Component<'_>> = base.components().collect();
+    let target: Vec<Component<'_>> = target.components().collect();
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_owned(); base.len() - common];
+    parts.extend(target[common..].iter().map(|part| part.as_os_str().to_string_lossy().into_owned()));
+    if parts.is_empty() { ".".to_owned() } else { parts.join("/") }
+}

@@ -1,0 +1,290 @@
+//! The statistics a report and a comparison print: quantiles, a bootstrap interval of a median and of a ratio of
+//! medians (resampled with [`SplitMix64`] from a fixed seed, so the same data always give the same interval), the
+//! two-sided Mann–Whitney U test, and the geometric mean.
+//!
+//! Quantiles are R's type 7 (linear interpolation between order statistics: Python's
+//! `statistics.quantiles(method="inclusive")`); a bootstrap interval is the percentile interval of
+//! [`BOOTSTRAP_RESAMPLES`] resamples.
+
+/// How many resamples a bootstrap interval takes.
+pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// The significance level of a comparison: a cell differs when its Mann–Whitney p-value is below this.
+pub const ALPHA: f64 = 0.05;
+
+/// The largest `n1 + n2` for which the Mann–Whitney p-value is exact (samples without ties).
+pub const EXACT_LIMIT: usize = 50;
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): a 64-bit generator whose whole state is one counter, so a fixed seed
+/// gives one fixed stream on every machine.
+#[derive(Clone, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator starting from `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next 64 bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// An index below `n` (Lemire's multiply-and-shift: the high half of a 128-bit product; its bias, below
+    /// `n / 2^64`, is far under anything a report prints).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// A seed for the bootstrap of one named cell: FNV-1a of its label, so a cell's interval does not depend on which
+/// other cells a report holds.
+pub fn seed_for(label: &str) -> u64 {
+    label
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The type-7 quantile `p` (0 to 1) of sorted data, `None` for no data.
+pub fn quantile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
+    let low = h.floor() as usize;
+    let high = (low + 1).min(sorted.len() - 1);
+    Some(sorted[low] + (h - low as f64) * (sorted[high] - sorted[low]))
+}
+
+/// The median of sorted data.
+pub fn median(sorted: &[f64]) -> Option<f64> {
+    quantile(sorted, 0.5)
+}
+
+/// A sample's median, quartiles and the bootstrap 95% interval of its median.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// How many values.
+    pub n: usize,
+    /// The median.
+    pub median: f64,
+    /// The first quartile.
+    pub q1: f64,
+    /// The third quartile.
+    pub q3: f64,
+    /// The 2.5% point of the bootstrap distribution of the median.
+    pub ci_low: f64,
+    /// The 97.5% point.
+    pub ci_high: f64,
+}
+
+impl Summary {
+    /// The summary of `values` (any order), its bootstrap drawn from `seed`; `None` for no values.
+    pub fn of(values: &[f64], seed: u64) -> Option<Summary> {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let median = median(&sorted)?;
+        let mut rng = SplitMix64::new(seed);
+        let mut scratch = Vec::new();
+        let mut medians: Vec<f64> =
+            (0..BOOTSTRAP_RESAMPLES).map(|_| resampled_median(&sorted, &mut rng, &mut scratch)).collect();
+        medians.sort_by(f64::total_cmp);
+        Some(Summary {
+            n: sorted.len(),
+            median,
+            q1: quantile(&sorted, 0.25)?,
+            q3: quantile(&sorted, 0.75)?,
+            ci_low: quantile(&medians, 0.025)?,
+            ci_high: quantile(&medians, 0.975)?,
+        })
+    }
+}
+
+/// The median of one resample (n draws with replacement) of sorted data. The draws are counted per index and the
+/// middle order statistics found by one pass over the counts: linear in n, with no sort.
+pub fn resampled_median(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u32>) -> f64 {
+    let n = sorted.len();
+    counts.clear();
+    counts.resize(n, 0);
+    for _ in 0..n {
+        counts[rng.below(n)] += 1;
+    }
+    // The order statistics at 0-based ranks (n-1)/2 and n/2: equal for odd n.
+    let (first, second) = ((n - 1) / 2, n / 2);
+    let mut seen = 0usize;
+    let mut low = None;
+    for (index, &count) in counts.iter().enumerate() {
+        seen += count as usize;
+        if low.is_none() && seen > first {
+            low = Some(sorted[index]);
+        }
+        if seen > second {
+            return (low.unwrap_or(sorted[index]) + sorted[index]) / 2.0;
+        }
+    }
+    sorted[n - 1]
+}
+
+/// The ratio `median(b) / median(a)` and the bootstrap 95% interval of that ratio, both samples resampled
+/// independently from `seed`; `None` when either sample is empty or `a`'s median is not positive.
+pub fn ratio_of_medians(a: &[f64], b: &[f64], seed: u64) -> Option<(f64, f64, f64)> {
+    let sort = |values: &[f64]| {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted
+    };
+    let (a, b) = (sort(a), sort(b));
+    let ratio = median(&b)? / median(&a)?;
+    if !ratio.is_finite() {
+        return None;
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut scratch = Vec::new();
+    let mut ratios: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
+        .map(|_| {
+            let ma = resampled_median(&a, &mut rng, &mut scratch);
+            let mb = resampled_median(&b, &mut rng, &mut scratch);
+            mb / ma
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    Some((ratio, quantile(&ratios, 0.025)?, quantile(&ratios, 0.975)?))
+}
+
+/// The two-sided Mann–Whitney U test of two samples.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct MannWhitney {
+    /// U of the first sample: the number of pairs (x from `a`, y from `b`) with x > y, ties counting one half.
+    pub u: f64,
+    /// The two-sided p-value.
+    pub p: f64,
+    /// Whether `p` is exact (small samples without ties) or the normal approximation.
+    pub exact: bool,
+}
+
+/// The two-sided Mann–Whitney U test; `None` when a sample is empty. Exact (the permutation distribution of U,
+/// counted by recurrence) when the samples have no ties and `n1 + n2 <= EXACT_LIMIT`; otherwise the normal
+/// approximation with the tie correction of the variance and a continuity correction of 1/2.
+pub fn mann_whitney(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
+    let (n1, n2) = (a.len(), b.len());
+    if n1 == 0 || n2 == 0 {
+        return None;
+    }
+    // Ranks of the pooled sample, ties given their mean rank.
+    let mut pooled: Vec<(f64, bool)> = a.iter().map(|&x| (x, true)).chain(b.iter().map(|&y| (y, false))).collect();
+    pooled.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let n = pooled.len();
+    let mut rank_sum_a = 0.0;
+    let mut tie_term = 0.0;
+    let mut i = 0;
+    while i < n {
+        let mut j = i;
+        while j + 1 < n && pooled[j + 1].0 == pooled[i].0 {
+            j += 1;
+        }
+        let rank = (i + j) as f64 / 2.0 + 1.0;
+        let t = (j - i + 1) as f64;
+        tie_term += t * t * t - t;
+        rank_sum_a += pooled[i..=j].iter().filter(|(_, from_a)| *from_a).count() as f64 * rank;
+        i = j + 1;
+    }
+    let (f1, f2) = (n1 as f64, n2 as f64);
+    let u = rank_sum_a - f1 * (f1 + 1.0) / 2.0;
+    if tie_term == 0.0 && n <= EXACT_LIMIT {
+        let counts = u_distribution(n1, n2);
+        let total: f64 = counts.iter().sum();
+        let k = u.round() as usize;
+        let below: f64 = counts[..=k].iter().sum::<f64>() / total;
+        let above: f64 = counts[k..].iter().sum::<f64>() / total;
+        return Some(MannWhitney { u, p: (2.0 * below.min(above)).min(1.0), exact: true });
+    }
+    let mean = f1 * f2 / 2.0;
+    let variance = f1 * f2 / 12.0 * ((n as f64 + 1.0) - tie_term / (n as f64 * (n as f64 - 1.0)));
+    if variance <= 0.0 {
+        // Every value equal: no evidence of any difference.
+        return Some(MannWhitney { u, p: 1.0, exact: false });
+    }
+    let z = ((u - mean).abs() - 0.5).max(0.0) / variance.sqrt();
+    Some(MannWhitney { u, p: (2.0 * normal_upper_tail(z)).min(1.0), exact: false })
+}
+
+/// How many of the C(n1+n2, n1) arrangements give each U from 0 to n1·n2 (as f64: C(50, 25) exceeds 2^53 but its
+/// ratios are all a p-value needs). The recurrence adds the largest pooled value to either sample.
+fn u_distribution(n1: usize, n2: usize) -> Vec<f64> {
+    // table[i][j] is the distribution for samples of sizes i and j.
+    let mut table: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); n2 + 1]; n1 + 1];
+    for i in 0..=n1 {
+        for j in 0..=n2 {
+            table[i][j] = if i == 0 || j == 0 {
+                vec![1.0]
+            } else {
+                let mut counts = vec![0.0; i * j + 1];
+                // The largest value in the first sample exceeds all j of the second: U grows by j.
+                for (u, count) in table[i - 1][j].iter().enumerate() {
+                    counts[u + j] += count;
+                }
+                for (u, count) in table[i][j - 1].iter().enumerate() {
+                    counts[u] += count;
+                }
+                counts
+            };
+        }
+    }
+    std::mem::take(&mut table[n1][n2])
+}
+
+/// P(Z > z) for a standard normal Z, from the complementary error function.
+pub fn normal_upper_tail(z: f64) -> f64 {
+    0.5 * erfc(z / std::f64::consts::SQRT_2)
+}
+
+/// The complementary error function (Numerical Recipes' Chebyshev fit `erfcc`, relative error below 1.2e-7 for
+/// every argument: far below the precision a p-value is printed with).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let value = t * poly.exp();
+    if x >= 0.0 { value } else { 2.0 - value }
+}
+
+/// `f` of each item, in order, computed on up to every available CPU (bootstraps of many cells take most of a
+/// report's own time). The order of the results never depends on the threads.
+pub fn map_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    if threads == 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> =
+            items.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
+}
+
+/// The geometric mean of positive finite values; `None` when there are none.
+pub fn geometric_mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, count) = values
+        .into_iter()
+        .filter(|value| value.is_finite() && *value > 0.0)
+        .fold((0.0, 0usize), |(sum, count), value| (sum + value.ln(), count + 1));
+    (count > 0).then(|| (sum / count as f64).exp())
+}

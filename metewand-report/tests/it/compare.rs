@@ -1,0 +1,110 @@
+//! Comparisons of synthetic campaigns: a known 2× slowdown is flagged in exactly its cells, a halving is better,
+//! too few repetitions make a difference not significant (`~`), unmatched cells are counted, and differing
+//! environments and identities are warned about.
+
+use metewand_report::{Comparison, Records, Verdict};
+
+use crate::{Campaign, Planned, at, temp, write_campaign};
+
+/// Cells of problem `p`: implementations `a`, `b` and `c` on datasets `small` and `tall`, seed 0, eight
+/// repetitions (two for `c`), execute times 1 ms to 1.7 ms by repetition, times `factor(implementation, dataset)`.
+fn plan(factor: impl Fn(&str, &str) -> u64, divide: impl Fn(&str, &str) -> u64) -> Vec<Planned> {
+    let mut plan = Vec::new();
+    for implementation in ["a", "b", "c"] {
+        for dataset in ["small", "tall"] {
+            let repetitions = if implementation == "c" { 2 } else { 8 };
+            for repetition in 1..=repetitions {
+                let time = (1_000_000 + 100_000 * (repetition - 1)) * factor(implementation, dataset)
+                    / divide(implementation, dataset);
+                plan.push(Planned::new("p", dataset, implementation).repetition(repetition).time(time));
+            }
+        }
+    }
+    plan
+}
+
+fn verdict_of<'c>(
+    comparison: &'c Comparison,
+    implementation: &str,
+    dataset: &str,
+) -> &'c metewand_report::compare::CellComparison {
+    comparison.cells.iter().find(|cell| cell.implementation == implementation && cell.dataset == dataset).unwrap()
+}
+
+#[test]
+fn a_known_two_fold_slowdown_is_flagged_in_exactly_those_cells() {
+    let dir = temp();
+    write_campaign(&at(&dir, "before"), &Campaign::default(), &plan(|_, _| 1, |_, _| 1));
+    // After: a on tall and c on small take twice as long; b on small takes half as long.
+    let slower = |implementation: &str, dataset: &str| match (implementation, dataset) {
+        ("a", "tall") | ("c", "small") => 2,
+        _ => 1,
+    };
+    let faster = |implementation: &str, dataset: &str| if (implementation, dataset) == ("b", "small") { 2 } else { 1 };
+    write_campaign(&at(&dir, "after"), &Campaign::default(), &plan(slower, faster));
+    let comparison = Comparison::new(&at(&dir, "before"), &at(&dir, "after"), 1.1).unwrap();
+    assert_eq!(comparison.cells.len(), 6);
+    let worse: Vec<String> =
+        comparison.cells.iter().filter(|cell| cell.verdict == Verdict::Worse).map(|cell| cell.label()).collect();
+    assert_eq!(worse, ["p / tall#0 / a#0"], "only a on tall is significantly worse");
+    assert!(comparison.regressed());
+    let a_tall = verdict_of(&comparison, "a", "tall");
+    assert_eq!(a_tall.ratio, Some(2.0));
+    let (low, high) = a_tall.ratio_ci.unwrap();
+    assert!(low <= 2.0 && 2.0 <= high && low > 1.1, "({low}, {high})");
+    // Eight against eight, every B above every A: the exact two-sided p is 2 / C(16, 8).
+    assert!(a_tall.exact);
+    assert!((a_tall.p_value.unwrap() - 2.0 / 12870.0).abs() < 1e-15);
+    let c_small = verdict_of(&comparison, "c", "small");
+    assert_eq!((c_small.ratio, c_small.verdict), (Some(2.0), Verdict::WorseNotSignificant), "two against two");
+    assert_eq!(c_small.verdict.label(), "~worse");
+    assert_eq!(verdict_of(&comparison, "b", "small").verdict, Verdict::Better);
+    for (implementation, dataset) in [("a", "small"), ("b", "tall"), ("c", "tall")] {
+        let cell = verdict_of(&comparison, implementation, dataset);
+        assert_eq!((cell.ratio, cell.verdict), (Some(1.0), Verdict::Same), "{implementation} on {dataset}");
+    }
+    // The geometric mean of 1, 2, 1/2, 1, 2, 1 is 2^(1/6).
+    assert!((comparison.geometric_mean.unwrap() - 2f64.powf(1.0 / 6.0)).abs() < 1e-12);
+    assert!(comparison.warnings.is_empty(), "{:?}", comparison.warnings);
+    let markdown = comparison.markdown();
+    assert!(markdown.contains("| p | tall | 0 | a | 0 | 8 | 8 | 1.35 ms | 2.70 ms | 2.00× ("), "{markdown}");
+    assert!(markdown.contains("~worse"));
+    // With a larger factor the slowdown is the same.
+    let lenient = Comparison::new(&at(&dir, "before"), &at(&dir, "after"), 2.5).unwrap();
+    assert!(!lenient.regressed());
+    assert_eq!(verdict_of(&lenient, "a", "tall").verdict, Verdict::Same);
+}
+
+#[test]
+fn differing_environments_identities_and_cells_are_reported() {
+    let dir = temp();
+    let before = plan(|_, _| 1, |_, _| 1);
+    let mut after = before.clone();
+    after[0].state = crate::State::Missing;
+    after.retain(|planned| planned.implementation != "c");
+    after.push(Planned::new("p", "small", "d"));
+    write_campaign(&at(&dir, "before"), &Campaign::default(), &before);
+    write_campaign(
+        &at(&dir, "after"),
+        &Campaign { host: "other-host", worker_salt: "-changed", ..Campaign::default() },
+        &after,
+    );
+    let a = Records::read(&[at(&dir, "before")]).unwrap();
+    let b = Records::read(&[at(&dir, "after")]).unwrap();
+    let comparison = Comparison::of(&a, &b, 1.1);
+    assert_eq!((comparison.cells.len(), comparison.only_a, comparison.only_b), (4, 2, 1));
+    let warnings = comparison.warnings.join("\n");
+    assert!(
+        warnings.contains("the environments differ in host: A ran with bench-host, B with other-host"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("the worker identity of implementation a differs"), "{warnings}");
+    assert!(warnings.contains("the worker identity of implementation b differs"), "{warnings}");
+    assert!(!warnings.contains("implementation c"), "c is only in A: {warnings}");
+    assert!(!warnings.contains("kernel"), "{warnings}");
+    assert!(warnings.contains("B is incomplete: 1 planned attempts have no terminal record"), "{warnings}");
+    assert!(!warnings.contains("A is incomplete"), "{warnings}");
+    assert!(comparison.markdown().contains("**Warning:** the environments differ in host"));
+    // Same bytes for the same records.
+    assert_eq!(Comparison::of(&a, &b, 1.1).json(), comparison.json());
+}

@@ -1,0 +1,12 @@
+//! `metewand-report` on synthetic campaign folders (records made from a real record of the test worker's
+//! benchmark, `fixtures/record.json`, with their cells, outcomes and times set by the test): statistics against an
+//! independent Python computation and published tables, performance profiles on hand-made data, reports that parse
+//! with well-formed plots, incomplete campaigns, bad input, determinism, and comparisons.
+
+mod compare;
+mod profile;
+mod report;
+mod stats;
+mod synth;
+
+pub use synth::*;

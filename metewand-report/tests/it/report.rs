@@ -1,0 +1,279 @@
+//! Reports of synthetic campaigns: an incomplete campaign with failures and cancellations says so, the HTML
+//! parses and its plots are well-formed with the expected series, links reach the logs, the same records give
+//! the same bytes, and bad input is a typed error.
+
+use std::fs;
+use std::path::PathBuf;
+
+use metewand_campaign::FolderError;
+use metewand_report::{Format, Records, Report, ReportError, render};
+use serde_json::Value;
+
+use crate::{Campaign, Planned, State, at, python, temp, write_campaign};
+
+/// Problem `ridge`: implementations `fast`, `slow` and `broken` on datasets `small` and `tall` with dataset seeds
+/// 0 and 1 and three repetitions (36 attempts). `fast` takes 1 ms (+ 5% by repetition), `slow` 10 ms and
+/// reaches the verdict except on `tall` seed 1 (`not_reached`); `broken` times out on `tall` and reaches on
+/// `small`. Of the first cell's attempts (`fast` on `small` seed 0), one never started and one is unfinished;
+/// `slow`'s first attempt there is cancelled.
+pub fn mixed() -> Vec<Planned> {
+    let mut plan = Vec::new();
+    for dataset in ["small", "tall"] {
+        for seed in [0, 1] {
+            for implementation in ["fast", "slow", "broken"] {
+                for repetition in 1..=3u64 {
+                    let base: u64 = match implementation {
+                        "fast" => 1_000_000,
+                        "slow" => 10_000_000,
+                        _ => 5_000_000,
+                    };
+                    let mut planned = Planned::new("ridge", dataset, implementation)
+                        .seed(seed)
+                        .repetition(repetition)
+                        .time(base + base / 20 * repetition)
+                        .error(0.001 * repetition as f64);
+                    if implementation == "slow" && dataset == "tall" && seed == 1 {
+                        planned = planned.state(State::Record("not_reached"));
+                    }
+                    if implementation == "broken" && dataset == "tall" {
+                        planned = planned.state(State::Record("failed"));
+                    }
+                    plan.push(planned);
+                }
+            }
+        }
+    }
+    plan[0].state = State::Missing;
+    plan[1].state = State::Unfinished;
+    plan[3].state = State::Record("cancelled");
+    plan
+}
+
+fn describe(html: &str) -> Value {
+    python("html_check.py", &Value::String(html.to_owned()))
+}
+
+#[test]
+fn an_incomplete_campaign_with_failures_and_cancellations_says_so_first() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    write_campaign(&folder, &Campaign::default(), &mixed());
+    let records = Records::read(std::slice::from_ref(&folder)).unwrap();
+    let report = Report::new(&records, Some(dir.path()));
+    assert_eq!(report.planned(), 36);
+    assert_eq!(report.missing(), 3, "one never started, one unfinished, one cancelled");
+    let html = render(&report, Format::Html);
+    let status = html.find("Incomplete:").expect("the HTML says the campaign is incomplete");
+    assert!(status < html.find("<main>").unwrap(), "on the first screen, before the tables");
+    assert!(
+        html.contains("3 of 36 planned attempts have no terminal record (1 never started, 1 unfinished, 1 cancelled)")
+    );
+    let markdown = render(&report, Format::Markdown);
+    assert!(markdown.contains("**Incomplete:** 3 of 36 planned attempts"));
+
+    // Failures by role, phase and kind, each with a record and a log that exist where the links say.
+    let kinds: Vec<(&str, &str, &str, usize)> = report
+        .failures
+        .iter()
+        .map(|group| (group.role.as_str(), group.phase.as_str(), group.kind.as_str(), group.attempts.len()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![("implementation", "execute", "cancelled", 1), ("implementation", "execute", "phase_timeout", 6)]
+    );
+    for attempt in report.failures.iter().flat_map(|group| &group.attempts) {
+        assert!(dir.path().join(&attempt.record).is_file(), "{}", attempt.record);
+        let log = attempt.log.as_ref().expect("the failing session's log");
+        assert!(dir.path().join(log).is_file(), "{log}");
+        assert!(html.contains(&format!("href=\"{log}\"")));
+    }
+
+    // The table: fast on small has 6 planned and 4 terminal records (one never started, one unfinished); slow on
+    // small has 5 (one cancelled).
+    let section = &report.problems[0];
+    let row = |implementation: &str, dataset: &str| {
+        section.rows.iter().find(|row| row.implementation == implementation && row.dataset == dataset).unwrap()
+    };
+    let fast_small = row("fast", "small");
+    assert_eq!((fast_small.planned, fast_small.attempts, fast_small.missing, fast_small.cancelled), (6, 4, 2, 0));
+    let slow_small = row("slow", "small");
+    assert_eq!((slow_small.planned, slow_small.attempts, slow_small.missing, slow_small.cancelled), (6, 5, 1, 1));
+    let slow_tall = row("slow", "tall");
+    assert_eq!((slow_tall.reached, slow_tall.not_reached, slow_tall.success_rate), (3, 3, Some(0.5)));
+    let summary = slow_tall.execute_seconds.unwrap();
+    assert_eq!(summary.n, 6, "not_reached attempts are timed too: they have a verdict");
+    // 10.5, 10.5, 11, 11, 11.5 and 11.5 ms: median 11 ms, type-7 quartiles 10.625 and 11.375 ms.
+    assert!((summary.median - 0.011).abs() < 1e-12, "{}", summary.median);
+    assert!((summary.q1 - 0.010625).abs() < 1e-12 && (summary.q3 - 0.011375).abs() < 1e-12, "{summary:?}");
+    assert_eq!(row("broken", "tall").failed, 6);
+    assert_eq!(row("broken", "tall").execute_seconds, None, "failed attempts are not timed");
+    assert_eq!(section.metrics, vec!["error".to_owned()]);
+    assert!((row("slow", "small").metric_medians[0].unwrap() - 0.002).abs() < 1e-12);
+
+    // Profiles: fast is best wherever it reaches; broken reaches only on small (2 of 4 instances).
+    let series = |name: &str| section.profile.series.iter().find(|s| s.implementation == name).unwrap();
+    assert_eq!(series("fast").rho(1.0), 1.0);
+    assert_eq!(series("broken").rho(f64::MAX), 0.5);
+    assert_eq!(series("slow").rho(f64::MAX), 0.75, "not_reached on one instance of four");
+
+    let csv = render(&report, Format::Csv);
+    assert!(csv.lines().any(|line| line.starts_with("ridge,broken,tall,6,6,0,0,0,0,6,0,0,0,0,")), "{csv}");
+    let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
+    assert_eq!(json["campaigns"][0]["never_started"], 1);
+    assert_eq!(json["campaigns"][0]["unfinished"], 1);
+    assert_eq!(json["campaigns"][0]["cancelled"], 1);
+}
+
+#[test]
+fn the_html_parses_is_self_contained_and_every_plot_is_well_formed_with_its_series() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    write_campaign(&folder, &Campaign::default(), &mixed());
+    let html = metewand_report::report(&[folder], Some(dir.path()), Format::Html).unwrap();
+    let found = describe(&html);
+    assert_eq!(found["errors"], Value::Array(vec![]), "the HTML nests properly");
+    assert_eq!(found["external"], Value::Array(vec![]), "nothing is fetched and nothing runs");
+    assert_eq!(found["doctype"], true);
+    let svgs = found["svgs"].as_array().unwrap();
+    assert_eq!(svgs.len(), 3, "profile, execute times and failure heatmap");
+    let series = |index: usize| -> Vec<&str> {
+        svgs[index]["series"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect()
+    };
+    let texts = |index: usize| -> String {
+        svgs[index]["texts"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect::<Vec<_>>().join("|")
+    };
+    assert_eq!(svgs[0]["title"], "Performance profiles of problem ridge");
+    assert_eq!(series(0), ["fast", "slow", "broken"]);
+    assert!(texts(0).contains("performance ratio τ = time / best time (log₂ scale)"));
+    assert!(texts(0).contains("fraction of instances ρ(τ)"));
+    assert_eq!(series(1), ["fast / small", "fast / tall", "slow / small", "slow / tall", "broken / small"]);
+    assert!(texts(1).contains("execute time (seconds, log₁₀ scale)"));
+    assert!(texts(1).contains("1 ms") && texts(1).contains("10 ms"), "{}", texts(1));
+    assert_eq!(series(2), ["fast", "slow", "broken"]);
+    assert!(texts(2).contains("6/6"), "the heatmap prints broken's 6 failures of 6 on tall");
+    let text = found["text"].as_str().unwrap();
+    assert!(text.contains("Plan against done") && text.contains("Environment") && text.contains("Identities"));
+    assert!(text.contains("bench-host"));
+}
+
+#[test]
+fn the_same_records_give_the_same_bytes() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let plan = mixed();
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let formats = [Format::Html, Format::Markdown, Format::Csv, Format::Json];
+    let first: Vec<String> = formats
+        .iter()
+        .map(|format| metewand_report::report(std::slice::from_ref(&folder), Some(dir.path()), *format).unwrap())
+        .collect();
+    // The folder written again from scratch (other inodes, other directory order) gives the same bytes.
+    fs::remove_dir_all(&folder).unwrap();
+    write_campaign(&folder, &Campaign::default(), &plan);
+    for (format, first) in formats.iter().zip(&first) {
+        let again = metewand_report::report(std::slice::from_ref(&folder), Some(dir.path()), *format).unwrap();
+        assert!(again == *first, "{format:?} differs between two reports of the same records");
+    }
+    let today = std::process::Command::new("date").args(["-u", "+%Y-%m-%d"]).output().unwrap();
+    let today = String::from_utf8(today.stdout).unwrap();
+    assert!(!first[0].contains(today.trim()), "no time of writing in the report");
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let dir = temp();
+    // Not a campaign folder.
+    fs::create_dir(at(&dir, "empty")).unwrap();
+    let error = Records::read(&[at(&dir, "empty")]).unwrap_err();
+    assert!(matches!(error, ReportError::NotACampaign { .. }), "{error}");
+    assert!(error.to_string().contains("is not a campaign folder (it has no campaign.json)"), "{error}");
+    // A plan without any record.
+    let none =
+        vec![Planned::new("p", "d", "i").state(State::Missing), Planned::new("p", "d", "j").state(State::Unfinished)];
+    write_campaign(&at(&dir, "none"), &Campaign::default(), &none);
+    let error = Records::read(&[at(&dir, "none")]).unwrap_err();
+    assert!(matches!(error, ReportError::NoRecords { planned: 2, .. }), "{error}");
+    assert!(error.to_string().contains("has no attempt records yet (0 of 2 planned attempts ran)"));
+    // An invalid record: named with its path and reason.
+    let ids = write_campaign(&at(&dir, "invalid"), &Campaign::default(), &mixed());
+    let record = at(&dir, "invalid").join("attempts").join(&ids[5]).join("attempt.json");
+    fs::write(&record, b"{\"outcome\": \"reached\"}").unwrap();
+    let error = Records::read(&[at(&dir, "invalid")]).unwrap_err();
+    let ReportError::InvalidRecord { path, others, .. } = &error else { panic!("{error}") };
+    assert_eq!((path, *others), (&record, 0));
+    assert!(error.to_string().contains("fails the attempt-record schema"), "{error}");
+    // A campaign.json that is not one.
+    fs::create_dir(at(&dir, "garbage")).unwrap();
+    fs::write(at(&dir, "garbage").join("campaign.json"), b"[]").unwrap();
+    let error = Records::read(&[at(&dir, "garbage")]).unwrap_err();
+    assert!(matches!(error, ReportError::Folder(FolderError::BadPlanFile { .. })), "{error}");
+    // Two repositories.
+    write_campaign(&at(&dir, "one"), &Campaign::default(), &mixed());
+    write_campaign(&at(&dir, "two"), &Campaign { repository: "/elsewhere/repo", ..Campaign::default() }, &mixed());
+    let error = Records::read(&[at(&dir, "one"), at(&dir, "two")]).unwrap_err();
+    assert!(matches!(error, ReportError::DifferentRepositories { .. }), "{error}");
+    assert!(error.to_string().contains("/elsewhere/repo"));
+    let error = Records::read(&[]).unwrap_err();
+    assert!(matches!(error, ReportError::NoFolders));
+}
+
+#[test]
+fn two_folders_of_one_repository_make_one_report() {
+    let dir = temp();
+    let first: Vec<Planned> = (1..=3).map(|r| Planned::new("p", "d", "a").repetition(r)).collect();
+    let second: Vec<Planned> = (1..=2).map(|r| Planned::new("p", "d", "b").repetition(r).time(2_000_000)).collect();
+    write_campaign(&at(&dir, "one"), &Campaign::default(), &first);
+    write_campaign(&at(&dir, "two"), &Campaign { name: "other", ..Campaign::default() }, &second);
+    let folders: Vec<PathBuf> = vec![at(&dir, "one"), at(&dir, "two")];
+    let report = Report::new(&Records::read(&folders).unwrap(), None);
+    assert_eq!(report.campaigns.len(), 2);
+    assert_eq!(report.title(), "campaign main, other");
+    let section = &report.problems[0];
+    assert_eq!(section.implementations, ["a", "b"]);
+    assert_eq!(section.profile.series[1].rho(1.99), 0.0);
+    assert_eq!(section.profile.series[1].rho(2.0), 1.0);
+}
+
+#[test]
+fn links_are_relative_to_the_report_and_percent_encoded() {
+    let dir = temp();
+    let folder = at(&dir, "runs #2 & more");
+    let plan = vec![Planned::new("p", "d", "i").state(State::Record("failed")), Planned::new("p", "d", "j")];
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let reports = at(&dir, "reports");
+    fs::create_dir(&reports).unwrap();
+    let html = metewand_report::report(std::slice::from_ref(&folder), Some(&reports), Format::Html).unwrap();
+    let link = html.split("\">log</a>").next().unwrap().rsplit("href=\"").next().unwrap();
+    assert!(link.starts_with("../runs%20%232%20%26%20more/attempts/mw1-attempt-"), "{link}");
+    let decoded = link.replace("%20", " ").replace("%23", "#").replace("%26", "&");
+    assert!(reports.join(decoded).is_file());
+}
+
+#[test]
+fn text_from_workers_cannot_inject_markup() {
+    // A hostile evaluator names a metric with markup, and a hostile worker's failure message carries some too.
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let plan = vec![Planned::new("p", "d", "i"), Planned::new("p", "d", "j").state(State::Record("failed"))];
+    let ids = write_campaign(&folder, &Campaign::default(), &plan);
+    let evil = "<script>alert(1)</script>\"'&|";
+    for (id, field) in ids.iter().zip(["metrics", "failure"]) {
+        let path = folder.join("attempts").join(id).join("attempt.json");
+        let mut record: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        match field {
+            "metrics" => record["metrics"] = serde_json::json!({ evil: 1.5 }),
+            _ => record["failure"]["message"] = Value::String(format!("</li></ul>{evil}")),
+        }
+        fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+    }
+    let html = metewand_report::report(std::slice::from_ref(&folder), None, Format::Html).unwrap();
+    let found = describe(&html);
+    assert_eq!(found["errors"], Value::Array(vec![]), "the HTML still nests properly");
+    assert_eq!(found["external"], Value::Array(vec![]), "no script got in");
+    assert!(found["text"].as_str().unwrap().contains(evil), "the text is shown as text");
+    let markdown = metewand_report::report(std::slice::from_ref(&folder), None, Format::Markdown).unwrap();
+    assert!(!markdown.contains("<script") && !markdown.contains("</li>"), "{markdown}");
+    assert!(markdown.contains("median &lt;script&gt;alert(1)&lt;/script&gt;\"'&amp;\\|"), "{markdown}");
+    let csv = metewand_report::report(std::slice::from_ref(&folder), None, Format::Csv).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",\"median.<script>alert(1)</script>\"\"'&|\""), "{csv}");
+}

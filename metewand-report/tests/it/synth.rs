@@ -1,0 +1,253 @@
+//! Synthetic campaign folders for the report's tests (and the CLI's): a `campaign.json` and records made from a real
+//! record of the test worker's benchmark (`fixtures/record.json`) with the cell, outcome, execute time and metric
+//! each test sets; and a way to run the Python checks beside the tests.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// What the synthetic folder holds for one planned attempt.
+#[derive(Clone, Debug)]
+pub enum State {
+    /// A record with this outcome (`reached`, `not_reached`, `not_required`, `invalid`, `failed`, `cancelled`).
+    Record(&'static str),
+    /// No folder.
+    Missing,
+    /// A folder without a record.
+    Unfinished,
+}
+
+/// One planned attempt of a synthetic campaign.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// The problem.
+    pub problem: &'static str,
+    /// The dataset.
+    pub dataset: &'static str,
+    /// The dataset seed.
+    pub dataset_seed: u64,
+    /// The implementation.
+    pub implementation: &'static str,
+    /// The implementation seed.
+    pub implementation_seed: u64,
+    /// The repetition, from 1.
+    pub repetition: u64,
+    /// What the folder holds for it.
+    pub state: State,
+    /// The execute phase's duration.
+    pub execute_ns: u64,
+    /// The metric `error`, when the record has metrics.
+    pub error: f64,
+}
+
+impl Planned {
+    /// An attempt of `implementation` on `dataset` for `problem`: seeds 0, repetition 1, `reached` in 1 ms.
+    pub fn new(problem: &'static str, dataset: &'static str, implementation: &'static str) -> Planned {
+        Planned {
+            problem,
+            dataset,
+            dataset_seed: 0,
+            implementation,
+            implementation_seed: 0,
+            repetition: 1,
+            state: State::Record("reached"),
+            execute_ns: 1_000_000,
+            error: 0.0,
+        }
+    }
+
+    /// With dataset seed `seed`.
+    pub fn seed(mut self, seed: u64) -> Planned {
+        self.dataset_seed = seed;
+        self
+    }
+
+    /// With repetition `repetition`.
+    pub fn repetition(mut self, repetition: u64) -> Planned {
+        self.repetition = repetition;
+        self
+    }
+
+    /// With `state`.
+    pub fn state(mut self, state: State) -> Planned {
+        self.state = state;
+        self
+    }
+
+    /// With an execute phase of `execute_ns`.
+    pub fn time(mut self, execute_ns: u64) -> Planned {
+        self.execute_ns = execute_ns;
+        self
+    }
+
+    /// With the metric `error` at `error`.
+    pub fn error(mut self, error: f64) -> Planned {
+        self.error = error;
+        self
+    }
+}
+
+/// A synthetic campaign folder's other settings.
+pub struct Campaign<'a> {
+    /// The campaign's name.
+    pub name: &'a str,
+    /// The repository it names.
+    pub repository: &'a str,
+    /// The host its one run records.
+    pub host: &'a str,
+    /// A suffix of the implementations' worker identities (a changed worker).
+    pub worker_salt: &'a str,
+}
+
+impl Default for Campaign<'_> {
+    fn default() -> Self {
+        Campaign { name: "main", repository: "/bench/repo", host: "bench-host", worker_salt: "" }
+    }
+}
+
+/// This folder (`metewand-report/tests/it`), from whichever package's tests include this module.
+pub fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-report/tests/it")
+}
+
+fn template() -> Value {
+    let path = here().join("fixtures/record.json");
+    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+}
+
+/// A 64-hex-digit identity from a text, for ids the schema's patterns accept.
+fn hex_of(text: &str) -> String {
+    let mut out = String::new();
+    let mut state = 0xcbf2_9ce4_8422_2325_u64;
+    for round in 0..4u8 {
+        for byte in text.bytes().chain([round]) {
+            state = (state ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+        out.push_str(&format!("{state:016x}"));
+    }
+    out
+}
+
+/// The record of one planned attempt.
+fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -> Value {
+    let mut record = template();
+    record["repository"] = json!(campaign.repository);
+    record["campaign"] =
+        json!({"attempt_id": id, "concurrency": 1, "name": campaign.name, "repetition": planned.repetition});
+    record["problem"]["name"] = json!(planned.problem);
+    record["dataset"]["name"] = json!(planned.dataset);
+    record["dataset"]["seed"] = json!(planned.dataset_seed);
+    record["implementation"]["name"] = json!(planned.implementation);
+    record["implementation"]["seed"] = json!(planned.implementation_seed);
+    record["implementation"]["worker_id"] = json!(format!(
+        "mw1-resolved-worker-{}",
+        hex_of(&format!("{}{}", planned.implementation, campaign.worker_salt))
+    ));
+    record["outcome"] = json!(outcome);
+    for phase in record["phases"].as_array_mut().unwrap() {
+        if phase["phase"] == "execute" {
+            phase["duration_ns"] = json!(planned.execute_ns);
+        }
+    }
+    match outcome {
+        "failed" | "cancelled" => {
+            let (role, phase, kind) = if outcome == "failed" {
+                ("implementation", "execute", "phase_timeout")
+            } else {
+                ("implementation", "execute", "cancelled")
+            };
+            record["verdict"] = Value::Null;
+            record["metrics"] = Value::Null;
+            record["failure"] = json!({"role": role, "phase": phase, "kind": kind, "message": format!("the attempt {outcome}"), "code": null, "details": null});
+        }
+        verdict => {
+            record["verdict"] = json!(verdict);
+            record["metrics"] = json!({"error": planned.error});
+        }
+    }
+    record
+}
+
+/// Writes a campaign folder at `dir` with `attempts` as its plan, in order; returns the attempt ids.
+pub fn write_campaign(dir: &Path, campaign: &Campaign<'_>, attempts: &[Planned]) -> Vec<String> {
+    fs::create_dir_all(dir.join("attempts")).unwrap();
+    fs::create_dir_all(dir.join("datasets")).unwrap();
+    let mut entries = Vec::new();
+    let mut ids = Vec::new();
+    for (index, planned) in attempts.iter().enumerate() {
+        let id = format!("mw1-attempt-{}", hex_of(&format!("{}{index}{planned:?}", campaign.name)));
+        entries.push(json!({
+            "id": id, "problem": planned.problem, "dataset": planned.dataset, "dataset_seed": planned.dataset_seed,
+            "dataset_key": hex_of(planned.dataset), "implementation": planned.implementation,
+            "implementation_seed": planned.implementation_seed, "repetition": planned.repetition,
+        }));
+        let folder = dir.join("attempts").join(&id);
+        match planned.state {
+            State::Missing => {}
+            State::Unfinished => fs::create_dir_all(&folder).unwrap(),
+            State::Record(outcome) => {
+                fs::create_dir_all(folder.join("logs")).unwrap();
+                fs::write(folder.join("logs/implementation.log"), "log\n").unwrap();
+                let bytes = serde_json::to_vec(&record(campaign, &id, planned, outcome)).unwrap();
+                fs::write(folder.join("attempt.json"), bytes).unwrap();
+            }
+        }
+        ids.push(id);
+    }
+    let names = |field: fn(&Planned) -> &'static str| {
+        let mut names: Vec<&str> = Vec::new();
+        for planned in attempts {
+            if !names.contains(&field(planned)) {
+                names.push(field(planned));
+            }
+        }
+        names
+    };
+    let environment = json!({
+        "metewand_version": "0.1.0", "host": campaign.host, "os": "Linux", "kernel": "6.1.0", "cpu_model": "Test CPU",
+        "logical_cpus": 2, "memory_bytes": 1u64 << 34,
+        "workers": {"solver": {"command": "solver", "path_match": "/usr/bin/solver", "resolved": "/usr/bin/solver",
+                                "sha256": "ab".repeat(32), "script": null}},
+        "git_commit": null, "git_dirty": null,
+    });
+    let file = json!({
+        "format": 1, "name": campaign.name, "repository": campaign.repository,
+        "definition": {"name": campaign.name, "problems": names(|p| p.problem), "datasets": names(|p| p.dataset),
+                       "implementations": names(|p| p.implementation), "dataset_seeds": [0], "implementation_seeds": [0],
+                       "repetitions": 1},
+        "attempts": entries,
+        "runs": [{"started_at": "2026-01-01T00:00:00Z", "concurrency": 1, "environment": environment}],
+    });
+    fs::write(dir.join("campaign.json"), serde_json::to_vec(&file).unwrap()).unwrap();
+    ids
+}
+
+/// Runs `python3 tests/it/SCRIPT` with `input` on stdin and returns its stdout parsed as JSON.
+pub fn python(script: &str, input: &Value) -> Value {
+    let path = here().join(script);
+    let mut child = Command::new("python3")
+        .arg(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("python3 runs");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &serde_json::to_vec(input).unwrap()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{script} failed");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// A temporary folder.
+pub fn temp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// `dir/name`.
+pub fn at(dir: &tempfile::TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
+}
