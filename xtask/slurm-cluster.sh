@@ -59,10 +59,13 @@ pid_from() { if [[ -r $1 ]]; then tr -dc '0-9' <"$1"; fi; }
 
 # alive PID NAME: PID is a live process whose command name starts with NAME
 alive() {
-    local pid=${1:-} name=$2 comm
+    local pid=${1:-} name=$2 comm state
     [[ -n $pid && -r /proc/$pid/comm ]] || return 1
     comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
-    [[ $comm == "$name"* ]]
+    [[ $comm == "$name"* ]] || return 1
+    # A killed daemon nobody reaped (where pid 1 does not reap) is a zombie: it still has a comm, but it is gone.
+    state=$(awk '/^State:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || return 1
+    [[ $state != Z && $state != X ]]
 }
 
 node_name() { hostname -s 2>/dev/null || hostname; }
