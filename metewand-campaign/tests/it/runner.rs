@@ -189,7 +189,8 @@ fn a_fifo_or_a_link_in_place_of_a_record_is_invalid_without_hanging_and_run_agai
     assert_eq!(invalid, expected, "{status:?}");
     assert!(status.invalid.iter().all(|(_, reason)| reason.contains("cannot be read")), "{status:?}");
     let summary = bench.run("main", "out", 2, false);
-    assert_eq!((summary.ran, summary.exit_status()), (2, 0));
+    let failures: Vec<_> = records(&folder).into_values().map(|record| record["failure"].clone()).collect();
+    assert_eq!((summary.ran, summary.exit_status()), (2, 0), "{failures:?}");
     assert!(Status::of(&folder).unwrap().complete());
     assert!(fs::symlink_metadata(record(&ids[1])).unwrap().file_type().is_file(), "the link was replaced");
 }
