@@ -209,26 +209,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     }
     out.push_str("</tr>\n");
     for row in &section.rows {
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{} of {}</td>",
-            escape(&row.implementation),
-            escape(&row.dataset),
-            row.attempts,
-            row.planned
-        );
-        for count in [row.reached, row.not_reached, row.not_required, row.invalid, row.failed, row.cancelled] {
-            let _ = write!(out, "<td class=\"n\">{count}</td>");
-        }
-        let _ = write!(
-            out,
-            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
-            row.missing,
-            row.success_rate.map_or("–".to_owned(), units::percent),
-            row.execute_seconds.as_ref().map_or("–".to_owned(), units::time_summary)
-        );
-        for value in &row.metric_medians {
-            let _ = write!(out, "<td class=\"n\">{}</td>", value.map_or("–".to_owned(), units::number));
+        let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
+        for figure in units::row_figures(row) {
+            let _ = write!(out, "<td class=\"n\">{figure}</td>");
         }
         out.push_str("</tr>\n");
     }

@@ -109,26 +109,9 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(&"---:|".repeat(OUTCOMES.len() + 4 + section.metrics.len()));
         out.push('\n');
         for row in &section.rows {
-            let _ = write!(
-                out,
-                "| {} | {} | {} of {} |",
-                cell(&row.implementation),
-                cell(&row.dataset),
-                row.attempts,
-                row.planned
-            );
-            for count in [row.reached, row.not_reached, row.not_required, row.invalid, row.failed, row.cancelled] {
-                let _ = write!(out, " {count} |");
-            }
-            let _ = write!(
-                out,
-                " {} | {} | {} |",
-                row.missing,
-                row.success_rate.map_or("–".to_owned(), units::percent),
-                row.execute_seconds.as_ref().map_or("–".to_owned(), units::time_summary)
-            );
-            for value in &row.metric_medians {
-                let _ = write!(out, " {} |", value.map_or("–".to_owned(), units::number));
+            let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
+            for figure in units::row_figures(row) {
+                let _ = write!(out, " {figure} |");
             }
             out.push('\n');
         }

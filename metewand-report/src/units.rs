@@ -2,6 +2,7 @@
 //! percentages, other numbers with four significant digits. Every renderer uses these, so the HTML, Markdown and
 //! text of one report agree.
 
+use crate::report::CellRow;
 use crate::stats::Summary;
 
 /// The unit a duration of `seconds` is best written in: its name and its size in seconds.
@@ -71,4 +72,19 @@ pub fn number(value: f64) -> String {
 /// A ratio with three significant digits and a `×`.
 pub fn ratio(value: f64) -> String {
     format!("{}×", three(value))
+}
+
+/// The figures of an implementation x dataset row as the tables write them, after its two names: attempts of
+/// planned, each outcome's count, missing, success rate, execute time and each metric's median (`–` where there is
+/// none). HTML and Markdown wrap the same cells.
+pub fn row_figures(row: &CellRow) -> Vec<String> {
+    let mut figures = vec![format!("{} of {}", row.attempts, row.planned)];
+    for count in [row.reached, row.not_reached, row.not_required, row.invalid, row.failed, row.cancelled] {
+        figures.push(count.to_string());
+    }
+    figures.push(row.missing.to_string());
+    figures.push(row.success_rate.map_or("–".to_owned(), percent));
+    figures.push(row.execute_seconds.as_ref().map_or("–".to_owned(), time_summary));
+    figures.extend(row.metric_medians.iter().map(|value| value.map_or("–".to_owned(), number)));
+    figures
 }
