@@ -66,6 +66,7 @@ fn test(root: &Path) -> Result<()> {
     let ci = std::env::var("CI").is_ok_and(|value| value == "true");
     if ci {
         slurm_cluster(root)?;
+        reachable_without_privileges(root)?;
     }
     // Under CI the Slurm tests must run: they fail instead of saying they were skipped.
     let required = if ci { "1" } else { "0" };
@@ -116,6 +117,23 @@ fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
         .with_context(|| format!("could not run cargo {}", args.join(" ")))?;
     if !status.success() {
         bail!("cargo {} failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
+
+/// The tests of the unprivileged confinement route run `metewand` as uid 65534, which must be able to pass through
+/// every folder above the checkout: a clone made in a private temporary folder (mode 0700) is not. Only the search
+/// bit is added for others, so nothing becomes listable or readable that was not.
+fn reachable_without_privileges(root: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for folder in root.ancestors() {
+        let metadata = std::fs::metadata(folder).with_context(|| format!("could not examine {}", folder.display()))?;
+        let mode = metadata.permissions().mode();
+        if mode & 0o001 == 0 {
+            step(&format!("chmod o+x {} (the unprivileged tests must reach the checkout)", folder.display()));
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(mode | 0o001))
+                .with_context(|| format!("could not add the search bit to {}", folder.display()))?;
+        }
     }
     Ok(())
 }
