@@ -4,6 +4,8 @@
 //! ```text
 //! test-worker serve [--fault NAME@METHOD]... [--delay METHOD=MS]... [--pid-dir DIR (default: $TMPDIR)]
 //!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
+//!                   [--attack NAME@METHOD]... [--answer-attacks] [--target PATH]... [--target-pid PID]
+//!                   [--target-port PORT] [--big-bytes N] [--chain-pause-ms N]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! test-worker chain --pid-dir DIR
@@ -11,7 +13,9 @@
 //!
 //! `--attack NAME@METHOD` plays an attack on the orchestrator or its files when that method arrives, then answers
 //! as usual; each attempt is reported on stderr as `test-worker: attack NAME TARGET: ok` or `... errno N`, so a
-//! test reads from the log what the kernel allowed (see [`Attack`]). Targets come from `--target PATH` (repeated),
+//! test reads from the log what the kernel allowed (see [`Attack`]). With `--answer-attacks` the request that
+//! played an attack is answered with a structured `operation_failed` failure whose message lists those lines, for a
+//! test that sees only the answers (the conformance kit's evidence). Targets come from `--target PATH` (repeated),
 //! `--target-pid PID`, `--target-port PORT` and `--big-bytes N`.
 //!
 //! `serve` is well-behaved for every role: a materializer writes a tiny dataset and its manifest, an
@@ -183,6 +187,7 @@ struct Options {
     flood_bytes: usize,
     quiet: bool,
     conformant: bool,
+    answer_attacks: bool,
 }
 
 fn main() {
@@ -251,6 +256,7 @@ fn parse_serve(args: &[String]) -> Options {
             "--flood-bytes" => options.flood_bytes = value().parse().unwrap_or_else(|_| usage("--flood-bytes")),
             "--quiet" => options.quiet = true,
             "--conformant" => options.conformant = true,
+            "--answer-attacks" => options.answer_attacks = true,
             _ => usage(&format!("unknown option {flag}")),
         }
     }
@@ -285,9 +291,7 @@ fn serve(options: &Options) -> ! {
         if let Some(&delay) = options.delays.get(&method) {
             thread::sleep(delay);
         }
-        if let Some(&attack) = options.attacks.get(&method) {
-            play(attack, options);
-        }
+        let attempts = options.attacks.get(&method).map(|&attack| play(attack, options)).unwrap_or_default();
         let fault = options.faults.get(&method).copied();
         if options.conformant
             && let Some(refusal) = conformant::gate(&mut state, &frame, fault)
@@ -312,6 +316,10 @@ fn serve(options: &Options) -> ! {
             if fault == Some(Fault::MangleIds) {
                 answer["id"] = json!(conformant::mangle(&id));
             }
+        }
+        if options.answer_attacks && !attempts.is_empty() {
+            let error = json!({"code": "operation_failed", "message": attempts.join("; ")});
+            answer = json!({"error": error, "id": answer["id"].clone(), "ok": false});
         }
         let mut line = encode_value(&answer).expect("answers are small");
         match fault {
@@ -467,28 +475,33 @@ fn flood_stderr(bytes: usize) {
     writeln!(err, "test-worker: flood done after {number} lines").expect("stderr is drained");
 }
 
-/// Reports one attack attempt's outcome on stderr.
-fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) {
-    match outcome {
-        Ok(_) => eprintln!("test-worker: attack {attack} {target}: ok"),
-        Err(error) => eprintln!("test-worker: attack {attack} {target}: errno {}", error.raw_os_error().unwrap_or(-1)),
-    }
+/// Reports one attack attempt's outcome on stderr, and returns the line.
+fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) -> String {
+    let line = match outcome {
+        Ok(_) => format!("test-worker: attack {attack} {target}: ok"),
+        Err(error) => format!("test-worker: attack {attack} {target}: errno {}", error.raw_os_error().unwrap_or(-1)),
+    };
+    eprintln!("{line}");
+    line
 }
 
-fn play(attack: Attack, options: &Options) {
+/// Plays `attack`; returns the lines reporting each attempt.
+fn play(attack: Attack, options: &Options) -> Vec<String> {
     let pid = || options.target_pid.unwrap_or_else(|| usage("this attack needs --target-pid"));
     match attack {
-        Attack::Write => {
-            for target in &options.targets {
+        Attack::Write => options
+            .targets
+            .iter()
+            .map(|target| {
                 let outcome = fs::OpenOptions::new()
                     .write(true)
                     .create(true)
                     .truncate(true)
                     .open(target)
                     .and_then(|mut file| file.write_all(b"forged"));
-                report("write", &target.display().to_string(), outcome);
-            }
-        }
+                report("write", &target.display().to_string(), outcome)
+            })
+            .collect(),
         Attack::StopPid => {
             let pid = pid();
             // SAFETY: kill only sends a signal.
@@ -499,15 +512,15 @@ fn play(attack: Attack, options: &Options) {
             } else {
                 Err(io::Error::last_os_error())
             };
-            report("stop-pid", &pid.to_string(), outcome);
+            vec![report("stop-pid", &pid.to_string(), outcome)]
         }
         Attack::OpenPidStdout => {
             let path = format!("/proc/{}/fd/1", pid());
-            report("open-pid-stdout", &path, fs::OpenOptions::new().write(true).open(&path));
+            vec![report("open-pid-stdout", &path, fs::OpenOptions::new().write(true).open(&path))]
         }
         Attack::Connect => {
             let port = options.target_port.unwrap_or_else(|| usage("connect needs --target-port"));
-            report("connect", &port.to_string(), std::net::TcpStream::connect(("127.0.0.1", port)));
+            vec![report("connect", &port.to_string(), std::net::TcpStream::connect(("127.0.0.1", port)))]
         }
         Attack::BigFile => {
             let path = options.targets.first().cloned().unwrap_or_else(|| env::temp_dir().join("big"));
@@ -521,7 +534,7 @@ fn play(attack: Attack, options: &Options) {
                 }
                 Ok(())
             });
-            report("big-file", &path.display().to_string(), outcome);
+            vec![report("big-file", &path.display().to_string(), outcome)]
         }
         Attack::ForkChain => {
             let dir = options.pid_dir.as_deref().unwrap_or_else(|| usage("fork-chain needs --pid-dir"));
@@ -535,6 +548,7 @@ fn play(attack: Attack, options: &Options) {
             let mut first = command.spawn().expect("the chain starts");
             let _ = first.wait();
             wait_for_file(&started);
+            Vec::new()
         }
     }
 }

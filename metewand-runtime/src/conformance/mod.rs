@@ -55,8 +55,8 @@ use crate::protocol::strict::{JsonObject, SafeUint};
 use crate::protocol::{Frame, encode_message};
 use crate::repository::{CheckedRepository, Dataset, Implementation, Problem, Worker};
 use crate::session::{
-    Confinement, EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, ProtocolViolation, Reply, Request,
-    SessionConfig, SessionError, SessionErrorKind, SessionSummary, WorkerCommand, WorkerSession,
+    Confinement, ConfinementReport, EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, ProtocolViolation,
+    Reply, Request, SessionConfig, SessionError, SessionErrorKind, SessionSummary, WorkerCommand, WorkerSession,
 };
 use crate::{PhaseTimeouts, Sha256Digest, WorkerOutputValidator};
 use report::evidence;
@@ -186,12 +186,18 @@ pub fn run(subject: &Subject<'_>, options: &ConformanceOptions) -> Result<Report
         work: work.clone(),
         strict: options.strict,
         sessions: 0,
+        confinement: None,
         results: Vec::new(),
         observed: Observed::default(),
         inputs: Inputs::default(),
     };
     kit.run_checks();
-    let report = Report { worker: kit.target.label.clone(), role: kit.target.role, checks: kit.results };
+    let report = Report {
+        worker: kit.target.label.clone(),
+        role: kit.target.role,
+        confinement: kit.confinement,
+        checks: kit.results,
+    };
     store::remove_tree(&work).map_err(|source| ConformanceError::Io {
         action: "removing the work folder",
         path: work,
@@ -328,6 +334,8 @@ struct Kit<'r> {
     work: PathBuf,
     strict: bool,
     sessions: usize,
+    /// The confinement the first session's worker got (every session asks for the same).
+    confinement: Option<ConfinementReport>,
     results: Vec<CheckResult>,
     observed: Observed,
     inputs: Inputs,
@@ -485,7 +493,10 @@ impl Kit<'_> {
         }
         let hello = self.hello_line("0");
         match WorkerSession::connect(self.target.role, config) {
-            Ok(session) => Ok(Opened { session, dir, source, out }),
+            Ok(session) => {
+                self.confinement.get_or_insert(session.confinement());
+                Ok(Opened { session, dir, source, out })
+            }
             Err(error) => {
                 self.observe(check, &error);
                 Err(Finding::session(Some(&hello), &error))

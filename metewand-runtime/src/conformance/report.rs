@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::protocol::messages::Role;
+use crate::session::ConfinementReport;
 
 /// How many bytes of a frame a report keeps, sent or received.
 pub const EVIDENCE_BYTES: usize = 200;
@@ -165,6 +166,8 @@ pub struct Report {
     pub worker: String,
     /// The role it was driven as.
     pub role: Role,
+    /// The confinement its sessions ran under, as the first session reported it (`None` when none started).
+    pub confinement: Option<ConfinementReport>,
     /// One result per check, in [`Check::ALL`]'s order.
     pub checks: Vec<CheckResult>,
 }

@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::conformance::{self, BareCommand, Check, ConformanceOptions, Outcome, Report, Subject};
 use metewand_runtime::protocol::messages::Role;
+use metewand_runtime::session::FilesystemConfinement;
 use tempfile::TempDir;
+
+use metewand_testkit::{ConfinementRequired, Requirement, skip};
 
 use crate::session::test_worker::test_worker;
 
@@ -79,20 +82,14 @@ fn outcome(report: &Report, check: Check) -> Outcome {
     report.check(check).unwrap().outcome
 }
 
-/// Every check is in the report, in order; the failing ones are exactly `failing`.
+/// Every check is in the report, in order; the failing ones are exactly `failing` (given in the report's order).
 fn assert_fails(report: &Report, failing: &[Check]) {
     let order: Vec<Check> = report.checks.iter().map(|result| result.check).collect();
     assert_eq!(order, Check::ALL, "{report:#?}");
     let failed: Vec<Check> =
         report.checks.iter().filter(|result| result.outcome == Outcome::Fail).map(|result| result.check).collect();
-    for check in failing {
-        assert!(failed.contains(check), "{check} did not fail: {report:#?}");
-    }
-    if failing.is_empty() {
-        assert!(failed.is_empty() && report.passed(), "{report:#?}");
-    } else {
-        assert!(!report.passed());
-    }
+    assert_eq!(failed, failing, "{report:#?}");
+    assert_eq!(report.passed(), failing.is_empty(), "{report:#?}");
 }
 
 #[test]
@@ -225,7 +222,8 @@ fn executing_without_prepare_fails_execute_before_prepare() {
 fn writing_non_frames_to_stdout_fails_stdout_frames_only() {
     let repo = repository(&[], &["--fault", "junk-stdout@prepare"], &[]);
     let report = kit(repo.path(), "solver", false);
-    assert_fails(&report, &[Check::StdoutFramesOnly]);
+    // The sessions that prepare fail there too: the line before the answer breaks their exchange.
+    assert_fails(&report, &[Check::ResetThenAgain, Check::Outputs, Check::StdoutFramesOnly]);
     assert_eq!(outcome(&report, Check::Hello), Outcome::Pass);
     let failed = report.check(Check::StdoutFramesOnly).unwrap();
     assert!(failed.why.contains("not a frame"), "{failed:#?}");
@@ -267,7 +265,10 @@ fn a_wrong_worker_id_fails_hello_and_skips_the_rest() {
 fn an_unclean_exit_after_shutdown_fails_shutdown() {
     let repo = repository(&[], &[], &["--fault", "answer-then-exit@shutdown"]);
     let report = kit(repo.path(), "judge", false);
-    assert_fails(&report, &[Check::Shutdown]);
+    // Every session that ends with the shutdown it checks fails there: the unknown-fields and outputs sessions too.
+    assert_fails(&report, &[Check::UnknownFields, Check::Outputs, Check::Shutdown]);
+    let shutdown = report.check(Check::Shutdown).unwrap();
+    assert!(shutdown.why.contains("did not exit with status 0 (exit status: 3)"), "{shutdown:#?}");
 }
 
 #[test]
@@ -277,12 +278,28 @@ fn a_worker_that_ignores_roles_and_rules_fails_their_checks() {
     let toml = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
     fs::write(dir.path().join("metewand.toml"), toml.replace(",\"--conformant\"", "")).unwrap();
     let report = kit(dir.path(), "solver", false);
-    assert_fails(&report, &[Check::SecondHello, Check::OtherRole, Check::ExecuteBeforePrepare]);
+    // It exits on the malformed requests, so the checks that share their session fail as well: the session is
+    // unusable once its worker is gone.
+    let failing = [
+        Check::SecondHello,
+        Check::OtherRole,
+        Check::MalformedRequest,
+        Check::UnknownFields,
+        Check::UnusualIds,
+        Check::ExecuteBeforePrepare,
+        Check::Shutdown,
+    ];
+    assert_fails(&report, &failing);
+    let second = report.check(Check::SecondHello).unwrap();
+    assert!(second.why.contains("accepted (ok: true), not refused"), "{second:#?}");
+    let early = report.check(Check::ExecuteBeforePrepare).unwrap();
+    assert!(early.why.contains("answered with a result although nothing was prepared"), "{early:#?}");
 }
 
 /// The kit runs a worker confined as an attempt does: an implementation that, on every `execute` of the kit's
-/// sessions, tries to write a folder of the test's and `/tmp` is refused each time (it reports the refusal and goes
-/// on, so every check still passes), and nothing is written.
+/// sessions, tries to write a folder of the test's and `/tmp`, answers with the kernel's answer to each try (a
+/// failure whose message the kit shows as evidence), and the checks that execute fail with exactly that evidence:
+/// `errno 13` for each target under Landlock. Nothing is written.
 #[test]
 fn the_kit_runs_workers_confined_so_writes_outside_their_output_fail() {
     let elsewhere = tempfile::tempdir().unwrap();
@@ -290,18 +307,35 @@ fn the_kit_runs_workers_confined_so_writes_outside_their_output_fail() {
         elsewhere.path().join("planted"),
         std::env::temp_dir().join(format!("metewand-conformance-planted-{}", std::process::id())),
     ];
-    let mut solver = vec!["--attack", "write@execute"];
+    let mut solver = vec!["--attack", "write@execute", "--answer-attacks"];
     for target in &targets {
         solver.extend(["--target", target.to_str().unwrap()]);
     }
     let repo = repository(&[], &solver, &[]);
     let report = kit(repo.path(), "solver", false);
-    assert_fails(&report, &[]);
-    if metewand_runtime::session::KernelSupport::probe().landlock_abi == 0 {
-        eprintln!("this kernel has no Landlock: the writes were NOT refused");
-        return;
+    assert_fails(&report, &[Check::ResetThenAgain, Check::Outputs]);
+    let filesystem = report.confinement.expect("the kit's sessions started").filesystem;
+    if ConfinementRequired::from_env().landlock_abi >= 1 {
+        assert!(matches!(filesystem, FilesystemConfinement::Landlock { .. }), "{filesystem:?}");
     }
-    for target in &targets {
-        assert!(!target.exists(), "{} was written during the kit's run", target.display());
+    for check in [Check::ResetThenAgain, Check::Outputs] {
+        let received = report.check(check).unwrap().received.clone().unwrap_or_default();
+        for target in &targets {
+            let line = format!("test-worker: attack write {}: ", target.display());
+            let answer =
+                received.split(&line).nth(1).unwrap_or_else(|| panic!("{check}: no attempt on {line}: {received}"));
+            if filesystem == FilesystemConfinement::None {
+                // The fallback without Landlock: the write went through, as documented.
+                assert!(answer.starts_with("ok"), "{check}: {received}");
+                assert_eq!(fs::read_to_string(target).unwrap(), "forged");
+            } else {
+                assert!(answer.starts_with("errno 13"), "{check}: {received}");
+                assert!(!target.exists(), "{} was written during the kit's run", target.display());
+            }
+        }
+    }
+    if filesystem == FilesystemConfinement::None {
+        fs::remove_file(&targets[1]).unwrap();
+        skip(Requirement::Landlock(1), "the kit's workers ran without Landlock: their writes went through");
     }
 }

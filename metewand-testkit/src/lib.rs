@@ -1,0 +1,186 @@
+//! Helpers Metewand's test suites share. Development only: no published crate depends on it.
+//!
+//! A test that cannot play what its name promises on this machine (no Slurm cluster, no privilege to mount a
+//! tmpfs, a kernel without a confinement feature) must neither pass quietly nor pretend: it calls [`skip`], which
+//! writes one line straight to the process's stderr (past the test harness's capture), appends it to the list that
+//! `cargo xtask test` prints at the end, and fails the test instead when the machine was declared to give what is
+//! missing ([`Requirement::is_required`]).
+//!
+//! What a machine must give is said from outside the code under test, in two variables that `cargo xtask test`
+//! sets under `CI=true`:
+//!
+//! - `METEWAND_CONFINEMENT_REQUIRED`: the kernel features every confined worker must get, comma-separated:
+//!   `landlock-abi=N` (at least that Landlock ABI), `pid-namespace` (each worker in a PID namespace of its own),
+//!   `user-namespace` (the route through a user namespace works, for runs without `CAP_SYS_ADMIN`);
+//! - `METEWAND_TEST_REQUIRED`: what the tests themselves need, comma-separated: `slurm` (a cluster answers
+//!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534).
+//!
+//! ```
+//! use metewand_testkit::{ConfinementRequired, Requirement};
+//!
+//! let required = ConfinementRequired::parse("landlock-abi=6,pid-namespace").unwrap();
+//! assert_eq!(required.landlock_abi, 6);
+//! assert!(required.pid_namespace && !required.user_namespace);
+//! assert_eq!(Requirement::Landlock(4).to_string(), "Landlock ABI 4");
+//! ```
+
+#![forbid(unsafe_code)]
+
+use std::fmt;
+use std::io::Write;
+
+/// The kernel features every confined worker must get here (`METEWAND_CONFINEMENT_REQUIRED`).
+pub const CONFINEMENT_REQUIRED_VAR: &str = "METEWAND_CONFINEMENT_REQUIRED";
+/// What the tests themselves need here (`METEWAND_TEST_REQUIRED`).
+pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
+/// The file each skip is appended to, one line each (`METEWAND_SKIP_LOG`), for the test command's summary.
+pub const SKIP_LOG_VAR: &str = "METEWAND_SKIP_LOG";
+/// The prefix of a skip's line on stderr, by which a test that ran a copy of itself finds the copy's skips.
+pub const SKIP_PREFIX: &str = "metewand-test: SKIPPED ";
+
+/// The minimum confinement this machine must give, as `METEWAND_CONFINEMENT_REQUIRED` says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConfinementRequired {
+    /// The lowest Landlock ABI acceptable; 0 when Landlock is not required.
+    pub landlock_abi: u32,
+    /// Every confined worker runs in a PID namespace of its own, by whichever route this process may take.
+    pub pid_namespace: bool,
+    /// The route through a user namespace works (a PID namespace without `CAP_SYS_ADMIN`).
+    pub user_namespace: bool,
+}
+
+impl ConfinementRequired {
+    /// Reads `METEWAND_CONFINEMENT_REQUIRED` (nothing required when it is unset or empty); panics, naming the
+    /// variable, on a value it cannot read, since a requirement misspelt would be a requirement dropped.
+    pub fn from_env() -> ConfinementRequired {
+        let value = std::env::var(CONFINEMENT_REQUIRED_VAR).unwrap_or_default();
+        ConfinementRequired::parse(&value).unwrap_or_else(|error| panic!("{CONFINEMENT_REQUIRED_VAR}: {error}"))
+    }
+
+    /// Parses a comma-separated list of `landlock-abi=N`, `pid-namespace` and `user-namespace`.
+    pub fn parse(value: &str) -> Result<ConfinementRequired, String> {
+        let mut required = ConfinementRequired::default();
+        for item in value.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+            match item.split_once('=') {
+                Some(("landlock-abi", abi)) => {
+                    required.landlock_abi =
+                        abi.parse().map_err(|_| format!("{item:?}: the Landlock ABI is a whole number"))?;
+                }
+                None if item == "pid-namespace" => required.pid_namespace = true,
+                None if item == "user-namespace" => required.user_namespace = true,
+                _ => {
+                    return Err(format!(
+                        "unknown requirement {item:?} (expected landlock-abi=N, pid-namespace or user-namespace)"
+                    ));
+                }
+            }
+        }
+        Ok(required)
+    }
+}
+
+/// Something a test needs from the machine to play what its name promises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Requirement {
+    /// A Slurm cluster that `sbatch` and `scontrol` reach.
+    Slurm,
+    /// `CAP_SYS_ADMIN`: to mount a tmpfs, or to have privileges to drop.
+    Root,
+    /// The `setpriv` command, to run a process as uid 65534.
+    Setpriv,
+    /// At least this Landlock ABI.
+    Landlock(u32),
+    /// A PID namespace for each confined worker.
+    PidNamespace,
+    /// A PID namespace inside a user namespace, without `CAP_SYS_ADMIN`.
+    UserNamespace,
+}
+
+impl Requirement {
+    /// Whether this machine was declared to give it (see the crate's documentation).
+    pub fn is_required(self) -> bool {
+        let listed = |name: &str| {
+            std::env::var(TEST_REQUIRED_VAR).unwrap_or_default().split(',').any(|item| item.trim() == name)
+        };
+        let confinement = ConfinementRequired::from_env();
+        match self {
+            Requirement::Slurm => listed("slurm"),
+            Requirement::Root => listed("root"),
+            Requirement::Setpriv => listed("setpriv"),
+            Requirement::Landlock(abi) => confinement.landlock_abi >= abi.max(1),
+            Requirement::PidNamespace => confinement.pid_namespace,
+            Requirement::UserNamespace => confinement.user_namespace,
+        }
+    }
+}
+
+impl fmt::Display for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Requirement::Slurm => f.write_str("a Slurm cluster"),
+            Requirement::Root => f.write_str("root"),
+            Requirement::Setpriv => f.write_str("setpriv"),
+            Requirement::Landlock(abi) => write!(f, "Landlock ABI {abi}"),
+            Requirement::PidNamespace => f.write_str("a PID namespace"),
+            Requirement::UserNamespace => f.write_str("a user namespace"),
+        }
+    }
+}
+
+/// Says that the running test did not play what `why` names, for lack of `missing`: one line straight to stderr
+/// and to the skip log; panics instead when `missing` is required here. The caller returns (or goes on with what
+/// it can still check) after it.
+pub fn skip(missing: Requirement, why: &str) {
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    let why = why.replace(['\n', '\t'], " ");
+    if missing.is_required() {
+        panic!(
+            "{test}: {why}, but this machine must give {missing} ({CONFINEMENT_REQUIRED_VAR} or {TEST_REQUIRED_VAR})"
+        );
+    }
+    report(&test, &missing.to_string(), &why);
+}
+
+/// Reports again the skips a copy of a test (run as another user, its stderr captured) reported: a copy's skip
+/// is the test's own. The copy ran with the same requirements, so it already failed on any that was required.
+pub fn forward_skips(copy_stderr: &str) {
+    for line in copy_stderr.lines().filter(|line| line.starts_with(SKIP_PREFIX)) {
+        let Some((test, rest)) = line[SKIP_PREFIX.len()..].split_once(": needs ") else { continue };
+        let Some((missing, why)) = rest.split_once(": ") else { continue };
+        report(test, missing, why);
+    }
+}
+
+/// Writes one skip to stderr and to the skip log.
+fn report(test: &str, missing: &str, why: &str) {
+    let line = format!("{SKIP_PREFIX}{test}: needs {missing}: {why}\n");
+    // Straight to the process's stderr: the harness captures only the print macros, and a skip must be seen
+    // when the test passes too.
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    if let Some(path) = std::env::var_os(SKIP_LOG_VAR) {
+        // One write of one short line to a file opened for appending: lines of parallel tests do not interleave.
+        let entry = format!("{test}\t{missing}\t{why}\n");
+        let appended = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut file| file.write_all(entry.as_bytes()));
+        if let Err(error) = appended {
+            panic!("{test}: cannot append to the skip log {}: {error}", std::path::Path::new(&path).display());
+        }
+    }
+}
+
+/// Whether this process holds `CAP_SYS_ADMIN` in its effective set, read from `/proc/self/status`: the tests' own
+/// answer to whether a worker's PID namespace may come without a user namespace, independent of the runtime's
+/// probe.
+pub fn has_cap_sys_admin() -> bool {
+    const CAP_SYS_ADMIN: u32 = 21;
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc is mounted");
+    let effective = status
+        .lines()
+        .find_map(|line| line.strip_prefix("CapEff:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .expect("/proc/self/status has CapEff");
+    effective & (1 << CAP_SYS_ADMIN) != 0
+}
