@@ -6,8 +6,9 @@
 //! `cargo xtask test` prints at the end, and fails the test instead when the machine was declared to give what is
 //! missing ([`Requirement::is_required`]).
 //!
-//! What a machine must give is said from outside the code under test, in two variables that `cargo xtask test`
-//! sets under `CI=true`:
+//! What a machine must give is said from outside the code under test, in two variables; under `CI=true` (`cargo
+//! xtask test` in CI, or any test run there) an unset one means what CI's machine gives ([`CI_TEST_REQUIRED`],
+//! [`CI_CONFINEMENT_REQUIRED`]), so no test run in CI skips what CI provides:
 //!
 //! - `METEWAND_CONFINEMENT_REQUIRED`: the kernel features every confined worker must get, comma-separated:
 //!   `landlock-abi=N` (at least that Landlock ABI), `pid-namespace` (each worker in a PID namespace of its own),
@@ -33,6 +34,12 @@ use std::io::Write;
 pub const CONFINEMENT_REQUIRED_VAR: &str = "METEWAND_CONFINEMENT_REQUIRED";
 /// What the tests themselves need here (`METEWAND_TEST_REQUIRED`).
 pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
+/// What the tests need under `CI=true` when `METEWAND_TEST_REQUIRED` is unset: CI runs as root, with `setpriv`,
+/// and brings up a Slurm cluster before the tests.
+pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv";
+/// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
+/// Landlock ABI 7 and allows user namespaces.
+pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace";
 /// The file each skip is appended to, one line each (`METEWAND_SKIP_LOG`), for the test command's summary.
 pub const SKIP_LOG_VAR: &str = "METEWAND_SKIP_LOG";
 /// The prefix of a skip's line on stderr, by which a test that ran a copy of itself finds the copy's skips.
@@ -50,10 +57,11 @@ pub struct ConfinementRequired {
 }
 
 impl ConfinementRequired {
-    /// Reads `METEWAND_CONFINEMENT_REQUIRED` (nothing required when it is unset or empty); panics, naming the
-    /// variable, on a value it cannot read, since a requirement misspelt would be a requirement dropped.
+    /// Reads `METEWAND_CONFINEMENT_REQUIRED` (when unset: [`CI_CONFINEMENT_REQUIRED`] under `CI=true`, nothing
+    /// elsewhere); panics, naming the variable, on a value it cannot read, since a requirement misspelt would be a
+    /// requirement dropped.
     pub fn from_env() -> ConfinementRequired {
-        let value = std::env::var(CONFINEMENT_REQUIRED_VAR).unwrap_or_default();
+        let value = setting(CONFINEMENT_REQUIRED_VAR, CI_CONFINEMENT_REQUIRED);
         ConfinementRequired::parse(&value).unwrap_or_else(|error| panic!("{CONFINEMENT_REQUIRED_VAR}: {error}"))
     }
 
@@ -79,6 +87,15 @@ impl ConfinementRequired {
     }
 }
 
+/// The value of the variable `name`; when it is unset, `in_ci` under `CI=true` and nothing elsewhere.
+fn setting(name: &str, in_ci: &str) -> String {
+    match std::env::var(name) {
+        Ok(value) => value,
+        Err(_) if std::env::var("CI").is_ok_and(|value| value == "true") => in_ci.to_owned(),
+        Err(_) => String::new(),
+    }
+}
+
 /// Something a test needs from the machine to play what its name promises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Requirement {
@@ -99,9 +116,8 @@ pub enum Requirement {
 impl Requirement {
     /// Whether this machine was declared to give it (see the crate's documentation).
     pub fn is_required(self) -> bool {
-        let listed = |name: &str| {
-            std::env::var(TEST_REQUIRED_VAR).unwrap_or_default().split(',').any(|item| item.trim() == name)
-        };
+        let listed =
+            |name: &str| setting(TEST_REQUIRED_VAR, CI_TEST_REQUIRED).split(',').any(|item| item.trim() == name);
         let confinement = ConfinementRequired::from_env();
         match self {
             Requirement::Slurm => listed("slurm"),

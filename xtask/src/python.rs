@@ -14,7 +14,8 @@ const VENV: &str = "target/python-venv";
 /// Beside the environment, the requirements it was built from: a changed pin rebuilds it.
 const STAMP: &str = "installed-requirements.txt";
 
-pub(crate) fn test(root: &Path) -> Result<()> {
+/// Runs pytest (with `env` added, the skip log among it) and vermin.
+pub(crate) fn test(root: &Path, env: &[(&str, &str)]) -> Result<()> {
     let venv = root.join(VENV);
     let python = venv.join("bin/python");
     prepare_venv(root, &venv)?;
@@ -26,6 +27,7 @@ pub(crate) fn test(root: &Path) -> Result<()> {
             .env("PYTHONPATH", root.join("sdk-python/src"))
             // `cargo test` has just built the CLI; the cross-language identity tests compare with its output.
             .env("METEWAND_BIN", target_dir(root).join("debug/metewand"))
+            .envs(env.iter().copied())
             .current_dir(root),
         "pytest",
     )?;
@@ -39,7 +41,7 @@ pub(crate) fn test(root: &Path) -> Result<()> {
     )
 }
 
-fn target_dir(root: &Path) -> std::path::PathBuf {
+pub(crate) fn target_dir(root: &Path) -> std::path::PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into)
 }
 

@@ -22,8 +22,8 @@ use std::process::{Command, Output, Stdio};
 pub struct Tmpfs(std::path::PathBuf);
 
 impl Tmpfs {
-    /// Mounts a tmpfs of `size` at `path`. Only a process that may not mount is excused (`None`), and it says so
-    /// plainly: root must be able to run the attack.
+    /// Mounts a tmpfs of `size` at `path`. Only a process without `CAP_SYS_ADMIN` is excused (`None`, a reported
+    /// skip, a failure where root is required): root must be able to run the attack.
     pub fn mount(path: &std::path::Path, size: &str) -> Option<Tmpfs> {
         std::fs::create_dir_all(path).unwrap();
         let output =
@@ -33,9 +33,10 @@ impl Tmpfs {
             Ok(output) => String::from_utf8_lossy(&output.stderr).into_owned(),
             Err(error) => error.to_string(),
         };
-        let uid = Command::new("id").arg("-u").output().unwrap();
-        assert_ne!(String::from_utf8_lossy(&uid.stdout).trim(), "0", "root could not mount a tmpfs: {why}");
-        eprintln!("cannot mount a tmpfs as a non-root user ({}); the disk-full attack was NOT run", why.trim());
+        assert!(!metewand_testkit::has_cap_sys_admin(), "root could not mount a tmpfs: {why}");
+        let why =
+            format!("cannot mount a tmpfs without privileges ({}): the disk-full attack was not played", why.trim());
+        metewand_testkit::skip(metewand_testkit::Requirement::Root, &why);
         None
     }
 

@@ -2,8 +2,8 @@
 //! `cargo xtask test` starts under `CI=true`): the example campaign gives the local pool's ids, keys and verdicts,
 //! a task at its time limit records its attempt cancelled and a second submission completes the campaign, arrays
 //! are split at `MaxArraySize` with their offsets carried, `cancel` leaves no job, and Slurm's own refusal is one
-//! sentence. Without a cluster these tests say plainly that they were skipped (and fail under
-//! `METEWAND_SLURM_REQUIRED=1`). Each test has its own folders and cancels only its own jobs, so they run in
+//! sentence. Without a cluster these tests report that they were skipped (and fail where a cluster is required:
+//! `METEWAND_TEST_REQUIRED=slurm`, or `CI=true`, see `metewand-testkit`). Each test has its own folders and cancels only its own jobs, so they run in
 //! parallel on one cluster.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,13 +13,14 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use metewand_campaign::slurm::{JobKind, Slurm, parse_max_array_size, submissions};
+use metewand_testkit::{Requirement, skip};
 use serde_json::Value;
 
 use crate::campaign::{Bench, outcomes};
 use crate::{command, run as metewand, text};
 
-/// `MaxArraySize` of the cluster `sbatch` reaches, or `None` after saying why the test is skipped.
-fn cluster(test: &str) -> Option<u64> {
+/// `MaxArraySize` of the cluster `sbatch` reaches, or `None` after reporting the skip.
+fn cluster() -> Option<u64> {
     let why = match Command::new("scontrol").args(["show", "config"]).output() {
         Ok(output) if output.status.success() => match parse_max_array_size(&text(&output.stdout)) {
             Some(size) => return Some(size),
@@ -28,11 +29,10 @@ fn cluster(test: &str) -> Option<u64> {
         Ok(output) => text(&output.stderr).trim().to_owned(),
         Err(error) => format!("scontrol cannot be run: {error}"),
     };
-    assert!(
-        std::env::var("METEWAND_SLURM_REQUIRED").as_deref() != Ok("1"),
-        "{test}: no Slurm cluster answers ({why}), and METEWAND_SLURM_REQUIRED=1"
+    skip(
+        Requirement::Slurm,
+        &format!("no Slurm cluster answers ({why}); start one with `xtask/slurm-cluster.sh start`"),
     );
-    eprintln!("{test}: SKIPPED, no Slurm cluster answers ({why}); start one with `xtask/slurm-cluster.sh start`");
     None
 }
 
@@ -115,7 +115,7 @@ fn dataset_keys(folder: &Path) -> BTreeSet<String> {
 
 #[test]
 fn slurm_the_example_gives_the_local_pools_ids_keys_and_verdicts() {
-    let Some(_) = cluster("slurm_the_example_gives_the_local_pools_ids_keys_and_verdicts") else { return };
+    let Some(_) = cluster() else { return };
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_owned();
@@ -169,7 +169,7 @@ fn slurm_the_example_gives_the_local_pools_ids_keys_and_verdicts() {
 
 #[test]
 fn slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes() {
-    let Some(_) = cluster("slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes") else {
+    let Some(_) = cluster() else {
         return;
     };
     // Each attempt takes 30 s: a pack of 4 cannot end within the 1-minute limit of the first submission.
@@ -203,7 +203,7 @@ fn slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes
 
 #[test]
 fn slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets() {
-    let Some(max_array) = cluster("slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets") else { return };
+    let Some(max_array) = cluster() else { return };
     let bench = Bench::new("");
     let folder = bench.path("out");
     let _queued = Queued(folder.clone());
@@ -214,7 +214,8 @@ fn slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets() {
     let arrays: Vec<_> = submission.jobs.iter().filter(|job| job.kind == JobKind::Attempts).collect();
     let expected = 6u64.div_ceil(max_array);
     if expected < 2 {
-        eprintln!("MaxArraySize is {max_array}: 6 packs fit one array, the split is NOT exercised on this cluster");
+        let why = format!("MaxArraySize is {max_array}: 6 packs fit one array, the split was not exercised");
+        skip(Requirement::Slurm, &why);
     }
     assert_eq!(arrays.len() as u64, expected);
     for (index, job) in arrays.iter().enumerate() {
@@ -238,7 +239,7 @@ fn slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets() {
 
 #[test]
 fn slurm_cancel_leaves_no_job_and_status_says_so() {
-    let Some(_) = cluster("slurm_cancel_leaves_no_job_and_status_says_so") else { return };
+    let Some(_) = cluster() else { return };
     let bench = Bench::new(r#""--delay", "execute=120000""#);
     let folder = bench.path("out");
     let _queued = Queued(folder.clone());
@@ -272,7 +273,7 @@ fn slurm_cancel_leaves_no_job_and_status_says_so() {
 
 #[test]
 fn slurm_a_bad_partition_is_one_sentence_of_sbatch() {
-    let Some(_) = cluster("slurm_a_bad_partition_is_one_sentence_of_sbatch") else { return };
+    let Some(_) = cluster() else { return };
     let bench = Bench::new("");
     let refused = submit(&bench, "main", &["--partition", "nope"]);
     assert_eq!(refused.status.code(), Some(2));
@@ -300,7 +301,7 @@ fn slurm_missing_commands_and_an_unreachable_controller_are_one_sentence() {
     assert!(!bench.path("out").exists(), "nothing was written");
 
     if Command::new("sbatch").arg("--version").output().is_err() {
-        eprintln!("sbatch is not installed: the unreachable controller was NOT tried");
+        skip(Requirement::Slurm, "sbatch is not installed: the unreachable controller was not tried");
         return;
     }
     let conf = bench.path("unreachable.conf");
