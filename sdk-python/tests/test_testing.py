@@ -160,10 +160,22 @@ def test_protocol_violations_are_reported(tmp_path: Path, body: str, message: st
 
 
 def test_a_worker_that_never_answers_is_reported_and_ended(tmp_path: Path) -> None:
-    with WorkerClient.spawn(
-        script(tmp_path, "    pass\n"), "implementation", timeout=0.5
-    ) as client:
+    # It says its pid on stderr, so that the test can look for the process without the client.
+    path = tmp_path / "worker.py"
+    path.write_text(
+        "import os, sys\n"
+        "print(os.getpid(), file=sys.stderr, flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    pass\n"
+    )
+    command = [sys.executable, str(path)]
+    with WorkerClient.spawn(command, "implementation", timeout=0.5) as client:
         with pytest.raises(WorkerProtocolError, match="no answer within"):
             client.hello()
-    # The client ended it: closing its stdin ended the loop.
-    assert client.exit_status is not None
+    pid = int(client.stderr)
+    # Reaped by close() itself, before anything asked for its status: not even a zombie is left.
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+    # The client ended it: closing its stdin ended the loop, so it exited 0 (killed, it would be
+    # -SIGKILL).
+    assert client.exit_status == 0

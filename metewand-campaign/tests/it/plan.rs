@@ -65,6 +65,7 @@ fn editing_a_source_changes_exactly_its_attempts_ids() {
     fs::write(bench.repo().join("src-solver/README"), "edited\n").unwrap();
     let repository = bench.load();
     let plan = CampaignPlan::new(&repository, Some("mixed"), &Axes::default()).unwrap();
+    assert_eq!(plan.attempts().len(), before.len(), "the same attempts, planned again");
     for ((implementation, old), attempt) in before.iter().zip(plan.attempts()) {
         assert_eq!(old != &attempt.id, implementation == "solve", "{implementation}");
     }

@@ -4,11 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use signal_hook::consts::SIGKILL;
 use tempfile::TempDir;
 
 use crate::test_worker::test_worker;
@@ -165,7 +167,8 @@ fn ctrl_c_cancels_the_running_attempts_and_a_second_run_of_the_folder_is_refused
     let mut child = command(&bench.run_args("main", "state", &["-j", "2"])).spawn().unwrap();
     let folder = bench.folder("state", "main");
     let logs = |dir: &Path| dir.join("logs/implementation.log").exists();
-    let running = wait_for(&mut child, "an attempt in execute", || count_entries(&folder.join("attempts"), logs) > 0);
+    // Two jobs: two of the four attempts run, and neither ends by itself.
+    let running = wait_for(&mut child, "two attempts running", || count_entries(&folder.join("attempts"), logs) == 2);
     assert!(running, "the campaign ended by itself");
     let second = metewand(&bench.run_args("main", "state", &[]));
     assert_eq!(second.status.code(), Some(2));
@@ -174,15 +177,24 @@ fn ctrl_c_cancels_the_running_attempts_and_a_second_run_of_the_folder_is_refused
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
     assert!(text(&output.stderr).contains("run the same command again to resume"), "{}", text(&output.stderr));
-    let cancelled = outcomes(&folder).values().filter(|outcome| *outcome == "cancelled").count();
-    assert!(cancelled >= 1, "{:?}", outcomes(&folder));
+    // Both running attempts are recorded cancelled, and no other attempt started after the interrupt.
+    let found = outcomes(&folder);
+    assert_eq!(found.values().collect::<Vec<_>>(), ["cancelled", "cancelled"], "{found:?}");
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("(4 attempts: 0 already done, 2 run now: 2 cancelled)"), "{stdout}");
     let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
     assert_eq!(status.status.code(), Some(1), "incomplete");
+    let shown = text(&status.stdout);
+    assert!(
+        shown.contains("missing      4 (2 never started, 0 unfinished, 2 cancelled, 0 invalid records)\n"),
+        "{shown}"
+    );
 }
 
 #[test]
 fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
-    let bench = Bench::new("\"--delay\", \"execute=50\"");
+    // The solver's execute lasts long enough that even the last moment's kill lands while that attempt still runs.
+    let bench = Bench::new("\"--delay\", \"execute=500\"");
     let reference = metewand(&bench.run_args("mixed", "reference", &["-j", "2"]));
     assert_eq!(reference.status.code(), Some(3), "two failures: {}", text(&reference.stderr));
     let expected = outcomes(&bench.folder("reference", "mixed"));
@@ -201,11 +213,20 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         let state = format!("killed-{i}");
         let folder = bench.folder(&state, "mixed");
         let mut child = command(&bench.run_args("mixed", &state, &["-j", "2"])).spawn().unwrap();
-        wait_for(&mut child, moment, || reached(&folder));
+        assert!(wait_for(&mut child, moment, || reached(&folder)), "the campaign ended before {moment}");
+        assert!(child.try_wait().unwrap().is_none(), "the campaign ended just after {moment}");
         child.kill().unwrap();
-        child.wait().unwrap();
+        let killed = child.wait().unwrap();
+        assert_eq!(killed.signal(), Some(SIGKILL), "killed mid-run when {moment}, not ended by itself: {killed}");
+        let done = count_entries(&folder.join("attempts"), |path| path.join("attempt.json").exists());
+        assert!(done < expected.len(), "killed when {moment}, yet all {done} records were written");
+        let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
+        assert_eq!(status.status.code(), Some(1), "incomplete after the kill when {moment}: {}", text(&status.stdout));
         let resumed = metewand(&bench.run_args("mixed", &state, &["-j", "2"]));
         assert_eq!(resumed.status.code(), Some(3), "{moment}: {}", text(&resumed.stderr));
+        let stdout = text(&resumed.stdout);
+        let counts = format!("({} attempts: {done} already done, {} run now", expected.len(), expected.len() - done);
+        assert!(stdout.contains(&counts), "the resume after the kill when {moment} runs the rest: {stdout}");
         assert_eq!(outcomes(&folder), expected, "killed when {moment}");
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));

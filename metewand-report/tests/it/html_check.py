@@ -29,6 +29,15 @@ class Checker(HTMLParser):
         self.text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.reaching_out(tag, attrs)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # `<script/>` and `<link href="x.css"/>` load as much as their open forms; only the nesting differs.
+        self.reaching_out(tag, attrs)
+
+    def reaching_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "script":
             self.external.append("script")
         for name, value in attrs:
@@ -36,13 +45,6 @@ class Checker(HTMLParser):
                 self.external.append(f"{tag} {name}={value}")
         if tag == "link":
             self.external.append("link")
-        if tag not in VOID:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if name in ("src", "srcset"):
-                self.external.append(f"{tag} {name}={value}")
 
     def handle_endtag(self, tag: str) -> None:
         if not self.stack or self.stack[-1] != tag:

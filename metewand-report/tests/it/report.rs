@@ -2,8 +2,9 @@
 //! parses and its plots are well-formed with the expected series, links reach the logs, the same records give
 //! the same bytes, and bad input is a typed error.
 
+use std::ffi::OsString;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use metewand_campaign::FolderError;
 use metewand_report::{Format, Records, Report, ReportError, render};
@@ -157,19 +158,58 @@ fn the_html_parses_is_self_contained_and_every_plot_is_well_formed_with_its_seri
 }
 
 #[test]
+fn the_html_check_catches_a_self_closing_script_or_stylesheet() {
+    let page = |head: &str| format!("<!DOCTYPE html><html><head>{head}</head><body><p>text</p></body></html>");
+    assert_eq!(describe(&page(""))["external"], Value::Array(vec![]), "the page alone reaches nothing");
+    for (planted, caught) in [(r#"<link rel="stylesheet" href="x.css"/>"#, "link"), ("<script/>", "script")] {
+        let found = describe(&page(planted));
+        assert_eq!(found["external"], serde_json::json!([caught]), "{planted} is caught");
+    }
+}
+
+/// The names in `dir`, in the order `fs::read_dir` lists them.
+fn listed(dir: &Path) -> Vec<OsString> {
+    fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name()).collect()
+}
+
+#[test]
 fn the_same_records_give_the_same_bytes() {
-    let dir = temp();
+    // A tmpfs lists a folder's entries in the order they were made (or its reverse, on older kernels), so making
+    // them in another order lists them in another; ext4 lists them by a hash of their names whatever the order.
+    let dir = tempfile::tempdir_in("/dev/shm").expect("this test needs /dev/shm, a tmpfs");
     let folder = at(&dir, "campaign");
     let plan = mixed();
-    write_campaign(&folder, &Campaign::default(), &plan);
+    let ids = write_campaign(&folder, &Campaign::default(), &plan);
+    let first_order = listed(&folder.join("attempts"));
     let formats = [Format::Html, Format::Markdown, Format::Csv, Format::Json];
     let first: Vec<String> = formats
         .iter()
         .map(|format| metewand_report::report(std::slice::from_ref(&folder), Some(dir.path()), *format).unwrap())
         .collect();
-    // The folder written again from scratch (other inodes, other directory order) gives the same bytes.
+    // The folder written again from scratch (other inodes), its attempts' folders made in the reverse order.
     fs::remove_dir_all(&folder).unwrap();
-    write_campaign(&folder, &Campaign::default(), &plan);
+    let staging = at(&dir, "staging");
+    assert_eq!(write_campaign(&staging, &Campaign::default(), &plan), ids);
+    fs::create_dir_all(folder.join("attempts")).unwrap();
+    for name in ["campaign.json", "datasets"] {
+        fs::rename(staging.join(name), folder.join(name)).unwrap();
+    }
+    for id in ids.iter().rev().filter(|id| staging.join("attempts").join(id).exists()) {
+        fs::rename(staging.join("attempts").join(id), folder.join("attempts").join(id)).unwrap();
+    }
+    fs::remove_dir(staging.join("attempts")).unwrap();
+    fs::remove_dir(&staging).unwrap();
+    let again_order = listed(&folder.join("attempts"));
+    let sorted = |mut names: Vec<OsString>| {
+        names.sort();
+        names
+    };
+    assert_eq!(sorted(again_order.clone()), sorted(first_order.clone()), "the same attempts' folders");
+    assert!(
+        again_order != first_order,
+        "both copies list their attempts' folders in the same order, so this test would prove nothing: it needs \
+         /dev/shm to be a tmpfs, which lists a folder's entries in the order they were made"
+    );
     for (format, first) in formats.iter().zip(&first) {
         let again = metewand_report::report(std::slice::from_ref(&folder), Some(dir.path()), *format).unwrap();
         assert!(again == *first, "{format:?} differs between two reports of the same records");
@@ -257,7 +297,9 @@ fn text_from_workers_cannot_inject_markup() {
     let plan = vec![Planned::new("p", "d", "i"), Planned::new("p", "d", "j").state(State::Record("failed"))];
     let ids = write_campaign(&folder, &Campaign::default(), &plan);
     let evil = "<script>alert(1)</script>\"'&|";
-    for (id, field) in ids.iter().zip(["metrics", "failure"]) {
+    let fields = ["metrics", "failure"];
+    assert_eq!(ids.len(), fields.len(), "each planted field has its record");
+    for (id, field) in ids.iter().zip(fields) {
         let path = folder.join("attempts").join(id).join("attempt.json");
         let mut record: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
         match field {
