@@ -1,6 +1,8 @@
 //! `metewand doctor`: what this machine's kernel offers for confining workers.
 
-use metewand_runtime::session::{KernelSupport, ProcessConfinement};
+use metewand_runtime::session::{
+    CapabilityConfinement, IpcConfinement, KernelSupport, NetworkConfinement, ProcessConfinement,
+};
 
 use crate::{Failure, print_out};
 
@@ -12,7 +14,9 @@ use crate::{Failure, print_out};
                   filesystem rules; 4: TCP rules; 6: signal and abstract-socket scopes), whether this process may \
                   itself give each worker a PID namespace (it has CAP_SYS_ADMIN), whether a worker may instead get \
                   one inside a user namespace of its own (the route without privileges), and which of them workers \
-                  get. The last line says whether workers would run fully confined (what `metewand run \
+                  get; then what a worker without network access gets (a network namespace with only loopback, \
+                  TCP denied, or nothing), its IPC (a namespace of its own, or the host's) and its capabilities \
+                  (none). The last line says whether workers would run fully confined (what `metewand run \
                   --require-confinement` requires)."
 )]
 pub(crate) struct Args {}
@@ -30,10 +34,25 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         (ProcessConfinement::PidNamespace, true) => "pid-namespace in a user namespace",
         (ProcessConfinement::Sweep, _) => "sweep",
     };
+    let network = match expected.network {
+        NetworkConfinement::Namespace => "namespace",
+        NetworkConfinement::Denied => "tcp denied",
+        NetworkConfinement::Allowed => "allowed",
+        NetworkConfinement::Unrestricted => "unrestricted",
+    };
+    let ipc = match expected.ipc {
+        IpcConfinement::Namespace => "namespace",
+        IpcConfinement::Host => "host",
+    };
+    let capabilities = match expected.capabilities {
+        CapabilityConfinement::None => "none",
+        CapabilityConfinement::Kept => "kept",
+    };
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
     let text = format!(
-        "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nconfinement {verdict}\n",
+        "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nnetwork {network}\nipc \
+         {ipc}\ncapabilities {capabilities}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
     );

@@ -5,7 +5,7 @@
 //! test-worker serve [--fault NAME@METHOD]... [--delay METHOD=MS]... [--pid-dir DIR (default: $TMPDIR)]
 //!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
 //!                   [--attack NAME@METHOD]... [--answer-attacks] [--target PATH]... [--target-pid PID]
-//!                   [--target-port PORT] [--big-bytes N] [--chain-pause-ms N]
+//!                   [--target-port PORT] [--target-fd FD] [--target-key KEY] [--big-bytes N] [--chain-pause-ms N]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! test-worker chain --pid-dir DIR
@@ -155,6 +155,18 @@ enum Attack {
     /// Start `test-worker chain` in `--pid-dir`: an endless fork-and-`setsid` chain, each generation exiting at
     /// once (or after `--chain-pause-ms`); answer once it has begun.
     ForkChain,
+    /// Report each capability set (`CapInh`, `CapPrm`, `CapEff`, `CapBnd`, `CapAmb` from `/proc/self/status`, `ok`
+    /// when it holds anything) and try to set the clock's tick to its current value (`adjtimex`, which needs
+    /// `CAP_SYS_TIME`; the same value, so that a success changes nothing).
+    Capabilities,
+    /// Write into descriptor `--target-fd`, which the orchestrator may have inherited.
+    WriteFd,
+    /// Send a UDP datagram to 127.0.0.1:`--target-port` and wait up to a second for its echo (`ok` when it came).
+    Udp,
+    /// Create a System V shared-memory segment and message queue with the key `--target-key`.
+    SysV,
+    /// Read `/proc/<--target-pid>/environ` and `maps`.
+    ReadProc,
 }
 
 impl Attack {
@@ -166,6 +178,11 @@ impl Attack {
             "connect" => Attack::Connect,
             "big-file" => Attack::BigFile,
             "fork-chain" => Attack::ForkChain,
+            "capabilities" => Attack::Capabilities,
+            "write-fd" => Attack::WriteFd,
+            "udp" => Attack::Udp,
+            "sysv" => Attack::SysV,
+            "read-proc" => Attack::ReadProc,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -177,6 +194,8 @@ struct Options {
     targets: Vec<PathBuf>,
     target_pid: Option<i32>,
     target_port: Option<u16>,
+    target_fd: Option<i32>,
+    target_key: Option<i32>,
     big_bytes: u64,
     chain_pause: Option<Duration>,
     faults: BTreeMap<String, Fault>,
@@ -234,6 +253,8 @@ fn parse_serve(args: &[String]) -> Options {
             "--target-port" => {
                 options.target_port = Some(value().parse().unwrap_or_else(|_| usage("--target-port")));
             }
+            "--target-fd" => options.target_fd = Some(value().parse().unwrap_or_else(|_| usage("--target-fd"))),
+            "--target-key" => options.target_key = Some(value().parse().unwrap_or_else(|_| usage("--target-key"))),
             "--big-bytes" => options.big_bytes = value().parse().unwrap_or_else(|_| usage("--big-bytes")),
             "--chain-pause-ms" => {
                 let millis = value().parse().unwrap_or_else(|_| usage("--chain-pause-ms"));
@@ -549,6 +570,71 @@ fn play(attack: Attack, options: &Options) -> Vec<String> {
             let _ = first.wait();
             wait_for_file(&started);
             Vec::new()
+        }
+        Attack::Capabilities => {
+            let status = fs::read_to_string("/proc/self/status").expect("/proc is mounted");
+            let mut lines: Vec<String> = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]
+                .iter()
+                .map(|set| {
+                    let hex = status
+                        .lines()
+                        .find_map(|line| line.strip_prefix(&format!("{set}:")))
+                        .map(str::trim)
+                        .unwrap_or("missing");
+                    let held = u64::from_str_radix(hex, 16).ok().is_none_or(|bits| bits != 0);
+                    let outcome = if held { Ok(()) } else { Err(io::Error::from_raw_os_error(libc::EPERM)) };
+                    report("capabilities", &format!("{set}={hex}"), outcome)
+                })
+                .collect();
+            // SAFETY: an all-zero timex is a valid value of that plain C struct; adjtimex with modes 0 only reads.
+            let mut clock: libc::timex = unsafe { std::mem::zeroed() };
+            // SAFETY: adjtimex reads and writes the local struct.
+            let read = unsafe { libc::adjtimex(&mut clock) };
+            let outcome = if read < 0 {
+                Err(io::Error::last_os_error())
+            } else {
+                clock.modes = libc::ADJ_TICK;
+                // SAFETY: as above; the tick is set to the value just read.
+                if unsafe { libc::adjtimex(&mut clock) } < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+            };
+            lines.push(report("capabilities", "adjtimex-tick", outcome));
+            lines
+        }
+        Attack::WriteFd => {
+            let fd = options.target_fd.unwrap_or_else(|| usage("write-fd needs --target-fd"));
+            // SAFETY: write reads the local bytes; a descriptor that is not open fails with EBADF.
+            let written = unsafe { libc::write(fd, b"forged".as_ptr().cast(), 6) };
+            let outcome = if written < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
+            vec![report("write-fd", &fd.to_string(), outcome)]
+        }
+        Attack::Udp => {
+            let port = options.target_port.unwrap_or_else(|| usage("udp needs --target-port"));
+            let outcome = std::net::UdpSocket::bind(("127.0.0.1", 0)).and_then(|socket| {
+                socket.set_read_timeout(Some(Duration::from_secs(1)))?;
+                socket.send_to(b"ping", ("127.0.0.1", port))?;
+                let mut echo = [0u8; 16];
+                socket.recv(&mut echo)
+            });
+            vec![report("udp", &port.to_string(), outcome)]
+        }
+        Attack::ReadProc => {
+            let pid = pid();
+            ["environ", "maps"]
+                .iter()
+                .map(|file| {
+                    let path = format!("/proc/{pid}/{file}");
+                    report("read-proc", &path, fs::read(&path))
+                })
+                .collect()
+        }
+        Attack::SysV => {
+            let key = options.target_key.unwrap_or_else(|| usage("sysv needs --target-key"));
+            let outcome = |id: libc::c_int| if id < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
+            // SAFETY: shmget and msgget take a key and flags; they create kernel objects and touch no memory.
+            let shm = outcome(unsafe { libc::shmget(key, 4096, libc::IPC_CREAT | 0o600) });
+            // SAFETY: as above.
+            let msg = outcome(unsafe { libc::msgget(key, libc::IPC_CREAT | 0o600) });
+            vec![report("sysv-shm", &key.to_string(), shm), report("sysv-msg", &key.to_string(), msg)]
         }
     }
 }

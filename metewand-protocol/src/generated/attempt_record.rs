@@ -326,12 +326,24 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
         value.parse()
     }
 }
-///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix sockets scoped to the worker's domain or not.
+///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and capabilities are absent from records written before they were recorded.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Confinement {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub capabilities: ::std::option::Option<ConfinementCapabilities>,
     pub filesystem: ConfinementFilesystem,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub ipc: ::std::option::Option<ConfinementIpc>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub landlock_abi: ::std::option::Option<crate::strict::SafeUint>,
     pub network: ConfinementNetwork,
@@ -343,6 +355,61 @@ pub struct Confinement {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub user_namespace: ::std::option::Option<bool>,
+}
+///`ConfinementCapabilities`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementCapabilities {
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "kept")]
+    Kept,
+}
+impl ::std::fmt::Display for ConfinementCapabilities {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::None => f.write_str("none"),
+            Self::Kept => f.write_str("kept"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementCapabilities {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "none" => Ok(Self::None),
+            "kept" => Ok(Self::Kept),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementCapabilities {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementCapabilities {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
 }
 ///`ConfinementFilesystem`
 #[derive(
@@ -399,6 +466,61 @@ impl ::std::convert::TryFrom<::std::string::String> for ConfinementFilesystem {
         value.parse()
     }
 }
+///`ConfinementIpc`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementIpc {
+    #[serde(rename = "namespace")]
+    Namespace,
+    #[serde(rename = "host")]
+    Host,
+}
+impl ::std::fmt::Display for ConfinementIpc {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Namespace => f.write_str("namespace"),
+            Self::Host => f.write_str("host"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementIpc {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "namespace" => Ok(Self::Namespace),
+            "host" => Ok(Self::Host),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementIpc {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementIpc {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`ConfinementNetwork`
 #[derive(
     ::serde::Deserialize,
@@ -413,6 +535,8 @@ impl ::std::convert::TryFrom<::std::string::String> for ConfinementFilesystem {
     PartialOrd
 )]
 pub enum ConfinementNetwork {
+    #[serde(rename = "namespace")]
+    Namespace,
     #[serde(rename = "denied")]
     Denied,
     #[serde(rename = "allowed")]
@@ -423,6 +547,7 @@ pub enum ConfinementNetwork {
 impl ::std::fmt::Display for ConfinementNetwork {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
+            Self::Namespace => f.write_str("namespace"),
             Self::Denied => f.write_str("denied"),
             Self::Allowed => f.write_str("allowed"),
             Self::Unrestricted => f.write_str("unrestricted"),
@@ -435,6 +560,7 @@ impl ::std::str::FromStr for ConfinementNetwork {
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
+            "namespace" => Ok(Self::Namespace),
             "denied" => Ok(Self::Denied),
             "allowed" => Ok(Self::Allowed),
             "unrestricted" => Ok(Self::Unrestricted),

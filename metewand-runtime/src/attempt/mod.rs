@@ -43,9 +43,9 @@ pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX, remo
 use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
-    Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement, KernelSupport,
-    MaterializeParams, NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams, ProcessConfinement,
-    ProcessIsolation, Resources, SessionError, SessionErrorKind, SignalConfinement,
+    CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,
+    IpcConfinement, KernelSupport, MaterializeParams, NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams,
+    ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind, SignalConfinement,
 };
 use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
 use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
@@ -1136,6 +1136,7 @@ fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
         filesystem,
         landlock_abi,
         network: match report.network {
+            NetworkConfinement::Namespace => rec::ConfinementNetwork::Namespace,
             NetworkConfinement::Denied => rec::ConfinementNetwork::Denied,
             NetworkConfinement::Allowed => rec::ConfinementNetwork::Allowed,
             NetworkConfinement::Unrestricted => rec::ConfinementNetwork::Unrestricted,
@@ -1149,6 +1150,14 @@ fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
             SignalConfinement::Scoped => rec::ConfinementSignals::Scoped,
             SignalConfinement::Unscoped => rec::ConfinementSignals::Unscoped,
         },
+        ipc: Some(match report.ipc {
+            IpcConfinement::Namespace => rec::ConfinementIpc::Namespace,
+            IpcConfinement::Host => rec::ConfinementIpc::Host,
+        }),
+        capabilities: Some(match report.capabilities {
+            CapabilityConfinement::None => rec::ConfinementCapabilities::None,
+            CapabilityConfinement::Kept => rec::ConfinementCapabilities::Kept,
+        }),
     }
 }
 

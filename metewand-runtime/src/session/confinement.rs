@@ -111,7 +111,11 @@ pub enum FilesystemConfinement {
 /// The network confinement in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NetworkConfinement {
-    /// TCP bind and connect are denied.
+    /// A network namespace of the worker's own with only its loopback: no TCP, UDP, raw socket or other address
+    /// family reaches outside it.
+    Namespace,
+    /// TCP bind and connect are denied (Landlock ABI 4), without a network namespace: UDP and other families
+    /// still reach the host.
     Denied,
     /// The worker declared `network = true`.
     Allowed,
@@ -126,6 +130,25 @@ pub enum ProcessConfinement {
     PidNamespace,
     /// The sweep (freeze, then kill) found and ended its processes.
     Sweep,
+}
+
+/// Whether the worker shared the host's System V IPC objects and POSIX message queues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IpcConfinement {
+    /// An IPC namespace of the worker's own: nothing it makes there outlives it, nothing outside is reachable.
+    Namespace,
+    /// The host's.
+    Host,
+}
+
+/// Whether the worker held capabilities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapabilityConfinement {
+    /// Every capability set was emptied before `exec` (the bounding set too, where the process could), and
+    /// `no_new_privs` set: the worker holds none, even as root.
+    None,
+    /// The worker kept what its user holds (it was not confined).
+    Kept,
 }
 
 /// Whether the worker could signal processes outside its domain.
@@ -151,6 +174,10 @@ pub struct ConfinementReport {
     pub user_namespace: bool,
     /// Signal and abstract-socket scoping.
     pub signals: SignalConfinement,
+    /// System V IPC and POSIX message queues.
+    pub ipc: IpcConfinement,
+    /// Capabilities.
+    pub capabilities: CapabilityConfinement,
 }
 
 impl ConfinementReport {
@@ -160,14 +187,22 @@ impl ConfinementReport {
         if self.filesystem == FilesystemConfinement::None {
             missing.push("no filesystem rules (Landlock unavailable)");
         }
-        if self.network == NetworkConfinement::Unrestricted {
-            missing.push("network not restricted (needs Landlock ABI 4)");
+        match self.network {
+            NetworkConfinement::Unrestricted => missing.push("network not restricted (no network namespace)"),
+            NetworkConfinement::Denied => missing.push("only TCP denied (no network namespace)"),
+            NetworkConfinement::Namespace | NetworkConfinement::Allowed => {}
         }
         if self.processes == ProcessConfinement::Sweep {
             missing.push("no PID namespace (processes are swept)");
         }
         if self.signals == SignalConfinement::Unscoped {
             missing.push("signals not scoped (needs Landlock ABI 6)");
+        }
+        if self.ipc == IpcConfinement::Host {
+            missing.push("no IPC namespace");
+        }
+        if self.capabilities == CapabilityConfinement::Kept {
+            missing.push("capabilities kept");
         }
         missing
     }
@@ -185,6 +220,8 @@ impl ConfinementReport {
             processes,
             user_namespace: false,
             signals: SignalConfinement::Unscoped,
+            ipc: IpcConfinement::Host,
+            capabilities: CapabilityConfinement::Kept,
         }
     }
 }
@@ -233,16 +270,20 @@ impl KernelSupport {
 
     fn report(&self, network: bool, route: Route) -> ConfinementReport {
         let abi = self.landlock_abi;
+        let namespaces = route.namespaces(network);
         ConfinementReport {
             filesystem: if abi >= 1 { FilesystemConfinement::Landlock { abi } } else { FilesystemConfinement::None },
-            network: match (network, abi >= 4) {
-                (true, _) => NetworkConfinement::Allowed,
-                (false, true) => NetworkConfinement::Denied,
-                (false, false) => NetworkConfinement::Unrestricted,
+            network: match (network, namespaces.network, abi >= 4) {
+                (true, _, _) => NetworkConfinement::Allowed,
+                (false, true, _) => NetworkConfinement::Namespace,
+                (false, false, true) => NetworkConfinement::Denied,
+                (false, false, false) => NetworkConfinement::Unrestricted,
             },
             processes: if route == Route::Sweep { ProcessConfinement::Sweep } else { ProcessConfinement::PidNamespace },
             user_namespace: route == Route::UserNamespace,
             signals: if abi >= 6 { SignalConfinement::Scoped } else { SignalConfinement::Unscoped },
+            ipc: if namespaces.ipc { IpcConfinement::Namespace } else { IpcConfinement::Host },
+            capabilities: CapabilityConfinement::None,
         }
     }
 }
@@ -257,6 +298,16 @@ pub(super) enum Route {
     UserNamespace,
     /// No namespace: the sweep.
     Sweep,
+}
+
+impl Route {
+    /// The namespaces besides the PID namespace a worker on this route gets: an IPC namespace, and a network
+    /// namespace unless it may use the network. Both need the privilege a namespace route has (`CAP_SYS_ADMIN`,
+    /// or a user namespace of the worker's own); the sweep gets neither.
+    pub(super) fn namespaces(self, network: bool) -> sys::Namespaces {
+        let namespaced = self != Route::Sweep;
+        sys::Namespaces { ipc: namespaced, network: namespaced && !network }
+    }
 }
 
 /// Whether the user-namespace route works here, asked of the kernel once per process.
@@ -283,7 +334,7 @@ impl Prepared {
         if self.ruleset.is_none() {
             report.filesystem = FilesystemConfinement::None;
             report.signals = SignalConfinement::Unscoped;
-            if !self.network {
+            if report.network == NetworkConfinement::Denied {
                 report.network = NetworkConfinement::Unrestricted;
             }
         }

@@ -34,8 +34,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 pub use confinement::{
-    Confinement, ConfinementReport, FilesystemConfinement, KernelSupport, NetworkConfinement, ProcessConfinement,
-    ProcessIsolation, SignalConfinement,
+    CapabilityConfinement, Confinement, ConfinementReport, FilesystemConfinement, IpcConfinement, KernelSupport,
+    NetworkConfinement, ProcessConfinement, ProcessIsolation, SignalConfinement,
 };
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
 pub use metewand_protocol::handshake::Handshake;

@@ -142,10 +142,11 @@ fn live_workers() -> MutexGuard<'static, BTreeSet<i32>> {
     LIVE_WORKERS.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Marks the orchestrator a child subreaper, once per process.
+/// Marks the orchestrator a child subreaper and non-dumpable, once per process.
 fn ensure_subreaper() -> io::Result<()> {
     static MARKED: OnceLock<Result<(), i32>> = OnceLock::new();
-    match MARKED.get_or_init(|| sys::set_child_subreaper().map_err(|error| error.raw_os_error().unwrap_or(0))) {
+    let mark = || sys::set_child_subreaper().and_then(|()| sys::set_not_dumpable());
+    match MARKED.get_or_init(|| mark().map_err(|error| error.raw_os_error().unwrap_or(0))) {
         Ok(()) => Ok(()),
         Err(code) => Err(io::Error::from_raw_os_error(*code)),
     }
@@ -182,6 +183,7 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
     let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
+    let network = prepared.as_ref().is_some_and(|prepared| prepared.network);
 
     let (result_sender, result) = mpsc::sync_channel(1);
     let (release, released) = mpsc::channel::<()>();
@@ -198,7 +200,9 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
             _ => Route::Sweep,
         };
         let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
-        sys::set_pre_exec(&mut builder, sys::ChildSetup { ruleset, file_size, user_namespace });
+        let confined = isolation.is_some();
+        let namespaces = if confined { route.namespaces(network) } else { sys::Namespaces::default() };
+        sys::set_pre_exec(&mut builder, sys::ChildSetup { ruleset, file_size, user_namespace, namespaces, confined });
         let spawned = {
             let mut workers = live_workers();
             builder.spawn().inspect(|child| {

@@ -1,7 +1,7 @@
 //! The few system calls that std does not offer, each wrapped once: `poll`, non-blocking pipes, pidfds, signals,
-//! reaping one pid (with its resource use), the child-subreaper flag, PID and user namespaces, resource limits,
-//! Landlock and the parent-death signal, and what a forked worker does before `exec`. Every `unsafe` block of the
-//! session module is here.
+//! reaping one pid (with its resource use), the child-subreaper and dumpable flags, namespaces, resource limits,
+//! capabilities, Landlock and the parent-death signal, and what a forked worker does before `exec`. Every `unsafe`
+//! block of the session module is here.
 
 use std::ffi::CStr;
 use std::io;
@@ -108,6 +108,14 @@ pub(super) fn set_child_subreaper() -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     Ok(())
+}
+
+/// Makes the calling process non-dumpable: a process of the same user without `CAP_SYS_PTRACE` (a worker, which
+/// holds no capability) can then neither trace it nor read its `/proc/<pid>/environ`, `maps` or memory. Processes
+/// forked from it without `exec` (a worker's supervisor) stay so.
+pub(super) fn set_not_dumpable() -> io::Result<()> {
+    // SAFETY: PR_SET_DUMPABLE takes 0 or 1 and zeros, as prctl(2) asks.
+    check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) })
 }
 
 /// Sends `signal` to a process (`target > 0`) or a process group (`target < 0`); a target that no longer exists is
@@ -239,11 +247,16 @@ fn write_proc_file(path: &CStr, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Writes the calling process's own id maps, once it is in a new user namespace (setgroups must be denied before
-/// an unprivileged process may write its gid map).
+/// an unprivileged process may write its gid map). A non-dumpable process's `/proc/self` files belong to root,
+/// which the new namespace does not map, so the process is dumpable while it writes them and non-dumpable again
+/// after.
 fn write_id_maps(maps: &IdMaps) -> io::Result<()> {
+    // SAFETY: PR_SET_DUMPABLE takes 0 or 1 and zeros, as prctl(2) asks.
+    check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) })?;
     write_proc_file(c"/proc/self/setgroups", b"deny")?;
     write_proc_file(c"/proc/self/uid_map", maps.uid.as_bytes())?;
-    write_proc_file(c"/proc/self/gid_map", maps.gid.as_bytes())
+    write_proc_file(c"/proc/self/gid_map", maps.gid.as_bytes())?;
+    set_not_dumpable()
 }
 
 /// A raw `clone` with `flags` and no new stack: a fork, returning 0 in the child and the child's pid in the
@@ -309,6 +322,25 @@ pub(super) struct ChildSetup {
     /// The maps of a user namespace to make, with a PID namespace inside it whose first process is the worker;
     /// `None` for neither.
     pub(super) user_namespace: Option<IdMaps>,
+    /// The namespaces besides the PID namespace the worker gets ([`Namespaces`]).
+    pub(super) namespaces: Namespaces,
+    /// Whether the worker is confined at all: only then are its capabilities dropped and `no_new_privs` set.
+    pub(super) confined: bool,
+}
+
+/// The namespaces besides the PID namespace a confined worker gets: a new IPC namespace (no SysV object or POSIX
+/// queue outlives it), and without network access a new network namespace whose loopback is brought up (nothing
+/// outside it is reachable).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Namespaces {
+    pub(super) ipc: bool,
+    pub(super) network: bool,
+}
+
+impl Namespaces {
+    fn clone_flags(self) -> libc::c_int {
+        (if self.ipc { libc::CLONE_NEWIPC } else { 0 }) | (if self.network { libc::CLONE_NEWNET } else { 0 })
+    }
 }
 
 fn check(result: libc::c_int) -> io::Result<()> {
@@ -319,6 +351,101 @@ fn set_rlimit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()>
     let limit = libc::rlimit { rlim_cur: value as libc::rlim_t, rlim_max: value as libc::rlim_t };
     // SAFETY: setrlimit reads the local struct and changes only this process's limit.
     check(unsafe { libc::setrlimit(resource, &limit) })
+}
+
+/// Marks every descriptor from 3 up close-on-exec, so that only stdin, stdout and stderr reach the worker whatever
+/// the orchestrator inherited; the ones the hook still needs (the Landlock ruleset, std's spawn-error pipe) stay
+/// usable until `exec`.
+fn close_other_descriptors_on_exec() -> io::Result<()> {
+    const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+    // SAFETY: close_range with CLOSE_RANGE_CLOEXEC only sets the close-on-exec flag on this process's descriptors.
+    if unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC) } == 0 {
+        return Ok(());
+    }
+    // Before Linux 5.11: one by one, up to the descriptor limit.
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes into the local struct.
+    check(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) })?;
+    for fd in 3..limit.rlim_cur.min(1 << 20) as libc::c_int {
+        // SAFETY: F_SETFD on a descriptor number of this process; an unused number fails harmlessly with EBADF.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    Ok(())
+}
+
+/// Brings up the loopback interface of the worker's new network namespace (it starts down), so that a worker
+/// may still talk to itself.
+fn loopback_up() -> io::Result<()> {
+    // SAFETY: socket returns a new descriptor or -1.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: an all-zero ifreq is a valid value of that plain C struct.
+    let mut request: libc::ifreq = unsafe { std::mem::zeroed() };
+    for (slot, byte) in request.ifr_name.iter_mut().zip(b"lo") {
+        *slot = *byte as libc::c_char;
+    }
+    // SAFETY: SIOCGIFFLAGS reads the interface name from and writes its flags into the local ifreq.
+    let mut result = unsafe { libc::ioctl(fd, libc::SIOCGIFFLAGS, &mut request) };
+    if result == 0 {
+        // SAFETY: the flags member is the union's active one after SIOCGIFFLAGS.
+        unsafe { request.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short };
+        // SAFETY: SIOCSIFFLAGS reads the local ifreq.
+        result = unsafe { libc::ioctl(fd, libc::SIOCSIFFLAGS, &request) };
+    }
+    let error = io::Error::last_os_error();
+    // SAFETY: the descriptor was opened above and is not used after this.
+    unsafe { libc::close(fd) };
+    if result < 0 { Err(error) } else { Ok(()) }
+}
+
+/// Gives the worker a new, anonymous session keyring: keys it adds there go with it.
+fn join_new_session_keyring() {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    // SAFETY: with a null name, keyctl creates and joins an anonymous session keyring; it reads no memory. A
+    // kernel without keys (or a filter refusing them) leaves the worker without a keyring to share either.
+    unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, std::ptr::null::<libc::c_char>()) };
+}
+
+/// Empties every capability set of the calling process: the bounding set (so that `exec` grants root nothing),
+/// the ambient, inheritable, permitted and effective sets. A process without `CAP_SETPCAP` cannot shrink its
+/// bounding set, but it is then not privileged in its namespace, and `no_new_privs` keeps `exec` from granting
+/// anything.
+fn drop_capabilities() -> io::Result<()> {
+    for capability in 0..64 {
+        // SAFETY: PR_CAPBSET_DROP takes a capability number and zeros.
+        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) } < 0 {
+            match io::Error::last_os_error().raw_os_error() {
+                // Past the kernel's last capability, or not allowed to: nothing more to drop here.
+                Some(libc::EINVAL | libc::EPERM) => break,
+                _ => return Err(io::Error::last_os_error()),
+            }
+        }
+    }
+    // SAFETY: PR_CAP_AMBIENT_CLEAR_ALL takes zeros; kernels before 4.3 have no ambient set (EINVAL).
+    if unsafe { libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) } < 0
+        && io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
+    {
+        return Err(io::Error::last_os_error());
+    }
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: libc::c_int,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    let header = Header { version: VERSION_3, pid: 0 };
+    let data = [Data { effective: 0, permitted: 0, inheritable: 0 }; 2];
+    // SAFETY: capset reads the header and the two data structs of version 3, all locals.
+    check(unsafe { libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as libc::c_int })
 }
 
 /// Has `command`'s child run [`worker_pre_exec`] with `setup` between fork and exec.
@@ -342,23 +469,27 @@ fn die_with_parent() -> io::Result<()> {
     Ok(())
 }
 
-/// Run in the forked child before `exec`, in this order: a new session (so also a new process group, both with
-/// the child's pid as id in the orchestrator's namespace); the resource limits (`RLIMIT_CORE` 0, `RLIMIT_FSIZE`,
-/// with `SIGXFSZ` ignored so that a write past the limit fails with `EFBIG` instead of killing the worker); then
+/// Run in the forked child before `exec`, in this order: every descriptor but 0, 1 and 2 marked close-on-exec; a
+/// new session (so also a new process group, both with the child's pid as id in the orchestrator's namespace); the
+/// resource limits (`RLIMIT_CORE` 0, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a write past the limit fails
+/// with `EFBIG` instead of killing the worker); then
 ///
-/// - without a user namespace, the child-subreaper flag, which survives `exec`;
+/// - without a user namespace, the child-subreaper flag, which survives `exec`, and the other namespaces
+///   ([`ChildSetup::namespaces`]);
 /// - with one ([`ChildSetup::user_namespace`]): `unshare(CLONE_NEWUSER)` (this child is single-threaded, as
-///   `unshare` requires), its id maps, the parent-death signal, and a fork into a new PID namespace. The child
-///   stays behind as the worker's supervisor ([`supervise`]); the grandchild, pid 1 of the namespace, goes on
-///   below and becomes the worker;
+///   `unshare` requires), its id maps, the parent-death signal, and a fork into a new PID namespace and the other
+///   namespaces. The child stays behind as the worker's supervisor ([`supervise`]); the grandchild, pid 1 of the
+///   namespace, goes on below and becomes the worker;
 ///
-/// then `no_new_privs` and the Landlock ruleset; and last the parent-death signal, because any credential change
-/// (entering a user namespace, writing its maps) clears it. The orchestrator may have died before that signal was
-/// set: a hung-up stdin says so, and the child gives up.
+/// then, for a confined worker, the loopback of its network namespace brought up, a new session keyring, every
+/// capability dropped (after the namespaces, which need them), `no_new_privs` and the Landlock ruleset; and last the
+/// parent-death signal, because any credential change (entering a user namespace, writing its maps) clears it. The
+/// orchestrator may have died before that signal was set: a hung-up stdin says so, and the child gives up.
 ///
 /// Only async-signal-safe system calls are made, as code between `fork` and `exec` in a multithreaded process
 /// must.
 pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
+    close_other_descriptors_on_exec()?;
     // SAFETY: setsid takes no arguments and only changes the calling (forked) process's session.
     if unsafe { libc::setsid() } < 0 {
         return Err(io::Error::last_os_error());
@@ -373,7 +504,13 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
         }
     }
     match setup.user_namespace {
-        None => set_child_subreaper()?,
+        None => {
+            set_child_subreaper()?;
+            if setup.namespaces != Namespaces::default() {
+                // SAFETY: unshare takes a flags word; it moves only this process into the new namespaces.
+                check(unsafe { libc::unshare(setup.namespaces.clone_flags()) })?;
+            }
+        }
         Some(maps) => {
             // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a
             // new user namespace, in which it has every capability until it execs.
@@ -385,15 +522,22 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
                 return Err(io::Error::last_os_error());
             }
             die_with_parent()?;
-            let worker = raw_fork(libc::CLONE_NEWPID)?;
+            let worker = raw_fork(libc::CLONE_NEWPID | setup.namespaces.clone_flags())?;
             if worker > 0 {
                 supervise(worker);
             }
         }
     }
-    if let Some(ruleset) = setup.ruleset {
+    if setup.namespaces.network {
+        loopback_up()?;
+    }
+    if setup.confined {
+        join_new_session_keyring();
+        drop_capabilities()?;
         // SAFETY: PR_SET_NO_NEW_PRIVS takes the flag 1 and zeros, as prctl(2) asks.
         check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) })?;
+    }
+    if let Some(ruleset) = setup.ruleset {
         // SAFETY: landlock_restrict_self takes a ruleset descriptor the parent keeps open and a flags word.
         if unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0u32) } < 0 {
             return Err(io::Error::last_os_error());

@@ -15,8 +15,9 @@ use std::net::TcpListener;
 use std::process::Command;
 
 use metewand_runtime::session::{
-    Confinement, ConfinementReport, ExitCause, FilesystemConfinement, ImplementationSession, NetworkConfinement,
-    PhaseTimeouts, ProcessConfinement, ProcessIsolation, SessionConfig, SessionErrorKind, SignalConfinement,
+    CapabilityConfinement, Confinement, ConfinementReport, ExitCause, FilesystemConfinement, ImplementationSession,
+    IpcConfinement, NetworkConfinement, PhaseTimeouts, ProcessConfinement, ProcessIsolation, SessionConfig,
+    SessionErrorKind, SignalConfinement,
 };
 use metewand_testkit::{ConfinementRequired, Requirement, forward_skips, has_cap_sys_admin, skip};
 
@@ -27,6 +28,9 @@ const EACCES: &str = "errno 13";
 const EPERM: &str = "errno 1";
 const ESRCH: &str = "errno 3";
 const EFBIG: &str = "errno 27";
+const EBADF: &str = "errno 9";
+const ECONNREFUSED: &str = "errno 111";
+const EAGAIN: &str = "errno 11";
 
 /// A confined implementation session that may write only the fixture's `result/` (and `pids/`, for the process
 /// attacks), running the test worker with `args`.
@@ -122,11 +126,19 @@ fn check_report(report: &ConfinementReport, isolation: ProcessIsolation, network
             required.landlock_abi
         );
     }
-    if network {
-        assert_eq!(report.network, NetworkConfinement::Allowed, "{report:?}");
-    } else if required.landlock_abi >= 4 {
-        assert_eq!(report.network, NetworkConfinement::Denied, "{report:?}");
+    // The namespaces besides the PID namespace come with it: on the sweep route there are none.
+    let namespaced = report.processes == ProcessConfinement::PidNamespace;
+    let expected_ipc = if namespaced { IpcConfinement::Namespace } else { IpcConfinement::Host };
+    assert_eq!(report.ipc, expected_ipc, "{report:?}");
+    match (network, namespaced) {
+        (true, _) => assert_eq!(report.network, NetworkConfinement::Allowed, "{report:?}"),
+        (false, true) => assert_eq!(report.network, NetworkConfinement::Namespace, "{report:?}"),
+        (false, false) if required.landlock_abi >= 4 => {
+            assert_eq!(report.network, NetworkConfinement::Denied, "{report:?}");
+        }
+        (false, false) => assert_ne!(report.network, NetworkConfinement::Namespace, "{report:?}"),
     }
+    assert_eq!(report.capabilities, CapabilityConfinement::None, "{report:?}");
     if required.landlock_abi >= 6 {
         assert_eq!(report.signals, SignalConfinement::Scoped, "{report:?}");
     }
@@ -236,6 +248,12 @@ fn tcp_connect_is_refused_unless_the_worker_may_use_the_network() {
     let (log, report) = attacked(&fixture, &args, Confinement::new());
     check_report(&report, ProcessIsolation::Namespace, false);
     match report.network {
+        // Landlock's TCP rule refuses before the namespace's own loopback could answer.
+        NetworkConfinement::Namespace if matches!(report.filesystem, FilesystemConfinement::Landlock { abi } if abi >= 4) =>
+        {
+            assert_eq!(outcome(&log, "connect", &port), EACCES, "{log}");
+        }
+        NetworkConfinement::Namespace => assert_eq!(outcome(&log, "connect", &port), ECONNREFUSED, "{log}"),
         NetworkConfinement::Denied => assert_eq!(outcome(&log, "connect", &port), EACCES, "{log}"),
         // The fallback without Landlock's network rules (ABI < 4): the connection goes through, as documented.
         NetworkConfinement::Unrestricted => assert_eq!(outcome(&log, "connect", &port), "ok", "{log}"),
@@ -439,4 +457,168 @@ fn without_privileges_the_workers_exit_status_is_reported_through_its_supervisor
         "session::confinement::without_privileges_the_workers_exit_status_is_reported_through_its_supervisor",
         the_workers_exit_status_is_reported,
     );
+}
+
+/// The outcome of each capability set and of the clock attack: every set empty (`errno 1`: nothing held), and the
+/// clock's tick not settable, on the route this process takes.
+fn holds_no_capability() {
+    let fixture = Fixture::new();
+    let (log, report) = attacked(&fixture, &["--attack", "capabilities@prepare", "--quiet"], Confinement::new());
+    check_report(&report, ProcessIsolation::Namespace, false);
+    assert_eq!(report.capabilities, CapabilityConfinement::None, "{report:?}");
+    for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        assert_eq!(outcome(&log, "capabilities", &format!("{set}=0000000000000000")), EPERM, "{set}: {log}");
+    }
+    assert_eq!(outcome(&log, "capabilities", "adjtimex-tick"), EPERM, "{log}");
+}
+
+#[test]
+fn a_worker_holds_no_capability_and_cannot_set_the_clock() {
+    holds_no_capability();
+}
+
+#[test]
+fn without_privileges_a_worker_holds_no_capability_and_cannot_set_the_clock() {
+    unprivileged(
+        "session::confinement::without_privileges_a_worker_holds_no_capability_and_cannot_set_the_clock",
+        holds_no_capability,
+    );
+}
+
+/// A descriptor this process holds without close-on-exec (as one `metewand` inherited from its caller would be)
+/// does not reach the worker: writing to its number fails with `EBADF`, and the file stays empty.
+fn only_stdio_reaches_the_worker() {
+    let fixture = Fixture::new();
+    let path = fixture.path("inherited.txt");
+    let file = fs::File::create(&path).unwrap();
+    rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file).to_string();
+    let (log, _) = attacked(&fixture, &["--attack", "write-fd@prepare", "--target-fd", &fd], Confinement::new());
+    drop(file);
+    assert_eq!(outcome(&log, "write-fd", &fd), EBADF, "{log}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), "");
+}
+
+#[test]
+fn only_stdin_stdout_and_stderr_reach_the_worker() {
+    only_stdio_reaches_the_worker();
+}
+
+#[test]
+fn without_privileges_only_stdin_stdout_and_stderr_reach_the_worker() {
+    unprivileged(
+        "session::confinement::without_privileges_only_stdin_stdout_and_stderr_reach_the_worker",
+        only_stdio_reaches_the_worker,
+    );
+}
+
+/// A UDP echo on this machine's loopback, answering the first datagram within five seconds; returns what it got.
+fn udp_echo() -> (u16, std::thread::JoinHandle<Option<Vec<u8>>>) {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = socket.local_addr().unwrap().port();
+    let echo = std::thread::spawn(move || {
+        socket.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+        let mut buffer = [0u8; 64];
+        let (len, from) = socket.recv_from(&mut buffer).ok()?;
+        socket.send_to(&buffer[..len], from).unwrap();
+        Some(buffer[..len].to_vec())
+    });
+    (port, echo)
+}
+
+/// Without network access a worker's datagrams reach nobody (its network namespace has only its own loopback,
+/// where nothing answers: its wait for the echo ends with `EAGAIN`); with it, the echo answers.
+fn udp_reaches_nobody() {
+    let (port, echo) = udp_echo();
+    let fixture = Fixture::new();
+    let args = ["--attack", "udp@prepare", "--target-port", &port.to_string(), "--quiet"];
+    let (log, report) = attacked(&fixture, &args, Confinement::new());
+    check_report(&report, ProcessIsolation::Namespace, false);
+    let got = outcome(&log, "udp", &port.to_string()).to_owned();
+    if report.network == NetworkConfinement::Namespace {
+        assert_eq!(got, EAGAIN, "{log}");
+        assert_eq!(echo.join().unwrap(), None, "a datagram reached this machine's loopback");
+    } else {
+        // The fallback without a network namespace: UDP reaches the host, as documented.
+        assert_eq!(got, "ok", "{log}");
+        assert_eq!(echo.join().unwrap().as_deref(), Some(b"ping".as_slice()));
+        skip(Requirement::PidNamespace, "the worker had no network namespace: its datagram reached the host");
+    }
+    let (port, echo) = udp_echo();
+    let fixture = Fixture::new();
+    let args = ["--attack", "udp@prepare", "--target-port", &port.to_string(), "--quiet"];
+    let (log, report) = attacked(&fixture, &args, Confinement::new().network(true));
+    check_report(&report, ProcessIsolation::Namespace, true);
+    assert_eq!(outcome(&log, "udp", &port.to_string()), "ok", "{log}");
+    assert_eq!(echo.join().unwrap().as_deref(), Some(b"ping".as_slice()));
+}
+
+#[test]
+fn udp_reaches_nobody_unless_the_worker_may_use_the_network() {
+    udp_reaches_nobody();
+}
+
+#[test]
+fn without_privileges_udp_reaches_nobody_unless_the_worker_may_use_the_network() {
+    unprivileged(
+        "session::confinement::without_privileges_udp_reaches_nobody_unless_the_worker_may_use_the_network",
+        udp_reaches_nobody,
+    );
+}
+
+/// The keys of this IPC namespace's System V objects of one kind (`shm` or `msg`), from `/proc/sysvipc`.
+fn sysv_keys(kind: &str) -> Vec<i64> {
+    let text = fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
+    text.lines().skip(1).filter_map(|line| line.split_whitespace().next()?.parse().ok()).collect()
+}
+
+/// A System V segment and queue the worker makes (it may) are gone with its IPC namespace when the session ends:
+/// none is left in this process's namespace.
+fn sysv_objects_die_with_the_session() {
+    let key = 0x4d57_0000 | (std::process::id() as i64 & 0xffff);
+    let fixture = Fixture::new();
+    let args = ["--attack", "sysv@prepare", "--target-key", &key.to_string(), "--quiet"];
+    let (log, report) = attacked(&fixture, &args, Confinement::new());
+    check_report(&report, ProcessIsolation::Namespace, false);
+    assert_eq!(outcome(&log, "sysv-shm", &key.to_string()), "ok", "{log}");
+    assert_eq!(outcome(&log, "sysv-msg", &key.to_string()), "ok", "{log}");
+    let left = (sysv_keys("shm").contains(&key), sysv_keys("msg").contains(&key));
+    if report.ipc == IpcConfinement::Namespace {
+        assert_eq!(left, (false, false), "the worker's System V objects outlived its session");
+    } else {
+        // The fallback without an IPC namespace: they outlive it, as documented.
+        assert_eq!(left, (true, true));
+        let status = Command::new("ipcrm").args(["-M", &key.to_string(), "-Q", &key.to_string()]).status().unwrap();
+        assert!(status.success());
+        skip(Requirement::PidNamespace, "the worker had no IPC namespace: its System V objects outlived it");
+    }
+}
+
+#[test]
+fn system_v_objects_die_with_the_session() {
+    sysv_objects_die_with_the_session();
+}
+
+#[test]
+fn without_privileges_system_v_objects_die_with_the_session() {
+    unprivileged(
+        "session::confinement::without_privileges_system_v_objects_die_with_the_session",
+        sysv_objects_die_with_the_session,
+    );
+}
+
+/// The orchestrator's environment and memory map are out of a worker's reach on every route: the orchestrator is
+/// non-dumpable and the worker holds no capability (and is outside its Landlock domain), so the kernel refuses.
+#[test]
+fn a_worker_cannot_read_the_orchestrators_environment_or_maps() {
+    let me = std::process::id().to_string();
+    for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
+        let fixture = Fixture::new();
+        let args = ["--attack", "read-proc@prepare", "--target-pid", &me, "--quiet"];
+        let (log, report) = attacked(&fixture, &args, Confinement::new().process_isolation(isolation));
+        check_report(&report, isolation, false);
+        for file in ["environ", "maps"] {
+            assert_eq!(outcome(&log, "read-proc", &format!("/proc/{me}/{file}")), EACCES, "{log}");
+        }
+    }
 }

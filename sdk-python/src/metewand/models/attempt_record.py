@@ -168,9 +168,15 @@ VERDICT_VALUES: frozenset[Verdict] = frozenset(
 )
 """The problem-owned verdict."""
 
+_CONFINEMENT_CAPABILITIES_VALUES: frozenset[str] = frozenset({"none", "kept"})
+
 _CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
 
-_CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset({"denied", "allowed", "unrestricted"})
+_CONFINEMENT_IPC_VALUES: frozenset[str] = frozenset({"namespace", "host"})
+
+_CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset(
+    {"namespace", "denied", "allowed", "unrestricted"}
+)
 
 _CONFINEMENT_PROCESSES_VALUES: frozenset[str] = frozenset({"pid-namespace", "sweep"})
 
@@ -574,22 +580,38 @@ class Campaign:
 
 class Confinement:
     """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
-    filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
-    network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
-    or found by the sweep, and user_namespace true when that PID namespace was made inside a user
+    filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's
+    own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the
+    worker declared network = true) or unrestricted; processes in their own PID namespace or
+    found by the sweep, and user_namespace true when that PID namespace was made inside a user
     namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
-    CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix
-    sockets scoped to the worker's domain or not.
+    CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not;
+    System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
+    capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and
+    capabilities are absent from records written before they were recorded.
     """
 
-    __slots__ = ("filesystem", "landlock_abi", "network", "processes", "signals", "user_namespace")
+    __slots__ = (
+        "capabilities",
+        "filesystem",
+        "ipc",
+        "landlock_abi",
+        "network",
+        "processes",
+        "signals",
+        "user_namespace",
+    )
+
+    capabilities: Literal["none", "kept"] | None
 
     filesystem: Literal["landlock", "none"]
+
+    ipc: Literal["namespace", "host"] | None
 
     landlock_abi: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
-    network: Literal["denied", "allowed", "unrestricted"]
+    network: Literal["namespace", "denied", "allowed", "unrestricted"]
 
     processes: Literal["pid-namespace", "sweep"]
 
@@ -604,14 +626,22 @@ class Confinement:
     def __init__(
         self,
         *,
+        capabilities: Literal["none", "kept"] | None = None,
         filesystem: Literal["landlock", "none"],
+        ipc: Literal["namespace", "host"] | None = None,
         landlock_abi: int | None,
-        network: Literal["denied", "allowed", "unrestricted"],
+        network: Literal["namespace", "denied", "allowed", "unrestricted"],
         processes: Literal["pid-namespace", "sweep"],
         signals: Literal["scoped", "unscoped"],
         user_namespace: bool | None = None,
     ) -> None:
+        self.capabilities = (
+            None
+            if capabilities is None
+            else check_enum(capabilities, "/capabilities", _CONFINEMENT_CAPABILITIES_VALUES)
+        )
         self.filesystem = check_enum(filesystem, "/filesystem", _CONFINEMENT_FILESYSTEM_VALUES)
+        self.ipc = None if ipc is None else check_enum(ipc, "/ipc", _CONFINEMENT_IPC_VALUES)
         self.landlock_abi = (
             None if landlock_abi is None else _safe_uint(landlock_abi, "/landlock_abi")
         )
@@ -632,9 +662,19 @@ class Confinement:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "capabilities" in fields:
+            model.capabilities = check_enum(
+                fields["capabilities"], path + "/capabilities", _CONFINEMENT_CAPABILITIES_VALUES
+            )
+        else:
+            model.capabilities = None
         model.filesystem = check_enum(
             fields["filesystem"], path + "/filesystem", _CONFINEMENT_FILESYSTEM_VALUES
         )
+        if "ipc" in fields:
+            model.ipc = check_enum(fields["ipc"], path + "/ipc", _CONFINEMENT_IPC_VALUES)
+        else:
+            model.ipc = None
         model.landlock_abi = (
             None
             if fields["landlock_abi"] is None
@@ -657,13 +697,16 @@ class Confinement:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {
-            "filesystem": self.filesystem,
-            "landlock_abi": self.landlock_abi,
-            "network": self.network,
-            "processes": self.processes,
-            "signals": self.signals,
-        }
+        data: dict[str, Any] = {}
+        if self.capabilities is not None:
+            data["capabilities"] = self.capabilities
+        data["filesystem"] = self.filesystem
+        if self.ipc is not None:
+            data["ipc"] = self.ipc
+        data["landlock_abi"] = self.landlock_abi
+        data["network"] = self.network
+        data["processes"] = self.processes
+        data["signals"] = self.signals
         if self.user_namespace is not None:
             data["user_namespace"] = self.user_namespace
         return data
@@ -672,7 +715,9 @@ class Confinement:
         if not isinstance(other, Confinement):
             return NotImplemented
         return (
-            self.filesystem == other.filesystem
+            self.capabilities == other.capabilities
+            and self.filesystem == other.filesystem
+            and self.ipc == other.ipc
             and self.landlock_abi == other.landlock_abi
             and self.network == other.network
             and self.processes == other.processes
@@ -682,8 +727,9 @@ class Confinement:
 
     def __repr__(self) -> str:
         return (
-            f"Confinement(filesystem={self.filesystem!r}, landlock_abi={self.landlock_abi!r}, "
-            f"network={self.network!r}, processes={self.processes!r}, signals={self.signals!r}, "
+            f"Confinement(capabilities={self.capabilities!r}, filesystem={self.filesystem!r}, "
+            f"ipc={self.ipc!r}, landlock_abi={self.landlock_abi!r}, network={self.network!r}, "
+            f"processes={self.processes!r}, signals={self.signals!r}, "
             f"user_namespace={self.user_namespace!r})"
         )
 
@@ -980,12 +1026,15 @@ class Implementation:
 
     confinement: Confinement | None
     """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
-    filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
-    network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
-    or found by the sweep, and user_namespace true when that PID namespace was made inside a user
+    filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's
+    own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the
+    worker declared network = true) or unrestricted; processes in their own PID namespace or
+    found by the sweep, and user_namespace true when that PID namespace was made inside a user
     namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
-    CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix
-    sockets scoped to the worker's domain or not.
+    CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not;
+    System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
+    capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and
+    capabilities are absent from records written before they were recorded.
     """
 
     files: list[FileRecord] | None
@@ -1532,12 +1581,15 @@ class WorkerSession:
 
     confinement: Confinement | None
     """What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock
-    filesystem rules (with the kernel's ABI) or none; TCP denied, allowed (the worker declared
-    network = true) or unrestricted (no Landlock TCP rules); processes in their own PID namespace
-    or found by the sweep, and user_namespace true when that PID namespace was made inside a user
+    filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's
+    own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the
+    worker declared network = true) or unrestricted; processes in their own PID namespace or
+    found by the sweep, and user_namespace true when that PID namespace was made inside a user
     namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
-    CAP_SYS_ADMIN; absent from records written before it was recorded); signals and abstract unix
-    sockets scoped to the worker's domain or not.
+    CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not;
+    System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
+    capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and
+    capabilities are absent from records written before they were recorded.
     """
 
     resources: Resources | None
