@@ -311,9 +311,9 @@ impl WorkerProcess {
         }
     }
 
-    /// Called just before `shutdown` is sent: in a PID namespace, notes which processes of the worker's session or
-    /// group are running, as [`Termination::left_running`] counts them (the worker's exit, which may follow its
-    /// acknowledgment at once, kills them before any later scan could see them).
+    /// Called just before `shutdown` is sent: in a PID namespace, notes which processes of the namespace other
+    /// than the worker are running, as [`Termination::left_running`] counts them (the worker's exit, which may
+    /// follow its acknowledgment at once, kills them before any later scan could see them).
     pub(super) fn note_shutdown(&mut self) {
         if !self.namespace {
             return;
@@ -335,11 +335,13 @@ impl WorkerProcess {
         (processes, found)
     }
 
-    /// Whether a leftover counts as left behind by this worker: running, in its own session or group (an orphan
-    /// of another session's tree, swept here too, is not this worker's doing).
+    /// Whether a leftover counts as left behind by this worker: running, and not the worker itself. In a PID
+    /// namespace every leftover is the worker's doing, whatever its session or group (a `setsid` daemon too): its
+    /// descendants cannot leave the namespace, and its orphans are re-parented to it. Without one, only what is in
+    /// its own session or group counts (an orphan of another session's tree, swept here too, is not its doing).
     fn left_behind(&self, process: &ProcessStat) -> bool {
         let worker = self.supervised && process.ppid == self.pid;
-        !process.zombie && !worker && (process.sid == self.pid || process.pgid == self.pid)
+        !process.zombie && !worker && (self.namespace || process.sid == self.pid || process.pgid == self.pid)
     }
 
     /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.

@@ -240,6 +240,16 @@ fn leaving_a_process_behind_fails_nothing_left_running() {
 }
 
 #[test]
+fn leaving_a_setsid_daemon_behind_fails_nothing_left_running() {
+    // The daemon is in neither the worker's session nor its group; its PID namespace is what makes it the worker's.
+    let repo = repository(&[], &["--fault", "daemonize@prepare"], &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[Check::NothingLeftRunning]);
+    let why = &report.check(Check::NothingLeftRunning).unwrap().why;
+    assert!(why.contains("process(es) of the worker's were still running"), "{why}");
+}
+
+#[test]
 fn nondeterministic_output_is_a_warning_and_a_failure_when_strict() {
     let repo = repository(&["--fault", "nondeterministic@materialize"], &[], &[]);
     let report = kit(repo.path(), "gen", false);

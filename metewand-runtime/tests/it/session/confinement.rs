@@ -403,6 +403,43 @@ fn a_sleeper_left_behind_is_counted() {
     }
 }
 
+/// A daemon (a double fork whose middle exits, leaving a `setsid` process orphaned) counts as left running in a
+/// PID namespace, though it is in neither the worker's session nor its group; under the sweep it does not (it may
+/// be any session's orphan there), and the test says so.
+fn a_daemon_left_behind_is_counted() {
+    let fixture = Fixture::new();
+    let config = confined(&fixture, &["--fault", "daemonize@prepare"], Confinement::new());
+    let mut session = ImplementationSession::connect(config).unwrap();
+    session.prepare(fixture.prepare()).unwrap();
+    let processes = fixture.started_processes();
+    assert_eq!(
+        processes.iter().map(|(name, ..)| name.as_str()).collect::<Vec<_>>(),
+        ["daemon-parent", "daemon-parent-child"]
+    );
+    let summary = session.shutdown().unwrap();
+    check_report(&summary.confinement, ProcessIsolation::Namespace, false);
+    super::assert_all_gone(&processes);
+    if summary.confinement.processes == ProcessConfinement::Sweep {
+        assert_eq!(summary.left_running, 0, "{summary:?}");
+        skip(Requirement::PidNamespace, "the daemon was killed by the sweep, not counted in a PID namespace");
+    } else {
+        assert_eq!(summary.left_running, 1, "{summary:?}");
+    }
+}
+
+#[test]
+fn a_daemon_left_behind_is_counted_in_a_pid_namespace() {
+    a_daemon_left_behind_is_counted();
+}
+
+#[test]
+fn without_privileges_a_daemon_left_behind_is_counted_in_a_pid_namespace() {
+    unprivileged(
+        "session::confinement::without_privileges_a_daemon_left_behind_is_counted_in_a_pid_namespace",
+        a_daemon_left_behind_is_counted,
+    );
+}
+
 #[test]
 fn a_sleeper_left_behind_is_counted_in_a_pid_namespace_too() {
     a_sleeper_left_behind_is_counted();
