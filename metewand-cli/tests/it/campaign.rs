@@ -94,6 +94,26 @@ fn count_entries(dir: &Path, keep: impl Fn(&Path) -> bool) -> usize {
     fs::read_dir(dir).map_or(0, |entries| entries.filter_map(Result::ok).filter(|entry| keep(&entry.path())).count())
 }
 
+/// Every worker's `TMPDIR` (`work/tmp-<role>/`) left in the attempt folders and the materializations' folders of
+/// a campaign folder, after checking that each of those folders has its `work/` (so that none is missed).
+fn temporary_folders(folder: &Path) -> Vec<PathBuf> {
+    let mut left = Vec::new();
+    for kind in ["attempts", "datasets"] {
+        for entry in fs::read_dir(folder.join(kind)).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.is_dir() {
+                continue;
+            }
+            let work = fs::read_dir(path.join("work")).unwrap_or_else(|e| panic!("{}/work: {e}", path.display()));
+            left.extend(
+                work.map(|entry| entry.unwrap().path())
+                    .filter(|path| path.file_name().unwrap().to_string_lossy().starts_with("tmp-")),
+            );
+        }
+    }
+    left
+}
+
 #[test]
 fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     let bench = Bench::new("");
@@ -109,6 +129,7 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     assert!(stdout.contains("complete     4 of 4 with a verdict, 0 failed\n"), "{stdout}");
     let folder = bench.folder("state", "main");
     assert_eq!(outcomes(&folder).values().filter(|outcome| *outcome == "reached").count(), 4);
+    assert_eq!(temporary_folders(&folder), Vec::<PathBuf>::new(), "each TMPDIR went with its session");
 
     let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
     assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
@@ -294,4 +315,92 @@ fn a_campaign_warns_once_of_weaker_confinement_and_require_confinement_refuses_b
     assert!(stderr.contains("--require-confinement") && stderr.contains("no PID namespace"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
     assert!(!refused.exists() && !bench.path("other-state").exists(), "nothing was created");
+}
+
+/// An implementation that, while the marker file its command names exists, nests 3000 folders (every 500th made
+/// read-only, and a link to `outside` at the top) in its `TMPDIR` and in its output folder before it serves, as an
+/// attacker can (each folder made relative to its parent's descriptor, the deepest path being past `PATH_MAX`),
+/// and then fails its `execute`; otherwise the test worker as it is. The marker lies in the repository (outside
+/// every source folder, so that no identity depends on it) and is named on the command line: that is how a
+/// worker's private view, which hides the repository and `/tmp`, still shows it.
+fn nesting_worker(outside: &Path) -> String {
+    format!(
+        r#"import os, sys
+args = [{worker:?}, "serve", "--conformant", "--quiet"]
+if os.path.exists(sys.argv[1]):
+    tmpdir = os.environ["TMPDIR"]
+    for top in (tmpdir, os.path.join(os.path.dirname(tmpdir), "result")):
+        fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+        os.symlink({outside:?}, "outside", dir_fd=fd)
+        for depth in range(1, 3001):
+            os.mkdir("d", dir_fd=fd)
+            child = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            if depth % 500 == 0:
+                os.fchmod(fd, 0o555)
+            os.close(fd)
+            fd = child
+        os.close(fd)
+    args += ["--fault", "fail@execute"]
+os.execv(args[0], args)
+"#,
+        worker = test_worker(),
+    )
+}
+
+#[test]
+fn an_implementation_nesting_3000_folders_then_failing_leaves_no_tmpdir_and_a_retry_of_it_completes() {
+    let bench = Bench::new("");
+    let (marker, outside) = (bench.path("repo/marker"), bench.path("outside"));
+    fs::write(&marker, "").unwrap();
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("kept"), "kept").unwrap();
+    fs::create_dir(bench.path("repo/src-nesting")).unwrap();
+    fs::write(bench.path("repo/src-nesting/nesting.py"), nesting_worker(&outside)).unwrap();
+    let mut toml = fs::read_to_string(bench.path("repo/metewand.toml")).unwrap();
+    toml.push_str(&format!(
+        r#"
+[workers.nesting-solver]
+role = "implementation"
+command = ["python3", "nesting.py", {marker:?}]
+source = "src-nesting"
+
+[implementations.nesting]
+worker = "nesting-solver"
+parameters = {{}}
+
+[campaigns.nesting]
+datasets = ["small"]
+implementations = ["nesting"]
+"#
+    ));
+    fs::write(bench.path("repo/metewand.toml"), toml).unwrap();
+
+    let first = metewand(&bench.run_args("nesting", "state", &[]));
+    assert_eq!(first.status.code(), Some(3), "the attempt failed: {}", text(&first.stderr));
+    let folder = bench.folder("state", "nesting");
+    let attempts: Vec<PathBuf> =
+        fs::read_dir(folder.join("attempts")).unwrap().map(|entry| entry.unwrap().path()).collect();
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
+    let record: Value = serde_json::from_slice(&fs::read(attempts[0].join("attempt.json")).unwrap()).unwrap();
+    let failure = &record["failure"];
+    assert_eq!(
+        (&failure["role"], &failure["phase"], &failure["kind"]),
+        (&"implementation".into(), &"execute".into(), &"worker_failure".into()),
+        "the worker's own failure is the one recorded: {record}"
+    );
+    assert_eq!(temporary_folders(&folder), Vec::<PathBuf>::new(), "the TMPDIR went with its session");
+    let mut deepest = attempts[0].join("work/result");
+    for _ in 0..100 {
+        deepest.push("d");
+    }
+    assert!(deepest.is_dir(), "the output folder keeps the nesting for the retry to remove");
+
+    fs::remove_file(&marker).unwrap();
+    let retried = metewand(&bench.run_args("nesting", "state", &["--retry-failed"]));
+    let stderr = text(&retried.stderr);
+    assert_eq!(retried.status.code(), Some(0), "{stderr}");
+    assert!(text(&retried.stdout).contains("(1 attempts: 0 already done, 1 run now"), "{}", text(&retried.stdout));
+    assert_eq!(outcomes(&folder).into_values().collect::<Vec<_>>(), ["reached"]);
+    assert_eq!(temporary_folders(&folder), Vec::<PathBuf>::new(), "no TMPDIR is left after a normal attempt");
+    assert_eq!(fs::read_to_string(outside.join("kept")).unwrap(), "kept", "the link out was not followed");
 }

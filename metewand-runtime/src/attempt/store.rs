@@ -13,7 +13,6 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -24,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, read_checked};
+use crate::files::tree::make_read_only;
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
 use crate::files::{Dir, FsError};
 use crate::files::{MAX_WALK_DEPTH, RelativePath};
@@ -462,7 +462,7 @@ impl Store {
         let outcome = written.map_err(StoreError::from).and_then(|()| {
             // Outside the lock, which is held only for renames and the record: the staging folder is this run's
             // alone, and a large dataset's walk would keep other runs waiting.
-            set_read_only(staging.path(), true).map_err(|source| FsError::Io {
+            make_read_only(staging.path()).map_err(|source| FsError::Io {
                 action: "make read-only",
                 path: staging.path().to_owned(),
                 source,
@@ -555,13 +555,11 @@ fn name_of(path: &Path) -> String {
     path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// Deletes a tree whose folders may have been made read-only (by publication, or by a worker).
+/// Deletes a tree a worker may have made (folders made read-only, by publication or by the worker, links, a
+/// nesting deeper than any path can name), never following a link; a missing path is not an error. See
+/// [`crate::files::tree`].
 pub fn remove_tree(path: &Path) -> io::Result<()> {
-    set_read_only(path, false)?;
-    match fs::remove_dir_all(path) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    }
+    crate::files::tree::remove_tree(path)
 }
 
 /// [`remove_tree`], with the path in the error.
@@ -569,40 +567,10 @@ fn remove_entry(path: &Path) -> Result<(), FsError> {
     remove_tree(path).map_err(|source| FsError::Io { action: "remove", path: path.to_owned(), source })
 }
 
-/// Makes every folder and regular file under `path` read-only (or writable by its owner again), without
-/// following links. Something that disappears meanwhile (a concurrent run removing the same leftover) is skipped.
-fn set_read_only(path: &Path, read_only: bool) -> io::Result<()> {
-    match set_read_only_strict(path, read_only) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    }
-}
-
-fn set_read_only_strict(path: &Path, read_only: bool) -> io::Result<()> {
-    let metadata = match fs::symlink_metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(error) => return Err(error),
-    };
-    let mode = metadata.permissions().mode();
-    if metadata.is_dir() {
-        if !read_only {
-            fs::set_permissions(path, fs::Permissions::from_mode(mode | 0o700))?;
-        }
-        for entry in fs::read_dir(path)? {
-            set_read_only(&entry?.path(), read_only)?;
-        }
-        if read_only {
-            fs::set_permissions(path, fs::Permissions::from_mode(mode & 0o555))?;
-        }
-    } else if metadata.is_file() && read_only {
-        fs::set_permissions(path, fs::Permissions::from_mode(mode & 0o444))?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
     use super::*;
 
     fn names(dir: &Path) -> Vec<String> {
@@ -708,7 +676,7 @@ mod tests {
         let leftover = datasets.path().join(format!("{STAGING_PREFIX}leftover"));
         fs::create_dir_all(leftover.join("sub")).unwrap();
         fs::write(leftover.join("sub/file"), "x").unwrap();
-        set_read_only(&leftover, true).unwrap();
+        make_read_only(&leftover).unwrap();
         clean_leftovers(datasets.path()).unwrap();
         assert_eq!(names(datasets.path()), vec![live.path().file_name().unwrap().to_string_lossy().into_owned()]);
         let live_path = live.path().to_owned();

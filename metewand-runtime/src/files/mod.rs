@@ -15,7 +15,9 @@
 //! - [`Sha256Digest`] holds every digest;
 //! - [`Dir`] holds one of the executor's own folders by a descriptor and creates each entry in it exclusively
 //!   (`mkdirat`, `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`), refusing whatever a worker prepared at the name;
-//!   [`create`] does the same for a path several folders deep (source copies, store entries).
+//!   [`create`] does the same for a path several folders deep (source copies, store entries);
+//! - [`tree`] removes a tree, or makes it read-only, at any depth: folder by folder through descriptors, never
+//!   following a link, holding a bounded number of descriptors.
 //!
 //! Everything is done through `rustix` on descriptors; there is no `unsafe` code here.
 
@@ -24,6 +26,7 @@ pub(crate) mod digest;
 pub(crate) mod dir;
 pub(crate) mod path;
 pub(crate) mod read;
+pub(crate) mod tree;
 pub(crate) mod walk;
 
 pub use digest::{DigestParseError, Sha256Digest};

@@ -3,6 +3,7 @@
 mod catalog;
 mod conformance;
 mod identity;
+mod removal;
 mod repository;
 mod sdk;
 mod session;
