@@ -307,7 +307,8 @@ impl Selection {
         for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
             crate::run::refuse_inside_a_source(&command, repository, flag, dir)?;
         }
-        let mut options = RunOptions::new(&state_dir);
+        // The campaign folder (its peers' attempts and records) is hidden from every worker.
+        let mut options = RunOptions::new(&state_dir).hide(&path);
         if sweep_processes {
             options = options.process_isolation(ProcessIsolation::Sweep);
         }

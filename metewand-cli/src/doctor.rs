@@ -1,7 +1,7 @@
 //! `metewand doctor`: what this machine's kernel offers for confining workers.
 
 use metewand_runtime::session::{
-    CapabilityConfinement, IpcConfinement, KernelSupport, NetworkConfinement, ProcessConfinement,
+    CapabilityConfinement, IpcConfinement, KernelSupport, MountConfinement, NetworkConfinement, ProcessConfinement,
 };
 
 use crate::{Failure, print_out};
@@ -15,8 +15,8 @@ use crate::{Failure, print_out};
                   itself give each worker a PID namespace (it has CAP_SYS_ADMIN), whether a worker may instead get \
                   one inside a user namespace of its own (the route without privileges), and which of them workers \
                   get; then what a worker without network access gets (a network namespace with only loopback, \
-                  TCP denied, or nothing), its IPC (a namespace of its own, or the host's) and its capabilities \
-                  (none). The last line says whether workers would run fully confined (what `metewand run \
+                  TCP denied, or nothing), its IPC (a namespace of its own, or the host's), its capabilities (none) \
+                  and its filesystem view (private, or the host's). The last line says whether workers would run fully confined (what `metewand run \
                   --require-confinement` requires)."
 )]
 pub(crate) struct Args {}
@@ -48,11 +48,15 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         CapabilityConfinement::None => "none",
         CapabilityConfinement::Kept => "kept",
     };
+    let mounts = match expected.mounts {
+        MountConfinement::Private => "private",
+        MountConfinement::Host => "host",
+    };
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
     let text = format!(
         "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nnetwork {network}\nipc \
-         {ipc}\ncapabilities {capabilities}\nconfinement {verdict}\n",
+         {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
     );

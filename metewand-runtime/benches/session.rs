@@ -5,9 +5,10 @@
 //! exit, the sweep for leftovers, reaping, joining the threads).
 //!
 //! The target is an exchange that costs at most 1.2 times (b). The `confinement` group measures spawn-to-ready
-//! of the test worker and of a Python SDK worker with and without confinement (Landlock rules, scopes, TCP
-//! denial, a PID namespace, rlimits), in the same run, the PID namespace made both ways (by the orchestrator where
-//! it may, and inside a user namespace, with the worker's supervisor); the target is under 2 ms added per session.
+//! of the test worker and of a Python SDK worker with and without full confinement (Landlock rules, scopes, TCP
+//! denial, the PID, network, IPC and mount namespaces with the private view, no capability, rlimits), in the same
+//! run, the PID namespace made both ways (by the orchestrator where it may, and inside a user namespace, with the
+//! worker's supervisor); the target is at most 3 ms added per session.
 //!
 //! On a small virtual machine, wake-ups across CPUs dominate and vary by tens of microseconds from run to run;
 //! pinning the run to one CPU (`taskset -c 1 cargo bench -p metewand-runtime --bench session`) measures the CPU
@@ -153,7 +154,10 @@ fn fresh(dir: &TempDir, command: WorkerCommand, confined: Option<ProcessIsolatio
         Some(isolation) => {
             let tmp = dir.path().join("tmp");
             let _ = std::fs::create_dir(&tmp);
-            config.confine(Confinement::new().writable(tmp).file_size_limit(64 << 30).process_isolation(isolation))
+            // Everything an attempt's worker gets: Landlock, the namespaces, the private view, no capability.
+            let confinement =
+                Confinement::new().writable(tmp).file_size_limit(64 << 30).process_isolation(isolation).private_view();
+            config.confine(confinement)
         }
         None => config,
     }
@@ -189,6 +193,9 @@ fn confinement(c: &mut Criterion) {
                         total += started.elapsed();
                         if confined == Some(ProcessIsolation::UserNamespace) {
                             assert!(session.confinement().user_namespace, "the user-namespace route is measured");
+                        }
+                        if confined.is_some() {
+                            assert!(session.confinement().is_full(), "full confinement is measured");
                         }
                         session.shutdown().expect("the worker shuts down");
                     }

@@ -187,6 +187,42 @@ fn report(test: &str, missing: &str, why: &str) {
     }
 }
 
+/// Executables placed where another user (uid 65534, for the tests without privileges) can reach them, whatever
+/// the permissions of the folders above the checkout (a clone in a private folder, mode 0700, as `mktemp -d` makes
+/// and home folders often are): a folder of its own under the system's temporary folder, searchable by everyone,
+/// holding a hard link (or, across filesystems, a copy) of each. Removed when dropped. Nothing outside it changes.
+pub struct Reachable {
+    dir: tempfile::TempDir,
+}
+
+impl Reachable {
+    /// A new, empty folder under the system's temporary folder, readable and searchable by everyone.
+    pub fn new() -> Reachable {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::Builder::new().prefix("metewand-reachable-").tempdir().expect("a temporary folder");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("its mode");
+        Reachable { dir }
+    }
+
+    /// Places `executable` in the folder (under its own file name); returns where.
+    pub fn place(&self, executable: &std::path::Path) -> std::path::PathBuf {
+        let name = executable.file_name().expect("an executable's file name");
+        let placed = self.dir.path().join(name);
+        if std::fs::hard_link(executable, &placed).is_err() {
+            std::fs::copy(executable, &placed).unwrap_or_else(|error| {
+                panic!("cannot place {} where another user can reach it: {error}", executable.display())
+            });
+        }
+        placed
+    }
+}
+
+impl Default for Reachable {
+    fn default() -> Reachable {
+        Reachable::new()
+    }
+}
+
 /// Whether this process holds `CAP_SYS_ADMIN` in its effective set, read from `/proc/self/status`: the tests' own
 /// answer to whether a worker's PID namespace may come without a user namespace, independent of the runtime's
 /// probe.

@@ -167,6 +167,10 @@ enum Attack {
     SysV,
     /// Read `/proc/<--target-pid>/environ` and `maps`.
     ReadProc,
+    /// Read each `--target` (a file's bytes, or a folder's entries).
+    Read,
+    /// Connect to each `--target` as a pathname Unix socket.
+    UnixConnect,
 }
 
 impl Attack {
@@ -183,6 +187,8 @@ impl Attack {
             "udp" => Attack::Udp,
             "sysv" => Attack::SysV,
             "read-proc" => Attack::ReadProc,
+            "read" => Attack::Read,
+            "unix-connect" => Attack::UnixConnect,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -617,6 +623,21 @@ fn play(attack: Attack, options: &Options) -> Vec<String> {
             });
             vec![report("udp", &port.to_string(), outcome)]
         }
+        Attack::Read => options
+            .targets
+            .iter()
+            .map(|target| {
+                let outcome = if target.is_dir() { fs::read_dir(target).map(drop) } else { fs::read(target).map(drop) };
+                report("read", &target.display().to_string(), outcome)
+            })
+            .collect(),
+        Attack::UnixConnect => options
+            .targets
+            .iter()
+            .map(|target| {
+                report("unix-connect", &target.display().to_string(), std::os::unix::net::UnixStream::connect(target))
+            })
+            .collect(),
         Attack::ReadProc => {
             let pid = pid();
             ["environ", "maps"]

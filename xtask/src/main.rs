@@ -68,7 +68,6 @@ fn test(root: &Path) -> Result<()> {
     let ci = std::env::var("CI").is_ok_and(|value| value == "true");
     if ci {
         slurm_cluster(root)?;
-        reachable_without_privileges(root)?;
     }
     let skip_log = python::target_dir(root).join("xtask/skipped-tests.tsv");
     fs::create_dir_all(skip_log.parent().expect("a file in a folder"))
@@ -160,23 +159,6 @@ fn cargo_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
         .with_context(|| format!("could not run cargo {}", args.join(" ")))?;
     if !status.success() {
         bail!("cargo {} failed ({status})", args.join(" "));
-    }
-    Ok(())
-}
-
-/// The tests of the unprivileged confinement route run `metewand` as uid 65534, which must be able to pass through
-/// every folder above the checkout: a clone made in a private temporary folder (mode 0700) is not. Only the search
-/// bit is added for others, so nothing becomes listable or readable that was not.
-fn reachable_without_privileges(root: &Path) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    for folder in root.ancestors() {
-        let metadata = fs::metadata(folder).with_context(|| format!("could not examine {}", folder.display()))?;
-        let mode = metadata.permissions().mode();
-        if mode & 0o001 == 0 {
-            step(&format!("chmod o+x {} (the unprivileged tests must reach the checkout)", folder.display()));
-            fs::set_permissions(folder, fs::Permissions::from_mode(mode | 0o001))
-                .with_context(|| format!("could not add the search bit to {}", folder.display()))?;
-        }
     }
     Ok(())
 }

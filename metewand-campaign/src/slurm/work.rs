@@ -112,7 +112,8 @@ pub fn work(
     let name = (!file.name.starts_with(AD_HOC_PREFIX)).then_some(file.name.as_str());
     let plan = CampaignPlan::new(&repository, name, &axes)?;
     let folder = CampaignFolder::join(dir, LOCK_WAIT)?;
-    let mut options = RunOptions::new(&submission.state_dir);
+    // The campaign folder (its peers' attempts and records) is hidden from every worker.
+    let mut options = RunOptions::new(&submission.state_dir).hide(dir);
     if submission.sweep_processes {
         options = options.process_isolation(ProcessIsolation::Sweep);
     }

@@ -43,7 +43,10 @@ impl Bench {
     fn build(own_sdk: bool) -> Bench {
         let dir = tempfile::tempdir().unwrap();
         let sdk = if own_sdk {
-            let copy = dir.path().join("sdk");
+            // In the repository, where a worker's environment may name it: the rest of the temporary folder is
+            // hidden from the workers.
+            let copy = dir.path().join("repo/sdk");
+            fs::create_dir_all(dir.path().join("repo")).unwrap();
             let status = Command::new("cp").arg("-R").arg(sdk()).arg(&copy).status().unwrap();
             assert!(status.success(), "copying the SDK failed");
             copy
@@ -69,7 +72,7 @@ impl Bench {
 
     /// The bench's own copy of `sdk-python/src`, made by [`Bench::with_sdk_copy`].
     fn sdk(&self) -> PathBuf {
-        self.dir.path().join("sdk")
+        self.dir.path().join("repo/sdk")
     }
 
     /// A bench without a repository copy, for runs of the example in place.
@@ -183,8 +186,6 @@ import ridge
 protocol = sys.stdout
 sys.stdout = sys.stderr
 mode, _, argument = sys.argv[1].partition(":")
-# The pid as the machine's /proc names it: inside the worker's PID namespace os.getpid() is 1.
-own_pid = int(os.readlink("/proc/self"))
 
 def send(message):
     protocol.write(json.dumps(message, sort_keys=True, separators=(",", ":")) + "\n")
@@ -218,18 +219,34 @@ for line in sys.stdin:
                     print("write " + target + ": ok", file=sys.stderr, flush=True)
                 except OSError as error:
                     print("write " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+        if mode == "read-all":
+            # Every place named: read a file, list a folder, connect to a socket.
+            for target in argument.split(","):
+                try:
+                    if target.endswith(".sock"):
+                        import socket
+                        socket.socket(socket.AF_UNIX).connect(target)
+                    elif os.path.isdir(target):
+                        os.listdir(target)
+                    else:
+                        with open(target, "rb") as file:
+                            file.read()
+                    print("read " + target + ": ok", file=sys.stderr, flush=True)
+                except OSError as error:
+                    print("read " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
         send({"id": rid, "ok": True})
     elif method == "execute":
-        print("executing in mode " + mode + " as pid " + str(own_pid), file=sys.stderr, flush=True)
+        print("executing in mode " + mode, file=sys.stderr, flush=True)
         if mode == "crash":
             sys.exit(3)
         if mode == "hang":
             # Longer than any test waits: a run that ends must have ended the worker.
             time.sleep(600)
         if mode == "pause":
+            # The test writes the go-ahead into this session's TMPDIR: the one folder of the test's both can see.
             print("paused", file=sys.stderr, flush=True)
             for _ in range(6000):
-                if os.path.exists(argument):
+                if os.path.exists(os.path.join(os.environ["TMPDIR"], "go")):
                     break
                 time.sleep(0.01)
         if mode == "fail":
@@ -499,18 +516,57 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
-/// Runs the `pause:<marker>` implementation `name` into `out` and, once it is paused in `execute`, plays the
-/// foreign writer with `act` (what no confined worker can do: a process outside the sandbox changing files under
-/// the attempt's feet), then lets it go on; returns the finished run.
+/// Lets a worker paused in the attempt `out` go on: the go-ahead goes into its session's TMPDIR, which its private
+/// view shows.
+fn go_ahead(bench: &Bench, out: &str, role: &str) {
+    fs::write(bench.out(&format!("{out}/work/tmp-{role}/go")), "").unwrap();
+}
+
+/// Runs the `pause` implementation `name` into `out` and, once it is paused in `execute`, plays the foreign writer
+/// with `act` (what no confined worker can do: a process outside the sandbox changing files under the attempt's
+/// feet), then lets it go on; returns the finished run.
 fn run_paused(bench: &Bench, name: &str, out: &str, act: impl FnOnce()) -> Output {
-    let marker = bench.out(&format!("{out}.go"));
-    bench.misbehaving_implementation(name, &format!("pause:{}", marker.display()));
+    bench.misbehaving_implementation(name, "pause");
     let child = command(&bench.args(name, out)).spawn().unwrap();
     let log_path = bench.out(&format!("{out}/logs/implementation.log"));
     wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
     act();
-    fs::write(&marker, "").unwrap();
+    go_ahead(bench, out, "implementation");
     wait_guarded(child, Duration::from_secs(120))
+}
+
+/// The pid, as this machine's `/proc` names it, of the process below `ancestor` whose command line holds `script`:
+/// a worker in a PID namespace of its own cannot tell it.
+fn worker_pid(ancestor: u32, script: &str) -> Option<String> {
+    let mut parents = std::collections::BTreeMap::new();
+    let mut candidates = Vec::new();
+    for entry in fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let Some(ppid) =
+            stat.rsplit_once(')').and_then(|(_, tail)| tail.split_whitespace().nth(1)?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        parents.insert(pid, ppid);
+        let cmdline = fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if cmdline.split(|&byte| byte == 0).any(|word| word.ends_with(script.as_bytes())) {
+            candidates.push(pid);
+        }
+    }
+    candidates
+        .into_iter()
+        .find(|&pid| {
+            let mut current = pid;
+            while let Some(&parent) = parents.get(&current) {
+                if parent == ancestor {
+                    return true;
+                }
+                current = parent;
+            }
+            false
+        })
+        .map(|pid| pid.to_string())
 }
 
 /// Makes a published (read-only) store entry writable again, as its owner outside any sandbox can.
@@ -550,9 +606,7 @@ fn cancelled_during_execute_by(name: &str) {
     let child = command(&bench.args("hang", "attempt")).spawn().unwrap();
     let log = bench.out("attempt/logs/implementation.log");
     wait_for("execute", || fs::read_to_string(&log).is_ok_and(|text| text.contains("executing")));
-    let text_of_log = fs::read_to_string(&log).unwrap();
-    let pid = text_of_log.split(" as pid ").nth(1).unwrap().lines().next().unwrap().trim().to_owned();
-    assert!(Path::new("/proc").join(&pid).exists(), "the worker {pid} runs");
+    let pid = worker_pid(child.id(), "misbehave.py").expect("the worker runs below metewand");
     signal(&child, name);
     // The worker would hang for ten minutes: a run that ends within the guard ended it.
     let output = wait_guarded(child, Duration::from_secs(60));
@@ -584,11 +638,11 @@ fn a_closed_terminal_during_execute_ends_the_worker_and_records_a_cancelled_atte
     cancelled_during_execute_by("-HUP");
 }
 
-/// An SDK worker that serves normally unless `marker` exists, in which case it runs `partial` (Python, which may
-/// leave a half-written file in its output), writes its pid (as the machine's `/proc` names it) to `worker.pid` in
-/// its `TMPDIR` and hangs in `method` for longer than [`wait_for`] waits, so that a worker which outlives a killed
-/// `metewand` fails the test rather than ending on its own first.
-fn hanging_sdk_worker(module: &str, class: &str, method: &str, partial: &str, marker: &Path) -> String {
+/// An SDK worker that serves normally unless its command line ends with `hang`, in which case it runs `partial`
+/// (Python, which may leave a half-written file in its output), says `hanging` on stderr and hangs in `method` for
+/// longer than [`wait_for`] waits, so that a worker which outlives a killed `metewand` fails the test rather than
+/// ending on its own first. (What the test could put elsewhere, its private view would not show.)
+fn hanging_sdk_worker(module: &str, class: &str, method: &str, partial: &str) -> String {
     format!(
         r#"import os, sys, time
 import metewand
@@ -596,10 +650,8 @@ from {module} import {class}
 
 class Hanging({class}):
     def {method}(self, *args):
-        if os.path.exists({marker:?}):
+        if sys.argv[-1] == "hang":
             {partial}
-            with open(os.path.join(os.environ["TMPDIR"], "worker.pid"), "w") as file:
-                file.write(os.readlink("/proc/self"))
             print("hanging", file=sys.stderr, flush=True)
             time.sleep(600)
         return super().{method}(*args)
@@ -620,12 +672,15 @@ fn process_state(pid: &str) -> Option<(String, String)> {
     Some((fields.first()?.to_string(), fields.get(19)?.to_string()))
 }
 
-/// After `metewand` was SIGKILLed, its worker (pid in `pid_file`) dies too, by its parent-death signal: nobody
-/// kills it here. Waits for that event (the limit only guards against a hang); a zombie left for init counts as
-/// gone.
-fn assert_worker_dies(pid_file: &Path) {
-    let pid = fs::read_to_string(pid_file).unwrap();
-    let pid = pid.trim();
+/// The host pid of the hanging worker running `script` below `metewand`, once its log (`log`) says it hangs.
+fn hanging_worker(metewand: &Child, log: &Path, script: &str) -> String {
+    wait_for("the worker to hang", || fs::read_to_string(log).is_ok_and(|text| text.contains("hanging")));
+    worker_pid(metewand.id(), script).expect("the hanging worker runs below metewand")
+}
+
+/// After `metewand` was SIGKILLed, its worker (`pid`) dies too, by its parent-death signal: nobody kills it here.
+/// Waits for that event (the limit only guards against a hang); a zombie left for init counts as gone.
+fn assert_worker_dies(pid: &str) {
     let (_, start) = process_state(pid).expect("the worker ran when metewand was killed");
     wait_for("the worker to die with metewand", || match process_state(pid) {
         None => true,
@@ -645,12 +700,10 @@ fn staging_folders(state: &Path) -> Vec<String> {
 #[test]
 fn sigkill_during_materialize_publishes_nothing_and_the_next_run_cleans_up() {
     let bench = Bench::new();
-    let (marker, pid) = (bench.out("marker"), bench.out("killed/work/tmp-dataset_materializer/worker.pid"));
-    fs::write(&marker, "").unwrap();
-    bench.worker_file("hang_generate.py", &hanging_sdk_worker("generate", "Generate", "materialize", PARTIAL, &marker));
-    bench.replace("command = [\"python3\", \"generate.py\"]", "command = [\"python3\", \"hang_generate.py\"]");
+    bench.worker_file("hang_generate.py", &hanging_sdk_worker("generate", "Generate", "materialize", PARTIAL));
+    bench.replace("[\"python3\", \"generate.py\"]", "[\"python3\", \"hang_generate.py\", \"hang\"]");
     let mut child = command(&bench.args("cholesky", "killed")).spawn().unwrap();
-    wait_for("materialize", || pid.exists());
+    let pid = hanging_worker(&child, &bench.out("killed/logs/dataset_materializer.log"), "hang_generate.py");
     signal(&child, "-KILL");
     child.wait().unwrap();
     assert_worker_dies(&pid);
@@ -662,7 +715,7 @@ fn sigkill_during_materialize_publishes_nothing_and_the_next_run_cleans_up() {
     if bench.out("killed/attempt.json").exists() {
         record(&bench.out("killed"));
     }
-    fs::remove_file(&marker).unwrap();
+    bench.replace("\"hang_generate.py\", \"hang\"]", "\"hang_generate.py\"]");
     let next = bench.run("cholesky", "next");
     assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
     assert_eq!(record(&bench.out("next"))["dataset"]["reused"], false);
@@ -673,19 +726,17 @@ fn sigkill_during_materialize_publishes_nothing_and_the_next_run_cleans_up() {
 #[test]
 fn sigkill_during_evaluate_leaves_no_half_written_record_and_the_next_run_succeeds() {
     let bench = Bench::new();
-    let (marker, pid) = (bench.out("marker"), bench.out("killed/work/tmp-problem_evaluator/worker.pid"));
-    fs::write(&marker, "").unwrap();
-    bench.worker_file("hang_judge.py", &hanging_sdk_worker("judge", "Judge", "evaluate", "pass", &marker));
-    bench.replace("command = [\"python3\", \"judge.py\"]", "command = [\"python3\", \"hang_judge.py\"]");
+    bench.worker_file("hang_judge.py", &hanging_sdk_worker("judge", "Judge", "evaluate", "pass"));
+    bench.replace("[\"python3\", \"judge.py\"]", "[\"python3\", \"hang_judge.py\", \"hang\"]");
     let mut child = command(&bench.args("cholesky", "killed")).spawn().unwrap();
-    wait_for("evaluate", || pid.exists());
+    let pid = hanging_worker(&child, &bench.out("killed/logs/problem_evaluator.log"), "hang_judge.py");
     signal(&child, "-KILL");
     child.wait().unwrap();
     assert_worker_dies(&pid);
     if bench.out("killed/attempt.json").exists() {
         record(&bench.out("killed"));
     }
-    fs::remove_file(&marker).unwrap();
+    bench.replace("\"hang_judge.py\", \"hang\"]", "\"hang_judge.py\"]");
     let next = bench.run("cholesky", "next");
     assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
     assert_eq!(record(&bench.out("next"))["dataset"]["reused"], true);
@@ -739,20 +790,17 @@ fn a_materializer_whose_output_is_invalid_publishes_nothing() {
 /// Runs `cholesky` into `attempt` with an evaluator that, once it has its answer, pauses in `evaluate` until the
 /// test has played the foreign writer with `act`.
 fn paused_evaluator(bench: &Bench, act: impl FnOnce()) -> Output {
-    let marker = bench.out("go");
-    let text = format!(
-        "import os, sys, time\nimport metewand\nfrom judge import Judge\n\nclass Paused(Judge):\n    \
+    let text = "import os, sys, time\nimport metewand\nfrom judge import Judge\n\nclass Paused(Judge):\n    \
          def evaluate(self, dataset, result, problem):\n        \
          answer = super().evaluate(dataset, result, problem)\n        print('paused', file=sys.stderr, flush=True)\n        \
-         while not os.path.exists({marker:?}):\n            time.sleep(0.01)\n        return answer\n\n\
-         metewand.run(Paused)\n"
-    );
-    replace_worker(bench, "judge.py", "paused_judge.py", &text);
+         while not os.path.exists(os.path.join(os.environ['TMPDIR'], 'go')):\n            time.sleep(0.01)\n        \
+         return answer\n\nmetewand.run(Paused)\n";
+    replace_worker(bench, "judge.py", "paused_judge.py", text);
     let child = command(&bench.args("cholesky", "attempt")).spawn().unwrap();
     let log_path = bench.out("attempt/logs/problem_evaluator.log");
     wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
     act();
-    fs::write(&marker, "").unwrap();
+    go_ahead(bench, "attempt", "problem_evaluator");
     wait_guarded(child, Duration::from_secs(120))
 }
 
@@ -998,8 +1046,7 @@ fn a_forged_entry_for_a_key_never_materialized_is_never_reused() {
 #[test]
 fn an_entry_evicted_by_another_attempt_during_a_session_is_resolved_again_not_blamed() {
     let bench = Bench::new();
-    let marker = bench.out("go");
-    bench.misbehaving_implementation("patient", &format!("pause:{}", marker.display()));
+    bench.misbehaving_implementation("patient", "pause");
     let patient = command(&bench.args("patient", "patient")).spawn().unwrap();
     let log_path = bench.out("patient/logs/implementation.log");
     wait_for("the pause", || fs::read_to_string(&log_path).is_ok_and(|text| text.contains("paused")));
@@ -1013,7 +1060,7 @@ fn an_entry_evicted_by_another_attempt_during_a_session_is_resolved_again_not_bl
     });
     let vandal = failed(&vandal, &bench.out("vandal"), "implementation", "execute", "dataset_modified");
     assert_eq!(vandal["dataset"]["reused"], true, "the vandal used the patient attempt's entry");
-    fs::write(&marker, "").unwrap();
+    go_ahead(&bench, "patient", "implementation");
     let output = patient.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
     let record = record(&bench.out("patient"));
@@ -1245,15 +1292,22 @@ fn doctor_of(mut command: Command) -> std::collections::BTreeMap<String, String>
 
 /// `metewand` with `args`, as a process without `CAP_SYS_ADMIN` in which a worker's PID namespace can only come
 /// from a user namespace of its own: as this test runs when it is already such a process (an ordinary user);
-/// otherwise as the unprivileged user 65534 (`setpriv`), who is given the bench's folder first.
+/// otherwise as the unprivileged user 65534 (`setpriv`), who is given the bench's folder first, with a copy of the
+/// binary in it (a bench made by [`Bench::with_sdk_copy`] has the SDK in it too).
 fn unprivileged(bench: &Bench, args: &[String]) -> Command {
     if !has_cap_sys_admin() {
         return command(args);
     }
+    // The checkout may lie in a folder that user cannot pass through (a private clone): the binary goes into the
+    // bench, which is given to that user.
+    let binary = bench.dir.path().join("metewand");
+    if !binary.exists() {
+        fs::copy(env!("CARGO_BIN_EXE_metewand"), &binary).unwrap();
+    }
     let status = Command::new("chown").args(["-R", "65534:65534"]).arg(bench.dir.path()).status().unwrap();
     assert!(status.success(), "chown failed");
     let mut setpriv = Command::new("setpriv");
-    setpriv.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", env!("CARGO_BIN_EXE_metewand")]).args(args);
+    setpriv.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(&binary).args(args);
     setpriv.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     setpriv
 }
@@ -1294,15 +1348,17 @@ fn check_recorded(confinement: &Value, privileged: bool) -> bool {
     }
     // The network and IPC namespaces come with the PID namespace (the example's workers use no network).
     if route == namespaced {
-        assert_eq!((&confinement["network"], &confinement["ipc"]), (&"namespace".into(), &"namespace".into()));
+        let namespaces = (&confinement["network"], &confinement["ipc"], &confinement["mounts"]);
+        assert_eq!(namespaces, (&"namespace".into(), &"namespace".into(), &"private".into()), "{confinement}");
     } else {
-        assert_eq!(confinement["ipc"], "host", "{confinement}");
+        assert_eq!((&confinement["ipc"], &confinement["mounts"]), (&"host".into(), &"host".into()), "{confinement}");
         let network = if abi.is_some_and(|abi| abi >= 4) { "denied" } else { "unrestricted" };
         assert_eq!(confinement["network"], network, "{confinement}");
     }
     assert_eq!(confinement["capabilities"], "none", "{confinement}");
     confinement["filesystem"] == "landlock"
         && confinement["network"] == "namespace"
+        && confinement["mounts"] == "private"
         && confinement["processes"] == "pid-namespace"
         && confinement["signals"] == "scoped"
 }
@@ -1362,18 +1418,26 @@ fn writer(bench: &Bench, targets: &[PathBuf]) -> Vec<String> {
 }
 
 /// Asserts what the writer of the attempt `attempt` reported for each of `targets` and its dataset entry: refused
-/// (EACCES) under the Landlock its record shows; without Landlock (the fallback, allowed only where Landlock is not
+/// under the Landlock its record shows (EACCES; in its private view a hidden target is absent, ENOENT, and the
+/// empty folder hiding it is read-only, EROFS); without Landlock (the fallback, allowed only where Landlock is not
 /// required) each write went through, as documented. Returns whether the writes were refused.
 fn assert_writes_refused(bench: &Bench, targets: &[String]) -> bool {
     let attempt = bench.out("attempt");
     let log = log(&attempt, "implementation");
     let entry = entry_of(bench, "attempt");
-    let landlock = record(&attempt)["implementation"]["confinement"]["filesystem"] == "landlock";
+    let confinement = record(&attempt)["implementation"]["confinement"].clone();
+    let landlock = confinement["filesystem"] == "landlock";
     assert!(landlock || ConfinementRequired::from_env().landlock_abi == 0, "Landlock is required here");
+    let refusals: &[&str] =
+        if confinement["mounts"] == "private" { &["errno 13", "errno 2", "errno 30"] } else { &["errno 13"] };
     for target in targets.iter().chain([&entry.display().to_string()]) {
         let line = format!("write {target}: ");
         let outcome = log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{log}"));
-        assert_eq!(outcome, if landlock { "errno 13" } else { "ok" }, "{target}: {log}");
+        if landlock {
+            assert!(refusals.contains(&outcome), "{target}: {log}");
+        } else {
+            assert_eq!(outcome, "ok", "{target}: {log}");
+        }
     }
     if !landlock {
         skip(Requirement::Landlock(1), "the writer ran without Landlock: its writes went through");
@@ -1417,7 +1481,7 @@ fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_att
 
 #[test]
 fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_and_cannot_write_outside_its_folders() {
-    let bench = Bench::new();
+    let bench = Bench::with_sdk_copy();
     let attempt = bench.out("attempt");
     let targets = [
         bench.repo().join("metewand.toml"),
@@ -1457,6 +1521,58 @@ fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_an
     }
 }
 
+/// A worker reads nothing of the state, the repository, other attempts (their results, records, logs and dataset
+/// entries), its own attempt's records or `/tmp`: in its private view they are absent (ENOENT), while its own
+/// dataset reads as usual (it reaches its verdict). Without a namespace route (the fallback) the view is the
+/// host's, and the reads go through, as documented.
+#[test]
+fn a_worker_reads_no_peers_result_no_record_no_repository_and_nothing_in_tmp() {
+    let bench = Bench::new();
+    // The peer runs on another dataset seed: its entry is another than the reader's own.
+    bench.misbehaving_implementation("reader", "read-all:");
+    let mut args = bench.args("cholesky", "first");
+    args.extend(["--dataset-seed".to_owned(), "1".to_owned()]);
+    let first = metewand(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let elsewhere = tempfile::tempdir().unwrap();
+    let socket = elsewhere.path().join("service.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let peer_entry = entry_of(&bench, "first");
+    let hidden = [
+        bench.out("first/work/result/solution.json"),
+        bench.out("first/attempt.json"),
+        bench.out("first/logs/implementation.log"),
+        peer_entry.join("matrix.csv"),
+        peer_entry.with_extension("published"),
+        bench.repo().join("metewand.toml"),
+        bench.out("reader/logs"),
+        socket.clone(),
+    ];
+    let list: Vec<String> = hidden.iter().map(|path| path.display().to_string()).collect();
+    bench.replace("read-all:", &format!("read-all:{}", list.join(",")));
+    let output = bench.run("reader", "reader");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let record = record(&bench.out("reader"));
+    assert_ne!(bench.state().join("datasets").join(record["dataset"]["key"].as_str().unwrap()), peer_entry);
+    let log = log(&bench.out("reader"), "implementation");
+    let read = |target: &String| {
+        let line = format!("read {target}: ");
+        log.lines().find_map(|text| text.strip_prefix(&line)).unwrap_or_else(|| panic!("{target}: {log}")).to_owned()
+    };
+    let confinement = &record["implementation"]["confinement"];
+    if confinement["mounts"] == "private" {
+        for target in &list {
+            assert_eq!(read(target), "errno 2", "{target}: {log}");
+        }
+    } else {
+        assert_eq!(confinement["processes"], "sweep", "{confinement}");
+        for target in &list {
+            assert_eq!(read(target), "ok", "{target}: {log}");
+        }
+        skip(Requirement::PidNamespace, "the reader had no private view: it read what the host shows");
+    }
+}
+
 /// The parent pid and start time of a process, from `/proc/<pid>/stat`.
 fn parent_and_start(pid: &str) -> (String, String) {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
@@ -1466,23 +1582,20 @@ fn parent_and_start(pid: &str) -> (String, String) {
 
 #[test]
 fn without_privileges_sigkill_during_execute_leaves_no_worker_and_no_supervisor() {
-    let bench = Bench::new();
-    let (marker, pid_file) = (bench.out("marker"), bench.out("killed/work/tmp-implementation/worker.pid"));
-    fs::write(&marker, "").unwrap();
-    bench.worker_file("hang_cholesky.py", &hanging_sdk_worker("cholesky", "Cholesky", "execute", "pass", &marker));
-    bench.replace("command = [\"python3\", \"cholesky.py\"]", "command = [\"python3\", \"hang_cholesky.py\"]");
+    let bench = Bench::with_sdk_copy();
+    bench.worker_file("hang_cholesky.py", &hanging_sdk_worker("cholesky", "Cholesky", "execute", "pass"));
+    bench.replace("[\"python3\", \"cholesky.py\"]", "[\"python3\", \"hang_cholesky.py\", \"hang\"]");
     let mut child = unprivileged(&bench, &bench.args("cholesky", "killed")).spawn().unwrap();
-    wait_for("execute", || pid_file.exists());
-    let worker = fs::read_to_string(&pid_file).unwrap();
-    let (parent, parent_start) = parent_and_start(worker.trim());
+    let worker = hanging_worker(&child, &bench.out("killed/logs/implementation.log"), "hang_cholesky.py");
+    let (parent, parent_start) = parent_and_start(&worker);
     let namespace = |pid: &str, kind: &str| fs::read_link(format!("/proc/{pid}/ns/{kind}")).unwrap();
     let me = std::process::id().to_string();
     // Which route the worker took, seen from outside: its own PID namespace, or this one.
-    let supervised = namespace(worker.trim(), "pid") != namespace(&me, "pid");
+    let supervised = namespace(&worker, "pid") != namespace(&me, "pid");
     if supervised {
         // The worker is pid 1 of its own PID namespace, in a user namespace of its own; its parent, the supervisor,
         // is metewand's child.
-        assert_ne!(namespace(worker.trim(), "user"), namespace(&me, "user"));
+        assert_ne!(namespace(&worker, "user"), namespace(&me, "user"));
         assert_eq!(parent_and_start(&parent).0, child.id().to_string(), "the supervisor is metewand's child");
     } else {
         assert!(!ConfinementRequired::from_env().user_namespace, "the worker runs in no namespace of its own");
@@ -1490,7 +1603,7 @@ fn without_privileges_sigkill_during_execute_leaves_no_worker_and_no_supervisor(
     }
     signal(&child, "-KILL");
     child.wait().unwrap();
-    assert_worker_dies(&pid_file);
+    assert_worker_dies(&worker);
     if bench.out("killed/attempt.json").exists() {
         record(&bench.out("killed"));
     }

@@ -326,7 +326,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
         value.parse()
     }
 }
-///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and capabilities are absent from records written before they were recorded.
+///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host. user_namespace, ipc, capabilities and mounts are absent from records written before they were recorded.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -346,6 +346,12 @@ pub struct Confinement {
     pub ipc: ::std::option::Option<ConfinementIpc>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub landlock_abi: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub mounts: ::std::option::Option<ConfinementMounts>,
     pub network: ConfinementNetwork,
     pub processes: ConfinementProcesses,
     pub signals: ConfinementSignals,
@@ -514,6 +520,61 @@ impl ::std::convert::TryFrom<&str> for ConfinementIpc {
     }
 }
 impl ::std::convert::TryFrom<::std::string::String> for ConfinementIpc {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ConfinementMounts`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementMounts {
+    #[serde(rename = "private")]
+    Private,
+    #[serde(rename = "host")]
+    Host,
+}
+impl ::std::fmt::Display for ConfinementMounts {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Private => f.write_str("private"),
+            Self::Host => f.write_str("host"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementMounts {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "private" => Ok(Self::Private),
+            "host" => Ok(Self::Host),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementMounts {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementMounts {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,

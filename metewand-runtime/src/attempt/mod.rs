@@ -44,8 +44,8 @@ use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
     CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,
-    IpcConfinement, KernelSupport, MaterializeParams, NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams,
-    ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind, SignalConfinement,
+    IpcConfinement, KernelSupport, MaterializeParams, MountConfinement, NetworkConfinement, PhaseTimeouts, PhaseTiming,
+    PrepareParams, ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind, SignalConfinement,
 };
 use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
 use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
@@ -91,12 +91,27 @@ pub struct RunOptions {
     /// How the workers' processes are kept together: a PID namespace where possible (the default), or the
     /// freezing sweep only.
     pub process_isolation: ProcessIsolation,
+    /// Folders hidden from every worker's view besides the repository, the state folder and the attempt folder
+    /// (a campaign's folder, with its peers' attempts and its records).
+    pub hidden: Vec<PathBuf>,
 }
 
 impl RunOptions {
     /// Options for attempts whose state folder is `state_dir`, with nothing to cancel them.
     pub fn new(state_dir: impl Into<PathBuf>) -> RunOptions {
-        RunOptions { state_dir: state_dir.into(), cancel: None, process_isolation: ProcessIsolation::default() }
+        RunOptions {
+            state_dir: state_dir.into(),
+            cancel: None,
+            process_isolation: ProcessIsolation::default(),
+            hidden: Vec::new(),
+        }
+    }
+
+    /// Hides `dir` from every worker's view too.
+    #[must_use]
+    pub fn hide(mut self, dir: impl Into<PathBuf>) -> RunOptions {
+        self.hidden.push(dir.into());
+        self
     }
 
     /// Keeps every worker's processes together as `isolation` says ([`ProcessIsolation::Sweep`] forces the
@@ -391,6 +406,29 @@ impl Failure {
     }
 }
 
+/// A session's private `TMPDIR`, `work/tmp-<role>/`, made with its places: removed once the session has ended,
+/// however it ended, so that an attempt folder keeps none of a worker's temporary files (however large, or nested
+/// deeper than a path can name). After a session that succeeded, [`Tmpdir::remove`] removes it and a failure to do
+/// so is the attempt's; when this is dropped instead, a failure already ends the attempt and is the one recorded.
+struct Tmpdir(Option<PathBuf>);
+
+impl Tmpdir {
+    fn remove(mut self) -> Result<(), Failure> {
+        let Some(path) = self.0.take() else { return Ok(()) };
+        remove_tree(&path).map_err(|source| {
+            Failure::executor("removing a worker's temporary folder", FsError::Io { action: "remove", path, source })
+        })
+    }
+}
+
+impl Drop for Tmpdir {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = remove_tree(&path);
+        }
+    }
+}
+
 /// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
 #[derive(Debug, Default)]
 struct Seen {
@@ -422,6 +460,9 @@ struct Run<'p, 'r> {
     last_worker: Option<(Role, Method)>,
     cancel: Option<&'static AtomicBool>,
     process_isolation: ProcessIsolation,
+    /// What every worker's private view hides besides the repository: the state folder, the attempt folder and
+    /// the options' folders.
+    hidden: Vec<PathBuf>,
     failure: Option<Failure>,
     phases: Vec<PhaseTiming>,
     reused: Option<bool>,
@@ -444,6 +485,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let datasets = state.join("datasets");
         let key = plan.dataset.key(plan.dataset_seed).as_str().to_owned();
         let entry = datasets.join(&key);
+        let hidden = [state.clone(), folder.clone()].into_iter().chain(options.hidden.iter().cloned()).collect();
         Run {
             plan,
             folder,
@@ -460,6 +502,7 @@ impl<'p, 'r> Run<'p, 'r> {
             last_worker: None,
             cancel: options.cancel,
             process_isolation: options.process_isolation,
+            hidden,
             failure: None,
             phases: Vec::new(),
             reused: None,
@@ -559,11 +602,12 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     /// Makes sure nothing is in the way of what the executor is about to create for `role`'s session (its log and
-    /// source copy, and its output folder, which is created here): the attempt's `logs/` and `work/` must still be
-    /// the folders the executor made, and the places must be empty. Only a worker of this attempt that already ran
-    /// can have put something there (no worker runs while this is checked), so an unexpected entry is that worker's
-    /// invalid output, attributed to its last scientific request; before any worker ran it is an executor error.
-    fn prepare_places(&mut self, role: Role) -> Result<(), Failure> {
+    /// source copy, and its `TMPDIR` and output folder, which are created here): the attempt's `logs/` and `work/`
+    /// must still be the folders the executor made, and the places must be empty. Only a worker of this attempt
+    /// that already ran can have put something there (no worker runs while this is checked), so an unexpected entry
+    /// is that worker's invalid output, attributed to its last scientific request; before any worker ran it is an
+    /// executor error. Returns the `TMPDIR`, which goes when the session has ended.
+    fn prepare_places(&mut self, role: Role) -> Result<Tmpdir, Failure> {
         let (Some(logs), Some(work)) = (&self.logs_dir, &self.work_dir) else {
             return Err(Failure::executor("preparing a session", "the attempt folders were not created"));
         };
@@ -579,13 +623,15 @@ impl<'p, 'r> Run<'p, 'r> {
         let checked = logs
             .expect_absent(&format!("{role}.log"))
             .and_then(|()| work.expect_absent(&format!("source-{role}")))
-            .and_then(|()| work.create_dir(&format!("tmp-{role}")).map(drop))
-            .and_then(|()| match role {
-                Role::Implementation => work.create_dir("result").map(drop),
-                Role::ProblemEvaluator => work.create_dir("metrics").map(drop),
-                Role::DatasetMaterializer => Ok(()),
-            });
-        checked.map_err(|error| self.unexpected(error))
+            .and_then(|()| work.create_dir(&format!("tmp-{role}")));
+        let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
+        let output = match role {
+            Role::Implementation => work.create_dir("result").map(drop),
+            Role::ProblemEvaluator => work.create_dir("metrics").map(drop),
+            Role::DatasetMaterializer => Ok(()),
+        };
+        output.map_err(|error| self.unexpected(error))?;
+        Ok(tmpdir)
     }
 
     /// An entry found where the executor creates its own, blamed as [`prepare_places`](Run::prepare_places) says.
@@ -605,14 +651,16 @@ impl<'p, 'r> Run<'p, 'r> {
     /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
     ///
     /// The worker is confined: it may write only `output` and its private `work/tmp-<role>/` (its `TMPDIR`), TCP
-    /// only if it declares `network = true`, and no file larger than `[limits] output_bytes`.
+    /// only if it declares `network = true`, and no file larger than `[limits] output_bytes`; its private view
+    /// hides the repository, the state folder and the attempt folder but for those two folders, its source copy
+    /// and what its requests name.
     fn session_config(
         &mut self,
         worker: &Worker,
         role: Role,
         output: &Path,
-    ) -> Result<(SessionConfig, PathBuf), Failure> {
-        self.prepare_places(role)?;
+    ) -> Result<(SessionConfig, PathBuf, Tmpdir), Failure> {
+        let tmpdir = self.prepare_places(role)?;
         let tmp = self.folder.join("work").join(format!("tmp-{role}"));
         let source = self.folder.join("work").join(format!("source-{role}"));
         if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
@@ -627,17 +675,33 @@ impl<'p, 'r> Run<'p, 'r> {
         let index = role_index(role);
         self.logs[index] = true;
         let log = self.folder.join(LOG_PATHS[index]);
-        let confinement = Confinement::new()
+        let mut confinement = Confinement::new()
             .writable(output)
             .writable(&tmp)
             .network(worker.network())
             .file_size_limit(self.plan.repository.limits().output_bytes)
-            .process_isolation(self.process_isolation);
+            .process_isolation(self.process_isolation)
+            .private_view();
+        // The repository is hidden but for what the worker's command and environment name there; the state, the
+        // attempt and the options' folders are hidden but for what this session's requests name.
+        confinement = confinement.hide_unless_named(self.plan.repository.root());
+        for hidden in &self.hidden {
+            confinement = confinement.hide(hidden);
+        }
+        // What the role's requests name, read-only; its source copy is its working directory, shown too.
+        let readable = match role {
+            Role::DatasetMaterializer => vec![],
+            Role::Implementation => vec![self.entry.clone()],
+            Role::ProblemEvaluator => vec![self.entry.clone(), self.folder.join("work/result")],
+        };
+        for path in readable {
+            confinement = confinement.readable(path);
+        }
         let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
         if let Some(flag) = self.cancel {
             config = config.cancel_flag(flag);
         }
-        Ok((config, source))
+        Ok((config, source, tmpdir))
     }
 
     /// The dataset, reused from the store when an entry validates and matches its `.published` record, otherwise
@@ -754,13 +818,12 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     /// Before a second materialization in one attempt, the first one's source copy (the executor's own) is removed
-    /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh.
+    /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh (its
+    /// `TMPDIR` went when its session ended).
     fn retire_materializer_session(&mut self) -> Result<(), Failure> {
         let role = Role::DatasetMaterializer;
         remove_tree(&self.folder.join("work").join(format!("source-{role}")))
             .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
-        remove_tree(&self.folder.join("work").join(format!("tmp-{role}")))
-            .map_err(|e| Failure::executor("removing an earlier temporary folder", e))?;
         if let Some(logs) = &self.logs_dir
             && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
         {
@@ -773,7 +836,7 @@ impl<'p, 'r> Run<'p, 'r> {
     /// Runs the materializer's session into `output`; returns the manifest path it named, once it has exited.
     fn materialize(&mut self, output: &Path) -> Result<String, Failure> {
         let worker = self.plan.worker(self.plan.dataset.materializer());
-        let (config, source) = self.session_config(worker, Role::DatasetMaterializer, output)?;
+        let (config, source, tmpdir) = self.session_config(worker, Role::DatasetMaterializer, output)?;
         let params = MaterializeParams {
             source_dir: self.path(&source)?,
             dataset_parameters: self.plan.dataset.parameters().clone(),
@@ -789,6 +852,7 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         let response = session.materialize(params);
         let response = self.settle(session, response, Role::DatasetMaterializer)?;
+        tmpdir.remove()?;
         Ok(response.dataset.manifest.to_string())
     }
 
@@ -855,7 +919,7 @@ impl<'p, 'r> Run<'p, 'r> {
         self.ensure_dataset()?;
         let worker = self.plan.worker(plan.implementation.worker());
         let result_dir = self.folder.join("work/result");
-        let (mut config, _source) = self.session_config(worker, Role::Implementation, &result_dir)?;
+        let (mut config, _source, tmpdir) = self.session_config(worker, Role::Implementation, &result_dir)?;
         for &capability in plan.implementation.capabilities() {
             config = config.select(capability);
         }
@@ -888,6 +952,7 @@ impl<'p, 'r> Run<'p, 'r> {
             Ok(response) => response,
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, last)),
         };
+        tmpdir.remove()?;
         self.implementation_time_ns = response.implementation_time_ns;
         self.statistics = Some(response.statistics.clone());
         self.verify_dataset(Role::Implementation, last)?;
@@ -904,7 +969,7 @@ impl<'p, 'r> Run<'p, 'r> {
         self.ensure_dataset()?;
         let worker = self.plan.worker(plan.problem.evaluator());
         let metrics_dir = self.folder.join("work/metrics");
-        let (config, _source) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
+        let (config, _source, tmpdir) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
         let params = EvaluateParams {
             dataset_dir: self.path(&self.entry)?,
             result_dir: self.path(&self.folder.join("work/result"))?,
@@ -929,6 +994,7 @@ impl<'p, 'r> Run<'p, 'r> {
         if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
             return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Evaluate));
         }
+        tmpdir.remove()?;
         self.verify_dataset(Role::ProblemEvaluator, Method::Evaluate)?;
         self.verify_result()?;
         let metrics = self
@@ -1157,6 +1223,10 @@ fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
         capabilities: Some(match report.capabilities {
             CapabilityConfinement::None => rec::ConfinementCapabilities::None,
             CapabilityConfinement::Kept => rec::ConfinementCapabilities::Kept,
+        }),
+        mounts: Some(match report.mounts {
+            MountConfinement::Private => rec::ConfinementMounts::Private,
+            MountConfinement::Host => rec::ConfinementMounts::Host,
         }),
     }
 }

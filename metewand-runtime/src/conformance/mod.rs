@@ -446,8 +446,10 @@ impl Kit<'_> {
     ///
     /// The worker is confined as an attempt confines it: it may write only the session's `out/` (every output
     /// folder the checks name is in it) and `tmp/` (its `TMPDIR`), use TCP only if it declares `network = true`
-    /// (`--network` for a bare command), write no file larger than the repository's `[limits] output_bytes`, and
-    /// its processes are kept in a PID namespace where the kernel allows one.
+    /// (`--network` for a bare command), write no file larger than the repository's `[limits] output_bytes`, its
+    /// processes are kept in a PID namespace where the kernel allows one, and its private view hides the kit's
+    /// work folder (the other sessions' folders, the inputs' store) and the repository, but for its own folders,
+    /// the inputs made so far and what its command names.
     fn open(&mut self, check: Check) -> Step<Opened> {
         self.sessions += 1;
         let dir = self.work.join(format!("session-{}-{}", self.sessions, check.name()));
@@ -457,9 +459,14 @@ impl Kit<'_> {
                 .map_err(|error| Finding::new(format!("the executor could not create a folder: {error}")))?;
         }
         let own_source = dir.join("source");
-        let mut confinement = Confinement::new().writable(&out).writable(&tmp);
+        let mut confinement = Confinement::new().writable(&out).writable(&tmp).private_view().hide(&self.work);
+        let inputs = [&self.inputs.dataset, &self.inputs.result];
+        for input in inputs.into_iter().flatten().flatten() {
+            confinement = confinement.readable(input);
+        }
         let (command, source) = match &self.target.launch {
             Launch::Repository { repository, worker } => {
+                confinement = confinement.hide_unless_named(repository.root());
                 store::copy_source(repository, worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
                 confinement = confinement.network(worker.network()).file_size_limit(repository.limits().output_bytes);

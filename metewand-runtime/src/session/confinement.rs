@@ -27,7 +27,7 @@ use landlock::{
     RulesetCreatedAttr, Scope,
 };
 
-use super::sys;
+use super::{sys, view};
 
 /// The newest Landlock ABI whose rights the ruleset asks for; older kernels get what they offer (best effort).
 const TARGET_ABI: ABI = ABI::V6;
@@ -54,6 +54,10 @@ pub struct Confinement {
     network: bool,
     file_size: Option<u64>,
     processes: ProcessIsolation,
+    private_view: bool,
+    hidden: Vec<PathBuf>,
+    hidden_unless_named: Vec<PathBuf>,
+    readable: Vec<PathBuf>,
 }
 
 impl Confinement {
@@ -87,6 +91,40 @@ impl Confinement {
     #[must_use]
     pub fn process_isolation(mut self, isolation: ProcessIsolation) -> Confinement {
         self.processes = isolation;
+        self
+    }
+
+    /// Gives the worker a private filesystem view (on the namespace routes; the sweep keeps the host's): `/tmp`,
+    /// `/var/tmp`, `/run`, `/dev/shm` and every folder [`hide`](Confinement::hide) and
+    /// [`hide_unless_named`](Confinement::hide_unless_named) name are empty and read-only there, except for the
+    /// folders it may write, those it may [`read`](Confinement::readable), its working directory and (outside
+    /// protected folders) what its command and environment name; its `/proc` shows its own PID namespace only.
+    #[must_use]
+    pub fn private_view(mut self) -> Confinement {
+        self.private_view = true;
+        self
+    }
+
+    /// Hides `dir` in the private view (see [`private_view`](Confinement::private_view)): only the folders this
+    /// confinement names are shown there, never what the worker's command or environment names.
+    #[must_use]
+    pub fn hide(mut self, dir: impl Into<PathBuf>) -> Confinement {
+        self.hidden.push(dir.into());
+        self
+    }
+
+    /// Hides `dir` in the private view as `/tmp` is: what the worker's command and environment name there (an
+    /// interpreter, a library folder) is shown read-only, the rest is not.
+    #[must_use]
+    pub fn hide_unless_named(mut self, dir: impl Into<PathBuf>) -> Confinement {
+        self.hidden_unless_named.push(dir.into());
+        self
+    }
+
+    /// Shows `path` read-only in the private view, wherever it is.
+    #[must_use]
+    pub fn readable(mut self, path: impl Into<PathBuf>) -> Confinement {
+        self.readable.push(path.into());
         self
     }
 
@@ -130,6 +168,16 @@ pub enum ProcessConfinement {
     PidNamespace,
     /// The sweep (freeze, then kill) found and ended its processes.
     Sweep,
+}
+
+/// What the worker's filesystem looked like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MountConfinement {
+    /// A private view in a mount namespace of its own: the state, the repository and the host's temporary and
+    /// runtime folders hidden, its own inputs and outputs shown, a `/proc` of its PID namespace only.
+    Private,
+    /// The host's.
+    Host,
 }
 
 /// Whether the worker shared the host's System V IPC objects and POSIX message queues.
@@ -178,6 +226,8 @@ pub struct ConfinementReport {
     pub ipc: IpcConfinement,
     /// Capabilities.
     pub capabilities: CapabilityConfinement,
+    /// The filesystem view.
+    pub mounts: MountConfinement,
 }
 
 impl ConfinementReport {
@@ -204,6 +254,9 @@ impl ConfinementReport {
         if self.capabilities == CapabilityConfinement::Kept {
             missing.push("capabilities kept");
         }
+        if self.mounts == MountConfinement::Host {
+            missing.push("the host's filesystem view (no mount namespace)");
+        }
         missing
     }
 
@@ -222,6 +275,7 @@ impl ConfinementReport {
             signals: SignalConfinement::Unscoped,
             ipc: IpcConfinement::Host,
             capabilities: CapabilityConfinement::Kept,
+            mounts: MountConfinement::Host,
         }
     }
 }
@@ -252,9 +306,10 @@ impl KernelSupport {
         self.expected_with(network, ProcessIsolation::Namespace)
     }
 
-    /// The confinement a worker would get here with `isolation`, given whether it declared network access.
+    /// The confinement an attempt's worker (which gets a private view) would get here with `isolation`, given
+    /// whether it declared network access.
     pub fn expected_with(&self, network: bool, isolation: ProcessIsolation) -> ConfinementReport {
-        self.report(network, self.route(isolation))
+        self.report(network, self.route(isolation), true)
     }
 
     /// How a worker's processes are kept together here with `isolation`.
@@ -268,9 +323,9 @@ impl KernelSupport {
         }
     }
 
-    fn report(&self, network: bool, route: Route) -> ConfinementReport {
+    fn report(&self, network: bool, route: Route, private_view: bool) -> ConfinementReport {
         let abi = self.landlock_abi;
-        let namespaces = route.namespaces(network);
+        let namespaces = route.namespaces(network, private_view);
         ConfinementReport {
             filesystem: if abi >= 1 { FilesystemConfinement::Landlock { abi } } else { FilesystemConfinement::None },
             network: match (network, namespaces.network, abi >= 4) {
@@ -284,6 +339,7 @@ impl KernelSupport {
             signals: if abi >= 6 { SignalConfinement::Scoped } else { SignalConfinement::Unscoped },
             ipc: if namespaces.ipc { IpcConfinement::Namespace } else { IpcConfinement::Host },
             capabilities: CapabilityConfinement::None,
+            mounts: if namespaces.mounts { MountConfinement::Private } else { MountConfinement::Host },
         }
     }
 }
@@ -301,12 +357,13 @@ pub(super) enum Route {
 }
 
 impl Route {
-    /// The namespaces besides the PID namespace a worker on this route gets: an IPC namespace, and a network
-    /// namespace unless it may use the network. Both need the privilege a namespace route has (`CAP_SYS_ADMIN`,
-    /// or a user namespace of the worker's own); the sweep gets neither.
-    pub(super) fn namespaces(self, network: bool) -> sys::Namespaces {
+    /// The namespaces besides the PID namespace a worker on this route gets: an IPC namespace, a network
+    /// namespace unless it may use the network, and a mount namespace for its private view when one is wanted.
+    /// They need the privilege a namespace route has (`CAP_SYS_ADMIN`, or a user namespace of the worker's own);
+    /// the sweep gets none.
+    pub(super) fn namespaces(self, network: bool, private_view: bool) -> sys::Namespaces {
         let namespaced = self != Route::Sweep;
-        sys::Namespaces { ipc: namespaced, network: namespaced && !network }
+        sys::Namespaces { ipc: namespaced, network: namespaced && !network, mounts: namespaced && private_view }
     }
 }
 
@@ -324,13 +381,14 @@ pub(super) struct Prepared {
     pub(super) processes: ProcessIsolation,
     pub(super) network: bool,
     pub(super) abi: u32,
+    pub(super) private_view: bool,
 }
 
 impl Prepared {
     /// The report once the spawn tells how the worker's processes are kept together.
     pub(super) fn report(&self, route: Route) -> ConfinementReport {
         let support = KernelSupport { landlock_abi: self.abi, pid_namespace: false, user_namespace: false };
-        let mut report = support.report(self.network, route);
+        let mut report = support.report(self.network, route, self.private_view);
         if self.ruleset.is_none() {
             report.filesystem = FilesystemConfinement::None;
             report.signals = SignalConfinement::Unscoped;
@@ -339,6 +397,23 @@ impl Prepared {
             }
         }
         report
+    }
+}
+
+impl Confinement {
+    /// The private view's plan for a worker running `program` (as found) in `working_dir`, whose program,
+    /// arguments and environment values are `words`, when one is wanted.
+    pub(super) fn view_plan(
+        &self,
+        working_dir: &Path,
+        program: Option<&Path>,
+        words: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
+    ) -> io::Result<Option<view::ViewPlan>> {
+        if !self.private_view {
+            return Ok(None);
+        }
+        let (hidden, open) = (&self.hidden, &self.hidden_unless_named);
+        view::plan(hidden, open, &self.writable, &self.readable, working_dir, program, words).map(Some)
     }
 }
 
@@ -352,6 +427,7 @@ pub(super) fn prepare(confinement: &Confinement) -> io::Result<Prepared> {
         processes: confinement.processes,
         network: confinement.network,
         abi,
+        private_view: confinement.private_view,
     })
 }
 

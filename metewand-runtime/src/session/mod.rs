@@ -25,6 +25,7 @@ mod request;
 mod stderr;
 mod sys;
 mod timeouts;
+mod view;
 
 use std::fs::File;
 use std::marker::PhantomData;
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub use confinement::{
     CapabilityConfinement, Confinement, ConfinementReport, FilesystemConfinement, IpcConfinement, KernelSupport,
-    NetworkConfinement, ProcessConfinement, ProcessIsolation, SignalConfinement,
+    MountConfinement, NetworkConfinement, ProcessConfinement, ProcessIsolation, SignalConfinement,
 };
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
 pub use metewand_protocol::handshake::Handshake;

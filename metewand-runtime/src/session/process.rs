@@ -120,6 +120,20 @@ impl WorkerCommand {
         &self.working_dir
     }
 
+    /// The file the program names, as `exec` will find it: a path with a `/` (from the working directory when
+    /// relative), otherwise the first executable file of that name on the environment's `PATH`.
+    fn resolved_program(&self, environment: &BTreeMap<OsString, OsString>) -> Option<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        let program = std::path::Path::new(&self.program);
+        if self.program.as_encoded_bytes().contains(&b'/') {
+            return Some(self.working_dir.join(program));
+        }
+        let path = environment.get(std::ffi::OsStr::new("PATH"))?;
+        std::env::split_paths(path).map(|dir| dir.join(program)).find(|candidate| {
+            fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
+        })
+    }
+
     /// The complete environment the worker gets, given the orchestrator's own.
     pub fn environment(&self) -> BTreeMap<OsString, OsString> {
         let mut environment: BTreeMap<OsString, OsString> = INHERITED_ENV
@@ -170,6 +184,17 @@ pub(super) struct Spawned {
 pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) -> io::Result<Spawned> {
     ensure_subreaper()?;
     let prepared = confinement.map(confinement::prepare).transpose()?;
+    let view = match confinement {
+        Some(confinement) => {
+            let environment = command.environment();
+            let program = command.resolved_program(&environment);
+            let words = std::iter::once(command.program.clone())
+                .chain(command.args.iter().cloned())
+                .chain(environment.into_values());
+            confinement.view_plan(&command.working_dir, program.as_deref(), words)?
+        }
+        None => None,
+    };
     let mut builder = Command::new(&command.program);
     builder
         .args(&command.args)
@@ -201,8 +226,13 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         };
         let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
         let confined = isolation.is_some();
-        let namespaces = if confined { route.namespaces(network) } else { sys::Namespaces::default() };
-        sys::set_pre_exec(&mut builder, sys::ChildSetup { ruleset, file_size, user_namespace, namespaces, confined });
+        let namespaces = if confined { route.namespaces(network, view.is_some()) } else { sys::Namespaces::default() };
+        let view = if namespaces.mounts { view } else { None };
+        sys::set_pre_exec(
+            &mut builder,
+            sys::ChildSetup { ruleset, file_size, user_namespace, namespaces, confined },
+            view,
+        );
         let spawned = {
             let mut workers = live_workers();
             builder.spawn().inspect(|child| {

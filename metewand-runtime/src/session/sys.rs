@@ -329,12 +329,14 @@ pub(super) struct ChildSetup {
 }
 
 /// The namespaces besides the PID namespace a confined worker gets: a new IPC namespace (no SysV object or POSIX
-/// queue outlives it), and without network access a new network namespace whose loopback is brought up (nothing
-/// outside it is reachable).
+/// queue outlives it), without network access a new network namespace whose loopback is brought up (nothing
+/// outside it is reachable), and a mount namespace for its private view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Namespaces {
     pub(super) ipc: bool,
     pub(super) network: bool,
+    /// A mount namespace for the private view, which [`enter_view`] makes itself.
+    pub(super) mounts: bool,
 }
 
 impl Namespaces {
@@ -448,11 +450,142 @@ fn drop_capabilities() -> io::Result<()> {
     check(unsafe { libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as libc::c_int })
 }
 
-/// Has `command`'s child run [`worker_pre_exec`] with `setup` between fork and exec.
-pub(super) fn set_pre_exec(command: &mut Command, setup: ChildSetup) {
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// Makes the mount at `path` (with `flags`: `AT_RECURSIVE` for its whole subtree, `AT_EMPTY_PATH` for the
+/// detached tree `dirfd` itself) read-only. Flags are only added, which a user namespace allows on locked mounts.
+fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::Result<()> {
+    const MOUNT_ATTR_RDONLY: u64 = 1;
+    let attr = MountAttr { attr_set: MOUNT_ATTR_RDONLY, attr_clr: 0, propagation: 0, userns_fd: 0 };
+    // SAFETY: mount_setattr reads the path and the local struct of the size passed.
+    let result =
+        unsafe { libc::syscall(libc::SYS_mount_setattr, dirfd, path.as_ptr(), flags, &attr, size_of::<MountAttr>()) };
+    check(result as libc::c_int)
+}
+
+/// Enters the worker's private filesystem view (`view.rs`): a new mount namespace that shares nothing back with
+/// the host's; a clone of each path to show, taken before anything is hidden; an empty tmpfs on each hidden folder,
+/// with the mount points the shown paths need; each clone moved onto its path (read-only unless writable); each
+/// tmpfs made read-only; a fresh `/proc` for the worker's PID namespace; and its working directory entered again,
+/// now through the view.
+fn enter_view(view: &mut crate::session::view::ViewPlan) -> io::Result<()> {
+    const OPEN_TREE_CLONE: libc::c_uint = 1;
+    const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
+    // SAFETY: unshare takes a flags word; it moves only this process into a new mount namespace.
+    check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
+    // SAFETY: mount with null source and type and MS_REC|MS_PRIVATE only changes propagation of this namespace.
+    check(unsafe {
+        libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        )
+    })?;
+    for (shown, tree) in view.shown.iter().zip(view.trees.iter_mut()) {
+        let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
+        // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
+        let fd = unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, shown.path.as_ptr(), flags) };
+        *tree = check_fd(fd)?;
+        if !shown.writable {
+            let flags = (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint;
+            make_read_only(*tree, c"", flags)?;
+        }
+    }
+    for hidden in &view.hidden {
+        mount_empty(hidden)?;
+    }
+    for point in &view.mount_points {
+        // SAFETY: mkdir and open read the NUL-terminated path; an existing mount point is fine.
+        let made = unsafe {
+            if point.folder {
+                libc::mkdir(point.path.as_ptr(), 0o755)
+            } else {
+                let fd = libc::open(
+                    point.path.as_ptr(),
+                    libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+                    0o644,
+                );
+                if fd >= 0 {
+                    libc::close(fd);
+                }
+                fd.min(0)
+            }
+        };
+        if made < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST) {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    for (shown, tree) in view.shown.iter().zip(&view.trees) {
+        // SAFETY: move_mount reads the path and attaches the detached tree `tree` there; the descriptor is closed
+        // after.
+        let moved = unsafe {
+            libc::syscall(
+                libc::SYS_move_mount,
+                *tree,
+                c"".as_ptr(),
+                libc::AT_FDCWD,
+                shown.path.as_ptr(),
+                MOVE_MOUNT_F_EMPTY_PATH,
+            )
+        };
+        // SAFETY: the descriptor came from open_tree above and is not used after this.
+        unsafe { libc::close(*tree) };
+        check(moved as libc::c_int)?;
+    }
+    for hidden in &view.hidden_inside_shown {
+        mount_empty(hidden)?;
+    }
+    for hidden in view.hidden.iter().chain(&view.hidden_inside_shown) {
+        make_read_only(libc::AT_FDCWD, hidden, 0)?;
+    }
+    // SAFETY: mount reads the NUL-terminated strings; proc shows the PID namespace of the mounting process.
+    check(unsafe {
+        libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            std::ptr::null(),
+        )
+    })?;
+    // SAFETY: chdir reads the NUL-terminated path.
+    check(unsafe { libc::chdir(view.working_dir.as_ptr()) })
+}
+
+/// Mounts an empty tmpfs on `path` (made read-only once what is shown inside it is in place).
+fn mount_empty(path: &CStr) -> io::Result<()> {
+    // SAFETY: mount reads the NUL-terminated strings; a tmpfs is mounted on the folder.
+    check(unsafe {
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            path.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"mode=0755".as_ptr().cast(),
+        )
+    })
+}
+
+fn check_fd(fd: libc::c_long) -> io::Result<libc::c_int> {
+    if fd < 0 { Err(io::Error::last_os_error()) } else { Ok(fd as libc::c_int) }
+}
+
+/// Has `command`'s child run [`worker_pre_exec`] with `setup` (and the private `view`, if any) between fork and
+/// exec.
+pub(super) fn set_pre_exec(command: &mut Command, setup: ChildSetup, mut view: Option<crate::session::view::ViewPlan>) {
     // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (see
-    // `worker_pre_exec`); the ruleset descriptor it names is kept open by the caller until the spawn has returned.
-    unsafe { command.pre_exec(move || worker_pre_exec(setup)) };
+    // `worker_pre_exec`; the view's paths and descriptor slots were allocated before the fork); the ruleset
+    // descriptor it names is kept open by the caller until the spawn has returned.
+    unsafe { command.pre_exec(move || worker_pre_exec(setup, view.as_mut())) };
 }
 
 /// Sets the parent-death signal (`SIGKILL`), then checks that the orchestrator has not died before it was set: the
@@ -481,14 +614,15 @@ fn die_with_parent() -> io::Result<()> {
 ///   namespaces. The child stays behind as the worker's supervisor ([`supervise`]); the grandchild, pid 1 of the
 ///   namespace, goes on below and becomes the worker;
 ///
-/// then, for a confined worker, the loopback of its network namespace brought up, a new session keyring, every
+/// then, for a confined worker, its private filesystem view ([`enter_view`]), the loopback of its network
+/// namespace brought up, a new session keyring, every
 /// capability dropped (after the namespaces, which need them), `no_new_privs` and the Landlock ruleset; and last the
 /// parent-death signal, because any credential change (entering a user namespace, writing its maps) clears it. The
 /// orchestrator may have died before that signal was set: a hung-up stdin says so, and the child gives up.
 ///
 /// Only async-signal-safe system calls are made, as code between `fork` and `exec` in a multithreaded process
 /// must.
-pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
+pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::session::view::ViewPlan>) -> io::Result<()> {
     close_other_descriptors_on_exec()?;
     // SAFETY: setsid takes no arguments and only changes the calling (forked) process's session.
     if unsafe { libc::setsid() } < 0 {
@@ -527,6 +661,9 @@ pub(super) fn worker_pre_exec(setup: ChildSetup) -> io::Result<()> {
                 supervise(worker);
             }
         }
+    }
+    if let Some(view) = view {
+        enter_view(view)?;
     }
     if setup.namespaces.network {
         loopback_up()?;

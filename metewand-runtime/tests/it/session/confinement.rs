@@ -16,10 +16,10 @@ use std::process::Command;
 
 use metewand_runtime::session::{
     CapabilityConfinement, Confinement, ConfinementReport, ExitCause, FilesystemConfinement, ImplementationSession,
-    IpcConfinement, NetworkConfinement, PhaseTimeouts, ProcessConfinement, ProcessIsolation, SessionConfig,
-    SessionErrorKind, SignalConfinement,
+    IpcConfinement, MountConfinement, NetworkConfinement, PhaseTimeouts, ProcessConfinement, ProcessIsolation,
+    SessionConfig, SessionErrorKind, SignalConfinement,
 };
-use metewand_testkit::{ConfinementRequired, Requirement, forward_skips, has_cap_sys_admin, skip};
+use metewand_testkit::{ConfinementRequired, Reachable, Requirement, forward_skips, has_cap_sys_admin, skip};
 
 use super::test_worker::{TEST_WORKER_VAR, test_worker};
 use super::{Fixture, GENEROUS};
@@ -29,6 +29,7 @@ const EPERM: &str = "errno 1";
 const ESRCH: &str = "errno 3";
 const EFBIG: &str = "errno 27";
 const EBADF: &str = "errno 9";
+const ENOENT: &str = "errno 2";
 const ECONNREFUSED: &str = "errno 111";
 const EAGAIN: &str = "errno 11";
 
@@ -61,8 +62,10 @@ const UNPRIVILEGED_VAR: &str = "METEWAND_TEST_UNPRIVILEGED";
 
 /// Runs `body` in a process without `CAP_SYS_ADMIN`: here when this process already lacks it (tests run by an
 /// ordinary user), otherwise in a copy of this test binary that runs only the test `name`, started by `setpriv` as
-/// the unprivileged user 65534 (where the copy's call takes the first branch). The copy makes its own temporary
-/// folders, and is told where the test worker is, as it could not build it; its skips are reported here.
+/// the unprivileged user 65534 (where the copy's call takes the first branch). The test binary and the test worker
+/// are first placed where that user can reach them ([`Reachable`]: the checkout may lie in a private folder). The
+/// copy makes its own temporary folders, and is told where the test worker is, as it could not build it; its
+/// skips are reported here.
 fn unprivileged(name: &str, body: impl FnOnce()) {
     if std::env::var_os(UNPRIVILEGED_VAR).is_some() {
         assert!(!has_cap_sys_admin(), "the copy run by setpriv as uid 65534 holds CAP_SYS_ADMIN");
@@ -73,12 +76,14 @@ fn unprivileged(name: &str, body: impl FnOnce()) {
         body();
         return;
     }
+    let reachable = Reachable::new();
+    let copy = reachable.place(&std::env::current_exe().unwrap());
     let output = match Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(std::env::current_exe().unwrap())
+        .arg(&copy)
         .args(["--exact", name, "--test-threads=1", "--nocapture"])
         .env(UNPRIVILEGED_VAR, "1")
-        .env(TEST_WORKER_VAR, test_worker())
+        .env(TEST_WORKER_VAR, reachable.place(test_worker()))
         // The copy's skips come back through its stderr; uid 65534 could not append to this user's log.
         .env_remove(metewand_testkit::SKIP_LOG_VAR)
         .output()
@@ -93,7 +98,11 @@ fn unprivileged(name: &str, body: impl FnOnce()) {
         }
     };
     let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "the unprivileged copy of {name} failed:\n{stdout}\n{stderr}");
+    assert!(
+        output.status.success(),
+        "the copy of {name} run as uid 65534 failed (if it could not start, that user cannot reach {}):\n{stdout}\n{stderr}",
+        copy.display()
+    );
     assert!(stdout.contains("test result: ok. 1 passed"), "the unprivileged copy ran {name}:\n{stdout}\n{stderr}");
     forward_skips(&stderr);
 }
@@ -658,4 +667,71 @@ fn a_worker_cannot_read_the_orchestrators_environment_or_maps() {
             assert_eq!(outcome(&log, "read-proc", &format!("/proc/{me}/{file}")), EACCES, "{log}");
         }
     }
+}
+
+/// In its private view a worker reads its own folders and nothing else of `/tmp` or of a folder hidden from it,
+/// reaches no pathname socket there, and sees no host process in its `/proc`; without a namespace route (the
+/// fallback) the view is the host's, as documented.
+fn the_private_view_shows_only_the_workers_own_folders() {
+    let me = std::process::id();
+    let fixture = Fixture::new();
+    let own = fixture.path("dataset/rows.csv");
+    fs::write(&own, "1,2\n").unwrap();
+    // Beside the fixture in /tmp, and in a folder hidden inside the worker's own working directory.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let beside = elsewhere.path().join("secret.json");
+    fs::write(&beside, "{}").unwrap();
+    let hidden = fixture.path("hidden");
+    fs::create_dir(&hidden).unwrap();
+    let peer = hidden.join("peer.json");
+    fs::write(&peer, "{}").unwrap();
+    let socket = elsewhere.path().join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let host_process = format!("/proc/{me}/status");
+    let mut args = vec!["--attack".to_owned(), "read@prepare".to_owned(), "--quiet".to_owned()];
+    for target in
+        [own.display().to_string(), beside.display().to_string(), peer.display().to_string(), host_process.clone()]
+    {
+        args.extend(["--target".to_owned(), target]);
+    }
+    args.extend([
+        "--attack".to_owned(),
+        "unix-connect@hello".to_owned(),
+        "--target".to_owned(),
+        socket.display().to_string(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let confinement = Confinement::new().private_view().hide(&hidden);
+    let (log, report) = attacked(&fixture, &args, confinement);
+    check_report(&report, ProcessIsolation::Namespace, false);
+    assert_eq!(outcome(&log, "read", &own.display().to_string()), "ok", "{log}");
+    let hidden_outcomes = [
+        outcome(&log, "read", &beside.display().to_string()),
+        outcome(&log, "read", &peer.display().to_string()),
+        outcome(&log, "read", &host_process),
+        outcome(&log, "unix-connect", &socket.display().to_string()),
+    ];
+    if report.mounts == MountConfinement::Private {
+        // Our pid is not one of its namespace's (its pids are few and small); the rest is absent from its view.
+        assert!(me > 1000, "this test's pid {me} could be one of the worker's namespace");
+        assert_eq!(hidden_outcomes, [ENOENT; 4], "{log}");
+    } else {
+        // The fallback without a namespace route: the host's view, as documented.
+        assert_eq!(report.processes, ProcessConfinement::Sweep, "{report:?}");
+        assert_eq!(hidden_outcomes, ["ok"; 4], "{log}");
+        skip(Requirement::PidNamespace, "the worker had no private view: it read what the host shows");
+    }
+}
+
+#[test]
+fn the_private_view_shows_only_the_workers_own_folders_and_processes() {
+    the_private_view_shows_only_the_workers_own_folders();
+}
+
+#[test]
+fn without_privileges_the_private_view_shows_only_the_workers_own_folders_and_processes() {
+    unprivileged(
+        "session::confinement::without_privileges_the_private_view_shows_only_the_workers_own_folders_and_processes",
+        the_private_view_shows_only_the_workers_own_folders,
+    );
 }

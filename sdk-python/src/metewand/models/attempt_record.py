@@ -174,6 +174,8 @@ _CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
 
 _CONFINEMENT_IPC_VALUES: frozenset[str] = frozenset({"namespace", "host"})
 
+_CONFINEMENT_MOUNTS_VALUES: frozenset[str] = frozenset({"private", "host"})
+
 _CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset(
     {"namespace", "denied", "allowed", "unrestricted"}
 )
@@ -587,8 +589,11 @@ class Confinement:
     namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
     CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not;
     System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
-    capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and
-    capabilities are absent from records written before they were recorded.
+    capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount
+    namespace hiding the state, the repository and the host's temporary and runtime folders,
+    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.
+    user_namespace, ipc, capabilities and mounts are absent from records written before they were
+    recorded.
     """
 
     __slots__ = (
@@ -596,6 +601,7 @@ class Confinement:
         "filesystem",
         "ipc",
         "landlock_abi",
+        "mounts",
         "network",
         "processes",
         "signals",
@@ -610,6 +616,8 @@ class Confinement:
 
     landlock_abi: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    mounts: Literal["private", "host"] | None
 
     network: Literal["namespace", "denied", "allowed", "unrestricted"]
 
@@ -630,6 +638,7 @@ class Confinement:
         filesystem: Literal["landlock", "none"],
         ipc: Literal["namespace", "host"] | None = None,
         landlock_abi: int | None,
+        mounts: Literal["private", "host"] | None = None,
         network: Literal["namespace", "denied", "allowed", "unrestricted"],
         processes: Literal["pid-namespace", "sweep"],
         signals: Literal["scoped", "unscoped"],
@@ -644,6 +653,9 @@ class Confinement:
         self.ipc = None if ipc is None else check_enum(ipc, "/ipc", _CONFINEMENT_IPC_VALUES)
         self.landlock_abi = (
             None if landlock_abi is None else _safe_uint(landlock_abi, "/landlock_abi")
+        )
+        self.mounts = (
+            None if mounts is None else check_enum(mounts, "/mounts", _CONFINEMENT_MOUNTS_VALUES)
         )
         self.network = check_enum(network, "/network", _CONFINEMENT_NETWORK_VALUES)
         self.processes = check_enum(processes, "/processes", _CONFINEMENT_PROCESSES_VALUES)
@@ -680,6 +692,12 @@ class Confinement:
             if fields["landlock_abi"] is None
             else _safe_uint(fields["landlock_abi"], path + "/landlock_abi")
         )
+        if "mounts" in fields:
+            model.mounts = check_enum(
+                fields["mounts"], path + "/mounts", _CONFINEMENT_MOUNTS_VALUES
+            )
+        else:
+            model.mounts = None
         model.network = check_enum(
             fields["network"], path + "/network", _CONFINEMENT_NETWORK_VALUES
         )
@@ -704,6 +722,8 @@ class Confinement:
         if self.ipc is not None:
             data["ipc"] = self.ipc
         data["landlock_abi"] = self.landlock_abi
+        if self.mounts is not None:
+            data["mounts"] = self.mounts
         data["network"] = self.network
         data["processes"] = self.processes
         data["signals"] = self.signals
@@ -719,6 +739,7 @@ class Confinement:
             and self.filesystem == other.filesystem
             and self.ipc == other.ipc
             and self.landlock_abi == other.landlock_abi
+            and self.mounts == other.mounts
             and self.network == other.network
             and self.processes == other.processes
             and self.signals == other.signals
@@ -728,8 +749,8 @@ class Confinement:
     def __repr__(self) -> str:
         return (
             f"Confinement(capabilities={self.capabilities!r}, filesystem={self.filesystem!r}, "
-            f"ipc={self.ipc!r}, landlock_abi={self.landlock_abi!r}, network={self.network!r}, "
-            f"processes={self.processes!r}, signals={self.signals!r}, "
+            f"ipc={self.ipc!r}, landlock_abi={self.landlock_abi!r}, mounts={self.mounts!r}, "
+            f"network={self.network!r}, processes={self.processes!r}, signals={self.signals!r}, "
             f"user_namespace={self.user_namespace!r})"
         )
 
@@ -1033,8 +1054,11 @@ class Implementation:
     namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
     CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not;
     System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
-    capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and
-    capabilities are absent from records written before they were recorded.
+    capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount
+    namespace hiding the state, the repository and the host's temporary and runtime folders,
+    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.
+    user_namespace, ipc, capabilities and mounts are absent from records written before they were
+    recorded.
     """
 
     files: list[FileRecord] | None
@@ -1588,8 +1612,11 @@ class WorkerSession:
     namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without
     CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not;
     System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
-    capabilities none (every set emptied, no_new_privs) or kept. user_namespace, ipc and
-    capabilities are absent from records written before they were recorded.
+    capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount
+    namespace hiding the state, the repository and the host's temporary and runtime folders,
+    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.
+    user_namespace, ipc, capabilities and mounts are absent from records written before they were
+    recorded.
     """
 
     resources: Resources | None

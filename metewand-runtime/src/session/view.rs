@@ -1,0 +1,218 @@
+//! A confined worker's private filesystem view, planned in the parent so that the forked child only makes system
+//! calls (`sys::enter_view`).
+//!
+//! The view is the host's, with folders hidden behind empty read-only tmpfs mounts: `/tmp`, `/var/tmp`, `/run`
+//! and `/dev/shm` always, and what the caller names, in two kinds. A *protected* folder (those four, and
+//! [`Confinement::hide`](super::Confinement::hide): the state folder, the attempt folder, a campaign's folder)
+//! shows only what the confinement itself names. An *open* one ([`Confinement::hide_unless_named`]
+//! (super::Confinement::hide_unless_named): the repository) also shows what the worker's program, arguments and
+//! environment values (split at `:`) name inside it, so that an interpreter, a virtual environment or a library
+//! path there still resolves, unless that lies in a folder the caller protects; an open folder itself is never
+//! shown that way. The program the worker runs is shown too (the file alone), unless it lies in a folder the caller
+//! protects: it must be there to be executed. Shown again at their
+//! own paths, from clones of the host's mounts taken before anything is hidden: the folders the worker may write
+//! (read-write), those it may read ([`Confinement::readable`](super::Confinement::readable)) and its working
+//! directory (read-only). A hidden folder inside a shown one is hidden after the shown one is in place. Its
+//! `/proc` is mounted fresh for its PID namespace, so no host process is visible there. Writes are the Landlock
+//! rules' concern, not the view's.
+
+use std::ffi::{CString, OsStr};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// Hidden in every private view (protected: a worker's command cannot show what is in them).
+pub(super) const ALWAYS_HIDDEN: [&str; 4] = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
+
+/// One path shown again inside a hidden folder.
+#[derive(Debug)]
+pub(super) struct Shown {
+    pub(super) path: CString,
+    pub(super) writable: bool,
+}
+
+/// A mount point to make inside a hidden folder's tmpfs before something is shown there.
+#[derive(Debug)]
+pub(super) struct MountPoint {
+    pub(super) path: CString,
+    pub(super) folder: bool,
+}
+
+/// The view, every path formatted for the child; `trees` is filled in by the child (one descriptor per shown path).
+#[derive(Debug)]
+pub(super) struct ViewPlan {
+    /// Hidden before anything is shown.
+    pub(super) hidden: Vec<CString>,
+    pub(super) mount_points: Vec<MountPoint>,
+    /// In the order they are mounted: a path before anything shown beneath it.
+    pub(super) shown: Vec<Shown>,
+    /// Hidden after the shown paths, inside one of which each lies.
+    pub(super) hidden_inside_shown: Vec<CString>,
+    pub(super) trees: Vec<libc::c_int>,
+    pub(super) working_dir: CString,
+}
+
+fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+}
+
+/// The folders among `paths` that exist, resolved (links followed) as the kernel will see them, `/` left out.
+fn resolved(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = paths
+        .into_iter()
+        .filter_map(|path| path.canonicalize().ok())
+        .filter(|path| path.is_dir() && path != Path::new("/"))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Plans the view (see the module documentation). Paths that do not exist are left out; a shown path outside
+/// every hidden folder needs nothing.
+pub(super) fn plan(
+    protected: &[PathBuf],
+    open: &[PathBuf],
+    writable: &[PathBuf],
+    readable: &[PathBuf],
+    working_dir: &Path,
+    program: Option<&Path>,
+    command_words: impl IntoIterator<Item = impl AsRef<OsStr>>,
+) -> io::Result<ViewPlan> {
+    let protected = resolved(protected.iter().cloned());
+    let open = resolved(open.iter().cloned());
+    let roots = resolved(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
+
+    let mut wanted: Vec<(PathBuf, bool)> = writable.iter().map(|path| (path.clone(), true)).collect();
+    wanted.extend(readable.iter().map(|path| (path.clone(), false)));
+    wanted.push((working_dir.to_owned(), false));
+    let program = program
+        .and_then(|program| program.canonicalize().ok())
+        .filter(|program| !protected.iter().any(|root| program.starts_with(root)));
+    wanted.extend(program.map(|program| (program, false)));
+    let named = wanted.len();
+    for word in command_words {
+        for part in word.as_ref().as_bytes().split(|&byte| byte == b':') {
+            let path = Path::new(OsStr::from_bytes(part));
+            if path.is_absolute() {
+                wanted.push((path.to_owned(), false));
+            }
+        }
+    }
+    let mut shown: Vec<(PathBuf, bool)> = Vec::new();
+    for (index, (path, writable)) in wanted.into_iter().enumerate() {
+        let Ok(path) = path.canonicalize() else { continue };
+        if !roots.iter().any(|root| path.starts_with(root)) {
+            continue;
+        }
+        // What the command names shows only what lies inside an open folder, and nothing the caller protects.
+        let in_open = open.iter().any(|root| path.starts_with(root) && path != *root);
+        if index >= named && (!in_open || protected.iter().any(|root| path.starts_with(root))) {
+            continue;
+        }
+        match shown.iter_mut().find(|(seen, _)| *seen == path) {
+            Some(seen) => seen.1 |= writable,
+            None => shown.push((path, writable)),
+        }
+    }
+    // Parents first: a path shown inside another shown path is mounted on the first one's clone.
+    shown.sort_by_key(|(path, _)| path.components().count());
+
+    // A hidden folder inside a shown one is hidden on top of it, afterwards; of the others, only the outermost.
+    let inside_shown = |root: &PathBuf| shown.iter().any(|(path, _)| root.starts_with(path) && root != path);
+    let (inner, others): (Vec<PathBuf>, Vec<PathBuf>) = roots.iter().cloned().partition(inside_shown);
+    let outer: Vec<PathBuf> = others
+        .iter()
+        .filter(|root| !others.iter().any(|other| other != *root && root.starts_with(other)))
+        .cloned()
+        .collect();
+
+    let mut mount_points: Vec<MountPoint> = Vec::new();
+    for (path, _) in &shown {
+        let Some(root) = outer.iter().find(|root| path.starts_with(root)) else { continue };
+        let mut current = root.clone();
+        let relative = path.strip_prefix(root).expect("beneath its root");
+        let count = relative.components().count();
+        for (index, component) in relative.components().enumerate() {
+            current.push(component);
+            let last = index + 1 == count;
+            let point = MountPoint { path: c_path(&current)?, folder: !last || path.is_dir() };
+            if !mount_points.iter().any(|seen| seen.path == point.path) {
+                mount_points.push(point);
+            }
+        }
+    }
+    let trees = vec![-1; shown.len()];
+    Ok(ViewPlan {
+        hidden: outer.iter().map(|path| c_path(path)).collect::<io::Result<_>>()?,
+        mount_points,
+        shown: shown
+            .into_iter()
+            .map(|(path, writable)| Ok(Shown { path: c_path(&path)?, writable }))
+            .collect::<io::Result<_>>()?,
+        hidden_inside_shown: inner.iter().map(|path| c_path(path)).collect::<io::Result<_>>()?,
+        trees,
+        working_dir: c_path(working_dir)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_shown_where_in_which_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let (state, repo) = (base.join("state"), base.join("repo"));
+        for folder in ["state/attempts/a/work/result", "state/attempts/a/work/source/secret", "elsewhere", "repo/lib"] {
+            std::fs::create_dir_all(base.join(folder)).unwrap();
+        }
+        std::fs::write(base.join("state/tool.py"), "").unwrap();
+        std::fs::write(base.join("repo/tool.py"), "").unwrap();
+        let source = state.join("attempts/a/work/source");
+        let words = [
+            format!("{}:/nonexistent", base.join("repo/tool.py").display()),
+            base.join("state/tool.py").display().to_string(),
+            repo.display().to_string(),
+        ];
+        let plan = plan(
+            &[state.clone(), source.join("secret")],
+            std::slice::from_ref(&repo),
+            &[state.join("attempts/a/work/result")],
+            &[base.join("elsewhere")],
+            &source,
+            None,
+            &words,
+        )
+        .unwrap();
+        let text = |path: &CString| path.to_str().unwrap().to_owned();
+        let display = |path: PathBuf| path.display().to_string();
+        // The temporary folder is itself beneath /tmp here, which hides it with everything in it.
+        let root = ALWAYS_HIDDEN.iter().map(Path::new).find(|root| base.starts_with(root)).unwrap();
+        let hidden: Vec<String> = plan.hidden.iter().map(text).collect();
+        assert!(hidden.contains(&root.display().to_string()), "{hidden:?}");
+        assert!(
+            !hidden.iter().any(|path| path.starts_with(&base.display().to_string())),
+            "nested in {root:?}: {hidden:?}"
+        );
+        let shown: Vec<(String, bool)> = plan.shown.iter().map(|shown| (text(&shown.path), shown.writable)).collect();
+        // Not the state's tool.py (a protected folder), nor the repository itself (a hidden folder).
+        assert_eq!(
+            shown,
+            [
+                (display(base.join("elsewhere")), false),
+                (display(repo.join("tool.py")), false),
+                (display(state.join("attempts/a/work/result")), true),
+                (display(source.clone()), false),
+            ]
+        );
+        assert_eq!(plan.hidden_inside_shown.iter().map(text).collect::<Vec<_>>(), [display(source.join("secret"))]);
+        let tool = plan.mount_points.iter().find(|point| text(&point.path).ends_with("repo/tool.py")).unwrap();
+        assert!(!tool.folder, "a file is shown on a file");
+        let position =
+            |path: &Path| plan.mount_points.iter().position(|point| text(&point.path) == path.display().to_string());
+        assert!(position(&state).unwrap() < position(&state.join("attempts")).unwrap());
+        assert_eq!(plan.trees.len(), 4);
+    }
+}
