@@ -97,8 +97,9 @@ impl Confinement {
     /// Gives the worker a private filesystem view (on the namespace routes; the sweep keeps the host's): `/tmp`,
     /// `/var/tmp`, `/run`, `/dev/shm` and every folder [`hide`](Confinement::hide) and
     /// [`hide_unless_named`](Confinement::hide_unless_named) name are empty and read-only there, except for the
-    /// folders it may write, those it may [`read`](Confinement::readable), its working directory and (outside
-    /// protected folders) what its command and environment name; its `/proc` shows its own PID namespace only.
+    /// folders it may write, those it may [`read`](Confinement::readable), its working directory, its program and
+    /// (in `/tmp`, `/var/tmp` and the open folders) what its command and environment name; its `/proc` shows its
+    /// own PID namespace only.
     #[must_use]
     pub fn private_view(mut self) -> Confinement {
         self.private_view = true;
@@ -113,8 +114,8 @@ impl Confinement {
         self
     }
 
-    /// Hides `dir` in the private view as `/tmp` is: what the worker's command and environment name there (an
-    /// interpreter, a library folder) is shown read-only, the rest is not.
+    /// Hides `dir` in the private view as `/tmp` is: the files and folders the worker's command and environment
+    /// name there (an interpreter, a library folder) are shown read-only, the rest is not.
     #[must_use]
     pub fn hide_unless_named(mut self, dir: impl Into<PathBuf>) -> Confinement {
         self.hidden_unless_named.push(dir.into());

@@ -2,27 +2,31 @@
 //! calls (`sys::enter_view`).
 //!
 //! The view is the host's, with folders hidden behind empty read-only tmpfs mounts: `/tmp`, `/var/tmp`, `/run`
-//! and `/dev/shm` always, and what the caller names, in two kinds. A *protected* folder (those four, and
-//! [`Confinement::hide`](super::Confinement::hide): the state folder, the attempt folder, a campaign's folder)
-//! shows only what the confinement itself names. An *open* one ([`Confinement::hide_unless_named`]
-//! (super::Confinement::hide_unless_named): the repository) also shows what the worker's program, arguments and
-//! environment values (split at `:`) name inside it, so that an interpreter, a virtual environment or a library
-//! path there still resolves, unless that lies in a folder the caller protects; an open folder itself is never
-//! shown that way. The program the worker runs is shown too (the file alone), unless it lies in a folder the caller
-//! protects: it must be there to be executed. Shown again at their
-//! own paths, from clones of the host's mounts taken before anything is hidden: the folders the worker may write
-//! (read-write), those it may read ([`Confinement::readable`](super::Confinement::readable)) and its working
-//! directory (read-only). A hidden folder inside a shown one is hidden after the shown one is in place. Its
-//! `/proc` is mounted fresh for its PID namespace, so no host process is visible there. Writes are the Landlock
-//! rules' concern, not the view's.
+//! and `/dev/shm` always, and what the caller names, in two kinds. A *protected* folder
+//! ([`Confinement::hide`](super::Confinement::hide): the state folder, the attempt folder, a campaign's folder,
+//! and `/run` and `/dev/shm`) shows only what the confinement itself names. An *open* one
+//! ([`Confinement::hide_unless_named`](super::Confinement::hide_unless_named): the repository, and `/tmp` and
+//! `/var/tmp`) also shows the files and folders the worker's program, arguments and environment values (split at
+//! `:`) name inside it, so that an interpreter, a virtual environment, an SDK or a library path there still
+//! resolves (a checkout in `/tmp` included), unless that lies in a protected folder; an open folder itself, and a
+//! socket or FIFO, is never shown that way. The program the worker runs is shown too (the file alone), unless it
+//! lies in a protected folder: it must be there to be executed. Shown again at their own paths, from clones of the
+//! host's mounts taken before anything is hidden: the folders the worker may write (read-write), those it may read
+//! ([`Confinement::readable`](super::Confinement::readable)) and its working directory (read-only). A hidden
+//! folder inside a shown one is hidden after the shown one is in place. Its `/proc` is mounted fresh for its PID
+//! namespace, so no host process is visible there. Writes are the Landlock rules' concern, not the view's.
 
 use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-/// Hidden in every private view (protected: a worker's command cannot show what is in them).
+/// Hidden in every private view.
 pub(super) const ALWAYS_HIDDEN: [&str; 4] = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
+/// Of those, the ones whose files and folders a worker's command may show (where checkouts and environments may
+/// live); the others hold the host's sockets and shared memory, and stay protected.
+const OPEN_BY_DEFAULT: [&str; 2] = ["/tmp", "/var/tmp"];
+const PROTECTED_BY_DEFAULT: [&str; 2] = ["/run", "/dev/shm"];
 
 /// One path shown again inside a hidden folder.
 #[derive(Debug)]
@@ -79,8 +83,8 @@ pub(super) fn plan(
     program: Option<&Path>,
     command_words: impl IntoIterator<Item = impl AsRef<OsStr>>,
 ) -> io::Result<ViewPlan> {
-    let protected = resolved(protected.iter().cloned());
-    let open = resolved(open.iter().cloned());
+    let protected = resolved(protected.iter().cloned().chain(PROTECTED_BY_DEFAULT.iter().map(PathBuf::from)));
+    let open = resolved(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)));
     let roots = resolved(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
 
     let mut wanted: Vec<(PathBuf, bool)> = writable.iter().map(|path| (path.clone(), true)).collect();
@@ -106,9 +110,12 @@ pub(super) fn plan(
             continue;
         }
         // What the command names shows only what lies inside an open folder, and nothing the caller protects.
-        let in_open = open.iter().any(|root| path.starts_with(root) && path != *root);
-        if index >= named && (!in_open || protected.iter().any(|root| path.starts_with(root))) {
-            continue;
+        if index >= named {
+            let in_open = open.iter().any(|root| path.starts_with(root));
+            let plain = path.is_file() || path.is_dir();
+            if !in_open || roots.contains(&path) || !plain || protected.iter().any(|root| path.starts_with(root)) {
+                continue;
+            }
         }
         match shown.iter_mut().find(|(seen, _)| *seen == path) {
             Some(seen) => seen.1 |= writable,
@@ -165,7 +172,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().canonicalize().unwrap();
         let (state, repo) = (base.join("state"), base.join("repo"));
-        for folder in ["state/attempts/a/work/result", "state/attempts/a/work/source/secret", "elsewhere", "repo/lib"] {
+        for folder in
+            ["state/attempts/a/work/result", "state/attempts/a/work/source/secret", "elsewhere", "repo/lib", "sdk"]
+        {
             std::fs::create_dir_all(base.join(folder)).unwrap();
         }
         std::fs::write(base.join("state/tool.py"), "").unwrap();
@@ -175,6 +184,7 @@ mod tests {
             format!("{}:/nonexistent", base.join("repo/tool.py").display()),
             base.join("state/tool.py").display().to_string(),
             repo.display().to_string(),
+            base.join("sdk").display().to_string(),
         ];
         let plan = plan(
             &[state.clone(), source.join("secret")],
@@ -197,11 +207,13 @@ mod tests {
             "nested in {root:?}: {hidden:?}"
         );
         let shown: Vec<(String, bool)> = plan.shown.iter().map(|shown| (text(&shown.path), shown.writable)).collect();
-        // Not the state's tool.py (a protected folder), nor the repository itself (a hidden folder).
+        // Not the state's tool.py (a protected folder), nor the repository itself (a hidden folder); the SDK beside
+        // the repository in /tmp, yes.
         assert_eq!(
             shown,
             [
                 (display(base.join("elsewhere")), false),
+                (display(base.join("sdk")), false),
                 (display(repo.join("tool.py")), false),
                 (display(state.join("attempts/a/work/result")), true),
                 (display(source.clone()), false),
@@ -213,6 +225,6 @@ mod tests {
         let position =
             |path: &Path| plan.mount_points.iter().position(|point| text(&point.path) == path.display().to_string());
         assert!(position(&state).unwrap() < position(&state.join("attempts")).unwrap());
-        assert_eq!(plan.trees.len(), 4);
+        assert_eq!(plan.trees.len(), 5);
     }
 }
