@@ -322,11 +322,12 @@ fn a_campaign_warns_once_of_weaker_confinement_and_require_confinement_refuses_b
 /// attacker can (each folder made relative to its parent's descriptor, the deepest path being past `PATH_MAX`),
 /// and then fails its `execute`; otherwise the test worker as it is. The marker lies in the repository (outside
 /// every source folder, so that no identity depends on it) and is named on the command line: that is how a
-/// worker's private view, which hides the repository and `/tmp`, still shows it.
+/// worker's private view, which hides the repository and `/tmp`, still shows it. The test worker it runs is named
+/// there too (the checkout may lie in `/tmp`).
 fn nesting_worker(outside: &Path) -> String {
     format!(
         r#"import os, sys
-args = [{worker:?}, "serve", "--conformant", "--quiet"]
+args = [sys.argv[2], "serve", "--conformant", "--quiet"]
 if os.path.exists(sys.argv[1]):
     tmpdir = os.environ["TMPDIR"]
     for top in (tmpdir, os.path.join(os.path.dirname(tmpdir), "result")):
@@ -342,8 +343,7 @@ if os.path.exists(sys.argv[1]):
         os.close(fd)
     args += ["--fault", "fail@execute"]
 os.execv(args[0], args)
-"#,
-        worker = test_worker(),
+"#
     )
 }
 
@@ -361,7 +361,7 @@ fn an_implementation_nesting_3000_folders_then_failing_leaves_no_tmpdir_and_a_re
         r#"
 [workers.nesting-solver]
 role = "implementation"
-command = ["python3", "nesting.py", {marker:?}]
+command = ["python3", "nesting.py", {marker:?}, {worker:?}]
 source = "src-nesting"
 
 [implementations.nesting]
@@ -371,7 +371,8 @@ parameters = {{}}
 [campaigns.nesting]
 datasets = ["small"]
 implementations = ["nesting"]
-"#
+"#,
+        worker = test_worker(),
     ));
     fs::write(bench.path("repo/metewand.toml"), toml).unwrap();
 
