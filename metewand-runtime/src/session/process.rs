@@ -184,10 +184,11 @@ pub(super) struct Spawned {
 pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) -> io::Result<Spawned> {
     ensure_subreaper()?;
     let prepared = confinement.map(confinement::prepare).transpose()?;
+    let mut program = None;
     let view = match confinement {
         Some(confinement) => {
             let environment = command.environment();
-            let program = command.resolved_program(&environment);
+            program = command.resolved_program(&environment).and_then(|found| found.canonicalize().ok());
             let words = std::iter::once(command.program.clone())
                 .chain(command.args.iter().cloned())
                 .chain(environment.into_values());
@@ -195,7 +196,16 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         }
         None => None,
     };
-    let mut builder = Command::new(&command.program);
+    // In a private view only shown paths resolve: a program named by a path is executed by its resolved one (what
+    // the view shows), keeping the name it was given as `argv[0]`.
+    let mut builder = match program.filter(|_| view.is_some() && command.program.as_encoded_bytes().contains(&b'/')) {
+        Some(resolved) => {
+            let mut builder = Command::new(resolved);
+            std::os::unix::process::CommandExt::arg0(&mut builder, &command.program);
+            builder
+        }
+        None => Command::new(&command.program),
+    };
     builder
         .args(&command.args)
         .current_dir(&command.working_dir)

@@ -159,7 +159,8 @@ pub(super) fn plan(
             .collect::<io::Result<_>>()?,
         hidden_inside_shown: inner.iter().map(|path| c_path(path)).collect::<io::Result<_>>()?,
         trees,
-        working_dir: c_path(working_dir)?,
+        // Entered again through the view, where only shown paths resolve: `a/../b` may pass through a hidden `a`.
+        working_dir: c_path(&working_dir.canonicalize().unwrap_or_else(|_| working_dir.to_owned()))?,
     })
 }
 
