@@ -95,12 +95,26 @@ pub(super) fn plan(
         .filter(|program| !protected.iter().any(|root| program.starts_with(root)));
     wanted.extend(program.map(|program| (program, false)));
     let named = wanted.len();
+    // The folders a named path passes through before a `..` (`/repo/../sdk`): the kernel walks them as written, so
+    // each must exist in the view too, if only as an empty folder.
+    let mut passages: Vec<PathBuf> = Vec::new();
     for word in command_words {
         for part in word.as_ref().as_bytes().split(|&byte| byte == b':') {
             let path = Path::new(OsStr::from_bytes(part));
-            if path.is_absolute() {
-                wanted.push((path.to_owned(), false));
+            if !path.is_absolute() {
+                continue;
             }
+            let mut prefix = PathBuf::new();
+            for component in path.components() {
+                if component == std::path::Component::ParentDir
+                    && let Ok(passage) = prefix.canonicalize()
+                    && passage.is_dir()
+                {
+                    passages.push(passage);
+                }
+                prefix.push(component);
+            }
+            wanted.push((path.to_owned(), false));
         }
     }
     let mut shown: Vec<(PathBuf, bool)> = Vec::new();
@@ -135,7 +149,8 @@ pub(super) fn plan(
         .collect();
 
     let mut mount_points: Vec<MountPoint> = Vec::new();
-    for (path, _) in &shown {
+    let passages = passages.iter().filter(|passage| !protected.iter().any(|root| passage.starts_with(root)));
+    for path in shown.iter().map(|(path, _)| path).chain(passages) {
         let Some(root) = outer.iter().find(|root| path.starts_with(root)) else { continue };
         let mut current = root.clone();
         let relative = path.strip_prefix(root).expect("beneath its root");
@@ -186,6 +201,7 @@ mod tests {
             base.join("state/tool.py").display().to_string(),
             repo.display().to_string(),
             base.join("sdk").display().to_string(),
+            format!("{}/lib/../tool.py", repo.display()),
         ];
         let plan = plan(
             &[state.clone(), source.join("secret")],
@@ -226,6 +242,7 @@ mod tests {
         let position =
             |path: &Path| plan.mount_points.iter().position(|point| text(&point.path) == path.display().to_string());
         assert!(position(&state).unwrap() < position(&state.join("attempts")).unwrap());
+        assert!(position(&repo.join("lib")).is_some(), "a folder passed through before `..` exists in the view");
         assert_eq!(plan.trees.len(), 5);
     }
 }
