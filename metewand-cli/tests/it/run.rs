@@ -219,6 +219,13 @@ for line in sys.stdin:
                     print("write " + target + ": ok", file=sys.stderr, flush=True)
                 except OSError as error:
                     print("write " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+        if mode == "write-fd":
+            # A descriptor metewand was started with, were it to reach this worker.
+            try:
+                os.write(int(argument), b"forged")
+                print("write-fd " + argument + ": ok", file=sys.stderr, flush=True)
+            except OSError as error:
+                print("write-fd " + argument + ": errno " + str(error.errno), file=sys.stderr, flush=True)
         if mode == "read-all":
             # Every place named: read a file, list a folder, connect to a socket.
             for target in argument.split(","):
@@ -1571,6 +1578,27 @@ fn a_worker_reads_no_peers_result_no_record_no_repository_and_nothing_in_tmp() {
         }
         skip(Requirement::PidNamespace, "the reader had no private view: it read what the host shows");
     }
+}
+
+/// Descriptors `metewand` was started with (3 and 4 here, open for appending to a file outside every folder a
+/// worker may write) do not reach its workers: writing to them fails with EBADF, and the file stays empty.
+#[test]
+fn descriptors_metewand_inherited_do_not_reach_its_workers() {
+    let bench = Bench::new();
+    let outside = bench.out("outside.txt");
+    fs::write(&outside, "").unwrap();
+    bench.misbehaving_implementation("fd3", "write-fd:3");
+    bench.misbehaving_implementation("fd4", "write-fd:4");
+    for (name, fd) in [("fd3", "3"), ("fd4", "4")] {
+        let mut line = vec!["exec 3>>\"$0\" 4>>\"$0\"; exec \"$@\"".to_owned(), outside.display().to_string()];
+        line.push(env!("CARGO_BIN_EXE_metewand").to_owned());
+        line.extend(bench.args(name, name));
+        let output = Command::new("sh").arg("-c").args(&line).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let log = log(&bench.out(name), "implementation");
+        assert!(log.contains(&format!("write-fd {fd}: errno 9")), "{log}");
+    }
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "", "nothing was written through an inherited descriptor");
 }
 
 /// The parent pid and start time of a process, from `/proc/<pid>/stat`.
