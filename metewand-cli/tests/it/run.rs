@@ -226,6 +226,23 @@ for line in sys.stdin:
                 print("write-fd " + argument + ": ok", file=sys.stderr, flush=True)
             except OSError as error:
                 print("write-fd " + argument + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+        if mode == "caps-udp":
+            # What it holds, and whether a datagram to the port named reaches anything that answers.
+            with open("/proc/self/status") as file:
+                for line in file:
+                    if line.startswith("Cap"):
+                        print("caps " + line.strip().replace(":\t", "="), file=sys.stderr, flush=True)
+            import socket
+            udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            udp.settimeout(1.0)
+            try:
+                udp.sendto(b"ping", ("127.0.0.1", int(argument)))
+                udp.recv(16)
+                print("udp " + argument + ": ok", file=sys.stderr, flush=True)
+            except TimeoutError:
+                print("udp " + argument + ": timed out", file=sys.stderr, flush=True)
+            except OSError as error:
+                print("udp " + argument + ": errno " + str(error.errno), file=sys.stderr, flush=True)
         if mode == "read-all":
             # Every place named: read a file, list a folder, connect to a socket.
             for target in argument.split(","):
@@ -1599,6 +1616,41 @@ fn descriptors_metewand_inherited_do_not_reach_its_workers() {
         assert!(log.contains(&format!("write-fd {fd}: errno 9")), "{log}");
     }
     assert_eq!(fs::read_to_string(&outside).unwrap(), "", "nothing was written through an inherited descriptor");
+}
+
+/// A worker of `metewand` run by root holds no capability (every set of `/proc/self/status` empty), and its
+/// datagram to an echo on this machine's loopback reaches nothing: the echo never hears it, and the worker's wait
+/// for an answer times out. Without a network namespace (the fallback) the echo answers, as documented.
+#[test]
+fn a_worker_holds_no_capability_and_its_datagrams_reach_nobody() {
+    let bench = Bench::new();
+    let echo = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = echo.local_addr().unwrap().port();
+    let listener = std::thread::spawn(move || {
+        echo.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut buffer = [0u8; 16];
+        let (len, from) = echo.recv_from(&mut buffer).ok()?;
+        echo.send_to(&buffer[..len], from).unwrap();
+        Some(buffer[..len].to_vec())
+    });
+    bench.misbehaving_implementation("prober", &format!("caps-udp:{port}"));
+    let output = bench.run("prober", "attempt");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let log = log(&bench.out("attempt"), "implementation");
+    for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        assert!(log.contains(&format!("caps {set}=0000000000000000")), "{set}: {log}");
+    }
+    let confinement = &record(&bench.out("attempt"))["implementation"]["confinement"];
+    assert_eq!(confinement["capabilities"], "none", "{confinement}");
+    if confinement["network"] == "namespace" {
+        assert!(log.contains(&format!("udp {port}: timed out")), "{log}");
+        // Nothing arrives: the listener waits out its guard.
+        assert_eq!(listener.join().unwrap(), None, "a datagram reached this machine's loopback");
+    } else {
+        assert!(log.contains(&format!("udp {port}: ok")), "{log}");
+        assert_eq!(listener.join().unwrap().as_deref(), Some(b"ping".as_slice()));
+        skip(Requirement::PidNamespace, "the worker had no network namespace: its datagram reached the host");
+    }
 }
 
 /// The parent pid and start time of a process, from `/proc/<pid>/stat`.
