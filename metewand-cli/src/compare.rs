@@ -28,8 +28,8 @@ enum FormatArg {
     about = "compare two campaign folders cell by cell: ratio of median execute times, Mann-Whitney U, verdicts",
     long_about = LONG_ABOUT,
     after_help = "exit statuses: 0 compared, 1 with --fail-on-regression: a cell is significantly worse than the \
-                  factor, 2 usage,\na folder that is not a campaign folder or has no records or an invalid record, \
-                  or an I/O error"
+                  factor, 2 usage (--fail-on-regression where no cell's sample sizes can be significant),\na folder that \
+                  is not a campaign folder or has no records or an invalid record, or an I/O error"
 )]
 pub(crate) struct Args {
     /// the campaign folder to compare against (before)
@@ -59,6 +59,21 @@ fn parse_factor(text: &str) -> Result<f64, String> {
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let comparison =
         Comparison::new(&args.a, &args.b, args.factor).map_err(|error| Failure::Usage(format!("compare: {error}")))?;
+    if args.fail_on_regression && comparison.cells.is_empty() {
+        return Err(Failure::Usage(
+            "compare: --fail-on-regression could never fire: no cell is in both campaigns; compare two runs of the \
+             same benchmark"
+                .to_owned(),
+        ));
+    }
+    if args.fail_on_regression && !comparison.can_conclude() {
+        return Err(Failure::Usage(format!(
+            "compare: --fail-on-regression could never fire: the smallest p these cells' sample sizes allow is {:.3}, \
+             not below {}; compare campaigns with at least 4 timed attempts a cell on each side",
+            comparison.smallest_p(),
+            comparison.alpha
+        )));
+    }
     let text = match args.format {
         FormatArg::Markdown => comparison.markdown(),
         FormatArg::Json => comparison.json(),

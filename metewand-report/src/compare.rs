@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::ReportError;
 use crate::load::Records;
-use crate::stats::{ALPHA, geometric_mean, mann_whitney, map_parallel, median, ratio_of_medians, seed_for};
+use crate::stats::{ALPHA, geometric_mean, mann_whitney, map_parallel, median, ratio_of_medians, seed_for, smallest_p};
 use crate::{text, units};
 
 /// The default factor: B is worse when its median is more than 1.1 times A's.
@@ -79,6 +79,9 @@ pub struct CellComparison {
     pub p_value: Option<f64>,
     /// Whether the p-value is exact.
     pub exact: bool,
+    /// The smallest p-value the exact test gives samples of these sizes: at or above the significance level, the
+    /// cell cannot be significant however its times differ.
+    pub smallest_p: f64,
     /// The verdict.
     pub verdict: Verdict,
 }
@@ -219,6 +222,17 @@ impl Comparison {
         self.cells.iter().any(|cell| cell.verdict == Verdict::Worse)
     }
 
+    /// The smallest p-value any matched cell's sample sizes allow (1 without cells): at or above the significance
+    /// level, no cell can be significant, and no regression can ever be found.
+    pub fn smallest_p(&self) -> f64 {
+        self.cells.iter().map(|cell| cell.smallest_p).fold(1.0, f64::min)
+    }
+
+    /// Whether some cell's samples are large enough to be significant.
+    pub fn can_conclude(&self) -> bool {
+        self.smallest_p() < self.alpha
+    }
+
     /// The comparison as Markdown: warnings, the summary, then one row per matched cell.
     pub fn markdown(&self) -> String {
         let mut out = String::new();
@@ -243,6 +257,15 @@ impl Comparison {
             self.factor,
             self.alpha
         );
+        if !self.cells.is_empty() && !self.can_conclude() {
+            let _ = writeln!(
+                out,
+                "**No cell can be significant:** the smallest p these sample sizes allow is {:.3}, not below {}; \
+                 4 timed attempts a side are the least that can be.\n",
+                self.smallest_p(),
+                self.alpha
+            );
+        }
         out.push_str(
             "| problem | dataset | seed | implementation | seed | n A | n B | median A | median B | ratio B/A (95% CI) \
              | p | verdict |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
@@ -293,7 +316,9 @@ fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) 
     let test = mann_whitney(sample_a, sample_b);
     let verdict = match (ratio, test) {
         (Some((ratio, _, _)), Some(test)) => {
-            let significant = test.p < ALPHA;
+            // Samples too small to reach the level never are significant (the approximation used with ties could
+            // otherwise claim what the exact test of the same sizes cannot).
+            let significant = test.p < ALPHA && smallest_p(sample_a.len(), sample_b.len()) < ALPHA;
             if ratio > factor {
                 if significant { Verdict::Worse } else { Verdict::WorseNotSignificant }
             } else if ratio < 1.0 / factor {
@@ -318,6 +343,7 @@ fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) 
         ratio_ci: ratio.map(|(_, low, high)| (low, high)),
         p_value: test.map(|test| test.p),
         exact: test.is_some_and(|test| test.exact),
+        smallest_p: smallest_p(sample_a.len(), sample_b.len()),
         verdict,
     }
 }

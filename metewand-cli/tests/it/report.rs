@@ -112,6 +112,32 @@ fn compare_report_fails_on_a_regression_only_when_asked() {
     assert!(same.stderr.is_empty(), "{}", text(&same.stderr));
 }
 
+/// With 2 repetitions a cell no p can fall below 1/3: `compare` says so, and `--fail-on-regression`, which could never
+/// fire, is refused before anything is printed, saying why.
+#[test]
+fn compare_refuses_to_gate_on_samples_too_small_to_be_significant() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |slow: u64| -> Vec<Planned> {
+        (1..=2)
+            .map(|repetition| Planned::new("p", "small", "a").repetition(repetition).time(1_000_000 * slow))
+            .collect()
+    };
+    let (before, after) = (dir.path().join("before"), dir.path().join("after"));
+    write_campaign(&before, &Campaign::default(), &plan(1));
+    write_campaign(&after, &Campaign::default(), &plan(10));
+    let plain = metewand(&args(&["compare", path(&before), path(&after)]));
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let stdout = text(&plain.stdout);
+    assert!(stdout.contains("the smallest p these sample sizes allow is 0.333"), "{stdout}");
+    assert!(stdout.contains("| ~worse |"), "ten times slower, but not significant: {stdout}");
+    let gated = metewand(&args(&["compare", path(&before), path(&after), "--fail-on-regression"]));
+    assert_eq!(gated.status.code(), Some(2), "{}", text(&gated.stderr));
+    assert!(gated.stdout.is_empty());
+    let stderr = text(&gated.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--fail-on-regression could never fire") && stderr.contains("0.333"), "{stderr}");
+}
+
 #[test]
 fn report_and_compare_bad_input_is_one_sentence_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();

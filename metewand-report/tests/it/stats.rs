@@ -2,7 +2,8 @@
 //! published critical values of the Mann–Whitney U test.
 
 use metewand_report::stats::{
-    BOOTSTRAP_RESAMPLES, SplitMix64, Summary, geometric_mean, mann_whitney, quantile, ratio_of_medians, seed_for,
+    ALPHA, BOOTSTRAP_RESAMPLES, SplitMix64, Summary, geometric_mean, mann_whitney, quantile, ratio_of_medians,
+    seed_for, smallest_p,
 };
 use serde_json::{Value, json};
 
@@ -119,6 +120,24 @@ fn exact_p_values_agree_with_published_critical_values() {
     // Symmetric: swapping the samples keeps the two-sided p-value.
     let (a, b) = with_u(8, 6, 11);
     assert_eq!(mann_whitney(&a, &b).unwrap().p, mann_whitney(&b, &a).unwrap().p);
+}
+
+/// The smallest p a pair of sample sizes allows is what the exact test gives two samples that do not overlap, and it
+/// is below 0.05 from 4 a side on: 2 / C(n1 + n2, n1).
+#[test]
+fn the_smallest_p_is_that_of_two_separated_samples() {
+    for (n1, n2, expected) in
+        [(2, 2, 1.0 / 3.0), (3, 3, 0.1), (4, 3, 2.0 / 35.0), (4, 4, 2.0 / 70.0), (5, 4, 2.0 / 126.0)]
+    {
+        let smallest = smallest_p(n1, n2);
+        assert!((smallest - expected).abs() < 1e-12, "{n1} and {n2}: {smallest}");
+        let a: Vec<f64> = (0..n1).map(|i| i as f64).collect();
+        let b: Vec<f64> = (0..n2).map(|i| 100.0 + i as f64).collect();
+        let test = mann_whitney(&a, &b).unwrap();
+        assert!(test.exact && (test.p - expected).abs() < 1e-12, "{n1} and {n2}: {test:?}");
+    }
+    assert!(smallest_p(3, 3) >= ALPHA && smallest_p(4, 4) < ALPHA);
+    assert_eq!((smallest_p(0, 5), smallest_p(1, 1)), (1.0, 1.0));
 }
 
 #[test]
