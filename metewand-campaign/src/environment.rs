@@ -56,27 +56,11 @@ fn read_trimmed(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
 }
 
-fn find_on_path(program: &str, path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
-    if program.contains('/') {
-        return Some(PathBuf::from(program));
-    }
-    std::env::split_paths(path_var?).map(|dir| dir.join(program)).find(|candidate| {
-        fs::metadata(candidate).is_ok_and(|metadata| {
-            use std::os::unix::fs::PermissionsExt;
-            metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
-        })
-    })
-}
-
 /// The program of one worker command: found as the runtime's `execvp` would, in the worker's source copy for a
 /// relative path (here, the declared source folder, which the copy mirrors).
 pub fn program(command: &str, source: &Path) -> Program {
     let path_var = std::env::var_os("PATH");
-    let found = if command.contains('/') && !command.starts_with('/') {
-        Some(source.join(command))
-    } else {
-        find_on_path(command, path_var.as_deref())
-    };
+    let found = metewand_runtime::session::find_program(command.as_ref(), source, path_var.as_deref());
     let resolved = found.as_ref().and_then(|path| fs::canonicalize(path).ok());
     let (sha256, script) = match resolved.as_ref().and_then(|path| fs::read(path).ok()) {
         Some(bytes) => {

@@ -50,7 +50,7 @@ use metewand_protocol::{
     validate_hello_response,
 };
 use metewand_protocol::{Method, RequestTracker};
-pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand};
+pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand, find_program};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};

@@ -44,10 +44,10 @@
 //! that changes its user or enters another PID namespace is out of reach of the sweep (not of a namespace).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
@@ -120,20 +120,6 @@ impl WorkerCommand {
         &self.working_dir
     }
 
-    /// The file the program names, as `exec` will find it: a path with a `/` (from the working directory when
-    /// relative), otherwise the first executable file of that name on the environment's `PATH`.
-    fn resolved_program(&self, environment: &BTreeMap<OsString, OsString>) -> Option<PathBuf> {
-        use std::os::unix::fs::PermissionsExt;
-        let program = std::path::Path::new(&self.program);
-        if self.program.as_encoded_bytes().contains(&b'/') {
-            return Some(self.working_dir.join(program));
-        }
-        let path = environment.get(std::ffi::OsStr::new("PATH"))?;
-        std::env::split_paths(path).map(|dir| dir.join(program)).find(|candidate| {
-            fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
-        })
-    }
-
     /// The complete environment the worker gets, given the orchestrator's own.
     pub fn environment(&self) -> BTreeMap<OsString, OsString> {
         let mut environment: BTreeMap<OsString, OsString> = INHERITED_ENV
@@ -143,6 +129,18 @@ impl WorkerCommand {
         environment.extend(self.env.iter().map(|(name, value)| (name.clone(), value.clone())));
         environment
     }
+}
+
+/// The file `program` names, as the spawn's `execvp` will find it: a path with a `/` (from `working_dir` when
+/// relative), otherwise the first executable regular file of that name on `path` (a `PATH` value).
+pub fn find_program(program: &OsStr, working_dir: &Path, path: Option<&OsStr>) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    if program.as_encoded_bytes().contains(&b'/') {
+        return Some(working_dir.join(program));
+    }
+    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| {
+        fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
+    })
 }
 
 /// The pids of workers that have been spawned and not yet reaped.
@@ -159,7 +157,7 @@ fn live_workers() -> MutexGuard<'static, BTreeSet<i32>> {
 /// Marks the orchestrator a child subreaper and non-dumpable, once per process.
 fn ensure_subreaper() -> io::Result<()> {
     static MARKED: OnceLock<Result<(), i32>> = OnceLock::new();
-    let mark = || sys::set_child_subreaper().and_then(|()| sys::set_not_dumpable());
+    let mark = || sys::set_child_subreaper().and_then(|()| sys::set_dumpable(false));
     match MARKED.get_or_init(|| mark().map_err(|error| error.raw_os_error().unwrap_or(0))) {
         Ok(()) => Ok(()),
         Err(code) => Err(io::Error::from_raw_os_error(*code)),
@@ -184,14 +182,14 @@ pub(super) struct Spawned {
 pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) -> io::Result<Spawned> {
     ensure_subreaper()?;
     let prepared = confinement.map(confinement::prepare).transpose()?;
+    let environment = command.environment();
     let mut program = None;
     let view = match confinement {
         Some(confinement) => {
-            let environment = command.environment();
-            program = command.resolved_program(&environment).and_then(|found| found.canonicalize().ok());
-            let words = std::iter::once(command.program.clone())
-                .chain(command.args.iter().cloned())
-                .chain(environment.into_values());
+            let path = environment.get(OsStr::new("PATH")).map(OsString::as_os_str);
+            program =
+                find_program(&command.program, &command.working_dir, path).and_then(|found| found.canonicalize().ok());
+            let words = std::iter::once(&command.program).chain(&command.args).chain(environment.values());
             confinement.view_plan(&command.working_dir, program.as_deref(), words)?
         }
         None => None,
@@ -210,7 +208,7 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         .args(&command.args)
         .current_dir(&command.working_dir)
         .env_clear()
-        .envs(command.environment())
+        .envs(&environment)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
