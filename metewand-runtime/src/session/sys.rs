@@ -110,12 +110,12 @@ pub(super) fn set_child_subreaper() -> io::Result<()> {
     Ok(())
 }
 
-/// Makes the calling process non-dumpable: a process of the same user without `CAP_SYS_PTRACE` (a worker, which
-/// holds no capability) can then neither trace it nor read its `/proc/<pid>/environ`, `maps` or memory. Processes
-/// forked from it without `exec` (a worker's supervisor) stay so.
-pub(super) fn set_not_dumpable() -> io::Result<()> {
+/// Makes the calling process dumpable or not. Non-dumpable, a process of the same user without `CAP_SYS_PTRACE` (a
+/// worker, which holds no capability) can neither trace it nor read its `/proc/<pid>/environ`, `maps` or memory;
+/// processes forked from it without `exec` (a worker's supervisor) stay so.
+pub(super) fn set_dumpable(dumpable: bool) -> io::Result<()> {
     // SAFETY: PR_SET_DUMPABLE takes 0 or 1 and zeros, as prctl(2) asks.
-    check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) })
+    check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, libc::c_ulong::from(dumpable), 0, 0, 0) })
 }
 
 /// Sends `signal` to a process (`target > 0`) or a process group (`target < 0`); a target that no longer exists is
@@ -251,12 +251,11 @@ fn write_proc_file(path: &CStr, bytes: &[u8]) -> io::Result<()> {
 /// which the new namespace does not map, so the process is dumpable while it writes them and non-dumpable again
 /// after.
 fn write_id_maps(maps: &IdMaps) -> io::Result<()> {
-    // SAFETY: PR_SET_DUMPABLE takes 0 or 1 and zeros, as prctl(2) asks.
-    check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) })?;
+    set_dumpable(true)?;
     write_proc_file(c"/proc/self/setgroups", b"deny")?;
     write_proc_file(c"/proc/self/uid_map", maps.uid.as_bytes())?;
     write_proc_file(c"/proc/self/gid_map", maps.gid.as_bytes())?;
-    set_not_dumpable()
+    set_dumpable(false)
 }
 
 /// A raw `clone` with `flags` and no new stack: a fork, returning 0 in the child and the child's pid in the
@@ -364,15 +363,21 @@ fn close_other_descriptors_on_exec() -> io::Result<()> {
     if unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC) } == 0 {
         return Ok(());
     }
-    // Before Linux 5.11: one by one, up to the descriptor limit.
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit writes into the local struct.
-    check(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) })?;
-    for fd in 3..limit.rlim_cur.min(1 << 20) as libc::c_int {
+    // Before Linux 5.11: one by one.
+    for fd in 3..descriptor_ceiling() {
         // SAFETY: F_SETFD on a descriptor number of this process; an unused number fails harmlessly with EBADF.
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
     Ok(())
+}
+
+/// Where a walk over this process's descriptor numbers ends, where `close_range` is missing: the descriptor
+/// limit, at most 2^20.
+fn descriptor_ceiling() -> libc::c_int {
+    let mut limit = libc::rlimit { rlim_cur: 1 << 20, rlim_max: 0 };
+    // SAFETY: getrlimit writes into the local struct; on failure it is left as initialized.
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    limit.rlim_cur.min(1 << 20) as libc::c_int
 }
 
 /// Brings up the loopback interface of the worker's new network namespace (it starts down), so that a worker
@@ -693,11 +698,8 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::sessio
 fn supervise(worker: i32) -> ! {
     // SAFETY: close_range closes this process's own descriptors; nothing here uses one again.
     if unsafe { libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) } < 0 {
-        // Before Linux 5.9: one by one, up to the descriptor limit.
-        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-        // SAFETY: getrlimit writes into the local struct.
-        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
-        for fd in 0..limit.rlim_cur.min(1 << 20) as libc::c_int {
+        // Before Linux 5.9: one by one.
+        for fd in 0..descriptor_ceiling() {
             // SAFETY: closing a descriptor of this process; an unused number fails harmlessly with EBADF.
             unsafe { libc::close(fd) };
         }
