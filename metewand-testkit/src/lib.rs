@@ -223,6 +223,21 @@ impl Default for Reachable {
     }
 }
 
+/// A UDP echo on this machine's loopback (in the test's own network namespace): it answers the first datagram that
+/// comes within `wait`, and its thread returns what came (`None` when nothing did).
+pub fn udp_echo(wait: std::time::Duration) -> (u16, std::thread::JoinHandle<Option<Vec<u8>>>) {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("a loopback UDP socket");
+    let port = socket.local_addr().expect("its address").port();
+    let echo = std::thread::spawn(move || {
+        socket.set_read_timeout(Some(wait)).expect("a read timeout");
+        let mut buffer = [0u8; 64];
+        let (len, from) = socket.recv_from(&mut buffer).ok()?;
+        socket.send_to(&buffer[..len], from).expect("the echo goes back");
+        Some(buffer[..len].to_vec())
+    });
+    (port, echo)
+}
+
 /// Whether this process holds `CAP_SYS_ADMIN` in its effective set, read from `/proc/self/status`: the tests' own
 /// answer to whether a worker's PID namespace may come without a user namespace, independent of the runtime's
 /// probe.

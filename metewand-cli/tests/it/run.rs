@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
-use metewand_testkit::{ConfinementRequired, Requirement, has_cap_sys_admin, skip};
+use metewand_testkit::{ConfinementRequired, Requirement, has_cap_sys_admin, skip, udp_echo};
 
 use crate::{Tmpfs, command, run as metewand, text};
 
@@ -1624,15 +1624,7 @@ fn descriptors_metewand_inherited_do_not_reach_its_workers() {
 #[test]
 fn a_worker_holds_no_capability_and_its_datagrams_reach_nobody() {
     let bench = Bench::new();
-    let echo = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    let port = echo.local_addr().unwrap().port();
-    let listener = std::thread::spawn(move || {
-        echo.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let mut buffer = [0u8; 16];
-        let (len, from) = echo.recv_from(&mut buffer).ok()?;
-        echo.send_to(&buffer[..len], from).unwrap();
-        Some(buffer[..len].to_vec())
-    });
+    let (port, listener) = udp_echo(Duration::from_secs(10));
     bench.misbehaving_implementation("prober", &format!("caps-udp:{port}"));
     let output = bench.run("prober", "attempt");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));

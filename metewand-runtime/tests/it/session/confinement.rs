@@ -19,7 +19,7 @@ use metewand_runtime::session::{
     IpcConfinement, MountConfinement, NetworkConfinement, PhaseTimeouts, ProcessConfinement, ProcessIsolation,
     SessionConfig, SessionErrorKind, SignalConfinement,
 };
-use metewand_testkit::{ConfinementRequired, Reachable, Requirement, forward_skips, has_cap_sys_admin, skip};
+use metewand_testkit::{ConfinementRequired, Reachable, Requirement, forward_skips, has_cap_sys_admin, skip, udp_echo};
 
 use super::test_worker::{TEST_WORKER_VAR, test_worker};
 use super::{Fixture, GENEROUS};
@@ -558,24 +558,10 @@ fn without_privileges_only_stdin_stdout_and_stderr_reach_the_worker() {
     );
 }
 
-/// A UDP echo on this machine's loopback, answering the first datagram within five seconds; returns what it got.
-fn udp_echo() -> (u16, std::thread::JoinHandle<Option<Vec<u8>>>) {
-    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    let port = socket.local_addr().unwrap().port();
-    let echo = std::thread::spawn(move || {
-        socket.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
-        let mut buffer = [0u8; 64];
-        let (len, from) = socket.recv_from(&mut buffer).ok()?;
-        socket.send_to(&buffer[..len], from).unwrap();
-        Some(buffer[..len].to_vec())
-    });
-    (port, echo)
-}
-
 /// Without network access a worker's datagrams reach nobody (its network namespace has only its own loopback,
 /// where nothing answers: its wait for the echo ends with `EAGAIN`); with it, the echo answers.
 fn udp_reaches_nobody() {
-    let (port, echo) = udp_echo();
+    let (port, echo) = udp_echo(std::time::Duration::from_secs(5));
     let fixture = Fixture::new();
     let args = ["--attack", "udp@prepare", "--target-port", &port.to_string(), "--quiet"];
     let (log, report) = attacked(&fixture, &args, Confinement::new());
@@ -590,7 +576,7 @@ fn udp_reaches_nobody() {
         assert_eq!(echo.join().unwrap().as_deref(), Some(b"ping".as_slice()));
         skip(Requirement::PidNamespace, "the worker had no network namespace: its datagram reached the host");
     }
-    let (port, echo) = udp_echo();
+    let (port, echo) = udp_echo(std::time::Duration::from_secs(5));
     let fixture = Fixture::new();
     let args = ["--attack", "udp@prepare", "--target-port", &port.to_string(), "--quiet"];
     let (log, report) = attacked(&fixture, &args, Confinement::new().network(true));
