@@ -104,6 +104,25 @@ fn a_mixed_campaign_records_every_outcome_and_materializes_each_key_once() {
     assert!(rows.iter().any(|row| row["peak_memory_bytes"].as_u64().is_some_and(|bytes| bytes > 0)), "{rows:?}");
 }
 
+/// Opens `path` for `plan`, waiting while it is locked: a worker that another test of this process is starting
+/// holds a copy of every descriptor, the folder's lock included, from its fork until its `exec`, so the lock may
+/// outlive the folder that held it by that long. Any other outcome is returned at once.
+fn open_when_free(
+    path: &std::path::Path,
+    plan: &CampaignPlan<'_>,
+    environment: &Environment,
+) -> Result<CampaignFolder, FolderError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        match CampaignFolder::open(path, plan, 1, environment.clone()) {
+            Err(FolderError::Locked { .. }) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
 #[test]
 fn a_folder_is_locked_by_its_run_and_refuses_another_repository_or_campaign() {
     let bench = Bench::new("");
@@ -116,22 +135,20 @@ fn a_folder_is_locked_by_its_run_and_refuses_another_repository_or_campaign() {
     assert!(matches!(error, FolderError::Locked { .. }), "{error}");
     drop(held);
     let other = CampaignPlan::new(&repository, Some("mixed"), &Axes::default()).unwrap();
-    let error = CampaignFolder::open(&path, &other, 1, environment.clone()).unwrap_err();
-    assert!(matches!(&error, FolderError::Foreign { found_name, name, .. } if found_name == "main" && name == "mixed"));
+    let error = open_when_free(&path, &other, &environment).unwrap_err();
+    assert!(
+        matches!(&error, FolderError::Foreign { found_name, name, .. } if found_name == "main" && name == "mixed"),
+        "{error}"
+    );
     assert!(error.to_string().contains("holds campaign \"main\" of repository"), "{error}");
     let copy = Bench::new("");
     let repository = copy.load();
     let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
-    let error = CampaignFolder::open(&path, &plan, 1, environment.clone()).unwrap_err();
+    let error = open_when_free(&path, &plan, &environment).unwrap_err();
     assert!(matches!(error, FolderError::Foreign { .. }), "{error}");
     let repository = bench.load();
-    CampaignFolder::open(
-        &path,
-        &CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap(),
-        1,
-        environment,
-    )
-    .unwrap();
+    let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
+    open_when_free(&path, &plan, &environment).unwrap();
 }
 
 #[test]
