@@ -1,7 +1,8 @@
 //! `metewand doctor`: what this machine's kernel offers for confining workers.
 
 use metewand_runtime::session::{
-    CapabilityConfinement, IpcConfinement, KernelSupport, MountConfinement, NetworkConfinement, ProcessConfinement,
+    CapabilityConfinement, IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement,
+    NetworkConfinement, ProcessConfinement,
 };
 
 use crate::{Failure, print_out};
@@ -16,8 +17,11 @@ use crate::{Failure, print_out};
                   one inside a user namespace of its own (the route without privileges), and which of them workers \
                   get; then what a worker without network access gets (a network namespace with only loopback, \
                   TCP denied, or nothing), its IPC (a namespace of its own, or the host's), its capabilities (none) \
-                  and its filesystem view (private, or the host's). The last line says whether workers would run fully confined (what `metewand run \
-                  --require-confinement` requires)."
+                  and its filesystem view (private, or the host's); then how each of the default `[limits]` would \
+                  be kept: memory_bytes (none by default; rlimit: RLIMIT_AS), processes (pid_max: the worker's \
+                  own PID namespace's, Linux 6.14 and later; rlimit: RLIMIT_NPROC in a user namespace without \
+                  root; none) and output_bytes (watched: measured while the worker runs). The last line says \
+                  whether workers would run fully confined (what `metewand run --require-confinement` requires)."
 )]
 pub(crate) struct Args {}
 
@@ -52,13 +56,30 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         MountConfinement::Private => "private",
         MountConfinement::Host => "host",
     };
+    let limit = |limit: LimitReport| {
+        let mechanism = match limit.mechanism {
+            LimitMechanism::Rlimit => "rlimit",
+            LimitMechanism::PidMax => "pid_max",
+            LimitMechanism::Watched => "watched",
+            LimitMechanism::None => "none",
+        };
+        match limit.value {
+            Some(value) => format!("{value} ({mechanism})"),
+            None => "none".to_owned(),
+        }
+    };
+    let limits = &expected.limits;
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
     let text = format!(
         "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nnetwork {network}\nipc \
-         {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nconfinement {verdict}\n",
+         {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nlimits.memory_bytes {}\nlimits.processes {}\n\
+         limits.output_bytes {}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
+        limit(limits.memory_bytes),
+        limit(limits.processes),
+        limit(limits.output_bytes),
     );
     print_out("doctor", &text)
 }

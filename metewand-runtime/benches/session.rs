@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use metewand_runtime::protocol::messages::{Capability, WorkerId};
 use metewand_runtime::session::{
-    Confinement, ImplementationSession, PhaseTimeouts, ProcessIsolation, SessionConfig, WorkerCommand,
+    Confinement, ImplementationSession, Limits, PhaseTimeouts, ProcessIsolation, SessionConfig, WorkerCommand,
 };
 use tempfile::TempDir;
 
@@ -154,9 +154,10 @@ fn fresh(dir: &TempDir, command: WorkerCommand, confined: Option<ProcessIsolatio
         Some(isolation) => {
             let tmp = dir.path().join("tmp");
             let _ = std::fs::create_dir(&tmp);
-            // Everything an attempt's worker gets: Landlock, the namespaces, the private view, no capability.
+            // Everything an attempt's worker gets: Landlock, the namespaces, the private view, no capability, the
+            // default limits (with the output watch).
             let confinement =
-                Confinement::new().writable(tmp).file_size_limit(64 << 30).process_isolation(isolation).private_view();
+                Confinement::new().writable(tmp).limits(Limits::default()).process_isolation(isolation).private_view();
             config.confine(confinement)
         }
         None => config,

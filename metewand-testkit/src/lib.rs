@@ -12,7 +12,8 @@
 //!
 //! - `METEWAND_CONFINEMENT_REQUIRED`: the kernel features every confined worker must get, comma-separated:
 //!   `landlock-abi=N` (at least that Landlock ABI), `pid-namespace` (each worker in a PID namespace of its own),
-//!   `user-namespace` (the route through a user namespace works, for runs without `CAP_SYS_ADMIN`);
+//!   `user-namespace` (the route through a user namespace works, for runs without `CAP_SYS_ADMIN`), `pid-max`
+//!   (each PID namespace has its own `pid_max`, Linux 6.14 and later: the process limit holds on every route);
 //! - `METEWAND_TEST_REQUIRED`: what the tests themselves need, comma-separated: `slurm` (a cluster answers
 //!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534).
 //!
@@ -38,8 +39,8 @@ pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
 /// and brings up a Slurm cluster before the tests.
 pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv";
 /// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
-/// Landlock ABI 7 and allows user namespaces.
-pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace";
+/// Landlock ABI 7, allows user namespaces and is Linux 6.18.
+pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max";
 /// The file each skip is appended to, one line each (`METEWAND_SKIP_LOG`), for the test command's summary.
 pub const SKIP_LOG_VAR: &str = "METEWAND_SKIP_LOG";
 /// The prefix of a skip's line on stderr, by which a test that ran a copy of itself finds the copy's skips.
@@ -54,6 +55,9 @@ pub struct ConfinementRequired {
     pub pid_namespace: bool,
     /// The route through a user namespace works (a PID namespace without `CAP_SYS_ADMIN`).
     pub user_namespace: bool,
+    /// Each PID namespace has its own `pid_max` (Linux 6.14 and later), which keeps `[limits] processes` on
+    /// every namespace route, root's included.
+    pub pid_max: bool,
 }
 
 impl ConfinementRequired {
@@ -65,7 +69,7 @@ impl ConfinementRequired {
         ConfinementRequired::parse(&value).unwrap_or_else(|error| panic!("{CONFINEMENT_REQUIRED_VAR}: {error}"))
     }
 
-    /// Parses a comma-separated list of `landlock-abi=N`, `pid-namespace` and `user-namespace`.
+    /// Parses a comma-separated list of `landlock-abi=N`, `pid-namespace`, `user-namespace` and `pid-max`.
     pub fn parse(value: &str) -> Result<ConfinementRequired, String> {
         let mut required = ConfinementRequired::default();
         for item in value.split(',').map(str::trim).filter(|item| !item.is_empty()) {
@@ -76,9 +80,11 @@ impl ConfinementRequired {
                 }
                 None if item == "pid-namespace" => required.pid_namespace = true,
                 None if item == "user-namespace" => required.user_namespace = true,
+                None if item == "pid-max" => required.pid_max = true,
                 _ => {
                     return Err(format!(
-                        "unknown requirement {item:?} (expected landlock-abi=N, pid-namespace or user-namespace)"
+                        "unknown requirement {item:?} (expected landlock-abi=N, pid-namespace, user-namespace or \
+                         pid-max)"
                     ));
                 }
             }
@@ -111,6 +117,8 @@ pub enum Requirement {
     PidNamespace,
     /// A PID namespace inside a user namespace, without `CAP_SYS_ADMIN`.
     UserNamespace,
+    /// A `pid_max` of each PID namespace's own.
+    PidMax,
 }
 
 impl Requirement {
@@ -126,6 +134,7 @@ impl Requirement {
             Requirement::Landlock(abi) => confinement.landlock_abi >= abi.max(1),
             Requirement::PidNamespace => confinement.pid_namespace,
             Requirement::UserNamespace => confinement.user_namespace,
+            Requirement::PidMax => confinement.pid_max,
         }
     }
 }
@@ -139,6 +148,7 @@ impl fmt::Display for Requirement {
             Requirement::Landlock(abi) => write!(f, "Landlock ABI {abi}"),
             Requirement::PidNamespace => f.write_str("a PID namespace"),
             Requirement::UserNamespace => f.write_str("a user namespace"),
+            Requirement::PidMax => f.write_str("a pid_max per PID namespace (Linux 6.14)"),
         }
     }
 }

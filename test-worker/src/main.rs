@@ -5,7 +5,8 @@
 //! test-worker serve [--fault NAME@METHOD]... [--delay METHOD=MS]... [--pid-dir DIR (default: $TMPDIR)]
 //!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
 //!                   [--attack NAME@METHOD]... [--answer-attacks] [--target PATH]... [--target-pid PID]
-//!                   [--target-port PORT] [--target-fd FD] [--target-key KEY] [--big-bytes N] [--chain-pause-ms N]
+//!                   [--target-port PORT] [--target-fd FD] [--target-key KEY] [--big-bytes N] [--count N]
+//!                   [--chain-pause-ms N]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! test-worker chain --pid-dir DIR
@@ -16,7 +17,7 @@
 //! test reads from the log what the kernel allowed (see [`Attack`]). With `--answer-attacks` the request that
 //! played an attack is answered with a structured `operation_failed` failure whose message lists those lines, for a
 //! test that sees only the answers (the conformance kit's evidence). Targets come from `--target PATH` (repeated),
-//! `--target-pid PID`, `--target-port PORT` and `--big-bytes N`.
+//! `--target-pid PID`, `--target-port PORT`, `--big-bytes N` and `--count N`.
 //!
 //! `serve` is well-behaved for every role: a materializer writes a tiny dataset and its manifest, an
 //! implementation acknowledges `prepare` and `reset` and writes a result on `execute`, an evaluator writes metrics
@@ -171,6 +172,17 @@ enum Attack {
     Read,
     /// Connect to each `--target` as a pathname Unix socket.
     UnixConnect,
+    /// Add a `user` key named `metewand-test-<--target-key>` to the per-user keyring.
+    Keyring,
+    /// Search the per-user keyring for that key (`ok` when it is there, as another worker left it).
+    KeyringFind,
+    /// Map `--big-bytes` of anonymous memory (not touched, so it costs nothing where it is allowed).
+    Allocate,
+    /// Start `--count` processes that sleep, then kill them (`ok` when every one started).
+    Spawn,
+    /// Write `--big-bytes` into the first `--target` folder (or `$TMPDIR`) as files of 512 KiB each, a
+    /// millisecond apart (`ok` when all of it was written).
+    Fill,
 }
 
 impl Attack {
@@ -189,6 +201,11 @@ impl Attack {
             "read-proc" => Attack::ReadProc,
             "read" => Attack::Read,
             "unix-connect" => Attack::UnixConnect,
+            "keyring" => Attack::Keyring,
+            "keyring-find" => Attack::KeyringFind,
+            "allocate" => Attack::Allocate,
+            "spawn" => Attack::Spawn,
+            "fill" => Attack::Fill,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -203,6 +220,7 @@ struct Options {
     target_fd: Option<i32>,
     target_key: Option<i32>,
     big_bytes: u64,
+    count: u64,
     chain_pause: Option<Duration>,
     faults: BTreeMap<String, Fault>,
     delays: BTreeMap<String, Duration>,
@@ -262,6 +280,7 @@ fn parse_serve(args: &[String]) -> Options {
             "--target-fd" => options.target_fd = Some(value().parse().unwrap_or_else(|_| usage("--target-fd"))),
             "--target-key" => options.target_key = Some(value().parse().unwrap_or_else(|_| usage("--target-key"))),
             "--big-bytes" => options.big_bytes = value().parse().unwrap_or_else(|_| usage("--big-bytes")),
+            "--count" => options.count = value().parse().unwrap_or_else(|_| usage("--count")),
             "--chain-pause-ms" => {
                 let millis = value().parse().unwrap_or_else(|_| usage("--chain-pause-ms"));
                 options.chain_pause = Some(Duration::from_millis(millis));
@@ -638,6 +657,99 @@ fn play(attack: Attack, options: &Options) -> Vec<String> {
                 report("unix-connect", &target.display().to_string(), std::os::unix::net::UnixStream::connect(target))
             })
             .collect(),
+        Attack::Keyring | Attack::KeyringFind => {
+            const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+            const KEYCTL_SEARCH: libc::c_long = 10;
+            let key = options.target_key.unwrap_or_else(|| usage("keyring needs --target-key"));
+            let name = std::ffi::CString::new(format!("metewand-test-{key}")).expect("no NUL in a number");
+            let payload = b"peer's result";
+            let id = if attack == Attack::Keyring {
+                // SAFETY: add_key reads the NUL-terminated type and description and `payload.len()` bytes.
+                unsafe {
+                    libc::syscall(
+                        libc::SYS_add_key,
+                        c"user".as_ptr(),
+                        name.as_ptr(),
+                        payload.as_ptr(),
+                        payload.len(),
+                        KEY_SPEC_USER_KEYRING,
+                    )
+                }
+            } else {
+                // SAFETY: keyctl(KEYCTL_SEARCH) reads the NUL-terminated type and description.
+                unsafe {
+                    libc::syscall(
+                        libc::SYS_keyctl,
+                        KEYCTL_SEARCH,
+                        KEY_SPEC_USER_KEYRING,
+                        c"user".as_ptr(),
+                        name.as_ptr(),
+                        0,
+                    )
+                }
+            };
+            let outcome = if id < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
+            let label = if attack == Attack::Keyring { "keyring" } else { "keyring-find" };
+            vec![report(label, &name.to_string_lossy(), outcome)]
+        }
+        Attack::Allocate => {
+            let bytes = options.big_bytes as usize;
+            let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+            // SAFETY: an anonymous mapping touches no existing memory; it is unmapped at once.
+            let mapped =
+                unsafe { libc::mmap(std::ptr::null_mut(), bytes, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0) };
+            let outcome = if mapped == libc::MAP_FAILED {
+                Err(io::Error::last_os_error())
+            } else {
+                // SAFETY: the mapping was just made with this length.
+                unsafe { libc::munmap(mapped, bytes) };
+                Ok(())
+            };
+            vec![report("allocate", &bytes.to_string(), outcome)]
+        }
+        Attack::Spawn => {
+            let mut children = Vec::new();
+            let mut outcome = Ok(());
+            for _ in 0..options.count {
+                // SAFETY: the child only sleeps until it is killed.
+                match unsafe { libc::fork() } {
+                    0 => loop {
+                        // SAFETY: pause takes no arguments.
+                        unsafe { libc::pause() };
+                    },
+                    pid if pid > 0 => children.push(pid),
+                    _ => {
+                        outcome = Err(io::Error::last_os_error());
+                        break;
+                    }
+                }
+            }
+            let started = children.len();
+            for pid in children {
+                // SAFETY: kill and waitpid take the pid of a child this process started.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, std::ptr::null_mut(), 0);
+                }
+            }
+            eprintln!("test-worker: spawned {started} of {}", options.count);
+            vec![report("spawn", &options.count.to_string(), outcome)]
+        }
+        Attack::Fill => {
+            let dir = match options.targets.first() {
+                Some(dir) => dir.clone(),
+                None => PathBuf::from(env::var_os("TMPDIR").unwrap_or_else(|| usage("fill needs TMPDIR"))),
+            };
+            let chunk = vec![7u8; 512 << 10];
+            let mut written = 0;
+            let mut outcome = Ok(());
+            while written < options.big_bytes && outcome.is_ok() {
+                outcome = fs::write(dir.join(format!("fill-{written}")), &chunk);
+                written += chunk.len() as u64;
+                thread::sleep(Duration::from_millis(1));
+            }
+            vec![report("fill", &options.big_bytes.to_string(), outcome)]
+        }
         Attack::ReadProc => {
             let pid = pid();
             ["environ", "maps"]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use metewand_testkit::{ConfinementRequired, Requirement, has_cap_sys_admin, skip, udp_echo};
@@ -243,6 +243,37 @@ for line in sys.stdin:
                 print("udp " + argument + ": timed out", file=sys.stderr, flush=True)
             except OSError as error:
                 print("udp " + argument + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+        if mode == "bounds":
+            # Past [limits] memory_bytes and processes: an allocation of the first number of bytes, then as many
+            # processes as the second number, each outcome reported.
+            size, count = (int(value) for value in argument.split(","))
+            try:
+                bytearray(size)
+                print("allocate: ok", file=sys.stderr, flush=True)
+            except MemoryError:
+                print("allocate: MemoryError", file=sys.stderr, flush=True)
+            children, outcome = [], "ok"
+            for _ in range(count):
+                try:
+                    pid = os.fork()
+                except OSError as error:
+                    outcome = "errno " + str(error.errno)
+                    break
+                if pid == 0:
+                    time.sleep(600)
+                    os._exit(0)
+                children.append(pid)
+            for pid in children:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            print("spawn: " + outcome + " after " + str(len(children)), file=sys.stderr, flush=True)
+        if mode == "fill":
+            # The MiB the argument gives into TMPDIR, 512 KiB a millisecond, then a result as usual.
+            chunk = b"\7" * (512 << 10)
+            for index in range(2 * int(argument)):
+                with open(os.path.join(os.environ["TMPDIR"], "fill-" + str(index)), "wb") as file:
+                    file.write(chunk)
+                time.sleep(0.001)
         if mode == "read-all":
             # Every place named: read a file, list a folder, connect to a socket.
             for target in argument.split(","):
@@ -773,7 +804,7 @@ fn a_worker_reported_failure_keeps_its_code_and_details() {
     let output = bench.run("fail", "attempt");
     let record = failed(&output, &bench.out("attempt"), "implementation", "execute", "worker_failure");
     assert_eq!(record["failure"]["code"], "operation_failed");
-    assert_eq!(record["failure"]["details"], serde_json::json!({"iterations": 100}));
+    assert_eq!(record["failure"]["details"], json!({"iterations": 100}));
     assert!(record["failure"]["message"].as_str().unwrap().contains("did not converge"));
 }
 
@@ -1380,7 +1411,16 @@ fn check_recorded(confinement: &Value, privileged: bool) -> bool {
         assert_eq!(confinement["network"], network, "{confinement}");
     }
     assert_eq!(confinement["capabilities"], "none", "{confinement}");
+    // The example sets no [limits]: the defaults, each with how it was kept.
+    let limits = &confinement["limits"];
+    assert_eq!(limits["memory_bytes"], json!({"value": null, "mechanism": "none"}), "{confinement}");
+    assert_eq!(limits["output_bytes"], json!({"value": 68719476736u64, "mechanism": "watched"}), "{confinement}");
+    assert_eq!(limits["processes"]["value"], 4096, "{confinement}");
+    if required.pid_max && route == namespaced {
+        assert_eq!(limits["processes"]["mechanism"], "pid_max", "{confinement}");
+    }
     confinement["filesystem"] == "landlock"
+        && limits["processes"]["mechanism"] != "none"
         && confinement["network"] == "namespace"
         && confinement["mounts"] == "private"
         && confinement["processes"] == "pid-namespace"
@@ -1545,8 +1585,8 @@ fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_an
     }
 }
 
-/// A worker reads nothing of the state, the repository, other attempts (their results, records, logs and dataset
-/// entries), its own attempt's records or `/tmp`: in its private view they are absent (ENOENT), while its own
+/// A worker reads nothing of the state, the repository (an evaluator's private folder included), other attempts
+/// (their results, records, logs and dataset entries), its own attempt's records or `/tmp`: in its private view they are absent (ENOENT), while its own
 /// dataset reads as usual (it reaches its verdict). Without a namespace route (the fallback) the view is the
 /// host's, and the reads go through, as documented.
 #[test]
@@ -1562,7 +1602,12 @@ fn a_worker_reads_no_peers_result_no_record_no_repository_and_nothing_in_tmp() {
     let socket = elsewhere.path().join("service.sock");
     let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     let peer_entry = entry_of(&bench, "first");
+    // Data an evaluator would keep in a source folder of its own, as the example's README says.
+    let private = bench.repo().join("judge-only/answers.json");
+    fs::create_dir_all(private.parent().unwrap()).unwrap();
+    fs::write(&private, "{}").unwrap();
     let hidden = [
+        private,
         bench.out("first/work/result/solution.json"),
         bench.out("first/attempt.json"),
         bench.out("first/logs/implementation.log"),
@@ -1643,6 +1688,43 @@ fn a_worker_holds_no_capability_and_its_datagrams_reach_nobody() {
         assert_eq!(listener.join().unwrap().as_deref(), Some(b"ping".as_slice()));
         skip(Requirement::PidNamespace, "the worker had no network namespace: its datagram reached the host");
     }
+}
+
+/// `[limits]` bound a worker `metewand` runs, each recorded with how it was kept: an allocation past
+/// `memory_bytes` raises `MemoryError` and a `fork` past `processes` fails with EAGAIN (the worker goes on and
+/// reaches its verdict); a worker filling its `TMPDIR` past `output_bytes` is stopped long before it has written
+/// what it meant to, the attempt fails `resource_limit` naming the limit, and its `TMPDIR` is gone.
+#[test]
+fn the_limits_bound_a_workers_memory_processes_and_output() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("greedy", "bounds:1073741824,600");
+    bench.misbehaving_implementation("filler", "fill:1024");
+    bench.append("\n[limits]\nmemory_bytes = 536870912\nprocesses = 400\noutput_bytes = 16777216\n");
+    let output = bench.run("greedy", "greedy");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let record = record(&bench.out("greedy"));
+    assert_eq!(record["outcome"], "reached", "{}", record["failure"]);
+    let limits = &record["implementation"]["confinement"]["limits"];
+    assert_eq!(limits["memory_bytes"], json!({"value": 536870912, "mechanism": "rlimit"}), "{limits}");
+    assert_eq!(limits["output_bytes"], json!({"value": 16777216, "mechanism": "watched"}), "{limits}");
+    assert_eq!(limits["processes"]["value"], 400, "{limits}");
+    let log = log(&bench.out("greedy"), "implementation");
+    assert!(log.contains("allocate: MemoryError"), "{log}");
+    if limits["processes"]["mechanism"] == "none" {
+        assert!(log.contains("spawn: ok after 600"), "{log}");
+        skip(Requirement::PidMax, "no process limit could be kept for root: the worker started 600 processes");
+    } else {
+        assert_eq!(limits["processes"]["mechanism"], "pid_max", "{limits}");
+        assert!(log.contains("spawn: errno 11 after "), "{log}");
+    }
+
+    let output = bench.run("filler", "filler");
+    let record = failed(&output, &bench.out("filler"), "implementation", "prepare", "resource_limit");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("`[limits] output_bytes`") && message.contains("limit of 16777216"), "{message}");
+    let observed: u64 = message.split("output_bytes`: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(observed > 16 << 20 && observed < 512 << 20, "stopped long before 1 GiB: {message}");
+    assert!(!bench.out("filler/work/tmp-implementation").exists(), "its TMPDIR is removed");
 }
 
 /// The parent pid and start time of a process, from `/proc/<pid>/stat`.

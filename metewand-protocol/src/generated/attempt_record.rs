@@ -326,7 +326,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Capability {
         value.parse()
     }
 }
-///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host. user_namespace, ipc, capabilities and mounts are absent from records written before they were recorded.
+///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.; limits: each resource limit of the session with its value (null for none) and how it was enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent from records written before they were recorded.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -346,6 +346,12 @@ pub struct Confinement {
     pub ipc: ::std::option::Option<ConfinementIpc>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub landlock_abi: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub limits: ::std::option::Option<ResourceLimits>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -930,6 +936,8 @@ pub enum FailureKind {
     ScientificTimeout,
     #[serde(rename = "worker_exit")]
     WorkerExit,
+    #[serde(rename = "resource_limit")]
+    ResourceLimit,
     #[serde(rename = "invalid_output")]
     InvalidOutput,
     #[serde(rename = "dataset_modified")]
@@ -948,6 +956,7 @@ impl ::std::fmt::Display for FailureKind {
             Self::PhaseTimeout => f.write_str("phase_timeout"),
             Self::ScientificTimeout => f.write_str("scientific_timeout"),
             Self::WorkerExit => f.write_str("worker_exit"),
+            Self::ResourceLimit => f.write_str("resource_limit"),
             Self::InvalidOutput => f.write_str("invalid_output"),
             Self::DatasetModified => f.write_str("dataset_modified"),
             Self::Cancelled => f.write_str("cancelled"),
@@ -967,6 +976,7 @@ impl ::std::str::FromStr for FailureKind {
             "phase_timeout" => Ok(Self::PhaseTimeout),
             "scientific_timeout" => Ok(Self::ScientificTimeout),
             "worker_exit" => Ok(Self::WorkerExit),
+            "resource_limit" => Ok(Self::ResourceLimit),
             "invalid_output" => Ok(Self::InvalidOutput),
             "dataset_modified" => Ok(Self::DatasetModified),
             "cancelled" => Ok(Self::Cancelled),
@@ -1668,6 +1678,87 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
             })
     }
 }
+///One resource limit of a session: its value (null when there was none) and how it was enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes, RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by metewand while the worker ran, the worker killed once past it) or none.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct ResourceLimit {
+    pub mechanism: ResourceLimitMechanism,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub value: ::std::option::Option<crate::strict::SafeUint>,
+}
+///`ResourceLimitMechanism`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ResourceLimitMechanism {
+    #[serde(rename = "rlimit")]
+    Rlimit,
+    #[serde(rename = "pid_max")]
+    PidMax,
+    #[serde(rename = "watched")]
+    Watched,
+    #[serde(rename = "none")]
+    None,
+}
+impl ::std::fmt::Display for ResourceLimitMechanism {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Rlimit => f.write_str("rlimit"),
+            Self::PidMax => f.write_str("pid_max"),
+            Self::Watched => f.write_str("watched"),
+            Self::None => f.write_str("none"),
+        }
+    }
+}
+impl ::std::str::FromStr for ResourceLimitMechanism {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "rlimit" => Ok(Self::Rlimit),
+            "pid_max" => Ok(Self::PidMax),
+            "watched" => Ok(Self::Watched),
+            "none" => Ok(Self::None),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ResourceLimitMechanism {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ResourceLimitMechanism {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///A session's resource limits ([limits] in metewand.toml): memory_bytes, the address space of each of the worker's processes; processes, the tasks its PID namespace may hold; output_bytes, what its output folder and TMPDIR may take together.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct ResourceLimits {
+    pub memory_bytes: ResourceLimit,
+    pub output_bytes: ResourceLimit,
+    pub processes: ResourceLimit,
+}
 ///A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its own and its waited-for descendants') and peak resident memory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -2296,6 +2387,36 @@ impl ::serde::Serialize for Problem {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Problem::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceLimit {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ResourceLimit::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ResourceLimit {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ResourceLimit::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ResourceLimits {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ResourceLimits::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ResourceLimits {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ResourceLimits::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Resources {

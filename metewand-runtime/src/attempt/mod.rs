@@ -44,8 +44,9 @@ use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
     CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,
-    IpcConfinement, KernelSupport, MaterializeParams, MountConfinement, NetworkConfinement, PhaseTimeouts, PhaseTiming,
-    PrepareParams, ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind, SignalConfinement,
+    IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MaterializeParams, MountConfinement,
+    NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams, ProcessConfinement, ProcessIsolation, Resources,
+    SessionError, SessionErrorKind, SignalConfinement,
 };
 use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
 use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
@@ -679,7 +680,7 @@ impl<'p, 'r> Run<'p, 'r> {
             .writable(output)
             .writable(&tmp)
             .network(worker.network())
-            .file_size_limit(self.plan.repository.limits().output_bytes)
+            .limits(self.plan.repository.limits())
             .process_isolation(self.process_isolation)
             .private_view();
         // The repository is hidden but for what the worker's command and environment name there; the state, the
@@ -1228,6 +1229,24 @@ fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
             MountConfinement::Private => rec::ConfinementMounts::Private,
             MountConfinement::Host => rec::ConfinementMounts::Host,
         }),
+        limits: Some(rec::ResourceLimits {
+            memory_bytes: limit_record(report.limits.memory_bytes),
+            processes: limit_record(report.limits.processes),
+            output_bytes: limit_record(report.limits.output_bytes),
+        }),
+    }
+}
+
+fn limit_record(limit: LimitReport) -> rec::ResourceLimit {
+    rec::ResourceLimit {
+        // A limit past the largest safe integer is recorded as that integer: the record cannot hold more.
+        value: limit.value.map(|value| SafeUint::try_from(value).unwrap_or(SafeUint::MAX)),
+        mechanism: match limit.mechanism {
+            LimitMechanism::Rlimit => rec::ResourceLimitMechanism::Rlimit,
+            LimitMechanism::PidMax => rec::ResourceLimitMechanism::PidMax,
+            LimitMechanism::Watched => rec::ResourceLimitMechanism::Watched,
+            LimitMechanism::None => rec::ResourceLimitMechanism::None,
+        },
     }
 }
 

@@ -469,7 +469,7 @@ impl Kit<'_> {
                 confinement = confinement.hide_unless_named(repository.root());
                 store::copy_source(repository, worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
-                confinement = confinement.network(worker.network()).file_size_limit(repository.limits().output_bytes);
+                confinement = confinement.network(worker.network()).limits(repository.limits());
                 (attempt::worker_command(worker, &own_source, Some(&tmp)), own_source)
             }
             Launch::Command(bare) => {
@@ -482,7 +482,8 @@ impl Kit<'_> {
                         own_source
                     }
                 };
-                confinement = confinement.network(bare.network);
+                // A bare command has no `[limits]`: the defaults bound it.
+                confinement = confinement.network(bare.network).limits(crate::session::Limits::default());
                 let mut command = WorkerCommand::new(bare.command[0].clone(), &source)
                     .args(bare.command[1..].iter().cloned())
                     .env("TMPDIR", &tmp);

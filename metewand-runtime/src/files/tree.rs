@@ -41,6 +41,9 @@ enum Goal {
     Remove,
     /// Makes every folder and regular file read-only.
     ReadOnly,
+    /// Adds up what every entry takes (see [`usage`]); a folder its owner may not list is made `rwx` for its
+    /// owner, as for removal, so that nothing is hidden from the count.
+    Measure,
 }
 
 /// Deletes the tree at `root` (a folder, or anything else, which is removed itself; a link is removed, never
@@ -58,6 +61,26 @@ pub(crate) fn remove_tree(root: &Path) -> io::Result<()> {
 /// folder once everything in it is done, never following a link. Something that disappears meanwhile is skipped.
 pub(crate) fn make_read_only(root: &Path) -> io::Result<()> {
     Walk::new(Goal::ReadOnly).run(root)
+}
+
+/// The bytes the tree at `root` takes on disk, never following a link: for each entry (the root, folders, links
+/// and special files included) its allocated blocks, and at least [`LEAST_ENTRY_BYTES`], so that a million empty
+/// files are not counted as nothing. A sparse file counts what it allocated (its holes are bounded by
+/// `RLIMIT_FSIZE`, and its declared size by validation). A missing `root` takes 0; an entry that disappears meanwhile is
+/// skipped. A walk that cannot go on (a folder moved while it is walked) counts what it met until then: the
+/// result is never more than the tree takes.
+pub(crate) fn usage(root: &Path) -> u64 {
+    let mut walk = Walk::new(Goal::Measure);
+    let _ = walk.run(root);
+    walk.used
+}
+
+/// The least an entry is counted as taking: about what its inode costs.
+pub(crate) const LEAST_ENTRY_BYTES: u64 = 512;
+
+#[allow(clippy::unnecessary_cast, reason = "the field types of struct stat differ between platforms")]
+fn taken(stat: &rustix::fs::Stat) -> u64 {
+    (stat.st_blocks as u64).saturating_mul(512).max(LEAST_ENTRY_BYTES)
 }
 
 // The stat field types differ between platforms; each conversion is lossless on all of them.
@@ -142,6 +165,8 @@ impl Level {
 /// A walk in progress: the branch from the root to the folder being listed.
 struct Walk {
     goal: Goal,
+    /// What the entries met so far take ([`Goal::Measure`]).
+    used: u64,
     levels: Vec<Level>,
     /// `levels[first_held..]` hold their descriptors; the ones before were let go.
     first_held: usize,
@@ -149,11 +174,11 @@ struct Walk {
 
 impl Walk {
     fn new(goal: Goal) -> Walk {
-        Walk { goal, levels: Vec::new(), first_held: 0 }
+        Walk { goal, used: 0, levels: Vec::new(), first_held: 0 }
     }
 
-    fn run(mut self, root: &Path) -> io::Result<()> {
-        let Some(level) = enter(self.goal, CWD, root, FileType::Unknown)? else { return Ok(()) };
+    fn run(&mut self, root: &Path) -> io::Result<()> {
+        let Some(level) = enter(self.goal, CWD, root, FileType::Unknown, &mut self.used)? else { return Ok(()) };
         self.levels.push(level);
         while let Some(current) = self.levels.last_mut() {
             let Some((name, file_type)) = current.next_entry()? else {
@@ -161,7 +186,7 @@ impl Walk {
                 continue;
             };
             let fd = current.fd().expect("the innermost folder is held");
-            let Some(child) = enter(self.goal, fd, name.as_c_str(), file_type)? else { continue };
+            let Some(child) = enter(self.goal, fd, name.as_c_str(), file_type, &mut self.used)? else { continue };
             current.child = Some(name);
             if self.levels.len() - self.first_held == HELD {
                 self.levels[self.first_held].let_go()?;
@@ -205,25 +230,27 @@ impl Walk {
     }
 }
 
-/// Opens `name` in `parent` if it is a folder, to be walked; anything else is dealt with at once.
+/// Opens `name` in `parent` if it is a folder, to be walked; anything else is dealt with at once. What either
+/// takes is added to `used`.
 fn enter(
     goal: Goal,
     parent: BorrowedFd<'_>,
     name: impl rustix::path::Arg + Copy,
     listed: FileType,
+    used: &mut u64,
 ) -> io::Result<Option<Level>> {
     if !matches!(listed, FileType::Directory | FileType::Unknown) {
-        match other(goal, parent, name) {
+        match other(goal, parent, name, used) {
             Ok(()) | Err(Errno::NOENT) => return Ok(None),
             // It became a folder since it was listed.
             Err(Errno::ISDIR) => {}
             Err(error) => return Err(error.into()),
         }
     }
-    match open_folder(goal, parent, name) {
+    match open_folder(goal, parent, name, used) {
         Ok(level) => Ok(Some(level)),
         Err(Errno::NOENT) => Ok(None),
-        Err(Errno::NOTDIR | Errno::LOOP) => match other(goal, parent, name) {
+        Err(Errno::NOTDIR | Errno::LOOP) => match other(goal, parent, name, used) {
             Ok(()) | Err(Errno::NOENT) => Ok(None),
             Err(error) => Err(error.into()),
         },
@@ -231,11 +258,17 @@ fn enter(
     }
 }
 
-/// Opens the folder `name` in `parent`, never through a link; to remove it, makes it `rwx` for its owner.
-fn open_folder(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg + Copy) -> Result<Level, Errno> {
+/// Opens the folder `name` in `parent`, never through a link; to remove or measure it, makes it `rwx` for its
+/// owner.
+fn open_folder(
+    goal: Goal,
+    parent: BorrowedFd<'_>,
+    name: impl rustix::path::Arg + Copy,
+    used: &mut u64,
+) -> Result<Level, Errno> {
     let fd = match rustix::fs::openat(parent, name, DIRECTORY, Mode::empty()) {
         Ok(fd) => fd,
-        Err(Errno::ACCESS) if goal == Goal::Remove => {
+        Err(Errno::ACCESS) if goal != Goal::ReadOnly => {
             // A folder its owner may not list: opening it as a path needs no permission on it.
             let path = rustix::fs::openat(parent, name, DIRECTORY | OFlags::PATH, Mode::empty())?;
             chmod_opened(&path, permissions(&rustix::fs::fstat(&path)?) | 0o700)?;
@@ -244,17 +277,26 @@ fn open_folder(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg 
         Err(error) => return Err(error),
     };
     let stat = rustix::fs::fstat(&fd)?;
+    *used = used.saturating_add(taken(&stat));
     let mode = permissions(&stat);
-    if goal == Goal::Remove && mode & 0o700 != 0o700 {
+    if goal != Goal::ReadOnly && mode & 0o700 != 0o700 {
         rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode | 0o700))?;
     }
     Ok(Level { id: identity(&stat), mode, listing: Listing::Reading(Dir::new(fd)?), child: None })
 }
 
-/// What the walk does to an entry that is not a folder: removes it (a link itself, never what it points to), or
-/// makes a regular file read-only. `ISDIR` if it is a folder after all.
-fn other(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg + Copy) -> Result<(), Errno> {
+/// What the walk does to an entry that is not a folder: removes it (a link itself, never what it points to),
+/// makes a regular file read-only, or adds what it takes to `used`. `ISDIR` if it is a folder after all.
+fn other(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg + Copy, used: &mut u64) -> Result<(), Errno> {
     match goal {
+        Goal::Measure => {
+            let stat = rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW)?;
+            if FileType::from_raw_mode(stat.st_mode) == FileType::Directory {
+                return Err(Errno::ISDIR);
+            }
+            *used = used.saturating_add(taken(&stat));
+            Ok(())
+        }
         Goal::Remove => rustix::fs::unlinkat(parent, name, AtFlags::empty()),
         Goal::ReadOnly => {
             // Opened as a path: no permission on the file is needed, nothing is opened for reading (a FIFO cannot
@@ -384,5 +426,26 @@ mod tests {
         assert_outside_untouched(&outside);
         remove_tree(&outside.join("file")).unwrap();
         assert!(!outside.join("file").exists());
+    }
+
+    #[test]
+    fn usage_counts_every_entry_at_any_depth_and_never_follows_a_link() {
+        let temp = tempfile::tempdir().unwrap();
+        let (root, outside) = (temp.path().join("tree"), temp.path().join("outside"));
+        deep_tree(&root, &outside);
+        // A megabyte written, and a terabyte of holes that take nothing.
+        fs::write(root.join("written"), vec![1u8; 1 << 20]).unwrap();
+        fs::File::create(root.join("sparse")).unwrap().set_len(1 << 40).unwrap();
+        let big_outside = outside.join("folder/big");
+        fs::write(&big_outside, vec![1u8; 4 << 20]).unwrap();
+        // Every folder, file, FIFO and link counts at least LEAST_ENTRY_BYTES.
+        let entries = 1 + 5 + 3 * (3 * HELD + 4) + 2;
+        let used = usage(&root);
+        assert!(used >= (1 << 20) + (entries as u64 - 1) * LEAST_ENTRY_BYTES, "{used}");
+        assert!(used < (3 << 20) + entries as u64 * 8192, "holes and the linked-to folder are not counted: {used}");
+        // A folder its owner may not list is opened up, so nothing in it is hidden from the count.
+        fs::set_permissions(root.join("a"), fs::Permissions::from_mode(0o000)).unwrap();
+        assert_eq!(usage(&root), used);
+        assert_eq!(usage(&temp.path().join("missing")), 0);
     }
 }

@@ -72,24 +72,8 @@ pub struct Budgets {
     pub evaluation: Option<Duration>,
 }
 
-/// The size limits of `[limits]`, each with its documented default when the repository does not set it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// The most bytes one artifact (a dataset or a result) may declare in all its files: a manifest declaring
-    /// more is invalid output before any of its files is read.
-    pub output_bytes: u64,
-}
-
-impl Limits {
-    /// The default of `output_bytes`: 64 GiB.
-    pub const DEFAULT_OUTPUT_BYTES: u64 = 64 << 30;
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES }
-    }
-}
+/// The limits of `[limits]`: one session's, each with its documented default when the repository does not set it.
+pub use crate::session::Limits;
 
 /// A checked `[workers.NAME]`: one process command serving one role.
 #[derive(Clone, Debug)]
@@ -785,27 +769,40 @@ impl Loader<'_> {
     }
 
     fn limits(&self, table: &Table<'_, '_>) -> Result<Limits, CheckError> {
-        table.only(&["output_bytes"], &self.source)?;
-        let mut limits = Limits::default();
-        if let Some(value) = table.get("output_bytes") {
-            let key = table.member("output_bytes");
-            limits.output_bytes = match to_json(value, &key, &self.source)? {
-                Value::Number(number) => match number.as_u64() {
-                    Some(bytes) if bytes > 0 => bytes,
-                    _ => {
-                        return Err(self.source.error(
-                            value.span(),
-                            CheckErrorKind::InvalidValue {
-                                key,
-                                message: "must be a positive whole number of bytes".to_owned(),
-                            },
-                        ));
-                    }
-                },
-                _ => return Err(wrong_type(&self.source, value.span(), key, "a number of bytes", value.get_ref())),
-            };
+        const BYTES: (&str, &str) = ("bytes", "a number of bytes");
+        const PROCESSES: (&str, &str) = ("processes", "a number of processes");
+        table.only(&["output_bytes", "memory_bytes", "processes"], &self.source)?;
+        let defaults = Limits::default();
+        Ok(Limits {
+            output_bytes: self.positive(table, "output_bytes", BYTES)?.unwrap_or(defaults.output_bytes),
+            memory_bytes: self.positive(table, "memory_bytes", BYTES)?,
+            processes: self.positive(table, "processes", PROCESSES)?.unwrap_or(defaults.processes),
+        })
+    }
+
+    /// The positive whole number `key` of `table` counts (of `unit`: its name, and what the value must be), if
+    /// it is there.
+    fn positive(
+        &self,
+        table: &Table<'_, '_>,
+        key: &str,
+        (unit, expected): (&str, &'static str),
+    ) -> Result<Option<u64>, CheckError> {
+        let Some(value) = table.get(key) else { return Ok(None) };
+        let member = table.member(key);
+        match to_json(value, &member, &self.source)? {
+            Value::Number(number) => match number.as_u64() {
+                Some(count) if count > 0 => Ok(Some(count)),
+                _ => Err(self.source.error(
+                    value.span(),
+                    CheckErrorKind::InvalidValue {
+                        key: member,
+                        message: format!("must be a positive whole number of {unit}"),
+                    },
+                )),
+            },
+            _ => Err(wrong_type(&self.source, value.span(), member, expected, value.get_ref())),
         }
-        Ok(limits)
     }
 
     fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {

@@ -12,7 +12,12 @@
 //!   child enters a user namespace of its own that maps the current uid and gid, and forks the worker into a PID
 //!   namespace made there (`sys::worker_pre_exec`), staying behind as its supervisor. Where neither is allowed,
 //!   the sweep freezes the worker's tree before killing it ([`ProcessIsolation::Sweep`] forces that).
-//! - **Resources**: `RLIMIT_CORE` 0, and `RLIMIT_FSIZE` from [`Confinement::file_size_limit`].
+//! - **Resources**: `RLIMIT_CORE` 0, `RLIMIT_FSIZE` from [`Confinement::file_size_limit`], and the session's
+//!   [`Limits`] ([`Confinement::limits`]): `memory_bytes` as `RLIMIT_AS`; `processes` as the `pid_max` of the
+//!   worker's own PID namespace (Linux 6.14 and later), else as `RLIMIT_NPROC` where that counts only the
+//!   worker's processes (a user namespace of its own, a uid other than 0), else not at all; `output_bytes` over
+//!   everything the worker may write, measured by the session while it runs (`session::watch`). Each is
+//!   reported with how it was enforced ([`LimitsReport`]).
 //!
 //! Every worker, confined or not, also gets `PR_SET_PDEATHSIG` (`SIGKILL`), set from a thread that lives until the
 //! worker is reaped: the signal follows the *thread* that forked the child, not the process.
@@ -46,6 +51,35 @@ pub enum ProcessIsolation {
     UserNamespace,
 }
 
+/// The resource limits of a session (`[limits]` in `metewand.toml`), each with its documented default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes a session may write in all (its output folder and `TMPDIR` together, measured while it
+    /// runs), and the most one artifact's manifest may declare: a manifest declaring more is invalid output
+    /// before any of its files is read.
+    pub output_bytes: u64,
+    /// The most address space each of the worker's processes may map (`RLIMIT_AS`), or `None` for no limit.
+    pub memory_bytes: Option<u64>,
+    /// The most tasks (processes and threads, the worker included) its PID namespace may hold.
+    pub processes: u64,
+}
+
+impl Limits {
+    /// The default of `output_bytes`: 64 GiB.
+    pub const DEFAULT_OUTPUT_BYTES: u64 = 64 << 30;
+    /// The default of `processes`.
+    pub const DEFAULT_PROCESSES: u64 = 4096;
+    /// The smallest `processes` a PID namespace's `pid_max` can express: the kernel's least `pid_max` is 301
+    /// (pids below 300 are kept for the first pass), and pid 1 is the worker.
+    pub const LEAST_PID_MAX_PROCESSES: u64 = 300;
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: None, processes: Limits::DEFAULT_PROCESSES }
+    }
+}
+
 /// What a worker may do: the directories it may write, whether it may use TCP, how large a file it may write,
 /// and how its processes are kept together. [`Confinement::new`] allows writing nothing but `/dev/null`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,6 +87,7 @@ pub struct Confinement {
     writable: Vec<PathBuf>,
     network: bool,
     file_size: Option<u64>,
+    limits: Option<Limits>,
     processes: ProcessIsolation,
     private_view: bool,
     hidden: Vec<PathBuf>,
@@ -85,6 +120,20 @@ impl Confinement {
     pub fn file_size_limit(mut self, bytes: u64) -> Confinement {
         self.file_size = Some(bytes);
         self
+    }
+
+    /// Applies a session's resource limits (see [`Limits`]): `output_bytes` also limits each file
+    /// ([`file_size_limit`](Confinement::file_size_limit)).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Confinement {
+        self.file_size = Some(limits.output_bytes);
+        self.limits = Some(limits);
+        self
+    }
+
+    /// The resource limits applied, if any.
+    pub fn resource_limits(&self) -> Option<Limits> {
+        self.limits
     }
 
     /// Chooses how the worker's processes are kept together.
@@ -209,6 +258,93 @@ pub enum SignalConfinement {
     Unscoped,
 }
 
+/// How a resource limit was enforced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitMechanism {
+    /// A resource limit of the worker's processes (`RLIMIT_AS`, or `RLIMIT_NPROC` counted in a user namespace of
+    /// the worker's own).
+    Rlimit,
+    /// The `pid_max` of the worker's own PID namespace (Linux 6.14 and later).
+    PidMax,
+    /// Measured by the session while the worker runs: the worker is killed once it is past the limit.
+    Watched,
+    /// Not enforced: none was asked for, or the kernel offers no way here.
+    None,
+}
+
+/// One resource limit: its value, and how it was enforced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitReport {
+    /// The limit, or `None` when there was none.
+    pub value: Option<u64>,
+    /// How it was enforced.
+    pub mechanism: LimitMechanism,
+}
+
+impl LimitReport {
+    const NONE: LimitReport = LimitReport { value: None, mechanism: LimitMechanism::None };
+
+    /// Whether a limit was asked for but nothing enforced it.
+    pub fn is_unenforced(&self) -> bool {
+        self.value.is_some() && self.mechanism == LimitMechanism::None
+    }
+}
+
+/// The resource limits a worker ran under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitsReport {
+    /// Address space per process.
+    pub memory_bytes: LimitReport,
+    /// Tasks in the worker's PID namespace.
+    pub processes: LimitReport,
+    /// Bytes written in all.
+    pub output_bytes: LimitReport,
+}
+
+impl LimitsReport {
+    /// No limit at all.
+    pub const NONE: LimitsReport =
+        LimitsReport { memory_bytes: LimitReport::NONE, processes: LimitReport::NONE, output_bytes: LimitReport::NONE };
+
+    /// How `limits` are enforced on `route` with `namespaces`.
+    fn new(limits: Option<Limits>, route: Route) -> LimitsReport {
+        let Some(limits) = limits else { return LimitsReport::NONE };
+        LimitsReport {
+            memory_bytes: match limits.memory_bytes {
+                Some(bytes) => LimitReport { value: Some(bytes), mechanism: LimitMechanism::Rlimit },
+                None => LimitReport::NONE,
+            },
+            processes: LimitReport { value: Some(limits.processes), mechanism: process_mechanism(limits, route) },
+            output_bytes: LimitReport { value: Some(limits.output_bytes), mechanism: LimitMechanism::Watched },
+        }
+    }
+}
+
+/// How the `processes` limit can be kept on `route`: the namespace's `pid_max` where the kernel gives each PID
+/// namespace its own and the value is one it accepts; `RLIMIT_NPROC` where it counts only the worker's processes,
+/// which needs a user namespace of the worker's own and a uid other than 0 (the kernel exempts root, in any
+/// namespace, from `RLIMIT_NPROC`); nothing otherwise.
+fn process_mechanism(limits: Limits, route: Route) -> LimitMechanism {
+    if route != Route::Sweep && limits.processes >= Limits::LEAST_PID_MAX_PROCESSES && pid_max_per_namespace() {
+        LimitMechanism::PidMax
+    } else if route == Route::UserNamespace && !running_as_root() {
+        LimitMechanism::Rlimit
+    } else {
+        LimitMechanism::None
+    }
+}
+
+fn running_as_root() -> bool {
+    // SAFETY: geteuid takes no arguments and only reads the caller's credentials.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Whether this kernel gives each PID namespace its own `pid_max`, asked once per process.
+fn pid_max_per_namespace() -> bool {
+    static PER_NAMESPACE: OnceLock<bool> = OnceLock::new();
+    *PER_NAMESPACE.get_or_init(sys::pid_max_per_namespace)
+}
+
 /// The confinement a worker ran under, as recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConfinementReport {
@@ -229,6 +365,8 @@ pub struct ConfinementReport {
     pub capabilities: CapabilityConfinement,
     /// The filesystem view.
     pub mounts: MountConfinement,
+    /// The resource limits.
+    pub limits: LimitsReport,
 }
 
 impl ConfinementReport {
@@ -258,6 +396,15 @@ impl ConfinementReport {
         if self.mounts == MountConfinement::Host {
             missing.push("the host's filesystem view (no mount namespace)");
         }
+        if self.limits.memory_bytes.is_unenforced() {
+            missing.push("no memory limit");
+        }
+        if self.limits.processes.is_unenforced() {
+            missing.push("no process limit (needs Linux 6.14, or a user namespace without root)");
+        }
+        if self.limits.output_bytes.is_unenforced() {
+            missing.push("no output limit");
+        }
         missing
     }
 
@@ -277,6 +424,7 @@ impl ConfinementReport {
             ipc: IpcConfinement::Host,
             capabilities: CapabilityConfinement::Kept,
             mounts: MountConfinement::Host,
+            limits: LimitsReport::NONE,
         }
     }
 }
@@ -307,10 +455,10 @@ impl KernelSupport {
         self.expected_with(network, ProcessIsolation::Namespace)
     }
 
-    /// The confinement an attempt's worker (which gets a private view) would get here with `isolation`, given
-    /// whether it declared network access.
+    /// The confinement an attempt's worker (which gets a private view and the default [`Limits`]) would get here
+    /// with `isolation`, given whether it declared network access.
     pub fn expected_with(&self, network: bool, isolation: ProcessIsolation) -> ConfinementReport {
-        self.report(network, self.route(isolation), true)
+        self.report(network, self.route(isolation), true, Some(Limits::default()))
     }
 
     /// How a worker's processes are kept together here with `isolation`.
@@ -324,7 +472,7 @@ impl KernelSupport {
         }
     }
 
-    fn report(&self, network: bool, route: Route, private_view: bool) -> ConfinementReport {
+    fn report(&self, network: bool, route: Route, private_view: bool, limits: Option<Limits>) -> ConfinementReport {
         let abi = self.landlock_abi;
         let namespaces = route.namespaces(network, private_view);
         ConfinementReport {
@@ -341,6 +489,7 @@ impl KernelSupport {
             ipc: if namespaces.ipc { IpcConfinement::Namespace } else { IpcConfinement::Host },
             capabilities: CapabilityConfinement::None,
             mounts: if namespaces.mounts { MountConfinement::Private } else { MountConfinement::Host },
+            limits: LimitsReport::new(limits, route),
         }
     }
 }
@@ -368,6 +517,18 @@ impl Route {
     }
 }
 
+/// What the forked child sets to keep `limits` on `route` (as [`LimitsReport`] reports them): `RLIMIT_AS`, and
+/// the namespace's `pid_max` or `RLIMIT_NPROC`.
+pub(super) fn child_limits(limits: Option<Limits>, route: Route) -> (Option<u64>, Option<sys::Line>, Option<u64>) {
+    let Some(limits) = limits else { return (None, None, None) };
+    match process_mechanism(limits, route) {
+        // pid 1 is the worker: `pid_max` is one more than the tasks it allows.
+        LimitMechanism::PidMax => (limits.memory_bytes, Some(sys::Line::number(limits.processes + 1)), None),
+        LimitMechanism::Rlimit => (limits.memory_bytes, None, Some(limits.processes)),
+        LimitMechanism::Watched | LimitMechanism::None => (limits.memory_bytes, None, None),
+    }
+}
+
 /// Whether the user-namespace route works here, asked of the kernel once per process.
 pub(super) fn user_namespace_works() -> bool {
     static WORKS: OnceLock<bool> = OnceLock::new();
@@ -379,6 +540,7 @@ pub(super) fn user_namespace_works() -> bool {
 pub(super) struct Prepared {
     pub(super) ruleset: Option<OwnedFd>,
     pub(super) file_size: Option<u64>,
+    pub(super) limits: Option<Limits>,
     pub(super) processes: ProcessIsolation,
     pub(super) network: bool,
     pub(super) abi: u32,
@@ -389,7 +551,7 @@ impl Prepared {
     /// The report once the spawn tells how the worker's processes are kept together.
     pub(super) fn report(&self, route: Route) -> ConfinementReport {
         let support = KernelSupport { landlock_abi: self.abi, pid_namespace: false, user_namespace: false };
-        let mut report = support.report(self.network, route, self.private_view);
+        let mut report = support.report(self.network, route, self.private_view, self.limits);
         if self.ruleset.is_none() {
             report.filesystem = FilesystemConfinement::None;
             report.signals = SignalConfinement::Unscoped;
@@ -425,6 +587,7 @@ pub(super) fn prepare(confinement: &Confinement) -> io::Result<Prepared> {
     Ok(Prepared {
         ruleset,
         file_size: confinement.file_size,
+        limits: confinement.limits,
         processes: confinement.processes,
         network: confinement.network,
         abi,

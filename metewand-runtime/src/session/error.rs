@@ -161,6 +161,19 @@ pub enum SessionErrorKind {
         /// `None` when it could not be reaped in time.
         status: Option<ExitStatus>,
     },
+    /// The worker went past one of its session's resource limits (`[limits]` in `metewand.toml`), and was killed
+    /// for it.
+    #[error("the worker went past `[limits] {limit}`: {observed} {unit}, more than the limit of {value}")]
+    ResourceLimit {
+        /// The limit's name in `[limits]`.
+        limit: &'static str,
+        /// The limit.
+        value: u64,
+        /// What the worker took when it was found past the limit.
+        observed: u64,
+        /// What the numbers count.
+        unit: &'static str,
+    },
     /// The request could not be encoded as a frame (it is larger than a frame may be); the worker was discarded
     /// because the request had already been given its id.
     #[error("the request cannot be sent: {0}")]
@@ -196,6 +209,7 @@ impl SessionErrorKind {
             SessionErrorKind::PhaseTimeout { .. } => FailureKind::PhaseTimeout,
             SessionErrorKind::ScientificTimeout => FailureKind::ScientificTimeout,
             SessionErrorKind::WorkerExit { .. } => FailureKind::WorkerExit,
+            SessionErrorKind::ResourceLimit { .. } => FailureKind::ResourceLimit,
             SessionErrorKind::InvalidRequest(_) | SessionErrorKind::ExecutorIo { .. } => FailureKind::ExecutorError,
             SessionErrorKind::Cancelled => FailureKind::Cancelled,
             SessionErrorKind::WrongRole(_) | SessionErrorKind::Unusable => return None,

@@ -26,6 +26,7 @@ mod stderr;
 mod sys;
 mod timeouts;
 mod view;
+mod watch;
 
 use std::fs::File;
 use std::marker::PhantomData;
@@ -36,7 +37,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub use confinement::{
     CapabilityConfinement, Confinement, ConfinementReport, FilesystemConfinement, IpcConfinement, KernelSupport,
-    MountConfinement, NetworkConfinement, ProcessConfinement, ProcessIsolation, SignalConfinement,
+    LimitMechanism, LimitReport, Limits, LimitsReport, MountConfinement, NetworkConfinement, ProcessConfinement,
+    ProcessIsolation, SignalConfinement,
 };
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
 pub use metewand_protocol::handshake::Handshake;
@@ -59,6 +61,7 @@ pub use timeouts::PhaseTimeouts;
 use io::{ProtocolIo, Wait};
 use process::{Termination, WorkerProcess};
 use stderr::StderrDrain;
+use watch::OutputWatch;
 
 /// How long a session waits, after the worker's stdout or stdin closed, to learn whether that was the worker
 /// exiting (files are closed a moment before the exit is announced).
@@ -153,6 +156,8 @@ struct Live {
     io: ProtocolIo,
     stderr: StderrDrain,
     process: WorkerProcess,
+    /// The output watch, when the session has an output limit and folders to write.
+    watch: Option<OutputWatch>,
 }
 
 impl Live {
@@ -168,7 +173,12 @@ impl Live {
             ));
         }
         let (tail, log_error) = self.stderr.finish();
-        Ended { termination, tail, log_error }
+        let exceeded = self.watch.as_mut().and_then(|watch| {
+            let observed = watch.finish()?;
+            let (limit, value, unit) = ("output_bytes", watch.limit(), "bytes in its output folder and TMPDIR");
+            Some(SessionErrorKind::ResourceLimit { limit, value, observed, unit })
+        });
+        Ended { termination, tail, log_error, exceeded }
     }
 }
 
@@ -177,6 +187,8 @@ struct Ended {
     termination: Termination,
     tail: Vec<String>,
     log_error: Option<std::io::Error>,
+    /// The resource limit the worker went past, which is then what ended it, whatever the session saw.
+    exceeded: Option<SessionErrorKind>,
 }
 
 /// A request begun: its id, when it started, and which deadline bounds it.
@@ -260,6 +272,9 @@ impl WorkerSession {
         let log = create_log(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
         })?;
+        let confinement_asked = confinement
+            .as_ref()
+            .map(|confinement| (confinement.writable_dirs().to_vec(), confinement.resource_limits()));
         let spawned = process::spawn(&command, confinement.as_ref()).map_err(|source| {
             // The exec error of a missing working directory is the same ENOENT as a missing program's.
             let source = match command.working_dir().try_exists() {
@@ -279,6 +294,13 @@ impl WorkerSession {
         let stderr = StderrDrain::start(spawned.stderr, log, log_cap, format!("mw-err-{pid}")).map_err(executor_io)?;
         let io = ProtocolIo::start(spawned.stdin, spawned.stdout, process.pidfd(), format!("mw-io-{pid}"))
             .map_err(executor_io)?;
+        let watch = match confinement_asked.and_then(|(dirs, limits)| Some((dirs, limits?))) {
+            Some((dirs, limits)) if !dirs.is_empty() => Some(
+                OutputWatch::start(dirs, limits.output_bytes, process.pidfd(), format!("mw-out-{pid}"))
+                    .map_err(executor_io)?,
+            ),
+            _ => None,
+        };
         let mut session = WorkerSession {
             role,
             worker_id,
@@ -290,7 +312,7 @@ impl WorkerSession {
             phases: Vec::new(),
             pid,
             log_path,
-            live: Some(Live { io, stderr, process }),
+            live: Some(Live { io, stderr, process, watch }),
             final_tail: Vec::new(),
             cancel,
             confinement,
@@ -482,7 +504,10 @@ impl WorkerSession {
         if !live.process.wait_for_exit(pending.deadline) {
             return Err(self.fail(&pending, pending.timed_out()));
         }
-        let ended = self.end();
+        let mut ended = self.end();
+        if let Some(kind) = ended.exceeded.take() {
+            return Err(self.failed(&pending, kind, ended.tail));
+        }
         let status = ended.termination.status;
         if status.is_none_or(|status| !status.success()) {
             let kind = SessionErrorKind::WorkerExit { cause: ExitCause::UncleanShutdown, status };
@@ -685,9 +710,13 @@ impl WorkerSession {
     fn fail(&mut self, pending: &Pending, mut kind: SessionErrorKind) -> SessionError {
         // The request's duration ends at the failure, not after the cleanup.
         self.record(pending, false);
-        let ended = self.end();
+        let mut ended = self.end();
         if let SessionErrorKind::WorkerExit { status, .. } = &mut kind {
             *status = ended.termination.status;
+        }
+        // A cancelled attempt is the caller's doing, whatever the worker wrote.
+        if let Some(exceeded) = ended.exceeded.take().filter(|_| !matches!(kind, SessionErrorKind::Cancelled)) {
+            kind = exceeded;
         }
         SessionError::new(self.role, pending.method, kind, ended.tail, self.phases.last().cloned())
     }

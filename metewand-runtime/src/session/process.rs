@@ -215,6 +215,7 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     // The ruleset descriptor stays open in `prepared` until the spawn has returned.
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
     let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
+    let limits = prepared.as_ref().and_then(|prepared| prepared.limits);
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
     let network = prepared.as_ref().is_some_and(|prepared| prepared.network);
 
@@ -234,13 +235,22 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         };
         let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
         let confined = isolation.is_some();
+        let late_user_namespace = (route == Route::PidNamespace && confined).then(sys::IdMaps::current);
         let namespaces = if confined { route.namespaces(network, view.is_some()) } else { sys::Namespaces::default() };
         let view = if namespaces.mounts { view } else { None };
-        sys::set_pre_exec(
-            &mut builder,
-            sys::ChildSetup { ruleset, file_size, user_namespace, namespaces, confined },
-            view,
-        );
+        let (address_space, pid_max, nproc) = confinement::child_limits(limits, route);
+        let setup = sys::ChildSetup {
+            ruleset,
+            file_size,
+            address_space,
+            nproc,
+            pid_max,
+            user_namespace,
+            namespaces,
+            late_user_namespace,
+            confined,
+        };
+        sys::set_pre_exec(&mut builder, setup, view);
         let spawned = {
             let mut workers = live_workers();
             builder.spawn().inspect(|child| {

@@ -93,6 +93,15 @@ pub(super) fn kill(target: i32) -> io::Result<()> {
     Ok(())
 }
 
+/// Sends SIGKILL to the process behind `pidfd`: never to another that reuses its pid.
+pub(super) fn pidfd_kill(pidfd: &OwnedFd) -> io::Result<()> {
+    // SAFETY: pidfd_send_signal takes a descriptor we own, a signal, a null siginfo and a flags word.
+    let sent = unsafe {
+        libc::syscall(libc::SYS_pidfd_send_signal, pidfd.as_raw_fd(), libc::SIGKILL, std::ptr::null::<()>(), 0u32)
+    };
+    if sent < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
 /// Reaps `pid` if it is our child and has exited; true when it was reaped (or is not our child any more).
 pub(super) fn reap(pid: i32) -> bool {
     let mut status = 0;
@@ -188,21 +197,54 @@ pub(super) fn unshare_pid_namespace() -> io::Result<()> {
     Ok(())
 }
 
-/// One line of a user namespace's id map that maps `id` to itself, formatted in the parent so that the child
-/// only writes bytes.
+/// Whether `kernel.pid_max` belongs to each PID namespace (Linux 6.14 and later): only then may a worker's be
+/// set, since on an older kernel the same write as root would change the host's. Read from the kernel's release,
+/// because trying it is exactly the write that must not happen.
+pub(super) fn pid_max_per_namespace() -> bool {
+    // SAFETY: utsname is plain data; uname fills the local struct.
+    let mut name: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::uname(&mut name) } < 0 {
+        return false;
+    }
+    // SAFETY: uname NUL-terminates the release.
+    let release = unsafe { CStr::from_ptr(name.release.as_ptr()) }.to_string_lossy();
+    release_at_least(&release, (6, 14))
+}
+
+/// Whether a kernel release such as `6.18.44-generic` is at least `major.minor`.
+fn release_at_least(release: &str, (major, minor): (u32, u32)) -> bool {
+    let mut numbers = release.split(|c: char| !c.is_ascii_digit()).map(|part| part.parse::<u32>().ok());
+    match (numbers.next().flatten(), numbers.next().flatten()) {
+        (Some(have_major), Some(have_minor)) => (have_major, have_minor) >= (major, minor),
+        _ => false,
+    }
+}
+
+/// A short line for a `/proc` file (an id map's line, a number), formatted in the parent so that the child only
+/// writes bytes.
 #[derive(Clone, Copy, Debug)]
-struct MapLine {
+pub(super) struct Line {
     bytes: [u8; 24],
     len: usize,
 }
 
-impl MapLine {
-    fn identity(id: u32) -> MapLine {
+impl Line {
+    /// The id map line that maps `id` to itself.
+    fn identity(id: u32) -> Line {
         // At most "4294967295 4294967295 1\n": 24 bytes.
-        let text = format!("{id} {id} 1\n");
+        Line::new(&format!("{id} {id} 1\n"))
+    }
+
+    /// A number and a newline (at most 21 bytes).
+    pub(super) fn number(value: u64) -> Line {
+        Line::new(&format!("{value}\n"))
+    }
+
+    fn new(text: &str) -> Line {
         let mut bytes = [0; 24];
         bytes[..text.len()].copy_from_slice(text.as_bytes());
-        MapLine { bytes, len: text.len() }
+        Line { bytes, len: text.len() }
     }
 
     fn as_bytes(&self) -> &[u8] {
@@ -214,8 +256,8 @@ impl MapLine {
 /// maps a process without privileges may write for its own new user namespace.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct IdMaps {
-    uid: MapLine,
-    gid: MapLine,
+    uid: Line,
+    gid: Line,
 }
 
 impl IdMaps {
@@ -223,11 +265,11 @@ impl IdMaps {
     pub(super) fn current() -> IdMaps {
         // SAFETY: geteuid and getegid take no arguments and only read the caller's credentials.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        IdMaps { uid: MapLine::identity(uid), gid: MapLine::identity(gid) }
+        IdMaps { uid: Line::identity(uid), gid: Line::identity(gid) }
     }
 }
 
-/// Writes `bytes` to a file of `/proc/self` in one `write`, as id maps must be written.
+/// Writes `bytes` to a `/proc` file in one `write`, as id maps and sysctls must be written.
 fn write_proc_file(path: &CStr, bytes: &[u8]) -> io::Result<()> {
     // SAFETY: open reads the NUL-terminated path and returns a new descriptor or -1.
     let fd = unsafe { libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC) };
@@ -318,11 +360,23 @@ pub(super) struct ChildSetup {
     pub(super) ruleset: Option<RawFd>,
     /// `RLIMIT_FSIZE`, or `None` to keep the inherited one.
     pub(super) file_size: Option<u64>,
+    /// `RLIMIT_AS`, or `None` to keep the inherited one.
+    pub(super) address_space: Option<u64>,
+    /// `RLIMIT_NPROC`, set only where it counts the worker's own processes (a user namespace of its own, a uid
+    /// other than 0), or `None`.
+    pub(super) nproc: Option<u64>,
+    /// The `kernel.pid_max` to write for the worker's PID namespace (Linux 6.14 and later, where each PID
+    /// namespace has its own), or `None`.
+    pub(super) pid_max: Option<Line>,
     /// The maps of a user namespace to make, with a PID namespace inside it whose first process is the worker;
     /// `None` for neither.
     pub(super) user_namespace: Option<IdMaps>,
     /// The namespaces besides the PID namespace the worker gets ([`Namespaces`]).
     pub(super) namespaces: Namespaces,
+    /// On the route without a user namespace of its own (`user_namespace` is `None`), the maps of one the worker
+    /// enters last, once every namespace and mount is made, so that the keyrings and counts the kernel keeps per
+    /// user namespace (its per-user keyring above all) are its own; `None` for none.
+    pub(super) late_user_namespace: Option<IdMaps>,
     /// Whether the worker is confined at all: only then are its capabilities dropped and `no_new_privs` set.
     pub(super) confined: bool,
 }
@@ -609,8 +663,8 @@ fn die_with_parent() -> io::Result<()> {
 
 /// Run in the forked child before `exec`, in this order: every descriptor but 0, 1 and 2 marked close-on-exec; a
 /// new session (so also a new process group, both with the child's pid as id in the orchestrator's namespace); the
-/// resource limits (`RLIMIT_CORE` 0, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a write past the limit fails
-/// with `EFBIG` instead of killing the worker); then
+/// resource limits (`RLIMIT_CORE` 0, `RLIMIT_AS` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a
+/// write past the limit fails with `EFBIG` instead of killing the worker); then
 ///
 /// - without a user namespace, the child-subreaper flag, which survives `exec`, and the other namespaces
 ///   ([`ChildSetup::namespaces`]);
@@ -620,7 +674,8 @@ fn die_with_parent() -> io::Result<()> {
 ///   namespace, goes on below and becomes the worker;
 ///
 /// then, for a confined worker, its private filesystem view ([`enter_view`]), the loopback of its network
-/// namespace brought up, a new session keyring, every
+/// namespace brought up, its PID namespace's `pid_max` and `RLIMIT_NPROC` where asked, on the route without one a
+/// user namespace of its own ([`ChildSetup::late_user_namespace`]), a new session keyring, every
 /// capability dropped (after the namespaces, which need them), `no_new_privs` and the Landlock ruleset; and last the
 /// parent-death signal, because any credential change (entering a user namespace, writing its maps) clears it. The
 /// orchestrator may have died before that signal was set: a hung-up stdin says so, and the child gives up.
@@ -634,6 +689,9 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::sessio
         return Err(io::Error::last_os_error());
     }
     set_rlimit(libc::RLIMIT_CORE, 0)?;
+    if let Some(bytes) = setup.address_space {
+        set_rlimit(libc::RLIMIT_AS, bytes)?;
+    }
     if let Some(bytes) = setup.file_size {
         set_rlimit(libc::RLIMIT_FSIZE, bytes)?;
         // SAFETY: setting a signal's disposition to SIG_IGN installs no handler; an ignored signal stays ignored
@@ -672,6 +730,21 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::sessio
     }
     if setup.namespaces.network {
         loopback_up()?;
+    }
+    if let Some(pid_max) = setup.pid_max {
+        // The worker is the first process of its PID namespace, whose own `pid_max` this sets (the caller asks for
+        // it only on kernels where the file is per namespace, never the host's).
+        write_proc_file(c"/proc/sys/kernel/pid_max", pid_max.as_bytes())?;
+    }
+    if let Some(tasks) = setup.nproc {
+        set_rlimit(libc::RLIMIT_NPROC, tasks)?;
+    }
+    if let Some(maps) = setup.late_user_namespace {
+        // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a new
+        // user namespace, where it maps its own ids; the namespaces and mounts made above stay the init
+        // namespace's, out of its reach.
+        check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })?;
+        write_id_maps(&maps)?;
     }
     if setup.confined {
         join_new_session_keyring();
@@ -717,4 +790,20 @@ fn supervise(worker: i32) -> ! {
         exit_now(128 + signal);
     }
     exit_now(libc::WEXITSTATUS(status))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::release_at_least;
+
+    #[test]
+    fn kernel_releases_are_compared_by_major_and_minor() {
+        assert!(release_at_least("6.14.0", (6, 14)));
+        assert!(release_at_least("6.18.44-fc-v1045", (6, 14)));
+        assert!(release_at_least("7.0-rc1", (6, 14)));
+        assert!(!release_at_least("6.13.12-arch1", (6, 14)));
+        assert!(!release_at_least("5.15.0-91-generic", (6, 14)));
+        assert!(!release_at_least("6", (6, 14)));
+        assert!(!release_at_least("", (6, 14)));
+    }
 }

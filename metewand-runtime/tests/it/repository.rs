@@ -7,11 +7,11 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::time::Duration;
 
-use metewand_runtime::CheckedRepository;
 use metewand_runtime::files::{EntryType, PathError};
 use metewand_runtime::protocol::Method;
 use metewand_runtime::protocol::messages::{Capability, Role};
 use metewand_runtime::repository::{CheckErrorKind, NotJsonReason, UnresolvedRef};
+use metewand_runtime::{CheckedRepository, Limits};
 
 use crate::{check_error, golden, golden_copy};
 
@@ -460,28 +460,35 @@ fn a_missing_manifest_is_an_io_error() {
 }
 
 #[test]
-fn limits_default_to_64_gib_and_are_checked_with_their_position() {
+fn limits_default_to_64_gib_no_memory_limit_and_4096_processes_and_are_checked_with_their_position() {
     let repository = CheckedRepository::load(&golden()).unwrap();
-    assert_eq!(repository.limits().output_bytes, 68_719_476_736);
-    let dir = golden_copy(|toml| toml + "\n[limits]\noutput_bytes = 4096\n");
-    assert_eq!(CheckedRepository::load(dir.path()).unwrap().limits().output_bytes, 4096);
-    // Numbers are values: 1e3 is the integer 1000.
-    let dir = golden_copy(|toml| toml + "\n[limits]\noutput_bytes = 1e3\n");
-    assert_eq!(CheckedRepository::load(dir.path()).unwrap().limits().output_bytes, 1000);
-    for (value, wrong_type) in [("0", false), ("-1", false), ("1.5", false), ("\"64G\"", true)] {
-        let dir = golden_copy(|toml| toml + &format!("\n[limits]\noutput_bytes = {value}\n"));
-        let error = check_error(dir.path());
-        if wrong_type {
-            assert!(matches!(error.kind(), CheckErrorKind::WrongType { .. }), "{value}: {error}");
-        } else {
-            assert!(
-                matches!(error.kind(), CheckErrorKind::InvalidValue { key, .. } if key == "limits.output_bytes"),
-                "{value}: {error}"
-            );
+    assert_eq!(
+        repository.limits(),
+        Limits { output_bytes: 68_719_476_736, memory_bytes: None, processes: 4096 },
+        "the documented defaults"
+    );
+    let dir = golden_copy(|toml| toml + "\n[limits]\noutput_bytes = 4096\nmemory_bytes = 1e9\nprocesses = 64\n");
+    // Numbers are values: 1e9 is the integer 1000000000.
+    let limits = CheckedRepository::load(dir.path()).unwrap().limits();
+    assert_eq!(limits, Limits { output_bytes: 4096, memory_bytes: Some(1_000_000_000), processes: 64 });
+    for key in ["output_bytes", "memory_bytes", "processes"] {
+        for (value, wrong_type) in [("0", false), ("-1", false), ("1.5", false), ("\"64G\"", true)] {
+            let dir = golden_copy(|toml| toml + &format!("\n[limits]\n{key} = {value}\n"));
+            let error = check_error(dir.path());
+            if wrong_type {
+                assert!(matches!(error.kind(), CheckErrorKind::WrongType { .. }), "{key} = {value}: {error}");
+            } else {
+                let member = format!("limits.{key}");
+                assert!(
+                    matches!(error.kind(), CheckErrorKind::InvalidValue { key, .. } if *key == member),
+                    "{key} = {value}: {error}"
+                );
+            }
+            let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+            let (line, column) = position_of(&text, &format!("{key} = {value}"));
+            let expected = Some((line, column + key.len() + 3));
+            assert_eq!(error.location().position, expected, "{key} = {value}: {error}");
         }
-        let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
-        let (line, column) = position_of(&text, &format!("output_bytes = {value}"));
-        assert_eq!(error.location().position, Some((line, column + "output_bytes = ".len())), "{value}: {error}");
     }
     let dir = golden_copy(|toml| toml + "\n[limits]\nfile_bytes = 1\n");
     let error = check_error(dir.path());

@@ -14,10 +14,11 @@ use std::fs;
 use std::net::TcpListener;
 use std::process::Command;
 
+use metewand_runtime::protocol::generated::attempt_record::FailureKind;
 use metewand_runtime::session::{
     CapabilityConfinement, Confinement, ConfinementReport, ExitCause, FilesystemConfinement, ImplementationSession,
-    IpcConfinement, MountConfinement, NetworkConfinement, PhaseTimeouts, ProcessConfinement, ProcessIsolation,
-    SessionConfig, SessionErrorKind, SignalConfinement,
+    IpcConfinement, LimitMechanism, LimitReport, Limits, MountConfinement, NetworkConfinement, PhaseTimeouts,
+    ProcessConfinement, ProcessIsolation, SessionConfig, SessionErrorKind, SignalConfinement,
 };
 use metewand_testkit::{ConfinementRequired, Reachable, Requirement, forward_skips, has_cap_sys_admin, skip, udp_echo};
 
@@ -721,5 +722,216 @@ fn without_privileges_the_private_view_shows_only_the_workers_own_folders_and_pr
     unprivileged(
         "session::confinement::without_privileges_the_private_view_shows_only_the_workers_own_folders_and_processes",
         the_private_view_shows_only_the_workers_own_folders,
+    );
+}
+
+const ENOMEM: &str = "errno 12";
+
+/// `[limits] memory_bytes` and `processes` hold: an allocation past the first fails with ENOMEM and a fork past
+/// the second with EAGAIN, while the same worker within them gets what it asks; the report says how each was
+/// kept. The process limit is the PID namespace's `pid_max` where the kernel gives each namespace its own (Linux
+/// 6.14), else `RLIMIT_NPROC` in a user namespace without root, else none (reported, and weaker than full
+/// confinement); on the sweep route it is never kept.
+fn memory_and_processes_are_bounded() {
+    let limits = Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: Some(512 << 20), processes: 400 };
+    for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
+        let confinement = Confinement::new().limits(limits).process_isolation(isolation);
+        let play = |bytes: u64, count: u64| {
+            let fixture = Fixture::new();
+            let (bytes, count) = (bytes.to_string(), count.to_string());
+            let args =
+                ["--attack", "allocate@prepare", "--big-bytes", &bytes, "--attack", "spawn@execute", "--count", &count];
+            let mut session = ImplementationSession::connect(confined(&fixture, &args, confinement.clone())).unwrap();
+            session.prepare(fixture.prepare()).unwrap();
+            session.execute(fixture.execute()).unwrap();
+            let summary = session.shutdown().unwrap();
+            let log = fs::read_to_string(fixture.log()).unwrap();
+            let got = (outcome(&log, "allocate", &bytes).to_owned(), outcome(&log, "spawn", &count).to_owned());
+            (got, summary.confinement, log)
+        };
+        let ((allocated, spawned), report, log) = play(1 << 30, 600);
+        check_report(&report, isolation, false);
+        assert_eq!(
+            report.limits.memory_bytes,
+            LimitReport { value: Some(512 << 20), mechanism: LimitMechanism::Rlimit }
+        );
+        assert_eq!(allocated, ENOMEM, "{log}");
+        let processes = report.limits.processes;
+        assert_eq!(processes.value, Some(400), "{report:?}");
+        let required = ConfinementRequired::from_env();
+        match processes.mechanism {
+            LimitMechanism::PidMax | LimitMechanism::Rlimit => {
+                assert_ne!(isolation, ProcessIsolation::Sweep, "{report:?}");
+                assert_eq!(spawned, EAGAIN, "{log}");
+            }
+            LimitMechanism::None => {
+                // The fallback: nothing bounds the worker's processes, as reported; the sweep never does.
+                assert_eq!(spawned, "ok", "{log}");
+                assert!(!report.is_full(), "{report:?}");
+                if isolation != ProcessIsolation::Sweep {
+                    skip(Requirement::PidMax, "no process limit could be kept: the worker started 600 processes");
+                }
+            }
+            LimitMechanism::Watched => panic!("processes are never watched: {report:?}"),
+        }
+        if required.pid_max && report.processes == ProcessConfinement::PidNamespace {
+            assert_eq!(processes.mechanism, LimitMechanism::PidMax, "{report:?}");
+        }
+        // Within the limits the same worker gets what it asks.
+        let ((allocated, spawned), _, log) = play(64 << 20, 100);
+        assert_eq!((allocated.as_str(), spawned.as_str()), ("ok", "ok"), "{log}");
+    }
+}
+
+#[test]
+fn memory_and_processes_are_bounded_by_the_limits() {
+    memory_and_processes_are_bounded();
+}
+
+#[test]
+fn without_privileges_memory_and_processes_are_bounded_by_the_limits() {
+    unprivileged(
+        "session::confinement::without_privileges_memory_and_processes_are_bounded_by_the_limits",
+        memory_and_processes_are_bounded,
+    );
+}
+
+/// What a folder's files take, in bytes of content.
+fn written(dir: &std::path::Path) -> u64 {
+    fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().metadata().unwrap().len()).sum()
+}
+
+/// `[limits] output_bytes` bounds everything the worker may write, all its folders together, while it runs: a
+/// worker that goes on writing is killed within a fraction of what it meant to write, and the session fails
+/// `resource_limit`, naming the limit; one that wrote past it and stopped fails the same way, at the latest when
+/// the session ends; one within it is untouched.
+fn output_is_bounded() {
+    let limit = 4 << 20;
+    let limits = Limits { output_bytes: limit, memory_bytes: None, processes: Limits::DEFAULT_PROCESSES };
+    let session = |fixture: &Fixture, bytes: u64| {
+        let pids = fixture.path("pids");
+        let args = ["--attack", "fill@prepare", "--big-bytes", &bytes.to_string(), "--target", pids.to_str().unwrap()];
+        ImplementationSession::connect(confined(fixture, &args, Confinement::new().limits(limits))).unwrap()
+    };
+    // 1 GiB, 512 KiB a millisecond: two seconds at least, were it not stopped.
+    let fixture = Fixture::new();
+    let mut writer = session(&fixture, 1 << 30);
+    assert_eq!(
+        writer.confinement().limits.output_bytes,
+        LimitReport { value: Some(limit), mechanism: LimitMechanism::Watched }
+    );
+    let error = writer.prepare(fixture.prepare()).unwrap_err();
+    match error.kind() {
+        SessionErrorKind::ResourceLimit { limit: "output_bytes", value, observed, .. } => {
+            assert_eq!(*value, limit);
+            assert!(*observed > limit, "{error}");
+        }
+        other => panic!("expected the output limit, got {other}"),
+    }
+    assert_eq!(error.failure_kind(), Some(FailureKind::ResourceLimit));
+    assert!(error.to_string().contains("[limits] output_bytes"), "{error}");
+    let kept = written(&fixture.path("pids"));
+    assert!(kept > limit && kept < 256 << 20, "the worker wrote {kept} bytes before it was stopped");
+
+    // 6 MiB, then an answer: whether the watch or the last measurement sees it first, the session fails.
+    let fixture = Fixture::new();
+    let mut burst = session(&fixture, 6 << 20);
+    let failed = match burst.prepare(fixture.prepare()) {
+        Err(error) => error,
+        Ok(()) => burst.shutdown().unwrap_err(),
+    };
+    assert!(matches!(failed.kind(), SessionErrorKind::ResourceLimit { limit: "output_bytes", .. }), "{failed}");
+
+    let fixture = Fixture::new();
+    let mut within = session(&fixture, 2 << 20);
+    within.prepare(fixture.prepare()).unwrap();
+    within.shutdown().unwrap();
+    assert_eq!(written(&fixture.path("pids")), 2 << 20);
+}
+
+#[test]
+fn writing_past_the_output_limit_ends_the_worker() {
+    output_is_bounded();
+}
+
+#[test]
+fn without_privileges_writing_past_the_output_limit_ends_the_worker() {
+    unprivileged(
+        "session::confinement::without_privileges_writing_past_the_output_limit_ends_the_worker",
+        output_is_bounded,
+    );
+}
+
+/// A key a worker adds to its per-user keyring is not there for the next worker of the same user: each worker's
+/// per-user keyring belongs to a user namespace of its own (on the root route too, which enters one last), so a
+/// keyring cannot carry one worker's result to another. On the sweep route (no namespace) it is shared, as
+/// documented.
+fn keys_die_with_the_session() {
+    let key = (std::process::id() as i64 & 0xffff).to_string();
+    for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
+        let play = |attack: &str| {
+            let fixture = Fixture::new();
+            let args = ["--attack", &format!("{attack}@prepare"), "--target-key", &key, "--quiet"];
+            let (log, report) = attacked(&fixture, &args, Confinement::new().process_isolation(isolation));
+            check_report(&report, isolation, false);
+            (outcome(&log, attack, &format!("metewand-test-{key}")).to_owned(), report)
+        };
+        assert_eq!(play("keyring").0, "ok");
+        let (found, report) = play("keyring-find");
+        if report.processes == ProcessConfinement::Sweep {
+            assert_eq!(found, "ok", "without a namespace the per-user keyring is the user's");
+        } else {
+            assert_eq!(found, "errno 126", "the next worker found the key (ENOKEY expected)");
+        }
+    }
+}
+
+#[test]
+fn a_key_in_the_per_user_keyring_does_not_outlive_the_session() {
+    keys_die_with_the_session();
+}
+
+#[test]
+fn without_privileges_a_key_in_the_per_user_keyring_does_not_outlive_the_session() {
+    unprivileged(
+        "session::confinement::without_privileges_a_key_in_the_per_user_keyring_does_not_outlive_the_session",
+        keys_die_with_the_session,
+    );
+}
+
+/// A process limit below what a PID namespace's `pid_max` can say (300) is `RLIMIT_NPROC` in the worker's own
+/// user namespace where the worker is not root, and not kept at all for root (the kernel exempts it), which the
+/// report says and full confinement lacks.
+fn small_process_limits_fall_back() {
+    let limits = Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: None, processes: 100 };
+    let fixture = Fixture::new();
+    let args = ["--attack", "spawn@prepare", "--count", "150", "--quiet"];
+    let (log, report) = attacked(&fixture, &args, Confinement::new().limits(limits));
+    check_report(&report, ProcessIsolation::Namespace, false);
+    let spawned = outcome(&log, "spawn", "150");
+    match report.limits.processes.mechanism {
+        LimitMechanism::Rlimit => {
+            assert!(report.user_namespace && !has_cap_sys_admin(), "{report:?}");
+            assert_eq!(spawned, EAGAIN, "{log}");
+        }
+        LimitMechanism::None => {
+            assert!(has_cap_sys_admin() || report.processes == ProcessConfinement::Sweep, "{report:?}");
+            assert_eq!(spawned, "ok", "{log}");
+            assert!(report.weaknesses().iter().any(|weakness| weakness.contains("no process limit")), "{report:?}");
+        }
+        other => panic!("100 tasks cannot be a pid_max: {other:?}"),
+    }
+}
+
+#[test]
+fn a_small_process_limit_is_not_kept_for_root() {
+    small_process_limits_fall_back();
+}
+
+#[test]
+fn without_privileges_a_small_process_limit_is_rlimit_nproc_in_the_workers_user_namespace() {
+    unprivileged(
+        "session::confinement::without_privileges_a_small_process_limit_is_rlimit_nproc_in_the_workers_user_namespace",
+        small_process_limits_fall_back,
     );
 }

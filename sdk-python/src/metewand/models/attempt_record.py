@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         "phase_timeout",
         "scientific_timeout",
         "worker_exit",
+        "resource_limit",
         "invalid_output",
         "dataset_modified",
         "cancelled",
@@ -112,6 +113,8 @@ __all__ = [
     "PhaseRecord",
     "Problem",
     "ROLE_VALUES",
+    "ResourceLimit",
+    "ResourceLimits",
     "Resources",
     "Role",
     "SdkInfo",
@@ -138,6 +141,7 @@ FAILURE_KIND_VALUES: frozenset[FailureKind] = frozenset(
         "phase_timeout",
         "scientific_timeout",
         "worker_exit",
+        "resource_limit",
         "invalid_output",
         "dataset_modified",
         "cancelled",
@@ -183,6 +187,10 @@ _CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset(
 _CONFINEMENT_PROCESSES_VALUES: frozenset[str] = frozenset({"pid-namespace", "sweep"})
 
 _CONFINEMENT_SIGNALS_VALUES: frozenset[str] = frozenset({"scoped", "unscoped"})
+
+_RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
+    {"rlimit", "pid_max", "watched", "none"}
+)
 
 _LITERAL_ALIASES = {
     "Capability": CAPABILITY_VALUES,
@@ -591,9 +599,10 @@ class Confinement:
     System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
     capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount
     namespace hiding the state, the repository and the host's temporary and runtime folders,
-    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.
-    user_namespace, ipc, capabilities and mounts are absent from records written before they were
-    recorded.
+    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.;
+    limits: each resource limit of the session with its value (null for none) and how it was
+    enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
+    from records written before they were recorded.
     """
 
     __slots__ = (
@@ -601,6 +610,7 @@ class Confinement:
         "filesystem",
         "ipc",
         "landlock_abi",
+        "limits",
         "mounts",
         "network",
         "processes",
@@ -616,6 +626,12 @@ class Confinement:
 
     landlock_abi: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    limits: ResourceLimits | None
+    """A session's resource limits ([limits] in metewand.toml): memory_bytes, the address space of
+    each of the worker's processes; processes, the tasks its PID namespace may hold;
+    output_bytes, what its output folder and TMPDIR may take together.
+    """
 
     mounts: Literal["private", "host"] | None
 
@@ -638,6 +654,7 @@ class Confinement:
         filesystem: Literal["landlock", "none"],
         ipc: Literal["namespace", "host"] | None = None,
         landlock_abi: int | None,
+        limits: ResourceLimits | None = None,
         mounts: Literal["private", "host"] | None = None,
         network: Literal["namespace", "denied", "allowed", "unrestricted"],
         processes: Literal["pid-namespace", "sweep"],
@@ -654,6 +671,7 @@ class Confinement:
         self.landlock_abi = (
             None if landlock_abi is None else _safe_uint(landlock_abi, "/landlock_abi")
         )
+        self.limits = None if limits is None else check_model(limits, "/limits", ResourceLimits)
         self.mounts = (
             None if mounts is None else check_enum(mounts, "/mounts", _CONFINEMENT_MOUNTS_VALUES)
         )
@@ -692,6 +710,10 @@ class Confinement:
             if fields["landlock_abi"] is None
             else _safe_uint(fields["landlock_abi"], path + "/landlock_abi")
         )
+        if "limits" in fields:
+            model.limits = ResourceLimits._decode(fields["limits"], path + "/limits")
+        else:
+            model.limits = None
         if "mounts" in fields:
             model.mounts = check_enum(
                 fields["mounts"], path + "/mounts", _CONFINEMENT_MOUNTS_VALUES
@@ -722,6 +744,8 @@ class Confinement:
         if self.ipc is not None:
             data["ipc"] = self.ipc
         data["landlock_abi"] = self.landlock_abi
+        if self.limits is not None:
+            data["limits"] = self.limits.to_dict()
         if self.mounts is not None:
             data["mounts"] = self.mounts
         data["network"] = self.network
@@ -739,6 +763,7 @@ class Confinement:
             and self.filesystem == other.filesystem
             and self.ipc == other.ipc
             and self.landlock_abi == other.landlock_abi
+            and self.limits == other.limits
             and self.mounts == other.mounts
             and self.network == other.network
             and self.processes == other.processes
@@ -749,9 +774,9 @@ class Confinement:
     def __repr__(self) -> str:
         return (
             f"Confinement(capabilities={self.capabilities!r}, filesystem={self.filesystem!r}, "
-            f"ipc={self.ipc!r}, landlock_abi={self.landlock_abi!r}, mounts={self.mounts!r}, "
-            f"network={self.network!r}, processes={self.processes!r}, signals={self.signals!r}, "
-            f"user_namespace={self.user_namespace!r})"
+            f"ipc={self.ipc!r}, landlock_abi={self.landlock_abi!r}, limits={self.limits!r}, "
+            f"mounts={self.mounts!r}, network={self.network!r}, processes={self.processes!r}, "
+            f"signals={self.signals!r}, user_namespace={self.user_namespace!r})"
         )
 
 
@@ -1056,9 +1081,10 @@ class Implementation:
     System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
     capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount
     namespace hiding the state, the repository and the host's temporary and runtime folders,
-    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.
-    user_namespace, ipc, capabilities and mounts are absent from records written before they were
-    recorded.
+    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.;
+    limits: each resource limit of the session with its value (null for none) and how it was
+    enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
+    from records written before they were recorded.
     """
 
     files: list[FileRecord] | None
@@ -1484,6 +1510,144 @@ class Problem:
         )
 
 
+class ResourceLimit:
+    """One resource limit of a session: its value (null when there was none) and how it was
+    enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
+    RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
+    metewand while the worker ran, the worker killed once past it) or none.
+    """
+
+    __slots__ = ("mechanism", "value")
+
+    mechanism: Literal["rlimit", "pid_max", "watched", "none"]
+
+    value: int | None
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("mechanism", "value")
+
+    def __init__(
+        self, *, mechanism: Literal["rlimit", "pid_max", "watched", "none"], value: int | None
+    ) -> None:
+        self.mechanism = check_enum(mechanism, "/mechanism", _RESOURCE_LIMIT_MECHANISM_VALUES)
+        self.value = None if value is None else _safe_uint(value, "/value")
+
+    @classmethod
+    def from_dict(cls, data: object) -> ResourceLimit:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> ResourceLimit:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.mechanism = check_enum(
+            fields["mechanism"], path + "/mechanism", _RESOURCE_LIMIT_MECHANISM_VALUES
+        )
+        model.value = (
+            None if fields["value"] is None else _safe_uint(fields["value"], path + "/value")
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"mechanism": self.mechanism, "value": self.value}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ResourceLimit):
+            return NotImplemented
+        return self.mechanism == other.mechanism and self.value == other.value
+
+    def __repr__(self) -> str:
+        return f"ResourceLimit(mechanism={self.mechanism!r}, value={self.value!r})"
+
+
+class ResourceLimits:
+    """A session's resource limits ([limits] in metewand.toml): memory_bytes, the address space of
+    each of the worker's processes; processes, the tasks its PID namespace may hold;
+    output_bytes, what its output folder and TMPDIR may take together.
+    """
+
+    __slots__ = ("memory_bytes", "output_bytes", "processes")
+
+    memory_bytes: ResourceLimit
+    """One resource limit of a session: its value (null when there was none) and how it was
+    enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
+    RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
+    metewand while the worker ran, the worker killed once past it) or none.
+    """
+
+    output_bytes: ResourceLimit
+    """One resource limit of a session: its value (null when there was none) and how it was
+    enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
+    RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
+    metewand while the worker ran, the worker killed once past it) or none.
+    """
+
+    processes: ResourceLimit
+    """One resource limit of a session: its value (null when there was none) and how it was
+    enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
+    RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
+    metewand while the worker ran, the worker killed once past it) or none.
+    """
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("memory_bytes", "output_bytes", "processes")
+
+    def __init__(
+        self, *, memory_bytes: ResourceLimit, output_bytes: ResourceLimit, processes: ResourceLimit
+    ) -> None:
+        self.memory_bytes = check_model(memory_bytes, "/memory_bytes", ResourceLimit)
+        self.output_bytes = check_model(output_bytes, "/output_bytes", ResourceLimit)
+        self.processes = check_model(processes, "/processes", ResourceLimit)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ResourceLimits:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> ResourceLimits:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.memory_bytes = ResourceLimit._decode(fields["memory_bytes"], path + "/memory_bytes")
+        model.output_bytes = ResourceLimit._decode(fields["output_bytes"], path + "/output_bytes")
+        model.processes = ResourceLimit._decode(fields["processes"], path + "/processes")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "memory_bytes": self.memory_bytes.to_dict(),
+            "output_bytes": self.output_bytes.to_dict(),
+            "processes": self.processes.to_dict(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ResourceLimits):
+            return NotImplemented
+        return (
+            self.memory_bytes == other.memory_bytes
+            and self.output_bytes == other.output_bytes
+            and self.processes == other.processes
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ResourceLimits(memory_bytes={self.memory_bytes!r}, "
+            f"output_bytes={self.output_bytes!r}, processes={self.processes!r})"
+        )
+
+
 class Resources:
     """A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its
     own and its waited-for descendants') and peak resident memory.
@@ -1614,9 +1778,10 @@ class WorkerSession:
     System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's;
     capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount
     namespace hiding the state, the repository and the host's temporary and runtime folders,
-    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.
-    user_namespace, ipc, capabilities and mounts are absent from records written before they were
-    recorded.
+    showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.;
+    limits: each resource limit of the session with its value (null for none) and how it was
+    enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
+    from records written before they were recorded.
     """
 
     resources: Resources | None
@@ -1729,6 +1894,8 @@ DEFINITIONS: dict[str | None, type] = {
     "logs": Logs,
     "phase_record": PhaseRecord,
     "problem": Problem,
+    "resource_limit": ResourceLimit,
+    "resource_limits": ResourceLimits,
     "resources": Resources,
     "sdk_info": SdkInfo,
     "worker_session": WorkerSession,
