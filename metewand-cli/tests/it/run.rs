@@ -315,6 +315,15 @@ for line in sys.stdin:
         gram, rhs = ridge.normal_equations(state["a"], state["b"], state["lambda"])
         x = ridge.cholesky_solve(gram, rhs)
         out = request["result_dir"]
+        state["out"], state["x"] = out, x
+        if mode == "after-answer":
+            # Answers at once; the result is written during shutdown.
+            send({"id": rid, "implementation_time_ns": None, "ok": True, "result": {"manifest": "result.json"},
+                  "statistics": {}})
+            continue
+        if mode == "rewrite":
+            # A valid but wrong answer now; the right one during shutdown.
+            x = [0.0 for _ in x]
         with open(os.path.join(out, "solution.json"), "w") as file:
             json.dump({"x": x}, file)
         with open(os.path.join(out, "solution.json"), "rb") as file:
@@ -341,6 +350,16 @@ for line in sys.stdin:
               "statistics": {}})
     elif method == "shutdown":
         print("shutting down", file=sys.stderr, flush=True)
+        if mode in ("after-answer", "rewrite"):
+            out, x = state["out"], state["x"]
+            with open(os.path.join(out, "solution.json"), "w") as file:
+                json.dump({"x": x}, file)
+            with open(os.path.join(out, "solution.json"), "rb") as file:
+                content = file.read()
+            files = [{"path": "solution.json", "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)}]
+            objective = ridge.objective(state["a"], state["b"], state["lambda"], x)
+            with open(os.path.join(out, "result.json"), "w") as file:
+                json.dump({"data": {"objective": objective, "solution": "solution.json"}, "files": files}, file)
         send({"id": rid, "ok": True})
         sys.exit(1 if mode == "unclean-exit" else 0)
 "#;
@@ -1725,6 +1744,26 @@ fn the_limits_bound_a_workers_memory_processes_and_output() {
     let observed: u64 = message.split("output_bytes`: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(observed > 16 << 20 && observed < 512 << 20, "stopped long before 1 GiB: {message}");
     assert!(!bench.out("filler/work/tmp-implementation").exists(), "its TMPDIR is removed");
+}
+
+/// Work moved after the execute answer never counts: the result is sealed when the implementation answers, so a
+/// worker that answers at once and writes its result during shutdown has no result at the seal
+/// (`invalid_output` in `execute`), and one that answers with a wrong result and writes the right one during
+/// shutdown breaks the seal (`invalid_output` in `shutdown`). Neither is judged, let alone `reached`.
+#[test]
+fn a_result_written_after_the_execute_answer_is_never_accepted() {
+    let bench = Bench::new();
+    bench.misbehaving_implementation("late", "after-answer");
+    bench.misbehaving_implementation("rewriter", "rewrite");
+    let output = bench.run("late", "late");
+    let record = failed(&output, &bench.out("late"), "implementation", "execute", "invalid_output");
+    assert_eq!(record["verdict"], Value::Null, "{}", record["failure"]);
+    let output = bench.run("rewriter", "rewriter");
+    let record = failed(&output, &bench.out("rewriter"), "implementation", "shutdown", "invalid_output");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(message.contains("the result changed after the implementation worker answered execute"), "{message}");
+    assert_eq!(record["verdict"], Value::Null);
+    assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
 }
 
 /// The parent pid and start time of a process, from `/proc/<pid>/stat`.

@@ -947,22 +947,27 @@ impl<'p, 'r> Run<'p, 'r> {
             last = Method::Execute;
             session.execute(execute)
         });
+        // The result is sealed at the execute answer: validated (walked and hashed) while every process of the
+        // worker is stopped, before the session goes on to shutdown. What the worker does after its answer can
+        // only break the seal, never count.
+        let validator = self.validator();
+        let outcome = outcome.and_then(|response| {
+            let sealed = session
+                .while_stopped(|| validator.validate_result(plan.problem, &result_dir, &response.result.manifest))?;
+            Ok((response, sealed))
+        });
         self.last_worker = Some((Role::Implementation, last));
         let settled = self.settle(session, outcome, Role::Implementation);
-        let response = match settled {
-            Ok(response) => response,
+        let (response, sealed) = match settled {
+            Ok(settled) => settled,
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, last)),
         };
         tmpdir.remove()?;
         self.implementation_time_ns = response.implementation_time_ns;
         self.statistics = Some(response.statistics.clone());
         self.verify_dataset(Role::Implementation, last)?;
-        let validated = self
-            .validator()
-            .validate_result(plan.problem, &result_dir, &response.result.manifest)
-            .map_err(|e| Failure::output(Role::Implementation, Method::Execute, &e))?;
-        self.result = Some(validated);
-        Ok(())
+        self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Method::Execute, &e))?);
+        self.verify_result(Role::Implementation, Method::Shutdown, "after the implementation worker answered execute")
     }
 
     fn run_evaluator(&mut self) -> Result<(), Failure> {
@@ -997,7 +1002,7 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         tmpdir.remove()?;
         self.verify_dataset(Role::ProblemEvaluator, Method::Evaluate)?;
-        self.verify_result()?;
+        self.verify_result(Role::ProblemEvaluator, Method::Evaluate, "during the problem_evaluator worker's session")?;
         let metrics = self
             .validator()
             .validate_metrics(plan.problem, &metrics_dir)
@@ -1046,8 +1051,10 @@ impl<'p, 'r> Run<'p, 'r> {
         Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))
     }
 
-    /// Re-verifies the result after the evaluator's session; a change is the evaluator's invalid output.
-    fn verify_result(&mut self) -> Result<(), Failure> {
+    /// Re-verifies the result against what was validated: after the implementation's session (it must be what was
+    /// sealed at the execute answer) and after the evaluator's. A change is `role`'s invalid output in `phase`,
+    /// the message saying it changed `when`.
+    fn verify_result(&mut self, role: Role, phase: Method, when: &str) -> Result<(), Failure> {
         let Some(original) = &self.result else { return Ok(()) };
         let manifest = original.manifest_file().path().as_str().to_owned();
         let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);
@@ -1058,9 +1065,8 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
         let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
-        let role = Role::ProblemEvaluator;
-        let message = format!("the result changed during the {role} worker's session: {problem}");
-        Err(Failure::new(Some(role), Some(Method::Evaluate), FailureKind::InvalidOutput, message))
+        let message = format!("the result changed {when}: {problem}");
+        Err(Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message))
     }
 
     fn into_record(self, started_at: SystemTime) -> AttemptRecord {

@@ -73,6 +73,9 @@ const FAR_FUTURE: Duration = Duration::from_secs(10 * 365 * 24 * 60 * 60);
 /// How often a pending exchange looks at its cancel flag, when it has one.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
+/// How long [`WorkerSession::while_stopped`] waits for every process of the worker to stop.
+pub const STOP_LIMIT: Duration = Duration::from_secs(1);
+
 /// Everything a session needs besides its role: the command, the resolved identity, the limits, where its log
 /// goes, and the plan's capability selection (which stays on the orchestrator's side and is never sent).
 #[derive(Clone, Debug)]
@@ -487,6 +490,21 @@ impl WorkerSession {
         }
     }
 
+    /// Runs `f` while every process of the worker is stopped (`SIGSTOP`, the whole tree or PID namespace), then
+    /// lets them go on (`SIGCONT`): what `f` reads of the worker's output cannot change while it reads, and no
+    /// work of the worker's happens meanwhile. The stop waits at most [`STOP_LIMIT`] for a process in an
+    /// uninterruptible sleep; `f` runs then in any case. Nothing is sent to the worker; a session whose worker was
+    /// discarded is [`Unusable`](SessionErrorKind::Unusable).
+    pub fn while_stopped<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
+        let Some(live) = self.live.as_ref() else {
+            return Err(self.local(Method::Execute, SessionErrorKind::Unusable));
+        };
+        let (stopped, _) = live.process.stop_all(Instant::now() + STOP_LIMIT);
+        let value = f();
+        live.process.continue_stopped(&stopped);
+        Ok(value)
+    }
+
     /// Sends `shutdown`, then waits for the worker to exit, both within the `shutdown` limit (or the scientific
     /// deadline, if earlier). Succeeds only with the acknowledgment and exit status 0; either way every process
     /// of the worker's is killed and reaped before this returns.
@@ -822,6 +840,11 @@ impl<R: SessionRole> Session<R> {
     /// Clears the scientific deadline before untimed phases.
     pub fn clear_scientific_deadline(&mut self) {
         self.inner.clear_scientific_deadline();
+    }
+
+    /// Runs `f` while every process of the worker is stopped (see [`WorkerSession::while_stopped`]).
+    pub fn while_stopped<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
+        self.inner.while_stopped(f)
     }
 
     /// Sends `shutdown` and waits for exit status 0 (see [`WorkerSession::shutdown`]).

@@ -392,6 +392,44 @@ impl WorkerProcess {
         !process.zombie && !worker && (self.namespace || process.sid == self.pid || process.pgid == self.pid)
     }
 
+    /// Stops (`SIGSTOP`) the worker and every process of its tree (as the module docs define it; on the
+    /// user-namespace route the worker's whole PID namespace, not the supervisor), scanning again until one scan
+    /// finds all of them stopped or `deadline` passes (a process in an uninterruptible sleep stops only when it
+    /// wakes). Returns what was stopped (pid and start time), for [`WorkerProcess::continue_stopped`], and whether
+    /// the last scan found everything stopped.
+    pub(super) fn stop_all(&self, deadline: Instant) -> (Vec<(i32, u64)>, bool) {
+        let mut stopped: BTreeSet<(i32, u64)> = BTreeSet::new();
+        loop {
+            let (processes, found) = {
+                let workers = live_workers();
+                self.scan_tree(&workers)
+            };
+            let worker = processes.iter().find(|process| process.pid == self.pid && !self.supervised);
+            let running: Vec<&ProcessStat> =
+                found.iter().chain(worker).filter(|process| !process.zombie && !process.stopped).collect();
+            if running.is_empty() || Instant::now() >= deadline {
+                return (stopped.into_iter().collect(), running.is_empty());
+            }
+            for process in running {
+                if !(self.supervised && process.pid == self.pid) && sys::signal(process.pid, libc::SIGSTOP).is_ok() {
+                    stopped.insert((process.pid, process.start));
+                }
+            }
+            // Stopping takes effect when each process next runs: look again almost at once.
+            thread::yield_now();
+        }
+    }
+
+    /// Lets the processes [`WorkerProcess::stop_all`] stopped go on (`SIGCONT`), each only if it is still the
+    /// process that was stopped (same start time).
+    pub(super) fn continue_stopped(&self, stopped: &[(i32, u64)]) {
+        for &(pid, start) in stopped {
+            if read_stat(pid).is_some_and(|process| process.start == start) {
+                let _ = sys::signal(pid, libc::SIGCONT);
+            }
+        }
+    }
+
     /// Kills the worker, its process group, its session and every descendant, then reaps them; idempotent.
     ///
     /// Outside a PID namespace the tree is frozen first: every round stops (`SIGSTOP`) what it finds, and only a

@@ -935,3 +935,75 @@ fn without_privileges_a_small_process_limit_is_rlimit_nproc_in_the_workers_user_
         small_process_limits_fall_back,
     );
 }
+
+/// The state letter (`R`, `S`, `T`, ...) of every process below `pid` in the parent tree, from `/proc`.
+fn states_below(pid: u32) -> Vec<(i32, String)> {
+    let stats: Vec<(i32, i32, String)> = fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            Some((pid, fields.get(1)?.parse().ok()?, fields.first()?.to_string()))
+        })
+        .collect();
+    let mut below = vec![pid as i32];
+    let mut found = Vec::new();
+    while let Some(parent) = below.pop() {
+        for (child, ppid, state) in &stats {
+            if *ppid == parent {
+                below.push(*child);
+                found.push((*child, state.clone()));
+            }
+        }
+    }
+    found
+}
+
+/// `while_stopped` stops every process of the worker (the worker and a child it left sleeping, whatever the
+/// route) for as long as it runs, and lets them go on after: the session then shuts down cleanly.
+fn everything_stops_while_sealing(isolation: ProcessIsolation) {
+    let fixture = Fixture::new();
+    let config =
+        confined(&fixture, &["--fault", "spawn-sleeper@prepare"], Confinement::new().process_isolation(isolation));
+    let mut session = ImplementationSession::connect(config).unwrap();
+    session.prepare(fixture.prepare()).unwrap();
+    let pid = session.pid();
+    let supervised = session.confinement().user_namespace;
+    let mut during = session
+        .while_stopped(|| {
+            let mut states = states_below(pid);
+            if !supervised {
+                // The worker itself (on the user-namespace route `pid` is its supervisor, which goes on).
+                states.push((pid as i32, state_of(pid)));
+            }
+            states
+        })
+        .unwrap();
+    during.sort();
+    assert!(during.len() >= 2, "the worker and its sleeper: {during:?}");
+    assert!(during.iter().all(|(_, state)| state == "T"), "everything stopped: {during:?}");
+    let after: Vec<(i32, String)> = states_below(pid);
+    assert!(after.iter().all(|(_, state)| state != "T"), "everything goes on: {after:?}");
+    session.shutdown().unwrap();
+}
+
+/// The state letter of `pid` itself.
+fn state_of(pid: u32) -> String {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    stat.rsplit_once(')').unwrap().1.split_whitespace().next().unwrap().to_owned()
+}
+
+#[test]
+fn every_process_of_the_worker_is_stopped_while_its_output_is_sealed() {
+    everything_stops_while_sealing(ProcessIsolation::Namespace);
+    everything_stops_while_sealing(ProcessIsolation::Sweep);
+}
+
+#[test]
+fn without_privileges_every_process_of_the_worker_is_stopped_while_its_output_is_sealed() {
+    unprivileged(
+        "session::confinement::without_privileges_every_process_of_the_worker_is_stopped_while_its_output_is_sealed",
+        || everything_stops_while_sealing(ProcessIsolation::Namespace),
+    );
+}
