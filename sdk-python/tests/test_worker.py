@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -1034,3 +1037,49 @@ def test_a_worker_must_implement_its_methods() -> None:
 
     with pytest.raises(TypeError, match="execute"):
         Incomplete()  # type: ignore[abstract]
+
+
+# A fresh interpreter serving hello, prepare, execute and shutdown, which notes the modules loaded
+# each time the SDK reads a request: after answering hello, and after answering execute.
+_FRESH_WORKER = """
+import io, json, sys
+import metewand
+
+class Nothing(metewand.Implementation):
+    def prepare(self, dataset, parameters, seed, problem):
+        pass
+
+    def execute(self, result):
+        result.path("answer.txt").write_text("0\\n")
+
+loaded = []
+
+class Requests(io.BytesIO):
+    def readline(self, limit=-1):
+        loaded.append(set(sys.modules))
+        return super().readline(limit)
+
+metewand.serve(Nothing, Requests(sys.stdin.buffer.read()), io.BytesIO(), sys.stderr)
+print(json.dumps({"hello": sorted(loaded[1] - loaded[0]), "later": sorted(loaded[3] - loaded[1])}))
+"""
+
+
+def test_everything_a_request_needs_is_loaded_before_hello_is_answered(
+    dataset: Path, tmp_path: Path
+) -> None:
+    # What a fresh process's first prepare or execute imported would be timed in it.
+    requests = [hello("implementation"), prepare(dataset), execute(tmp_path / "out"), shutdown()]
+    (tmp_path / "out").mkdir()
+    completed = subprocess.run(
+        [sys.executable, "-c", _FRESH_WORKER],
+        input=support.encode(requests),
+        capture_output=True,
+        env=support.worker_env(),
+        timeout=60,
+        check=True,
+    )
+    loaded = json.loads(completed.stdout)
+    assert loaded["later"] == [], loaded
+    assert {"metewand.artifacts", "metewand.models.result_manifest", "hashlib"} <= set(
+        loaded["hello"]
+    ), loaded
