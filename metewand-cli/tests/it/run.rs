@@ -192,6 +192,15 @@ def send(message):
     protocol.flush()
 
 state = {}
+if mode == "early":
+    # Before hello, the inputs the argument names (the dataset this attempt will get, found beforehand).
+    for target in argument.split(","):
+        try:
+            with open(target, "rb") as file:
+                file.read()
+            print("early read " + target + ": ok", file=sys.stderr, flush=True)
+        except OSError as error:
+            print("early read " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
 for line in sys.stdin:
     request = json.loads(line)
     rid, method = request["id"], request["method"]
@@ -1764,6 +1773,41 @@ fn a_result_written_after_the_execute_answer_is_never_accepted() {
     assert!(message.contains("the result changed after the implementation worker answered execute"), "{message}");
     assert_eq!(record["verdict"], Value::Null);
     assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
+}
+
+/// Work before hello cannot use the inputs: an implementation that knows where its dataset will be (the store
+/// entry an earlier attempt made) finds nothing there before its hello is answered, as root and without
+/// privileges, then gets the same dataset in `prepare` and reaches its verdict. Without a private view (the
+/// fallback) it reads it early, as documented.
+#[test]
+fn an_implementation_sees_its_dataset_only_after_its_hello_is_answered() {
+    let bench = Bench::new();
+    // Registered first: its file joins the workers' source folder, on which the dataset's key depends.
+    bench.misbehaving_implementation("early", "early:");
+    let first = bench.run("cholesky", "first");
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let manifest = entry_of(&bench, "first").join("dataset-manifest.json");
+    bench.replace("early:", &format!("early:{}", manifest.display()));
+    for (name, privileged) in [("root", true), ("user", false)] {
+        let args = bench.args("early", name);
+        let output = if privileged { metewand(&args) } else { unprivileged(&bench, &args).output().unwrap() };
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let record = record(&bench.out(name));
+        assert_eq!(record["outcome"], "reached", "{}", record["failure"]);
+        assert_eq!(entry_of(&bench, name), entry_of(&bench, "first"), "the same dataset, from the store");
+        let log = log(&bench.out(name), "implementation");
+        let early = format!("early read {}: ", manifest.display());
+        let got = log.lines().find_map(|line| line.strip_prefix(&early)).unwrap_or_else(|| panic!("{log}"));
+        if record["implementation"]["confinement"]["mounts"] == "private" {
+            assert_eq!(got, "errno 2", "{log}");
+        } else {
+            assert_eq!(got, "ok", "{log}");
+            skip(Requirement::PidNamespace, "no private view: the implementation read its dataset before hello");
+        }
+        if !has_cap_sys_admin() {
+            break;
+        }
+    }
 }
 
 /// The parent pid and start time of a process, from `/proc/<pid>/stat`.

@@ -689,14 +689,14 @@ impl<'p, 'r> Run<'p, 'r> {
         for hidden in &self.hidden {
             confinement = confinement.hide(hidden);
         }
-        // What the role's requests name, read-only; its source copy is its working directory, shown too.
-        let readable = match role {
-            Role::DatasetMaterializer => vec![],
-            Role::Implementation => vec![self.entry.clone()],
-            Role::ProblemEvaluator => vec![self.entry.clone(), self.folder.join("work/result")],
-        };
-        for path in readable {
-            confinement = confinement.readable(path);
+        // What the role's requests name, read-only; its source copy is its working directory, shown too. An
+        // implementation's dataset only once its hello is answered: nothing it does before can use its inputs.
+        match role {
+            Role::DatasetMaterializer => {}
+            Role::Implementation => confinement = confinement.readable_after_hello(&self.entry),
+            Role::ProblemEvaluator => {
+                confinement = confinement.readable(&self.entry).readable(self.folder.join("work/result"));
+            }
         }
         let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
         if let Some(flag) = self.cancel {

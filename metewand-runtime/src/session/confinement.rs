@@ -93,6 +93,7 @@ pub struct Confinement {
     hidden: Vec<PathBuf>,
     hidden_unless_named: Vec<PathBuf>,
     readable: Vec<PathBuf>,
+    readable_after_hello: Vec<PathBuf>,
 }
 
 impl Confinement {
@@ -175,6 +176,15 @@ impl Confinement {
     #[must_use]
     pub fn readable(mut self, path: impl Into<PathBuf>) -> Confinement {
         self.readable.push(path.into());
+        self
+    }
+
+    /// Shows `path` read-only in the private view once the worker's `hello` has been answered, not before (an
+    /// implementation's dataset: work done before answering cannot read it); where it lies in a hidden folder,
+    /// an empty folder is there until then. Elsewhere, and without a private view, it is visible from the start.
+    #[must_use]
+    pub fn readable_after_hello(mut self, path: impl Into<PathBuf>) -> Confinement {
+        self.readable_after_hello.push(path.into());
         self
     }
 
@@ -576,7 +586,9 @@ impl Confinement {
             return Ok(None);
         }
         let (hidden, open) = (&self.hidden, &self.hidden_unless_named);
-        view::plan(hidden, open, &self.writable, &self.readable, working_dir, program, words).map(Some)
+        let shows =
+            view::Shows { writable: &self.writable, readable: &self.readable, deferred: &self.readable_after_hello };
+        view::plan(hidden, open, shows, working_dir, program, words).map(Some)
     }
 }
 

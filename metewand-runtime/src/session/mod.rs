@@ -291,6 +291,7 @@ impl WorkerSession {
         })?;
         let process = spawned.process;
         let confinement = spawned.confinement;
+        let deferred = spawned.deferred;
         let pid = process.pid();
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
         // On an error here, dropping `process` kills and reaps the worker, and dropping a started drain joins it.
@@ -321,7 +322,25 @@ impl WorkerSession {
             confinement,
         };
         session.hello()?;
+        if !deferred.is_empty() {
+            session.show_deferred(&deferred)?;
+        }
         Ok(session)
+    }
+
+    /// Shows the paths the worker's view defers (see [`Confinement::readable_after_hello`]), now that its hello
+    /// has been answered; a failure discards the worker, as the executor's own.
+    fn show_deferred(&mut self, deferred: &[std::ffi::CString]) -> Result<(), SessionError> {
+        let live = self.live.as_ref().expect("a worker that just answered hello runs");
+        let shown = match live.process.worker_pid() {
+            Some(pid) => deferred.iter().try_for_each(|path| sys::show_in_view(pid, path)),
+            None => Err(std::io::Error::from_raw_os_error(libc::ESRCH)),
+        };
+        shown.map_err(|source| {
+            let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
+            self.end();
+            SessionError::new(self.role, Method::Hello, kind, self.final_tail.clone(), None)
+        })
     }
 
     fn hello(&mut self) -> Result<(), SessionError> {

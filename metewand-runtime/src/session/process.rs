@@ -171,6 +171,8 @@ pub(super) struct Spawned {
     pub(super) stdout: ChildStdout,
     pub(super) stderr: ChildStderr,
     pub(super) confinement: ConfinementReport,
+    /// The paths the worker's private view shows only after hello (`view.rs`), empty without a view.
+    pub(super) deferred: Vec<std::ffi::CString>,
 }
 
 /// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio, confined
@@ -212,6 +214,7 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    let deferred = view.as_ref().map(|view| view.deferred.clone()).unwrap_or_default();
     // The ruleset descriptor stays open in `prepared` until the spawn has returned.
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
     let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
@@ -292,9 +295,12 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
         supervised: route == Route::UserNamespace,
         release: Some(release),
         running_at_shutdown: BTreeSet::new(),
+        pid_namespace: OnceLock::new(),
         termination: None,
     };
-    Ok(Spawned { process, stdin, stdout, stderr, confinement: report })
+    // The sweep route has no view: there nothing is deferred, and everything is visible.
+    let deferred = if route == Route::Sweep { Vec::new() } else { deferred };
+    Ok(Spawned { process, stdin, stdout, stderr, confinement: report, deferred })
 }
 
 /// What ending a worker's processes found.
@@ -326,6 +332,8 @@ pub(super) struct WorkerProcess {
     /// In a PID namespace, what was running beside the worker when `shutdown` was sent: the kernel
     /// kills the rest of the namespace the moment the worker exits, before any scan could count it.
     running_at_shutdown: BTreeSet<i32>,
+    /// The worker's PID namespace (its `/proc/<pid>/ns/pid` link), once [`WorkerProcess::note_shutdown`] read it.
+    pid_namespace: OnceLock<Option<PathBuf>>,
     termination: Option<Termination>,
 }
 
@@ -333,6 +341,15 @@ impl WorkerProcess {
     /// The worker's pid, which is also its process group and session id.
     pub(super) fn pid(&self) -> u32 {
         self.pid as u32
+    }
+
+    /// The worker's own pid: on the user-namespace route the supervisor's only child, found in `/proc` (`None`
+    /// once it is gone), otherwise the process spawned.
+    pub(super) fn worker_pid(&self) -> Option<i32> {
+        if !self.supervised {
+            return Some(self.pid);
+        }
+        scan_processes().into_iter().find(|process| process.ppid == self.pid && !process.zombie).map(|p| p.pid)
     }
 
     /// The descriptor that becomes readable when the worker exits.
@@ -366,6 +383,8 @@ impl WorkerProcess {
         if !self.namespace {
             return;
         }
+        let worker = self.worker_pid();
+        let _ = self.pid_namespace.set(worker.and_then(pid_namespace_of));
         let workers = live_workers();
         let (_, found) = self.scan_tree(&workers);
         let running: Vec<i32> =
@@ -387,9 +406,20 @@ impl WorkerProcess {
     /// namespace every leftover is the worker's doing, whatever its session or group (a `setsid` daemon too): its
     /// descendants cannot leave the namespace, and its orphans are re-parented to it. Without one, only what is in
     /// its own session or group counts (an orphan of another session's tree, swept here too, is not its doing).
+    ///
+    /// In a namespace, a leftover of another session's tree (an orphan re-parented to the orchestrator, swept
+    /// with every worker's) is told apart by its PID namespace, while the worker's is known.
     fn left_behind(&self, process: &ProcessStat) -> bool {
         let worker = self.supervised && process.ppid == self.pid;
-        !process.zombie && !worker && (self.namespace || process.sid == self.pid || process.pgid == self.pid)
+        let counted = if self.namespace {
+            match (self.pid_namespace.get(), pid_namespace_of(process.pid)) {
+                (Some(Some(ours)), Some(theirs)) => *ours == theirs,
+                _ => true,
+            }
+        } else {
+            process.sid == self.pid || process.pgid == self.pid
+        };
+        !process.zombie && !worker && counted
     }
 
     /// Stops (`SIGSTOP`) the worker and every process of its tree (as the module docs define it; on the
@@ -607,6 +637,11 @@ pub(super) fn parse_stat(text: &str) -> Option<ProcessStat> {
         stopped: matches!(field(3)?, "T" | "t"),
         start: field(22)?.parse().ok()?,
     })
+}
+
+/// The PID namespace of one process (its `/proc/<pid>/ns/pid` link), or `None` if it cannot be read.
+fn pid_namespace_of(pid: i32) -> Option<PathBuf> {
+    fs::read_link(format!("/proc/{pid}/ns/pid")).ok()
 }
 
 /// The stat of one process, or `None` if it does not exist (any more).

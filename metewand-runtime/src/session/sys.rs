@@ -3,7 +3,7 @@
 //! capabilities, Landlock and the parent-death signal, and what a forked worker does before `exec`. Every `unsafe`
 //! block of the session module is here.
 
-use std::ffi::CStr;
+use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
@@ -527,6 +527,81 @@ fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::R
     let result =
         unsafe { libc::syscall(libc::SYS_mount_setattr, dirfd, path.as_ptr(), flags, &attr, size_of::<MountAttr>()) };
     check(result as libc::c_int)
+}
+
+/// Shows the host's folder `path` read-only at the same path in the private view of the process `pid`, where an
+/// empty mount point waits for it (a deferred path of `view.rs`). A short-lived child does it, since a process
+/// with threads may not change its namespaces: it clones the folder's mounts, enters the view's mount namespace
+/// and moves the clone onto the mount point. Where that namespace belongs to another user namespace than this
+/// process's (the user-namespace route), the child first enters that user namespace, in which it holds every
+/// capability as its owner, and clones from a mount namespace of its own made there (a copy of the host's).
+pub(super) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> {
+    const NS_GET_USERNS: libc::c_ulong = 0xb701;
+    const OPEN_TREE_CLONE: libc::c_uint = 1;
+    const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
+    let open = |path: &str| -> io::Result<OwnedFd> {
+        let path = CString::new(path).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+        // SAFETY: open reads the NUL-terminated path and returns a new descriptor or -1.
+        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+        // SAFETY: a descriptor just returned is owned by nothing else.
+        if fd < 0 { Err(io::Error::last_os_error()) } else { Ok(unsafe { OwnedFd::from_raw_fd(fd) }) }
+    };
+    let mounts = open(&format!("/proc/{pid}/ns/mnt"))?;
+    // SAFETY: NS_GET_USERNS takes no argument and returns a new descriptor of the namespace's owner, or -1.
+    let owner = unsafe { libc::ioctl(mounts.as_raw_fd(), NS_GET_USERNS as _) };
+    if owner < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    let owner = unsafe { OwnedFd::from_raw_fd(owner) };
+    let ours = open("/proc/self/ns/user")?;
+    let identity = |fd: &OwnedFd| -> io::Result<(u64, u64)> {
+        let stat = rustix::fs::fstat(fd)?;
+        #[allow(clippy::unnecessary_cast, reason = "the field types of struct stat differ between platforms")]
+        Ok((stat.st_dev as u64, stat.st_ino as u64))
+    };
+    let foreign = identity(&owner)? != identity(&ours)?;
+    let child = raw_fork(0)?;
+    if child == 0 {
+        let shown = (|| -> io::Result<()> {
+            if foreign {
+                // SAFETY: setns and unshare take a descriptor this process holds and flags; this single-threaded
+                // child changes only its own namespaces.
+                check(unsafe { libc::setns(owner.as_raw_fd(), libc::CLONE_NEWUSER) })?;
+                // SAFETY: as above.
+                check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
+            }
+            let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
+            // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
+            let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, path.as_ptr(), flags) })?;
+            make_read_only(tree, c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
+            // SAFETY: setns takes a descriptor this process holds and a flag.
+            check(unsafe { libc::setns(mounts.as_raw_fd(), libc::CLONE_NEWNS) })?;
+            // SAFETY: move_mount reads the path and attaches the detached tree there.
+            let moved = unsafe {
+                libc::syscall(
+                    libc::SYS_move_mount,
+                    tree,
+                    c"".as_ptr(),
+                    libc::AT_FDCWD,
+                    path.as_ptr(),
+                    MOVE_MOUNT_F_EMPTY_PATH,
+                )
+            };
+            check(moved as libc::c_int)
+        })();
+        // An errno fits an exit status (they are below 255); 255 is any other failure.
+        exit_now(match shown {
+            Ok(()) => 0,
+            Err(error) => error.raw_os_error().filter(|errno| (1..255).contains(errno)).unwrap_or(255),
+        });
+    }
+    let status = wait_blocking(child)?;
+    match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+        (true, 0) => Ok(()),
+        (true, errno) if errno < 255 => Err(io::Error::from_raw_os_error(errno)),
+        _ => Err(io::Error::other("the process showing a folder in the view failed")),
+    }
 }
 
 /// Enters the worker's private filesystem view (`view.rs`): a new mount namespace that shares nothing back with

@@ -54,6 +54,9 @@ pub(super) struct ViewPlan {
     pub(super) hidden_inside_shown: Vec<CString>,
     pub(super) trees: Vec<libc::c_int>,
     pub(super) working_dir: CString,
+    /// Shown only after hello, each on an empty mount point the view makes (resolved paths, inside a hidden
+    /// folder).
+    pub(super) deferred: Vec<CString>,
 }
 
 fn c_path(path: &Path) -> io::Result<CString> {
@@ -72,17 +75,25 @@ fn resolved(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     found
 }
 
+/// The folders a view shows: those the worker may write, those it may read, and those it may read after hello.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Shows<'a> {
+    pub(super) writable: &'a [PathBuf],
+    pub(super) readable: &'a [PathBuf],
+    pub(super) deferred: &'a [PathBuf],
+}
+
 /// Plans the view (see the module documentation). Paths that do not exist are left out; a shown path outside
 /// every hidden folder needs nothing.
 pub(super) fn plan(
     protected: &[PathBuf],
     open: &[PathBuf],
-    writable: &[PathBuf],
-    readable: &[PathBuf],
+    shows: Shows<'_>,
     working_dir: &Path,
     program: Option<&Path>,
     command_words: impl IntoIterator<Item = impl AsRef<OsStr>>,
 ) -> io::Result<ViewPlan> {
+    let Shows { writable, readable, deferred } = shows;
     let protected = resolved(protected.iter().cloned().chain(PROTECTED_BY_DEFAULT.iter().map(PathBuf::from)));
     let open = resolved(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)));
     let roots = resolved(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
@@ -148,9 +159,15 @@ pub(super) fn plan(
         .cloned()
         .collect();
 
+    // A deferred path needs its mount point; one outside every hidden folder, or shown anyway, is visible.
+    let deferred: Vec<PathBuf> = resolved(deferred.iter().cloned())
+        .into_iter()
+        .filter(|path| outer.iter().any(|root| path.starts_with(root)))
+        .filter(|path| !shown.iter().any(|(shown, _)| path.starts_with(shown)))
+        .collect();
     let mut mount_points: Vec<MountPoint> = Vec::new();
     let passages = passages.iter().filter(|passage| !protected.iter().any(|root| passage.starts_with(root)));
-    for path in shown.iter().map(|(path, _)| path).chain(passages) {
+    for path in shown.iter().map(|(path, _)| path).chain(passages).chain(&deferred) {
         let Some(root) = outer.iter().find(|root| path.starts_with(root)) else { continue };
         let mut current = root.clone();
         let relative = path.strip_prefix(root).expect("beneath its root");
@@ -176,6 +193,7 @@ pub(super) fn plan(
         trees,
         // Entered again through the view, where only shown paths resolve: `a/../b` may pass through a hidden `a`.
         working_dir: c_path(&working_dir.canonicalize().unwrap_or_else(|_| working_dir.to_owned()))?,
+        deferred: deferred.iter().map(|path| c_path(path)).collect::<io::Result<_>>()?,
     })
 }
 
@@ -188,9 +206,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().canonicalize().unwrap();
         let (state, repo) = (base.join("state"), base.join("repo"));
-        for folder in
-            ["state/attempts/a/work/result", "state/attempts/a/work/source/secret", "elsewhere", "repo/lib", "sdk"]
-        {
+        for folder in [
+            "state/attempts/a/work/result",
+            "state/attempts/a/work/source/secret",
+            "elsewhere",
+            "repo/lib",
+            "sdk",
+            "state/datasets/entry",
+        ] {
             std::fs::create_dir_all(base.join(folder)).unwrap();
         }
         std::fs::write(base.join("state/tool.py"), "").unwrap();
@@ -203,16 +226,14 @@ mod tests {
             base.join("sdk").display().to_string(),
             format!("{}/lib/../tool.py", repo.display()),
         ];
-        let plan = plan(
-            &[state.clone(), source.join("secret")],
-            std::slice::from_ref(&repo),
-            &[state.join("attempts/a/work/result")],
-            &[base.join("elsewhere")],
-            &source,
-            None,
-            &words,
-        )
-        .unwrap();
+        let shows = Shows {
+            writable: &[state.join("attempts/a/work/result")],
+            readable: &[base.join("elsewhere")],
+            deferred: &[state.join("datasets/entry"), base.join("elsewhere")],
+        };
+        let plan =
+            plan(&[state.clone(), source.join("secret")], std::slice::from_ref(&repo), shows, &source, None, &words)
+                .unwrap();
         let text = |path: &CString| path.to_str().unwrap().to_owned();
         let display = |path: PathBuf| path.display().to_string();
         // The temporary folder is itself beneath /tmp here, which hides it with everything in it.
@@ -244,5 +265,8 @@ mod tests {
         assert!(position(&state).unwrap() < position(&state.join("attempts")).unwrap());
         assert!(position(&repo.join("lib")).is_some(), "a folder passed through before `..` exists in the view");
         assert_eq!(plan.trees.len(), 5);
+        // The dataset is not shown, only its mount point made; a deferred path shown anyway is not deferred.
+        assert_eq!(plan.deferred.iter().map(text).collect::<Vec<_>>(), [display(state.join("datasets/entry"))]);
+        assert!(position(&state.join("datasets/entry")).is_some_and(|index| plan.mount_points[index].folder));
     }
 }

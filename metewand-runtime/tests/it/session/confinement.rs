@@ -831,7 +831,8 @@ fn output_is_bounded() {
     assert_eq!(error.failure_kind(), Some(FailureKind::ResourceLimit));
     assert!(error.to_string().contains("[limits] output_bytes"), "{error}");
     let kept = written(&fixture.path("pids"));
-    assert!(kept > limit && kept < 256 << 20, "the worker wrote {kept} bytes before it was stopped");
+    // Each entry counts its blocks and at least 512 bytes: the limit may be passed with a little less content.
+    assert!(kept > limit - (512 << 10) && kept < 256 << 20, "the worker wrote {kept} bytes before it was stopped");
 
     // 6 MiB, then an answer: whether the watch or the last measurement sees it first, the session fails.
     let fixture = Fixture::new();
