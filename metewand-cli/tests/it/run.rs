@@ -1781,7 +1781,8 @@ fn a_result_written_after_the_execute_answer_is_never_accepted() {
 /// fallback) it reads it early, as documented.
 #[test]
 fn an_implementation_sees_its_dataset_only_after_its_hello_is_answered() {
-    let bench = Bench::new();
+    // The SDK is copied into the bench: uid 65534 may not reach the checkout's.
+    let bench = Bench::with_sdk_copy();
     // Registered first: its file joins the workers' source folder, on which the dataset's key depends.
     bench.misbehaving_implementation("early", "early:");
     let first = bench.run("cholesky", "first");
@@ -1791,9 +1792,9 @@ fn an_implementation_sees_its_dataset_only_after_its_hello_is_answered() {
     for (name, privileged) in [("root", true), ("user", false)] {
         let args = bench.args("early", name);
         let output = if privileged { metewand(&args) } else { unprivileged(&bench, &args).output().unwrap() };
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         let record = record(&bench.out(name));
-        assert_eq!(record["outcome"], "reached", "{}", record["failure"]);
+        assert_eq!(record["outcome"], "reached", "{name}: {}\n{}", record["failure"], text(&output.stdout));
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         assert_eq!(entry_of(&bench, name), entry_of(&bench, "first"), "the same dataset, from the store");
         let log = log(&bench.out(name), "implementation");
         let early = format!("early read {}: ", manifest.display());
