@@ -118,14 +118,15 @@ struct Selection {
 /// `-j`, for `plan` and `run`.
 #[derive(clap::Args)]
 struct Jobs {
-    /// how many attempts (and materializations) run at once (default: the number of logical CPUs)
+    /// how many attempts (and materializations) run at once (default 1: attempts side by side share cores,
+    /// caches and memory bandwidth, and each one's time is then the worse for it)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<NonZeroUsize>,
 }
 
 impl Jobs {
     fn get(&self) -> NonZeroUsize {
-        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
+        self.jobs.unwrap_or(NonZeroUsize::MIN)
     }
 }
 
