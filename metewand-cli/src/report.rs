@@ -10,8 +10,9 @@ use crate::{Failure, print_out, say};
 const LONG_ABOUT: &str = "Reports what one or more campaign folders of one repository found: the plan against what
 was done (an incomplete campaign is said first, with the count missing), failures by role, phase and kind with
 links to their records and logs, per problem an implementation x dataset table (attempts, verdict counts, success
-rate, execute time median [IQR] with a bootstrap 95% interval of the median, median of each numeric metric),
-performance profiles of time to `reached`, execute times on a log scale, a failure heatmap, and the environment
+rate, the ranked time (the problem's `timed`: execute, or prepare+execute) median [IQR] with a bootstrap 95%
+interval of the median, start-up, prepare and execute medians, median of each numeric metric), performance
+profiles of time to `reached`, the ranked times on a log scale, a failure heatmap, and the environment
 and identities. The HTML is one self-contained file (inline CSS and SVG, no script, nothing fetched); Markdown
 holds the same tables, CSV the implementation x dataset table, JSON everything. The same records give the same
 bytes.";

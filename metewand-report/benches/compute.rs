@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use metewand_protocol::generated::attempt_record::{Outcome, Verdict};
+use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, Verdict};
 use metewand_report::load::{Attempt, Folder, Identities, Recorded};
 use metewand_report::stats::SplitMix64;
 use metewand_report::{Comparison, Format, Records, Report, render};
@@ -41,7 +41,9 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             outcome,
                             verdict: Some(if draw < 0.03 { Verdict::NotReached } else { Verdict::Reached }),
                             failure: None,
-                            execute_seconds: Some(seconds),
+                            timed: ProblemTimed::Execute,
+                            timed_seconds: Some(seconds),
+                            phase_seconds: [Some(0.08), Some(0.001), Some(seconds)],
                             metrics: vec![(0, draw)],
                         }),
                     });

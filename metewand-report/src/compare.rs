@@ -1,8 +1,8 @@
 //! Comparing two campaign folders, A (before, or one machine) and B (after, or another): attempts are matched by
 //! cell (problem, dataset and dataset seed, implementation and implementation seed), and each matched cell gets
-//! the ratio of B's median execute time to A's with a bootstrap 95% interval, the two-sided Mann–Whitney U
-//! p-value, and a verdict against a factor. Warnings say when the two ran in different environments or with
-//! different identities, which makes their times less comparable.
+//! the ratio of B's median time (the problem's `timed`: execute, or prepare and execute) to A's with a bootstrap
+//! 95% interval, the two-sided Mann–Whitney U p-value, and a verdict against a factor. Warnings say when the two
+//! ran in different environments or with different identities, which makes their times less comparable.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -67,9 +67,9 @@ pub struct CellComparison {
     pub n_a: usize,
     /// Timed attempts in B.
     pub n_b: usize,
-    /// A's median execute time, seconds.
+    /// A's median ranked time, seconds.
     pub median_a: Option<f64>,
-    /// B's median execute time, seconds.
+    /// B's median ranked time, seconds.
     pub median_b: Option<f64>,
     /// `median_b / median_a`.
     pub ratio: Option<f64>,
@@ -137,7 +137,7 @@ pub struct Comparison {
 /// (problem, dataset, dataset seed, implementation, implementation seed) by name.
 type CellKey = (String, String, u64, String, u64);
 
-/// Each cell's execute times of attempts with a verdict, in plan order of first appearance.
+/// Each cell's ranked times (the problem's `timed`) of attempts with a verdict, in plan order of first appearance.
 fn cells(records: &Records) -> (Vec<CellKey>, BTreeMap<CellKey, Vec<f64>>) {
     let mut order = Vec::new();
     let mut times: BTreeMap<CellKey, Vec<f64>> = BTreeMap::new();
@@ -153,7 +153,7 @@ fn cells(records: &Records) -> (Vec<CellKey>, BTreeMap<CellKey, Vec<f64>>) {
             order.push(key);
             Vec::new()
         });
-        if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.execute_seconds) {
+        if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.timed_seconds) {
             entry.push(seconds);
         }
     }
@@ -246,7 +246,7 @@ impl Comparison {
         let _ = writeln!(
             out,
             "{} matched cells ({}); {} only in A, {} only in B. Geometric mean of the ratios B/A: {}. A cell is \
-             worse when B's median execute time is above {} times A's, better when below 1/{} of it; `~` marks a \
+             worse when B's median ranked time is above {} times A's, better when below 1/{} of it; `~` marks a \
              difference that is not significant (two-sided Mann–Whitney U, p ≥ {}).\n",
             self.cells.len(),
             if counts.is_empty() { "none".to_owned() } else { counts.join(", ") },

@@ -203,7 +203,12 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     for outcome in OUTCOMES {
         let _ = write!(out, "<th>{outcome}</th>");
     }
-    out.push_str("<th>missing</th><th>success rate</th><th>execute time median [IQR] (95% CI of the median)</th>");
+    let _ = write!(
+        out,
+        "<th>missing</th><th>success rate</th><th>{} time median [IQR] (95% CI of the median)</th><th>start-up \
+         median</th><th>prepare median</th><th>execute median</th>",
+        escape(&section.timed)
+    );
     for metric in &section.metrics {
         let _ = write!(out, "<th>median {}</th>", escape(metric));
     }
@@ -217,14 +222,16 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     }
     out.push_str(
         "</table>\n<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
-                  attempts with a terminal record. Execute time: the executor's time of the <code>execute</code> \
-                  request of attempts with a verdict; the interval is a percentile bootstrap of the median (2000 \
-                  resamples, fixed seed).</p>\n",
+                  attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \
+                  executor's time of the implementation's <code>execute</code> request, or of <code>prepare</code> \
+                  and <code>execute</code> together, of attempts with a verdict; the interval is a percentile \
+                  bootstrap of the median (2000 resamples, fixed seed). Start-up is its <code>hello</code>, shown \
+                  beside <code>prepare</code> and <code>execute</code> whatever is ranked.</p>\n",
     );
     let _ = writeln!(
         out,
         "<figure>{}<figcaption>Performance profiles of time to <code>reached</code> over {} instances (dataset and \
-         seed): ρ(τ) is the share of instances on which an implementation's median execute time is within τ times \
+         seed): ρ(τ) is the share of instances on which an implementation's median ranked time is within τ times \
          the best; <code>not_reached</code> and failures count as infinite, so a curve's height at the right is the \
          share of instances it reaches at all.</figcaption></figure>",
         svg::profile(&format!("profile-{index}"), section),

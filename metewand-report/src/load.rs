@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use metewand_campaign::folder::{RunEntry, read_materialization};
 use metewand_campaign::{CampaignFile, Status};
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, Role, Verdict};
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, ProblemTimed, Role, Verdict};
 use serde::Serialize;
 
 use crate::error::ReportError;
@@ -59,9 +59,15 @@ pub struct Recorded {
     pub verdict: Option<Verdict>,
     /// The failure, for `failed` and `cancelled`.
     pub failure: Option<FailureInfo>,
-    /// The executor's time of the implementation's `execute` request, in seconds, when the attempt has a verdict
-    /// (its execute phase ran to the end and was judged).
-    pub execute_seconds: Option<f64>,
+    /// What the problem ranks by (its record's `problem.timed`; `execute` for records written before it was).
+    pub timed: ProblemTimed,
+    /// The measure it ranks by, in seconds (the executor's time of the implementation's `execute` request, or
+    /// of `prepare` and `execute` together), when the attempt has a verdict (its phases ran to the end and were
+    /// judged).
+    pub timed_seconds: Option<f64>,
+    /// The implementation's start-up (its `hello`), `prepare` and `execute`, in seconds, each when the attempt
+    /// has a verdict.
+    pub phase_seconds: [Option<f64>; 3],
     /// Numeric metrics: index into [`Records::metrics`], value.
     pub metrics: Vec<(u32, f64)>,
 }
@@ -308,12 +314,24 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
         }
     });
     let timed = record.verdict.is_some() && record.outcome != Outcome::Failed && record.outcome != Outcome::Cancelled;
-    let execute_ns: Option<u64> = record
-        .phases
-        .iter()
-        .filter(|phase| phase.phase == Phase::Execute)
-        .map(|phase| phase.duration_ns.get())
-        .reduce(|a, b| a.saturating_add(b));
+    let seconds = |of: Phase| {
+        record
+            .phases
+            .iter()
+            .filter(|phase| phase.role == Role::Implementation && phase.phase == of)
+            .map(|phase| phase.duration_ns.get())
+            .reduce(|a, b| a.saturating_add(b))
+            .filter(|_| timed)
+            .map(|ns| ns as f64 / 1e9)
+    };
+    let phase_seconds = [seconds(Phase::Hello), seconds(Phase::Prepare), seconds(Phase::Execute)];
+    let timed_by = record.problem.timed.unwrap_or(ProblemTimed::Execute);
+    let timed_seconds = match timed_by {
+        ProblemTimed::Execute => phase_seconds[2],
+        ProblemTimed::PrepareExecute => {
+            phase_seconds[1].zip(phase_seconds[2]).map(|(prepare, execute)| prepare + execute)
+        }
+    };
     let metrics = record
         .metrics
         .iter()
@@ -325,7 +343,9 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
             outcome: record.outcome,
             verdict: record.verdict,
             failure,
-            execute_seconds: execute_ns.filter(|_| timed).map(|ns| ns as f64 / 1e9),
+            timed: timed_by,
+            timed_seconds,
+            phase_seconds,
             metrics: Vec::new(),
         },
         metrics,

@@ -100,11 +100,15 @@ pub struct CellRow {
     pub missing: usize,
     /// `reached` and `not_required` over attempts with a terminal record.
     pub success_rate: Option<f64>,
-    /// Execute time in seconds of the attempts with a verdict: median, quartiles, bootstrap interval.
-    pub execute_seconds: Option<Summary>,
+    /// The time the problem ranks by ([`ProblemSection::timed`]), in seconds, of the attempts with a verdict:
+    /// median, quartiles, bootstrap interval.
+    pub timed_seconds: Option<Summary>,
+    /// The medians of the implementation's start-up (`hello`), `prepare` and `execute`, in seconds, over the
+    /// attempts with a verdict: side by side, whatever is ranked.
+    pub phase_medians: [Option<f64>; 3],
     /// The median of each numeric metric of [`ProblemSection::metrics`] over the attempts that have it.
     pub metric_medians: Vec<Option<f64>>,
-    /// The execute times themselves, ascending (for the plots).
+    /// The ranked times themselves, ascending (for the plots).
     #[serde(skip)]
     pub times: Vec<f64>,
 }
@@ -114,6 +118,9 @@ pub struct CellRow {
 pub struct ProblemSection {
     /// The problem.
     pub problem: String,
+    /// What its implementations are ranked by: `execute`, or `prepare+execute` (its records' `problem.timed`;
+    /// when they differ, as after the repository changed it, `mixed`, and each attempt is timed by its own).
+    pub timed: String,
     /// The numeric metrics its records have.
     pub metrics: Vec<String>,
     /// Implementation × dataset, in the plans' order (implementation first).
@@ -281,6 +288,18 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         seen
     };
     let problem_name = &records.problems[problem as usize];
+    let mut measures: Vec<String> = of_problem
+        .iter()
+        .filter_map(|attempt| attempt.record.as_ref())
+        .map(|record| record.timed.to_string())
+        .collect();
+    measures.sort();
+    measures.dedup();
+    let timed = match measures.as_slice() {
+        [] => "execute".to_owned(),
+        [one] => one.clone(),
+        _ => "mixed".to_owned(),
+    };
     let mut cells: BTreeMap<(usize, usize), Vec<&Attempt>> = BTreeMap::new();
     for attempt in &of_problem {
         let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
@@ -296,7 +315,13 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         };
         let attempts = cell.iter().filter(|attempt| attempt.record.as_ref().is_some_and(|r| r.terminal())).count();
         let (reached, not_required) = (count(Outcome::Reached), count(Outcome::NotRequired));
-        let mut times: Vec<f64> = cell.iter().filter_map(|attempt| attempt.record.as_ref()?.execute_seconds).collect();
+        let mut times: Vec<f64> = cell.iter().filter_map(|attempt| attempt.record.as_ref()?.timed_seconds).collect();
+        let phase_medians: [Option<f64>; 3] = std::array::from_fn(|index| {
+            let mut values: Vec<f64> =
+                cell.iter().filter_map(|attempt| attempt.record.as_ref()?.phase_seconds[index]).collect();
+            values.sort_by(f64::total_cmp);
+            median(&values)
+        });
         times.sort_by(f64::total_cmp);
         let label = format!("{problem_name}\0{implementation_name}\0{dataset_name}");
         let metric_medians = metric_indices
@@ -326,7 +351,8 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             cancelled: count(Outcome::Cancelled),
             missing: cell.len() - attempts,
             success_rate: (attempts > 0).then(|| (reached + not_required) as f64 / attempts as f64),
-            execute_seconds: Summary::of(&times, seed_for(&label)),
+            timed_seconds: Summary::of(&times, seed_for(&label)),
+            phase_medians,
             metric_medians,
             times,
         }
@@ -344,7 +370,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     for attempt in &of_problem {
         let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
         let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
-        let time = if record.outcome == Outcome::Reached { record.execute_seconds } else { None };
+        let time = if record.outcome == Outcome::Reached { record.timed_seconds } else { None };
         times[row][instance_index[&(attempt.dataset, attempt.dataset_seed)]].push(time);
     }
     let implementation_names: Vec<String> =
@@ -352,6 +378,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     ProblemSection {
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
+        timed,
         rows,
         profile: Profile::new(&implementation_names, &times),
         implementations: implementation_names,

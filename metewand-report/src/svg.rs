@@ -164,7 +164,7 @@ pub fn profile(id: &str, section: &ProblemSection) -> String {
         id,
         &format!("Performance profiles of problem {}", section.problem),
         &format!(
-            "For each implementation, the fraction of the {} instances (dataset and seed) on which its median execute \
+            "For each implementation, the fraction of the {} instances (dataset and seed) on which its median ranked \
              time to reached is within a factor tau of the best implementation's; not reached and failures count as \
              infinite.",
             profile.instances
@@ -316,7 +316,14 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         );
         text(&mut out, x, bottom_y + 18.0, "middle", "", &label);
     }
-    text(&mut out, left + plot_w / 2.0, height - 12.0, "middle", "", "execute time (seconds, log₁₀ scale)");
+    text(
+        &mut out,
+        left + plot_w / 2.0,
+        height - 12.0,
+        "middle",
+        "",
+        &format!("{} time (seconds, log₁₀ scale)", section.timed),
+    );
     for (position, row) in rows.iter().enumerate() {
         let index = section.implementations.iter().position(|name| *name == row.implementation).unwrap_or(0);
         let c = colour(index);
@@ -338,7 +345,7 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
             marker(&mut out, index, x_of(value), y + jitter, c);
         }
         out.push_str("</g>");
-        if let Some(summary) = &row.execute_seconds {
+        if let Some(summary) = &row.timed_seconds {
             let (x1, x3, xm) = (x_of(summary.q1), x_of(summary.q3), x_of(summary.median));
             let _ = write!(
                 out,

@@ -101,12 +101,17 @@ pub fn markdown(report: &Report) -> String {
         for outcome in OUTCOMES {
             let _ = write!(out, " {outcome} |");
         }
-        out.push_str(" missing | success rate | execute time median [IQR] (95% CI) |");
+        let _ = write!(
+            out,
+            " missing | success rate | {} time median [IQR] (95% CI) | start-up median | prepare median | execute \
+             median |",
+            section.timed
+        );
         for metric in &section.metrics {
             let _ = write!(out, " median {} |", cell(metric));
         }
         out.push_str("\n|---|---|");
-        out.push_str(&"---:|".repeat(OUTCOMES.len() + 4 + section.metrics.len()));
+        out.push_str(&"---:|".repeat(OUTCOMES.len() + 7 + section.metrics.len()));
         out.push('\n');
         for row in &section.rows {
             let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
@@ -190,8 +195,8 @@ pub fn csv(report: &Report) -> String {
     let metrics: BTreeSet<&String> = report.problems.iter().flat_map(|section| &section.metrics).collect();
     let mut out = String::from(
         "problem,implementation,dataset,planned,attempts,reached,not_reached,not_required,invalid,failed,cancelled,\
-         missing,success_rate,execute_n,execute_median_s,execute_q1_s,execute_q3_s,execute_median_ci_low_s,\
-         execute_median_ci_high_s",
+         missing,success_rate,timed,time_n,time_median_s,time_q1_s,time_q3_s,time_median_ci_low_s,\
+         time_median_ci_high_s,startup_median_s,prepare_median_s,execute_median_s",
     );
     for metric in &metrics {
         let _ = write!(out, ",{}", csv_field(&format!("median.{metric}")));
@@ -200,7 +205,7 @@ pub fn csv(report: &Report) -> String {
     let number = |value: Option<f64>| value.map_or(String::new(), |value| value.to_string());
     for section in &report.problems {
         for row in &section.rows {
-            let summary = row.execute_seconds.as_ref();
+            let summary = row.timed_seconds.as_ref();
             let fields: Vec<String> = vec![
                 csv_field(&section.problem),
                 csv_field(&row.implementation),
@@ -215,12 +220,16 @@ pub fn csv(report: &Report) -> String {
                 row.cancelled.to_string(),
                 row.missing.to_string(),
                 number(row.success_rate),
+                csv_field(&section.timed),
                 summary.map_or(0, |s| s.n).to_string(),
                 number(summary.map(|s| s.median)),
                 number(summary.map(|s| s.q1)),
                 number(summary.map(|s| s.q3)),
                 number(summary.map(|s| s.ci_low)),
                 number(summary.map(|s| s.ci_high)),
+                number(row.phase_medians[0]),
+                number(row.phase_medians[1]),
+                number(row.phase_medians[2]),
             ];
             out.push_str(&fields.join(","));
             for metric in &metrics {

@@ -75,8 +75,8 @@ pub fn ratio(value: f64) -> String {
 }
 
 /// The figures of an implementation x dataset row as the tables write them, after its two names: attempts of
-/// planned, each outcome's count, missing, success rate, execute time and each metric's median (`–` where there is
-/// none). HTML and Markdown wrap the same cells.
+/// planned, each outcome's count, missing, success rate, the ranked time, the start-up, prepare and execute
+/// medians, and each metric's median (`–` where there is none). HTML and Markdown wrap the same cells.
 pub fn row_figures(row: &CellRow) -> Vec<String> {
     let mut figures = vec![format!("{} of {}", row.attempts, row.planned)];
     for count in [row.reached, row.not_reached, row.not_required, row.invalid, row.failed, row.cancelled] {
@@ -84,7 +84,8 @@ pub fn row_figures(row: &CellRow) -> Vec<String> {
     }
     figures.push(row.missing.to_string());
     figures.push(row.success_rate.map_or("–".to_owned(), percent));
-    figures.push(row.execute_seconds.as_ref().map_or("–".to_owned(), time_summary));
+    figures.push(row.timed_seconds.as_ref().map_or("–".to_owned(), time_summary));
+    figures.extend(row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)));
     figures.extend(row.metric_medians.iter().map(|value| value.map_or("–".to_owned(), number)));
     figures
 }

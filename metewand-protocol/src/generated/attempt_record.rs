@@ -1557,7 +1557,7 @@ pub struct PhaseRecord {
     pub role: Role,
     pub started_at: Timestamp,
 }
-///The problem posed.
+///The problem posed; timed is what reports and comparisons rank the implementation by (its [problems.P] timed: execute, or prepare+execute), absent from records written before it was recorded (read as execute).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1565,6 +1565,12 @@ pub struct Problem {
     pub contract_id: ProblemContractId,
     pub name: ProblemName,
     pub parameters: crate::strict::JsonObject,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub timed: ::std::option::Option<ProblemTimed>,
 }
 ///A problem contract identity.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -1676,6 +1682,61 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
+    }
+}
+///`ProblemTimed`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ProblemTimed {
+    #[serde(rename = "execute")]
+    Execute,
+    #[serde(rename = "prepare+execute")]
+    PrepareExecute,
+}
+impl ::std::fmt::Display for ProblemTimed {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Execute => f.write_str("execute"),
+            Self::PrepareExecute => f.write_str("prepare+execute"),
+        }
+    }
+}
+impl ::std::str::FromStr for ProblemTimed {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "execute" => Ok(Self::Execute),
+            "prepare+execute" => Ok(Self::PrepareExecute),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ProblemTimed {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
     }
 }
 ///One resource limit of a session: its value (null when there was none) and how it was enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes, RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by metewand while the worker ran, the worker killed once past it) or none.

@@ -101,13 +101,19 @@ fn an_incomplete_campaign_with_failures_and_cancellations_says_so_first() {
     assert_eq!((slow_small.planned, slow_small.attempts, slow_small.missing, slow_small.cancelled), (6, 5, 1, 1));
     let slow_tall = row("slow", "tall");
     assert_eq!((slow_tall.reached, slow_tall.not_reached, slow_tall.success_rate), (3, 3, Some(0.5)));
-    let summary = slow_tall.execute_seconds.unwrap();
+    assert_eq!(section.timed, "execute", "records without `timed` rank by execute");
+    let summary = slow_tall.timed_seconds.unwrap();
     assert_eq!(summary.n, 6, "not_reached attempts are timed too: they have a verdict");
     // 10.5, 10.5, 11, 11, 11.5 and 11.5 ms: median 11 ms, type-7 quartiles 10.625 and 11.375 ms.
     assert!((summary.median - 0.011).abs() < 1e-12, "{}", summary.median);
     assert!((summary.q1 - 0.010625).abs() < 1e-12 && (summary.q3 - 0.011375).abs() < 1e-12, "{summary:?}");
     assert_eq!(row("broken", "tall").failed, 6);
-    assert_eq!(row("broken", "tall").execute_seconds, None, "failed attempts are not timed");
+    assert_eq!(row("broken", "tall").timed_seconds, None, "failed attempts are not timed");
+    assert_eq!(row("broken", "tall").phase_medians, [None; 3], "nor are their phases shown");
+    // Start-up (hello) and prepare are the template record's, shown beside the ranked execute.
+    let [startup, prepare, execute] = slow_tall.phase_medians.map(Option::unwrap);
+    assert!((startup - 0.081104001).abs() < 1e-12 && (prepare - 0.000586219).abs() < 1e-12, "{startup} {prepare}");
+    assert!((execute - summary.median).abs() < 1e-12);
     assert_eq!(section.metrics, vec!["error".to_owned()]);
     assert!((row("slow", "small").metric_medians[0].unwrap() - 0.002).abs() < 1e-12);
 
@@ -118,7 +124,7 @@ fn an_incomplete_campaign_with_failures_and_cancellations_says_so_first() {
     assert_eq!(series("slow").rho(f64::MAX), 0.75, "not_reached on one instance of four");
 
     let csv = render(&report, Format::Csv);
-    assert!(csv.lines().any(|line| line.starts_with("ridge,broken,tall,6,6,0,0,0,0,6,0,0,0,0,")), "{csv}");
+    assert!(csv.lines().any(|line| line.starts_with("ridge,broken,tall,6,6,0,0,0,0,6,0,0,0,execute,0,")), "{csv}");
     let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
     assert_eq!(json["campaigns"][0]["never_started"], 1);
     assert_eq!(json["campaigns"][0]["unfinished"], 1);
@@ -318,4 +324,34 @@ fn text_from_workers_cannot_inject_markup() {
     assert!(markdown.contains("median &lt;script&gt;alert(1)&lt;/script&gt;\"'&amp;\\|"), "{markdown}");
     let csv = metewand_report::report(std::slice::from_ref(&folder), None, Format::Csv).unwrap();
     assert!(csv.lines().next().unwrap().ends_with(",\"median.<script>alert(1)</script>\"\"'&|\""), "{csv}");
+}
+
+/// A problem timed by `prepare+execute` ranks its implementations by the sum: one that prepares slowly and
+/// executes fast is no longer the faster, and the tables and the CSV say which measure they rank by.
+#[test]
+fn a_problem_timed_by_prepare_and_execute_ranks_by_their_sum() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    // The template's prepare takes 0.586219 ms: "quick" executes in 0.2 ms (0.786 ms in all), "steady" in
+    // 0.7 ms (1.286 ms); by execute alone "quick" would be 3.5 times faster, by the sum 1.64 times.
+    let plan: Vec<Planned> = ["quick", "steady"]
+        .into_iter()
+        .map(|name| {
+            let execute = if name == "quick" { 200_000 } else { 700_000 };
+            Planned::new("ridge", "small", name).time(execute).timed("prepare+execute")
+        })
+        .collect();
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let section = &report.problems[0];
+    assert_eq!(section.timed, "prepare+execute");
+    let time = |name: &str| {
+        section.rows.iter().find(|row| row.implementation == name).unwrap().timed_seconds.as_ref().unwrap().median
+    };
+    assert!((time("quick") - 0.000786219).abs() < 1e-12, "{}", time("quick"));
+    assert!((time("steady") - 0.001286219).abs() < 1e-12, "{}", time("steady"));
+    let markdown = render(&report, Format::Markdown);
+    assert!(markdown.contains("| prepare+execute time median [IQR] (95% CI) | start-up median |"), "{markdown}");
+    let csv = render(&report, Format::Csv);
+    assert!(csv.lines().nth(1).unwrap().contains(",prepare+execute,1,"), "{csv}");
 }

@@ -42,6 +42,8 @@ pub struct Planned {
     pub execute_ns: u64,
     /// The metric `error`, when the record has metrics.
     pub error: f64,
+    /// The problem's `timed`, when the record says it.
+    pub timed: Option<&'static str>,
 }
 
 impl Planned {
@@ -57,6 +59,7 @@ impl Planned {
             state: State::Record("reached"),
             execute_ns: 1_000_000,
             error: 0.0,
+            timed: None,
         }
     }
 
@@ -81,6 +84,12 @@ impl Planned {
     /// With an execute phase of `execute_ns`.
     pub fn time(mut self, execute_ns: u64) -> Planned {
         self.execute_ns = execute_ns;
+        self
+    }
+
+    /// With the problem's `timed` recorded as `timed`.
+    pub fn timed(mut self, timed: &'static str) -> Planned {
+        self.timed = Some(timed);
         self
     }
 
@@ -139,6 +148,9 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
     record["campaign"] =
         json!({"attempt_id": id, "concurrency": 1, "name": campaign.name, "repetition": planned.repetition});
     record["problem"]["name"] = json!(planned.problem);
+    if let Some(timed) = planned.timed {
+        record["problem"]["timed"] = json!(timed);
+    }
     record["dataset"]["name"] = json!(planned.dataset);
     record["dataset"]["seed"] = json!(planned.dataset_seed);
     record["implementation"]["name"] = json!(planned.implementation);

@@ -1094,6 +1094,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 contract_id: parse(plan.problem.contract_id().as_str()),
                 name: parse(plan.problem.name()),
                 parameters: plan.problem.parameters().clone(),
+                timed: Some(plan.problem.timed()),
             },
             dataset: rec::Dataset {
                 files: self.dataset.as_ref().map(|dataset| file_records(dataset.files())),

@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use metewand_protocol::Method;
+/// What a problem's implementations are ranked by: `execute` (the default) or `prepare+execute`.
+pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;
 use metewand_protocol::messages::{Capability, Role};
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
@@ -195,9 +197,15 @@ pub struct Problem {
     result_schema: String,
     metric_schema: String,
     contract_id: ProblemContractId,
+    timed: Timed,
 }
 
 impl Problem {
+    /// What its implementations are ranked by (`timed`, default `execute`): not part of its contract, since
+    /// it changes nothing a worker does.
+    pub fn timed(&self) -> Timed {
+        self.timed
+    }
     /// The problem's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -375,6 +383,7 @@ struct Declared {
     parameters_schema: Option<SchemaRef>,
     schemas: Vec<SchemaRef>,
     capabilities: Vec<Capability>,
+    timed: Timed,
 }
 
 struct Loader<'t> {
@@ -485,7 +494,7 @@ impl Loader<'_> {
             ),
             (
                 "problem",
-                &["evaluator", "parameters", "parameters_schema", "result_schema", "metric_schema"][..],
+                &["evaluator", "parameters", "parameters_schema", "result_schema", "metric_schema", "timed"][..],
                 "evaluator",
                 &["result_schema", "metric_schema"][..],
             ),
@@ -616,6 +625,7 @@ impl Loader<'_> {
                         result_schema,
                         metric_schema,
                         contract_id,
+                        timed: definition.timed,
                     };
                     problems.insert(definition.name, problem);
                 }
@@ -939,6 +949,17 @@ impl Loader<'_> {
             let value = table.required(key, &self.source)?;
             schemas.push(self.schema_ref(table, key, value)?);
         }
+        let timed = match table.get("timed") {
+            None => Timed::Execute,
+            Some(value) => {
+                let key = table.member("timed");
+                let text = string(value, key.clone(), &self.source)?;
+                text.parse().map_err(|_| {
+                    let message = format!("is {text:?}; expected \"execute\" or \"prepare+execute\"");
+                    self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message })
+                })?
+            }
+        };
         let mut capabilities = vec![Capability::OneShot];
         if let Some(value) = table.get("capabilities") {
             capabilities.clear();
@@ -971,6 +992,7 @@ impl Loader<'_> {
             parameters_schema,
             schemas,
             capabilities,
+            timed,
         })
     }
 

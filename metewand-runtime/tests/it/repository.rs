@@ -10,7 +10,7 @@ use std::time::Duration;
 use metewand_runtime::files::{EntryType, PathError};
 use metewand_runtime::protocol::Method;
 use metewand_runtime::protocol::messages::{Capability, Role};
-use metewand_runtime::repository::{CheckErrorKind, NotJsonReason, UnresolvedRef};
+use metewand_runtime::repository::{CheckErrorKind, NotJsonReason, Timed, UnresolvedRef};
 use metewand_runtime::{CheckedRepository, Limits};
 
 use crate::{check_error, golden, golden_copy};
@@ -570,4 +570,21 @@ fn network_is_a_boolean_false_by_default_and_part_of_the_identity_only_when_true
         matches!(error.kind(), CheckErrorKind::WrongType { key, .. } if key == "workers.exact-solver.network"),
         "{error}"
     );
+}
+
+#[test]
+fn a_problem_is_timed_by_execute_unless_it_says_prepare_and_execute() {
+    let problem = |repository: &CheckedRepository| repository.problem("ls").unwrap().timed();
+    assert_eq!(problem(&CheckedRepository::load(&golden()).unwrap()), Timed::Execute);
+    let with =
+        |value: &str| golden_copy(|toml| toml.replace("[problems.ls]\n", &format!("[problems.ls]\ntimed = {value}\n")));
+    let dir = with("\"prepare+execute\"");
+    assert_eq!(problem(&CheckedRepository::load(dir.path()).unwrap()), Timed::PrepareExecute);
+    let dir = with("\"wall\"");
+    let error = check_error(dir.path());
+    assert!(matches!(error.kind(), CheckErrorKind::InvalidValue { key, .. } if key == "problems.ls.timed"), "{error}");
+    assert!(error.to_string().contains("\"prepare+execute\""), "{error}");
+    let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+    let (line, column) = position_of(&text, "timed = \"wall\"");
+    assert_eq!(error.location().position, Some((line, column + "timed = ".len())), "{error}");
 }

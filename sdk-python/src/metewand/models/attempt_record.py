@@ -188,6 +188,8 @@ _CONFINEMENT_PROCESSES_VALUES: frozenset[str] = frozenset({"pid-namespace", "swe
 
 _CONFINEMENT_SIGNALS_VALUES: frozenset[str] = frozenset({"scoped", "unscoped"})
 
+_PROBLEM_TIMED_VALUES: frozenset[str] = frozenset({"execute", "prepare+execute"})
+
 _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
     {"rlimit", "pid_max", "watched", "none"}
 )
@@ -351,7 +353,10 @@ class AttemptRecord:
     """One entry per request sent, in the order they were sent."""
 
     problem: Problem
-    """The problem posed."""
+    """The problem posed; timed is what reports and comparisons rank the implementation by (its
+    [problems.P] timed: execute, or prepare+execute), absent from records written before it was
+    recorded (read as execute).
+    """
 
     repository: str
     """The benchmark repository's canonical absolute path."""
@@ -1450,9 +1455,12 @@ class PhaseRecord:
 
 
 class Problem:
-    """The problem posed."""
+    """The problem posed; timed is what reports and comparisons rank the implementation by (its
+    [problems.P] timed: execute, or prepare+execute), absent from records written before it was
+    recorded (read as execute).
+    """
 
-    __slots__ = ("contract_id", "name", "parameters")
+    __slots__ = ("contract_id", "name", "parameters", "timed")
 
     contract_id: str
     """A problem contract identity."""
@@ -1462,14 +1470,24 @@ class Problem:
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
 
+    timed: Literal["execute", "prepare+execute"] | None
+
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("contract_id", "name", "parameters")
 
-    def __init__(self, *, contract_id: str, name: str, parameters: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        *,
+        contract_id: str,
+        name: str,
+        parameters: dict[str, Any],
+        timed: Literal["execute", "prepare+execute"] | None = None,
+    ) -> None:
         self.contract_id = _problem_contract_id(contract_id, "/contract_id")
         self.name = check_string(name, "/name", min_length=1)
         self.parameters = check_json_object(parameters, "/parameters")
+        self.timed = None if timed is None else check_enum(timed, "/timed", _PROBLEM_TIMED_VALUES)
 
     @classmethod
     def from_dict(cls, data: object) -> Problem:
@@ -1484,15 +1502,22 @@ class Problem:
         model.contract_id = _problem_contract_id(fields["contract_id"], path + "/contract_id")
         model.name = check_string(fields["name"], path + "/name", min_length=1)
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        if "timed" in fields:
+            model.timed = check_enum(fields["timed"], path + "/timed", _PROBLEM_TIMED_VALUES)
+        else:
+            model.timed = None
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "contract_id": self.contract_id,
             "name": self.name,
             "parameters": dict(self.parameters),
         }
+        if self.timed is not None:
+            data["timed"] = self.timed
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Problem):
@@ -1501,12 +1526,13 @@ class Problem:
             self.contract_id == other.contract_id
             and self.name == other.name
             and self.parameters == other.parameters
+            and self.timed == other.timed
         )
 
     def __repr__(self) -> str:
         return (
             f"Problem(contract_id={self.contract_id!r}, name={self.name!r}, "
-            f"parameters={self.parameters!r})"
+            f"parameters={self.parameters!r}, timed={self.timed!r})"
         )
 
 
