@@ -1461,6 +1461,7 @@ fn every_session_records_its_confinement_and_resources() {
     let output = bench.run("cholesky", "attempt");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let record = record(&bench.out("attempt"));
+    assert_eq!(record["problem"]["timed"], "execute", "the example's problem ranks by execute, the default");
     let mut full = true;
     for session in [&record["dataset"]["materializer"], &record["implementation"], &record["evaluator"]] {
         full &= check_recorded(&session["confinement"], has_cap_sys_admin());
