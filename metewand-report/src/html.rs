@@ -203,10 +203,18 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     for outcome in OUTCOMES {
         let _ = write!(out, "<th>{outcome}</th>");
     }
+    out.push_str("<th>missing</th><th>success rate</th></tr>\n");
+    for row in &section.rows {
+        let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
+        for figure in units::outcome_figures(row) {
+            let _ = write!(out, "<td class=\"n\">{figure}</td>");
+        }
+        out.push_str("</tr>\n");
+    }
     let _ = write!(
         out,
-        "<th>missing</th><th>success rate</th><th>{} time median [IQR] (95% CI of the median)</th><th>start-up \
-         median</th><th>prepare median</th><th>execute median</th>",
+        "</table>\n<table>\n<tr><th>implementation</th><th>dataset</th><th>{} time median [IQR] (95% CI of the \
+         median)</th><th>start-up / prepare / execute medians</th>",
         escape(&section.timed)
     );
     for metric in &section.metrics {
@@ -215,7 +223,7 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     out.push_str("</tr>\n");
     for row in &section.rows {
         let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
-        for figure in units::row_figures(row) {
+        for figure in units::time_figures(row) {
             let _ = write!(out, "<td class=\"n\">{figure}</td>");
         }
         out.push_str("</tr>\n");
@@ -239,9 +247,10 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     );
     let _ = writeln!(
         out,
-        "<figure>{}<figcaption>Execute time of each attempt with a verdict, per implementation and dataset, on a \
+        "<figure>{}<figcaption>The ranked time ({}) of each attempt with a verdict, per implementation and dataset, on a \
          logarithmic axis; boxes span the quartiles, bars mark medians.</figcaption></figure>",
-        svg::execute_times(&format!("times-{index}"), section)
+        svg::execute_times(&format!("times-{index}"), section),
+        escape(&section.timed)
     );
     let _ = write!(
         out,

@@ -294,11 +294,18 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         width,
         height,
         id,
-        &format!("Execute time per implementation and dataset, problem {}", section.problem),
+        &format!("{} time per implementation and dataset, problem {}", section.timed, section.problem),
         "Each marker is one attempt with a verdict (at most 200 per row, evenly spaced by rank); the black box spans \
          the first to the third quartile and the black bar inside it is the median. The axis is logarithmic.",
     );
-    text(&mut out, left, 20.0, "start", r#" font-weight="bold""#, &format!("Execute time: {}", section.problem));
+    text(
+        &mut out,
+        left,
+        20.0,
+        "start",
+        r#" font-weight="bold""#,
+        &format!("{} time: {}", section.timed, section.problem),
+    );
     let bottom_y = top + row_h * rows.len().max(1) as f64;
     let _ = write!(
         out,

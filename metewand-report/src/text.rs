@@ -101,21 +101,30 @@ pub fn markdown(report: &Report) -> String {
         for outcome in OUTCOMES {
             let _ = write!(out, " {outcome} |");
         }
+        out.push_str(" missing | success rate |\n|---|---|");
+        out.push_str(&"---:|".repeat(OUTCOMES.len() + 3));
+        out.push('\n');
+        for row in &section.rows {
+            let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
+            for figure in units::outcome_figures(row) {
+                let _ = write!(out, " {figure} |");
+            }
+            out.push('\n');
+        }
         let _ = write!(
             out,
-            " missing | success rate | {} time median [IQR] (95% CI) | start-up median | prepare median | execute \
-             median |",
+            "\n| implementation | dataset | {} time median [IQR] (95% CI) | start-up / prepare / execute medians |",
             section.timed
         );
         for metric in &section.metrics {
             let _ = write!(out, " median {} |", cell(metric));
         }
         out.push_str("\n|---|---|");
-        out.push_str(&"---:|".repeat(OUTCOMES.len() + 7 + section.metrics.len()));
+        out.push_str(&"---:|".repeat(2 + section.metrics.len()));
         out.push('\n');
         for row in &section.rows {
             let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
-            for figure in units::row_figures(row) {
+            for figure in units::time_figures(row) {
                 let _ = write!(out, " {figure} |");
             }
             out.push('\n');

@@ -74,18 +74,26 @@ pub fn ratio(value: f64) -> String {
     format!("{}×", three(value))
 }
 
-/// The figures of an implementation x dataset row as the tables write them, after its two names: attempts of
-/// planned, each outcome's count, missing, success rate, the ranked time, the start-up, prepare and execute
-/// medians, and each metric's median (`–` where there is none). HTML and Markdown wrap the same cells.
-pub fn row_figures(row: &CellRow) -> Vec<String> {
+/// The figures of an implementation x dataset row in the outcomes table, after its two names: attempts of
+/// planned, each outcome's count, missing and success rate (`–` where there is none). HTML and Markdown wrap the
+/// same cells.
+pub fn outcome_figures(row: &CellRow) -> Vec<String> {
     let mut figures = vec![format!("{} of {}", row.attempts, row.planned)];
     for count in [row.reached, row.not_reached, row.not_required, row.invalid, row.failed, row.cancelled] {
         figures.push(count.to_string());
     }
     figures.push(row.missing.to_string());
     figures.push(row.success_rate.map_or("–".to_owned(), percent));
-    figures.push(row.timed_seconds.as_ref().map_or("–".to_owned(), time_summary));
-    figures.extend(row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)));
+    figures
+}
+
+/// The figures of an implementation x dataset row in the times table, after its two names: the ranked time, the
+/// start-up, prepare and execute medians (one cell, `a / b / c`), and each metric's median (`–` where there is
+/// none).
+pub fn time_figures(row: &CellRow) -> Vec<String> {
+    let mut figures = vec![row.timed_seconds.as_ref().map_or("–".to_owned(), time_summary)];
+    let phases: Vec<String> = row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)).collect();
+    figures.push(phases.join(" / "));
     figures.extend(row.metric_medians.iter().map(|value| value.map_or("–".to_owned(), number)));
     figures
 }
