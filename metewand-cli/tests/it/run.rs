@@ -1333,8 +1333,9 @@ fn ctrl_c_while_a_huge_result_is_hashed_is_cancelled() {
     bench.append("\n[limits]\noutput_bytes = 2199023255552\n");
     let child = command(&bench.args("sparse", "attempt")).spawn().unwrap();
     let log = bench.out("attempt/logs/implementation.log");
-    wait_for("the shutdown", || fs::read_to_string(&log).is_ok_and(|text| text.contains("shutting down")));
-    // The session then ends and validation starts hashing; interrupt it a moment in.
+    wait_for("the execute", || fs::read_to_string(&log).is_ok_and(|text| text.contains("executing in mode")));
+    // The worker answers once its holes are made, and the result is sealed (hashed) at once, the worker stopped
+    // meanwhile; interrupt the hashing a moment in.
     std::thread::sleep(Duration::from_millis(1500));
     signal(&child, "-INT");
     let output = wait_guarded(child, Duration::from_secs(60));
