@@ -44,6 +44,7 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             timed: ProblemTimed::Execute,
                             timed_seconds: Some(seconds),
                             phase_seconds: [Some(0.08), Some(0.001), Some(seconds)],
+                            concurrency: Some(1),
                             metrics: vec![(0, draw)],
                         }),
                     });

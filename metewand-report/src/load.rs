@@ -68,6 +68,8 @@ pub struct Recorded {
     /// The implementation's start-up (its `hello`), `prepare` and `execute`, in seconds, each when the attempt
     /// has a verdict.
     pub phase_seconds: [Option<f64>; 3],
+    /// How many attempts its campaign ran at once (`-j`), when the record says.
+    pub concurrency: Option<u64>,
     /// Numeric metrics: index into [`Records::metrics`], value.
     pub metrics: Vec<(u32, f64)>,
 }
@@ -275,6 +277,7 @@ impl Records {
                 runs: file.runs,
             });
         }
+        records.separate_concurrencies();
         let names: BTreeSet<&String> = metric_slots.iter().flatten().map(|(name, _)| name).collect();
         records.metrics = names.into_iter().cloned().collect();
         for (attempt, metrics) in records.attempts.iter_mut().zip(&metric_slots) {
@@ -288,6 +291,27 @@ impl Records {
             }
         }
         Ok(records)
+    }
+
+    /// Where a problem's records ran at different concurrencies (`-j`), which distorts their times differently,
+    /// each implementation's attempts are told apart by it: they become the implementation `NAME (-j N)`, so that
+    /// no row, profile or median pools them. Attempts without a record keep the plain name.
+    fn separate_concurrencies(&mut self) {
+        let mut seen: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
+        for attempt in &self.attempts {
+            if let Some(concurrency) = attempt.record.as_ref().and_then(|record| record.concurrency) {
+                seen.entry(attempt.problem).or_default().insert(concurrency);
+            }
+        }
+        for index in 0..self.attempts.len() {
+            let attempt = &self.attempts[index];
+            let Some(concurrency) = attempt.record.as_ref().and_then(|record| record.concurrency) else { continue };
+            if seen.get(&attempt.problem).is_none_or(|set| set.len() < 2) {
+                continue;
+            }
+            let name = format!("{} (-j {concurrency})", self.implementations[attempt.implementation as usize]);
+            self.attempts[index].implementation = intern(&mut self.implementations, &name);
+        }
     }
 
     /// Attempts that have a record.
@@ -346,6 +370,7 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
             timed: timed_by,
             timed_seconds,
             phase_seconds,
+            concurrency: record.campaign.as_ref().map(|campaign| campaign.concurrency.get()),
             metrics: Vec::new(),
         },
         metrics,

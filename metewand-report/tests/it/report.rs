@@ -358,3 +358,25 @@ fn a_problem_timed_by_prepare_and_execute_ranks_by_their_sum() {
     let csv = render(&report, Format::Csv);
     assert!(csv.lines().nth(1).unwrap().contains(",prepare+execute,1,"), "{csv}");
 }
+
+/// Campaigns run at different `-j` are never pooled: each implementation's attempts become a row of their own per
+/// concurrency, named so, in the tables and the profiles; folders of one concurrency keep the plain names.
+#[test]
+fn attempts_of_different_concurrency_are_separate_named_rows() {
+    let dir = temp();
+    let plan = || vec![Planned::new("ridge", "small", "fast"), Planned::new("ridge", "small", "slow").time(9_000_000)];
+    write_campaign(&at(&dir, "alone"), &Campaign::default(), &plan());
+    write_campaign(&at(&dir, "pair"), &Campaign { name: "pair", concurrency: 2, ..Campaign::default() }, &plan());
+    let both = Records::read(&[at(&dir, "alone"), at(&dir, "pair")]).unwrap();
+    let report = Report::new(&both, Some(dir.path()));
+    let section = &report.problems[0];
+    let mut names: Vec<&str> = section.rows.iter().map(|row| row.implementation.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["fast (-j 1)", "fast (-j 2)", "slow (-j 1)", "slow (-j 2)"]);
+    assert!(section.rows.iter().all(|row| row.attempts == 1), "nothing pooled: {:?}", section.rows);
+    assert_eq!(section.profile.series.len(), 4);
+    let one = Records::read(&[at(&dir, "pair")]).unwrap();
+    let report = Report::new(&one, Some(dir.path()));
+    let names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    assert_eq!(names, ["fast", "slow"], "one concurrency: the plain names");
+}

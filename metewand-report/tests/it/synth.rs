@@ -110,11 +110,13 @@ pub struct Campaign<'a> {
     pub host: &'a str,
     /// A suffix of the implementations' worker identities (a changed worker).
     pub worker_salt: &'a str,
+    /// Its run's `-j`, in `campaign.json` and every record.
+    pub concurrency: u64,
 }
 
 impl Default for Campaign<'_> {
     fn default() -> Self {
-        Campaign { name: "main", repository: "/bench/repo", host: "bench-host", worker_salt: "" }
+        Campaign { name: "main", repository: "/bench/repo", host: "bench-host", worker_salt: "", concurrency: 1 }
     }
 }
 
@@ -145,8 +147,7 @@ fn hex_of(text: &str) -> String {
 fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -> Value {
     let mut record = template();
     record["repository"] = json!(campaign.repository);
-    record["campaign"] =
-        json!({"attempt_id": id, "concurrency": 1, "name": campaign.name, "repetition": planned.repetition});
+    record["campaign"] = json!({"attempt_id": id, "concurrency": campaign.concurrency, "name": campaign.name, "repetition": planned.repetition});
     record["problem"]["name"] = json!(planned.problem);
     if let Some(timed) = planned.timed {
         record["problem"]["timed"] = json!(timed);
@@ -232,7 +233,7 @@ pub fn write_campaign(dir: &Path, campaign: &Campaign<'_>, attempts: &[Planned])
                        "implementations": names(|p| p.implementation), "dataset_seeds": [0], "implementation_seeds": [0],
                        "repetitions": 1},
         "attempts": entries,
-        "runs": [{"started_at": "2026-01-01T00:00:00Z", "concurrency": 1, "environment": environment}],
+        "runs": [{"started_at": "2026-01-01T00:00:00Z", "concurrency": campaign.concurrency, "environment": environment}],
     });
     fs::write(dir.join("campaign.json"), serde_json::to_vec(&file).unwrap()).unwrap();
     ids
