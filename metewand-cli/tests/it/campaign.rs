@@ -75,6 +75,19 @@ pub(crate) fn outcomes(folder: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// Each record's failure in `folder` (kind and message), for a test's message when outcomes differ.
+fn failures(folder: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(folder.join("attempts")).unwrap() {
+        let path = entry.unwrap().path().join("attempt.json");
+        let record: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
+        if !record["failure"].is_null() {
+            out.push(format!("{}: {}", record["failure"]["kind"], record["failure"]["message"]));
+        }
+    }
+    out
+}
+
 /// Waits until `ready` holds, checking the child has not ended first; the limit only guards against a hang.
 fn wait_for(child: &mut Child, what: &str, ready: impl Fn() -> bool) -> bool {
     let guard = Instant::now() + Duration::from_secs(300);
@@ -248,7 +261,7 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         let stdout = text(&resumed.stdout);
         let counts = format!("({} attempts: {done} already done, {} run now", expected.len(), expected.len() - done);
         assert!(stdout.contains(&counts), "the resume after the kill when {moment} runs the rest: {stdout}");
-        assert_eq!(outcomes(&folder), expected, "killed when {moment}");
+        assert_eq!(outcomes(&folder), expected, "killed when {moment}: {:#?}", failures(&folder));
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));
     }
