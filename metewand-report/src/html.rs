@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::report::{CampaignSummary, EnvironmentEntry, ProblemSection, Report};
+use crate::report::{CampaignSummary, CellRow, EnvironmentEntry, ProblemSection, Report};
 use crate::svg::{self, escape};
 use crate::units;
 
@@ -193,6 +193,17 @@ fn failures(out: &mut String, report: &Report) {
     out.push_str("</section>\n");
 }
 
+/// One table row per implementation x dataset: its names, then `figures`.
+fn rows(out: &mut String, section: &ProblemSection, figures: fn(&CellRow) -> Vec<String>) {
+    for row in &section.rows {
+        let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
+        for figure in figures(row) {
+            let _ = write!(out, "<td class=\"n\">{figure}</td>");
+        }
+        out.push_str("</tr>\n");
+    }
+}
+
 fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     let _ = write!(
         out,
@@ -204,13 +215,7 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
         let _ = write!(out, "<th>{outcome}</th>");
     }
     out.push_str("<th>missing</th><th>success rate</th></tr>\n");
-    for row in &section.rows {
-        let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
-        for figure in units::outcome_figures(row) {
-            let _ = write!(out, "<td class=\"n\">{figure}</td>");
-        }
-        out.push_str("</tr>\n");
-    }
+    rows(out, section, units::outcome_figures);
     let _ = write!(
         out,
         "</table>\n<table>\n<tr><th>implementation</th><th>dataset</th><th>{} time median [IQR] (95% CI of the \
@@ -221,13 +226,7 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
         let _ = write!(out, "<th>median {}</th>", escape(metric));
     }
     out.push_str("</tr>\n");
-    for row in &section.rows {
-        let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
-        for figure in units::time_figures(row) {
-            let _ = write!(out, "<td class=\"n\">{figure}</td>");
-        }
-        out.push_str("</tr>\n");
-    }
+    rows(out, section, units::time_figures);
     out.push_str(
         "</table>\n<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::html::{LISTED_FAILURES, OUTCOMES, url_path};
-use crate::report::Report;
+use crate::report::{CellRow, ProblemSection, Report};
 use crate::units;
 
 /// The values of τ the Markdown profile table shows.
@@ -104,13 +104,7 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(" missing | success rate |\n|---|---|");
         out.push_str(&"---:|".repeat(OUTCOMES.len() + 3));
         out.push('\n');
-        for row in &section.rows {
-            let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
-            for figure in units::outcome_figures(row) {
-                let _ = write!(out, " {figure} |");
-            }
-            out.push('\n');
-        }
+        rows(&mut out, section, units::outcome_figures);
         let _ = write!(
             out,
             "\n| implementation | dataset | {} time median [IQR] (95% CI) | start-up / prepare / execute medians |",
@@ -122,13 +116,7 @@ pub fn markdown(report: &Report) -> String {
         out.push_str("\n|---|---|");
         out.push_str(&"---:|".repeat(2 + section.metrics.len()));
         out.push('\n');
-        for row in &section.rows {
-            let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
-            for figure in units::time_figures(row) {
-                let _ = write!(out, " {figure} |");
-            }
-            out.push('\n');
-        }
+        rows(&mut out, section, units::time_figures);
         let _ = write!(
             out,
             "\nPerformance profile over {} instances (share of instances within τ times the best time to \
@@ -193,6 +181,17 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     out
+}
+
+/// One Markdown row per implementation x dataset: its names, then `figures`.
+fn rows(out: &mut String, section: &ProblemSection, figures: fn(&CellRow) -> Vec<String>) {
+    for row in &section.rows {
+        let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
+        for figure in figures(row) {
+            let _ = write!(out, " {figure} |");
+        }
+        out.push('\n');
+    }
 }
 
 fn csv_field(text: &str) -> String {
