@@ -349,7 +349,7 @@ impl WorkerProcess {
         if !self.supervised {
             return Some(self.pid);
         }
-        scan_processes().into_iter().find(|process| process.ppid == self.pid && !process.zombie).map(|p| p.pid)
+        worker_in(&scan_processes(), self.pid, true)
     }
 
     /// The descriptor that becomes readable when the worker exits.
@@ -383,10 +383,9 @@ impl WorkerProcess {
         if !self.namespace {
             return;
         }
-        let worker = self.worker_pid();
-        let _ = self.pid_namespace.set(worker.and_then(pid_namespace_of));
         let workers = live_workers();
-        let (_, found) = self.scan_tree(&workers);
+        let (processes, found) = self.scan_tree(&workers);
+        let _ = self.pid_namespace.set(worker_in(&processes, self.pid, self.supervised).and_then(pid_namespace_of));
         let running: Vec<i32> =
             found.iter().filter(|process| self.left_behind(process)).map(|process| process.pid).collect();
         self.running_at_shutdown.extend(running);
@@ -637,6 +636,15 @@ pub(super) fn parse_stat(text: &str) -> Option<ProcessStat> {
         stopped: matches!(field(3)?, "T" | "t"),
         start: field(22)?.parse().ok()?,
     })
+}
+
+/// The worker among `processes`: `spawned` itself, or on the user-namespace route (`supervised`) the supervisor's
+/// only live child.
+fn worker_in(processes: &[ProcessStat], spawned: i32, supervised: bool) -> Option<i32> {
+    if !supervised {
+        return Some(spawned);
+    }
+    processes.iter().find(|process| process.ppid == spawned && !process.zombie).map(|process| process.pid)
 }
 
 /// The PID namespace of one process (its `/proc/<pid>/ns/pid` link), or `None` if it cannot be read.
