@@ -192,15 +192,25 @@ def send(message):
     protocol.flush()
 
 state = {}
-if mode == "early":
-    # Before hello, the inputs the argument names (the dataset this attempt will get, found beforehand).
+def read_all(label):
+    # Every place the argument names: read a file, list a folder, connect to a socket; each outcome reported.
     for target in argument.split(","):
         try:
-            with open(target, "rb") as file:
-                file.read()
-            print("early read " + target + ": ok", file=sys.stderr, flush=True)
+            if target.endswith(".sock"):
+                import socket
+                socket.socket(socket.AF_UNIX).connect(target)
+            elif os.path.isdir(target):
+                os.listdir(target)
+            else:
+                with open(target, "rb") as file:
+                    file.read()
+            print(label + " " + target + ": ok", file=sys.stderr, flush=True)
         except OSError as error:
-            print("early read " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+            print(label + " " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+
+if mode == "early":
+    # Before hello, the inputs the argument names (the dataset this attempt will get, found beforehand).
+    read_all("early read")
 for line in sys.stdin:
     request = json.loads(line)
     rid, method = request["id"], request["method"]
@@ -284,20 +294,7 @@ for line in sys.stdin:
                     file.write(chunk)
                 time.sleep(0.001)
         if mode == "read-all":
-            # Every place named: read a file, list a folder, connect to a socket.
-            for target in argument.split(","):
-                try:
-                    if target.endswith(".sock"):
-                        import socket
-                        socket.socket(socket.AF_UNIX).connect(target)
-                    elif os.path.isdir(target):
-                        os.listdir(target)
-                    else:
-                        with open(target, "rb") as file:
-                            file.read()
-                    print("read " + target + ": ok", file=sys.stderr, flush=True)
-                except OSError as error:
-                    print("read " + target + ": errno " + str(error.errno), file=sys.stderr, flush=True)
+            read_all("read")
         send({"id": rid, "ok": True})
     elif method == "execute":
         print("executing in mode " + mode, file=sys.stderr, flush=True)
