@@ -316,7 +316,7 @@ impl LimitsReport {
     pub const NONE: LimitsReport =
         LimitsReport { memory_bytes: LimitReport::NONE, processes: LimitReport::NONE, output_bytes: LimitReport::NONE };
 
-    /// How `limits` are enforced on `route` with `namespaces`.
+    /// How `limits` are enforced on `route`.
     fn new(limits: Option<Limits>, route: Route) -> LimitsReport {
         let Some(limits) = limits else { return LimitsReport::NONE };
         LimitsReport {
