@@ -76,7 +76,7 @@ pub(crate) fn outcomes(folder: &Path) -> BTreeMap<String, String> {
 }
 
 /// Each record's failure in `folder` (kind and message), for a test's message when outcomes differ.
-fn failures(folder: &Path) -> Vec<String> {
+pub(crate) fn failures(folder: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for entry in fs::read_dir(folder.join("attempts")).unwrap() {
         let path = entry.unwrap().path().join("attempt.json");

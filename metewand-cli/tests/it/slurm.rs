@@ -16,7 +16,7 @@ use metewand_campaign::slurm::{JobKind, Slurm, parse_max_array_size, submissions
 use metewand_testkit::{Requirement, skip};
 use serde_json::Value;
 
-use crate::campaign::{Bench, outcomes};
+use crate::campaign::{Bench, failures, outcomes};
 use crate::{command, run as metewand, text};
 
 /// `MaxArraySize` of the cluster `sbatch` reaches, or `None` after reporting the skip.
@@ -197,7 +197,7 @@ fn slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes
     wait_for_jobs(&folder, Duration::from_secs(300));
     let after = outcomes(&folder);
     assert_eq!(after.len(), 4);
-    assert!(after.values().all(|outcome| outcome == "reached"), "{after:?}");
+    assert!(after.values().all(|outcome| outcome == "reached"), "{after:?}: {:#?}", failures(&folder));
     assert_eq!(status(&folder).status.code(), Some(0));
 }
 
