@@ -196,17 +196,29 @@ pub struct Staging {
 
 impl Staging {
     /// Creates and locks a fresh staging folder in `datasets`.
+    ///
+    /// Until it is locked, the new folder looks like a leftover to any run's [`clean_leftovers`] (another
+    /// materialization of the same campaign cleans the store as it starts), which may remove it before it is
+    /// opened or after: either way a new folder is made, [`STAGING_ROUNDS`] times at most.
     pub fn create(datasets: &Path) -> io::Result<Staging> {
-        loop {
+        for _ in 0..STAGING_ROUNDS {
             let path = datasets.join(format!("{STAGING_PREFIX}{}", random_hex(8)?));
             fs::create_dir(&path)?;
-            let lock = open_root(&path)?;
+            let lock = match open_root(&path) {
+                Ok(lock) => lock,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+                Err(error) => return Err(error),
+            };
             rustix::fs::flock(&lock, FlockOperation::LockExclusive)?;
-            // A cleaner may have taken the folder between its creation and the lock: start again if so.
             if rustix::fs::fstat(&lock)?.st_nlink > 0 {
                 return Ok(Staging { path, _lock: lock });
             }
         }
+        Err(io::Error::other(format!(
+            "{STAGING_ROUNDS} staging folders made in {} in a row were removed by other runs before they could be \
+             locked",
+            datasets.display()
+        )))
     }
 
     /// The folder.
@@ -214,6 +226,10 @@ impl Staging {
         &self.path
     }
 }
+
+/// How many staging folders in a row [`Staging::create`] makes before giving up, each having been taken by a
+/// concurrent cleaning before it was locked: far more than concurrent runs ever take.
+const STAGING_ROUNDS: usize = 100;
 
 /// Removes every `.tmp-*` folder in `datasets` that no live run holds locked (leftovers of an interrupted run).
 pub fn clean_leftovers(datasets: &Path) -> io::Result<()> {
@@ -229,7 +245,12 @@ pub fn clean_leftovers(datasets: &Path) -> io::Result<()> {
         }
         let path = entry.path();
         if !entry.file_type()?.is_dir() {
-            fs::remove_file(&path)?;
+            // Another run's cleaning may have removed it first.
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => return Err(error),
+            }
             continue;
         }
         let Ok(lock) = open_root(&path) else { continue };
@@ -683,6 +704,44 @@ mod tests {
         drop(live);
         clean_leftovers(datasets.path()).unwrap();
         assert!(!live_path.exists(), "an unlocked staging folder is a leftover");
+    }
+
+    #[test]
+    fn a_staging_folder_taken_by_a_concurrent_cleaner_before_it_was_opened_is_made_again() {
+        // Other runs' cleaning (the other materializations of a campaign) sees every unlocked `.tmp-*` folder as a
+        // leftover, the one just created and not yet opened included: creation starts again, it never fails.
+        let datasets = tempfile::tempdir().unwrap();
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let cleaners: Vec<_> = (0..2)
+            .map(|_| {
+                let (path, stop) = (datasets.path().to_owned(), stop.clone());
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::SeqCst) {
+                        clean_leftovers(&path).unwrap();
+                    }
+                })
+            })
+            .collect();
+        let until = Instant::now() + Duration::from_secs(1);
+        let mut created = 0;
+        while Instant::now() < until {
+            let staging = Staging::create(datasets.path());
+            let staging = staging.unwrap_or_else(|e| panic!("creation {created} raced with a cleaner: {e}"));
+            assert!(staging.path().is_dir(), "a created staging folder is there while it is held");
+            let path = staging.path().to_owned();
+            drop(staging);
+            // Released, it is a leftover: the cleaners take it before the next one is made, so that they are
+            // always watching for the next one.
+            while path.exists() && !cleaners.iter().any(|cleaner| cleaner.is_finished()) {
+                std::thread::yield_now();
+            }
+            created += 1;
+        }
+        stop.store(true, Ordering::SeqCst);
+        for cleaner in cleaners {
+            cleaner.join().unwrap();
+        }
+        assert!(created > 0);
     }
 
     fn record(key: &str) -> Published {
