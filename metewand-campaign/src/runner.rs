@@ -17,6 +17,7 @@ use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
     DatasetMaterialization, MaterializationOutcome, RunOptions, remove_tree, write_record,
 };
+use metewand_runtime::cpus::SlotPlan;
 
 use crate::folder::{CampaignFolder, Found, read_attempt, read_materialization, write_atomically};
 use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
@@ -26,6 +27,9 @@ use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
 pub struct RunConfig {
     /// How many jobs at once (`-j`).
     pub jobs: NonZeroUsize,
+    /// The CPUs of each job's slot and of the executor's own threads ([`SlotPlan::probe`] for `jobs`), or `None`
+    /// for every worker to inherit the executor's CPUs.
+    pub cpus: Option<SlotPlan>,
     /// Re-run attempts (and materializations) recorded `failed`.
     pub retry_failed: bool,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
@@ -213,8 +217,9 @@ pub fn run(
         summary: Mutex::new(RunSummary { planned: plan.attempts().len(), skipped, ..RunSummary::default() }),
     };
     std::thread::scope(|scope| {
-        for _ in 0..config.jobs.get() {
-            scope.spawn(|| pool.work());
+        for slot in 0..config.jobs.get() {
+            let pool = &pool;
+            scope.spawn(move || pool.work(slot));
         }
     });
     let mut summary = pool.summary.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -296,20 +301,26 @@ impl Pool<'_, '_> {
         self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).errors.push(error);
     }
 
-    fn options(&self) -> RunOptions {
-        self.config.options.clone()
-    }
-
-    fn work(&self) {
+    fn work(&self, slot: usize) {
+        let mut options = self.config.options.clone();
+        if let Some(cpus) = self.config.cpus.as_ref().filter(|cpus| cpus.is_divided()) {
+            // The slot's workers start on its CPUs; this thread (and the session threads it starts) keep to the
+            // executor's, off every slot's where there are CPUs to spare. Where this thread cannot be moved, it
+            // stays where it is: only the workers' CPUs count.
+            if let Some(executor) = cpus.executor() {
+                let _ = executor.apply_to_current_thread();
+            }
+            options = options.cpus(cpus.slots()[slot % cpus.slots().len()].clone());
+        }
         while let Some(job) = self.next() {
             match job {
-                Job::Materialize(key) => self.materialize(key),
-                Job::Attempt(index, failure) => self.attempt(index, failure),
+                Job::Materialize(key) => self.materialize(key, &options),
+                Job::Attempt(index, failure) => self.attempt(index, failure, &options),
             }
         }
     }
 
-    fn materialize(&self, key: u32) {
+    fn materialize(&self, key: u32, options: &RunOptions) {
         let dataset = &self.plan.keys()[key as usize];
         let first = self.lock().pending[key as usize].front().copied();
         let finish = |state: KeyState| {
@@ -328,7 +339,7 @@ impl Pool<'_, '_> {
         };
         self.observer.dataset_started(self.plan, dataset);
         let started = Instant::now();
-        let written = materialize(self.plan, self.folder, key, first, &self.options());
+        let written = materialize(self.plan, self.folder, key, first, options);
         let record = match written {
             Ok(record) => record,
             Err(error) => {
@@ -345,12 +356,12 @@ impl Pool<'_, '_> {
         });
     }
 
-    fn attempt(&self, index: usize, failure: Option<rec::Failure>) {
+    fn attempt(&self, index: usize, failure: Option<rec::Failure>, options: &RunOptions) {
         let attempt = &self.plan.attempts()[index];
         self.observer.attempt_started(self.plan, attempt);
         let started = Instant::now();
         let concurrency = self.config.jobs.get() as u64;
-        let record = match run_attempt(self.plan, self.folder, attempt, failure, &self.options(), concurrency) {
+        let record = match run_attempt(self.plan, self.folder, attempt, failure, options, concurrency) {
             Ok(record) => record,
             Err(error) => {
                 self.stop(error);

@@ -20,6 +20,7 @@ use metewand_campaign::{
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome, RunOptions, confinement_shortfalls};
+use metewand_runtime::cpus::{CpusBinding, SlotPlan, binding_of_chosen_cpus};
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
@@ -122,11 +123,20 @@ struct Jobs {
     /// caches and memory bandwidth, and each one's time is then the worse for it)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<NonZeroUsize>,
+    /// with -j N, run every slot's workers on all the CPUs metewand may use instead of a CPU set per slot (for
+    /// implementations that use several cores; each attempt's time is then the worse for its neighbours)
+    #[arg(long)]
+    share_cpus: bool,
 }
 
 impl Jobs {
     fn get(&self) -> NonZeroUsize {
         self.jobs.unwrap_or(NonZeroUsize::MIN)
+    }
+
+    /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short.
+    fn cpus(&self, command: &str) -> Option<SlotPlan> {
+        if self.share_cpus { None } else { slot_plan(command, self.get().get()) }
     }
 }
 
@@ -324,6 +334,37 @@ impl Selection {
     }
 }
 
+/// How `jobs` slots divide this process's CPUs, after a warning for each way the slots fall short of a whole core
+/// each; `None` (after a warning) when the CPUs cannot be read.
+fn slot_plan(command: &str, jobs: usize) -> Option<SlotPlan> {
+    match SlotPlan::probe(jobs) {
+        Ok(plan) => {
+            for shortfall in plan.shortfalls() {
+                say(&format!("{command}: warning: {shortfall}"));
+            }
+            Some(plan)
+        }
+        Err(error) => {
+            say(&format!("{command}: warning: cannot read this process's CPUs ({error}); workers share all of them"));
+            None
+        }
+    }
+}
+
+/// One line for `campaign plan`: each slot's CPUs, the executor's, and how the workers are held on them.
+fn describe_cpus(plan: Option<&SlotPlan>) -> String {
+    let Some(plan) = plan.filter(|plan| plan.is_divided()) else {
+        return "shared: every worker runs on all the CPUs metewand may use".to_owned();
+    };
+    let slots: Vec<String> = plan.slots().iter().map(ToString::to_string).collect();
+    let binding = match binding_of_chosen_cpus() {
+        CpusBinding::Locked => "locked: a worker cannot change its CPUs",
+        _ => "advisory: a worker could change its CPUs (no seccomp filters here)",
+    };
+    let executor = plan.executor().map_or_else(|| "the slots' CPUs".to_owned(), ToString::to_string);
+    format!("slots on {} ({binding}); metewand's own threads on {executor}", slots.join(" | "))
+}
+
 fn plan(args: PlanArgs) -> Result<(), Failure> {
     let repository = args.selection.load()?;
     let plan = args.selection.plan("plan", &repository)?;
@@ -360,6 +401,7 @@ fn plan(args: PlanArgs) -> Result<(), Failure> {
         )),
     }
     out.push_str(&format!("folder       {}\n", folder.display()));
+    out.push_str(&format!("cpus         {}\n", describe_cpus(args.jobs.cpus("campaign plan").as_ref())));
     for script in &summary.scripts {
         out.push_str(&format!(
             "note         {} is a script ({}), not a program: each start of workers {} runs it first (a \
@@ -555,7 +597,8 @@ fn run_command(args: RunArgs) -> Result<(), Failure> {
     let cancel = crate::run::install_signal_handlers()?;
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
-    let config = RunConfig { jobs, retry_failed: args.retry_failed, options: options.cancel_on(cancel) };
+    let cpus = args.jobs.cpus("campaign run");
+    let config = RunConfig { jobs, cpus, retry_failed: args.retry_failed, options: options.cancel_on(cancel) };
     let observer: Box<dyn Observer> = if args.quiet {
         Box::new(Quiet)
     } else if std::io::stderr().is_terminal() {

@@ -1,5 +1,6 @@
 //! `metewand doctor`: what this machine's kernel offers for confining workers.
 
+use metewand_runtime::cpus::{CpusBinding, binding_of_chosen_cpus};
 use metewand_runtime::session::{
     CapabilityConfinement, IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement,
     NetworkConfinement, ProcessConfinement,
@@ -71,10 +72,15 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
     let limits = &expected.limits;
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
+    // How `campaign run -j N` holds each slot's workers on its CPUs.
+    let cpus = match binding_of_chosen_cpus() {
+        CpusBinding::Locked => "locked",
+        _ => "advisory",
+    };
     let text = format!(
         "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nnetwork {network}\nipc \
          {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nlimits.memory_bytes {}\nlimits.processes {}\n\
-         limits.output_bytes {}\nconfinement {verdict}\n",
+         limits.output_bytes {}\ncpus.slots {cpus}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
         limit(limits.memory_bytes),

@@ -72,6 +72,7 @@
 
 pub mod attempt;
 pub mod catalog;
+pub mod cpus;
 pub mod conformance;
 pub mod document;
 pub mod files;

@@ -183,6 +183,9 @@ enum Attack {
     /// Write `--big-bytes` into the first `--target` folder (or `$TMPDIR`) as files of 512 KiB each, a
     /// millisecond apart (`ok` when all of it was written).
     Fill,
+    /// Widen this process's CPU affinity to every CPU (`sched_setaffinity`; `ok` when the kernel took it), as a
+    /// neighbour's CPU burners would to leave their slot's CPUs.
+    Affinity,
 }
 
 impl Attack {
@@ -206,6 +209,7 @@ impl Attack {
             "allocate" => Attack::Allocate,
             "spawn" => Attack::Spawn,
             "fill" => Attack::Fill,
+            "affinity" => Attack::Affinity,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -521,6 +525,51 @@ fn flood_stderr(bytes: usize) {
     writeln!(err, "test-worker: flood done after {number} lines").expect("stderr is drained");
 }
 
+/// The affinity attack through this architecture's other system call ABIs, which a filter on the native numbers
+/// alone would miss: on x86-64, i386's `int 0x80` (number 241, the set in memory below 4 GiB) and x32 (number
+/// `0x40000000 | 203`).
+#[cfg(target_arch = "x86_64")]
+fn other_abi_affinity() -> Vec<String> {
+    const SET_BYTES: usize = 128;
+    // SAFETY: an anonymous mapping below 4 GiB (MAP_32BIT), so that a 32-bit system call can name it.
+    let low = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_32BIT,
+            -1,
+            0,
+        )
+    };
+    if low == libc::MAP_FAILED {
+        return vec![report("affinity", "every-cpu-i386", Err::<(), _>(io::Error::last_os_error()))];
+    }
+    // SAFETY: the mapping is 4096 bytes long and writable.
+    unsafe { std::ptr::write_bytes(low.cast::<u8>(), 0xff, SET_BYTES) };
+    let result: i64;
+    // SAFETY: `int 0x80` with i386's sched_setaffinity(0, SET_BYTES, low): it reads the set and touches nothing
+    // else; the registers it clobbers are declared.
+    unsafe {
+        // rbx (the first argument, pid 0) is LLVM's: it is swapped in and out around the call.
+        std::arch::asm!("xchg {pid}, rbx", "int 0x80", "xchg {pid}, rbx", pid = inout(reg) 0i64 => _,
+            inlateout("rax") 241i64 => result, in("rcx") SET_BYTES, in("rdx") low as usize,
+            lateout("r8") _, lateout("r9") _, lateout("r10") _, lateout("r11") _);
+    }
+    let i386 = if result < 0 { Err(io::Error::from_raw_os_error(-result as i32)) } else { Ok(()) };
+    // SAFETY: the x32 number of sched_setaffinity with the same arguments, through `syscall`.
+    let x32 = unsafe { libc::syscall(0x4000_0000 | 203, 0, SET_BYTES, low) };
+    let x32 = if x32 < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
+    // SAFETY: the mapping was made above with this length.
+    unsafe { libc::munmap(low, 4096) };
+    vec![report("affinity", "every-cpu-i386", i386), report("affinity", "every-cpu-x32", x32)]
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn other_abi_affinity() -> Vec<String> {
+    Vec::new()
+}
+
 /// Reports one attack attempt's outcome on stderr, and returns the line.
 fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) -> String {
     let line = match outcome {
@@ -691,6 +740,23 @@ fn play(attack: Attack, options: &Options) -> Vec<String> {
             let outcome = if id < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
             let label = if attack == Attack::Keyring { "keyring" } else { "keyring-find" };
             vec![report(label, &name.to_string_lossy(), outcome)]
+        }
+        Attack::Affinity => {
+            // SAFETY: an all-zero cpu_set_t is a valid (empty) set, which CPU_SET fills bit by bit.
+            let mut every: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+            for cpu in 0..libc::CPU_SETSIZE as usize {
+                // SAFETY: cpu is below CPU_SETSIZE, the set's size.
+                unsafe { libc::CPU_SET(cpu, &mut every) };
+            }
+            // SAFETY: sched_setaffinity reads the set, whose size is passed with it.
+            let outcome = if unsafe { libc::sched_setaffinity(0, size_of_val(&every), &every) } == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::last_os_error())
+            };
+            let mut lines = vec![report("affinity", "every-cpu", outcome)];
+            lines.extend(other_abi_affinity());
+            lines
         }
         Attack::Allocate => {
             let bytes = options.big_bytes as usize;

@@ -14,6 +14,7 @@ use std::process::Command;
 use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, RunConfig, RunSummary, Silent};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::RunOptions;
+use metewand_runtime::cpus::SlotPlan;
 use tempfile::TempDir;
 
 /// The fixture benchmark, written into a temporary folder beside its state folder.
@@ -66,7 +67,12 @@ impl Bench {
         let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
         let folder =
             CampaignFolder::open(&self.folder(out), &plan, jobs as u64, Environment::capture(&repository)).unwrap();
-        let config = RunConfig { jobs: jobs.try_into().unwrap(), retry_failed, options: RunOptions::new(self.state()) };
+        let config = RunConfig {
+            jobs: jobs.try_into().unwrap(),
+            cpus: Some(SlotPlan::probe(jobs).unwrap()),
+            retry_failed,
+            options: RunOptions::new(self.state()),
+        };
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()
     }
 }

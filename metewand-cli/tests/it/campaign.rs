@@ -418,3 +418,44 @@ implementations = ["nesting"]
     assert_eq!(temporary_folders(&folder), Vec::<PathBuf>::new(), "no TMPDIR is left after a normal attempt");
     assert_eq!(fs::read_to_string(outside.join("kept")).unwrap(), "kept", "the link out was not followed");
 }
+
+#[test]
+fn under_j_2_each_slot_runs_on_cpus_of_its_own_that_its_workers_cannot_leave() {
+    // Each solver tries to widen its affinity to every CPU (as a neighbour's CPU burners would), and takes long
+    // enough at execute that both slots run attempts.
+    let bench = Bench::new("\"--attack\", \"affinity@execute\", \"--delay\", \"execute=300\"");
+    let output = metewand(&bench.run_args("main", "state", &["-j", "2"]));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    let folder = bench.folder("state", "main");
+    let mut lists = BTreeMap::new();
+    for entry in fs::read_dir(folder.join("attempts")).unwrap() {
+        let dir = entry.unwrap().path();
+        let record: Value = serde_json::from_slice(&fs::read(dir.join("attempt.json")).unwrap()).unwrap();
+        assert_eq!(record["outcome"], "reached", "{record}");
+        let placement = &record["implementation"]["cpus"];
+        assert_eq!(placement["binding"], "locked", "{record}");
+        let list: Vec<u64> = placement["list"].as_array().unwrap().iter().map(|cpu| cpu.as_u64().unwrap()).collect();
+        *lists.entry(list).or_insert(0) += 1;
+        let log = fs::read_to_string(dir.join("logs/implementation.log")).unwrap();
+        assert!(log.contains("test-worker: attack affinity every-cpu: errno 1\n"), "EPERM: {log}");
+        if cfg!(target_arch = "x86_64") {
+            for abi in ["i386", "x32"] {
+                assert!(log.contains(&format!("attack affinity every-cpu-{abi}: errno 1\n")), "EPERM: {log}");
+            }
+        }
+    }
+    if cpus < 2 {
+        assert!(stderr.contains("cannot each get a CPU of their own"), "{stderr}");
+        return;
+    }
+    let lists: Vec<&Vec<u64>> = lists.keys().collect();
+    assert_eq!(lists.len(), 2, "two slots, each with its own CPUs: {lists:?}");
+    assert!(lists[0].iter().all(|cpu| !lists[1].contains(cpu)), "disjoint: {lists:?}");
+    assert_eq!(
+        stderr.contains("leave no core for metewand's own threads"),
+        cpus == 2,
+        "metewand keeps a core of its own only when there is one to spare: {stderr}"
+    );
+}

@@ -761,6 +761,73 @@ impl ::std::convert::TryFrom<::std::string::String> for ConfinementSignals {
         value.parse()
     }
 }
+///The CPUs the implementation's worker was started on (its affinity), ascending, and how it was held there: locked (chosen for its campaign slot, and a seccomp filter refuses sched_setaffinity, so no process of the worker can leave them), advisory (chosen, but the worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with -j 1).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Cpus {
+    pub binding: CpusBinding,
+    pub list: crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>,
+}
+///`CpusBinding`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum CpusBinding {
+    #[serde(rename = "locked")]
+    Locked,
+    #[serde(rename = "advisory")]
+    Advisory,
+    #[serde(rename = "inherited")]
+    Inherited,
+}
+impl ::std::fmt::Display for CpusBinding {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Locked => f.write_str("locked"),
+            Self::Advisory => f.write_str("advisory"),
+            Self::Inherited => f.write_str("inherited"),
+        }
+    }
+}
+impl ::std::str::FromStr for CpusBinding {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "locked" => Ok(Self::Locked),
+            "advisory" => Ok(Self::Advisory),
+            "inherited" => Ok(Self::Inherited),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for CpusBinding {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for CpusBinding {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///The dataset the attempt ran on.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -1138,7 +1205,7 @@ impl ::std::convert::From<::std::vec::Vec<FileRecord>> for FileRecords {
         Self(value)
     }
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. confinement and cpus are recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1151,6 +1218,12 @@ pub struct Implementation {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub confinement: ::std::option::Option<Confinement>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub cpus: ::std::option::Option<Cpus>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
@@ -2343,6 +2416,21 @@ impl ::serde::Serialize for Confinement {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Confinement::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Cpus {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Cpus::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Cpus {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Cpus::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Dataset {

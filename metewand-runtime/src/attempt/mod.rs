@@ -40,6 +40,7 @@ pub use crate::files::{Dir, FsError};
 pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, write_record};
 pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX, remove_tree};
 
+use crate::cpus::{CpuPlacement, CpuSet};
 use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
@@ -95,6 +96,8 @@ pub struct RunOptions {
     /// Folders hidden from every worker's view besides the repository, the state folder and the attempt folder
     /// (a campaign's folder, with its peers' attempts and its records).
     pub hidden: Vec<PathBuf>,
+    /// The CPUs every worker of the attempt starts on (a campaign slot's), or `None` for the executor's own.
+    pub cpus: Option<CpuSet>,
 }
 
 impl RunOptions {
@@ -105,6 +108,7 @@ impl RunOptions {
             cancel: None,
             process_isolation: ProcessIsolation::default(),
             hidden: Vec::new(),
+            cpus: None,
         }
     }
 
@@ -120,6 +124,13 @@ impl RunOptions {
     #[must_use]
     pub fn process_isolation(mut self, isolation: ProcessIsolation) -> RunOptions {
         self.process_isolation = isolation;
+        self
+    }
+
+    /// Starts every worker on `cpus` ([`SessionConfig::cpus`]).
+    #[must_use]
+    pub fn cpus(mut self, cpus: CpuSet) -> RunOptions {
+        self.cpus = Some(cpus);
         self
     }
 
@@ -435,6 +446,7 @@ impl Drop for Tmpdir {
 struct Seen {
     handshake: Option<Handshake>,
     confinement: Option<ConfinementReport>,
+    cpus: Option<CpuPlacement>,
     resources: Option<Resources>,
 }
 
@@ -461,6 +473,7 @@ struct Run<'p, 'r> {
     last_worker: Option<(Role, Method)>,
     cancel: Option<&'static AtomicBool>,
     process_isolation: ProcessIsolation,
+    cpus: Option<CpuSet>,
     /// What every worker's private view hides besides the repository: the state folder, the attempt folder and
     /// the options' folders.
     hidden: Vec<PathBuf>,
@@ -503,6 +516,7 @@ impl<'p, 'r> Run<'p, 'r> {
             last_worker: None,
             cancel: options.cancel,
             process_isolation: options.process_isolation,
+            cpus: options.cpus.clone(),
             hidden,
             failure: None,
             phases: Vec::new(),
@@ -701,6 +715,9 @@ impl<'p, 'r> Run<'p, 'r> {
         let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
         if let Some(flag) = self.cancel {
             config = config.cancel_flag(flag);
+        }
+        if let Some(cpus) = &self.cpus {
+            config = config.cpus(cpus.clone());
         }
         Ok((config, source, tmpdir))
     }
@@ -939,6 +956,7 @@ impl<'p, 'r> Run<'p, 'r> {
         };
         self.implementation.handshake = Some(session.handshake().clone());
         self.implementation.confinement = Some(session.confinement());
+        self.implementation.cpus = Some(session.cpus().clone());
         if let Some(budget) = plan.repository.budgets().implementation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
@@ -1108,6 +1126,7 @@ impl<'p, 'r> Run<'p, 'r> {
             implementation: rec::Implementation {
                 capabilities: implementation_handshake.as_ref().map(|handshake| convert(&handshake.reported)),
                 confinement: self.implementation.confinement.as_ref().map(confinement_record),
+                cpus: self.implementation.cpus.as_ref().map(cpus_record),
                 resources: self.implementation.resources.as_ref().map(resources_record),
                 files: self.result.as_ref().map(|result| file_records(result.files())),
                 implementation_time_ns: self.implementation_time_ns,
@@ -1199,6 +1218,11 @@ fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
         sdk: seen.handshake.as_ref().and_then(sdk),
         worker_id: parse(worker.identity().as_str()),
     }
+}
+
+fn cpus_record(placement: &CpuPlacement) -> rec::Cpus {
+    let list: Vec<SafeUint> = placement.cpus.iter().map(SafeUint::from).collect();
+    rec::Cpus { binding: placement.binding, list: list.try_into().expect("a CPU set is nonempty and ascending") }
 }
 
 fn confinement_record(report: &ConfinementReport) -> rec::Confinement {

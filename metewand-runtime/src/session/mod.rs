@@ -58,6 +58,12 @@ pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParam
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
 pub use timeouts::PhaseTimeouts;
 
+use crate::cpus::{CpuPlacement, CpuSet};
+
+/// Whether a confined worker started on chosen CPUs is held there ([`crate::cpus::CpusBinding::Locked`]).
+pub(crate) fn cpus_lockable() -> bool {
+    sys::affinity_lock().is_some()
+}
 use io::{ProtocolIo, Wait};
 use process::{Termination, WorkerProcess};
 use stderr::StderrDrain;
@@ -88,6 +94,7 @@ pub struct SessionConfig {
     log_cap: u64,
     cancel: Option<&'static AtomicBool>,
     confinement: Option<Confinement>,
+    cpus: Option<CpuSet>,
 }
 
 impl SessionConfig {
@@ -110,6 +117,7 @@ impl SessionConfig {
             log_cap: DEFAULT_LOG_CAP,
             cancel: None,
             confinement: None,
+            cpus: None,
         }
     }
 
@@ -119,6 +127,13 @@ impl SessionConfig {
     #[must_use]
     pub fn confine(mut self, confinement: Confinement) -> SessionConfig {
         self.confinement = Some(confinement);
+        self
+    }
+
+    /// Starts the worker on `cpus` (its affinity); a confined worker cannot leave them where the kernel has seccomp
+    /// filters ([`crate::cpus::CpusBinding`]). Without this, it inherits the calling thread's CPUs.
+    pub fn cpus(mut self, cpus: CpuSet) -> SessionConfig {
+        self.cpus = Some(cpus);
         self
     }
 
@@ -239,6 +254,7 @@ pub struct WorkerSession {
     final_tail: Vec<String>,
     cancel: Option<&'static AtomicBool>,
     confinement: ConfinementReport,
+    cpus: CpuPlacement,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -270,7 +286,8 @@ impl WorkerSession {
     }
 
     fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
-        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel, confinement } = config;
+        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel, confinement, cpus } =
+            config;
         let early = |kind| SessionError::new(role, Method::Hello, kind, Vec::new(), None);
         let log = create_log(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
@@ -278,7 +295,7 @@ impl WorkerSession {
         let confinement_asked = confinement
             .as_ref()
             .map(|confinement| (confinement.writable_dirs().to_vec(), confinement.resource_limits()));
-        let spawned = process::spawn(&command, confinement.as_ref()).map_err(|source| {
+        let spawned = process::spawn(&command, confinement.as_ref(), cpus.as_ref()).map_err(|source| {
             // The exec error of a missing working directory is the same ENOENT as a missing program's.
             let source = match command.working_dir().try_exists() {
                 Ok(false) if source.kind() == std::io::ErrorKind::NotFound => std::io::Error::new(
@@ -291,6 +308,7 @@ impl WorkerSession {
         })?;
         let process = spawned.process;
         let confinement = spawned.confinement;
+        let cpus = spawned.cpus;
         let deferred = spawned.deferred;
         let pid = process.pid();
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
@@ -320,6 +338,7 @@ impl WorkerSession {
             final_tail: Vec::new(),
             cancel,
             confinement,
+            cpus,
         };
         session.hello()?;
         if !deferred.is_empty() {
@@ -383,6 +402,11 @@ impl WorkerSession {
     /// The confinement the worker runs under.
     pub fn confinement(&self) -> ConfinementReport {
         self.confinement
+    }
+
+    /// The CPUs the worker was started on, and whether it can leave them.
+    pub fn cpus(&self) -> &CpuPlacement {
+        &self.cpus
     }
 
     /// The path of the worker's stderr log.

@@ -56,6 +56,7 @@ use std::{fs, io, thread};
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
 use super::record::Resources;
 use super::sys;
+use crate::cpus::{CpuPlacement, CpuSet, CpusBinding};
 
 /// The environment variables a worker inherits from the orchestrator; everything else is declared.
 pub const INHERITED_ENV: [&str; 4] = ["PATH", "LANG", "LC_ALL", "TMPDIR"];
@@ -171,6 +172,8 @@ pub(super) struct Spawned {
     pub(super) stdout: ChildStdout,
     pub(super) stderr: ChildStderr,
     pub(super) confinement: ConfinementReport,
+    /// The CPUs the worker was started on, and whether it can leave them.
+    pub(super) cpus: CpuPlacement,
     /// The paths the worker's private view shows only after hello (`view.rs`), empty without a view.
     pub(super) deferred: Vec<std::ffi::CString>,
 }
@@ -181,7 +184,11 @@ pub(super) struct Spawned {
 /// The fork happens on a thread of its own that lives until the worker is reaped: the parent-death signal fires
 /// when the thread that forked the child ends, and a PID namespace is entered by a thread's children (once per
 /// thread), so neither can be done from a caller's thread, which may end first or spawn again.
-pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) -> io::Result<Spawned> {
+pub(super) fn spawn(
+    command: &WorkerCommand,
+    confinement: Option<&Confinement>,
+    cpus: Option<&CpuSet>,
+) -> io::Result<Spawned> {
     ensure_subreaper()?;
     let prepared = confinement.map(confinement::prepare).transpose()?;
     let environment = command.environment();
@@ -221,10 +228,26 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     let limits = prepared.as_ref().and_then(|prepared| prepared.limits);
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
     let network = prepared.as_ref().is_some_and(|prepared| prepared.network);
+    let chosen = cpus.cloned();
+    // A confined worker started on chosen CPUs cannot leave them; an unconfined one could, so its placement is
+    // advisory.
+    let affinity_lock = cpus.filter(|_| isolation.is_some()).and_then(|_| sys::affinity_lock());
 
     let (result_sender, result) = mpsc::sync_channel(1);
     let (release, released) = mpsc::channel::<()>();
     thread::Builder::new().name("mw-spawn".to_owned()).spawn(move || {
+        // The worker inherits this thread's affinity, which is its own to change.
+        let placed = match chosen {
+            Some(cpus) => cpus.apply_to_current_thread().map(|()| cpus),
+            None => CpuSet::of_current_thread(),
+        };
+        let placed = match placed {
+            Ok(placed) => placed,
+            Err(error) => {
+                let _ = result_sender.send((Err(error), Route::Sweep, None));
+                return;
+            }
+        };
         // The PID namespace is tried here, on the thread whose children enter it; whether the user-namespace
         // route works is the kernel's answer, asked once, and only when it is needed.
         let route = match isolation {
@@ -252,6 +275,7 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
             namespaces,
             late_user_namespace,
             confined,
+            affinity_lock,
         };
         sys::set_pre_exec(&mut builder, setup, view);
         let spawned = {
@@ -261,13 +285,23 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
             })
         };
         let started = spawned.is_ok();
-        if result_sender.send((spawned, route)).is_ok() && started {
+        if result_sender.send((spawned, route, Some(placed))).is_ok() && started {
             // Until the worker is reaped (or its handle is gone): ending this thread kills the worker.
             let _ = released.recv();
         }
     })?;
-    let (spawned, route) = result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
+    let (spawned, route, placed) =
+        result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
     let mut child = spawned?;
+    let placed = placed.expect("a started worker was placed on CPUs");
+    let cpus = CpuPlacement {
+        binding: match (cpus, affinity_lock) {
+            (None, _) => CpusBinding::Inherited,
+            (Some(_), Some(_)) => CpusBinding::Locked,
+            (Some(_), None) => CpusBinding::Advisory,
+        },
+        cpus: placed,
+    };
     let report = match &prepared {
         Some(prepared) => prepared.report(route),
         None => ConfinementReport::unconfined(ProcessConfinement::Sweep),
@@ -300,7 +334,7 @@ pub(super) fn spawn(command: &WorkerCommand, confinement: Option<&Confinement>) 
     };
     // The sweep route has no view: there nothing is deferred, and everything is visible.
     let deferred = if route == Route::Sweep { Vec::new() } else { deferred };
-    Ok(Spawned { process, stdin, stdout, stderr, confinement: report, deferred })
+    Ok(Spawned { process, stdin, stdout, stderr, confinement: report, cpus, deferred })
 }
 
 /// What ending a worker's processes found.

@@ -353,6 +353,54 @@ pub(super) fn user_namespace_works(maps: &IdMaps) -> bool {
     wait_blocking(pid).is_ok_and(|status| libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0)
 }
 
+/// The seccomp program that makes `sched_setaffinity` fail with `EPERM` and allows every other system call, for
+/// each ABI a process of this architecture can make system calls through (x86-64 with x32 and i386, AArch64 with
+/// 32-bit Arm): a worker started on a slot's CPUs stays on them, whatever processes it makes. `None` where the
+/// kernel has no seccomp filters (or their `errno` action) or the architecture's numbers are not known here.
+pub(super) fn affinity_lock() -> Option<&'static [libc::sock_filter]> {
+    static PROGRAM: std::sync::OnceLock<Option<Vec<libc::sock_filter>>> = std::sync::OnceLock::new();
+    PROGRAM.get_or_init(|| seccomp_errno_works().then(affinity_lock_program).flatten()).as_deref()
+}
+
+fn seccomp_errno_works() -> bool {
+    std::fs::read_to_string("/proc/sys/kernel/seccomp/actions_avail")
+        .is_ok_and(|actions| actions.split_whitespace().any(|action| action == "errno"))
+}
+
+fn affinity_lock_program() -> Option<Vec<libc::sock_filter>> {
+    // From the kernel's uapi `audit.h` and each ABI's system call table.
+    const ARCH_X86_64: u32 = 0xc000_003e;
+    const ARCH_I386: u32 = 0x4000_0003;
+    const ARCH_AARCH64: u32 = 0xc000_00b7;
+    const ARCH_ARM: u32 = 0x4000_0028;
+    const X32: u32 = 0x4000_0000;
+    let calls: &[(u32, u32)] = if cfg!(target_arch = "x86_64") {
+        &[(ARCH_X86_64, 203), (ARCH_X86_64, X32 | 203), (ARCH_I386, 241)]
+    } else if cfg!(target_arch = "aarch64") {
+        &[(ARCH_AARCH64, 122), (ARCH_ARM, 241)]
+    } else {
+        return None;
+    };
+    let statement = |code: u32, k: u32| libc::sock_filter { code: code as u16, jt: 0, jf: 0, k };
+    let jump_if_equal = |k: u32, jt: u8, jf: u8| libc::sock_filter {
+        code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+        jt,
+        jf,
+        k,
+    };
+    // `struct seccomp_data`: the call's number at offset 0, the ABI's audit architecture at 4.
+    let load = |offset: u32| statement(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, offset);
+    let mut program = Vec::new();
+    for (index, &(arch, number)) in calls.iter().enumerate() {
+        // Four statements per call; after the last come "allow", then "refuse".
+        let refuse = (4 * (calls.len() - index) - 4 + 1) as u8;
+        program.extend([load(4), jump_if_equal(arch, 0, 2), load(0), jump_if_equal(number, refuse, 0)]);
+    }
+    program.push(statement(libc::BPF_RET | libc::BPF_K, libc::SECCOMP_RET_ALLOW));
+    program.push(statement(libc::BPF_RET | libc::BPF_K, libc::SECCOMP_RET_ERRNO | libc::EPERM as u32));
+    Some(program)
+}
+
 /// What the forked child does before `exec`, prepared in the parent so that the child only makes system calls.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ChildSetup {
@@ -379,6 +427,9 @@ pub(super) struct ChildSetup {
     pub(super) late_user_namespace: Option<IdMaps>,
     /// Whether the worker is confined at all: only then are its capabilities dropped and `no_new_privs` set.
     pub(super) confined: bool,
+    /// The seccomp program that keeps the worker on the CPUs it was started on ([`affinity_lock`]), installed
+    /// last; `None` for none.
+    pub(super) affinity_lock: Option<&'static [libc::sock_filter]>,
 }
 
 /// The namespaces besides the PID namespace a confined worker gets: a new IPC namespace (no SysV object or POSIX
@@ -826,6 +877,14 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::sessio
         drop_capabilities()?;
         // SAFETY: PR_SET_NO_NEW_PRIVS takes the flag 1 and zeros, as prctl(2) asks.
         check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) })?;
+    }
+    if let Some(program) = setup.affinity_lock {
+        let program = libc::sock_fprog { len: program.len() as libc::c_ushort, filter: program.as_ptr().cast_mut() };
+        // SAFETY: seccomp(SECCOMP_SET_MODE_FILTER) reads the program, allocated before the fork and never
+        // written, and copies it into the kernel; `no_new_privs` is set (the worker is confined).
+        if unsafe { libc::syscall(libc::SYS_seccomp, libc::SECCOMP_SET_MODE_FILTER, 0u32, &program) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
     }
     if let Some(ruleset) = setup.ruleset {
         // SAFETY: landlock_restrict_self takes a ruleset descriptor the parent keeps open and a flags word.

@@ -95,6 +95,7 @@ __all__ = [
     "Campaign",
     "Capability",
     "Confinement",
+    "Cpus",
     "DEFINITIONS",
     "Dataset",
     "FAILURE_CODE_VALUES",
@@ -187,6 +188,8 @@ _CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset(
 _CONFINEMENT_PROCESSES_VALUES: frozenset[str] = frozenset({"pid-namespace", "sweep"})
 
 _CONFINEMENT_SIGNALS_VALUES: frozenset[str] = frozenset({"scoped", "unscoped"})
+
+_CPUS_BINDING_VALUES: frozenset[str] = frozenset({"locked", "advisory", "inherited"})
 
 _PROBLEM_TIMED_VALUES: frozenset[str] = frozenset({"execute", "prepare+execute"})
 
@@ -329,8 +332,8 @@ class AttemptRecord:
     implementation: Implementation
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
-    validated result files. confinement is recorded once the worker started, resources when its
-    session shut down cleanly; each is absent otherwise.
+    validated result files. confinement and cpus are recorded once the worker started, resources
+    when its session shut down cleanly; each is absent otherwise.
     """
 
     logs: Logs
@@ -785,6 +788,60 @@ class Confinement:
         )
 
 
+class Cpus:
+    """The CPUs the implementation's worker was started on (its affinity), ascending, and how it was
+    held there: locked (chosen for its campaign slot, and a seccomp filter refuses
+    sched_setaffinity, so no process of the worker can leave them), advisory (chosen, but the
+    worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with
+    -j 1).
+    """
+
+    __slots__ = ("binding", "list")
+
+    binding: Literal["locked", "advisory", "inherited"]
+
+    list: list[int]
+    """CPU numbers, ascending, at least one, each at most once."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("binding", "list")
+
+    def __init__(
+        self, *, binding: Literal["locked", "advisory", "inherited"], list: list[int]
+    ) -> None:
+        self.binding = check_enum(binding, "/binding", _CPUS_BINDING_VALUES)
+        self.list = check_array(list, "/list", _safe_uint, min_items=1, unique=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Cpus:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Cpus:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.binding = check_enum(fields["binding"], path + "/binding", _CPUS_BINDING_VALUES)
+        model.list = check_array(
+            fields["list"], path + "/list", _safe_uint, min_items=1, unique=True
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"binding": self.binding, "list": list(self.list)}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Cpus):
+            return NotImplemented
+        return self.binding == other.binding and self.list == other.list
+
+    def __repr__(self) -> str:
+        return f"Cpus(binding={self.binding!r}, list={self.list!r})"
+
+
 class Dataset:
     """The dataset the attempt ran on."""
 
@@ -1053,13 +1110,14 @@ class FileRecord:
 class Implementation:
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
-    validated result files. confinement is recorded once the worker started, resources when its
-    session shut down cleanly; each is absent otherwise.
+    validated result files. confinement and cpus are recorded once the worker started, resources
+    when its session shut down cleanly; each is absent otherwise.
     """
 
     __slots__ = (
         "capabilities",
         "confinement",
+        "cpus",
         "files",
         "implementation_time_ns",
         "name",
@@ -1090,6 +1148,14 @@ class Implementation:
     limits: each resource limit of the session with its value (null for none) and how it was
     enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
     from records written before they were recorded.
+    """
+
+    cpus: Cpus | None
+    """The CPUs the implementation's worker was started on (its affinity), ascending, and how it was
+    held there: locked (chosen for its campaign slot, and a seccomp filter refuses
+    sched_setaffinity, so no process of the worker can leave them), advisory (chosen, but the
+    worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with
+    -j 1).
     """
 
     files: list[FileRecord] | None
@@ -1143,6 +1209,7 @@ class Implementation:
         *,
         capabilities: list[Capability] | None,
         confinement: Confinement | None = None,
+        cpus: Cpus | None = None,
         files: list[FileRecord] | None,
         implementation_time_ns: int | None,
         name: str,
@@ -1162,6 +1229,7 @@ class Implementation:
         self.confinement = (
             None if confinement is None else check_model(confinement, "/confinement", Confinement)
         )
+        self.cpus = None if cpus is None else check_model(cpus, "/cpus", Cpus)
         self.files = (
             None if files is None else check_array(files, "/files", check_model, FileRecord)
         )
@@ -1204,6 +1272,10 @@ class Implementation:
             model.confinement = Confinement._decode(fields["confinement"], path + "/confinement")
         else:
             model.confinement = None
+        if "cpus" in fields:
+            model.cpus = Cpus._decode(fields["cpus"], path + "/cpus")
+        else:
+            model.cpus = None
         model.files = (
             None
             if fields["files"] is None
@@ -1240,6 +1312,8 @@ class Implementation:
         }
         if self.confinement is not None:
             data["confinement"] = self.confinement.to_dict()
+        if self.cpus is not None:
+            data["cpus"] = self.cpus.to_dict()
         data["files"] = None if self.files is None else [item.to_dict() for item in self.files]
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
@@ -1259,6 +1333,7 @@ class Implementation:
         return (
             self.capabilities == other.capabilities
             and self.confinement == other.confinement
+            and self.cpus == other.cpus
             and self.files == other.files
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
@@ -1274,10 +1349,11 @@ class Implementation:
     def __repr__(self) -> str:
         return (
             f"Implementation(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
-            f"files={self.files!r}, implementation_time_ns={self.implementation_time_ns!r}, "
-            f"name={self.name!r}, parameters={self.parameters!r}, resources={self.resources!r}, "
-            f"sdk={self.sdk!r}, seed={self.seed!r}, selected={self.selected!r}, "
-            f"statistics={self.statistics!r}, worker_id={self.worker_id!r})"
+            f"cpus={self.cpus!r}, files={self.files!r}, "
+            f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
+            f"parameters={self.parameters!r}, resources={self.resources!r}, sdk={self.sdk!r}, "
+            f"seed={self.seed!r}, selected={self.selected!r}, statistics={self.statistics!r}, "
+            f"worker_id={self.worker_id!r})"
         )
 
 
@@ -1913,6 +1989,7 @@ DEFINITIONS: dict[str | None, type] = {
     None: AttemptRecord,
     "campaign": Campaign,
     "confinement": Confinement,
+    "cpus": Cpus,
     "dataset": Dataset,
     "failure": Failure,
     "file_record": FileRecord,
