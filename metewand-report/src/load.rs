@@ -70,6 +70,8 @@ pub struct Recorded {
     pub phase_seconds: [Option<f64>; 3],
     /// How many attempts its campaign ran at once (`-j`), when the record says.
     pub concurrency: Option<u64>,
+    /// The implementation's resolved worker identity: its program, command and source.
+    pub worker_id: String,
     /// Numeric metrics: index into [`Records::metrics`], value.
     pub metrics: Vec<(u32, f64)>,
 }
@@ -277,7 +279,7 @@ impl Records {
                 runs: file.runs,
             });
         }
-        records.separate_concurrencies();
+        records.separate_conditions();
         let names: BTreeSet<&String> = metric_slots.iter().flatten().map(|(name, _)| name).collect();
         records.metrics = names.into_iter().cloned().collect();
         for (attempt, metrics) in records.attempts.iter_mut().zip(&metric_slots) {
@@ -294,23 +296,44 @@ impl Records {
     }
 
     /// Where a problem's records ran at different concurrencies (`-j`), which distorts their times differently,
-    /// each implementation's attempts are told apart by it: they become the implementation `NAME (-j N)`, so that
-    /// no row, profile or median pools them. Attempts without a record keep the plain name.
-    fn separate_concurrencies(&mut self) {
-        let mut seen: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
+    /// or an implementation's records ran different worker programs (its identity changed: another program,
+    /// command or source), each implementation's attempts are told apart by what differs: they become the
+    /// implementation `NAME (-j N)`, `NAME (worker 1a2b3c4d)` or both, so that no row, profile or median pools
+    /// them. Attempts without a record keep the plain name.
+    fn separate_conditions(&mut self) {
+        let mut concurrencies: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
+        let mut workers: BTreeMap<(u32, u32), BTreeSet<&str>> = BTreeMap::new();
         for attempt in &self.attempts {
-            if let Some(concurrency) = attempt.record.as_ref().and_then(|record| record.concurrency) {
-                seen.entry(attempt.problem).or_default().insert(concurrency);
+            let Some(record) = &attempt.record else { continue };
+            if let Some(concurrency) = record.concurrency {
+                concurrencies.entry(attempt.problem).or_default().insert(concurrency);
             }
+            workers.entry((attempt.problem, attempt.implementation)).or_default().insert(&record.worker_id);
         }
-        for index in 0..self.attempts.len() {
-            let attempt = &self.attempts[index];
-            let Some(concurrency) = attempt.record.as_ref().and_then(|record| record.concurrency) else { continue };
-            if seen.get(&attempt.problem).is_none_or(|set| set.len() < 2) {
+        let mut names = Vec::new();
+        for attempt in &self.attempts {
+            let Some(record) = &attempt.record else {
+                names.push(None);
                 continue;
+            };
+            let mut differs = Vec::new();
+            if let Some(concurrency) = record.concurrency
+                && concurrencies.get(&attempt.problem).is_some_and(|set| set.len() > 1)
+            {
+                differs.push(format!("-j {concurrency}"));
             }
-            let name = format!("{} (-j {concurrency})", self.implementations[attempt.implementation as usize]);
-            self.attempts[index].implementation = intern(&mut self.implementations, &name);
+            if workers.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1) {
+                let digest = record.worker_id.rsplit('-').next().unwrap_or_default();
+                differs.push(format!("worker {}", &digest[..digest.len().min(8)]));
+            }
+            names.push((!differs.is_empty()).then(|| {
+                format!("{} ({})", self.implementations[attempt.implementation as usize], differs.join(", "))
+            }));
+        }
+        for (index, name) in names.into_iter().enumerate() {
+            if let Some(name) = name {
+                self.attempts[index].implementation = intern(&mut self.implementations, &name);
+            }
         }
     }
 
@@ -371,6 +394,7 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
             timed_seconds,
             phase_seconds,
             concurrency: record.campaign.as_ref().map(|campaign| campaign.concurrency.get()),
+            worker_id: record.implementation.worker_id.to_string(),
             metrics: Vec::new(),
         },
         metrics,

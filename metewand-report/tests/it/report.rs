@@ -380,3 +380,39 @@ fn attempts_of_different_concurrency_are_separate_named_rows() {
     let names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
     assert_eq!(names, ["fast", "slow"], "one concurrency: the plain names");
 }
+
+/// An implementation whose worker changed between campaigns (another program, command or source: another
+/// identity) is two rows, each named by its identity's first digits; implementations that did not change keep
+/// their names, and a concurrency that also differs is named beside it.
+#[test]
+fn attempts_of_different_worker_programs_are_separate_named_rows() {
+    let dir = temp();
+    let plan = || vec![Planned::new("ridge", "small", "fast"), Planned::new("ridge", "small", "slow").time(9_000_000)];
+    write_campaign(&at(&dir, "before"), &Campaign::default(), &plan());
+    write_campaign(
+        &at(&dir, "after"),
+        &Campaign { name: "after", worker_salt: "-changed", ..Campaign::default() },
+        &[Planned::new("ridge", "small", "fast")],
+    );
+    let both = Records::read(&[at(&dir, "before"), at(&dir, "after")]).unwrap();
+    let report = Report::new(&both, Some(dir.path()));
+    let mut names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names[0].starts_with("fast (worker ") && names[1].starts_with("fast (worker "), "{names:?}");
+    assert_ne!(names[0], names[1]);
+    assert_eq!(names[2], "slow", "an unchanged worker keeps its name");
+    assert!(report.problems[0].rows.iter().all(|row| row.attempts == 1), "nothing pooled");
+
+    write_campaign(
+        &at(&dir, "pair"),
+        &Campaign { name: "pair", worker_salt: "-changed", concurrency: 2, ..Campaign::default() },
+        &[Planned::new("ridge", "small", "fast")],
+    );
+    let three = Records::read(&[at(&dir, "before"), at(&dir, "pair")]).unwrap();
+    let report = Report::new(&three, Some(dir.path()));
+    let names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    assert!(names.iter().any(|name| name.starts_with("fast (-j 2, worker ")), "{names:?}");
+    assert!(names.iter().any(|name| name.starts_with("fast (-j 1, worker ")), "{names:?}");
+    assert!(names.contains(&"slow (-j 1)"), "{names:?}");
+}
