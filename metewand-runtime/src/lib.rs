@@ -72,8 +72,8 @@
 
 pub mod attempt;
 pub mod catalog;
-pub mod cpus;
 pub mod conformance;
+pub mod cpus;
 pub mod document;
 pub mod files;
 pub mod identity;
