@@ -36,6 +36,7 @@ the framing rules (a line over 1 MiB, bytes after the last line feed).
 from __future__ import annotations
 
 import abc
+import gc
 import os
 import sys
 from time import perf_counter_ns
@@ -597,6 +598,9 @@ class _Session:
             dataset, request.implementation_parameters, request.implementation_seed, problem
         )
         self._prepared = True
+        # The garbage prepare made is collected here, not by a collection the SDK's own
+        # allocations would trigger inside the timed execute.
+        gc.collect()
         return _messages.AckResponse(id=request.id)
 
     def _execute(self, request: _messages.ExecuteRequest) -> Any:
@@ -649,9 +653,11 @@ def _preload() -> None:
     import traceback  # noqa: F401
     from pathlib import Path  # noqa: F401
 
-    from . import artifacts  # noqa: F401
+    from . import artifacts
     from .models import artifact_manifest, metrics, result_manifest
 
+    # Hashing a file as a result's are hashed: the SDK's own source stands in for one.
+    artifacts._record(artifacts.__file__, "artifacts.py")
     digest = hashlib.sha256(b"").hexdigest()
     record = {"path": "a", "sha256": digest, "size": 0}
     document = {"data": {"x": [0.5, "\u00e9", True, None]}, "files": [record]}
