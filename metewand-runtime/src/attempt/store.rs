@@ -793,5 +793,9 @@ mod tests {
         assert_eq!(fs::read_to_string(datasets.path().join("key/data")).unwrap(), "built");
         assert!(!store.evict("key", Some(&held)).unwrap(), "the held folder is no longer the entry");
         assert_eq!(names(datasets.path()), vec!["key".to_owned(), "key.published".to_owned()]);
+        // The published entry is read-only: the store removes it, which the temporary folder's own removal cannot
+        // do without root.
+        assert!(store.evict("key", None).unwrap());
+        assert_eq!(names(datasets.path()), Vec::<String>::new());
     }
 }
