@@ -3,7 +3,7 @@
 use metewand_runtime::cpus::{CpusBinding, binding_of_chosen_cpus};
 use metewand_runtime::session::{
     CapabilityConfinement, IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement,
-    NetworkConfinement, ProcessConfinement,
+    NetworkConfinement, ProcessConfinement, delegated_cgroup,
 };
 
 use crate::{Failure, print_out};
@@ -19,10 +19,13 @@ use crate::{Failure, print_out};
                   get; then what a worker without network access gets (a network namespace with only loopback, \
                   TCP denied, or nothing), its IPC (a namespace of its own, or the host's), its capabilities (none) \
                   and its filesystem view (private, or the host's); then how each of the default `[limits]` would \
-                  be kept: memory_bytes (none by default; rlimit: RLIMIT_AS), processes (pid_max: the worker's \
-                  own PID namespace's, Linux 6.14 and later; rlimit: RLIMIT_NPROC in a user namespace without \
-                  root; none) and output_bytes (watched: measured while the worker runs). The last line says \
-                  whether workers would run fully confined (what `metewand run --require-confinement` requires)."
+                  be kept: memory_bytes (none by default; cgroup: memory.max in the cgroup v2 subtree delegated to \
+                  you, else rlimit: RLIMIT_AS), processes (cgroup: pids.max there; pid_max: the worker's own PID \
+                  namespace's, Linux 6.14 and later; rlimit: RLIMIT_NPROC in a user namespace without root; none) \
+                  and output_bytes (watched: measured while the worker runs), and which delegated cgroup is used \
+                  (or why none); then how `campaign run -j N` holds each slot's workers on its CPUs (locked: a \
+                  seccomp filter refuses them sched_setaffinity; advisory). The last line says whether workers \
+                  would run fully confined (what `metewand run --require-confinement` requires)."
 )]
 pub(crate) struct Args {}
 
@@ -61,6 +64,7 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         let mechanism = match limit.mechanism {
             LimitMechanism::Rlimit => "rlimit",
             LimitMechanism::PidMax => "pid_max",
+            LimitMechanism::Cgroup => "cgroup",
             LimitMechanism::Watched => "watched",
             LimitMechanism::None => "none",
         };
@@ -72,6 +76,10 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
     let limits = &expected.limits;
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
+    let cgroup = match delegated_cgroup() {
+        Ok((dir, controllers)) => format!("{} ({})", dir.display(), controllers.join(", ")),
+        Err(reason) => format!("none ({reason})"),
+    };
     // How `campaign run -j N` holds each slot's workers on its CPUs.
     let cpus = match binding_of_chosen_cpus() {
         CpusBinding::Locked => "locked",
@@ -80,7 +88,7 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
     let text = format!(
         "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nnetwork {network}\nipc \
          {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nlimits.memory_bytes {}\nlimits.processes {}\n\
-         limits.output_bytes {}\ncpus.slots {cpus}\nconfinement {verdict}\n",
+         limits.output_bytes {}\ncgroup {cgroup}\ncpus.slots {cpus}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
         limit(limits.memory_bytes),

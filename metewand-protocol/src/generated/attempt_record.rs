@@ -1812,7 +1812,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
         value.parse()
     }
 }
-///One resource limit of a session: its value (null when there was none) and how it was enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes, RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by metewand while the worker ran, the worker killed once past it) or none.
+///One resource limit of a session: its value (null when there was none) and how it was enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes, RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user running metewand), watched (measured by metewand while the worker ran, the worker killed once past it) or none.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1839,6 +1839,8 @@ pub enum ResourceLimitMechanism {
     Rlimit,
     #[serde(rename = "pid_max")]
     PidMax,
+    #[serde(rename = "cgroup")]
+    Cgroup,
     #[serde(rename = "watched")]
     Watched,
     #[serde(rename = "none")]
@@ -1849,6 +1851,7 @@ impl ::std::fmt::Display for ResourceLimitMechanism {
         match *self {
             Self::Rlimit => f.write_str("rlimit"),
             Self::PidMax => f.write_str("pid_max"),
+            Self::Cgroup => f.write_str("cgroup"),
             Self::Watched => f.write_str("watched"),
             Self::None => f.write_str("none"),
         }
@@ -1862,6 +1865,7 @@ impl ::std::str::FromStr for ResourceLimitMechanism {
         match value {
             "rlimit" => Ok(Self::Rlimit),
             "pid_max" => Ok(Self::PidMax),
+            "cgroup" => Ok(Self::Cgroup),
             "watched" => Ok(Self::Watched),
             "none" => Ok(Self::None),
             _ => Err("invalid value".into()),

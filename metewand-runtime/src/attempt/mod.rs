@@ -1275,6 +1275,7 @@ fn limit_record(limit: LimitReport) -> rec::ResourceLimit {
         mechanism: match limit.mechanism {
             LimitMechanism::Rlimit => rec::ResourceLimitMechanism::Rlimit,
             LimitMechanism::PidMax => rec::ResourceLimitMechanism::PidMax,
+            LimitMechanism::Cgroup => rec::ResourceLimitMechanism::Cgroup,
             LimitMechanism::Watched => rec::ResourceLimitMechanism::Watched,
             LimitMechanism::None => rec::ResourceLimitMechanism::None,
         },

@@ -13,7 +13,9 @@
 //!   namespace made there (`sys::worker_pre_exec`), staying behind as its supervisor. Where neither is allowed,
 //!   the sweep freezes the worker's tree before killing it ([`ProcessIsolation::Sweep`] forces that).
 //! - **Resources**: `RLIMIT_CORE` 0, `RLIMIT_FSIZE` from [`Confinement::file_size_limit`], and the session's
-//!   [`Limits`] ([`Confinement::limits`]): `memory_bytes` as `RLIMIT_AS`; `processes` as the `pid_max` of the
+//!   [`Limits`] ([`Confinement::limits`]): in a cgroup of the worker's own where the user's cgroup v2 subtree is
+//!   delegated and offers the controller (`session::cgroup`: `memory.max`, `pids.max`); otherwise
+//!   `memory_bytes` as `RLIMIT_AS`; `processes` as the `pid_max` of the
 //!   worker's own PID namespace (Linux 6.14 and later), else as `RLIMIT_NPROC` where that counts only the
 //!   worker's processes (a user namespace of its own, a uid other than 0), else not at all; `output_bytes` over
 //!   everything the worker may write, measured by the session while it runs (`session::watch`). Each is
@@ -32,6 +34,7 @@ use landlock::{
     RulesetCreatedAttr, Scope,
 };
 
+use super::cgroup::{self, Controllers};
 use super::{sys, view};
 
 /// The newest Landlock ABI whose rights the ruleset asks for; older kernels get what they offer (best effort).
@@ -276,6 +279,9 @@ pub enum LimitMechanism {
     Rlimit,
     /// The `pid_max` of the worker's own PID namespace (Linux 6.14 and later).
     PidMax,
+    /// A cgroup of the worker's own in the cgroup v2 subtree delegated to the user (`memory.max`, `pids.max`;
+    /// see `session::cgroup`).
+    Cgroup,
     /// Measured by the session while the worker runs: the worker is killed once it is past the limit.
     Watched,
     /// Not enforced: none was asked for, or the kernel offers no way here.
@@ -316,15 +322,19 @@ impl LimitsReport {
     pub const NONE: LimitsReport =
         LimitsReport { memory_bytes: LimitReport::NONE, processes: LimitReport::NONE, output_bytes: LimitReport::NONE };
 
-    /// How `limits` are enforced on `route`.
-    fn new(limits: Option<Limits>, route: Route) -> LimitsReport {
+    /// How `limits` are enforced on `route`, with a delegated cgroup offering `cgroup`'s controllers.
+    fn new(limits: Option<Limits>, route: Route, cgroup: Controllers) -> LimitsReport {
         let Some(limits) = limits else { return LimitsReport::NONE };
         LimitsReport {
             memory_bytes: match limits.memory_bytes {
+                Some(bytes) if cgroup.memory => LimitReport { value: Some(bytes), mechanism: LimitMechanism::Cgroup },
                 Some(bytes) => LimitReport { value: Some(bytes), mechanism: LimitMechanism::Rlimit },
                 None => LimitReport::NONE,
             },
-            processes: LimitReport { value: Some(limits.processes), mechanism: process_mechanism(limits, route) },
+            processes: LimitReport {
+                value: Some(limits.processes),
+                mechanism: if cgroup.pids { LimitMechanism::Cgroup } else { process_mechanism(limits, route) },
+            },
             output_bytes: LimitReport { value: Some(limits.output_bytes), mechanism: LimitMechanism::Watched },
         }
     }
@@ -449,6 +459,11 @@ pub struct KernelSupport {
     /// Whether a worker may be given a PID namespace inside a user namespace of its own that maps the current uid
     /// and gid: the route without `CAP_SYS_ADMIN`, refused where unprivileged user namespaces are disabled.
     pub user_namespace: bool,
+    /// Whether the cgroup v2 subtree delegated to this user offers the memory controller (`[limits]
+    /// memory_bytes` is then kept by `memory.max`; see `session::cgroup`).
+    pub cgroup_memory: bool,
+    /// Whether it offers the pids controller (`[limits] processes` is then kept by `pids.max`).
+    pub cgroup_pids: bool,
 }
 
 impl KernelSupport {
@@ -457,7 +472,14 @@ impl KernelSupport {
     /// a PID namespace in it (tried once per orchestrator by a process that does just that and exits).
     pub fn probe() -> KernelSupport {
         let pid_namespace = std::thread::spawn(|| sys::unshare_pid_namespace().is_ok()).join().unwrap_or(false);
-        KernelSupport { landlock_abi: sys::landlock_abi(), pid_namespace, user_namespace: user_namespace_works() }
+        let cgroup = cgroup::probe().map(|(_, controllers)| controllers).unwrap_or_default();
+        KernelSupport {
+            landlock_abi: sys::landlock_abi(),
+            pid_namespace,
+            user_namespace: user_namespace_works(),
+            cgroup_memory: cgroup.memory,
+            cgroup_pids: cgroup.pids,
+        }
     }
 
     /// The confinement a worker would get here, given whether it declared network access.
@@ -499,7 +521,11 @@ impl KernelSupport {
             ipc: if namespaces.ipc { IpcConfinement::Namespace } else { IpcConfinement::Host },
             capabilities: CapabilityConfinement::None,
             mounts: if namespaces.mounts { MountConfinement::Private } else { MountConfinement::Host },
-            limits: LimitsReport::new(limits, route),
+            limits: LimitsReport::new(
+                limits,
+                route,
+                Controllers { memory: self.cgroup_memory, pids: self.cgroup_pids },
+            ),
         }
     }
 }
@@ -527,16 +553,41 @@ impl Route {
     }
 }
 
-/// What the forked child sets to keep `limits` on `route` (as [`LimitsReport`] reports them): `RLIMIT_AS`, and
-/// the namespace's `pid_max` or `RLIMIT_NPROC`.
-pub(super) fn child_limits(limits: Option<Limits>, route: Route) -> (Option<u64>, Option<sys::Line>, Option<u64>) {
+/// What the forked child sets to keep `limits` on `route` (as [`LimitsReport`] reports them) beside what the
+/// worker's cgroup, offering `cgroup`'s controllers, keeps: `RLIMIT_AS`, and the namespace's `pid_max` or
+/// `RLIMIT_NPROC`.
+pub(super) fn child_limits(
+    limits: Option<Limits>,
+    route: Route,
+    cgroup: Controllers,
+) -> (Option<u64>, Option<sys::Line>, Option<u64>) {
     let Some(limits) = limits else { return (None, None, None) };
+    let address_space = limits.memory_bytes.filter(|_| !cgroup.memory);
+    if cgroup.pids {
+        return (address_space, None, None);
+    }
     match process_mechanism(limits, route) {
         // pid 1 is the worker: `pid_max` is one more than the tasks it allows.
-        LimitMechanism::PidMax => (limits.memory_bytes, Some(sys::Line::number(limits.processes + 1)), None),
-        LimitMechanism::Rlimit => (limits.memory_bytes, None, Some(limits.processes)),
-        LimitMechanism::Watched | LimitMechanism::None => (limits.memory_bytes, None, None),
+        LimitMechanism::PidMax => (address_space, Some(sys::Line::number(limits.processes + 1)), None),
+        LimitMechanism::Rlimit => (address_space, None, Some(limits.processes)),
+        LimitMechanism::Cgroup | LimitMechanism::Watched | LimitMechanism::None => (address_space, None, None),
     }
+}
+
+/// The cgroup of a worker kept to `limits`, in the delegated subtree where there is one offering a controller
+/// they need (see `session::cgroup`), with the controllers it uses; `None` otherwise, or when it cannot be made
+/// (the limits then fall back to resource limits).
+pub(super) fn worker_cgroup(limits: Option<Limits>) -> Option<(cgroup::WorkerCgroup, Controllers)> {
+    let limits = limits?;
+    let delegated = cgroup::delegated().ok()?;
+    let controllers = delegated.controllers();
+    let used = Controllers { memory: controllers.memory && limits.memory_bytes.is_some(), pids: controllers.pids };
+    if !used.memory && !used.pids {
+        return None;
+    }
+    // A task more than the limit: the supervisor of the user-namespace route shares the worker's cgroup.
+    let made = delegated.worker(limits.memory_bytes.filter(|_| used.memory), Some(limits.processes + 1));
+    made.ok().map(|cgroup| (cgroup, used))
 }
 
 /// Whether the user-namespace route works here, asked of the kernel once per process.
@@ -559,8 +610,14 @@ pub(super) struct Prepared {
 
 impl Prepared {
     /// The report once the spawn tells how the worker's processes are kept together.
-    pub(super) fn report(&self, route: Route) -> ConfinementReport {
-        let support = KernelSupport { landlock_abi: self.abi, pid_namespace: false, user_namespace: false };
+    pub(super) fn report(&self, route: Route, cgroup: Controllers) -> ConfinementReport {
+        let support = KernelSupport {
+            landlock_abi: self.abi,
+            pid_namespace: false,
+            user_namespace: false,
+            cgroup_memory: cgroup.memory,
+            cgroup_pids: cgroup.pids,
+        };
         let mut report = support.report(self.network, route, self.private_view, self.limits);
         if self.ruleset.is_none() {
             report.filesystem = FilesystemConfinement::None;

@@ -16,6 +16,7 @@
 //!
 //! Sessions need Linux: pidfds (5.3 or later), `/proc`, and the child-subreaper flag.
 
+mod cgroup;
 mod confinement;
 mod error;
 mod io;
@@ -59,6 +60,14 @@ pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
 pub use timeouts::PhaseTimeouts;
 
 use crate::cpus::{CpuPlacement, CpuSet};
+
+/// The cgroup v2 subtree delegated to this user and the controllers `metewand` uses there (`memory`, `pids`),
+/// or why none is used; nothing is written (see `session::cgroup`).
+pub fn delegated_cgroup() -> Result<(PathBuf, Vec<&'static str>), String> {
+    let (dir, controllers) = cgroup::probe()?;
+    let names = [("memory", controllers.memory), ("pids", controllers.pids)];
+    Ok((dir, names.into_iter().filter(|(_, offered)| *offered).map(|(name, _)| name).collect()))
+}
 
 /// Whether a confined worker started on chosen CPUs is held there ([`crate::cpus::CpusBinding::Locked`]).
 pub(crate) fn cpus_lockable() -> bool {
@@ -176,6 +185,10 @@ struct Live {
     process: WorkerProcess,
     /// The output watch, when the session has an output limit and folders to write.
     watch: Option<OutputWatch>,
+    /// The worker's cgroup, when its limits are kept in the delegated cgroup subtree.
+    cgroup: Option<cgroup::WorkerCgroup>,
+    /// The session's resource limits.
+    limits: Option<Limits>,
 }
 
 impl Live {
@@ -196,7 +209,8 @@ impl Live {
             let (limit, value, unit) = ("output_bytes", watch.limit(), "bytes in its output folder and TMPDIR");
             Some(SessionErrorKind::ResourceLimit { limit, value, observed, unit })
         });
-        Ended { termination, tail, log_error, exceeded }
+        let limited = self.cgroup.take().and_then(|cgroup| limit_hit(&cgroup, self.limits?));
+        Ended { termination, tail, log_error, exceeded, limited }
     }
 }
 
@@ -207,6 +221,28 @@ struct Ended {
     log_error: Option<std::io::Error>,
     /// The resource limit the worker went past, which is then what ended it, whatever the session saw.
     exceeded: Option<SessionErrorKind>,
+    /// A limit the kernel held the worker to (a process killed at `memory.max`, a fork refused at `pids.max`):
+    /// what a failed session's failure is put down to, since the worker may have failed for it.
+    limited: Option<SessionErrorKind>,
+}
+
+/// The limit `cgroup`'s counts say the kernel held the worker to, if any.
+fn limit_hit(cgroup: &cgroup::WorkerCgroup, limits: Limits) -> Option<SessionErrorKind> {
+    let events = cgroup.events();
+    if events.oom_kills > 0
+        && let Some(value) = limits.memory_bytes
+    {
+        let observed = events.memory_peak.unwrap_or(value);
+        let unit = "bytes of memory (the kernel ended a process of the worker at the limit)";
+        return Some(SessionErrorKind::ResourceLimit { limit: "memory_bytes", value, observed, unit });
+    }
+    let refused = SessionErrorKind::ResourceLimit {
+        limit: "processes",
+        value: limits.processes,
+        observed: limits.processes,
+        unit: "tasks (the kernel refused the worker a fork at the limit)",
+    };
+    (events.forks_refused > 0).then_some(refused)
 }
 
 /// A request begun: its id, when it started, and which deadline bounds it.
@@ -310,6 +346,8 @@ impl WorkerSession {
         let confinement = spawned.confinement;
         let cpus = spawned.cpus;
         let deferred = spawned.deferred;
+        let cgroup = spawned.cgroup;
+        let limits = confinement_asked.as_ref().and_then(|(_, limits)| *limits);
         let pid = process.pid();
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
         // On an error here, dropping `process` kills and reaps the worker, and dropping a started drain joins it.
@@ -334,7 +372,7 @@ impl WorkerSession {
             phases: Vec::new(),
             pid,
             log_path,
-            live: Some(Live { io, stderr, process, watch }),
+            live: Some(Live { io, stderr, process, watch, cgroup, limits }),
             final_tail: Vec::new(),
             cancel,
             confinement,
@@ -778,6 +816,8 @@ impl WorkerSession {
         // A cancelled attempt is the caller's doing, whatever the worker wrote.
         if let Some(exceeded) = ended.exceeded.take().filter(|_| !matches!(kind, SessionErrorKind::Cancelled)) {
             kind = exceeded;
+        } else if let Some(limited) = ended.limited.take().filter(|_| !matches!(kind, SessionErrorKind::Cancelled)) {
+            kind = limited;
         }
         SessionError::new(self.role, pending.method, kind, ended.tail, self.phases.last().cloned())
     }

@@ -53,6 +53,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 use std::{fs, io, thread};
 
+use super::cgroup::WorkerCgroup;
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
 use super::record::Resources;
 use super::sys;
@@ -174,6 +175,8 @@ pub(super) struct Spawned {
     pub(super) confinement: ConfinementReport,
     /// The CPUs the worker was started on, and whether it can leave them.
     pub(super) cpus: CpuPlacement,
+    /// The worker's cgroup in the delegated subtree, when its limits are kept there.
+    pub(super) cgroup: Option<WorkerCgroup>,
     /// The paths the worker's private view shows only after hello (`view.rs`), empty without a view.
     pub(super) deferred: Vec<std::ffi::CString>,
 }
@@ -226,6 +229,9 @@ pub(super) fn spawn(
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
     let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
     let limits = prepared.as_ref().and_then(|prepared| prepared.limits);
+    let cgroup = confinement::worker_cgroup(limits);
+    let cgroup_procs = cgroup.as_ref().and_then(|(cgroup, _)| cgroup.procs().map(AsRawFd::as_raw_fd));
+    let controllers = cgroup.as_ref().map(|(_, controllers)| *controllers).unwrap_or_default();
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
     let network = prepared.as_ref().is_some_and(|prepared| prepared.network);
     let chosen = cpus.cloned();
@@ -264,7 +270,7 @@ pub(super) fn spawn(
         let late_user_namespace = (route == Route::PidNamespace && confined).then(sys::IdMaps::current);
         let namespaces = if confined { route.namespaces(network, view.is_some()) } else { sys::Namespaces::default() };
         let view = if namespaces.mounts { view } else { None };
-        let (address_space, pid_max, nproc) = confinement::child_limits(limits, route);
+        let (address_space, pid_max, nproc) = confinement::child_limits(limits, route, controllers);
         let setup = sys::ChildSetup {
             ruleset,
             file_size,
@@ -276,6 +282,7 @@ pub(super) fn spawn(
             late_user_namespace,
             confined,
             affinity_lock,
+            cgroup_procs,
         };
         sys::set_pre_exec(&mut builder, setup, view);
         let spawned = {
@@ -303,7 +310,7 @@ pub(super) fn spawn(
         cpus: placed,
     };
     let report = match &prepared {
-        Some(prepared) => prepared.report(route),
+        Some(prepared) => prepared.report(route, controllers),
         None => ConfinementReport::unconfined(ProcessConfinement::Sweep),
     };
     let pid = child.id() as i32;
@@ -334,7 +341,16 @@ pub(super) fn spawn(
     };
     // The sweep route has no view: there nothing is deferred, and everything is visible.
     let deferred = if route == Route::Sweep { Vec::new() } else { deferred };
-    Ok(Spawned { process, stdin, stdout, stderr, confinement: report, cpus, deferred })
+    Ok(Spawned {
+        process,
+        stdin,
+        stdout,
+        stderr,
+        confinement: report,
+        cpus,
+        cgroup: cgroup.map(|(cgroup, _)| cgroup),
+        deferred,
+    })
 }
 
 /// What ending a worker's processes found.

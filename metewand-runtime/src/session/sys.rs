@@ -430,6 +430,8 @@ pub(super) struct ChildSetup {
     /// The seccomp program that keeps the worker on the CPUs it was started on ([`affinity_lock`]), installed
     /// last; `None` for none.
     pub(super) affinity_lock: Option<&'static [libc::sock_filter]>,
+    /// The `cgroup.procs` of the worker's cgroup (`session::cgroup`), which the child joins first; `None` for none.
+    pub(super) cgroup_procs: Option<RawFd>,
 }
 
 /// The namespaces besides the PID namespace a confined worker gets: a new IPC namespace (no SysV object or POSIX
@@ -789,7 +791,7 @@ fn die_with_parent() -> io::Result<()> {
 
 /// Run in the forked child before `exec`, in this order: every descriptor but 0, 1 and 2 marked close-on-exec; a
 /// new session (so also a new process group, both with the child's pid as id in the orchestrator's namespace); the
-/// resource limits (`RLIMIT_CORE` 0, `RLIMIT_AS` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a
+/// worker's cgroup joined, where it has one ([`ChildSetup::cgroup_procs`]); the resource limits (`RLIMIT_CORE` 0, `RLIMIT_AS` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a
 /// write past the limit fails with `EFBIG` instead of killing the worker); then
 ///
 /// - without a user namespace, the child-subreaper flag, which survives `exec`, and the other namespaces
@@ -802,7 +804,8 @@ fn die_with_parent() -> io::Result<()> {
 /// then, for a confined worker, its private filesystem view ([`enter_view`]), the loopback of its network
 /// namespace brought up, its PID namespace's `pid_max` and `RLIMIT_NPROC` where asked, on the route without one a
 /// user namespace of its own ([`ChildSetup::late_user_namespace`]), a new session keyring, every
-/// capability dropped (after the namespaces, which need them), `no_new_privs` and the Landlock ruleset; and last the
+/// capability dropped (after the namespaces, which need them), `no_new_privs`, the seccomp filter that keeps it on
+/// its CPUs ([`ChildSetup::affinity_lock`]) and the Landlock ruleset; and last the
 /// parent-death signal, because any credential change (entering a user namespace, writing its maps) clears it. The
 /// orchestrator may have died before that signal was set: a hung-up stdin says so, and the child gives up.
 ///
@@ -813,6 +816,13 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::sessio
     // SAFETY: setsid takes no arguments and only changes the calling (forked) process's session.
     if unsafe { libc::setsid() } < 0 {
         return Err(io::Error::last_os_error());
+    }
+    if let Some(procs) = setup.cgroup_procs {
+        // "0" is the writing process: the child joins the worker's cgroup before it forks or execs anything.
+        // SAFETY: write reads one byte from a static buffer into a descriptor the parent keeps open.
+        if unsafe { libc::write(procs, c"0".as_ptr().cast(), 1) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
     }
     set_rlimit(libc::RLIMIT_CORE, 0)?;
     if let Some(bytes) = setup.address_space {

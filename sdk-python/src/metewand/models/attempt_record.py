@@ -194,7 +194,7 @@ _CPUS_BINDING_VALUES: frozenset[str] = frozenset({"locked", "advisory", "inherit
 _PROBLEM_TIMED_VALUES: frozenset[str] = frozenset({"execute", "prepare+execute"})
 
 _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
-    {"rlimit", "pid_max", "watched", "none"}
+    {"rlimit", "pid_max", "cgroup", "watched", "none"}
 )
 
 _LITERAL_ALIASES = {
@@ -1616,13 +1616,15 @@ class ResourceLimit:
     """One resource limit of a session: its value (null when there was none) and how it was
     enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
     RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
-    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
-    metewand while the worker ran, the worker killed once past it) or none.
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or
+    pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user
+    running metewand), watched (measured by metewand while the worker ran, the worker killed once
+    past it) or none.
     """
 
     __slots__ = ("mechanism", "value")
 
-    mechanism: Literal["rlimit", "pid_max", "watched", "none"]
+    mechanism: Literal["rlimit", "pid_max", "cgroup", "watched", "none"]
 
     value: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1632,7 +1634,10 @@ class ResourceLimit:
     _REQUIRED = ("mechanism", "value")
 
     def __init__(
-        self, *, mechanism: Literal["rlimit", "pid_max", "watched", "none"], value: int | None
+        self,
+        *,
+        mechanism: Literal["rlimit", "pid_max", "cgroup", "watched", "none"],
+        value: int | None,
     ) -> None:
         self.mechanism = check_enum(mechanism, "/mechanism", _RESOURCE_LIMIT_MECHANISM_VALUES)
         self.value = None if value is None else _safe_uint(value, "/value")
@@ -1680,24 +1685,30 @@ class ResourceLimits:
     """One resource limit of a session: its value (null when there was none) and how it was
     enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
     RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
-    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
-    metewand while the worker ran, the worker killed once past it) or none.
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or
+    pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user
+    running metewand), watched (measured by metewand while the worker ran, the worker killed once
+    past it) or none.
     """
 
     output_bytes: ResourceLimit
     """One resource limit of a session: its value (null when there was none) and how it was
     enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
     RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
-    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
-    metewand while the worker ran, the worker killed once past it) or none.
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or
+    pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user
+    running metewand), watched (measured by metewand while the worker ran, the worker killed once
+    past it) or none.
     """
 
     processes: ResourceLimit
     """One resource limit of a session: its value (null when there was none) and how it was
     enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes,
     RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the
-    pid_max of the worker's own PID namespace, Linux 6.14 and later), watched (measured by
-    metewand while the worker ran, the worker killed once past it) or none.
+    pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or
+    pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user
+    running metewand), watched (measured by metewand while the worker ran, the worker killed once
+    past it) or none.
     """
 
     # What from_dict accepts: these members and no others, the required ones always.
