@@ -25,6 +25,8 @@
 //! Anything the generators cannot make strict in both languages is an [`Error::Unsupported`] naming the JSON
 //! pointer, never a silently weaker type.
 
+#![forbid(unsafe_code)]
+
 mod python;
 mod rust;
 

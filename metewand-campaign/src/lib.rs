@@ -52,6 +52,8 @@
 //! assert_eq!(again.attempts()[5].id, plan.attempts()[5].id);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod environment;
 pub mod export;
 pub mod folder;

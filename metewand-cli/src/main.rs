@@ -3,6 +3,8 @@
 //! Each command is one module with its own `Args` (a `clap::Args` derive) and a `run(Args)`; [`Command`] lists
 //! them. A failure is one sentence on stderr and an exit status; the logic lives in the libraries.
 
+#![forbid(unsafe_code)]
+
 mod campaign;
 mod canon;
 mod check;

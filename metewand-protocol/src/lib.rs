@@ -20,6 +20,8 @@
 //! # let _ = Role::Implementation;
 //! ```
 
+#![forbid(unsafe_code)]
+
 #[rustfmt::skip]
 #[allow(
     unused_qualifications,

@@ -39,6 +39,8 @@
 //! assert!(error.to_string().contains("is not a campaign folder"));
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod compare;
 pub mod error;
 pub mod html;

@@ -70,6 +70,8 @@
 //! dataset from the store), the implementation and the evaluator, each in its own session, validates what each
 //! left once it has exited, and returns the complete attempt record that `metewand run` writes as `attempt.json`.
 
+#![deny(unsafe_code)]
+
 pub mod attempt;
 pub mod catalog;
 pub mod conformance;

@@ -10,6 +10,8 @@
 //!   fails instead. Elsewhere a test that cannot play its attack says so, and either way the skipped tests are
 //!   counted and listed at the end.
 
+#![forbid(unsafe_code)]
+
 mod codegen_files;
 mod python;
 

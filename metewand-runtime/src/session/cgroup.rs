@@ -24,6 +24,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::sys;
+
 /// Which of the controllers `metewand` uses a delegated cgroup offers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Controllers {
@@ -112,11 +114,6 @@ pub(crate) fn check(dir: &Path, uid: u32) -> Result<Controllers, String> {
     Ok(controllers)
 }
 
-fn euid() -> u32 {
-    // SAFETY: geteuid has no arguments and cannot fail.
-    unsafe { libc::geteuid() }
-}
-
 fn marked_delegated(dir: &Path) -> bool {
     ["trusted.delegate", "user.delegate"].iter().any(|name| {
         let mut value = [0u8; 8];
@@ -131,7 +128,7 @@ pub(crate) fn probe() -> Result<(PathBuf, Controllers), String> {
         .get_or_init(|| {
             let read = |path: &str| fs::read_to_string(path).map_err(|error| format!("cannot read {path}: {error}"));
             let dir = locate(&read("/proc/self/cgroup")?, &read("/proc/self/mountinfo")?)?;
-            let controllers = check(&dir, euid())?;
+            let controllers = check(&dir, sys::euid())?;
             Ok((dir, controllers))
         })
         .clone()
@@ -333,7 +330,7 @@ mod tests {
         for file in ["cgroup.procs", "cgroup.subtree_control"] {
             fs::write(dir.path().join(file), "").unwrap();
         }
-        let uid = euid();
+        let uid = sys::euid();
         fs::write(dir.path().join("cgroup.controllers"), "cpu io\n").unwrap();
         if uid == 0 {
             // Root owns every cgroup: without systemd's mark none is delegated.

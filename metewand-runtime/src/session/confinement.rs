@@ -355,8 +355,7 @@ fn process_mechanism(limits: Limits, route: Route) -> LimitMechanism {
 }
 
 fn running_as_root() -> bool {
-    // SAFETY: geteuid takes no arguments and only reads the caller's credentials.
-    unsafe { libc::geteuid() == 0 }
+    sys::euid() == 0
 }
 
 /// Whether this kernel gives each PID namespace its own `pid_max`, asked once per process.

@@ -24,6 +24,9 @@ mod process;
 mod record;
 mod request;
 mod stderr;
+// The one module of the crate with `unsafe` code: the system calls the standard library and `rustix` do not
+// offer, each with its SAFETY comment.
+#[allow(unsafe_code)]
 mod sys;
 mod timeouts;
 mod view;

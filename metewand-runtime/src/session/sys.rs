@@ -342,6 +342,12 @@ fn wait_blocking(pid: i32) -> io::Result<i32> {
     }
 }
 
+/// The effective uid of this process.
+pub(super) fn euid() -> u32 {
+    // SAFETY: geteuid takes no arguments and only reads the caller's credentials.
+    unsafe { libc::geteuid() }
+}
+
 /// Whether a worker could be given a PID namespace inside a user namespace of its own, mapping `maps`: a
 /// short-lived process is cloned into both (which a multithreaded process may do, unlike `unshare`), writes its
 /// maps and exits; the kernel's answer is whether all of that succeeded.
