@@ -18,9 +18,9 @@ use jsonschema::{Draft, Validator};
 use metewand_protocol::decode::SchemaDiagnostic;
 use serde_json::Value;
 
+use crate::diagnostic::locate::{line_column, locate_pointer};
+use crate::diagnostic::{CheckError, CheckErrorKind, Location, UnresolvedRef, sentence};
 use crate::files::Sha256Digest;
-use crate::repository::locate::{line_column, locate_pointer};
-use crate::repository::{CheckError, CheckErrorKind, Location, UnresolvedRef};
 
 /// The only `$schema` a catalog document may declare (or it may declare none).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -144,7 +144,7 @@ impl SchemaCatalog {
             .iter_errors(instance)
             .map(|error| SchemaDiagnostic {
                 instance_path: error.instance_path().to_string(),
-                message: crate::repository::error::sentence(&error.to_string()),
+                message: sentence(&error.to_string()),
             })
             .collect())
     }
@@ -307,7 +307,7 @@ impl CatalogBuilder {
                     message: format!(
                         "at {}: {}",
                         if pointer.is_empty() { "the root" } else { &pointer },
-                        crate::repository::error::sentence(&error.to_string())
+                        sentence(&error.to_string())
                     ),
                 };
                 return Err(CheckError::new(pending.location(&pointer), kind));
@@ -330,10 +330,8 @@ impl CatalogBuilder {
                 .with_base_uri(pending.id.clone())
                 .build(&pending.document)
                 .map_err(|error| {
-                    let kind = CheckErrorKind::InvalidSchema {
-                        id: pending.id.clone(),
-                        message: crate::repository::error::sentence(&error.to_string()),
-                    };
+                    let kind =
+                        CheckErrorKind::InvalidSchema { id: pending.id.clone(), message: sentence(&error.to_string()) };
                     CheckError::new(pending.location(""), kind)
                 })?;
             entries.insert(

@@ -76,6 +76,7 @@ pub mod attempt;
 pub mod catalog;
 pub mod conformance;
 pub mod cpus;
+mod diagnostic;
 pub mod document;
 pub mod files;
 pub mod identity;

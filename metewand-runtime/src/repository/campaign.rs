@@ -10,8 +10,8 @@ use metewand_protocol::strict::SafeUint;
 use serde_json::Value;
 use toml::de::DeValue;
 
-use super::error::{CheckError, CheckErrorKind};
 use super::toml_value::{Source, Table, Value_, string, to_json, wrong_type};
+use crate::diagnostic::{CheckError, CheckErrorKind};
 
 /// The most attempts one campaign may plan: more is a check error giving the size.
 pub const MAX_PLAN_ATTEMPTS: u64 = 1_000_000;

@@ -9,8 +9,6 @@
 
 mod campaign;
 mod containment;
-pub(crate) mod error;
-pub(crate) mod locate;
 mod toml_value;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,8 +28,9 @@ use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
 
+pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef};
+use crate::diagnostic::{locate, sentence};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
-pub use error::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef};
 pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, boolean, check_substitutions, string, strings, to_json, wrong_type};
 
@@ -447,7 +446,7 @@ impl Loader<'_> {
     fn check(mut self, options: &CheckOptions) -> Result<CheckedRepository, CheckError> {
         let document = DeTable::parse(self.source.text).map_err(|error| {
             let span = error.span().unwrap_or(0..0);
-            self.source.error(span, CheckErrorKind::Toml { message: error::sentence(error.message()) })
+            self.source.error(span, CheckErrorKind::Toml { message: sentence(error.message()) })
         })?;
         let top = Table { name: "the top level".to_owned(), key: String::new(), table: document.get_ref(), span: 0..0 };
         top.only(TOP_LEVEL, &self.source)?;

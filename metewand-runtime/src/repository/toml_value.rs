@@ -11,8 +11,8 @@ use serde_json::{Map, Number, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::error::{CheckError, CheckErrorKind, Location, NotJsonReason};
-use super::locate::line_column;
+use crate::diagnostic::locate::line_column;
+use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason};
 
 /// The text of `metewand.toml` and its name, to turn spans into locations.
 pub(crate) struct Source<'t> {

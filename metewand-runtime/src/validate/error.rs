@@ -176,7 +176,7 @@ pub enum ValidationErrorKind {
         error: ParseError,
     },
     /// A document or its data does not satisfy a schema.
-    #[error("{path:?} does not satisfy {schema}: {}", crate::repository::error::join(.diagnostics))]
+    #[error("{path:?} does not satisfy {schema}: {}", crate::diagnostic::join(.diagnostics))]
     Schema {
         /// The document's path.
         path: String,

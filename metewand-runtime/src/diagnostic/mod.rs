@@ -1,4 +1,7 @@
-//! Check errors: one sentence each, with the file, line and column of the mistake.
+//! Check errors: one sentence each, with the file, line and column of the mistake. A leaf of the crate: the
+//! repository loader and the schema catalog both report through it, and it depends on neither.
+
+pub(crate) mod locate;
 
 use std::fmt;
 use std::io;
