@@ -1,0 +1,360 @@
+//! `metewand campaign plan|run|status|export`: campaigns of a benchmark repository, through `metewand-campaign`.
+//! This module parses flags, shows progress and prints summaries; planning, running and reading folders are the
+//! library's.
+
+use std::num::{NonZeroU64, NonZeroUsize};
+use std::path::{Path, PathBuf};
+
+use metewand_campaign::{Axes, CampaignPlan};
+use metewand_runtime::CheckedRepository;
+use metewand_runtime::attempt::{RunOptions, confinement_shortfalls};
+use metewand_runtime::cpus::{CpusBinding, SlotPlan, binding_of_chosen_cpus};
+use metewand_runtime::repository::Seeds;
+use metewand_runtime::session::{KernelSupport, ProcessIsolation};
+
+use crate::{Failure, parse_seed, say};
+
+mod plan;
+mod progress;
+mod run;
+mod status;
+mod submit;
+
+const LONG_ABOUT: &str = "Campaigns run every implementation on every dataset under several seeds and repetitions:
+the attempts of [campaigns.NAME] in metewand.toml (or of the axis flags alone), each with a stable id, run N at a
+time, each distinct dataset materialized once before its attempts. The campaign folder (STATE/campaigns/NAME/ or
+--out) holds campaign.json (the plan and each run's environment), attempts/<attempt id>/ (ordinary attempt folders),
+datasets/<key>.json, results.csv and results.jsonl. Running the same command again resumes: attempts with a record
+are skipped (failed ones too, unless --retry-failed); cancelled, missing and unfinished ones run again.";
+
+/// `metewand campaign`.
+#[derive(clap::Args)]
+#[command(about = "plan, run, resume and summarise campaigns (every implementation x dataset x seed)", long_about = LONG_ABOUT)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand)]
+enum Sub {
+    /// print what a campaign would run: attempts, datasets to materialize, what is already done, an estimate
+    #[command(after_help = "exit statuses: 0 printed, 2 usage, repository or folder error")]
+    Plan(PlanArgs),
+    /// run (or resume) a campaign N attempts at a time
+    #[command(after_help = "exit statuses: 0 every planned attempt has a record with a verdict (whatever the \
+                            verdict), 3 at least\none attempt failed, 130 cancelled (resumable), 2 usage, \
+                            repository or folder error (nothing started)")]
+    Run(RunArgs),
+    /// summarise a campaign folder: planned, done by outcome, failed by kind, missing
+    #[command(after_help = "exit statuses: 0 every planned attempt is done, 1 some are not, 2 not a campaign \
+                            folder or an I/O error")]
+    Status(StatusArgs),
+    /// write results.csv and results.jsonl of a campaign folder from its records
+    #[command(after_help = "exit statuses: 0 written, 2 not a campaign folder or an I/O error")]
+    Export(StatusArgs),
+    /// submit what a campaign still needs to Slurm as job arrays, and exit
+    #[command(long_about = SUBMIT_ABOUT, after_help = "exit statuses: 0 submitted (or nothing left to submit), 2 \
+                                                       usage, repository, folder or Slurm error (nothing queued)")]
+    Submit(SubmitArgs),
+    /// run one task of a Slurm submission: what the submitted batch scripts run
+    #[command(after_help = "exit statuses: 0 every attempt of the task has a record (whatever its outcome), 3 some \
+                            are left without one, 130 cancelled (SIGTERM), 2 the folder, repository or submission \
+                            cannot be used")]
+    Work(WorkArgs),
+    /// cancel the Slurm jobs of a campaign that are still pending or running
+    #[command(after_help = "exit statuses: 0 no job of the campaign is pending or running any more, 2 a folder or \
+                            Slurm error, or jobs still there after the wait")]
+    Cancel(StatusArgs),
+}
+
+const SUBMIT_ABOUT: &str = "Plans the campaign into its folder (which every node must see), writes batch scripts \
+into FOLDER/slurm/<n>/, submits them with `sbatch --parsable`, records the job ids in FOLDER/slurm/<n>/submission.json \
+and exits. One job array materializes the datasets still missing (one a task); arrays of packs of K attempts depend on \
+it (afterany) and run `metewand campaign work` by absolute path; a last job writes results.csv and results.jsonl. \
+Arrays are split at the cluster's MaxArraySize. Submitting again submits only what is missing, cancelled, or (with \
+--retry-failed) failed; it refuses while jobs of an earlier submission are pending or running. `campaign status` shows \
+the jobs' Slurm states; `campaign cancel` ends them.";
+
+/// The repository, the campaign and the axis flags, shared by `plan` and `run`.
+#[derive(clap::Args)]
+struct Selection {
+    /// the benchmark repository (default: the current directory)
+    #[arg(value_name = "REPO")]
+    repo: Option<PathBuf>,
+    /// the campaign, [campaigns.NAME] (default: an ad-hoc campaign of every problem, dataset and implementation)
+    #[arg(value_name = "NAME")]
+    name: Option<String>,
+    /// only this problem (repeatable)
+    #[arg(long = "problem", value_name = "P")]
+    problems: Vec<String>,
+    /// only this dataset (repeatable)
+    #[arg(long = "dataset", value_name = "D")]
+    datasets: Vec<String>,
+    /// only this implementation (repeatable)
+    #[arg(long = "implementation", value_name = "I")]
+    implementations: Vec<String>,
+    /// the dataset seeds: a list 0,1,2 or a range FROM..END (END excluded)
+    #[arg(long, value_name = "SEEDS", value_parser = parse_seeds)]
+    dataset_seeds: Option<Seeds>,
+    /// the implementation seeds, written the same way
+    #[arg(long, value_name = "SEEDS", value_parser = parse_seeds)]
+    implementation_seeds: Option<Seeds>,
+    /// attempts per cell with identical inputs, at least 1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    repetitions: Option<u64>,
+    /// the campaign folder (default: STATE/campaigns/NAME/)
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// the state folder holding datasets/ and campaigns/ (default: REPO/.metewand/)
+    #[arg(long, value_name = "STATE")]
+    state_dir: Option<PathBuf>,
+}
+
+/// `-j`, for `plan` and `run`.
+#[derive(clap::Args)]
+struct Jobs {
+    /// how many attempts (and materializations) run at once (default 1: attempts side by side share cores,
+    /// caches and memory bandwidth, and each one's time is then the worse for it)
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<NonZeroUsize>,
+    /// with -j N, run every slot's workers on all the CPUs metewand may use instead of a CPU set per slot (for
+    /// implementations that use several cores; each attempt's time is then the worse for its neighbours)
+    #[arg(long)]
+    share_cpus: bool,
+}
+
+impl Jobs {
+    fn get(&self) -> NonZeroUsize {
+        self.jobs.unwrap_or(NonZeroUsize::MIN)
+    }
+
+    /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short.
+    fn cpus(&self, command: &str) -> Option<SlotPlan> {
+        if self.share_cpus { None } else { slot_plan(command, self.get().get()) }
+    }
+}
+
+#[derive(clap::Args)]
+struct PlanArgs {
+    #[command(flatten)]
+    selection: Selection,
+    #[command(flatten)]
+    jobs: Jobs,
+    /// also print every attempt: its id, problem, dataset, dataset seed, implementation, implementation seed and
+    /// repetition
+    #[arg(long)]
+    list: bool,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    selection: Selection,
+    #[command(flatten)]
+    jobs: Jobs,
+    /// run attempts (and materializations) recorded failed again
+    #[arg(long)]
+    retry_failed: bool,
+    /// no progress on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// refuse to start (exit 2) unless every worker would run fully confined; by default what the kernel lacks is
+    /// recorded and printed as a warning
+    #[arg(long)]
+    require_confinement: bool,
+    /// keep each worker's processes together with the freezing sweep instead of a PID namespace (the fallback
+    /// used where namespaces are refused)
+    #[arg(long)]
+    sweep_processes: bool,
+}
+
+#[derive(clap::Args)]
+struct SubmitArgs {
+    #[command(flatten)]
+    selection: Selection,
+    /// submit to Slurm (the one scheduler supported, so the default)
+    #[arg(long)]
+    slurm: bool,
+    /// the partition every job is submitted to (default: the cluster's default partition)
+    #[arg(long, value_name = "P")]
+    partition: Option<String>,
+    /// the account every job is charged to
+    #[arg(long, value_name = "A")]
+    account: Option<String>,
+    /// each task's time limit, in sbatch's notation (MINUTES, H:M:S, D-H:M:S); by default the worst case of a
+    /// pack under the repository's phase limits and budgets plus 5 minutes
+    #[arg(long, value_name = "T", value_parser = parse_time)]
+    time: Option<String>,
+    /// attempts one array task runs, one after the other
+    #[arg(long, value_name = "K", default_value_t = NonZeroU64::new(metewand_campaign::slurm::DEFAULT_PACK).expect("nonzero"))]
+    pack: NonZeroU64,
+    /// at most N tasks of an array run at once (its %N throttle)
+    #[arg(long, value_name = "N")]
+    max_parallel: Option<NonZeroU64>,
+    /// one more argument given to every sbatch (repeatable), e.g. --sbatch-arg=--qos=long
+    #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]
+    sbatch_args: Vec<String>,
+    /// submit attempts (and materializations) recorded failed again
+    #[arg(long)]
+    retry_failed: bool,
+    /// refuse to submit (exit 2) unless every worker would run fully confined on this machine
+    #[arg(long)]
+    require_confinement: bool,
+    /// keep each worker's processes together with the freezing sweep instead of a PID namespace
+    #[arg(long)]
+    sweep_processes: bool,
+}
+
+#[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("task").required(true).args(["pack", "dataset"]))]
+struct WorkArgs {
+    /// the campaign folder
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// the submission, slurm/<N>/ of the folder
+    #[arg(long, value_name = "N")]
+    submission: u64,
+    /// run pack I of the submission's attempts
+    #[arg(long, value_name = "I")]
+    pack: Option<u64>,
+    /// materialize dataset I of the submission
+    #[arg(long, value_name = "I")]
+    dataset: Option<u64>,
+}
+
+/// A time limit in sbatch's notation: digits with `:` and `-` (sbatch itself judges the rest).
+fn parse_time(text: &str) -> Result<String, String> {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'-') {
+        Ok(text.to_owned())
+    } else {
+        Err("a time limit is MINUTES, M:S, H:M:S, D-H, D-H:M or D-H:M:S".to_owned())
+    }
+}
+
+#[derive(clap::Args)]
+struct StatusArgs {
+    /// the campaign folder (default: the current directory)
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// `0,1,2` or `FROM..END`.
+fn parse_seeds(text: &str) -> Result<Seeds, String> {
+    if let Some((from, end)) = text.split_once("..") {
+        let from = parse_seed(from)?;
+        let end = parse_seed(end)?;
+        if end.get() <= from.get() {
+            return Err(format!("the range {text} is empty: END must be greater than FROM"));
+        }
+        return Ok(Seeds::Range { from, count: end.get() - from.get() });
+    }
+    let mut seeds = Vec::new();
+    for part in text.split(',') {
+        let seed = parse_seed(part)?;
+        if !seeds.contains(&seed) {
+            seeds.push(seed);
+        }
+    }
+    Ok(Seeds::List(seeds))
+}
+
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    match args.command {
+        Sub::Plan(args) => plan::plan(args),
+        Sub::Run(args) => run::run(args),
+        Sub::Status(args) => status::status(args),
+        Sub::Export(args) => status::export(args),
+        Sub::Submit(args) => submit::submit(args),
+        Sub::Work(args) => submit::work(args),
+        Sub::Cancel(args) => submit::cancel(args),
+    }
+}
+
+impl Selection {
+    fn axes(&self) -> Axes {
+        let list = |names: &Vec<String>| (!names.is_empty()).then(|| names.clone());
+        Axes {
+            problems: list(&self.problems),
+            datasets: list(&self.datasets),
+            implementations: list(&self.implementations),
+            dataset_seeds: self.dataset_seeds.clone(),
+            implementation_seeds: self.implementation_seeds.clone(),
+            repetitions: self.repetitions,
+        }
+    }
+
+    fn load(&self) -> Result<CheckedRepository, Failure> {
+        crate::check::load(self.repo.as_deref().unwrap_or(Path::new(".")))
+    }
+
+    fn plan<'r>(&self, command: &str, repository: &'r CheckedRepository) -> Result<CampaignPlan<'r>, Failure> {
+        CampaignPlan::new(repository, self.name.as_deref(), &self.axes())
+            .map_err(|error| Failure::Usage(format!("campaign {command}: {error}")))
+    }
+
+    fn state_dir(&self, repository: &CheckedRepository) -> PathBuf {
+        self.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"))
+    }
+
+    /// What `run` and `submit` do before anything is written: the plan, the state folder, the campaign folder
+    /// (neither inside a worker's source) and the run options, after the confinement warning or refusal.
+    fn prepare<'r>(
+        &self,
+        command: &str,
+        repository: &'r CheckedRepository,
+        sweep_processes: bool,
+        require_confinement: bool,
+    ) -> Result<(CampaignPlan<'r>, PathBuf, PathBuf, RunOptions), Failure> {
+        let plan = self.plan(command, repository)?;
+        let command = format!("campaign {command}");
+        let state_dir = self.state_dir(repository);
+        let path = self.folder(repository, &plan);
+        for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
+            crate::run::refuse_inside_a_source(&command, repository, flag, dir)?;
+        }
+        // The campaign folder (its peers' attempts and records) is hidden from every worker.
+        let mut options = RunOptions::new(&state_dir).hide(&path);
+        if sweep_processes {
+            options = options.process_isolation(ProcessIsolation::Sweep);
+        }
+        let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
+        let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
+        crate::run::confinement_gate(&command, &missing, require_confinement)?;
+        Ok((plan, state_dir, path, options))
+    }
+
+    fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
+    }
+}
+
+/// How `jobs` slots divide this process's CPUs, after a warning for each way the slots fall short of a whole core
+/// each; `None` (after a warning) when the CPUs cannot be read.
+fn slot_plan(command: &str, jobs: usize) -> Option<SlotPlan> {
+    match SlotPlan::probe(jobs) {
+        Ok(plan) => {
+            for shortfall in plan.shortfalls() {
+                say(&format!("{command}: warning: {shortfall}"));
+            }
+            Some(plan)
+        }
+        Err(error) => {
+            say(&format!("{command}: warning: cannot read this process's CPUs ({error}); workers share all of them"));
+            None
+        }
+    }
+}
+
+/// One line for `campaign plan`: each slot's CPUs, the executor's, and how the workers are held on them.
+fn describe_cpus(plan: Option<&SlotPlan>) -> String {
+    let Some(plan) = plan.filter(|plan| plan.is_divided()) else {
+        return "shared: every worker runs on all the CPUs metewand may use".to_owned();
+    };
+    let slots: Vec<String> = plan.slots().iter().map(ToString::to_string).collect();
+    let binding = match binding_of_chosen_cpus() {
+        CpusBinding::Locked => "locked: a worker cannot change its CPUs",
+        _ => "advisory: a worker could change its CPUs (no seccomp filters here)",
+    };
+    let executor = plan.executor().map_or_else(|| "the slots' CPUs".to_owned(), ToString::to_string);
+    format!("slots on {} ({binding}); metewand's own threads on {executor}", slots.join(" | "))
+}

@@ -1,0 +1,165 @@
+//! What `metewand campaign run` shows while it runs: a live bar on a terminal, a line per finished attempt
+//! otherwise.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use metewand_campaign::plan::PlannedDataset;
+use metewand_campaign::{CampaignPlan, Observer, PlannedAttempt};
+use metewand_protocol::generated::attempt_record::AttemptRecord;
+use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome};
+
+use crate::say;
+
+pub(super) fn label(plan: &CampaignPlan<'_>, attempt: &PlannedAttempt) -> String {
+    format!(
+        "{} {}#{} {}#{} r{}",
+        plan.problems()[attempt.problem as usize],
+        plan.datasets()[attempt.dataset as usize],
+        attempt.dataset_seed,
+        plan.implementations()[attempt.implementation as usize],
+        attempt.implementation_seed,
+        attempt.repetition
+    )
+}
+
+/// Counts shared by both progress displays.
+#[derive(Default)]
+pub(super) struct Counts {
+    to_run: usize,
+    finished: usize,
+    running: usize,
+    by_outcome: BTreeMap<String, usize>,
+}
+
+impl Counts {
+    fn outcomes(&self) -> String {
+        self.by_outcome.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// One line per finished attempt and materialization, for a stderr that is not a terminal.
+pub(super) struct Plain {
+    counts: Mutex<Counts>,
+}
+
+impl Plain {
+    pub(super) fn new() -> Plain {
+        Plain { counts: Mutex::new(Counts::default()) }
+    }
+}
+
+impl Observer for Plain {
+    fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
+        self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
+        say(&format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
+    }
+
+    fn dataset_finished(&self, plan: &CampaignPlan<'_>, record: &DatasetMaterialization, elapsed: Duration) {
+        let _ = plan;
+        let outcome = match record.outcome {
+            MaterializationOutcome::Ok if record.reused == Some(true) => "reused from the store".to_owned(),
+            MaterializationOutcome::Ok => "materialized".to_owned(),
+            MaterializationOutcome::Failed => format!(
+                "FAILED ({})",
+                record.failure.as_ref().map_or("unknown".to_owned(), |failure| failure.kind.to_string())
+            ),
+            MaterializationOutcome::Cancelled => "cancelled".to_owned(),
+        };
+        say(&format!("dataset {} seed {}: {outcome} in {:.3} s", record.dataset, record.seed, elapsed.as_secs_f64()));
+    }
+
+    fn attempt_finished(
+        &self,
+        plan: &CampaignPlan<'_>,
+        attempt: &PlannedAttempt,
+        record: &AttemptRecord,
+        elapsed: Duration,
+    ) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.finished += 1;
+        let failure = record.failure.as_ref().map_or(String::new(), |failure| format!(" ({})", failure.kind));
+        say(&format!(
+            "[{}/{}] {}{failure} {} {} {:.3} s",
+            counts.finished,
+            counts.to_run,
+            record.outcome,
+            label(plan, attempt),
+            attempt.id,
+            elapsed.as_secs_f64()
+        ));
+    }
+}
+
+/// A live display for a terminal: done/total, running, by outcome, failures, ETA from observed durations.
+pub(super) struct Live {
+    bar: indicatif::ProgressBar,
+    counts: Mutex<Counts>,
+}
+
+impl Live {
+    pub(super) fn new() -> Live {
+        let bar = indicatif::ProgressBar::new(0).with_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta} | {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        Live { bar, counts: Mutex::new(Counts::default()) }
+    }
+
+    fn refresh(&self, counts: &Counts) {
+        let failed = counts.by_outcome.get("failed").copied().unwrap_or(0);
+        self.bar.set_message(format!("running {} | {} | failed {failed}", counts.running, counts.outcomes()));
+    }
+}
+
+impl Drop for Live {
+    /// The bar stays on screen with its last counts, above the summary.
+    fn drop(&mut self) {
+        self.bar.abandon();
+        // The bar's line is left as it is: the summary starts on the next one.
+        let _ = writeln!(std::io::stderr());
+    }
+}
+
+impl Observer for Live {
+    fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
+        self.bar.set_length(to_run as u64);
+        self.bar.println(format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
+        self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
+    }
+
+    fn dataset_started(&self, _plan: &CampaignPlan<'_>, _dataset: &PlannedDataset) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running += 1;
+        self.refresh(&counts);
+    }
+
+    fn dataset_finished(&self, _plan: &CampaignPlan<'_>, record: &DatasetMaterialization, _elapsed: Duration) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running -= 1;
+        if record.outcome == MaterializationOutcome::Failed {
+            self.bar.println(format!("dataset {} seed {}: materialization failed", record.dataset, record.seed));
+        }
+        self.refresh(&counts);
+    }
+
+    fn attempt_started(&self, _plan: &CampaignPlan<'_>, _attempt: &PlannedAttempt) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running += 1;
+        self.refresh(&counts);
+    }
+
+    fn attempt_finished(&self, plan: &CampaignPlan<'_>, attempt: &PlannedAttempt, record: &AttemptRecord, _: Duration) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.running -= 1;
+        *counts.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
+        if let Some(failure) = &record.failure {
+            self.bar.println(format!("{} {}: {}", record.outcome, label(plan, attempt), failure.kind));
+        }
+        self.bar.inc(1);
+        self.refresh(&counts);
+    }
+}

@@ -1,0 +1,59 @@
+//! `metewand campaign run`: runs or resumes a campaign on the local pool and prints its summary.
+
+use std::io::IsTerminal;
+
+use metewand_campaign::export::RESULTS_CSV;
+use metewand_campaign::{CampaignFolder, Environment, Observer, RunConfig, run as run_campaign};
+
+use crate::{Failure, print_out, say};
+
+use super::progress::{Live, Plain};
+use super::*;
+
+pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
+    let selection = &args.selection;
+    let repository = selection.load()?;
+    let (plan, _, path, options) =
+        selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
+    let jobs = args.jobs.get();
+    let cancel = crate::run::install_signal_handlers()?;
+    let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
+        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    let cpus = args.jobs.cpus("campaign run");
+    let config = RunConfig { jobs, cpus, retry_failed: args.retry_failed, options: options.cancel_on(cancel) };
+    let observer: Box<dyn Observer> = if args.quiet {
+        Box::new(metewand_campaign::runner::Silent)
+    } else if std::io::stderr().is_terminal() {
+        Box::new(Live::new())
+    } else {
+        Box::new(Plain::new())
+    };
+    let summary = run_campaign(&plan, &folder, &config, observer.as_ref())
+        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    drop(observer);
+    for error in &summary.errors {
+        say(&format!("campaign run: {error}"));
+    }
+    let outcomes: Vec<String> =
+        summary.by_outcome.iter().map(|(outcome, count)| format!("{count} {outcome}")).collect();
+    let mut out = format!(
+        "campaign     {} ({} attempts: {} already done, {} run now{})\n",
+        plan.name(),
+        summary.planned,
+        summary.skipped,
+        summary.ran,
+        if outcomes.is_empty() { String::new() } else { format!(": {}", outcomes.join(", ")) }
+    );
+    out.push_str(&format!(
+        "complete     {} of {} with a verdict, {} failed\n",
+        summary.with_verdict, summary.planned, summary.failed
+    ));
+    out.push_str(&format!("folder       {}\n", folder.path().display()));
+    out.push_str(&format!("results      {}\n", folder.path().join(RESULTS_CSV).display()));
+    let _ = print_out("campaign run", &out);
+    let status = summary.exit_status();
+    if status == 130 {
+        say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
+    }
+    if status == 0 { Ok(()) } else { Err(Failure::Status(status)) }
+}

@@ -1,0 +1,84 @@
+//! `metewand campaign status` and `export`: what a campaign folder holds, and its exports written again.
+
+use std::path::{Path, PathBuf};
+
+use metewand_campaign::Status;
+use metewand_campaign::export::{self, RESULTS_CSV};
+use metewand_campaign::slurm::{self, Slurm};
+
+use crate::{Failure, print_out};
+
+use super::*;
+
+pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
+    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    let status = Status::of(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
+    let mut out = String::new();
+    out.push_str(&format!("campaign     {} of {}\n", status.name, status.repository));
+    out.push_str(&format!("planned      {}\n", status.planned));
+    let outcomes: Vec<String> = status.by_outcome.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect();
+    out.push_str(&format!(
+        "done         {}{}\n",
+        status.done(),
+        if outcomes.is_empty() { String::new() } else { format!(" ({})", outcomes.join(", ")) }
+    ));
+    let kinds: Vec<String> = status.failed_by_kind.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
+    if !kinds.is_empty() {
+        out.push_str(&format!("failed       {}\n", kinds.join(", ")));
+    }
+    let cancelled = status.by_outcome.get("cancelled").copied().unwrap_or(0);
+    out.push_str(&format!(
+        "missing      {} ({} never started, {} unfinished, {} cancelled, {} invalid records)\n",
+        status.missing + status.unfinished + cancelled + status.invalid.len(),
+        status.missing,
+        status.unfinished,
+        cancelled,
+        status.invalid.len()
+    ));
+    for (id, reason) in &status.invalid {
+        out.push_str(&format!("invalid      attempts/{id}/attempt.json {reason}\n"));
+    }
+    if dir.join(slurm::SLURM_DIR).exists() {
+        out.push_str(&slurm_lines(&dir));
+    }
+    print_out("campaign status", &out)?;
+    if status.complete() { Ok(()) } else { Err(Failure::Status(1)) }
+}
+
+/// The Slurm part of `campaign status`: each job's tasks by state, and the attempts without a record by what their
+/// task does. Slurm not answering is said on its line, not a failure of the status.
+fn slurm_lines(dir: &Path) -> String {
+    let found = Slurm::connect().map_err(slurm::Error::from).and_then(|slurm| slurm::status(dir, &slurm));
+    let status = match found {
+        Ok(Some(status)) => status,
+        Ok(None) => return String::new(),
+        Err(error) => return format!("slurm        unknown: {error}\n"),
+    };
+    let mut out = String::new();
+    for (number, job, states) in &status.jobs {
+        let states: Vec<String> = states.iter().map(|(state, count)| format!("{state} {count}")).collect();
+        out.push_str(&format!(
+            "job          {} ({}, submission {number}): {} task{} ({})\n",
+            job.job_id,
+            job.script,
+            job.tasks,
+            if job.tasks == 1 { "" } else { "s" },
+            states.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "slurm        {} attempts queued, {} in running tasks, {} lost (their task ended without a record; the next \
+         submit runs them), {} never submitted\n",
+        status.pending, status.running, status.lost, status.not_submitted
+    ));
+    out
+}
+
+pub(super) fn export(args: StatusArgs) -> Result<(), Failure> {
+    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    export::write(&dir).map_err(|error| Failure::Usage(format!("campaign export: {error}")))?;
+    print_out(
+        "campaign export",
+        &format!("{}\n{}\n", dir.join(RESULTS_CSV).display(), dir.join(export::RESULTS_JSONL).display()),
+    )
+}
