@@ -90,10 +90,26 @@ pub struct RunEntry {
     pub environment: Environment,
 }
 
+/// The `format` of Metewand's own documents in a campaign folder (`campaign.json`, `slurm/<n>/submission.json`):
+/// 1, the only one this version reads; any other is refused when the document is read, naming both.
+pub const FORMAT: u64 = 1;
+
+/// Deserializes a document's `format`, refusing any but [`FORMAT`].
+pub(crate) fn format_one<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let format = u64::deserialize(deserializer)?;
+    if format != FORMAT {
+        return Err(serde::de::Error::custom(format!(
+            "format {format} is not one this metewand reads (it reads format {FORMAT}); use the metewand that wrote it"
+        )));
+    }
+    Ok(format)
+}
+
 /// `campaign.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CampaignFile {
-    /// Always 1.
+    /// [`FORMAT`], checked on read.
+    #[serde(deserialize_with = "format_one")]
     pub format: u64,
     /// The campaign's name.
     pub name: String,
@@ -225,7 +241,7 @@ impl CampaignFolder {
             environment,
         });
         let file = CampaignFile {
-            format: 1,
+            format: FORMAT,
             name: plan.name().to_owned(),
             repository,
             definition: plan.definition().clone(),

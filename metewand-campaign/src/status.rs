@@ -122,6 +122,9 @@ impl Status {
 /// What `status` needs of `campaign.json`: the name and the ids, so that a large plan costs little memory.
 #[derive(Deserialize)]
 struct CampaignIds {
+    /// Checked while reading, not kept.
+    #[serde(rename = "format", deserialize_with = "crate::folder::format_one")]
+    _format: u64,
     name: String,
     repository: String,
     attempts: Vec<IdOnly>,

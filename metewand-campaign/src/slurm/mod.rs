@@ -42,11 +42,12 @@ pub use command::{
 
 use crate::environment::Environment;
 use crate::folder::{
-    CAMPAIGN_FILE, CampaignFile, CampaignFolder, FolderError, Found, read_attempt, read_materialization,
-    write_atomically,
+    CAMPAIGN_FILE, CampaignFile, CampaignFolder, FORMAT, FolderError, Found, open_own, read_attempt,
+    read_materialization, write_atomically,
 };
 use crate::plan::CampaignPlan;
 use crate::runner::is_terminal;
+use metewand_runtime::document::read_document;
 
 /// The folder of the submissions inside a campaign folder.
 pub const SLURM_DIR: &str = "slurm";
@@ -180,7 +181,8 @@ pub struct SubmittedJob {
 /// `slurm/<n>/submission.json`: what one submission runs and the jobs it queued.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Submission {
-    /// Always 1.
+    /// [`FORMAT`](crate::folder::FORMAT), checked on read.
+    #[serde(deserialize_with = "crate::folder::format_one")]
     pub format: u64,
     /// Its number in the folder, from 1.
     pub number: u64,
@@ -227,15 +229,23 @@ impl Submission {
 
     /// Reads `slurm/<number>/submission.json` of `folder`.
     pub fn read(folder: &Path, number: u64) -> Result<Submission, Error> {
-        let path = submission_dir(folder, number).join(SUBMISSION_FILE);
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+        let dir = submission_dir(folder, number);
+        let path = dir.join(SUBMISSION_FILE);
+        // Like every document of the folder: no link followed, no FIFO waited on, its size bounded.
+        let bytes = match open_own(&dir, SUBMISSION_FILE) {
+            Ok(Some(mut file)) => read_document(&mut file).map_err(|error| Error::Io {
+                action: "read",
+                path: path.clone(),
+                source: io::Error::other(error),
+            })?,
+            Ok(None) => {
                 return Err(Error::NoSuchTask {
                     what: format!("the campaign folder {} has no submission {number}", folder.display()),
                 });
             }
-            Err(source) => return Err(Error::Io { action: "read", path, source }),
+            Err(error) => {
+                return Err(Error::Io { action: "read", path, source: io::Error::other(error.to_string()) });
+            }
         };
         serde_json::from_slice(&bytes).map_err(|error| Error::BadSubmission { path, message: error.to_string() })
     }
@@ -426,7 +436,7 @@ pub fn submit(
     let packs = to_run.len().div_ceil(config.pack.get() as usize) as u64;
     let concurrency = config.max_parallel.map_or(packs, |n| n.get().min(packs));
     let mut submission = Submission {
-        format: 1,
+        format: FORMAT,
         number,
         submitted_at: metewand_runtime::attempt::rfc3339(std::time::SystemTime::now()),
         binary: config.binary.to_string_lossy().into_owned(),
