@@ -14,9 +14,6 @@
 //! pinning the run to one CPU (`taskset -c 1 cargo bench -p metewand-runtime --bench session`) measures the CPU
 //! cost each path adds instead.
 
-#[path = "../tests/it/session/test_worker.rs"]
-mod test_worker;
-
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -42,7 +39,7 @@ struct Echo {
 
 impl Echo {
     fn start() -> Echo {
-        let mut child = Command::new(test_worker::test_worker())
+        let mut child = Command::new(metewand_testkit::test_worker())
             .arg("echo")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -69,7 +66,7 @@ impl Echo {
 }
 
 fn config(dir: &TempDir) -> SessionConfig {
-    let command = WorkerCommand::new(test_worker::test_worker(), dir.path()).args(["serve", "--quiet"]);
+    let command = WorkerCommand::new(metewand_testkit::test_worker(), dir.path()).args(["serve", "--quiet"]);
     let worker_id = WorkerId::try_from(format!("mw1-resolved-worker-{}", "0".repeat(64))).expect("a worker id");
     let timeouts = PhaseTimeouts::uniform(Duration::from_secs(30));
     SessionConfig::new(command, worker_id, timeouts, dir.path().join("worker.log")).select(Capability::OneShot)
@@ -173,7 +170,7 @@ fn confinement(c: &mut Criterion) {
         .arg(sdk.join("tests/workers/implementation.py"))
         .env("PYTHONPATH", sdk.join("src"))
         .env("PYTHONDONTWRITEBYTECODE", "1");
-    let test_worker = WorkerCommand::new(test_worker::test_worker(), dir.path()).args(["serve", "--quiet"]);
+    let test_worker = WorkerCommand::new(metewand_testkit::test_worker(), dir.path()).args(["serve", "--quiet"]);
     for (name, command) in [("test_worker", test_worker), ("python_sdk", python)] {
         let variants = [
             ("unconfined", None),

@@ -28,6 +28,13 @@
 
 #![forbid(unsafe_code)]
 
+mod paths;
+pub mod synth;
+mod test_worker;
+
+pub use paths::{copy_tree, golden, mkfifo, sdk, sdk_src, workspace};
+pub use test_worker::{TEST_WORKER_VAR, test_worker};
+
 use std::fmt;
 use std::io::Write;
 

@@ -4,8 +4,6 @@
 mod plan;
 mod runner;
 mod slurm;
-#[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
-mod test_worker;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -35,7 +33,7 @@ impl Bench {
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/campaign.toml");
         let toml = fs::read_to_string(fixture)
             .unwrap()
-            .replace("@TEST_WORKER@", test_worker::test_worker().to_str().unwrap())
+            .replace("@TEST_WORKER@", metewand_testkit::test_worker().to_str().unwrap())
             .replace("\"@SOLVER_ARGS@\"", if solver_args.is_empty() { "\"--quiet\"" } else { solver_args });
         fs::write(repo.join("metewand.toml"), toml).unwrap();
         Bench { dir }

@@ -13,8 +13,8 @@ use serde_json::Value;
 use signal_hook::consts::SIGKILL;
 use tempfile::TempDir;
 
-use crate::test_worker::test_worker;
 use crate::{Tmpfs, command, run as metewand, text};
+use metewand_testkit::test_worker;
 
 /// The fixture benchmark in a temporary folder, with the solver's extra arguments (a TOML array fragment).
 pub(crate) struct Bench {

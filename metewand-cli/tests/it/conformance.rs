@@ -1,13 +1,10 @@
 //! `metewand conformance`: a table (or JSON) of every check, exit 0 when none failed, 1 when one did, 2 for usage.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use crate::metewand;
 
-fn sdk() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python").canonicalize().unwrap()
-}
+use metewand_testkit::sdk;
 
 /// A repository whose three workers are the SDK's example workers, with schemas that accept their outputs.
 fn sdk_repository() -> tempfile::TempDir {

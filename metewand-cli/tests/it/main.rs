@@ -9,10 +9,7 @@ mod report;
 mod run;
 mod slurm;
 
-#[path = "../../../metewand-report/tests/it/synth.rs"]
-mod synth;
-#[path = "../../../metewand-runtime/tests/it/session/test_worker.rs"]
-mod test_worker;
+use metewand_testkit::synth;
 mod validate;
 
 use std::io::Write;
@@ -54,10 +51,7 @@ impl Drop for Tmpfs {
     }
 }
 
-/// The runtime's golden benchmark repository.
-pub fn golden() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-runtime/tests/it/fixtures/golden")
-}
+pub use metewand_testkit::golden;
 
 /// `metewand` with `args`, stdin empty, stdout and stderr captured, not yet started.
 pub fn command(args: &[String]) -> Command {

@@ -19,9 +19,7 @@ fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap()
 }
 
-fn sdk() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python/src").canonicalize().unwrap()
-}
+use metewand_testkit::sdk_src as sdk;
 
 /// A copy of the example in a temporary folder (its workers and schemas), whose workers find the checkout's SDK,
 /// with the state folder and attempt folders beside it.
@@ -982,11 +980,7 @@ impl Bench {
     }
 }
 
-/// Makes a FIFO at `path`.
-fn mkfifo(path: &Path) {
-    let status = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(status.success(), "mkfifo {}", path.display());
-}
+use metewand_testkit::mkfifo;
 
 /// An executor error with no role or phase, whose message names `path`; returns the record.
 fn executor_error(output: &Output, folder: &Path, path: &str) -> Value {

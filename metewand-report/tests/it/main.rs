@@ -7,6 +7,5 @@ mod compare;
 mod profile;
 mod report;
 mod stats;
-mod synth;
 
-pub use synth::*;
+pub use metewand_testkit::synth::*;

@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::conformance::{self, BareCommand, Check, ConformanceOptions, Outcome, Report, Subject};
@@ -14,7 +14,7 @@ use tempfile::TempDir;
 
 use metewand_testkit::{ConfinementRequired, Requirement, skip};
 
-use crate::session::test_worker::test_worker;
+use metewand_testkit::test_worker;
 
 /// A repository whose three workers are the test worker in its conformant mode, with extra arguments per worker.
 fn repository(materializer: &[&str], solver: &[&str], judge: &[&str]) -> TempDir {
@@ -123,9 +123,7 @@ fn the_examples_workers_pass() {
     assert_eq!(before, after, "the kit leaves the repository alone");
 }
 
-fn sdk() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python")
-}
+use metewand_testkit::sdk;
 
 fn bare(role: Role, script: &str) -> BareCommand {
     let workers = sdk().join("tests/workers");

@@ -10,28 +10,11 @@ mod session;
 mod validate;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use metewand_runtime::{CheckError, CheckedRepository};
 
-/// The checked-in golden repository.
-pub fn golden() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/golden")
-}
-
-/// Copies a directory tree of regular files (the golden repository) into `to`.
-pub fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+pub use metewand_testkit::{copy_tree, golden};
 
 /// A temporary copy of the golden repository whose `metewand.toml` is passed through `edit`.
 pub fn golden_copy(edit: impl FnOnce(String) -> String) -> tempfile::TempDir {

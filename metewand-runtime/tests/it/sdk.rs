@@ -15,9 +15,7 @@ use serde_json::json;
 
 const WORKER_ID: &str = "mw1-resolved-worker-5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c";
 
-fn sdk() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python")
-}
+use metewand_testkit::sdk;
 
 /// A session configuration running one of the SDK's example workers, with the SDK importable.
 fn config(script: &str, dir: &Path) -> SessionConfig {

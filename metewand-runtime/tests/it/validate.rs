@@ -228,10 +228,7 @@ fn a_symlinked_manifest_fails() {
     );
 }
 
-fn mkfifo(path: &Path) {
-    rustix::fs::mknodat(rustix::fs::CWD, path, rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600), 0)
-        .unwrap();
-}
+use metewand_testkit::mkfifo;
 
 #[test]
 fn a_fifo_fails_without_hanging() {

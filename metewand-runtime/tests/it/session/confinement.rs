@@ -22,8 +22,8 @@ use metewand_runtime::session::{
 };
 use metewand_testkit::{ConfinementRequired, Reachable, Requirement, forward_skips, has_cap_sys_admin, skip, udp_echo};
 
-use super::test_worker::{TEST_WORKER_VAR, test_worker};
 use super::{Fixture, GENEROUS};
+use metewand_testkit::{TEST_WORKER_VAR, test_worker};
 
 const EACCES: &str = "errno 13";
 const EPERM: &str = "errno 1";

@@ -117,7 +117,7 @@ fn a_missing_program_is_spawn_failed_in_hello() {
 #[test]
 fn a_missing_working_directory_is_spawn_failed() {
     let fixture = Fixture::new();
-    let command = WorkerCommand::new(super::test_worker::test_worker(), fixture.path("no-such-dir")).arg("serve");
+    let command = WorkerCommand::new(metewand_testkit::test_worker(), fixture.path("no-such-dir")).arg("serve");
     let config = SessionConfig::new(command, worker_id(), PhaseTimeouts::uniform(GENEROUS), fixture.log());
     let error = MaterializerSession::connect(config).unwrap_err();
     assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed { .. }), "{error:?}");

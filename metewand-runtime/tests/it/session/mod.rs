@@ -10,7 +10,6 @@ mod handshake;
 mod misbehaviour;
 mod processes;
 mod roles;
-pub mod test_worker;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -73,7 +72,7 @@ impl Fixture {
 
     /// The test worker serving with `args` (faults, delays, options), under `timeouts`.
     pub fn config(&self, args: &[&str], timeouts: PhaseTimeouts) -> SessionConfig {
-        let command = WorkerCommand::new(test_worker::test_worker(), self.dir.path())
+        let command = WorkerCommand::new(metewand_testkit::test_worker(), self.dir.path())
             .arg("serve")
             .arg("--pid-dir")
             .arg(self.path("pids"))

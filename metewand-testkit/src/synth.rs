@@ -2,8 +2,6 @@
 //! record of the test worker's benchmark (`fixtures/record.json`) with the cell, outcome, execute time and metric
 //! each test sets; and a way to run the Python checks beside the tests.
 
-#![allow(dead_code)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -120,9 +118,9 @@ impl Default for Campaign<'_> {
     }
 }
 
-/// This folder (`metewand-report/tests/it`), from whichever package's tests include this module.
+/// The report's test folder (`metewand-report/tests/it`), which holds the record the synthetic ones are made from.
 pub fn here() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../metewand-report/tests/it")
+    crate::workspace().join("metewand-report/tests/it")
 }
 
 fn template() -> Value {
