@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, Role};
 use metewand_protocol::strict::SafeUint;
-use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
+use metewand_runtime::preflight::{self, PreflightError};
 use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
@@ -86,60 +86,18 @@ pub(crate) fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> 
     Ok(&CANCEL)
 }
 
-/// Refuses a folder the attempt would write inside a worker's source, before anything is created: every attempt
-/// would copy it into its source copies and hash it into the identities and the dataset key.
-pub(crate) fn refuse_inside_a_source(
-    command: &str,
-    repository: &CheckedRepository,
-    flag: &str,
-    path: &Path,
-) -> Result<(), Failure> {
-    match repository.worker_whose_source_holds(path) {
-        Ok(None) => Ok(()),
-        Ok(Some(worker)) => Err(Failure::Usage(format!(
-            "{command}: {flag} {} is inside the source folder {:?} of worker {:?}, which every attempt copies; choose a \
-             folder outside the workers' sources",
-            path.display(),
-            worker.source(),
-            worker.name()
-        ))),
-        Err(error) => Err(Failure::Usage(format!("{command}: {flag} {} cannot be examined: {error}", path.display()))),
-    }
-}
-
-/// Makes the attempt folder `--out` names: it must not exist (it is created) or be an empty folder.
-fn prepare_out(out: &Path) -> Result<PathBuf, Failure> {
-    let refuse = |why: String| Failure::Usage(format!("run: --out {}: {why}", out.display()));
-    match std::fs::symlink_metadata(out) {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir(out).map_err(|error| refuse(format!("cannot be created: {error}")))?;
-        }
-        Err(error) => return Err(refuse(format!("cannot be examined: {error}"))),
-        Ok(metadata) if !metadata.is_dir() => return Err(refuse("exists and is not a folder".to_owned())),
-        Ok(_) => {
-            let mut entries = std::fs::read_dir(out).map_err(|error| refuse(format!("cannot be read: {error}")))?;
-            if entries.next().is_some() {
-                return Err(refuse("is not empty; give a new or empty folder".to_owned()));
-            }
-        }
-    }
-    Ok(out.to_owned())
+/// Before anything is created: the preflight checks' error as one sentence of `command`, exit 2.
+pub(crate) fn preflight_failure(command: &str) -> impl Fn(PreflightError) -> Failure + '_ {
+    move |error| Failure::Usage(format!("{command}: {error}"))
 }
 
 /// Before anything is created: with `--require-confinement`, refuses when `missing` (what the workers would lack
 /// of full confinement) is not empty; otherwise prints one warning line naming it, if there is anything.
-pub(crate) fn confinement_gate(command: &str, missing: &[&str], require: bool) -> Result<(), Failure> {
-    if missing.is_empty() {
-        return Ok(());
+pub(crate) fn confinement_gate(command: &str, missing: &[&'static str], require: bool) -> Result<(), Failure> {
+    preflight::require_confinement(missing, require).map_err(preflight_failure(command))?;
+    if !missing.is_empty() {
+        say(&format!("{command}: warning: workers run with weaker than full confinement: {}", missing.join(", ")));
     }
-    let missing = missing.join(", ");
-    if require {
-        return Err(Failure::Usage(format!(
-            "{command}: --require-confinement: this machine cannot fully confine the workers ({missing}); run \
-             `metewand doctor` to see what the kernel offers, or drop the flag to run with weaker confinement"
-        )));
-    }
-    say(&format!("{command}: warning: workers run with weaker than full confinement: {missing}"));
     Ok(())
 }
 
@@ -156,9 +114,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     )
     .map_err(|error| Failure::Usage(format!("run: {error}")))?;
     let state_dir = args.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"));
-    refuse_inside_a_source("run", &repository, "--state-dir", &state_dir)?;
+    preflight::outside_sources(&repository, "--state-dir", &state_dir).map_err(preflight_failure("run"))?;
     if let Some(out) = &args.out {
-        refuse_inside_a_source("run", &repository, "--out", out)?;
+        preflight::outside_sources(&repository, "--out", out).map_err(preflight_failure("run"))?;
     }
     let mut options = RunOptions::new(&state_dir);
     if args.sweep_processes {
@@ -169,7 +127,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     confinement_gate("run", &missing, args.require_confinement)?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
-        Some(out) => prepare_out(out)?,
+        Some(out) => preflight::new_or_empty_folder("--out", out).map_err(preflight_failure("run"))?,
         None => attempt::create_attempt_folder(&state_dir).map_err(|error| {
             Failure::Usage(format!(
                 "run: cannot create an attempt folder under {}: {error}",

@@ -80,6 +80,7 @@ mod diagnostic;
 pub mod document;
 pub mod files;
 pub mod identity;
+pub mod preflight;
 pub mod repository;
 pub mod session;
 pub mod validate;

@@ -9,6 +9,7 @@ use metewand_campaign::{Axes, CampaignPlan};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{RunOptions, confinement_shortfalls};
 use metewand_runtime::cpus::{CpusBinding, SlotPlan, binding_of_chosen_cpus};
+use metewand_runtime::preflight;
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
@@ -310,7 +311,7 @@ impl Selection {
         let state_dir = self.state_dir(repository);
         let path = self.folder(repository, &plan);
         for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-            crate::run::refuse_inside_a_source(&command, repository, flag, dir)?;
+            preflight::outside_sources(repository, flag, dir).map_err(crate::run::preflight_failure(&command))?;
         }
         // The campaign folder (its peers' attempts and records) is hidden from every worker.
         let mut options = RunOptions::new(&state_dir).hide(&path);
