@@ -1,4 +1,5 @@
-//! Writing the attempt record: RFC 3339 timestamps (and reading them back), and `attempt.json` written
+//! The attempt record: its parts from what the sessions and the validator reported (phases, files, sessions,
+//! confinement, limits, CPUs, resources), RFC 3339 timestamps (and reading them back), and `attempt.json` written
 //! canonically and atomically (temporary file created exclusively, fsync, rename, fsync of the folder).
 
 use std::io::Write;
@@ -7,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Timestamp};
 
+use super::*;
 use crate::files::{Dir, FsError};
 
 /// The name of the attempt record in an attempt folder.
@@ -112,6 +114,178 @@ pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<(), FsError
     dir.sync()
 }
 
+// The record's parts, from what the sessions and the validator reported.
+
+/// Each role's log, relative to the attempt folder, in the order of [`role_index`].
+pub(super) const LOG_PATHS: [&str; 3] =
+    ["logs/dataset_materializer.log", "logs/implementation.log", "logs/problem_evaluator.log"];
+
+pub(super) fn role_index(role: Role) -> usize {
+    match role {
+        Role::DatasetMaterializer => 0,
+        Role::Implementation => 1,
+        Role::ProblemEvaluator => 2,
+    }
+}
+
+pub(super) fn contract_id(problem: &Problem) -> Result<crate::protocol::messages::ProblemContractId, Failure> {
+    crate::protocol::messages::ProblemContractId::try_from(problem.contract_id().as_str())
+        .map_err(|e| Failure::executor("naming the problem contract", e.to_string()))
+}
+
+/// How an artifact's second validation differs from its first (files and manifest, by path, size and digest), or
+/// `None` if it does not.
+pub(super) fn change(
+    before: (&[ValidatedFile], &ValidatedFile),
+    after: Result<(&[ValidatedFile], &ValidatedFile), &ValidationError>,
+) -> Option<String> {
+    let key = |file: &ValidatedFile| (file.path().as_str().to_owned(), file.size(), file.sha256());
+    match after {
+        Err(error) => Some(error.to_string()),
+        Ok((files, manifest)) => {
+            let same = before.0.len() == files.len()
+                && before.0.iter().zip(files).all(|(x, y)| key(x) == key(y))
+                && key(before.1) == key(manifest);
+            (!same).then(|| "its files differ from the validated inventory".to_owned())
+        }
+    }
+}
+
+pub(super) fn phase_records(phases: &[PhaseTiming]) -> Vec<rec::PhaseRecord> {
+    phases
+        .iter()
+        .map(|timing| rec::PhaseRecord {
+            duration_ns: nanos(timing.duration),
+            ok: timing.ok,
+            phase: parse(timing.phase.as_str()),
+            role: parse(&timing.role.to_string()),
+            started_at: timestamp(timing.started_at),
+        })
+        .collect()
+}
+
+pub(super) fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
+    rec::FileRecords(
+        files
+            .iter()
+            .map(|file| rec::FileRecord {
+                path: parse(file.path().as_str()),
+                sha256: parse(&file.sha256().to_string()),
+                size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
+            })
+            .collect(),
+    )
+}
+
+pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
+    rec::WorkerSession {
+        capabilities: seen.handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+        confinement: seen.confinement.as_ref().map(confinement_record),
+        resources: seen.resources.as_ref().map(resources_record),
+        sdk: seen.handshake.as_ref().and_then(sdk),
+        worker_id: parse(worker.identity().as_str()),
+    }
+}
+
+pub(super) fn cpus_record(placement: &CpuPlacement) -> rec::Cpus {
+    let list: Vec<SafeUint> = placement.cpus.iter().map(SafeUint::from).collect();
+    rec::Cpus { binding: placement.binding, list: list.try_into().expect("a CPU set is nonempty and ascending") }
+}
+
+pub(super) fn confinement_record(report: &ConfinementReport) -> rec::Confinement {
+    let (filesystem, landlock_abi) = match report.filesystem {
+        FilesystemConfinement::Landlock { abi } => (rec::ConfinementFilesystem::Landlock, Some(SafeUint::from(abi))),
+        FilesystemConfinement::None => (rec::ConfinementFilesystem::None, None),
+    };
+    rec::Confinement {
+        filesystem,
+        landlock_abi,
+        network: match report.network {
+            NetworkConfinement::Namespace => rec::ConfinementNetwork::Namespace,
+            NetworkConfinement::Denied => rec::ConfinementNetwork::Denied,
+            NetworkConfinement::Allowed => rec::ConfinementNetwork::Allowed,
+            NetworkConfinement::Unrestricted => rec::ConfinementNetwork::Unrestricted,
+        },
+        processes: match report.processes {
+            ProcessConfinement::PidNamespace => rec::ConfinementProcesses::PidNamespace,
+            ProcessConfinement::Sweep => rec::ConfinementProcesses::Sweep,
+        },
+        user_namespace: Some(report.user_namespace),
+        signals: match report.signals {
+            SignalConfinement::Scoped => rec::ConfinementSignals::Scoped,
+            SignalConfinement::Unscoped => rec::ConfinementSignals::Unscoped,
+        },
+        ipc: Some(match report.ipc {
+            IpcConfinement::Namespace => rec::ConfinementIpc::Namespace,
+            IpcConfinement::Host => rec::ConfinementIpc::Host,
+        }),
+        capabilities: Some(match report.capabilities {
+            CapabilityConfinement::None => rec::ConfinementCapabilities::None,
+            CapabilityConfinement::Kept => rec::ConfinementCapabilities::Kept,
+        }),
+        mounts: Some(match report.mounts {
+            MountConfinement::Private => rec::ConfinementMounts::Private,
+            MountConfinement::Host => rec::ConfinementMounts::Host,
+        }),
+        limits: Some(rec::ResourceLimits {
+            memory_bytes: limit_record(report.limits.memory_bytes),
+            processes: limit_record(report.limits.processes),
+            output_bytes: limit_record(report.limits.output_bytes),
+        }),
+    }
+}
+
+pub(super) fn limit_record(limit: LimitReport) -> rec::ResourceLimit {
+    rec::ResourceLimit {
+        // A limit past the largest safe integer is recorded as that integer: the record cannot hold more.
+        value: limit.value.map(|value| SafeUint::try_from(value).unwrap_or(SafeUint::MAX)),
+        mechanism: match limit.mechanism {
+            LimitMechanism::Rlimit => rec::ResourceLimitMechanism::Rlimit,
+            LimitMechanism::PidMax => rec::ResourceLimitMechanism::PidMax,
+            LimitMechanism::Cgroup => rec::ResourceLimitMechanism::Cgroup,
+            LimitMechanism::Watched => rec::ResourceLimitMechanism::Watched,
+            LimitMechanism::None => rec::ResourceLimitMechanism::None,
+        },
+    }
+}
+
+/// A duration in nanoseconds as the record holds it, saturating at the largest safe integer.
+pub(super) fn nanos(duration: std::time::Duration) -> SafeUint {
+    SafeUint::try_from(u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)).unwrap_or(SafeUint::MAX)
+}
+
+pub(super) fn resources_record(resources: &Resources) -> rec::Resources {
+    rec::Resources {
+        peak_rss_bytes: SafeUint::try_from(resources.peak_rss_bytes).unwrap_or(SafeUint::MAX),
+        system_cpu_ns: nanos(resources.system_cpu),
+        user_cpu_ns: nanos(resources.user_cpu),
+    }
+}
+
+pub(super) fn sdk(handshake: &Handshake) -> Option<rec::SdkInfo> {
+    handshake.sdk.as_ref().map(|(name, version)| convert(&serde_json::json!({"name": name, "version": version})))
+}
+
+/// A string the executor produced (a name, an identity, a timestamp) as the record's checked type. Every value
+/// passed here was checked by the same schema's rules where it came from, so a refusal is a bug.
+pub(super) fn parse<T: std::str::FromStr>(text: &str) -> T
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().unwrap_or_else(|error| panic!("{text:?} does not fit the attempt record: {error}"))
+}
+
+/// A value of one generated type as the same schema definition's type in the attempt record.
+pub(super) fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> U {
+    serde_json::from_value(serde_json::to_value(value).expect("generated types serialize"))
+        .expect("the same schema definition in both documents")
+}
+
+pub(super) fn one_line(message: &str) -> String {
+    let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.is_empty() { "no message".to_owned() } else { line }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -162,21 +336,21 @@ mod tests {
         rustix::fs::mkfifoat(rustix::fs::CWD, &temporary, rustix::fs::Mode::from_raw_mode(0o644)).unwrap();
         let error = write_record(folder.path(), &a_record()).unwrap_err();
         assert!(matches!(&error, FsError::Unexpected { found: "FIFO", .. }), "{error}");
-        std::fs::remove_file(&temporary).unwrap();
+        fs::remove_file(&temporary).unwrap();
         std::os::unix::fs::symlink(folder.path().join("elsewhere"), &temporary).unwrap();
         assert!(matches!(write_record(folder.path(), &a_record()), Err(FsError::Unexpected { .. })));
         assert!(!folder.path().join("elsewhere").exists());
-        std::fs::remove_file(&temporary).unwrap();
+        fs::remove_file(&temporary).unwrap();
         write_record(folder.path(), &a_record()).unwrap();
-        assert_eq!(std::fs::read(folder.path().join(RECORD_FILE)).unwrap(), canonical_bytes(&a_record()));
+        assert_eq!(fs::read(folder.path().join(RECORD_FILE)).unwrap(), canonical_bytes(&a_record()));
     }
 
     #[test]
     fn a_failed_write_leaves_nothing_half_written() {
         let folder = tempfile::tempdir().unwrap();
         // An attempt.json that cannot be replaced makes the last step fail, after the bytes were written.
-        std::fs::create_dir_all(folder.path().join(RECORD_FILE).join("occupied")).unwrap();
+        fs::create_dir_all(folder.path().join(RECORD_FILE).join("occupied")).unwrap();
         assert!(write_record(folder.path(), &a_record()).is_err());
-        assert!(std::fs::symlink_metadata(folder.path().join(RECORD_TEMPORARY)).is_err(), "the temporary is gone");
+        assert!(fs::symlink_metadata(folder.path().join(RECORD_TEMPORARY)).is_err(), "the temporary is gone");
     }
 }

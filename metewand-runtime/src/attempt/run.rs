@@ -1,0 +1,804 @@
+//! The attempt in progress: its folders, its sessions one after the other, what each left, and the first failure,
+//! which ends it. [`Run`] goes through the order of the crate's [`attempt`](super) documentation; its
+//! record comes from `record.rs`.
+
+use super::record::*;
+use super::*;
+
+/// What ended an attempt, before it becomes the record's `failure`.
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub(super) role: Option<Role>,
+    pub(super) phase: Option<Method>,
+    pub(super) kind: FailureKind,
+    pub(super) message: String,
+    pub(super) code: Option<String>,
+    pub(super) details: Option<JsonObject>,
+}
+
+impl Failure {
+    pub(super) fn new(role: Option<Role>, phase: Option<Method>, kind: FailureKind, message: String) -> Failure {
+        Failure { role, phase, kind, message, code: None, details: None }
+    }
+
+    pub(super) fn executor(action: &str, error: impl std::fmt::Display) -> Failure {
+        Failure::new(None, None, FailureKind::ExecutorError, format!("the executor failed {action}: {error}"))
+    }
+
+    /// A validation the cancel flag ended: the attempt is cancelled, with no role or phase (no session runs while
+    /// the executor validates).
+    pub(super) fn cancelled(error: &ValidationError) -> Option<Failure> {
+        error.is_cancelled().then(|| {
+            let message = format!("the attempt was cancelled while the {} output was validated", error.artifact());
+            Failure::new(None, None, FailureKind::Cancelled, message)
+        })
+    }
+
+    pub(super) fn into_record(self) -> rec::Failure {
+        rec::Failure {
+            code: self.code.as_deref().map(parse),
+            details: self.details,
+            kind: self.kind,
+            message: parse(&one_line(&self.message)),
+            phase: self.phase.map(|phase| parse(phase.as_str())),
+            role: self.role.map(|role| parse(&role.to_string())),
+        }
+    }
+
+    pub(super) fn session(error: &SessionError) -> Failure {
+        let kind = error.failure_kind().unwrap_or(FailureKind::ExecutorError);
+        let message = format!("{} worker failed in {}: {}", error.role(), error.phase(), error.kind());
+        let mut failure = Failure::new(Some(error.role()), Some(error.phase()), kind, message);
+        if let SessionErrorKind::WorkerFailure { code, details, .. } = error.kind() {
+            failure.code = Some(code.to_string());
+            failure.details = details.clone();
+        }
+        failure
+    }
+
+    pub(super) fn output(role: Role, phase: Method, error: &ValidationError) -> Failure {
+        if let Some(cancelled) = Failure::cancelled(error) {
+            return cancelled;
+        }
+        if error.is_io_error() {
+            return Failure::executor("reading worker output", error);
+        }
+        let message = format!("{role} worker's output is invalid: {error}");
+        Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message)
+    }
+}
+
+/// A session's private `TMPDIR`, `work/tmp-<role>/`, made with its places: removed once the session has ended,
+/// however it ended, so that an attempt folder keeps none of a worker's temporary files (however large, or nested
+/// deeper than a path can name). After a session that succeeded, [`Tmpdir::remove`] removes it and a failure to do
+/// so is the attempt's; when this is dropped instead, a failure already ends the attempt and is the one recorded.
+pub(super) struct Tmpdir(Option<PathBuf>);
+
+impl Tmpdir {
+    pub(super) fn remove(mut self) -> Result<(), Failure> {
+        let Some(path) = self.0.take() else { return Ok(()) };
+        remove_tree(&path).map_err(|source| {
+            Failure::executor("removing a worker's temporary folder", FsError::Io { action: "remove", path, source })
+        })
+    }
+}
+
+impl Drop for Tmpdir {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = remove_tree(&path);
+        }
+    }
+}
+
+/// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
+#[derive(Debug, Default)]
+pub(super) struct Seen {
+    pub(super) handshake: Option<Handshake>,
+    pub(super) confinement: Option<ConfinementReport>,
+    pub(super) cpus: Option<CpuPlacement>,
+    pub(super) resources: Option<Resources>,
+}
+
+/// The attempt in progress.
+pub(super) struct Run<'p, 'r> {
+    pub(super) plan: &'p AttemptPlan<'r>,
+    pub(super) folder: PathBuf,
+    /// The attempt folder and its `logs/` and `work/`, held from their creation.
+    pub(super) root: Option<Dir>,
+    pub(super) logs_dir: Option<Dir>,
+    pub(super) work_dir: Option<Dir>,
+    pub(super) datasets: PathBuf,
+    pub(super) store: Option<store::Store>,
+    pub(super) key: String,
+    pub(super) entry: PathBuf,
+    /// The store entry this attempt verified and uses, held open so its eviction or replacement shows.
+    pub(super) entry_dir: Option<Dir>,
+    /// The entry's `.published` record, as first resolved.
+    pub(super) published: Option<Published>,
+    /// How many materializer sessions this attempt ran.
+    pub(super) materializations: u32,
+    /// The last worker that ran in this attempt and its last scientific request: the only one that can have left
+    /// something where the executor is about to create its own entries.
+    pub(super) last_worker: Option<(Role, Method)>,
+    pub(super) cancel: Option<&'static AtomicBool>,
+    pub(super) process_isolation: ProcessIsolation,
+    pub(super) cpus: Option<CpuSet>,
+    /// What every worker's private view hides besides the repository: the state folder, the attempt folder and
+    /// the options' folders.
+    pub(super) hidden: Vec<PathBuf>,
+    pub(super) failure: Option<Failure>,
+    pub(super) phases: Vec<PhaseTiming>,
+    pub(super) reused: Option<bool>,
+    pub(super) dataset: Option<ValidatedDataset>,
+    pub(super) materializer: Seen,
+    pub(super) implementation: Seen,
+    pub(super) evaluator: Seen,
+    pub(super) implementation_time_ns: Option<SafeUint>,
+    pub(super) statistics: Option<JsonObject>,
+    pub(super) result: Option<ValidatedResult>,
+    pub(super) verdict: Option<Verdict>,
+    pub(super) metrics: Option<JsonObject>,
+    pub(super) logs: [bool; 3],
+}
+
+impl<'p, 'r> Run<'p, 'r> {
+    pub(super) fn new(plan: &'p AttemptPlan<'r>, folder: &Path, options: &RunOptions) -> Run<'p, 'r> {
+        let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_owned());
+        let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
+        let datasets = state.join("datasets");
+        let key = plan.dataset.key(plan.dataset_seed).as_str().to_owned();
+        let entry = datasets.join(&key);
+        let hidden = [state.clone(), folder.clone()].into_iter().chain(options.hidden.iter().cloned()).collect();
+        Run {
+            plan,
+            folder,
+            root: None,
+            logs_dir: None,
+            work_dir: None,
+            datasets,
+            store: None,
+            key,
+            entry,
+            entry_dir: None,
+            published: None,
+            materializations: 0,
+            last_worker: None,
+            cancel: options.cancel,
+            process_isolation: options.process_isolation,
+            cpus: options.cpus.clone(),
+            hidden,
+            failure: None,
+            phases: Vec::new(),
+            reused: None,
+            dataset: None,
+            materializer: Seen::default(),
+            implementation: Seen::default(),
+            evaluator: Seen::default(),
+            implementation_time_ns: None,
+            statistics: None,
+            result: None,
+            verdict: None,
+            metrics: None,
+            logs: [false; 3],
+        }
+    }
+
+    pub(super) fn steps(&mut self) -> Result<(), Failure> {
+        self.dataset_steps()?;
+        self.check_cancel()?;
+        self.run_implementation()?;
+        self.check_cancel()?;
+        self.run_evaluator()?;
+        // A cancellation that arrived during the last shutdown or the last checks is still honoured.
+        self.check_cancel()
+    }
+
+    /// The attempt's folders, the store, and the dataset (reused or materialized).
+    pub(super) fn dataset_steps(&mut self) -> Result<(), Failure> {
+        self.check_cancel()?;
+        // No worker has run yet: whatever is in the way of the executor's own folders is the executor's problem.
+        let root = Dir::open(&self.folder).map_err(|e| Failure::executor("opening the attempt folder", e))?;
+        self.logs_dir =
+            Some(root.create_dir("logs").map_err(|e| Failure::executor("creating the attempt folders", e))?);
+        self.work_dir =
+            Some(root.create_dir("work").map_err(|e| Failure::executor("creating the attempt folders", e))?);
+        self.root = Some(root);
+        let store = store::Store::open(&self.datasets, self.cancel)
+            .map_err(|e| self.store_failure("opening the dataset store", e))?;
+        self.store = Some(store);
+        store::clean_leftovers(&self.datasets).map_err(|e| Failure::executor("cleaning the dataset store", e))?;
+        self.obtain_dataset()
+    }
+
+    /// After the last session: the record's names in the attempt folder must be free for `write_record`. Any
+    /// worker of the attempt could have put something there, so it is an executor error naming the path (not
+    /// blamed on a worker), and the entry is removed (never followed) so that the record can still be written.
+    pub(super) fn clear_record_names(&mut self) -> Result<(), Failure> {
+        let Some(root) = &self.root else { return Ok(()) };
+        let mut first = None;
+        for name in [RECORD_TEMPORARY, RECORD_FILE] {
+            let Ok(Some(found)) = root.entry(name) else { continue };
+            let path = root.join(name);
+            let removed = if found == "folder" { remove_tree(&path) } else { Ok(()) }
+                .map_err(|source| FsError::Io { action: "remove", path: path.clone(), source })
+                .and_then(|()| root.remove_file(name));
+            let error = match removed {
+                Ok(()) => FsError::Unexpected { path, found },
+                Err(error) => error,
+            };
+            first.get_or_insert(Failure::executor("writing the attempt record", error));
+        }
+        first.map_or(Ok(()), Err)
+    }
+
+    pub(super) fn check_cancel(&self) -> Result<(), Failure> {
+        if self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+            return Err(Failure::new(None, None, FailureKind::Cancelled, "the attempt was cancelled".to_owned()));
+        }
+        Ok(())
+    }
+
+    pub(super) fn validator(&self) -> WorkerOutputValidator<'r> {
+        let validator = WorkerOutputValidator::new(self.plan.repository);
+        match self.cancel {
+            Some(flag) => validator.with_cancel(flag),
+            None => validator,
+        }
+    }
+
+    pub(super) fn path(&self, path: &Path) -> Result<crate::protocol::messages::Path, Failure> {
+        let text = path.to_str().ok_or_else(|| Failure::executor("naming a folder", "the path is not UTF-8"))?;
+        crate::protocol::messages::Path::try_from(text.to_owned())
+            .map_err(|e| Failure::executor("naming a folder", e.to_string()))
+    }
+
+    pub(super) fn store(&self) -> &store::Store {
+        self.store.as_ref().expect("the store is opened before any dataset step")
+    }
+
+    pub(super) fn store_failure(&self, action: &str, error: store::StoreError) -> Failure {
+        match error {
+            store::StoreError::Cancelled => {
+                Failure::new(None, None, FailureKind::Cancelled, "the attempt was cancelled".to_owned())
+            }
+            error => Failure::executor(action, error),
+        }
+    }
+
+    /// Makes sure nothing is in the way of what the executor is about to create for `role`'s session (its log and
+    /// source copy, and its `TMPDIR` and output folder, which are created here): the attempt's `logs/` and `work/`
+    /// must still be the folders the executor made, and the places must be empty. Only a worker of this attempt
+    /// that already ran can have put something there (no worker runs while this is checked), so an unexpected entry
+    /// is that worker's invalid output, attributed to its last scientific request; before any worker ran it is an
+    /// executor error. Returns the `TMPDIR`, which goes when the session has ended.
+    pub(super) fn prepare_places(&mut self, role: Role) -> Result<Tmpdir, Failure> {
+        let (Some(logs), Some(work)) = (&self.logs_dir, &self.work_dir) else {
+            return Err(Failure::executor("preparing a session", "the attempt folders were not created"));
+        };
+        for (dir, name) in [(logs, "logs"), (work, "work")] {
+            if !dir.is_at(&self.folder.join(name)) {
+                let found = Dir::open(&self.folder.join(name)).err().map_or("folder", |error| match error {
+                    FsError::Unexpected { found, .. } => found,
+                    FsError::Io { .. } => "entry",
+                });
+                return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
+            }
+        }
+        let checked = logs
+            .expect_absent(&format!("{role}.log"))
+            .and_then(|()| work.expect_absent(&format!("source-{role}")))
+            .and_then(|()| work.create_dir(&format!("tmp-{role}")));
+        let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
+        let output = match role {
+            Role::Implementation => work.create_dir("result").map(drop),
+            Role::ProblemEvaluator => work.create_dir("metrics").map(drop),
+            Role::DatasetMaterializer => Ok(()),
+        };
+        output.map_err(|error| self.unexpected(error))?;
+        Ok(tmpdir)
+    }
+
+    /// An entry found where the executor creates its own, blamed as [`prepare_places`](Run::prepare_places) says.
+    pub(super) fn unexpected(&self, error: FsError) -> Failure {
+        match (&error, self.last_worker) {
+            (FsError::Unexpected { .. }, Some((role, phase))) => Failure::new(
+                Some(role),
+                Some(phase),
+                FailureKind::InvalidOutput,
+                format!("{role} worker's output is invalid: it left an {error}"),
+            ),
+            _ => Failure::executor("preparing a session", error),
+        }
+    }
+
+    /// A session's configuration: a fresh private copy of the worker's source as its working directory, the
+    /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
+    ///
+    /// The worker is confined: it may write only `output` and its private `work/tmp-<role>/` (its `TMPDIR`), TCP
+    /// only if it declares `network = true`, and no file larger than `[limits] output_bytes`; its private view
+    /// hides the repository, the state folder and the attempt folder but for those two folders, its source copy
+    /// and what its requests name.
+    pub(super) fn session_config(
+        &mut self,
+        worker: &Worker,
+        role: Role,
+        output: &Path,
+    ) -> Result<(SessionConfig, PathBuf, Tmpdir), Failure> {
+        let tmpdir = self.prepare_places(role)?;
+        let tmp = self.folder.join("work").join(format!("tmp-{role}"));
+        let source = self.folder.join("work").join(format!("source-{role}"));
+        if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
+            // Nothing half-copied is left: on a full disk this also frees the room the record needs.
+            let _ = remove_tree(&source);
+            return Err(Failure::executor("copying the worker's source", error));
+        }
+        let timeouts = phase_timeouts(self.plan.repository);
+        let command = worker_command(worker, &source, Some(&tmp));
+        let worker_id = WorkerId::try_from(worker.identity().as_str())
+            .map_err(|e| Failure::executor("naming the worker", e.to_string()))?;
+        let index = role_index(role);
+        self.logs[index] = true;
+        let log = self.folder.join(LOG_PATHS[index]);
+        let mut confinement = Confinement::new()
+            .writable(output)
+            .writable(&tmp)
+            .network(worker.network())
+            .limits(self.plan.repository.limits())
+            .process_isolation(self.process_isolation)
+            .private_view();
+        // The repository is hidden but for what the worker's command and environment name there; the state, the
+        // attempt and the options' folders are hidden but for what this session's requests name.
+        confinement = confinement.hide_unless_named(self.plan.repository.root());
+        for hidden in &self.hidden {
+            confinement = confinement.hide(hidden);
+        }
+        // What the role's requests name, read-only; its source copy is its working directory, shown too. An
+        // implementation's dataset only once its hello is answered: nothing it does before can use its inputs.
+        match role {
+            Role::DatasetMaterializer => {}
+            Role::Implementation => confinement = confinement.readable_after_hello(&self.entry),
+            Role::ProblemEvaluator => {
+                confinement = confinement.readable(&self.entry).readable(self.folder.join("work/result"));
+            }
+        }
+        let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
+        if let Some(flag) = self.cancel {
+            config = config.cancel_flag(flag);
+        }
+        if let Some(cpus) = &self.cpus {
+            config = config.cpus(cpus.clone());
+        }
+        Ok((config, source, tmpdir))
+    }
+
+    /// The dataset, reused from the store when an entry validates and matches its `.published` record, otherwise
+    /// materialized and published. A concurrent run publishing the key first, or an entry replaced while it was
+    /// being verified, starts the resolution again (a few rounds at most).
+    pub(super) fn obtain_dataset(&mut self) -> Result<(), Failure> {
+        for _ in 0..3 {
+            if self.reuse_stored()? {
+                self.reused.get_or_insert(self.materializations == 0);
+                return Ok(());
+            }
+            self.check_cancel()?;
+            if self.build_dataset()? {
+                return Ok(());
+            }
+        }
+        Err(Failure::executor("resolving the dataset", "its store entry kept being replaced by other runs"))
+    }
+
+    /// Takes the stored entry if it validates, has a valid record and matches it, and is still the folder that was
+    /// validated; otherwise evicts it (unless it was replaced meanwhile) and returns `false`.
+    pub(super) fn reuse_stored(&mut self) -> Result<bool, Failure> {
+        let key = self.key.clone();
+        let found = self.store().lookup(&key).map_err(|e| self.store_failure("reading the dataset store", e))?;
+        let Some(store::Found { dir, record }) = found else { return Ok(false) };
+        let validated = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        if let Err(error) = &validated
+            && let Some(cancelled) = Failure::cancelled(error)
+        {
+            return Err(cancelled);
+        }
+        if let (Ok(validated), Some(record)) = (&validated, &record)
+            && record.matches(validated)
+            && dir.is_at(&self.entry)
+        {
+            self.accept(validated.clone(), dir, record.clone())?;
+            return Ok(true);
+        }
+        // An entry that fails re-verification, has no valid record or differs from it is evicted and rebuilt; that
+        // is not a failure.
+        self.store().evict(&key, Some(&dir)).map_err(|e| self.store_failure("evicting a dataset entry", e))?;
+        Ok(false)
+    }
+
+    /// Holds `dir` as the attempt's dataset. A dataset resolved again during the attempt must be the same one.
+    pub(super) fn accept(&mut self, validated: ValidatedDataset, dir: Dir, record: Published) -> Result<(), Failure> {
+        if let Some(first) = &self.published
+            && (&first.files, &first.manifest) != (&record.files, &record.manifest)
+        {
+            let message = "the dataset was replaced in the store by different content during the attempt";
+            return Err(Failure::executor("resolving the dataset again", message));
+        }
+        self.published.get_or_insert(record);
+        self.dataset = Some(validated);
+        self.entry_dir = Some(dir);
+        Ok(())
+    }
+
+    /// Materializes, validates and publishes the dataset; `false` if another run published the key first.
+    pub(super) fn build_dataset(&mut self) -> Result<bool, Failure> {
+        let dataset = self.plan.dataset;
+        if self.materializations > 0 {
+            self.retire_materializer_session()?;
+        }
+        self.materializations += 1;
+        self.reused.get_or_insert(false);
+        let staging = store::Staging::create(&self.datasets)
+            .map_err(|e| Failure::executor("creating a dataset staging folder", e))?;
+        let outcome = self.materialize(staging.path());
+        let remove_staging = |staging: &store::Staging| {
+            remove_tree(staging.path()).map_err(|e| Failure::executor("removing a staging folder", e))
+        };
+        let manifest = match outcome {
+            Ok(manifest) => manifest,
+            Err(failure) => {
+                remove_staging(&staging)?;
+                return Err(failure);
+            }
+        };
+        let role = Role::DatasetMaterializer;
+        if manifest != DATASET_MANIFEST {
+            remove_staging(&staging)?;
+            let message = format!(
+                "{role} worker's output is invalid: it named its manifest {manifest:?}, but a dataset's manifest must \
+                 be {DATASET_MANIFEST:?} at its root (implementations receive only the folder)"
+            );
+            return Err(Failure::new(Some(role), Some(Method::Materialize), FailureKind::InvalidOutput, message));
+        }
+        let validated = match self.validator().validate_dataset(dataset, staging.path(), DATASET_MANIFEST) {
+            Ok(validated) => validated,
+            Err(error) => {
+                remove_staging(&staging)?;
+                return Err(Failure::output(role, Method::Materialize, &error));
+            }
+        };
+        let materializer = self.plan.worker(dataset.materializer()).identity().as_str().to_owned();
+        let record = Published::new(&self.key, &validated, &materializer, SystemTime::now());
+        let published = self
+            .store()
+            .publish(staging, &self.key, &record)
+            .map_err(|e| self.store_failure("publishing the dataset", e))?;
+        if let store::Publication::Exists = published {
+            return Ok(false);
+        }
+        let dir = Dir::open(&self.entry).map_err(|e| Failure::executor("opening the published dataset", e))?;
+        let again = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
+            Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
+        })?;
+        if !record.matches(&again) || !dir.is_at(&self.entry) {
+            return Ok(false);
+        }
+        self.accept(again, dir, record)?;
+        Ok(true)
+    }
+
+    /// Before a second materialization in one attempt, the first one's source copy (the executor's own) is removed
+    /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh (its
+    /// `TMPDIR` went when its session ended).
+    pub(super) fn retire_materializer_session(&mut self) -> Result<(), Failure> {
+        let role = Role::DatasetMaterializer;
+        remove_tree(&self.folder.join("work").join(format!("source-{role}")))
+            .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
+        if let Some(logs) = &self.logs_dir
+            && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
+        {
+            logs.rename_new(&format!("{role}.log"), &format!("{role}-{}.log", self.materializations))
+                .map_err(|e| Failure::executor("keeping an earlier log", e))?;
+        }
+        Ok(())
+    }
+
+    /// Runs the materializer's session into `output`; returns the manifest path it named, once it has exited.
+    pub(super) fn materialize(&mut self, output: &Path) -> Result<String, Failure> {
+        let worker = self.plan.worker(self.plan.dataset.materializer());
+        let (config, source, tmpdir) = self.session_config(worker, Role::DatasetMaterializer, output)?;
+        let params = MaterializeParams {
+            source_dir: self.path(&source)?,
+            dataset_parameters: self.plan.dataset.parameters().clone(),
+            dataset_seed: self.plan.dataset_seed,
+            output_dir: self.path(output)?,
+        };
+        self.last_worker = Some((Role::DatasetMaterializer, Method::Materialize));
+        let mut session = self.connect::<crate::session::Materializer>(config)?;
+        self.materializer.handshake = Some(session.handshake().clone());
+        self.materializer.confinement = Some(session.confinement());
+        if let Some(budget) = self.plan.repository.budgets().materialization {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let response = session.materialize(params);
+        let response = self.settle(session, response, Role::DatasetMaterializer)?;
+        tmpdir.remove()?;
+        Ok(response.dataset.manifest.to_string())
+    }
+
+    pub(super) fn seen(&mut self, role: Role) -> &mut Seen {
+        match role {
+            Role::DatasetMaterializer => &mut self.materializer,
+            Role::Implementation => &mut self.implementation,
+            Role::ProblemEvaluator => &mut self.evaluator,
+        }
+    }
+
+    pub(super) fn connect<R: crate::session::SessionRole>(
+        &mut self,
+        config: SessionConfig,
+    ) -> Result<crate::Session<R>, Failure> {
+        crate::Session::<R>::connect(config).map_err(|error| {
+            self.phases.extend(error.timing().cloned());
+            Failure::session(&error)
+        })
+    }
+
+    /// Ends a session after its last scientific request: on success the deadline is cleared and the worker shut
+    /// down; either way its timings are recorded and its processes are gone when this returns.
+    pub(super) fn settle<R: crate::session::SessionRole, T>(
+        &mut self,
+        mut session: crate::Session<R>,
+        outcome: Result<T, SessionError>,
+        role: Role,
+    ) -> Result<T, Failure> {
+        let value = match outcome {
+            Ok(value) => value,
+            Err(error) => {
+                self.phases.extend(session.phases().iter().cloned());
+                drop(session);
+                return Err(Failure::session(&error));
+            }
+        };
+        session.clear_scientific_deadline();
+        let before = session.phases().to_vec();
+        match session.shutdown() {
+            Ok(summary) => {
+                self.phases.extend(summary.phases);
+                self.seen(role).resources = Some(summary.resources);
+                Ok(value)
+            }
+            Err(error) => {
+                self.phases.extend(before);
+                self.phases.extend(error.timing().cloned());
+                Err(Failure::session(&error))
+            }
+        }
+    }
+
+    /// Before a session that receives the dataset: if its store entry is no longer the folder this attempt holds
+    /// (another run evicted or replaced it), the dataset is resolved again (re-verified or rebuilt) and must be
+    /// the same inventory; nobody is blamed.
+    pub(super) fn ensure_dataset(&mut self) -> Result<(), Failure> {
+        if self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry)) {
+            return Ok(());
+        }
+        self.entry_dir = None;
+        self.obtain_dataset()
+    }
+
+    pub(super) fn run_implementation(&mut self) -> Result<(), Failure> {
+        let plan = self.plan;
+        self.ensure_dataset()?;
+        let worker = self.plan.worker(plan.implementation.worker());
+        let result_dir = self.folder.join("work/result");
+        let (mut config, _source, tmpdir) = self.session_config(worker, Role::Implementation, &result_dir)?;
+        for &capability in plan.implementation.capabilities() {
+            config = config.select(capability);
+        }
+        let prepare = PrepareParams {
+            dataset_dir: self.path(&self.entry)?,
+            problem_contract_id: contract_id(plan.problem)?,
+            problem_parameters: plan.problem.parameters().clone(),
+            implementation_parameters: plan.implementation.parameters().clone(),
+            implementation_seed: plan.implementation_seed,
+        };
+        let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
+        self.last_worker = Some((Role::Implementation, Method::Prepare));
+        let mut session = match self.connect::<crate::session::Implementation>(config) {
+            Ok(session) => session,
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Method::Hello)),
+        };
+        self.implementation.handshake = Some(session.handshake().clone());
+        self.implementation.confinement = Some(session.confinement());
+        self.implementation.cpus = Some(session.cpus().clone());
+        if let Some(budget) = plan.repository.budgets().implementation {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let mut last = Method::Prepare;
+        let outcome = session.prepare(prepare).and_then(|()| {
+            last = Method::Execute;
+            session.execute(execute)
+        });
+        // The result is sealed at the execute answer: validated (walked and hashed) while every process of the
+        // worker is stopped, before the session goes on to shutdown. What the worker does after its answer can
+        // only break the seal, never count.
+        let validator = self.validator();
+        let outcome = outcome.and_then(|response| {
+            let sealed = session
+                .while_stopped(|| validator.validate_result(plan.problem, &result_dir, &response.result.manifest))?;
+            Ok((response, sealed))
+        });
+        self.last_worker = Some((Role::Implementation, last));
+        let settled = self.settle(session, outcome, Role::Implementation);
+        let (response, sealed) = match settled {
+            Ok(settled) => settled,
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, last)),
+        };
+        tmpdir.remove()?;
+        self.implementation_time_ns = response.implementation_time_ns;
+        self.statistics = Some(response.statistics.clone());
+        self.verify_dataset(Role::Implementation, last)?;
+        self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Method::Execute, &e))?);
+        self.verify_result(Role::Implementation, Method::Shutdown, "after the implementation worker answered execute")
+    }
+
+    pub(super) fn run_evaluator(&mut self) -> Result<(), Failure> {
+        let plan = self.plan;
+        self.ensure_dataset()?;
+        let worker = self.plan.worker(plan.problem.evaluator());
+        let metrics_dir = self.folder.join("work/metrics");
+        let (config, _source, tmpdir) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
+        let params = EvaluateParams {
+            dataset_dir: self.path(&self.entry)?,
+            result_dir: self.path(&self.folder.join("work/result"))?,
+            metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
+            problem_contract_id: contract_id(plan.problem)?,
+            problem_parameters: plan.problem.parameters().clone(),
+        };
+        self.last_worker = Some((Role::ProblemEvaluator, Method::Evaluate));
+        let mut session = match self.connect::<crate::session::Evaluator>(config) {
+            Ok(session) => session,
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Hello)),
+        };
+        self.evaluator.handshake = Some(session.handshake().clone());
+        self.evaluator.confinement = Some(session.confinement());
+        if let Some(budget) = plan.repository.budgets().evaluation {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let outcome = session.evaluate(params);
+        if let Ok(response) = &outcome {
+            self.verdict = Some(response.verdict);
+        }
+        if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
+            return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Evaluate));
+        }
+        tmpdir.remove()?;
+        self.verify_dataset(Role::ProblemEvaluator, Method::Evaluate)?;
+        self.verify_result(Role::ProblemEvaluator, Method::Evaluate, "during the problem_evaluator worker's session")?;
+        let metrics = self
+            .validator()
+            .validate_metrics(plan.problem, &metrics_dir)
+            .map_err(|e| Failure::output(Role::ProblemEvaluator, Method::Evaluate, &e))?;
+        self.metrics = Some(metrics.metrics().metrics.clone());
+        Ok(())
+    }
+
+    /// After a session that received the dataset failed: the dataset is still re-verified (and evicted if it
+    /// changed), but the session's own failure is what ends the attempt.
+    pub(super) fn after_dataset_session(&mut self, failure: Failure, role: Role, phase: Method) -> Failure {
+        match self.verify_dataset(role, phase) {
+            Err(error) if error.kind == FailureKind::ExecutorError => error,
+            _ => failure,
+        }
+    }
+
+    /// Re-verifies the dataset after a session that could see it, through the entry folder this attempt holds.
+    /// If the store's entry is still that folder, a change was made in place while the session could see it: it
+    /// is `dataset_modified`, attributed to `role` and `phase`, and evicts the entry. If the entry is gone or is
+    /// another folder, another run evicted or replaced it (each run blames only a change it sees in place), so
+    /// this session is not blamed and the next session resolves the dataset again.
+    pub(super) fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
+        let (Some(original), Some(dir)) = (&self.dataset, &self.entry_dir) else { return Ok(()) };
+        if !dir.is_at(&self.entry) {
+            self.entry_dir = None;
+            return Ok(());
+        }
+        let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        if let Err(error) = &again
+            && let Some(cancelled) = Failure::cancelled(error)
+        {
+            return Err(cancelled);
+        }
+        if !dir.is_at(&self.entry) {
+            self.entry_dir = None;
+            return Ok(());
+        }
+        let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
+        let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
+        let dir = self.entry_dir.take();
+        self.store()
+            .evict(&self.key, dir.as_ref())
+            .map_err(|e| self.store_failure("evicting a modified dataset", e))?;
+        let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
+        Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))
+    }
+
+    /// Re-verifies the result against what was validated: after the implementation's session (it must be what was
+    /// sealed at the execute answer) and after the evaluator's. A change is `role`'s invalid output in `phase`,
+    /// the message saying it changed `when`.
+    pub(super) fn verify_result(&mut self, role: Role, phase: Method, when: &str) -> Result<(), Failure> {
+        let Some(original) = &self.result else { return Ok(()) };
+        let manifest = original.manifest_file().path().as_str().to_owned();
+        let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);
+        if let Err(error) = &again
+            && let Some(cancelled) = Failure::cancelled(error)
+        {
+            return Err(cancelled);
+        }
+        let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
+        let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
+        let message = format!("the result changed {when}: {problem}");
+        Err(Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message))
+    }
+
+    pub(super) fn into_record(self, started_at: SystemTime) -> AttemptRecord {
+        let plan = self.plan;
+        let outcome = match (&self.failure, self.verdict) {
+            (Some(failure), _) if failure.kind == FailureKind::Cancelled => rec::Outcome::Cancelled,
+            (Some(_), _) | (None, None) => rec::Outcome::Failed,
+            (None, Some(verdict)) => parse(&verdict.to_string()),
+        };
+        let failure = self.failure.map(Failure::into_record);
+        let materializer = plan.worker(plan.dataset.materializer());
+        let implementer = plan.worker(plan.implementation.worker());
+        let evaluator = plan.worker(plan.problem.evaluator());
+        let implementation_handshake = self.implementation.handshake.clone();
+        AttemptRecord {
+            campaign: None,
+            metewand_version: parse(env!("CARGO_PKG_VERSION")),
+            started_at: timestamp(started_at),
+            finished_at: timestamp(SystemTime::now()),
+            repository: parse(&plan.repository.root().to_string_lossy()),
+            outcome,
+            verdict: self.verdict.map(|verdict| parse(&verdict.to_string())),
+            failure,
+            problem: rec::Problem {
+                contract_id: parse(plan.problem.contract_id().as_str()),
+                name: parse(plan.problem.name()),
+                parameters: plan.problem.parameters().clone(),
+                timed: Some(plan.problem.timed()),
+            },
+            dataset: rec::Dataset {
+                files: self.dataset.as_ref().map(|dataset| file_records(dataset.files())),
+                key: parse(plan.dataset.key(plan.dataset_seed).as_str()),
+                materializer: worker_session(materializer, &self.materializer),
+                name: parse(plan.dataset.name()),
+                parameters: plan.dataset.parameters().clone(),
+                reused: self.reused,
+                seed: plan.dataset_seed,
+            },
+            implementation: rec::Implementation {
+                capabilities: implementation_handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+                confinement: self.implementation.confinement.as_ref().map(confinement_record),
+                cpus: self.implementation.cpus.as_ref().map(cpus_record),
+                resources: self.implementation.resources.as_ref().map(resources_record),
+                files: self.result.as_ref().map(|result| file_records(result.files())),
+                implementation_time_ns: self.implementation_time_ns,
+                name: parse(plan.implementation.name()),
+                parameters: plan.implementation.parameters().clone(),
+                sdk: implementation_handshake.as_ref().and_then(sdk),
+                seed: plan.implementation_seed,
+                selected: convert(&plan.implementation.capabilities().to_vec()),
+                statistics: self.statistics,
+                worker_id: parse(implementer.identity().as_str()),
+            },
+            evaluator: worker_session(evaluator, &self.evaluator),
+            metrics: self.metrics,
+            phases: phase_records(&self.phases),
+            logs: rec::Logs {
+                dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
+                implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
+                problem_evaluator: self.logs[2].then(|| parse(LOG_PATHS[2])),
+            },
+        }
+    }
+}
