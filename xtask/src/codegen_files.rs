@@ -138,6 +138,8 @@ pub(crate) fn write(root: &Path) -> Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    use metewand_testkit::copy_tree;
+
     use super::*;
     use crate::workspace_root;
 
@@ -147,19 +149,6 @@ mod tests {
         let root = workspace_root();
         let drift = drift(&root).expect("the schemas generate");
         assert!(drift.is_empty(), "generated files are out of date: {drift:?}; run `{REGENERATE_COMMAND}`");
-    }
-
-    fn copy_tree(from: &Path, to: &Path) {
-        fs::create_dir_all(to).unwrap();
-        for entry in fs::read_dir(from).unwrap() {
-            let entry = entry.unwrap();
-            let target = to.join(entry.file_name());
-            if entry.file_type().unwrap().is_dir() {
-                copy_tree(&entry.path(), &target);
-            } else {
-                fs::copy(entry.path(), &target).unwrap();
-            }
-        }
     }
 
     /// A copy of the workspace's schemas and generated files, for tests that change them.
