@@ -14,6 +14,8 @@
 
 mod codegen_files;
 mod python;
+#[cfg(test)]
+mod tidy;
 
 use std::fs;
 use std::path::{Path, PathBuf};
