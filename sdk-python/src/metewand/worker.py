@@ -36,7 +36,6 @@ the framing rules (a line over 1 MiB, bytes after the last line feed).
 from __future__ import annotations
 
 import abc
-import gc
 import os
 import sys
 from time import perf_counter_ns
@@ -598,9 +597,6 @@ class _Session:
             dataset, request.implementation_parameters, request.implementation_seed, problem
         )
         self._prepared = True
-        # The garbage prepare made is collected here, not by a collection the SDK's own
-        # allocations would trigger inside the timed execute.
-        gc.collect()
         return _messages.AckResponse(id=request.id)
 
     def _execute(self, request: _messages.ExecuteRequest) -> Any:
