@@ -27,6 +27,7 @@
 
 #![forbid(unsafe_code)]
 
+mod imports;
 mod python;
 mod rust;
 
@@ -121,6 +122,11 @@ pub fn generate(sources: &[SchemaSource]) -> Result<Vec<GeneratedFile>, Error> {
     files.extend(python::generate(&schemas)?);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// `pointer` extended by one reference token, escaped as RFC 6901 asks.
+pub(crate) fn pointer_join(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
 }
 
 /// Greedy word wrap at `width` columns; words longer than that stay whole.

@@ -20,7 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use serde_json::{Map, Value};
 
-use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, wrap};
+use crate::imports::Imports;
+use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, pointer_join, wrap};
 
 /// Where the generated modules live, relative to the workspace root.
 const OUTPUT_DIR: &str = "sdk-python/src/metewand/models";
@@ -66,12 +67,21 @@ const RESERVED_PROPERTIES: &[&str] = &["self", "from_dict", "to_dict"];
 pub(crate) fn generate(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> {
     let mut files = Vec::with_capacity(schemas.len() + 1);
     let mut index = Vec::with_capacity(schemas.len());
-    for schema in schemas {
+    let localized = crate::imports::ordered(schemas)?
+        .into_iter()
+        .map(|schema| crate::imports::localize(schema, schemas))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Each module is parsed after the modules it takes definitions from, which it needs to know.
+    let mut done: BTreeMap<String, Module<'_>> = BTreeMap::new();
+    for Imports { schema, imported } in &localized {
         let name = module_name(schema)?;
-        let module = Module::parse(schema)?;
+        let module = Module::parse(schema, imported, &done)?;
         files.push(GeneratedFile { path: format!("{OUTPUT_DIR}/{name}.py"), contents: module.render() });
         index.push((name, module.title()));
+        done.insert(schema.name.clone(), module);
     }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    index.sort();
     files.push(GeneratedFile { path: format!("{OUTPUT_DIR}/__init__.py"), contents: package_init(&index) });
     Ok(files)
 }
@@ -234,10 +244,21 @@ struct Module<'a> {
     classes: Vec<Class>,
     /// Every module-level name, to refuse two definitions that would generate the same one.
     names: BTreeSet<String>,
+    /// The definitions taken from other schemas' modules: by definition name, the owner's schema name, and what
+    /// the owner made of it.
+    imported: BTreeMap<String, (String, Ty)>,
+    /// Names used at run time, by the schema name of the module that defines them.
+    imports: BTreeMap<String, BTreeSet<String>>,
+    /// Names only annotations use, imported for type checkers alone.
+    type_imports: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl<'a> Module<'a> {
-    fn parse(schema: &'a Schema) -> Result<Module<'a>, Error> {
+    fn parse(
+        schema: &'a Schema,
+        imported: &BTreeMap<String, String>,
+        done: &BTreeMap<String, Module<'_>>,
+    ) -> Result<Module<'a>, Error> {
         let root = schema.value.as_object().ok_or_else(|| schema.unsupported("", "a schema must be a JSON object"))?;
         let defs = match root.get("$defs") {
             None => Map::new(),
@@ -254,7 +275,20 @@ impl<'a> Module<'a> {
             helpers: BTreeMap::new(),
             classes: Vec::new(),
             names: RESERVED_NAMES.iter().map(|name| (*name).to_owned()).collect(),
+            imported: BTreeMap::new(),
+            imports: BTreeMap::new(),
+            type_imports: BTreeMap::new(),
         };
+        for (name, home) in imported {
+            let owner = &done[home];
+            let ty = match &owner.kinds[name] {
+                DefKind::Class(class) => Ty::Model(class.clone()),
+                DefKind::JsonObject => Ty::JsonObject,
+                DefKind::Value => owner.resolved[name].clone(),
+            };
+            module.kinds.insert(name.clone(), owner.kinds[name].clone());
+            module.imported.insert(name.clone(), (home.clone(), ty));
+        }
         for key in ["$schema", "$id"] {
             if root.get(key).is_some_and(|value| !value.is_string()) {
                 return Err(schema.unsupported(&pointer_join("", key), format!("{key} must be a string")));
@@ -263,7 +297,7 @@ impl<'a> Module<'a> {
         check_annotations(schema, "", root)?;
 
         // Sorted here, since serde_json keeps insertion order when another crate enables preserve_order.
-        let mut names: Vec<String> = module.defs.keys().cloned().collect();
+        let mut names: Vec<String> = module.defs.keys().filter(|name| !imported.contains_key(*name)).cloned().collect();
         names.sort();
         for name in &names {
             let pointer = pointer_join("/$defs", name);
@@ -330,6 +364,10 @@ impl<'a> Module<'a> {
     /// A root that is not an object: allowed only as an `anyOf` or `oneOf` of local references, which documents the
     /// definitions without generating anything, since each message is decoded as the definition its context expects.
     fn check_root_union(&mut self, root: &Map<String, Value>) -> Result<(), Error> {
+        if !root.contains_key("anyOf") && !root.contains_key("oneOf") {
+            // A schema of shared definitions only, which other schemas refer to.
+            return check_keywords(self.schema, "", root, &["$schema", "$id", "$defs"]);
+        }
         let keyword = if root.contains_key("anyOf") { "anyOf" } else { "oneOf" };
         let Some(Value::Array(branches)) = root.get(keyword) else {
             return Err(self.unsupported("", "the root must be an object type or an anyOf of local $refs"));
@@ -706,11 +744,41 @@ impl<'a> Module<'a> {
     }
 
     fn resolve_ref(&mut self, name: &str) -> Result<Ty, Error> {
+        if let Some((home, ty)) = self.imported.get(name).cloned() {
+            self.import(&home, &ty, &pointer_join("/$defs", name))?;
+            return Ok(ty);
+        }
         match self.kinds[name].clone() {
             DefKind::Class(class) => Ok(Ty::Model(class)),
             DefKind::JsonObject => Ok(Ty::JsonObject),
             DefKind::Value => self.resolve_value_def(name),
         }
+    }
+
+    /// Notes the names `ty`, the owner's type of a definition of the schema `home`, needs from the owner's module.
+    fn import(&mut self, home: &str, ty: &Ty, pointer: &str) -> Result<(), Error> {
+        let (runtime, annotations): (Vec<&str>, Vec<&str>) = match ty {
+            Ty::Model(class) => (vec![class], vec![]),
+            Ty::Named { helper, target } => match target.as_ref() {
+                Ty::Enum { alias: Some(alias), .. } => (vec![helper], vec![alias]),
+                _ => (vec![helper], vec![]),
+            },
+            Ty::Enum { constant, alias, .. } => (vec![constant], alias.iter().map(String::as_str).collect()),
+            Ty::Array { items, .. } | Ty::Nullable(items) => return self.import(home, items, pointer),
+            _ => (vec![], vec![]),
+        };
+        for (names, table) in [(runtime, &mut self.imports), (annotations, &mut self.type_imports)] {
+            for name in names {
+                if table.entry(home.to_owned()).or_default().insert(name.to_owned())
+                    && !self.names.insert(name.to_owned())
+                {
+                    return Err(self
+                        .schema
+                        .unsupported(pointer, format!("the generated Python name {name} is already taken")));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A definition that is neither a class nor a free-form object: a named scalar gets a checking function; an
@@ -774,10 +842,6 @@ fn is_snake_identifier(name: &str) -> bool {
 }
 
 /// Appends one reference token to a JSON Pointer, escaped as RFC 6901 requires.
-fn pointer_join(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
-}
-
 /// Accepts only patterns that mean the same in ECMA-262 (JSON Schema's dialect) and in Python's `re` with
 /// `re.ASCII`, matched with `fullmatch`: anchored at both ends, no top-level alternation, no `.` (whose line
 /// terminators differ), and only escapes whose meaning is shared.
@@ -1044,6 +1108,16 @@ impl Writer {
         self.line(level, &format!("{close}{suffix}"));
     }
 
+    /// Writes `from module import names`, on one line if it fits.
+    fn import(&mut self, level: usize, module: &str, names: &[String]) {
+        let flat = format!("from {module} import {}", names.join(", "));
+        if Writer::fits(level, &flat) {
+            self.line(level, &flat);
+        } else {
+            self.sequence(level, &format!("from {module} import "), "(", names, ")", "");
+        }
+    }
+
     /// Writes a docstring; paragraphs are separated by blank lines in `text`.
     fn docstring(&mut self, level: usize, text: &str) {
         let paragraphs: Vec<String> =
@@ -1154,11 +1228,10 @@ impl Module<'_> {
         out.line(0, "from __future__ import annotations");
         out.blank();
         let imports: Vec<String> = imports.iter().map(|name| (*name).to_owned()).collect();
-        let flat = format!("from metewand._strict import {}", imports.join(", "));
-        if Writer::fits(0, &flat) {
-            out.line(0, &flat);
-        } else {
-            out.sequence(0, "from metewand._strict import ", "(", &imports, ")", "");
+        out.import(0, "metewand._strict", &imports);
+        for (home, names) in &self.imports {
+            let names: Vec<String> = names.iter().cloned().collect();
+            out.import(0, &format!("metewand.models.{}", home.replace('-', "_")), &names);
         }
         out.blank();
         out.line(
@@ -1167,11 +1240,16 @@ impl Module<'_> {
         );
         out.line(0, "TYPE_CHECKING = False");
         out.line(0, "if TYPE_CHECKING:");
-        if typing.is_empty() {
+        if typing.is_empty() && self.type_imports.is_empty() {
             out.line(1, "pass");
-        } else {
-            let typing: Vec<&str> = typing.into_iter().collect();
-            out.line(1, &format!("from typing import {}", typing.join(", ")));
+        }
+        if !typing.is_empty() {
+            let typing: Vec<String> = typing.into_iter().map(str::to_owned).collect();
+            out.import(1, "typing", &typing);
+        }
+        for (home, names) in &self.type_imports {
+            let names: Vec<String> = names.iter().cloned().collect();
+            out.import(1, &format!("metewand.models.{}", home.replace('-', "_")), &names);
         }
         for (_, decl) in &aliases {
             let alias = decl.alias.as_deref().unwrap_or_default();
@@ -1552,6 +1630,7 @@ mod tests {
         let sources = [
             ("artifact-manifest", include_str!("../../schemas/artifact-manifest.schema.json")),
             ("attempt-record", include_str!("../../schemas/attempt-record.schema.json")),
+            ("common", include_str!("../../schemas/common.schema.json")),
             ("metrics", include_str!("../../schemas/metrics.schema.json")),
             ("result-manifest", include_str!("../../schemas/result-manifest.schema.json")),
             ("worker-protocol-message", include_str!("../../schemas/worker-protocol-message.schema.json")),
@@ -1595,6 +1674,7 @@ mod tests {
             [
                 "sdk-python/src/metewand/models/artifact_manifest.py",
                 "sdk-python/src/metewand/models/attempt_record.py",
+                "sdk-python/src/metewand/models/common.py",
                 "sdk-python/src/metewand/models/metrics.py",
                 "sdk-python/src/metewand/models/result_manifest.py",
                 "sdk-python/src/metewand/models/worker_protocol_message.py",
@@ -1607,7 +1687,7 @@ mod tests {
             assert!(first.ends_with(&format!("do not edit. Regenerate with: {REGENERATE_COMMAND}")), "{first}");
             assert!(file.contents.ends_with('\n') && !file.contents.ends_with("\n\n"), "{}", file.path);
         }
-        let init = &files[5].contents;
+        let init = &files[6].contents;
         assert!(!init.contains("\nimport ") && !init.contains("\nfrom "), "the package imports nothing");
         assert_eq!(generate(&real_schemas()).unwrap(), files, "the output is deterministic");
     }
@@ -1615,23 +1695,34 @@ mod tests {
     #[test]
     fn classes_and_names_follow_the_schema() {
         let files = generate(&real_schemas()).unwrap();
-        let protocol = &files[4].contents;
+        let common = &files[2].contents;
         for expected in [
-            "class HelloRequest:\n",
-            "class FailureResponse:\n",
             "    Role: TypeAlias = Literal[\"dataset_materializer\", \"implementation\", \"problem_evaluator\"]\n",
             "ROLE_VALUES: frozenset[Role] = frozenset(\n    {\"dataset_materializer\", \"implementation\", \"problem_evaluator\"}\n)\n",
             "def _safe_uint(value: object, path: str) -> int:\n",
             "    return check_integer(value, path, minimum=0, maximum=9007199254740991)\n",
             "pattern=r\"^mw1-resolved-worker-[0-9a-f]{64}$\"",
+            "class SdkInfo:\n",
+        ] {
+            assert!(common.contains(expected), "missing {expected:?}");
+        }
+        let protocol = &files[5].contents;
+        for expected in [
+            "class HelloRequest:\n",
+            "class FailureResponse:\n",
             "    \"hello_request\": HelloRequest,\n",
+            "from metewand.models.common import (\n    SdkInfo,\n",
+            "    from metewand.models.common import Capability, FailureCode, Role, Verdict\n",
         ] {
             assert!(protocol.contains(expected), "missing {expected:?}");
         }
+        for shared in ["ROLE_VALUES", "def _safe_uint", "class SdkInfo", "mw1-resolved-worker"] {
+            assert!(!protocol.contains(shared), "{shared} is defined again in the protocol's module");
+        }
         assert!(!protocol.contains("None: "), "a union root gets no class");
         assert!(files[1].contents.contains("class AttemptRecord:\n"));
-        assert!(files[0].contents.contains("DEFINITIONS: dict[str | None, type] = {None: ArtifactManifest,"));
-        assert!(files[2].contents.contains("class Metrics:\n"));
+        assert!(files[0].contents.contains("DEFINITIONS: dict[str | None, type] = {None: ArtifactManifest}\n"));
+        assert!(files[3].contents.contains("class Metrics:\n"));
         for file in &files {
             // A pattern is kept whole, as the schema writes it, however long.
             for line in file.contents.lines().skip(1).filter(|line| !line.trim_start().starts_with("pattern=")) {

@@ -22,6 +22,7 @@ use quote::{ToTokens, format_ident, quote};
 use serde_json::{Map, Value};
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use crate::imports::Imports;
 use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, wrap};
 
 /// Where the generated modules live, relative to the workspace root.
@@ -35,7 +36,7 @@ pub(crate) fn generate(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> 
     for schema in schemas {
         files.push(GeneratedFile {
             path: format!("{OUTPUT_DIR}/{}.rs", module_name(&schema.name)),
-            contents: generate_module(schema)?,
+            contents: generate_module(schema, schemas)?,
         });
     }
     files.push(GeneratedFile { path: format!("{OUTPUT_DIR}/mod.rs"), contents: index_module(schemas) });
@@ -84,12 +85,14 @@ struct Plan {
     consts: BTreeMap<String, Const>,
 }
 
-fn generate_module(schema: &Schema) -> Result<String, Error> {
-    let root = schema.value.as_object().ok_or_else(|| schema.unsupported("", "a schema must be an object"))?;
-    let expected_id = format!("urn:metewand:schema:{}:1", schema.name);
-    if root.get("$id").and_then(Value::as_str) != Some(expected_id.as_str()) {
-        return Err(schema.unsupported("/$id", format!("the $id must be {expected_id:?}")));
+fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Error> {
+    let expected_id = format!("urn:metewand:schema:{}:1", original.name);
+    if original.value.get("$id").and_then(Value::as_str) != Some(expected_id.as_str()) {
+        return Err(original.unsupported("/$id", format!("the $id must be {expected_id:?}")));
     }
+    let Imports { schema, imported } = crate::imports::localize(original, schemas)?;
+    let schema = &schema;
+    let root = schema.value.as_object().ok_or_else(|| schema.unsupported("", "a schema must be an object"))?;
     let empty = Map::new();
     let defs = match root.get("$defs") {
         None => &empty,
@@ -99,7 +102,12 @@ fn generate_module(schema: &Schema) -> Result<String, Error> {
 
     let mut plan = Plan::default();
     for (name, def) in defs {
-        plan_definition(schema, defs, name, def, &mut plan)?;
+        match imported.get(name) {
+            Some(home) => {
+                plan.replacements.insert(type_name(name), imported_type(home, name, schemas)?);
+            }
+            None => plan_definition(schema, defs, &imported, None, name, def, &mut plan)?,
+        }
     }
     let root_is_type = root.get("type").is_some();
     if root_is_type {
@@ -167,12 +175,34 @@ fn check_substitutions(schema: &Schema, tokens: &TokenStream, plan: &Plan) -> Re
             return Err(schema.unsupported("", format!("typify did not use the const type {}", constant.type_name)));
         }
     }
+    // A definition nothing here refers to (a shared one, used by other schemas) has no place to appear.
+    let referenced = referenced_definitions(&schema.value);
     for (name, replacement) in &plan.replacements {
-        if !text.contains(&replacement.replace(' ', "")) {
+        if referenced.contains(name) && !text.contains(&replacement.replace(' ', "")) {
             return Err(schema.unsupported("", format!("typify did not replace {name} with {replacement}")));
         }
     }
     Ok(())
+}
+
+/// The type names of the definitions a local `$ref` in `value` names.
+fn referenced_definitions(value: &Value) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
+                {
+                    out.insert(type_name(name));
+                }
+                stack.extend(object.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn check_root_union(schema: &Schema, root: &Map<String, Value>) -> Result<(), Error> {
@@ -219,6 +249,8 @@ fn type_name(def_name: &str) -> String {
 fn plan_definition(
     schema: &Schema,
     defs: &Map<String, Value>,
+    imported: &BTreeMap<String, String>,
+    owner: Option<&str>,
     name: &str,
     def: &Value,
     plan: &mut Plan,
@@ -254,7 +286,11 @@ fn plan_definition(
             })?;
             let item_type = match defs.get(item_def).and_then(|d| d.get("type")).and_then(Value::as_str) {
                 Some("integer") => "crate::strict::SafeUint".to_owned(),
-                Some("string") => type_name(item_def),
+                // From another module, an item type is spelled with its module's path.
+                Some("string") => match imported.get(item_def).map(String::as_str).or(owner) {
+                    Some(home) => qualified(home, item_def),
+                    None => type_name(item_def),
+                },
                 _ => {
                     return Err(schema.unsupported(
                         &format!("{pointer}/items"),
@@ -272,6 +308,25 @@ fn plan_definition(
         }
         _ => walk(schema, defs, &pointer, def, Some(name), plan),
     }
+}
+
+/// The type that stands for `name`, a definition of the schema `home`: the checked type its owner routes it to, or
+/// the owner's generated type.
+fn imported_type(home: &str, name: &str, schemas: &[Schema]) -> Result<String, Error> {
+    let owner = schemas.iter().find(|schema| schema.name == home).expect("imports name known schemas");
+    let Imports { schema: owner, imported } = crate::imports::localize(owner, schemas)?;
+    if let Some(further) = imported.get(name) {
+        return imported_type(further, name, schemas);
+    }
+    let defs = owner.value.get("$defs").and_then(Value::as_object).expect("an imported definition has $defs");
+    let mut plan = Plan::default();
+    plan_definition(&owner, defs, &imported, Some(home), name, &defs[name], &mut plan)?;
+    Ok(plan.replacements.remove(&type_name(name)).unwrap_or_else(|| qualified(home, name)))
+}
+
+/// The path, from a sibling generated module, of the type of the definition `name` of the schema `home`.
+fn qualified(home: &str, name: &str) -> String {
+    format!("super::{}::{}", module_name(home), type_name(name))
 }
 
 fn check_keywords(schema: &Schema, pointer: &str, object: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {

@@ -133,26 +133,15 @@ fn join(diagnostics: &[SchemaDiagnostic]) -> String {
     diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
 }
 
-/// The compiled validator of every message definition, built once per process from the embedded schema.
+/// The compiled validator of every message definition, built once per process from the embedded schemas.
 fn validators() -> &'static BTreeMap<&'static str, jsonschema::Validator> {
     static VALIDATORS: OnceLock<BTreeMap<&'static str, jsonschema::Validator>> = OnceLock::new();
     VALIDATORS.get_or_init(|| {
-        let schema: Value = serde_json::from_slice(schema::WORKER_PROTOCOL_MESSAGE.bytes)
-            .expect("the embedded protocol schema is valid JSON");
-        MESSAGE_DEFINITIONS.iter().map(|&definition| (definition, definition_validator(&schema, definition))).collect()
+        MESSAGE_DEFINITIONS
+            .iter()
+            .map(|&definition| (definition, schema::validator(schema::WORKER_PROTOCOL_MESSAGE, Some(definition))))
+            .collect()
     })
-}
-
-/// A validator for one definition: the schema itself, its root pointing at the definition.
-fn definition_validator(schema: &Value, definition: &str) -> jsonschema::Validator {
-    let mut root = schema.clone();
-    let object = root.as_object_mut().expect("the embedded protocol schema is an object");
-    object.remove("anyOf");
-    object.insert("$ref".to_owned(), Value::from(format!("#/$defs/{definition}")));
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(&root)
-        .expect("the embedded protocol schema compiles")
 }
 
 /// Checks a value against a message definition and converts it into the message's generated type.

@@ -4,7 +4,8 @@
 //! The plan's capability selection stays on the orchestrator's side: `hello` carries none, and the worker's report
 //! is checked against it here.
 
-use crate::messages::{Capability, HelloRequest, HelloResponse, MethodHello, RequestId, Role, WorkerId};
+use crate::common::{Capability, Role, SdkInfo, WorkerId};
+use crate::messages::{HelloRequest, HelloResponse, MethodHello, RequestId};
 use crate::strict::{NonEmptyUniqueVec, SafeUint, UniqueVec};
 
 /// The one protocol version this crate speaks.
@@ -91,7 +92,7 @@ pub struct Handshake {
     /// The capabilities the plan selected, all of them reported.
     pub selected: Vec<Capability>,
     /// The worker's SDK name and version, or `None` for a direct protocol worker.
-    pub sdk: Option<(String, String)>,
+    pub sdk: Option<SdkInfo>,
 }
 
 /// Checks a decoded `hello` response against its request and the plan's capability selection: the six checks of
@@ -128,6 +129,6 @@ pub fn validate_hello_response(
         protocol,
         reported: response.capabilities.clone(),
         selected: selected.to_vec(),
-        sdk: response.sdk.as_ref().map(|sdk| (sdk.name.to_string(), sdk.version.to_string())),
+        sdk: response.sdk.clone(),
     })
 }

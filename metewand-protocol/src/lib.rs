@@ -38,6 +38,7 @@ pub mod decode;
 pub mod frame;
 pub mod handshake;
 mod method;
+mod relations;
 pub mod schema;
 pub mod strict;
 pub mod tracker;
@@ -46,6 +47,7 @@ pub use canonical::{ParseError, ParseErrorKind, parse, to_canonical_string, to_c
 pub use decode::{DecodeError, Message, Response, decode_message, decode_response};
 pub use frame::{Frame, FrameError, FrameReader, MAX_LINE_BYTES, encode_message};
 /// The worker protocol's messages: every request and response of protocol version 1.
+pub use generated::common;
 pub use generated::worker_protocol_message as messages;
 pub use handshake::{HandshakeError, negotiate_protocol, validate_hello_response};
 pub use messages::{HelloRequest, HelloResponse};

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::messages::Role;
+use crate::common::Role;
 
 /// A request method of protocol version 1, which is also the name of the phase it runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

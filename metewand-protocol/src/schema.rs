@@ -28,6 +28,7 @@ macro_rules! embedded {
     };
 }
 
+embedded!(COMMON, "common");
 embedded!(WORKER_PROTOCOL_MESSAGE, "worker-protocol-message");
 embedded!(ARTIFACT_MANIFEST, "artifact-manifest");
 embedded!(RESULT_MANIFEST, "result-manifest");
@@ -35,5 +36,46 @@ embedded!(METRICS, "metrics");
 embedded!(ATTEMPT_RECORD, "attempt-record");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 5] =
-    [WORKER_PROTOCOL_MESSAGE, ARTIFACT_MANIFEST, RESULT_MANIFEST, METRICS, ATTEMPT_RECORD];
+pub const ALL: [EmbeddedSchema; 6] =
+    [COMMON, WORKER_PROTOCOL_MESSAGE, ARTIFACT_MANIFEST, RESULT_MANIFEST, METRICS, ATTEMPT_RECORD];
+
+/// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document
+/// references among the embedded schemas and nowhere else.
+///
+/// ```
+/// use metewand_protocol::schema;
+///
+/// let role = schema::validator(schema::COMMON, Some("role"));
+/// assert!(role.is_valid(&serde_json::json!("implementation")));
+/// assert!(!role.is_valid(&serde_json::json!("solver")));
+/// ```
+///
+/// # Panics
+///
+/// If `definition` names no definition of `schema`: the embedded schemas are fixed at build time.
+pub fn validator(schema: EmbeddedSchema, definition: Option<&str>) -> jsonschema::Validator {
+    let parse = |embedded: &EmbeddedSchema| -> serde_json::Value {
+        serde_json::from_slice(embedded.bytes).expect("an embedded schema is valid JSON")
+    };
+    let mut root = parse(&schema);
+    if let Some(definition) = definition {
+        assert!(root["$defs"].get(definition).is_some(), "{} has no definition {definition}", schema.name);
+        let object = root.as_object_mut().expect("an embedded schema is an object");
+        for keyword in ["anyOf", "oneOf", "type", "properties", "required", "additionalProperties"] {
+            object.remove(keyword);
+        }
+        object.insert("$ref".to_owned(), serde_json::Value::from(format!("#/$defs/{definition}")));
+    }
+    let registry = jsonschema::Registry::new()
+        .extend(
+            ALL.iter().map(|embedded| (embedded.id, jsonschema::Draft::Draft202012.create_resource(parse(embedded)))),
+        )
+        .and_then(jsonschema::RegistryBuilder::prepare)
+        .expect("the embedded schemas form a registry");
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_registry(&registry)
+        .with_base_uri(schema.id.to_owned())
+        .build(&root)
+        .expect("an embedded schema compiles")
+}

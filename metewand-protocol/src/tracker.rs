@@ -1,7 +1,8 @@
 //! The serial request rule: session-local decimal ids from `"0"`, and one pending request at a time.
 
 use crate::Method;
-use crate::messages::{RequestId, Role};
+use crate::common::Role;
+use crate::messages::RequestId;
 
 /// Why a request could not begin, or a response could not be matched.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 
 from metewand.canonical import dumps, parse
 
@@ -48,15 +49,23 @@ def schema_document(name: str) -> dict[str, Any]:
 
 
 @cache
+def registry() -> Registry[Any]:
+    """Every checked-in schema under its ``$id``, so that cross-document references resolve offline."""
+    documents = [schema_document(path.name.removesuffix(".schema.json")) for path in SCHEMAS_DIR.glob("*.schema.json")]
+    return Registry().with_resources((document["$id"], Resource.from_contents(document)) for document in documents)
+
+
+@cache
 def validator(schema: str, definition: str | None = None) -> Draft202012Validator:
     """A validator for one ``$defs`` entry of a schema (or for its root when None)."""
     document = dict(schema_document(schema))
     if definition is not None:
         # The root lists every message; validating against one entry says which it must be.
-        document.pop("anyOf", None)
+        for keyword in ("anyOf", "type", "properties", "required", "additionalProperties"):
+            document.pop(keyword, None)
         document["$ref"] = f"#/$defs/{definition}"
     Draft202012Validator.check_schema(document)
-    return Draft202012Validator(document)
+    return Draft202012Validator(document, registry=registry())
 
 
 def assert_valid(value: Any, schema: str, definition: str | None = None) -> None:

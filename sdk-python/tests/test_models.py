@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from metewand._strict import ModelError, check_array, check_integer, check_string
-from metewand.models import artifact_manifest, attempt_record
+from metewand.models import artifact_manifest, attempt_record, common
 from metewand.models import worker_protocol_message as wpm
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -270,7 +270,7 @@ def test_an_integral_float_is_the_integer_it_equals() -> None:
     # Free-form objects are not the schema's to type: their numbers are kept as given.
     assert type(execute.statistics["iterations"]) is float
     record = {"path": "a.csv", "sha256": SHA256, "size": 26214.0}
-    assert type(artifact_manifest.FileRecord.from_dict(record).size) is int
+    assert type(common.FileRecord.from_dict(record).size) is int
 
 
 @pytest.mark.parametrize(
@@ -346,7 +346,7 @@ def test_enums_and_constants() -> None:
     assert error.message.startswith('"Implementation" is not one of "dataset_materializer"')
     error = _refused(wpm.HelloRequest, _hello_request(method="execute"))
     assert str(error) == '/method: expected "hello", got "execute"'
-    assert wpm.ROLE_VALUES == frozenset(
+    assert common.ROLE_VALUES == frozenset(
         {"dataset_materializer", "implementation", "problem_evaluator"}
     )
 
@@ -418,7 +418,7 @@ def test_nullable_members_are_always_encoded() -> None:
 def test_to_dict_orders_members_by_name() -> None:
     manifest = artifact_manifest.ArtifactManifest(
         data={},
-        files=[artifact_manifest.FileRecord(path="a", sha256=SHA256, size=1)],
+        files=[common.FileRecord(path="a", sha256=SHA256, size=1)],
         schema="urn:x",
     )
     assert list(manifest.to_dict()) == ["complete", "data", "files", "schema"]
@@ -488,7 +488,7 @@ def test_definitions() -> None:
 def test_literal_aliases_are_built_on_demand() -> None:
     from typing import Literal
 
-    assert wpm.Role == Literal["dataset_materializer", "implementation", "problem_evaluator"]
+    assert common.Role == Literal["dataset_materializer", "implementation", "problem_evaluator"]
     outcomes = tuple(attempt_record.OUTCOME_VALUES)
     assert attempt_record.Outcome == Literal[outcomes]  # type: ignore[valid-type]
     with pytest.raises(AttributeError):

@@ -5,6 +5,76 @@
 //! is present; a field is null where the session that would fill it did not run or did not get that far.
 //! Durations are integer nanoseconds measured by the executor's monotonic clock; timestamps are RFC 3339 UTC.
 
+///What ended the attempt: the role and phase it is attributed to (null for the executor's own failures), its kind and message, and the worker's code and details when it sent them.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct AttemptFailure {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub code: ::std::option::Option<super::common::FailureCode>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub details: ::std::option::Option<crate::strict::JsonObject>,
+    pub kind: FailureKind,
+    pub message: AttemptFailureMessage,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub phase: ::std::option::Option<Phase>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub role: ::std::option::Option<super::common::Role>,
+}
+///`AttemptFailureMessage`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct AttemptFailureMessage(::std::string::String);
+impl ::std::ops::Deref for AttemptFailureMessage {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<AttemptFailureMessage> for ::std::string::String {
+    fn from(value: AttemptFailureMessage) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for AttemptFailureMessage {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for AttemptFailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for AttemptFailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AttemptFailureMessage {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
 ///A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and repetition.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
@@ -72,7 +142,7 @@ pub struct AttemptRecord {
     pub dataset: Dataset,
     pub evaluator: WorkerSession,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub failure: ::std::option::Option<Failure>,
+    pub failure: ::std::option::Option<AttemptFailure>,
     pub finished_at: Timestamp,
     pub implementation: Implementation,
     pub logs: Logs,
@@ -88,7 +158,7 @@ pub struct AttemptRecord {
     pub repository: AttemptRecordRepository,
     pub started_at: Timestamp,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub verdict: ::std::option::Option<Verdict>,
+    pub verdict: ::std::option::Option<super::common::Verdict>,
 }
 ///The version of Metewand that ran the attempt.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -261,69 +331,6 @@ impl<'de> ::serde::Deserialize<'de> for CampaignName {
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
-    }
-}
-///A capability name a worker may report.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Capability {
-    #[serde(rename = "one_shot")]
-    OneShot,
-    #[serde(rename = "applicability")]
-    Applicability,
-    #[serde(rename = "fresh_sequence")]
-    FreshSequence,
-    #[serde(rename = "streaming_profile")]
-    StreamingProfile,
-}
-impl ::std::fmt::Display for Capability {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::OneShot => f.write_str("one_shot"),
-            Self::Applicability => f.write_str("applicability"),
-            Self::FreshSequence => f.write_str("fresh_sequence"),
-            Self::StreamingProfile => f.write_str("streaming_profile"),
-        }
-    }
-}
-impl ::std::str::FromStr for Capability {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "one_shot" => Ok(Self::OneShot),
-            "applicability" => Ok(Self::Applicability),
-            "fresh_sequence" => Ok(Self::FreshSequence),
-            "streaming_profile" => Ok(Self::StreamingProfile),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Capability {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Capability {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
     }
 }
 ///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.; limits: each resource limit of the session with its value (null for none) and how it was enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent from records written before they were recorded.
@@ -835,7 +842,7 @@ impl ::std::convert::TryFrom<::std::string::String> for CpusBinding {
 pub struct Dataset {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
-    pub key: Sha256,
+    pub key: super::common::Sha256,
     pub materializer: WorkerSession,
     pub name: DatasetName,
     pub parameters: crate::strict::JsonObject,
@@ -896,85 +903,6 @@ impl<'de> ::serde::Deserialize<'de> for DatasetName {
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
-    }
-}
-///What ended the attempt: the role and phase it is attributed to (null for the executor's own failures), its kind and message, and the worker's code and details when it sent them.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-#[serde(remote = "Self")]
-pub struct Failure {
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub code: ::std::option::Option<FailureCode>,
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub details: ::std::option::Option<crate::strict::JsonObject>,
-    pub kind: FailureKind,
-    pub message: FailureMessage,
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub phase: ::std::option::Option<Phase>,
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub role: ::std::option::Option<Role>,
-}
-///A worker-owned failure code.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum FailureCode {
-    #[serde(rename = "invalid_request")]
-    InvalidRequest,
-    #[serde(rename = "unsupported_operation")]
-    UnsupportedOperation,
-    #[serde(rename = "operation_failed")]
-    OperationFailed,
-    #[serde(rename = "internal_error")]
-    InternalError,
-}
-impl ::std::fmt::Display for FailureCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::InvalidRequest => f.write_str("invalid_request"),
-            Self::UnsupportedOperation => f.write_str("unsupported_operation"),
-            Self::OperationFailed => f.write_str("operation_failed"),
-            Self::InternalError => f.write_str("internal_error"),
-        }
-    }
-}
-impl ::std::str::FromStr for FailureCode {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "invalid_request" => Ok(Self::InvalidRequest),
-            "unsupported_operation" => Ok(Self::UnsupportedOperation),
-            "operation_failed" => Ok(Self::OperationFailed),
-            "internal_error" => Ok(Self::InternalError),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for FailureCode {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FailureCode {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
     }
 }
 ///What ended a failed or cancelled attempt.
@@ -1068,140 +996,23 @@ impl ::std::convert::TryFrom<::std::string::String> for FailureKind {
         value.parse()
     }
 }
-///`FailureMessage`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct FailureMessage(::std::string::String);
-impl ::std::ops::Deref for FailureMessage {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<FailureMessage> for ::std::string::String {
-    fn from(value: FailureMessage) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for FailureMessage {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for FailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FailureMessage {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
-///One file of an artifact: its path relative to the artifact's root, its exact size in bytes and the SHA-256 digest of its contents.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-#[serde(remote = "Self")]
-pub struct FileRecord {
-    pub path: FileRecordPath,
-    pub sha256: Sha256,
-    pub size: crate::strict::SafeUint,
-}
-///`FileRecordPath`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct FileRecordPath(::std::string::String);
-impl ::std::ops::Deref for FileRecordPath {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<FileRecordPath> for ::std::string::String {
-    fn from(value: FileRecordPath) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for FileRecordPath {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for FileRecordPath {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FileRecordPath {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FileRecordPath {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///The validated files of an artifact, in UTF-8 byte order of their paths.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
-pub struct FileRecords(pub ::std::vec::Vec<FileRecord>);
+pub struct FileRecords(pub ::std::vec::Vec<super::common::FileRecord>);
 impl ::std::ops::Deref for FileRecords {
-    type Target = ::std::vec::Vec<FileRecord>;
-    fn deref(&self) -> &::std::vec::Vec<FileRecord> {
+    type Target = ::std::vec::Vec<super::common::FileRecord>;
+    fn deref(&self) -> &::std::vec::Vec<super::common::FileRecord> {
         &self.0
     }
 }
-impl ::std::convert::From<FileRecords> for ::std::vec::Vec<FileRecord> {
+impl ::std::convert::From<FileRecords> for ::std::vec::Vec<super::common::FileRecord> {
     fn from(value: FileRecords) -> Self {
         value.0
     }
 }
-impl ::std::convert::From<::std::vec::Vec<FileRecord>> for FileRecords {
-    fn from(value: ::std::vec::Vec<FileRecord>) -> Self {
+impl ::std::convert::From<::std::vec::Vec<super::common::FileRecord>> for FileRecords {
+    fn from(value: ::std::vec::Vec<super::common::FileRecord>) -> Self {
         Self(value)
     }
 }
@@ -1211,7 +1022,9 @@ impl ::std::convert::From<::std::vec::Vec<FileRecord>> for FileRecords {
 #[serde(remote = "Self")]
 pub struct Implementation {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
+    pub capabilities: ::std::option::Option<
+        crate::strict::UniqueVec<super::common::Capability>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -1237,12 +1050,12 @@ pub struct Implementation {
     )]
     pub resources: ::std::option::Option<Resources>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub sdk: ::std::option::Option<SdkInfo>,
+    pub sdk: ::std::option::Option<super::common::SdkInfo>,
     pub seed: crate::strict::SafeUint,
-    pub selected: crate::strict::UniqueVec<Capability>,
+    pub selected: crate::strict::UniqueVec<super::common::Capability>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub statistics: ::std::option::Option<crate::strict::JsonObject>,
-    pub worker_id: WorkerId,
+    pub worker_id: super::common::WorkerId,
 }
 ///`ImplementationName`
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -1627,7 +1440,7 @@ pub struct PhaseRecord {
     ///Whether the worker answered with its success shape.
     pub ok: bool,
     pub phase: Phase,
-    pub role: Role,
+    pub role: super::common::Role,
     pub started_at: Timestamp,
 }
 ///The problem posed; timed is what reports and comparisons rank the implementation by (its [problems.P] timed: execute, or prepare+execute), absent from records written before it was recorded (read as execute).
@@ -1635,7 +1448,7 @@ pub struct PhaseRecord {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Problem {
-    pub contract_id: ProblemContractId,
+    pub contract_id: super::common::ProblemContractId,
     pub name: ProblemName,
     pub parameters: crate::strict::JsonObject,
     #[serde(
@@ -1644,64 +1457,6 @@ pub struct Problem {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub timed: ::std::option::Option<ProblemTimed>,
-}
-///A problem contract identity.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct ProblemContractId(::std::string::String);
-impl ::std::ops::Deref for ProblemContractId {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<ProblemContractId> for ::std::string::String {
-    fn from(value: ProblemContractId) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for ProblemContractId {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-problem-contract-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
-            return Err(
-                "doesn't match pattern \"^mw1-problem-contract-[0-9a-f]{64}$\"".into(),
-            );
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for ProblemContractId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for ProblemContractId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProblemContractId {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///`ProblemName`
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -1906,237 +1661,6 @@ pub struct Resources {
     pub system_cpu_ns: crate::strict::SafeUint,
     pub user_cpu_ns: crate::strict::SafeUint,
 }
-///The role a worker process serves.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Role {
-    #[serde(rename = "dataset_materializer")]
-    DatasetMaterializer,
-    #[serde(rename = "implementation")]
-    Implementation,
-    #[serde(rename = "problem_evaluator")]
-    ProblemEvaluator,
-}
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::DatasetMaterializer => f.write_str("dataset_materializer"),
-            Self::Implementation => f.write_str("implementation"),
-            Self::ProblemEvaluator => f.write_str("problem_evaluator"),
-        }
-    }
-}
-impl ::std::str::FromStr for Role {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "dataset_materializer" => Ok(Self::DatasetMaterializer),
-            "implementation" => Ok(Self::Implementation),
-            "problem_evaluator" => Ok(Self::ProblemEvaluator),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Role {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Role {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-///The worker SDK that answered hello.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-#[serde(remote = "Self")]
-pub struct SdkInfo {
-    pub name: SdkInfoName,
-    pub version: SdkInfoVersion,
-}
-///`SdkInfoName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct SdkInfoName(::std::string::String);
-impl ::std::ops::Deref for SdkInfoName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<SdkInfoName> for ::std::string::String {
-    fn from(value: SdkInfoName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for SdkInfoName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for SdkInfoName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for SdkInfoName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SdkInfoName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
-///`SdkInfoVersion`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct SdkInfoVersion(::std::string::String);
-impl ::std::ops::Deref for SdkInfoVersion {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<SdkInfoVersion> for ::std::string::String {
-    fn from(value: SdkInfoVersion) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for SdkInfoVersion {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for SdkInfoVersion {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for SdkInfoVersion {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
-///A lowercase hexadecimal SHA-256 digest.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct Sha256(::std::string::String);
-impl ::std::ops::Deref for Sha256 {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<Sha256> for ::std::string::String {
-    fn from(value: Sha256) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for Sha256 {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
-            return Err("doesn't match pattern \"^[0-9a-f]{64}$\"".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for Sha256 {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Sha256 {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Sha256 {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///An RFC 3339 timestamp in UTC.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
@@ -2201,134 +1725,15 @@ impl<'de> ::serde::Deserialize<'de> for Timestamp {
             })
     }
 }
-///The problem-owned verdict.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Verdict {
-    #[serde(rename = "invalid")]
-    Invalid,
-    #[serde(rename = "reached")]
-    Reached,
-    #[serde(rename = "not_reached")]
-    NotReached,
-    #[serde(rename = "not_required")]
-    NotRequired,
-}
-impl ::std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Invalid => f.write_str("invalid"),
-            Self::Reached => f.write_str("reached"),
-            Self::NotReached => f.write_str("not_reached"),
-            Self::NotRequired => f.write_str("not_required"),
-        }
-    }
-}
-impl ::std::str::FromStr for Verdict {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "invalid" => Ok(Self::Invalid),
-            "reached" => Ok(Self::Reached),
-            "not_reached" => Ok(Self::NotReached),
-            "not_required" => Ok(Self::NotRequired),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Verdict {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Verdict {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-///A resolved worker identity.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct WorkerId(::std::string::String);
-impl ::std::ops::Deref for WorkerId {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<WorkerId> for ::std::string::String {
-    fn from(value: WorkerId) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for WorkerId {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-resolved-worker-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
-            return Err(
-                "doesn't match pattern \"^mw1-resolved-worker-[0-9a-f]{64}$\"".into(),
-            );
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for WorkerId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for WorkerId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for WorkerId {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct WorkerSession {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub capabilities: ::std::option::Option<crate::strict::UniqueVec<Capability>>,
+    pub capabilities: ::std::option::Option<
+        crate::strict::UniqueVec<super::common::Capability>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -2342,8 +1747,8 @@ pub struct WorkerSession {
     )]
     pub resources: ::std::option::Option<Resources>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub sdk: ::std::option::Option<SdkInfo>,
-    pub worker_id: WorkerId,
+    pub sdk: ::std::option::Option<super::common::SdkInfo>,
+    pub worker_id: super::common::WorkerId,
 }
 /// Error types.
 pub mod error {
@@ -2375,6 +1780,21 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AttemptFailure {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        AttemptFailure::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for AttemptFailure {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        AttemptFailure::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AttemptRecord {
@@ -2450,36 +1870,6 @@ impl ::serde::Serialize for Dataset {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Dataset::serialize(self, serializer)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Failure {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        Failure::deserialize(crate::strict::ObjectOnly(deserializer))
-    }
-}
-impl ::serde::Serialize for Failure {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        Failure::serialize(self, serializer)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FileRecord {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        FileRecord::deserialize(crate::strict::ObjectOnly(deserializer))
-    }
-}
-impl ::serde::Serialize for FileRecord {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        FileRecord::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Implementation {
@@ -2585,21 +1975,6 @@ impl ::serde::Serialize for Resources {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Resources::serialize(self, serializer)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SdkInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        SdkInfo::deserialize(crate::strict::ObjectOnly(deserializer))
-    }
-}
-impl ::serde::Serialize for SdkInfo {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        SdkInfo::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for WorkerSession {

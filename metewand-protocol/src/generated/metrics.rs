@@ -15,61 +15,7 @@ pub struct Metrics {
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub schema: ::std::option::Option<SchemaId>,
-}
-///The $id of the schema that data claims to satisfy; it must name the schema selected by the repository.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct SchemaId(::std::string::String);
-impl ::std::ops::Deref for SchemaId {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<SchemaId> for ::std::string::String {
-    fn from(value: SchemaId) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for SchemaId {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for SchemaId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for SchemaId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SchemaId {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
+    pub schema: ::std::option::Option<super::common::SchemaId>,
 }
 /// Error types.
 pub mod error {

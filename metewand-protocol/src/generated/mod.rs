@@ -9,6 +9,8 @@
 pub mod artifact_manifest;
 /// Metewand attempt record: `schemas/attempt-record.schema.json`.
 pub mod attempt_record;
+/// Metewand common definitions: `schemas/common.schema.json`.
+pub mod common;
 /// Metewand metrics envelope: `schemas/metrics.schema.json`.
 pub mod metrics;
 /// Metewand result manifest: `schemas/result-manifest.schema.json`.

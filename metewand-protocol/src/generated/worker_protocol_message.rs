@@ -12,69 +12,6 @@ pub struct AckResponse {
     pub id: RequestId,
     pub ok: OkTrue,
 }
-///A capability name a worker may report.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Capability {
-    #[serde(rename = "one_shot")]
-    OneShot,
-    #[serde(rename = "applicability")]
-    Applicability,
-    #[serde(rename = "fresh_sequence")]
-    FreshSequence,
-    #[serde(rename = "streaming_profile")]
-    StreamingProfile,
-}
-impl ::std::fmt::Display for Capability {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::OneShot => f.write_str("one_shot"),
-            Self::Applicability => f.write_str("applicability"),
-            Self::FreshSequence => f.write_str("fresh_sequence"),
-            Self::StreamingProfile => f.write_str("streaming_profile"),
-        }
-    }
-}
-impl ::std::str::FromStr for Capability {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "one_shot" => Ok(Self::OneShot),
-            "applicability" => Ok(Self::Applicability),
-            "fresh_sequence" => Ok(Self::FreshSequence),
-            "streaming_profile" => Ok(Self::StreamingProfile),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Capability {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Capability {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
 ///Asks a problem evaluator to judge a result and write its metrics document.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -84,7 +21,7 @@ pub struct EvaluateRequest {
     pub id: RequestId,
     pub method: MethodEvaluate,
     pub metrics_path: Path,
-    pub problem_contract_id: ProblemContractId,
+    pub problem_contract_id: ProblemContractRef,
     pub problem_parameters: crate::strict::JsonObject,
     pub result_dir: Path,
 }
@@ -95,7 +32,7 @@ pub struct EvaluateRequest {
 pub struct EvaluateResponse {
     pub id: RequestId,
     pub ok: OkTrue,
-    pub verdict: Verdict,
+    pub verdict: super::common::Verdict,
 }
 ///Asks a prepared implementation to solve the problem, writing its result in the assigned directory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -123,7 +60,7 @@ pub struct ExecuteResponse {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Failure {
-    pub code: FailureCode,
+    pub code: super::common::FailureCode,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -131,69 +68,6 @@ pub struct Failure {
     )]
     pub details: ::std::option::Option<crate::strict::JsonObject>,
     pub message: FailureMessage,
-}
-///A worker-owned failure code.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum FailureCode {
-    #[serde(rename = "invalid_request")]
-    InvalidRequest,
-    #[serde(rename = "unsupported_operation")]
-    UnsupportedOperation,
-    #[serde(rename = "operation_failed")]
-    OperationFailed,
-    #[serde(rename = "internal_error")]
-    InternalError,
-}
-impl ::std::fmt::Display for FailureCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::InvalidRequest => f.write_str("invalid_request"),
-            Self::UnsupportedOperation => f.write_str("unsupported_operation"),
-            Self::OperationFailed => f.write_str("operation_failed"),
-            Self::InternalError => f.write_str("internal_error"),
-        }
-    }
-}
-impl ::std::str::FromStr for FailureCode {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "invalid_request" => Ok(Self::InvalidRequest),
-            "unsupported_operation" => Ok(Self::UnsupportedOperation),
-            "operation_failed" => Ok(Self::OperationFailed),
-            "internal_error" => Ok(Self::InternalError),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for FailureCode {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FailureCode {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
 }
 ///`FailureMessage`
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -266,21 +140,21 @@ pub struct HelloRequest {
     pub id: RequestId,
     pub method: MethodHello,
     pub protocols: crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>,
-    pub role: Role,
-    pub worker_id: WorkerId,
+    pub role: super::common::Role,
+    pub worker_id: super::common::WorkerId,
 }
 ///Selects protocol 1, repeats the resolved worker identity and reports the worker's SDK and capabilities.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct HelloResponse {
-    pub capabilities: crate::strict::UniqueVec<Capability>,
+    pub capabilities: crate::strict::UniqueVec<super::common::Capability>,
     pub id: RequestId,
     pub ok: OkTrue,
     pub protocol: Protocol1,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub sdk: ::std::option::Option<SdkInfo>,
-    pub worker_id: WorkerId,
+    pub sdk: ::std::option::Option<super::common::SdkInfo>,
+    pub worker_id: super::common::WorkerId,
 }
 ///Where a worker left its manifest, relative to the assigned output directory.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -374,25 +248,25 @@ pub struct PrepareRequest {
     pub implementation_parameters: crate::strict::JsonObject,
     pub implementation_seed: crate::strict::SafeUint,
     pub method: MethodPrepare,
-    pub problem_contract_id: ProblemContractId,
+    pub problem_contract_id: ProblemContractRef,
     pub problem_parameters: crate::strict::JsonObject,
 }
-///The identity of a problem contract.
+///How a request names the problem contract: any nonempty string on the wire (the normative examples use mw1-problem-contract-abc). Metewand sends the problem_contract_id it generated.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
-pub struct ProblemContractId(::std::string::String);
-impl ::std::ops::Deref for ProblemContractId {
+pub struct ProblemContractRef(::std::string::String);
+impl ::std::ops::Deref for ProblemContractRef {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
-impl ::std::convert::From<ProblemContractId> for ::std::string::String {
-    fn from(value: ProblemContractId) -> Self {
+impl ::std::convert::From<ProblemContractRef> for ::std::string::String {
+    fn from(value: ProblemContractRef) -> Self {
         value.0
     }
 }
-impl ::std::str::FromStr for ProblemContractId {
+impl ::std::str::FromStr for ProblemContractRef {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
@@ -403,7 +277,7 @@ impl ::std::str::FromStr for ProblemContractId {
         Ok(Self(value.to_string()))
     }
 }
-impl ::std::convert::TryFrom<&str> for ProblemContractId {
+impl ::std::convert::TryFrom<&str> for ProblemContractRef {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -411,7 +285,7 @@ impl ::std::convert::TryFrom<&str> for ProblemContractId {
         value.parse()
     }
 }
-impl ::std::convert::TryFrom<::std::string::String> for ProblemContractId {
+impl ::std::convert::TryFrom<::std::string::String> for ProblemContractRef {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -419,7 +293,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ProblemContractId {
         value.parse()
     }
 }
-impl<'de> ::serde::Deserialize<'de> for ProblemContractId {
+impl<'de> ::serde::Deserialize<'de> for ProblemContractRef {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
         D: ::serde::Deserializer<'de>,
@@ -493,181 +367,6 @@ pub struct ResetRequest {
     pub id: RequestId,
     pub method: MethodReset,
 }
-///The role a worker process serves.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Role {
-    #[serde(rename = "dataset_materializer")]
-    DatasetMaterializer,
-    #[serde(rename = "implementation")]
-    Implementation,
-    #[serde(rename = "problem_evaluator")]
-    ProblemEvaluator,
-}
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::DatasetMaterializer => f.write_str("dataset_materializer"),
-            Self::Implementation => f.write_str("implementation"),
-            Self::ProblemEvaluator => f.write_str("problem_evaluator"),
-        }
-    }
-}
-impl ::std::str::FromStr for Role {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "dataset_materializer" => Ok(Self::DatasetMaterializer),
-            "implementation" => Ok(Self::Implementation),
-            "problem_evaluator" => Ok(Self::ProblemEvaluator),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Role {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Role {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-///The worker SDK that answered, by package name and version.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-#[serde(remote = "Self")]
-pub struct SdkInfo {
-    pub name: SdkInfoName,
-    pub version: SdkInfoVersion,
-}
-///`SdkInfoName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct SdkInfoName(::std::string::String);
-impl ::std::ops::Deref for SdkInfoName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<SdkInfoName> for ::std::string::String {
-    fn from(value: SdkInfoName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for SdkInfoName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for SdkInfoName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for SdkInfoName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SdkInfoName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
-///`SdkInfoVersion`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct SdkInfoVersion(::std::string::String);
-impl ::std::ops::Deref for SdkInfoVersion {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<SdkInfoVersion> for ::std::string::String {
-    fn from(value: SdkInfoVersion) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for SdkInfoVersion {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for SdkInfoVersion {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for SdkInfoVersion {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///The final request of every session.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -675,127 +374,6 @@ impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
 pub struct ShutdownRequest {
     pub id: RequestId,
     pub method: MethodShutdown,
-}
-///The problem-owned verdict on an implementation's result.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Verdict {
-    #[serde(rename = "invalid")]
-    Invalid,
-    #[serde(rename = "reached")]
-    Reached,
-    #[serde(rename = "not_reached")]
-    NotReached,
-    #[serde(rename = "not_required")]
-    NotRequired,
-}
-impl ::std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Invalid => f.write_str("invalid"),
-            Self::Reached => f.write_str("reached"),
-            Self::NotReached => f.write_str("not_reached"),
-            Self::NotRequired => f.write_str("not_required"),
-        }
-    }
-}
-impl ::std::str::FromStr for Verdict {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "invalid" => Ok(Self::Invalid),
-            "reached" => Ok(Self::Reached),
-            "not_reached" => Ok(Self::NotReached),
-            "not_required" => Ok(Self::NotRequired),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Verdict {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Verdict {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-///A resolved worker identity.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct WorkerId(::std::string::String);
-impl ::std::ops::Deref for WorkerId {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<WorkerId> for ::std::string::String {
-    fn from(value: WorkerId) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for WorkerId {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-resolved-worker-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
-            return Err(
-                "doesn't match pattern \"^mw1-resolved-worker-[0-9a-f]{64}$\"".into(),
-            );
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for WorkerId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for WorkerId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for WorkerId {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 /// Error types.
 pub mod error {
@@ -1445,21 +1023,6 @@ impl ::serde::Serialize for ResetRequest {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         ResetRequest::serialize(self, serializer)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SdkInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        SdkInfo::deserialize(crate::strict::ObjectOnly(deserializer))
-    }
-}
-impl ::serde::Serialize for SdkInfo {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        SdkInfo::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ShutdownRequest {

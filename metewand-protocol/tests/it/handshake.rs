@@ -1,7 +1,8 @@
 //! The handshake: negotiation and the six checks, each failing with its own error.
 
+use metewand_protocol::common::{Capability, Role, WorkerId};
 use metewand_protocol::handshake::{HandshakeError, hello_request};
-use metewand_protocol::messages::{Capability, HelloRequest, HelloResponse, RequestId, Role, WorkerId};
+use metewand_protocol::messages::{HelloRequest, HelloResponse, RequestId};
 use metewand_protocol::{decode_message, frame::Frame, validate_hello_response};
 use serde_json::{Value, json};
 
@@ -34,7 +35,8 @@ fn the_normative_handshake_succeeds_and_records_the_report() {
     let handshake = validate_hello_response(&request, &response(json!({})), &[Capability::OneShot]).unwrap();
     assert_eq!(handshake.protocol, 1);
     assert_eq!(handshake.selected, [Capability::OneShot]);
-    assert_eq!(handshake.sdk, Some(("metewand-python".to_owned(), "0.1.0".to_owned())));
+    let sdk = handshake.sdk.unwrap();
+    assert_eq!((sdk.name.as_str(), sdk.version.as_str()), ("metewand-python", "0.1.0"));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The serial request rule and the role/method matrix.
 
-use metewand_protocol::messages::Role;
+use metewand_protocol::common::Role;
 use metewand_protocol::{Method, RequestTracker, TrackerError};
 
 #[test]

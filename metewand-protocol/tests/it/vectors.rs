@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
-use metewand_protocol::generated::{artifact_manifest, attempt_record, metrics, result_manifest};
+use metewand_protocol::generated::{artifact_manifest, attempt_record, common, metrics, result_manifest};
 use metewand_protocol::messages;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -40,6 +40,8 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert((protocol, Some("evaluate_response")), round_trip::<messages::EvaluateResponse>);
     table.insert((protocol, Some("ack_response")), round_trip::<messages::AckResponse>);
     table.insert((protocol, Some("failure_response")), round_trip::<messages::FailureResponse>);
+    table.insert(("common", Some("file_record")), round_trip::<common::FileRecord>);
+    table.insert(("common", Some("sdk_info")), round_trip::<common::SdkInfo>);
     table.insert(("artifact-manifest", None), round_trip::<artifact_manifest::ArtifactManifest>);
     table.insert(("result-manifest", None), round_trip::<result_manifest::ResultManifest>);
     table.insert(("metrics", None), round_trip::<metrics::Metrics>);
@@ -77,17 +79,16 @@ fn vector_files() -> Vec<VectorFile> {
     files
 }
 
-/// A validator for one definition: the schema itself, its root pointed at the definition.
-fn validator(schema: &Value, definition: Option<&str>) -> jsonschema::Validator {
-    let mut schema = schema.clone();
-    if let Some(definition) = definition {
-        let object = schema.as_object_mut().unwrap();
-        for keyword in ["anyOf", "oneOf", "type", "properties", "required", "additionalProperties"] {
-            object.remove(keyword);
-        }
-        object.insert("$ref".to_owned(), Value::from(format!("#/$defs/{definition}")));
-    }
-    jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(&schema).unwrap()
+/// A validator for one definition of the named schema, or of its root: the embedded schema, which the vectors'
+/// file must match byte for byte.
+fn validator(schema_name: &str, schema: &Value, definition: Option<&str>) -> jsonschema::Validator {
+    let embedded = metewand_protocol::schema::ALL.into_iter().find(|embedded| embedded.name == schema_name).unwrap();
+    assert_eq!(
+        &serde_json::from_slice::<Value>(embedded.bytes).unwrap(),
+        schema,
+        "{schema_name} is not the embedded one"
+    );
+    metewand_protocol::schema::validator(embedded, definition)
 }
 
 /// Applies one JSON Patch operation (`replace`, `add` or `remove`).
@@ -169,8 +170,10 @@ fn valid_vectors_pass_the_schema_and_round_trip_through_the_generated_types() {
             let name = vector["name"].as_str().unwrap();
             let definition = definition(vector);
             let instance = &vector["instance"];
-            let errors: Vec<String> =
-                validator(&file.schema, definition).iter_errors(instance).map(|e| e.to_string()).collect();
+            let errors: Vec<String> = validator(&file.schema_name, &file.schema, definition)
+                .iter_errors(instance)
+                .map(|e| e.to_string())
+                .collect();
             assert!(errors.is_empty(), "{}: {name}: jsonschema rejects it: {errors:?}", file.schema_name);
             let decode = decoders
                 .iter()
@@ -202,7 +205,7 @@ fn schema_level_invalid_vectors_fail_the_schema_at_their_path_and_the_generated_
             let instance = apply(&base["instance"], &vector["change"]);
             let error_path = vector["error_path"].as_str().unwrap();
 
-            let validator = validator(&file.schema, definition);
+            let validator = validator(&file.schema_name, &file.schema, definition);
             let mut errors = Vec::new();
             for error in validator.iter_errors(&instance) {
                 collect_error_paths(&error, &mut errors);

@@ -1,4 +1,4 @@
-use metewand_protocol::messages::Capability;
+use metewand_protocol::common::Capability;
 use metewand_protocol::strict::{NonEmptyUniqueVec, UniqueVec};
 
 fn main() {

@@ -1,4 +1,4 @@
-use metewand_protocol::messages::WorkerId;
+use metewand_protocol::common::WorkerId;
 
 fn main() {
     let _id = WorkerId("not a worker id".to_owned());

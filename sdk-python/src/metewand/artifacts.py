@@ -27,7 +27,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any
 
-    from .models.artifact_manifest import ArtifactManifest, FileRecord
+    from .models.artifact_manifest import ArtifactManifest
+    from .models.common import FileRecord
     from .models.result_manifest import ResultManifest
 
 __all__ = [
@@ -232,7 +233,8 @@ def write_dataset_manifest(
     created if missing. Returns the manifest's path. Raises OutputError when the directory cannot
     be described (see ``file_records``).
     """
-    from .models.artifact_manifest import ArtifactManifest, FileRecord
+    from .models.artifact_manifest import ArtifactManifest
+    from .models.common import FileRecord
 
     root = os.fspath(directory)
     os.makedirs(root, exist_ok=True)
@@ -256,7 +258,8 @@ def write_result_manifest(
     ``$id``. The directory is created if missing. Returns the manifest's path. Raises OutputError
     when the directory cannot be described (see ``file_records``).
     """
-    from .models.result_manifest import FileRecord, ResultManifest
+    from .models.common import FileRecord
+    from .models.result_manifest import ResultManifest
 
     root = os.fspath(directory)
     os.makedirs(root, exist_ok=True)

@@ -45,6 +45,7 @@ from ._strict import ModelError
 from .canonical import CanonicalJSONError, dumps, parse
 from .errors import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_OPERATION, WorkerError
 from .frames import FrameError, FrameReader, encode_message
+from .models import common as _common
 from .models import worker_protocol_message as _messages
 
 TYPE_CHECKING = False
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
     from typing import IO, Any, BinaryIO, ClassVar, Literal, NoReturn, TextIO
 
     from .artifacts import Artifact, Output
-    from .models.worker_protocol_message import Capability, Verdict
+    from .models.common import Capability, Verdict
 
 __all__ = [
     "EXIT_END_OF_INPUT",
@@ -557,7 +558,7 @@ class _Session:
             capabilities=list(self._worker.capabilities),
             id=request.id,
             protocol=PROTOCOL_VERSION,
-            sdk=_messages.SdkInfo(name=SDK_NAME, version=__version__),
+            sdk=_common.SdkInfo(name=SDK_NAME, version=__version__),
             worker_id=request.worker_id,
         )
 
@@ -711,8 +712,8 @@ def _check_evaluation(returned: object) -> tuple[Verdict, dict[str, Any]]:
     if not isinstance(returned, (tuple, list)) or len(returned) != 2:
         raise _Misuse(f"evaluate returned {_kind(returned)}; it should return (verdict, metrics)")
     verdict, metrics = returned
-    if not isinstance(verdict, str) or verdict not in _messages.VERDICT_VALUES:
-        choices = ", ".join(sorted(_messages.VERDICT_VALUES))
+    if not isinstance(verdict, str) or verdict not in _common.VERDICT_VALUES:
+        choices = ", ".join(sorted(_common.VERDICT_VALUES))
         raise _Misuse(f"evaluate returned the verdict {verdict!r}; a verdict is one of {choices}")
     if metrics is None:
         metrics = {}

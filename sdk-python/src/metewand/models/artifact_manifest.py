@@ -15,36 +15,18 @@ from metewand._strict import (
     ModelError,
     check_array,
     check_const,
-    check_integer,
     check_json_object,
     check_model,
     check_object,
-    check_string,
 )
+from metewand.models.common import FileRecord, _schema_id
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-__all__ = ["ArtifactManifest", "DEFINITIONS", "FileRecord", "ModelError"]
-
-
-def _safe_uint(value: object, path: str) -> int:
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
-    return check_integer(value, path, minimum=0, maximum=9007199254740991)
-
-
-def _schema_id(value: object, path: str) -> str:
-    """The $id of the schema that data claims to satisfy; it must name the schema selected by the
-    repository.
-    """
-    return check_string(value, path, min_length=1)
-
-
-def _sha256(value: object, path: str) -> str:
-    """A lowercase hexadecimal SHA-256 digest."""
-    return check_string(value, path, pattern=r"^[0-9a-f]{64}$")
+__all__ = ["ArtifactManifest", "DEFINITIONS", "ModelError"]
 
 
 class ArtifactManifest:
@@ -133,57 +115,5 @@ class ArtifactManifest:
         )
 
 
-class FileRecord:
-    """One file of an artifact: its path relative to the artifact's root, its exact size in bytes
-    and the SHA-256 digest of its contents.
-    """
-
-    __slots__ = ("path", "sha256", "size")
-
-    path: str
-
-    sha256: str
-    """A lowercase hexadecimal SHA-256 digest."""
-
-    size: int
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
-
-    # What from_dict accepts: these members and no others, the required ones always.
-    _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("path", "sha256", "size")
-
-    def __init__(self, *, path: str, sha256: str, size: int) -> None:
-        self.path = check_string(path, "/path", min_length=1)
-        self.sha256 = _sha256(sha256, "/sha256")
-        self.size = _safe_uint(size, "/size")
-
-    @classmethod
-    def from_dict(cls, data: object) -> FileRecord:
-        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
-        return cls._decode(data, "")
-
-    @classmethod
-    def _decode(cls, data: object, path: str) -> FileRecord:
-        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
-        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
-        model = cls.__new__(cls)
-        model.path = check_string(fields["path"], path + "/path", min_length=1)
-        model.sha256 = _sha256(fields["sha256"], path + "/sha256")
-        model.size = _safe_uint(fields["size"], path + "/size")
-        return model
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"path": self.path, "sha256": self.sha256, "size": self.size}
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FileRecord):
-            return NotImplemented
-        return self.path == other.path and self.sha256 == other.sha256 and self.size == other.size
-
-    def __repr__(self) -> str:
-        return f"FileRecord(path={self.path!r}, sha256={self.sha256!r}, size={self.size!r})"
-
-
 # The class of each definition in the schema, by its name under $defs (None for the root).
-DEFINITIONS: dict[str | None, type] = {None: ArtifactManifest, "file_record": FileRecord}
+DEFINITIONS: dict[str | None, type] = {None: ArtifactManifest}

@@ -18,32 +18,30 @@ from metewand._strict import (
     check_array,
     check_boolean,
     check_enum,
-    check_integer,
     check_json_object,
     check_model,
     check_object,
     check_string,
     literal_alias,
 )
+from metewand.models.common import (
+    FileRecord,
+    SdkInfo,
+    _capability,
+    _failure_code,
+    _problem_contract_id,
+    _role,
+    _safe_uint,
+    _sha256,
+    _verdict,
+    _worker_id,
+)
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
-
-    Capability: TypeAlias = Literal[
-        "one_shot",
-        "applicability",
-        "fresh_sequence",
-        "streaming_profile",
-    ]
-
-    FailureCode: TypeAlias = Literal[
-        "invalid_request",
-        "unsupported_operation",
-        "operation_failed",
-        "internal_error",
-    ]
+    from metewand.models.common import Capability, FailureCode, Role, Verdict
 
     FailureKind: TypeAlias = Literal[
         "spawn_failed",
@@ -77,10 +75,6 @@ if TYPE_CHECKING:
         "evaluate",
         "shutdown",
     ]
-
-    Role: TypeAlias = Literal["dataset_materializer", "implementation", "problem_evaluator"]
-
-    Verdict: TypeAlias = Literal["invalid", "reached", "not_reached", "not_required"]
 else:
 
     def __getattr__(name: str) -> object:
@@ -90,20 +84,15 @@ else:
 
 
 __all__ = [
+    "AttemptFailure",
     "AttemptRecord",
-    "CAPABILITY_VALUES",
     "Campaign",
-    "Capability",
     "Confinement",
     "Cpus",
     "DEFINITIONS",
     "Dataset",
-    "FAILURE_CODE_VALUES",
     "FAILURE_KIND_VALUES",
-    "Failure",
-    "FailureCode",
     "FailureKind",
-    "FileRecord",
     "Implementation",
     "Logs",
     "ModelError",
@@ -113,26 +102,11 @@ __all__ = [
     "Phase",
     "PhaseRecord",
     "Problem",
-    "ROLE_VALUES",
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
-    "Role",
-    "SdkInfo",
-    "VERDICT_VALUES",
-    "Verdict",
     "WorkerSession",
 ]
-
-CAPABILITY_VALUES: frozenset[Capability] = frozenset(
-    {"one_shot", "applicability", "fresh_sequence", "streaming_profile"}
-)
-"""A capability name a worker may report."""
-
-FAILURE_CODE_VALUES: frozenset[FailureCode] = frozenset(
-    {"invalid_request", "unsupported_operation", "operation_failed", "internal_error"}
-)
-"""A worker-owned failure code."""
 
 FAILURE_KIND_VALUES: frozenset[FailureKind] = frozenset(
     {
@@ -163,16 +137,6 @@ PHASE_VALUES: frozenset[Phase] = frozenset(
 )
 """A phase of a worker session, named after its request."""
 
-ROLE_VALUES: frozenset[Role] = frozenset(
-    {"dataset_materializer", "implementation", "problem_evaluator"}
-)
-"""The role a worker process serves."""
-
-VERDICT_VALUES: frozenset[Verdict] = frozenset(
-    {"invalid", "reached", "not_reached", "not_required"}
-)
-"""The problem-owned verdict."""
-
 _CONFINEMENT_CAPABILITIES_VALUES: frozenset[str] = frozenset({"none", "kept"})
 
 _CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
@@ -198,13 +162,9 @@ _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
 )
 
 _LITERAL_ALIASES = {
-    "Capability": CAPABILITY_VALUES,
-    "FailureCode": FAILURE_CODE_VALUES,
     "FailureKind": FAILURE_KIND_VALUES,
     "Outcome": OUTCOME_VALUES,
     "Phase": PHASE_VALUES,
-    "Role": ROLE_VALUES,
-    "Verdict": VERDICT_VALUES,
 }
 
 
@@ -213,16 +173,6 @@ def _attempt_id(value: object, path: str) -> str:
     repetition.
     """
     return check_string(value, path, pattern=r"^mw1-attempt-[0-9a-f]{64}$")
-
-
-def _capability(value: object, path: str) -> Capability:
-    """A capability name a worker may report."""
-    return check_enum(value, path, CAPABILITY_VALUES)
-
-
-def _failure_code(value: object, path: str) -> FailureCode:
-    """A worker-owned failure code."""
-    return check_enum(value, path, FAILURE_CODE_VALUES)
 
 
 def _failure_kind(value: object, path: str) -> FailureKind:
@@ -242,26 +192,6 @@ def _phase(value: object, path: str) -> Phase:
     return check_enum(value, path, PHASE_VALUES)
 
 
-def _problem_contract_id(value: object, path: str) -> str:
-    """A problem contract identity."""
-    return check_string(value, path, pattern=r"^mw1-problem-contract-[0-9a-f]{64}$")
-
-
-def _role(value: object, path: str) -> Role:
-    """The role a worker process serves."""
-    return check_enum(value, path, ROLE_VALUES)
-
-
-def _safe_uint(value: object, path: str) -> int:
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
-    return check_integer(value, path, minimum=0, maximum=9007199254740991)
-
-
-def _sha256(value: object, path: str) -> str:
-    """A lowercase hexadecimal SHA-256 digest."""
-    return check_string(value, path, pattern=r"^[0-9a-f]{64}$")
-
-
 def _timestamp(value: object, path: str) -> str:
     """An RFC 3339 timestamp in UTC."""
     return check_string(
@@ -269,16 +199,6 @@ def _timestamp(value: object, path: str) -> str:
         path,
         pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]{1,9})?Z$",
     )
-
-
-def _verdict(value: object, path: str) -> Verdict:
-    """The problem-owned verdict."""
-    return check_enum(value, path, VERDICT_VALUES)
-
-
-def _worker_id(value: object, path: str) -> str:
-    """A resolved worker identity."""
-    return check_string(value, path, pattern=r"^mw1-resolved-worker-[0-9a-f]{64}$")
 
 
 class AttemptRecord:
@@ -321,7 +241,7 @@ class AttemptRecord:
     when its session shut down cleanly; each is absent otherwise.
     """
 
-    failure: Failure | None
+    failure: AttemptFailure | None
     """What ended the attempt: the role and phase it is attributed to (null for the executor's own
     failures), its kind and message, and the worker's code and details when it sent them.
     """
@@ -368,7 +288,7 @@ class AttemptRecord:
     """An RFC 3339 timestamp in UTC."""
 
     verdict: Verdict | None
-    """The problem-owned verdict."""
+    """The problem-owned verdict on an implementation's result."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -396,7 +316,7 @@ class AttemptRecord:
         campaign: Campaign | None,
         dataset: Dataset,
         evaluator: WorkerSession,
-        failure: Failure | None,
+        failure: AttemptFailure | None,
         finished_at: str,
         implementation: Implementation,
         logs: Logs,
@@ -412,7 +332,7 @@ class AttemptRecord:
         self.campaign = None if campaign is None else check_model(campaign, "/campaign", Campaign)
         self.dataset = check_model(dataset, "/dataset", Dataset)
         self.evaluator = check_model(evaluator, "/evaluator", WorkerSession)
-        self.failure = None if failure is None else check_model(failure, "/failure", Failure)
+        self.failure = None if failure is None else check_model(failure, "/failure", AttemptFailure)
         self.finished_at = _timestamp(finished_at, "/finished_at")
         self.implementation = check_model(implementation, "/implementation", Implementation)
         self.logs = check_model(logs, "/logs", Logs)
@@ -445,7 +365,7 @@ class AttemptRecord:
         model.failure = (
             None
             if fields["failure"] is None
-            else Failure._decode(fields["failure"], path + "/failure")
+            else AttemptFailure._decode(fields["failure"], path + "/failure")
         )
         model.finished_at = _timestamp(fields["finished_at"], path + "/finished_at")
         model.implementation = Implementation._decode(
@@ -520,6 +440,105 @@ class AttemptRecord:
             f"metrics={self.metrics!r}, outcome={self.outcome!r}, phases={self.phases!r}, "
             f"problem={self.problem!r}, repository={self.repository!r}, "
             f"started_at={self.started_at!r}, verdict={self.verdict!r})"
+        )
+
+
+class AttemptFailure:
+    """What ended the attempt: the role and phase it is attributed to (null for the executor's own
+    failures), its kind and message, and the worker's code and details when it sent them.
+    """
+
+    __slots__ = ("code", "details", "kind", "message", "phase", "role")
+
+    code: FailureCode | None
+    """A worker-owned failure code."""
+
+    details: dict[str, Any] | None
+    """A JSON object whose members this schema does not constrain."""
+
+    kind: FailureKind
+    """What ended a failed or cancelled attempt."""
+
+    message: str
+
+    phase: Phase | None
+    """A phase of a worker session, named after its request."""
+
+    role: Role | None
+    """The role a worker process serves."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("code", "details", "kind", "message", "phase", "role")
+
+    def __init__(
+        self,
+        *,
+        code: FailureCode | None,
+        details: dict[str, Any] | None,
+        kind: FailureKind,
+        message: str,
+        phase: Phase | None,
+        role: Role | None,
+    ) -> None:
+        self.code = None if code is None else _failure_code(code, "/code")
+        self.details = None if details is None else check_json_object(details, "/details")
+        self.kind = _failure_kind(kind, "/kind")
+        self.message = check_string(message, "/message", min_length=1)
+        self.phase = None if phase is None else _phase(phase, "/phase")
+        self.role = None if role is None else _role(role, "/role")
+
+    @classmethod
+    def from_dict(cls, data: object) -> AttemptFailure:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> AttemptFailure:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.code = (
+            None if fields["code"] is None else _failure_code(fields["code"], path + "/code")
+        )
+        model.details = (
+            None
+            if fields["details"] is None
+            else check_json_object(fields["details"], path + "/details")
+        )
+        model.kind = _failure_kind(fields["kind"], path + "/kind")
+        model.message = check_string(fields["message"], path + "/message", min_length=1)
+        model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
+        model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "code": self.code,
+            "details": None if self.details is None else dict(self.details),
+            "kind": self.kind,
+            "message": self.message,
+            "phase": self.phase,
+            "role": self.role,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AttemptFailure):
+            return NotImplemented
+        return (
+            self.code == other.code
+            and self.details == other.details
+            and self.kind == other.kind
+            and self.message == other.message
+            and self.phase == other.phase
+            and self.role == other.role
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"AttemptFailure(code={self.code!r}, details={self.details!r}, kind={self.kind!r}, "
+            f"message={self.message!r}, phase={self.phase!r}, role={self.role!r})"
         )
 
 
@@ -956,157 +975,6 @@ class Dataset:
         )
 
 
-class Failure:
-    """What ended the attempt: the role and phase it is attributed to (null for the executor's own
-    failures), its kind and message, and the worker's code and details when it sent them.
-    """
-
-    __slots__ = ("code", "details", "kind", "message", "phase", "role")
-
-    code: FailureCode | None
-    """A worker-owned failure code."""
-
-    details: dict[str, Any] | None
-    """A JSON object whose members this schema does not constrain."""
-
-    kind: FailureKind
-    """What ended a failed or cancelled attempt."""
-
-    message: str
-
-    phase: Phase | None
-    """A phase of a worker session, named after its request."""
-
-    role: Role | None
-    """The role a worker process serves."""
-
-    # What from_dict accepts: these members and no others, the required ones always.
-    _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("code", "details", "kind", "message", "phase", "role")
-
-    def __init__(
-        self,
-        *,
-        code: FailureCode | None,
-        details: dict[str, Any] | None,
-        kind: FailureKind,
-        message: str,
-        phase: Phase | None,
-        role: Role | None,
-    ) -> None:
-        self.code = None if code is None else _failure_code(code, "/code")
-        self.details = None if details is None else check_json_object(details, "/details")
-        self.kind = _failure_kind(kind, "/kind")
-        self.message = check_string(message, "/message", min_length=1)
-        self.phase = None if phase is None else _phase(phase, "/phase")
-        self.role = None if role is None else _role(role, "/role")
-
-    @classmethod
-    def from_dict(cls, data: object) -> Failure:
-        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
-        return cls._decode(data, "")
-
-    @classmethod
-    def _decode(cls, data: object, path: str) -> Failure:
-        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
-        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
-        model = cls.__new__(cls)
-        model.code = (
-            None if fields["code"] is None else _failure_code(fields["code"], path + "/code")
-        )
-        model.details = (
-            None
-            if fields["details"] is None
-            else check_json_object(fields["details"], path + "/details")
-        )
-        model.kind = _failure_kind(fields["kind"], path + "/kind")
-        model.message = check_string(fields["message"], path + "/message", min_length=1)
-        model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
-        model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")
-        return model
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
-            "code": self.code,
-            "details": None if self.details is None else dict(self.details),
-            "kind": self.kind,
-            "message": self.message,
-            "phase": self.phase,
-            "role": self.role,
-        }
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Failure):
-            return NotImplemented
-        return (
-            self.code == other.code
-            and self.details == other.details
-            and self.kind == other.kind
-            and self.message == other.message
-            and self.phase == other.phase
-            and self.role == other.role
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"Failure(code={self.code!r}, details={self.details!r}, kind={self.kind!r}, "
-            f"message={self.message!r}, phase={self.phase!r}, role={self.role!r})"
-        )
-
-
-class FileRecord:
-    """One file of an artifact: its path relative to the artifact's root, its exact size in bytes
-    and the SHA-256 digest of its contents.
-    """
-
-    __slots__ = ("path", "sha256", "size")
-
-    path: str
-
-    sha256: str
-    """A lowercase hexadecimal SHA-256 digest."""
-
-    size: int
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
-
-    # What from_dict accepts: these members and no others, the required ones always.
-    _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("path", "sha256", "size")
-
-    def __init__(self, *, path: str, sha256: str, size: int) -> None:
-        self.path = check_string(path, "/path", min_length=1)
-        self.sha256 = _sha256(sha256, "/sha256")
-        self.size = _safe_uint(size, "/size")
-
-    @classmethod
-    def from_dict(cls, data: object) -> FileRecord:
-        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
-        return cls._decode(data, "")
-
-    @classmethod
-    def _decode(cls, data: object, path: str) -> FileRecord:
-        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
-        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
-        model = cls.__new__(cls)
-        model.path = check_string(fields["path"], path + "/path", min_length=1)
-        model.sha256 = _sha256(fields["sha256"], path + "/sha256")
-        model.size = _safe_uint(fields["size"], path + "/size")
-        return model
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"path": self.path, "sha256": self.sha256, "size": self.size}
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FileRecord):
-            return NotImplemented
-        return self.path == other.path and self.sha256 == other.sha256 and self.size == other.size
-
-    def __repr__(self) -> str:
-        return f"FileRecord(path={self.path!r}, sha256={self.sha256!r}, size={self.size!r})"
-
-
 class Implementation:
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
@@ -1175,7 +1043,7 @@ class Implementation:
     """
 
     sdk: SdkInfo | None
-    """The worker SDK that answered hello."""
+    """The worker SDK that answered hello, by package name and version."""
 
     seed: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1539,7 +1407,9 @@ class Problem:
     __slots__ = ("contract_id", "name", "parameters", "timed")
 
     contract_id: str
-    """A problem contract identity."""
+    """A problem contract id as Metewand generates it: mw1-problem-contract- and the 64 lowercase
+    hexadecimal digits of its digest.
+    """
 
     name: str
 
@@ -1825,49 +1695,6 @@ class Resources:
         )
 
 
-class SdkInfo:
-    """The worker SDK that answered hello."""
-
-    __slots__ = ("name", "version")
-
-    name: str
-    version: str
-
-    # What from_dict accepts: these members and no others, the required ones always.
-    _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("name", "version")
-
-    def __init__(self, *, name: str, version: str) -> None:
-        self.name = check_string(name, "/name", min_length=1)
-        self.version = check_string(version, "/version", min_length=1)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SdkInfo:
-        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
-        return cls._decode(data, "")
-
-    @classmethod
-    def _decode(cls, data: object, path: str) -> SdkInfo:
-        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
-        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
-        model = cls.__new__(cls)
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
-        model.version = check_string(fields["version"], path + "/version", min_length=1)
-        return model
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"name": self.name, "version": self.version}
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SdkInfo):
-            return NotImplemented
-        return self.name == other.name and self.version == other.version
-
-    def __repr__(self) -> str:
-        return f"SdkInfo(name={self.name!r}, version={self.version!r})"
-
-
 class WorkerSession:
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
@@ -1903,7 +1730,7 @@ class WorkerSession:
     """
 
     sdk: SdkInfo | None
-    """The worker SDK that answered hello."""
+    """The worker SDK that answered hello, by package name and version."""
 
     worker_id: str
     """A resolved worker identity."""
@@ -1998,12 +1825,11 @@ class WorkerSession:
 # The class of each definition in the schema, by its name under $defs (None for the root).
 DEFINITIONS: dict[str | None, type] = {
     None: AttemptRecord,
+    "attempt_failure": AttemptFailure,
     "campaign": Campaign,
     "confinement": Confinement,
     "cpus": Cpus,
     "dataset": Dataset,
-    "failure": Failure,
-    "file_record": FileRecord,
     "implementation": Implementation,
     "logs": Logs,
     "phase_record": PhaseRecord,
@@ -2011,6 +1837,5 @@ DEFINITIONS: dict[str | None, type] = {
     "resource_limit": ResourceLimit,
     "resource_limits": ResourceLimits,
     "resources": Resources,
-    "sdk_info": SdkInfo,
     "worker_session": WorkerSession,
 }

@@ -11,7 +11,8 @@ to_dict. DEFINITIONS maps the schema's definition names to the classes.
 
 from __future__ import annotations
 
-from metewand._strict import ModelError, check_json_object, check_object, check_string
+from metewand._strict import ModelError, check_json_object, check_object
+from metewand.models.common import _schema_id
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -19,13 +20,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["DEFINITIONS", "Metrics", "ModelError"]
-
-
-def _schema_id(value: object, path: str) -> str:
-    """The $id of the schema that data claims to satisfy; it must name the schema selected by the
-    repository.
-    """
-    return check_string(value, path, min_length=1)
 
 
 class Metrics:

@@ -15,57 +15,35 @@ from metewand._strict import (
     ModelError,
     check_array,
     check_const,
-    check_enum,
-    check_integer,
     check_json_object,
     check_model,
     check_object,
     check_string,
-    literal_alias,
+)
+from metewand.models.common import (
+    SdkInfo,
+    _capability,
+    _failure_code,
+    _role,
+    _safe_uint,
+    _verdict,
+    _worker_id,
 )
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Literal, TypeAlias
-
-    Capability: TypeAlias = Literal[
-        "one_shot",
-        "applicability",
-        "fresh_sequence",
-        "streaming_profile",
-    ]
-
-    FailureCode: TypeAlias = Literal[
-        "invalid_request",
-        "unsupported_operation",
-        "operation_failed",
-        "internal_error",
-    ]
-
-    Role: TypeAlias = Literal["dataset_materializer", "implementation", "problem_evaluator"]
-
-    Verdict: TypeAlias = Literal["invalid", "reached", "not_reached", "not_required"]
-else:
-
-    def __getattr__(name: str) -> object:
-        # The Literal aliases are built on first use, so that importing this module does not
-        # import typing.
-        return literal_alias(globals(), name, _LITERAL_ALIASES)
-
+    from typing import Any, Literal
+    from metewand.models.common import Capability, FailureCode, Role, Verdict
 
 __all__ = [
     "AckResponse",
-    "CAPABILITY_VALUES",
-    "Capability",
     "DEFINITIONS",
     "EvaluateRequest",
     "EvaluateResponse",
     "ExecuteRequest",
     "ExecuteResponse",
-    "FAILURE_CODE_VALUES",
     "Failure",
-    "FailureCode",
     "FailureResponse",
     "HelloRequest",
     "HelloResponse",
@@ -74,51 +52,9 @@ __all__ = [
     "MaterializeResponse",
     "ModelError",
     "PrepareRequest",
-    "ROLE_VALUES",
     "ResetRequest",
-    "Role",
-    "SdkInfo",
     "ShutdownRequest",
-    "VERDICT_VALUES",
-    "Verdict",
 ]
-
-CAPABILITY_VALUES: frozenset[Capability] = frozenset(
-    {"one_shot", "applicability", "fresh_sequence", "streaming_profile"}
-)
-"""A capability name a worker may report."""
-
-FAILURE_CODE_VALUES: frozenset[FailureCode] = frozenset(
-    {"invalid_request", "unsupported_operation", "operation_failed", "internal_error"}
-)
-"""A worker-owned failure code."""
-
-ROLE_VALUES: frozenset[Role] = frozenset(
-    {"dataset_materializer", "implementation", "problem_evaluator"}
-)
-"""The role a worker process serves."""
-
-VERDICT_VALUES: frozenset[Verdict] = frozenset(
-    {"invalid", "reached", "not_reached", "not_required"}
-)
-"""The problem-owned verdict on an implementation's result."""
-
-_LITERAL_ALIASES = {
-    "Capability": CAPABILITY_VALUES,
-    "FailureCode": FAILURE_CODE_VALUES,
-    "Role": ROLE_VALUES,
-    "Verdict": VERDICT_VALUES,
-}
-
-
-def _capability(value: object, path: str) -> Capability:
-    """A capability name a worker may report."""
-    return check_enum(value, path, CAPABILITY_VALUES)
-
-
-def _failure_code(value: object, path: str) -> FailureCode:
-    """A worker-owned failure code."""
-    return check_enum(value, path, FAILURE_CODE_VALUES)
 
 
 def _path(value: object, path: str) -> str:
@@ -126,34 +62,16 @@ def _path(value: object, path: str) -> str:
     return check_string(value, path, min_length=1)
 
 
-def _problem_contract_id(value: object, path: str) -> str:
-    """The identity of a problem contract."""
+def _problem_contract_ref(value: object, path: str) -> str:
+    """How a request names the problem contract: any nonempty string on the wire (the normative
+    examples use mw1-problem-contract-abc). Metewand sends the problem_contract_id it generated.
+    """
     return check_string(value, path, min_length=1)
 
 
 def _request_id(value: object, path: str) -> str:
     """A session-local request identifier, repeated by the response."""
     return check_string(value, path, min_length=1)
-
-
-def _role(value: object, path: str) -> Role:
-    """The role a worker process serves."""
-    return check_enum(value, path, ROLE_VALUES)
-
-
-def _safe_uint(value: object, path: str) -> int:
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
-    return check_integer(value, path, minimum=0, maximum=9007199254740991)
-
-
-def _verdict(value: object, path: str) -> Verdict:
-    """The problem-owned verdict on an implementation's result."""
-    return check_enum(value, path, VERDICT_VALUES)
-
-
-def _worker_id(value: object, path: str) -> str:
-    """A resolved worker identity."""
-    return check_string(value, path, pattern=r"^mw1-resolved-worker-[0-9a-f]{64}$")
 
 
 class AckResponse:
@@ -226,10 +144,12 @@ class EvaluateRequest:
     """A nonempty filesystem path."""
 
     problem_contract_id: str
-    """The identity of a problem contract."""
+    """How a request names the problem contract: any nonempty string on the wire (the normative
+    examples use mw1-problem-contract-abc). Metewand sends the problem_contract_id it generated.
+    """
 
     problem_parameters: dict[str, Any]
-    """A JSON object whose members the protocol does not constrain."""
+    """A JSON object whose members this schema does not constrain."""
 
     result_dir: str
     """A nonempty filesystem path."""
@@ -261,7 +181,9 @@ class EvaluateRequest:
         self.id = _request_id(id, "/id")
         self.method = check_const(method, "/method", "evaluate")
         self.metrics_path = _path(metrics_path, "/metrics_path")
-        self.problem_contract_id = _problem_contract_id(problem_contract_id, "/problem_contract_id")
+        self.problem_contract_id = _problem_contract_ref(
+            problem_contract_id, "/problem_contract_id"
+        )
         self.problem_parameters = check_json_object(problem_parameters, "/problem_parameters")
         self.result_dir = _path(result_dir, "/result_dir")
 
@@ -279,7 +201,7 @@ class EvaluateRequest:
         model.id = _request_id(fields["id"], path + "/id")
         model.method = check_const(fields["method"], path + "/method", "evaluate")
         model.metrics_path = _path(fields["metrics_path"], path + "/metrics_path")
-        model.problem_contract_id = _problem_contract_id(
+        model.problem_contract_id = _problem_contract_ref(
             fields["problem_contract_id"], path + "/problem_contract_id"
         )
         model.problem_parameters = check_json_object(
@@ -450,7 +372,7 @@ class ExecuteResponse:
     """Where a worker left its manifest, relative to the assigned output directory."""
 
     statistics: dict[str, Any]
-    """A JSON object whose members the protocol does not constrain."""
+    """A JSON object whose members this schema does not constrain."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -534,7 +456,7 @@ class Failure:
     """A worker-owned failure code."""
 
     details: dict[str, Any] | None
-    """A JSON object whose members the protocol does not constrain."""
+    """A JSON object whose members this schema does not constrain."""
 
     message: str
 
@@ -733,7 +655,7 @@ class HelloResponse:
     __slots__ = ("capabilities", "id", "ok", "protocol", "sdk", "worker_id")
 
     capabilities: list[Capability]
-    """Capabilities reported by a worker, each at most once."""
+    """Capability names, each at most once."""
 
     id: str
     """A session-local request identifier, repeated by the response."""
@@ -743,7 +665,7 @@ class HelloResponse:
     protocol: Literal[1]
 
     sdk: SdkInfo | None
-    """The worker SDK that answered, by package name and version."""
+    """The worker SDK that answered hello, by package name and version."""
 
     worker_id: str
     """A resolved worker identity."""
@@ -866,7 +788,7 @@ class MaterializeRequest:
     __slots__ = ("dataset_parameters", "dataset_seed", "id", "method", "output_dir", "source_dir")
 
     dataset_parameters: dict[str, Any]
-    """A JSON object whose members the protocol does not constrain."""
+    """A JSON object whose members this schema does not constrain."""
 
     dataset_seed: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1024,7 +946,7 @@ class PrepareRequest:
     """A session-local request identifier, repeated by the response."""
 
     implementation_parameters: dict[str, Any]
-    """A JSON object whose members the protocol does not constrain."""
+    """A JSON object whose members this schema does not constrain."""
 
     implementation_seed: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1032,10 +954,12 @@ class PrepareRequest:
     method: Literal["prepare"]
 
     problem_contract_id: str
-    """The identity of a problem contract."""
+    """How a request names the problem contract: any nonempty string on the wire (the normative
+    examples use mw1-problem-contract-abc). Metewand sends the problem_contract_id it generated.
+    """
 
     problem_parameters: dict[str, Any]
-    """A JSON object whose members the protocol does not constrain."""
+    """A JSON object whose members this schema does not constrain."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -1067,7 +991,9 @@ class PrepareRequest:
         )
         self.implementation_seed = _safe_uint(implementation_seed, "/implementation_seed")
         self.method = check_const(method, "/method", "prepare")
-        self.problem_contract_id = _problem_contract_id(problem_contract_id, "/problem_contract_id")
+        self.problem_contract_id = _problem_contract_ref(
+            problem_contract_id, "/problem_contract_id"
+        )
         self.problem_parameters = check_json_object(problem_parameters, "/problem_parameters")
 
     @classmethod
@@ -1089,7 +1015,7 @@ class PrepareRequest:
             fields["implementation_seed"], path + "/implementation_seed"
         )
         model.method = check_const(fields["method"], path + "/method", "prepare")
-        model.problem_contract_id = _problem_contract_id(
+        model.problem_contract_id = _problem_contract_ref(
             fields["problem_contract_id"], path + "/problem_contract_id"
         )
         model.problem_parameters = check_json_object(
@@ -1177,49 +1103,6 @@ class ResetRequest:
         return f"ResetRequest(id={self.id!r}, method={self.method!r})"
 
 
-class SdkInfo:
-    """The worker SDK that answered, by package name and version."""
-
-    __slots__ = ("name", "version")
-
-    name: str
-    version: str
-
-    # What from_dict accepts: these members and no others, the required ones always.
-    _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("name", "version")
-
-    def __init__(self, *, name: str, version: str) -> None:
-        self.name = check_string(name, "/name", min_length=1)
-        self.version = check_string(version, "/version", min_length=1)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SdkInfo:
-        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
-        return cls._decode(data, "")
-
-    @classmethod
-    def _decode(cls, data: object, path: str) -> SdkInfo:
-        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
-        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
-        model = cls.__new__(cls)
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
-        model.version = check_string(fields["version"], path + "/version", min_length=1)
-        return model
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"name": self.name, "version": self.version}
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SdkInfo):
-            return NotImplemented
-        return self.name == other.name and self.version == other.version
-
-    def __repr__(self) -> str:
-        return f"SdkInfo(name={self.name!r}, version={self.version!r})"
-
-
 class ShutdownRequest:
     """The final request of every session."""
 
@@ -1281,6 +1164,5 @@ DEFINITIONS: dict[str | None, type] = {
     "materialize_response": MaterializeResponse,
     "prepare_request": PrepareRequest,
     "reset_request": ResetRequest,
-    "sdk_info": SdkInfo,
     "shutdown_request": ShutdownRequest,
 }
