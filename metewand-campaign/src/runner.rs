@@ -115,7 +115,7 @@ impl RunSummary {
 enum KeyState {
     Pending,
     Ready,
-    Failed(rec::Failure),
+    Failed(rec::AttemptFailure),
 }
 
 struct State {
@@ -129,7 +129,7 @@ struct State {
 
 enum Job {
     Materialize(u32),
-    Attempt(usize, Option<rec::Failure>),
+    Attempt(usize, Option<rec::AttemptFailure>),
 }
 
 struct Pool<'a, 'r> {
@@ -237,8 +237,8 @@ pub fn run(
 
 /// The failure recorded for each attempt of a key whose materialization failed: the materialization's own,
 /// pointing at its record.
-pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::Failure {
-    let mut failure = record.failure.clone().unwrap_or_else(|| rec::Failure {
+pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::AttemptFailure {
+    let mut failure = record.failure.clone().unwrap_or_else(|| rec::AttemptFailure {
         code: None,
         details: None,
         kind: rec::FailureKind::ExecutorError,
@@ -356,7 +356,7 @@ impl Pool<'_, '_> {
         });
     }
 
-    fn attempt(&self, index: usize, failure: Option<rec::Failure>, options: &RunOptions) {
+    fn attempt(&self, index: usize, failure: Option<rec::AttemptFailure>, options: &RunOptions) {
         let attempt = &self.plan.attempts()[index];
         self.observer.attempt_started(self.plan, attempt);
         let started = Instant::now();
@@ -412,7 +412,7 @@ pub(crate) fn run_attempt(
     plan: &CampaignPlan<'_>,
     folder: &CampaignFolder,
     attempt: &PlannedAttempt,
-    failure: Option<rec::Failure>,
+    failure: Option<rec::AttemptFailure>,
     options: &RunOptions,
     concurrency: u64,
 ) -> Result<AttemptRecord, String> {

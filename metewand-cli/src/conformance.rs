@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use metewand_runtime::conformance::{self, BareCommand, ConformanceOptions, Outcome, Report, Subject};
-use metewand_runtime::protocol::messages::Role;
+use metewand_runtime::protocol::common::Role;
 
 use crate::check::load;
 use crate::{Failure, print_out};

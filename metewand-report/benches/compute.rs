@@ -9,7 +9,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, Verdict};
+use metewand_protocol::common::Verdict;
+use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
 use metewand_report::load::{Attempt, Folder, Identities, Recorded};
 use metewand_report::stats::SplitMix64;
 use metewand_report::{Comparison, Format, Records, Report, render};

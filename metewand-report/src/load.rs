@@ -11,7 +11,8 @@ use std::sync::Mutex;
 
 use metewand_campaign::folder::{RunEntry, read_materialization};
 use metewand_campaign::{CampaignFile, Status};
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, ProblemTimed, Role, Verdict};
+use metewand_protocol::common::{Role, Verdict};
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, ProblemTimed};
 use serde::Serialize;
 
 use crate::error::ReportError;

@@ -22,7 +22,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use metewand_runtime::protocol::messages::{Capability, WorkerId};
+use metewand_runtime::protocol::common::{Capability, WorkerId};
 use metewand_runtime::session::{
     Confinement, ImplementationSession, Limits, PhaseTimeouts, ProcessIsolation, SessionConfig, WorkerCommand,
 };

@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use metewand_protocol::messages::Role;
+use metewand_protocol::common::Role;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::{Value, json};
 

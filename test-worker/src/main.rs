@@ -40,10 +40,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use std::{env, fs, process, thread};
 
+use metewand_protocol::common::Capability;
 use metewand_protocol::frame::{Frame, FrameReader, encode_value};
 use metewand_protocol::messages::{
-    Capability, EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest,
-    ShutdownRequest,
+    EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest, ShutdownRequest,
 };
 use metewand_protocol::{Message, decode_message};
 use serde_json::{Value, json};

@@ -153,8 +153,7 @@ fn record(folder: &Path) -> Value {
     let bytes = fs::read(folder.join("attempt.json")).unwrap();
     let value: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(metewand_protocol::to_canonical_vec(&value), bytes, "attempt.json is not canonical");
-    let schema: Value = serde_json::from_slice(metewand_protocol::schema::ATTEMPT_RECORD.bytes).unwrap();
-    let validator = jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(&schema).unwrap();
+    let validator = metewand_protocol::schema::validator(metewand_protocol::schema::ATTEMPT_RECORD, None);
     let errors: Vec<String> = validator.iter_errors(&value).map(|error| format!("{error}")).collect();
     assert!(errors.is_empty(), "attempt.json is not a valid attempt record: {errors:?}\n{value:#}");
     value

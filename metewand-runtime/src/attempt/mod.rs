@@ -35,13 +35,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
 
+use metewand_protocol::common::{FailureCode, Role, Verdict, WorkerId};
 use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
 use metewand_protocol::handshake::Handshake;
-use metewand_protocol::messages::{Role, Verdict, WorkerId};
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 pub use crate::files::{Dir, FsError};
 pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, write_record};
@@ -239,7 +238,7 @@ pub struct DatasetMaterialization {
     /// How it ended.
     pub outcome: MaterializationOutcome,
     /// What failed, if it did not end `ok`.
-    pub failure: Option<rec::Failure>,
+    pub failure: Option<rec::AttemptFailure>,
     /// Whether a verified store entry was reused (null if the store was never reached).
     pub reused: Option<bool>,
     /// The materializer's identity and what its session reported.
@@ -290,7 +289,7 @@ impl AttemptPlan<'_> {
 
     /// The record of this attempt when it cannot run because a failure outside it (its dataset's materialization,
     /// run once for a campaign) already decided it: outcome `failed` with that failure, no session run.
-    pub fn record_without_running(&self, failure: rec::Failure, options: &RunOptions) -> AttemptRecord {
+    pub fn record_without_running(&self, failure: rec::AttemptFailure, options: &RunOptions) -> AttemptRecord {
         let started_at = SystemTime::now();
         let mut record = Run::new(self, Path::new("."), options).into_record(started_at);
         record.outcome =

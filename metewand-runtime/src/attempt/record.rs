@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use metewand_protocol::common::{FileRecord, SdkInfo};
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Timestamp};
 
 use super::*;
@@ -128,8 +129,8 @@ pub(super) fn role_index(role: Role) -> usize {
     }
 }
 
-pub(super) fn contract_id(problem: &Problem) -> Result<crate::protocol::messages::ProblemContractId, Failure> {
-    crate::protocol::messages::ProblemContractId::try_from(problem.contract_id().as_str())
+pub(super) fn contract_id(problem: &Problem) -> Result<crate::protocol::common::ProblemContractId, Failure> {
+    crate::protocol::common::ProblemContractId::try_from(problem.contract_id().as_str())
         .map_err(|e| Failure::executor("naming the problem contract", e.to_string()))
 }
 
@@ -158,7 +159,7 @@ pub(super) fn phase_records(phases: &[PhaseTiming]) -> Vec<rec::PhaseRecord> {
             duration_ns: nanos(timing.duration),
             ok: timing.ok,
             phase: parse(timing.phase.as_str()),
-            role: parse(&timing.role.to_string()),
+            role: timing.role,
             started_at: timestamp(timing.started_at),
         })
         .collect()
@@ -168,7 +169,7 @@ pub(super) fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
     rec::FileRecords(
         files
             .iter()
-            .map(|file| rec::FileRecord {
+            .map(|file| FileRecord {
                 path: parse(file.path().as_str()),
                 sha256: parse(&file.sha256().to_string()),
                 size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
@@ -179,7 +180,7 @@ pub(super) fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
 
 pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
     rec::WorkerSession {
-        capabilities: seen.handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+        capabilities: seen.handshake.as_ref().map(|handshake| handshake.reported.clone()),
         confinement: seen.confinement.as_ref().map(confinement_record),
         resources: seen.resources.as_ref().map(resources_record),
         sdk: seen.handshake.as_ref().and_then(sdk),
@@ -262,8 +263,8 @@ pub(super) fn resources_record(resources: &Resources) -> rec::Resources {
     }
 }
 
-pub(super) fn sdk(handshake: &Handshake) -> Option<rec::SdkInfo> {
-    handshake.sdk.as_ref().map(|(name, version)| convert(&serde_json::json!({"name": name, "version": version})))
+pub(super) fn sdk(handshake: &Handshake) -> Option<SdkInfo> {
+    handshake.sdk.clone()
 }
 
 /// A string the executor produced (a name, an identity, a timestamp) as the record's checked type. Every value
@@ -273,12 +274,6 @@ where
     T::Err: std::fmt::Display,
 {
     text.parse().unwrap_or_else(|error| panic!("{text:?} does not fit the attempt record: {error}"))
-}
-
-/// A value of one generated type as the same schema definition's type in the attempt record.
-pub(super) fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> U {
-    serde_json::from_value(serde_json::to_value(value).expect("generated types serialize"))
-        .expect("the same schema definition in both documents")
 }
 
 pub(super) fn one_line(message: &str) -> String {

@@ -12,7 +12,7 @@ pub(super) struct Failure {
     pub(super) phase: Option<Method>,
     pub(super) kind: FailureKind,
     pub(super) message: String,
-    pub(super) code: Option<String>,
+    pub(super) code: Option<FailureCode>,
     pub(super) details: Option<JsonObject>,
 }
 
@@ -34,14 +34,14 @@ impl Failure {
         })
     }
 
-    pub(super) fn into_record(self) -> rec::Failure {
-        rec::Failure {
-            code: self.code.as_deref().map(parse),
+    pub(super) fn into_record(self) -> rec::AttemptFailure {
+        rec::AttemptFailure {
+            code: self.code,
             details: self.details,
             kind: self.kind,
             message: parse(&one_line(&self.message)),
             phase: self.phase.map(|phase| parse(phase.as_str())),
-            role: self.role.map(|role| parse(&role.to_string())),
+            role: self.role,
         }
     }
 
@@ -50,7 +50,7 @@ impl Failure {
         let message = format!("{} worker failed in {}: {}", error.role(), error.phase(), error.kind());
         let mut failure = Failure::new(Some(error.role()), Some(error.phase()), kind, message);
         if let SessionErrorKind::WorkerFailure { code, details, .. } = error.kind() {
-            failure.code = Some(code.to_string());
+            failure.code = Some(*code);
             failure.details = details.clone();
         }
         failure
@@ -745,7 +745,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let outcome = match (&self.failure, self.verdict) {
             (Some(failure), _) if failure.kind == FailureKind::Cancelled => rec::Outcome::Cancelled,
             (Some(_), _) | (None, None) => rec::Outcome::Failed,
-            (None, Some(verdict)) => parse(&verdict.to_string()),
+            (None, Some(verdict)) => verdict.into(),
         };
         let failure = self.failure.map(Failure::into_record);
         let materializer = plan.worker(plan.dataset.materializer());
@@ -759,7 +759,7 @@ impl<'p, 'r> Run<'p, 'r> {
             finished_at: timestamp(SystemTime::now()),
             repository: parse(&plan.repository.root().to_string_lossy()),
             outcome,
-            verdict: self.verdict.map(|verdict| parse(&verdict.to_string())),
+            verdict: self.verdict,
             failure,
             problem: rec::Problem {
                 contract_id: parse(plan.problem.contract_id().as_str()),
@@ -777,7 +777,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 seed: plan.dataset_seed,
             },
             implementation: rec::Implementation {
-                capabilities: implementation_handshake.as_ref().map(|handshake| convert(&handshake.reported)),
+                capabilities: implementation_handshake.as_ref().map(|handshake| handshake.reported.clone()),
                 confinement: self.implementation.confinement.as_ref().map(confinement_record),
                 cpus: self.implementation.cpus.as_ref().map(cpus_record),
                 resources: self.implementation.resources.as_ref().map(resources_record),
@@ -787,7 +787,12 @@ impl<'p, 'r> Run<'p, 'r> {
                 parameters: plan.implementation.parameters().clone(),
                 sdk: implementation_handshake.as_ref().and_then(sdk),
                 seed: plan.implementation_seed,
-                selected: convert(&plan.implementation.capabilities().to_vec()),
+                selected: plan
+                    .implementation
+                    .capabilities()
+                    .to_vec()
+                    .try_into()
+                    .expect("a repository's capabilities are unique"),
                 statistics: self.statistics,
                 worker_id: parse(implementer.identity().as_str()),
             },

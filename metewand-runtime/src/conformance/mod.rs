@@ -45,12 +45,11 @@ pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_js
 
 use crate::attempt::{self, AttemptPlan, RunOptions, store};
 use crate::protocol::Method;
+use crate::protocol::common::{Capability, FailureCode, ProblemContractId, Role, WorkerId};
 use crate::protocol::frame::encode_value;
-use crate::protocol::generated::attempt_record::Failure;
+use crate::protocol::generated::attempt_record::AttemptFailure;
 use crate::protocol::handshake::hello_request;
-use crate::protocol::messages::{
-    Capability, FailureCode, Path as WirePath, ProblemContractId, RequestId, Role, WorkerId,
-};
+use crate::protocol::messages::{Path as WirePath, RequestId};
 use crate::protocol::strict::{JsonObject, SafeUint};
 use crate::protocol::{Frame, encode_message};
 use crate::repository::{CheckedRepository, Dataset, Implementation, Problem, Worker};
@@ -350,7 +349,7 @@ impl Kit<'_> {
             Ok(opened) => {
                 let handshake = opened.session.handshake();
                 let sdk = match &handshake.sdk {
-                    Some((name, version)) => format!("sdk {name} {version}"),
+                    Some(sdk) => format!("sdk {} {}", sdk.name.as_str(), sdk.version.as_str()),
                     None => "no sdk (a direct protocol worker)".to_owned(),
                 };
                 let reported: Vec<String> = handshake.reported.as_slice().iter().map(ToString::to_string).collect();
@@ -1086,7 +1085,7 @@ impl Kit<'_> {
         let options = RunOptions::new(state.clone());
         let entry = state.join("datasets").join(dataset.key(seed).as_str());
         let validator = WorkerOutputValidator::new(repository);
-        let no_dataset = |failure: Option<&Failure>| {
+        let no_dataset = |failure: Option<&AttemptFailure>| {
             format!("the repository's materializer could not make dataset {:?}: {}", dataset.name(), describe(failure))
         };
         if self.target.role != Role::ProblemEvaluator {
@@ -1123,7 +1122,7 @@ fn with_tail<T>(outcome: Step<T>, session: &WorkerSession) -> Step<T> {
 }
 
 /// One line about an attempt that did not give the kit what it needed.
-fn describe(failure: Option<&Failure>) -> String {
+fn describe(failure: Option<&AttemptFailure>) -> String {
     match failure {
         Some(failure) => failure.message.as_str().lines().next().unwrap_or_default().to_owned(),
         None => "its attempt did not get that far".to_owned(),

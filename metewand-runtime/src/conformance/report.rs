@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::protocol::messages::Role;
+use crate::protocol::common::Role;
 use crate::session::ConfinementReport;
 
 /// How many bytes of a frame a report keeps, sent or received.

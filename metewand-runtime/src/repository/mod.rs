@@ -27,9 +27,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use metewand_protocol::Method;
+use metewand_protocol::common::{Capability, Role};
 /// What a problem's implementations are ranked by: `execute` (the default) or `prepare+execute`.
 pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;
-use metewand_protocol::messages::{Capability, Role};
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};

@@ -15,7 +15,7 @@ use metewand_protocol::{DecodeError, FrameError, HandshakeError, TrackerError};
 
 use super::record::PhaseTiming;
 use crate::protocol::Method;
-use crate::protocol::messages::{FailureCode, Role};
+use crate::protocol::common::{FailureCode, Role};
 
 /// A session operation failed: the role, the phase, what happened, and the end of the worker's stderr.
 #[derive(Debug)]

@@ -45,11 +45,12 @@ pub use confinement::{
     ProcessIsolation, SignalConfinement,
 };
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
+use metewand_protocol::common::{Capability, Role, WorkerId};
 pub use metewand_protocol::handshake::Handshake;
 use metewand_protocol::handshake::hello_request;
 use metewand_protocol::messages::{
-    AckResponse, Capability, EvaluateResponse, ExecuteResponse, HelloResponse, MaterializeResponse, MethodReset,
-    MethodShutdown, RequestId, ResetRequest, Role, ShutdownRequest, WorkerId,
+    AckResponse, EvaluateResponse, ExecuteResponse, HelloResponse, MaterializeResponse, MethodReset, MethodShutdown,
+    RequestId, ResetRequest, ShutdownRequest,
 };
 use metewand_protocol::{
     Frame, FrameError, Message, Response, TrackerError, decode::ResponseId, decode_response, encode_message,

@@ -8,7 +8,7 @@ use metewand_protocol::handshake::Handshake;
 
 use super::confinement::ConfinementReport;
 use crate::protocol::Method;
-use crate::protocol::messages::Role;
+use crate::protocol::common::Role;
 
 /// The executor's measurement of one request: when it was handed to the protocol-I/O thread and how long it took
 /// until its response was read (for `shutdown`, until the worker exited), on the executor's monotonic clock.

@@ -1,10 +1,11 @@
 //! The requests a caller makes of a session, without the request id the session allocates, and the replies of
 //! the dynamic call path.
 
+use metewand_protocol::common::ProblemContractId;
+
 use metewand_protocol::messages::{
     EvaluateRequest, EvaluateResponse, ExecuteRequest, ExecuteResponse, MaterializeRequest, MaterializeResponse,
-    MethodEvaluate, MethodExecute, MethodMaterialize, MethodPrepare, Path, PrepareRequest, ProblemContractId,
-    RequestId,
+    MethodEvaluate, MethodExecute, MethodMaterialize, MethodPrepare, Path, PrepareRequest, RequestId,
 };
 use metewand_protocol::strict::{JsonObject, SafeUint};
 
@@ -123,7 +124,7 @@ impl PrepareParams {
             implementation_parameters: self.implementation_parameters,
             implementation_seed: self.implementation_seed,
             method: MethodPrepare,
-            problem_contract_id: self.problem_contract_id,
+            problem_contract_id: (&self.problem_contract_id).into(),
             problem_parameters: self.problem_parameters,
         }
     }
@@ -142,7 +143,7 @@ impl EvaluateParams {
             id,
             method: MethodEvaluate,
             metrics_path: self.metrics_path,
-            problem_contract_id: self.problem_contract_id,
+            problem_contract_id: (&self.problem_contract_id).into(),
             problem_parameters: self.problem_parameters,
             result_dir: self.result_dir,
         }

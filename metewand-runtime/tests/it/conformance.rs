@@ -8,7 +8,7 @@ use std::path::Path;
 
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::conformance::{self, BareCommand, Check, ConformanceOptions, Outcome, Report, Subject};
-use metewand_runtime::protocol::messages::Role;
+use metewand_runtime::protocol::common::Role;
 use metewand_runtime::session::{FilesystemConfinement, MountConfinement};
 use tempfile::TempDir;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use metewand_runtime::files::{EntryType, PathError};
 use metewand_runtime::protocol::Method;
-use metewand_runtime::protocol::messages::{Capability, Role};
+use metewand_runtime::protocol::common::{Capability, Role};
 use metewand_runtime::repository::{CheckErrorKind, NotJsonReason, Timed, UnresolvedRef};
 use metewand_runtime::{CheckedRepository, Limits};
 

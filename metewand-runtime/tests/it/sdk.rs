@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use metewand_runtime::protocol::Method;
-use metewand_runtime::protocol::messages::{Capability, FailureCode, ProblemContractId, Verdict, WorkerId};
+use metewand_runtime::protocol::common::{Capability, FailureCode, ProblemContractId, Verdict, WorkerId};
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
 use metewand_runtime::session::{
     EvaluateParams, EvaluatorSession, ExecuteParams, ImplementationSession, MaterializeParams, MaterializerSession,
@@ -45,7 +45,8 @@ fn materialize(dir: &Path, parameters: serde_json::Value) -> PathBuf {
     std::fs::create_dir(&dataset).unwrap();
     let mut session = MaterializerSession::connect(config("materializer.py", dir)).unwrap();
     let handshake = session.handshake().clone();
-    assert_eq!(handshake.sdk, Some(("metewand-python".to_owned(), "0.1.0".to_owned())));
+    let reported = handshake.sdk.as_ref().map(|sdk| (sdk.name.as_str(), sdk.version.as_str()));
+    assert_eq!(reported, Some(("metewand-python", "0.1.0")));
     assert!(handshake.reported.is_empty(), "a materializer reports no capabilities");
     let response = session
         .materialize(MaterializeParams {

@@ -1,5 +1,5 @@
 // Only the three protocol roles are session roles.
-use metewand_runtime::protocol::messages::Role;
+use metewand_runtime::protocol::common::Role;
 use metewand_runtime::session::SessionRole;
 
 enum Orchestrator {}

@@ -4,9 +4,9 @@ use std::collections::BTreeSet;
 use std::fs;
 
 use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::common::{Capability, FailureCode, Role};
 use metewand_runtime::protocol::generated::attempt_record::FailureKind;
 use metewand_runtime::protocol::handshake::HandshakeError;
-use metewand_runtime::protocol::messages::{Capability, FailureCode, Role};
 use metewand_runtime::session::{
     ExitCause, INHERITED_ENV, ImplementationSession, MaterializerSession, PhaseTimeouts, ProtocolViolation,
     SessionConfig, SessionErrorKind, WorkerCommand,
@@ -33,7 +33,8 @@ fn the_sdk_name_and_version_are_available() {
     let fixture = Fixture::new();
     let config = fixture.config(&["--sdk", "metewand-python@0.1.0"], PhaseTimeouts::uniform(GENEROUS));
     let session = MaterializerSession::connect(config).unwrap();
-    assert_eq!(session.handshake().sdk, Some(("metewand-python".to_owned(), "0.1.0".to_owned())));
+    let sdk = session.handshake().sdk.as_ref().map(|sdk| (sdk.name.as_str(), sdk.version.as_str()));
+    assert_eq!(sdk, Some(("metewand-python", "0.1.0")));
     assert_eq!(session.handshake().selected, []);
 }
 

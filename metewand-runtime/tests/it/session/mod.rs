@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use metewand_runtime::protocol::Method;
-use metewand_runtime::protocol::messages::{Capability, Path as WirePath, ProblemContractId, WorkerId};
+use metewand_runtime::protocol::common::{Capability, ProblemContractId, WorkerId};
+use metewand_runtime::protocol::messages::Path as WirePath;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
 use metewand_runtime::session::{
     EvaluateParams, ExecuteParams, MaterializeParams, PhaseTimeouts, PrepareParams, SessionConfig, SessionError,

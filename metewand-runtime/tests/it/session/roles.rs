@@ -3,8 +3,8 @@
 use std::fs;
 
 use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::common::{FailureCode, Role, Verdict};
 use metewand_runtime::protocol::generated::attempt_record::FailureKind;
-use metewand_runtime::protocol::messages::{FailureCode, Role, Verdict};
 use metewand_runtime::protocol::tracker::TrackerError;
 use metewand_runtime::session::{
     EvaluatorSession, ImplementationSession, MaterializerSession, PhaseTimeouts, Reply, Request, SessionErrorKind,
