@@ -1,6 +1,6 @@
-"""The cross-language identity check: Python builds every identity preimage (ARCHITECTURE.md, Identities) itself, from a
-repository's metewand.toml and files, hashes it with hashlib over the SDK's canonical encoder, and must get exactly
-what `metewand check` prints."""
+"""The cross-language identity check: Python builds every identity preimage (docs/decisions.md, Identities) itself,
+from a repository's metewand.toml and files, hashes it with hashlib over the SDK's canonical encoder, and must get
+exactly what `metewand check` prints."""
 
 from __future__ import annotations
 
