@@ -164,3 +164,107 @@ fn rewrite(
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{Error, SchemaSource, generate};
+
+    fn source(name: &str, value: serde_json::Value) -> SchemaSource {
+        SchemaSource { name: name.to_owned(), text: value.to_string() }
+    }
+
+    fn shared() -> SchemaSource {
+        source(
+            "shared",
+            json!({
+                "$id": "urn:metewand:schema:shared:1",
+                "$defs": {
+                    "colour": { "type": "string", "enum": ["red", "blue"] },
+                    "count": { "type": "integer", "minimum": 0, "maximum": 9007199254740991u64 },
+                    "colours": { "type": "array", "items": { "$ref": "#/$defs/colour" }, "uniqueItems": true },
+                    "pair": {
+                        "type": "object", "additionalProperties": false, "required": ["colour"],
+                        "properties": { "colour": { "$ref": "#/$defs/colour" } }
+                    }
+                }
+            }),
+        )
+    }
+
+    /// A document whose one property `field` is `field`.
+    fn user(field: serde_json::Value) -> SchemaSource {
+        source(
+            "user",
+            json!({
+                "$id": "urn:metewand:schema:user:1", "type": "object", "additionalProperties": false,
+                "required": ["field"], "properties": { "field": field }
+            }),
+        )
+    }
+
+    fn refusal(sources: &[SchemaSource]) -> (String, String, String) {
+        match generate(sources) {
+            Err(Error::Unsupported { schema, pointer, reason }) => (schema, pointer, reason),
+            other => panic!("expected Unsupported, got {:?}", other.map(|files| files.len())),
+        }
+    }
+
+    #[test]
+    fn a_shared_definition_is_generated_once_and_referred_to() {
+        let reference = |name: &str| json!({ "$ref": format!("urn:metewand:schema:shared:1#/$defs/{name}") });
+        for (name, rust, python) in [
+            ("colour", "pub field: super::shared::Colour", "from metewand.models.shared import _colour"),
+            ("pair", "pub field: super::shared::Pair", "from metewand.models.shared import Pair"),
+            ("count", "pub field: crate::strict::SafeUint", "from metewand.models.shared import _count"),
+            (
+                "colours",
+                "pub field: crate::strict::UniqueVec<super::shared::Colour>",
+                "from metewand.models.shared import _colour",
+            ),
+        ] {
+            let files = generate(&[shared(), user(reference(name))]).unwrap();
+            let text = |path: &str| &files.iter().find(|file| file.path.ends_with(path)).unwrap().contents;
+            assert!(text("generated/user.rs").contains(rust), "{name}: {}", text("generated/user.rs"));
+            assert!(!text("generated/user.rs").contains("pub enum Colour"), "{name}: Colour is emitted again");
+            assert!(text("models/user.py").contains(python), "{name}: {}", text("models/user.py"));
+            assert!(!text("models/user.py").contains("COLOUR_VALUES"), "{name}: the enum is emitted again");
+            assert!(text("generated/shared.rs").contains("pub enum Colour"));
+        }
+    }
+
+    #[test]
+    fn unresolvable_or_ambiguous_references_are_refused_at_their_pointer() {
+        let cases = [
+            ("urn:metewand:schema:missing:1#/$defs/colour", "names no schema"),
+            ("urn:metewand:schema:shared:1#/$defs/size", "names no definition"),
+            ("urn:metewand:schema:shared:2#/$defs/colour", "must be"),
+            ("urn:metewand:schema:shared:1#/properties/colour", "must be"),
+            ("urn:metewand:schema:user:1#/$defs/colour", "must be local"),
+        ];
+        for (reference, why) in cases {
+            let (schema, pointer, reason) = refusal(&[shared(), user(json!({ "$ref": reference }))]);
+            assert_eq!((schema.as_str(), pointer.as_str()), ("user", "/properties/field/$ref"), "{reference}");
+            assert!(reason.contains(why), "{reference}: {reason}");
+        }
+
+        let mut clash = user(json!({ "$ref": "urn:metewand:schema:shared:1#/$defs/colour" }));
+        let mut value: serde_json::Value = serde_json::from_str(&clash.text).unwrap();
+        value["$defs"] = json!({ "colour": { "type": "string" } });
+        clash.text = value.to_string();
+        let (_, pointer, reason) = refusal(&[shared(), clash]);
+        assert_eq!(pointer, "/$defs/colour", "{reason}");
+
+        let a = source(
+            "a",
+            json!({ "$id": "urn:metewand:schema:a:1", "$defs": { "x": { "$ref": "urn:metewand:schema:b:1#/$defs/y" } } }),
+        );
+        let b = source(
+            "b",
+            json!({ "$id": "urn:metewand:schema:b:1", "$defs": { "y": { "$ref": "urn:metewand:schema:a:1#/$defs/x" } } }),
+        );
+        let (_, _, reason) = refusal(&[a, b]);
+        assert!(reason.contains("cycle"), "{reason}");
+    }
+}
