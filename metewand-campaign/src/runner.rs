@@ -21,6 +21,7 @@ use metewand_runtime::cpus::SlotPlan;
 
 use crate::folder::{CampaignFolder, Found, read_attempt, read_materialization, write_atomically};
 use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
+use metewand_runtime::exit::Exit;
 
 /// How a campaign runs.
 #[derive(Clone, Debug)]
@@ -98,15 +99,15 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
-    /// The exit status of `metewand campaign run`: 130 cancelled, 3 any attempt failed (or a record could not be
-    /// written), 0 every planned attempt has a record with a verdict.
-    pub fn exit_status(&self) -> u8 {
+    /// How `metewand campaign run` ends: cancelled; failed when any attempt failed (or a record could not be
+    /// written); success when every planned attempt has a record with a verdict.
+    pub fn exit(&self) -> Exit {
         if self.cancelled {
-            130
+            Exit::Cancelled
         } else if self.failed > 0 || !self.errors.is_empty() || self.with_verdict < self.planned {
-            3
+            Exit::Failed
         } else {
-            0
+            Exit::Success
         }
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use metewand_report::{Comparison, DEFAULT_FACTOR, Verdict};
 
 use crate::{Failure, print_out, say};
+use metewand_runtime::exit::Exit;
 
 const LONG_ABOUT: &str = "Compares campaign folder B with A (before and after a change, or two machines): attempts
 are matched by cell (problem, dataset and dataset seed, implementation and implementation seed), and each matched
@@ -97,7 +98,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             shown.join(", "),
             if worse.len() > shown.len() { ", ..." } else { "" }
         ));
-        return Err(Failure::Status(1));
+        return Err(Failure::Status(Exit::Rejected));
     }
     Ok(())
 }

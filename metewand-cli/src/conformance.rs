@@ -10,6 +10,7 @@ use metewand_runtime::protocol::common::Role;
 
 use crate::check::load;
 use crate::{Failure, print_out};
+use metewand_runtime::exit::Exit;
 
 const LONG_ABOUT: &str = "usage: metewand conformance [REPO] --worker W [--json] [--strict]
        metewand conformance REPO --all [--json] [--strict]
@@ -154,7 +155,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         out
     };
     print_out("conformance", &out)?;
-    if reports.iter().all(Report::passed) { Ok(()) } else { Err(Failure::Status(1)) }
+    if reports.iter().all(Report::passed) { Ok(()) } else { Err(Failure::Status(Exit::Rejected)) }
 }
 
 /// A path the worker is given, absolute: workers run in their own working directory.

@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
+use metewand_runtime::exit::Exit;
 
 const ABOUT: &str = "Runs scientific benchmark attempts with untrusted worker processes.";
 
@@ -73,12 +74,12 @@ impl Command {
 
 /// What a command's failure means for the exit status.
 pub(crate) enum Failure {
-    /// The input was read and rejected: exit 1.
+    /// The input was read and rejected: [`Exit::Rejected`].
     Rejected(String),
-    /// The command could not do its work (usage, I/O): exit 2.
+    /// The command could not do its work (usage, I/O): [`Exit::Usage`].
     Usage(String),
-    /// The command reported what happened itself and ends with this status.
-    Status(u8),
+    /// The command reported what happened itself and ends this way.
+    Status(Exit),
 }
 
 fn main() -> ExitCode {
@@ -90,13 +91,13 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Rejected(message)) => {
             say(&message);
-            ExitCode::from(1)
+            ExitCode::from(Exit::Rejected.code())
         }
         Err(Failure::Usage(message)) => {
             say(&message);
-            ExitCode::from(2)
+            ExitCode::from(Exit::Usage.code())
         }
-        Err(Failure::Status(status)) => ExitCode::from(status),
+        Err(Failure::Status(exit)) => ExitCode::from(exit.code()),
     }
 }
 
@@ -124,11 +125,11 @@ fn parse_failure(error: &clap::Error) -> ExitCode {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = error.print();
-            ExitCode::from(2)
+            ExitCode::from(Exit::Usage.code())
         }
         _ => {
             say(&one_sentence(&error.render().to_string()));
-            ExitCode::from(2)
+            ExitCode::from(Exit::Usage.code())
         }
     }
 }

@@ -15,6 +15,7 @@ use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::{Failure, parse_seed, print_out, say};
+use metewand_runtime::exit::Exit;
 
 const LONG_ABOUT: &str =
     "Runs one attempt of implementation I on dataset D and problem P of the benchmark repository REPO
@@ -146,14 +147,12 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let _ = print_out("run", &summary(&record, &folder));
     if let Err(error) = attempt::write_record(&folder, &record) {
         say(&format!("run: cannot write {}: {error}", folder.join(RECORD_FILE).display()));
-        return Err(Failure::Status(3));
+        return Err(Failure::Status(Exit::Failed));
     }
-    Err(match record.outcome {
-        Outcome::Reached | Outcome::NotRequired => return Ok(()),
-        Outcome::NotReached | Outcome::Invalid => Failure::Status(1),
-        Outcome::Failed => Failure::Status(3),
-        Outcome::Cancelled => Failure::Status(130),
-    })
+    match Exit::from(record.outcome) {
+        Exit::Success => Ok(()),
+        exit => Err(Failure::Status(exit)),
+    }
 }
 
 fn summary(record: &AttemptRecord, folder: &Path) -> String {

@@ -78,6 +78,7 @@ pub mod conformance;
 pub mod cpus;
 mod diagnostic;
 pub mod document;
+pub mod exit;
 pub mod files;
 pub mod identity;
 pub mod preflight;

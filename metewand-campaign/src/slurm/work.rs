@@ -22,6 +22,7 @@ use super::{Error, Submission, io_error};
 use crate::folder::{CAMPAIGN_FILE, CampaignFile, CampaignFolder, Found, read_attempt, read_materialization};
 use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedsDefinition};
 use crate::runner::{Observer, materialize, run_attempt, shared_failure};
+use metewand_runtime::exit::Exit;
 
 /// How long a task waits for a lock held exclusively (a submission writing `campaign.json`) before it fails.
 pub const LOCK_WAIT: Duration = Duration::from_secs(60);
@@ -54,15 +55,15 @@ pub struct WorkSummary {
 }
 
 impl WorkSummary {
-    /// The task's exit status: 0 everything it was given is recorded (whatever the outcome), 130 cancelled, 3
-    /// something is left without a record.
-    pub fn exit_status(&self) -> u8 {
+    /// How the task ends: success when everything it was given is recorded (whatever the outcome), cancelled,
+    /// or failed when something is left without a record.
+    pub fn exit(&self) -> Exit {
         if self.cancelled {
-            130
+            Exit::Cancelled
         } else if !self.not_ready.is_empty() || !self.errors.is_empty() {
-            3
+            Exit::Failed
         } else {
-            0
+            Exit::Success
         }
     }
 }

@@ -18,7 +18,7 @@ fn a_mixed_campaign_records_every_outcome_and_materializes_each_key_once() {
     let bench = Bench::new("");
     let summary = bench.run("mixed", "out", 2, false);
     assert_eq!((summary.planned, summary.ran, summary.skipped), (4, 4, 0));
-    assert_eq!(summary.exit_status(), 3, "an attempt failed");
+    assert_eq!(summary.exit().code(), 3, "an attempt failed");
     let folder = bench.folder("out");
     let first = records(&folder);
     assert_eq!(first.len(), 4);
@@ -192,7 +192,7 @@ fn invalid_and_unfinished_records_are_never_done_and_run_again() {
     assert_eq!(status.unfinished, 1);
     assert!(!status.complete());
     let summary = bench.run("main", "out", 2, false);
-    assert_eq!((summary.ran, summary.skipped, summary.exit_status()), (3, 1, 0));
+    assert_eq!((summary.ran, summary.skipped, summary.exit().code()), (3, 1, 0));
     let status = Status::of(&folder).unwrap();
     assert!(status.complete() && status.invalid.is_empty(), "{status:?}");
 }
@@ -225,7 +225,7 @@ fn a_fifo_or_a_link_in_place_of_a_record_is_invalid_without_hanging_and_run_agai
     assert!(status.invalid.iter().all(|(_, reason)| reason.contains("cannot be read")), "{status:?}");
     let summary = bench.run("main", "out", 2, false);
     let failures: Vec<_> = records(&folder).into_values().map(|record| record["failure"].clone()).collect();
-    assert_eq!((summary.ran, summary.exit_status()), (2, 0), "{failures:?}");
+    assert_eq!((summary.ran, summary.exit().code()), (2, 0), "{failures:?}");
     assert!(Status::of(&folder).unwrap().complete());
     assert!(fs::symlink_metadata(record(&ids[1])).unwrap().file_type().is_file(), "the link was replaced");
 }

@@ -139,15 +139,15 @@ fn array_tasks_record_what_the_local_pool_records() {
     let folder = bench.folder("tasks");
     // An attempt whose dataset has no record is left for the next submission.
     let early = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap();
-    assert_eq!((early.ran, early.not_ready.len(), early.exit_status()), (0, 3, 3));
+    assert_eq!((early.ran, early.not_ready.len(), early.exit().code()), (0, 3, 3));
     assert!(records(&folder).is_empty());
     for index in 0..submission.datasets.len() as u64 {
         let done = work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();
-        assert_eq!((done.ran, done.exit_status()), (1, 0));
+        assert_eq!((done.ran, done.exit().code()), (1, 0));
     }
     for pack in 0..submission.packs() {
         let done = work(&folder, 1, Task::Pack(pack), None, &Silent).unwrap();
-        assert_eq!(done.exit_status(), 0, "{done:?}");
+        assert_eq!(done.exit().code(), 0, "{done:?}");
     }
     let (local, tasks) = (records(&bench.folder("local")), records(&folder));
     assert_eq!(outcome_by_id(&tasks), outcome_by_id(&local));
@@ -173,7 +173,7 @@ fn a_cancelled_task_starts_no_attempt() {
     }
     let done = work(&folder, 1, Task::Pack(0), Some(&CANCEL), &Silent).unwrap();
     assert!(done.cancelled);
-    assert_eq!((done.ran, done.exit_status()), (0, 130));
+    assert_eq!((done.ran, done.exit().code()), (0, 130));
     assert!(records(&folder).is_empty());
 }
 

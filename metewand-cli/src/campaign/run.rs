@@ -9,6 +9,7 @@ use crate::{Failure, print_out, say};
 
 use super::progress::{Live, Plain};
 use super::*;
+use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let selection = &args.selection;
@@ -51,9 +52,9 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     out.push_str(&format!("folder       {}\n", folder.path().display()));
     out.push_str(&format!("results      {}\n", folder.path().join(RESULTS_CSV).display()));
     let _ = print_out("campaign run", &out);
-    let status = summary.exit_status();
-    if status == 130 {
+    let exit = summary.exit();
+    if exit == Exit::Cancelled {
         say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
     }
-    if status == 0 { Ok(()) } else { Err(Failure::Status(status)) }
+    if exit == Exit::Success { Ok(()) } else { Err(Failure::Status(exit)) }
 }

@@ -9,6 +9,7 @@ use metewand_campaign::slurm::{self, Slurm};
 use crate::{Failure, print_out};
 
 use super::*;
+use metewand_runtime::exit::Exit;
 
 pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
@@ -42,7 +43,7 @@ pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
         out.push_str(&slurm_lines(&dir));
     }
     print_out("campaign status", &out)?;
-    if status.complete() { Ok(()) } else { Err(Failure::Status(1)) }
+    if status.complete() { Ok(()) } else { Err(Failure::Status(Exit::Rejected)) }
 }
 
 /// The Slurm part of `campaign status`: each job's tasks by state, and the attempts without a record by what their

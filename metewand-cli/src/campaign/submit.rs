@@ -10,6 +10,7 @@ use crate::{Failure, print_out, say};
 
 use super::progress::Plain;
 use super::*;
+use metewand_runtime::exit::Exit;
 
 fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
     Failure::Usage(format!("campaign {command}: {error}"))
@@ -95,13 +96,13 @@ pub(super) fn work(args: WorkArgs) -> Result<(), Failure> {
             summary.not_ready.len()
         ));
     }
-    let status = summary.exit_status();
-    if status == 130 {
+    let exit = summary.exit();
+    if exit == Exit::Cancelled {
         say(
             "campaign work: cancelled; the running attempt is recorded cancelled and the next `campaign submit` runs it again",
         );
     }
-    if status == 0 { Ok(()) } else { Err(Failure::Status(status)) }
+    if exit == Exit::Success { Ok(()) } else { Err(Failure::Status(exit)) }
 }
 
 pub(super) fn cancel(args: StatusArgs) -> Result<(), Failure> {
