@@ -129,8 +129,8 @@ pub(super) fn role_index(role: Role) -> usize {
     }
 }
 
-pub(super) fn contract_id(problem: &Problem) -> Result<crate::protocol::common::ProblemContractId, Failure> {
-    crate::protocol::common::ProblemContractId::try_from(problem.contract_id().as_str())
+pub(super) fn contract_id(problem: &Problem) -> Result<crate::protocol::messages::ProblemContractRef, Failure> {
+    crate::protocol::messages::ProblemContractRef::try_from(problem.contract_id().as_str())
         .map_err(|e| Failure::executor("naming the problem contract", e.to_string()))
 }
 

@@ -45,11 +45,11 @@ pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_js
 
 use crate::attempt::{self, AttemptPlan, RunOptions, store};
 use crate::protocol::Method;
-use crate::protocol::common::{Capability, FailureCode, ProblemContractId, Role, WorkerId};
+use crate::protocol::common::{Capability, FailureCode, Role, WorkerId};
 use crate::protocol::frame::encode_value;
 use crate::protocol::generated::attempt_record::AttemptFailure;
 use crate::protocol::handshake::hello_request;
-use crate::protocol::messages::{Path as WirePath, RequestId};
+use crate::protocol::messages::{Path as WirePath, ProblemContractRef, RequestId};
 use crate::protocol::strict::{JsonObject, SafeUint};
 use crate::protocol::{Frame, encode_message};
 use crate::repository::{CheckedRepository, Dataset, Implementation, Problem, Worker};
@@ -974,9 +974,9 @@ impl Kit<'_> {
         repository.implementations().values().find(|implementation| implementation.worker() == self.target.label)
     }
 
-    fn contract(&self) -> ProblemContractId {
+    fn contract(&self) -> ProblemContractRef {
         let id = self.problem().map_or_else(placeholder_contract, |problem| problem.contract_id().as_str().to_owned());
-        ProblemContractId::try_from(id).expect("a contract id is nonempty")
+        ProblemContractRef::try_from(id).expect("a contract id is nonempty")
     }
 
     fn prepare_params(&mut self, seed: u64) -> Step<PrepareParams> {

@@ -1,11 +1,10 @@
 //! The requests a caller makes of a session, without the request id the session allocates, and the replies of
 //! the dynamic call path.
 
-use metewand_protocol::common::ProblemContractId;
-
 use metewand_protocol::messages::{
     EvaluateRequest, EvaluateResponse, ExecuteRequest, ExecuteResponse, MaterializeRequest, MaterializeResponse,
-    MethodEvaluate, MethodExecute, MethodMaterialize, MethodPrepare, Path, PrepareRequest, RequestId,
+    MethodEvaluate, MethodExecute, MethodMaterialize, MethodPrepare, Path, PrepareRequest, ProblemContractRef,
+    RequestId,
 };
 use metewand_protocol::strict::{JsonObject, SafeUint};
 
@@ -30,7 +29,7 @@ pub struct PrepareParams {
     /// The dataset's directory in the store.
     pub dataset_dir: Path,
     /// The problem contract's identity.
-    pub problem_contract_id: ProblemContractId,
+    pub problem_contract_id: ProblemContractRef,
     /// The canonical problem parameters.
     pub problem_parameters: JsonObject,
     /// The canonical implementation parameters.
@@ -56,7 +55,7 @@ pub struct EvaluateParams {
     /// The exact path of the metrics document to write.
     pub metrics_path: Path,
     /// The problem contract's identity.
-    pub problem_contract_id: ProblemContractId,
+    pub problem_contract_id: ProblemContractRef,
     /// The canonical problem parameters.
     pub problem_parameters: JsonObject,
 }
@@ -124,7 +123,7 @@ impl PrepareParams {
             implementation_parameters: self.implementation_parameters,
             implementation_seed: self.implementation_seed,
             method: MethodPrepare,
-            problem_contract_id: (&self.problem_contract_id).into(),
+            problem_contract_id: self.problem_contract_id,
             problem_parameters: self.problem_parameters,
         }
     }
@@ -143,7 +142,7 @@ impl EvaluateParams {
             id,
             method: MethodEvaluate,
             metrics_path: self.metrics_path,
-            problem_contract_id: (&self.problem_contract_id).into(),
+            problem_contract_id: self.problem_contract_id,
             problem_parameters: self.problem_parameters,
             result_dir: self.result_dir,
         }

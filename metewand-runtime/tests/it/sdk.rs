@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use metewand_runtime::protocol::Method;
-use metewand_runtime::protocol::common::{Capability, FailureCode, ProblemContractId, Verdict, WorkerId};
+use metewand_runtime::protocol::common::{Capability, FailureCode, Verdict, WorkerId};
+use metewand_runtime::protocol::messages::ProblemContractRef;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
 use metewand_runtime::session::{
     EvaluateParams, EvaluatorSession, ExecuteParams, ImplementationSession, MaterializeParams, MaterializerSession,
@@ -64,7 +65,7 @@ fn materialize(dir: &Path, parameters: serde_json::Value) -> PathBuf {
 fn prepare_params(dataset: &Path, parameters: serde_json::Value) -> PrepareParams {
     PrepareParams {
         dataset_dir: path(dataset),
-        problem_contract_id: ProblemContractId::try_from("mw1-problem-contract-abc").unwrap(),
+        problem_contract_id: ProblemContractRef::try_from("mw1-problem-contract-abc").unwrap(),
         problem_parameters: object(json!({"tolerance": 1e-9})),
         implementation_parameters: object(parameters),
         implementation_seed: SafeUint::ZERO,
@@ -100,7 +101,7 @@ fn an_attempt_through_sdk_workers_of_every_role_reaches_its_verdict() {
             dataset_dir: path(&dataset),
             result_dir: path(&result),
             metrics_path: path(&metrics.join("metrics.json")),
-            problem_contract_id: ProblemContractId::try_from("mw1-problem-contract-abc").unwrap(),
+            problem_contract_id: ProblemContractRef::try_from("mw1-problem-contract-abc").unwrap(),
             problem_parameters: object(json!({"tolerance": 1e-9, "noise": true})),
         })
         .unwrap();

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use metewand_runtime::protocol::Method;
-use metewand_runtime::protocol::common::{Capability, ProblemContractId, WorkerId};
+use metewand_runtime::protocol::common::{Capability, WorkerId};
 use metewand_runtime::protocol::messages::Path as WirePath;
+use metewand_runtime::protocol::messages::ProblemContractRef;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
 use metewand_runtime::session::{
     EvaluateParams, ExecuteParams, MaterializeParams, PhaseTimeouts, PrepareParams, SessionConfig, SessionError,
@@ -145,8 +146,8 @@ pub fn worker_id() -> WorkerId {
     WorkerId::try_from(WORKER_ID).expect("a valid worker id")
 }
 
-fn contract() -> ProblemContractId {
-    ProblemContractId::try_from("mw1-problem-contract-abc").expect("a valid contract id")
+fn contract() -> ProblemContractRef {
+    ProblemContractRef::try_from("mw1-problem-contract-abc").expect("a valid contract id")
 }
 
 pub fn object(value: serde_json::Value) -> JsonObject {
