@@ -6,7 +6,8 @@
 //! Every message is decoded as the type the session expects, never as a guess among all messages:
 //!
 //! ```
-//! use metewand_protocol::messages::{HelloResponse, Role};
+//! use metewand_protocol::common::Role;
+//! use metewand_protocol::messages::HelloResponse;
 //!
 //! let line = r#"{"capabilities":["one_shot"],"id":"0","ok":true,"protocol":1,"sdk":null,
 //!     "worker_id":"mw1-resolved-worker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}"#;

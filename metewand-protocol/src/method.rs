@@ -54,7 +54,7 @@ impl Method {
     ///
     /// ```
     /// use metewand_protocol::Method;
-    /// use metewand_protocol::messages::Role;
+    /// use metewand_protocol::common::Role;
     ///
     /// assert!(Method::Execute.accepted_by(Role::Implementation));
     /// assert!(!Method::Evaluate.accepted_by(Role::Implementation));

@@ -54,7 +54,7 @@ pub struct PendingRequest {
 ///
 /// ```
 /// use metewand_protocol::Method;
-/// use metewand_protocol::messages::Role;
+/// use metewand_protocol::common::Role;
 /// use metewand_protocol::tracker::{RequestTracker, TrackerError};
 ///
 /// let mut tracker = RequestTracker::new(Role::Implementation);

@@ -4,7 +4,7 @@
 //! [`metewand_protocol`], which it re-exports so that callers depend on one version of them:
 //!
 //! ```
-//! use metewand_runtime::protocol::messages::Role;
+//! use metewand_runtime::protocol::common::Role;
 //!
 //! assert_eq!(serde_json::to_string(&Role::Implementation).unwrap(), "\"implementation\"");
 //! ```
@@ -53,7 +53,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use metewand_runtime::protocol::messages::{Role, WorkerId};
+//! use metewand_runtime::protocol::common::{Role, WorkerId};
 //! use metewand_runtime::{PhaseTimeouts, SessionConfig, WorkerCommand};
 //!
 //! let timeouts = PhaseTimeouts { execute: Duration::from_secs(120), ..PhaseTimeouts::documented_defaults() };
