@@ -20,8 +20,9 @@
 //! first failure ends the attempt and is the one recorded.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
-//! the attempt in progress; `record.rs` the record; `store.rs` the dataset store.
+//! the attempt in progress; `dataset.rs` its dataset; `record.rs` the record; `store.rs` the dataset store.
 
+mod dataset;
 mod record;
 mod run;
 
@@ -52,9 +53,9 @@ use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
     CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,
-    IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MaterializeParams, MountConfinement,
-    NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams, ProcessConfinement, ProcessIsolation, Resources,
-    SessionError, SessionErrorKind, SignalConfinement,
+    IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement, NetworkConfinement, PhaseTimeouts,
+    PhaseTiming, PrepareParams, ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind,
+    SignalConfinement,
 };
 use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
 use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
