@@ -20,7 +20,8 @@
 //! first failure ends the attempt and is the one recorded.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
-//! the attempt in progress; `dataset.rs` its dataset; `record.rs` the record; `store.rs` the dataset store.
+//! the attempt in progress; `dataset.rs` its dataset; `record.rs` the record; `store.rs` the dataset store;
+//! `source.rs` the workers' source copies.
 
 mod dataset;
 mod record;
@@ -28,6 +29,7 @@ mod run;
 
 use record::*;
 use run::*;
+pub(crate) mod source;
 pub(crate) mod store;
 
 use std::fs;

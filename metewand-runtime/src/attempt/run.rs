@@ -328,7 +328,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let tmpdir = self.prepare_places(role)?;
         let tmp = self.folder.join("work").join(format!("tmp-{role}"));
         let source = self.folder.join("work").join(format!("source-{role}"));
-        if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
+        if let Err(error) = source::copy_source(self.plan.repository, worker, &source) {
             // Nothing half-copied is left: on a full disk this also frees the room the record needs.
             let _ = remove_tree(&source);
             return Err(Failure::executor("copying the worker's source", error));

@@ -50,7 +50,7 @@ use serde_json::json;
 
 pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_json};
 
-use crate::attempt::{self, store};
+use crate::attempt::{self, source, store};
 use crate::protocol::Method;
 use crate::protocol::handshake::hello_request;
 use crate::protocol::messages::{Capability, Path as WirePath, RequestId, Role, WorkerId};
@@ -448,7 +448,7 @@ impl Kit<'_> {
         let (command, source) = match &self.target.launch {
             Launch::Repository { repository, worker } => {
                 confinement = confinement.hide_unless_named(repository.root());
-                store::copy_source(repository, worker, &own_source)
+                source::copy_source(repository, worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
                 confinement = confinement.network(worker.network()).limits(repository.limits());
                 (attempt::worker_command(worker, &own_source, Some(&tmp)), own_source)
