@@ -1,9 +1,14 @@
 //! The layout rules a reader relies on, kept by a test: every workspace member is a row of the README's table of
 //! folders, and every Rust module file of a crate's `src/` (generated code aside) is named in ARCHITECTURE.md's
-//! code map (`name.rs`, or `dir/` for a `dir/mod.rs`; `lib.rs` and `main.rs` are their crate's heading).
+//! code map (`name.rs`, or `dir/` for a `dir/mod.rs`; `lib.rs` and `main.rs` are their crate's heading) and is at
+//! most [`MAX_LINES`] lines long, so that it can be read as one concern.
 
 use std::fs;
 use std::path::Path;
+
+/// The most lines a module file of a crate's `src/` may have; tests under `tests/` and generated code are not
+/// bound by it.
+pub(crate) const MAX_LINES: usize = 800;
 
 /// The workspace members `Cargo.toml` lists (`members = [ "a", "b" ]`).
 pub(crate) fn members(cargo_toml: &str) -> Vec<String> {
@@ -34,6 +39,15 @@ pub(crate) fn modules_missing_from_map(files: &[String], architecture: &str) -> 
             !architecture.contains(&named)
         })
         .cloned()
+        .collect()
+}
+
+/// The files (path and text) over [`MAX_LINES`] lines, each with its count of lines.
+pub(crate) fn files_over_the_limit(files: &[(String, String)]) -> Vec<(String, usize)> {
+    files
+        .iter()
+        .map(|(path, text)| (path.clone(), text.lines().count()))
+        .filter(|(_, lines)| *lines > MAX_LINES)
         .collect()
 }
 
@@ -68,7 +82,7 @@ mod tests {
     use crate::workspace_root;
 
     #[test]
-    fn every_member_is_in_the_readme_and_every_module_in_the_code_map() {
+    fn the_workspace_keeps_each_rule() {
         let root = workspace_root();
         let read = |name: &str| fs::read_to_string(root.join(name)).unwrap();
         let members = members(&read("Cargo.toml"));
@@ -79,6 +93,9 @@ mod tests {
         assert!(files.contains(&"metewand-runtime/src/cpus.rs".to_owned()), "{files:?}");
         let missing = modules_missing_from_map(&files, &read("ARCHITECTURE.md"));
         assert!(missing.is_empty(), "modules ARCHITECTURE.md's code map does not name: {missing:?}");
+        let texts: Vec<(String, String)> = files.iter().map(|file| (file.clone(), read(file))).collect();
+        let long = files_over_the_limit(&texts);
+        assert!(long.is_empty(), "module files over {MAX_LINES} lines: {long:?}");
     }
 
     #[test]
@@ -95,5 +112,10 @@ mod tests {
         assert_eq!(modules_missing_from_map(&files, map), ["alpha/src/store/mod.rs", "alpha/src/store/entry.rs"]);
         let map = "- `walk.rs`: the walk.\n- `store/`: the store; `entry.rs` an entry.\n";
         assert!(modules_missing_from_map(&files, map).is_empty());
+        let texts = [
+            ("alpha/src/walk.rs".to_owned(), "fn walk() {}\n".repeat(MAX_LINES)),
+            ("alpha/src/store/mod.rs".to_owned(), "fn store() {}\n".repeat(MAX_LINES + 1)),
+        ];
+        assert_eq!(files_over_the_limit(&texts), [("alpha/src/store/mod.rs".to_owned(), MAX_LINES + 1)]);
     }
 }

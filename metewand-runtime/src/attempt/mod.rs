@@ -20,13 +20,16 @@
 //! first failure ends the attempt and is the one recorded.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
-//! the attempt in progress; `record.rs` the record; `store.rs` the dataset store.
+//! the attempt in progress; `dataset.rs` its dataset; `record.rs` the record; `store.rs` the dataset store;
+//! `source.rs` the workers' source copies.
 
+mod dataset;
 mod record;
 mod run;
 
 use record::*;
 use run::*;
+pub(crate) mod source;
 pub(crate) mod store;
 
 use std::fs;
@@ -51,9 +54,9 @@ use crate::protocol::Method;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
     CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,
-    IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MaterializeParams, MountConfinement,
-    NetworkConfinement, PhaseTimeouts, PhaseTiming, PrepareParams, ProcessConfinement, ProcessIsolation, Resources,
-    SessionError, SessionErrorKind, SignalConfinement,
+    IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement, NetworkConfinement, PhaseTimeouts,
+    PhaseTiming, PrepareParams, ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind,
+    SignalConfinement,
 };
 use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
 use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};

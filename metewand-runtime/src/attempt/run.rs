@@ -1,6 +1,6 @@
 //! The attempt in progress: its folders, its sessions one after the other, what each left, and the first failure,
 //! which ends it. [`Run`] goes through the order of the crate's [`attempt`](super) documentation; its
-//! record comes from `record.rs`.
+//! dataset is resolved and re-verified in `dataset.rs`, its record comes from `record.rs`.
 
 use super::record::*;
 use super::*;
@@ -328,7 +328,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let tmpdir = self.prepare_places(role)?;
         let tmp = self.folder.join("work").join(format!("tmp-{role}"));
         let source = self.folder.join("work").join(format!("source-{role}"));
-        if let Err(error) = store::copy_source(self.plan.repository, worker, &source) {
+        if let Err(error) = source::copy_source(self.plan.repository, worker, &source) {
             // Nothing half-copied is left: on a full disk this also frees the room the record needs.
             let _ = remove_tree(&source);
             return Err(Failure::executor("copying the worker's source", error));
@@ -370,158 +370,6 @@ impl<'p, 'r> Run<'p, 'r> {
             config = config.cpus(cpus.clone());
         }
         Ok((config, source, tmpdir))
-    }
-
-    /// The dataset, reused from the store when an entry validates and matches its `.published` record, otherwise
-    /// materialized and published. A concurrent run publishing the key first, or an entry replaced while it was
-    /// being verified, starts the resolution again (a few rounds at most).
-    pub(super) fn obtain_dataset(&mut self) -> Result<(), Failure> {
-        for _ in 0..3 {
-            if self.reuse_stored()? {
-                self.reused.get_or_insert(self.materializations == 0);
-                return Ok(());
-            }
-            self.check_cancel()?;
-            if self.build_dataset()? {
-                return Ok(());
-            }
-        }
-        Err(Failure::executor("resolving the dataset", "its store entry kept being replaced by other runs"))
-    }
-
-    /// Takes the stored entry if it validates, has a valid record and matches it, and is still the folder that was
-    /// validated; otherwise evicts it (unless it was replaced meanwhile) and returns `false`.
-    pub(super) fn reuse_stored(&mut self) -> Result<bool, Failure> {
-        let key = self.key.clone();
-        let found = self.store().lookup(&key).map_err(|e| self.store_failure("reading the dataset store", e))?;
-        let Some(store::Found { dir, record }) = found else { return Ok(false) };
-        let validated = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
-        if let Err(error) = &validated
-            && let Some(cancelled) = Failure::cancelled(error)
-        {
-            return Err(cancelled);
-        }
-        if let (Ok(validated), Some(record)) = (&validated, &record)
-            && record.matches(validated)
-            && dir.is_at(&self.entry)
-        {
-            self.accept(validated.clone(), dir, record.clone())?;
-            return Ok(true);
-        }
-        // An entry that fails re-verification, has no valid record or differs from it is evicted and rebuilt; that
-        // is not a failure.
-        self.store().evict(&key, Some(&dir)).map_err(|e| self.store_failure("evicting a dataset entry", e))?;
-        Ok(false)
-    }
-
-    /// Holds `dir` as the attempt's dataset. A dataset resolved again during the attempt must be the same one.
-    pub(super) fn accept(&mut self, validated: ValidatedDataset, dir: Dir, record: Published) -> Result<(), Failure> {
-        if let Some(first) = &self.published
-            && (&first.files, &first.manifest) != (&record.files, &record.manifest)
-        {
-            let message = "the dataset was replaced in the store by different content during the attempt";
-            return Err(Failure::executor("resolving the dataset again", message));
-        }
-        self.published.get_or_insert(record);
-        self.dataset = Some(validated);
-        self.entry_dir = Some(dir);
-        Ok(())
-    }
-
-    /// Materializes, validates and publishes the dataset; `false` if another run published the key first.
-    pub(super) fn build_dataset(&mut self) -> Result<bool, Failure> {
-        let dataset = self.plan.dataset;
-        if self.materializations > 0 {
-            self.retire_materializer_session()?;
-        }
-        self.materializations += 1;
-        self.reused.get_or_insert(false);
-        let staging = store::Staging::create(&self.datasets)
-            .map_err(|e| Failure::executor("creating a dataset staging folder", e))?;
-        let outcome = self.materialize(staging.path());
-        let remove_staging = |staging: &store::Staging| {
-            remove_tree(staging.path()).map_err(|e| Failure::executor("removing a staging folder", e))
-        };
-        let manifest = match outcome {
-            Ok(manifest) => manifest,
-            Err(failure) => {
-                remove_staging(&staging)?;
-                return Err(failure);
-            }
-        };
-        let role = Role::DatasetMaterializer;
-        if manifest != DATASET_MANIFEST {
-            remove_staging(&staging)?;
-            let message = format!(
-                "{role} worker's output is invalid: it named its manifest {manifest:?}, but a dataset's manifest must \
-                 be {DATASET_MANIFEST:?} at its root (implementations receive only the folder)"
-            );
-            return Err(Failure::new(Some(role), Some(Method::Materialize), FailureKind::InvalidOutput, message));
-        }
-        let validated = match self.validator().validate_dataset(dataset, staging.path(), DATASET_MANIFEST) {
-            Ok(validated) => validated,
-            Err(error) => {
-                remove_staging(&staging)?;
-                return Err(Failure::output(role, Method::Materialize, &error));
-            }
-        };
-        let materializer = self.plan.worker(dataset.materializer()).identity().as_str().to_owned();
-        let record = Published::new(&self.key, &validated, &materializer, SystemTime::now());
-        let published = self
-            .store()
-            .publish(staging, &self.key, &record)
-            .map_err(|e| self.store_failure("publishing the dataset", e))?;
-        if let store::Publication::Exists = published {
-            return Ok(false);
-        }
-        let dir = Dir::open(&self.entry).map_err(|e| Failure::executor("opening the published dataset", e))?;
-        let again = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
-            Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
-        })?;
-        if !record.matches(&again) || !dir.is_at(&self.entry) {
-            return Ok(false);
-        }
-        self.accept(again, dir, record)?;
-        Ok(true)
-    }
-
-    /// Before a second materialization in one attempt, the first one's source copy (the executor's own) is removed
-    /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh (its
-    /// `TMPDIR` went when its session ended).
-    pub(super) fn retire_materializer_session(&mut self) -> Result<(), Failure> {
-        let role = Role::DatasetMaterializer;
-        remove_tree(&self.folder.join("work").join(format!("source-{role}")))
-            .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
-        if let Some(logs) = &self.logs_dir
-            && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
-        {
-            logs.rename_new(&format!("{role}.log"), &format!("{role}-{}.log", self.materializations))
-                .map_err(|e| Failure::executor("keeping an earlier log", e))?;
-        }
-        Ok(())
-    }
-
-    /// Runs the materializer's session into `output`; returns the manifest path it named, once it has exited.
-    pub(super) fn materialize(&mut self, output: &Path) -> Result<String, Failure> {
-        let worker = self.plan.worker(self.plan.dataset.materializer());
-        let (config, source, tmpdir) = self.session_config(worker, Role::DatasetMaterializer, output)?;
-        let params = MaterializeParams {
-            source_dir: self.path(&source)?,
-            dataset_parameters: self.plan.dataset.parameters().clone(),
-            dataset_seed: self.plan.dataset_seed,
-            output_dir: self.path(output)?,
-        };
-        self.last_worker = Some((Role::DatasetMaterializer, Method::Materialize));
-        let mut session = self.connect::<crate::session::Materializer>(config)?;
-        self.materializer.handshake = Some(session.handshake().clone());
-        self.materializer.confinement = Some(session.confinement());
-        if let Some(budget) = self.plan.repository.budgets().materialization {
-            session.set_scientific_deadline(Instant::now() + budget);
-        }
-        let response = session.materialize(params);
-        let response = self.settle(session, response, Role::DatasetMaterializer)?;
-        tmpdir.remove()?;
-        Ok(response.dataset.manifest.to_string())
     }
 
     pub(super) fn seen(&mut self, role: Role) -> &mut Seen {
@@ -572,17 +420,6 @@ impl<'p, 'r> Run<'p, 'r> {
                 Err(Failure::session(&error))
             }
         }
-    }
-
-    /// Before a session that receives the dataset: if its store entry is no longer the folder this attempt holds
-    /// (another run evicted or replaced it), the dataset is resolved again (re-verified or rebuilt) and must be
-    /// the same inventory; nobody is blamed.
-    pub(super) fn ensure_dataset(&mut self) -> Result<(), Failure> {
-        if self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry)) {
-            return Ok(());
-        }
-        self.entry_dir = None;
-        self.obtain_dataset()
     }
 
     pub(super) fn run_implementation(&mut self) -> Result<(), Failure> {
@@ -680,46 +517,6 @@ impl<'p, 'r> Run<'p, 'r> {
             .map_err(|e| Failure::output(Role::ProblemEvaluator, Method::Evaluate, &e))?;
         self.metrics = Some(metrics.metrics().metrics.clone());
         Ok(())
-    }
-
-    /// After a session that received the dataset failed: the dataset is still re-verified (and evicted if it
-    /// changed), but the session's own failure is what ends the attempt.
-    pub(super) fn after_dataset_session(&mut self, failure: Failure, role: Role, phase: Method) -> Failure {
-        match self.verify_dataset(role, phase) {
-            Err(error) if error.kind == FailureKind::ExecutorError => error,
-            _ => failure,
-        }
-    }
-
-    /// Re-verifies the dataset after a session that could see it, through the entry folder this attempt holds.
-    /// If the store's entry is still that folder, a change was made in place while the session could see it: it
-    /// is `dataset_modified`, attributed to `role` and `phase`, and evicts the entry. If the entry is gone or is
-    /// another folder, another run evicted or replaced it (each run blames only a change it sees in place), so
-    /// this session is not blamed and the next session resolves the dataset again.
-    pub(super) fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
-        let (Some(original), Some(dir)) = (&self.dataset, &self.entry_dir) else { return Ok(()) };
-        if !dir.is_at(&self.entry) {
-            self.entry_dir = None;
-            return Ok(());
-        }
-        let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
-        if let Err(error) = &again
-            && let Some(cancelled) = Failure::cancelled(error)
-        {
-            return Err(cancelled);
-        }
-        if !dir.is_at(&self.entry) {
-            self.entry_dir = None;
-            return Ok(());
-        }
-        let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
-        let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
-        let dir = self.entry_dir.take();
-        self.store()
-            .evict(&self.key, dir.as_ref())
-            .map_err(|e| self.store_failure("evicting a modified dataset", e))?;
-        let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
-        Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))
     }
 
     /// Re-verifies the result against what was validated: after the implementation's session (it must be what was

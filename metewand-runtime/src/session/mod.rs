@@ -19,6 +19,7 @@
 mod cgroup;
 mod confinement;
 mod error;
+mod exchange;
 mod io;
 mod process;
 mod record;
@@ -29,15 +30,14 @@ mod stderr;
 #[allow(unsafe_code)]
 mod sys;
 mod timeouts;
+mod typed;
 mod view;
 mod watch;
 
 use std::fs::File;
-use std::marker::PhantomData;
-use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 pub use confinement::{
     CapabilityConfinement, Confinement, ConfinementReport, FilesystemConfinement, IpcConfinement, KernelSupport,
@@ -52,16 +52,17 @@ use metewand_protocol::messages::{
     AckResponse, EvaluateResponse, ExecuteResponse, HelloResponse, MaterializeResponse, MethodReset, MethodShutdown,
     RequestId, ResetRequest, ShutdownRequest,
 };
-use metewand_protocol::{
-    Frame, FrameError, Message, Response, TrackerError, decode::ResponseId, decode_response, encode_message,
-    validate_hello_response,
-};
+use metewand_protocol::{Frame, FrameError, encode_message, validate_hello_response};
 use metewand_protocol::{Method, RequestTracker};
 pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand, find_program};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
 pub use timeouts::PhaseTimeouts;
+pub use typed::{
+    Evaluator, EvaluatorSession, Implementation, ImplementationSession, Materializer, MaterializerSession, Session,
+    SessionRole,
+};
 
 use crate::cpus::{CpuPlacement, CpuSet};
 
@@ -77,20 +78,10 @@ pub fn delegated_cgroup() -> Result<(PathBuf, Vec<&'static str>), String> {
 pub(crate) fn cpus_lockable() -> bool {
     sys::affinity_lock().is_some()
 }
-use io::{ProtocolIo, Wait};
+use io::ProtocolIo;
 use process::{Termination, WorkerProcess};
 use stderr::StderrDrain;
 use watch::OutputWatch;
-
-/// How long a session waits, after the worker's stdout or stdin closed, to learn whether that was the worker
-/// exiting (files are closed a moment before the exit is announced).
-const EXIT_GRACE: Duration = Duration::from_millis(200);
-
-/// Where a deadline lands when its limit is too large to add to the monotonic clock.
-const FAR_FUTURE: Duration = Duration::from_secs(10 * 365 * 24 * 60 * 60);
-
-/// How often a pending exchange looks at its cancel flag, when it has one.
-const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// How long [`WorkerSession::while_stopped`] waits for every process of the worker to stop.
 pub const STOP_LIMIT: Duration = Duration::from_secs(1);
@@ -247,25 +238,6 @@ fn limit_hit(cgroup: &cgroup::WorkerCgroup, limits: Limits) -> Option<SessionErr
         unit: "tasks (the kernel refused the worker a fork at the limit)",
     };
     (events.forks_refused > 0).then_some(refused)
-}
-
-/// A request begun: its id, when it started, and which deadline bounds it.
-struct Pending {
-    method: Method,
-    id: RequestId,
-    /// The id a raw exchange's line carries, recorded instead of `id` (see [`WorkerSession::exchange_raw`]).
-    raw_id: Option<String>,
-    started: Instant,
-    started_at: SystemTime,
-    deadline: Instant,
-    timeout: fn(Duration) -> SessionErrorKind,
-    limit: Duration,
-}
-
-impl Pending {
-    fn timed_out(&self) -> SessionErrorKind {
-        (self.timeout)(self.limit)
-    }
 }
 
 /// Creates a session's log: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO cannot block the
@@ -631,219 +603,6 @@ impl WorkerSession {
             resources: ended.termination.resources.expect("a reaped worker has its resource use"),
         })
     }
-
-    /// Begins a request: refuses it locally if the session is unusable or the role does not accept the method,
-    /// otherwise allocates its id and fixes its deadline.
-    fn begin(&mut self, method: Method) -> Result<Pending, SessionError> {
-        if self.live.is_none() {
-            return Err(self.local(method, SessionErrorKind::Unusable));
-        }
-        let id = self.tracker.begin(method).map_err(|error| {
-            let kind = match error {
-                TrackerError::WrongRole { .. } => SessionErrorKind::WrongRole(error),
-                // One request at a time is guaranteed by `&mut self`, and a request that never completed
-                // discarded the worker; a busy tracker therefore means the session cannot go on.
-                _ => SessionErrorKind::Unusable,
-            };
-            self.local(method, kind)
-        })?;
-        Ok(self.pending(method, id, None))
-    }
-
-    /// A request's deadline and timing, from now.
-    fn pending(&self, method: Method, id: RequestId, raw_id: Option<String>) -> Pending {
-        let started = Instant::now();
-        let limit = self.timeouts.limit(method);
-        // A limit too large to add to the clock is, in effect, a decade.
-        let phase_deadline = started.checked_add(limit).unwrap_or_else(|| started + FAR_FUTURE);
-        let (deadline, timeout): (Instant, fn(Duration) -> SessionErrorKind) = match self.scientific_deadline {
-            Some(scientific) if scientific <= phase_deadline => (scientific, |_| SessionErrorKind::ScientificTimeout),
-            _ => (phase_deadline, |limit| SessionErrorKind::PhaseTimeout { limit }),
-        };
-        Pending { method, id, raw_id, started, started_at: SystemTime::now(), deadline, timeout, limit }
-    }
-
-    /// Exchanges a request and records its timing as successful.
-    fn complete<T: Message + ResponseId>(
-        &mut self,
-        pending: &Pending,
-        line: Result<Vec<u8>, FrameError>,
-    ) -> Result<T, SessionError> {
-        let response = self.exchange(pending, line)?;
-        self.record(pending, true);
-        Ok(response)
-    }
-
-    /// Sends one encoded request and waits for its response until the pending deadline. Every failure is
-    /// recorded; all but a worker-reported failure outside `hello`, `reset` and `shutdown` discard the worker.
-    fn exchange<T: Message + ResponseId>(
-        &mut self,
-        pending: &Pending,
-        line: Result<Vec<u8>, FrameError>,
-    ) -> Result<T, SessionError> {
-        let line = match line {
-            Ok(line) => line,
-            Err(error) => return Err(self.fail(pending, SessionErrorKind::InvalidRequest(error))),
-        };
-        let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
-        let kind = match self.transmit(pending, line) {
-            Ok(frame) => {
-                if let Some(observed) = self.repeated_answer(&frame, pending) {
-                    let extra = TrackerError::ExtraResponse { observed };
-                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(extra))));
-                }
-                let response = match decode_response::<T>(&frame) {
-                    Ok(response) => response,
-                    Err(error) => return Err(self.fail(pending, violation(ProtocolViolation::Decode(error)))),
-                };
-                if let Err(error) = self.tracker.complete(response.id()) {
-                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(error))));
-                }
-                match response {
-                    Response::Success(success) => return Ok(success),
-                    Response::Failure(failure) => SessionErrorKind::WorkerFailure {
-                        code: failure.error.code,
-                        message: failure.error.message.to_string(),
-                        details: failure.error.details,
-                    },
-                }
-            }
-            Err(kind) => kind,
-        };
-        if kind.discards_worker(pending.method) {
-            return Err(self.fail(pending, kind));
-        }
-        // A worker-reported failure the session survives: the tail is what the worker wrote up to now.
-        self.record(pending, false);
-        let stderr_tail = self.stderr_tail();
-        Err(SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned()))
-    }
-
-    /// Hands one encoded line to the protocol-I/O thread and waits for the frame that answers it, until the
-    /// pending deadline. Whatever is not a frame (output with no request pending, a bad line, an exit, a closed
-    /// stream, the deadline, the cancel flag) is the kind of error it is; every one of them discards the worker.
-    fn transmit(&mut self, pending: &Pending, line: Vec<u8>) -> Result<Frame, SessionErrorKind> {
-        if Instant::now() >= pending.deadline {
-            // Already past the deadline (a scientific deadline that passed between requests): nothing is sent.
-            return Err(pending.timed_out());
-        }
-        if self.cancelled() {
-            return Err(SessionErrorKind::Cancelled);
-        }
-        let live = self.live.as_ref().expect("begin checked the session is usable");
-        let reply = if live.io.send(line) { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
-        let Some(reply) = reply else {
-            return Err(SessionErrorKind::Cancelled);
-        };
-        let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
-        Err(match reply {
-            Ok(io::Reply::Frame(frame)) => return Ok(frame),
-            Ok(io::Reply::Unsolicited(Ok(frame))) => match frame.value().get("id").and_then(|id| id.as_str()) {
-                Some(id) => {
-                    violation(ProtocolViolation::Tracker(TrackerError::ExtraResponse { observed: id.to_owned() }))
-                }
-                None => violation(ProtocolViolation::UnsolicitedOutput { bytes: frame.line().len() + 1 }),
-            },
-            Ok(io::Reply::Unsolicited(Err(bytes))) => violation(ProtocolViolation::UnsolicitedOutput { bytes }),
-            Ok(io::Reply::BadFrame(error)) => violation(ProtocolViolation::Frame(error)),
-            Ok(io::Reply::Exited) => SessionErrorKind::WorkerExit { cause: ExitCause::Exited, status: None },
-            Ok(io::Reply::StdoutClosed) => self.closed(ExitCause::ClosedStdout),
-            Ok(io::Reply::StdinClosed) => self.closed(ExitCause::ClosedStdin),
-            Ok(io::Reply::Failed(source)) => {
-                SessionErrorKind::ExecutorIo { action: "reading or writing the worker's pipes", source }
-            }
-            Err(Wait::TimedOut) => pending.timed_out(),
-            Err(Wait::Lost) => SessionErrorKind::ExecutorIo {
-                action: "running the protocol-I/O thread",
-                source: std::io::Error::other("the thread stopped"),
-            },
-        })
-    }
-
-    /// Whether the cancel flag, if any, is set.
-    fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
-    }
-
-    /// Waits for the protocol-I/O thread's reply until `deadline`; `None` when the cancel flag was set first.
-    fn wait(&self, deadline: Instant) -> Option<Result<io::Reply, Wait>> {
-        let live = self.live.as_ref().expect("only called while the worker runs");
-        let Some(flag) = self.cancel else {
-            return Some(live.io.wait(deadline));
-        };
-        loop {
-            if flag.load(Ordering::SeqCst) {
-                return None;
-            }
-            let slice = deadline.min(Instant::now() + CANCEL_POLL);
-            match live.io.wait(slice) {
-                Err(Wait::TimedOut) if slice < deadline => continue,
-                other => return Some(other),
-            }
-        }
-    }
-
-    /// A closed stream is the worker exiting if its exit follows within [`EXIT_GRACE`].
-    fn closed(&self, cause: ExitCause) -> SessionErrorKind {
-        let exited = self.live.as_ref().is_some_and(|live| live.process.wait_for_exit(Instant::now() + EXIT_GRACE));
-        SessionErrorKind::WorkerExit { cause: if exited { ExitCause::Exited } else { cause }, status: None }
-    }
-
-    /// The id of a frame that answers an earlier request of this session instead of the pending one: a second
-    /// answer, written when no request was pending and read only now, whatever its shape.
-    fn repeated_answer(&self, frame: &Frame, pending: &Pending) -> Option<String> {
-        let id = frame.value().get("id")?.as_str()?;
-        let earlier = id != pending.id.as_str() && self.phases.iter().any(|timing| timing.request_id == id);
-        earlier.then(|| id.to_owned())
-    }
-
-    fn record(&mut self, pending: &Pending, ok: bool) {
-        self.phases.push(PhaseTiming {
-            role: self.role,
-            phase: pending.method,
-            request_id: pending.raw_id.clone().unwrap_or_else(|| pending.id.to_string()),
-            started: pending.started,
-            started_at: pending.started_at,
-            duration: pending.started.elapsed(),
-            ok,
-        });
-    }
-
-    /// Records a failed request, discards the worker, and reports `kind` with the final stderr tail.
-    fn fail(&mut self, pending: &Pending, mut kind: SessionErrorKind) -> SessionError {
-        // The request's duration ends at the failure, not after the cleanup.
-        self.record(pending, false);
-        let mut ended = self.end();
-        if let SessionErrorKind::WorkerExit { status, .. } = &mut kind {
-            *status = ended.termination.status;
-        }
-        // A cancelled attempt is the caller's doing, whatever the worker wrote.
-        if let Some(exceeded) = ended.exceeded.take().filter(|_| !matches!(kind, SessionErrorKind::Cancelled)) {
-            kind = exceeded;
-        } else if let Some(limited) = ended.limited.take().filter(|_| !matches!(kind, SessionErrorKind::Cancelled)) {
-            kind = limited;
-        }
-        SessionError::new(self.role, pending.method, kind, ended.tail, self.phases.last().cloned())
-    }
-
-    /// Records a request that failed after the worker was already ended.
-    fn failed(&mut self, pending: &Pending, kind: SessionErrorKind, stderr_tail: Vec<String>) -> SessionError {
-        self.record(pending, false);
-        SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned())
-    }
-
-    /// An error for a request that was never sent.
-    fn local(&self, method: Method, kind: SessionErrorKind) -> SessionError {
-        SessionError::new(self.role, method, kind, self.stderr_tail(), None)
-    }
-
-    /// Ends the worker: stops the I/O thread, kills and reaps every process, finishes the stderr drain.
-    fn end(&mut self) -> Ended {
-        let live = self.live.take().expect("a worker is ended once");
-        let ended = live.end();
-        self.final_tail = ended.tail.clone();
-        ended
-    }
 }
 
 impl Drop for WorkerSession {
@@ -851,135 +610,5 @@ impl Drop for WorkerSession {
         if self.live.is_some() {
             self.end();
         }
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-/// A role marker for [`Session`]: which requests the session's worker accepts.
-pub trait SessionRole: sealed::Sealed {
-    /// The protocol role.
-    const ROLE: Role;
-}
-
-/// The dataset-materializer role: `materialize`.
-#[derive(Debug)]
-pub enum Materializer {}
-/// The implementation role: `prepare`, `execute` and `reset`.
-#[derive(Debug)]
-pub enum Implementation {}
-/// The problem-evaluator role: `evaluate`.
-#[derive(Debug)]
-pub enum Evaluator {}
-
-impl sealed::Sealed for Materializer {}
-impl sealed::Sealed for Implementation {}
-impl sealed::Sealed for Evaluator {}
-
-impl SessionRole for Materializer {
-    const ROLE: Role = Role::DatasetMaterializer;
-}
-impl SessionRole for Implementation {
-    const ROLE: Role = Role::Implementation;
-}
-impl SessionRole for Evaluator {
-    const ROLE: Role = Role::ProblemEvaluator;
-}
-
-/// A session whose role is part of its type: only the requests the role accepts are methods of it, so sending
-/// `evaluate` to an implementation does not compile.
-///
-/// It dereferences to [`WorkerSession`] for everything common to all roles (the handshake, the timings, the
-/// stderr tail).
-#[derive(Debug)]
-pub struct Session<R: SessionRole> {
-    inner: WorkerSession,
-    role: PhantomData<R>,
-}
-
-/// A session with a dataset materializer.
-pub type MaterializerSession = Session<Materializer>;
-/// A session with an implementation.
-pub type ImplementationSession = Session<Implementation>;
-/// A session with a problem evaluator.
-pub type EvaluatorSession = Session<Evaluator>;
-
-impl<R: SessionRole> Session<R> {
-    /// Starts a worker for the role and completes the handshake within the `hello` limit.
-    pub fn connect(config: SessionConfig) -> Result<Session<R>, SessionError> {
-        WorkerSession::connect(R::ROLE, config).map(|inner| Session { inner, role: PhantomData })
-    }
-
-    /// Like [`connect`](Session::connect), with a scientific deadline that already bounds start-up and the
-    /// handshake, and stays set afterwards.
-    pub fn connect_with_deadline(config: SessionConfig, deadline: Instant) -> Result<Session<R>, SessionError> {
-        WorkerSession::connect_with_deadline(R::ROLE, config, deadline)
-            .map(|inner| Session { inner, role: PhantomData })
-    }
-
-    /// Sets the absolute scientific deadline (see [`WorkerSession::set_scientific_deadline`]).
-    pub fn set_scientific_deadline(&mut self, deadline: Instant) {
-        self.inner.set_scientific_deadline(deadline);
-    }
-
-    /// Clears the scientific deadline before untimed phases.
-    pub fn clear_scientific_deadline(&mut self) {
-        self.inner.clear_scientific_deadline();
-    }
-
-    /// Runs `f` while every process of the worker is stopped (see [`WorkerSession::while_stopped`]).
-    pub fn while_stopped<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
-        self.inner.while_stopped(f)
-    }
-
-    /// Sends `shutdown` and waits for exit status 0 (see [`WorkerSession::shutdown`]).
-    pub fn shutdown(self) -> Result<SessionSummary, SessionError> {
-        self.inner.shutdown()
-    }
-
-    /// The session without its role in its type, for the dynamic call path.
-    pub fn into_dynamic(self) -> WorkerSession {
-        self.inner
-    }
-}
-
-impl<R: SessionRole> Deref for Session<R> {
-    type Target = WorkerSession;
-
-    fn deref(&self) -> &WorkerSession {
-        &self.inner
-    }
-}
-
-impl Session<Materializer> {
-    /// Asks the materializer to build its dataset in `output_dir`; the manifest path it returns is unvalidated.
-    pub fn materialize(&mut self, params: MaterializeParams) -> Result<MaterializeResponse, SessionError> {
-        self.inner.request_materialize(params)
-    }
-}
-
-impl Session<Implementation> {
-    /// Gives the implementation the attempt's state.
-    pub fn prepare(&mut self, params: PrepareParams) -> Result<(), SessionError> {
-        self.inner.request_prepare(params)
-    }
-
-    /// Asks the implementation to solve the problem; the result manifest path it returns is unvalidated.
-    pub fn execute(&mut self, params: ExecuteParams) -> Result<ExecuteResponse, SessionError> {
-        self.inner.request_execute(params)
-    }
-
-    /// Asks the implementation to forget the prepared attempt. A failed reset discards the worker.
-    pub fn reset(&mut self) -> Result<(), SessionError> {
-        self.inner.request_reset()
-    }
-}
-
-impl Session<Evaluator> {
-    /// Asks the evaluator to judge a result and write its metrics; the verdict is the worker's, unvalidated.
-    pub fn evaluate(&mut self, params: EvaluateParams) -> Result<EvaluateResponse, SessionError> {
-        self.inner.request_evaluate(params)
     }
 }

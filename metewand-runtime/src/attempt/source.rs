@@ -1,0 +1,238 @@
+//! A session's private copy of its worker's source, made from the tree checked with the repository, so that a
+//! worker never runs in (nor writes to) the repository itself, and runs exactly the code its identity names.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::os::fd::AsFd;
+use std::path::Path;
+
+use crate::CheckedRepository;
+use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
+use crate::files::read::{FileCheck, FileError, ReadControl, read_checked};
+use crate::files::walk::{OpenError, WalkError, open_root, walk};
+use crate::files::{MAX_WALK_DEPTH, RelativePath};
+use crate::identity::{SourceFile, SourceTree};
+use crate::repository::{SKIPPED_NAMES, Worker};
+
+/// Why a worker's source could not be copied. `path` is relative to the worker's source directory (empty for the
+/// directory itself).
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct SourceCopyError {
+    /// The worker's name.
+    pub worker: String,
+    /// The entry concerned, relative to the source directory.
+    pub path: String,
+    /// What went wrong.
+    pub problem: SourceCopyProblem,
+}
+
+/// What went wrong while copying a worker's source.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SourceCopyProblem {
+    /// The tree no longer matches the one checked with the repository: an entry that is not a regular file or a
+    /// directory, a file that is new, gone or changed, or an execute bit that changed.
+    Mismatch(String),
+    /// The executor could not read the source or write the copy.
+    Io(io::Error),
+}
+
+impl SourceCopyError {
+    fn describe(&self) -> String {
+        let at = if self.path.is_empty() { "its source directory".to_owned() } else { format!("{:?}", self.path) };
+        match &self.problem {
+            SourceCopyProblem::Mismatch(reason) => format!(
+                "the source of worker {:?} no longer matches the tree checked with the repository: {at} {reason}",
+                self.worker
+            ),
+            SourceCopyProblem::Io(error) => {
+                format!("cannot copy the source of worker {:?} at {at}: {error}", self.worker)
+            }
+        }
+    }
+}
+
+/// The mode of a copied file: owner-only, with the execute bit when the source tree says so. Being a function of
+/// what the source tree digest holds, two copies with the same digest are alike.
+fn copy_mode(executable: bool) -> u32 {
+    if executable { 0o700 } else { 0o600 }
+}
+
+/// Copies a worker's source files into `target`, a new folder (created here, exclusively) whose parent exists.
+///
+/// The source directory is opened beneath the repository's root and walked without following links, exactly as
+/// when the repository was checked; every file is read with the checked read, bounded by the size and compared
+/// with the digest the check recorded, and written to a file created with `O_CREAT | O_EXCL | O_NOFOLLOW` in a
+/// folder created here. A tree that no longer matches its checked digest (a link, a FIFO, a new, missing or
+/// changed file, an execute bit) is an error naming the path; nothing in it is followed or read past its size.
+pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Path) -> Result<(), SourceCopyError> {
+    let fail =
+        |path: &str, problem| SourceCopyError { worker: worker.name().to_owned(), path: path.to_owned(), problem };
+    let mismatch = |path: &str, reason: String| fail(path, SourceCopyProblem::Mismatch(reason));
+    let io = |path: &str, error: io::Error| fail(path, SourceCopyProblem::Io(error));
+
+    let root = open_root(repository.root()).map_err(|e| io("", e))?;
+    let opened;
+    let source = if worker.source() == "." {
+        root.as_fd()
+    } else {
+        let path =
+            RelativePath::new(worker.source()).map_err(|e| mismatch("", format!("is not a relative path: {e}")))?;
+        opened = open_directory_beneath(root.as_fd(), &path).map_err(|error| match error {
+            OpenError::Missing => mismatch("", "does not exist".to_owned()),
+            OpenError::SymbolicLink => mismatch("", "is a symbolic link (or lies under one)".to_owned()),
+            OpenError::NotADirectory { found } => mismatch("", format!("is {found} (or lies under one)")),
+            OpenError::Io(e) => io("", e),
+        })?;
+        opened.as_fd()
+    };
+    let inventory = walk(source, &SKIPPED_NAMES).map_err(|error| match error {
+        WalkError::NonUtf8 { path } => mismatch(&path, "has a name that is not UTF-8".to_owned()),
+        WalkError::Special { path, found } => {
+            mismatch(&path, format!("is {found}; only regular files and directories are copied"))
+        }
+        WalkError::TooDeep { path } => mismatch(&path, format!("is nested deeper than {MAX_WALK_DEPTH} directories")),
+        WalkError::Changed { path } => mismatch(&path, "changed while it was walked".to_owned()),
+        WalkError::Io { path, source } => io(&path, source),
+    })?;
+    let checked = worker.source_tree();
+    let known: BTreeSet<&str> = checked.files().iter().map(|file| file.path.as_str()).collect();
+    if let Some(path) = inventory.files.keys().find(|path| !known.contains(path.as_str())) {
+        return Err(mismatch(path, "was not there when the repository was checked".to_owned()));
+    }
+
+    let (parent, name) = match (target.parent(), target.file_name().and_then(|name| name.to_str())) {
+        (Some(parent), Some(name)) => (parent, name),
+        _ => return Err(io("", io::Error::other(format!("{} cannot be a copy's folder", target.display())))),
+    };
+    let name = RelativePath::new(name).map_err(|e| io("", io::Error::other(e)))?;
+    let parent = open_root(parent).map_err(|e| io("", e))?;
+    let copy = create_new_dir_beneath(parent.as_fd(), &name, 0o700).map_err(|e| io("", e))?;
+    let mut created = BTreeSet::new();
+    let mut buffer = vec![0; 256 << 10];
+    let mut copied = Vec::with_capacity(checked.files().len());
+    for file in checked.files() {
+        let path = RelativePath::new(&file.path).map_err(|e| mismatch(&file.path, format!("is not a path: {e}")))?;
+        let Some(walked) = inventory.files.get(&file.path) else {
+            return Err(mismatch(&file.path, "is no longer a regular file in the source directory".to_owned()));
+        };
+        for ancestor in path.ancestors() {
+            if created.insert(ancestor.to_owned()) {
+                let ancestor = RelativePath::new(ancestor).expect("an ancestor of a relative path is one");
+                create_new_dir_beneath(copy.as_fd(), &ancestor, 0o700).map_err(|e| io(ancestor.as_str(), e))?;
+            }
+        }
+        let mut to =
+            create_new_file_beneath(copy.as_fd(), &path, copy_mode(file.executable)).map_err(|e| io(&file.path, e))?;
+        let check = FileCheck {
+            path: &path,
+            walked,
+            size: Some(file.size),
+            sha256: Some(file.sha256),
+            single_link: false,
+            max_size: None,
+        };
+        let hashed =
+            read_checked(source, &check, &mut buffer, Some(&mut to), ReadControl::default()).map_err(|error| {
+                match error {
+                    FileError::Io { source } | FileError::Write { source } => io(&file.path, source),
+                    other => mismatch(&file.path, other.to_string()),
+                }
+            })?;
+        if hashed.executable != file.executable {
+            let now = if hashed.executable { "has an execute bit" } else { "has no execute bit" };
+            return Err(mismatch(&file.path, format!("{now} now, unlike when the repository was checked")));
+        }
+        copied.push(SourceFile {
+            path: file.path.clone(),
+            size: hashed.size,
+            sha256: hashed.sha256,
+            executable: hashed.executable,
+        });
+    }
+    // Every file matched its record; the tree digest over them closes the comparison.
+    let tree = SourceTree::new(copied);
+    if tree.digest() != checked.digest() {
+        return Err(mismatch("", format!("has digest {}, not the checked {}", tree.digest(), checked.digest())));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    /// A checked repository whose worker `w` has the source folder `src` with `run.py` and `lib/util.py`.
+    fn source_repository() -> (tempfile::TempDir, CheckedRepository) {
+        let repo = tempfile::tempdir().unwrap();
+        fs::create_dir_all(repo.path().join("src/lib")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "print('run')\n").unwrap();
+        fs::set_permissions(repo.path().join("src/run.py"), fs::Permissions::from_mode(0o750)).unwrap();
+        fs::write(repo.path().join("src/lib/util.py"), "X = 1\n").unwrap();
+        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\nsource = \"src\"\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        (repo, repository)
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[test]
+    fn a_copy_holds_the_checked_files_with_modes_that_follow_the_execute_bit() {
+        let (_repo, repository) = source_repository();
+        let out = tempfile::tempdir().unwrap();
+        let target = out.path().join("copy");
+        copy_source(&repository, repository.worker("w").unwrap(), &target).unwrap();
+        assert_eq!(fs::read_to_string(target.join("run.py")).unwrap(), "print('run')\n");
+        assert_eq!(fs::read_to_string(target.join("lib/util.py")).unwrap(), "X = 1\n");
+        assert_eq!((mode(&target.join("run.py")), mode(&target.join("lib/util.py"))), (0o700, 0o600));
+        // The target is created exclusively: anything already there, a link included, is an error.
+        let planted = out.path().join("planted");
+        std::os::unix::fs::symlink(out.path().join("elsewhere"), &planted).unwrap();
+        let error = copy_source(&repository, repository.worker("w").unwrap(), &planted).unwrap_err();
+        assert!(
+            matches!(&error.problem, SourceCopyProblem::Io(e) if e.kind() == io::ErrorKind::AlreadyExists),
+            "{error}"
+        );
+        assert!(!out.path().join("elsewhere").exists(), "nothing was created through the link");
+    }
+
+    #[test]
+    fn an_execute_bit_or_a_file_changed_since_the_check_fails_the_copy_naming_it() {
+        let (repo, repository) = source_repository();
+        let worker = repository.worker("w").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        fs::set_permissions(repo.path().join("src/lib/util.py"), fs::Permissions::from_mode(0o700)).unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("one")).unwrap_err();
+        assert_eq!(error.path, "lib/util.py");
+        assert!(error.to_string().contains("has an execute bit now"), "{error}");
+        fs::set_permissions(repo.path().join("src/lib/util.py"), fs::Permissions::from_mode(0o600)).unwrap();
+        fs::write(repo.path().join("src/new.py"), "").unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("two")).unwrap_err();
+        assert_eq!(error.path, "new.py");
+        assert!(error.to_string().contains("was not there when the repository was checked"), "{error}");
+        fs::remove_file(repo.path().join("src/new.py")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "print('RUN')\n").unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("three")).unwrap_err();
+        assert_eq!(error.path, "run.py");
+        assert!(error.to_string().contains("has SHA-256"), "{error}");
+        fs::remove_file(repo.path().join("src/run.py")).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            repo.path().join("src/run.py"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("four")).unwrap_err();
+        assert_eq!(error.path, "run.py");
+        assert!(error.to_string().contains("is a FIFO"), "{error}");
+    }
+}

@@ -1,0 +1,212 @@
+//! The mounts of a worker's private filesystem view: entering it in the forked child (planned in the parent by
+//! `view.rs`), and showing a folder there later, once the worker runs.
+
+use std::ffi::{CStr, CString};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+use super::{check, exit_now, raw_fork, wait_blocking};
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// Makes the mount at `path` (with `flags`: `AT_RECURSIVE` for its whole subtree, `AT_EMPTY_PATH` for the
+/// detached tree `dirfd` itself) read-only. Flags are only added, which a user namespace allows on locked mounts.
+fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::Result<()> {
+    const MOUNT_ATTR_RDONLY: u64 = 1;
+    let attr = MountAttr { attr_set: MOUNT_ATTR_RDONLY, attr_clr: 0, propagation: 0, userns_fd: 0 };
+    // SAFETY: mount_setattr reads the path and the local struct of the size passed.
+    let result =
+        unsafe { libc::syscall(libc::SYS_mount_setattr, dirfd, path.as_ptr(), flags, &attr, size_of::<MountAttr>()) };
+    check(result as libc::c_int)
+}
+
+/// Shows the host's folder `path` read-only at the same path in the private view of the process `pid`, where an
+/// empty mount point waits for it (a deferred path of `view.rs`). A short-lived child does it, since a process
+/// with threads may not change its namespaces: it clones the folder's mounts, enters the view's mount namespace
+/// and moves the clone onto the mount point. Where that namespace belongs to another user namespace than this
+/// process's (the user-namespace route), the child first enters that user namespace, in which it holds every
+/// capability as its owner, and clones from a mount namespace of its own made there (a copy of the host's).
+pub(in crate::session) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> {
+    const NS_GET_USERNS: libc::c_ulong = 0xb701;
+    const OPEN_TREE_CLONE: libc::c_uint = 1;
+    const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
+    let open = |path: &str| -> io::Result<OwnedFd> {
+        let path = CString::new(path).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+        // SAFETY: open reads the NUL-terminated path and returns a new descriptor or -1.
+        let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+        // SAFETY: a descriptor just returned is owned by nothing else.
+        if fd < 0 { Err(io::Error::last_os_error()) } else { Ok(unsafe { OwnedFd::from_raw_fd(fd) }) }
+    };
+    let mounts = open(&format!("/proc/{pid}/ns/mnt"))?;
+    // SAFETY: NS_GET_USERNS takes no argument and returns a new descriptor of the namespace's owner, or -1.
+    let owner = unsafe { libc::ioctl(mounts.as_raw_fd(), NS_GET_USERNS as _) };
+    if owner < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    let owner = unsafe { OwnedFd::from_raw_fd(owner) };
+    let ours = open("/proc/self/ns/user")?;
+    let identity = |fd: &OwnedFd| -> io::Result<(u64, u64)> {
+        let stat = rustix::fs::fstat(fd)?;
+        #[allow(clippy::unnecessary_cast, reason = "the field types of struct stat differ between platforms")]
+        Ok((stat.st_dev as u64, stat.st_ino as u64))
+    };
+    let foreign = identity(&owner)? != identity(&ours)?;
+    let child = raw_fork(0)?;
+    if child == 0 {
+        let shown = (|| -> io::Result<()> {
+            if foreign {
+                // SAFETY: setns and unshare take a descriptor this process holds and flags; this single-threaded
+                // child changes only its own namespaces.
+                check(unsafe { libc::setns(owner.as_raw_fd(), libc::CLONE_NEWUSER) })?;
+                // SAFETY: as above.
+                check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
+            }
+            let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
+            // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
+            let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, path.as_ptr(), flags) })?;
+            make_read_only(tree, c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
+            // SAFETY: setns takes a descriptor this process holds and a flag.
+            check(unsafe { libc::setns(mounts.as_raw_fd(), libc::CLONE_NEWNS) })?;
+            // SAFETY: move_mount reads the path and attaches the detached tree there.
+            let moved = unsafe {
+                libc::syscall(
+                    libc::SYS_move_mount,
+                    tree,
+                    c"".as_ptr(),
+                    libc::AT_FDCWD,
+                    path.as_ptr(),
+                    MOVE_MOUNT_F_EMPTY_PATH,
+                )
+            };
+            check(moved as libc::c_int)
+        })();
+        // An errno fits an exit status (they are below 255); 255 is any other failure.
+        exit_now(match shown {
+            Ok(()) => 0,
+            Err(error) => error.raw_os_error().filter(|errno| (1..255).contains(errno)).unwrap_or(255),
+        });
+    }
+    let status = wait_blocking(child)?;
+    match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+        (true, 0) => Ok(()),
+        (true, errno) if errno < 255 => Err(io::Error::from_raw_os_error(errno)),
+        _ => Err(io::Error::other("the process showing a folder in the view failed")),
+    }
+}
+
+/// Enters the worker's private filesystem view (`view.rs`): a new mount namespace that shares nothing back with
+/// the host's; a clone of each path to show, taken before anything is hidden; an empty tmpfs on each hidden folder,
+/// with the mount points the shown paths need; each clone moved onto its path (read-only unless writable); each
+/// tmpfs made read-only; a fresh `/proc` for the worker's PID namespace; and its working directory entered again,
+/// now through the view.
+pub(super) fn enter_view(view: &mut crate::session::view::ViewPlan) -> io::Result<()> {
+    const OPEN_TREE_CLONE: libc::c_uint = 1;
+    const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
+    // SAFETY: unshare takes a flags word; it moves only this process into a new mount namespace.
+    check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
+    // SAFETY: mount with null source and type and MS_REC|MS_PRIVATE only changes propagation of this namespace.
+    check(unsafe {
+        libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        )
+    })?;
+    for (shown, tree) in view.shown.iter().zip(view.trees.iter_mut()) {
+        let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
+        // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
+        let fd = unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, shown.path.as_ptr(), flags) };
+        *tree = check_fd(fd)?;
+        if !shown.writable {
+            let flags = (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint;
+            make_read_only(*tree, c"", flags)?;
+        }
+    }
+    for hidden in &view.hidden {
+        mount_empty(hidden)?;
+    }
+    for point in &view.mount_points {
+        // SAFETY: mkdir and open read the NUL-terminated path; an existing mount point is fine.
+        let made = unsafe {
+            if point.folder {
+                libc::mkdir(point.path.as_ptr(), 0o755)
+            } else {
+                let fd = libc::open(
+                    point.path.as_ptr(),
+                    libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+                    0o644,
+                );
+                if fd >= 0 {
+                    libc::close(fd);
+                }
+                fd.min(0)
+            }
+        };
+        if made < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST) {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    for (shown, tree) in view.shown.iter().zip(&view.trees) {
+        // SAFETY: move_mount reads the path and attaches the detached tree `tree` there; the descriptor is closed
+        // after.
+        let moved = unsafe {
+            libc::syscall(
+                libc::SYS_move_mount,
+                *tree,
+                c"".as_ptr(),
+                libc::AT_FDCWD,
+                shown.path.as_ptr(),
+                MOVE_MOUNT_F_EMPTY_PATH,
+            )
+        };
+        // SAFETY: the descriptor came from open_tree above and is not used after this.
+        unsafe { libc::close(*tree) };
+        check(moved as libc::c_int)?;
+    }
+    for hidden in &view.hidden_inside_shown {
+        mount_empty(hidden)?;
+    }
+    for hidden in view.hidden.iter().chain(&view.hidden_inside_shown) {
+        make_read_only(libc::AT_FDCWD, hidden, 0)?;
+    }
+    // SAFETY: mount reads the NUL-terminated strings; proc shows the PID namespace of the mounting process.
+    check(unsafe {
+        libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            std::ptr::null(),
+        )
+    })?;
+    // SAFETY: chdir reads the NUL-terminated path.
+    check(unsafe { libc::chdir(view.working_dir.as_ptr()) })
+}
+
+/// Mounts an empty tmpfs on `path` (made read-only once what is shown inside it is in place).
+fn mount_empty(path: &CStr) -> io::Result<()> {
+    // SAFETY: mount reads the NUL-terminated strings; a tmpfs is mounted on the folder.
+    check(unsafe {
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            path.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"mode=0755".as_ptr().cast(),
+        )
+    })
+}
+
+fn check_fd(fd: libc::c_long) -> io::Result<libc::c_int> {
+    if fd < 0 { Err(io::Error::last_os_error()) } else { Ok(fd as libc::c_int) }
+}
