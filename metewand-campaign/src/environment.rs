@@ -52,6 +52,7 @@ pub struct Environment {
     pub git_dirty: Option<bool>,
 }
 
+#[allow(clippy::disallowed_methods, reason = "procfs and sysfs files at fixed paths, which only the kernel writes")]
 fn read_trimmed(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
 }
@@ -62,6 +63,10 @@ pub fn program(command: &str, source: &Path) -> Program {
     let path_var = std::env::var_os("PATH");
     let found = metewand_runtime::session::find_program(command.as_ref(), source, path_var.as_deref());
     let resolved = found.as_ref().and_then(|path| fs::canonicalize(path).ok());
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "a worker's program, resolved through its links on purpose: the recorded digest is of what runs"
+    )]
     let (sha256, script) = match resolved.as_ref().and_then(|path| fs::read(path).ok()) {
         Some(bytes) => {
             let script = bytes.strip_prefix(b"#!").map(|rest| {
@@ -98,12 +103,14 @@ fn git(repository: &Path, args: &[&str]) -> Option<String> {
 impl Environment {
     /// Captures the environment for a run of `repository`'s workers.
     pub fn capture(repository: &CheckedRepository) -> Environment {
+        #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
         let cpu_model = fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
             text.lines()
                 .find(|line| line.starts_with("model name"))
                 .and_then(|line| line.split_once(':'))
                 .map(|(_, model)| model.trim().to_owned())
         });
+        #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
         let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
             let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
             let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

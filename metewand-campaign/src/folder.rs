@@ -290,6 +290,10 @@ impl CampaignFolder {
 /// Opens (creating it if needed) the lock file of the canonical folder `path`.
 fn open_lock(path: &Path) -> Result<(File, PathBuf), FolderError> {
     let lock_path = path.join(LOCK_FILE);
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the lock file of a campaign folder, where no worker writes (workers reach only their attempt's work folders)"
+    )]
     let lock = File::options()
         .create(true)
         .truncate(false)

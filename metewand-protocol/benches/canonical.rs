@@ -2,6 +2,8 @@
 //! reading and writing the same bytes, on a generated 1 MiB object of about 20,000 members: once with its names in
 //! order, as a canonical document has them, and once shuffled.
 
+#![allow(clippy::disallowed_methods, reason = "benchmarks make and read their own files in temporary folders")]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

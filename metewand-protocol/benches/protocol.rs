@@ -2,6 +2,8 @@
 //! encoding each request, and parse plus canonical write of a 1 MiB execute response beside plain serde_json on
 //! the same bytes.
 
+#![allow(clippy::disallowed_methods, reason = "benchmarks make and read their own files in temporary folders")]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

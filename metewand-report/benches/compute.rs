@@ -5,6 +5,8 @@
 //!
 //! `cargo bench -p metewand-report --bench compute`
 
+#![allow(clippy::disallowed_methods, reason = "benchmarks make and read their own files in temporary folders")]
+
 use std::hint::black_box;
 use std::path::PathBuf;
 

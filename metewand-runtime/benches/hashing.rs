@@ -7,6 +7,8 @@
 //!   least 1.6× faster with 2).
 //! - `validate/small-files` validates a dataset of 10,000 small files (target: under 1 s).
 
+#![allow(clippy::disallowed_methods, reason = "benchmarks make and read their own files in temporary folders")]
+
 use std::fs;
 use std::hint::black_box;
 use std::num::NonZeroUsize;

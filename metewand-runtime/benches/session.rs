@@ -14,6 +14,8 @@
 //! pinning the run to one CPU (`taskset -c 1 cargo bench -p metewand-runtime --bench session`) measures the CPU
 //! cost each path adds instead.
 
+#![allow(clippy::disallowed_methods, reason = "benchmarks make and read their own files in temporary folders")]
+
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

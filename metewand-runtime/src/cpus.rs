@@ -169,6 +169,7 @@ impl Topology {
     /// [`Topology::probe`] under `root` instead of `/sys/devices/system/cpu`.
     pub fn read(root: &Path, cpus: &CpuSet) -> Topology {
         let read = |cpu: u32, file: &str| -> Option<String> {
+            #[allow(clippy::disallowed_methods, reason = "sysfs's CPU topology, which only the kernel writes")]
             let text = fs::read_to_string(root.join(format!("cpu{cpu}/topology/{file}"))).ok()?;
             Some(text.trim().to_owned())
         };
@@ -287,6 +288,7 @@ impl SlotPlan {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
     use super::*;
 

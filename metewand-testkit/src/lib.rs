@@ -26,6 +26,7 @@
 //! assert_eq!(Requirement::Landlock(4).to_string(), "Landlock ABI 4");
 //! ```
 
+#![allow(clippy::disallowed_methods, reason = "the test helpers make and read their own files in temporary folders")]
 #![forbid(unsafe_code)]
 
 mod paths;

@@ -36,6 +36,11 @@
 //! This file reads the command line and serves; `attack.rs` plays the attacks, `children.rs` holds the processes
 //! faults and attacks start, and `conformant.rs` the rules `--conformant` keeps.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a worker playing attacks opens what it is told to, to show the executor stops it"
+)]
+
 mod attack;
 mod children;
 mod conformant;

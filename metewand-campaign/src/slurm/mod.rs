@@ -560,6 +560,10 @@ impl Queuer<'_, '_> {
         args.extend(self.config.sbatch_args.iter().cloned());
         let script = dir.join(&script_name);
         let text = self.script(kind, first, tasks, &args, &script);
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "a batch script in the submission's own new folder, where no worker writes"
+        )]
         fs::write(&script, text).map_err(io_error("write", &script))?;
         let job_id = self.slurm.sbatch(&dir, &args, &script)?;
         self.submission.jobs.push(SubmittedJob {

@@ -69,6 +69,7 @@ impl WorkSummary {
 }
 
 /// The host name, for saying which node could not see the folder.
+#[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
 fn host() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map_or_else(|_| "unknown".to_owned(), |h| h.trim().to_owned())
 }

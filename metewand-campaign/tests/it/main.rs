@@ -1,6 +1,8 @@
 //! `metewand-campaign` against benchmarks whose workers are the test worker: plans and ids, the pool, resume,
 //! the folder's lock and identity, status and exports.
 
+#![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
+
 mod plan;
 mod runner;
 mod slurm;

@@ -1,5 +1,7 @@
 //! The `metewand` binary, driven as a user would: arguments, stdin, stdout, stderr and exit statuses.
 
+#![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
+
 mod arguments;
 mod campaign;
 mod canon;

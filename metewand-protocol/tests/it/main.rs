@@ -1,5 +1,7 @@
 //! The integration tests of metewand-protocol, one module per area.
 
+#![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
+
 mod canonical;
 mod compile_fail;
 mod decode;

@@ -3,6 +3,8 @@
 //! independent Python computation and published tables, performance profiles on hand-made data, reports that parse
 //! with well-formed plots, incomplete campaigns, bad input, determinism, and comparisons.
 
+#![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
+
 mod compare;
 mod profile;
 mod report;

@@ -282,6 +282,7 @@ pub(super) fn one_line(message: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
     use std::time::Duration;
 

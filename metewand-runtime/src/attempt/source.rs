@@ -160,6 +160,7 @@ pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Pat
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
     use std::fs;
     use std::os::unix::fs::PermissionsExt;

@@ -30,6 +30,7 @@ pub const STAGING_PREFIX: &str = ".tmp-";
 /// `n` random bytes from the kernel, as lowercase hexadecimal.
 pub fn random_hex(n: usize) -> io::Result<String> {
     let mut bytes = vec![0u8; n];
+    #[allow(clippy::disallowed_methods, reason = "a kernel device at a fixed path")]
     fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
     Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
@@ -437,6 +438,7 @@ fn remove_entry(path: &Path) -> Result<(), FsError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
     use super::*;
 

@@ -316,6 +316,7 @@ fn other(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg + Copy
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
     use std::fs;
     use std::io::Write;

@@ -15,6 +15,11 @@
 //! back to resource limits. A worker's cgroup is removed once its processes are gone; `metewand-<pid>/` folders
 //! of processes that ended are removed by the next `metewand` that uses the delegation.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the executor's own cgroup's interface files under cgroupfs, which no worker can replace"
+)]
+
 use std::fs;
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;

@@ -245,6 +245,10 @@ fn limit_hit(cgroup: &cgroup::WorkerCgroup, limits: Limits) -> Option<SessionErr
 fn create_log(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "created exclusively, following no link and blocking on no FIFO, as files/ would"
+    )]
     std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(flags.bits() as i32).open(path)
 }
 

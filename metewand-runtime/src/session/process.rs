@@ -704,6 +704,7 @@ fn pid_namespace_of(pid: i32) -> Option<PathBuf> {
 
 /// The stat of one process, or `None` if it does not exist (any more).
 pub(super) fn read_stat(pid: i32) -> Option<ProcessStat> {
+    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
     parse_stat(&fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
 }
 

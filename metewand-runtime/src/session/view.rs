@@ -198,6 +198,7 @@ pub(super) fn plan(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
     use super::*;
 

@@ -11,6 +11,7 @@ pub(in crate::session) fn affinity_lock() -> Option<&'static [libc::sock_filter]
 }
 
 fn seccomp_errno_works() -> bool {
+    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
     std::fs::read_to_string("/proc/sys/kernel/seccomp/actions_avail")
         .is_ok_and(|actions| actions.split_whitespace().any(|action| action == "errno"))
 }
