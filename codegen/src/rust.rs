@@ -151,6 +151,7 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     let mut file: syn::File =
         syn::parse2(tokens).map_err(|err| Error::Syntax { schema: schema.name.clone(), message: err.to_string() })?;
     tighten_structs(&mut file);
+    display_string_newtypes(&mut file);
 
     let mut out = header(&format!("schemas/{}.schema.json", schema.name));
     let title = root.get("title").and_then(Value::as_str).unwrap_or(&schema.name);
@@ -471,6 +472,29 @@ fn const_schema_object(schema: &Schema, constant: &Const) -> Result<schemars::sc
 fn to_schemars(schema: &Schema, pointer: &str, value: &Value) -> Result<schemars::schema::Schema, Error> {
     serde_json::from_value(value.clone())
         .map_err(|err| schema.unsupported(pointer, format!("typify cannot read this subschema: {err}")))
+}
+
+/// Gives each checked string newtype (an identity, a digest, a name) the `Display` of its text, which typify leaves
+/// out, so that a message or a CLI line can print it as it prints the enums.
+fn display_string_newtypes(file: &mut syn::File) {
+    let mut impls: Vec<syn::Item> = Vec::new();
+    for item in &file.items {
+        let syn::Item::Struct(item) = item else { continue };
+        let syn::Fields::Unnamed(fields) = &item.fields else { continue };
+        let is_string = |ty: &syn::Type| ty.to_token_stream().to_string().replace(' ', "") == "::std::string::String";
+        if fields.unnamed.len() != 1 || !is_string(&fields.unnamed[0].ty) {
+            continue;
+        }
+        let ident = &item.ident;
+        impls.push(syn::parse_quote! {
+            impl ::std::fmt::Display for #ident {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str(&self.0)
+                }
+            }
+        });
+    }
+    file.items.extend(impls);
 }
 
 /// Closes two doors serde's derives leave open in typify's structs.

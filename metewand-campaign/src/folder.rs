@@ -369,5 +369,5 @@ pub fn read_attempt(folder: &Path, id: &str) -> Found {
 pub fn read_materialization(folder: &Path, key: &str) -> Option<DatasetMaterialization> {
     let mut file = open_own(&folder.join("datasets"), &format!("{key}.json")).ok()??;
     let bytes = read_document(&mut file).ok()?;
-    serde_json::from_slice::<DatasetMaterialization>(&bytes).ok().filter(|record| record.key == key)
+    serde_json::from_slice::<DatasetMaterialization>(&bytes).ok().filter(|record| record.key.as_str() == key)
 }

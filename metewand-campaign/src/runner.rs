@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
-    DatasetMaterialization, MaterializationOutcome, RunOptions, remove_tree, write_record,
+    DatasetMaterialization, DatasetMaterializationOutcome, RunOptions, remove_tree, write_record,
 };
 use metewand_runtime::cpus::SlotPlan;
 
@@ -196,11 +196,11 @@ pub fn run(
         }
         let dataset = &plan.keys()[key];
         match read_materialization(folder.path(), dataset.key.as_str()) {
-            Some(record) if record.outcome == MaterializationOutcome::Ok => {
+            Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => {
                 state.keys[key] = KeyState::Ready;
                 state.ready.push_back(key as u32);
             }
-            Some(record) if record.outcome == MaterializationOutcome::Failed && !config.retry_failed => {
+            Some(record) if record.outcome == DatasetMaterializationOutcome::Failed && !config.retry_failed => {
                 state.keys[key] = KeyState::Failed(shared_failure(&record));
                 state.ready.push_back(key as u32);
             }
@@ -249,7 +249,7 @@ pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::AttemptFai
     });
     let message = format!(
         "the dataset's materialization, run once for the campaign, failed (datasets/{}.json): {}",
-        record.key,
+        record.key.as_str(),
         failure.message.as_str()
     );
     failure.message = message.parse().unwrap_or(failure.message);
@@ -351,9 +351,9 @@ impl Pool<'_, '_> {
         };
         self.observer.dataset_finished(self.plan, &record, started.elapsed());
         finish(match record.outcome {
-            MaterializationOutcome::Ok => KeyState::Ready,
-            MaterializationOutcome::Failed => KeyState::Failed(shared_failure(&record)),
-            MaterializationOutcome::Cancelled => KeyState::Pending,
+            DatasetMaterializationOutcome::Ok => KeyState::Ready,
+            DatasetMaterializationOutcome::Failed => KeyState::Failed(shared_failure(&record)),
+            DatasetMaterializationOutcome::Cancelled => KeyState::Pending,
         });
     }
 
@@ -431,6 +431,6 @@ pub(crate) fn run_attempt(
         repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
     });
     write_record(&dir, &record)
-        .map_err(|error| format!("cannot write the record of attempt {}: {error}", attempt.id))?;
+        .map_err(|error| format!("cannot write the record of attempt {}: {error}", attempt.id.as_str()))?;
     Ok(record)
 }

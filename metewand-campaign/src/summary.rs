@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
-use metewand_runtime::attempt::{MaterializationOutcome, PUBLISHED_SUFFIX, parse_rfc3339};
+use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX, parse_rfc3339};
 
 use crate::environment::Environment;
 use crate::folder::read_materialization;
@@ -91,7 +91,7 @@ impl PlanSummary {
             .iter()
             .filter(|dataset| {
                 read_materialization(folder, dataset.key.as_str())
-                    .is_some_and(|record| record.outcome == MaterializationOutcome::Failed)
+                    .is_some_and(|record| record.outcome == DatasetMaterializationOutcome::Failed)
             })
             .count();
         let remaining = plan.attempts().len() - status.done();

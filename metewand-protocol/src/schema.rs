@@ -34,10 +34,20 @@ embedded!(ARTIFACT_MANIFEST, "artifact-manifest");
 embedded!(RESULT_MANIFEST, "result-manifest");
 embedded!(METRICS, "metrics");
 embedded!(ATTEMPT_RECORD, "attempt-record");
+embedded!(DATASET_PUBLISHED, "dataset-published");
+embedded!(DATASET_MATERIALIZATION, "dataset-materialization");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 6] =
-    [COMMON, WORKER_PROTOCOL_MESSAGE, ARTIFACT_MANIFEST, RESULT_MANIFEST, METRICS, ATTEMPT_RECORD];
+pub const ALL: [EmbeddedSchema; 8] = [
+    COMMON,
+    WORKER_PROTOCOL_MESSAGE,
+    ARTIFACT_MANIFEST,
+    RESULT_MANIFEST,
+    METRICS,
+    ATTEMPT_RECORD,
+    DATASET_PUBLISHED,
+    DATASET_MATERIALIZATION,
+];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document
 /// references among the embedded schemas and nowhere else.

@@ -248,7 +248,7 @@ impl Records {
                             .or_insert_with(|| {
                                 read_materialization(path, &entry.dataset_key)
                                     .and_then(|made| made.log)
-                                    .map(|log| format!("datasets/{}/{log}", entry.dataset_key))
+                                    .map(|log| format!("datasets/{}/{}", entry.dataset_key, log.as_str()))
                             })
                             .clone();
                     }

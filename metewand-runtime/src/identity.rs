@@ -22,6 +22,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use metewand_protocol::common::Role;
+pub use metewand_protocol::common::{ProblemContractId, Sha256, WorkerId};
+pub use metewand_protocol::generated::attempt_record::AttemptId;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::{Value, json};
 
@@ -92,49 +94,16 @@ impl SourceTree {
     }
 }
 
-macro_rules! identity {
-    ($(#[$meta:meta])* $name:ident) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(String);
+/// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store (the schemas' `sha256`).
+pub type DatasetKey = Sha256;
 
-        impl $name {
-            /// The identity's text.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                &self.0
-            }
-        }
-    };
+/// An identity as its generated type; every preimage's digest is lowercase hex, so the text always fits.
+fn identity<T: std::str::FromStr>(text: String) -> T
+where
+    T::Err: fmt::Display,
+{
+    text.parse().unwrap_or_else(|error| panic!("{text:?} is not an identity: {error}"))
 }
-
-identity!(
-    /// A resolved worker identity, `mw1-resolved-worker-<hex>`.
-    WorkerIdentity
-);
-identity!(
-    /// A problem contract id, `mw1-problem-contract-<hex>`.
-    ProblemContractId
-);
-identity!(
-    /// A campaign attempt's stable id, `mw1-attempt-<hex>`.
-    AttemptId
-);
-identity!(
-    /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store.
-    DatasetKey
-);
 
 /// The resolved worker identity of a declared command, environment and network permission, role and source tree.
 pub fn worker_identity(
@@ -143,18 +112,18 @@ pub fn worker_identity(
     network: bool,
     role: Role,
     source: &SourceTree,
-) -> WorkerIdentity {
+) -> WorkerId {
     let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
     if network {
         preimage["network"] = Value::Bool(true);
     }
-    WorkerIdentity(format!("mw1-resolved-worker-{}", digest(&preimage)))
+    identity(format!("mw1-resolved-worker-{}", digest(&preimage)))
 }
 
 /// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named
 /// schemas through `$ref` (see [`SchemaCatalog::closure`](crate::catalog::SchemaCatalog::closure)).
 pub fn problem_contract_id(
-    evaluator: &WorkerIdentity,
+    evaluator: &WorkerId,
     metric_schema: &str,
     parameters_schema: Option<&str>,
     result_schema: &str,
@@ -167,13 +136,13 @@ pub fn problem_contract_id(
         "result_schema": result_schema,
         "schemas": schemas,
     });
-    ProblemContractId(format!("mw1-problem-contract-{}", digest(&preimage)))
+    identity(format!("mw1-problem-contract-{}", digest(&preimage)))
 }
 
 /// The dataset key of a materializer, a dataset definition's schemas and parameters, and a seed; `schemas` is the
 /// closure of the named schemas through `$ref`.
 pub fn dataset_key(
-    materializer: &WorkerIdentity,
+    materializer: &WorkerId,
     output_schema: &str,
     parameters: &JsonObject,
     parameters_schema: Option<&str>,
@@ -188,7 +157,7 @@ pub fn dataset_key(
         "schemas": schemas,
         "seed": seed.get(),
     });
-    DatasetKey(digest(&preimage).to_string())
+    identity(digest(&preimage).to_string())
 }
 
 /// The stable id of a campaign's attempt: one cell (problem contract and parameters, dataset key, implementation
@@ -198,7 +167,7 @@ pub fn attempt_id(
     contract_id: &ProblemContractId,
     problem_parameters: &JsonObject,
     dataset_key: &DatasetKey,
-    implementation: &WorkerIdentity,
+    implementation: &WorkerId,
     implementation_parameters: &JsonObject,
     implementation_seed: SafeUint,
     repetition: u64,
@@ -212,14 +181,5 @@ pub fn attempt_id(
         "problem_parameters": problem_parameters,
         "repetition": repetition,
     });
-    AttemptId(format!("mw1-attempt-{}", digest(&preimage)))
-}
-
-impl AttemptId {
-    /// An attempt id read back from a folder name or a record: `mw1-attempt-` and 64 lowercase hex digits.
-    pub fn parse(text: &str) -> Option<AttemptId> {
-        let hex = text.strip_prefix("mw1-attempt-")?;
-        (hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-            .then(|| AttemptId(text.to_owned()))
-    }
+    identity(format!("mw1-attempt-{}", digest(&preimage)))
 }

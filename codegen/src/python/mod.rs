@@ -258,4 +258,7 @@ struct Module<'a> {
     imports: BTreeMap<String, BTreeSet<String>>,
     /// Names only annotations use, imported for type checkers alone.
     type_imports: BTreeMap<String, BTreeSet<String>>,
+    /// For a name an owner module itself imported, `(owner, name)` to the schema that defines it: a name is
+    /// imported from where it is defined, never through another module.
+    origins: BTreeMap<(String, String), String>,
 }

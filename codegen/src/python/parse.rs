@@ -35,7 +35,15 @@ impl<'a> Module<'a> {
             imported: BTreeMap::new(),
             imports: BTreeMap::new(),
             type_imports: BTreeMap::new(),
+            origins: BTreeMap::new(),
         };
+        for (schema_name, owner) in done {
+            for (origin, names) in owner.imports.iter().chain(&owner.type_imports) {
+                for name in names {
+                    module.origins.insert((schema_name.clone(), name.clone()), origin.clone());
+                }
+            }
+        }
         for (name, home) in imported {
             let owner = &done[home];
             let ty = match &owner.kinds[name] {
@@ -526,7 +534,8 @@ impl<'a> Module<'a> {
         };
         for (names, table) in [(runtime, &mut self.imports), (annotations, &mut self.type_imports)] {
             for name in names {
-                if table.entry(home.to_owned()).or_default().insert(name.to_owned())
+                let origin = self.origins.get(&(home.to_owned(), name.to_owned())).map_or(home, String::as_str);
+                if table.entry(origin.to_owned()).or_default().insert(name.to_owned())
                     && !self.names.insert(name.to_owned())
                 {
                     return Err(self

@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{MaterializationOutcome, phase_timeouts, remove_tree};
+use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
 use serde::{Deserialize, Serialize};
 
 pub use command::{
@@ -423,8 +423,8 @@ pub fn submit(
         .into_iter()
         .map(|key| plan.keys()[key as usize].key.as_str())
         .filter(|key| match read_materialization(root, key) {
-            Some(record) if record.outcome == MaterializationOutcome::Ok => false,
-            Some(record) if record.outcome == MaterializationOutcome::Failed => config.retry_failed,
+            Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => false,
+            Some(record) if record.outcome == DatasetMaterializationOutcome::Failed => config.retry_failed,
             _ => true,
         })
         .map(str::to_owned)

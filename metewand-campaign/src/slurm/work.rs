@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{MaterializationOutcome, RunOptions, remove_tree};
+use metewand_runtime::attempt::{DatasetMaterializationOutcome, RunOptions, remove_tree};
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
@@ -130,7 +130,8 @@ pub fn work(
             let Some(slot) = plan.keys().iter().position(|planned| planned.key.as_str() == key) else {
                 return Err(Error::Changed { what: format!("dataset {key}") });
             };
-            if read_materialization(folder.path(), key).is_some_and(|r| r.outcome == MaterializationOutcome::Ok) {
+            if read_materialization(folder.path(), key).is_some_and(|r| r.outcome == DatasetMaterializationOutcome::Ok)
+            {
                 summary.skipped += 1;
                 return Ok(summary);
             }
@@ -175,8 +176,10 @@ pub fn work(
                 }
                 let key = plan.keys()[attempt.key as usize].key.as_str();
                 let failure = match read_materialization(folder.path(), key) {
-                    Some(record) if record.outcome == MaterializationOutcome::Ok => None,
-                    Some(record) if record.outcome == MaterializationOutcome::Failed => Some(shared_failure(&record)),
+                    Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => None,
+                    Some(record) if record.outcome == DatasetMaterializationOutcome::Failed => {
+                        Some(shared_failure(&record))
+                    }
                     _ => {
                         summary.not_ready.push(attempt.id.as_str().to_owned());
                         continue;

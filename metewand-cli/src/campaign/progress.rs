@@ -9,7 +9,7 @@ use std::time::Duration;
 use metewand_campaign::plan::PlannedDataset;
 use metewand_campaign::{CampaignPlan, Observer, PlannedAttempt};
 use metewand_protocol::generated::attempt_record::AttemptRecord;
-use metewand_runtime::attempt::{DatasetMaterialization, MaterializationOutcome};
+use metewand_runtime::attempt::{DatasetMaterialization, DatasetMaterializationOutcome};
 
 use crate::say;
 
@@ -60,13 +60,13 @@ impl Observer for Plain {
     fn dataset_finished(&self, plan: &CampaignPlan<'_>, record: &DatasetMaterialization, elapsed: Duration) {
         let _ = plan;
         let outcome = match record.outcome {
-            MaterializationOutcome::Ok if record.reused == Some(true) => "reused from the store".to_owned(),
-            MaterializationOutcome::Ok => "materialized".to_owned(),
-            MaterializationOutcome::Failed => format!(
+            DatasetMaterializationOutcome::Ok if record.reused == Some(true) => "reused from the store".to_owned(),
+            DatasetMaterializationOutcome::Ok => "materialized".to_owned(),
+            DatasetMaterializationOutcome::Failed => format!(
                 "FAILED ({})",
                 record.failure.as_ref().map_or("unknown".to_owned(), |failure| failure.kind.to_string())
             ),
-            MaterializationOutcome::Cancelled => "cancelled".to_owned(),
+            DatasetMaterializationOutcome::Cancelled => "cancelled".to_owned(),
         };
         say(&format!("dataset {} seed {}: {outcome} in {:.3} s", record.dataset, record.seed, elapsed.as_secs_f64()));
     }
@@ -140,7 +140,7 @@ impl Observer for Live {
     fn dataset_finished(&self, _plan: &CampaignPlan<'_>, record: &DatasetMaterialization, _elapsed: Duration) {
         let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
         counts.running -= 1;
-        if record.outcome == MaterializationOutcome::Failed {
+        if record.outcome == DatasetMaterializationOutcome::Failed {
             self.bar.println(format!("dataset {} seed {}: materialization failed", record.dataset, record.seed));
         }
         self.refresh(&counts);

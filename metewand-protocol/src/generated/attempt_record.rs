@@ -143,7 +143,7 @@ pub struct AttemptRecord {
     pub evaluator: WorkerSession,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub failure: ::std::option::Option<AttemptFailure>,
-    pub finished_at: Timestamp,
+    pub finished_at: super::common::Timestamp,
     pub implementation: Implementation,
     pub logs: Logs,
     ///The version of Metewand that ran the attempt.
@@ -156,7 +156,7 @@ pub struct AttemptRecord {
     pub problem: Problem,
     ///The benchmark repository's canonical absolute path.
     pub repository: AttemptRecordRepository,
-    pub started_at: Timestamp,
+    pub started_at: super::common::Timestamp,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub verdict: ::std::option::Option<super::common::Verdict>,
 }
@@ -1441,7 +1441,7 @@ pub struct PhaseRecord {
     pub ok: bool,
     pub phase: Phase,
     pub role: super::common::Role,
-    pub started_at: Timestamp,
+    pub started_at: super::common::Timestamp,
 }
 ///The problem posed; timed is what reports and comparisons rank the implementation by (its [problems.P] timed: execute, or prepare+execute), absent from records written before it was recorded (read as execute).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1660,70 +1660,6 @@ pub struct Resources {
     pub peak_rss_bytes: crate::strict::SafeUint,
     pub system_cpu_ns: crate::strict::SafeUint,
     pub user_cpu_ns: crate::strict::SafeUint,
-}
-///An RFC 3339 timestamp in UTC.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct Timestamp(::std::string::String);
-impl ::std::ops::Deref for Timestamp {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<Timestamp> for ::std::string::String {
-    fn from(value: Timestamp) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for Timestamp {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        {
-            ::regress::Regex::new(
-                    "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?Z$",
-                )
-                .unwrap()
-        });
-        if PATTERN.find(value).is_none() {
-            return Err(
-                "doesn't match pattern \"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?Z$\""
-                    .into(),
-            );
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for Timestamp {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Timestamp {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Timestamp {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1990,5 +1926,60 @@ impl ::serde::Serialize for WorkerSession {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         WorkerSession::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for AttemptFailureMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for AttemptId {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for AttemptRecordMetewandVersion {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for AttemptRecordRepository {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for CampaignName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for DatasetName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for ImplementationName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for LogsDatasetMaterializer {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for LogsImplementation {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for LogsProblemEvaluator {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for ProblemName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
     }
 }

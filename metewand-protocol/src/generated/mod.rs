@@ -11,6 +11,10 @@ pub mod artifact_manifest;
 pub mod attempt_record;
 /// Metewand common definitions: `schemas/common.schema.json`.
 pub mod common;
+/// Metewand dataset materialization: `schemas/dataset-materialization.schema.json`.
+pub mod dataset_materialization;
+/// Metewand dataset store record: `schemas/dataset-published.schema.json`.
+pub mod dataset_published;
 /// Metewand metrics envelope: `schemas/metrics.schema.json`.
 pub mod metrics;
 /// Metewand result manifest: `schemas/result-manifest.schema.json`.

@@ -1,7 +1,7 @@
 //! The checked types refuse invalid values at run time, through `TryFrom` and through `Deserialize`.
 
+use metewand_protocol::common::Timestamp;
 use metewand_protocol::common::{Capability, WorkerId};
-use metewand_protocol::generated::attempt_record::Timestamp;
 use metewand_protocol::messages::{ExecuteResponse, FailureResponse, HelloRequest, HelloResponse, RequestId};
 use metewand_protocol::strict::{ConstraintError, NonEmptyUniqueVec, SafeUint, UniqueVec};
 use serde_json::json;

@@ -7,7 +7,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
-use metewand_protocol::generated::{artifact_manifest, attempt_record, common, metrics, result_manifest};
+use metewand_protocol::generated::{
+    artifact_manifest, attempt_record, common, dataset_materialization, dataset_published, metrics, result_manifest,
+};
 use metewand_protocol::messages;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -46,6 +48,8 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert(("result-manifest", None), round_trip::<result_manifest::ResultManifest>);
     table.insert(("metrics", None), round_trip::<metrics::Metrics>);
     table.insert(("attempt-record", None), round_trip::<attempt_record::AttemptRecord>);
+    table.insert(("dataset-published", None), round_trip::<dataset_published::DatasetPublished>);
+    table.insert(("dataset-materialization", None), round_trip::<dataset_materialization::DatasetMaterialization>);
     table
 }
 

@@ -7,10 +7,11 @@ use std::time::{Instant, SystemTime};
 
 use super::record::change;
 use super::run::{Failure, Run};
-use super::store::{self, Published};
+use super::store;
 use super::{DATASET_MANIFEST, Dir, FailureKind, Method, Role, remove_tree};
 use crate::session::MaterializeParams;
 use crate::validate::ValidatedDataset;
+use metewand_protocol::generated::dataset_published::DatasetPublished;
 
 impl Run<'_, '_> {
     /// The dataset, reused from the store when an entry validates and matches its `.published` record, otherwise
@@ -43,7 +44,7 @@ impl Run<'_, '_> {
             return Err(cancelled);
         }
         if let (Ok(validated), Some(record)) = (&validated, &record)
-            && record.matches(validated)
+            && store::matches(&record, validated)
             && dir.is_at(&self.entry)
         {
             self.accept(validated.clone(), dir, record.clone())?;
@@ -56,7 +57,12 @@ impl Run<'_, '_> {
     }
 
     /// Holds `dir` as the attempt's dataset. A dataset resolved again during the attempt must be the same one.
-    pub(super) fn accept(&mut self, validated: ValidatedDataset, dir: Dir, record: Published) -> Result<(), Failure> {
+    pub(super) fn accept(
+        &mut self,
+        validated: ValidatedDataset,
+        dir: Dir,
+        record: DatasetPublished,
+    ) -> Result<(), Failure> {
         if let Some(first) = &self.published
             && (&first.files, &first.manifest) != (&record.files, &record.manifest)
         {
@@ -106,8 +112,8 @@ impl Run<'_, '_> {
                 return Err(Failure::output(role, Method::Materialize, &error));
             }
         };
-        let materializer = self.plan.worker(dataset.materializer()).identity().as_str().to_owned();
-        let record = Published::new(&self.key, &validated, &materializer, SystemTime::now());
+        let materializer = self.plan.worker(dataset.materializer()).identity();
+        let record = store::published(&self.key, &validated, materializer, SystemTime::now());
         let published = self
             .store()
             .publish(staging, &self.key, &record)
@@ -119,7 +125,7 @@ impl Run<'_, '_> {
         let again = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
             Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
         })?;
-        if !record.matches(&again) || !dir.is_at(&self.entry) {
+        if !store::matches(&record, &again) || !dir.is_at(&self.entry) {
             return Ok(false);
         }
         self.accept(again, dir, record)?;

@@ -38,16 +38,19 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
 
-use metewand_protocol::common::{FailureCode, Role, Verdict, WorkerId};
+use metewand_protocol::common::{FailureCode, Role, Verdict};
 use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
+use metewand_protocol::generated::dataset_published::DatasetPublished;
 use metewand_protocol::handshake::Handshake;
 use metewand_protocol::strict::{JsonObject, SafeUint};
-use serde::Serialize;
 
 pub use crate::files::{Dir, FsError};
+pub use metewand_protocol::generated::dataset_materialization::{
+    DatasetMaterialization, DatasetMaterializationOutcome,
+};
 pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, write_record};
-pub use store::{PUBLISHED_SUFFIX, Published, PublishedFile, STAGING_PREFIX, remove_tree};
+pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::{CpuPlacement, CpuSet};
 use crate::protocol::Method;
@@ -216,52 +219,12 @@ impl<'r> AttemptPlan<'r> {
     }
 }
 
-/// How materializing a dataset alone ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MaterializationOutcome {
-    /// The dataset is in the store, verified (reused or materialized).
-    Ok,
-    /// The materialization failed; `failure` says how.
-    Failed,
-    /// It was cancelled.
-    Cancelled,
-}
-
-/// What [`AttemptPlan::materialize_dataset`] did: the dataset of one key obtained alone, before the attempts that
-/// need it (a campaign records it as `datasets/<key>.json`).
-#[derive(Clone, Debug, Serialize, serde::Deserialize)]
-pub struct DatasetMaterialization {
-    /// The dataset key.
-    pub key: String,
-    /// The dataset's name.
-    pub dataset: String,
-    /// Its seed.
-    pub seed: SafeUint,
-    /// How it ended.
-    pub outcome: MaterializationOutcome,
-    /// What failed, if it did not end `ok`.
-    pub failure: Option<rec::AttemptFailure>,
-    /// Whether a verified store entry was reused (null if the store was never reached).
-    pub reused: Option<bool>,
-    /// The materializer's identity and what its session reported.
-    pub materializer: rec::WorkerSession,
-    /// The dataset's files, once validated.
-    pub files: Option<rec::FileRecords>,
-    /// One entry per request sent to the materializer.
-    pub phases: Vec<rec::PhaseRecord>,
-    /// When it started and finished.
-    pub started_at: rec::Timestamp,
-    /// When it finished.
-    pub finished_at: rec::Timestamp,
-    /// The materializer's log, relative to the folder it ran in, if its session started.
-    pub log: Option<String>,
-}
-
 impl AttemptPlan<'_> {
     /// Obtains the attempt's dataset alone, exactly as [`run`](AttemptPlan::run) would before the implementation
     /// (reused from the store when verified, otherwise materialized and published), in `folder` (an existing,
     /// empty folder for the session's log and source copy). Later attempts of the same key then reuse the entry.
+    ///
+    /// A campaign records what it did as `datasets/<key>.json` ([`DatasetMaterialization`]).
     pub fn materialize_dataset(&self, folder: &Path, options: &RunOptions) -> DatasetMaterialization {
         let started_at = SystemTime::now();
         let mut run = Run::new(self, folder, options);
@@ -270,13 +233,14 @@ impl AttemptPlan<'_> {
         }
         let plan = self;
         let outcome = match &run.failure {
-            None => MaterializationOutcome::Ok,
-            Some(failure) if failure.kind == FailureKind::Cancelled => MaterializationOutcome::Cancelled,
-            Some(_) => MaterializationOutcome::Failed,
+            None => DatasetMaterializationOutcome::Ok,
+            Some(failure) if failure.kind == FailureKind::Cancelled => DatasetMaterializationOutcome::Cancelled,
+            Some(_) => DatasetMaterializationOutcome::Failed,
         };
         DatasetMaterialization {
-            key: run.key.clone(),
-            dataset: plan.dataset.name().to_owned(),
+            format: Default::default(),
+            key: parse(&run.key),
+            dataset: parse(plan.dataset.name()),
             seed: plan.dataset_seed,
             outcome,
             reused: run.reused,
@@ -285,7 +249,7 @@ impl AttemptPlan<'_> {
             phases: phase_records(&run.phases),
             started_at: timestamp(started_at),
             finished_at: timestamp(SystemTime::now()),
-            log: run.logs[0].then(|| LOG_PATHS[0].to_owned()),
+            log: run.logs[0].then(|| parse(LOG_PATHS[0])),
             failure: run.failure.map(Failure::into_record),
         }
     }

@@ -6,8 +6,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use metewand_protocol::common::Timestamp;
 use metewand_protocol::common::{FileRecord, SdkInfo};
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Timestamp};
+use metewand_protocol::generated::attempt_record::AttemptRecord;
 
 use super::*;
 use crate::files::{Dir, FsError};
@@ -129,11 +130,6 @@ pub(super) fn role_index(role: Role) -> usize {
     }
 }
 
-pub(super) fn contract_id(problem: &Problem) -> Result<crate::protocol::messages::ProblemContractRef, Failure> {
-    crate::protocol::messages::ProblemContractRef::try_from(problem.contract_id().as_str())
-        .map_err(|e| Failure::executor("naming the problem contract", e.to_string()))
-}
-
 /// How an artifact's second validation differs from its first (files and manifest, by path, size and digest), or
 /// `None` if it does not.
 pub(super) fn change(
@@ -166,16 +162,16 @@ pub(super) fn phase_records(phases: &[PhaseTiming]) -> Vec<rec::PhaseRecord> {
 }
 
 pub(super) fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
-    rec::FileRecords(
-        files
-            .iter()
-            .map(|file| FileRecord {
-                path: parse(file.path().as_str()),
-                sha256: parse(&file.sha256().to_string()),
-                size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
-            })
-            .collect(),
-    )
+    rec::FileRecords(files.iter().map(file_record).collect())
+}
+
+/// A validated file as every document records one: its path, SHA-256 and size.
+pub(super) fn file_record(file: &ValidatedFile) -> FileRecord {
+    FileRecord {
+        path: parse(file.path().as_str()),
+        sha256: parse(&file.sha256().to_string()),
+        size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
+    }
 }
 
 pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
@@ -184,7 +180,7 @@ pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession
         confinement: seen.confinement.as_ref().map(confinement_record),
         resources: seen.resources.as_ref().map(resources_record),
         sdk: seen.handshake.as_ref().and_then(sdk),
-        worker_id: parse(worker.identity().as_str()),
+        worker_id: worker.identity().clone(),
     }
 }
 

@@ -115,7 +115,7 @@ pub(super) struct Run<'p, 'r> {
     /// The store entry this attempt verified and uses, held open so its eviction or replacement shows.
     pub(super) entry_dir: Option<Dir>,
     /// The entry's `.published` record, as first resolved.
-    pub(super) published: Option<Published>,
+    pub(super) published: Option<DatasetPublished>,
     /// How many materializer sessions this attempt ran.
     pub(super) materializations: u32,
     /// The last worker that ran in this attempt and its last scientific request: the only one that can have left
@@ -335,8 +335,7 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         let timeouts = phase_timeouts(self.plan.repository);
         let command = worker_command(worker, &source, Some(&tmp));
-        let worker_id = WorkerId::try_from(worker.identity().as_str())
-            .map_err(|e| Failure::executor("naming the worker", e.to_string()))?;
+        let worker_id = worker.identity().clone();
         let index = role_index(role);
         self.logs[index] = true;
         let log = self.folder.join(LOG_PATHS[index]);
@@ -433,7 +432,7 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         let prepare = PrepareParams {
             dataset_dir: self.path(&self.entry)?,
-            problem_contract_id: contract_id(plan.problem)?,
+            problem_contract_id: plan.problem.contract_id().into(),
             problem_parameters: plan.problem.parameters().clone(),
             implementation_parameters: plan.implementation.parameters().clone(),
             implementation_seed: plan.implementation_seed,
@@ -488,7 +487,7 @@ impl<'p, 'r> Run<'p, 'r> {
             dataset_dir: self.path(&self.entry)?,
             result_dir: self.path(&self.folder.join("work/result"))?,
             metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
-            problem_contract_id: contract_id(plan.problem)?,
+            problem_contract_id: plan.problem.contract_id().into(),
             problem_parameters: plan.problem.parameters().clone(),
         };
         self.last_worker = Some((Role::ProblemEvaluator, Method::Evaluate));
@@ -559,14 +558,14 @@ impl<'p, 'r> Run<'p, 'r> {
             verdict: self.verdict,
             failure,
             problem: rec::Problem {
-                contract_id: parse(plan.problem.contract_id().as_str()),
+                contract_id: plan.problem.contract_id().clone(),
                 name: parse(plan.problem.name()),
                 parameters: plan.problem.parameters().clone(),
                 timed: Some(plan.problem.timed()),
             },
             dataset: rec::Dataset {
                 files: self.dataset.as_ref().map(|dataset| file_records(dataset.files())),
-                key: parse(plan.dataset.key(plan.dataset_seed).as_str()),
+                key: plan.dataset.key(plan.dataset_seed),
                 materializer: worker_session(materializer, &self.materializer),
                 name: parse(plan.dataset.name()),
                 parameters: plan.dataset.parameters().clone(),
@@ -591,7 +590,7 @@ impl<'p, 'r> Run<'p, 'r> {
                     .try_into()
                     .expect("a repository's capabilities are unique"),
                 statistics: self.statistics,
-                worker_id: parse(implementer.identity().as_str()),
+                worker_id: implementer.identity().clone(),
             },
             evaluator: worker_session(evaluator, &self.evaluator),
             metrics: self.metrics,

@@ -3,7 +3,7 @@
 //! random names; private copies of worker sources are `source.rs`'s.
 //!
 //! The store `datasets/` holds, per key, the entry folder `<key>/` and the executor's record `<key>.published`
-//! ([`Published`]): the inventory the executor validated when it published the entry, the materializer's resolved
+//! ([`DatasetPublished`]): the inventory the executor validated when it published the entry, the materializer's resolved
 //! identity and the time. An entry is reused only when it validates and its inventory equals its record; an entry
 //! without a valid record is never reused. Every change to the pair (publication, eviction) and every reading of
 //! it happens under an exclusive `flock` of the `datasets/` folder, waited for in short non-blocking attempts that
@@ -16,13 +16,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
+use metewand_protocol::common::WorkerId;
+use metewand_protocol::generated::dataset_published::{DatasetPublished, Format1};
 use rustix::fs::{FlockOperation, RenameFlags};
-use serde::{Deserialize, Serialize};
 
+use super::record::file_record;
 use crate::files::tree::make_read_only;
 use crate::files::walk::open_root;
 use crate::files::{Dir, FsError};
-use crate::validate::{ValidatedDataset, ValidatedFile};
+use crate::validate::ValidatedDataset;
 
 /// The prefix of every staging (and evicted) folder in `datasets/`; such a folder is never used as a dataset.
 pub const STAGING_PREFIX: &str = ".tmp-";
@@ -117,76 +119,33 @@ pub const LOCK_LIMIT: Duration = Duration::from_secs(30);
 /// The suffix of an entry's record beside it: `datasets/<key>.published`.
 pub const PUBLISHED_SUFFIX: &str = ".published";
 
-/// The format of [`Published`] records this version writes and reads.
-const PUBLISHED_FORMAT: u64 = 1;
-
-/// One file of a [`Published`] inventory.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PublishedFile {
-    /// The file's path relative to the entry.
-    pub path: String,
-    /// Its SHA-256, lowercase hexadecimal.
-    pub sha256: String,
-    /// Its size in bytes.
-    pub size: u64,
-}
-
-impl PublishedFile {
-    fn of(file: &ValidatedFile) -> PublishedFile {
-        PublishedFile { path: file.path().as_str().to_owned(), sha256: file.sha256().to_string(), size: file.size() }
+/// The record of `dataset`, validated in staging, to be published as `key` by `materializer`.
+pub fn published(key: &str, dataset: &ValidatedDataset, materializer: &WorkerId, at: SystemTime) -> DatasetPublished {
+    DatasetPublished {
+        format: Format1,
+        key: key.parse().expect("a dataset key is 64 lowercase hexadecimal digits"),
+        files: dataset.files().iter().map(file_record).collect(),
+        manifest: file_record(dataset.manifest_file()),
+        materializer: materializer.clone(),
+        materialized_at: super::timestamp(at),
     }
 }
 
-/// The executor's record of a published entry, `datasets/<key>.published`, canonical JSON: the validated inventory
-/// (every declared file and the manifest file, whose digest covers the manifest's `data`), the key, the
-/// materializer's resolved worker identity and when it was published.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Published {
-    /// The record's format, 1.
-    pub format: u64,
-    /// The dataset key the entry is published under.
-    pub key: String,
-    /// The declared files, in the validator's order.
-    pub files: Vec<PublishedFile>,
-    /// The manifest file `dataset-manifest.json`.
-    pub manifest: PublishedFile,
-    /// The resolved worker identity of the materializer that built the entry.
-    pub materializer: String,
-    /// When the entry was published (RFC 3339 UTC).
-    pub materialized_at: String,
+/// Whether `dataset` (validated from the entry) has exactly `record`'s inventory.
+pub fn matches(record: &DatasetPublished, dataset: &ValidatedDataset) -> bool {
+    record.files.len() == dataset.files().len()
+        && record.files.iter().zip(dataset.files()).all(|(recorded, file)| *recorded == file_record(file))
+        && record.manifest == file_record(dataset.manifest_file())
 }
 
-impl Published {
-    /// The record of `dataset`, validated in staging, to be published as `key`.
-    pub fn new(key: &str, dataset: &ValidatedDataset, materializer: &str, at: SystemTime) -> Published {
-        Published {
-            format: PUBLISHED_FORMAT,
-            key: key.to_owned(),
-            files: dataset.files().iter().map(PublishedFile::of).collect(),
-            manifest: PublishedFile::of(dataset.manifest_file()),
-            materializer: materializer.to_owned(),
-            materialized_at: super::rfc3339(at),
-        }
-    }
+fn record_bytes(record: &DatasetPublished) -> Vec<u8> {
+    metewand_protocol::to_canonical_vec(&serde_json::to_value(record).expect("a record always serializes"))
+}
 
-    /// Whether `dataset` (validated from the entry) has exactly this record's inventory.
-    pub fn matches(&self, dataset: &ValidatedDataset) -> bool {
-        self.files.len() == dataset.files().len()
-            && self.files.iter().zip(dataset.files()).all(|(recorded, file)| *recorded == PublishedFile::of(file))
-            && self.manifest == PublishedFile::of(dataset.manifest_file())
-    }
-
-    fn bytes(&self) -> Vec<u8> {
-        metewand_protocol::to_canonical_vec(&serde_json::to_value(self).expect("a record always serializes"))
-    }
-
-    /// A record read from disk: it must be this format, for `key`, and in its own canonical form.
-    fn parse(bytes: &[u8], key: &str) -> Option<Published> {
-        let record: Published = serde_json::from_slice(bytes).ok()?;
-        (record.format == PUBLISHED_FORMAT && record.key == key && record.bytes() == bytes).then_some(record)
-    }
+/// A record read from disk: it must be valid (format 1 included), for `key`, and in its own canonical form.
+fn parse_record(bytes: &[u8], key: &str) -> Option<DatasetPublished> {
+    let record: DatasetPublished = serde_json::from_slice(bytes).ok()?;
+    (record.key.as_str() == key && record_bytes(&record) == bytes).then_some(record)
 }
 
 /// Why the store could not be used.
@@ -212,7 +171,7 @@ pub struct Found {
     /// The entry folder, opened without following links.
     pub dir: Dir,
     /// The record `<key>.published`, if it is a valid record for this key.
-    pub record: Option<Published>,
+    pub record: Option<DatasetPublished>,
 }
 
 /// What [`Store::publish`] did.
@@ -304,10 +263,10 @@ impl Store {
 
     /// The valid record of `key`, if one is there; anything else (missing, unreadable, a link, not canonical,
     /// for another key) is no record.
-    fn read_record(&self, key: &str) -> Option<Published> {
+    fn read_record(&self, key: &str) -> Option<DatasetPublished> {
         let mut file = self.dir.open_file(&format!("{key}{PUBLISHED_SUFFIX}")).ok()??;
         let bytes = crate::document::read_document(&mut file).ok()?;
-        Published::parse(&bytes, key)
+        parse_record(&bytes, key)
     }
 
     /// Publishes a validated staging folder as `key` beside `record`: the record is written first (exclusively,
@@ -315,7 +274,7 @@ impl Store {
     /// made read-only and renamed to the key, all under the store lock, so no reader ever sees an entry without
     /// its record. An entry already there with a valid record is a concurrent winner ([`Publication::Exists`]);
     /// one without is evicted first; a stale record without an entry is replaced.
-    pub fn publish(&self, staging: Staging, key: &str, record: &Published) -> Result<Publication, StoreError> {
+    pub fn publish(&self, staging: Staging, key: &str, record: &DatasetPublished) -> Result<Publication, StoreError> {
         let record_name = format!("{key}{PUBLISHED_SUFFIX}");
         let holder = Staging::create(self.path()).map_err(|source| FsError::Io {
             action: "create a staging folder in",
@@ -326,7 +285,7 @@ impl Store {
         let written = (|| {
             let mut file = holder_dir.create_file("published")?;
             let io = |source| FsError::Io { action: "write", path: holder_dir.join("published"), source };
-            file.write_all(&record.bytes()).map_err(io)?;
+            file.write_all(&record_bytes(record)).map_err(io)?;
             file.sync_all().map_err(io)
         })();
         let outcome = written.map_err(StoreError::from).and_then(|()| {
@@ -440,6 +399,8 @@ fn remove_entry(path: &Path) -> Result<(), FsError> {
 #[cfg(test)]
 #[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 mod tests {
+    use metewand_protocol::common::FileRecord;
+
     use super::*;
 
     fn names(dir: &Path) -> Vec<String> {
@@ -461,10 +422,10 @@ mod tests {
         assert!(matches!(&error, StoreError::Locked { path } if path == store.path()), "{error}");
         assert!(error.to_string().contains("stayed locked"), "{error}");
         CANCEL.store(true, Ordering::SeqCst);
-        assert!(matches!(store.lookup("key"), Err(StoreError::Cancelled)), "the cancel flag ends the wait");
+        assert!(matches!(store.lookup(KEY), Err(StoreError::Cancelled)), "the cancel flag ends the wait");
         CANCEL.store(false, Ordering::SeqCst);
         rustix::fs::flock(&other, FlockOperation::Unlock).unwrap();
-        assert!(store.lookup("key").unwrap().is_none(), "once released, the store is read");
+        assert!(store.lookup(KEY).unwrap().is_none(), "once released, the store is read");
     }
 
     #[test]
@@ -522,15 +483,19 @@ mod tests {
         assert!(created > 0);
     }
 
-    fn record(key: &str) -> Published {
-        let file = PublishedFile { path: "data".to_owned(), sha256: "00".repeat(32), size: 5 };
-        Published {
-            format: PUBLISHED_FORMAT,
-            key: key.to_owned(),
+    /// A dataset key, as the store names entries.
+    const KEY: &str = "0d21d8799738e84dde139ec9037c63f3d812766d36edd17e42ac46a868140870";
+
+    fn record(key: &str) -> DatasetPublished {
+        let file: FileRecord =
+            serde_json::from_value(serde_json::json!({"path": "data", "sha256": "00".repeat(32), "size": 5})).unwrap();
+        DatasetPublished {
+            format: Format1,
+            key: key.parse().unwrap(),
             files: vec![file.clone()],
             manifest: file,
-            materializer: "mw1-resolved-worker-00".to_owned(),
-            materialized_at: "2026-12-01T00:00:00.000000000Z".to_owned(),
+            materializer: format!("mw1-resolved-worker-{}", "00".repeat(32)).parse().unwrap(),
+            materialized_at: "2026-12-01T00:00:00.000000000Z".parse().unwrap(),
         }
     }
 
@@ -538,20 +503,20 @@ mod tests {
     fn publishing_never_replaces_an_entry_and_eviction_removes_a_read_only_one() {
         let datasets = tempfile::tempdir().unwrap();
         let store = Store::open(datasets.path(), None).unwrap();
-        let entry = datasets.path().join("key");
+        let entry = datasets.path().join(KEY);
         let first = Staging::create(datasets.path()).unwrap();
         fs::write(first.path().join("data"), "first").unwrap();
-        assert!(matches!(store.publish(first, "key", &record("key")).unwrap(), Publication::Published));
+        assert!(matches!(store.publish(first, KEY, &record(KEY)).unwrap(), Publication::Published));
         assert!(fs::metadata(entry.join("data")).unwrap().permissions().readonly());
         assert!(fs::metadata(&entry).unwrap().permissions().readonly());
-        let found = store.lookup("key").unwrap().unwrap();
-        assert_eq!(found.record, Some(record("key")), "the record is beside the entry");
+        let found = store.lookup(KEY).unwrap().unwrap();
+        assert_eq!(found.record, Some(record(KEY)), "the record is beside the entry");
         let second = Staging::create(datasets.path()).unwrap();
         fs::write(second.path().join("data"), "second").unwrap();
-        assert!(matches!(store.publish(second, "key", &record("key")).unwrap(), Publication::Exists));
+        assert!(matches!(store.publish(second, KEY, &record(KEY)).unwrap(), Publication::Exists));
         assert_eq!(fs::read_to_string(entry.join("data")).unwrap(), "first");
-        assert_eq!(names(datasets.path()), vec!["key".to_owned(), "key.published".to_owned()]);
-        assert!(store.evict("key", Some(&found.dir)).unwrap());
+        assert_eq!(names(datasets.path()), vec![KEY.to_owned(), format!("{KEY}.published")]);
+        assert!(store.evict(KEY, Some(&found.dir)).unwrap());
         assert!(names(datasets.path()).is_empty(), "the entry and its record are gone");
     }
 
@@ -559,21 +524,21 @@ mod tests {
     fn an_entry_without_a_valid_record_is_replaced_and_a_replaced_entry_is_not_evicted() {
         let datasets = tempfile::tempdir().unwrap();
         let store = Store::open(datasets.path(), None).unwrap();
-        fs::create_dir(datasets.path().join("key")).unwrap();
-        fs::write(datasets.path().join("key/data"), "forged").unwrap();
-        assert_eq!(store.lookup("key").unwrap().unwrap().record, None, "a planted entry has no record");
-        fs::write(datasets.path().join("key.published"), b"{\"format\":1}").unwrap();
-        assert_eq!(store.lookup("key").unwrap().unwrap().record, None, "nor does a malformed record make one");
-        let held = store.lookup("key").unwrap().unwrap().dir;
+        fs::create_dir(datasets.path().join(KEY)).unwrap();
+        fs::write(datasets.path().join(&format!("{KEY}/data")), "forged").unwrap();
+        assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "a planted entry has no record");
+        fs::write(datasets.path().join(&format!("{KEY}.published")), b"{\"format\":1}").unwrap();
+        assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "nor does a malformed record make one");
+        let held = store.lookup(KEY).unwrap().unwrap().dir;
         let staging = Staging::create(datasets.path()).unwrap();
         fs::write(staging.path().join("data"), "built").unwrap();
-        assert!(matches!(store.publish(staging, "key", &record("key")).unwrap(), Publication::Published));
-        assert_eq!(fs::read_to_string(datasets.path().join("key/data")).unwrap(), "built");
-        assert!(!store.evict("key", Some(&held)).unwrap(), "the held folder is no longer the entry");
-        assert_eq!(names(datasets.path()), vec!["key".to_owned(), "key.published".to_owned()]);
+        assert!(matches!(store.publish(staging, KEY, &record(KEY)).unwrap(), Publication::Published));
+        assert_eq!(fs::read_to_string(datasets.path().join(&format!("{KEY}/data"))).unwrap(), "built");
+        assert!(!store.evict(KEY, Some(&held)).unwrap(), "the held folder is no longer the entry");
+        assert_eq!(names(datasets.path()), vec![KEY.to_owned(), format!("{KEY}.published")]);
         // The published entry is read-only: the store removes it, which the temporary folder's own removal cannot
         // do without root.
-        assert!(store.evict("key", None).unwrap());
+        assert!(store.evict(KEY, None).unwrap());
         assert_eq!(names(datasets.path()), Vec::<String>::new());
     }
 }

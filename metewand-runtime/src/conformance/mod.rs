@@ -223,7 +223,7 @@ impl<'r> Target<'r> {
                 Ok(Target {
                     role: found.role(),
                     label: worker.clone(),
-                    worker_id: WorkerId::try_from(found.identity().as_str()).expect("a checked identity is valid"),
+                    worker_id: found.identity().clone(),
                     timeouts,
                     launch: Launch::Repository { repository, worker: found },
                 })

@@ -45,8 +45,7 @@ use crate::files::read::{FileCheck, ReadControl, hash_all};
 use crate::files::walk::{OpenError, WalkError, open_beneath, open_root, walk};
 use crate::files::{RelativePath, default_hash_threads};
 use crate::identity::{
-    DatasetKey, ProblemContractId, SourceFile, SourceTree, WorkerIdentity, dataset_key, problem_contract_id,
-    worker_identity,
+    DatasetKey, ProblemContractId, SourceFile, SourceTree, WorkerId, dataset_key, problem_contract_id, worker_identity,
 };
 
 use load::*;

@@ -47,7 +47,7 @@ pub struct Worker {
     pub(super) source: String,
     pub(super) source_path: PathBuf,
     pub(super) source_tree: SourceTree,
-    pub(super) identity: WorkerIdentity,
+    pub(super) identity: WorkerId,
     pub(super) expanded_command: Vec<OsString>,
     pub(super) expanded_env: BTreeMap<String, OsString>,
 }
@@ -95,7 +95,7 @@ impl Worker {
         &self.source_tree
     }
     /// The resolved worker identity.
-    pub fn identity(&self) -> &WorkerIdentity {
+    pub fn identity(&self) -> &WorkerId {
         &self.identity
     }
 }
@@ -105,7 +105,7 @@ impl Worker {
 pub struct Dataset {
     pub(super) name: String,
     pub(super) materializer: String,
-    pub(super) materializer_identity: WorkerIdentity,
+    pub(super) materializer_identity: WorkerId,
     pub(super) parameters: JsonObject,
     pub(super) parameters_schema: Option<String>,
     pub(super) output_schema: String,

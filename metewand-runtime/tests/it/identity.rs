@@ -200,8 +200,8 @@ fn attempt_ids_hash_their_cell_and_repetition() {
         "repetition": 2,
     });
     assert_eq!(id.as_str(), format!("mw1-attempt-{}", canonical_hash(&preimage)));
-    assert_eq!(AttemptId::parse(id.as_str()), Some(id.clone()));
-    assert_eq!(AttemptId::parse("mw1-attempt-ABC"), None);
+    assert_eq!(id.as_str().parse::<AttemptId>().ok(), Some(id.clone()));
+    assert!("mw1-attempt-ABC".parse::<AttemptId>().is_err());
     let other = attempt_id(
         problem.contract_id(),
         problem.parameters(),

@@ -10,6 +10,8 @@ worker pays only for the modules it uses:
 - ``metewand.models.artifact_manifest``: Metewand dataset manifest
 - ``metewand.models.attempt_record``: Metewand attempt record
 - ``metewand.models.common``: Metewand common definitions
+- ``metewand.models.dataset_materialization``: Metewand dataset materialization
+- ``metewand.models.dataset_published``: Metewand dataset store record
 - ``metewand.models.metrics``: Metewand metrics envelope
 - ``metewand.models.result_manifest``: Metewand result manifest
 - ``metewand.models.worker_protocol_message``: Metewand worker protocol message, version 1

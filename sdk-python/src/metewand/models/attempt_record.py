@@ -33,6 +33,7 @@ from metewand.models.common import (
     _role,
     _safe_uint,
     _sha256,
+    _timestamp,
     _verdict,
     _worker_id,
 )
@@ -190,15 +191,6 @@ def _outcome(value: object, path: str) -> Outcome:
 def _phase(value: object, path: str) -> Phase:
     """A phase of a worker session, named after its request."""
     return check_enum(value, path, PHASE_VALUES)
-
-
-def _timestamp(value: object, path: str) -> str:
-    """An RFC 3339 timestamp in UTC."""
-    return check_string(
-        value,
-        path,
-        pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]{1,9})?Z$",
-    )
 
 
 class AttemptRecord:

@@ -132,6 +132,15 @@ def _sha256(value: object, path: str) -> str:
     return check_string(value, path, pattern=r"^[0-9a-f]{64}$")
 
 
+def _timestamp(value: object, path: str) -> str:
+    """An RFC 3339 timestamp in UTC."""
+    return check_string(
+        value,
+        path,
+        pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]{1,9})?Z$",
+    )
+
+
 def _verdict(value: object, path: str) -> Verdict:
     """The problem-owned verdict on an implementation's result."""
     return check_enum(value, path, VERDICT_VALUES)

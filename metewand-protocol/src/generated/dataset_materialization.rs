@@ -1,0 +1,325 @@
+// Generated from schemas/dataset-materialization.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand dataset materialization: types generated from `schemas/dataset-materialization.schema.json`.
+//!
+//! datasets/<key>.json in a campaign folder: how the dataset of one key was obtained alone, before the attempts
+//! that need it, canonical JSON, written atomically.
+
+///datasets/<key>.json in a campaign folder: how the dataset of one key was obtained alone, before the attempts that need it, canonical JSON, written atomically.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct DatasetMaterialization {
+    ///The dataset's name.
+    pub dataset: DatasetMaterializationDataset,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub failure: ::std::option::Option<super::attempt_record::AttemptFailure>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub files: ::std::option::Option<super::attempt_record::FileRecords>,
+    pub finished_at: super::common::Timestamp,
+    ///The document's format: 1, the only one this version reads.
+    pub format: Format1,
+    pub key: super::common::Sha256,
+    ///The materializer's log, relative to the folder it ran in, if its session started.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub log: ::std::option::Option<DatasetMaterializationLog>,
+    pub materializer: super::attempt_record::WorkerSession,
+    ///How it ended: ok (the dataset is in the store, verified, reused or materialized), failed (failure says how) or cancelled.
+    pub outcome: DatasetMaterializationOutcome,
+    ///One entry per request sent to the materializer.
+    pub phases: ::std::vec::Vec<super::attempt_record::PhaseRecord>,
+    ///Whether a verified store entry was reused; null if the store was never reached.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub reused: ::std::option::Option<bool>,
+    pub seed: crate::strict::SafeUint,
+    pub started_at: super::common::Timestamp,
+}
+///The dataset's name.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct DatasetMaterializationDataset(::std::string::String);
+impl ::std::ops::Deref for DatasetMaterializationDataset {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<DatasetMaterializationDataset> for ::std::string::String {
+    fn from(value: DatasetMaterializationDataset) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for DatasetMaterializationDataset {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for DatasetMaterializationDataset {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for DatasetMaterializationDataset {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DatasetMaterializationDataset {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`DatasetMaterializationLog`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct DatasetMaterializationLog(::std::string::String);
+impl ::std::ops::Deref for DatasetMaterializationLog {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<DatasetMaterializationLog> for ::std::string::String {
+    fn from(value: DatasetMaterializationLog) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for DatasetMaterializationLog {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for DatasetMaterializationLog {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for DatasetMaterializationLog {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DatasetMaterializationLog {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///How it ended: ok (the dataset is in the store, verified, reused or materialized), failed (failure says how) or cancelled.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum DatasetMaterializationOutcome {
+    #[serde(rename = "ok")]
+    Ok,
+    #[serde(rename = "failed")]
+    Failed,
+    #[serde(rename = "cancelled")]
+    Cancelled,
+}
+impl ::std::fmt::Display for DatasetMaterializationOutcome {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Ok => f.write_str("ok"),
+            Self::Failed => f.write_str("failed"),
+            Self::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+impl ::std::str::FromStr for DatasetMaterializationOutcome {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "ok" => Ok(Self::Ok),
+            "failed" => Ok(Self::Failed),
+            "cancelled" => Ok(Self::Cancelled),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for DatasetMaterializationOutcome {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for DatasetMaterializationOutcome {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}
+/// The constant `1`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Format1;
+impl ::serde::Serialize for Format1 {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_u64(1u64)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Format1 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Format1Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
+            type Value = Format1;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the integer 1")
+            }
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                value: u64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1u64 {
+                    Ok(Format1)
+                } else {
+                    Err(
+                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
+                    )
+                }
+            }
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                value: i64,
+            ) -> ::std::result::Result<Format1, E> {
+                match u64::try_from(value) {
+                    Ok(value) => self.visit_u64(value),
+                    Err(_) => {
+                        Err(
+                            E::invalid_value(
+                                ::serde::de::Unexpected::Signed(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
+            fn visit_f64<E: ::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1.0 {
+                    Ok(Format1)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Format1Visitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DatasetMaterialization {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        DatasetMaterialization::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for DatasetMaterialization {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        DatasetMaterialization::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for DatasetMaterializationDataset {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for DatasetMaterializationLog {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
