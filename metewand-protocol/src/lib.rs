@@ -36,6 +36,7 @@ pub mod generated;
 
 pub mod canonical;
 pub mod decode;
+mod documents;
 pub mod frame;
 pub mod handshake;
 mod method;

@@ -36,9 +36,10 @@ embedded!(METRICS, "metrics");
 embedded!(ATTEMPT_RECORD, "attempt-record");
 embedded!(DATASET_PUBLISHED, "dataset-published");
 embedded!(DATASET_MATERIALIZATION, "dataset-materialization");
+embedded!(SLURM_SUBMISSION, "slurm-submission");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 8] = [
+pub const ALL: [EmbeddedSchema; 9] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -47,6 +48,7 @@ pub const ALL: [EmbeddedSchema; 8] = [
     ATTEMPT_RECORD,
     DATASET_PUBLISHED,
     DATASET_MATERIALIZATION,
+    SLURM_SUBMISSION,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

@@ -22,8 +22,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use metewand_protocol::common::Role;
-pub use metewand_protocol::common::{ProblemContractId, Sha256, WorkerId};
-pub use metewand_protocol::generated::attempt_record::AttemptId;
+pub use metewand_protocol::common::{AttemptId, ProblemContractId, Sha256, WorkerId};
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::{Value, json};
 

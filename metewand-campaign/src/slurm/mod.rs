@@ -34,7 +34,9 @@ use std::time::{Duration, Instant};
 
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
-use serde::{Deserialize, Serialize};
+use metewand_runtime::protocol::generated::slurm_submission::Format1;
+pub use metewand_runtime::protocol::generated::slurm_submission::{Job, JobKind, SlurmSubmission};
+use metewand_runtime::protocol::strict::SafeUint;
 
 pub use command::{
     Activity, Slurm, SlurmError, TaskState, activity, error_lines, parse_job_id, parse_max_array_size, parse_queue,
@@ -42,8 +44,8 @@ pub use command::{
 
 use crate::environment::Environment;
 use crate::folder::{
-    CAMPAIGN_FILE, CampaignFile, CampaignFolder, FORMAT, FolderError, Found, open_own, read_attempt,
-    read_materialization, write_atomically,
+    CAMPAIGN_FILE, CampaignFile, CampaignFolder, FolderError, Found, open_own, read_attempt, read_materialization,
+    write_atomically,
 };
 use crate::plan::CampaignPlan;
 use crate::runner::is_terminal;
@@ -102,6 +104,12 @@ pub enum Error {
         /// What was asked for and what exists.
         what: String,
     },
+    /// A path the submission must record is not UTF-8, so no batch script could name it.
+    #[error("{} is not a UTF-8 path, so no batch script can name it: use a path of UTF-8 names", path.display())]
+    NotUtf8 {
+        /// The path.
+        path: PathBuf,
+    },
     /// An I/O failure.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
@@ -150,114 +158,47 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) 
     move |source| Error::Io { action, path: path.to_owned(), source }
 }
 
-/// What a job of a submission runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobKind {
-    /// An array materializing one dataset a task.
-    Datasets,
-    /// An array running one pack of attempts a task.
-    Attempts,
-    /// One job writing `results.csv` and `results.jsonl`.
-    Export,
+/// A count or an id as the submission records it; Slurm's and ours stay far below 2^53.
+fn safe(n: u64) -> SafeUint {
+    SafeUint::try_from(n).unwrap_or(SafeUint::MAX)
 }
 
-/// One job of a submission.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SubmittedJob {
-    /// Slurm's job id.
-    pub job_id: u64,
-    /// What it runs.
-    pub kind: JobKind,
-    /// Its batch script, relative to the campaign folder.
-    pub script: String,
-    /// The dataset (for [`JobKind::Datasets`]) or pack (for [`JobKind::Attempts`]) its task 0 runs: the offset
-    /// its script adds to `SLURM_ARRAY_TASK_ID`.
-    pub first: u64,
-    /// How many array tasks (1 for the export job, which is not an array).
-    pub tasks: u64,
+/// An absolute path as the submission records it, refusing one that is not valid UTF-8 (every node must read it
+/// back as it was written).
+fn nonempty<T: std::str::FromStr>(path: &Path) -> Result<T, Error> {
+    path.to_str().and_then(|text| text.parse().ok()).ok_or_else(|| Error::NotUtf8 { path: path.to_owned() })
 }
 
-/// `slurm/<n>/submission.json`: what one submission runs and the jobs it queued.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Submission {
-    /// [`FORMAT`](crate::folder::FORMAT), checked on read.
-    #[serde(deserialize_with = "crate::folder::format_one")]
-    pub format: u64,
-    /// Its number in the folder, from 1.
-    pub number: u64,
-    /// When it was submitted (RFC 3339 UTC).
-    pub submitted_at: String,
-    /// The `metewand` the tasks run, by absolute path.
-    pub binary: String,
-    /// The state folder (the dataset store), absolute.
-    pub state_dir: String,
-    /// Whether workers' processes are kept together by the freezing sweep rather than a PID namespace.
-    pub sweep_processes: bool,
-    /// Attempts a task runs.
-    pub pack_size: u64,
-    /// The most tasks that run at once, as recorded in each attempt's record (`campaign.concurrency`).
-    pub concurrency: u64,
-    /// The keys of the datasets to materialize, dataset task `i` materializing `datasets[i]`.
-    pub datasets: Vec<String>,
-    /// The attempt ids to run, pack `i` being `attempts[i*K .. (i+1)*K]`.
-    pub attempts: Vec<String>,
-    /// The jobs, in the order they were submitted.
-    pub jobs: Vec<SubmittedJob>,
+/// Reads `slurm/<number>/submission.json` of `folder`, its format checked.
+pub fn read_submission(folder: &Path, number: u64) -> Result<SlurmSubmission, Error> {
+    let dir = submission_dir(folder, number);
+    let path = dir.join(SUBMISSION_FILE);
+    // Like every document of the folder: no link followed, no FIFO waited on, its size bounded.
+    let bytes = match open_own(&dir, SUBMISSION_FILE) {
+        Ok(Some(mut file)) => read_document(&mut file).map_err(|error| Error::Io {
+            action: "read",
+            path: path.clone(),
+            source: io::Error::other(error),
+        })?,
+        Ok(None) => {
+            return Err(Error::NoSuchTask {
+                what: format!("the campaign folder {} has no submission {number}", folder.display()),
+            });
+        }
+        Err(error) => {
+            return Err(Error::Io { action: "read", path, source: io::Error::other(error.to_string()) });
+        }
+    };
+    serde_json::from_slice(&bytes).map_err(|error| Error::BadSubmission { path, message: error.to_string() })
 }
 
-impl Submission {
-    /// The attempt ids of pack `pack`.
-    pub fn pack(&self, pack: u64) -> Option<&[String]> {
-        let size = self.pack_size.max(1) as usize;
-        let start = usize::try_from(pack).ok()?.checked_mul(size)?;
-        (start < self.attempts.len()).then(|| &self.attempts[start..(start + size).min(self.attempts.len())])
-    }
-
-    /// How many packs.
-    pub fn packs(&self) -> u64 {
-        self.attempts.len().div_ceil(self.pack_size.max(1) as usize) as u64
-    }
-
-    /// The job and array index that run dataset `index` (kind [`JobKind::Datasets`]) or pack `index`.
-    pub fn task_of(&self, kind: JobKind, index: u64) -> Option<(u64, u64)> {
-        self.jobs
-            .iter()
-            .find(|job| job.kind == kind && (job.first..job.first + job.tasks).contains(&index))
-            .map(|job| (job.job_id, index - job.first))
-    }
-
-    /// Reads `slurm/<number>/submission.json` of `folder`.
-    pub fn read(folder: &Path, number: u64) -> Result<Submission, Error> {
-        let dir = submission_dir(folder, number);
-        let path = dir.join(SUBMISSION_FILE);
-        // Like every document of the folder: no link followed, no FIFO waited on, its size bounded.
-        let bytes = match open_own(&dir, SUBMISSION_FILE) {
-            Ok(Some(mut file)) => read_document(&mut file).map_err(|error| Error::Io {
-                action: "read",
-                path: path.clone(),
-                source: io::Error::other(error),
-            })?,
-            Ok(None) => {
-                return Err(Error::NoSuchTask {
-                    what: format!("the campaign folder {} has no submission {number}", folder.display()),
-                });
-            }
-            Err(error) => {
-                return Err(Error::Io { action: "read", path, source: io::Error::other(error.to_string()) });
-            }
-        };
-        serde_json::from_slice(&bytes).map_err(|error| Error::BadSubmission { path, message: error.to_string() })
-    }
-
-    fn write(&self, folder: &Path) -> Result<(), Error> {
-        let dir = submission_dir(folder, self.number);
-        write_atomically(&dir, SUBMISSION_FILE, |out| {
-            serde_json::to_writer_pretty(&mut *out, self).map_err(io::Error::other)?;
-            out.write_all(b"\n")
-        })
-        .map_err(io_error("write", &dir.join(SUBMISSION_FILE)))
-    }
+fn write_submission(submission: &SlurmSubmission, folder: &Path) -> Result<(), Error> {
+    let dir = submission_dir(folder, submission.number.get());
+    write_atomically(&dir, SUBMISSION_FILE, |out| {
+        serde_json::to_writer_pretty(&mut *out, submission).map_err(io::Error::other)?;
+        out.write_all(b"\n")
+    })
+    .map_err(io_error("write", &dir.join(SUBMISSION_FILE)))
 }
 
 /// `slurm/<number>/` of a campaign folder.
@@ -266,7 +207,7 @@ pub fn submission_dir(folder: &Path, number: u64) -> PathBuf {
 }
 
 /// Every submission of the folder, oldest first.
-pub fn submissions(folder: &Path) -> Result<Vec<Submission>, Error> {
+pub fn submissions(folder: &Path) -> Result<Vec<SlurmSubmission>, Error> {
     let dir = folder.join(SLURM_DIR);
     let entries = match fs::read_dir(&dir) {
         Ok(entries) => entries,
@@ -281,7 +222,7 @@ pub fn submissions(folder: &Path) -> Result<Vec<Submission>, Error> {
         }
     }
     numbers.sort_unstable();
-    numbers.into_iter().map(|number| Submission::read(folder, number)).collect()
+    numbers.into_iter().map(|number| read_submission(folder, number)).collect()
 }
 
 /// How a campaign is submitted.
@@ -319,7 +260,7 @@ pub struct SubmitSummary {
     /// Attempts already done (a terminal record).
     pub done: usize,
     /// The submission, when anything was submitted.
-    pub submission: Option<Submission>,
+    pub submission: Option<SlurmSubmission>,
     /// The attempt tasks' time limit in minutes, when worked out (no `--time`).
     pub minutes: Option<u64>,
 }
@@ -364,9 +305,9 @@ fn job_name(plan: &CampaignPlan<'_>, folder: &Path, number: u64) -> String {
 }
 
 /// The folder's submissions, or [`Error::StillQueued`] when a job of one of them is pending or running.
-fn refuse_active(folder: &Path, slurm: &Slurm) -> Result<Vec<Submission>, Error> {
+fn refuse_active(folder: &Path, slurm: &Slurm) -> Result<Vec<SlurmSubmission>, Error> {
     let earlier = submissions(folder)?;
-    let jobs: Vec<u64> = earlier.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect();
+    let jobs: Vec<u64> = earlier.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id.get())).collect();
     let active = slurm.active(&jobs)?;
     if active.is_empty() {
         Ok(earlier)
@@ -419,36 +360,36 @@ pub fn submit(
     let mut keys: Vec<u32> = to_run.iter().map(|&index| plan.attempts()[index].key).collect();
     keys.sort_unstable();
     keys.dedup();
-    let datasets: Vec<String> = keys
+    let datasets: Vec<_> = keys
         .into_iter()
-        .map(|key| plan.keys()[key as usize].key.as_str())
-        .filter(|key| match read_materialization(root, key) {
+        .map(|key| &plan.keys()[key as usize].key)
+        .filter(|key| match read_materialization(root, key.as_str()) {
             Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => false,
             Some(record) if record.outcome == DatasetMaterializationOutcome::Failed => config.retry_failed,
             _ => true,
         })
-        .map(str::to_owned)
+        .cloned()
         .collect();
 
-    let number = earlier.iter().map(|s| s.number).max().unwrap_or(0) + 1;
+    let number = earlier.iter().map(|s| s.number.get()).max().unwrap_or(0) + 1;
     let dir = submission_dir(root, number);
     fs::create_dir_all(dir.join("logs")).map_err(io_error("create", &dir))?;
     let packs = to_run.len().div_ceil(config.pack.get() as usize) as u64;
     let concurrency = config.max_parallel.map_or(packs, |n| n.get().min(packs));
-    let mut submission = Submission {
-        format: FORMAT,
-        number,
-        submitted_at: metewand_runtime::attempt::rfc3339(std::time::SystemTime::now()),
-        binary: config.binary.to_string_lossy().into_owned(),
-        state_dir: config.state_dir.to_string_lossy().into_owned(),
+    let mut submission = SlurmSubmission {
+        format: Format1,
+        number: safe(number),
+        submitted_at: metewand_runtime::attempt::timestamp(std::time::SystemTime::now()),
+        binary: nonempty(&config.binary)?,
+        state_dir: nonempty(&config.state_dir)?,
         sweep_processes: config.sweep_processes,
-        pack_size: config.pack.get(),
-        concurrency,
+        pack_size: safe(config.pack.get()),
+        concurrency: safe(concurrency),
         datasets,
-        attempts: to_run.iter().map(|&index| plan.attempts()[index].id.as_str().to_owned()).collect(),
+        attempts: to_run.iter().map(|&index| plan.attempts()[index].id.clone()).collect(),
         jobs: Vec::new(),
     };
-    submission.write(root)?;
+    write_submission(&submission, root)?;
 
     let repository = plan.repository();
     let attempt_minutes = minutes(attempt_bound(repository), config.pack.get());
@@ -467,7 +408,7 @@ pub fn submit(
     };
     let queued = queuer.queue_all(dataset_minutes, attempt_minutes);
     if let Err(error) = queued {
-        let ids: Vec<u64> = submission.jobs.iter().map(|job| job.job_id).collect();
+        let ids: Vec<u64> = submission.jobs.iter().map(|job| job.job_id.get()).collect();
         if ids.is_empty() {
             // Nothing was queued: the submission is not kept.
             let _ = remove_tree(&dir);
@@ -489,7 +430,7 @@ struct Queuer<'a, 'p> {
     slurm: &'a Slurm,
     name: String,
     max_array: u64,
-    submission: &'a mut Submission,
+    submission: &'a mut SlurmSubmission,
 }
 
 impl Queuer<'_, '_> {
@@ -533,7 +474,7 @@ impl Queuer<'_, '_> {
         minutes: u64,
         script_name: String,
     ) -> Result<u64, Error> {
-        let number = self.submission.number;
+        let number = self.submission.number.get();
         let dir = submission_dir(self.root, number);
         let stem = script_name.trim_end_matches(".sh");
         let mut args = vec![format!("--job-name={}", self.name)];
@@ -566,14 +507,14 @@ impl Queuer<'_, '_> {
         )]
         fs::write(&script, text).map_err(io_error("write", &script))?;
         let job_id = self.slurm.sbatch(&dir, &args, &script)?;
-        self.submission.jobs.push(SubmittedJob {
-            job_id,
+        self.submission.jobs.push(Job {
+            job_id: safe(job_id),
             kind,
-            script: format!("{SLURM_DIR}/{number}/{script_name}"),
-            first,
-            tasks,
+            script: format!("{SLURM_DIR}/{number}/{script_name}").parse().expect("a script's path is nonempty"),
+            first: safe(first),
+            tasks: safe(tasks),
         });
-        self.submission.write(self.root)?;
+        write_submission(self.submission, self.root)?;
         Ok(job_id)
     }
 
@@ -639,7 +580,7 @@ impl Queuer<'_, '_> {
 pub struct SlurmStatus {
     /// Each job of each submission with its tasks counted by state (Slurm's names in lower case; `gone` for tasks
     /// Slurm no longer knows, which ended more than `MinJobAge` ago).
-    pub jobs: Vec<(u64, SubmittedJob, BTreeMap<String, usize>)>,
+    pub jobs: Vec<(u64, Job, BTreeMap<String, usize>)>,
     /// Attempts without a terminal record whose task waits.
     pub pending: usize,
     /// Attempts without a terminal record whose task runs (the attempt itself may still wait its turn in the pack).
@@ -657,29 +598,29 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
     if all.is_empty() {
         return Ok(None);
     }
-    let ids: Vec<u64> = all.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect();
+    let ids: Vec<u64> = all.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id.get())).collect();
     let tasks: HashMap<(u64, Option<u64>), TaskState> =
         slurm.queue(&ids)?.into_iter().map(|task| ((task.job, task.task), task)).collect();
-    let state_of = |job: &SubmittedJob, index: u64| {
-        let key = (job.job_id, (job.kind != JobKind::Export).then_some(index));
+    let state_of = |job: &Job, index: u64| {
+        let key = (job.job_id.get(), (job.kind != JobKind::Export).then_some(index));
         tasks.get(&key)
     };
     let mut status = SlurmStatus::default();
     for submission in &all {
         for job in &submission.jobs {
             let mut states: BTreeMap<String, usize> = BTreeMap::new();
-            for index in 0..job.tasks {
+            for index in 0..job.tasks.get() {
                 let name = state_of(job, index).map_or("gone".to_owned(), |task| task.state.to_lowercase());
                 *states.entry(name).or_default() += 1;
             }
-            status.jobs.push((submission.number, job.clone(), states));
+            status.jobs.push((submission.number.get(), job.clone(), states));
         }
     }
     // The latest submission that included each attempt, and its pack there.
-    let mut latest: HashMap<&str, (&Submission, u64)> = HashMap::new();
+    let mut latest: HashMap<&str, (&SlurmSubmission, u64)> = HashMap::new();
     for submission in &all {
         for (position, id) in submission.attempts.iter().enumerate() {
-            latest.insert(id.as_str(), (submission, position as u64 / submission.pack_size.max(1)));
+            latest.insert(id.as_str(), (submission, position as u64 / submission.pack_size.get().max(1)));
         }
     }
     let file = CampaignFile::read(folder)?;
@@ -694,7 +635,9 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
         };
         let activity = submission
             .task_of(JobKind::Attempts, pack)
-            .and_then(|(job_id, index)| submission.jobs.iter().find(|job| job.job_id == job_id).map(|job| (job, index)))
+            .and_then(|(job_id, index)| {
+                submission.jobs.iter().find(|job| job.job_id.get() == job_id).map(|job| (job, index))
+            })
             .and_then(|(job, index)| state_of(job, index))
             .map_or(Activity::Ended, TaskState::activity);
         match activity {
@@ -721,7 +664,7 @@ pub struct CancelSummary {
 /// to end. Pending tasks are cancelled at once; running ones get SIGTERM in their batch shell first, so that the
 /// running attempt is recorded `cancelled`, and are cancelled outright after half of `wait`.
 pub fn cancel(folder: &Path, slurm: &Slurm, wait: Duration) -> Result<CancelSummary, Error> {
-    let ids: Vec<u64> = submissions(folder)?.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect();
+    let ids: Vec<u64> = submissions(folder)?.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id.get())).collect();
     let active = slurm.active(&ids)?;
     let mut summary = CancelSummary { cancelled: active.keys().copied().collect(), remaining: Vec::new() };
     if active.is_empty() {

@@ -18,7 +18,7 @@ use metewand_runtime::attempt::{DatasetMaterializationOutcome, RunOptions, remov
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
-use super::{Error, Submission, io_error};
+use super::{Error, SlurmSubmission, io_error, read_submission};
 use crate::folder::{CAMPAIGN_FILE, CampaignFile, CampaignFolder, Found, read_attempt, read_materialization};
 use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedsDefinition};
 use crate::runner::{Observer, materialize, run_attempt, shared_failure};
@@ -98,7 +98,7 @@ pub fn work(
     if let Err(error) = std::fs::metadata(dir.join(CAMPAIGN_FILE)) {
         return Err(Error::Invisible { path: dir.to_owned(), host: host(), reason: error.to_string() });
     }
-    let submission = Submission::read(dir, number)?;
+    let submission = read_submission(dir, number)?;
     let file = CampaignFile::read(dir)?;
     let repository = CheckedRepository::load(Path::new(&file.repository))
         .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
@@ -115,7 +115,7 @@ pub fn work(
     let plan = CampaignPlan::new(&repository, name, &axes)?;
     let folder = CampaignFolder::join(dir, LOCK_WAIT)?;
     // The campaign folder (its peers' attempts and records) is hidden from every worker.
-    let mut options = RunOptions::new(&submission.state_dir).hide(dir);
+    let mut options = RunOptions::new(submission.state_dir.as_str()).hide(dir);
     if submission.sweep_processes {
         options = options.process_isolation(ProcessIsolation::Sweep);
     }
@@ -127,7 +127,7 @@ pub fn work(
     match task {
         Task::Dataset(index) => {
             let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;
-            let Some(slot) = plan.keys().iter().position(|planned| planned.key.as_str() == key) else {
+            let Some(slot) = plan.keys().iter().position(|planned| planned.key == *key) else {
                 return Err(Error::Changed { what: format!("dataset {key}") });
             };
             if read_materialization(folder.path(), key).is_some_and(|r| r.outcome == DatasetMaterializationOutcome::Ok)
@@ -187,7 +187,7 @@ pub fn work(
                 };
                 observer.attempt_started(&plan, attempt);
                 let started = Instant::now();
-                match run_attempt(&plan, &folder, attempt, failure, &options, submission.concurrency) {
+                match run_attempt(&plan, &folder, attempt, failure, &options, submission.concurrency.get()) {
                     Ok(record) => {
                         summary.ran += 1;
                         *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
@@ -205,7 +205,7 @@ pub fn work(
     Ok(summary)
 }
 
-fn no_such(submission: &Submission, task: Task) -> Error {
+fn no_such(submission: &SlurmSubmission, task: Task) -> Error {
     let what = match task {
         Task::Dataset(index) => {
             format!("submission {} has {} datasets, no dataset {index}", submission.number, submission.datasets.len())

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use metewand_campaign::slurm::work::{Task, work};
 use metewand_campaign::slurm::{
-    Activity, JobKind, Submission, SubmittedJob, TIME_MARGIN, activity, attempt_bound, error_lines,
-    materialization_bound, minutes, parse_job_id, parse_max_array_size, parse_queue, submission_dir,
+    Activity, JobKind, SlurmSubmission, TIME_MARGIN, activity, attempt_bound, error_lines, materialization_bound,
+    minutes, parse_job_id, parse_max_array_size, parse_queue, submission_dir,
 };
 use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, Silent};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::{Bench, records};
 
@@ -75,49 +75,37 @@ fn a_tasks_time_limit_is_its_worst_case_under_the_repositorys_limits_plus_the_ma
 
 #[test]
 fn packs_and_tasks_are_found_by_their_offsets() {
-    let submission = Submission {
-        format: 1,
-        number: 1,
-        submitted_at: String::new(),
-        binary: "/bin/true".to_owned(),
-        state_dir: "/tmp".to_owned(),
-        sweep_processes: false,
-        pack_size: 3,
-        concurrency: 2,
-        datasets: Vec::new(),
-        attempts: (0..7).map(|i| format!("a{i}")).collect(),
-        jobs: vec![
-            SubmittedJob { job_id: 10, kind: JobKind::Attempts, script: String::new(), first: 0, tasks: 2 },
-            SubmittedJob { job_id: 11, kind: JobKind::Attempts, script: String::new(), first: 2, tasks: 1 },
-        ],
-    };
+    let id = |i: u64| format!("mw1-attempt-{i:064x}");
+    let job = |job_id: u64, first: u64, tasks: u64| json!({"job_id": job_id, "kind": "attempts", "script": "slurm/1/attempts.sh", "first": first, "tasks": tasks});
+    let submission: SlurmSubmission = serde_json::from_value(json!({
+        "format": 1, "number": 1, "submitted_at": "2026-12-01T00:00:00Z", "binary": "/bin/true", "state_dir": "/tmp",
+        "sweep_processes": false, "pack_size": 3, "concurrency": 2, "datasets": [],
+        "attempts": (0..7).map(id).collect::<Vec<_>>(), "jobs": [job(10, 0, 2), job(11, 2, 1)],
+    }))
+    .unwrap();
+    let ids = |pack: u64| submission.pack(pack).map(|ids| ids.iter().map(|id| id.to_string()).collect::<Vec<_>>());
     assert_eq!(submission.packs(), 3);
-    assert_eq!(submission.pack(2).unwrap(), ["a6"]);
-    assert_eq!(submission.pack(1).unwrap(), ["a3", "a4", "a5"]);
-    assert!(submission.pack(3).is_none());
+    assert_eq!(ids(2).unwrap(), [id(6)]);
+    assert_eq!(ids(1).unwrap(), [id(3), id(4), id(5)]);
+    assert!(ids(3).is_none());
     assert_eq!(submission.task_of(JobKind::Attempts, 1), Some((10, 1)));
     assert_eq!(submission.task_of(JobKind::Attempts, 2), Some((11, 0)), "the second array starts at index 0");
     assert_eq!(submission.task_of(JobKind::Datasets, 0), None);
 }
 
 /// Writes submission 1 of campaign `main` into `out` by hand: every dataset, every attempt in packs of `pack`.
-fn hand_submission(bench: &Bench, out: &str, pack: u64) -> Submission {
+fn hand_submission(bench: &Bench, out: &str, pack: u64) -> SlurmSubmission {
     let repository = bench.load();
     let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
     let folder = CampaignFolder::open(&bench.folder(out), &plan, 1, Environment::capture(&repository)).unwrap();
-    let submission = Submission {
-        format: 1,
-        number: 1,
-        submitted_at: String::new(),
-        binary: "/bin/true".to_owned(),
-        state_dir: bench.state().to_str().unwrap().to_owned(),
-        sweep_processes: false,
-        pack_size: pack,
-        concurrency: 1,
-        datasets: plan.keys().iter().map(|key| key.key.as_str().to_owned()).collect(),
-        attempts: plan.attempts().iter().map(|attempt| attempt.id.as_str().to_owned()).collect(),
-        jobs: Vec::new(),
-    };
+    let submission: SlurmSubmission = serde_json::from_value(json!({
+        "format": 1, "number": 1, "submitted_at": "2026-12-01T00:00:00Z", "binary": "/bin/true",
+        "state_dir": bench.state().to_str().unwrap(), "sweep_processes": false, "pack_size": pack, "concurrency": 1,
+        "datasets": plan.keys().iter().map(|key| key.key.as_str()).collect::<Vec<_>>(),
+        "attempts": plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect::<Vec<_>>(),
+        "jobs": [],
+    }))
+    .unwrap();
     let dir = submission_dir(folder.path(), 1);
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("submission.json"), serde_json::to_vec(&submission).unwrap()).unwrap();

@@ -63,7 +63,7 @@ fn slurm_lines(dir: &Path) -> String {
             job.job_id,
             job.script,
             job.tasks,
-            if job.tasks == 1 { "" } else { "s" },
+            if job.tasks.get() == 1 { "" } else { "s" },
             states.join(", ")
         ));
     }

@@ -67,7 +67,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
                     job.job_id,
                     job.script,
                     job.tasks,
-                    if job.tasks == 1 { "" } else { "s" }
+                    if job.tasks.get() == 1 { "" } else { "s" }
                 ));
             }
         }

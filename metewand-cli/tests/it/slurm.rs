@@ -38,7 +38,7 @@ fn cluster() -> Option<u64> {
 
 /// Every job id the campaign folder records.
 fn job_ids(folder: &Path) -> Vec<u64> {
-    submissions(folder).unwrap().iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id)).collect()
+    submissions(folder).unwrap().iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id.get())).collect()
 }
 
 /// Cancels the folder's jobs when the test ends, however it ends: no job of a test stays queued.
@@ -219,10 +219,10 @@ fn slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets() {
     }
     assert_eq!(arrays.len() as u64, expected);
     for (index, job) in arrays.iter().enumerate() {
-        assert_eq!(job.first, index as u64 * max_array);
-        assert!(job.tasks <= max_array);
-        let script = fs::read_to_string(folder.join(&job.script)).unwrap();
-        assert!(script.contains(&format!("--array=0-{}%2", job.tasks - 1)), "{script}");
+        assert_eq!(job.first.get(), index as u64 * max_array);
+        assert!(job.tasks.get() <= max_array);
+        let script = fs::read_to_string(folder.join(job.script.as_str())).unwrap();
+        assert!(script.contains(&format!("--array=0-{}%2", job.tasks.get() - 1)), "{script}");
         assert!(script.contains(&format!("SLURM_ARRAY_TASK_ID + {}", job.first)), "{script}");
         if index > 0 {
             // Under a throttle, a part waits for the one before it.
@@ -231,7 +231,7 @@ fn slurm_arrays_are_split_at_max_array_size_and_keep_their_offsets() {
     }
     wait_for_jobs(&folder, Duration::from_secs(300));
     let recorded = outcomes(&folder);
-    let planned: BTreeSet<&String> = submission.attempts.iter().collect();
+    let planned: BTreeSet<&String> = submission.attempts.iter().map(|id| &**id).collect();
     assert_eq!(recorded.keys().collect::<BTreeSet<_>>(), planned, "each pack ran its own attempt");
     assert!(recorded.values().all(|outcome| outcome == "reached"), "{recorded:?}");
     assert_eq!(status(&folder).status.code(), Some(0));

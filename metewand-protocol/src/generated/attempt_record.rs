@@ -75,62 +75,6 @@ impl<'de> ::serde::Deserialize<'de> for AttemptFailureMessage {
             })
     }
 }
-///A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and repetition.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct AttemptId(::std::string::String);
-impl ::std::ops::Deref for AttemptId {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<AttemptId> for ::std::string::String {
-    fn from(value: AttemptId) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for AttemptId {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-attempt-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
-            return Err("doesn't match pattern \"^mw1-attempt-[0-9a-f]{64}$\"".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for AttemptId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for AttemptId {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AttemptId {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///What metewand run records about one attempt, written canonically and atomically as attempt.json. Every field is present; a field is null where the session that would fill it did not run or did not get that far. Durations are integer nanoseconds measured by the executor's monotonic clock; timestamps are RFC 3339 UTC.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -273,7 +217,7 @@ impl<'de> ::serde::Deserialize<'de> for AttemptRecordRepository {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Campaign {
-    pub attempt_id: AttemptId,
+    pub attempt_id: super::common::AttemptId,
     pub concurrency: crate::strict::SafeUint,
     ///The campaign's name ([campaigns.NAME], or ad-hoc when built from flags alone).
     pub name: CampaignName,
@@ -1929,11 +1873,6 @@ impl ::serde::Serialize for WorkerSession {
     }
 }
 impl ::std::fmt::Display for AttemptFailureMessage {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for AttemptId {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -4,6 +4,62 @@
 //! The definitions Metewand's other schemas share, each defined once and referenced across documents as
 //! urn:metewand:schema:common:1#/$defs/<name>. No document is an instance of this schema itself.
 
+///A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and repetition.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct AttemptId(::std::string::String);
+impl ::std::ops::Deref for AttemptId {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<AttemptId> for ::std::string::String {
+    fn from(value: AttemptId) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for AttemptId {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^mw1-attempt-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^mw1-attempt-[0-9a-f]{64}$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for AttemptId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for AttemptId {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AttemptId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
 ///A capability name a worker may report.
 #[derive(
     ::serde::Deserialize,
@@ -781,6 +837,11 @@ impl ::serde::Serialize for SdkInfo {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         SdkInfo::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for AttemptId {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 impl ::std::fmt::Display for FileRecordPath {

@@ -19,5 +19,7 @@ pub mod dataset_published;
 pub mod metrics;
 /// Metewand result manifest: `schemas/result-manifest.schema.json`.
 pub mod result_manifest;
+/// Metewand Slurm submission: `schemas/slurm-submission.schema.json`.
+pub mod slurm_submission;
 /// Metewand worker protocol message, version 1: `schemas/worker-protocol-message.schema.json`.
 pub mod worker_protocol_message;

@@ -9,6 +9,7 @@ use std::fs;
 
 use metewand_protocol::generated::{
     artifact_manifest, attempt_record, common, dataset_materialization, dataset_published, metrics, result_manifest,
+    slurm_submission,
 };
 use metewand_protocol::messages;
 use serde::Serialize;
@@ -50,6 +51,7 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert(("attempt-record", None), round_trip::<attempt_record::AttemptRecord>);
     table.insert(("dataset-published", None), round_trip::<dataset_published::DatasetPublished>);
     table.insert(("dataset-materialization", None), round_trip::<dataset_materialization::DatasetMaterialization>);
+    table.insert(("slurm-submission", None), round_trip::<slurm_submission::SlurmSubmission>);
     table
 }
 

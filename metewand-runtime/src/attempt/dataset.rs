@@ -44,7 +44,7 @@ impl Run<'_, '_> {
             return Err(cancelled);
         }
         if let (Ok(validated), Some(record)) = (&validated, &record)
-            && store::matches(&record, validated)
+            && store::matches(record, validated)
             && dir.is_at(&self.entry)
         {
             self.accept(validated.clone(), dir, record.clone())?;

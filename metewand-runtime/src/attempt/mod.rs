@@ -49,7 +49,9 @@ pub use crate::files::{Dir, FsError};
 pub use metewand_protocol::generated::dataset_materialization::{
     DatasetMaterialization, DatasetMaterializationOutcome,
 };
-pub use record::{RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, write_record};
+pub use record::{
+    RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, timestamp, write_record,
+};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::{CpuPlacement, CpuSet};

@@ -525,15 +525,15 @@ mod tests {
         let datasets = tempfile::tempdir().unwrap();
         let store = Store::open(datasets.path(), None).unwrap();
         fs::create_dir(datasets.path().join(KEY)).unwrap();
-        fs::write(datasets.path().join(&format!("{KEY}/data")), "forged").unwrap();
+        fs::write(datasets.path().join(format!("{KEY}/data")), "forged").unwrap();
         assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "a planted entry has no record");
-        fs::write(datasets.path().join(&format!("{KEY}.published")), b"{\"format\":1}").unwrap();
+        fs::write(datasets.path().join(format!("{KEY}.published")), b"{\"format\":1}").unwrap();
         assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "nor does a malformed record make one");
         let held = store.lookup(KEY).unwrap().unwrap().dir;
         let staging = Staging::create(datasets.path()).unwrap();
         fs::write(staging.path().join("data"), "built").unwrap();
         assert!(matches!(store.publish(staging, KEY, &record(KEY)).unwrap(), Publication::Published));
-        assert_eq!(fs::read_to_string(datasets.path().join(&format!("{KEY}/data"))).unwrap(), "built");
+        assert_eq!(fs::read_to_string(datasets.path().join(format!("{KEY}/data"))).unwrap(), "built");
         assert!(!store.evict(KEY, Some(&held)).unwrap(), "the held folder is no longer the entry");
         assert_eq!(names(datasets.path()), vec![KEY.to_owned(), format!("{KEY}.published")]);
         // The published entry is read-only: the store removes it, which the temporary folder's own removal cannot

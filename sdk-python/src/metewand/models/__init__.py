@@ -14,5 +14,6 @@ worker pays only for the modules it uses:
 - ``metewand.models.dataset_published``: Metewand dataset store record
 - ``metewand.models.metrics``: Metewand metrics envelope
 - ``metewand.models.result_manifest``: Metewand result manifest
+- ``metewand.models.slurm_submission``: Metewand Slurm submission
 - ``metewand.models.worker_protocol_message``: Metewand worker protocol message, version 1
 """

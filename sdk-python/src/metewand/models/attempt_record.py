@@ -27,6 +27,7 @@ from metewand._strict import (
 from metewand.models.common import (
     FileRecord,
     SdkInfo,
+    _attempt_id,
     _capability,
     _failure_code,
     _problem_contract_id,
@@ -167,13 +168,6 @@ _LITERAL_ALIASES = {
     "Outcome": OUTCOME_VALUES,
     "Phase": PHASE_VALUES,
 }
-
-
-def _attempt_id(value: object, path: str) -> str:
-    """A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and
-    repetition.
-    """
-    return check_string(value, path, pattern=r"^mw1-attempt-[0-9a-f]{64}$")
 
 
 def _failure_kind(value: object, path: str) -> FailureKind:

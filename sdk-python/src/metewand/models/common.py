@@ -93,6 +93,13 @@ _LITERAL_ALIASES = {
 }
 
 
+def _attempt_id(value: object, path: str) -> str:
+    """A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and
+    repetition.
+    """
+    return check_string(value, path, pattern=r"^mw1-attempt-[0-9a-f]{64}$")
+
+
 def _capability(value: object, path: str) -> Capability:
     """A capability name a worker may report."""
     return check_enum(value, path, CAPABILITY_VALUES)

@@ -1,0 +1,407 @@
+// Generated from schemas/slurm-submission.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand Slurm submission: types generated from `schemas/slurm-submission.schema.json`.
+//!
+//! slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it queued. Its tasks
+//! read it to find their work.
+
+///One job of a submission.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Job {
+    pub first: crate::strict::SafeUint,
+    pub job_id: crate::strict::SafeUint,
+    ///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
+    pub kind: JobKind,
+    ///Its batch script, relative to the campaign folder.
+    pub script: JobScript,
+    pub tasks: crate::strict::SafeUint,
+}
+///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum JobKind {
+    #[serde(rename = "datasets")]
+    Datasets,
+    #[serde(rename = "attempts")]
+    Attempts,
+    #[serde(rename = "export")]
+    Export,
+}
+impl ::std::fmt::Display for JobKind {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Datasets => f.write_str("datasets"),
+            Self::Attempts => f.write_str("attempts"),
+            Self::Export => f.write_str("export"),
+        }
+    }
+}
+impl ::std::str::FromStr for JobKind {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "datasets" => Ok(Self::Datasets),
+            "attempts" => Ok(Self::Attempts),
+            "export" => Ok(Self::Export),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for JobKind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for JobKind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///Its batch script, relative to the campaign folder.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct JobScript(::std::string::String);
+impl ::std::ops::Deref for JobScript {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<JobScript> for ::std::string::String {
+    fn from(value: JobScript) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for JobScript {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for JobScript {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for JobScript {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JobScript {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it queued. Its tasks read it to find their work.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct SlurmSubmission {
+    ///The attempt ids to run, pack i being attempts[i*K .. (i+1)*K] for the pack size K.
+    pub attempts: ::std::vec::Vec<super::common::AttemptId>,
+    ///The metewand the tasks run, by absolute path.
+    pub binary: SlurmSubmissionBinary,
+    pub concurrency: crate::strict::SafeUint,
+    ///The keys of the datasets to materialize, dataset task i materializing datasets[i].
+    pub datasets: ::std::vec::Vec<super::common::Sha256>,
+    ///The document's format: 1, the only one this version reads.
+    pub format: Format1,
+    ///The jobs, in the order they were submitted.
+    pub jobs: ::std::vec::Vec<Job>,
+    pub number: crate::strict::SafeUint,
+    pub pack_size: crate::strict::SafeUint,
+    ///The state folder (the dataset store), absolute.
+    pub state_dir: SlurmSubmissionStateDir,
+    pub submitted_at: super::common::Timestamp,
+    ///Whether workers' processes are kept together by the freezing sweep rather than a PID namespace.
+    pub sweep_processes: bool,
+}
+///The metewand the tasks run, by absolute path.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct SlurmSubmissionBinary(::std::string::String);
+impl ::std::ops::Deref for SlurmSubmissionBinary {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<SlurmSubmissionBinary> for ::std::string::String {
+    fn from(value: SlurmSubmissionBinary) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for SlurmSubmissionBinary {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for SlurmSubmissionBinary {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SlurmSubmissionBinary {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SlurmSubmissionBinary {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The state folder (the dataset store), absolute.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct SlurmSubmissionStateDir(::std::string::String);
+impl ::std::ops::Deref for SlurmSubmissionStateDir {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<SlurmSubmissionStateDir> for ::std::string::String {
+    fn from(value: SlurmSubmissionStateDir) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for SlurmSubmissionStateDir {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for SlurmSubmissionStateDir {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SlurmSubmissionStateDir {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SlurmSubmissionStateDir {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}
+/// The constant `1`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Format1;
+impl ::serde::Serialize for Format1 {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_u64(1u64)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Format1 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Format1Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
+            type Value = Format1;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the integer 1")
+            }
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                value: u64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1u64 {
+                    Ok(Format1)
+                } else {
+                    Err(
+                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
+                    )
+                }
+            }
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                value: i64,
+            ) -> ::std::result::Result<Format1, E> {
+                match u64::try_from(value) {
+                    Ok(value) => self.visit_u64(value),
+                    Err(_) => {
+                        Err(
+                            E::invalid_value(
+                                ::serde::de::Unexpected::Signed(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
+            fn visit_f64<E: ::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1.0 {
+                    Ok(Format1)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Format1Visitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Job {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Job::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Job {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Job::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SlurmSubmission {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        SlurmSubmission::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SlurmSubmission {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        SlurmSubmission::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for JobScript {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for SlurmSubmissionBinary {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for SlurmSubmissionStateDir {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}

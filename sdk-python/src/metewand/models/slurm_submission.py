@@ -1,0 +1,292 @@
+# Generated from schemas/slurm-submission.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+"""Metewand Slurm submission.
+
+slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it queued.
+Its tasks read it to find their work.
+
+Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
+(raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
+to_dict. DEFINITIONS maps the schema's definition names to the classes.
+"""
+
+from __future__ import annotations
+
+from metewand._strict import (
+    ModelError,
+    check_array,
+    check_boolean,
+    check_const,
+    check_enum,
+    check_model,
+    check_object,
+    check_string,
+)
+from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp
+
+# Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+__all__ = ["DEFINITIONS", "Job", "ModelError", "SlurmSubmission"]
+
+_JOB_KIND_VALUES: frozenset[str] = frozenset({"datasets", "attempts", "export"})
+"""What it runs: datasets (an array materializing one dataset a task), attempts (an array running
+one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
+"""
+
+
+class SlurmSubmission:
+    """Metewand Slurm submission.
+
+    slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it
+    queued. Its tasks read it to find their work.
+    """
+
+    __slots__ = (
+        "attempts",
+        "binary",
+        "concurrency",
+        "datasets",
+        "format",
+        "jobs",
+        "number",
+        "pack_size",
+        "state_dir",
+        "submitted_at",
+        "sweep_processes",
+    )
+
+    attempts: list[str]
+    """The attempt ids to run, pack i being attempts[i*K .. (i+1)*K] for the pack size K."""
+
+    binary: str
+    """The metewand the tasks run, by absolute path."""
+
+    concurrency: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    datasets: list[str]
+    """The keys of the datasets to materialize, dataset task i materializing datasets[i]."""
+
+    format: Literal[1]
+    """The document's format: 1, the only one this version reads."""
+
+    jobs: list[Job]
+    """The jobs, in the order they were submitted."""
+
+    number: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    pack_size: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    state_dir: str
+    """The state folder (the dataset store), absolute."""
+
+    submitted_at: str
+    """An RFC 3339 timestamp in UTC."""
+
+    sweep_processes: bool
+    """Whether workers' processes are kept together by the freezing sweep rather than a PID
+    namespace.
+    """
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = (
+        "attempts",
+        "binary",
+        "concurrency",
+        "datasets",
+        "format",
+        "jobs",
+        "number",
+        "pack_size",
+        "state_dir",
+        "submitted_at",
+        "sweep_processes",
+    )
+
+    def __init__(
+        self,
+        *,
+        attempts: list[str],
+        binary: str,
+        concurrency: int,
+        datasets: list[str],
+        format: Literal[1] = 1,
+        jobs: list[Job],
+        number: int,
+        pack_size: int,
+        state_dir: str,
+        submitted_at: str,
+        sweep_processes: bool,
+    ) -> None:
+        self.attempts = check_array(attempts, "/attempts", _attempt_id)
+        self.binary = check_string(binary, "/binary", min_length=1)
+        self.concurrency = _safe_uint(concurrency, "/concurrency")
+        self.datasets = check_array(datasets, "/datasets", _sha256)
+        self.format = check_const(format, "/format", 1)
+        self.jobs = check_array(jobs, "/jobs", check_model, Job)
+        self.number = _safe_uint(number, "/number")
+        self.pack_size = _safe_uint(pack_size, "/pack_size")
+        self.state_dir = check_string(state_dir, "/state_dir", min_length=1)
+        self.submitted_at = _timestamp(submitted_at, "/submitted_at")
+        self.sweep_processes = check_boolean(sweep_processes, "/sweep_processes")
+
+    @classmethod
+    def from_dict(cls, data: object) -> SlurmSubmission:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> SlurmSubmission:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.attempts = check_array(fields["attempts"], path + "/attempts", _attempt_id)
+        model.binary = check_string(fields["binary"], path + "/binary", min_length=1)
+        model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
+        model.datasets = check_array(fields["datasets"], path + "/datasets", _sha256)
+        model.format = check_const(fields["format"], path + "/format", 1)
+        model.jobs = check_array(fields["jobs"], path + "/jobs", Job._decode)
+        model.number = _safe_uint(fields["number"], path + "/number")
+        model.pack_size = _safe_uint(fields["pack_size"], path + "/pack_size")
+        model.state_dir = check_string(fields["state_dir"], path + "/state_dir", min_length=1)
+        model.submitted_at = _timestamp(fields["submitted_at"], path + "/submitted_at")
+        model.sweep_processes = check_boolean(fields["sweep_processes"], path + "/sweep_processes")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "attempts": list(self.attempts),
+            "binary": self.binary,
+            "concurrency": self.concurrency,
+            "datasets": list(self.datasets),
+            "format": self.format,
+            "jobs": [item.to_dict() for item in self.jobs],
+            "number": self.number,
+            "pack_size": self.pack_size,
+            "state_dir": self.state_dir,
+            "submitted_at": self.submitted_at,
+            "sweep_processes": self.sweep_processes,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SlurmSubmission):
+            return NotImplemented
+        return (
+            self.attempts == other.attempts
+            and self.binary == other.binary
+            and self.concurrency == other.concurrency
+            and self.datasets == other.datasets
+            and self.format == other.format
+            and self.jobs == other.jobs
+            and self.number == other.number
+            and self.pack_size == other.pack_size
+            and self.state_dir == other.state_dir
+            and self.submitted_at == other.submitted_at
+            and self.sweep_processes == other.sweep_processes
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"SlurmSubmission(attempts={self.attempts!r}, binary={self.binary!r}, "
+            f"concurrency={self.concurrency!r}, datasets={self.datasets!r}, "
+            f"format={self.format!r}, jobs={self.jobs!r}, number={self.number!r}, "
+            f"pack_size={self.pack_size!r}, state_dir={self.state_dir!r}, "
+            f"submitted_at={self.submitted_at!r}, sweep_processes={self.sweep_processes!r})"
+        )
+
+
+class Job:
+    """One job of a submission."""
+
+    __slots__ = ("first", "job_id", "kind", "script", "tasks")
+
+    first: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    job_id: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    kind: Literal["datasets", "attempts", "export"]
+    """What it runs: datasets (an array materializing one dataset a task), attempts (an array
+    running one pack of attempts a task) or export (one job writing results.csv and
+    results.jsonl).
+    """
+
+    script: str
+    """Its batch script, relative to the campaign folder."""
+
+    tasks: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("first", "job_id", "kind", "script", "tasks")
+
+    def __init__(
+        self,
+        *,
+        first: int,
+        job_id: int,
+        kind: Literal["datasets", "attempts", "export"],
+        script: str,
+        tasks: int,
+    ) -> None:
+        self.first = _safe_uint(first, "/first")
+        self.job_id = _safe_uint(job_id, "/job_id")
+        self.kind = check_enum(kind, "/kind", _JOB_KIND_VALUES)
+        self.script = check_string(script, "/script", min_length=1)
+        self.tasks = _safe_uint(tasks, "/tasks")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Job:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Job:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.first = _safe_uint(fields["first"], path + "/first")
+        model.job_id = _safe_uint(fields["job_id"], path + "/job_id")
+        model.kind = check_enum(fields["kind"], path + "/kind", _JOB_KIND_VALUES)
+        model.script = check_string(fields["script"], path + "/script", min_length=1)
+        model.tasks = _safe_uint(fields["tasks"], path + "/tasks")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "first": self.first,
+            "job_id": self.job_id,
+            "kind": self.kind,
+            "script": self.script,
+            "tasks": self.tasks,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Job):
+            return NotImplemented
+        return (
+            self.first == other.first
+            and self.job_id == other.job_id
+            and self.kind == other.kind
+            and self.script == other.script
+            and self.tasks == other.tasks
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Job(first={self.first!r}, job_id={self.job_id!r}, kind={self.kind!r}, "
+            f"script={self.script!r}, tasks={self.tasks!r})"
+        )
+
+
+# The class of each definition in the schema, by its name under $defs (None for the root).
+DEFINITIONS: dict[str | None, type] = {None: SlurmSubmission, "job": Job}
