@@ -10,56 +10,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use metewand_runtime::CheckedRepository;
-use serde::{Deserialize, Serialize};
+use metewand_runtime::protocol::strict::SafeUint;
 
-/// A worker command's program.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Program {
-    /// The command's first word as declared.
-    pub command: String,
-    /// The first match on `PATH` (or the path itself when it has a `/`), if any.
-    pub path_match: Option<String>,
-    /// The file it resolves to through symbolic links.
-    pub resolved: Option<String>,
-    /// The SHA-256 of that file.
-    pub sha256: Option<String>,
-    /// Its `#!` line, when it is a script (a version manager's shim is one: every start pays for it).
-    pub script: Option<String>,
-}
-
-/// The machine and programs of one run.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Environment {
-    /// Metewand's version.
-    pub metewand_version: String,
-    /// The host name.
-    pub host: Option<String>,
-    /// The OS (`/proc/sys/kernel/ostype`) and kernel release.
-    pub os: Option<String>,
-    /// The kernel release.
-    pub kernel: Option<String>,
-    /// The CPU model.
-    pub cpu_model: Option<String>,
-    /// Logical CPUs available to this process.
-    pub logical_cpus: u64,
-    /// Total memory in bytes.
-    pub memory_bytes: Option<u64>,
-    /// Each worker's program, by worker name.
-    pub workers: BTreeMap<String, Program>,
-    /// The repository's git commit, when it is a git checkout.
-    pub git_commit: Option<String>,
-    /// Whether the checkout has uncommitted changes.
-    pub git_dirty: Option<bool>,
-}
+pub use metewand_runtime::protocol::generated::campaign_file::{Environment, Program};
 
 #[allow(clippy::disallowed_methods, reason = "procfs and sysfs files at fixed paths, which only the kernel writes")]
 fn read_trimmed(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
 }
 
-/// The program of one worker command: found as the runtime's `execvp` would, in the worker's source copy for a
-/// relative path (here, the declared source folder, which the copy mirrors).
-pub fn program(command: &str, source: &Path) -> Program {
+/// The program of the worker `worker`'s command: found as the runtime's `execvp` would, in the worker's source
+/// copy for a relative path (here, the declared source folder, which the copy mirrors).
+pub fn program(worker: &str, command: &str, source: &Path) -> Program {
     let path_var = std::env::var_os("PATH");
     let found = metewand_runtime::session::find_program(command.as_ref(), source, path_var.as_deref());
     let resolved = found.as_ref().and_then(|path| fs::canonicalize(path).ok());
@@ -72,11 +34,17 @@ pub fn program(command: &str, source: &Path) -> Program {
             let script = bytes.strip_prefix(b"#!").map(|rest| {
                 format!("#!{}", String::from_utf8_lossy(rest.split(|&b| b == b'\n').next().unwrap_or(b"")))
             });
-            (Some(metewand_runtime::Sha256Digest::of(&bytes).to_string()), script)
+            (
+                Some(
+                    metewand_runtime::Sha256Digest::of(&bytes).to_string().parse().expect("a digest is lowercase hex"),
+                ),
+                script,
+            )
         }
         None => (None, None),
     };
     Program {
+        worker: worker.to_owned(),
         command: command.to_owned(),
         path_match: found.map(|path| path.to_string_lossy().into_owned()),
         resolved: resolved.map(|path| path.to_string_lossy().into_owned()),
@@ -100,49 +68,48 @@ fn git(repository: &Path, args: &[&str]) -> Option<String> {
     child.wait().ok()?.success().then_some(out)
 }
 
-impl Environment {
-    /// Captures the environment for a run of `repository`'s workers.
-    pub fn capture(repository: &CheckedRepository) -> Environment {
-        #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
-        let cpu_model = fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
-            text.lines()
-                .find(|line| line.starts_with("model name"))
-                .and_then(|line| line.split_once(':'))
-                .map(|(_, model)| model.trim().to_owned())
-        });
-        #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
-        let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-            let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib * 1024)
-        });
-        // Workers usually share their program: each is found and hashed once.
-        let mut seen: BTreeMap<(String, PathBuf), Program> = BTreeMap::new();
-        let workers = repository
-            .workers()
-            .iter()
-            .map(|(name, worker)| {
-                let first = worker.expanded_command()[0].to_string_lossy().into_owned();
-                let key = (first.clone(), worker.source_path().to_owned());
-                let found = seen.entry(key).or_insert_with(|| program(&first, worker.source_path())).clone();
-                (name.clone(), found)
-            })
-            .collect();
-        let root = repository.root();
-        let git_commit = git(root, &["rev-parse", "HEAD"]).map(|text| text.trim().to_owned());
-        let git_dirty =
-            git_commit.as_ref().and_then(|_| git(root, &["status", "--porcelain"])).map(|text| !text.is_empty());
-        Environment {
-            metewand_version: env!("CARGO_PKG_VERSION").to_owned(),
-            host: read_trimmed("/proc/sys/kernel/hostname"),
-            os: read_trimmed("/proc/sys/kernel/ostype"),
-            kernel: read_trimmed("/proc/sys/kernel/osrelease"),
-            cpu_model,
-            logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
-            memory_bytes,
-            workers,
-            git_commit,
-            git_dirty,
-        }
+/// Captures the environment for a run of `repository`'s workers.
+pub fn capture(repository: &CheckedRepository) -> Environment {
+    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
+    let cpu_model = fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
+        text.lines()
+            .find(|line| line.starts_with("model name"))
+            .and_then(|line| line.split_once(':'))
+            .map(|(_, model)| model.trim().to_owned())
+    });
+    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
+    let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    // Workers usually share their program: each is found and hashed once.
+    let mut seen: BTreeMap<(String, PathBuf), Program> = BTreeMap::new();
+    let workers = repository
+        .workers()
+        .iter()
+        .map(|(name, worker)| {
+            let first = worker.expanded_command()[0].to_string_lossy().into_owned();
+            let key = (first.clone(), worker.source_path().to_owned());
+            let found = seen.entry(key).or_insert_with(|| program(name, &first, worker.source_path()));
+            Program { worker: name.clone(), ..found.clone() }
+        })
+        .collect();
+    let root = repository.root();
+    let git_commit = git(root, &["rev-parse", "HEAD"]).map(|text| text.trim().to_owned());
+    let git_dirty =
+        git_commit.as_ref().and_then(|_| git(root, &["status", "--porcelain"])).map(|text| !text.is_empty());
+    Environment {
+        metewand_version: env!("CARGO_PKG_VERSION").to_owned(),
+        host: read_trimmed("/proc/sys/kernel/hostname"),
+        os: read_trimmed("/proc/sys/kernel/ostype"),
+        kernel: read_trimmed("/proc/sys/kernel/osrelease"),
+        cpu_model,
+        logical_cpus: SafeUint::try_from(std::thread::available_parallelism().map_or(1, |n| n.get() as u64))
+            .unwrap_or(SafeUint::MAX),
+        memory_bytes: memory_bytes.and_then(|bytes| SafeUint::try_from(bytes).ok()),
+        workers,
+        git_commit,
+        git_dirty,
     }
 }

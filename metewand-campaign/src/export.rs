@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Phase};
 use serde_json::{Map, Value};
 
-use crate::folder::{CampaignFile, FolderError, write_atomically};
+use crate::folder::{FolderError, read_campaign, write_atomically};
 use crate::plan::PlanEntry;
 use crate::status::Status;
 
@@ -58,13 +58,13 @@ fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
     };
     let failure = record.failure.as_ref();
     for (key, value) in [
-        ("attempt_id", Value::String(entry.id.clone())),
+        ("attempt_id", Value::String(entry.id.to_string())),
         ("problem", Value::String(entry.problem.clone())),
         ("dataset", Value::String(entry.dataset.clone())),
-        ("dataset_seed", Value::from(entry.dataset_seed)),
+        ("dataset_seed", Value::from(entry.dataset_seed.get())),
         ("implementation", Value::String(entry.implementation.clone())),
-        ("implementation_seed", Value::from(entry.implementation_seed)),
-        ("repetition", Value::from(entry.repetition)),
+        ("implementation_seed", Value::from(entry.implementation_seed.get())),
+        ("repetition", Value::from(entry.repetition.get())),
         ("outcome", Value::String(record.outcome.to_string())),
         ("verdict", text(record.verdict.map(|verdict| verdict.to_string()))),
         ("failure_role", text(failure.and_then(|failure| failure.role.map(|role| role.to_string())))),
@@ -111,7 +111,7 @@ fn csv_field(value: &Value) -> String {
 /// Writes both exports of the campaign folder from its records, and returns the folder's status as that one
 /// reading of the records found it.
 pub fn write(folder: &Path) -> Result<Status, FolderError> {
-    let file = CampaignFile::read(folder)?;
+    let file = read_campaign(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; file.attempts.len()]);

@@ -12,10 +12,10 @@ use metewand_runtime::attempt::{DatasetMaterialization, RECORD_FILE};
 use metewand_runtime::document::read_document;
 use metewand_runtime::files::{Dir, FsError};
 use metewand_runtime::identity::AttemptId;
-use serde::{Deserialize, Serialize};
+use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::environment::Environment;
-use crate::plan::{CampaignPlan, Definition, PlanEntry};
+use crate::plan::CampaignPlan;
 
 /// The plan file in a campaign folder.
 pub const CAMPAIGN_FILE: &str = "campaign.json";
@@ -79,57 +79,14 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) 
     move |source| FolderError::Io { action, path: path.to_owned(), source }
 }
 
-/// One run of the campaign in this folder.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunEntry {
-    /// When it started (RFC 3339 UTC).
-    pub started_at: String,
-    /// `-j`.
-    pub concurrency: u64,
-    /// The machine and programs it ran with.
-    pub environment: Environment,
-}
+/// `campaign.json`, read and written as its schema's generated type.
+pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, Format1, Run};
 
-/// The `format` of Metewand's own documents in a campaign folder (`campaign.json`, `slurm/<n>/submission.json`):
-/// 1, the only one this version reads; any other is refused when the document is read, naming both.
-pub const FORMAT: u64 = 1;
-
-/// Deserializes a document's `format`, refusing any but [`FORMAT`].
-pub(crate) fn format_one<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-    let format = u64::deserialize(deserializer)?;
-    if format != FORMAT {
-        return Err(serde::de::Error::custom(format!(
-            "format {format} is not one this metewand reads (it reads format {FORMAT}); use the metewand that wrote it"
-        )));
-    }
-    Ok(format)
-}
-
-/// `campaign.json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CampaignFile {
-    /// [`FORMAT`], checked on read.
-    #[serde(deserialize_with = "format_one")]
-    pub format: u64,
-    /// The campaign's name.
-    pub name: String,
-    /// The repository's canonical path.
-    pub repository: String,
-    /// The axes of the last run.
-    pub definition: Definition,
-    /// Every attempt of the last run's plan.
-    pub attempts: Vec<PlanEntry>,
-    /// Every run in this folder, oldest first.
-    pub runs: Vec<RunEntry>,
-}
-
-impl CampaignFile {
-    /// Reads `campaign.json` of `folder`.
-    pub fn read(folder: &Path) -> Result<CampaignFile, FolderError> {
-        let path = folder.join(CAMPAIGN_FILE);
-        let bytes = read_plan_file(folder)?;
-        serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
-    }
+/// Reads `campaign.json` of `folder`, its format checked.
+pub fn read_campaign(folder: &Path) -> Result<CampaignFile, FolderError> {
+    let path = folder.join(CAMPAIGN_FILE);
+    let bytes = read_plan_file(folder)?;
+    serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
 }
 
 /// Opens one of the folder's own files for reading without following a link or blocking on a FIFO: only a
@@ -213,7 +170,7 @@ impl CampaignFolder {
         }
         let repository = plan.repository().root().to_string_lossy().into_owned();
         let mut runs = Vec::new();
-        match CampaignFile::read(&path) {
+        match read_campaign(&path) {
             Ok(found) => {
                 if found.name != plan.name() || found.repository != repository {
                     return Err(FolderError::Foreign {
@@ -235,13 +192,13 @@ impl CampaignFolder {
             }
             Err(error) => return Err(error),
         }
-        runs.push(RunEntry {
-            started_at: metewand_runtime::attempt::rfc3339(std::time::SystemTime::now()),
-            concurrency,
+        runs.push(Run {
+            started_at: metewand_runtime::attempt::timestamp(std::time::SystemTime::now()),
+            concurrency: SafeUint::try_from(concurrency).unwrap_or(SafeUint::MAX),
             environment,
         });
         let file = CampaignFile {
-            format: FORMAT,
+            format: Format1,
             name: plan.name().to_owned(),
             repository,
             definition: plan.definition().clone(),
@@ -260,7 +217,7 @@ impl CampaignFolder {
     /// Slurm submission): takes the lock shared, waiting up to `wait` for a run or a submission holding it
     /// exclusively, and leaves `campaign.json` as it is (it must exist).
     pub fn join(path: &Path, wait: std::time::Duration) -> Result<CampaignFolder, FolderError> {
-        CampaignFile::read(path)?;
+        read_campaign(path)?;
         let path = path.canonicalize().map_err(io_error("resolve", path))?;
         let (lock, lock_path) = open_lock(&path)?;
         let deadline = std::time::Instant::now() + wait;

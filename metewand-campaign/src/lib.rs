@@ -64,7 +64,7 @@ pub mod status;
 pub mod summary;
 
 pub use environment::Environment;
-pub use folder::{CampaignFile, CampaignFolder, FolderError};
+pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
 pub use runner::{Observer, RunConfig, RunSummary, Silent, run};
 pub use status::Status;

@@ -12,7 +12,6 @@ use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError, RunO
 use metewand_runtime::identity::{AttemptId, DatasetKey, attempt_id};
 use metewand_runtime::repository::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
 use metewand_runtime::session::{ConfinementReport, KernelSupport};
-use serde::{Deserialize, Serialize};
 
 /// The name of a campaign built from flags alone begins with this, followed by a digest of its axes, so two
 /// different ad-hoc campaigns never share a folder.
@@ -81,62 +80,27 @@ pub struct Axes {
     pub repetitions: Option<u64>,
 }
 
-/// A seed axis as written in `campaign.json`: a list, or `{ "from", "count" }`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum SeedsDefinition {
-    /// The seeds listed.
-    List(Vec<u64>),
-    /// Consecutive seeds.
-    Range {
-        /// The first.
-        from: u64,
-        /// How many.
-        count: u64,
-    },
-}
+pub use metewand_runtime::protocol::generated::campaign_file::{Definition, PlanEntry, SeedAxis};
 
-impl SeedsDefinition {
-    /// How many seeds.
-    pub fn len(&self) -> u64 {
-        match self {
-            SeedsDefinition::List(list) => list.len() as u64,
-            SeedsDefinition::Range { count, .. } => *count,
-        }
-    }
-
-    /// Whether the axis is empty (never, in a plan).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+/// A seed axis as `campaign.json` records it: `list`, or `first` and `count`.
+pub fn seed_axis(seeds: &Seeds) -> SeedAxis {
+    match seeds {
+        Seeds::List(list) => SeedAxis { list: list.clone(), first: None, count: None },
+        Seeds::Range { from, count } => SeedAxis {
+            list: Vec::new(),
+            first: Some(*from),
+            count: Some(SafeUint::try_from(*count).unwrap_or(SafeUint::MAX)),
+        },
     }
 }
 
-impl From<&Seeds> for SeedsDefinition {
-    fn from(seeds: &Seeds) -> SeedsDefinition {
-        match seeds {
-            Seeds::List(list) => SeedsDefinition::List(list.iter().map(|seed| seed.get()).collect()),
-            Seeds::Range { from, count } => SeedsDefinition::Range { from: from.get(), count: *count },
-        }
+/// The seeds a recorded axis names, or `None` for an axis that is neither a nonempty list nor a first and a count.
+pub fn seeds_of(axis: &SeedAxis) -> Option<Seeds> {
+    match (axis.list.is_empty(), axis.first, axis.count) {
+        (false, None, None) => Some(Seeds::List(axis.list.clone())),
+        (true, Some(from), Some(count)) if count.get() >= 1 => Some(Seeds::Range { from, count: count.get() }),
+        _ => None,
     }
-}
-
-/// A campaign's axes after flags, as `campaign.json` records them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Definition {
-    /// The campaign's name.
-    pub name: String,
-    /// Problem names.
-    pub problems: Vec<String>,
-    /// Dataset names.
-    pub datasets: Vec<String>,
-    /// Implementation names.
-    pub implementations: Vec<String>,
-    /// Dataset seeds.
-    pub dataset_seeds: SeedsDefinition,
-    /// Implementation seeds.
-    pub implementation_seeds: SeedsDefinition,
-    /// Attempts per cell.
-    pub repetitions: u64,
 }
 
 /// One attempt of the plan, by indices into [`CampaignPlan`]'s tables.
@@ -273,9 +237,9 @@ impl<'r> CampaignPlan<'r> {
             problems: spec.problems.clone(),
             datasets: spec.datasets.clone(),
             implementations: spec.implementations.clone(),
-            dataset_seeds: (&spec.dataset_seeds).into(),
-            implementation_seeds: (&spec.implementation_seeds).into(),
-            repetitions: spec.repetitions,
+            dataset_seeds: seed_axis(&spec.dataset_seeds),
+            implementation_seeds: seed_axis(&spec.implementation_seeds),
+            repetitions: SafeUint::try_from(spec.repetitions).unwrap_or(SafeUint::MAX),
         };
         if name.is_none() {
             let value = serde_json::to_value(&definition).expect("a definition serializes");
@@ -421,35 +385,14 @@ impl<'r> CampaignPlan<'r> {
     /// The inputs of one attempt as `campaign.json` lists them.
     pub fn entry(&self, attempt: &PlannedAttempt) -> PlanEntry {
         PlanEntry {
-            id: attempt.id.as_str().to_owned(),
+            id: attempt.id.clone(),
             problem: self.problems[attempt.problem as usize].clone(),
             dataset: self.datasets[attempt.dataset as usize].clone(),
-            dataset_seed: attempt.dataset_seed.get(),
-            dataset_key: self.keys[attempt.key as usize].key.as_str().to_owned(),
+            dataset_seed: attempt.dataset_seed,
+            dataset_key: self.keys[attempt.key as usize].key.clone(),
             implementation: self.implementations[attempt.implementation as usize].clone(),
-            implementation_seed: attempt.implementation_seed.get(),
-            repetition: attempt.repetition,
+            implementation_seed: attempt.implementation_seed,
+            repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
         }
     }
-}
-
-/// One attempt's id and inputs in `campaign.json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanEntry {
-    /// The attempt id.
-    pub id: String,
-    /// The problem's name.
-    pub problem: String,
-    /// The dataset's name.
-    pub dataset: String,
-    /// The dataset seed.
-    pub dataset_seed: u64,
-    /// The dataset key.
-    pub dataset_key: String,
-    /// The implementation's name.
-    pub implementation: String,
-    /// The implementation seed.
-    pub implementation_seed: u64,
-    /// The repetition, from 1.
-    pub repetition: u64,
 }

@@ -119,12 +119,13 @@ impl Status {
     }
 }
 
-/// What `status` needs of `campaign.json`: the name and the ids, so that a large plan costs little memory.
+/// What `status` needs of `campaign.json` (a projection of the generated `CampaignFile`): the name and the ids, so
+/// that a large plan costs little memory.
 #[derive(Deserialize)]
 struct CampaignIds {
     /// Checked while reading, not kept.
-    #[serde(rename = "format", deserialize_with = "crate::folder::format_one")]
-    _format: u64,
+    #[serde(rename = "format")]
+    _format: crate::folder::Format1,
     name: String,
     repository: String,
     attempts: Vec<IdOnly>,

@@ -112,7 +112,7 @@ impl PlanSummary {
                 definition.dataset_seeds.len(),
                 plan.implementations().len() as u64,
                 definition.implementation_seeds.len(),
-                definition.repetitions,
+                definition.repetitions.get(),
             ],
             datasets: plan.keys().len(),
             datasets_in_store,
@@ -133,7 +133,7 @@ impl PlanSummary {
 fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStart> {
     let mut grouped: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for name in plan.workers() {
-        if let Some(program) = environment.workers.get(name)
+        if let Some(program) = environment.workers.iter().find(|program| program.worker == *name)
             && let Some(script) = &program.script
         {
             let path = program.path_match.clone().unwrap_or_else(|| program.command.clone());

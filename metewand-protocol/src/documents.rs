@@ -1,8 +1,10 @@
 //! What Metewand's own documents answer beyond their fields: pure functions of a generated document, kept beside
 //! the types so that every reader of the document asks them the same way.
 
+use crate::generated::campaign_file::SeedAxis;
 use crate::generated::common::AttemptId;
 use crate::generated::slurm_submission::{JobKind, SlurmSubmission};
+use crate::strict::SafeUint;
 
 impl SlurmSubmission {
     /// The attempt ids of pack `pack`: `attempts[pack * K .. (pack + 1) * K]` for the pack size K (at least 1).
@@ -39,5 +41,17 @@ impl SlurmSubmission {
             .iter()
             .find(|job| job.kind == kind && (job.first.get()..job.first.get() + job.tasks.get()).contains(&index))
             .map(|job| (job.job_id.get(), index - job.first.get()))
+    }
+}
+
+impl SeedAxis {
+    /// How many seeds the axis names: its list's length, or its count (0 for an axis that is neither).
+    pub fn len(&self) -> u64 {
+        if self.list.is_empty() { self.count.map_or(0, SafeUint::get) } else { self.list.len() as u64 }
+    }
+
+    /// Whether the axis names no seed (never so in a plan).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }

@@ -37,9 +37,10 @@ embedded!(ATTEMPT_RECORD, "attempt-record");
 embedded!(DATASET_PUBLISHED, "dataset-published");
 embedded!(DATASET_MATERIALIZATION, "dataset-materialization");
 embedded!(SLURM_SUBMISSION, "slurm-submission");
+embedded!(CAMPAIGN_FILE, "campaign-file");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 9] = [
+pub const ALL: [EmbeddedSchema; 10] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -49,6 +50,7 @@ pub const ALL: [EmbeddedSchema; 9] = [
     DATASET_PUBLISHED,
     DATASET_MATERIALIZATION,
     SLURM_SUBMISSION,
+    CAMPAIGN_FILE,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

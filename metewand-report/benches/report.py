@@ -87,11 +87,11 @@ def synthesize(folder: Path, size: int, slower: dict[str, float], seed: int) -> 
                     directory.mkdir()
                     (directory / "attempt.json").write_text(json.dumps(record), encoding="utf-8")
     environment = {"metewand_version": "0.1.0", "host": "bench", "os": "Linux", "kernel": "6.1", "cpu_model": "cpu",
-                   "logical_cpus": 2, "memory_bytes": 1 << 34, "workers": {}, "git_commit": None, "git_dirty": None}
+                   "logical_cpus": 2, "memory_bytes": 1 << 34, "workers": [], "git_commit": None, "git_dirty": None}
     campaign = {
         "format": 1, "name": "main", "repository": "/bench/repo",
         "definition": {"name": "main", "problems": ["answer"], "datasets": DATASETS, "implementations": IMPLEMENTATIONS,
-                       "dataset_seeds": {"from": 0, "count": seeds}, "implementation_seeds": [0],
+                       "dataset_seeds": {"first": 0, "count": seeds}, "implementation_seeds": {"list": [0]},
                        "repetitions": REPETITIONS},
         "attempts": entries,
         "runs": [{"started_at": "2026-01-01T00:00:00Z", "concurrency": 2, "environment": environment}],

@@ -374,8 +374,12 @@ fn warnings(a: &Records, b: &Records) -> Vec<String> {
             put("logical CPUs", env.logical_cpus.to_string());
             put("memory", env.memory_bytes.map_or("unknown".to_owned(), |bytes| bytes.to_string()));
             put("concurrency (-j)", run.concurrency.to_string());
-            for (worker, program) in &env.workers {
-                put("worker programs", format!("{worker}: {}", program.sha256.as_deref().unwrap_or("not found")));
+            for program in &env.workers {
+                let worker = &program.worker;
+                put(
+                    "worker programs",
+                    format!("{worker}: {}", program.sha256.as_ref().map_or("not found", |sha| sha.as_str())),
+                );
             }
         }
         fields

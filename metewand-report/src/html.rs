@@ -279,7 +279,7 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
             ("logical CPUs", env.logical_cpus.to_string()),
             (
                 "memory",
-                env.memory_bytes.map_or_else(unknown, |bytes| format!("{:.1} GiB", bytes as f64 / 1073741824.0)),
+                env.memory_bytes.map_or_else(unknown, |bytes| format!("{:.1} GiB", bytes.get() as f64 / 1073741824.0)),
             ),
             ("git commit", env.git_commit.clone().unwrap_or_else(|| "not a git checkout".to_owned())),
             (
@@ -291,7 +291,8 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
             let _ = writeln!(out, "<tr><th>{name}</th><td>{}</td></tr>", escape(&value));
         }
         out.push_str("</table>\n<table>\n<tr><th>worker</th><th>command</th><th>program</th><th>SHA-256</th></tr>\n");
-        for (worker, program) in &env.workers {
+        for program in &env.workers {
+            let worker = &program.worker;
             let resolved = program.resolved.clone().unwrap_or_else(|| "not found".to_owned());
             let script = program.script.as_ref().map_or(String::new(), |line| format!(" (script: {line})"));
             let _ = writeln!(
@@ -301,7 +302,7 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
                 escape(&program.command),
                 escape(&resolved),
                 escape(&script),
-                escape(program.sha256.as_deref().unwrap_or("–"))
+                escape(program.sha256.as_ref().map_or("–", |sha| sha.as_str()))
             );
         }
         out.push_str("</table>\n");

@@ -1,5 +1,5 @@
 //! Reading campaign folders into [`Records`]: every planned attempt of each folder (in plan order) with what its
-//! record says, through `metewand-campaign`'s own reading (`campaign.json` by [`CampaignFile::read`], each record
+//! record says, through `metewand-campaign`'s own reading (`campaign.json` by [`read_campaign`](metewand_campaign::read_campaign), each record
 //! by [`Status::scan`], which checks it against the schema and the id it is filed under).
 //!
 //! Names are interned in order of first appearance in the plans, so tables keep the axes' order as the campaign
@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use metewand_campaign::folder::{RunEntry, read_materialization};
-use metewand_campaign::{CampaignFile, Status};
+use metewand_campaign::Status;
+use metewand_campaign::folder::{Run, read_campaign, read_materialization};
 use metewand_protocol::common::{Role, Verdict};
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, ProblemTimed};
 use serde::Serialize;
@@ -33,7 +33,7 @@ pub struct Folder {
     /// Attempt folders without a record (interrupted, or running now).
     pub unfinished: usize,
     /// Each run in the folder, oldest first, with its environment.
-    pub runs: Vec<RunEntry>,
+    pub runs: Vec<Run>,
 }
 
 /// Why an attempt failed, and where to read about it.
@@ -189,7 +189,7 @@ impl Records {
         };
         let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
         for path in paths {
-            let file = CampaignFile::read(path)?;
+            let file = read_campaign(path)?;
             if same_repository
                 && let Some(first) = records.folders.first()
                 && first.repository != file.repository
@@ -244,9 +244,9 @@ impl Records {
                     {
                         // A materialization that failed once for the whole campaign: its log is beside its record.
                         failure.log = materializer_logs
-                            .entry(entry.dataset_key.clone())
+                            .entry(entry.dataset_key.to_string())
                             .or_insert_with(|| {
-                                read_materialization(path, &entry.dataset_key)
+                                read_materialization(path, entry.dataset_key.as_str())
                                     .and_then(|made| made.log)
                                     .map(|log| format!("datasets/{}/{}", entry.dataset_key, log.as_str()))
                             })
@@ -260,13 +260,13 @@ impl Records {
                 }
                 records.attempts.push(Attempt {
                     folder: folder_index,
-                    id: entry.id.clone(),
+                    id: entry.id.to_string(),
                     problem: intern(&mut records.problems, &entry.problem),
                     dataset: intern(&mut records.datasets, &entry.dataset),
-                    dataset_seed: entry.dataset_seed,
+                    dataset_seed: entry.dataset_seed.get(),
                     implementation: intern(&mut records.implementations, &entry.implementation),
-                    implementation_seed: entry.implementation_seed,
-                    repetition: entry.repetition,
+                    implementation_seed: entry.implementation_seed.get(),
+                    repetition: entry.repetition.get(),
                     record,
                 });
             }

@@ -235,10 +235,10 @@ impl Report {
             let first = environments.len();
             for run in &folder.runs {
                 match environments[first..].iter_mut().find(|entry| entry.environment == run.environment) {
-                    Some(entry) => entry.runs.push((run.started_at.clone(), run.concurrency)),
+                    Some(entry) => entry.runs.push((run.started_at.to_string(), run.concurrency.get())),
                     None => environments.push(EnvironmentEntry {
                         folder: folder_name.clone(),
-                        runs: vec![(run.started_at.clone(), run.concurrency)],
+                        runs: vec![(run.started_at.to_string(), run.concurrency.get())],
                         environment: run.environment.clone(),
                     }),
                 }

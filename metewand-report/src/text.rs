@@ -148,7 +148,7 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(out, "- host {}, OS {}, kernel {}", show(&env.host), show(&env.os), show(&env.kernel));
         let _ = writeln!(out, "- CPU {} ({} logical CPUs)", show(&env.cpu_model), env.logical_cpus);
         if let Some(bytes) = env.memory_bytes {
-            let _ = writeln!(out, "- memory {:.1} GiB", bytes as f64 / 1073741824.0);
+            let _ = writeln!(out, "- memory {:.1} GiB", bytes.get() as f64 / 1073741824.0);
         }
         let _ = writeln!(
             out,
@@ -156,14 +156,15 @@ pub fn markdown(report: &Report) -> String {
             env.git_commit.as_deref().unwrap_or("none (not a git checkout)"),
             if env.git_dirty == Some(true) { " with uncommitted changes" } else { "" }
         );
-        for (worker, program) in &env.workers {
+        for program in &env.workers {
+            let worker = &program.worker;
             let _ = writeln!(
                 out,
                 "- worker {}: `{}` is {} (sha256 {})",
                 cell(worker),
                 program.command,
                 program.resolved.as_deref().unwrap_or("not found"),
-                program.sha256.as_deref().unwrap_or("–")
+                program.sha256.as_ref().map_or("–", |sha| sha.as_str())
             );
         }
     }

@@ -221,14 +221,14 @@ pub fn write_campaign(dir: &Path, campaign: &Campaign<'_>, attempts: &[Planned])
     let environment = json!({
         "metewand_version": "0.1.0", "host": campaign.host, "os": "Linux", "kernel": "6.1.0", "cpu_model": "Test CPU",
         "logical_cpus": 2, "memory_bytes": 1u64 << 34,
-        "workers": {"solver": {"command": "solver", "path_match": "/usr/bin/solver", "resolved": "/usr/bin/solver",
-                                "sha256": "ab".repeat(32), "script": null}},
+        "workers": [{"worker": "solver", "command": "solver", "path_match": "/usr/bin/solver",
+                     "resolved": "/usr/bin/solver", "sha256": "ab".repeat(32), "script": null}],
         "git_commit": null, "git_dirty": null,
     });
     let file = json!({
         "format": 1, "name": campaign.name, "repository": campaign.repository,
         "definition": {"name": campaign.name, "problems": names(|p| p.problem), "datasets": names(|p| p.dataset),
-                       "implementations": names(|p| p.implementation), "dataset_seeds": [0], "implementation_seeds": [0],
+                       "implementations": names(|p| p.implementation), "dataset_seeds": {"list": [0]}, "implementation_seeds": {"list": [0]},
                        "repetitions": 1},
         "attempts": entries,
         "runs": [{"started_at": "2026-01-01T00:00:00Z", "concurrency": campaign.concurrency, "environment": environment}],

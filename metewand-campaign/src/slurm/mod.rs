@@ -44,7 +44,7 @@ pub use command::{
 
 use crate::environment::Environment;
 use crate::folder::{
-    CAMPAIGN_FILE, CampaignFile, CampaignFolder, FolderError, Found, open_own, read_attempt, read_materialization,
+    CAMPAIGN_FILE, CampaignFolder, FolderError, Found, open_own, read_attempt, read_campaign, read_materialization,
     write_atomically,
 };
 use crate::plan::CampaignPlan;
@@ -623,7 +623,7 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
             latest.insert(id.as_str(), (submission, position as u64 / submission.pack_size.get().max(1)));
         }
     }
-    let file = CampaignFile::read(folder)?;
+    let file = read_campaign(folder)?;
     for entry in &file.attempts {
         let found = read_attempt(folder, &entry.id);
         if found.outcome().is_some_and(|outcome| is_terminal(outcome, false)) {

@@ -19,8 +19,8 @@ use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
 use super::{Error, SlurmSubmission, io_error, read_submission};
-use crate::folder::{CAMPAIGN_FILE, CampaignFile, CampaignFolder, Found, read_attempt, read_materialization};
-use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedsDefinition};
+use crate::folder::{CAMPAIGN_FILE, CampaignFolder, Found, read_attempt, read_campaign, read_materialization};
+use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedAxis, seeds_of};
 use crate::runner::{Observer, materialize, run_attempt, shared_failure};
 use metewand_runtime::exit::Exit;
 
@@ -75,14 +75,9 @@ fn host() -> String {
 }
 
 /// Seeds as the runtime takes them, from `campaign.json`.
-fn seeds(definition: &SeedsDefinition) -> Result<Seeds, Error> {
-    let safe = |seed: u64| {
-        metewand_protocol::strict::SafeUint::try_from(seed)
-            .map_err(|_| Error::Repository { message: format!("campaign.json holds the seed {seed}, out of range") })
-    };
-    Ok(match definition {
-        SeedsDefinition::List(list) => Seeds::List(list.iter().map(|&seed| safe(seed)).collect::<Result<_, _>>()?),
-        SeedsDefinition::Range { from, count } => Seeds::Range { from: safe(*from)?, count: *count },
+fn seeds(axis: &SeedAxis) -> Result<Seeds, Error> {
+    seeds_of(axis).ok_or_else(|| Error::Repository {
+        message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
     })
 }
 
@@ -99,7 +94,7 @@ pub fn work(
         return Err(Error::Invisible { path: dir.to_owned(), host: host(), reason: error.to_string() });
     }
     let submission = read_submission(dir, number)?;
-    let file = CampaignFile::read(dir)?;
+    let file = read_campaign(dir)?;
     let repository = CheckedRepository::load(Path::new(&file.repository))
         .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
     let definition = &file.definition;
@@ -109,7 +104,7 @@ pub fn work(
         implementations: Some(definition.implementations.clone()),
         dataset_seeds: Some(seeds(&definition.dataset_seeds)?),
         implementation_seeds: Some(seeds(&definition.implementation_seeds)?),
-        repetitions: Some(definition.repetitions),
+        repetitions: Some(definition.repetitions.get()),
     };
     let name = (!file.name.starts_with(AD_HOC_PREFIX)).then_some(file.name.as_str());
     let plan = CampaignPlan::new(&repository, name, &axes)?;

@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, RunConfig, RunSummary, Silent};
+use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, RunConfig, RunSummary, Silent};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::RunOptions;
 use metewand_runtime::cpus::SlotPlan;
@@ -65,8 +65,13 @@ impl Bench {
     pub fn run(&self, name: &str, out: &str, jobs: usize, retry_failed: bool) -> RunSummary {
         let repository = self.load();
         let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
-        let folder =
-            CampaignFolder::open(&self.folder(out), &plan, jobs as u64, Environment::capture(&repository)).unwrap();
+        let folder = CampaignFolder::open(
+            &self.folder(out),
+            &plan,
+            jobs as u64,
+            metewand_campaign::environment::capture(&repository),
+        )
+        .unwrap();
         let config = RunConfig {
             jobs: jobs.try_into().unwrap(),
             cpus: Some(SlotPlan::probe(jobs).unwrap()),

@@ -4,7 +4,7 @@
 use std::fs;
 
 use metewand_campaign::folder::FolderError;
-use metewand_campaign::{Axes, CampaignFile, CampaignFolder, CampaignPlan, Environment, Status};
+use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, Status, read_campaign};
 use serde_json::Value;
 
 use crate::{Bench, records};
@@ -129,7 +129,7 @@ fn a_folder_is_locked_by_its_run_and_refuses_another_repository_or_campaign() {
     let repository = bench.load();
     let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
     let path = bench.folder("out");
-    let environment = Environment::capture(&repository);
+    let environment = metewand_campaign::environment::capture(&repository);
     let held = CampaignFolder::open(&path, &plan, 1, environment.clone()).unwrap();
     let error = CampaignFolder::open(&path, &plan, 1, environment.clone()).unwrap_err();
     assert!(matches!(error, FolderError::Locked { .. }), "{error}");
@@ -157,12 +157,12 @@ fn a_campaign_json_of_another_format_is_refused_naming_both_formats() {
     let repository = bench.load();
     let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
     let path = bench.folder("out");
-    drop(CampaignFolder::open(&path, &plan, 1, Environment::capture(&repository)).unwrap());
+    drop(CampaignFolder::open(&path, &plan, 1, metewand_campaign::environment::capture(&repository)).unwrap());
     let file = path.join("campaign.json");
     let text = fs::read_to_string(&file).unwrap();
     assert!(text.starts_with("{\"format\":1,"), "{text}");
     fs::write(&file, text.replacen("{\"format\":1,", "{\"format\":2,", 1)).unwrap();
-    for error in [CampaignFile::read(&path).unwrap_err(), Status::of(&path).unwrap_err()] {
+    for error in [read_campaign(&path).unwrap_err(), Status::of(&path).unwrap_err()] {
         assert!(matches!(error, FolderError::BadPlanFile { .. }), "{error}");
         let message = error.to_string();
         assert!(message.contains("format 2 is not one this metewand reads (it reads format 1)"), "{message}");

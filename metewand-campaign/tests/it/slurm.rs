@@ -12,7 +12,7 @@ use metewand_campaign::slurm::{
     Activity, JobKind, SlurmSubmission, TIME_MARGIN, activity, attempt_bound, error_lines, materialization_bound,
     minutes, parse_job_id, parse_max_array_size, parse_queue, submission_dir,
 };
-use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, Silent};
+use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Silent};
 use serde_json::{Value, json};
 
 use crate::{Bench, records};
@@ -97,7 +97,9 @@ fn packs_and_tasks_are_found_by_their_offsets() {
 fn hand_submission(bench: &Bench, out: &str, pack: u64) -> SlurmSubmission {
     let repository = bench.load();
     let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
-    let folder = CampaignFolder::open(&bench.folder(out), &plan, 1, Environment::capture(&repository)).unwrap();
+    let folder =
+        CampaignFolder::open(&bench.folder(out), &plan, 1, metewand_campaign::environment::capture(&repository))
+            .unwrap();
     let submission: SlurmSubmission = serde_json::from_value(json!({
         "format": 1, "number": 1, "submitted_at": "2026-12-01T00:00:00Z", "binary": "/bin/true",
         "state_dir": bench.state().to_str().unwrap(), "sweep_processes": false, "pack_size": pack, "concurrency": 1,

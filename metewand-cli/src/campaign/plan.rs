@@ -1,6 +1,5 @@
 //! `metewand campaign plan`: what a campaign would run, from the plan and what its folder already holds.
 
-use metewand_campaign::Environment;
 use metewand_campaign::summary::PlanSummary;
 
 use crate::{Failure, print_out};
@@ -13,7 +12,8 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
     let folder = args.selection.folder(&repository, &plan);
     let state_dir = args.selection.state_dir(&repository);
     let jobs = args.jobs.get();
-    let summary = PlanSummary::of(&plan, &folder, &state_dir, jobs.get(), &Environment::capture(&repository));
+    let summary =
+        PlanSummary::of(&plan, &folder, &state_dir, jobs.get(), &metewand_campaign::environment::capture(&repository));
     let [problems, datasets, dataset_seeds, implementations, implementation_seeds, repetitions] = summary.axes;
     let mut out = String::new();
     out.push_str(&format!("campaign     {}\n", plan.name()));

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use metewand_campaign::export::RESULTS_CSV;
-use metewand_campaign::{CampaignFolder, Environment, Observer, RunConfig, run as run_campaign};
+use metewand_campaign::{CampaignFolder, Observer, RunConfig, run as run_campaign};
 
 use crate::{Failure, print_out, say};
 
@@ -18,8 +18,9 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
     let jobs = args.jobs.get();
     let cancel = crate::run::install_signal_handlers()?;
-    let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, Environment::capture(&repository))
-        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    let folder =
+        CampaignFolder::open(&path, &plan, jobs.get() as u64, metewand_campaign::environment::capture(&repository))
+            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     let cpus = args.jobs.cpus("campaign run");
     let config = RunConfig { jobs, cpus, retry_failed: args.retry_failed, options: options.cancel_on(cancel) };
     let observer: Box<dyn Observer> = if args.quiet {

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use metewand_campaign::read_campaign;
 use metewand_campaign::slurm::{self, Slurm};
-use metewand_campaign::{CampaignFile, Environment};
 
 use crate::{Failure, print_out, say};
 
@@ -41,7 +41,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         retry_failed: args.retry_failed,
         sweep_processes: args.sweep_processes,
     };
-    let summary = slurm::submit(&plan, &path, Environment::capture(&repository), &config, &slurm)
+    let summary = slurm::submit(&plan, &path, metewand_campaign::environment::capture(&repository), &config, &slurm)
         .map_err(|error| slurm_failure("submit", error))?;
     let mut out =
         format!("campaign     {} ({} attempts: {} already done)\n", plan.name(), summary.planned, summary.done);
@@ -107,7 +107,7 @@ pub(super) fn work(args: WorkArgs) -> Result<(), Failure> {
 
 pub(super) fn cancel(args: StatusArgs) -> Result<(), Failure> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
-    CampaignFile::read(&dir).map_err(|error| slurm_failure("cancel", error))?;
+    read_campaign(&dir).map_err(|error| slurm_failure("cancel", error))?;
     let slurm = Slurm::connect().map_err(|error| slurm_failure("cancel", error))?;
     let summary =
         slurm::cancel(&dir, &slurm, Duration::from_secs(120)).map_err(|error| slurm_failure("cancel", error))?;

@@ -9,6 +9,8 @@
 pub mod artifact_manifest;
 /// Metewand attempt record: `schemas/attempt-record.schema.json`.
 pub mod attempt_record;
+/// Metewand campaign folder index: `schemas/campaign-file.schema.json`.
+pub mod campaign_file;
 /// Metewand common definitions: `schemas/common.schema.json`.
 pub mod common;
 /// Metewand dataset materialization: `schemas/dataset-materialization.schema.json`.

@@ -1,0 +1,343 @@
+// Generated from schemas/campaign-file.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand campaign folder index: types generated from `schemas/campaign-file.schema.json`.
+//!
+//! campaign.json in a campaign folder: the campaign's name and repository, the axes and attempts of its last
+//! run's plan, and every run with the environment it ran in. Written atomically by each run; its tasks on Slurm
+//! rebuild the plan from it.
+
+///campaign.json in a campaign folder: the campaign's name and repository, the axes and attempts of its last run's plan, and every run with the environment it ran in. Written atomically by each run; its tasks on Slurm rebuild the plan from it.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct CampaignFile {
+    ///Every attempt of the last run's plan.
+    pub attempts: ::std::vec::Vec<PlanEntry>,
+    pub definition: Definition,
+    ///The document's format: 1, the only one this version reads.
+    pub format: Format1,
+    ///The campaign's name.
+    pub name: ::std::string::String,
+    ///The repository's canonical path.
+    pub repository: ::std::string::String,
+    ///Every run in this folder, oldest first.
+    pub runs: ::std::vec::Vec<Run>,
+}
+///A campaign's axes after the command line's flags.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Definition {
+    pub dataset_seeds: SeedAxis,
+    ///Dataset names.
+    pub datasets: ::std::vec::Vec<::std::string::String>,
+    pub implementation_seeds: SeedAxis,
+    ///Implementation names.
+    pub implementations: ::std::vec::Vec<::std::string::String>,
+    ///The campaign's name.
+    pub name: ::std::string::String,
+    ///Problem names.
+    pub problems: ::std::vec::Vec<::std::string::String>,
+    pub repetitions: crate::strict::SafeUint,
+}
+///The machine and programs of one run; a value that could not be read is null.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Environment {
+    ///The CPU model.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub cpu_model: ::std::option::Option<::std::string::String>,
+    ///The repository's git commit, when it is a git checkout.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub git_commit: ::std::option::Option<::std::string::String>,
+    ///Whether the checkout has uncommitted changes.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub git_dirty: ::std::option::Option<bool>,
+    ///The host name.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub host: ::std::option::Option<::std::string::String>,
+    ///The kernel release.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub kernel: ::std::option::Option<::std::string::String>,
+    pub logical_cpus: crate::strict::SafeUint,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub memory_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    ///Metewand's version.
+    pub metewand_version: ::std::string::String,
+    ///The OS (/proc/sys/kernel/ostype).
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub os: ::std::option::Option<::std::string::String>,
+    ///Each worker's program, in the order of the workers' names.
+    pub workers: ::std::vec::Vec<Program>,
+}
+///One attempt of the plan: its id and inputs.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct PlanEntry {
+    ///The dataset's name.
+    pub dataset: ::std::string::String,
+    pub dataset_key: super::common::Sha256,
+    pub dataset_seed: crate::strict::SafeUint,
+    pub id: super::common::AttemptId,
+    ///The implementation's name.
+    pub implementation: ::std::string::String,
+    pub implementation_seed: crate::strict::SafeUint,
+    ///The problem's name.
+    pub problem: ::std::string::String,
+    pub repetition: crate::strict::SafeUint,
+}
+///A worker command's program: its first PATH match, the file it resolves to through links, that file's SHA-256, and its #! line when it is a script.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Program {
+    ///The command's first word as declared.
+    pub command: ::std::string::String,
+    ///The first match on PATH (or the path itself when it has a /).
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub path_match: ::std::option::Option<::std::string::String>,
+    ///The file it resolves to through symbolic links.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub resolved: ::std::option::Option<::std::string::String>,
+    ///Its #! line, when it is a script (a version manager's shim is one: every start pays for it).
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub script: ::std::option::Option<::std::string::String>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub sha256: ::std::option::Option<super::common::Sha256>,
+    ///The worker's name in the repository.
+    pub worker: ::std::string::String,
+}
+///One run of the campaign in this folder.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Run {
+    pub concurrency: crate::strict::SafeUint,
+    pub environment: Environment,
+    pub started_at: super::common::Timestamp,
+}
+///A seed axis: either list (the seeds listed), or first and count (count consecutive seeds from first); a reader refuses any other combination.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct SeedAxis {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub count: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub first: ::std::option::Option<crate::strict::SafeUint>,
+    ///The seeds listed.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub list: ::std::vec::Vec<crate::strict::SafeUint>,
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}
+/// The constant `1`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Format1;
+impl ::serde::Serialize for Format1 {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_u64(1u64)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Format1 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Format1Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
+            type Value = Format1;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the integer 1")
+            }
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                value: u64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1u64 {
+                    Ok(Format1)
+                } else {
+                    Err(
+                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
+                    )
+                }
+            }
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                value: i64,
+            ) -> ::std::result::Result<Format1, E> {
+                match u64::try_from(value) {
+                    Ok(value) => self.visit_u64(value),
+                    Err(_) => {
+                        Err(
+                            E::invalid_value(
+                                ::serde::de::Unexpected::Signed(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
+            fn visit_f64<E: ::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1.0 {
+                    Ok(Format1)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Format1Visitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CampaignFile {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        CampaignFile::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CampaignFile {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        CampaignFile::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Definition {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Definition::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Definition {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Definition::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Environment {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Environment::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Environment {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Environment::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PlanEntry {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PlanEntry::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PlanEntry {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PlanEntry::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Program {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Program::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Program {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Program::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Run {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Run::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Run {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Run::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SeedAxis {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        SeedAxis::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SeedAxis {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        SeedAxis::serialize(self, serializer)
+    }
+}
