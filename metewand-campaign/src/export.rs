@@ -8,7 +8,8 @@ use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Phase};
+use metewand_protocol::Phase;
+use metewand_protocol::generated::attempt_record::AttemptRecord;
 use serde_json::{Map, Value};
 
 use crate::folder::{FolderError, read_campaign, write_atomically};

@@ -5,9 +5,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use metewand_protocol::common::Role;
+use metewand_protocol::common::{Phase, Role};
 
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase};
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
 use metewand_runtime::preflight::{self, PreflightError};

@@ -39,7 +39,7 @@ pub mod decode;
 mod documents;
 pub mod frame;
 pub mod handshake;
-mod method;
+mod phase;
 mod relations;
 pub mod schema;
 pub mod strict;
@@ -50,8 +50,8 @@ pub use decode::{DecodeError, Message, Response, decode_message, decode_response
 pub use frame::{Frame, FrameError, FrameReader, MAX_LINE_BYTES, encode_message};
 /// The worker protocol's messages: every request and response of protocol version 1.
 pub use generated::common;
+pub use generated::common::Phase;
 pub use generated::worker_protocol_message as messages;
 pub use handshake::{HandshakeError, negotiate_protocol, validate_hello_response};
 pub use messages::{HelloRequest, HelloResponse};
-pub use method::Method;
 pub use tracker::{RequestTracker, TrackerError};

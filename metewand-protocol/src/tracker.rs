@@ -1,6 +1,6 @@
 //! The serial request rule: session-local decimal ids from `"0"`, and one pending request at a time.
 
-use crate::Method;
+use crate::Phase;
 use crate::common::Role;
 use crate::messages::RequestId;
 
@@ -11,11 +11,11 @@ pub enum TrackerError {
     #[error("cannot begin {method}: request {pending_id} ({pending_method}) is still pending")]
     Busy {
         /// The method that could not begin.
-        method: Method,
+        method: Phase,
         /// The pending request's id.
         pending_id: String,
         /// The pending request's method.
-        pending_method: Method,
+        pending_method: Phase,
     },
     /// The worker's role does not accept the method; no id was consumed.
     #[error("a {role} worker does not accept {method}")]
@@ -23,7 +23,7 @@ pub enum TrackerError {
         /// The worker's role.
         role: Role,
         /// The refused method.
-        method: Method,
+        method: Phase,
     },
     /// A response's id is not the pending request's; the request stays pending.
     #[error("response has id {observed:?}, but the pending request has id {expected:?}")]
@@ -47,23 +47,23 @@ pub struct PendingRequest {
     /// Its id.
     pub id: RequestId,
     /// Its method.
-    pub method: Method,
+    pub method: Phase,
 }
 
 /// Allocates request ids and enforces one pending request per session.
 ///
 /// ```
-/// use metewand_protocol::Method;
+/// use metewand_protocol::Phase;
 /// use metewand_protocol::common::Role;
 /// use metewand_protocol::tracker::{RequestTracker, TrackerError};
 ///
 /// let mut tracker = RequestTracker::new(Role::Implementation);
-/// let hello = tracker.begin(Method::Hello).unwrap();
+/// let hello = tracker.begin(Phase::Hello).unwrap();
 /// assert_eq!(hello.as_str(), "0");
-/// assert!(matches!(tracker.begin(Method::Prepare), Err(TrackerError::Busy { .. })));
+/// assert!(matches!(tracker.begin(Phase::Prepare), Err(TrackerError::Busy { .. })));
 /// tracker.complete("0").unwrap();
-/// assert!(matches!(tracker.begin(Method::Evaluate), Err(TrackerError::WrongRole { .. })));
-/// assert_eq!(tracker.begin(Method::Prepare).unwrap().as_str(), "1", "the refused call consumed no id");
+/// assert!(matches!(tracker.begin(Phase::Evaluate), Err(TrackerError::WrongRole { .. })));
+/// assert_eq!(tracker.begin(Phase::Prepare).unwrap().as_str(), "1", "the refused call consumed no id");
 /// ```
 #[derive(Debug)]
 pub struct RequestTracker {
@@ -89,7 +89,7 @@ impl RequestTracker {
     }
 
     /// Begins a request: checks the role accepts the method and that nothing is pending, then allocates the next id.
-    pub fn begin(&mut self, method: Method) -> Result<RequestId, TrackerError> {
+    pub fn begin(&mut self, method: Phase) -> Result<RequestId, TrackerError> {
         if !method.accepted_by(self.role) {
             return Err(TrackerError::WrongRole { role: self.role, method });
         }

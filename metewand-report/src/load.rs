@@ -11,8 +11,8 @@ use std::sync::Mutex;
 
 use metewand_campaign::Status;
 use metewand_campaign::folder::{Run, read_campaign, read_materialization};
-use metewand_protocol::common::{Role, Verdict};
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, Phase, ProblemTimed};
+use metewand_protocol::common::{Phase, Role, Verdict};
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, ProblemTimed};
 use serde::Serialize;
 
 use crate::error::ReportError;

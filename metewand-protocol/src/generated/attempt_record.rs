@@ -17,7 +17,7 @@ pub struct AttemptFailure {
     pub kind: FailureKind,
     pub message: AttemptFailureMessage,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub phase: ::std::option::Option<Phase>,
+    pub phase: ::std::option::Option<super::common::Phase>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub role: ::std::option::Option<super::common::Role>,
 }
@@ -1300,81 +1300,6 @@ impl ::std::convert::TryFrom<::std::string::String> for Outcome {
         value.parse()
     }
 }
-///A phase of a worker session, named after its request.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum Phase {
-    #[serde(rename = "hello")]
-    Hello,
-    #[serde(rename = "materialize")]
-    Materialize,
-    #[serde(rename = "prepare")]
-    Prepare,
-    #[serde(rename = "execute")]
-    Execute,
-    #[serde(rename = "reset")]
-    Reset,
-    #[serde(rename = "evaluate")]
-    Evaluate,
-    #[serde(rename = "shutdown")]
-    Shutdown,
-}
-impl ::std::fmt::Display for Phase {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Hello => f.write_str("hello"),
-            Self::Materialize => f.write_str("materialize"),
-            Self::Prepare => f.write_str("prepare"),
-            Self::Execute => f.write_str("execute"),
-            Self::Reset => f.write_str("reset"),
-            Self::Evaluate => f.write_str("evaluate"),
-            Self::Shutdown => f.write_str("shutdown"),
-        }
-    }
-}
-impl ::std::str::FromStr for Phase {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "hello" => Ok(Self::Hello),
-            "materialize" => Ok(Self::Materialize),
-            "prepare" => Ok(Self::Prepare),
-            "execute" => Ok(Self::Execute),
-            "reset" => Ok(Self::Reset),
-            "evaluate" => Ok(Self::Evaluate),
-            "shutdown" => Ok(Self::Shutdown),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for Phase {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Phase {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
 ///One request sent: by whom it was served, when it was written, and how long the executor waited for its answer.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -1383,7 +1308,7 @@ pub struct PhaseRecord {
     pub duration_ns: crate::strict::SafeUint,
     ///Whether the worker answered with its success shape.
     pub ok: bool,
-    pub phase: Phase,
+    pub phase: super::common::Phase,
     pub role: super::common::Role,
     pub started_at: super::common::Timestamp,
 }

@@ -249,6 +249,81 @@ impl<'de> ::serde::Deserialize<'de> for FileRecordPath {
             })
     }
 }
+///A phase of a worker session, named after its request's method.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum Phase {
+    #[serde(rename = "hello")]
+    Hello,
+    #[serde(rename = "materialize")]
+    Materialize,
+    #[serde(rename = "prepare")]
+    Prepare,
+    #[serde(rename = "execute")]
+    Execute,
+    #[serde(rename = "reset")]
+    Reset,
+    #[serde(rename = "evaluate")]
+    Evaluate,
+    #[serde(rename = "shutdown")]
+    Shutdown,
+}
+impl ::std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Hello => f.write_str("hello"),
+            Self::Materialize => f.write_str("materialize"),
+            Self::Prepare => f.write_str("prepare"),
+            Self::Execute => f.write_str("execute"),
+            Self::Reset => f.write_str("reset"),
+            Self::Evaluate => f.write_str("evaluate"),
+            Self::Shutdown => f.write_str("shutdown"),
+        }
+    }
+}
+impl ::std::str::FromStr for Phase {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "hello" => Ok(Self::Hello),
+            "materialize" => Ok(Self::Materialize),
+            "prepare" => Ok(Self::Prepare),
+            "execute" => Ok(Self::Execute),
+            "reset" => Ok(Self::Reset),
+            "evaluate" => Ok(Self::Evaluate),
+            "shutdown" => Ok(Self::Shutdown),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Phase {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Phase {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///A problem contract id as Metewand generates it: mw1-problem-contract- and the 64 lowercase hexadecimal digits of its digest.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]

@@ -8,7 +8,7 @@ use std::time::{Instant, SystemTime};
 use super::record::change;
 use super::run::{Failure, Run};
 use super::store;
-use super::{DATASET_MANIFEST, Dir, FailureKind, Method, Role, remove_tree};
+use super::{DATASET_MANIFEST, Dir, FailureKind, Phase, Role, remove_tree};
 use crate::session::MaterializeParams;
 use crate::validate::ValidatedDataset;
 use metewand_protocol::generated::dataset_published::DatasetPublished;
@@ -103,13 +103,13 @@ impl Run<'_, '_> {
                 "{role} worker's output is invalid: it named its manifest {manifest:?}, but a dataset's manifest must \
                  be {DATASET_MANIFEST:?} at its root (implementations receive only the folder)"
             );
-            return Err(Failure::new(Some(role), Some(Method::Materialize), FailureKind::InvalidOutput, message));
+            return Err(Failure::new(Some(role), Some(Phase::Materialize), FailureKind::InvalidOutput, message));
         }
         let validated = match self.validator().validate_dataset(dataset, staging.path(), DATASET_MANIFEST) {
             Ok(validated) => validated,
             Err(error) => {
                 remove_staging(&staging)?;
-                return Err(Failure::output(role, Method::Materialize, &error));
+                return Err(Failure::output(role, Phase::Materialize, &error));
             }
         };
         let materializer = self.plan.worker(dataset.materializer()).identity();
@@ -158,7 +158,7 @@ impl Run<'_, '_> {
             dataset_seed: self.plan.dataset_seed,
             output_dir: self.path(output)?,
         };
-        self.last_worker = Some((Role::DatasetMaterializer, Method::Materialize));
+        self.last_worker = Some((Role::DatasetMaterializer, Phase::Materialize));
         let mut session = self.connect::<crate::session::Materializer>(config)?;
         self.materializer.handshake = Some(session.handshake().clone());
         self.materializer.confinement = Some(session.confinement());
@@ -184,7 +184,7 @@ impl Run<'_, '_> {
 
     /// After a session that received the dataset failed: the dataset is still re-verified (and evicted if it
     /// changed), but the session's own failure is what ends the attempt.
-    pub(super) fn after_dataset_session(&mut self, failure: Failure, role: Role, phase: Method) -> Failure {
+    pub(super) fn after_dataset_session(&mut self, failure: Failure, role: Role, phase: Phase) -> Failure {
         match self.verify_dataset(role, phase) {
             Err(error) if error.kind == FailureKind::ExecutorError => error,
             _ => failure,
@@ -196,7 +196,7 @@ impl Run<'_, '_> {
     /// is `dataset_modified`, attributed to `role` and `phase`, and evicts the entry. If the entry is gone or is
     /// another folder, another run evicted or replaced it (each run blames only a change it sees in place), so
     /// this session is not blamed and the next session resolves the dataset again.
-    pub(super) fn verify_dataset(&mut self, role: Role, phase: Method) -> Result<(), Failure> {
+    pub(super) fn verify_dataset(&mut self, role: Role, phase: Phase) -> Result<(), Failure> {
         let (Some(original), Some(dir)) = (&self.dataset, &self.entry_dir) else { return Ok(()) };
         if !dir.is_at(&self.entry) {
             self.entry_dir = None;

@@ -55,7 +55,7 @@ pub use record::{
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::{CpuPlacement, CpuSet};
-use crate::protocol::Method;
+use crate::protocol::Phase;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{
     CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,

@@ -154,7 +154,7 @@ pub(super) fn phase_records(phases: &[PhaseTiming]) -> Vec<rec::PhaseRecord> {
         .map(|timing| rec::PhaseRecord {
             duration_ns: nanos(timing.duration),
             ok: timing.ok,
-            phase: parse(timing.phase.as_str()),
+            phase: timing.phase,
             role: timing.role,
             started_at: timestamp(timing.started_at),
         })

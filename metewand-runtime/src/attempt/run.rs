@@ -9,7 +9,7 @@ use super::*;
 #[derive(Debug)]
 pub(super) struct Failure {
     pub(super) role: Option<Role>,
-    pub(super) phase: Option<Method>,
+    pub(super) phase: Option<Phase>,
     pub(super) kind: FailureKind,
     pub(super) message: String,
     pub(super) code: Option<FailureCode>,
@@ -17,7 +17,7 @@ pub(super) struct Failure {
 }
 
 impl Failure {
-    pub(super) fn new(role: Option<Role>, phase: Option<Method>, kind: FailureKind, message: String) -> Failure {
+    pub(super) fn new(role: Option<Role>, phase: Option<Phase>, kind: FailureKind, message: String) -> Failure {
         Failure { role, phase, kind, message, code: None, details: None }
     }
 
@@ -40,7 +40,7 @@ impl Failure {
             details: self.details,
             kind: self.kind,
             message: parse(&one_line(&self.message)),
-            phase: self.phase.map(|phase| parse(phase.as_str())),
+            phase: self.phase,
             role: self.role,
         }
     }
@@ -56,7 +56,7 @@ impl Failure {
         failure
     }
 
-    pub(super) fn output(role: Role, phase: Method, error: &ValidationError) -> Failure {
+    pub(super) fn output(role: Role, phase: Phase, error: &ValidationError) -> Failure {
         if let Some(cancelled) = Failure::cancelled(error) {
             return cancelled;
         }
@@ -120,7 +120,7 @@ pub(super) struct Run<'p, 'r> {
     pub(super) materializations: u32,
     /// The last worker that ran in this attempt and its last scientific request: the only one that can have left
     /// something where the executor is about to create its own entries.
-    pub(super) last_worker: Option<(Role, Method)>,
+    pub(super) last_worker: Option<(Role, Phase)>,
     pub(super) cancel: Option<&'static AtomicBool>,
     pub(super) process_isolation: ProcessIsolation,
     pub(super) cpus: Option<CpuSet>,
@@ -438,10 +438,10 @@ impl<'p, 'r> Run<'p, 'r> {
             implementation_seed: plan.implementation_seed,
         };
         let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
-        self.last_worker = Some((Role::Implementation, Method::Prepare));
+        self.last_worker = Some((Role::Implementation, Phase::Prepare));
         let mut session = match self.connect::<crate::session::Implementation>(config) {
             Ok(session) => session,
-            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Method::Hello)),
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Phase::Hello)),
         };
         self.implementation.handshake = Some(session.handshake().clone());
         self.implementation.confinement = Some(session.confinement());
@@ -449,9 +449,9 @@ impl<'p, 'r> Run<'p, 'r> {
         if let Some(budget) = plan.repository.budgets().implementation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
-        let mut last = Method::Prepare;
+        let mut last = Phase::Prepare;
         let outcome = session.prepare(prepare).and_then(|()| {
-            last = Method::Execute;
+            last = Phase::Execute;
             session.execute(execute)
         });
         // The result is sealed at the execute answer: validated (walked and hashed) while every process of the
@@ -473,8 +473,8 @@ impl<'p, 'r> Run<'p, 'r> {
         self.implementation_time_ns = response.implementation_time_ns;
         self.statistics = Some(response.statistics.clone());
         self.verify_dataset(Role::Implementation, last)?;
-        self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Method::Execute, &e))?);
-        self.verify_result(Role::Implementation, Method::Shutdown, "after the implementation worker answered execute")
+        self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Phase::Execute, &e))?);
+        self.verify_result(Role::Implementation, Phase::Shutdown, "after the implementation worker answered execute")
     }
 
     pub(super) fn run_evaluator(&mut self) -> Result<(), Failure> {
@@ -490,10 +490,10 @@ impl<'p, 'r> Run<'p, 'r> {
             problem_contract_id: plan.problem.contract_id().into(),
             problem_parameters: plan.problem.parameters().clone(),
         };
-        self.last_worker = Some((Role::ProblemEvaluator, Method::Evaluate));
+        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
         let mut session = match self.connect::<crate::session::Evaluator>(config) {
             Ok(session) => session,
-            Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Hello)),
+            Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello)),
         };
         self.evaluator.handshake = Some(session.handshake().clone());
         self.evaluator.confinement = Some(session.confinement());
@@ -505,15 +505,15 @@ impl<'p, 'r> Run<'p, 'r> {
             self.verdict = Some(response.verdict);
         }
         if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
-            return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Method::Evaluate));
+            return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Evaluate));
         }
         tmpdir.remove()?;
-        self.verify_dataset(Role::ProblemEvaluator, Method::Evaluate)?;
-        self.verify_result(Role::ProblemEvaluator, Method::Evaluate, "during the problem_evaluator worker's session")?;
+        self.verify_dataset(Role::ProblemEvaluator, Phase::Evaluate)?;
+        self.verify_result(Role::ProblemEvaluator, Phase::Evaluate, "during the problem_evaluator worker's session")?;
         let metrics = self
             .validator()
             .validate_metrics(plan.problem, &metrics_dir)
-            .map_err(|e| Failure::output(Role::ProblemEvaluator, Method::Evaluate, &e))?;
+            .map_err(|e| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &e))?;
         self.metrics = Some(metrics.metrics().metrics.clone());
         Ok(())
     }
@@ -521,7 +521,7 @@ impl<'p, 'r> Run<'p, 'r> {
     /// Re-verifies the result against what was validated: after the implementation's session (it must be what was
     /// sealed at the execute answer) and after the evaluator's. A change is `role`'s invalid output in `phase`,
     /// the message saying it changed `when`.
-    pub(super) fn verify_result(&mut self, role: Role, phase: Method, when: &str) -> Result<(), Failure> {
+    pub(super) fn verify_result(&mut self, role: Role, phase: Phase, when: &str) -> Result<(), Failure> {
         let Some(original) = &self.result else { return Ok(()) };
         let manifest = original.manifest_file().path().as_str().to_owned();
         let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::{DATASET_MANIFEST, Finding, Kit, Launch, Opened, Step, wire_path};
 use crate::WorkerOutputValidator;
 use crate::attempt::{AttemptPlan, RunOptions};
-use crate::protocol::Method;
+use crate::protocol::Phase;
 use crate::protocol::common::Role;
 use crate::protocol::generated::attempt_record::AttemptFailure;
 use crate::protocol::messages::ProblemContractRef;
@@ -30,25 +30,25 @@ pub(super) struct Inputs {
 impl Kit<'_> {
     // -- what the requests carry
 
-    pub(super) fn own_method_phase(&self) -> Method {
+    pub(super) fn own_method_phase(&self) -> Phase {
         match self.target.role {
-            Role::DatasetMaterializer => Method::Materialize,
-            Role::Implementation => Method::Reset,
-            Role::ProblemEvaluator => Method::Evaluate,
+            Role::DatasetMaterializer => Phase::Materialize,
+            Role::Implementation => Phase::Reset,
+            Role::ProblemEvaluator => Phase::Evaluate,
         }
     }
 
-    pub(super) fn other_role_request(&self, opened: &Opened) -> (Method, Value) {
+    pub(super) fn other_role_request(&self, opened: &Opened) -> (Phase, Value) {
         let dir = opened.dir.to_string_lossy().into_owned();
         match self.target.role {
             Role::DatasetMaterializer | Role::ProblemEvaluator => (
-                Method::Prepare,
+                Phase::Prepare,
                 json!({"dataset_dir": dir, "id": "other-role", "implementation_parameters": {},
                     "implementation_seed": 0, "method": "prepare", "problem_contract_id": placeholder_contract(),
                     "problem_parameters": {}}),
             ),
             Role::Implementation => (
-                Method::Evaluate,
+                Phase::Evaluate,
                 json!({"dataset_dir": dir, "id": "other-role", "method": "evaluate",
                     "metrics_path": format!("{dir}/metrics.json"), "problem_contract_id": placeholder_contract(),
                     "problem_parameters": {}, "result_dir": dir}),

@@ -51,7 +51,7 @@ use serde_json::json;
 pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_json};
 
 use crate::attempt::{self, source, store};
-use crate::protocol::Method;
+use crate::protocol::Phase;
 use crate::protocol::common::{Capability, Role, WorkerId};
 use crate::protocol::handshake::hello_request;
 use crate::protocol::messages::{Path as WirePath, RequestId};
@@ -532,7 +532,7 @@ impl Kit<'_> {
     }
 
     /// One raw exchange: the line as given, the frame that came back.
-    fn raw(&mut self, check: Check, opened: &mut Opened, phase: Method, line: &[u8]) -> Step<Frame> {
+    fn raw(&mut self, check: Check, opened: &mut Opened, phase: Phase, line: &[u8]) -> Step<Frame> {
         opened.session.exchange_raw(phase, line.to_vec()).map_err(|error| {
             self.observe(check, &error);
             Finding::session(Some(line), &error)

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::report::evidence;
 use super::{Check, CheckResult, Finding, Kit, Opened, Outcome, SEED, Step, make_dir, with_tail};
 use crate::protocol::Frame;
-use crate::protocol::Method;
+use crate::protocol::Phase;
 use crate::protocol::common::{FailureCode, Role};
 use crate::protocol::frame::encode_value;
 use crate::session::{ExecuteParams, Request, SessionErrorKind};
@@ -30,7 +30,7 @@ impl Kit<'_> {
 
     pub(super) fn second_hello(&mut self, opened: &mut Opened) -> Step<String> {
         let line = self.hello_line("second-hello");
-        let frame = self.raw(Check::SecondHello, opened, Method::Hello, &line)?;
+        let frame = self.raw(Check::SecondHello, opened, Phase::Hello, &line)?;
         match refusal(&frame, "second-hello") {
             Ok(code) => Ok(format!("refused with {code}")),
             Err(why) => Err(Finding::new(why).sent(&line).received(frame.line())),
@@ -67,9 +67,9 @@ impl Kit<'_> {
     pub(super) fn malformed(&mut self, opened: &mut Opened) -> Step<String> {
         // The role's first request with fields (`reset` has none, so it cannot be missing any).
         let phase = match self.target.role {
-            Role::DatasetMaterializer => Method::Materialize,
-            Role::Implementation => Method::Prepare,
-            Role::ProblemEvaluator => Method::Evaluate,
+            Role::DatasetMaterializer => Phase::Materialize,
+            Role::Implementation => Phase::Prepare,
+            Role::ProblemEvaluator => Phase::Evaluate,
         };
         let own = phase.as_str();
         let probes = [
@@ -96,7 +96,7 @@ impl Kit<'_> {
     pub(super) fn unknown_fields(&mut self, opened: &mut Opened) -> Step<String> {
         let request = json!({"id": "unknown-field", "method": "shutdown", "unexpected": true});
         let line = encode_value(&request).expect("small");
-        let frame = self.raw(Check::UnknownFields, opened, Method::Shutdown, &line)?;
+        let frame = self.raw(Check::UnknownFields, opened, Phase::Shutdown, &line)?;
         match refusal(&frame, "unknown-field") {
             Ok(FailureCode::InvalidRequest) => {
                 Ok("a shutdown with an unknown field refused with invalid_request".to_owned())
@@ -112,7 +112,7 @@ impl Kit<'_> {
         let ids = unusual_ids();
         for id in &ids {
             let line = self.hello_line(id);
-            let frame = self.raw(Check::UnusualIds, opened, Method::Hello, &line)?;
+            let frame = self.raw(Check::UnusualIds, opened, Phase::Hello, &line)?;
             let echoed = frame.value().get("id").and_then(Value::as_str);
             if echoed != Some(id.as_str()) {
                 let why = match echoed {
@@ -129,7 +129,7 @@ impl Kit<'_> {
         let mut opened = self.open(Check::UnreadableLine)?;
         let mut line = b"this line is not json\n".to_vec();
         line.extend(encode_value(&json!({"id": "after-unreadable", "method": "shutdown"})).expect("small"));
-        match opened.session.exchange_raw(Method::Shutdown, line.clone()) {
+        match opened.session.exchange_raw(Phase::Shutdown, line.clone()) {
             Ok(frame) => {
                 let value = frame.value();
                 if value.get("id").and_then(Value::as_str) == Some("after-unreadable")

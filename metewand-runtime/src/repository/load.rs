@@ -409,11 +409,11 @@ impl Loader<'_> {
         }
     }
 
-    pub(super) fn timeouts(&self, table: &Table<'_, '_>) -> Result<BTreeMap<Method, Duration>, CheckError> {
-        let names: Vec<&str> = Method::ALL.iter().map(|method| method.as_str()).collect();
+    pub(super) fn timeouts(&self, table: &Table<'_, '_>) -> Result<BTreeMap<Phase, Duration>, CheckError> {
+        let names: Vec<&str> = Phase::ALL.iter().map(|method| method.as_str()).collect();
         table.only(&names, &self.source)?;
         let mut timeouts = BTreeMap::new();
-        for method in Method::ALL {
+        for method in Phase::ALL {
             if let Some(value) = table.get(method.as_str()) {
                 timeouts.insert(method, self.duration(value, table.member(method.as_str()))?);
             }

@@ -26,7 +26,7 @@ use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use metewand_protocol::Method;
+use metewand_protocol::Phase;
 use metewand_protocol::common::{Capability, Role};
 /// What a problem's implementations are ranked by: `execute` (the default) or `prepare+execute`.
 pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;

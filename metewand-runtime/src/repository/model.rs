@@ -233,7 +233,7 @@ impl Implementation {
 pub struct CheckedRepository {
     pub(super) root: PathBuf,
     pub(super) catalog: SchemaCatalog,
-    pub(super) timeouts: BTreeMap<Method, Duration>,
+    pub(super) timeouts: BTreeMap<Phase, Duration>,
     pub(super) budgets: Budgets,
     pub(super) limits: Limits,
     pub(super) workers: BTreeMap<String, Worker>,
@@ -263,7 +263,7 @@ impl CheckedRepository {
         &self.catalog
     }
     /// The operational limits `[timeouts]` declares, by phase; phases it leaves out are absent.
-    pub fn timeouts(&self) -> &BTreeMap<Method, Duration> {
+    pub fn timeouts(&self) -> &BTreeMap<Phase, Duration> {
         &self.timeouts
     }
     /// The scientific envelopes `[budgets]` declares.

@@ -14,7 +14,7 @@ use metewand_protocol::strict::JsonObject;
 use metewand_protocol::{DecodeError, FrameError, HandshakeError, TrackerError};
 
 use super::record::PhaseTiming;
-use crate::protocol::Method;
+use crate::protocol::Phase;
 use crate::protocol::common::{FailureCode, Role};
 
 /// A session operation failed: the role, the phase, what happened, and the end of the worker's stderr.
@@ -27,7 +27,7 @@ pub struct SessionError {
 #[derive(Debug)]
 struct Details {
     role: Role,
-    phase: Method,
+    phase: Phase,
     kind: SessionErrorKind,
     stderr_tail: Vec<String>,
     timing: Option<PhaseTiming>,
@@ -36,7 +36,7 @@ struct Details {
 impl SessionError {
     pub(super) fn new(
         role: Role,
-        phase: Method,
+        phase: Phase,
         kind: SessionErrorKind,
         stderr_tail: Vec<String>,
         timing: Option<PhaseTiming>,
@@ -50,7 +50,7 @@ impl SessionError {
     }
 
     /// The phase the error happened in: the request that failed, `hello` for a worker that could not be started.
-    pub fn phase(&self) -> Method {
+    pub fn phase(&self) -> Phase {
         self.details.phase
     }
 
@@ -217,10 +217,10 @@ impl SessionErrorKind {
     }
 
     /// Whether this kind, in this phase, discards the worker.
-    pub fn discards_worker(&self, phase: Method) -> bool {
+    pub fn discards_worker(&self, phase: Phase) -> bool {
         match self {
             // A failed hello leaves no session, and a failed reset or shutdown leaves a worker in an unknown state.
-            SessionErrorKind::WorkerFailure { .. } => matches!(phase, Method::Hello | Method::Reset | Method::Shutdown),
+            SessionErrorKind::WorkerFailure { .. } => matches!(phase, Phase::Hello | Phase::Reset | Phase::Shutdown),
             SessionErrorKind::WrongRole(_) => false,
             // The worker was discarded earlier, which this error reports again.
             SessionErrorKind::Unusable => true,

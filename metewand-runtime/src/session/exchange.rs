@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use metewand_protocol::decode::ResponseId;
 use metewand_protocol::messages::RequestId;
-use metewand_protocol::{Frame, FrameError, Message, Method, Response, TrackerError, decode_response};
+use metewand_protocol::{Frame, FrameError, Message, Phase, Response, TrackerError, decode_response};
 
 use super::io::{self, Wait};
 use super::{Ended, ExitCause, PhaseTiming, ProtocolViolation, SessionError, SessionErrorKind, WorkerSession};
@@ -25,7 +25,7 @@ const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// A request begun: its id, when it started, and which deadline bounds it.
 pub(super) struct Pending {
-    method: Method,
+    method: Phase,
     pub(super) id: RequestId,
     /// The id a raw exchange's line carries, recorded instead of `id` (see [`WorkerSession::exchange_raw`]).
     raw_id: Option<String>,
@@ -45,7 +45,7 @@ impl Pending {
 impl WorkerSession {
     /// Begins a request: refuses it locally if the session is unusable or the role does not accept the method,
     /// otherwise allocates its id and fixes its deadline.
-    pub(super) fn begin(&mut self, method: Method) -> Result<Pending, SessionError> {
+    pub(super) fn begin(&mut self, method: Phase) -> Result<Pending, SessionError> {
         if self.live.is_none() {
             return Err(self.local(method, SessionErrorKind::Unusable));
         }
@@ -62,7 +62,7 @@ impl WorkerSession {
     }
 
     /// A request's deadline and timing, from now.
-    pub(super) fn pending(&self, method: Method, id: RequestId, raw_id: Option<String>) -> Pending {
+    pub(super) fn pending(&self, method: Phase, id: RequestId, raw_id: Option<String>) -> Pending {
         let started = Instant::now();
         let limit = self.timeouts.limit(method);
         // A limit too large to add to the clock is, in effect, a decade.
@@ -249,7 +249,7 @@ impl WorkerSession {
     }
 
     /// An error for a request that was never sent.
-    pub(super) fn local(&self, method: Method, kind: SessionErrorKind) -> SessionError {
+    pub(super) fn local(&self, method: Phase, kind: SessionErrorKind) -> SessionError {
         SessionError::new(self.role, method, kind, self.stderr_tail(), None)
     }
 

@@ -53,7 +53,7 @@ use metewand_protocol::messages::{
     RequestId, ResetRequest, ShutdownRequest,
 };
 use metewand_protocol::{Frame, FrameError, encode_message, validate_hello_response};
-use metewand_protocol::{Method, RequestTracker};
+use metewand_protocol::{Phase, RequestTracker};
 pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand, find_program};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
@@ -304,7 +304,7 @@ impl WorkerSession {
     fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
         let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel, confinement, cpus } =
             config;
-        let early = |kind| SessionError::new(role, Method::Hello, kind, Vec::new(), None);
+        let early = |kind| SessionError::new(role, Phase::Hello, kind, Vec::new(), None);
         let log = create_log(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
         })?;
@@ -376,12 +376,12 @@ impl WorkerSession {
         shown.map_err(|source| {
             let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
             self.end();
-            SessionError::new(self.role, Method::Hello, kind, self.final_tail.clone(), None)
+            SessionError::new(self.role, Phase::Hello, kind, self.final_tail.clone(), None)
         })
     }
 
     fn hello(&mut self) -> Result<(), SessionError> {
-        let pending = self.begin(Method::Hello)?;
+        let pending = self.begin(Phase::Hello)?;
         let request = hello_request(pending.id.clone(), self.role, self.worker_id.clone());
         let response: HelloResponse = self.exchange(&pending, encode_message(&request))?;
         match validate_hello_response(&request, &response, &self.selected) {
@@ -485,31 +485,31 @@ impl WorkerSession {
     }
 
     fn request_materialize(&mut self, params: MaterializeParams) -> Result<MaterializeResponse, SessionError> {
-        let pending = self.begin(Method::Materialize)?;
+        let pending = self.begin(Phase::Materialize)?;
         let line = encode_message(&params.into_request(pending.id.clone()));
         self.complete(&pending, line)
     }
 
     fn request_prepare(&mut self, params: PrepareParams) -> Result<(), SessionError> {
-        let pending = self.begin(Method::Prepare)?;
+        let pending = self.begin(Phase::Prepare)?;
         let line = encode_message(&params.into_request(pending.id.clone()));
         self.complete::<AckResponse>(&pending, line).map(drop)
     }
 
     fn request_execute(&mut self, params: ExecuteParams) -> Result<ExecuteResponse, SessionError> {
-        let pending = self.begin(Method::Execute)?;
+        let pending = self.begin(Phase::Execute)?;
         let line = encode_message(&params.into_request(pending.id.clone()));
         self.complete(&pending, line)
     }
 
     fn request_reset(&mut self) -> Result<(), SessionError> {
-        let pending = self.begin(Method::Reset)?;
+        let pending = self.begin(Phase::Reset)?;
         let line = encode_message(&ResetRequest { id: pending.id.clone(), method: MethodReset });
         self.complete::<AckResponse>(&pending, line).map(drop)
     }
 
     fn request_evaluate(&mut self, params: EvaluateParams) -> Result<EvaluateResponse, SessionError> {
-        let pending = self.begin(Method::Evaluate)?;
+        let pending = self.begin(Phase::Evaluate)?;
         let line = encode_message(&params.into_request(pending.id.clone()));
         self.complete(&pending, line)
     }
@@ -528,7 +528,7 @@ impl WorkerSession {
     /// usable; anything else (the deadline, an exit or closed stream, a line that is not a frame, output with no
     /// request pending, the cancel flag) discards the worker, exactly as on the typed path. A line longer than a
     /// frame may be is refused without sending it ([`SessionErrorKind::InvalidRequest`]; the session stays usable).
-    pub fn exchange_raw(&mut self, phase: Method, line: Vec<u8>) -> Result<Frame, SessionError> {
+    pub fn exchange_raw(&mut self, phase: Phase, line: Vec<u8>) -> Result<Frame, SessionError> {
         if self.live.is_none() {
             return Err(self.local(phase, SessionErrorKind::Unusable));
         }
@@ -558,7 +558,7 @@ impl WorkerSession {
     /// discarded is [`Unusable`](SessionErrorKind::Unusable).
     pub fn while_stopped<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
         let Some(live) = self.live.as_ref() else {
-            return Err(self.local(Method::Execute, SessionErrorKind::Unusable));
+            return Err(self.local(Phase::Execute, SessionErrorKind::Unusable));
         };
         let (stopped, _) = live.process.stop_all(Instant::now() + STOP_LIMIT);
         let value = f();
@@ -570,7 +570,7 @@ impl WorkerSession {
     /// deadline, if earlier). Succeeds only with the acknowledgment and exit status 0; either way every process
     /// of the worker's is killed and reaped before this returns.
     pub fn shutdown(mut self) -> Result<SessionSummary, SessionError> {
-        let pending = self.begin(Method::Shutdown)?;
+        let pending = self.begin(Phase::Shutdown)?;
         let line = encode_message(&ShutdownRequest { id: pending.id.clone(), method: MethodShutdown });
         if let Some(live) = self.live.as_mut() {
             // In a PID namespace the worker's exit kills what it left at once: count it before asking.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime};
 use metewand_protocol::handshake::Handshake;
 
 use super::confinement::ConfinementReport;
-use crate::protocol::Method;
+use crate::protocol::Phase;
 use crate::protocol::common::Role;
 
 /// The executor's measurement of one request: when it was handed to the protocol-I/O thread and how long it took
@@ -19,7 +19,7 @@ pub struct PhaseTiming {
     /// The worker's role.
     pub role: Role,
     /// The request's method, which names its phase.
-    pub phase: Method,
+    pub phase: Phase,
     /// The request id the session allocated.
     pub request_id: String,
     /// When the request started, on the monotonic clock.

@@ -8,7 +8,7 @@ use metewand_protocol::messages::{
 };
 use metewand_protocol::strict::{JsonObject, SafeUint};
 
-use crate::protocol::Method;
+use crate::protocol::Phase;
 
 /// What a dataset materializer is asked to build.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,13 +78,13 @@ pub enum Request {
 
 impl Request {
     /// The request's method, which names its phase.
-    pub fn method(&self) -> Method {
+    pub fn method(&self) -> Phase {
         match self {
-            Request::Materialize(_) => Method::Materialize,
-            Request::Prepare(_) => Method::Prepare,
-            Request::Execute(_) => Method::Execute,
-            Request::Reset => Method::Reset,
-            Request::Evaluate(_) => Method::Evaluate,
+            Request::Materialize(_) => Phase::Materialize,
+            Request::Prepare(_) => Phase::Prepare,
+            Request::Execute(_) => Phase::Execute,
+            Request::Reset => Phase::Reset,
+            Request::Evaluate(_) => Phase::Evaluate,
         }
     }
 }

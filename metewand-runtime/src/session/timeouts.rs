@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::protocol::Method;
+use crate::protocol::Phase;
 
 /// The operational limit of each phase, named after its method.
 ///
@@ -87,23 +87,23 @@ impl PhaseTimeouts {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use metewand_runtime::protocol::Method;
+    /// use metewand_runtime::protocol::Phase;
     /// use metewand_runtime::session::PhaseTimeouts;
     ///
     /// let second = Duration::from_secs(1);
     /// let timeouts = PhaseTimeouts { reset: Duration::from_secs(5), ..PhaseTimeouts::uniform(second) };
-    /// assert_eq!(timeouts.limit(Method::Reset), Duration::from_secs(5));
-    /// assert_eq!(timeouts.limit(Method::Hello), Duration::from_secs(1));
+    /// assert_eq!(timeouts.limit(Phase::Reset), Duration::from_secs(5));
+    /// assert_eq!(timeouts.limit(Phase::Hello), Duration::from_secs(1));
     /// ```
-    pub const fn limit(&self, phase: Method) -> Duration {
+    pub const fn limit(&self, phase: Phase) -> Duration {
         match phase {
-            Method::Hello => self.hello,
-            Method::Materialize => self.materialize,
-            Method::Prepare => self.prepare,
-            Method::Execute => self.execute,
-            Method::Reset => self.reset,
-            Method::Evaluate => self.evaluate,
-            Method::Shutdown => self.shutdown,
+            Phase::Hello => self.hello,
+            Phase::Materialize => self.materialize,
+            Phase::Prepare => self.prepare,
+            Phase::Execute => self.execute,
+            Phase::Reset => self.reset,
+            Phase::Evaluate => self.evaluate,
+            Phase::Shutdown => self.shutdown,
         }
     }
 
@@ -112,22 +112,22 @@ impl PhaseTimeouts {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use metewand_runtime::protocol::Method;
+    /// use metewand_runtime::protocol::Phase;
     /// use metewand_runtime::session::PhaseTimeouts;
     ///
     /// let mut timeouts = PhaseTimeouts::documented_defaults();
-    /// *timeouts.limit_mut(Method::Execute) = Duration::from_secs(120);
+    /// *timeouts.limit_mut(Phase::Execute) = Duration::from_secs(120);
     /// assert_eq!(timeouts.execute, Duration::from_secs(120));
     /// ```
-    pub fn limit_mut(&mut self, phase: Method) -> &mut Duration {
+    pub fn limit_mut(&mut self, phase: Phase) -> &mut Duration {
         match phase {
-            Method::Hello => &mut self.hello,
-            Method::Materialize => &mut self.materialize,
-            Method::Prepare => &mut self.prepare,
-            Method::Execute => &mut self.execute,
-            Method::Reset => &mut self.reset,
-            Method::Evaluate => &mut self.evaluate,
-            Method::Shutdown => &mut self.shutdown,
+            Phase::Hello => &mut self.hello,
+            Phase::Materialize => &mut self.materialize,
+            Phase::Prepare => &mut self.prepare,
+            Phase::Execute => &mut self.execute,
+            Phase::Reset => &mut self.reset,
+            Phase::Evaluate => &mut self.evaluate,
+            Phase::Shutdown => &mut self.shutdown,
         }
     }
 }

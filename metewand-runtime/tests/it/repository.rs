@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use metewand_runtime::files::{EntryType, PathError};
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::common::{Capability, Role};
 use metewand_runtime::repository::{CheckErrorKind, NotJsonReason, Timed, UnresolvedRef};
 use metewand_runtime::{CheckedRepository, Limits};
@@ -46,10 +46,10 @@ fn the_golden_repository_passes() {
     assert_eq!(gen_worker.expanded_env()["PRICE"], "${HOME} costs $5");
     assert_eq!(gen_worker.source_path(), repository.root().join("workers/gen"));
 
-    let expected: BTreeMap<Method, Duration> = [
-        (Method::Hello, Duration::from_secs(10)),
-        (Method::Execute, Duration::from_secs(600)),
-        (Method::Shutdown, Duration::from_millis(2500)),
+    let expected: BTreeMap<Phase, Duration> = [
+        (Phase::Hello, Duration::from_secs(10)),
+        (Phase::Execute, Duration::from_secs(600)),
+        (Phase::Shutdown, Duration::from_millis(2500)),
     ]
     .into();
     assert_eq!(repository.timeouts(), &expected);

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::common::{Capability, FailureCode, Verdict, WorkerId};
 use metewand_runtime::protocol::messages::ProblemContractRef;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
@@ -90,8 +90,8 @@ fn an_attempt_through_sdk_workers_of_every_role_reaches_its_verdict() {
     assert!(executed.implementation_time_ns.is_some(), "the SDK measures execute");
     implementation.reset().unwrap();
     let summary = implementation.shutdown().unwrap();
-    let methods: Vec<Method> = summary.phases.iter().map(|timing| timing.phase).collect();
-    assert_eq!(methods, [Method::Hello, Method::Prepare, Method::Execute, Method::Reset, Method::Shutdown]);
+    let methods: Vec<Phase> = summary.phases.iter().map(|timing| timing.phase).collect();
+    assert_eq!(methods, [Phase::Hello, Phase::Prepare, Phase::Execute, Phase::Reset, Phase::Shutdown]);
 
     let metrics = dir.path().join("metrics");
     std::fs::create_dir(&metrics).unwrap();
@@ -127,7 +127,7 @@ fn sdk_failures_stay_typed_with_their_phase_and_leave_the_session_usable() {
     let mut session = ImplementationSession::connect(config("implementation.py", dir.path())).unwrap();
     session.prepare(prepare_params(&dataset, parameters)).unwrap();
     let error = session.execute(ExecuteParams { result_dir: path(&result) }).unwrap_err();
-    assert_eq!(error.phase(), Method::Execute);
+    assert_eq!(error.phase(), Phase::Execute);
     match error.kind() {
         SessionErrorKind::WorkerFailure { code, details, .. } => {
             assert_eq!(*code, FailureCode::OperationFailed);

@@ -3,7 +3,7 @@
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::generated::attempt_record::FailureKind;
 use metewand_runtime::session::{ImplementationSession, PhaseTimeouts, SessionErrorKind};
 
@@ -24,7 +24,7 @@ fn prepare_and_execute_within_their_limits_but_past_the_scientific_deadline() {
     let error = session.execute(fixture.execute()).unwrap_err();
     assert_took(envelope, budget);
     assert!(matches!(error.kind(), SessionErrorKind::ScientificTimeout), "{error:?}");
-    assert_eq!((error.phase(), error.failure_kind()), (Method::Execute, Some(FailureKind::ScientificTimeout)));
+    assert_eq!((error.phase(), error.failure_kind()), (Phase::Execute, Some(FailureKind::ScientificTimeout)));
     assert!(error.discarded_worker() && !session.is_usable());
     assert!(error.to_string().contains("scientific deadline"), "{error}");
     assert_worker_and_threads_gone(pid);
@@ -33,7 +33,7 @@ fn prepare_and_execute_within_their_limits_but_past_the_scientific_deadline() {
 #[test]
 fn a_phase_limit_earlier_than_the_scientific_deadline_is_a_phase_timeout() {
     let fixture = Fixture::new();
-    let config = fixture.implementation(&["--fault", "never-answer@execute"], short(Method::Execute));
+    let config = fixture.implementation(&["--fault", "never-answer@execute"], short(Phase::Execute));
     let mut session = ImplementationSession::connect(config).unwrap();
     session.set_scientific_deadline(Instant::now() + GENEROUS);
     let executing = Instant::now();
@@ -51,7 +51,7 @@ fn connect_with_deadline_bounds_start_up_and_the_handshake() {
     let error = ImplementationSession::connect_with_deadline(config, started + budget).unwrap_err();
     assert_took(started, budget);
     assert!(matches!(error.kind(), SessionErrorKind::ScientificTimeout), "{error:?}");
-    assert_eq!(error.phase(), Method::Hello);
+    assert_eq!(error.phase(), Phase::Hello);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::fs;
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::common::{Capability, FailureCode, Role};
 use metewand_runtime::protocol::generated::attempt_record::FailureKind;
 use metewand_runtime::protocol::handshake::HandshakeError;
@@ -25,7 +25,7 @@ fn the_handshake_records_reported_capabilities_and_no_sdk() {
     assert_eq!(handshake.selected, [Capability::OneShot]);
     assert_eq!(handshake.sdk, None, "the test worker is a direct protocol worker");
     let hello = &session.phases()[0];
-    assert_eq!((hello.phase, hello.request_id.as_str(), hello.ok), (Method::Hello, "0", true));
+    assert_eq!((hello.phase, hello.request_id.as_str(), hello.ok), (Phase::Hello, "0", true));
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn omitting_a_selected_capability_fails_the_handshake() {
         panic!("{error:?}")
     };
     assert!(reported.is_empty());
-    assert_eq!((error.role(), error.phase()), (Role::Implementation, Method::Hello));
+    assert_eq!((error.role(), error.phase()), (Role::Implementation, Phase::Hello));
     assert_eq!(error.failure_kind(), Some(FailureKind::ProtocolViolation));
     assert!(!error.timing().unwrap().ok, "a hello that failed its checks is not ok");
     assert_reported(&error, "implementation", "hello");
@@ -85,7 +85,7 @@ fn repeating_a_different_worker_id_fails_the_handshake() {
         ),
         "{error:?}"
     );
-    assert_eq!(error.phase(), Method::Hello);
+    assert_eq!(error.phase(), Phase::Hello);
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn a_failed_hello_is_a_worker_failure_in_hello() {
         matches!(error.kind(), SessionErrorKind::WorkerFailure { code: FailureCode::OperationFailed, .. }),
         "{error:?}"
     );
-    assert_eq!((error.role(), error.phase()), (Role::DatasetMaterializer, Method::Hello));
+    assert_eq!((error.role(), error.phase()), (Role::DatasetMaterializer, Phase::Hello));
     assert!(error.discarded_worker(), "a failed hello leaves no session");
 }
 
@@ -108,7 +108,7 @@ fn a_missing_program_is_spawn_failed_in_hello() {
     let config = SessionConfig::new(command, worker_id(), PhaseTimeouts::uniform(GENEROUS), fixture.log());
     let error = MaterializerSession::connect(config).unwrap_err();
     assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed { .. }), "{error:?}");
-    assert_eq!((error.phase(), error.failure_kind()), (Method::Hello, Some(FailureKind::SpawnFailed)));
+    assert_eq!((error.phase(), error.failure_kind()), (Phase::Hello, Some(FailureKind::SpawnFailed)));
     let expected = format!("cannot start {:?}: No such file or directory (os error 2)", fixture.path("no-such-worker"));
     assert!(error.to_string().contains(&expected), "{error}");
     assert!(error.timing().is_none());

@@ -6,7 +6,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::canonical::ParseErrorKind;
 use metewand_runtime::protocol::decode::DecodeError;
 use metewand_runtime::protocol::frame::FrameError;
@@ -30,7 +30,7 @@ fn execute_error(args: &[&str], timeouts: PhaseTimeouts) -> (Fixture, SessionErr
     let error = session.execute(fixture.execute()).unwrap_err();
     assert!(!session.is_usable(), "{error} should have discarded the worker");
     assert!(error.discarded_worker());
-    assert_eq!(error.phase(), Method::Execute);
+    assert_eq!(error.phase(), Phase::Execute);
     assert_reported(&error, "implementation", "execute");
     drop(session);
     assert_worker_and_threads_gone(pid);
@@ -58,7 +58,7 @@ fn parse_error(error: &SessionError) -> ParseErrorKind {
 fn never_answering_is_a_phase_timeout() {
     let started = Instant::now();
     let fixture = Fixture::new();
-    let config = fixture.implementation(&["--fault", "never-answer@execute"], short(Method::Execute));
+    let config = fixture.implementation(&["--fault", "never-answer@execute"], short(Phase::Execute));
     let mut session = ImplementationSession::connect(config).unwrap();
     let pid = session.pid();
     let executing = Instant::now();
@@ -96,7 +96,7 @@ fn answering_twice(fault: &str) {
         panic!("{error:?}")
     };
     assert_eq!(observed, "1");
-    assert_eq!(error.phase(), Method::Execute);
+    assert_eq!(error.phase(), Phase::Execute);
     assert!(!session.is_usable());
     assert_worker_and_threads_gone(pid);
 }
@@ -193,7 +193,7 @@ fn an_escaped_grandchild_holding_stdout_is_found_and_killed() {
 #[test]
 fn a_worker_that_stops_reading_cannot_block_the_caller() {
     let fixture = Fixture::new();
-    let config = fixture.implementation(&["--fault", "stop-reading@hello"], short(Method::Prepare));
+    let config = fixture.implementation(&["--fault", "stop-reading@hello"], short(Phase::Prepare));
     let mut session = ImplementationSession::connect(config).unwrap();
     let pid = session.pid();
     let mut params = fixture.prepare();
@@ -203,21 +203,21 @@ fn a_worker_that_stops_reading_cannot_block_the_caller() {
     let error = session.prepare(params).unwrap_err();
     assert_took(preparing, SHORT);
     assert!(matches!(error.kind(), SessionErrorKind::PhaseTimeout { .. }), "{error:?}");
-    assert_eq!(error.phase(), Method::Prepare);
+    assert_eq!(error.phase(), Phase::Prepare);
     assert_worker_and_threads_gone(pid);
 }
 
 #[test]
 fn ignoring_shutdown_is_a_phase_timeout_in_shutdown() {
     let fixture = Fixture::new();
-    let config = fixture.implementation(&["--fault", "never-answer@shutdown"], short(Method::Shutdown));
+    let config = fixture.implementation(&["--fault", "never-answer@shutdown"], short(Phase::Shutdown));
     let session = ImplementationSession::connect(config).unwrap();
     let pid = session.pid();
     let stopping = Instant::now();
     let error = session.shutdown().unwrap_err();
     assert_took(stopping, SHORT);
     assert!(matches!(error.kind(), SessionErrorKind::PhaseTimeout { .. }), "{error:?}");
-    assert_eq!((error.phase(), error.failure_kind()), (Method::Shutdown, Some(FailureKind::PhaseTimeout)));
+    assert_eq!((error.phase(), error.failure_kind()), (Phase::Shutdown, Some(FailureKind::PhaseTimeout)));
     assert_reported(&error, "implementation", "shutdown");
     assert_worker_and_threads_gone(pid);
 }
@@ -233,7 +233,7 @@ fn exiting_non_zero_after_acknowledging_shutdown_is_a_worker_exit() {
         panic!("{error:?}")
     };
     assert_eq!(status.code(), Some(3));
-    assert_eq!((error.phase(), error.failure_kind()), (Method::Shutdown, Some(FailureKind::WorkerExit)));
+    assert_eq!((error.phase(), error.failure_kind()), (Phase::Shutdown, Some(FailureKind::WorkerExit)));
     assert_eq!(error.stderr_tail().last().unwrap(), "test-worker: exiting with status 3 after answering shutdown");
     assert!(!error.timing().unwrap().ok);
     assert_worker_and_threads_gone(pid);

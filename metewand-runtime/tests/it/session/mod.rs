@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::common::{Capability, WorkerId};
 use metewand_runtime::protocol::messages::Path as WirePath;
 use metewand_runtime::protocol::messages::ProblemContractRef;
@@ -36,16 +36,16 @@ pub const SHORT: Duration = Duration::from_secs(1);
 pub const CLEANUP_SLACK: Duration = Duration::from_secs(5);
 
 /// Generous limits everywhere except `phase`.
-pub fn short(phase: Method) -> PhaseTimeouts {
+pub fn short(phase: Phase) -> PhaseTimeouts {
     let mut timeouts = PhaseTimeouts::uniform(GENEROUS);
     match phase {
-        Method::Hello => timeouts.hello = SHORT,
-        Method::Materialize => timeouts.materialize = SHORT,
-        Method::Prepare => timeouts.prepare = SHORT,
-        Method::Execute => timeouts.execute = SHORT,
-        Method::Reset => timeouts.reset = SHORT,
-        Method::Evaluate => timeouts.evaluate = SHORT,
-        Method::Shutdown => timeouts.shutdown = SHORT,
+        Phase::Hello => timeouts.hello = SHORT,
+        Phase::Materialize => timeouts.materialize = SHORT,
+        Phase::Prepare => timeouts.prepare = SHORT,
+        Phase::Execute => timeouts.execute = SHORT,
+        Phase::Reset => timeouts.reset = SHORT,
+        Phase::Evaluate => timeouts.evaluate = SHORT,
+        Phase::Shutdown => timeouts.shutdown = SHORT,
     }
     timeouts
 }

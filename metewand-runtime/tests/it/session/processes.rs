@@ -3,7 +3,7 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::session::{ImplementationSession, PhaseTimeouts, SessionErrorKind};
 
 use super::{Fixture, GENEROUS, assert_all_gone, assert_worker_and_threads_gone, exists, short};
@@ -69,7 +69,7 @@ fn a_daemon_orphaned_below_the_worker_is_killed_when_the_session_is_dropped() {
 fn a_timeout_kills_escaped_children() {
     let fixture = Fixture::new();
     let args = ["--fault", "spawn-escapee@prepare", "--fault", "never-answer@execute"];
-    let mut session = ImplementationSession::connect(fixture.implementation(&args, short(Method::Execute))).unwrap();
+    let mut session = ImplementationSession::connect(fixture.implementation(&args, short(Phase::Execute))).unwrap();
     session.prepare(fixture.prepare()).unwrap();
     let processes = fixture.started_processes();
     let error = session.execute(fixture.execute()).unwrap_err();

@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use metewand_runtime::protocol::Method;
+use metewand_runtime::protocol::Phase;
 use metewand_runtime::protocol::common::{FailureCode, Role, Verdict};
 use metewand_runtime::protocol::generated::attempt_record::FailureKind;
 use metewand_runtime::protocol::tracker::TrackerError;
@@ -13,7 +13,7 @@ use metewand_runtime::session::{
 
 use super::{Fixture, GENEROUS, assert_reported, assert_worker_and_threads_gone, object};
 
-fn phases_of(phases: &[metewand_runtime::session::PhaseTiming]) -> Vec<(Method, String, bool)> {
+fn phases_of(phases: &[metewand_runtime::session::PhaseTiming]) -> Vec<(Phase, String, bool)> {
     phases.iter().map(|timing| (timing.phase, timing.request_id.clone(), timing.ok)).collect()
 }
 
@@ -30,11 +30,7 @@ fn a_materializer_builds_its_dataset_and_shuts_down_cleanly() {
     assert_eq!(summary.role, Role::DatasetMaterializer);
     assert_eq!(
         phases_of(&summary.phases),
-        [
-            (Method::Hello, "0".into(), true),
-            (Method::Materialize, "1".into(), true),
-            (Method::Shutdown, "2".into(), true)
-        ]
+        [(Phase::Hello, "0".into(), true), (Phase::Materialize, "1".into(), true), (Phase::Shutdown, "2".into(), true)]
     );
     assert_worker_and_threads_gone(pid);
 }
@@ -53,8 +49,8 @@ fn an_implementation_prepares_executes_and_resets() {
     assert!(fixture.path("result/result.json").is_file());
     session.reset().unwrap();
     let summary = session.shutdown().unwrap();
-    let methods: Vec<Method> = summary.phases.iter().map(|timing| timing.phase).collect();
-    assert_eq!(methods, [Method::Hello, Method::Prepare, Method::Execute, Method::Reset, Method::Shutdown]);
+    let methods: Vec<Phase> = summary.phases.iter().map(|timing| timing.phase).collect();
+    assert_eq!(methods, [Phase::Hello, Phase::Prepare, Phase::Execute, Phase::Reset, Phase::Shutdown]);
     assert!(summary.phases.iter().all(|timing| timing.ok && timing.role == Role::Implementation));
     assert_worker_and_threads_gone(pid);
 }
@@ -82,12 +78,12 @@ fn a_wrong_role_call_fails_locally_without_consuming_an_id() {
             error.kind(),
             SessionErrorKind::WrongRole(TrackerError::WrongRole {
                 role: Role::Implementation,
-                method: Method::Evaluate
+                method: Phase::Evaluate
             })
         ),
         "{error:?}"
     );
-    assert_eq!((error.role(), error.phase(), error.failure_kind()), (Role::Implementation, Method::Evaluate, None));
+    assert_eq!((error.role(), error.phase(), error.failure_kind()), (Role::Implementation, Phase::Evaluate, None));
     assert!(error.timing().is_none(), "nothing was sent");
     assert!(session.is_usable());
     assert_eq!(session.call(Request::Prepare(fixture.prepare())).unwrap(), Reply::Acknowledged);
@@ -114,7 +110,7 @@ fn a_worker_failure_is_typed_and_keeps_the_session_usable() {
     assert_eq!(*code, FailureCode::OperationFailed);
     assert_eq!(message, "the test worker was told to fail execute");
     assert_eq!(details.as_ref(), Some(&object(serde_json::json!({"iterations": 100}))));
-    assert_eq!((error.phase(), error.failure_kind()), (Method::Execute, Some(FailureKind::WorkerFailure)));
+    assert_eq!((error.phase(), error.failure_kind()), (Phase::Execute, Some(FailureKind::WorkerFailure)));
     assert!(!error.discarded_worker());
     assert_reported(&error, "implementation", "execute");
     assert!(error.stderr_tail().iter().any(|line| line == "test-worker: received execute 2"), "{error}");
@@ -132,7 +128,7 @@ fn a_failed_reset_discards_the_worker() {
     let pid = session.pid();
     let error = session.reset().unwrap_err();
     assert!(matches!(error.kind(), SessionErrorKind::WorkerFailure { .. }), "{error:?}");
-    assert_eq!(error.phase(), Method::Reset);
+    assert_eq!(error.phase(), Phase::Reset);
     assert!(error.discarded_worker());
     assert!(!session.is_usable());
     assert_worker_and_threads_gone(pid);

@@ -30,6 +30,7 @@ from metewand.models.common import (
     _attempt_id,
     _capability,
     _failure_code,
+    _phase,
     _problem_contract_id,
     _role,
     _safe_uint,
@@ -43,7 +44,7 @@ from metewand.models.common import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
-    from metewand.models.common import Capability, FailureCode, Role, Verdict
+    from metewand.models.common import Capability, FailureCode, Phase, Role, Verdict
 
     FailureKind: TypeAlias = Literal[
         "spawn_failed",
@@ -66,16 +67,6 @@ if TYPE_CHECKING:
         "invalid",
         "failed",
         "cancelled",
-    ]
-
-    Phase: TypeAlias = Literal[
-        "hello",
-        "materialize",
-        "prepare",
-        "execute",
-        "reset",
-        "evaluate",
-        "shutdown",
     ]
 else:
 
@@ -100,8 +91,6 @@ __all__ = [
     "ModelError",
     "OUTCOME_VALUES",
     "Outcome",
-    "PHASE_VALUES",
-    "Phase",
     "PhaseRecord",
     "Problem",
     "ResourceLimit",
@@ -134,11 +123,6 @@ OUTCOME_VALUES: frozenset[Outcome] = frozenset(
 cancelled.
 """
 
-PHASE_VALUES: frozenset[Phase] = frozenset(
-    {"hello", "materialize", "prepare", "execute", "reset", "evaluate", "shutdown"}
-)
-"""A phase of a worker session, named after its request."""
-
 _CONFINEMENT_CAPABILITIES_VALUES: frozenset[str] = frozenset({"none", "kept"})
 
 _CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
@@ -163,11 +147,7 @@ _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
     {"rlimit", "pid_max", "cgroup", "watched", "none"}
 )
 
-_LITERAL_ALIASES = {
-    "FailureKind": FAILURE_KIND_VALUES,
-    "Outcome": OUTCOME_VALUES,
-    "Phase": PHASE_VALUES,
-}
+_LITERAL_ALIASES = {"FailureKind": FAILURE_KIND_VALUES, "Outcome": OUTCOME_VALUES}
 
 
 def _failure_kind(value: object, path: str) -> FailureKind:
@@ -180,11 +160,6 @@ def _outcome(value: object, path: str) -> Outcome:
     or cancelled.
     """
     return check_enum(value, path, OUTCOME_VALUES)
-
-
-def _phase(value: object, path: str) -> Phase:
-    """A phase of a worker session, named after its request."""
-    return check_enum(value, path, PHASE_VALUES)
 
 
 class AttemptRecord:
@@ -448,7 +423,7 @@ class AttemptFailure:
     message: str
 
     phase: Phase | None
-    """A phase of a worker session, named after its request."""
+    """A phase of a worker session, named after its request's method."""
 
     role: Role | None
     """The role a worker process serves."""
@@ -1318,7 +1293,7 @@ class PhaseRecord:
     """Whether the worker answered with its success shape."""
 
     phase: Phase
-    """A phase of a worker session, named after its request."""
+    """A phase of a worker session, named after its request's method."""
 
     role: Role
     """The role a worker process serves."""

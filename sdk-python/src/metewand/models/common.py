@@ -39,6 +39,16 @@ if TYPE_CHECKING:
         "internal_error",
     ]
 
+    Phase: TypeAlias = Literal[
+        "hello",
+        "materialize",
+        "prepare",
+        "execute",
+        "reset",
+        "evaluate",
+        "shutdown",
+    ]
+
     Role: TypeAlias = Literal["dataset_materializer", "implementation", "problem_evaluator"]
 
     Verdict: TypeAlias = Literal["invalid", "reached", "not_reached", "not_required"]
@@ -58,6 +68,8 @@ __all__ = [
     "FailureCode",
     "FileRecord",
     "ModelError",
+    "PHASE_VALUES",
+    "Phase",
     "ROLE_VALUES",
     "Role",
     "SdkInfo",
@@ -75,6 +87,11 @@ FAILURE_CODE_VALUES: frozenset[FailureCode] = frozenset(
 )
 """A worker-owned failure code."""
 
+PHASE_VALUES: frozenset[Phase] = frozenset(
+    {"hello", "materialize", "prepare", "execute", "reset", "evaluate", "shutdown"}
+)
+"""A phase of a worker session, named after its request's method."""
+
 ROLE_VALUES: frozenset[Role] = frozenset(
     {"dataset_materializer", "implementation", "problem_evaluator"}
 )
@@ -88,6 +105,7 @@ VERDICT_VALUES: frozenset[Verdict] = frozenset(
 _LITERAL_ALIASES = {
     "Capability": CAPABILITY_VALUES,
     "FailureCode": FAILURE_CODE_VALUES,
+    "Phase": PHASE_VALUES,
     "Role": ROLE_VALUES,
     "Verdict": VERDICT_VALUES,
 }
@@ -108,6 +126,11 @@ def _capability(value: object, path: str) -> Capability:
 def _failure_code(value: object, path: str) -> FailureCode:
     """A worker-owned failure code."""
     return check_enum(value, path, FAILURE_CODE_VALUES)
+
+
+def _phase(value: object, path: str) -> Phase:
+    """A phase of a worker session, named after its request's method."""
+    return check_enum(value, path, PHASE_VALUES)
 
 
 def _problem_contract_id(value: object, path: str) -> str:
