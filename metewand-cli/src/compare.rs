@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use metewand_report::{Comparison, DEFAULT_FACTOR, Verdict};
+use metewand_report::{Change, Comparison, DEFAULT_FACTOR};
 
 use crate::{Failure, print_out, say};
 use metewand_runtime::exit::Exit;
@@ -88,7 +88,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         ));
     }
     let worse: Vec<String> =
-        comparison.cells.iter().filter(|cell| cell.verdict == Verdict::Worse).map(|cell| cell.label()).collect();
+        comparison.cells.iter().filter(|cell| cell.verdict == Change::Worse).map(|cell| cell.label()).collect();
     if args.fail_on_regression && !worse.is_empty() {
         let shown: Vec<&str> = worse.iter().take(5).map(String::as_str).collect();
         say(&format!(

@@ -18,10 +18,10 @@ use crate::{text, units};
 /// The default factor: B is worse when its median is more than 1.1 times A's.
 pub const DEFAULT_FACTOR: f64 = 1.1;
 
-/// A cell's verdict.
+/// How B's time changed from A's in one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum Change {
     /// B's median is below A's divided by the factor, and the difference is significant.
     Better,
     /// B's median is above A's times the factor, and the difference is significant.
@@ -36,16 +36,16 @@ pub enum Verdict {
     Unmatched,
 }
 
-impl Verdict {
+impl Change {
     /// How tables write it: `better`, `worse`, `same`, `~better`, `~worse`, `n/a`.
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::Better => "better",
-            Verdict::Worse => "worse",
-            Verdict::Same => "same",
-            Verdict::BetterNotSignificant => "~better",
-            Verdict::WorseNotSignificant => "~worse",
-            Verdict::Unmatched => "n/a",
+            Change::Better => "better",
+            Change::Worse => "worse",
+            Change::Same => "same",
+            Change::BetterNotSignificant => "~better",
+            Change::WorseNotSignificant => "~worse",
+            Change::Unmatched => "n/a",
         }
     }
 }
@@ -83,7 +83,7 @@ pub struct CellComparison {
     /// cell cannot be significant however its times differ.
     pub smallest_p: f64,
     /// The verdict.
-    pub verdict: Verdict,
+    pub verdict: Change,
 }
 
 impl CellComparison {
@@ -219,7 +219,7 @@ impl Comparison {
 
     /// Whether any cell is significantly worse than the factor.
     pub fn regressed(&self) -> bool {
-        self.cells.iter().any(|cell| cell.verdict == Verdict::Worse)
+        self.cells.iter().any(|cell| cell.verdict == Change::Worse)
     }
 
     /// The smallest p-value any matched cell's sample sizes allow (1 without cells): at or above the significance
@@ -320,14 +320,14 @@ fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) 
             // otherwise claim what the exact test of the same sizes cannot).
             let significant = test.p < ALPHA && smallest_p(sample_a.len(), sample_b.len()) < ALPHA;
             if ratio > factor {
-                if significant { Verdict::Worse } else { Verdict::WorseNotSignificant }
+                if significant { Change::Worse } else { Change::WorseNotSignificant }
             } else if ratio < 1.0 / factor {
-                if significant { Verdict::Better } else { Verdict::BetterNotSignificant }
+                if significant { Change::Better } else { Change::BetterNotSignificant }
             } else {
-                Verdict::Same
+                Change::Same
             }
         }
-        _ => Verdict::Unmatched,
+        _ => Change::Unmatched,
     };
     CellComparison {
         problem: key.0.clone(),

@@ -54,7 +54,7 @@ pub mod units;
 
 use std::path::{Path, PathBuf};
 
-pub use compare::{Comparison, DEFAULT_FACTOR, Verdict};
+pub use compare::{Change, Comparison, DEFAULT_FACTOR};
 pub use error::ReportError;
 pub use load::Records;
 pub use profile::Profile;

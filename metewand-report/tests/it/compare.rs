@@ -2,7 +2,7 @@
 //! too few repetitions make a difference not significant (`~`), unmatched cells are counted, and differing
 //! environments and identities are warned about.
 
-use metewand_report::{Comparison, Records, Verdict};
+use metewand_report::{Change, Comparison, Records};
 
 use crate::{Campaign, Planned, at, temp, write_campaign};
 
@@ -45,7 +45,7 @@ fn a_known_two_fold_slowdown_is_flagged_in_exactly_those_cells() {
     let comparison = Comparison::new(&at(&dir, "before"), &at(&dir, "after"), 1.1).unwrap();
     assert_eq!(comparison.cells.len(), 6);
     let worse: Vec<String> =
-        comparison.cells.iter().filter(|cell| cell.verdict == Verdict::Worse).map(|cell| cell.label()).collect();
+        comparison.cells.iter().filter(|cell| cell.verdict == Change::Worse).map(|cell| cell.label()).collect();
     assert_eq!(worse, ["p / tall#0 / a#0"], "only a on tall is significantly worse");
     assert!(comparison.regressed());
     let a_tall = verdict_of(&comparison, "a", "tall");
@@ -56,12 +56,12 @@ fn a_known_two_fold_slowdown_is_flagged_in_exactly_those_cells() {
     assert!(a_tall.exact);
     assert!((a_tall.p_value.unwrap() - 2.0 / 12870.0).abs() < 1e-15);
     let c_small = verdict_of(&comparison, "c", "small");
-    assert_eq!((c_small.ratio, c_small.verdict), (Some(2.0), Verdict::WorseNotSignificant), "two against two");
+    assert_eq!((c_small.ratio, c_small.verdict), (Some(2.0), Change::WorseNotSignificant), "two against two");
     assert_eq!(c_small.verdict.label(), "~worse");
-    assert_eq!(verdict_of(&comparison, "b", "small").verdict, Verdict::Better);
+    assert_eq!(verdict_of(&comparison, "b", "small").verdict, Change::Better);
     for (implementation, dataset) in [("a", "small"), ("b", "tall"), ("c", "tall")] {
         let cell = verdict_of(&comparison, implementation, dataset);
-        assert_eq!((cell.ratio, cell.verdict), (Some(1.0), Verdict::Same), "{implementation} on {dataset}");
+        assert_eq!((cell.ratio, cell.verdict), (Some(1.0), Change::Same), "{implementation} on {dataset}");
     }
     // The geometric mean of 1, 2, 1/2, 1, 2, 1 is 2^(1/6).
     assert!((comparison.geometric_mean.unwrap() - 2f64.powf(1.0 / 6.0)).abs() < 1e-12);
@@ -72,7 +72,7 @@ fn a_known_two_fold_slowdown_is_flagged_in_exactly_those_cells() {
     // With a larger factor the slowdown is the same.
     let lenient = Comparison::new(&at(&dir, "before"), &at(&dir, "after"), 2.5).unwrap();
     assert!(!lenient.regressed());
-    assert_eq!(verdict_of(&lenient, "a", "tall").verdict, Verdict::Same);
+    assert_eq!(verdict_of(&lenient, "a", "tall").verdict, Change::Same);
 }
 
 #[test]
