@@ -86,7 +86,24 @@ pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, For
 pub fn read_campaign(folder: &Path) -> Result<CampaignFile, FolderError> {
     let path = folder.join(CAMPAIGN_FILE);
     let bytes = read_plan_file(folder)?;
-    serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
+    parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })
+}
+
+/// Parses one of Metewand's own documents as its generated type, saying first whether its `format` is one this
+/// version reads: a document another version wrote is refused as such, not as a mismatch somewhere inside it.
+pub(crate) fn parse_own<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    #[derive(serde::Deserialize)]
+    struct Format {
+        format: serde_json::Value,
+    }
+    if let Ok(Format { format }) = serde_json::from_slice::<Format>(bytes)
+        && format != serde_json::json!(1)
+    {
+        return Err(format!(
+            "format {format} is not one this metewand reads (it reads format 1); use the metewand that wrote it"
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|error| error.to_string())
 }
 
 /// Opens one of the folder's own files for reading without following a link or blocking on a FIFO: only a

@@ -140,6 +140,6 @@ impl CampaignIds {
     fn read(folder: &Path) -> Result<CampaignIds, FolderError> {
         let path = folder.join(CAMPAIGN_FILE);
         let bytes = read_plan_file(folder)?;
-        serde_json::from_slice(&bytes).map_err(|error| FolderError::BadPlanFile { path, message: error.to_string() })
+        crate::folder::parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })
     }
 }

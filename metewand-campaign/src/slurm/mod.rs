@@ -44,8 +44,8 @@ pub use command::{
 
 use crate::environment::Environment;
 use crate::folder::{
-    CAMPAIGN_FILE, CampaignFolder, FolderError, Found, open_own, read_attempt, read_campaign, read_materialization,
-    write_atomically,
+    CAMPAIGN_FILE, CampaignFolder, FolderError, Found, open_own, parse_own, read_attempt, read_campaign,
+    read_materialization, write_atomically,
 };
 use crate::plan::CampaignPlan;
 use crate::runner::is_terminal;
@@ -189,7 +189,7 @@ pub fn read_submission(folder: &Path, number: u64) -> Result<SlurmSubmission, Er
             return Err(Error::Io { action: "read", path, source: io::Error::other(error.to_string()) });
         }
     };
-    serde_json::from_slice(&bytes).map_err(|error| Error::BadSubmission { path, message: error.to_string() })
+    parse_own(&bytes).map_err(|message| Error::BadSubmission { path, message })
 }
 
 fn write_submission(submission: &SlurmSubmission, folder: &Path) -> Result<(), Error> {

@@ -529,6 +529,14 @@ mod tests {
         assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "a planted entry has no record");
         fs::write(datasets.path().join(format!("{KEY}.published")), b"{\"format\":1}").unwrap();
         assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "nor does a malformed record make one");
+        let mut other_format = serde_json::to_value(record(KEY)).unwrap();
+        other_format["format"] = 2.into();
+        fs::write(datasets.path().join(format!("{KEY}.published")), metewand_protocol::to_canonical_vec(&other_format))
+            .unwrap();
+        assert_eq!(store.lookup(KEY).unwrap().unwrap().record, None, "nor a record of another format");
+        fs::write(datasets.path().join(format!("{KEY}.published")), record_bytes(&record(KEY))).unwrap();
+        assert_eq!(store.lookup(KEY).unwrap().unwrap().record, Some(record(KEY)), "which differs by its format alone");
+        fs::remove_file(datasets.path().join(format!("{KEY}.published"))).unwrap();
         let held = store.lookup(KEY).unwrap().unwrap().dir;
         let staging = Staging::create(datasets.path()).unwrap();
         fs::write(staging.path().join("data"), "built").unwrap();
