@@ -90,3 +90,36 @@ fn help() {
     assert!(stdout.contains("Usage: metewand check [OPTIONS] [REPO]"), "{stdout}");
     assert!(stdout.contains("--dataset-seed <N>") && stdout.contains("On success, prints one line per identity"));
 }
+
+#[test]
+fn twin_implementations_are_refused_by_check_and_campaign_plan_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    metewand_testkit::copy_tree(&golden(), &repo);
+    let toml = repo.join("metewand.toml");
+    let text = fs::read_to_string(&toml).unwrap();
+    fs::write(
+        &toml,
+        format!("{text}\n[implementations.again]\nworker = \"exact-solver\"\nparameters = {{ solver = \"exact\" }}\n"),
+    )
+    .unwrap();
+    let first = text.find("worker = \"exact-solver\"").unwrap() + "worker = ".len();
+    let line = text[..first].matches('\n').count() + 1;
+    let column = first - text[..first].rfind('\n').map_or(0, |newline| newline + 1) + 1;
+    let repo = repo.to_str().unwrap();
+    let state = dir.path().join("state");
+    let plan = ["campaign", "plan", repo, "--implementation", "exact", "--state-dir", state.to_str().unwrap()];
+    for args in [&["check", repo][..], &plan[..]] {
+        let output = metewand(args, b"");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "implementation \"again\" runs the same worker with the same parameters as implementation \"exact\" \
+                 (metewand.toml:{line}:{column})"
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -221,6 +221,19 @@ pub enum CheckErrorKind {
         /// The id.
         id: String,
     },
+    /// Two implementations with one worker identity and equal parameters, whose attempts would share their ids.
+    #[error(
+        "implementation {name:?} runs the same worker with the same parameters as implementation {twin:?} \
+         ({twin_at}): their attempts would have the same ids; give one other parameters or remove it"
+    )]
+    TwinImplementations {
+        /// The later implementation.
+        name: String,
+        /// The earlier one it repeats.
+        twin: String,
+        /// Where the earlier one names its worker.
+        twin_at: Location,
+    },
     /// A `schemas.files` glob that matches no file.
     #[error("schema glob {pattern:?} matches no file")]
     GlobMatchesNothing {

@@ -229,7 +229,9 @@ impl Loader<'_> {
         // Parameters against their schemas, then the checked definitions.
         let mut datasets = BTreeMap::new();
         let mut problems = BTreeMap::new();
-        let mut implementations = BTreeMap::new();
+        let mut implementations: BTreeMap<String, Implementation> = BTreeMap::new();
+        // Where each implementation names its worker, to point at both of two twins.
+        let mut implementation_at: BTreeMap<String, Range<usize>> = BTreeMap::new();
         for definition in declared {
             let owner = format!("{} {:?}", definition.kind, definition.name);
             if let Some(schema) = &definition.parameters_schema
@@ -279,6 +281,19 @@ impl Loader<'_> {
                     problems.insert(definition.name, problem);
                 }
                 _ => {
+                    // Two implementations of one worker identity and parameters would plan the same attempt ids.
+                    let twin = implementations.values().find(|other| {
+                        workers[&other.worker].identity == worker.identity && other.parameters == definition.parameters
+                    });
+                    if let Some(twin) = twin {
+                        let kind = CheckErrorKind::TwinImplementations {
+                            name: definition.name.clone(),
+                            twin: twin.name.clone(),
+                            twin_at: self.source.at(implementation_at[&twin.name].clone()),
+                        };
+                        return Err(self.source.error(definition.worker.1.clone(), kind));
+                    }
+                    implementation_at.insert(definition.name.clone(), definition.worker.1.clone());
                     let implementation = Implementation {
                         name: definition.name.clone(),
                         worker: definition.worker.0,

@@ -128,6 +128,32 @@ fn a_worker_of_the_wrong_role_is_named_with_its_role() {
 }
 
 #[test]
+fn twin_implementations_are_refused_naming_both() {
+    let twin = "\n[implementations.again]\nworker = \"exact-solver\"\nparameters = { solver = \"exact\" }\n";
+    let dir = golden_copy(|toml| format!("{toml}{twin}"));
+    let error = check_error(dir.path());
+    let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+    let (line, column) = position_of(&text, "\"exact-solver\"\nparameters = { solver = \"exact\" }");
+    assert!(
+        matches!(error.kind(), CheckErrorKind::TwinImplementations { name, twin, twin_at }
+            if name == "again" && twin == "exact" && twin_at.position == Some((line, column))),
+        "{error}"
+    );
+    let at = text.rfind("\"exact-solver\"").unwrap();
+    let later = (text[..at].matches('\n').count() + 1, text[..at].rsplit('\n').next().unwrap().chars().count() + 1);
+    assert_eq!(error.location().position, Some(later), "{error}");
+    assert!(
+        error.to_string().contains(&format!("as implementation \"exact\" (metewand.toml:{line}:{column})")),
+        "{error}"
+    );
+
+    // Other parameters make another implementation, as does another worker.
+    let dir =
+        golden_copy(|toml| format!("{toml}{}", twin.replace("solver = \"exact\"", "solver = \"exact\", tol = 1")));
+    CheckedRepository::load(dir.path()).unwrap();
+}
+
+#[test]
 fn an_unknown_schema_id_is_named() {
     let dir = golden_copy(|toml| toml.replace("\"urn:example:result:1\"", "\"urn:example:result:2\""));
     let error = check_error(dir.path());
