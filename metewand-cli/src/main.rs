@@ -101,6 +101,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Parses a count that must be at least 1 (`--jobs`, `--pack`, `--threads`...), saying so in words: clap's own
+/// message for 0 speaks of a "non-zero type".
+pub(crate) fn at_least_one<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1, not 0".to_owned()),
+        Ok(_) => text.parse::<T>().map_err(|_| format!("{text} is too large")),
+        Err(_) => Err(format!("must be a whole number of at least 1, not {text:?}")),
+    }
+}
+
 /// Writes `metewand: MESSAGE` to stderr. A closed stderr is not worth a panic: the exit status still tells.
 pub(crate) fn say(message: &str) {
     let _ = writeln!(io::stderr().lock(), "metewand: {message}");

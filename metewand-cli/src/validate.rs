@@ -77,7 +77,7 @@ struct Common {
     #[arg(long, value_name = "R")]
     repo: PathBuf,
     /// how many threads hash files (default: the available parallelism)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::at_least_one::<NonZeroUsize>)]
     threads: Option<NonZeroUsize>,
 }
 

@@ -101,7 +101,7 @@ struct Selection {
     #[arg(long, value_name = "SEEDS", value_parser = parse_seeds)]
     implementation_seeds: Option<Seeds>,
     /// attempts per cell with identical inputs, at least 1
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::at_least_one::<u64>)]
     repetitions: Option<u64>,
     /// the campaign folder (default: STATE/campaigns/NAME/)
     #[arg(long, value_name = "DIR")]
@@ -116,7 +116,7 @@ struct Selection {
 struct Jobs {
     /// how many attempts (and materializations) run at once (default 1: attempts side by side share cores,
     /// caches and memory bandwidth, and each one's time is then the worse for it)
-    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = crate::at_least_one::<NonZeroUsize>)]
     jobs: Option<NonZeroUsize>,
     /// with -j N, run every slot's workers on all the CPUs metewand may use instead of a CPU set per slot (for
     /// implementations that use several cores; each attempt's time is then the worse for its neighbours)
@@ -187,10 +187,11 @@ struct SubmitArgs {
     #[arg(long, value_name = "T", value_parser = parse_time)]
     time: Option<String>,
     /// attempts one array task runs, one after the other
-    #[arg(long, value_name = "K", default_value_t = NonZeroU64::new(metewand_campaign::slurm::DEFAULT_PACK).expect("nonzero"))]
+    #[arg(long, value_name = "K", value_parser = crate::at_least_one::<NonZeroU64>,
+          default_value_t = NonZeroU64::new(metewand_campaign::slurm::DEFAULT_PACK).expect("nonzero"))]
     pack: NonZeroU64,
     /// at most N tasks of an array run at once (its %N throttle)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::at_least_one::<NonZeroU64>)]
     max_parallel: Option<NonZeroU64>,
     /// one more argument given to every sbatch (repeatable), e.g. --sbatch-arg=--qos=long
     #[arg(long = "sbatch-arg", value_name = "ARG", allow_hyphen_values = true)]

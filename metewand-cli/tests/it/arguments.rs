@@ -56,6 +56,24 @@ fn a_misspelt_flag_gets_a_suggestion_and_the_command_help() {
 }
 
 #[test]
+fn counts_below_one_are_refused_in_words() {
+    for (args, expected) in [
+        (&["campaign", "run", "x", "--jobs", "0"][..], "'--jobs <N>': must be at least 1, not 0"),
+        (&["campaign", "plan", "x", "-j", "two"][..], "must be a whole number of at least 1, not \"two\""),
+        (&["campaign", "run", "x", "--repetitions", "0"][..], "'--repetitions <N>': must be at least 1, not 0"),
+        (&["campaign", "submit", "x", "--pack", "0"][..], "'--pack <K>': must be at least 1, not 0"),
+        (
+            &["validate", "result", "x", "--repo", "r", "--problem", "p", "--threads", "0"][..],
+            "'--threads <N>': must be at least 1, not 0",
+        ),
+    ] {
+        let stderr = usage_error(&metewand(args, b""));
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("non-zero type"), "{stderr}");
+    }
+}
+
+#[test]
 fn seeds_are_decimal_digits_only() {
     let repo = golden();
     let repo = repo.to_str().unwrap();
