@@ -13,6 +13,10 @@
 //! let error = preflight::new_or_empty_folder("--out", &out).unwrap_err();
 //! assert!(matches!(error, PreflightError::FolderNotEmpty { .. }));
 //! assert!(error.to_string().ends_with("is not empty; give a new or empty folder"));
+//! // Missing parents are made, as `mkdir -p` would.
+//! let deep = dir.path().join("campaigns/today/attempt");
+//! assert_eq!(preflight::new_or_empty_folder("--out", &deep).unwrap(), deep);
+//! assert!(deep.is_dir());
 //!
 //! let error = preflight::require_confinement(&["no PID namespace"], true).unwrap_err();
 //! assert!(error.to_string().contains("cannot fully confine the workers (no PID namespace)"));
@@ -107,13 +111,13 @@ pub fn require_confinement(missing: &[&'static str], require: bool) -> Result<()
     Ok(())
 }
 
-/// The attempt folder `path` (named by `flag`), created when it does not exist, accepted when it is an empty
-/// folder, refused otherwise; its path.
+/// The attempt folder `path` (named by `flag`), created with any missing parents when it does not exist, accepted
+/// when it is an empty folder, refused otherwise; its path.
 pub fn new_or_empty_folder(flag: &'static str, path: &Path) -> Result<PathBuf, PreflightError> {
     let io = |action, source| PreflightError::Io { flag, path: path.to_owned(), action, source };
     match fs::symlink_metadata(path) {
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            fs::create_dir(path).map_err(|error| io("cannot be created", error))?;
+            fs::create_dir_all(path).map_err(|error| io("cannot be created", error))?;
         }
         Err(error) => return Err(io("cannot be examined", error)),
         Ok(metadata) if !metadata.is_dir() => {

@@ -484,6 +484,14 @@ fn modifying_the_dataset_is_dataset_modified_and_the_next_attempt_rebuilds_it() 
 }
 
 #[test]
+fn an_out_folder_is_made_with_its_missing_parents() {
+    let bench = Bench::new();
+    let output = bench.run("cholesky", "not/yet/there");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(self::record(&bench.out("not/yet/there"))["outcome"], "reached");
+}
+
+#[test]
 fn a_broken_repository_starts_no_attempt() {
     let bench = Bench::new();
     bench.replace("format = 1", "format = 1\nbogus = true");
