@@ -60,12 +60,12 @@ fn parse_factor(text: &str) -> Result<f64, String> {
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let comparison =
         Comparison::new(&args.a, &args.b, args.factor).map_err(|error| Failure::Usage(format!("compare: {error}")))?;
-    if args.fail_on_regression && comparison.cells.is_empty() {
-        return Err(Failure::Usage(
-            "compare: --fail-on-regression could never fire: no cell is in both campaigns; compare two runs of the \
-             same benchmark"
-                .to_owned(),
-        ));
+    if comparison.cells.is_empty() {
+        return Err(Failure::Usage(format!(
+            "compare: no cell is in both campaigns ({} only in A, {} only in B), so there is nothing to compare; \
+             compare two runs of the same benchmark (the same problem, dataset, implementation and seeds)",
+            comparison.only_a, comparison.only_b
+        )));
     }
     if args.fail_on_regression && !comparison.can_conclude() {
         return Err(Failure::Usage(format!(

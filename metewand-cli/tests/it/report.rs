@@ -177,3 +177,23 @@ fn report_and_compare_bad_input_is_one_sentence_and_exit_2() {
     }
     assert!(!dir.path().join("no").exists(), "nothing is created for a report that cannot be written");
 }
+
+/// Two campaigns of different benchmarks share no cell: `compare` says there is nothing to compare and exits 2,
+/// rather than printing an empty table and exit 0.
+#[test]
+fn compare_of_campaigns_without_a_common_cell_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (sorting, solving) = (dir.path().join("sorting"), dir.path().join("solving"));
+    write_campaign(&sorting, &Campaign::default(), &[Planned::new("sort", "small", "numpy").time(1_000_000)]);
+    write_campaign(&solving, &Campaign::default(), &[Planned::new("p", "small", "a").time(1_000_000)]);
+    for extra in [&[][..], &["--fail-on-regression"][..]] {
+        let mut all = vec!["compare", path(&sorting), path(&solving)];
+        all.extend_from_slice(extra);
+        let output = metewand(&args(&all));
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("no cell is in both campaigns (1 only in A, 1 only in B)"), "{stderr}");
+    }
+}
