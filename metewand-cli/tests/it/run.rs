@@ -488,7 +488,7 @@ fn an_out_folder_is_made_with_its_missing_parents() {
     let bench = Bench::new();
     let output = bench.run("cholesky", "not/yet/there");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(self::record(&bench.out("not/yet/there"))["outcome"], "reached");
+    assert_eq!(record(&bench.out("not/yet/there"))["outcome"], "reached");
 }
 
 #[test]
