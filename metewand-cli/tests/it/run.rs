@@ -570,6 +570,29 @@ fn a_crashing_worker_is_worker_exit_with_its_log_kept() {
 }
 
 #[test]
+fn a_worker_that_dies_before_hello_says_why_through_its_last_stderr_line_made_printable() {
+    let bench = Bench::new();
+    bench.worker_file(
+        "no_sdk.py",
+        "import sys\nsys.stderr.write('Traceback (most recent call last):\\n')\n\
+         sys.stderr.write(\"\\x1b[2JModuleNotFoundError: No module named 'metewand'\\n\\n\")\nsys.exit(1)\n",
+    );
+    bench.append(
+        "\n[workers.no-sdk]\nrole = \"implementation\"\ncommand = [\"python3\", \"no_sdk.py\"]\nsource = \"workers\"\n\n\
+         [implementations.no-sdk]\nworker = \"no-sdk\"\nparameters = {}\n",
+    );
+    let output = bench.run("no-sdk", "attempt");
+    let record = failed(&output, &bench.out("attempt"), "implementation", "hello", "worker_exit");
+    let message = record["failure"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with("its stderr ended with: \\u{1b}[2JModuleNotFoundError: No module named 'metewand'"),
+        "{message}"
+    );
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("No module named 'metewand'") && !stdout.contains('\u{1b}'), "{stdout}");
+}
+
+#[test]
 fn garbage_on_stdout_is_a_protocol_violation() {
     let bench = Bench::new();
     bench.misbehaving_implementation("garbage", "garbage");

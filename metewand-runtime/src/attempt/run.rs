@@ -47,7 +47,15 @@ impl Failure {
 
     pub(super) fn session(error: &SessionError) -> Failure {
         let kind = error.failure_kind().unwrap_or(FailureKind::ExecutorError);
-        let message = format!("{} worker failed in {}: {}", error.role(), error.phase(), error.kind());
+        // The kind may quote the worker (a failure's message), so the whole sentence is made printable.
+        let mut message = printable(&format!("{} worker failed in {}: {}", error.role(), error.phase(), error.kind()));
+        // A worker that died before answering usually said why on stderr (an import that failed, a traceback's
+        // last line): the last line it wrote belongs in the one sentence a user reads first.
+        if let SessionErrorKind::WorkerExit { .. } | SessionErrorKind::SpawnFailed { .. } = error.kind()
+            && let Some(last) = error.stderr_tail().iter().rev().find(|line| !line.trim().is_empty())
+        {
+            message.push_str(&format!("; its stderr ended with: {}", printable(last.trim())));
+        }
         let mut failure = Failure::new(Some(error.role()), Some(error.phase()), kind, message);
         if let SessionErrorKind::WorkerFailure { code, details, .. } = error.kind() {
             failure.code = Some(*code);
@@ -66,6 +74,12 @@ impl Failure {
         let message = format!("{role} worker's output is invalid: {error}");
         Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message)
     }
+}
+
+/// A worker's text as a message may show it: control characters (a terminal's escape sequences among them) spelled
+/// out, so a worker cannot write to the user's terminal through a failure's message.
+fn printable(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 /// A session's private `TMPDIR`, `work/tmp-<role>/`, made with its places: removed once the session has ended,
