@@ -29,7 +29,7 @@ pub enum PlanError {
         known: String,
     },
     /// An axis value the repository does not declare.
-    #[error("the repository has no {kind} named {name:?} (it has: {known})")]
+    #[error("the repository has no {kind} named {name:?}{} (it has: {known})", metewand_runtime::attempt::guess(.name, .known))]
     UnknownName {
         /// `problem`, `dataset` or `implementation`.
         kind: &'static str,

@@ -180,6 +180,10 @@ fn bad_input_is_one_sentence_and_exit_2() {
             bench.run_args("main", "state", &["--implementation", "fast"]),
             "no implementation named \"fast\" (it has: fail, solve)",
         ),
+        (
+            bench.run_args("main", "state", &["--implementation", "solv"]),
+            "no implementation named \"solv\" (did you mean \"solve\"?) (it has: fail, solve)",
+        ),
         (bench.run_args("main", "state", &["--dataset-seeds", "5..5"]), "is empty"),
     ] {
         let output = metewand(&args);

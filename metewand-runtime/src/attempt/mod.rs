@@ -74,7 +74,7 @@ pub const DATASET_MANIFEST: &str = "dataset-manifest.json";
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
     /// The repository has no such problem, dataset or implementation.
-    #[error("the repository has no {kind} named {name:?} (it has: {known})")]
+    #[error("the repository has no {kind} named {name:?}{} (it has: {known})", guess(.name, .known))]
     Unknown {
         /// `problem`, `dataset` or `implementation`.
         kind: &'static str,
@@ -83,6 +83,12 @@ pub enum PlanError {
         /// The names the repository has, comma-separated.
         known: String,
     },
+}
+
+/// ` (did you mean "x"?)` when one of the comma-separated `known` names is close to `name`.
+pub fn guess(name: &str, known: &str) -> String {
+    crate::diagnostic::did_you_mean(name, known.split(", "))
+        .map_or_else(String::new, |close| format!(" (did you mean {close:?}?)"))
 }
 
 /// One attempt to be run: the problem, dataset and implementation of a checked repository, and the two seeds.

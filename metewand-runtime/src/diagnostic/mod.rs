@@ -136,12 +136,14 @@ pub enum CheckErrorKind {
         message: String,
     },
     /// A key the format does not define.
-    #[error("unknown key {key:?} in {table}")]
+    #[error("unknown key {key:?} in {table}{}", did_you_mean_suffix(.suggestion))]
     UnknownKey {
         /// The table holding it (`[workers.gen]`, `the top level`).
         table: String,
         /// The key.
         key: String,
+        /// The allowed key it most resembles, if one is close.
+        suggestion: Option<String>,
     },
     /// A required key is absent.
     #[error("{table} lacks the required key {key:?}")]
@@ -192,12 +194,14 @@ pub enum CheckErrorKind {
         found: String,
     },
     /// A reference to a worker that is not declared.
-    #[error("{owner} names worker {worker:?}, which is not declared")]
+    #[error("{owner} names worker {worker:?}, which is not declared{}", did_you_mean_suffix(.suggestion))]
     UnknownWorker {
         /// Who names it (`dataset "small"`).
         owner: String,
         /// The worker's name.
         worker: String,
+        /// The declared worker it most resembles, if one is close.
+        suggestion: Option<String>,
     },
     /// A reference to a worker of another role.
     #[error("{owner} names worker {worker:?}, whose role is {role}, not {expected}")]
@@ -369,4 +373,19 @@ pub(crate) fn sentence(message: &str) -> String {
         }
         _ => trimmed.to_owned(),
     }
+}
+
+/// The one of `known` that `given` most resembles, if any is close enough to be what was meant (a typo, a dropped
+/// or doubled letter), as clap judges flags.
+pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|candidate| (strsim::jaro_winkler(given, candidate), candidate))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}
+
+fn did_you_mean_suffix(suggestion: &Option<String>) -> String {
+    suggestion.as_ref().map_or_else(String::new, |key| format!(" (did you mean {key:?}?)"))
 }

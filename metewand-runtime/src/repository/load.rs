@@ -170,7 +170,8 @@ impl Loader<'_> {
             };
             match roles.get(worker.as_str()) {
                 None => {
-                    let kind = CheckErrorKind::UnknownWorker { owner, worker: worker.clone() };
+                    let suggestion = did_you_mean(worker, roles.keys().copied()).map(str::to_owned);
+                    let kind = CheckErrorKind::UnknownWorker { owner, worker: worker.clone(), suggestion };
                     return Err(self.source.error(span.clone(), kind));
                 }
                 Some(&role) if role != expected => {

@@ -34,7 +34,7 @@ use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
 
-pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef};
+pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef, did_you_mean};
 use crate::diagnostic::{locate, sentence};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
 pub use toml_value::expand;

@@ -59,7 +59,12 @@ impl<'a, 't> Table<'a, 't> {
         match unknown.first() {
             Some((name, _)) => Err(source.error(
                 name.span(),
-                CheckErrorKind::UnknownKey { table: self.name.clone(), key: name.get_ref().to_string() },
+                CheckErrorKind::UnknownKey {
+                    table: self.name.clone(),
+                    key: name.get_ref().to_string(),
+                    suggestion: crate::diagnostic::did_you_mean(name.get_ref(), allowed.iter().copied())
+                        .map(str::to_owned),
+                },
             )),
             None => Ok(()),
         }

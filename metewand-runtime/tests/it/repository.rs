@@ -99,11 +99,33 @@ fn a_worker_named_by_nobody_is_unknown() {
     let dir = golden_copy(|toml| toml.replace("worker = \"exact-solver\"", "worker = \"fast-solver\""));
     let error = check_error(dir.path());
     assert!(
-        matches!(error.kind(), CheckErrorKind::UnknownWorker { owner, worker }
-            if owner == "implementation \"exact\"" && worker == "fast-solver"),
+        matches!(error.kind(), CheckErrorKind::UnknownWorker { owner, worker, suggestion }
+            if owner == "implementation \"exact\"" && worker == "fast-solver"
+                && suggestion.as_deref() == Some("exact-solver")),
         "{error}"
     );
+    assert!(error.to_string().ends_with("which is not declared (did you mean \"exact-solver\"?)"), "{error}");
     assert_at(dir.path(), &error, "\"fast-solver\"");
+    // A name like none of them gets no guess.
+    let dir = golden_copy(|toml| toml.replace("worker = \"exact-solver\"", "worker = \"zzz\""));
+    let error = check_error(dir.path());
+    assert!(matches!(error.kind(), CheckErrorKind::UnknownWorker { suggestion: None, .. }), "{error}");
+}
+
+#[test]
+fn a_misspelt_key_gets_a_guess_at_what_was_meant() {
+    let dir = golden_copy(|toml| toml.replacen("command = ", "comand = ", 1));
+    let error = check_error(dir.path());
+    assert!(
+        matches!(error.kind(), CheckErrorKind::UnknownKey { key, suggestion, .. }
+            if key == "comand" && suggestion.as_deref() == Some("command")),
+        "{error}"
+    );
+    assert!(error.to_string().contains("unknown key \"comand\" in [workers."), "{error}");
+    assert!(error.to_string().ends_with("(did you mean \"command\"?)"), "{error}");
+    let dir = golden_copy(|toml| toml.replacen("format = 1", "format = 1\nxyzzy = 2", 1));
+    let error = check_error(dir.path());
+    assert!(matches!(error.kind(), CheckErrorKind::UnknownKey { suggestion: None, .. }), "{error}");
 }
 
 #[test]
