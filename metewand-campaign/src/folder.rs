@@ -63,6 +63,16 @@ pub enum FolderError {
         /// The folder.
         path: PathBuf,
     },
+    /// A folder read as a campaign folder has no `campaign.json`.
+    #[error(
+        "{} is not a campaign folder: it has no {CAMPAIGN_FILE}; give the folder a campaign run wrote \
+         (STATE/campaigns/NAME/), or the repository and the campaign's name",
+        path.display()
+    )]
+    NoPlan {
+        /// The folder.
+        path: PathBuf,
+    },
     /// An I/O failure.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
@@ -200,7 +210,7 @@ impl CampaignFolder {
                 }
                 runs = found.runs;
             }
-            Err(FolderError::NotACampaign { .. }) => {
+            Err(FolderError::NoPlan { .. }) => {
                 // A folder with attempts but no campaign.json is not one this program made: refuse to mix.
                 let foreign = fs::read_dir(path.join("attempts")).map_err(io_error("read", &path))?.next().is_some();
                 if foreign {
@@ -306,7 +316,7 @@ pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
     let path = folder.join(CAMPAIGN_FILE);
     let mut file = match open_own(folder, CAMPAIGN_FILE) {
         Ok(Some(file)) => file,
-        Ok(None) => return Err(FolderError::NotACampaign { path: folder.to_owned() }),
+        Ok(None) => return Err(FolderError::NoPlan { path: folder.to_owned() }),
         Err(error) => {
             return Err(FolderError::Io { action: "read", path, source: io::Error::other(error.to_string()) });
         }

@@ -23,8 +23,9 @@ pub struct Status {
     pub planned: usize,
     /// Valid records, by outcome (`cancelled` included).
     pub by_outcome: BTreeMap<String, usize>,
-    /// Failed records, by failure kind.
-    pub failed_by_kind: BTreeMap<String, usize>,
+    /// Failed records, by the role the failure is attributed to (`executor` for the executor's own) and its kind,
+    /// as `"problem_evaluator worker_failure"`: whose fault a failure is matters as much as what it was.
+    pub failed_by_cause: BTreeMap<String, usize>,
     /// Records with a verdict.
     pub with_verdict: usize,
     /// Attempts with no folder.
@@ -86,8 +87,8 @@ impl Status {
             for (outcome, count) in part.by_outcome {
                 *status.by_outcome.entry(outcome).or_default() += count;
             }
-            for (kind, count) in part.failed_by_kind {
-                *status.failed_by_kind.entry(kind).or_default() += count;
+            for (kind, count) in part.failed_by_cause {
+                *status.failed_by_cause.entry(kind).or_default() += count;
             }
             status.with_verdict += part.with_verdict;
             status.missing += part.missing;
@@ -111,7 +112,8 @@ impl Status {
                 if record.outcome == Outcome::Failed
                     && let Some(failure) = &record.failure
                 {
-                    *self.failed_by_kind.entry(failure.kind.to_string()).or_default() += 1;
+                    let role = failure.role.map_or_else(|| "executor".to_owned(), |role| role.to_string());
+                    *self.failed_by_cause.entry(format!("{role} {}", failure.kind)).or_default() += 1;
                 }
                 each(&record);
             }

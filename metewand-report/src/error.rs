@@ -67,7 +67,7 @@ pub enum ReportError {
 impl From<FolderError> for ReportError {
     fn from(error: FolderError) -> ReportError {
         match error {
-            FolderError::NotACampaign { path } => ReportError::NotACampaign { path },
+            FolderError::NoPlan { path } => ReportError::NotACampaign { path },
             other => ReportError::Folder(other),
         }
     }

@@ -235,9 +235,15 @@ fn parse_time(text: &str) -> Result<String, String> {
 
 #[derive(clap::Args)]
 struct StatusArgs {
-    /// the campaign folder (default: the current directory)
+    /// the campaign folder, or with NAME the repository (default: the current directory)
     #[arg(value_name = "DIR")]
     dir: Option<PathBuf>,
+    /// the campaign's name: DIR is then its repository, and the folder STATE/campaigns/NAME/ as `run` makes it
+    #[arg(value_name = "NAME")]
+    name: Option<String>,
+    /// with NAME, the state folder (default: REPO/.metewand/)
+    #[arg(long, value_name = "DIR", requires = "name")]
+    state_dir: Option<PathBuf>,
 }
 
 /// `0,1,2` or `FROM..END`.

@@ -38,6 +38,15 @@ impl Counts {
     fn outcomes(&self) -> String {
         self.by_outcome.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect::<Vec<_>>().join(", ")
     }
+
+    /// The live bar's message: what runs now, then the outcomes so far, each only once there is something to say.
+    fn live_message(&self) -> String {
+        let mut parts = vec![format!("running {}", self.running)];
+        if !self.by_outcome.is_empty() {
+            parts.push(self.outcomes());
+        }
+        parts.join(" | ")
+    }
 }
 
 /// One line per finished attempt and materialization, for a stderr that is not a terminal.
@@ -93,6 +102,16 @@ impl Observer for Plain {
     }
 }
 
+/// The time left, from the attempts finished so far, or `–` before the first has finished (there is nothing to
+/// estimate from yet).
+fn eta_once_known(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = if state.pos() == 0 {
+        out.write_str("–")
+    } else {
+        write!(out, "{:#}", indicatif::HumanDuration(state.eta()))
+    };
+}
+
 /// A live display for a terminal: done/total, running, by outcome, failures, ETA from observed durations.
 pub(super) struct Live {
     bar: indicatif::ProgressBar,
@@ -102,7 +121,8 @@ pub(super) struct Live {
 impl Live {
     pub(super) fn new() -> Live {
         let bar = indicatif::ProgressBar::new(0).with_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta} | {msg}")
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta_once_known} | {msg}")
+                .map(|style| style.with_key("eta_once_known", eta_once_known))
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -110,8 +130,7 @@ impl Live {
     }
 
     fn refresh(&self, counts: &Counts) {
-        let failed = counts.by_outcome.get("failed").copied().unwrap_or(0);
-        self.bar.set_message(format!("running {} | {} | failed {failed}", counts.running, counts.outcomes()));
+        self.bar.set_message(counts.live_message());
     }
 }
 
@@ -161,5 +180,19 @@ impl Observer for Live {
         }
         self.bar.inc(1);
         self.refresh(&counts);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_message_has_no_empty_segment_and_counts_failures_once() {
+        let mut counts = Counts { running: 1, ..Counts::default() };
+        assert_eq!(counts.live_message(), "running 1");
+        counts.by_outcome.insert("failed".to_owned(), 2);
+        counts.by_outcome.insert("reached".to_owned(), 3);
+        assert_eq!(counts.live_message(), "running 1 | failed 2, reached 3");
     }
 }

@@ -12,7 +12,11 @@ use super::*;
 use metewand_runtime::exit::Exit;
 
 pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
-    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    let given = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    let dir = match &args.name {
+        Some(name) => args.state_dir.unwrap_or_else(|| given.join(".metewand")).join("campaigns").join(name),
+        None => given,
+    };
     let status = Status::of(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
     let mut out = String::new();
     out.push_str(&format!("campaign     {} of {}\n", status.name, status.repository));
@@ -23,7 +27,7 @@ pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
         status.done(),
         if outcomes.is_empty() { String::new() } else { format!(" ({})", outcomes.join(", ")) }
     ));
-    let kinds: Vec<String> = status.failed_by_kind.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
+    let kinds: Vec<String> = status.failed_by_cause.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
     if !kinds.is_empty() {
         out.push_str(&format!("failed       {}\n", kinds.join(", ")));
     }

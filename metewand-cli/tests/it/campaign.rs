@@ -148,6 +148,17 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
     let shown = text(&status.stdout);
     assert!(shown.contains("planned      4\n") && shown.contains("done         4 (reached 4)\n"), "{shown}");
+    // The same campaign by its repository and name, as `run` and `plan` take it.
+    let by_name = metewand(&[
+        "campaign".into(),
+        "status".into(),
+        bench.path("repo").to_str().unwrap().into(),
+        "main".into(),
+        "--state-dir".into(),
+        bench.path("state").to_str().unwrap().into(),
+    ]);
+    assert_eq!(by_name.status.code(), Some(0), "{}", text(&by_name.stderr));
+    assert_eq!(text(&by_name.stdout), shown);
     fs::remove_file(folder.join("results.csv")).unwrap();
     let export = metewand(&["campaign".into(), "export".into(), folder.to_str().unwrap().into()]);
     assert_eq!(export.status.code(), Some(0), "{}", text(&export.stderr));
@@ -195,7 +206,11 @@ fn bad_input_is_one_sentence_and_exit_2() {
     assert!(!bench.path("state").join("campaigns").exists(), "nothing started");
     let status = metewand(&["campaign".into(), "status".into(), bench.path("repo").to_str().unwrap().into()]);
     assert_eq!(status.status.code(), Some(2));
-    assert!(text(&status.stderr).contains("is not a campaign folder"), "{}", text(&status.stderr));
+    let stderr = text(&status.stderr);
+    assert!(
+        stderr.contains("is not a campaign folder") && stderr.contains("or the repository and the campaign's name")
+    );
+    assert!(!stderr.contains("give a new or empty folder"), "wrong advice for a folder being read: {stderr}");
 }
 
 #[test]
