@@ -102,7 +102,7 @@ pub(super) fn write_outputs(method: &str, frame: &Frame, state: &State, fault: O
     match method {
         "materialize" => {
             let request: MaterializeRequest = decode_message(frame).map_err(|e| e.to_string())?;
-            let seed = request.dataset_seed.get();
+            let seed = if fault == Some(Fault::IgnoreSeed) { 0 } else { request.dataset_seed.get() };
             let dir = Path::new(request.output_dir.as_str());
             let file = record(dir, "rows.csv", &format!("x\n{seed}\n{noise}"))?;
             let manifest = json!({"complete": true, "data": {"seed": seed}, "files": [file]});
@@ -111,8 +111,9 @@ pub(super) fn write_outputs(method: &str, frame: &Frame, state: &State, fault: O
         "execute" => {
             let request: ExecuteRequest = decode_message(frame).map_err(|e| e.to_string())?;
             let dir = Path::new(request.result_dir.as_str());
-            let file = record(dir, "answer.txt", &format!("{}\n{noise}", state.seed))?;
-            write(&dir.join("result.json"), &json!({"data": {"seed": state.seed}, "files": [file]}))
+            let seed = if fault == Some(Fault::IgnoreSeed) { 0 } else { state.seed };
+            let file = record(dir, "answer.txt", &format!("{seed}\n{noise}"))?;
+            write(&dir.join("result.json"), &json!({"data": {"seed": seed}, "files": [file]}))
         }
         "evaluate" => {
             let request: EvaluateRequest = decode_message(frame).map_err(|e| e.to_string())?;

@@ -119,6 +119,8 @@ enum Fault {
     JunkStdout,
     /// Make the output depend on the clock, not only on the seed.
     Nondeterministic,
+    /// Make the output the same whatever the seed, as an exact solver's is.
+    IgnoreSeed,
 }
 
 impl Fault {
@@ -149,6 +151,7 @@ impl Fault {
             "execute-unprepared" => Fault::ExecuteUnprepared,
             "junk-stdout" => Fault::JunkStdout,
             "nondeterministic" => Fault::Nondeterministic,
+            "ignore-seed" => Fault::IgnoreSeed,
             _ => usage(&format!("unknown fault {name:?}")),
         }
     }
@@ -359,7 +362,8 @@ fn serve(options: &Options) -> ! {
                 | Fault::AcceptSecondHello
                 | Fault::MangleIds
                 | Fault::ExecuteUnprepared
-                | Fault::Nondeterministic,
+                | Fault::Nondeterministic
+                | Fault::IgnoreSeed,
             ) => {}
         }
         if out.write_all(&line).and_then(|()| out.flush()).is_err() {

@@ -85,10 +85,22 @@ impl Kit<'_> {
             return Ok(Ok("the same inputs gave the same metrics and verdict twice".to_owned()));
         }
         let other = self.scientific_run(OTHER_SEED)?.expect("validated");
-        if other.entries == first.entries {
-            return Ok(Err(format!("seeds {SEED} and {OTHER_SEED} gave the same output; does it use its seed?")));
+        let seed_independent =
+            matches!(self.target.launch, Launch::Repository { worker, .. } if worker.seed_independent());
+        match (other.entries == first.entries, seed_independent) {
+            (true, false) => Ok(Err(format!(
+                "seeds {SEED} and {OTHER_SEED} gave the same output; does it use its seed? (a worker whose output \
+                 does not depend on its seed says so with deterministic = \"seed-independent\")"
+            ))),
+            (true, true) => Ok(Ok(format!(
+                "seed {SEED} twice and seed {OTHER_SEED} gave the same output, as a seed-independent worker's must"
+            ))),
+            (false, false) => Ok(Ok(format!("seed {SEED} twice gave the same output, seed {OTHER_SEED} another"))),
+            (false, true) => Ok(Err(format!(
+                "seeds {SEED} and {OTHER_SEED} gave different outputs, though the worker declares \
+                 deterministic = \"seed-independent\""
+            ))),
         }
-        Ok(Ok(format!("seed {SEED} twice gave the same output, seed {OTHER_SEED} another")))
     }
 
     /// The role's scientific request in a fresh session, shut down, then (for a repository worker) validated.

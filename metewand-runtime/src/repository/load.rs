@@ -15,6 +15,7 @@ pub(super) struct DeclaredWorker {
     pub(super) command: Vec<String>,
     pub(super) env: BTreeMap<String, String>,
     pub(super) network: bool,
+    pub(super) seed_independent: bool,
     pub(super) source: String,
     pub(super) source_span: Range<usize>,
 }
@@ -220,6 +221,7 @@ impl Loader<'_> {
                 command: declared_worker.command,
                 env: declared_worker.env,
                 network: declared_worker.network,
+                seed_independent: declared_worker.seed_independent,
                 source: declared_worker.source,
                 source_tree: tree,
                 identity,
@@ -485,7 +487,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
-        table.only(&["role", "command", "source", "env", "network"], &self.source)?;
+        table.only(&["role", "command", "source", "env", "network", "deterministic"], &self.source)?;
         let role_value = table.required("role", &self.source)?;
         let role_text = string(role_value, table.member("role"), &self.source)?;
         let role: Role = role_text.parse().map_err(|_| {
@@ -532,6 +534,21 @@ impl Loader<'_> {
             Some(value) => boolean(value, table.member("network"), &self.source)?,
             None => false,
         };
+        // How its output depends on its seed: what the conformance kit's determinism check expects of it.
+        let seed_independent = match table.get("deterministic") {
+            None => false,
+            Some(value) => match string(value, table.member("deterministic"), &self.source)? {
+                "seeded" => false,
+                "seed-independent" => true,
+                other => {
+                    let kind = CheckErrorKind::InvalidValue {
+                        key: table.member("deterministic"),
+                        message: format!("is {other:?}, but must be \"seeded\" or \"seed-independent\""),
+                    };
+                    return Err(self.source.error(value.span(), kind));
+                }
+            },
+        };
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -546,6 +563,7 @@ impl Loader<'_> {
             command: command.into_iter().map(|(arg, _)| arg.to_owned()).collect(),
             env,
             network,
+            seed_independent,
             source: source.to_owned(),
             source_span: source_value.span(),
         })

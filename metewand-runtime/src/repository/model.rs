@@ -44,6 +44,7 @@ pub struct Worker {
     pub(super) command: Vec<String>,
     pub(super) env: BTreeMap<String, String>,
     pub(super) network: bool,
+    pub(super) seed_independent: bool,
     pub(super) source: String,
     pub(super) source_path: PathBuf,
     pub(super) source_tree: SourceTree,
@@ -73,6 +74,12 @@ impl Worker {
     /// deny them). Part of its identity.
     pub fn network(&self) -> bool {
         self.network
+    }
+    /// Whether it declared `deterministic = "seed-independent"`: its output does not depend on its seed (an exact
+    /// solver), so the conformance kit expects one output for two seeds. Not part of its identity: it changes no
+    /// run, only what a check expects.
+    pub fn seed_independent(&self) -> bool {
+        self.seed_independent
     }
     /// Its argv with `${repo}` expanded: what is run.
     pub fn expanded_command(&self) -> &[OsString] {

@@ -248,6 +248,36 @@ fn leaving_a_setsid_daemon_behind_fails_nothing_left_running() {
 }
 
 #[test]
+fn a_seed_independent_worker_says_so_and_keeps_strict_for_the_rest() {
+    // A solver whose output ignores its seed: a warning (and a strict failure) unless it declares itself so.
+    let repo = repository(&[], &["--fault", "ignore-seed@execute"], &[]);
+    let report = kit(repo.path(), "solver", false);
+    let determinism = report.check(Check::Determinism).unwrap();
+    assert_eq!(determinism.outcome, Outcome::Warn, "{report:#?}");
+    assert!(determinism.why.contains("deterministic = \"seed-independent\""), "{determinism:#?}");
+    assert_fails(&kit(repo.path(), "solver", true), &[Check::Determinism]);
+
+    let toml = repo.path().join("metewand.toml");
+    let text = fs::read_to_string(&toml).unwrap();
+    let declared = text.replace("[workers.solver]\n", "[workers.solver]\ndeterministic = \"seed-independent\"\n");
+    fs::write(&toml, &declared).unwrap();
+    let strict = kit(repo.path(), "solver", true);
+    assert_fails(&strict, &[]);
+    let determinism = strict.check(Check::Determinism).unwrap();
+    assert_eq!(determinism.outcome, Outcome::Pass, "{strict:#?}");
+    assert!(determinism.why.contains("as a seed-independent worker's must"), "{determinism:#?}");
+
+    // The declaration is a claim the kit holds the worker to: one that does use its seed is warned about.
+    let honest = declared.replace(",\"--fault\",\"ignore-seed@execute\"", "");
+    assert_ne!(honest, declared);
+    fs::write(&toml, honest).unwrap();
+    let report = kit(repo.path(), "solver", false);
+    let determinism = report.check(Check::Determinism).unwrap();
+    assert_eq!(determinism.outcome, Outcome::Warn, "{report:#?}");
+    assert!(determinism.why.contains("though the worker declares"), "{determinism:#?}");
+}
+
+#[test]
 fn nondeterministic_output_is_a_warning_and_a_failure_when_strict() {
     let repo = repository(&["--fault", "nondeterministic@materialize"], &[], &[]);
     let report = kit(repo.path(), "gen", false);

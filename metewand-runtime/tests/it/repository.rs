@@ -113,6 +113,26 @@ fn a_worker_named_by_nobody_is_unknown() {
 }
 
 #[test]
+fn deterministic_is_seeded_or_seed_independent_and_changes_no_identity() {
+    let plain = CheckedRepository::load(&golden()).unwrap();
+    let declared = |value: &str| {
+        golden_copy(|toml| {
+            toml.replacen("[workers.exact-solver]\n", &format!("[workers.exact-solver]\ndeterministic = {value}\n"), 1)
+        })
+    };
+    let dir = declared("\"seed-independent\"");
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    let solver = repository.worker("exact-solver").unwrap();
+    assert!(solver.seed_independent());
+    assert_eq!(solver.identity(), plain.worker("exact-solver").unwrap().identity(), "the identity is unchanged");
+    assert!(!plain.worker("exact-solver").unwrap().seed_independent(), "seeded by default");
+    let dir = declared("\"always\"");
+    let error = check_error(dir.path());
+    assert!(error.to_string().contains("must be \"seeded\" or \"seed-independent\""), "{error}");
+    assert_at(dir.path(), &error, "\"always\"");
+}
+
+#[test]
 fn a_misspelt_key_gets_a_guess_at_what_was_meant() {
     let dir = golden_copy(|toml| toml.replacen("command = ", "comand = ", 1));
     let error = check_error(dir.path());
