@@ -58,6 +58,9 @@ impl fmt::Display for SchemaOrigin {
     }
 }
 
+/// The `format` a benchmark's schema gives a string that names one of the artifact's files.
+pub const FILE_FORMAT: &str = "metewand-file";
+
 struct Entry {
     document: Value,
     origin: SchemaOrigin,
@@ -147,6 +150,30 @@ impl SchemaCatalog {
                 message: sentence(&error.to_string()),
             })
             .collect())
+    }
+
+    /// The string values of `instance`, valid against schema `id`, that the schema marks as naming a file of the
+    /// artifact (`"format": "metewand-file"`), each with its JSON pointer, in document order of the pointers.
+    ///
+    /// The marks are read from the evaluation's annotations, so a mark reached through `$ref`, `items` or
+    /// `additionalProperties` counts like a property's own.
+    pub fn named_files(&self, id: &str, instance: &Value) -> Vec<(String, String)> {
+        let Some(entry) = self.entries.get(id) else { return Vec::new() };
+        let evaluation = entry.validator.evaluate(instance);
+        let mut named: Vec<(String, String)> = evaluation
+            .iter_annotations()
+            .filter(|entry| {
+                entry.schema_location.ends_with("/format") && entry.annotations.value() == &Value::from(FILE_FORMAT)
+            })
+            .filter_map(|entry| {
+                let pointer = entry.instance_location.to_string();
+                let value = instance.pointer(&pointer)?.as_str()?.to_owned();
+                Some((pointer, value))
+            })
+            .collect();
+        named.sort();
+        named.dedup();
+        named
     }
 
     /// The named schemas and every schema reachable from them through `$ref`, each under its id: the `schemas`

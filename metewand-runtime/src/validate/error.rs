@@ -122,6 +122,15 @@ pub enum ValidationErrorKind {
         /// The fixed name.
         expected: &'static str,
     },
+    /// The data names a file (a string its schema marks `"format": "metewand-file"`) that the manifest does not
+    /// declare.
+    #[error("{pointer} names the file {path:?}, which the manifest does not declare")]
+    NamedFileMissing {
+        /// The JSON pointer of the string in the manifest.
+        pointer: String,
+        /// The file it names.
+        path: String,
+    },
     /// The manifest (or the metrics document) is not there.
     #[error("{path:?} does not exist")]
     ManifestMissing {

@@ -448,6 +448,19 @@ impl<'r> WorkerOutputValidator<'r> {
         }
         declared.sort_by(|a, b| a.0.as_str().as_bytes().cmp(b.0.as_str().as_bytes()));
 
+        // Every file the data names (a `"format": "metewand-file"` string of the selected schema) is declared: a
+        // result that names a file it did not write is the implementation's invalid output, not an evaluator's
+        // crash later.
+        let data = &document[member];
+        for (pointer, named) in self.repository.catalog().named_files(selected, data) {
+            if !declared.iter().any(|(path, _, _)| path.as_str() == named) {
+                return Err(ValidationErrorKind::NamedFileMissing {
+                    pointer: format!("/{member}{pointer}"),
+                    path: named,
+                });
+            }
+        }
+
         // The declared sizes against the repository's limit, before a byte of the files is read.
         let limit = self.repository.limits().output_bytes;
         let total = declared.iter().fold(0u64, |total, (_, size, _)| total.saturating_add(*size));

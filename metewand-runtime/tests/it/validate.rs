@@ -950,3 +950,48 @@ fn a_cancel_during_hashing_ends_the_validation_as_cancelled() {
     assert!(matches!(error.kind(), ValidationErrorKind::Cancelled), "{error}");
     assert!(error.is_cancelled() && !error.is_io_error());
 }
+
+/// A result schema whose data names its files: `answer` directly, each of `parts` through `$ref` and `items`.
+const NAMING_SCHEMA: &str = r##"{
+  "$id": "urn:example:result:1",
+  "type": "object",
+  "required": ["coefficients"],
+  "properties": {
+    "coefficients": { "type": "array", "items": { "type": "number" } },
+    "answer": { "$ref": "#/$defs/file" },
+    "parts": { "type": "array", "items": { "$ref": "#/$defs/file" } },
+    "note": { "type": "string" }
+  },
+  "$defs": { "file": { "type": "string", "format": "metewand-file" } }
+}"##;
+
+#[test]
+fn a_result_naming_a_file_it_did_not_declare_is_invalid_output() {
+    let repo = crate::golden_copy(|toml| toml);
+    fs::write(repo.path().join("schemas/result.schema.json"), NAMING_SCHEMA).unwrap();
+    let repository = CheckedRepository::load(repo.path()).unwrap();
+    let validate = |data: Value, files: &[(&str, &[u8])]| {
+        let dir = tempfile::tempdir().unwrap();
+        write_files(dir.path(), files);
+        write_json(&dir.path().join("result.json"), &json!({"data": data, "files": records(files)}));
+        let problem = repository.problem("ls").unwrap();
+        WorkerOutputValidator::new(&repository).validate_result(problem, dir.path(), "result.json").map(|_| ())
+    };
+    let files: &[(&str, &[u8])] = &[("sorted.npy", b"1 2 3"), ("parts/1.bin", b"1")];
+    // The worker wrote sorted.npy but its data names sorted.f64, the file the evaluator will open.
+    let error = validate(json!({"coefficients": [], "answer": "sorted.f64"}), files).unwrap_err();
+    assert!(
+        matches!(error.kind(), ValidationErrorKind::NamedFileMissing { pointer, path }
+            if pointer == "/data/answer" && path == "sorted.f64"),
+        "{error}"
+    );
+    assert!(error.to_string().contains("/data/answer names the file \"sorted.f64\""), "{error}");
+    let error = validate(json!({"coefficients": [], "parts": ["parts/1.bin", "parts/2.bin"]}), files).unwrap_err();
+    assert!(
+        matches!(error.kind(), ValidationErrorKind::NamedFileMissing { pointer, .. } if pointer == "/data/parts/1"),
+        "{error}"
+    );
+    // A string the schema does not mark is not a file's name; named files that are declared pass.
+    validate(json!({"coefficients": [], "note": "sorted.f64"}), files).unwrap();
+    validate(json!({"coefficients": [], "answer": "sorted.npy", "parts": ["parts/1.bin"]}), files).unwrap();
+}
