@@ -18,7 +18,7 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-w
 line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
 margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em;border:2px solid}\
-.complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}figure{margin:1em 0}\
+.complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}.failures{border-color:#E69F00;border-width:3px}figure{margin:1em 0}\
 figcaption{font-size:.9em;color:#333;max-width:60em}code{font-size:.95em}.muted{color:#555}\
 @media print{h2{break-before:auto}figure{break-inside:avoid}}";
 
@@ -71,16 +71,35 @@ pub fn render(report: &Report) -> String {
     out
 }
 
+/// `, N of them in the benchmark's own workers (...)` when the benchmark, not an implementation, failed some.
+fn benchmark_share(report: &Report) -> String {
+    match report.benchmark_failures() {
+        0 => String::new(),
+        n => format!(
+            ", {n} of them in the benchmark's own workers (its dataset materializer or problem evaluator), not in \
+             the implementations"
+        ),
+    }
+}
+
 /// The first screen's verdict on completeness.
 fn status(out: &mut String, report: &Report) {
     let missing = report.missing();
     let planned = report.planned();
     let sum = |field: fn(&CampaignSummary) -> usize| report.campaigns.iter().map(field).sum::<usize>();
-    if missing == 0 {
+    let failed = report.failed();
+    if missing == 0 && failed == 0 {
         let _ = writeln!(
             out,
             "<p class=\"status complete\"><strong>Complete:</strong> all {planned} planned attempts have a terminal \
              record.</p>"
+        );
+    } else if missing == 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"status failures\"><strong>Complete, {failed} of {planned} failed:</strong> every planned \
+             attempt has a terminal record, but {failed} failed{}. See <a href=\"#failures\">Failures</a>.</p>",
+            benchmark_share(report)
         );
     } else {
         let _ = writeln!(
@@ -239,8 +258,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
         out,
         "<figure>{}<figcaption>Performance profiles of time to <code>reached</code> over {} instances (dataset and \
          seed): ρ(τ) is the share of instances on which an implementation's median ranked time is within τ times \
-         the best; <code>not_reached</code> and failures count as infinite, so a curve's height at the right is the \
-         share of instances it reaches at all.</figcaption></figure>",
+         the best; <code>not_reached</code> and an implementation's failures count as infinite, so a curve's height at \
+         the right is the share of instances it reaches at all. An instance where the benchmark's own workers \
+         failed is left out.</figcaption></figure>",
         svg::profile(&format!("profile-{index}"), section),
         section.profile.instances
     );

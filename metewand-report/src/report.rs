@@ -2,7 +2,7 @@
 //! problem the implementation × dataset table and the performance profiles, the environment and the identities.
 //! [`crate::html`] and [`crate::text`] render it; `--format json` is its serialization.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use metewand_campaign::Environment;
@@ -252,6 +252,23 @@ impl Report {
         self.campaigns.iter().map(CampaignSummary::missing).sum()
     }
 
+    /// Attempts recorded `failed`, over every folder.
+    pub fn failed(&self) -> usize {
+        self.campaigns.iter().map(|campaign| campaign.by_outcome.get("failed").copied().unwrap_or(0)).sum()
+    }
+
+    /// Failed attempts the benchmark's own workers failed (its dataset materializer or problem evaluator), not the
+    /// implementation under test.
+    pub fn benchmark_failures(&self) -> usize {
+        self.failures
+            .iter()
+            .filter(|group| {
+                group.kind != "cancelled" && matches!(group.role.as_str(), "dataset_materializer" | "problem_evaluator")
+            })
+            .map(|group| group.attempts.len())
+            .sum()
+    }
+
     /// Planned attempts, over every folder.
     pub fn planned(&self) -> usize {
         self.campaigns.iter().map(|campaign| campaign.planned).sum()
@@ -357,9 +374,24 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             times,
         }
     });
+    // A failure of the benchmark's own workers (its materializer, its evaluator) says nothing of the
+    // implementations: an instance where one happened is left out of the profile, where it would count as
+    // infinitely slow for whichever implementation met it.
+    let benchmark_failed = |attempt: &&&Attempt| {
+        let failure = attempt.record.as_ref().and_then(|record| record.failure.as_ref());
+        matches!(
+            failure.and_then(|failure| failure.role.as_deref()),
+            Some("dataset_materializer" | "problem_evaluator")
+        )
+    };
+    let excluded: BTreeSet<(u32, u64)> =
+        of_problem.iter().filter(benchmark_failed).map(|attempt| (attempt.dataset, attempt.dataset_seed)).collect();
     // Instances: (dataset, dataset seed) pairs, in plan order.
     let mut instances: Vec<(u32, u64)> = Vec::new();
     for attempt in &of_problem {
+        if excluded.contains(&(attempt.dataset, attempt.dataset_seed)) {
+            continue;
+        }
         if !instances.contains(&(attempt.dataset, attempt.dataset_seed)) {
             instances.push((attempt.dataset, attempt.dataset_seed));
         }
@@ -369,9 +401,10 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     let mut times: Vec<Vec<Vec<Option<f64>>>> = vec![vec![Vec::new(); instances.len()]; implementations.len()];
     for attempt in &of_problem {
         let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
+        let Some(&instance) = instance_index.get(&(attempt.dataset, attempt.dataset_seed)) else { continue };
         let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
         let time = if record.outcome == Outcome::Reached { record.timed_seconds } else { None };
-        times[row][instance_index[&(attempt.dataset, attempt.dataset_seed)]].push(time);
+        times[row][instance].push(time);
     }
     let implementation_names: Vec<String> =
         implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();

@@ -28,8 +28,22 @@ pub fn markdown(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Metewand report: {}\n", cell(&report.title()));
     let missing = report.missing();
-    if missing == 0 {
+    let failed = report.failed();
+    if missing == 0 && failed == 0 {
         let _ = writeln!(out, "**Complete:** all {} planned attempts have a terminal record.\n", report.planned());
+    } else if missing == 0 {
+        let benchmark = match report.benchmark_failures() {
+            0 => String::new(),
+            n => {
+                format!(", {n} of them in the benchmark's own workers (its dataset materializer or problem evaluator)")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "**Complete, {failed} of {} failed:** every planned attempt has a terminal record, but {failed} \
+             failed{benchmark}.\n",
+            report.planned()
+        );
     } else {
         let sum =
             |field: fn(&crate::report::CampaignSummary) -> usize| report.campaigns.iter().map(field).sum::<usize>();

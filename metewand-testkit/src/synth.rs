@@ -11,8 +11,11 @@ use serde_json::{Value, json};
 /// What the synthetic folder holds for one planned attempt.
 #[derive(Clone, Debug)]
 pub enum State {
-    /// A record with this outcome (`reached`, `not_reached`, `not_required`, `invalid`, `failed`, `cancelled`).
+    /// A record with this outcome (`reached`, `not_reached`, `not_required`, `invalid`, `failed`, `cancelled`); a
+    /// failure is the implementation's.
     Record(&'static str),
+    /// A record `failed` in the problem evaluator's `evaluate`: the benchmark's own failure.
+    EvaluatorFailed,
     /// No folder.
     Missing,
     /// A folder without a record.
@@ -205,6 +208,14 @@ pub fn write_campaign(dir: &Path, campaign: &Campaign<'_>, attempts: &[Planned])
                 fs::write(folder.join("logs/implementation.log"), "log\n").unwrap();
                 let bytes = serde_json::to_vec(&record(campaign, &id, planned, outcome)).unwrap();
                 fs::write(folder.join("attempt.json"), bytes).unwrap();
+            }
+            State::EvaluatorFailed => {
+                fs::create_dir_all(folder.join("logs")).unwrap();
+                let mut record = record(campaign, &id, planned, "failed");
+                record["failure"]["role"] = json!("problem_evaluator");
+                record["failure"]["phase"] = json!("evaluate");
+                record["failure"]["kind"] = json!("worker_failure");
+                fs::write(folder.join("attempt.json"), serde_json::to_vec(&record).unwrap()).unwrap();
             }
         }
         ids.push(id);

@@ -132,6 +132,42 @@ fn an_incomplete_campaign_with_failures_and_cancellations_says_so_first() {
 }
 
 #[test]
+fn a_complete_campaign_with_failures_says_how_many_failed_and_whose_they_are() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let attempts = [
+        Planned::new("p", "small", "a"),
+        Planned::new("p", "small", "b").state(State::Record("failed")),
+        Planned::new("p", "tall", "a").state(State::EvaluatorFailed),
+        Planned::new("p", "tall", "b").state(State::EvaluatorFailed),
+    ];
+    write_campaign(&folder, &Campaign::default(), &attempts);
+    let records = Records::read(std::slice::from_ref(&folder)).unwrap();
+    let report = Report::new(&records, Some(dir.path()));
+    assert_eq!((report.missing(), report.failed(), report.benchmark_failures()), (0, 3, 2));
+    // The evaluator's failures on `tall` are the benchmark's: `tall` is left out of the profile, not counted as
+    // two infinitely slow implementations.
+    assert_eq!(report.problems[0].profile.instances, 1);
+    assert!(report.problems[0].profile.series.iter().all(|series| series.ratios.len() == 1));
+    let html = render(&report, Format::Html);
+    assert!(!html.contains("<strong>Complete:</strong>"), "not the green banner of a clean run");
+    assert!(
+        html.contains(
+            "<p class=\"status failures\"><strong>Complete, 3 of 4 failed:</strong> every planned attempt has a \
+             terminal record, but 3 failed, 2 of them in the benchmark's own workers"
+        ),
+        "{html}"
+    );
+    let markdown = render(&report, Format::Markdown);
+    assert!(markdown.contains("**Complete, 3 of 4 failed:**"), "{markdown}");
+    // A clean campaign keeps the plain banner.
+    let clean = at(&dir, "clean");
+    write_campaign(&clean, &Campaign::default(), &[Planned::new("p", "small", "a")]);
+    let report = Report::new(&Records::read(std::slice::from_ref(&clean)).unwrap(), Some(dir.path()));
+    assert!(render(&report, Format::Html).contains("<strong>Complete:</strong> all 1 planned attempts"));
+}
+
+#[test]
 fn the_html_parses_is_self_contained_and_every_plot_is_well_formed_with_its_series() {
     let dir = temp();
     let folder = at(&dir, "campaign");
