@@ -747,6 +747,34 @@ def test_evaluate_accepts_none_for_no_metrics(tmp_path: Path, dataset: Path, res
     assert support.check_document(metrics, "metrics") == {"metrics": {}}
 
 
+@pytest.mark.parametrize("name", ["sorted.f64", "../escape", ""])
+def test_a_result_without_the_file_it_names_is_judged_invalid_not_a_crash(
+    name: str, tmp_path: Path, dataset: Path, result: Path
+) -> None:
+    class Strict(Judge):
+        def invalid_metrics(self, problem: metewand.Problem, reason: str) -> dict[str, Any]:
+            return {"error": None, "reason": reason}
+
+    judge = Strict(lambda: (judge.calls[0][1].require(name), ("reached", {"error": 0.0}))[1])
+    metrics = tmp_path / "metrics.json"
+    done = exchange(
+        judge, [hello("problem_evaluator"), evaluate(dataset, result, metrics), shutdown()]
+    )
+    assert done.responses[1] == {"id": "1", "ok": True, "verdict": "invalid"}
+    written = support.check_document(metrics, "metrics")["metrics"]
+    assert written["error"] is None and written["reason"], written
+    assert "metewand: the result is invalid: " in done.log
+    assert "Traceback" not in done.log
+    assert done.status == 0
+
+
+def test_require_gives_the_path_of_a_declared_file(result: Path) -> None:
+    artifact = metewand.read_result(result)
+    assert artifact.require("answer.txt") == result / "answer.txt"
+    with pytest.raises(metewand.InvalidResult, match="it has no file 'missing.txt'"):
+        artifact.require("missing.txt")
+
+
 def test_evaluate_with_an_unreadable_result_is_an_invalid_request(
     tmp_path: Path, dataset: Path
 ) -> None:

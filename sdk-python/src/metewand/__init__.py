@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         write_metrics,
         write_result_manifest,
     )
-    from .errors import FAILURE_CODES, WorkerError
+    from .errors import FAILURE_CODES, InvalidResult, WorkerError
     from .worker import Evaluator, Implementation, Materializer, Problem, Worker, run, serve
 
 # Each public name and the submodule that defines it, imported when the name is first used.
@@ -57,6 +57,7 @@ _EXPORTS = {
     "write_metrics": "artifacts",
     "write_result_manifest": "artifacts",
     "FAILURE_CODES": "errors",
+    "InvalidResult": "errors",
     "WorkerError": "errors",
     "Evaluator": "worker",
     "Implementation": "worker",
@@ -74,6 +75,7 @@ __all__ = [
     "Artifact",
     "Evaluator",
     "Implementation",
+    "InvalidResult",
     "Materializer",
     "Output",
     "OutputError",

@@ -463,6 +463,25 @@ class Artifact:
         """The path of the file ``name`` in the artifact."""
         return self.dir / _relative_path(name)
 
+    def require(self, name: str | os.PathLike[str]) -> Path:
+        """The path of the file ``name``, which the manifest must declare.
+
+        For an evaluator reading a result: a name the result's data gives that its manifest does
+        not declare raises ``InvalidResult``, which the SDK turns into the verdict ``invalid``
+        (the implementation's fault) instead of a crash of the evaluator.
+        """
+        from .errors import InvalidResult
+
+        try:
+            relative = _relative_path(name)
+        except (TypeError, ValueError) as bad:
+            # The name comes from the result's own data: a name that cannot be a file's is its fault too.
+            raise InvalidResult(str(bad)) from None
+        if not any(record.path == relative for record in self.files):
+            declared = ", ".join(repr(record.path) for record in self.files[:5]) or "none"
+            raise InvalidResult(f"it has no file {relative!r} (it declares: {declared})")
+        return self.dir / relative
+
     def open(self, name: str | os.PathLike[str], mode: str = "r", **kwargs: Any) -> IO[Any]:
         """Opens the file ``name`` in the artifact, as ``open`` would; text is UTF-8 by default."""
         if "b" not in mode:

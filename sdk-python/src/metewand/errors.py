@@ -15,6 +15,7 @@ __all__ = [
     "FAILURE_CODES",
     "INTERNAL_ERROR",
     "INVALID_REQUEST",
+    "InvalidResult",
     "OPERATION_FAILED",
     "UNSUPPORTED_OPERATION",
     "WorkerError",
@@ -34,6 +35,16 @@ INTERNAL_ERROR = "internal_error"
 
 FAILURE_CODES = (INVALID_REQUEST, UNSUPPORTED_OPERATION, OPERATION_FAILED, INTERNAL_ERROR)
 """The four failure codes of protocol version 1."""
+
+
+class InvalidResult(Exception):
+    """Raised from ``evaluate`` when the result does not answer the problem: a file it names is not
+    in it, its data has the wrong shape. The SDK answers with the verdict ``invalid`` and the
+    evaluator's ``invalid_metrics``, and logs the reason: the implementation's fault, recorded as
+    its result's verdict, not as the evaluator's failure::
+
+        path = result.require(result.data["solution"])  # InvalidResult when the file is missing
+    """
 
 
 class WorkerError(Exception):

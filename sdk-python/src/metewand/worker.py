@@ -43,7 +43,7 @@ from time import perf_counter_ns
 from . import __version__
 from ._strict import ModelError
 from .canonical import CanonicalJSONError, dumps, parse
-from .errors import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_OPERATION, WorkerError
+from .errors import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_OPERATION, InvalidResult, WorkerError
 from .frames import FrameError, FrameReader, encode_message
 from .models import common as _common
 from .models import worker_protocol_message as _messages
@@ -238,8 +238,15 @@ class Evaluator(Worker):
 
         The verdict is ``"reached"``, ``"not_reached"``, ``"invalid"`` (the result does not
         answer the problem) or ``"not_required"``; the metrics are a dict of JSON values. Raise
-        WorkerError to report a failure.
+        WorkerError to report a failure, or InvalidResult (``result.require`` raises it for a file
+        the result does not have) to judge the result ``invalid``.
         """
+
+    def invalid_metrics(self, problem: Problem, reason: str) -> dict[str, Any]:
+        """The metrics of a result judged ``invalid`` by an ``InvalidResult``: they must satisfy the
+        problem's metric schema. The default is ``{}``; override it when the schema requires members.
+        """
+        return {}
 
 
 # ---------------------------------------------------------------------------
@@ -631,7 +638,13 @@ class _Session:
         dataset = _read_input(read_dataset, request.dataset_dir)
         result = _read_input(read_result, request.result_dir)
         problem = Problem(request.problem_contract_id, request.problem_parameters)
-        verdict, metrics = _check_evaluation(worker.evaluate(dataset, result, problem))
+        try:
+            evaluation = worker.evaluate(dataset, result, problem)
+        except InvalidResult as invalid:
+            reason = str(invalid) or "the result does not answer the problem"
+            _log(self._log, f"metewand: the result is invalid: {reason}")
+            evaluation = ("invalid", worker.invalid_metrics(problem, reason))
+        verdict, metrics = _check_evaluation(evaluation)
         _output_step(write_metrics, request.metrics_path, metrics, schema=worker.schema)
         return _messages.EvaluateResponse(id=request.id, verdict=verdict)
 
