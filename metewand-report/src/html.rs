@@ -14,7 +14,7 @@ pub const LISTED_FAILURES: usize = 20;
 /// The outcomes, in the order tables show them.
 pub const OUTCOMES: [&str; 6] = ["reached", "not_reached", "not_required", "invalid", "failed", "cancelled"];
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#111;\
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:min(96vw,110em);padding:0 1em;color:#111;\
 line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
 margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em;border:2px solid}\
@@ -128,36 +128,56 @@ fn status(out: &mut String, report: &Report) {
 }
 
 fn plan(out: &mut String, report: &Report) {
-    out.push_str(
-        "<section id=\"plan\">\n<h2>Plan against done</h2>\n<table>\n<tr><th>folder</th><th>campaign</th>\
-                  <th>planned</th><th>done</th>",
-    );
-    for outcome in OUTCOMES {
-        let _ = write!(out, "<th>{outcome}</th>");
+    out.push_str("<section id=\"plan\">\n<h2>Plan against done</h2>\n");
+    let mut headers: Vec<String> = ["folder", "campaign", "planned", "done"].map(str::to_owned).to_vec();
+    headers.extend(OUTCOMES.map(str::to_owned));
+    headers.extend(["never started", "unfinished", "missing"].map(str::to_owned));
+    let rows: Vec<Vec<String>> = report
+        .campaigns
+        .iter()
+        .map(|campaign| {
+            let mut row = vec![
+                format!("<a href=\"{}\">{}</a>", url_path(&campaign.link), escape(&campaign.folder)),
+                escape(&campaign.name),
+                campaign.planned.to_string(),
+                campaign.done.to_string(),
+            ];
+            row.extend(OUTCOMES.map(|outcome| campaign.by_outcome.get(outcome).copied().unwrap_or(0).to_string()));
+            row.extend([campaign.never_started, campaign.unfinished, campaign.missing()].map(|n| n.to_string()));
+            row
+        })
+        .collect();
+    folded_table(out, &headers, &rows, 2, &["planned", "done", "reached", "missing"]);
+    out.push_str("</section>\n");
+}
+
+/// Writes a table whose first `names` columns are text and the rest figures, leaving out each count column that
+/// is `0` in every row (but those `always` named), and saying so: a wide table of zeros hides what matters.
+fn folded_table(out: &mut String, headers: &[String], rows: &[Vec<String>], names: usize, always: &[&str]) {
+    let shown: Vec<usize> = (0..headers.len())
+        .filter(|&column| {
+            column < names || always.contains(&headers[column].as_str()) || rows.iter().any(|row| row[column] != "0")
+        })
+        .collect();
+    out.push_str("<table>\n<tr>");
+    for &column in &shown {
+        let _ = write!(out, "<th>{}</th>", escape(&headers[column]));
     }
-    out.push_str("<th>never started</th><th>unfinished</th><th>missing</th></tr>\n");
-    for campaign in &report.campaigns {
-        let _ = write!(
-            out,
-            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
-            url_path(&campaign.link),
-            escape(&campaign.folder),
-            escape(&campaign.name),
-            campaign.planned,
-            campaign.done
-        );
-        for outcome in OUTCOMES {
-            let _ = write!(out, "<td class=\"n\">{}</td>", campaign.by_outcome.get(outcome).copied().unwrap_or(0));
+    out.push_str("</tr>\n");
+    for row in rows {
+        out.push_str("<tr>");
+        for &column in &shown {
+            let class = if column < names { "" } else { " class=\"n\"" };
+            let _ = write!(out, "<td{class}>{}</td>", row[column]);
         }
-        let _ = writeln!(
-            out,
-            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            campaign.never_started,
-            campaign.unfinished,
-            campaign.missing()
-        );
+        out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n</section>\n");
+    out.push_str("</table>\n");
+    let hidden: Vec<&str> = (0..headers.len()).filter(|c| !shown.contains(c)).map(|c| headers[c].as_str()).collect();
+    if !hidden.is_empty() {
+        let _ =
+            writeln!(out, "<p class=\"muted\">Zero in every row, so not shown: {}.</p>", escape(&hidden.join(", ")));
+    }
 }
 
 fn failures(out: &mut String, report: &Report) {
@@ -224,20 +244,23 @@ fn rows(out: &mut String, section: &ProblemSection, figures: fn(&CellRow) -> Vec
 }
 
 fn problem(out: &mut String, index: usize, section: &ProblemSection) {
+    let _ = writeln!(out, "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>", escape(&section.problem));
+    let mut headers: Vec<String> = ["implementation", "dataset", "attempts"].map(str::to_owned).to_vec();
+    headers.extend(OUTCOMES.map(str::to_owned));
+    headers.extend(["missing", "success rate"].map(str::to_owned));
+    let counts: Vec<Vec<String>> = section
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![escape(&row.implementation), escape(&row.dataset)];
+            cells.extend(units::outcome_figures(row));
+            cells
+        })
+        .collect();
+    folded_table(out, &headers, &counts, 2, &["attempts", "reached", "success rate"]);
     let _ = write!(
         out,
-        "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>\n<table>\n<tr><th>implementation</th>\
-                         <th>dataset</th><th>attempts</th>",
-        escape(&section.problem)
-    );
-    for outcome in OUTCOMES {
-        let _ = write!(out, "<th>{outcome}</th>");
-    }
-    out.push_str("<th>missing</th><th>success rate</th></tr>\n");
-    rows(out, section, units::outcome_figures);
-    let _ = write!(
-        out,
-        "</table>\n<table>\n<tr><th>implementation</th><th>dataset</th><th>{} time median [IQR] (95% CI of the \
+        "<table>\n<tr><th>implementation</th><th>dataset</th><th>{} time median [IQR] (95% CI of the \
          median)</th><th>start-up / prepare / execute medians</th>",
         escape(&section.timed)
     );

@@ -15,7 +15,8 @@
 //!   `user-namespace` (the route through a user namespace works, for runs without `CAP_SYS_ADMIN`), `pid-max`
 //!   (each PID namespace has its own `pid_max`, Linux 6.14 and later: the process limit holds on every route);
 //! - `METEWAND_TEST_REQUIRED`: what the tests themselves need, comma-separated: `slurm` (a cluster answers
-//!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534).
+//!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534),
+//!   `chromium` (headless Chromium, to lay out the HTML report).
 //!
 //! ```
 //! use metewand_testkit::{ConfinementRequired, Requirement};
@@ -43,9 +44,10 @@ use std::io::Write;
 pub const CONFINEMENT_REQUIRED_VAR: &str = "METEWAND_CONFINEMENT_REQUIRED";
 /// What the tests themselves need here (`METEWAND_TEST_REQUIRED`).
 pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
-/// What the tests need under `CI=true` when `METEWAND_TEST_REQUIRED` is unset: CI runs as root, with `setpriv`,
+/// What the tests need under `CI=true` when `METEWAND_TEST_REQUIRED` is unset: CI runs as root, with `setpriv` and
+/// Chromium (`cargo xtask test` installs it there when it is missing),
 /// and brings up a Slurm cluster before the tests.
-pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv";
+pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium";
 /// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
 /// Landlock ABI 7, allows user namespaces and is Linux 6.18.
 pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max";
@@ -119,6 +121,8 @@ pub enum Requirement {
     Root,
     /// The `setpriv` command, to run a process as uid 65534.
     Setpriv,
+    /// Headless Chromium (`chromium` on `PATH`), to lay out the HTML report as a browser does.
+    Chromium,
     /// At least this Landlock ABI.
     Landlock(u32),
     /// A PID namespace for each confined worker.
@@ -139,6 +143,7 @@ impl Requirement {
             Requirement::Slurm => listed("slurm"),
             Requirement::Root => listed("root"),
             Requirement::Setpriv => listed("setpriv"),
+            Requirement::Chromium => listed("chromium"),
             Requirement::Landlock(abi) => confinement.landlock_abi >= abi.max(1),
             Requirement::PidNamespace => confinement.pid_namespace,
             Requirement::UserNamespace => confinement.user_namespace,
@@ -153,6 +158,7 @@ impl fmt::Display for Requirement {
             Requirement::Slurm => f.write_str("a Slurm cluster"),
             Requirement::Root => f.write_str("root"),
             Requirement::Setpriv => f.write_str("setpriv"),
+            Requirement::Chromium => f.write_str("chromium"),
             Requirement::Landlock(abi) => write!(f, "Landlock ABI {abi}"),
             Requirement::PidNamespace => f.write_str("a PID namespace"),
             Requirement::UserNamespace => f.write_str("a user namespace"),

@@ -5,7 +5,8 @@
 //! - `cargo xtask codegen --check` fails, naming each stale file, when any generated file is out of date.
 //! - `cargo xtask test` is the project's one test command: formatting, clippy with warnings denied, every Rust
 //!   test, the drift check, and the Python tests in a virtual environment it prepares under `target/`. Under
-//!   `CI=true` it first brings up a single-node Slurm cluster (`xtask/slurm-cluster.sh start`, as root); there
+//!   `CI=true` it first brings up a single-node Slurm cluster (`xtask/slurm-cluster.sh start`, as root) and
+//!   installs Chromium when it is missing (for the report's layout test); there
 //!   the tests require what CI's machine gives (`metewand-testkit`), so a test that would skip for lack of it
 //!   fails instead. Elsewhere a test that cannot play its attack says so, and either way the skipped tests are
 //!   counted and listed at the end.
@@ -76,6 +77,7 @@ fn test(root: &Path) -> Result<()> {
     let ci = std::env::var("CI").is_ok_and(|value| value == "true");
     if ci {
         slurm_cluster(root)?;
+        chromium()?;
     }
     let skip_log = python::target_dir(root).join("xtask/skipped-tests.tsv");
     fs::create_dir_all(skip_log.parent().expect("a file in a folder"))
@@ -148,6 +150,27 @@ fn slurm_cluster(root: &Path) -> Result<()> {
         .with_context(|| format!("could not run {}", script.display()))?;
     if !status.success() {
         bail!("{} start failed ({status}): the Slurm tests need the single-node cluster", script.display());
+    }
+    Ok(())
+}
+
+/// Makes sure headless Chromium is on `PATH`, for the test that lays out the HTML report: Debian's `chromium`
+/// package is installed when it is missing (as root, like the Slurm packages).
+fn chromium() -> Result<()> {
+    let found = Command::new("chromium").arg("--version").output().is_ok_and(|output| output.status.success());
+    if found {
+        return Ok(());
+    }
+    step("apt-get install chromium");
+    for args in [&["update", "-qq"][..], &["install", "-y", "-qq", "--no-install-recommends", "chromium"][..]] {
+        let status = Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .context("could not run apt-get")?;
+        if !status.success() {
+            bail!("apt-get {} failed ({status}): the report's layout test needs Chromium", args.join(" "));
+        }
     }
     Ok(())
 }

@@ -452,3 +452,48 @@ fn attempts_of_different_worker_programs_are_separate_named_rows() {
     assert!(names.iter().any(|name| name.starts_with("fast (-j 1, worker ")), "{names:?}");
     assert!(names.contains(&"slow (-j 1)"), "{names:?}");
 }
+
+/// Lays the HTML report out in headless Chromium at `width` px and returns what it measured: the document's scroll
+/// width, the window's inner width, and the right edge of the widest table.
+fn layout(html: &str, width: u32) -> Option<(f64, f64, f64)> {
+    let available = std::process::Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !available {
+        metewand_testkit::skip(metewand_testkit::Requirement::Chromium, "no chromium on PATH");
+        return None;
+    }
+    let measure = "<script>const right = Math.max(0, ...[...document.querySelectorAll('table')].map(t => \
+                   t.getBoundingClientRect().right)); document.body.setAttribute('data-fit', \
+                   document.documentElement.scrollWidth + ' ' + window.innerWidth + ' ' + right);</script>";
+    let dir = temp();
+    let page = at(&dir, "report.html");
+    fs::write(&page, html.replace("</body>", &format!("{measure}</body>"))).unwrap();
+    let output = std::process::Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--dump-dom"])
+        .arg(format!("--window-size={width},900"))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let fit = dom
+        .split("data-fit=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("chromium measured nothing: {}", String::from_utf8_lossy(&output.stderr)));
+    let numbers: Vec<f64> = fit.split(' ').map(|n| n.parse().unwrap()).collect();
+    Some((numbers[0], numbers[1], numbers[2]))
+}
+
+#[test]
+fn the_html_fits_a_1280_px_window_and_widens_on_a_wide_one() {
+    let dir = temp();
+    let folder = at(&dir, "a-campaign-folder-with-a-rather-long-name-as-real-ones-have");
+    write_campaign(&folder, &Campaign::default(), &mixed());
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let html = render(&report, Format::Html);
+    let Some((scroll, inner, right)) = layout(&html, 1280) else { return };
+    assert!(scroll <= inner, "a horizontal scrollbar at 1280 px: the page is {scroll} px wide in {inner}");
+    assert!(right <= inner, "a table reaches {right} px in a {inner} px window");
+    // On a wide screen the page uses the room instead of keeping one narrow column.
+    let Some((_, _, wide_right)) = layout(&html, 2200) else { return };
+    assert!(wide_right > right, "the tables did not widen: {right} px at 1280, {wide_right} px at 2200");
+}
