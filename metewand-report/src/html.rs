@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::report::{CampaignSummary, CellRow, EnvironmentEntry, ProblemSection, Report};
+use crate::report::{CampaignSummary, EnvironmentEntry, ProblemSection, Report};
 use crate::svg::{self, escape};
 use crate::units;
 
@@ -233,10 +233,10 @@ fn failures(out: &mut String, report: &Report) {
 }
 
 /// One table row per implementation x dataset: its names, then `figures`.
-fn rows(out: &mut String, section: &ProblemSection, figures: fn(&CellRow) -> Vec<String>) {
-    for row in &section.rows {
+fn rows(out: &mut String, section: &ProblemSection, figures: &[Vec<String>]) {
+    for (row, figures) in section.rows.iter().zip(figures) {
         let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
-        for figure in figures(row) {
+        for figure in figures {
             let _ = write!(out, "<td class=\"n\">{figure}</td>");
         }
         out.push_str("</tr>\n");
@@ -268,7 +268,7 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
         let _ = write!(out, "<th>median {}</th>", escape(metric));
     }
     out.push_str("</tr>\n");
-    rows(out, section, units::time_figures);
+    rows(out, section, &units::time_figures(&section.rows));
     out.push_str(
         "</table>\n<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \

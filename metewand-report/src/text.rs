@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::html::{LISTED_FAILURES, OUTCOMES, url_path};
-use crate::report::{CellRow, ProblemSection, Report};
+use crate::report::{ProblemSection, Report};
 use crate::units;
 
 /// The values of τ the Markdown profile table shows.
@@ -118,7 +118,7 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(" missing | success rate |\n|---|---|");
         out.push_str(&"---:|".repeat(OUTCOMES.len() + 3));
         out.push('\n');
-        rows(&mut out, section, units::outcome_figures);
+        rows(&mut out, section, &section.rows.iter().map(units::outcome_figures).collect::<Vec<_>>());
         let _ = write!(
             out,
             "\n| implementation | dataset | {} time median [IQR] (95% CI) | start-up / prepare / execute medians |",
@@ -130,7 +130,7 @@ pub fn markdown(report: &Report) -> String {
         out.push_str("\n|---|---|");
         out.push_str(&"---:|".repeat(2 + section.metrics.len()));
         out.push('\n');
-        rows(&mut out, section, units::time_figures);
+        rows(&mut out, section, &units::time_figures(&section.rows));
         let _ = write!(
             out,
             "\nPerformance profile over {} instances (share of instances within τ times the best time to \
@@ -199,10 +199,10 @@ pub fn markdown(report: &Report) -> String {
 }
 
 /// One Markdown row per implementation x dataset: its names, then `figures`.
-fn rows(out: &mut String, section: &ProblemSection, figures: fn(&CellRow) -> Vec<String>) {
-    for row in &section.rows {
+fn rows(out: &mut String, section: &ProblemSection, figures: &[Vec<String>]) {
+    for (row, figures) in section.rows.iter().zip(figures) {
         let _ = write!(out, "| {} | {} |", cell(&row.implementation), cell(&row.dataset));
-        for figure in figures(row) {
+        for figure in figures {
             let _ = write!(out, " {figure} |");
         }
         out.push('\n');

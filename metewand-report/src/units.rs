@@ -90,10 +90,56 @@ pub fn outcome_figures(row: &CellRow) -> Vec<String> {
 /// The figures of an implementation x dataset row in the times table, after its two names: the ranked time, the
 /// start-up, prepare and execute medians (one cell, `a / b / c`), and each metric's median (`–` where there is
 /// none).
-pub fn time_figures(row: &CellRow) -> Vec<String> {
-    let mut figures = vec![row.timed_seconds.as_ref().map_or("–".to_owned(), time_summary)];
-    let phases: Vec<String> = row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)).collect();
-    figures.push(phases.join(" / "));
-    figures.extend(row.metric_medians.iter().map(|value| value.map_or("–".to_owned(), number)));
-    figures
+pub fn time_figures(rows: &[CellRow]) -> Vec<Vec<String>> {
+    // Each metric column in one format, so that its numbers compare at a glance.
+    let metrics = rows.first().map_or(0, |row| row.metric_medians.len());
+    let columns: Vec<Vec<String>> = (0..metrics)
+        .map(|metric| number_column(&rows.iter().map(|row| row.metric_medians[metric]).collect::<Vec<_>>()))
+        .collect();
+    rows.iter()
+        .enumerate()
+        .map(|(index, row)| {
+            let mut figures = vec![row.timed_seconds.as_ref().map_or("–".to_owned(), time_summary)];
+            let phases: Vec<String> =
+                row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)).collect();
+            figures.push(phases.join(" / "));
+            figures.extend(columns.iter().map(|column| column[index].clone()));
+            figures
+        })
+        .collect()
+}
+
+/// A column of numbers in one format: scientific notation with four significant digits for all when any needs
+/// it (outside [1e-3, 1e6)), else fixed with the decimals the smallest needs for four significant digits; `–`
+/// where there is none.
+pub fn number_column(values: &[Option<f64>]) -> Vec<String> {
+    let nonzero = || values.iter().flatten().copied().filter(|value| *value != 0.0);
+    let scientific = nonzero().any(|value| !(1e-3..1e6).contains(&value.abs()));
+    let decimals =
+        nonzero().map(|value| (3 - value.abs().log10().floor() as i32).clamp(0, 6) as usize).max().unwrap_or(0);
+    values
+        .iter()
+        .map(|value| match value {
+            None => "–".to_owned(),
+            Some(value) if scientific && *value != 0.0 => format!("{value:.3e}"),
+            Some(_) if scientific => "0".to_owned(),
+            Some(value) => format!("{value:.decimals$}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_of_numbers_has_one_format() {
+        // One value needs scientific notation, so all do; zero and none stay short.
+        assert_eq!(
+            number_column(&[Some(100_000.0), Some(1_000_000.0), Some(0.0), None]),
+            ["1.000e5", "1.000e6", "0", "–"]
+        );
+        // Fixed: as many decimals as the smallest number needs, for every number.
+        assert_eq!(number_column(&[Some(2.467), Some(24.54), Some(0.0)]), ["2.467", "24.540", "0.000"]);
+    }
 }
