@@ -155,7 +155,8 @@ pub fn profile(id: &str, section: &ProblemSection) -> String {
     let plot_h = height - top - bottom;
     let max_log = profile.max_ratio().log2().max(1.0) * 1.05;
     let x_of = |tau: f64| left + tau.log2() / max_log * plot_w;
-    let y_of = |rho: f64| top + (1.0 - rho) * plot_h;
+    // A curve at ρ = 1 or ρ = 0 would lie on the frame and vanish: the scale stops a little inside it.
+    let y_of = |rho: f64| top + (0.03 + 0.94 * (1.0 - rho)) * plot_h;
     let mut out = String::new();
     open(
         &mut out,
@@ -338,8 +339,9 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         let name = format!("{} / {}", row.implementation, row.dataset);
         let _ = write!(out, r#"<g class="series" data-series="{}">"#, escape(&name));
         text(&mut out, left - 8.0, y + 4.0, "end", "", &name);
-        // Markers half transparent, so that dense rows show their density; the box and median drawn over them.
-        out.push_str(r#"<g fill-opacity="0.45" stroke-opacity="0.6">"#);
+        // Markers a little transparent, so that dense rows show their density yet each stays readable; the box and
+        // median drawn over them.
+        out.push_str(r#"<g fill-opacity="0.7" stroke-opacity="0.9">"#);
         let shown = MAX_POINTS_PER_ROW.min(row.times.len());
         for point in 0..shown {
             let value = if row.times.len() <= MAX_POINTS_PER_ROW {
