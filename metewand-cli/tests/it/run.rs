@@ -110,12 +110,13 @@ impl Bench {
         fs::write(path, text.replacen(from, to, 1)).unwrap();
     }
 
-    /// Adds an implementation `name` served by `python3 misbehave.py MODE`.
+    /// Adds an implementation `name` served by `python3 misbehave.py MODE`. Two of one mode run the same worker, so
+    /// each gets its name as a parameter: otherwise they would be twins, which `check` refuses.
     fn misbehaving_implementation(&self, name: &str, mode: &str) {
         self.worker_file("misbehave.py", MISBEHAVE);
         self.append(&format!(
             "\n[workers.{name}]\nrole = \"implementation\"\ncommand = [\"python3\", \"misbehave.py\", \"{mode}\", \"${{repo}}\"]\n\
-             source = \"workers\"\n\n[implementations.{name}]\nworker = \"{name}\"\nparameters = {{}}\n"
+             source = \"workers\"\n\n[implementations.{name}]\nworker = \"{name}\"\nparameters = {{ variant = \"{name}\" }}\n"
         ));
     }
 
