@@ -33,6 +33,15 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
         summary.attempts,
         summary.remaining()
     ));
+    if !summary.changed_workers.is_empty() {
+        let workers: Vec<String> =
+            summary.changed_workers.iter().map(|(worker, records)| format!("{worker} ({records} records)")).collect();
+        out.push_str(&format!(
+            "changed      workers {}: their identity differs from the one the earlier run's records name (their \
+             source, command or environment changed), so those attempts have new ids and run again\n",
+            workers.join(", ")
+        ));
+    }
     match summary.estimate {
         None => out.push_str("estimate     none yet: no attempt of this plan has a record\n"),
         Some(estimate) => out.push_str(&format!(

@@ -180,6 +180,25 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     let shown = text(&plan.stdout);
     assert!(shown.contains("done         4 of 4 (0 to run)\n"), "{shown}");
     assert!(shown.contains("datasets     2 distinct (2 already in the store"), "{shown}");
+    assert!(!shown.contains("changed      "), "{shown}");
+
+    // Editing the solver's source changes its identity, so its attempts' ids: the plan says which worker, and why.
+    fs::write(bench.path("repo/src-solver/README"), "the test worker is an executable elsewhere, still\n").unwrap();
+    let plan = metewand(&[
+        "campaign".into(),
+        "plan".into(),
+        bench.path("repo").to_str().unwrap().into(),
+        "main".into(),
+        "--state-dir".into(),
+        bench.path("state").to_str().unwrap().into(),
+    ]);
+    let shown = text(&plan.stdout);
+    assert!(shown.contains("done         0 of 4 (4 to run)\n"), "{shown}");
+    assert!(
+        shown
+            .contains("changed      workers solver (4 records): their identity differs from the one the earlier run's"),
+        "{shown}"
+    );
 }
 
 #[test]
