@@ -22,7 +22,7 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 EXAMPLE = os.path.join(ROOT, "examples", "least-squares")
-WORKERS = os.path.join(EXAMPLE, "workers")
+RIDGE = EXAMPLE  # the folder that holds the shared `ridge` package
 BINARY = os.path.join(ROOT, "target", "release", "metewand")
 SDK = os.path.join(ROOT, "sdk-python", "src")
 
@@ -74,7 +74,7 @@ def timed(command, **kwargs):
 def baseline(dataset, scratch):
     rows, columns, noise = PARAMETERS[dataset]
     os.makedirs(scratch)
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": WORKERS, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": RIDGE, "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", GENERATE, str(rows), str(columns), str(noise), scratch], check=True, env=env)
     subprocess.run([sys.executable, "-c", SOLVE, scratch], check=True, env=env)

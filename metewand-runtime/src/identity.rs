@@ -4,8 +4,10 @@
 //! - **Source tree digest** `sha256:<hex>` over `[{"executable","path","sha256","size"}, ...]`, sorted by the UTF-8
 //!   bytes of the path.
 //! - **Resolved worker identity** `mw1-resolved-worker-<hex>` over
-//!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion), and
-//!   `"network": true` added only for a worker that declares it (so a worker without the key keeps its identity).
+//!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion),
+//!   `"network": true` added only for a worker that declares it, and `"include"` (each include folder as declared
+//!   mapped to its tree digest) only for a worker that declares some (so a worker without those keys keeps its
+//!   identity).
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over
@@ -104,17 +106,24 @@ where
     text.parse().unwrap_or_else(|error| panic!("{text:?} is not an identity: {error}"))
 }
 
-/// The resolved worker identity of a declared command, environment and network permission, role and source tree.
+/// The resolved worker identity of a declared command, environment and network permission, role, source tree and
+/// include folders.
 pub fn worker_identity(
     command: &[String],
     env: &BTreeMap<String, String>,
     network: bool,
     role: Role,
     source: &SourceTree,
+    includes: &[crate::repository::Include],
 ) -> WorkerId {
     let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
     if network {
         preimage["network"] = Value::Bool(true);
+    }
+    if !includes.is_empty() {
+        let folders: BTreeMap<&str, String> =
+            includes.iter().map(|include| (include.path(), include.tree().digest())).collect();
+        preimage["include"] = json!(folders);
     }
     identity(format!("mw1-resolved-worker-{}", digest(&preimage)))
 }

@@ -53,10 +53,12 @@ def materialize(temp: Path) -> tuple[Path, dict[str, object]]:
 
 def session(script: str, prepare: dict[str, object], executes: int, scratch: Path) -> list[float]:
     """The seconds of each execute of one fresh worker process."""
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(SDK)}
+    # As in a session: the worker's own folder, with the shared `ridge` package reachable.
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": f"{SDK}:{EXAMPLE}"}
+    folder, name = script.split("/")
     worker = subprocess.Popen(
-        [sys.executable, script],
-        cwd=EXAMPLE / "workers",
+        [sys.executable, name],
+        cwd=EXAMPLE / "workers" / folder,
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -98,7 +100,7 @@ def main() -> None:
     options = parser.parse_args()
     if not BINARY.exists():
         sys.exit("build it first: cargo build --release -p metewand-cli")
-    workers = {"sdk": "cholesky.py", "direct": "direct_protocol.py"}
+    workers = {"sdk": "cholesky/cholesky.py", "direct": "direct-protocol/direct_protocol.py"}
     first: dict[str, list[float]] = {name: [] for name in workers}
     later: dict[str, list[float]] = {name: [] for name in workers}
     with tempfile.TemporaryDirectory() as temp:

@@ -119,6 +119,9 @@ def expected_identities(root: Path, seed: int) -> list[str]:
         if worker.get("network", False):
             # Declared network access is part of the identity; a worker without the key keeps the preimage above.
             preimage["network"] = True
+        if worker.get("include"):
+            # So are the include folders, each by its tree digest; a worker without any keeps the preimage above.
+            preimage["include"] = {folder: source_digest(root / folder) for folder in worker["include"]}
         workers[name] = "mw1-resolved-worker-" + sha256_hex(preimage)
     for name in sorted(sources):
         lines.append(f"source {name} {sources[name]}")

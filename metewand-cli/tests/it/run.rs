@@ -21,8 +21,8 @@ fn example() -> PathBuf {
 
 use metewand_testkit::sdk_src as sdk;
 
-/// A copy of the example in a temporary folder (its workers and schemas), whose workers find the checkout's SDK,
-/// with the state folder and attempt folders beside it.
+/// A copy of the example in a temporary folder (its schemas, and its workers gathered in one folder `workers/`),
+/// whose workers find the checkout's SDK, with the state folder and attempt folders beside it.
 struct Bench {
     dir: TempDir,
 }
@@ -52,18 +52,29 @@ impl Bench {
             sdk()
         };
         let repo = dir.path().join("repo");
-        for sub in ["schemas", "workers"] {
-            fs::create_dir_all(repo.join(sub)).unwrap();
-            for entry in fs::read_dir(example().join(sub)).unwrap() {
+        let copy_files = |from: &Path, to: &Path| {
+            fs::create_dir_all(to).unwrap();
+            for entry in fs::read_dir(from).unwrap() {
                 let entry = entry.unwrap();
                 if entry.file_type().unwrap().is_file() {
-                    fs::copy(entry.path(), repo.join(sub).join(entry.file_name())).unwrap();
+                    fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
                 }
             }
+        };
+        copy_files(&example().join("schemas"), &repo.join("schemas"));
+        // Every worker's folder gathered into one, with the shared package beside them, so that a test can put a
+        // worker of its own beside the example's and import their classes.
+        for entry in fs::read_dir(example().join("workers")).unwrap() {
+            copy_files(&entry.unwrap().path(), &repo.join("workers"));
         }
-        let manifest = fs::read_to_string(example().join("metewand.toml"))
+        copy_files(&example().join("ridge"), &repo.join("workers/ridge"));
+        let mut manifest = fs::read_to_string(example().join("metewand.toml"))
             .unwrap()
-            .replace("${repo}/../../sdk-python/src", sdk.to_str().unwrap());
+            .replace("${repo}/../../sdk-python/src", sdk.to_str().unwrap())
+            .replace("include = [\"ridge\"]\n", "");
+        for worker in ["generate", "cholesky", "conjugate-gradient", "direct-protocol", "judge"] {
+            manifest = manifest.replace(&format!("source = \"workers/{worker}\""), "source = \"workers\"");
+        }
         fs::write(repo.join("metewand.toml"), manifest).unwrap();
         Bench { dir }
     }
@@ -410,10 +421,19 @@ fn the_direct_solver_reaches_the_verdict_in_place_and_a_second_attempt_reuses_th
         ("problem_evaluator", "shutdown"),
     ];
     assert_eq!(phases, expected);
-    for role in ["dataset_materializer", "implementation", "problem_evaluator"] {
+    // Each worker's own folder, and the shared package where the worker includes it.
+    let copies = [
+        ("dataset_materializer", ["generate.py", "generate.py"]),
+        ("implementation", ["cholesky.py", "ridge/__init__.py"]),
+        ("problem_evaluator", ["judge.py", "ridge/__init__.py"]),
+    ];
+    for (role, files) in copies {
         assert!(out.join("logs").join(format!("{role}.log")).is_file());
-        assert!(out.join("work").join(format!("source-{role}/ridge.py")).is_file());
+        for file in files {
+            assert!(out.join("work").join(format!("source-{role}/{file}")).is_file(), "{role}: {file}");
+        }
     }
+    assert!(!out.join("work/source-dataset_materializer/ridge").exists(), "the materializer includes nothing");
     let key = first["dataset"]["key"].as_str().unwrap();
     let entry = state.join("datasets").join(key);
     assert!(fs::metadata(entry.join("matrix.csv")).unwrap().permissions().readonly(), "published read-only");

@@ -52,6 +52,7 @@ pub use metewand_protocol::generated::dataset_materialization::{
 pub use record::{
     RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, timestamp, write_record,
 };
+pub use source::{SourceChanges, compare_copy};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::{CpuPlacement, CpuSet};

@@ -1,16 +1,16 @@
 //! A session's private copy of its worker's source, made from the tree checked with the repository, so that a
 //! worker never runs in (nor writes to) the repository itself, and runs exactly the code its identity names.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::Path;
 
 use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
-use crate::files::read::{FileCheck, FileError, ReadControl, read_checked};
+use crate::files::read::{FileCheck, FileError, ReadControl, default_hash_threads, hash_all, read_checked};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
-use crate::files::{MAX_WALK_DEPTH, RelativePath};
+use crate::files::{MAX_WALK_DEPTH, RelativePath, Sha256Digest};
 use crate::identity::{SourceFile, SourceTree};
 use crate::repository::{SKIPPED_NAMES, Worker};
 
@@ -59,27 +59,61 @@ fn copy_mode(executable: bool) -> u32 {
     if executable { 0o700 } else { 0o600 }
 }
 
-/// Copies a worker's source files into `target`, a new folder (created here, exclusively) whose parent exists.
+/// Copies a worker's source files into `target`, a new folder (created here, exclusively) whose parent exists,
+/// and each of its include folders into `target/<name>`.
 ///
-/// The source directory is opened beneath the repository's root and walked without following links, exactly as
-/// when the repository was checked; every file is read with the checked read, bounded by the size and compared
-/// with the digest the check recorded, and written to a file created with `O_CREAT | O_EXCL | O_NOFOLLOW` in a
-/// folder created here. A tree that no longer matches its checked digest (a link, a FIFO, a new, missing or
-/// changed file, an execute bit) is an error naming the path; nothing in it is followed or read past its size.
+/// Each folder is opened beneath the repository's root and walked without following links, exactly as when the
+/// repository was checked; every file is read with the checked read, bounded by the size and compared with the
+/// digest the check recorded, and written to a file created with `O_CREAT | O_EXCL | O_NOFOLLOW` in a folder
+/// created here. A tree that no longer matches its checked digest (a link, a FIFO, a new, missing or changed file,
+/// an execute bit) is an error naming the path; nothing in it is followed or read past its size.
 pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Path) -> Result<(), SourceCopyError> {
     let fail =
         |path: &str, problem| SourceCopyError { worker: worker.name().to_owned(), path: path.to_owned(), problem };
-    let mismatch = |path: &str, reason: String| fail(path, SourceCopyProblem::Mismatch(reason));
     let io = |path: &str, error: io::Error| fail(path, SourceCopyProblem::Io(error));
 
     let root = open_root(repository.root()).map_err(|e| io("", e))?;
+    let (parent, name) = match (target.parent(), target.file_name().and_then(|name| name.to_str())) {
+        (Some(parent), Some(name)) => (parent, name),
+        _ => return Err(io("", io::Error::other(format!("{} cannot be a copy's folder", target.display())))),
+    };
+    let name = RelativePath::new(name).map_err(|e| io("", io::Error::other(e)))?;
+    let parent = open_root(parent).map_err(|e| io("", e))?;
+    let copy = create_new_dir_beneath(parent.as_fd(), &name, 0o700).map_err(|e| io("", e))?;
+    let mut created = BTreeSet::new();
+    copy_tree(root.as_fd(), worker.source(), worker.source_tree(), (copy.as_fd(), ""), &mut created)
+        .map_err(|(path, problem)| fail(&path, problem))?;
+    for include in worker.includes() {
+        let name = RelativePath::new(include.name()).map_err(|e| io(include.name(), io::Error::other(e)))?;
+        create_new_dir_beneath(copy.as_fd(), &name, 0o700).map_err(|e| io(include.name(), e))?;
+        created.insert(include.name().to_owned());
+        copy_tree(root.as_fd(), include.path(), include.tree(), (copy.as_fd(), include.name()), &mut created)
+            .map_err(|(path, problem)| fail(&path, problem))?;
+    }
+    Ok(())
+}
+
+/// Copies the checked `tree` of the repository's folder `folder` into the copy, under `prefix` (empty for the
+/// copy's root); `created` holds the copy's folders made so far. An error names the copy's path concerned.
+fn copy_tree(
+    root: BorrowedFd<'_>,
+    folder: &str,
+    checked: &SourceTree,
+    (copy, prefix): (BorrowedFd<'_>, &str),
+    created: &mut BTreeSet<String>,
+) -> Result<(), (String, SourceCopyProblem)> {
+    let at = |path: &str| match (prefix, path) {
+        ("", path) | (path, "") => path.to_owned(),
+        (prefix, path) => format!("{prefix}/{path}"),
+    };
+    let mismatch = |path: &str, reason: String| (at(path), SourceCopyProblem::Mismatch(reason));
+    let io = |path: &str, error: io::Error| (at(path), SourceCopyProblem::Io(error));
     let opened;
-    let source = if worker.source() == "." {
-        root.as_fd()
+    let source = if folder == "." {
+        root
     } else {
-        let path =
-            RelativePath::new(worker.source()).map_err(|e| mismatch("", format!("is not a relative path: {e}")))?;
-        opened = open_directory_beneath(root.as_fd(), &path).map_err(|error| match error {
+        let path = RelativePath::new(folder).map_err(|e| mismatch("", format!("is not a relative path: {e}")))?;
+        opened = open_directory_beneath(root, &path).map_err(|error| match error {
             OpenError::Missing => mismatch("", "does not exist".to_owned()),
             OpenError::SymbolicLink => mismatch("", "is a symbolic link (or lies under one)".to_owned()),
             OpenError::NotADirectory { found } => mismatch("", format!("is {found} (or lies under one)")),
@@ -96,35 +130,28 @@ pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Pat
         WalkError::Changed { path } => mismatch(&path, "changed while it was walked".to_owned()),
         WalkError::Io { path, source } => io(&path, source),
     })?;
-    let checked = worker.source_tree();
     let known: BTreeSet<&str> = checked.files().iter().map(|file| file.path.as_str()).collect();
     if let Some(path) = inventory.files.keys().find(|path| !known.contains(path.as_str())) {
         return Err(mismatch(path, "was not there when the repository was checked".to_owned()));
     }
 
-    let (parent, name) = match (target.parent(), target.file_name().and_then(|name| name.to_str())) {
-        (Some(parent), Some(name)) => (parent, name),
-        _ => return Err(io("", io::Error::other(format!("{} cannot be a copy's folder", target.display())))),
-    };
-    let name = RelativePath::new(name).map_err(|e| io("", io::Error::other(e)))?;
-    let parent = open_root(parent).map_err(|e| io("", e))?;
-    let copy = create_new_dir_beneath(parent.as_fd(), &name, 0o700).map_err(|e| io("", e))?;
-    let mut created = BTreeSet::new();
     let mut buffer = vec![0; 256 << 10];
     let mut copied = Vec::with_capacity(checked.files().len());
     for file in checked.files() {
         let path = RelativePath::new(&file.path).map_err(|e| mismatch(&file.path, format!("is not a path: {e}")))?;
+        let target = RelativePath::new(&at(&file.path)).map_err(|e| io(&file.path, io::Error::other(e)))?;
         let Some(walked) = inventory.files.get(&file.path) else {
             return Err(mismatch(&file.path, "is no longer a regular file in the source directory".to_owned()));
         };
-        for ancestor in path.ancestors() {
+        for ancestor in target.ancestors() {
             if created.insert(ancestor.to_owned()) {
                 let ancestor = RelativePath::new(ancestor).expect("an ancestor of a relative path is one");
-                create_new_dir_beneath(copy.as_fd(), &ancestor, 0o700).map_err(|e| io(ancestor.as_str(), e))?;
+                create_new_dir_beneath(copy, &ancestor, 0o700)
+                    .map_err(|e| (ancestor.as_str().to_owned(), SourceCopyProblem::Io(e)))?;
             }
         }
         let mut to =
-            create_new_file_beneath(copy.as_fd(), &path, copy_mode(file.executable)).map_err(|e| io(&file.path, e))?;
+            create_new_file_beneath(copy, &target, copy_mode(file.executable)).map_err(|e| io(&file.path, e))?;
         let check = FileCheck {
             path: &path,
             walked,
@@ -157,6 +184,65 @@ pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Pat
         return Err(mismatch("", format!("has digest {}, not the checked {}", tree.digest(), checked.digest())));
     }
     Ok(())
+}
+
+/// How an earlier copy of a worker's source (an attempt's `work/source-<role>/`) differs from what the worker's
+/// checked trees would copy now, by the copy's paths (an include folder's files under its name).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceChanges {
+    /// Files there now that the copy lacks.
+    pub added: Vec<String>,
+    /// Files of the copy that are gone.
+    pub removed: Vec<String>,
+    /// Files in both whose contents or execute bit differ.
+    pub changed: Vec<String>,
+}
+
+impl SourceChanges {
+    /// Whether nothing differs.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// Compares the copy at `copy` with what [`copy_source`] would make of `worker` now; `None` when the copy cannot be
+/// read whole (gone, or holding what no copy holds, such as a link).
+pub fn compare_copy(worker: &Worker, copy: &Path) -> Option<SourceChanges> {
+    let root = open_root(copy).ok()?;
+    let inventory = walk(root.as_fd(), &[]).ok()?;
+    let paths: Vec<RelativePath> =
+        inventory.files.keys().map(|path| RelativePath::new(path).ok()).collect::<Option<_>>()?;
+    let checks: Vec<FileCheck<'_>> = paths
+        .iter()
+        .map(|path| FileCheck {
+            path,
+            walked: &inventory.files[path.as_str()],
+            size: None,
+            sha256: None,
+            single_link: false,
+            max_size: None,
+        })
+        .collect();
+    let hashed = hash_all(root.as_fd(), &checks, default_hash_threads(), ReadControl::default()).ok()?;
+    let then: BTreeMap<&str, (Sha256Digest, bool)> =
+        paths.iter().zip(&hashed).map(|(path, hashed)| (path.as_str(), (hashed.sha256, hashed.executable))).collect();
+    let mut now: BTreeMap<String, (Sha256Digest, bool)> =
+        worker.source_tree().files().iter().map(|file| (file.path.clone(), (file.sha256, file.executable))).collect();
+    for include in worker.includes() {
+        for file in include.tree().files() {
+            now.insert(format!("{}/{}", include.name(), file.path), (file.sha256, file.executable));
+        }
+    }
+    let mut changes = SourceChanges::default();
+    for (path, current) in &now {
+        match then.get(path.as_str()) {
+            None => changes.added.push(path.clone()),
+            Some(earlier) if earlier != current => changes.changed.push(path.clone()),
+            Some(_) => {}
+        }
+    }
+    changes.removed = then.keys().filter(|path| !now.contains_key(**path)).map(|path| (*path).to_owned()).collect();
+    Some(changes)
 }
 
 #[cfg(test)]
@@ -235,5 +321,36 @@ mod tests {
         let error = copy_source(&repository, worker, &out.path().join("four")).unwrap_err();
         assert_eq!(error.path, "run.py");
         assert!(error.to_string().contains("is a FIFO"), "{error}");
+    }
+
+    #[test]
+    fn include_folders_are_copied_under_their_name_and_a_later_edit_shows_file_by_file() {
+        let (repo, _) = source_repository();
+        fs::create_dir_all(repo.path().join("shared/numerics")).unwrap();
+        fs::write(repo.path().join("shared/numerics/__init__.py"), "N = 1\n").unwrap();
+        let toml = fs::read_to_string(repo.path().join("metewand.toml")).unwrap() + "include = [\"shared/numerics\"]\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        let worker = repository.worker("w").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let copy = out.path().join("copy");
+        copy_source(&repository, worker, &copy).unwrap();
+        assert_eq!(fs::read_to_string(copy.join("numerics/__init__.py")).unwrap(), "N = 1\n");
+        assert_eq!(compare_copy(worker, &copy), Some(SourceChanges::default()));
+        // Edited, added and removed files, in the source and in the include folder, each by its copy's path.
+        fs::write(repo.path().join("shared/numerics/__init__.py"), "N = 2\n").unwrap();
+        fs::write(repo.path().join("shared/numerics/extra.py"), "").unwrap();
+        fs::remove_file(repo.path().join("src/lib/util.py")).unwrap();
+        let edited = CheckedRepository::load(repo.path()).unwrap();
+        let changes = compare_copy(edited.worker("w").unwrap(), &copy).unwrap();
+        assert_eq!(changes.changed, ["numerics/__init__.py"]);
+        assert_eq!(changes.added, ["numerics/extra.py"]);
+        assert_eq!(changes.removed, ["lib/util.py"]);
+        // With the source as it was, the include folder no longer matches the old check: the copy fails, naming
+        // the file by the copy's path.
+        fs::write(repo.path().join("src/lib/util.py"), "X = 1\n").unwrap();
+        let error = copy_source(&repository, worker, &out.path().join("stale")).unwrap_err();
+        assert_eq!(error.path, "numerics/extra.py", "{error}");
+        assert!(compare_copy(worker, &out.path().join("absent")).is_none());
     }
 }

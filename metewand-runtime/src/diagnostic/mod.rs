@@ -305,9 +305,11 @@ pub enum CheckErrorKind {
         /// Why.
         reason: PathError,
     },
-    /// A worker's source directory does not exist (or is not a directory).
-    #[error("source directory {path:?} of worker {worker:?} {problem}")]
+    /// A worker's source directory or include folder does not exist (or is not a directory).
+    #[error("{what} {path:?} of worker {worker:?} {problem}")]
     SourceDirectory {
+        /// `source directory` or `include folder`.
+        what: &'static str,
         /// The worker.
         worker: String,
         /// The source directory as written.
@@ -317,9 +319,11 @@ pub enum CheckErrorKind {
     },
     /// Something in a worker's source directory that is not a regular file or directory.
     #[error(
-        "source directory {source_dir:?} of worker {worker:?} holds {found} at {entry:?}; only regular files and directories are allowed"
+        "{what} {source_dir:?} of worker {worker:?} holds {found} at {entry:?}; only regular files and directories are allowed"
     )]
     SourceEntry {
+        /// `source directory` or `include folder`.
+        what: &'static str,
         /// The worker.
         worker: String,
         /// The source directory as written.
@@ -330,8 +334,10 @@ pub enum CheckErrorKind {
         found: EntryType,
     },
     /// A name in a source directory that is not UTF-8.
-    #[error("source directory {source_dir:?} of worker {worker:?} holds a name that is not UTF-8: {entry:?}")]
+    #[error("{what} {source_dir:?} of worker {worker:?} holds a name that is not UTF-8: {entry:?}")]
     SourceNonUtf8 {
+        /// `source directory` or `include folder`.
+        what: &'static str,
         /// The worker.
         worker: String,
         /// The source directory as written.

@@ -18,6 +18,8 @@ pub(super) struct DeclaredWorker {
     pub(super) seed_independent: bool,
     pub(super) source: String,
     pub(super) source_span: Range<usize>,
+    /// The `include` folders as written, each with its span.
+    pub(super) include: Vec<(String, Range<usize>)>,
 }
 
 pub(super) struct Declared {
@@ -199,13 +201,39 @@ impl Loader<'_> {
             .map_err(|source| io_error(self.root.clone(), format!("repository {}", self.root.display()), source))?;
         let mut workers = BTreeMap::new();
         for declared_worker in declared_workers {
-            let tree = self.source_tree(root_fd.as_fd(), &declared_worker, options)?;
+            let folder = ("source directory", declared_worker.source.as_str(), &declared_worker.source_span);
+            let tree = self.source_tree(root_fd.as_fd(), &declared_worker.name, folder, options)?;
+            let mut includes = Vec::with_capacity(declared_worker.include.len());
+            for (path, span) in &declared_worker.include {
+                let folder = ("include folder", path.as_str(), span);
+                let tree = self.source_tree(root_fd.as_fd(), &declared_worker.name, folder, options)?;
+                let name = include_name(path).to_owned();
+                includes.push(Include { path: path.clone(), name, tree });
+            }
+            for include in &includes {
+                let prefix = format!("{}/", include.name);
+                if let Some(file) =
+                    tree.files().iter().find(|file| file.path == include.name || file.path.starts_with(&prefix))
+                {
+                    let (_, span) =
+                        declared_worker.include.iter().find(|(path, _)| *path == include.path).expect("declared");
+                    let kind = CheckErrorKind::InvalidValue {
+                        key: format!("workers.{}.include", declared_worker.name),
+                        message: format!(
+                            "names {:?}, but the source directory already has {:?}: the copy would hold both at one path",
+                            include.path, file.path
+                        ),
+                    };
+                    return Err(self.source.error(span.clone(), kind));
+                }
+            }
             let identity = worker_identity(
                 &declared_worker.command,
                 &declared_worker.env,
                 declared_worker.network,
                 declared_worker.role,
                 &tree,
+                &includes,
             );
             let repo = self.root.as_os_str();
             let worker = Worker {
@@ -224,6 +252,7 @@ impl Loader<'_> {
                 seed_independent: declared_worker.seed_independent,
                 source: declared_worker.source,
                 source_tree: tree,
+                includes,
                 identity,
             };
             workers.insert(worker.name.clone(), worker);
@@ -487,7 +516,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
-        table.only(&["role", "command", "source", "env", "network", "deterministic"], &self.source)?;
+        table.only(&["role", "command", "source", "include", "env", "network", "deterministic"], &self.source)?;
         let role_value = table.required("role", &self.source)?;
         let role_text = string(role_value, table.member("role"), &self.source)?;
         let role: Role = role_text.parse().map_err(|_| {
@@ -557,6 +586,30 @@ impl Loader<'_> {
             let kind = CheckErrorKind::InvalidPath { key: table.member("source"), path: source.to_owned(), reason };
             return Err(self.source.error(source_value.span(), kind));
         }
+        let mut include: Vec<(String, Range<usize>)> = Vec::new();
+        if let Some(value) = table.get("include") {
+            for (i, (path, span)) in strings(value, &table.member("include"), &self.source)?.into_iter().enumerate() {
+                let key = format!("{}[{i}]", table.member("include"));
+                if let Err(reason) = RelativePath::new(path) {
+                    let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
+                    return Err(self.source.error(span, kind));
+                }
+                // The folder appears in the worker's copy under its last name: two alike, or one already a top-level
+                // name of the source, would be one path for two contents.
+                let name = include_name(path);
+                let clash = if let Some((other, _)) = include.iter().find(|(other, _)| include_name(other) == name) {
+                    Some(format!("has the same last name as {other:?}: both would be the copy's {name:?}"))
+                } else if source == "." || within(path, source) || within(source, path) {
+                    Some(format!("overlaps the worker's source directory {source:?}; include folders lie outside it"))
+                } else {
+                    None
+                };
+                if let Some(message) = clash {
+                    return Err(self.source.error(span, CheckErrorKind::InvalidValue { key, message }));
+                }
+                include.push((path.to_owned(), span));
+            }
+        }
         Ok(DeclaredWorker {
             name,
             role,
@@ -566,6 +619,7 @@ impl Loader<'_> {
             seed_independent,
             source: source.to_owned(),
             source_span: source_value.span(),
+            include,
         })
     }
 
@@ -686,91 +740,5 @@ impl Loader<'_> {
             capabilities,
             timed,
         })
-    }
-
-    pub(super) fn source_tree(
-        &self,
-        root: std::os::fd::BorrowedFd<'_>,
-        worker: &DeclaredWorker,
-        options: &CheckOptions,
-    ) -> Result<SourceTree, CheckError> {
-        let at = |kind| self.source.error(worker.source_span.clone(), kind);
-        let directory_error = |problem: String| {
-            at(CheckErrorKind::SourceDirectory { worker: worker.name.clone(), path: worker.source.clone(), problem })
-        };
-        let opened;
-        let directory = if worker.source == "." {
-            root
-        } else {
-            let path = RelativePath::new(&worker.source).expect("checked when read");
-            opened = match open_beneath(root, &path) {
-                Ok(file) => std::os::fd::OwnedFd::from(file),
-                Err(OpenError::Missing) => return Err(directory_error("does not exist".to_owned())),
-                Err(OpenError::SymbolicLink) => {
-                    return Err(directory_error(
-                        "is a symbolic link (or lies under one); a source directory must be a real directory"
-                            .to_owned(),
-                    ));
-                }
-                Err(OpenError::NotADirectory { found }) => {
-                    return Err(directory_error(format!("is {found} (or lies under one), not a directory")));
-                }
-                Err(OpenError::Io(error)) => return Err(directory_error(format!("cannot be opened: {error}"))),
-            };
-            let metadata =
-                rustix::fs::fstat(&opened).map_err(|error| directory_error(format!("cannot be examined: {error}")))?;
-            if rustix::fs::FileType::from_raw_mode(metadata.st_mode) != rustix::fs::FileType::Directory {
-                return Err(directory_error("is not a directory".to_owned()));
-            }
-            opened.as_fd()
-        };
-        let inventory = walk(directory, &SKIPPED_NAMES).map_err(|error| match error {
-            WalkError::NonUtf8 { path } => at(CheckErrorKind::SourceNonUtf8 {
-                worker: worker.name.clone(),
-                source_dir: worker.source.clone(),
-                entry: path,
-            }),
-            WalkError::Special { path, found } => at(CheckErrorKind::SourceEntry {
-                worker: worker.name.clone(),
-                source_dir: worker.source.clone(),
-                entry: path,
-                found,
-            }),
-            WalkError::TooDeep { path } => directory_error(format!(
-                "nests directories deeper than {} levels at {path:?}",
-                crate::files::MAX_WALK_DEPTH
-            )),
-            WalkError::Changed { path } => directory_error(format!("changed while it was read, at {path:?}")),
-            WalkError::Io { path, source } => directory_error(format!("cannot be read at {path:?}: {source}")),
-        })?;
-        let paths: Vec<RelativePath> =
-            inventory.files.keys().map(|path| RelativePath::new(path).expect("walked paths are relative")).collect();
-        let checks: Vec<FileCheck<'_>> = paths
-            .iter()
-            .map(|path| FileCheck {
-                path,
-                walked: &inventory.files[path.as_str()],
-                size: None,
-                sha256: None,
-                single_link: false,
-                max_size: None,
-            })
-            .collect();
-        let hashed =
-            hash_all(directory, &checks, options.hash_threads, ReadControl::default()).map_err(|(index, error)| {
-                directory_error(format!("changed or could not be read: {:?} {error}", paths[index].as_str()))
-            })?;
-        Ok(SourceTree::new(
-            paths
-                .into_iter()
-                .zip(hashed)
-                .map(|(path, hashed)| SourceFile {
-                    path: path.as_str().to_owned(),
-                    size: hashed.size,
-                    sha256: hashed.sha256,
-                    executable: hashed.executable,
-                })
-                .collect(),
-        ))
     }
 }

@@ -9,12 +9,14 @@
 //!
 //! `model.rs` holds what a checked repository is (its workers, datasets, problems, implementations, budgets);
 //! `load.rs` the loader that checks `metewand.toml` into one; `campaign.rs` the `[campaigns]` tables;
-//! `containment.rs` whether a folder lies inside a worker's source; `toml_value.rs` TOML values into JSON.
+//! `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
+//! directories and include folders; `toml_value.rs` TOML values into JSON.
 
 mod campaign;
 mod containment;
 mod load;
 mod model;
+mod sources;
 mod toml_value;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +52,7 @@ use crate::identity::{
 
 use load::*;
 pub use model::*;
+use sources::*;
 
 #[cfg(test)]
 mod tests {

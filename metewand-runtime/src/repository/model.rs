@@ -48,6 +48,7 @@ pub struct Worker {
     pub(super) source: String,
     pub(super) source_path: PathBuf,
     pub(super) source_tree: SourceTree,
+    pub(super) includes: Vec<Include>,
     pub(super) identity: WorkerId,
     pub(super) expanded_command: Vec<OsString>,
     pub(super) expanded_env: BTreeMap<String, OsString>,
@@ -101,9 +102,37 @@ impl Worker {
     pub fn source_tree(&self) -> &SourceTree {
         &self.source_tree
     }
+    /// Its `include` folders, in declaration order: shared code copied beside its source, part of its identity.
+    pub fn includes(&self) -> &[Include] {
+        &self.includes
+    }
     /// The resolved worker identity.
     pub fn identity(&self) -> &WorkerId {
         &self.identity
+    }
+}
+
+/// One folder of a worker's `include`: code it shares with other workers, copied (read-only, like the source)
+/// into the worker's copy of its source under the folder's last name.
+#[derive(Clone, Debug)]
+pub struct Include {
+    pub(super) path: String,
+    pub(super) name: String,
+    pub(super) tree: SourceTree,
+}
+
+impl Include {
+    /// The folder as declared, relative to the repository.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+    /// Its name in the worker's copy: the folder's last name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// The hashed tree.
+    pub fn tree(&self) -> &SourceTree {
+        &self.tree
     }
 }
 

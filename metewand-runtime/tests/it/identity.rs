@@ -81,6 +81,36 @@ fn resolved_worker_identities_hash_the_declared_strings() {
     assert_eq!(repository.worker("exact-solver").unwrap().identity().as_str(), SOLVER_ID);
 }
 
+/// A worker that includes a folder: the folder's tree digest joins the preimage under `include`, keyed by the folder
+/// as declared; editing the folder changes only the identities of the workers that include it.
+#[test]
+fn include_folders_are_part_of_the_identity_of_the_workers_that_include_them() {
+    let copy = crate::golden_copy(|toml| {
+        toml.replace("source = \"workers/judge\"\n", "source = \"workers/judge\"\ninclude = [\"workers/gen\"]\n")
+    });
+    let repository = CheckedRepository::load(copy.path()).unwrap();
+    let judge = json!({
+        "command": ["python3", "judge.py"],
+        "env": {},
+        "include": {"workers/gen": GEN_SOURCE},
+        "role": "problem_evaluator",
+        "source": JUDGE_SOURCE,
+    });
+    let judge_id = format!("mw1-resolved-worker-{}", canonical_hash(&judge));
+    assert_eq!(repository.worker("judge").unwrap().identity().as_str(), judge_id);
+    assert_ne!(judge_id, JUDGE_ID);
+    let include = &repository.worker("judge").unwrap().includes()[0];
+    assert_eq!(
+        (include.path(), include.name(), include.tree().digest()),
+        ("workers/gen", "gen", GEN_SOURCE.to_owned())
+    );
+    // Only the workers that include the folder see an edit of it (and gen, whose source it is).
+    fs::write(copy.path().join("workers/gen/gen.py"), "print('gen v2')\n").unwrap();
+    let edited = CheckedRepository::load(copy.path()).unwrap();
+    assert_ne!(edited.worker("judge").unwrap().identity(), repository.worker("judge").unwrap().identity());
+    assert_eq!(edited.worker("exact-solver").unwrap().identity().as_str(), SOLVER_ID);
+}
+
 #[test]
 fn identities_do_not_depend_on_where_the_repository_lives() {
     let copy = crate::golden_copy(|toml| toml);

@@ -333,11 +333,56 @@ fn a_missing_source_directory_is_an_error() {
     let dir = golden_copy(|toml| toml.replace("source = \"workers/judge\"", "source = \"workers/jduge\""));
     let error = check_error(dir.path());
     assert!(
-        matches!(error.kind(), CheckErrorKind::SourceDirectory { worker, path, problem }
+        matches!(error.kind(), CheckErrorKind::SourceDirectory { what: "source directory", worker, path, problem }
             if worker == "judge" && path == "workers/jduge" && problem == "does not exist"),
         "{error}"
     );
     assert_at(dir.path(), &error, "\"workers/jduge\"");
+}
+
+/// Each way an `include` can be wrong is refused at the folder as written, naming the worker.
+#[test]
+fn include_folders_that_are_missing_clash_or_overlap_the_source_are_refused_where_written() {
+    let cases = [
+        (
+            "[\"workers/nowhere\"]",
+            "\"workers/nowhere\"",
+            "include folder \"workers/nowhere\" of worker \"judge\" does not exist",
+        ),
+        ("[\"../outside\"]", "\"../outside\"", "workers.judge.include[0]"),
+        ("[\"workers/gen\", \"schemas/gen\"]", "\"schemas/gen\"", "has the same last name as \"workers/gen\""),
+        ("[\"workers\"]", "\"workers\"", "overlaps the worker's source directory \"workers/judge\""),
+        ("[\"workers/judge/sub\"]", "\"workers/judge/sub\"", "overlaps the worker's source directory"),
+    ];
+    for (include, at, message) in cases {
+        let dir = golden_copy(|toml| {
+            toml.replace("source = \"workers/judge\"\n", &format!("source = \"workers/judge\"\ninclude = {include}\n"))
+        });
+        fs::create_dir_all(dir.path().join("schemas/gen")).unwrap();
+        let error = check_error(dir.path());
+        assert!(error.to_string().contains(message), "{include}: {error}");
+        assert_at(dir.path(), &error, at);
+    }
+    // A folder whose last name is already a top-level name of the source: the copy would hold both at one path.
+    let dir = golden_copy(|toml| {
+        toml.replace("source = \"workers/solver\"\n", "source = \"workers/solver\"\ninclude = [\"other/lib\"]\n")
+    });
+    fs::create_dir_all(dir.path().join("other/lib")).unwrap();
+    fs::write(dir.path().join("other/lib/x.py"), "").unwrap();
+    let error = check_error(dir.path());
+    assert!(error.to_string().contains("the source directory already has \"lib/util.py\""), "{error}");
+    assert_at(dir.path(), &error, "\"other/lib\"");
+    // A link inside an include folder is refused as in a source directory, naming the include folder.
+    let dir = golden_copy(|toml| {
+        toml.replace("source = \"workers/judge\"\n", "source = \"workers/judge\"\ninclude = [\"shared\"]\n")
+    });
+    fs::create_dir(dir.path().join("shared")).unwrap();
+    symlink("/etc/passwd", dir.path().join("shared/passwd")).unwrap();
+    let error = check_error(dir.path());
+    assert!(
+        matches!(error.kind(), CheckErrorKind::SourceEntry { what: "include folder", worker, .. } if worker == "judge"),
+        "{error}"
+    );
 }
 
 #[test]
