@@ -19,11 +19,11 @@ fn read_trimmed(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
 }
 
-/// The program of the worker `worker`'s command: found as the runtime's `execvp` would, in the worker's source
-/// copy for a relative path (here, the declared source folder, which the copy mirrors).
-pub fn program(worker: &str, command: &str, source: &Path) -> Program {
-    let path_var = std::env::var_os("PATH");
-    let found = metewand_runtime::session::find_program(command.as_ref(), source, path_var.as_deref());
+/// The program of the worker `worker`'s command: found as the runtime's `execvp` would, on `path_var` (the
+/// worker's `PATH`), or in the worker's source copy for a relative path (here, the declared source folder, which
+/// the copy mirrors).
+pub fn program(worker: &str, command: &str, source: &Path, path_var: Option<&std::ffi::OsStr>) -> Program {
+    let found = metewand_runtime::session::find_program(command.as_ref(), source, path_var);
     let resolved = found.as_ref().and_then(|path| fs::canonicalize(path).ok());
     #[allow(
         clippy::disallowed_methods,
@@ -84,14 +84,17 @@ pub fn capture(repository: &CheckedRepository) -> Environment {
         Some(kib * 1024)
     });
     // Workers usually share their program: each is found and hashed once.
-    let mut seen: BTreeMap<(String, PathBuf), Program> = BTreeMap::new();
+    let mut seen: BTreeMap<(String, PathBuf, Option<std::ffi::OsString>), Program> = BTreeMap::new();
     let workers = repository
         .workers()
         .iter()
         .map(|(name, worker)| {
             let first = worker.expanded_command()[0].to_string_lossy().into_owned();
-            let key = (first.clone(), worker.source_path().to_owned());
-            let found = seen.entry(key).or_insert_with(|| program(name, &first, worker.source_path()));
+            // The worker's own `PATH` when it declares one, as its session would have it.
+            let path_var = worker.expanded_env().get("PATH").cloned().or_else(|| std::env::var_os("PATH"));
+            let key = (first.clone(), worker.source_path().to_owned(), path_var.clone());
+            let found =
+                seen.entry(key).or_insert_with(|| program(name, &first, worker.source_path(), path_var.as_deref()));
             Program { worker: name.clone(), ..found.clone() }
         })
         .collect();

@@ -54,6 +54,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod changes;
 pub mod environment;
 pub mod export;
 pub mod folder;

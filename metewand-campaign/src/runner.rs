@@ -33,6 +33,10 @@ pub struct RunConfig {
     pub cpus: Option<SlotPlan>,
     /// Re-run attempts (and materializations) recorded `failed`.
     pub retry_failed: bool,
+    /// The programs the workers' commands find now, to hold each done attempt's record against.
+    pub programs: crate::changes::ProgramCheck,
+    /// Re-run done attempts whose workers ran another program than their commands find now (`--rerun-changed`).
+    pub rerun_changed: bool,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
     /// together, and the cancel flag (set by a signal handler: no job starts after it, running ones are cancelled
     /// and recorded).
@@ -43,6 +47,9 @@ pub struct RunConfig {
 pub trait Observer: Sync {
     /// Before the pool starts: the plan's size, attempts skipped (already terminal), and attempts to run.
     fn begin(&self, _planned: usize, _skipped: usize, _to_run: usize) {}
+    /// Before [`begin`](Observer::begin), when done attempts ran another program than their workers' commands find
+    /// now: each change with its number of attempts, and whether they run again (`--rerun-changed`).
+    fn programs_changed(&self, _changes: &[(crate::changes::ProgramChange, usize)], _rerun: bool) {}
     /// A dataset's materialization starts.
     fn dataset_started(&self, _plan: &CampaignPlan<'_>, _dataset: &PlannedDataset) {}
     /// A dataset's materialization ended.
@@ -168,9 +175,17 @@ pub fn run(
     let mut pending: Vec<VecDeque<usize>> = vec![VecDeque::new(); keys];
     let mut skipped = 0;
     let mut to_run = 0;
+    let mut changed_programs: BTreeMap<crate::changes::ProgramChange, usize> = BTreeMap::new();
     for (index, attempt) in plan.attempts().iter().enumerate() {
         let found = read_attempt(folder.path(), attempt.id.as_str());
-        if found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
+        let mut program_changed = false;
+        if let Found::Record(record) = &found {
+            for change in config.programs.changes(plan, record) {
+                *changed_programs.entry(change).or_default() += 1;
+                program_changed = config.rerun_changed;
+            }
+        }
+        if !program_changed && found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
             skipped += 1;
             continue;
         }
@@ -206,6 +221,10 @@ pub fn run(
             }
             _ => state.to_materialize.push_back(key as u32),
         }
+    }
+    if !changed_programs.is_empty() {
+        let changes: Vec<_> = changed_programs.into_iter().collect();
+        observer.programs_changed(&changes, config.rerun_changed);
     }
     observer.begin(plan.attempts().len(), skipped, to_run);
     let pool = Pool {

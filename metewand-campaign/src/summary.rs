@@ -2,14 +2,15 @@
 //! store already holds, how much of the plan the folder already has, an estimate from the records it holds, and
 //! each worker command that starts through a script rather than a program.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX, parse_rfc3339};
 
+use crate::changes::{ChangedWorker, ProgramChange, ProgramCheck, changed_workers};
 use crate::environment::Environment;
-use crate::folder::{Found, read_attempt, read_campaign, read_materialization};
+use crate::folder::read_materialization;
 use crate::plan::CampaignPlan;
 use crate::status::Status;
 
@@ -34,8 +35,11 @@ pub struct PlanSummary {
     /// Worker commands that are scripts: each start runs them first.
     pub scripts: Vec<ScriptStart>,
     /// Workers whose identity is not the one recorded by the folder's attempts that left the plan (the previous
-    /// run's, by `campaign.json`): why those attempts' ids changed. Each with how many such records name it.
-    pub changed_workers: Vec<(String, usize)>,
+    /// run's, by `campaign.json`): why those attempts' ids changed, and in which part.
+    pub changed_workers: Vec<ChangedWorker>,
+    /// Done attempts whose workers ran another program than their commands find now, by change, with how many
+    /// attempts each: `--rerun-changed` runs them again.
+    pub changed_programs: Vec<(ProgramChange, usize)>,
 }
 
 /// How long the attempts still to run should take.
@@ -72,7 +76,16 @@ impl PlanSummary {
     ) -> PlanSummary {
         let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
         let durations = Mutex::new(Vec::new());
+        let programs = ProgramCheck::new(plan, environment);
+        let changed_programs: Mutex<BTreeMap<ProgramChange, usize>> = Mutex::new(BTreeMap::new());
         let status = Status::scan(folder, plan.name(), &ids, |record| {
+            let changes = programs.changes(plan, record);
+            if !changes.is_empty() {
+                let mut changed = changed_programs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                for change in changes {
+                    *changed.entry(change).or_default() += 1;
+                }
+            }
             if let (Some(start), Some(end)) =
                 (parse_rfc3339(record.started_at.as_str()), parse_rfc3339(record.finished_at.as_str()))
             {
@@ -124,6 +137,11 @@ impl PlanSummary {
             estimate,
             scripts: scripts(plan, environment),
             changed_workers: changed_workers(plan, folder),
+            changed_programs: changed_programs
+                .into_inner()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .into_iter()
+                .collect(),
         }
     }
 
@@ -131,44 +149,6 @@ impl PlanSummary {
     pub fn remaining(&self) -> usize {
         self.attempts - self.status.done()
     }
-}
-
-/// How many records a change of worker is told from at most: enough to name every worker that changed.
-const CHANGE_SAMPLE: usize = 256;
-
-/// The workers whose current identity differs from the one the folder's records name, among the attempts of the
-/// previous plan that are no longer in this one (their ids changed, or the plan did).
-fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path) -> Vec<(String, usize)> {
-    let Ok(previous) = read_campaign(folder) else { return Vec::new() };
-    let current: BTreeSet<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
-    let repository = plan.repository();
-    let identity = |worker: &str| repository.worker(worker).map(|worker| worker.identity().clone());
-    let mut changed: BTreeMap<String, usize> = BTreeMap::new();
-    for entry in previous.attempts.iter().filter(|entry| !current.contains(entry.id.as_str())).take(CHANGE_SAMPLE) {
-        let Found::Record(record) = read_attempt(folder, entry.id.as_str()) else { continue };
-        let ran = [
-            (
-                repository.implementations().get(record.implementation.name.as_str()).map(|i| i.worker()),
-                &record.implementation.worker_id,
-            ),
-            (
-                repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
-                &record.dataset.materializer.worker_id,
-            ),
-            (
-                repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
-                &record.evaluator.worker_id,
-            ),
-        ];
-        for (worker, recorded) in ran {
-            if let Some(worker) = worker
-                && identity(worker).is_some_and(|now| now != *recorded)
-            {
-                *changed.entry(worker.to_owned()).or_default() += 1;
-            }
-        }
-    }
-    changed.into_iter().collect()
 }
 
 /// The workers the plan starts whose command is a script, grouped by program.

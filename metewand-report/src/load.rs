@@ -73,6 +73,9 @@ pub struct Recorded {
     pub concurrency: Option<u64>,
     /// The implementation's resolved worker identity: its program, command and source.
     pub worker_id: String,
+    /// The program the implementation's worker ran, as `(where its command found it, its SHA-256)`, when the
+    /// record says (records written before programs were recorded do not).
+    pub program: Option<(String, String)>,
     /// Numeric metrics: index into [`Records::metrics`], value.
     pub metrics: Vec<(u32, f64)>,
 }
@@ -297,19 +300,25 @@ impl Records {
     }
 
     /// Where a problem's records ran at different concurrencies (`-j`), which distorts their times differently,
-    /// or an implementation's records ran different worker programs (its identity changed: another program,
-    /// command or source), each implementation's attempts are told apart by what differs: they become the
-    /// implementation `NAME (-j N)`, `NAME (worker 1a2b3c4d)` or both, so that no row, profile or median pools
-    /// them. Attempts without a record keep the plain name.
+    /// or an implementation's records ran different workers (its identity changed: another command, source or
+    /// include folder) or different programs (another interpreter found on `PATH`, which ids do not show), each
+    /// implementation's attempts are told apart by what differs: they become the implementation `NAME (-j N)`,
+    /// `NAME (worker 1a2b3c4d)`, `NAME (program /path/found)` (or `program 1a2b3c4d` when one path held two
+    /// files) or several of these, so that no row, profile or median pools them. Attempts without a record keep
+    /// the plain name; records without a program take no part in telling programs apart.
     fn separate_conditions(&mut self) {
         let mut concurrencies: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
         let mut workers: BTreeMap<(u32, u32), BTreeSet<&str>> = BTreeMap::new();
+        let mut programs: BTreeMap<(u32, u32), BTreeSet<&(String, String)>> = BTreeMap::new();
         for attempt in &self.attempts {
             let Some(record) = &attempt.record else { continue };
             if let Some(concurrency) = record.concurrency {
                 concurrencies.entry(attempt.problem).or_default().insert(concurrency);
             }
             workers.entry((attempt.problem, attempt.implementation)).or_default().insert(&record.worker_id);
+            if let Some(program) = &record.program {
+                programs.entry((attempt.problem, attempt.implementation)).or_default().insert(program);
+            }
         }
         let mut names = Vec::new();
         for attempt in &self.attempts {
@@ -326,6 +335,17 @@ impl Records {
             if workers.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1) {
                 let digest = record.worker_id.rsplit('-').next().unwrap_or_default();
                 differs.push(format!("worker {}", &digest[..digest.len().min(8)]));
+            }
+            if let (Some((found, sha256)), Some(set)) =
+                (&record.program, programs.get(&(attempt.problem, attempt.implementation)))
+                && set.len() > 1
+            {
+                let paths: BTreeSet<&str> = set.iter().map(|(found, _)| found.as_str()).collect();
+                if paths.len() > 1 {
+                    differs.push(format!("program {found}"));
+                } else {
+                    differs.push(format!("program {}", &sha256[..sha256.len().min(8)]));
+                }
             }
             names.push((!differs.is_empty()).then(|| {
                 format!("{} ({})", self.implementations[attempt.implementation as usize], differs.join(", "))
@@ -396,6 +416,10 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
             phase_seconds,
             concurrency: record.campaign.as_ref().map(|campaign| campaign.concurrency.get()),
             worker_id: record.implementation.worker_id.to_string(),
+            program: record.implementation.program.as_ref().map(|program| {
+                let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());
+                (found.to_owned(), program.sha256.as_str().to_owned())
+            }),
             metrics: Vec::new(),
         },
         metrics,

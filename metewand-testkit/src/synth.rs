@@ -113,11 +113,21 @@ pub struct Campaign<'a> {
     pub worker_salt: &'a str,
     /// Its run's `-j`, in `campaign.json` and every record.
     pub concurrency: u64,
+    /// The program every implementation ran, `(where its command found it, a text its digest is made from)`;
+    /// none recorded when `None`.
+    pub program: Option<(&'a str, &'a str)>,
 }
 
 impl Default for Campaign<'_> {
     fn default() -> Self {
-        Campaign { name: "main", repository: "/bench/repo", host: "bench-host", worker_salt: "", concurrency: 1 }
+        Campaign {
+            name: "main",
+            repository: "/bench/repo",
+            host: "bench-host",
+            worker_salt: "",
+            concurrency: 1,
+            program: None,
+        }
     }
 }
 
@@ -161,6 +171,10 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
         "mw1-resolved-worker-{}",
         hex_of(&format!("{}{}", planned.implementation, campaign.worker_salt))
     ));
+    if let Some((found, contents)) = campaign.program {
+        record["implementation"]["program"] =
+            json!({"path": "/usr/lib/interpreter", "path_match": found, "sha256": hex_of(contents)});
+    }
     record["outcome"] = json!(outcome);
     for phase in record["phases"].as_array_mut().unwrap() {
         if phase["phase"] == "execute" {

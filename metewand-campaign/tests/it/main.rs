@@ -65,17 +65,15 @@ impl Bench {
     pub fn run(&self, name: &str, out: &str, jobs: usize, retry_failed: bool) -> RunSummary {
         let repository = self.load();
         let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
-        let folder = CampaignFolder::open(
-            &self.folder(out),
-            &plan,
-            jobs as u64,
-            metewand_campaign::environment::capture(&repository),
-        )
-        .unwrap();
+        let environment = metewand_campaign::environment::capture(&repository);
+        let programs = metewand_campaign::changes::ProgramCheck::new(&plan, &environment);
+        let folder = CampaignFolder::open(&self.folder(out), &plan, jobs as u64, environment).unwrap();
         let config = RunConfig {
             jobs: jobs.try_into().unwrap(),
             cpus: Some(SlotPlan::probe(jobs).unwrap()),
             retry_failed,
+            programs,
+            rerun_changed: false,
             options: RunOptions::new(self.state()),
         };
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()

@@ -26,7 +26,7 @@ the attempts of [campaigns.NAME] in metewand.toml (or of the axis flags alone), 
 time, each distinct dataset materialized once before its attempts. The campaign folder (STATE/campaigns/NAME/ or
 --out) holds campaign.json (the plan and each run's environment), attempts/<attempt id>/ (ordinary attempt folders),
 datasets/<key>.json, results.csv and results.jsonl. Running the same command again resumes: attempts with a record
-are skipped (failed ones too, unless --retry-failed); cancelled, missing and unfinished ones run again.";
+are skipped (failed ones too, unless --retry-failed; and those whose workers ran another program than their commands find now, say another virtual environment, are named but kept unless --rerun-changed); cancelled, missing and unfinished ones run again.";
 
 /// `metewand campaign`.
 #[derive(clap::Args)]
@@ -156,6 +156,9 @@ struct RunArgs {
     /// run attempts (and materializations) recorded failed again
     #[arg(long)]
     retry_failed: bool,
+    /// run done attempts again whose workers ran another program than their commands find now
+    #[arg(long)]
+    rerun_changed: bool,
     /// no progress on stderr
     #[arg(long, short = 'q')]
     quiet: bool,

@@ -1,5 +1,6 @@
 //! `metewand campaign plan`: what a campaign would run, from the plan and what its folder already holds.
 
+use metewand_campaign::changes::{ChangedWorker, ProgramChange};
 use metewand_campaign::summary::PlanSummary;
 
 use crate::{Failure, print_out};
@@ -33,14 +34,11 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
         summary.attempts,
         summary.remaining()
     ));
-    if !summary.changed_workers.is_empty() {
-        let workers: Vec<String> =
-            summary.changed_workers.iter().map(|(worker, records)| format!("{worker} ({records} records)")).collect();
-        out.push_str(&format!(
-            "changed      workers {}: their identity differs from the one the earlier run's records name (their \
-             source, command or environment changed), so those attempts have new ids and run again\n",
-            workers.join(", ")
-        ));
+    for line in changed_worker_lines(&summary.changed_workers) {
+        out.push_str(&format!("changed      {line}\n"));
+    }
+    for (change, attempts) in &summary.changed_programs {
+        out.push_str(&format!("program      {}\n", program_line(change, *attempts, false)));
     }
     match summary.estimate {
         None => out.push_str("estimate     none yet: no attempt of this plan has a record\n"),
@@ -89,4 +87,50 @@ fn human(seconds: f64) -> String {
     } else {
         format!("{seconds:.1} s")
     }
+}
+
+/// One line per worker whose identity changed since the folder's earlier records: which part, and which files.
+pub(super) fn changed_worker_lines(changed: &[ChangedWorker]) -> Vec<String> {
+    changed
+        .iter()
+        .map(|worker| {
+            let parts = if worker.parts.is_empty() {
+                "its source, include folders, command or environment".to_owned()
+            } else {
+                worker.parts.join(", ")
+            };
+            let mut line = format!(
+                "worker {} changed since {} of the earlier records ({parts}), so its attempts have new ids and run again",
+                worker.worker, worker.records
+            );
+            if let Some(files) = worker.files.as_ref().filter(|files| !files.is_empty()) {
+                let mut listed = Vec::new();
+                for (what, paths) in [("changed", &files.changed), ("added", &files.added), ("removed", &files.removed)] {
+                    if !paths.is_empty() {
+                        listed.push(format!("{what} {}", abbreviated(paths)));
+                    }
+                }
+                line.push_str(&format!("; files {}", listed.join("; ")));
+            }
+            line
+        })
+        .collect()
+}
+
+/// Up to five paths, then how many more.
+fn abbreviated(paths: &[String]) -> String {
+    let mut text = paths.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if paths.len() > 5 {
+        text.push_str(&format!(" and {} more", paths.len() - 5));
+    }
+    text
+}
+
+/// What a program change says: which worker, then and now, and what happens to the attempts.
+pub(super) fn program_line(change: &ProgramChange, attempts: usize, rerun: bool) -> String {
+    let fate = if rerun { "they run again" } else { "they are kept; --rerun-changed runs them again" };
+    format!(
+        "worker {}: {attempts} done attempts ran {}, its command finds {} now; {fate}",
+        change.worker, change.then, change.now
+    )
 }

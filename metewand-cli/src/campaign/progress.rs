@@ -6,6 +6,7 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use metewand_campaign::changes::ProgramChange;
 use metewand_campaign::plan::PlannedDataset;
 use metewand_campaign::{CampaignPlan, Observer, PlannedAttempt};
 use metewand_protocol::generated::attempt_record::AttemptRecord;
@@ -61,6 +62,12 @@ impl Plain {
 }
 
 impl Observer for Plain {
+    fn programs_changed(&self, changes: &[(ProgramChange, usize)], rerun: bool) {
+        for (change, attempts) in changes {
+            say(&format!("campaign run: {}", super::plan::program_line(change, *attempts, rerun)));
+        }
+    }
+
     fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
         self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
         say(&format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
@@ -144,6 +151,12 @@ impl Drop for Live {
 }
 
 impl Observer for Live {
+    fn programs_changed(&self, changes: &[(ProgramChange, usize)], rerun: bool) {
+        for (change, attempts) in changes {
+            self.bar.println(format!("campaign run: {}", super::plan::program_line(change, *attempts, rerun)));
+        }
+    }
+
     fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
         self.bar.set_length(to_run as u64);
         self.bar.println(format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));

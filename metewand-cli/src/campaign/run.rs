@@ -18,11 +18,23 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
     let jobs = args.jobs.get();
     let cancel = crate::run::install_signal_handlers()?;
-    let folder =
-        CampaignFolder::open(&path, &plan, jobs.get() as u64, metewand_campaign::environment::capture(&repository))
-            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    // Before the folder takes this plan: the earlier plan is what tells which workers changed since.
+    for line in plan::changed_worker_lines(&metewand_campaign::changes::changed_workers(&plan, &path)) {
+        say(&format!("campaign run: {line}"));
+    }
+    let environment = metewand_campaign::environment::capture(&repository);
+    let programs = metewand_campaign::changes::ProgramCheck::new(&plan, &environment);
+    let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, environment)
+        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     let cpus = args.jobs.cpus("campaign run");
-    let config = RunConfig { jobs, cpus, retry_failed: args.retry_failed, options: options.cancel_on(cancel) };
+    let config = RunConfig {
+        jobs,
+        cpus,
+        retry_failed: args.retry_failed,
+        programs,
+        rerun_changed: args.rerun_changed,
+        options: options.cancel_on(cancel),
+    };
     let observer: Box<dyn Observer> = if args.quiet {
         Box::new(metewand_campaign::runner::Silent)
     } else if std::io::stderr().is_terminal() {

@@ -195,10 +195,142 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     let shown = text(&plan.stdout);
     assert!(shown.contains("done         0 of 4 (4 to run)\n"), "{shown}");
     assert!(
-        shown
-            .contains("changed      workers solver (4 records): their identity differs from the one the earlier run's"),
+        shown.contains(
+            "changed      worker solver changed since 4 of the earlier records (source), so its attempts have new ids \
+             and run again; files changed README\n"
+        ),
         "{shown}"
     );
+    assert_eq!(shown.matches("changed      ").count(), 1, "only the solver changed: {shown}");
+
+    // The judge takes a folder of shared code: its identity changes in its include part, and the plan says so;
+    // `campaign run` says the same first.
+    fs::create_dir(bench.path("repo/shared")).unwrap();
+    fs::write(bench.path("repo/shared/numerics.py"), "N = 1\n").unwrap();
+    let toml = fs::read_to_string(bench.path("repo/metewand.toml")).unwrap();
+    let toml = toml.replacen("source = \"src-judge\"\n", "source = \"src-judge\"\ninclude = [\"shared\"]\n", 1);
+    fs::write(bench.path("repo/metewand.toml"), toml).unwrap();
+    let run = metewand(&bench.run_args("main", "state", &[]));
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(
+            "metewand: campaign run: worker judge changed since 4 of the earlier records (include shared)"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("worker solver changed since 4 of the earlier records (source)"), "{stderr}");
+    // The folder keeps the earlier runs' attempts too: the four of this run record the include and copy it.
+    let folder = bench.folder("state", "main");
+    let included: Vec<PathBuf> = fs::read_dir(folder.join("attempts"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let record: Value = serde_json::from_slice(&fs::read(path.join("attempt.json")).unwrap()).unwrap();
+            record["evaluator"]["identity"]["include"]["shared"].as_str().is_some_and(|digest| digest.len() == 71)
+        })
+        .collect();
+    assert_eq!(included.len(), 4);
+    assert!(included.iter().all(|path| path.join("work/source-problem_evaluator/shared/numerics.py").is_file()));
+    fs::write(bench.path("repo/shared/numerics.py"), "N = 2\n").unwrap();
+    let plan = metewand(&[
+        "campaign".into(),
+        "plan".into(),
+        bench.path("repo").to_str().unwrap().into(),
+        "main".into(),
+        "--state-dir".into(),
+        bench.path("state").to_str().unwrap().into(),
+    ]);
+    let shown = text(&plan.stdout);
+    assert!(
+        shown.contains(
+            "changed      worker judge changed since 4 of the earlier records (include shared), so its attempts have \
+             new ids and run again; files changed shared/numerics.py\n"
+        ),
+        "{shown}"
+    );
+}
+
+/// A record of the campaign folder, any one.
+fn any_record(folder: &Path) -> Value {
+    let entry = fs::read_dir(folder.join("attempts")).unwrap().next().unwrap().unwrap();
+    serde_json::from_slice(&fs::read(entry.path().join("attempt.json")).unwrap()).unwrap()
+}
+
+/// The environment's `PATH` with `dir` first.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut dirs = vec![dir.to_owned()];
+    dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// Ids do not show which program a command found (two virtual environments link to one interpreter): each record
+/// keeps what ran and where the command found it, `plan` and `run` name done attempts that ran another program
+/// than the command finds now, and only `--rerun-changed` runs them again.
+#[test]
+fn done_attempts_that_ran_another_program_are_named_and_run_again_only_with_rerun_changed() {
+    let bench = Bench::new("");
+    let worker = test_worker();
+    for dir in ["bin-a", "bin-b"] {
+        fs::create_dir(bench.path(dir)).unwrap();
+        std::os::unix::fs::symlink(worker, bench.path(dir).join("mw-solver")).unwrap();
+    }
+    let toml = fs::read_to_string(bench.path("repo/metewand.toml")).unwrap();
+    let declared =
+        format!("command = [\"{}\", \"serve\", \"--conformant\", \"--quiet\", \"--quiet\"]", worker.display());
+    assert!(toml.contains(&declared), "{toml}");
+    let toml =
+        toml.replacen(&declared, "command = [\"mw-solver\", \"serve\", \"--conformant\", \"--quiet\", \"--quiet\"]", 1);
+    fs::write(bench.path("repo/metewand.toml"), toml).unwrap();
+    let in_env = |dir: &str, args: Vec<String>| {
+        let mut command = command(&args);
+        command.env("PATH", path_with(&bench.path(dir)));
+        command.output().unwrap()
+    };
+    let first = in_env("bin-a", bench.run_args("main", "state", &[]));
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let record = any_record(&bench.folder("state", "main"));
+    let program = &record["implementation"]["program"];
+    assert_eq!(program["path"].as_str(), Some(worker.canonicalize().unwrap().to_str().unwrap()), "{program}");
+    assert_eq!(program["path_match"].as_str(), Some(bench.path("bin-a/mw-solver").to_str().unwrap()), "{program}");
+    assert_eq!(program["sha256"].as_str().map(str::len), Some(64));
+    assert!(record["evaluator"]["program"]["path_match"].is_null(), "named by its real path: {record}");
+
+    // The same PATH: nothing to say. The other link first on PATH: the plan names the change and keeps them.
+    let plan_args: Vec<String> = ["campaign", "plan"]
+        .map(String::from)
+        .into_iter()
+        .chain(bench.run_args("main", "state", &[]).into_iter().skip(2))
+        .collect();
+    let same = in_env("bin-a", plan_args.clone());
+    assert!(!text(&same.stdout).contains("program      "), "{}", text(&same.stdout));
+    let plan = in_env("bin-b", plan_args);
+    let shown = text(&plan.stdout);
+    assert!(shown.contains("done         4 of 4 (0 to run)\n"), "{shown}");
+    let expected =
+        format!("program      worker solver: 4 done attempts ran {} (sha256 ", bench.path("bin-a/mw-solver").display());
+    assert!(shown.contains(&expected), "{shown}");
+    assert!(
+        shown.contains(&format!("its command finds {} (sha256 ", bench.path("bin-b/mw-solver").display())),
+        "{shown}"
+    );
+    assert!(shown.contains("now; they are kept; --rerun-changed runs them again\n"), "{shown}");
+
+    let kept = in_env("bin-b", bench.run_args("main", "state", &[]));
+    assert!(text(&kept.stdout).contains("(4 attempts: 4 already done, 0 run now)"), "{}", text(&kept.stdout));
+    assert!(text(&kept.stderr).contains("campaign run: worker solver: 4 done attempts ran"), "{}", text(&kept.stderr));
+    let rerun = in_env("bin-b", bench.run_args("main", "state", &["--rerun-changed"]));
+    assert_eq!(rerun.status.code(), Some(0), "{}", text(&rerun.stderr));
+    assert!(text(&rerun.stdout).contains("(4 attempts: 0 already done, 4 run now"), "{}", text(&rerun.stdout));
+    assert!(text(&rerun.stderr).contains("now; they run again"), "{}", text(&rerun.stderr));
+    let record = any_record(&bench.folder("state", "main"));
+    assert_eq!(
+        record["implementation"]["program"]["path_match"].as_str(),
+        Some(bench.path("bin-b/mw-solver").to_str().unwrap())
+    );
+    let again = in_env("bin-b", bench.run_args("main", "state", &["--rerun-changed"]));
+    assert!(text(&again.stdout).contains("(4 attempts: 4 already done, 0 run now)"), "{}", text(&again.stdout));
 }
 
 #[test]

@@ -960,7 +960,7 @@ impl ::std::convert::From<::std::vec::Vec<super::common::FileRecord>> for FileRe
         Self(value)
     }
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. confinement and cpus are recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -983,10 +983,22 @@ pub struct Implementation {
     pub cpus: ::std::option::Option<Cpus>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub identity: ::std::option::Option<WorkerIdentity>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: ImplementationName,
     pub parameters: crate::strict::JsonObject,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub program: ::std::option::Option<WorkerProgram>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -1530,7 +1542,206 @@ pub struct Resources {
     pub system_cpu_ns: crate::strict::SafeUint,
     pub user_cpu_ns: crate::strict::SafeUint,
 }
-///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
+///A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md, Identities).
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct TreeDigest(::std::string::String);
+impl ::std::ops::Deref for TreeDigest {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<TreeDigest> for ::std::string::String {
+    fn from(value: TreeDigest) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for TreeDigest {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^sha256:[0-9a-f]{64}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^sha256:[0-9a-f]{64}$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for TreeDigest {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for TreeDigest {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for TreeDigest {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, and network when the worker declared it. Kept so that a reader can say which part of a worker changed between two records.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct WorkerIdentity {
+    pub command: ::std::vec::Vec<::std::string::String>,
+    pub env: crate::strict::JsonObject,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub include: ::std::option::Option<crate::strict::JsonObject>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub network: ::std::option::Option<bool>,
+    pub source: TreeDigest,
+}
+///The program the worker's process was running when it answered hello, as the executor found it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the PATH match of the command's first word (or the absolute path it names), when that is another path (a link such as a virtual environment's python3, a script, a shim); path_match is absent when the command names its program by a relative path, inside the worker's source, which worker_id already covers.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct WorkerProgram {
+    pub path: WorkerProgramPath,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub path_match: ::std::option::Option<WorkerProgramPathMatch>,
+    pub sha256: super::common::Sha256,
+}
+///`WorkerProgramPath`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WorkerProgramPath(::std::string::String);
+impl ::std::ops::Deref for WorkerProgramPath {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<WorkerProgramPath> for ::std::string::String {
+    fn from(value: WorkerProgramPath) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for WorkerProgramPath {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerProgramPath {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerProgramPath {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerProgramPath {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`WorkerProgramPathMatch`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WorkerProgramPathMatch(::std::string::String);
+impl ::std::ops::Deref for WorkerProgramPathMatch {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<WorkerProgramPathMatch> for ::std::string::String {
+    fn from(value: WorkerProgramPathMatch) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for WorkerProgramPathMatch {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerProgramPathMatch {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerProgramPathMatch {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerProgramPathMatch {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1545,6 +1756,18 @@ pub struct WorkerSession {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub confinement: ::std::option::Option<Confinement>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub identity: ::std::option::Option<WorkerIdentity>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub program: ::std::option::Option<WorkerProgram>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -1782,6 +2005,36 @@ impl ::serde::Serialize for Resources {
         Resources::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for WorkerIdentity {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        WorkerIdentity::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for WorkerIdentity {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        WorkerIdentity::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerProgram {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        WorkerProgram::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for WorkerProgram {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        WorkerProgram::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for WorkerSession {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1843,6 +2096,21 @@ impl ::std::fmt::Display for LogsProblemEvaluator {
     }
 }
 impl ::std::fmt::Display for ProblemName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for TreeDigest {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for WorkerProgramPath {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for WorkerProgramPathMatch {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -395,6 +395,39 @@ fn a_problem_timed_by_prepare_and_execute_ranks_by_their_sum() {
     assert!(csv.lines().nth(1).unwrap().contains(",prepare+execute,1,"), "{csv}");
 }
 
+/// Ids do not show which program a command found (two virtual environments link to one interpreter): an
+/// implementation whose records ran different programs is a row per program, named by where its command found it,
+/// or by the program's first digits when one path held two files; records without a program are not told apart.
+#[test]
+fn attempts_of_different_programs_are_separate_named_rows() {
+    let dir = temp();
+    let plan = || vec![Planned::new("ridge", "small", "fast")];
+    let venv = Campaign { name: "venv", program: Some(("/venv/bin/python3", "3.11")), ..Campaign::default() };
+    let system = Campaign { name: "system", program: Some(("/usr/bin/python3", "3.11")), ..Campaign::default() };
+    let upgraded = Campaign { name: "upgraded", program: Some(("/usr/bin/python3", "3.12")), ..Campaign::default() };
+    write_campaign(&at(&dir, "venv"), &venv, &plan());
+    write_campaign(&at(&dir, "system"), &system, &plan());
+    write_campaign(&at(&dir, "upgraded"), &upgraded, &plan());
+    write_campaign(&at(&dir, "unrecorded"), &Campaign { name: "unrecorded", ..Campaign::default() }, &plan());
+    let names = |folders: &[&str]| {
+        let folders: Vec<PathBuf> = folders.iter().map(|name| at(&dir, name)).collect();
+        let report = Report::new(&Records::read(&folders).unwrap(), Some(dir.path()));
+        let mut names: Vec<String> = report.problems[0].rows.iter().map(|row| row.implementation.clone()).collect();
+        names.sort_unstable();
+        names
+    };
+    assert_eq!(names(&["venv", "system"]), ["fast (program /usr/bin/python3)", "fast (program /venv/bin/python3)"]);
+    let by_digest = names(&["system", "upgraded"]);
+    assert_eq!(by_digest.len(), 2, "{by_digest:?}");
+    assert!(
+        by_digest
+            .iter()
+            .all(|name| name.starts_with("fast (program ") && name.len() == "fast (program 12345678)".len())
+    );
+    assert_eq!(names(&["venv", "unrecorded"]), ["fast"], "a record without a program is not another program");
+    assert_eq!(names(&["system"]), ["fast"]);
+}
+
 /// Campaigns run at different `-j` are never pooled: each implementation's attempts become a row of their own per
 /// concurrency, named so, in the tables and the profiles; folders of one concurrency keep the plain names.
 #[test]

@@ -178,9 +178,35 @@ pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession
     rec::WorkerSession {
         capabilities: seen.handshake.as_ref().map(|handshake| handshake.reported.clone()),
         confinement: seen.confinement.as_ref().map(confinement_record),
+        identity: Some(identity_record(worker)),
+        program: seen.program.as_ref().map(program_record),
         resources: seen.resources.as_ref().map(resources_record),
         sdk: seen.handshake.as_ref().and_then(sdk),
         worker_id: worker.identity().clone(),
+    }
+}
+
+/// What a worker's identity is the digest of, part by part, so that a reader can say which part changed.
+pub(super) fn identity_record(worker: &Worker) -> rec::WorkerIdentity {
+    let env: serde_json::Map<String, serde_json::Value> =
+        worker.env().iter().map(|(name, value)| (name.clone(), value.clone().into())).collect();
+    let include: serde_json::Map<String, serde_json::Value> =
+        worker.includes().iter().map(|include| (include.path().to_owned(), include.tree().digest().into())).collect();
+    rec::WorkerIdentity {
+        command: worker.command().to_vec(),
+        env,
+        include: (!include.is_empty()).then_some(include),
+        network: worker.network().then_some(true),
+        source: parse(&worker.source_tree().digest()),
+    }
+}
+
+/// The program a worker ran, as its session observed it after hello.
+pub(super) fn program_record(program: &crate::session::WorkerProgram) -> rec::WorkerProgram {
+    rec::WorkerProgram {
+        path: parse(&program.path),
+        path_match: program.path_match.as_deref().map(parse),
+        sha256: parse(&program.sha256.to_string()),
     }
 }
 

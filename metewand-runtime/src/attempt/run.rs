@@ -109,6 +109,7 @@ impl Drop for Tmpdir {
 #[derive(Debug, Default)]
 pub(super) struct Seen {
     pub(super) handshake: Option<Handshake>,
+    pub(super) program: Option<crate::session::WorkerProgram>,
     pub(super) confinement: Option<ConfinementReport>,
     pub(super) cpus: Option<CpuPlacement>,
     pub(super) resources: Option<Resources>,
@@ -458,6 +459,7 @@ impl<'p, 'r> Run<'p, 'r> {
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Phase::Hello)),
         };
         self.implementation.handshake = Some(session.handshake().clone());
+        self.implementation.program = session.program().cloned();
         self.implementation.confinement = Some(session.confinement());
         self.implementation.cpus = Some(session.cpus().clone());
         if let Some(budget) = plan.repository.budgets().implementation {
@@ -510,6 +512,7 @@ impl<'p, 'r> Run<'p, 'r> {
             Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello)),
         };
         self.evaluator.handshake = Some(session.handshake().clone());
+        self.evaluator.program = session.program().cloned();
         self.evaluator.confinement = Some(session.confinement());
         if let Some(budget) = plan.repository.budgets().evaluation {
             session.set_scientific_deadline(Instant::now() + budget);
@@ -592,6 +595,8 @@ impl<'p, 'r> Run<'p, 'r> {
                 cpus: self.implementation.cpus.as_ref().map(cpus_record),
                 resources: self.implementation.resources.as_ref().map(resources_record),
                 files: self.result.as_ref().map(|result| file_records(result.files())),
+                identity: Some(identity_record(implementer)),
+                program: self.implementation.program.as_ref().map(program_record),
                 implementation_time_ns: self.implementation_time_ns,
                 name: parse(plan.implementation.name()),
                 parameters: plan.implementation.parameters().clone(),

@@ -22,6 +22,7 @@ mod error;
 mod exchange;
 mod io;
 mod process;
+mod program;
 mod record;
 mod request;
 mod stderr;
@@ -55,6 +56,7 @@ use metewand_protocol::messages::{
 use metewand_protocol::{Frame, FrameError, encode_message, validate_hello_response};
 use metewand_protocol::{Phase, RequestTracker};
 pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand, find_program};
+pub use program::{WorkerProgram, path_match};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
@@ -271,6 +273,7 @@ pub struct WorkerSession {
     cancel: Option<&'static AtomicBool>,
     confinement: ConfinementReport,
     cpus: CpuPlacement,
+    program: Option<WorkerProgram>,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -357,8 +360,14 @@ impl WorkerSession {
             cancel,
             confinement,
             cpus,
+            program: None,
         };
         session.hello()?;
+        session.program = session
+            .live
+            .as_ref()
+            .and_then(|live| live.process.worker_pid())
+            .and_then(|pid| program::observe(pid, &command));
         if !deferred.is_empty() {
             session.show_deferred(&deferred)?;
         }
@@ -425,6 +434,12 @@ impl WorkerSession {
     /// The CPUs the worker was started on, and whether it can leave them.
     pub fn cpus(&self) -> &CpuPlacement {
         &self.cpus
+    }
+
+    /// The program the worker ran when it answered hello (`/proc/<pid>/exe` and its digest), when the executor
+    /// could read it.
+    pub fn program(&self) -> Option<&WorkerProgram> {
+        self.program.as_ref()
     }
 
     /// The path of the worker's stderr log.

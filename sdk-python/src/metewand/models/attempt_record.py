@@ -96,6 +96,8 @@ __all__ = [
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
+    "WorkerIdentity",
+    "WorkerProgram",
     "WorkerSession",
 ]
 
@@ -162,6 +164,13 @@ def _outcome(value: object, path: str) -> Outcome:
     return check_enum(value, path, OUTCOME_VALUES)
 
 
+def _tree_digest(value: object, path: str) -> str:
+    """A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md,
+    Identities).
+    """
+    return check_string(value, path, pattern=r"^sha256:[0-9a-f]{64}$")
+
+
 class AttemptRecord:
     """Metewand attempt record.
 
@@ -198,8 +207,11 @@ class AttemptRecord:
     evaluator: WorkerSession
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete). confinement is recorded once the worker started, resources
-    when its session shut down cleanly; each is absent otherwise.
+    the handshake did not complete). identity (what worker_id is the digest of) is absent from
+    records written before it was recorded; program is recorded once the worker answered hello,
+    when the executor could read it (a program over 512 MiB is not hashed); confinement is
+    recorded once the worker started, resources when its session shut down cleanly; each is
+    absent otherwise.
     """
 
     failure: AttemptFailure | None
@@ -213,8 +225,11 @@ class AttemptRecord:
     implementation: Implementation
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
-    validated result files. confinement and cpus are recorded once the worker started, resources
-    when its session shut down cleanly; each is absent otherwise.
+    validated result files. identity (what worker_id is the digest of) is absent from records
+    written before it was recorded; program is recorded once the worker answered hello, when the
+    executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
+    recorded once the worker started, resources when its session shut down cleanly; each is
+    absent otherwise.
     """
 
     logs: Logs
@@ -836,8 +851,11 @@ class Dataset:
     materializer: WorkerSession
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete). confinement is recorded once the worker started, resources
-    when its session shut down cleanly; each is absent otherwise.
+    the handshake did not complete). identity (what worker_id is the digest of) is absent from
+    records written before it was recorded; program is recorded once the worker answered hello,
+    when the executor could read it (a program over 512 MiB is not hashed); confinement is
+    recorded once the worker started, resources when its session shut down cleanly; each is
+    absent otherwise.
     """
 
     name: str
@@ -939,8 +957,11 @@ class Dataset:
 class Implementation:
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
-    validated result files. confinement and cpus are recorded once the worker started, resources
-    when its session shut down cleanly; each is absent otherwise.
+    validated result files. identity (what worker_id is the digest of) is absent from records
+    written before it was recorded; program is recorded once the worker answered hello, when the
+    executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
+    recorded once the worker started, resources when its session shut down cleanly; each is
+    absent otherwise.
     """
 
     __slots__ = (
@@ -948,9 +969,11 @@ class Implementation:
         "confinement",
         "cpus",
         "files",
+        "identity",
         "implementation_time_ns",
         "name",
         "parameters",
+        "program",
         "resources",
         "sdk",
         "seed",
@@ -990,6 +1013,14 @@ class Implementation:
     files: list[FileRecord] | None
     """The validated files of an artifact, in UTF-8 byte order of their paths."""
 
+    identity: WorkerIdentity | None
+    """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
+    (before ${repo} expansion; env maps names to strings), source the source directory's tree
+    digest, include each include folder as declared to its tree digest, and network when the
+    worker declared it. Kept so that a reader can say which part of a worker changed between two
+    records.
+    """
+
     implementation_time_ns: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
@@ -997,6 +1028,15 @@ class Implementation:
 
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
+
+    program: WorkerProgram | None
+    """The program the worker's process was running when it answered hello, as the executor found
+    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
+    PATH match of the command's first word (or the absolute path it names), when that is another
+    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
+    when the command names its program by a relative path, inside the worker's source, which
+    worker_id already covers.
+    """
 
     resources: Resources | None
     """A worker's resource use as wait4 reports it when it is reaped: user and system CPU time (its
@@ -1040,9 +1080,11 @@ class Implementation:
         confinement: Confinement | None = None,
         cpus: Cpus | None = None,
         files: list[FileRecord] | None,
+        identity: WorkerIdentity | None = None,
         implementation_time_ns: int | None,
         name: str,
         parameters: dict[str, Any],
+        program: WorkerProgram | None = None,
         resources: Resources | None = None,
         sdk: SdkInfo | None,
         seed: int,
@@ -1062,6 +1104,9 @@ class Implementation:
         self.files = (
             None if files is None else check_array(files, "/files", check_model, FileRecord)
         )
+        self.identity = (
+            None if identity is None else check_model(identity, "/identity", WorkerIdentity)
+        )
         self.implementation_time_ns = (
             None
             if implementation_time_ns is None
@@ -1069,6 +1114,7 @@ class Implementation:
         )
         self.name = check_string(name, "/name", min_length=1)
         self.parameters = check_json_object(parameters, "/parameters")
+        self.program = None if program is None else check_model(program, "/program", WorkerProgram)
         self.resources = (
             None if resources is None else check_model(resources, "/resources", Resources)
         )
@@ -1110,6 +1156,10 @@ class Implementation:
             if fields["files"] is None
             else check_array(fields["files"], path + "/files", FileRecord._decode)
         )
+        if "identity" in fields:
+            model.identity = WorkerIdentity._decode(fields["identity"], path + "/identity")
+        else:
+            model.identity = None
         model.implementation_time_ns = (
             None
             if fields["implementation_time_ns"] is None
@@ -1117,6 +1167,10 @@ class Implementation:
         )
         model.name = check_string(fields["name"], path + "/name", min_length=1)
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        if "program" in fields:
+            model.program = WorkerProgram._decode(fields["program"], path + "/program")
+        else:
+            model.program = None
         if "resources" in fields:
             model.resources = Resources._decode(fields["resources"], path + "/resources")
         else:
@@ -1144,9 +1198,13 @@ class Implementation:
         if self.cpus is not None:
             data["cpus"] = self.cpus.to_dict()
         data["files"] = None if self.files is None else [item.to_dict() for item in self.files]
+        if self.identity is not None:
+            data["identity"] = self.identity.to_dict()
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
         data["parameters"] = dict(self.parameters)
+        if self.program is not None:
+            data["program"] = self.program.to_dict()
         if self.resources is not None:
             data["resources"] = self.resources.to_dict()
         data["sdk"] = None if self.sdk is None else self.sdk.to_dict()
@@ -1164,9 +1222,11 @@ class Implementation:
             and self.confinement == other.confinement
             and self.cpus == other.cpus
             and self.files == other.files
+            and self.identity == other.identity
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.parameters == other.parameters
+            and self.program == other.program
             and self.resources == other.resources
             and self.sdk == other.sdk
             and self.seed == other.seed
@@ -1178,10 +1238,11 @@ class Implementation:
     def __repr__(self) -> str:
         return (
             f"Implementation(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
-            f"cpus={self.cpus!r}, files={self.files!r}, "
+            f"cpus={self.cpus!r}, files={self.files!r}, identity={self.identity!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
-            f"parameters={self.parameters!r}, resources={self.resources!r}, sdk={self.sdk!r}, "
-            f"seed={self.seed!r}, selected={self.selected!r}, statistics={self.statistics!r}, "
+            f"parameters={self.parameters!r}, program={self.program!r}, "
+            f"resources={self.resources!r}, sdk={self.sdk!r}, seed={self.seed!r}, "
+            f"selected={self.selected!r}, statistics={self.statistics!r}, "
             f"worker_id={self.worker_id!r})"
         )
 
@@ -1656,14 +1717,193 @@ class Resources:
         )
 
 
+class WorkerIdentity:
+    """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
+    (before ${repo} expansion; env maps names to strings), source the source directory's tree
+    digest, include each include folder as declared to its tree digest, and network when the
+    worker declared it. Kept so that a reader can say which part of a worker changed between two
+    records.
+    """
+
+    __slots__ = ("command", "env", "include", "network", "source")
+
+    command: list[str]
+
+    env: dict[str, Any]
+    """A JSON object whose members this schema does not constrain."""
+
+    include: dict[str, Any] | None
+    """A JSON object whose members this schema does not constrain."""
+
+    network: bool | None
+
+    source: str
+    """A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md,
+    Identities).
+    """
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("command", "env", "source")
+
+    def __init__(
+        self,
+        *,
+        command: list[str],
+        env: dict[str, Any],
+        include: dict[str, Any] | None = None,
+        network: bool | None = None,
+        source: str,
+    ) -> None:
+        self.command = check_array(command, "/command", check_string)
+        self.env = check_json_object(env, "/env")
+        self.include = None if include is None else check_json_object(include, "/include")
+        self.network = None if network is None else check_boolean(network, "/network")
+        self.source = _tree_digest(source, "/source")
+
+    @classmethod
+    def from_dict(cls, data: object) -> WorkerIdentity:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> WorkerIdentity:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.command = check_array(fields["command"], path + "/command", check_string)
+        model.env = check_json_object(fields["env"], path + "/env")
+        if "include" in fields:
+            model.include = check_json_object(fields["include"], path + "/include")
+        else:
+            model.include = None
+        if "network" in fields:
+            model.network = check_boolean(fields["network"], path + "/network")
+        else:
+            model.network = None
+        model.source = _tree_digest(fields["source"], path + "/source")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {"command": list(self.command), "env": dict(self.env)}
+        if self.include is not None:
+            data["include"] = dict(self.include)
+        if self.network is not None:
+            data["network"] = self.network
+        data["source"] = self.source
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WorkerIdentity):
+            return NotImplemented
+        return (
+            self.command == other.command
+            and self.env == other.env
+            and self.include == other.include
+            and self.network == other.network
+            and self.source == other.source
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"WorkerIdentity(command={self.command!r}, env={self.env!r}, include={self.include!r}, "
+            f"network={self.network!r}, source={self.source!r})"
+        )
+
+
+class WorkerProgram:
+    """The program the worker's process was running when it answered hello, as the executor found
+    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
+    PATH match of the command's first word (or the absolute path it names), when that is another
+    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
+    when the command names its program by a relative path, inside the worker's source, which
+    worker_id already covers.
+    """
+
+    __slots__ = ("path", "path_match", "sha256")
+
+    path: str
+
+    path_match: str | None
+
+    sha256: str
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("path", "sha256")
+
+    def __init__(self, *, path: str, path_match: str | None = None, sha256: str) -> None:
+        self.path = check_string(path, "/path", min_length=1)
+        self.path_match = (
+            None if path_match is None else check_string(path_match, "/path_match", min_length=1)
+        )
+        self.sha256 = _sha256(sha256, "/sha256")
+
+    @classmethod
+    def from_dict(cls, data: object) -> WorkerProgram:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> WorkerProgram:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.path = check_string(fields["path"], path + "/path", min_length=1)
+        if "path_match" in fields:
+            model.path_match = check_string(
+                fields["path_match"], path + "/path_match", min_length=1
+            )
+        else:
+            model.path_match = None
+        model.sha256 = _sha256(fields["sha256"], path + "/sha256")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {"path": self.path}
+        if self.path_match is not None:
+            data["path_match"] = self.path_match
+        data["sha256"] = self.sha256
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WorkerProgram):
+            return NotImplemented
+        return (
+            self.path == other.path
+            and self.path_match == other.path_match
+            and self.sha256 == other.sha256
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"WorkerProgram(path={self.path!r}, path_match={self.path_match!r}, "
+            f"sha256={self.sha256!r})"
+        )
+
+
 class WorkerSession:
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete). confinement is recorded once the worker started, resources
-    when its session shut down cleanly; each is absent otherwise.
+    the handshake did not complete). identity (what worker_id is the digest of) is absent from
+    records written before it was recorded; program is recorded once the worker answered hello,
+    when the executor could read it (a program over 512 MiB is not hashed); confinement is
+    recorded once the worker started, resources when its session shut down cleanly; each is
+    absent otherwise.
     """
 
-    __slots__ = ("capabilities", "confinement", "resources", "sdk", "worker_id")
+    __slots__ = (
+        "capabilities",
+        "confinement",
+        "identity",
+        "program",
+        "resources",
+        "sdk",
+        "worker_id",
+    )
 
     capabilities: list[Capability] | None
     """Capability names, each at most once."""
@@ -1683,6 +1923,23 @@ class WorkerSession:
     limits: each resource limit of the session with its value (null for none) and how it was
     enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
     from records written before they were recorded.
+    """
+
+    identity: WorkerIdentity | None
+    """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
+    (before ${repo} expansion; env maps names to strings), source the source directory's tree
+    digest, include each include folder as declared to its tree digest, and network when the
+    worker declared it. Kept so that a reader can say which part of a worker changed between two
+    records.
+    """
+
+    program: WorkerProgram | None
+    """The program the worker's process was running when it answered hello, as the executor found
+    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
+    PATH match of the command's first word (or the absolute path it names), when that is another
+    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
+    when the command names its program by a relative path, inside the worker's source, which
+    worker_id already covers.
     """
 
     resources: Resources | None
@@ -1705,6 +1962,8 @@ class WorkerSession:
         *,
         capabilities: list[Capability] | None,
         confinement: Confinement | None = None,
+        identity: WorkerIdentity | None = None,
+        program: WorkerProgram | None = None,
         resources: Resources | None = None,
         sdk: SdkInfo | None,
         worker_id: str,
@@ -1717,6 +1976,10 @@ class WorkerSession:
         self.confinement = (
             None if confinement is None else check_model(confinement, "/confinement", Confinement)
         )
+        self.identity = (
+            None if identity is None else check_model(identity, "/identity", WorkerIdentity)
+        )
+        self.program = None if program is None else check_model(program, "/program", WorkerProgram)
         self.resources = (
             None if resources is None else check_model(resources, "/resources", Resources)
         )
@@ -1744,6 +2007,14 @@ class WorkerSession:
             model.confinement = Confinement._decode(fields["confinement"], path + "/confinement")
         else:
             model.confinement = None
+        if "identity" in fields:
+            model.identity = WorkerIdentity._decode(fields["identity"], path + "/identity")
+        else:
+            model.identity = None
+        if "program" in fields:
+            model.program = WorkerProgram._decode(fields["program"], path + "/program")
+        else:
+            model.program = None
         if "resources" in fields:
             model.resources = Resources._decode(fields["resources"], path + "/resources")
         else:
@@ -1759,6 +2030,10 @@ class WorkerSession:
         }
         if self.confinement is not None:
             data["confinement"] = self.confinement.to_dict()
+        if self.identity is not None:
+            data["identity"] = self.identity.to_dict()
+        if self.program is not None:
+            data["program"] = self.program.to_dict()
         if self.resources is not None:
             data["resources"] = self.resources.to_dict()
         data["sdk"] = None if self.sdk is None else self.sdk.to_dict()
@@ -1771,6 +2046,8 @@ class WorkerSession:
         return (
             self.capabilities == other.capabilities
             and self.confinement == other.confinement
+            and self.identity == other.identity
+            and self.program == other.program
             and self.resources == other.resources
             and self.sdk == other.sdk
             and self.worker_id == other.worker_id
@@ -1779,7 +2056,8 @@ class WorkerSession:
     def __repr__(self) -> str:
         return (
             f"WorkerSession(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
-            f"resources={self.resources!r}, sdk={self.sdk!r}, worker_id={self.worker_id!r})"
+            f"identity={self.identity!r}, program={self.program!r}, resources={self.resources!r}, "
+            f"sdk={self.sdk!r}, worker_id={self.worker_id!r})"
         )
 
 
@@ -1798,5 +2076,7 @@ DEFINITIONS: dict[str | None, type] = {
     "resource_limit": ResourceLimit,
     "resource_limits": ResourceLimits,
     "resources": Resources,
+    "worker_identity": WorkerIdentity,
+    "worker_program": WorkerProgram,
     "worker_session": WorkerSession,
 }

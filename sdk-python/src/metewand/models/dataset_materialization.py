@@ -86,8 +86,11 @@ class DatasetMaterialization:
     materializer: WorkerSession
     """A worker session: the resolved identity, and what the worker reported in hello (capabilities
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
-    the handshake did not complete). confinement is recorded once the worker started, resources
-    when its session shut down cleanly; each is absent otherwise.
+    the handshake did not complete). identity (what worker_id is the digest of) is absent from
+    records written before it was recorded; program is recorded once the worker answered hello,
+    when the executor could read it (a program over 512 MiB is not hashed); confinement is
+    recorded once the worker started, resources when its session shut down cleanly; each is
+    absent otherwise.
     """
 
     outcome: Literal["ok", "failed", "cancelled"]

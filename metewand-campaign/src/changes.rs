@@ -1,0 +1,213 @@
+//! What changed since a campaign folder's records were written, and so why attempts run again or should: workers
+//! whose identity changed (which part of it, and which files when the earlier copy of the source is at hand), and
+//! done attempts whose workers ran another program than the one their command finds now (a virtual environment
+//! that is no longer first on `PATH`, an interpreter upgraded in place), which ids do not show.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use metewand_runtime::attempt::{SourceChanges, compare_copy};
+use metewand_runtime::protocol::common::Role;
+use metewand_runtime::protocol::generated::attempt_record::{AttemptRecord, WorkerIdentity, WorkerProgram};
+use metewand_runtime::repository::Worker;
+
+use crate::environment::{Environment, Program};
+use crate::folder::{Found, read_attempt, read_campaign};
+use crate::plan::CampaignPlan;
+
+/// How many records a change of worker is told from at most: enough to name every worker that changed.
+const CHANGE_SAMPLE: usize = 256;
+
+/// A worker whose identity is not the one the folder's earlier records name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedWorker {
+    /// The worker's name.
+    pub worker: String,
+    /// How many of the records looked at name its earlier identity.
+    pub records: usize,
+    /// The parts of its identity that differ: `source`, `include <folder>`, `command`, `env`, `network`; empty
+    /// when the records predate the parts being recorded.
+    pub parts: Vec<String>,
+    /// How its source differs file by file from an earlier attempt's copy of it, when one is at hand.
+    pub files: Option<SourceChanges>,
+}
+
+/// The workers whose current identity differs from the one the folder's records name, among the attempts of the
+/// previous plan (`campaign.json`) that are no longer in this one: their ids changed, or the plan did.
+pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path) -> Vec<ChangedWorker> {
+    let Ok(previous) = read_campaign(folder) else { return Vec::new() };
+    let current: BTreeSet<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+    let repository = plan.repository();
+    let mut changed: BTreeMap<String, ChangedWorker> = BTreeMap::new();
+    for entry in previous.attempts.iter().filter(|entry| !current.contains(entry.id.as_str())).take(CHANGE_SAMPLE) {
+        let Found::Record(record) = read_attempt(folder, entry.id.as_str()) else { continue };
+        let ran = [
+            (
+                Role::Implementation,
+                repository.implementations().get(record.implementation.name.as_str()).map(|i| i.worker()),
+                &record.implementation.worker_id,
+                record.implementation.identity.as_ref(),
+            ),
+            (
+                Role::DatasetMaterializer,
+                repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
+                &record.dataset.materializer.worker_id,
+                record.dataset.materializer.identity.as_ref(),
+            ),
+            (
+                Role::ProblemEvaluator,
+                repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
+                &record.evaluator.worker_id,
+                record.evaluator.identity.as_ref(),
+            ),
+        ];
+        for (role, name, recorded, parts) in ran {
+            let Some(worker) = name.and_then(|name| repository.worker(name)) else { continue };
+            if worker.identity() == recorded {
+                continue;
+            }
+            let entry = changed.entry(worker.name().to_owned()).or_insert_with(|| ChangedWorker {
+                worker: worker.name().to_owned(),
+                records: 0,
+                parts: Vec::new(),
+                files: None,
+            });
+            entry.records += 1;
+            if entry.parts.is_empty()
+                && let Some(parts) = parts
+            {
+                entry.parts = changed_parts(worker, parts);
+            }
+            if entry.files.is_none() {
+                let copy = folder.join("attempts").join(entry_dir(&record)).join("work").join(format!("source-{role}"));
+                entry.files = compare_copy(worker, &copy);
+            }
+        }
+    }
+    changed.into_values().collect()
+}
+
+/// The folder name of a campaign record's attempt.
+fn entry_dir(record: &AttemptRecord) -> String {
+    record.campaign.as_ref().map(|campaign| campaign.attempt_id.as_str().to_owned()).unwrap_or_default()
+}
+
+/// Which parts of `worker`'s identity differ from those a record kept.
+fn changed_parts(worker: &Worker, recorded: &WorkerIdentity) -> Vec<String> {
+    let mut parts = Vec::new();
+    if recorded.source.as_str() != worker.source_tree().digest() {
+        parts.push("source".to_owned());
+    }
+    let now: BTreeMap<&str, String> =
+        worker.includes().iter().map(|include| (include.path(), include.tree().digest())).collect();
+    let then: BTreeMap<&str, &str> = recorded
+        .include
+        .iter()
+        .flatten()
+        .map(|(folder, digest)| (folder.as_str(), digest.as_str().unwrap_or_default()))
+        .collect();
+    let folders: BTreeSet<&str> = now.keys().chain(then.keys()).copied().collect();
+    for folder in folders {
+        if now.get(folder).map(String::as_str) != then.get(folder).copied() {
+            parts.push(format!("include {folder}"));
+        }
+    }
+    if recorded.command.as_slice() != worker.command() {
+        parts.push("command".to_owned());
+    }
+    let env_then: BTreeMap<&str, Option<&str>> =
+        recorded.env.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
+    let env_now: BTreeMap<&str, Option<&str>> =
+        worker.env().iter().map(|(name, value)| (name.as_str(), Some(value.as_str()))).collect();
+    if env_then != env_now {
+        parts.push("env".to_owned());
+    }
+    if recorded.network.unwrap_or(false) != worker.network() {
+        parts.push("network".to_owned());
+    }
+    parts
+}
+
+/// The programs the plan's workers' commands find now, to hold done attempts' records against.
+#[derive(Clone, Debug, Default)]
+pub struct ProgramCheck {
+    /// By worker name: the program its command finds now, for commands found on `PATH` or named by an absolute
+    /// path (a program inside the worker's source is covered by its identity).
+    now: BTreeMap<String, Program>,
+}
+
+/// Done attempts whose worker ran another program than the one its command finds now.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ProgramChange {
+    /// The worker.
+    pub worker: String,
+    /// What it ran then: the `PATH` match (or the program's path) and the first digits of the program's digest.
+    pub then: String,
+    /// What its command finds now, alike.
+    pub now: String,
+}
+
+impl ProgramCheck {
+    /// The check against `environment` (captured for this run) of the plan's workers.
+    pub fn new(plan: &CampaignPlan<'_>, environment: &Environment) -> ProgramCheck {
+        let now = plan
+            .workers()
+            .into_iter()
+            .filter_map(|name| environment.workers.iter().find(|program| program.worker == *name))
+            .filter(|program| !program.command.contains('/') || program.command.starts_with('/'))
+            .map(|program| (program.worker.clone(), program.clone()))
+            .collect();
+        ProgramCheck { now }
+    }
+
+    /// The workers of `record` that ran another program than their command finds now.
+    pub fn changes(&self, plan: &CampaignPlan<'_>, record: &AttemptRecord) -> Vec<ProgramChange> {
+        let repository = plan.repository();
+        let ran = [
+            (
+                repository.implementations().get(record.implementation.name.as_str()).map(|i| i.worker()),
+                record.implementation.program.as_ref(),
+            ),
+            (
+                repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
+                record.dataset.materializer.program.as_ref(),
+            ),
+            (
+                repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
+                record.evaluator.program.as_ref(),
+            ),
+        ];
+        ran.into_iter()
+            .filter_map(|(worker, program)| {
+                let worker = worker?;
+                let change = differs(program?, self.now.get(worker)?)?;
+                Some(ProgramChange { worker: worker.to_owned(), then: change.0, now: change.1 })
+            })
+            .collect()
+    }
+}
+
+/// How a recorded program differs from the one found now, as `(then, now)`; `None` when they agree or cannot be
+/// compared. The path a command was found at is compared (a virtual environment's `python3` is a link to the
+/// interpreter, so the link is what tells two environments apart), then the file's digest when the command now
+/// finds the very file that ran.
+fn differs(ran: &WorkerProgram, now: &Program) -> Option<(String, String)> {
+    let found_then = ran.path_match.as_ref().map_or(ran.path.as_str(), |found| found.as_str());
+    let found_now = now.path_match.as_deref()?;
+    let short = |digest: &str| digest.get(..12).unwrap_or(digest).to_owned();
+    if found_then != found_now {
+        let now_digest = now.sha256.as_ref().map_or_else(|| "not found".to_owned(), |digest| short(digest.as_str()));
+        return Some((
+            format!("{found_then} (sha256 {})", short(ran.sha256.as_str())),
+            format!("{found_now} (sha256 {now_digest})"),
+        ));
+    }
+    let resolved = now.resolved.as_deref()?;
+    let digest = now.sha256.as_ref()?;
+    (resolved == ran.path.as_str() && digest.as_str() != ran.sha256.as_str()).then(|| {
+        (
+            format!("{} (sha256 {})", ran.path.as_str(), short(ran.sha256.as_str())),
+            format!("{resolved} (sha256 {})", short(digest.as_str())),
+        )
+    })
+}
