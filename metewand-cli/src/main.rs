@@ -12,6 +12,7 @@ mod compare;
 mod completions;
 mod conformance;
 mod doctor;
+mod init;
 mod report;
 mod run;
 mod validate;
@@ -43,6 +44,7 @@ pub(crate) struct Cli {
 /// Every subcommand: a variant holding the command module's `Args`, dispatched in [`Command::run`].
 #[derive(Subcommand)]
 enum Command {
+    Init(init::Args),
     Check(check::Args),
     Run(run::Args),
     Campaign(campaign::Args),
@@ -58,6 +60,7 @@ enum Command {
 impl Command {
     fn run(self) -> Result<(), Failure> {
         match self {
+            Command::Init(args) => init::run(args),
             Command::Check(args) => check::run(args),
             Command::Run(args) => run::run(args),
             Command::Campaign(args) => campaign::run(args),

@@ -83,6 +83,7 @@ pub mod files;
 pub mod identity;
 pub mod preflight;
 pub mod repository;
+pub mod scaffold;
 pub mod session;
 pub mod validate;
 

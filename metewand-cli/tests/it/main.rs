@@ -7,6 +7,7 @@ mod campaign;
 mod canon;
 mod check;
 mod conformance;
+mod init;
 mod report;
 mod run;
 mod slurm;

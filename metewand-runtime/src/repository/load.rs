@@ -58,7 +58,7 @@ pub(super) fn io_error(file: PathBuf, what: String, source: std::io::Error) -> C
 }
 
 /// Names of workers, datasets, problems and implementations: a letter or digit, then letters, digits, `_`, `-`, `.`.
-pub(super) fn valid_name(name: &str) -> bool {
+pub(crate) fn valid_name(name: &str) -> bool {
     let mut bytes = name.bytes();
     bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))

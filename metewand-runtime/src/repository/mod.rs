@@ -50,6 +50,7 @@ use crate::identity::{
     DatasetKey, ProblemContractId, SourceFile, SourceTree, WorkerId, dataset_key, problem_contract_id, worker_identity,
 };
 
+pub(crate) use load::valid_name;
 use load::*;
 pub use model::*;
 use sources::*;

@@ -1,0 +1,38 @@
+//! `metewand init`: a new benchmark repository that works as written.
+
+use std::path::PathBuf;
+
+use metewand_runtime::scaffold::scaffold;
+
+use crate::{Failure, print_out};
+
+const ABOUT: &str = "Writes a complete benchmark repository into DIR (default: the current folder), which must be new \
+or empty: metewand.toml, a dataset materializer, an implementation and a problem evaluator in Python (each in its \
+own folder under workers/), their schemas, a campaign and a README. It passes `metewand check`, `metewand \
+conformance --all` and `metewand run` as written, with the Python SDK importable by the `python3` on PATH (a virtual \
+environment where `pip install metewand` installed it).";
+
+/// `metewand init`.
+#[derive(clap::Args)]
+#[command(about = "Writes a new benchmark repository that works as written", long_about = ABOUT)]
+pub(crate) struct Args {
+    /// the folder to write (created when missing; it must be empty)
+    #[arg(value_name = "DIR", default_value = ".")]
+    dir: PathBuf,
+    /// the benchmark's name, part of its schemas' ids (default: the folder's name)
+    #[arg(long, value_name = "N")]
+    name: Option<String>,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let written =
+        scaffold(&args.dir, args.name.as_deref()).map_err(|error| Failure::Usage(format!("init: {error}")))?;
+    let dir = args.dir.display();
+    let mut out = format!("benchmark    {} in {dir} ({} files)\n", written.name, written.files.len());
+    out.push_str(&format!(
+        "next         metewand check {dir} && metewand conformance {dir} --all && metewand run {dir} --problem mean \
+         --dataset small --implementation mean\n"
+    ));
+    let _ = print_out("init", &out);
+    Ok(())
+}
