@@ -9,7 +9,8 @@ use crate::{command, run as metewand, text};
 use metewand_testkit::sdk_src;
 
 /// A virtual environment where the SDK is installed (a `.pth` file naming this checkout's `sdk-python/src`, which
-/// is what an editable install writes), beside the build rather than in `/tmp`, which a worker's view hides.
+/// is what an editable install writes). In `/tmp`, which a worker's view hides but for what its command names: a
+/// program found in a virtual environment names the environment.
 fn sdk_venv(at: &Path) -> PathBuf {
     let venv = at.join("venv");
     let made = Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
@@ -36,7 +37,7 @@ fn in_venv(venv: &Path, args: &[&str]) -> Output {
 
 #[test]
 fn init_writes_a_repository_that_passes_check_conformance_and_run_with_the_installed_sdk() {
-    let place = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let place = tempfile::tempdir().unwrap();
     let venv = sdk_venv(place.path());
     let repo = place.path().join("new/bench");
     let repo_text = repo.to_str().unwrap();

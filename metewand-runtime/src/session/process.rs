@@ -199,9 +199,19 @@ pub(super) fn spawn(
     let view = match confinement {
         Some(confinement) => {
             let path = environment.get(OsStr::new("PATH")).map(OsString::as_os_str);
-            program =
-                find_program(&command.program, &command.working_dir, path).and_then(|found| found.canonicalize().ok());
-            let words = std::iter::once(&command.program).chain(&command.args).chain(environment.values());
+            let found = find_program(&command.program, &command.working_dir, path);
+            program = found.as_ref().and_then(|found| found.canonicalize().ok());
+            // A program found in a virtual environment's `bin/` (a link to the interpreter) runs as that environment
+            // only if its `pyvenv.cfg` and packages resolve too: the environment counts as named by the command.
+            let environment_root = found
+                .as_ref()
+                .and_then(|found| found.parent()?.parent())
+                .filter(|root| root.join("pyvenv.cfg").is_file())
+                .map(|root| root.as_os_str().to_owned());
+            let words = std::iter::once(&command.program)
+                .chain(&command.args)
+                .chain(environment.values())
+                .chain(environment_root.as_ref());
             confinement.view_plan(&command.working_dir, program.as_deref(), words)?
         }
         None => None,
