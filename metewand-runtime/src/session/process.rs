@@ -201,13 +201,7 @@ pub(super) fn spawn(
             let path = environment.get(OsStr::new("PATH")).map(OsString::as_os_str);
             let found = find_program(&command.program, &command.working_dir, path);
             program = found.as_ref().and_then(|found| found.canonicalize().ok());
-            // A program found in a virtual environment's `bin/` (a link to the interpreter) runs as that environment
-            // only if its `pyvenv.cfg` and packages resolve too: the environment counts as named by the command.
-            let environment_root = found
-                .as_ref()
-                .and_then(|found| found.parent()?.parent())
-                .filter(|root| root.join("pyvenv.cfg").is_file())
-                .map(|root| root.as_os_str().to_owned());
+            let environment_root = found.as_deref().and_then(super::program::virtual_environment);
             let words = std::iter::once(&command.program)
                 .chain(&command.args)
                 .chain(environment.values())

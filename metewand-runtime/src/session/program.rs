@@ -49,6 +49,14 @@ pub fn path_match(command: &WorkerCommand) -> Option<String> {
         .map(|found| found.to_string_lossy().into_owned())
 }
 
+/// The virtual environment a program found on `PATH` lies in (its folder's parent holds `pyvenv.cfg`): its
+/// interpreter link runs as that environment only if the environment's `pyvenv.cfg` and packages resolve too, so the
+/// environment counts as named by the command in the worker's view.
+pub(super) fn virtual_environment(found: &Path) -> Option<std::ffi::OsString> {
+    let root = found.parent()?.parent()?;
+    root.join("pyvenv.cfg").is_file().then(|| root.as_os_str().to_owned())
+}
+
 /// Reads what `pid` runs: `None` when its `/proc` entry cannot be read (the process is gone, or does not let the
 /// executor look) or its executable is not a regular file of at most [`MAX_PROGRAM_BYTES`].
 pub(super) fn observe(pid: i32, command: &WorkerCommand) -> Option<WorkerProgram> {
