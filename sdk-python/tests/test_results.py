@@ -1,0 +1,379 @@
+"""metewand.results against a real campaign folder: the example benchmark run by the metewand binary, then
+damaged by hand (records deleted, truncated, swapped, edited) to check what each row says."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from metewand import results
+from metewand.results import AttemptRow, Results, ResultsError, load
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = REPOSITORY_ROOT / "examples" / "least-squares"
+
+
+def metewand_binary() -> Path:
+    # `cargo xtask test` builds the binary before the Python tests and names it here; by hand, the debug build.
+    configured = os.environ.get("METEWAND_BIN")
+    if configured is None:
+        path = REPOSITORY_ROOT / "target" / "debug" / "metewand"
+        if not path.is_file():
+            pytest.skip("METEWAND_BIN is not set and target/debug/metewand is not built")
+        return path
+    path = Path(configured).resolve()
+    assert path.is_file(), f"METEWAND_BIN names {path}, which does not exist"
+    return path
+
+
+def make_writable(folder: Path) -> None:
+    # Published datasets are read-only; the temporary folder must still be removable.
+    for directory, _, _ in os.walk(folder):
+        os.chmod(directory, 0o755)
+
+
+@pytest.fixture(scope="module")
+def campaign_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One campaign run, shared: cholesky (reached) and cg-too-few (not reached) on the small dataset."""
+    base = tmp_path_factory.mktemp("campaign")
+    completed = subprocess.run(
+        [
+            metewand_binary(), "campaign", "run", str(EXAMPLE),
+            "--problem", "ridge", "--dataset", "small",
+            "--implementation", "cholesky", "--implementation", "cg-too-few",
+            "--out", str(base / "campaign"), "--state-dir", str(base / "state"), "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    yield base / "campaign"
+    make_writable(base)
+
+
+@pytest.fixture
+def campaign(campaign_run: Path, tmp_path: Path) -> Path:
+    """A copy of the campaign folder of this test's own, to damage."""
+    return Path(shutil.copytree(campaign_run, tmp_path / "campaign", symlinks=True))
+
+
+def plan_of(folder: Path) -> list[dict[str, Any]]:
+    attempts: list[dict[str, Any]] = json.loads((folder / "campaign.json").read_text(encoding="utf-8"))["attempts"]
+    return attempts
+
+
+def record_path(folder: Path, attempt_id: str) -> Path:
+    return folder / "attempts" / attempt_id / "attempt.json"
+
+
+def record_of(folder: Path, attempt_id: str) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(record_path(folder, attempt_id).read_text(encoding="utf-8"))
+    return record
+
+
+def phase_ns(record: dict[str, Any], phase: str) -> int:
+    durations = [item["duration_ns"] for item in record["phases"] if item["phase"] == phase]
+    assert durations, f"the record has no {phase} phase"
+    return sum(durations)
+
+
+def row_named(rows: Results, implementation: str) -> AttemptRow:
+    (row,) = [row for row in rows if row.implementation == implementation]
+    return row
+
+
+def test_one_row_per_planned_attempt_as_recorded(campaign_run: Path) -> None:
+    rows = load(campaign_run)
+    plan = plan_of(campaign_run)
+    assert len(rows) == len(plan) == 2
+    assert [row.attempt_id for row in rows] == [entry["id"] for entry in plan]
+    assert rows.folder == str(campaign_run)
+    assert rows.name == json.loads((campaign_run / "campaign.json").read_text(encoding="utf-8"))["name"]
+    for row, entry in zip(rows, plan):
+        record = record_of(campaign_run, entry["id"])
+        assert (row.problem, row.dataset, row.dataset_seed, row.dataset_key) == (
+            entry["problem"], entry["dataset"], entry["dataset_seed"], entry["dataset_key"]
+        )
+        assert (row.implementation, row.implementation_seed, row.repetition) == (
+            entry["implementation"], entry["implementation_seed"], entry["repetition"]
+        )
+        assert row.state == "recorded"
+        assert row.invalid_reason is None
+        assert row.outcome == record["outcome"]
+        assert row.verdict == record["verdict"]
+        assert (row.failure_role, row.failure_phase, row.failure_kind, row.failure_message) == (None,) * 4
+        assert row.execute_seconds == phase_ns(record, "execute") / 1e9
+        assert row.prepare_seconds == phase_ns(record, "prepare") / 1e9
+        assert row.evaluate_seconds == phase_ns(record, "evaluate") / 1e9
+        assert row.execute_seconds is not None and row.execute_seconds > 0
+        assert row.timed == "execute"
+        assert row.timed_seconds == row.execute_seconds
+        assert row.worker_reported_seconds == record["implementation"]["implementation_time_ns"] / 1e9
+        assert row.peak_memory_bytes == record["implementation"]["resources"]["peak_rss_bytes"]
+        assert dict(row.metrics) == record["metrics"]
+        assert {"objective", "optimum", "relative_gap"} <= set(row.metrics)
+        assert all(type(value) is float for value in row.metrics.values())
+        assert row.started_at == record["started_at"]
+        assert row.concurrency == 1
+        assert row.worker_id == record["implementation"]["worker_id"]
+        program = record["implementation"].get("program")
+        if program is None:
+            assert row.program is None and row.program_sha256 is None
+        else:
+            assert row.program == program.get("path_match", program["path"])
+            assert row.program_sha256 == program["sha256"]
+
+    assert row_named(rows, "cholesky").verdict == "reached"
+    assert row_named(rows, "cholesky").outcome == "reached"
+    too_few = row_named(rows, "cg-too-few")
+    assert too_few.verdict is not None and too_few.verdict != "reached"
+    assert too_few.metrics["relative_gap"] > row_named(rows, "cholesky").metrics["relative_gap"]
+
+
+def test_rows_agree_with_the_export_where_they_overlap(campaign_run: Path) -> None:
+    with (campaign_run / "results.csv").open(encoding="utf-8", newline="") as file:
+        exported = list(csv.DictReader(file))
+    rows = load(campaign_run)
+    assert [line["attempt_id"] for line in exported] == [row.attempt_id for row in rows]
+    for line, row in zip(exported, rows):
+        assert line["outcome"] == row.outcome
+        assert line["verdict"] == (row.verdict or "")
+        for phase in ("prepare", "execute", "evaluate"):
+            assert int(line[f"{phase}_ns"]) / 1e9 == getattr(row, f"{phase}_seconds")
+        assert int(line["implementation_time_ns"]) / 1e9 == row.worker_reported_seconds
+        assert int(line["peak_memory_bytes"]) == row.peak_memory_bytes
+        assert line["started_at"] == row.started_at
+        metrics = {
+            name.removeprefix("metric."): float(value) for name, value in line.items() if name.startswith("metric.")
+        }
+        assert metrics == dict(row.metrics)
+
+
+def test_results_is_a_read_only_sequence(campaign_run: Path) -> None:
+    rows = load(str(campaign_run))
+    assert list(rows) == [rows[0], rows[1]]
+    assert rows[-1] == rows[1]
+    head = rows[:1]
+    assert isinstance(head, Results) and len(head) == 1 and head[0] == rows[0] and head.name == rows.name
+    assert rows.count(rows[0]) == 1 and rows.index(rows[1]) == 1
+    with pytest.raises(IndexError):
+        rows[2]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rows[0].outcome = "failed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rows[0].metrics["objective"] = 0.0  # type: ignore[index]
+    assert hash(rows[0]) == hash(load(campaign_run)[0])
+    assert "2 planned, 2 recorded" in repr(rows)
+
+
+def test_records_are_read_not_the_exports(campaign: Path) -> None:
+    # The record of a failed attempt, edited by hand after the export was written.
+    entry = plan_of(campaign)[0]
+    record = record_of(campaign, entry["id"])
+    record.update(
+        outcome="failed",
+        verdict=None,
+        metrics=None,
+        failure={
+            "code": "operation_failed",
+            "details": None,
+            "kind": "worker_failure",
+            "message": "the solver did not converge",
+            "phase": "execute",
+            "role": "implementation",
+        },
+    )
+    record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
+    row = load(campaign)[0]
+    assert row.state == "recorded"
+    assert (row.outcome, row.verdict) == ("failed", None)
+    assert (row.failure_role, row.failure_phase, row.failure_kind) == ("implementation", "execute", "worker_failure")
+    assert row.failure_message == "the solver did not converge"
+    assert dict(row.metrics) == {}
+    # The executor still measured the requests it sent, but a failed attempt is not ranked.
+    assert row.execute_seconds == phase_ns(record, "execute") / 1e9
+    assert row.timed_seconds is None
+    assert "failed" not in (campaign / "results.csv").read_text(encoding="utf-8")
+
+
+def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
+    entry = plan_of(campaign)[1]
+    record = record_of(campaign, entry["id"])
+    record["problem"]["timed"] = "prepare+execute"
+    record["metrics"]["label"] = "not a number"
+    record["metrics"]["flag"] = True
+    record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
+    row = load(campaign)[1]
+    assert row.timed == "prepare+execute"
+    assert row.timed_seconds == phase_ns(record, "prepare") / 1e9 + phase_ns(record, "execute") / 1e9
+    assert row.timed_seconds != row.execute_seconds
+    # Only numeric metrics are kept, as in the export.
+    assert set(row.metrics) == {"objective", "optimum", "relative_gap"}
+
+
+def damage_remove_folder(campaign: Path, attempt_id: str) -> None:
+    shutil.rmtree(campaign / "attempts" / attempt_id)
+
+
+def damage_remove_record(campaign: Path, attempt_id: str) -> None:
+    record_path(campaign, attempt_id).unlink()
+
+
+def damage_truncate(campaign: Path, attempt_id: str) -> None:
+    path = record_path(campaign, attempt_id)
+    path.write_bytes(path.read_bytes()[:100])
+
+
+def damage_break_schema(campaign: Path, attempt_id: str) -> None:
+    record = record_of(campaign, attempt_id)
+    record["outcome"] = "splendid"
+    record_path(campaign, attempt_id).write_text(json.dumps(record), encoding="utf-8")
+
+
+def damage_name_another_attempt(campaign: Path, attempt_id: str) -> None:
+    other = next(entry["id"] for entry in plan_of(campaign) if entry["id"] != attempt_id)
+    shutil.copyfile(record_path(campaign, other), record_path(campaign, attempt_id))
+
+
+def damage_drop_campaign(campaign: Path, attempt_id: str) -> None:
+    record = record_of(campaign, attempt_id)
+    record["campaign"] = None
+    record_path(campaign, attempt_id).write_text(json.dumps(record), encoding="utf-8")
+
+
+def damage_link(campaign: Path, attempt_id: str) -> None:
+    path = record_path(campaign, attempt_id)
+    path.rename(path.with_name("elsewhere.json"))
+    path.symlink_to("elsewhere.json")
+
+
+def damage_link_folder(campaign: Path, attempt_id: str) -> None:
+    folder = campaign / "attempts" / attempt_id
+    folder.rename(campaign / "elsewhere")
+    folder.symlink_to(campaign / "elsewhere", target_is_directory=True)
+
+
+def damage_folder_in_place(campaign: Path, attempt_id: str) -> None:
+    path = record_path(campaign, attempt_id)
+    path.unlink()
+    path.mkdir()
+
+
+@pytest.mark.parametrize(
+    ("damage", "state", "reason"),
+    [
+        (damage_remove_folder, "missing", None),
+        (damage_remove_record, "unfinished", None),
+        (damage_truncate, "invalid", "fails the attempt-record schema"),
+        (damage_break_schema, "invalid", "/outcome"),
+        (damage_name_another_attempt, "invalid", "names attempt"),
+        (damage_drop_campaign, "invalid", "no campaign field"),
+        (damage_link, "invalid", "symbolic link"),
+        (damage_link_folder, "invalid", "folder is a symbolic link"),
+        (damage_folder_in_place, "invalid", "folder"),
+    ],
+)
+def test_an_unusable_record_still_has_its_row(campaign: Path, damage: Any, state: str, reason: str | None) -> None:
+    plan = plan_of(campaign)
+    damaged, intact = plan[0]["id"], plan[1]["id"]
+    damage(campaign, damaged)
+    rows = load(campaign)
+    assert [row.attempt_id for row in rows] == [damaged, intact]
+    row = rows[0]
+    assert row.state == state
+    assert (row.problem, row.implementation, row.dataset_key) == (
+        plan[0]["problem"], plan[0]["implementation"], plan[0]["dataset_key"]
+    )
+    from_record = [
+        item.name for item in dataclasses.fields(AttemptRow)
+        if item.name not in {"attempt_id", "problem", "dataset", "dataset_seed", "dataset_key", "implementation",
+                             "implementation_seed", "repetition", "state", "metrics", "invalid_reason"}
+    ]
+    assert {name: getattr(row, name) for name in from_record} == dict.fromkeys(from_record)
+    assert dict(row.metrics) == {}
+    if reason is None:
+        assert row.invalid_reason is None
+    else:
+        assert row.invalid_reason is not None and reason in row.invalid_reason
+    # The other attempt is read as usual.
+    assert rows[1].state == "recorded" and rows[1].outcome == record_of(campaign, intact)["outcome"]
+
+
+def write_plan_file(folder: Path, content: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "campaign.json").write_text(content, encoding="utf-8")
+    return folder
+
+
+def refused(folder: Path) -> str:
+    with pytest.raises(ResultsError) as caught:
+        load(folder)
+    message = str(caught.value)
+    assert str(folder) in message
+    assert not message[:1].isupper() and "\n" not in message
+    assert "campaign" in message
+    assert caught.value.path.startswith(str(folder))
+    return message
+
+
+def test_a_folder_that_is_not_a_campaign_folder_is_refused(tmp_path: Path) -> None:
+    assert issubclass(ResultsError, Exception)
+    assert "has no campaign.json" in refused(tmp_path)
+    assert "does not exist" in refused(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    assert "not a folder" in refused(tmp_path / "file")
+    assert "not a campaign file" in refused(write_plan_file(tmp_path / "garbage", "{not json"))
+    assert "not a campaign file" in refused(write_plan_file(tmp_path / "other", '{"format": 1, "name": "x"}'))
+    assert "format 2" in refused(write_plan_file(tmp_path / "newer", '{"format": 2}'))
+    (tmp_path / "folder" / "campaign.json").mkdir(parents=True)
+    assert "cannot read" in refused(tmp_path / "folder")
+
+
+def test_a_plan_with_no_attempt_run_yet(campaign: Path) -> None:
+    shutil.rmtree(campaign / "attempts")
+    rows = load(campaign)
+    assert [row.state for row in rows] == ["missing", "missing"]
+
+
+def test_to_pandas(campaign_run: Path) -> None:
+    pandas = pytest.importorskip("pandas")
+    rows = load(campaign_run)
+    frame = rows.to_pandas()
+    assert isinstance(frame, pandas.DataFrame)
+    scalars = [item.name for item in dataclasses.fields(AttemptRow) if item.name != "metrics"]
+    metrics = ["metric.objective", "metric.optimum", "metric.relative_gap"]
+    assert list(frame.columns) == scalars + metrics
+    assert list(frame["attempt_id"]) == [row.attempt_id for row in rows]
+    assert list(frame["execute_seconds"]) == [row.execute_seconds for row in rows]
+    assert list(frame["metric.relative_gap"]) == [row.metrics["relative_gap"] for row in rows]
+    assert list(frame["verdict"]) == [row.verdict for row in rows]
+
+
+def test_to_pandas_without_pandas(campaign_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # None in sys.modules makes any import of the name fail, whether pandas is installed or not.
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    rows = load(campaign_run)
+    with pytest.raises(ImportError, match=r"pip install metewand-python\[pandas\]"):
+        rows.to_pandas()
+
+
+def test_loading_does_not_import_pandas(campaign_run: Path) -> None:
+    code = (
+        f"import sys; from metewand import results; results.load({str(campaign_run)!r}); "
+        "print('pandas' in sys.modules)"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == "False"
+    assert results.STATES == ("recorded", "missing", "unfinished", "invalid")
