@@ -1,5 +1,7 @@
 //! The Python half of `cargo xtask test`: a virtual environment under `target/` with the pinned test packages,
-//! then pytest over `sdk-python/tests` and the syntax-version linter over the SDK's sources.
+//! then pytest over `sdk-python/tests`, the syntax-version linter over the SDK's sources, and the `metewand` wheel:
+//! built with maturin, installed into a fresh virtual environment with the SDK, and run there with nothing but
+//! that environment on `PATH` (no cargo, no checkout binary).
 
 use std::fs;
 use std::path::Path;
@@ -38,6 +40,96 @@ pub(crate) fn test(root: &Path, env: &[(&str, &str)]) -> Result<()> {
             .args(["-t=3.10-", "--violations", "--no-tips", "sdk-python/src"])
             .current_dir(root),
         "vermin",
+    )?;
+    wheel(root, &venv)
+}
+
+/// Builds the `metewand` wheel (a debug build: what is proven is the packaging), installs it with the SDK into a
+/// fresh virtual environment, and runs the example's check, a campaign and its report, and `init` then `run` of a
+/// new repository outside the checkout, through the installed command with only that environment on `PATH`.
+fn wheel(root: &Path, venv: &Path) -> Result<()> {
+    let target = target_dir(root);
+    let wheels = target.join("wheels");
+    let installed = target.join("wheel-venv");
+    let scratch = target.join("wheel-check");
+    for old in [&wheels, &installed, &scratch] {
+        if old.exists() {
+            fs::remove_dir_all(old).with_context(|| format!("could not remove {}", old.display()))?;
+        }
+    }
+    step("maturin build: the metewand wheel");
+    run(
+        Command::new(venv.join("bin/maturin"))
+            .args(["build", "--locked", "--manifest-path", "metewand-cli/Cargo.toml", "--out"])
+            .arg(&wheels)
+            .current_dir(root),
+        "maturin build",
+    )?;
+    let built: Vec<_> = fs::read_dir(&wheels)
+        .with_context(|| format!("could not read {}", wheels.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|extension| extension == "whl"))
+        .collect();
+    let [wheel] = built.as_slice() else { bail!("maturin built {} wheels, not one", built.len()) };
+
+    step("the wheel and the SDK in a fresh virtual environment");
+    run(Command::new("python3").args(["-m", "venv"]).arg(&installed), "python3 -m venv")?;
+    run(
+        Command::new(installed.join("bin/python"))
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .arg(root.join("sdk-python"))
+            .arg(wheel),
+        "pip install of the wheel",
+    )?;
+
+    step("the installed metewand, with only its environment on PATH");
+    let bin = installed.join("bin");
+    let metewand = |args: &[&std::ffi::OsStr], what: &str| {
+        run(Command::new("metewand").args(args).env("PATH", &bin).current_dir(root), what)
+    };
+    let os = |text: &'static str| std::ffi::OsStr::new(text);
+    let (state, campaign) = (scratch.join("state"), scratch.join("campaign"));
+    let example = root.join("examples/least-squares");
+    metewand(&[os("check"), example.as_os_str()], "metewand check of the example")?;
+    metewand(
+        &[
+            os("campaign"),
+            os("run"),
+            example.as_os_str(),
+            os("--problem"),
+            os("ridge"),
+            os("--dataset"),
+            os("small"),
+            os("--implementation"),
+            os("cholesky"),
+            os("--implementation"),
+            os("cg"),
+            os("--state-dir"),
+            state.as_os_str(),
+            os("--out"),
+            campaign.as_os_str(),
+            os("--quiet"),
+        ],
+        "metewand campaign run of the example",
+    )?;
+    let report = scratch.join("report.html");
+    metewand(&[os("report"), campaign.as_os_str(), os("--out"), report.as_os_str()], "metewand report")?;
+    let bench = scratch.join("bench");
+    metewand(&[os("init"), bench.as_os_str()], "metewand init")?;
+    metewand(
+        &[
+            os("run"),
+            bench.as_os_str(),
+            os("--problem"),
+            os("mean"),
+            os("--dataset"),
+            os("small"),
+            os("--implementation"),
+            os("mean"),
+            os("--state-dir"),
+            state.as_os_str(),
+        ],
+        "metewand run of a new repository, its workers importing the installed SDK",
     )
 }
 
