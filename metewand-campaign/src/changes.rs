@@ -1,13 +1,13 @@
 //! What changed since a campaign folder's records were written, and so why attempts run again or should: workers
-//! whose identity changed (which part of it, and which files when the earlier copy of the source is at hand), and
+//! whose identity changed (which part of it, and which files when the store still holds the earlier copy of the
+//! source), and
 //! done attempts whose workers ran another program than the one their command finds now (a virtual environment
 //! that is no longer first on `PATH`, an interpreter upgraded in place), which ids do not show.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use metewand_runtime::attempt::{SourceChanges, compare_copy};
-use metewand_runtime::protocol::common::Role;
+use metewand_runtime::attempt::{SOURCES_DIR, SourceChanges, compare_copy, copy_key};
 use metewand_runtime::protocol::generated::attempt_record::{AttemptRecord, WorkerIdentity, WorkerProgram};
 use metewand_runtime::repository::Worker;
 
@@ -33,8 +33,9 @@ pub struct ChangedWorker {
 }
 
 /// The workers whose current identity differs from the one the folder's records name, among the attempts of the
-/// previous plan (`campaign.json`) that are no longer in this one: their ids changed, or the plan did.
-pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path) -> Vec<ChangedWorker> {
+/// previous plan (`campaign.json`) that are no longer in this one: their ids changed, or the plan did. Their files
+/// are compared with the earlier copy of their source the store of `state_dir` still holds, if it does.
+pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path) -> Vec<ChangedWorker> {
     let Ok(previous) = read_campaign(folder) else { return Vec::new() };
     let current: BTreeSet<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
     let repository = plan.repository();
@@ -43,25 +44,22 @@ pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path) -> Vec<ChangedWor
         let Found::Record(record) = read_attempt(folder, entry.id.as_str()) else { continue };
         let ran = [
             (
-                Role::Implementation,
                 repository.implementations().get(record.implementation.name.as_str()).map(|i| i.worker()),
                 &record.implementation.worker_id,
                 record.implementation.identity.as_ref(),
             ),
             (
-                Role::DatasetMaterializer,
                 repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
                 &record.dataset.materializer.worker_id,
                 record.dataset.materializer.identity.as_ref(),
             ),
             (
-                Role::ProblemEvaluator,
                 repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
                 &record.evaluator.worker_id,
                 record.evaluator.identity.as_ref(),
             ),
         ];
-        for (role, name, recorded, parts) in ran {
+        for (name, recorded, parts) in ran {
             let Some(worker) = name.and_then(|name| repository.worker(name)) else { continue };
             if worker.identity() == recorded {
                 continue;
@@ -78,18 +76,18 @@ pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path) -> Vec<ChangedWor
             {
                 entry.parts = changed_parts(worker, parts);
             }
-            if entry.files.is_none() {
-                let copy = folder.join("attempts").join(entry_dir(&record)).join("work").join(format!("source-{role}"));
-                entry.files = compare_copy(worker, &copy);
+            if entry.files.is_none()
+                && let Some(parts) = parts
+            {
+                let include = parts.include.iter().flatten().map(|(folder, digest)| (folder.as_str(), digest.as_str()));
+                let include: Vec<(&str, &str)> =
+                    include.filter_map(|(folder, digest)| Some((folder, digest?))).collect();
+                let key = copy_key(parts.source.as_str(), include);
+                entry.files = compare_copy(worker, &state_dir.join(SOURCES_DIR).join(key));
             }
         }
     }
     changed.into_values().collect()
-}
-
-/// The folder name of a campaign record's attempt.
-fn entry_dir(record: &AttemptRecord) -> String {
-    record.campaign.as_ref().map(|campaign| campaign.attempt_id.as_str().to_owned()).unwrap_or_default()
 }
 
 /// Which parts of `worker`'s identity differ from those a record kept.

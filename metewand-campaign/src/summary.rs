@@ -136,7 +136,7 @@ impl PlanSummary {
             status,
             estimate,
             scripts: scripts(plan, environment),
-            changed_workers: changed_workers(plan, folder),
+            changed_workers: changed_workers(plan, folder, state_dir),
             changed_programs: changed_programs
                 .into_inner()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -14,12 +14,12 @@ use metewand_runtime::exit::Exit;
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let selection = &args.selection;
     let repository = selection.load()?;
-    let (plan, _, path, options) =
+    let (plan, state_dir, path, options) =
         selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
     let jobs = args.jobs.get();
     let cancel = crate::run::install_signal_handlers()?;
     // Before the folder takes this plan: the earlier plan is what tells which workers changed since.
-    for line in plan::changed_worker_lines(&metewand_campaign::changes::changed_workers(&plan, &path)) {
+    for line in plan::changed_worker_lines(&metewand_campaign::changes::changed_workers(&plan, &path, &state_dir)) {
         say(&format!("campaign run: {line}"));
     }
     let environment = metewand_campaign::environment::capture(&repository);

@@ -232,7 +232,9 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
         })
         .collect();
     assert_eq!(included.len(), 4);
-    assert!(included.iter().all(|path| path.join("work/source-problem_evaluator/shared/numerics.py").is_file()));
+    // One copy of the judge's folder with the shared one serves them all, in the store.
+    let copies = fs::read_dir(bench.path("state/sources")).unwrap().map(|entry| entry.unwrap().path());
+    assert_eq!(copies.filter(|copy| copy.join("shared/numerics.py").is_file()).count(), 1);
     fs::write(bench.path("repo/shared/numerics.py"), "N = 2\n").unwrap();
     let plan = metewand(&[
         "campaign".into(),

@@ -421,19 +421,36 @@ fn the_direct_solver_reaches_the_verdict_in_place_and_a_second_attempt_reuses_th
         ("problem_evaluator", "shutdown"),
     ];
     assert_eq!(phases, expected);
-    // Each worker's own folder, and the shared package where the worker includes it.
-    let copies = [
-        ("dataset_materializer", ["generate.py", "generate.py"]),
-        ("implementation", ["cholesky.py", "ridge/__init__.py"]),
-        ("problem_evaluator", ["judge.py", "ridge/__init__.py"]),
-    ];
-    for (role, files) in copies {
+    for role in ["dataset_materializer", "implementation", "problem_evaluator"] {
         assert!(out.join("logs").join(format!("{role}.log")).is_file());
-        for file in files {
-            assert!(out.join("work").join(format!("source-{role}/{file}")).is_file(), "{role}: {file}");
-        }
     }
-    assert!(!out.join("work/source-dataset_materializer/ridge").exists(), "the materializer includes nothing");
+    // The attempt keeps what a reader needs; each worker ran in the store's read-only copy of its own folder, with
+    // the shared package where the worker includes it.
+    let mut kept: Vec<String> = fs::read_dir(out.join("work"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    kept.sort_unstable();
+    assert_eq!(kept, ["metrics", "result"]);
+    let mut copies: Vec<Vec<String>> = fs::read_dir(state.join("sources"))
+        .unwrap()
+        .map(|entry| {
+            let copy = entry.unwrap().path();
+            assert!(fs::metadata(&copy).unwrap().permissions().readonly(), "{}", copy.display());
+            let mut files: Vec<String> = ["generate.py", "cholesky.py", "judge.py", "ridge/__init__.py"]
+                .into_iter()
+                .filter(|file| copy.join(file).is_file())
+                .map(str::to_owned)
+                .collect();
+            files.sort_unstable();
+            files
+        })
+        .collect();
+    copies.sort_unstable();
+    assert_eq!(
+        copies,
+        [vec!["cholesky.py", "ridge/__init__.py"], vec!["generate.py"], vec!["judge.py", "ridge/__init__.py"]]
+    );
     let key = first["dataset"]["key"].as_str().unwrap();
     let entry = state.join("datasets").join(key);
     assert!(fs::metadata(entry.join("matrix.csv")).unwrap().permissions().readonly(), "published read-only");
@@ -1089,11 +1106,11 @@ fn what_the_implementation_leaves_in_the_evaluators_folders_is_blamed_on_the_imp
     assert_eq!(record["logs"]["problem_evaluator"], Value::Null, "the evaluator never ran");
 
     let output = run_paused(&bench, "squatter", "squatter", || {
-        fs::create_dir(bench.out("squatter/work/source-problem_evaluator")).unwrap();
+        fs::create_dir(bench.out("squatter/work/tmp-problem_evaluator")).unwrap();
     });
     let record = failed(&output, &bench.out("squatter"), "implementation", "execute", "invalid_output");
     let message = record["failure"]["message"].as_str().unwrap();
-    assert!(message.contains("work/source-problem_evaluator"), "{message}");
+    assert!(message.contains("work/tmp-problem_evaluator"), "{message}");
 }
 
 /// Rewrites an entry's `rhs.csv` with zeros and its manifest to match, so that the entry still validates against
@@ -1217,7 +1234,8 @@ fn a_full_disk_records_and_prints_the_first_failure_and_leaves_nothing_half_writ
     let record = executor_error(&output, &out, "No space left on device");
     assert_eq!(record["logs"]["implementation"], Value::Null);
     assert!(!out.join(".attempt.json.tmp").exists(), "no temporary record is left");
-    assert!(!out.join("work/source-dataset_materializer").exists(), "no half-written source copy is left");
+    let sources: Vec<_> = fs::read_dir(bench.state().join("sources")).unwrap().collect();
+    assert!(sources.is_empty(), "no half-written source copy is left: {sources:?}");
     drop(tmpfs);
 }
 
@@ -1310,13 +1328,26 @@ fn wait_guarded(mut child: Child, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// The implementation replaces the repository's evaluator source during its session: the evaluator's source copy
-/// fails at once with an executor error naming the file, and no evaluator runs.
+/// The judge in a source folder of its own, `judge-src/`, so that no earlier session of the attempt has made its
+/// copy in the store.
+fn judge_alone(bench: &Bench) {
+    fs::create_dir_all(bench.repo().join("judge-src/ridge")).unwrap();
+    fs::copy(bench.repo().join("workers/judge.py"), bench.repo().join("judge-src/judge.py")).unwrap();
+    fs::copy(bench.repo().join("workers/ridge/__init__.py"), bench.repo().join("judge-src/ridge/__init__.py")).unwrap();
+    bench.replace(
+        "command = [\"python3\", \"judge.py\"]\nsource = \"workers\"",
+        "command = [\"python3\", \"judge.py\"]\nsource = \"judge-src\"",
+    );
+}
+
+/// The implementation replaces the repository's evaluator source during its session, before the evaluator's copy is
+/// made: the copy fails at once with an executor error naming the file, and no evaluator runs.
 fn source_attack(mode: &str) -> (Output, Value) {
     // A worker can no longer write the repository; the test replaces the file during the implementation's session.
     let bench = Bench::new();
+    judge_alone(&bench);
     let output = run_paused(&bench, "attacker", "attempt", || {
-        let judge = bench.repo().join("workers").join("judge.py");
+        let judge = bench.repo().join("judge-src").join("judge.py");
         if mode == "edit-judge" {
             let mut file = fs::OpenOptions::new().append(true).open(&judge).unwrap();
             std::io::Write::write_all(&mut file, b"changed = True\n").unwrap();
@@ -1364,6 +1395,21 @@ fn an_evaluator_source_changed_during_the_implementation_is_a_digest_mismatch() 
     let (_, record) = source_attack("edit-judge");
     let message = record["failure"]["message"].as_str().unwrap();
     assert!(message.contains("\"judge.py\" is ") && message.contains("bytes, but"), "{message}");
+}
+
+/// Once the store holds the verified copy of a source (here made by the materializer, whose folder the judge
+/// shares), a change to the repository's files after the check changes nothing: the evaluator runs the checked code.
+#[test]
+fn an_evaluator_source_changed_after_its_copy_was_made_runs_the_checked_code() {
+    let bench = Bench::new();
+    let output = run_paused(&bench, "attacker", "attempt", || {
+        let judge = bench.repo().join("workers").join("judge.py");
+        let mut file = fs::OpenOptions::new().append(true).open(&judge).unwrap();
+        std::io::Write::write_all(&mut file, b"import sys\nprint('PLANTED JUDGE RAN', file=sys.stderr)\n").unwrap();
+    });
+    assert_eq!(output.status.code(), Some(0), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    assert!(text(&output.stdout).starts_with("outcome      reached"), "{}", text(&output.stdout));
+    assert!(!log(&bench.out("attempt"), "problem_evaluator").contains("PLANTED"), "the checked judge ran");
 }
 
 #[test]
@@ -1600,6 +1646,9 @@ fn a_worker_cannot_write_the_repository_the_sdk_the_store_other_attempts_its_att
         attempt.join("logs"),
         attempt.join("logs/implementation.log"),
         std::env::temp_dir(),
+        // Its working directory: the store's copy of its source, which every session of that source shares.
+        PathBuf::from("."),
+        bench.state().join("sources"),
     ];
     let list = writer(&bench, &targets);
     let before = [tree(&bench.repo()), tree(&bench.sdk()), tree(&bench.out("first"))];
@@ -1626,6 +1675,8 @@ fn without_privileges_each_worker_runs_in_a_pid_namespace_in_a_user_namespace_an
         attempt.join("logs"),
         attempt.join("logs/implementation.log"),
         std::env::temp_dir(),
+        PathBuf::from("."),
+        bench.state().join("sources"),
     ];
     let list = writer(&bench, &targets);
     let before = tree(&bench.repo());

@@ -132,13 +132,11 @@ impl Run<'_, '_> {
         Ok(true)
     }
 
-    /// Before a second materialization in one attempt, the first one's source copy (the executor's own) is removed
-    /// and its log kept as `logs/dataset_materializer-<n>.log`, so the new session's places are fresh (its
-    /// `TMPDIR` went when its session ended).
+    /// Before a second materialization in one attempt, the first one's log is kept as
+    /// `logs/dataset_materializer-<n>.log`, so the new session's places are fresh (its `TMPDIR` went when its session
+    /// ended; its source copy is the store's, shared).
     pub(super) fn retire_materializer_session(&mut self) -> Result<(), Failure> {
         let role = Role::DatasetMaterializer;
-        remove_tree(&self.folder.join("work").join(format!("source-{role}")))
-            .map_err(|e| Failure::executor("removing an earlier source copy", e))?;
         if let Some(logs) = &self.logs_dir
             && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
         {

@@ -7,8 +7,9 @@
 //!    if the key is still absent (a concurrent winner is reused). The entry's folder is held open for the whole
 //!    attempt: one evicted or replaced by another run is resolved again before the next session that needs it.
 //! 2. The implementation is prepared and executed under the implementation envelope, the evaluator evaluates under
-//!    the evaluation envelope; each role runs in its own session, from a fresh private copy of its source
-//!    (`work/source-<role>/`, checked against the source tree digest), with its log in `logs/<role>.log`.
+//!    the evaluation envelope; each role runs in its own session, in the store's read-only copy of its source
+//!    (`STATE/sources/<key>/`, checked against the source and include trees before each use), with its log in
+//!    `logs/<role>.log`.
 //! 3. Every session is shut down and its processes reaped **before** anything it wrote is validated. After each
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
@@ -52,7 +53,7 @@ pub use metewand_protocol::generated::dataset_materialization::{
 pub use record::{
     RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, timestamp, write_record,
 };
-pub use source::{SourceChanges, compare_copy};
+pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy, worker_copy_key};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::{CpuPlacement, CpuSet};

@@ -124,6 +124,8 @@ pub(super) struct Run<'p, 'r> {
     pub(super) logs_dir: Option<Dir>,
     pub(super) work_dir: Option<Dir>,
     pub(super) datasets: PathBuf,
+    /// The state folder's verified source copies (`sources/`).
+    pub(super) sources: PathBuf,
     pub(super) store: Option<store::Store>,
     pub(super) key: String,
     pub(super) entry: PathBuf,
@@ -171,6 +173,7 @@ impl<'p, 'r> Run<'p, 'r> {
             root: None,
             logs_dir: None,
             work_dir: None,
+            sources: state.join(SOURCES_DIR),
             datasets,
             store: None,
             key,
@@ -300,10 +303,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
             }
         }
-        let checked = logs
-            .expect_absent(&format!("{role}.log"))
-            .and_then(|()| work.expect_absent(&format!("source-{role}")))
-            .and_then(|()| work.create_dir(&format!("tmp-{role}")));
+        let checked = logs.expect_absent(&format!("{role}.log")).and_then(|()| work.create_dir(&format!("tmp-{role}")));
         let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
         let output = match role {
             Role::Implementation => work.create_dir("result").map(drop),
@@ -327,7 +327,7 @@ impl<'p, 'r> Run<'p, 'r> {
         }
     }
 
-    /// A session's configuration: a fresh private copy of the worker's source as its working directory, the
+    /// A session's configuration: the verified copy of the worker's source in the store as its working directory, the
     /// repository's phase limits over the documented defaults, and the log `logs/<role>.log`.
     ///
     /// The worker is confined: it may write only `output` and its private `work/tmp-<role>/` (its `TMPDIR`), TCP
@@ -342,12 +342,8 @@ impl<'p, 'r> Run<'p, 'r> {
     ) -> Result<(SessionConfig, PathBuf, Tmpdir), Failure> {
         let tmpdir = self.prepare_places(role)?;
         let tmp = self.folder.join("work").join(format!("tmp-{role}"));
-        let source = self.folder.join("work").join(format!("source-{role}"));
-        if let Err(error) = source::copy_source(self.plan.repository, worker, &source) {
-            // Nothing half-copied is left: on a full disk this also frees the room the record needs.
-            let _ = remove_tree(&source);
-            return Err(Failure::executor("copying the worker's source", error));
-        }
+        let source = stored_copy(self.plan.repository, worker, &self.sources)
+            .map_err(|error| Failure::executor("copying the worker's source", error))?;
         let timeouts = phase_timeouts(self.plan.repository);
         let command = worker_command(worker, &source, Some(&tmp));
         let worker_id = worker.identity().clone();

@@ -1,5 +1,10 @@
-//! A session's private copy of its worker's source, made from the tree checked with the repository, so that a
+//! The copy of a worker's source a session runs in, made from the tree checked with the repository, so that a
 //! worker never runs in (nor writes to) the repository itself, and runs exactly the code its identity names.
+//!
+//! Copies are kept in the state folder's `sources/`, one per content (the source tree and include folders' digests),
+//! read-only, and shared by every session of a worker with that content: a worker cannot write its source (the view
+//! shows it read-only, and Landlock refuses the writes), and each use first checks the copy against the checked trees
+//! file by file, as a dataset entry is, so a copy changed by anyone else is replaced, never run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -9,10 +14,12 @@ use std::path::Path;
 use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, default_hash_threads, hash_all, read_checked};
+use crate::files::tree::{make_read_only_keeping_execute, remove_tree};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
 use crate::files::{MAX_WALK_DEPTH, RelativePath, Sha256Digest};
 use crate::identity::{SourceFile, SourceTree};
 use crate::repository::{SKIPPED_NAMES, Worker};
+use std::sync::atomic::Ordering::SeqCst;
 
 /// Why a worker's source could not be copied. `path` is relative to the worker's source directory (empty for the
 /// directory itself).
@@ -186,7 +193,88 @@ fn copy_tree(
     Ok(())
 }
 
-/// How an earlier copy of a worker's source (an attempt's `work/source-<role>/`) differs from what the worker's
+/// The folder of the state folder that holds the verified source copies.
+pub const SOURCES_DIR: &str = "sources";
+
+/// The name of a worker's copy in `sources/`: the hex SHA-256 of the canonical JSON of `{"include": {folder as
+/// declared: tree digest}, "source": tree digest}`, what the copy holds, as a record's `identity` names it.
+pub fn copy_key<'a>(source: &str, include: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let include: serde_json::Map<String, serde_json::Value> =
+        include.into_iter().map(|(folder, digest)| (folder.to_owned(), digest.into())).collect();
+    let preimage = serde_json::json!({"include": include, "source": source});
+    Sha256Digest::of(&metewand_protocol::to_canonical_vec(&preimage)).to_string()
+}
+
+/// The key of `worker`'s copy now.
+pub fn worker_copy_key(worker: &Worker) -> String {
+    let digests: Vec<(String, String)> =
+        worker.includes().iter().map(|include| (include.path().to_owned(), include.tree().digest())).collect();
+    copy_key(&worker.source_tree().digest(), digests.iter().map(|(folder, digest)| (folder.as_str(), digest.as_str())))
+}
+
+/// Tells copies made by one process apart.
+static STAGING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The verified copy of `worker`'s source (with its include folders) in `sources`, made when missing or replaced
+/// when it no longer matches the checked trees: its path, to run the worker in.
+///
+/// A new copy is made in a staging folder beside, made read-only and renamed into place, so a copy is never seen
+/// half-made; of two made at once the first renamed wins and the other is removed. An existing copy is walked and
+/// hashed against the checked trees before every use (nothing added, removed or changed, execute bits included); one
+/// that differs is moved aside and removed, and a fresh copy made.
+pub fn stored_copy(
+    repository: &CheckedRepository,
+    worker: &Worker,
+    sources: &Path,
+) -> Result<std::path::PathBuf, SourceCopyError> {
+    let io = |error: io::Error| SourceCopyError {
+        worker: worker.name().to_owned(),
+        path: String::new(),
+        problem: SourceCopyProblem::Io(error),
+    };
+    std::fs::create_dir_all(sources).map_err(io)?;
+    let key = worker_copy_key(worker);
+    let path = sources.join(&key);
+    for _ in 0..2 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(_) if compare_copy(worker, &path).is_some_and(|changes| changes.is_empty()) => return Ok(path),
+            Ok(_) => {
+                let aside =
+                    sources.join(format!(".stale-{key}-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
+                match std::fs::rename(&path, &aside) {
+                    Ok(()) => remove_tree(&aside).map_err(io)?,
+                    // Another session moved it first.
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                    Err(error) => return Err(io(error)),
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => return Err(io(error)),
+        }
+        let staging = sources.join(format!(".staging-{key}-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
+        let made = copy_source(repository, worker, &staging)
+            .and_then(|()| make_read_only_keeping_execute(&staging).map_err(io))
+            .and_then(|()| match std::fs::rename(&staging, &path) {
+                Ok(()) => Ok(true),
+                // rename(2) replaces only an empty folder: a copy another session renamed first stays.
+                Err(error) if matches!(error.raw_os_error(), Some(libc::ENOTEMPTY | libc::EEXIST)) => Ok(false),
+                Err(error) => Err(io(error)),
+            });
+        match made {
+            Ok(true) => return Ok(path),
+            Ok(false) => remove_tree(&staging).map_err(io)?,
+            Err(error) => {
+                // Nothing half-copied is left: on a full disk this also frees the room the record needs.
+                let _ = remove_tree(&staging);
+                return Err(error);
+            }
+        }
+    }
+    // Twice a copy appeared and differed: something keeps changing the store.
+    Err(io(io::Error::other(format!("the copy {} keeps changing while it is checked", path.display()))))
+}
+
+/// How an earlier copy of a worker's source (a copy the store kept, `sources/<key>/`) differs from what the worker's
 /// checked trees would copy now, by the copy's paths (an include folder's files under its name).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceChanges {
@@ -352,5 +440,41 @@ mod tests {
         let error = copy_source(&repository, worker, &out.path().join("stale")).unwrap_err();
         assert_eq!(error.path, "numerics/extra.py", "{error}");
         assert!(compare_copy(worker, &out.path().join("absent")).is_none());
+    }
+
+    #[test]
+    fn the_store_keeps_one_read_only_copy_per_content_and_replaces_a_changed_one_before_use() {
+        let (repo, repository) = source_repository();
+        let worker = repository.worker("w").unwrap();
+        let state = tempfile::tempdir().unwrap();
+        let sources = state.path().join(SOURCES_DIR);
+        // Made at once by four sessions: one copy, the others' staging folders gone.
+        let paths: Vec<std::path::PathBuf> = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                (0..4).map(|_| scope.spawn(|| stored_copy(&repository, worker, &sources).unwrap())).collect();
+            handles.into_iter().map(|handle| handle.join().unwrap()).collect()
+        });
+        assert!(paths.windows(2).all(|pair| pair[0] == pair[1]), "{paths:?}");
+        let copy = &paths[0];
+        assert_eq!(copy.file_name().unwrap().to_str().unwrap(), worker_copy_key(worker));
+        let entries: Vec<_> = fs::read_dir(&sources).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        assert_eq!((mode(copy), mode(&copy.join("run.py")), mode(&copy.join("lib/util.py"))), (0o500, 0o500, 0o400));
+        // Changed behind the executor's back (a worker without Landlock could): replaced before the next use.
+        fs::set_permissions(copy.join("lib"), fs::Permissions::from_mode(0o700)).unwrap();
+        fs::set_permissions(copy.join("lib/util.py"), fs::Permissions::from_mode(0o600)).unwrap();
+        fs::write(copy.join("lib/util.py"), "X = 'planted'\n").unwrap();
+        assert_eq!(stored_copy(&repository, worker, &sources).unwrap(), *copy);
+        assert_eq!(fs::read_to_string(copy.join("lib/util.py")).unwrap(), "X = 1\n");
+        let entries: Vec<_> = fs::read_dir(&sources).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(entries.len(), 1, "the changed copy was removed: {entries:?}");
+        // The key names the content: an edit of the source is another copy beside the first.
+        fs::write(repo.path().join("src/run.py"), "print('v2')\n").unwrap();
+        let edited = CheckedRepository::load(repo.path()).unwrap();
+        let second = stored_copy(&edited, edited.worker("w").unwrap(), &sources).unwrap();
+        assert_ne!(second, *copy);
+        assert_eq!(fs::read_to_string(second.join("run.py")).unwrap(), "print('v2')\n");
+        assert_eq!(fs::read_to_string(copy.join("run.py")).unwrap(), "print('run')\n");
+        let _ = std::process::Command::new("chmod").args(["-R", "u+w"]).arg(state.path()).status();
     }
 }

@@ -39,8 +39,8 @@ struct Moved;
 enum Goal {
     /// Removes every entry, then the root.
     Remove,
-    /// Makes every folder and regular file read-only.
-    ReadOnly,
+    /// Makes every folder and regular file read-only; files keep their execute bits when `true`.
+    ReadOnly(bool),
     /// Adds up what every entry takes (see [`usage`]); a folder its owner may not list is made `rwx` for its
     /// owner, as for removal, so that nothing is hidden from the count.
     Measure,
@@ -60,7 +60,13 @@ pub(crate) fn remove_tree(root: &Path) -> io::Result<()> {
 /// Makes every folder (`r-x` at most) and regular file (`r--` at most) of the tree at `root` read-only, each
 /// folder once everything in it is done, never following a link. Something that disappears meanwhile is skipped.
 pub(crate) fn make_read_only(root: &Path) -> io::Result<()> {
-    Walk::new(Goal::ReadOnly).run(root)
+    Walk::new(Goal::ReadOnly(false)).run(root)
+}
+
+/// Like [`make_read_only`], but a regular file keeps its execute bits (`r-x` at most): for source copies, whose
+/// execute bits are part of their digest.
+pub(crate) fn make_read_only_keeping_execute(root: &Path) -> io::Result<()> {
+    Walk::new(Goal::ReadOnly(true)).run(root)
 }
 
 /// The bytes the tree at `root` takes on disk, never following a link: for each entry (the root, folders, links
@@ -202,7 +208,7 @@ impl Walk {
     fn leave(&mut self) -> io::Result<()> {
         let done = self.levels.pop().expect("a folder is being walked");
         let fd = done.fd().expect("the innermost folder is held");
-        if self.goal == Goal::ReadOnly && done.mode != done.mode & 0o555 {
+        if matches!(self.goal, Goal::ReadOnly(_)) && done.mode != done.mode & 0o555 {
             rustix::fs::fchmod(fd, Mode::from_raw_mode(done.mode & 0o555))?;
         }
         let depth = self.levels.len();
@@ -268,7 +274,7 @@ fn open_folder(
 ) -> Result<Level, Errno> {
     let fd = match rustix::fs::openat(parent, name, DIRECTORY, Mode::empty()) {
         Ok(fd) => fd,
-        Err(Errno::ACCESS) if goal != Goal::ReadOnly => {
+        Err(Errno::ACCESS) if !matches!(goal, Goal::ReadOnly(_)) => {
             // A folder its owner may not list: opening it as a path needs no permission on it.
             let path = rustix::fs::openat(parent, name, DIRECTORY | OFlags::PATH, Mode::empty())?;
             chmod_opened(&path, permissions(&rustix::fs::fstat(&path)?) | 0o700)?;
@@ -279,7 +285,7 @@ fn open_folder(
     let stat = rustix::fs::fstat(&fd)?;
     *used = used.saturating_add(taken(&stat));
     let mode = permissions(&stat);
-    if goal != Goal::ReadOnly && mode & 0o700 != 0o700 {
+    if !matches!(goal, Goal::ReadOnly(_)) && mode & 0o700 != 0o700 {
         rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode | 0o700))?;
     }
     Ok(Level { id: identity(&stat), mode, listing: Listing::Reading(Dir::new(fd)?), child: None })
@@ -298,16 +304,17 @@ fn other(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg + Copy
             Ok(())
         }
         Goal::Remove => rustix::fs::unlinkat(parent, name, AtFlags::empty()),
-        Goal::ReadOnly => {
+        Goal::ReadOnly(keep_execute) => {
             // Opened as a path: no permission on the file is needed, nothing is opened for reading (a FIFO cannot
             // block), and a link is opened itself.
             let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
             let fd = rustix::fs::openat(parent, name, flags, Mode::empty())?;
             let stat = rustix::fs::fstat(&fd)?;
+            let mask = if keep_execute { 0o555 } else { 0o444 };
             match FileType::from_raw_mode(stat.st_mode) {
                 FileType::Directory => Err(Errno::ISDIR),
-                FileType::RegularFile if permissions(&stat) != permissions(&stat) & 0o444 => {
-                    chmod_opened(&fd, permissions(&stat) & 0o444)
+                FileType::RegularFile if permissions(&stat) != permissions(&stat) & mask => {
+                    chmod_opened(&fd, permissions(&stat) & mask)
                 }
                 _ => Ok(()),
             }
