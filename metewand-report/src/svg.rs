@@ -132,6 +132,12 @@ fn text(out: &mut String, x: f64, y: f64, anchor: &str, extra: &str, content: &s
     let _ = write!(out, r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}"{extra}>{}</text>"#, escape(content));
 }
 
+/// The room labels of `chars` characters need at the 12 px font (about 7 px a character, and a gap), at least
+/// `least` and at most 560 px.
+fn label_room(chars: usize, least: f64) -> f64 {
+    (16.0 + 7.0 * chars as f64).clamp(least, 560.0)
+}
+
 /// A legend entry: a line sample with its dash and marker, and the name.
 fn legend_entry(out: &mut String, index: usize, x: f64, y: f64, name: &str, line: bool) {
     let c = colour(index);
@@ -149,7 +155,12 @@ fn legend_entry(out: &mut String, index: usize, x: f64, y: f64, name: &str, line
 /// The performance profile of one problem: ρ(τ) against τ on a log₂ axis.
 pub fn profile(id: &str, section: &ProblemSection) -> String {
     let profile: &Profile = &section.profile;
-    let (width, left, right, top, bottom) = (720.0, 64.0, 200.0, 34.0, 56.0);
+    // The legend's room follows its longest name (rows split by program or worker have long ones), so no name is
+    // cut off; the plot keeps its width.
+    let longest = profile.series.iter().map(|series| series.implementation.chars().count()).max().unwrap_or(0);
+    let right = label_room(longest, 200.0) + 24.0;
+    let (left, top, bottom) = (64.0, 34.0, 56.0);
+    let width = 520.0 + right;
     let height = 380.0;
     let plot_w = width - left - right;
     let plot_h = height - top - bottom;
@@ -279,7 +290,11 @@ fn seconds_label(exponent: i32) -> String {
 /// [`MAX_POINTS_PER_ROW`]), the box from the first to the third quartile and the median as a bar, on a log₁₀ axis.
 pub fn execute_times(id: &str, section: &ProblemSection) -> String {
     let rows: Vec<&CellRow> = section.rows.iter().filter(|row| !row.times.is_empty()).collect();
-    let (width, left, right, top, bottom, row_h) = (720.0, 220.0, 24.0, 34.0, 52.0, 24.0);
+    // Row labels are `implementation / dataset`: the left margin follows the longest, so none is cut off.
+    let longest = rows.iter().map(|row| row.implementation.chars().count() + 3 + row.dataset.chars().count()).max();
+    let left = label_room(longest.unwrap_or(0), 220.0);
+    let (right, top, bottom, row_h) = (24.0, 34.0, 52.0, 24.0);
+    let width = left + 476.0 + right;
     let height = top + bottom + row_h * rows.len().max(1) as f64;
     let plot_w = width - left - right;
     let positive = |value: &f64| *value > 0.0;
@@ -375,7 +390,8 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
 /// The share of failed attempts of each implementation (rows) on each dataset (columns): darker is more, and each
 /// cell prints `failed/attempts` so the plot reads without colour.
 pub fn failure_heatmap(id: &str, section: &ProblemSection) -> String {
-    let (left, top, cell_w, cell_h) = (200.0, 64.0, 96.0, 30.0);
+    let longest = section.implementations.iter().map(|name| name.chars().count()).max().unwrap_or(0);
+    let (left, top, cell_w, cell_h) = (label_room(longest, 200.0), 64.0, 96.0, 30.0);
     let width = left + cell_w * section.datasets.len().max(1) as f64 + 150.0;
     let height = top + cell_h * section.implementations.len().max(1) as f64 + 40.0;
     let mut out = String::new();

@@ -426,6 +426,22 @@ fn attempts_of_different_programs_are_separate_named_rows() {
     );
     assert_eq!(names(&["venv", "unrecorded"]), ["fast"], "a record without a program is not another program");
     assert_eq!(names(&["system"]), ["fast"]);
+
+    // Such names are long: every plot makes room for its labels (about 7 px a character at its 12 px font), so none
+    // is cut off at the plot's edge.
+    let folders = [at(&dir, "venv"), at(&dir, "system")];
+    let html = render(&Report::new(&Records::read(&folders).unwrap(), Some(dir.path())), Format::Html);
+    let name = "fast (program /venv/bin/python3)".chars().count() as f64;
+    let widths: Vec<f64> = html
+        .split("<svg ")
+        .skip(1)
+        .map(|svg| svg.split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(widths.len(), 3, "a profile, a strip plot and a heatmap");
+    // Beside each plot's own area (the profile's plot, the strip plot's axis, the heatmap's cells and key), its
+    // labels: the names, `name / dataset`, and the names again.
+    let least = [520.0 + 7.0 * name, 476.0 + 7.0 * (name + 8.0), 246.0 + 7.0 * name];
+    assert!(widths.iter().zip(least).all(|(width, least)| *width >= least), "{widths:?} against {least:?}");
 }
 
 /// Campaigns run at different `-j` are never pooled: each implementation's attempts become a row of their own per
