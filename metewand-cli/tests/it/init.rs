@@ -8,9 +8,10 @@ use std::process::{Command, Output};
 use crate::{command, run as metewand, text};
 use metewand_testkit::sdk_src;
 
-/// A virtual environment where the SDK is installed (a `.pth` file naming this checkout's `sdk-python/src`, which
-/// is what an editable install writes). In `/tmp`, which a worker's view hides but for what its command names: a
-/// program found in a virtual environment names the environment.
+/// A virtual environment where the SDK is installed: its package copied into the environment's site-packages, as
+/// `pip install` puts it. In `/tmp`, which a worker's view hides but for what its command names: a program found in
+/// a virtual environment names the environment, packages included (a `.pth` naming this checkout would not do, as
+/// a checkout in `/tmp` stays hidden).
 fn sdk_venv(at: &Path) -> PathBuf {
     let venv = at.join("venv");
     let made = Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
@@ -21,7 +22,8 @@ fn sdk_venv(at: &Path) -> PathBuf {
         .output()
         .unwrap();
     let purelib = PathBuf::from(text(&purelib.stdout).trim());
-    fs::write(purelib.join("metewand-sdk.pth"), format!("{}\n", sdk_src().display())).unwrap();
+    let copied = Command::new("cp").arg("-R").arg(sdk_src().join("metewand")).arg(&purelib).status().unwrap();
+    assert!(copied.success(), "copying the SDK into {} failed", purelib.display());
     venv
 }
 
