@@ -246,6 +246,9 @@ pub struct SubmitConfig {
     pub sbatch_args: Vec<String>,
     /// Submit failed attempts (and failed materializations) again.
     pub retry_failed: bool,
+    /// Submit done attempts again whose workers ran another program than their commands find now, as this check
+    /// (made on the submitting node) says; `None` keeps them.
+    pub rerun_changed: Option<crate::changes::ProgramCheck>,
     /// Keep workers' processes together with the freezing sweep instead of a PID namespace.
     pub sweep_processes: bool,
 }
@@ -321,7 +324,8 @@ fn refuse_active(folder: &Path, slurm: &Slurm) -> Result<Vec<SlurmSubmission>, E
 ///
 /// It refuses while an earlier submission's jobs are pending or running; then it opens the folder (taking its lock
 /// and recording the plan and `environment` in `campaign.json`, as a local run does) and removes what will run
-/// again (unfinished folders, invalid, cancelled, and with `retry_failed` failed records). If an `sbatch` fails, the
+/// again (unfinished folders, invalid, cancelled, with `retry_failed` failed records, and with `rerun_changed` the
+/// records of attempts whose workers ran another program). If an `sbatch` fails, the
 /// jobs this submission already queued are cancelled.
 pub fn submit(
     plan: &CampaignPlan<'_>,
@@ -344,7 +348,11 @@ pub fn submit(
     let mut to_run: Vec<usize> = Vec::new();
     for (index, attempt) in plan.attempts().iter().enumerate() {
         let found = read_attempt(root, attempt.id.as_str());
-        if found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
+        let program_changed = match (&found, &config.rerun_changed) {
+            (Found::Record(record), Some(check)) => !check.changes(plan, record).is_empty(),
+            _ => false,
+        };
+        if !program_changed && found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
             summary.done += 1;
             continue;
         }

@@ -73,7 +73,7 @@ into FOLDER/slurm/<n>/, submits them with `sbatch --parsable`, records the job i
 and exits. One job array materializes the datasets still missing (one a task); arrays of packs of K attempts depend on \
 it (afterany) and run `metewand campaign work` by absolute path; a last job writes results.csv and results.jsonl. \
 Arrays are split at the cluster's MaxArraySize. Submitting again submits only what is missing, cancelled, or (with \
---retry-failed) failed; it refuses while jobs of an earlier submission are pending or running. `campaign status` shows \
+--retry-failed) failed, or (with --rerun-changed) done by another program than the workers' commands find now; it refuses while jobs of an earlier submission are pending or running. `campaign status` shows \
 the jobs' Slurm states; `campaign cancel` ends them.";
 
 /// The repository, the campaign and the axis flags, shared by `plan` and `run`.
@@ -202,6 +202,9 @@ struct SubmitArgs {
     /// submit attempts (and materializations) recorded failed again
     #[arg(long)]
     retry_failed: bool,
+    /// submit done attempts again whose workers ran another program than their commands find here now
+    #[arg(long)]
+    rerun_changed: bool,
     /// refuse to submit (exit 2) unless every worker would run fully confined on this machine
     #[arg(long)]
     require_confinement: bool,

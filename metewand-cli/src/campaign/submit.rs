@@ -29,6 +29,8 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         .map_err(|error| slurm_failure("submit", format!("cannot create {}: {error}", state_dir.display())))?;
     let binary = std::env::current_exe()
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
+    let environment = metewand_campaign::environment::capture(&repository);
+    let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(&plan, &environment));
     let config = slurm::SubmitConfig {
         binary,
         state_dir,
@@ -39,10 +41,11 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         account: args.account,
         sbatch_args: args.sbatch_args,
         retry_failed: args.retry_failed,
+        rerun_changed,
         sweep_processes: args.sweep_processes,
     };
-    let summary = slurm::submit(&plan, &path, metewand_campaign::environment::capture(&repository), &config, &slurm)
-        .map_err(|error| slurm_failure("submit", error))?;
+    let summary =
+        slurm::submit(&plan, &path, environment, &config, &slurm).map_err(|error| slurm_failure("submit", error))?;
     let mut out =
         format!("campaign     {} ({} attempts: {} already done)\n", plan.name(), summary.planned, summary.done);
     match &summary.submission {

@@ -254,25 +254,9 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     );
 }
 
-/// A record of the campaign folder, any one.
-fn any_record(folder: &Path) -> Value {
-    let entry = fs::read_dir(folder.join("attempts")).unwrap().next().unwrap().unwrap();
-    serde_json::from_slice(&fs::read(entry.path().join("attempt.json")).unwrap()).unwrap()
-}
-
-/// The environment's `PATH` with `dir` first.
-fn path_with(dir: &Path) -> std::ffi::OsString {
-    let mut dirs = vec![dir.to_owned()];
-    dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
-    std::env::join_paths(dirs).unwrap()
-}
-
-/// Ids do not show which program a command found (two virtual environments link to one interpreter): each record
-/// keeps what ran and where the command found it, `plan` and `run` name done attempts that ran another program
-/// than the command finds now, and only `--rerun-changed` runs them again.
-#[test]
-fn done_attempts_that_ran_another_program_are_named_and_run_again_only_with_rerun_changed() {
-    let bench = Bench::new("");
+/// Two links to the test worker, `bin-a/mw-solver` and `bin-b/mw-solver`, and the solver's command naming
+/// `mw-solver`, found on `PATH`: two programs that ids cannot tell apart.
+pub(crate) fn solver_found_on_path(bench: &Bench) {
     let worker = test_worker();
     for dir in ["bin-a", "bin-b"] {
         fs::create_dir(bench.path(dir)).unwrap();
@@ -285,6 +269,29 @@ fn done_attempts_that_ran_another_program_are_named_and_run_again_only_with_reru
     let toml =
         toml.replacen(&declared, "command = [\"mw-solver\", \"serve\", \"--conformant\", \"--quiet\", \"--quiet\"]", 1);
     fs::write(bench.path("repo/metewand.toml"), toml).unwrap();
+}
+
+/// A record of the campaign folder, any one.
+pub(crate) fn any_record(folder: &Path) -> Value {
+    let entry = fs::read_dir(folder.join("attempts")).unwrap().next().unwrap().unwrap();
+    serde_json::from_slice(&fs::read(entry.path().join("attempt.json")).unwrap()).unwrap()
+}
+
+/// The environment's `PATH` with `dir` first.
+pub(crate) fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut dirs = vec![dir.to_owned()];
+    dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// Ids do not show which program a command found (two virtual environments link to one interpreter): each record
+/// keeps what ran and where the command found it, `plan` and `run` name done attempts that ran another program
+/// than the command finds now, and only `--rerun-changed` runs them again.
+#[test]
+fn done_attempts_that_ran_another_program_are_named_and_run_again_only_with_rerun_changed() {
+    let bench = Bench::new("");
+    solver_found_on_path(&bench);
+    let worker = test_worker();
     let in_env = |dir: &str, args: Vec<String>| {
         let mut command = command(&args);
         command.env("PATH", path_with(&bench.path(dir)));

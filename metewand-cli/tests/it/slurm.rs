@@ -16,7 +16,7 @@ use metewand_campaign::slurm::{JobKind, Slurm, parse_max_array_size, submissions
 use metewand_testkit::{Requirement, skip};
 use serde_json::Value;
 
-use crate::campaign::{Bench, failures, outcomes};
+use crate::campaign::{Bench, any_record, failures, outcomes, path_with, solver_found_on_path};
 use crate::{command, run as metewand, text};
 
 /// `MaxArraySize` of the cluster `sbatch` reaches, or `None` after reporting the skip.
@@ -330,4 +330,45 @@ fn slurm_a_task_that_cannot_see_its_folder_fails_loudly() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains(&format!("cannot see the campaign folder {}", missing.display())), "{stderr}");
     assert!(stderr.contains("a filesystem that the submitting machine and every node share"), "{stderr}");
+}
+
+/// A resubmission keeps done attempts whose worker ran another program than its command finds now (another
+/// directory first on `PATH`), unless `--rerun-changed`: then only those are submitted again, and their new
+/// records name the program found now.
+#[test]
+fn slurm_rerun_changed_resubmits_the_attempts_that_ran_another_program() {
+    let Some(_) = cluster() else {
+        return;
+    };
+    let bench = Bench::new("");
+    solver_found_on_path(&bench);
+    let folder = bench.path("out");
+    let _queued = Queued(folder.clone());
+    let submit_with = |dir: &str, extra: &[&str]| {
+        let mut args = strings(&["campaign", "submit", bench.path("repo").to_str().unwrap(), "main"]);
+        args.extend(["--state-dir".to_owned(), bench.path("state").to_str().unwrap().to_owned()]);
+        args.extend(["--out".to_owned(), folder.to_str().unwrap().to_owned()]);
+        args.extend(strings(extra));
+        let mut command = command(&args);
+        command.env("PATH", path_with(&bench.path(dir)));
+        command.output().unwrap()
+    };
+    let found = |dir: &str| bench.path(dir).join("mw-solver").to_str().unwrap().to_owned();
+    let first = submit_with("bin-a", &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    assert!(outcomes(&folder).values().all(|outcome| outcome == "reached"), "{:#?}", failures(&folder));
+    assert_eq!(any_record(&folder)["implementation"]["program"]["path_match"].as_str(), Some(found("bin-a").as_str()));
+
+    let kept = submit_with("bin-b", &[]);
+    assert_eq!(kept.status.code(), Some(0), "{}", text(&kept.stderr));
+    assert!(text(&kept.stdout).contains("submitted    nothing: every attempt has a record"), "{}", text(&kept.stdout));
+    let again = submit_with("bin-b", &["--rerun-changed"]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    let all = submissions(&folder).unwrap();
+    assert_eq!(all.len(), 2, "a second submission: {}", text(&again.stdout));
+    assert_eq!(all[1].attempts.len(), 4, "{}", text(&again.stdout));
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    assert!(outcomes(&folder).values().all(|outcome| outcome == "reached"), "{:#?}", failures(&folder));
+    assert_eq!(any_record(&folder)["implementation"]["program"]["path_match"].as_str(), Some(found("bin-b").as_str()));
 }
