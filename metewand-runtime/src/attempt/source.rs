@@ -311,7 +311,10 @@ pub fn compare_copy(worker: &Worker, copy: &Path) -> Option<SourceChanges> {
             max_size: None,
         })
         .collect();
-    let hashed = hash_all(root.as_fd(), &checks, default_hash_threads(), ReadControl::default()).ok()?;
+    // A source of a few files is hashed faster than threads start: more threads only for a large one.
+    let bytes: u64 = inventory.files.values().map(|walked| walked.size).sum();
+    let threads = if bytes < 8 << 20 { std::num::NonZeroUsize::MIN } else { default_hash_threads() };
+    let hashed = hash_all(root.as_fd(), &checks, threads, ReadControl::default()).ok()?;
     let then: BTreeMap<&str, (Sha256Digest, bool)> =
         paths.iter().zip(&hashed).map(|(path, hashed)| (path.as_str(), (hashed.sha256, hashed.executable))).collect();
     let mut now: BTreeMap<String, (Sha256Digest, bool)> =
