@@ -84,6 +84,45 @@ impl SourceTree {
         SourceTree { digest: digest(&Value::Array(records)), files }
     }
 
+    /// The tree of the files a walk of `directory` found, each hashed with the checked read on at most `threads`
+    /// threads; the error names the first file (in path order) that changed or could not be read.
+    pub(crate) fn of_walked(
+        directory: std::os::fd::BorrowedFd<'_>,
+        inventory: &crate::files::walk::Inventory,
+        threads: std::num::NonZeroUsize,
+    ) -> Result<SourceTree, (String, crate::files::FileError)> {
+        use crate::files::read::{FileCheck, ReadControl, hash_all};
+        let paths: Vec<crate::files::RelativePath> = inventory
+            .files
+            .keys()
+            .map(|path| crate::files::RelativePath::new(path).expect("walked paths are relative"))
+            .collect();
+        let checks: Vec<FileCheck<'_>> = paths
+            .iter()
+            .map(|path| FileCheck {
+                path,
+                walked: &inventory.files[path.as_str()],
+                size: None,
+                sha256: None,
+                single_link: false,
+                max_size: None,
+            })
+            .collect();
+        let hashed = hash_all(directory, &checks, threads, ReadControl::default())
+            .map_err(|(index, error)| (paths[index].as_str().to_owned(), error))?;
+        let files = paths
+            .into_iter()
+            .zip(hashed)
+            .map(|(path, hashed)| SourceFile {
+                path: path.as_str().to_owned(),
+                size: hashed.size,
+                sha256: hashed.sha256,
+                executable: hashed.executable,
+            })
+            .collect();
+        Ok(SourceTree::new(files))
+    }
+
     /// The files, in UTF-8 byte order of their paths.
     pub fn files(&self) -> &[SourceFile] {
         &self.files

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
-use crate::files::read::{FileCheck, FileError, ReadControl, default_hash_threads, hash_all, read_checked};
+use crate::files::read::{FileCheck, FileError, ReadControl, default_hash_threads, read_checked};
 use crate::files::tree::{make_read_only_keeping_execute, remove_tree};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
 use crate::files::{MAX_WALK_DEPTH, RelativePath, Sha256Digest};
@@ -298,25 +298,12 @@ impl SourceChanges {
 pub fn compare_copy(worker: &Worker, copy: &Path) -> Option<SourceChanges> {
     let root = open_root(copy).ok()?;
     let inventory = walk(root.as_fd(), &[]).ok()?;
-    let paths: Vec<RelativePath> =
-        inventory.files.keys().map(|path| RelativePath::new(path).ok()).collect::<Option<_>>()?;
-    let checks: Vec<FileCheck<'_>> = paths
-        .iter()
-        .map(|path| FileCheck {
-            path,
-            walked: &inventory.files[path.as_str()],
-            size: None,
-            sha256: None,
-            single_link: false,
-            max_size: None,
-        })
-        .collect();
     // A source of a few files is hashed faster than threads start: more threads only for a large one.
     let bytes: u64 = inventory.files.values().map(|walked| walked.size).sum();
     let threads = if bytes < 8 << 20 { std::num::NonZeroUsize::MIN } else { default_hash_threads() };
-    let hashed = hash_all(root.as_fd(), &checks, threads, ReadControl::default()).ok()?;
+    let copied = SourceTree::of_walked(root.as_fd(), &inventory, threads).ok()?;
     let then: BTreeMap<&str, (Sha256Digest, bool)> =
-        paths.iter().zip(&hashed).map(|(path, hashed)| (path.as_str(), (hashed.sha256, hashed.executable))).collect();
+        copied.files().iter().map(|file| (file.path.as_str(), (file.sha256, file.executable))).collect();
     let mut now: BTreeMap<String, (Sha256Digest, bool)> =
         worker.source_tree().files().iter().map(|file| (file.path.clone(), (file.sha256, file.executable))).collect();
     for include in worker.includes() {

@@ -43,11 +43,10 @@ pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, boolean, check_substitutions, string, strings, to_json, wrong_type};
 
 use crate::catalog::{CatalogBuilder, SchemaCatalog};
-use crate::files::read::{FileCheck, ReadControl, hash_all};
 use crate::files::walk::{OpenError, WalkError, open_beneath, open_root, walk};
 use crate::files::{RelativePath, default_hash_threads};
 use crate::identity::{
-    DatasetKey, ProblemContractId, SourceFile, SourceTree, WorkerId, dataset_key, problem_contract_id, worker_identity,
+    DatasetKey, ProblemContractId, SourceTree, WorkerId, dataset_key, problem_contract_id, worker_identity,
 };
 
 pub(crate) use load::valid_name;

@@ -74,34 +74,7 @@ impl Loader<'_> {
             WalkError::Changed { path } => directory_error(format!("changed while it was read, at {path:?}")),
             WalkError::Io { path, source } => directory_error(format!("cannot be read at {path:?}: {source}")),
         })?;
-        let paths: Vec<RelativePath> =
-            inventory.files.keys().map(|path| RelativePath::new(path).expect("walked paths are relative")).collect();
-        let checks: Vec<FileCheck<'_>> = paths
-            .iter()
-            .map(|path| FileCheck {
-                path,
-                walked: &inventory.files[path.as_str()],
-                size: None,
-                sha256: None,
-                single_link: false,
-                max_size: None,
-            })
-            .collect();
-        let hashed =
-            hash_all(directory, &checks, options.hash_threads, ReadControl::default()).map_err(|(index, error)| {
-                directory_error(format!("changed or could not be read: {:?} {error}", paths[index].as_str()))
-            })?;
-        Ok(SourceTree::new(
-            paths
-                .into_iter()
-                .zip(hashed)
-                .map(|(path, hashed)| SourceFile {
-                    path: path.as_str().to_owned(),
-                    size: hashed.size,
-                    sha256: hashed.sha256,
-                    executable: hashed.executable,
-                })
-                .collect(),
-        ))
+        SourceTree::of_walked(directory, &inventory, options.hash_threads)
+            .map_err(|(path, error)| directory_error(format!("changed or could not be read: {path:?} {error}")))
     }
 }
