@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use metewand_runtime::attempt::{SOURCES_DIR, SourceChanges, compare_copy, copy_key};
+use metewand_runtime::protocol::common::WorkerId;
 use metewand_runtime::protocol::generated::attempt_record::{AttemptRecord, WorkerIdentity, WorkerProgram};
 use metewand_runtime::repository::Worker;
 
@@ -42,26 +43,10 @@ pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path)
     let mut changed: BTreeMap<String, ChangedWorker> = BTreeMap::new();
     for entry in previous.attempts.iter().filter(|entry| !current.contains(entry.id.as_str())).take(CHANGE_SAMPLE) {
         let Found::Record(record) = read_attempt(folder, entry.id.as_str()) else { continue };
-        let ran = [
-            (
-                repository.implementations().get(record.implementation.name.as_str()).map(|i| i.worker()),
-                &record.implementation.worker_id,
-                record.implementation.identity.as_ref(),
-            ),
-            (
-                repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
-                &record.dataset.materializer.worker_id,
-                record.dataset.materializer.identity.as_ref(),
-            ),
-            (
-                repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
-                &record.evaluator.worker_id,
-                record.evaluator.identity.as_ref(),
-            ),
-        ];
-        for (name, recorded, parts) in ran {
-            let Some(worker) = name.and_then(|name| repository.worker(name)) else { continue };
-            if worker.identity() == recorded {
+        for ran in sessions(plan, &record) {
+            let Some(worker) = ran.worker.and_then(|name| repository.worker(name)) else { continue };
+            let parts = ran.identity;
+            if worker.identity() == ran.worker_id {
                 continue;
             }
             let entry = changed.entry(worker.name().to_owned()).or_insert_with(|| ChangedWorker {
@@ -88,6 +73,43 @@ pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path)
         }
     }
     changed.into_values().collect()
+}
+
+/// What a record says of one of its worker sessions.
+struct Session<'r> {
+    /// The worker serving that role now, by the repository's definition the record names (`None` when the
+    /// repository no longer has it).
+    worker: Option<&'r str>,
+    worker_id: &'r WorkerId,
+    identity: Option<&'r WorkerIdentity>,
+    program: Option<&'r WorkerProgram>,
+}
+
+/// A record's three worker sessions: the implementation, the materializer and the evaluator.
+fn sessions<'r>(plan: &'r CampaignPlan<'_>, record: &'r AttemptRecord) -> [Session<'r>; 3] {
+    let repository = plan.repository();
+    let (implementation, materializer, evaluator) =
+        (&record.implementation, &record.dataset.materializer, &record.evaluator);
+    [
+        Session {
+            worker: repository.implementations().get(implementation.name.as_str()).map(|i| i.worker()),
+            worker_id: &implementation.worker_id,
+            identity: implementation.identity.as_ref(),
+            program: implementation.program.as_ref(),
+        },
+        Session {
+            worker: repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
+            worker_id: &materializer.worker_id,
+            identity: materializer.identity.as_ref(),
+            program: materializer.program.as_ref(),
+        },
+        Session {
+            worker: repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
+            worker_id: &evaluator.worker_id,
+            identity: evaluator.identity.as_ref(),
+            program: evaluator.program.as_ref(),
+        },
+    ]
 }
 
 /// Which parts of `worker`'s identity differ from those a record kept.
@@ -160,25 +182,11 @@ impl ProgramCheck {
 
     /// The workers of `record` that ran another program than their command finds now.
     pub fn changes(&self, plan: &CampaignPlan<'_>, record: &AttemptRecord) -> Vec<ProgramChange> {
-        let repository = plan.repository();
-        let ran = [
-            (
-                repository.implementations().get(record.implementation.name.as_str()).map(|i| i.worker()),
-                record.implementation.program.as_ref(),
-            ),
-            (
-                repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
-                record.dataset.materializer.program.as_ref(),
-            ),
-            (
-                repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
-                record.evaluator.program.as_ref(),
-            ),
-        ];
-        ran.into_iter()
-            .filter_map(|(worker, program)| {
-                let worker = worker?;
-                let change = differs(program?, self.now.get(worker)?)?;
+        sessions(plan, record)
+            .into_iter()
+            .filter_map(|ran| {
+                let worker = ran.worker?;
+                let change = differs(ran.program?, self.now.get(worker)?)?;
                 Some(ProgramChange { worker: worker.to_owned(), then: change.0, now: change.1 })
             })
             .collect()

@@ -43,9 +43,19 @@ impl Bench {
         self.dir.path().join(name)
     }
 
-    /// `metewand campaign run REPO NAME --state-dir STATE --out OUT` and `extra`.
+    /// `metewand campaign run REPO NAME --state-dir STATE` and `extra`.
     pub(crate) fn run_args(&self, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
-        let mut args: Vec<String> = ["campaign", "run"].map(String::from).to_vec();
+        self.campaign_args("run", name, state, extra)
+    }
+
+    /// `metewand campaign plan REPO NAME --state-dir STATE`.
+    pub(crate) fn plan_args(&self, name: &str, state: &str) -> Vec<String> {
+        self.campaign_args("plan", name, state, &[])
+    }
+
+    /// `metewand campaign COMMAND REPO NAME --state-dir STATE` and `extra`.
+    fn campaign_args(&self, command: &str, name: &str, state: &str, extra: &[&str]) -> Vec<String> {
+        let mut args: Vec<String> = ["campaign", command].map(String::from).to_vec();
         args.push(self.path("repo").to_str().unwrap().to_owned());
         args.push(name.to_owned());
         args.extend(["--state-dir".to_owned(), self.path(state).to_str().unwrap().to_owned()]);
@@ -169,14 +179,7 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     assert_eq!(again.status.code(), Some(0));
     assert_eq!(text(&again.stderr), "");
     assert!(text(&again.stdout).contains("(4 attempts: 4 already done, 0 run now)"), "{}", text(&again.stdout));
-    let plan = metewand(&[
-        "campaign".into(),
-        "plan".into(),
-        bench.path("repo").to_str().unwrap().into(),
-        "main".into(),
-        "--state-dir".into(),
-        bench.path("state").to_str().unwrap().into(),
-    ]);
+    let plan = metewand(&bench.plan_args("main", "state"));
     let shown = text(&plan.stdout);
     assert!(shown.contains("done         4 of 4 (0 to run)\n"), "{shown}");
     assert!(shown.contains("datasets     2 distinct (2 already in the store"), "{shown}");
@@ -184,14 +187,7 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
 
     // Editing the solver's source changes its identity, so its attempts' ids: the plan says which worker, and why.
     fs::write(bench.path("repo/src-solver/README"), "the test worker is an executable elsewhere, still\n").unwrap();
-    let plan = metewand(&[
-        "campaign".into(),
-        "plan".into(),
-        bench.path("repo").to_str().unwrap().into(),
-        "main".into(),
-        "--state-dir".into(),
-        bench.path("state").to_str().unwrap().into(),
-    ]);
+    let plan = metewand(&bench.plan_args("main", "state"));
     let shown = text(&plan.stdout);
     assert!(shown.contains("done         0 of 4 (4 to run)\n"), "{shown}");
     assert!(
@@ -236,14 +232,7 @@ fn a_run_prints_plain_progress_then_status_and_export_read_the_folder() {
     let copies = fs::read_dir(bench.path("state/sources")).unwrap().map(|entry| entry.unwrap().path());
     assert_eq!(copies.filter(|copy| copy.join("shared/numerics.py").is_file()).count(), 1);
     fs::write(bench.path("repo/shared/numerics.py"), "N = 2\n").unwrap();
-    let plan = metewand(&[
-        "campaign".into(),
-        "plan".into(),
-        bench.path("repo").to_str().unwrap().into(),
-        "main".into(),
-        "--state-dir".into(),
-        bench.path("state").to_str().unwrap().into(),
-    ]);
+    let plan = metewand(&bench.plan_args("main", "state"));
     let shown = text(&plan.stdout);
     assert!(
         shown.contains(
@@ -307,11 +296,7 @@ fn done_attempts_that_ran_another_program_are_named_and_run_again_only_with_reru
     assert!(record["evaluator"]["program"]["path_match"].is_null(), "named by its real path: {record}");
 
     // The same PATH: nothing to say. The other link first on PATH: the plan names the change and keeps them.
-    let plan_args: Vec<String> = ["campaign", "plan"]
-        .map(String::from)
-        .into_iter()
-        .chain(bench.run_args("main", "state", &[]).into_iter().skip(2))
-        .collect();
+    let plan_args = bench.plan_args("main", "state");
     let same = in_env("bin-a", plan_args.clone());
     assert!(!text(&same.stdout).contains("program      "), "{}", text(&same.stdout));
     let plan = in_env("bin-b", plan_args);

@@ -5,6 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::campaign::path_with;
 use crate::{command, run as metewand, text};
 use metewand_testkit::sdk_src;
 
@@ -29,11 +30,9 @@ fn sdk_venv(at: &Path) -> PathBuf {
 
 /// `metewand` with `args`, the virtual environment first on `PATH`.
 fn in_venv(venv: &Path, args: &[&str]) -> Output {
-    let mut dirs = vec![venv.join("bin")];
-    dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
     let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
     let mut command = command(&args);
-    command.env("PATH", std::env::join_paths(dirs).unwrap());
+    command.env("PATH", path_with(&venv.join("bin")));
     command.output().unwrap()
 }
 
