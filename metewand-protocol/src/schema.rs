@@ -38,9 +38,10 @@ embedded!(DATASET_PUBLISHED, "dataset-published");
 embedded!(DATASET_MATERIALIZATION, "dataset-materialization");
 embedded!(SLURM_SUBMISSION, "slurm-submission");
 embedded!(CAMPAIGN_FILE, "campaign-file");
+embedded!(CAMPAIGN_INDEX, "campaign-index");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 10] = [
+pub const ALL: [EmbeddedSchema; 11] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -51,6 +52,7 @@ pub const ALL: [EmbeddedSchema; 10] = [
     DATASET_MATERIALIZATION,
     SLURM_SUBMISSION,
     CAMPAIGN_FILE,
+    CAMPAIGN_INDEX,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

@@ -1393,7 +1393,7 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
             })
     }
 }
-///`ProblemTimed`
+///What a problem ranks implementations by: the executor's time of the implementation's execute request, or of prepare and execute together.
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,

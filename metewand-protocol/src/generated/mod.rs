@@ -11,6 +11,8 @@ pub mod artifact_manifest;
 pub mod attempt_record;
 /// Metewand campaign folder index: `schemas/campaign-file.schema.json`.
 pub mod campaign_file;
+/// Metewand campaign index entry: `schemas/campaign-index.schema.json`.
+pub mod campaign_index;
 /// Metewand common definitions: `schemas/common.schema.json`.
 pub mod common;
 /// Metewand dataset materialization: `schemas/dataset-materialization.schema.json`.

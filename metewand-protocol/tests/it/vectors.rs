@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use metewand_protocol::generated::{
-    artifact_manifest, attempt_record, campaign_file, common, dataset_materialization, dataset_published, metrics,
-    result_manifest, slurm_submission,
+    artifact_manifest, attempt_record, campaign_file, campaign_index, common, dataset_materialization,
+    dataset_published, metrics, result_manifest, slurm_submission,
 };
 use metewand_protocol::messages;
 use serde::Serialize;
@@ -53,6 +53,7 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert(("dataset-materialization", None), round_trip::<dataset_materialization::DatasetMaterialization>);
     table.insert(("slurm-submission", None), round_trip::<slurm_submission::SlurmSubmission>);
     table.insert(("campaign-file", None), round_trip::<campaign_file::CampaignFile>);
+    table.insert(("campaign-index", None), round_trip::<campaign_index::CampaignIndex>);
     table
 }
 

@@ -10,6 +10,7 @@ worker pays only for the modules it uses:
 - ``metewand.models.artifact_manifest``: Metewand dataset manifest
 - ``metewand.models.attempt_record``: Metewand attempt record
 - ``metewand.models.campaign_file``: Metewand campaign folder index
+- ``metewand.models.campaign_index``: Metewand campaign index entry
 - ``metewand.models.common``: Metewand common definitions
 - ``metewand.models.dataset_materialization``: Metewand dataset materialization
 - ``metewand.models.dataset_published``: Metewand dataset store record

@@ -68,6 +68,8 @@ if TYPE_CHECKING:
         "failed",
         "cancelled",
     ]
+
+    ProblemTimed: TypeAlias = Literal["execute", "prepare+execute"]
 else:
 
     def __getattr__(name: str) -> object:
@@ -91,8 +93,10 @@ __all__ = [
     "ModelError",
     "OUTCOME_VALUES",
     "Outcome",
+    "PROBLEM_TIMED_VALUES",
     "PhaseRecord",
     "Problem",
+    "ProblemTimed",
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
@@ -125,6 +129,11 @@ OUTCOME_VALUES: frozenset[Outcome] = frozenset(
 cancelled.
 """
 
+PROBLEM_TIMED_VALUES: frozenset[ProblemTimed] = frozenset({"execute", "prepare+execute"})
+"""What a problem ranks implementations by: the executor's time of the implementation's execute
+request, or of prepare and execute together.
+"""
+
 _CONFINEMENT_CAPABILITIES_VALUES: frozenset[str] = frozenset({"none", "kept"})
 
 _CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
@@ -143,13 +152,15 @@ _CONFINEMENT_SIGNALS_VALUES: frozenset[str] = frozenset({"scoped", "unscoped"})
 
 _CPUS_BINDING_VALUES: frozenset[str] = frozenset({"locked", "advisory", "inherited"})
 
-_PROBLEM_TIMED_VALUES: frozenset[str] = frozenset({"execute", "prepare+execute"})
-
 _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
     {"rlimit", "pid_max", "cgroup", "watched", "none"}
 )
 
-_LITERAL_ALIASES = {"FailureKind": FAILURE_KIND_VALUES, "Outcome": OUTCOME_VALUES}
+_LITERAL_ALIASES = {
+    "FailureKind": FAILURE_KIND_VALUES,
+    "Outcome": OUTCOME_VALUES,
+    "ProblemTimed": PROBLEM_TIMED_VALUES,
+}
 
 
 def _failure_kind(value: object, path: str) -> FailureKind:
@@ -162,6 +173,13 @@ def _outcome(value: object, path: str) -> Outcome:
     or cancelled.
     """
     return check_enum(value, path, OUTCOME_VALUES)
+
+
+def _problem_timed(value: object, path: str) -> ProblemTimed:
+    """What a problem ranks implementations by: the executor's time of the implementation's execute
+    request, or of prepare and execute together.
+    """
+    return check_enum(value, path, PROBLEM_TIMED_VALUES)
 
 
 def _tree_digest(value: object, path: str) -> str:
@@ -1438,7 +1456,10 @@ class Problem:
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
 
-    timed: Literal["execute", "prepare+execute"] | None
+    timed: ProblemTimed | None
+    """What a problem ranks implementations by: the executor's time of the implementation's execute
+    request, or of prepare and execute together.
+    """
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -1450,12 +1471,12 @@ class Problem:
         contract_id: str,
         name: str,
         parameters: dict[str, Any],
-        timed: Literal["execute", "prepare+execute"] | None = None,
+        timed: ProblemTimed | None = None,
     ) -> None:
         self.contract_id = _problem_contract_id(contract_id, "/contract_id")
         self.name = check_string(name, "/name", min_length=1)
         self.parameters = check_json_object(parameters, "/parameters")
-        self.timed = None if timed is None else check_enum(timed, "/timed", _PROBLEM_TIMED_VALUES)
+        self.timed = None if timed is None else _problem_timed(timed, "/timed")
 
     @classmethod
     def from_dict(cls, data: object) -> Problem:
@@ -1471,7 +1492,7 @@ class Problem:
         model.name = check_string(fields["name"], path + "/name", min_length=1)
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
         if "timed" in fields:
-            model.timed = check_enum(fields["timed"], path + "/timed", _PROBLEM_TIMED_VALUES)
+            model.timed = _problem_timed(fields["timed"], path + "/timed")
         else:
             model.timed = None
         return model

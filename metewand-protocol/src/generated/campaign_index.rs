@@ -1,0 +1,632 @@
+// Generated from schemas/campaign-index.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand campaign index entry: types generated from `schemas/campaign-index.schema.json`.
+//!
+//! One line of an index part, index/<part>.jsonl in a campaign folder: what readers (status, plan, report,
+//! compare, export, load) need of one attempt's record, with the size and SHA-256 of the record's bytes. The
+//! executor appends an entry after writing the record; each writer (a local run, a Slurm task, a reader that
+//! rebuilt entries) appends to a part of its own. An entry is used only while attempts/<attempt_id>/attempt.json
+//! is exactly those bytes; otherwise the record itself is read and a new entry written. concurrency is how many
+//! attempts the campaign ran at once when this one ran; metrics are the record's metrics that are numbers.
+
+///One line of an index part, index/<part>.jsonl in a campaign folder: what readers (status, plan, report, compare, export, load) need of one attempt's record, with the size and SHA-256 of the record's bytes. The executor appends an entry after writing the record; each writer (a local run, a Slurm task, a reader that rebuilt entries) appends to a part of its own. An entry is used only while attempts/<attempt_id>/attempt.json is exactly those bytes; otherwise the record itself is read and a new entry written. concurrency is how many attempts the campaign ran at once when this one ran; metrics are the record's metrics that are numbers.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct CampaignIndex {
+    pub attempt_id: super::common::AttemptId,
+    pub concurrency: crate::strict::SafeUint,
+    pub dataset: Dataset,
+    pub evaluator: Session,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub failure: ::std::option::Option<Failure>,
+    pub finished_at: super::common::Timestamp,
+    ///The entry's format: 1, the only one this version reads.
+    pub format: Format1,
+    pub implementation: Implementation,
+    pub metrics: crate::strict::JsonObject,
+    pub outcome: super::attempt_record::Outcome,
+    ///The record's phases, in order, as far as readers add them up.
+    pub phases: ::std::vec::Vec<PhaseTime>,
+    pub problem: Problem,
+    pub record: RecordBytes,
+    pub started_at: super::common::Timestamp,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub verdict: ::std::option::Option<super::common::Verdict>,
+}
+///The dataset's name and its materializer's session.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Dataset {
+    pub materializer: Session,
+    pub name: DatasetName,
+}
+///`DatasetName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct DatasetName(::std::string::String);
+impl ::std::ops::Deref for DatasetName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<DatasetName> for ::std::string::String {
+    fn from(value: DatasetName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for DatasetName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for DatasetName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for DatasetName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DatasetName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The record's failure: its role and phase (null for the executor's own), kind and message, and log, the failing session's log relative to the attempt's folder when it has one.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Failure {
+    pub kind: super::attempt_record::FailureKind,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub log: ::std::option::Option<FailureLog>,
+    pub message: FailureMessage,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub phase: ::std::option::Option<super::common::Phase>,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub role: ::std::option::Option<super::common::Role>,
+}
+///`FailureLog`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct FailureLog(::std::string::String);
+impl ::std::ops::Deref for FailureLog {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<FailureLog> for ::std::string::String {
+    fn from(value: FailureLog) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for FailureLog {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureLog {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureLog {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FailureLog {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///`FailureMessage`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct FailureMessage(::std::string::String);
+impl ::std::ops::Deref for FailureMessage {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<FailureMessage> for ::std::string::String {
+    fn from(value: FailureMessage) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for FailureMessage {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for FailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FailureMessage {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FailureMessage {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The implementation's name and session, what it claimed of its own time, and its peak resident memory when its session ended cleanly.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Implementation {
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
+    pub name: ImplementationName,
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub peak_rss_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub program: ::std::option::Option<super::attempt_record::WorkerProgram>,
+    pub worker_id: super::common::WorkerId,
+}
+///`ImplementationName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ImplementationName(::std::string::String);
+impl ::std::ops::Deref for ImplementationName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ImplementationName> for ::std::string::String {
+    fn from(value: ImplementationName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ImplementationName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ImplementationName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ImplementationName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ImplementationName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///One request sent: by whom it was served, which phase, and how long the executor waited for its answer.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct PhaseTime {
+    pub duration_ns: crate::strict::SafeUint,
+    pub phase: super::common::Phase,
+    pub role: super::common::Role,
+}
+///The problem's name and contract id, and what it ranks by (absent for records written before it was recorded).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Problem {
+    pub contract_id: super::common::ProblemContractId,
+    pub name: ProblemName,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub timed: ::std::option::Option<super::attempt_record::ProblemTimed>,
+}
+///`ProblemName`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ProblemName(::std::string::String);
+impl ::std::ops::Deref for ProblemName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ProblemName> for ::std::string::String {
+    fn from(value: ProblemName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ProblemName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ProblemName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ProblemName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProblemName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///The record's bytes this entry was made from.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct RecordBytes {
+    pub sha256: super::common::Sha256,
+    pub size: crate::strict::SafeUint,
+}
+///A worker session: its resolved worker identity and, when the record says, the program it ran.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Session {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub program: ::std::option::Option<super::attempt_record::WorkerProgram>,
+    pub worker_id: super::common::WorkerId,
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}
+/// The constant `1`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Format1;
+impl ::serde::Serialize for Format1 {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_u64(1u64)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Format1 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Format1Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
+            type Value = Format1;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the integer 1")
+            }
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                value: u64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1u64 {
+                    Ok(Format1)
+                } else {
+                    Err(
+                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
+                    )
+                }
+            }
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                value: i64,
+            ) -> ::std::result::Result<Format1, E> {
+                match u64::try_from(value) {
+                    Ok(value) => self.visit_u64(value),
+                    Err(_) => {
+                        Err(
+                            E::invalid_value(
+                                ::serde::de::Unexpected::Signed(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
+            fn visit_f64<E: ::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::std::result::Result<Format1, E> {
+                if value == 1.0 {
+                    Ok(Format1)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Format1Visitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CampaignIndex {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        CampaignIndex::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CampaignIndex {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        CampaignIndex::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Dataset {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Dataset::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Dataset {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Dataset::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Failure {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Failure::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Failure {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Failure::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Implementation::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Implementation {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Implementation::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PhaseTime {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PhaseTime::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PhaseTime {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PhaseTime::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Problem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Problem::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Problem {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Problem::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RecordBytes {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        RecordBytes::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for RecordBytes {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        RecordBytes::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Session {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Session::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Session {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Session::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for DatasetName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for FailureLog {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for FailureMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for ImplementationName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for ProblemName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}

@@ -1,0 +1,781 @@
+# Generated from schemas/campaign-index.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+"""Metewand campaign index entry.
+
+One line of an index part, index/<part>.jsonl in a campaign folder: what readers (status, plan,
+report, compare, export, load) need of one attempt's record, with the size and SHA-256 of the
+record's bytes. The executor appends an entry after writing the record; each writer (a local run,
+a Slurm task, a reader that rebuilt entries) appends to a part of its own. An entry is used only
+while attempts/<attempt_id>/attempt.json is exactly those bytes; otherwise the record itself is
+read and a new entry written. concurrency is how many attempts the campaign ran at once when this
+one ran; metrics are the record's metrics that are numbers.
+
+Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
+(raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
+to_dict. DEFINITIONS maps the schema's definition names to the classes.
+"""
+
+from __future__ import annotations
+
+from metewand._strict import (
+    ModelError,
+    check_array,
+    check_const,
+    check_json_object,
+    check_model,
+    check_object,
+    check_string,
+)
+from metewand.models.attempt_record import WorkerProgram, _failure_kind, _outcome, _problem_timed
+from metewand.models.common import (
+    _attempt_id,
+    _phase,
+    _problem_contract_id,
+    _role,
+    _safe_uint,
+    _sha256,
+    _timestamp,
+    _verdict,
+    _worker_id,
+)
+
+# Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+    from metewand.models.attempt_record import FailureKind, Outcome, ProblemTimed
+    from metewand.models.common import Phase, Role, Verdict
+
+__all__ = [
+    "CampaignIndex",
+    "DEFINITIONS",
+    "Dataset",
+    "Failure",
+    "Implementation",
+    "ModelError",
+    "PhaseTime",
+    "Problem",
+    "RecordBytes",
+    "Session",
+]
+
+
+class CampaignIndex:
+    """Metewand campaign index entry.
+
+    One line of an index part, index/<part>.jsonl in a campaign folder: what readers (status,
+    plan, report, compare, export, load) need of one attempt's record, with the size and SHA-256
+    of the record's bytes. The executor appends an entry after writing the record; each writer (a
+    local run, a Slurm task, a reader that rebuilt entries) appends to a part of its own. An
+    entry is used only while attempts/<attempt_id>/attempt.json is exactly those bytes; otherwise
+    the record itself is read and a new entry written. concurrency is how many attempts the
+    campaign ran at once when this one ran; metrics are the record's metrics that are numbers.
+    """
+
+    __slots__ = (
+        "attempt_id",
+        "concurrency",
+        "dataset",
+        "evaluator",
+        "failure",
+        "finished_at",
+        "format",
+        "implementation",
+        "metrics",
+        "outcome",
+        "phases",
+        "problem",
+        "record",
+        "started_at",
+        "verdict",
+    )
+
+    attempt_id: str
+    """A campaign attempt's stable id: SHA-256 of the canonical preimage of its cell and
+    repetition.
+    """
+
+    concurrency: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    dataset: Dataset
+    """The dataset's name and its materializer's session."""
+
+    evaluator: Session
+    """A worker session: its resolved worker identity and, when the record says, the program it
+    ran.
+    """
+
+    failure: Failure | None
+    """The record's failure: its role and phase (null for the executor's own), kind and message, and
+    log, the failing session's log relative to the attempt's folder when it has one.
+    """
+
+    finished_at: str
+    """An RFC 3339 timestamp in UTC."""
+
+    format: Literal[1]
+    """The entry's format: 1, the only one this version reads."""
+
+    implementation: Implementation
+    """The implementation's name and session, what it claimed of its own time, and its peak resident
+    memory when its session ended cleanly.
+    """
+
+    metrics: dict[str, Any]
+    """A JSON object whose members this schema does not constrain."""
+
+    outcome: Outcome
+    """How the attempt ended: the validated verdict when every session succeeded, otherwise failed
+    or cancelled.
+    """
+
+    phases: list[PhaseTime]
+    """The record's phases, in order, as far as readers add them up."""
+
+    problem: Problem
+    """The problem's name and contract id, and what it ranks by (absent for records written before
+    it was recorded).
+    """
+
+    record: RecordBytes
+    """The record's bytes this entry was made from."""
+
+    started_at: str
+    """An RFC 3339 timestamp in UTC."""
+
+    verdict: Verdict | None
+    """The problem-owned verdict on an implementation's result."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = (
+        "attempt_id",
+        "concurrency",
+        "dataset",
+        "evaluator",
+        "failure",
+        "finished_at",
+        "format",
+        "implementation",
+        "metrics",
+        "outcome",
+        "phases",
+        "problem",
+        "record",
+        "started_at",
+        "verdict",
+    )
+
+    def __init__(
+        self,
+        *,
+        attempt_id: str,
+        concurrency: int,
+        dataset: Dataset,
+        evaluator: Session,
+        failure: Failure | None,
+        finished_at: str,
+        format: Literal[1] = 1,
+        implementation: Implementation,
+        metrics: dict[str, Any],
+        outcome: Outcome,
+        phases: list[PhaseTime],
+        problem: Problem,
+        record: RecordBytes,
+        started_at: str,
+        verdict: Verdict | None,
+    ) -> None:
+        self.attempt_id = _attempt_id(attempt_id, "/attempt_id")
+        self.concurrency = _safe_uint(concurrency, "/concurrency")
+        self.dataset = check_model(dataset, "/dataset", Dataset)
+        self.evaluator = check_model(evaluator, "/evaluator", Session)
+        self.failure = None if failure is None else check_model(failure, "/failure", Failure)
+        self.finished_at = _timestamp(finished_at, "/finished_at")
+        self.format = check_const(format, "/format", 1)
+        self.implementation = check_model(implementation, "/implementation", Implementation)
+        self.metrics = check_json_object(metrics, "/metrics")
+        self.outcome = _outcome(outcome, "/outcome")
+        self.phases = check_array(phases, "/phases", check_model, PhaseTime)
+        self.problem = check_model(problem, "/problem", Problem)
+        self.record = check_model(record, "/record", RecordBytes)
+        self.started_at = _timestamp(started_at, "/started_at")
+        self.verdict = None if verdict is None else _verdict(verdict, "/verdict")
+
+    @classmethod
+    def from_dict(cls, data: object) -> CampaignIndex:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> CampaignIndex:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.attempt_id = _attempt_id(fields["attempt_id"], path + "/attempt_id")
+        model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
+        model.dataset = Dataset._decode(fields["dataset"], path + "/dataset")
+        model.evaluator = Session._decode(fields["evaluator"], path + "/evaluator")
+        model.failure = (
+            None
+            if fields["failure"] is None
+            else Failure._decode(fields["failure"], path + "/failure")
+        )
+        model.finished_at = _timestamp(fields["finished_at"], path + "/finished_at")
+        model.format = check_const(fields["format"], path + "/format", 1)
+        model.implementation = Implementation._decode(
+            fields["implementation"], path + "/implementation"
+        )
+        model.metrics = check_json_object(fields["metrics"], path + "/metrics")
+        model.outcome = _outcome(fields["outcome"], path + "/outcome")
+        model.phases = check_array(fields["phases"], path + "/phases", PhaseTime._decode)
+        model.problem = Problem._decode(fields["problem"], path + "/problem")
+        model.record = RecordBytes._decode(fields["record"], path + "/record")
+        model.started_at = _timestamp(fields["started_at"], path + "/started_at")
+        model.verdict = (
+            None if fields["verdict"] is None else _verdict(fields["verdict"], path + "/verdict")
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "attempt_id": self.attempt_id,
+            "concurrency": self.concurrency,
+            "dataset": self.dataset.to_dict(),
+            "evaluator": self.evaluator.to_dict(),
+            "failure": None if self.failure is None else self.failure.to_dict(),
+            "finished_at": self.finished_at,
+            "format": self.format,
+            "implementation": self.implementation.to_dict(),
+            "metrics": dict(self.metrics),
+            "outcome": self.outcome,
+            "phases": [item.to_dict() for item in self.phases],
+            "problem": self.problem.to_dict(),
+            "record": self.record.to_dict(),
+            "started_at": self.started_at,
+            "verdict": self.verdict,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CampaignIndex):
+            return NotImplemented
+        return (
+            self.attempt_id == other.attempt_id
+            and self.concurrency == other.concurrency
+            and self.dataset == other.dataset
+            and self.evaluator == other.evaluator
+            and self.failure == other.failure
+            and self.finished_at == other.finished_at
+            and self.format == other.format
+            and self.implementation == other.implementation
+            and self.metrics == other.metrics
+            and self.outcome == other.outcome
+            and self.phases == other.phases
+            and self.problem == other.problem
+            and self.record == other.record
+            and self.started_at == other.started_at
+            and self.verdict == other.verdict
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CampaignIndex(attempt_id={self.attempt_id!r}, concurrency={self.concurrency!r}, "
+            f"dataset={self.dataset!r}, evaluator={self.evaluator!r}, failure={self.failure!r}, "
+            f"finished_at={self.finished_at!r}, format={self.format!r}, "
+            f"implementation={self.implementation!r}, metrics={self.metrics!r}, "
+            f"outcome={self.outcome!r}, phases={self.phases!r}, problem={self.problem!r}, "
+            f"record={self.record!r}, started_at={self.started_at!r}, verdict={self.verdict!r})"
+        )
+
+
+class Dataset:
+    """The dataset's name and its materializer's session."""
+
+    __slots__ = ("materializer", "name")
+
+    materializer: Session
+    """A worker session: its resolved worker identity and, when the record says, the program it
+    ran.
+    """
+
+    name: str
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("materializer", "name")
+
+    def __init__(self, *, materializer: Session, name: str) -> None:
+        self.materializer = check_model(materializer, "/materializer", Session)
+        self.name = check_string(name, "/name", min_length=1)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Dataset:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Dataset:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.materializer = Session._decode(fields["materializer"], path + "/materializer")
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"materializer": self.materializer.to_dict(), "name": self.name}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dataset):
+            return NotImplemented
+        return self.materializer == other.materializer and self.name == other.name
+
+    def __repr__(self) -> str:
+        return f"Dataset(materializer={self.materializer!r}, name={self.name!r})"
+
+
+class Failure:
+    """The record's failure: its role and phase (null for the executor's own), kind and message, and
+    log, the failing session's log relative to the attempt's folder when it has one.
+    """
+
+    __slots__ = ("kind", "log", "message", "phase", "role")
+
+    kind: FailureKind
+    """What ended a failed or cancelled attempt."""
+
+    log: str | None
+
+    message: str
+
+    phase: Phase | None
+    """A phase of a worker session, named after its request's method."""
+
+    role: Role | None
+    """The role a worker process serves."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("kind", "log", "message", "phase", "role")
+
+    def __init__(
+        self,
+        *,
+        kind: FailureKind,
+        log: str | None,
+        message: str,
+        phase: Phase | None,
+        role: Role | None,
+    ) -> None:
+        self.kind = _failure_kind(kind, "/kind")
+        self.log = None if log is None else check_string(log, "/log", min_length=1)
+        self.message = check_string(message, "/message", min_length=1)
+        self.phase = None if phase is None else _phase(phase, "/phase")
+        self.role = None if role is None else _role(role, "/role")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Failure:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Failure:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.kind = _failure_kind(fields["kind"], path + "/kind")
+        model.log = (
+            None
+            if fields["log"] is None
+            else check_string(fields["log"], path + "/log", min_length=1)
+        )
+        model.message = check_string(fields["message"], path + "/message", min_length=1)
+        model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
+        model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "kind": self.kind,
+            "log": self.log,
+            "message": self.message,
+            "phase": self.phase,
+            "role": self.role,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Failure):
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.log == other.log
+            and self.message == other.message
+            and self.phase == other.phase
+            and self.role == other.role
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Failure(kind={self.kind!r}, log={self.log!r}, message={self.message!r}, "
+            f"phase={self.phase!r}, role={self.role!r})"
+        )
+
+
+class Implementation:
+    """The implementation's name and session, what it claimed of its own time, and its peak resident
+    memory when its session ended cleanly.
+    """
+
+    __slots__ = ("implementation_time_ns", "name", "peak_rss_bytes", "program", "worker_id")
+
+    implementation_time_ns: int | None
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    name: str
+
+    peak_rss_bytes: int | None
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    program: WorkerProgram | None
+    """The program the worker's process was running when it answered hello, as the executor found
+    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
+    PATH match of the command's first word (or the absolute path it names), when that is another
+    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
+    when the command names its program by a relative path, inside the worker's source, which
+    worker_id already covers.
+    """
+
+    worker_id: str
+    """A resolved worker identity."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("implementation_time_ns", "name", "peak_rss_bytes", "worker_id")
+
+    def __init__(
+        self,
+        *,
+        implementation_time_ns: int | None,
+        name: str,
+        peak_rss_bytes: int | None,
+        program: WorkerProgram | None = None,
+        worker_id: str,
+    ) -> None:
+        self.implementation_time_ns = (
+            None
+            if implementation_time_ns is None
+            else _safe_uint(implementation_time_ns, "/implementation_time_ns")
+        )
+        self.name = check_string(name, "/name", min_length=1)
+        self.peak_rss_bytes = (
+            None if peak_rss_bytes is None else _safe_uint(peak_rss_bytes, "/peak_rss_bytes")
+        )
+        self.program = None if program is None else check_model(program, "/program", WorkerProgram)
+        self.worker_id = _worker_id(worker_id, "/worker_id")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Implementation:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Implementation:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.implementation_time_ns = (
+            None
+            if fields["implementation_time_ns"] is None
+            else _safe_uint(fields["implementation_time_ns"], path + "/implementation_time_ns")
+        )
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.peak_rss_bytes = (
+            None
+            if fields["peak_rss_bytes"] is None
+            else _safe_uint(fields["peak_rss_bytes"], path + "/peak_rss_bytes")
+        )
+        if "program" in fields:
+            model.program = WorkerProgram._decode(fields["program"], path + "/program")
+        else:
+            model.program = None
+        model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {
+            "implementation_time_ns": self.implementation_time_ns,
+            "name": self.name,
+            "peak_rss_bytes": self.peak_rss_bytes,
+        }
+        if self.program is not None:
+            data["program"] = self.program.to_dict()
+        data["worker_id"] = self.worker_id
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Implementation):
+            return NotImplemented
+        return (
+            self.implementation_time_ns == other.implementation_time_ns
+            and self.name == other.name
+            and self.peak_rss_bytes == other.peak_rss_bytes
+            and self.program == other.program
+            and self.worker_id == other.worker_id
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Implementation(implementation_time_ns={self.implementation_time_ns!r}, "
+            f"name={self.name!r}, peak_rss_bytes={self.peak_rss_bytes!r}, "
+            f"program={self.program!r}, worker_id={self.worker_id!r})"
+        )
+
+
+class PhaseTime:
+    """One request sent: by whom it was served, which phase, and how long the executor waited for
+    its answer.
+    """
+
+    __slots__ = ("duration_ns", "phase", "role")
+
+    duration_ns: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    phase: Phase
+    """A phase of a worker session, named after its request's method."""
+
+    role: Role
+    """The role a worker process serves."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("duration_ns", "phase", "role")
+
+    def __init__(self, *, duration_ns: int, phase: Phase, role: Role) -> None:
+        self.duration_ns = _safe_uint(duration_ns, "/duration_ns")
+        self.phase = _phase(phase, "/phase")
+        self.role = _role(role, "/role")
+
+    @classmethod
+    def from_dict(cls, data: object) -> PhaseTime:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> PhaseTime:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.duration_ns = _safe_uint(fields["duration_ns"], path + "/duration_ns")
+        model.phase = _phase(fields["phase"], path + "/phase")
+        model.role = _role(fields["role"], path + "/role")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"duration_ns": self.duration_ns, "phase": self.phase, "role": self.role}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PhaseTime):
+            return NotImplemented
+        return (
+            self.duration_ns == other.duration_ns
+            and self.phase == other.phase
+            and self.role == other.role
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"PhaseTime(duration_ns={self.duration_ns!r}, phase={self.phase!r}, role={self.role!r})"
+        )
+
+
+class Problem:
+    """The problem's name and contract id, and what it ranks by (absent for records written before
+    it was recorded).
+    """
+
+    __slots__ = ("contract_id", "name", "timed")
+
+    contract_id: str
+    """A problem contract id as Metewand generates it: mw1-problem-contract- and the 64 lowercase
+    hexadecimal digits of its digest.
+    """
+
+    name: str
+
+    timed: ProblemTimed | None
+    """What a problem ranks implementations by: the executor's time of the implementation's execute
+    request, or of prepare and execute together.
+    """
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("contract_id", "name")
+
+    def __init__(self, *, contract_id: str, name: str, timed: ProblemTimed | None = None) -> None:
+        self.contract_id = _problem_contract_id(contract_id, "/contract_id")
+        self.name = check_string(name, "/name", min_length=1)
+        self.timed = None if timed is None else _problem_timed(timed, "/timed")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Problem:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Problem:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.contract_id = _problem_contract_id(fields["contract_id"], path + "/contract_id")
+        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        if "timed" in fields:
+            model.timed = _problem_timed(fields["timed"], path + "/timed")
+        else:
+            model.timed = None
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {"contract_id": self.contract_id, "name": self.name}
+        if self.timed is not None:
+            data["timed"] = self.timed
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return (
+            self.contract_id == other.contract_id
+            and self.name == other.name
+            and self.timed == other.timed
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Problem(contract_id={self.contract_id!r}, name={self.name!r}, timed={self.timed!r})"
+        )
+
+
+class RecordBytes:
+    """The record's bytes this entry was made from."""
+
+    __slots__ = ("sha256", "size")
+
+    sha256: str
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    size: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("sha256", "size")
+
+    def __init__(self, *, sha256: str, size: int) -> None:
+        self.sha256 = _sha256(sha256, "/sha256")
+        self.size = _safe_uint(size, "/size")
+
+    @classmethod
+    def from_dict(cls, data: object) -> RecordBytes:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> RecordBytes:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.sha256 = _sha256(fields["sha256"], path + "/sha256")
+        model.size = _safe_uint(fields["size"], path + "/size")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"sha256": self.sha256, "size": self.size}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordBytes):
+            return NotImplemented
+        return self.sha256 == other.sha256 and self.size == other.size
+
+    def __repr__(self) -> str:
+        return f"RecordBytes(sha256={self.sha256!r}, size={self.size!r})"
+
+
+class Session:
+    """A worker session: its resolved worker identity and, when the record says, the program it
+    ran.
+    """
+
+    __slots__ = ("program", "worker_id")
+
+    program: WorkerProgram | None
+    """The program the worker's process was running when it answered hello, as the executor found
+    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
+    PATH match of the command's first word (or the absolute path it names), when that is another
+    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
+    when the command names its program by a relative path, inside the worker's source, which
+    worker_id already covers.
+    """
+
+    worker_id: str
+    """A resolved worker identity."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("worker_id",)
+
+    def __init__(self, *, program: WorkerProgram | None = None, worker_id: str) -> None:
+        self.program = None if program is None else check_model(program, "/program", WorkerProgram)
+        self.worker_id = _worker_id(worker_id, "/worker_id")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Session:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Session:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        if "program" in fields:
+            model.program = WorkerProgram._decode(fields["program"], path + "/program")
+        else:
+            model.program = None
+        model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {}
+        if self.program is not None:
+            data["program"] = self.program.to_dict()
+        data["worker_id"] = self.worker_id
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Session):
+            return NotImplemented
+        return self.program == other.program and self.worker_id == other.worker_id
+
+    def __repr__(self) -> str:
+        return f"Session(program={self.program!r}, worker_id={self.worker_id!r})"
+
+
+# The class of each definition in the schema, by its name under $defs (None for the root).
+DEFINITIONS: dict[str | None, type] = {
+    None: CampaignIndex,
+    "dataset": Dataset,
+    "failure": Failure,
+    "implementation": Implementation,
+    "phase_time": PhaseTime,
+    "problem": Problem,
+    "record_bytes": RecordBytes,
+    "session": Session,
+}
