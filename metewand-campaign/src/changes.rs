@@ -14,6 +14,7 @@ use metewand_runtime::repository::Worker;
 
 use crate::environment::{Environment, Program};
 use crate::folder::{Found, read_attempt, read_campaign};
+use crate::index::IndexEntry;
 use crate::plan::CampaignPlan;
 
 /// How many records a change of worker is told from at most: enough to name every worker that changed.
@@ -82,33 +83,42 @@ struct Session<'r> {
     worker: Option<&'r str>,
     worker_id: &'r WorkerId,
     identity: Option<&'r WorkerIdentity>,
-    program: Option<&'r WorkerProgram>,
 }
 
 /// A record's three worker sessions: the implementation, the materializer and the evaluator.
 fn sessions<'r>(plan: &'r CampaignPlan<'_>, record: &'r AttemptRecord) -> [Session<'r>; 3] {
-    let repository = plan.repository();
     let (implementation, materializer, evaluator) =
         (&record.implementation, &record.dataset.materializer, &record.evaluator);
+    let [implementation_now, materializer_now, evaluator_now] =
+        workers_now(plan, &implementation.name, &record.dataset.name, &record.problem.name);
     [
         Session {
-            worker: repository.implementations().get(implementation.name.as_str()).map(|i| i.worker()),
+            worker: implementation_now,
             worker_id: &implementation.worker_id,
             identity: implementation.identity.as_ref(),
-            program: implementation.program.as_ref(),
         },
         Session {
-            worker: repository.datasets().get(record.dataset.name.as_str()).map(|d| d.materializer()),
+            worker: materializer_now,
             worker_id: &materializer.worker_id,
             identity: materializer.identity.as_ref(),
-            program: materializer.program.as_ref(),
         },
-        Session {
-            worker: repository.problems().get(record.problem.name.as_str()).map(|p| p.evaluator()),
-            worker_id: &evaluator.worker_id,
-            identity: evaluator.identity.as_ref(),
-            program: evaluator.program.as_ref(),
-        },
+        Session { worker: evaluator_now, worker_id: &evaluator.worker_id, identity: evaluator.identity.as_ref() },
+    ]
+}
+
+/// The workers serving an attempt's implementation, materializer and evaluator now, by the names of its
+/// implementation, dataset and problem; `None` where the repository no longer has that name.
+fn workers_now<'p>(
+    plan: &'p CampaignPlan<'_>,
+    implementation: &str,
+    dataset: &str,
+    problem: &str,
+) -> [Option<&'p str>; 3] {
+    let repository = plan.repository();
+    [
+        repository.implementations().get(implementation).map(|i| i.worker()),
+        repository.datasets().get(dataset).map(|d| d.materializer()),
+        repository.problems().get(problem).map(|p| p.evaluator()),
     ]
 }
 
@@ -180,13 +190,20 @@ impl ProgramCheck {
         ProgramCheck { now }
     }
 
-    /// The workers of `record` that ran another program than their command finds now.
-    pub fn changes(&self, plan: &CampaignPlan<'_>, record: &AttemptRecord) -> Vec<ProgramChange> {
-        sessions(plan, record)
+    /// The workers of an attempt (its index entry) that ran another program than their command finds now.
+    pub fn changes(&self, plan: &CampaignPlan<'_>, entry: &IndexEntry) -> Vec<ProgramChange> {
+        let workers = workers_now(plan, &entry.implementation.name, &entry.dataset.name, &entry.problem.name);
+        let programs = [
+            entry.implementation.program.as_ref(),
+            entry.dataset.materializer.program.as_ref(),
+            entry.evaluator.program.as_ref(),
+        ];
+        let sessions = workers.into_iter().zip(programs);
+        sessions
             .into_iter()
-            .filter_map(|ran| {
-                let worker = ran.worker?;
-                let change = differs(ran.program?, self.now.get(worker)?)?;
+            .filter_map(|(worker, program)| {
+                let worker = worker?;
+                let change = differs(program?, self.now.get(worker)?)?;
                 Some(ProgramChange { worker: worker.to_owned(), then: change.0, now: change.1 })
             })
             .collect()

@@ -19,6 +19,11 @@ fn read_trimmed(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
 }
 
+/// This machine's host name, as the kernel has it.
+pub(crate) fn host_name() -> Option<String> {
+    read_trimmed("/proc/sys/kernel/hostname")
+}
+
 /// The program of the worker `worker`'s command: found as the runtime's `execvp` would, on `path_var` (the
 /// worker's `PATH`), or in the worker's source copy for a relative path (here, the declared source folder, which
 /// the copy mirrors).
@@ -104,7 +109,7 @@ pub fn capture(repository: &CheckedRepository) -> Environment {
         git_commit.as_ref().and_then(|_| git(root, &["status", "--porcelain"])).map(|text| !text.is_empty());
     Environment {
         metewand_version: env!("CARGO_PKG_VERSION").to_owned(),
-        host: read_trimmed("/proc/sys/kernel/hostname"),
+        host: host_name(),
         os: read_trimmed("/proc/sys/kernel/ostype"),
         kernel: read_trimmed("/proc/sys/kernel/osrelease"),
         cpu_model,

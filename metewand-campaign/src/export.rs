@@ -9,10 +9,10 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use metewand_protocol::Phase;
-use metewand_protocol::generated::attempt_record::AttemptRecord;
 use serde_json::{Map, Value};
 
-use crate::folder::{FolderError, read_campaign, write_atomically};
+use crate::folder::{CampaignFolder, FolderError, read_campaign, write_atomically};
+use crate::index::{IndexEntry, Rebuild};
 use crate::plan::PlanEntry;
 use crate::status::Status;
 
@@ -44,8 +44,8 @@ pub const FIXED_COLUMNS: [&str; 16] = [
 /// One attempt's row: the fixed and trailing columns, and its numeric metrics by column.
 type Row = (Map<String, Value>, BTreeMap<String, Value>);
 
-/// One attempt's row.
-fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
+/// One attempt's row, from its plan entry and its index entry.
+fn row(entry: &PlanEntry, record: &IndexEntry) -> Row {
     let mut row = Map::new();
     let text = |value: Option<String>| value.map_or(Value::Null, Value::String);
     let phase = |wanted: Phase| {
@@ -80,11 +80,7 @@ fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
         ),
         (
             "peak_memory_bytes",
-            record
-                .implementation
-                .resources
-                .as_ref()
-                .map_or(Value::Null, |resources| Value::from(resources.peak_rss_bytes.get())),
+            record.implementation.peak_rss_bytes.map_or(Value::Null, |bytes| Value::from(bytes.get())),
         ),
         ("started_at", Value::String(record.started_at.to_string())),
     ] {
@@ -93,7 +89,6 @@ fn row(entry: &PlanEntry, record: &AttemptRecord) -> Row {
     let metrics = record
         .metrics
         .iter()
-        .flat_map(|metrics| metrics.iter())
         .filter(|(_, value)| value.is_number())
         .map(|(name, value)| (format!("metric.{name}"), value.clone()))
         .collect();
@@ -110,15 +105,22 @@ fn csv_field(value: &Value) -> String {
 }
 
 /// Writes both exports of the campaign folder from its records, and returns the folder's status as that one
-/// reading of the records found it.
+/// reading of the records found it. Index entries made while reading go to a part of their own.
 pub fn write(folder: &Path) -> Result<Status, FolderError> {
+    write_from(folder, Rebuild::NewPart)
+}
+
+/// [`write`] by the run that holds `folder`'s lock, once it has written its attempts: the index's parts are merged
+/// into one.
+pub fn write_merging(folder: &CampaignFolder) -> Result<Status, FolderError> {
+    write_from(folder.path(), Rebuild::Merge(folder.index()))
+}
+
+fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError> {
     let file = read_campaign(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-    let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; file.attempts.len()]);
-    let mut status = Status::scan(folder, &file.name, &ids, |record| {
-        let Some(campaign) = &record.campaign else { return };
-        let Some(&i) = index.get(campaign.attempt_id.as_str()) else { return };
+    let mut status = Status::scan(folder, &file.name, &ids, rebuild, |i, record| {
         let made = row(&file.attempts[i], record);
         rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);
     });

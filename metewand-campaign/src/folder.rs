@@ -164,6 +164,7 @@ fn fs_io(error: FsError) -> io::Error {
 pub struct CampaignFolder {
     path: PathBuf,
     _lock: File,
+    index: crate::index::IndexWriter,
 }
 
 impl CampaignFolder {
@@ -237,7 +238,8 @@ impl CampaignFolder {
             out.write_all(b"\n")
         })
         .map_err(io_error("write", &path.join(CAMPAIGN_FILE)))?;
-        Ok(CampaignFolder { path, _lock: lock })
+        let index = crate::index::IndexWriter::new(&path, "run");
+        Ok(CampaignFolder { path, _lock: lock, index })
     }
 
     /// Joins the campaign in `path` as one of several processes writing attempts into it at once (the tasks of a
@@ -250,7 +252,10 @@ impl CampaignFolder {
         let deadline = std::time::Instant::now() + wait;
         loop {
             match rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockShared) {
-                Ok(()) => return Ok(CampaignFolder { path, _lock: lock }),
+                Ok(()) => {
+                    let index = crate::index::IndexWriter::new(&path, "task");
+                    return Ok(CampaignFolder { path, _lock: lock, index });
+                }
                 Err(rustix::io::Errno::WOULDBLOCK) if std::time::Instant::now() < deadline => {
                     std::thread::sleep(std::time::Duration::from_millis(100));
                 }
@@ -263,6 +268,11 @@ impl CampaignFolder {
     /// The folder's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// This process's part of the folder's index.
+    pub fn index(&self) -> &crate::index::IndexWriter {
+        &self.index
     }
 
     /// `attempts/<id>/`.
@@ -287,9 +297,9 @@ fn open_lock(path: &Path) -> Result<(File, PathBuf), FolderError> {
     Ok((lock, lock_path))
 }
 
-/// What an attempt's folder holds.
+/// What an attempt's folder holds: its record (`R`), read whole or as its index entry.
 #[derive(Debug)]
-pub enum Found {
+pub enum Found<R = Box<AttemptRecord>> {
     /// No folder.
     Missing,
     /// A folder without `attempt.json`: an attempt that was interrupted before its record.
@@ -297,7 +307,7 @@ pub enum Found {
     /// A record that fails its schema or names another attempt.
     Invalid(String),
     /// A valid record of this attempt.
-    Record(Box<AttemptRecord>),
+    Record(R),
 }
 
 impl Found {
@@ -305,6 +315,16 @@ impl Found {
     pub fn outcome(&self) -> Option<Outcome> {
         match self {
             Found::Record(record) => Some(record.outcome),
+            _ => None,
+        }
+    }
+}
+
+impl Found<Box<crate::index::IndexEntry>> {
+    /// The outcome, for a valid record.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Found::Record(entry) => Some(entry.outcome),
             _ => None,
         }
     }
@@ -329,16 +349,27 @@ pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
 /// Reads `attempts/<id>/attempt.json` of a campaign folder, checked against the schema (through the generated
 /// types) and against the id it is filed under.
 pub fn read_attempt(folder: &Path, id: &str) -> Found {
-    let dir = folder.join("attempts").join(id);
-    let bytes = match open_own(&dir, RECORD_FILE) {
-        Ok(Some(mut file)) => match read_document(&mut file) {
-            Ok(bytes) => bytes,
-            Err(error) => return Found::Invalid(format!("cannot be read: {error}")),
-        },
-        Ok(None) => return if fs::symlink_metadata(&dir).is_ok() { Found::Unfinished } else { Found::Missing },
-        Err(error) => return Found::Invalid(format!("cannot be read: {error}")),
-    };
-    let record: AttemptRecord = match serde_json::from_slice(&bytes) {
+    match read_record_bytes(&folder.join("attempts").join(id)) {
+        Ok(bytes) => parse_record(&bytes, id),
+        Err(found) => found,
+    }
+}
+
+/// The bytes of `attempt.json` in the attempt folder `dir`, read without following a link or blocking; what the
+/// folder holds instead when there is no record to read.
+pub(crate) fn read_record_bytes<R>(dir: &Path) -> Result<Vec<u8>, Found<R>> {
+    match open_own(dir, RECORD_FILE) {
+        Ok(Some(mut file)) => {
+            read_document(&mut file).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))
+        }
+        Ok(None) => Err(if fs::symlink_metadata(dir).is_ok() { Found::Unfinished } else { Found::Missing }),
+        Err(error) => Err(Found::Invalid(format!("cannot be read: {error}"))),
+    }
+}
+
+/// A record's bytes checked against the schema and against the id `id` it is filed under.
+pub(crate) fn parse_record(bytes: &[u8], id: &str) -> Found {
+    let record: AttemptRecord = match serde_json::from_slice(bytes) {
         Ok(record) => record,
         Err(error) => return Found::Invalid(format!("fails the attempt-record schema: {error}")),
     };

@@ -58,6 +58,7 @@ pub mod changes;
 pub mod environment;
 pub mod export;
 pub mod folder;
+pub mod index;
 pub mod plan;
 pub mod runner;
 pub mod slurm;

@@ -19,7 +19,8 @@ use metewand_runtime::attempt::{
 };
 use metewand_runtime::cpus::SlotPlan;
 
-use crate::folder::{CampaignFolder, Found, read_attempt, read_materialization, write_atomically};
+use crate::changes::ProgramCheck;
+use crate::folder::{CampaignFolder, Found, read_materialization, write_atomically};
 use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
 use metewand_runtime::exit::Exit;
 
@@ -34,7 +35,7 @@ pub struct RunConfig {
     /// Re-run attempts (and materializations) recorded `failed`.
     pub retry_failed: bool,
     /// The programs the workers' commands find now, to hold each done attempt's record against.
-    pub programs: crate::changes::ProgramCheck,
+    pub programs: ProgramCheck,
     /// Re-run done attempts whose workers ran another program than their commands find now (`--rerun-changed`).
     pub rerun_changed: bool,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
@@ -176,20 +177,17 @@ pub fn run(
     let mut skipped = 0;
     let mut to_run = 0;
     let mut changed_programs: BTreeMap<crate::changes::ProgramChange, usize> = BTreeMap::new();
-    for (index, attempt) in plan.attempts().iter().enumerate() {
-        let found = read_attempt(folder.path(), attempt.id.as_str());
-        let mut program_changed = false;
-        if let Found::Record(record) = &found {
-            for change in config.programs.changes(plan, record) {
-                *changed_programs.entry(change).or_default() += 1;
-                program_changed = config.rerun_changed;
-            }
+    let programs = Some(&config.programs);
+    for (index, (attempt, held)) in plan.attempts().iter().zip(held(plan, folder, programs)).enumerate() {
+        for change in &held.changes {
+            *changed_programs.entry(change.clone()).or_default() += 1;
         }
-        if !program_changed && found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
+        let program_changed = config.rerun_changed && !held.changes.is_empty();
+        if !program_changed && held.outcome.is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
             skipped += 1;
             continue;
         }
-        if !matches!(found, Found::Missing) {
+        if held.exists {
             // An unfinished folder, an invalid record, or one to run again: it is removed first.
             let dir = folder.attempt_dir(&attempt.id);
             remove_tree(&dir).map_err(|source| PrepareError { action: "remove", path: dir, source })?;
@@ -246,13 +244,43 @@ pub fn run(
     summary.cancelled = cancelled(config);
     // The exports read every record once; their count is the run's. Only when they cannot be written are the
     // records read again for it.
-    let status = crate::export::write(folder.path()).unwrap_or_else(|error| {
+    let status = crate::export::write_merging(folder).unwrap_or_else(|error| {
         summary.errors.push(error.to_string());
         crate::status::Status::of_plan(folder.path(), plan)
     });
     summary.with_verdict = status.with_verdict;
     summary.failed = status.by_outcome.get("failed").copied().unwrap_or(0);
     Ok(summary)
+}
+
+/// What one planned attempt's folder holds, as far as deciding whether to run it goes.
+#[derive(Debug, Default)]
+pub(crate) struct Held {
+    /// The outcome of its valid record.
+    pub(crate) outcome: Option<Outcome>,
+    /// Whether its folder exists (with or without a record).
+    pub(crate) exists: bool,
+    /// Its workers that ran another program than their commands find now, when `programs` was given.
+    pub(crate) changes: Vec<crate::changes::ProgramChange>,
+}
+
+/// What every planned attempt's folder holds, in plan order, read through the index (in parallel), whose parts are
+/// merged on the way (the caller holds the folder's lock).
+pub(crate) fn held(plan: &CampaignPlan<'_>, folder: &CampaignFolder, programs: Option<&ProgramCheck>) -> Vec<Held> {
+    let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+    let held: Mutex<Vec<Held>> = Mutex::new((0..ids.len()).map(|_| Held::default()).collect());
+    crate::index::scan(folder.path(), &ids, crate::index::Rebuild::Merge(folder.index()), |slot, found| {
+        let made = Held {
+            outcome: found.outcome(),
+            exists: !matches!(found, Found::Missing),
+            changes: match (&found, programs) {
+                (Found::Record(entry), Some(programs)) => programs.changes(plan, entry),
+                _ => Vec::new(),
+            },
+        };
+        held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = made;
+    });
+    held.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The failure recorded for each attempt of a key whose materialization failed: the materialization's own,
@@ -449,7 +477,9 @@ pub(crate) fn run_attempt(
         name: plan.name().parse().expect("a campaign name is nonempty"),
         repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
     });
-    write_record(&dir, &record)
+    let bytes = write_record(&dir, &record)
         .map_err(|error| format!("cannot write the record of attempt {}: {error}", attempt.id.as_str()))?;
+    // The index is a cache of the records: an entry that cannot be written is made again by the next reader.
+    let _ = folder.index().record_written(&record, &bytes);
     Ok(record)
 }

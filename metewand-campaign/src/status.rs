@@ -1,15 +1,17 @@
 //! What a campaign folder holds against its plan: planned, done by outcome, failed by kind, missing (no folder,
 //! an unfinished one, a cancelled attempt), and records that fail their schema or their id (never counted done).
-//! Records are read on every available CPU.
+//! Records are read through the campaign index ([`crate::index`]), on every available CPU.
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
+use metewand_protocol::generated::attempt_record::Outcome;
 
 use serde::Deserialize;
 
-use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_attempt, read_plan_file};
+use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_plan_file};
+use crate::index::{self, IndexEntry, Rebuild};
 use crate::plan::CampaignPlan;
 
 /// The state of a campaign folder.
@@ -51,7 +53,7 @@ impl Status {
     pub fn of(folder: &Path) -> Result<Status, FolderError> {
         let file = CampaignIds::read(folder)?;
         let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-        let mut status = Status::scan(folder, &file.name, &ids, |_| {});
+        let mut status = Status::scan(folder, &file.name, &ids, Rebuild::NewPart, |_, _| {});
         status.repository = file.repository;
         Ok(status)
     }
@@ -59,63 +61,46 @@ impl Status {
     /// The status of the folder against `plan`.
     pub fn of_plan(folder: &Path, plan: &CampaignPlan<'_>) -> Status {
         let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
-        Status::scan(folder, plan.name(), &ids, |_| {})
+        Status::scan(folder, plan.name(), &ids, Rebuild::NewPart, |_, _| {})
     }
 
-    /// Reads the record of every id (in parallel), counting them, and hands each valid record to `each`.
-    pub fn scan(folder: &Path, name: &str, ids: &[&str], each: impl Fn(&AttemptRecord) + Sync) -> Status {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-        let chunk = ids.len().div_ceil(threads).max(1);
-        let parts: Vec<Status> = std::thread::scope(|scope| {
-            let handles: Vec<_> = ids
-                .chunks(chunk)
-                .map(|ids| {
-                    let each = &each;
-                    scope.spawn(move || {
-                        let mut status = Status::default();
-                        for id in ids {
-                            status.count(id, read_attempt(folder, id), each);
-                        }
-                        status
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
+    /// Reads what the folder holds of every id (through the index, in parallel), counting it, and hands each valid
+    /// record's entry to `each` with the id's index in `ids`. Entries made while reading go where `rebuild` says.
+    pub fn scan(
+        folder: &Path,
+        name: &str,
+        ids: &[&str],
+        rebuild: Rebuild<'_>,
+        each: impl Fn(usize, &IndexEntry) + Sync,
+    ) -> Status {
+        let status = Mutex::new(Status { name: name.to_owned(), planned: ids.len(), ..Status::default() });
+        index::scan(folder, ids, rebuild, |slot, found| {
+            if let Found::Record(entry) = &found {
+                each(slot, entry);
+            }
+            status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).count(ids[slot], found);
         });
-        let mut status = Status { name: name.to_owned(), planned: ids.len(), ..Status::default() };
-        for part in parts {
-            for (outcome, count) in part.by_outcome {
-                *status.by_outcome.entry(outcome).or_default() += count;
-            }
-            for (kind, count) in part.failed_by_cause {
-                *status.failed_by_cause.entry(kind).or_default() += count;
-            }
-            status.with_verdict += part.with_verdict;
-            status.missing += part.missing;
-            status.unfinished += part.unfinished;
-            status.invalid.extend(part.invalid);
-        }
+        let mut status = status.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         status.invalid.sort();
         status
     }
 
-    fn count(&mut self, id: &str, found: Found, each: &impl Fn(&AttemptRecord)) {
+    fn count(&mut self, id: &str, found: Found<Box<IndexEntry>>) {
         match found {
             Found::Missing => self.missing += 1,
             Found::Unfinished => self.unfinished += 1,
             Found::Invalid(reason) => self.invalid.push((id.to_owned(), reason)),
-            Found::Record(record) => {
-                *self.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
-                if record.verdict.is_some() && record.outcome != Outcome::Cancelled {
+            Found::Record(entry) => {
+                *self.by_outcome.entry(entry.outcome.to_string()).or_default() += 1;
+                if entry.verdict.is_some() && entry.outcome != Outcome::Cancelled {
                     self.with_verdict += 1;
                 }
-                if record.outcome == Outcome::Failed
-                    && let Some(failure) = &record.failure
+                if entry.outcome == Outcome::Failed
+                    && let Some(failure) = &entry.failure
                 {
                     let role = failure.role.map_or_else(|| "executor".to_owned(), |role| role.to_string());
                     *self.failed_by_cause.entry(format!("{role} {}", failure.kind)).or_default() += 1;
                 }
-                each(&record);
             }
         }
     }

@@ -11,6 +11,7 @@ use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX,
 use crate::changes::{ChangedWorker, ProgramChange, ProgramCheck, changed_workers};
 use crate::environment::Environment;
 use crate::folder::read_materialization;
+use crate::index::Rebuild;
 use crate::plan::CampaignPlan;
 use crate::status::Status;
 
@@ -78,7 +79,7 @@ impl PlanSummary {
         let durations = Mutex::new(Vec::new());
         let programs = ProgramCheck::new(plan, environment);
         let changed_programs: Mutex<BTreeMap<ProgramChange, usize>> = Mutex::new(BTreeMap::new());
-        let status = Status::scan(folder, plan.name(), &ids, |record| {
+        let status = Status::scan(folder, plan.name(), &ids, Rebuild::NewPart, |_, record| {
             let changes = programs.changes(plan, record);
             if !changes.is_empty() {
                 let mut changed = changed_programs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -1,6 +1,7 @@
 //! Reading campaign folders into [`Records`]: every planned attempt of each folder (in plan order) with what its
-//! record says, through `metewand-campaign`'s own reading (`campaign.json` by [`read_campaign`](metewand_campaign::read_campaign), each record
-//! by [`Status::scan`], which checks it against the schema and the id it is filed under).
+//! record says, through `metewand-campaign`'s own reading (`campaign.json` by
+//! [`read_campaign`](metewand_campaign::read_campaign), each record by [`Status::scan`]: its index entry when that
+//! matches the record's bytes, or the record itself, checked against the schema and the id it is filed under).
 //!
 //! Names are interned in order of first appearance in the plans, so tables keep the axes' order as the campaign
 //! wrote them.
@@ -11,8 +12,9 @@ use std::sync::Mutex;
 
 use metewand_campaign::Status;
 use metewand_campaign::folder::{Run, read_campaign, read_materialization};
+use metewand_campaign::index::{IndexEntry, Rebuild};
 use metewand_protocol::common::{Phase, Role, Verdict};
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome, ProblemTimed};
+use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
 use serde::Serialize;
 
 use crate::error::ReportError;
@@ -124,7 +126,7 @@ pub struct Identities {
 }
 
 impl Identities {
-    fn add(&mut self, record: &AttemptRecord) {
+    fn add(&mut self, record: &IndexEntry) {
         let put = |map: &mut BTreeMap<String, BTreeSet<String>>, name: &str, id: &str| {
             if !map.get(name).is_some_and(|ids| ids.contains(id)) {
                 map.entry(name.to_owned()).or_default().insert(id.to_owned());
@@ -206,13 +208,10 @@ impl Records {
             }
             let folder_index = records.folders.len() as u32;
             let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-            let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
             let slots: Mutex<Vec<Slot>> = Mutex::new(vec![None; ids.len()]);
             let identities = Mutex::new(Identities::default());
-            let status = Status::scan(path, &file.name, &ids, |record| {
-                let Some(campaign) = &record.campaign else { return };
-                let Some(&i) = index.get(campaign.attempt_id.as_str()) else { return };
-                let made = recorded(record, &campaign.attempt_id);
+            let status = Status::scan(path, &file.name, &ids, Rebuild::NewPart, |i, record| {
+                let made = recorded(record, ids[i]);
                 identities.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(record);
                 slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);
             });
@@ -364,22 +363,14 @@ impl Records {
     }
 }
 
-/// One record's summary, its metrics by name.
-fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) {
-    let failure = record.failure.as_ref().map(|failure| {
-        let log = match failure.role {
-            Some(Role::Implementation) => record.logs.implementation.as_ref().map(|log| log.to_string()),
-            Some(Role::ProblemEvaluator) => record.logs.problem_evaluator.as_ref().map(|log| log.to_string()),
-            Some(Role::DatasetMaterializer) => record.logs.dataset_materializer.as_ref().map(|log| log.to_string()),
-            None => None,
-        };
-        FailureInfo {
-            role: failure.role.map(|role| role.to_string()),
-            phase: failure.phase.map(|phase| phase.to_string()),
-            kind: failure.kind.to_string(),
-            message: failure.message.to_string(),
-            log: log.map(|log| format!("attempts/{id}/{log}")),
-        }
+/// One record's summary (from its index entry), its metrics by name.
+fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
+    let failure = record.failure.as_ref().map(|failure| FailureInfo {
+        role: failure.role.map(|role| role.to_string()),
+        phase: failure.phase.map(|phase| phase.to_string()),
+        kind: failure.kind.to_string(),
+        message: failure.message.to_string(),
+        log: failure.log.as_ref().map(|log| format!("attempts/{id}/{}", log.as_str())),
     });
     let timed = record.verdict.is_some() && record.outcome != Outcome::Failed && record.outcome != Outcome::Cancelled;
     let seconds = |of: Phase| {
@@ -400,12 +391,8 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
             phase_seconds[1].zip(phase_seconds[2]).map(|(prepare, execute)| prepare + execute)
         }
     };
-    let metrics = record
-        .metrics
-        .iter()
-        .flat_map(|metrics| metrics.iter())
-        .filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value)))
-        .collect();
+    let metrics =
+        record.metrics.iter().filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value))).collect();
     (
         Recorded {
             outcome: record.outcome,
@@ -414,7 +401,7 @@ fn recorded(record: &AttemptRecord, id: &str) -> (Recorded, Vec<(String, f64)>) 
             timed: timed_by,
             timed_seconds,
             phase_seconds,
-            concurrency: record.campaign.as_ref().map(|campaign| campaign.concurrency.get()),
+            concurrency: Some(record.concurrency.get()),
             worker_id: record.implementation.worker_id.to_string(),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());

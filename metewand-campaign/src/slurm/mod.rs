@@ -30,8 +30,10 @@ use std::fs;
 use std::io;
 use std::num::NonZeroU64;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use metewand_protocol::generated::attempt_record::Outcome;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
 use metewand_runtime::protocol::generated::slurm_submission::Format1;
@@ -44,11 +46,11 @@ pub use command::{
 
 use crate::environment::Environment;
 use crate::folder::{
-    CAMPAIGN_FILE, CampaignFolder, FolderError, Found, open_own, parse_own, read_attempt, read_campaign,
-    read_materialization, write_atomically,
+    CAMPAIGN_FILE, CampaignFolder, FolderError, open_own, parse_own, read_campaign, read_materialization,
+    write_atomically,
 };
 use crate::plan::CampaignPlan;
-use crate::runner::is_terminal;
+use crate::runner::{held, is_terminal};
 use metewand_runtime::document::read_document;
 
 /// The folder of the submissions inside a campaign folder.
@@ -346,17 +348,15 @@ pub fn submit(
     let mut summary =
         SubmitSummary { planned: plan.attempts().len(), folder: root.to_owned(), ..SubmitSummary::default() };
     let mut to_run: Vec<usize> = Vec::new();
-    for (index, attempt) in plan.attempts().iter().enumerate() {
-        let found = read_attempt(root, attempt.id.as_str());
-        let program_changed = match (&found, &config.rerun_changed) {
-            (Found::Record(record), Some(check)) => !check.changes(plan, record).is_empty(),
-            _ => false,
-        };
-        if !program_changed && found.outcome().is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
+    for (index, (attempt, held)) in
+        plan.attempts().iter().zip(held(plan, &folder, config.rerun_changed.as_ref())).enumerate()
+    {
+        let program_changed = !held.changes.is_empty();
+        if !program_changed && held.outcome.is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
             summary.done += 1;
             continue;
         }
-        if !matches!(found, Found::Missing) {
+        if held.exists {
             let dir = folder.attempt_dir(&attempt.id);
             remove_tree(&dir).map_err(io_error("remove", &dir))?;
         }
@@ -632,9 +632,14 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
         }
     }
     let file = read_campaign(folder)?;
-    for entry in &file.attempts {
-        let found = read_attempt(folder, &entry.id);
-        if found.outcome().is_some_and(|outcome| is_terminal(outcome, false)) {
+    let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; ids.len()]);
+    crate::index::scan(folder, &ids, crate::index::Rebuild::NewPart, |slot, found| {
+        outcomes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = found.outcome();
+    });
+    let outcomes = outcomes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    for (entry, outcome) in file.attempts.iter().zip(outcomes) {
+        if outcome.is_some_and(|outcome| is_terminal(outcome, false)) {
             continue;
         }
         let Some(&(submission, pack)) = latest.get(entry.id.as_str()) else {
@@ -651,7 +656,7 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
         match activity {
             Activity::Pending => status.pending += 1,
             Activity::Running => status.running += 1,
-            Activity::Ended if found.outcome().is_none() => status.lost += 1,
+            Activity::Ended if outcome.is_none() => status.lost += 1,
             // A cancelled record: counted cancelled by the folder's own status.
             Activity::Ended => {}
         }

@@ -69,9 +69,8 @@ impl WorkSummary {
 }
 
 /// The host name, for saying which node could not see the folder.
-#[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
 fn host() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname").map_or_else(|_| "unknown".to_owned(), |h| h.trim().to_owned())
+    crate::environment::host_name().unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Seeds as the runtime takes them, from `campaign.json`.

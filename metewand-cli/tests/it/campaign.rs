@@ -418,8 +418,23 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         assert_eq!(killed.signal(), Some(SIGKILL), "killed mid-run when {moment}, not ended by itself: {killed}");
         let done = count_entries(&folder.join("attempts"), |path| path.join("attempt.json").exists());
         assert!(done < expected.len(), "killed when {moment}, yet all {done} records were written");
+        // The killed run's index part names only records that were written; its last line is cut short, as a
+        // kill in the middle of writing it would leave it.
+        for part in fs::read_dir(folder.join("index")).into_iter().flatten() {
+            let part = part.unwrap().path();
+            let lines = fs::read_to_string(&part).unwrap();
+            for line in lines.lines() {
+                let id = serde_json::from_str::<Value>(line).unwrap()["attempt_id"].as_str().unwrap().to_owned();
+                assert!(folder.join("attempts").join(id).join("attempt.json").exists(), "{moment}: {line}");
+            }
+            fs::write(&part, &lines.as_bytes()[..lines.len().saturating_sub(9)]).unwrap();
+        }
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(1), "incomplete after the kill when {moment}: {}", text(&status.stdout));
+        let said = text(&status.stdout);
+        let counted =
+            said.lines().find_map(|line| line.strip_prefix("done")).map(|rest| rest.split_whitespace().next());
+        assert_eq!(counted, Some(Some(done.to_string().as_str())), "{moment}: {said}");
         let resumed = metewand(&bench.run_args("mixed", &state, &["-j", "2"]));
         assert_eq!(resumed.status.code(), Some(3), "{moment}: {}", text(&resumed.stderr));
         let stdout = text(&resumed.stdout);
@@ -428,6 +443,17 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         assert_eq!(outcomes(&folder), expected, "killed when {moment}: {:#?}", failures(&folder));
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));
+        // The resumed run merged every part: one entry per record.
+        let index: Vec<_> =
+            fs::read_dir(folder.join("index")).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(index, ["all.jsonl"], "{moment}");
+        let merged = fs::read_to_string(folder.join("index/all.jsonl")).unwrap();
+        let mut indexed: Vec<String> = merged
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap()["attempt_id"].as_str().unwrap().to_owned())
+            .collect();
+        indexed.sort();
+        assert_eq!(indexed, expected.keys().cloned().collect::<Vec<_>>(), "{moment}");
     }
 }
 

@@ -98,12 +98,14 @@ pub const RECORD_TEMPORARY: &str = ".attempt.json.tmp";
 /// links (`O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO or link is refused, never waited on or
 /// followed), fsync, a rename that never replaces an existing `attempt.json`, fsync of the folder. A reader sees no
 /// file or the complete record, never a part of one; when any step fails the temporary file is removed.
-pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<(), FsError> {
+/// Returns the bytes written.
+pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<Vec<u8>, FsError> {
     let dir = Dir::open(folder)?;
     let mut file = dir.create_file(RECORD_TEMPORARY)?;
+    let bytes = canonical_bytes(record);
     let written = (|| {
         let io = |source| FsError::Io { action: "write", path: dir.join(RECORD_TEMPORARY), source };
-        file.write_all(&canonical_bytes(record)).map_err(io)?;
+        file.write_all(&bytes).map_err(io)?;
         file.sync_all().map_err(io)?;
         drop(file);
         dir.rename_new(RECORD_TEMPORARY, RECORD_FILE)
@@ -113,7 +115,8 @@ pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<(), FsError
         let _ = dir.remove_file(RECORD_TEMPORARY);
         return Err(error);
     }
-    dir.sync()
+    dir.sync()?;
+    Ok(bytes)
 }
 
 // The record's parts, from what the sessions and the validator reported.

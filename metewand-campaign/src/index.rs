@@ -1,0 +1,563 @@
+//! The campaign index: `index/<part>.jsonl` beside the records, one [`IndexEntry`] per line (schema
+//! `campaign-index`), so that readers (`status`, `plan`, `report`, `compare`, `export`, the runs themselves) need not
+//! parse every record.
+//!
+//! Each writer appends to a part of its own, created for it: a local run (`run-…`), a Slurm task (`task-…`), a
+//! reader that found entries missing or stale (`read-…`). No two processes write one file, so nothing is shared on a
+//! network filesystem. A run holding the folder's lock merges every part into `all.jsonl` when it ends.
+//!
+//! An entry names the size and SHA-256 of the record it was made from, and is used only while
+//! `attempts/<id>/attempt.json` is exactly those bytes: every read hashes each record. A record edited, removed or
+//! added by hand, a part lost or cut short by SIGKILL, an entry of another attempt: each reads as if there were no
+//! entry, and the record itself is read (and checked as always) in its place. The index is never trusted over the
+//! records; it saves parsing them.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use metewand_protocol::generated::attempt_record::AttemptRecord;
+use metewand_protocol::generated::campaign_index as index;
+use metewand_runtime::Sha256Digest;
+use metewand_runtime::files::{Dir, FsError};
+use metewand_runtime::protocol::strict::SafeUint;
+use serde::Deserialize;
+
+use crate::folder::{Found, parse_record, read_record_bytes};
+
+/// One line of an index part: what readers need of one record.
+pub use metewand_protocol::generated::campaign_index::CampaignIndex as IndexEntry;
+
+/// The index's folder in a campaign folder.
+pub const INDEX_DIR: &str = "index";
+/// The part a run that holds the folder's lock merges the others into.
+pub const MERGED_PART: &str = "all.jsonl";
+
+/// The entry of `record`, whose bytes on disk are `bytes`; `None` for a record written outside a campaign.
+pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
+    let campaign = record.campaign.as_ref()?;
+    let logs = &record.logs;
+    let failure = match &record.failure {
+        None => None,
+        Some(failure) => {
+            let log = match failure.role {
+                Some(metewand_protocol::common::Role::Implementation) => {
+                    logs.implementation.as_ref().map(|log| log.as_str())
+                }
+                Some(metewand_protocol::common::Role::ProblemEvaluator) => {
+                    logs.problem_evaluator.as_ref().map(|log| log.as_str())
+                }
+                Some(metewand_protocol::common::Role::DatasetMaterializer) => {
+                    logs.dataset_materializer.as_ref().map(|log| log.as_str())
+                }
+                None => None,
+            };
+            Some(index::Failure {
+                role: failure.role,
+                phase: failure.phase,
+                kind: failure.kind,
+                message: failure.message.as_str().parse().ok()?,
+                log: log.map(str::parse).transpose().ok()?,
+            })
+        }
+    };
+    let session = |worker_id: &metewand_protocol::common::WorkerId,
+                   program: &Option<metewand_protocol::generated::attempt_record::WorkerProgram>| {
+        index::Session { worker_id: worker_id.clone(), program: program.clone() }
+    };
+    let implementation = &record.implementation;
+    Some(IndexEntry {
+        format: index::Format1,
+        attempt_id: campaign.attempt_id.clone(),
+        record: index::RecordBytes {
+            size: SafeUint::try_from(bytes.len() as u64).ok()?,
+            sha256: Sha256Digest::of(bytes).to_string().parse().ok()?,
+        },
+        outcome: record.outcome,
+        verdict: record.verdict,
+        failure,
+        started_at: record.started_at.clone(),
+        finished_at: record.finished_at.clone(),
+        concurrency: campaign.concurrency,
+        problem: index::Problem {
+            name: record.problem.name.as_str().parse().ok()?,
+            contract_id: record.problem.contract_id.clone(),
+            timed: record.problem.timed,
+        },
+        dataset: index::Dataset {
+            name: record.dataset.name.as_str().parse().ok()?,
+            materializer: session(&record.dataset.materializer.worker_id, &record.dataset.materializer.program),
+        },
+        implementation: index::Implementation {
+            name: implementation.name.as_str().parse().ok()?,
+            worker_id: implementation.worker_id.clone(),
+            program: implementation.program.clone(),
+            implementation_time_ns: implementation.implementation_time_ns,
+            peak_rss_bytes: implementation.resources.as_ref().map(|resources| resources.peak_rss_bytes),
+        },
+        evaluator: session(&record.evaluator.worker_id, &record.evaluator.program),
+        phases: record
+            .phases
+            .iter()
+            .map(|phase| index::PhaseTime { role: phase.role, phase: phase.phase, duration_ns: phase.duration_ns })
+            .collect(),
+        metrics: record
+            .metrics
+            .iter()
+            .flatten()
+            .filter(|(_, value)| value.is_number())
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect(),
+    })
+}
+
+/// An entry as one line of a part.
+fn line_of(entry: &IndexEntry) -> Vec<u8> {
+    let mut line = serde_json::to_vec(entry).expect("an index entry serializes");
+    line.push(b'\n');
+    line
+}
+
+/// A part of the index this process appends to, created (with a name no other process has) at its first entry.
+#[derive(Debug)]
+pub struct IndexWriter {
+    folder: PathBuf,
+    name: String,
+    file: Mutex<Option<File>>,
+}
+
+impl IndexWriter {
+    /// A writer of a new part of `folder`'s index, named after `kind` (`run`, `task`, `read`), this host, this
+    /// process and the time.
+    pub fn new(folder: &Path, kind: &str) -> IndexWriter {
+        let host = crate::environment::host_name().unwrap_or_default();
+        let host: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect();
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos());
+        let name = format!("{kind}-{host}-{}-{nanos}.jsonl", std::process::id());
+        IndexWriter { folder: folder.to_owned(), name, file: Mutex::new(None) }
+    }
+
+    /// The part's file name in `index/`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Appends the entry of `record` (whose bytes on disk are `bytes`).
+    pub fn record_written(&self, record: &AttemptRecord, bytes: &[u8]) -> io::Result<()> {
+        match entry_of(record, bytes) {
+            Some(entry) => self.append(&line_of(&entry)),
+            None => Ok(()),
+        }
+    }
+
+    /// Appends whole lines in one write. A process killed mid-write leaves at most a last line cut short, which
+    /// readers skip.
+    fn append(&self, lines: &[u8]) -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let mut file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if file.is_none() {
+            let dir = self.folder.join(INDEX_DIR);
+            match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(error) => return Err(error),
+            }
+            let dir = Dir::open(&dir).map_err(fs_io)?;
+            *file = Some(dir.create_file(&self.name).map_err(fs_io)?);
+        }
+        file.as_mut().expect("opened above").write_all(lines)
+    }
+}
+
+fn fs_io(error: FsError) -> io::Error {
+    match error {
+        FsError::Io { source, .. } => source,
+        other => io::Error::other(other.to_string()),
+    }
+}
+
+/// Where one line of a part is, and the record it was made from.
+#[derive(Clone, Copy)]
+struct Candidate {
+    part: u32,
+    offset: u64,
+    len: u32,
+    size: u64,
+    sha256: [u8; 32],
+}
+
+/// What a line says of its record, read without the rest of the line.
+#[derive(Deserialize)]
+struct Key<'a> {
+    #[serde(borrow)]
+    attempt_id: &'a str,
+    record: KeyRecord<'a>,
+}
+
+#[derive(Deserialize)]
+struct KeyRecord<'a> {
+    size: u64,
+    #[serde(borrow)]
+    sha256: &'a str,
+}
+
+/// The parts of a folder's index, each line placed against the plan.
+struct Parts {
+    names: Vec<String>,
+    files: Vec<File>,
+    /// By plan index, the lines that name that attempt.
+    slots: Vec<Vec<Candidate>>,
+    lines: usize,
+}
+
+impl Parts {
+    /// Reads every part in `folder/index/` (regular files named `*.jsonl`, never followed through a link), keeping
+    /// where each line naming a planned attempt is. Lines that are not entries (a last line cut short) are skipped.
+    fn read(folder: &Path, ids: &[&str]) -> Parts {
+        let mut parts = Parts { names: Vec::new(), files: Vec::new(), slots: vec![Vec::new(); ids.len()], lines: 0 };
+        let Ok(dir) = Dir::open(&folder.join(INDEX_DIR)) else { return parts };
+        let Ok(entries) = std::fs::read_dir(folder.join(INDEX_DIR)) else { return parts };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".jsonl") && !name.starts_with('.'))
+            .collect();
+        names.sort();
+        let by_id: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+        for name in names {
+            let Ok(Some(file)) = dir.open_file(&name) else { continue };
+            let part = parts.files.len() as u32;
+            parts.place(&file, part, &by_id);
+            parts.names.push(name);
+            parts.files.push(file);
+        }
+        parts
+    }
+
+    /// Places every whole line of `file` (part number `part`) in its attempt's slot, reading the part in blocks
+    /// whose lines are read on every available CPU.
+    fn place(&mut self, file: &File, part: u32, by_id: &HashMap<&str, usize>) {
+        const BLOCK: usize = 8 << 20;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+        let mut reader = BufReader::with_capacity(BLOCK, file);
+        // The bytes of a line that began in the previous block, and where they are in the part.
+        let mut carried: Vec<u8> = Vec::new();
+        let mut offset = 0u64;
+        while let Ok(block) = reader.fill_buf()
+            && !block.is_empty()
+        {
+            let read = block.len();
+            let mut bytes = std::mem::take(&mut carried);
+            bytes.extend_from_slice(block);
+            reader.consume(read);
+            // Whole lines only: what follows the last newline waits for the next block (or is a line cut short).
+            let whole = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |last| last + 1);
+            carried = bytes.split_off(whole);
+            let found = place_lines(&bytes, offset, part, by_id, threads);
+            offset += whole as u64;
+            self.lines += found.0;
+            for (slot, candidate) in found.1 {
+                self.slots[slot].push(candidate);
+            }
+        }
+    }
+
+    /// The line of `candidate`.
+    fn line(&self, candidate: &Candidate) -> Option<Vec<u8>> {
+        let mut line = vec![0; candidate.len as usize];
+        self.files[candidate.part as usize].read_exact_at(&mut line, candidate.offset).ok()?;
+        Some(line)
+    }
+}
+
+/// The lines of `bytes` (whole lines, the first at `offset` in part `part`) that name a planned attempt, read on up
+/// to `threads` threads; with the number of lines.
+fn place_lines(
+    bytes: &[u8],
+    offset: u64,
+    part: u32,
+    by_id: &HashMap<&str, usize>,
+    threads: usize,
+) -> (usize, Vec<(usize, Candidate)>) {
+    // Split at newlines into about `threads` pieces.
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for i in 1..=threads {
+        let target = bytes.len() * i / threads;
+        if target <= start {
+            continue;
+        }
+        let end = if i == threads {
+            bytes.len()
+        } else {
+            bytes[target..].iter().position(|&byte| byte == b'\n').map_or(bytes.len(), |at| target + at + 1)
+        };
+        if end > start {
+            pieces.push((start, end));
+            start = end;
+        }
+    }
+    let read = |(from, to): (usize, usize)| {
+        let mut lines = 0;
+        let mut found = Vec::new();
+        let mut at = from;
+        for line in bytes[from..to].split_inclusive(|&byte| byte == b'\n') {
+            let start = at;
+            at += line.len();
+            lines += 1;
+            let Ok(key) = serde_json::from_slice::<Key<'_>>(line) else { continue };
+            let (Some(&slot), Ok(sha256)) = (by_id.get(key.attempt_id), key.record.sha256.parse::<Sha256Digest>())
+            else {
+                continue;
+            };
+            found.push((
+                slot,
+                Candidate {
+                    part,
+                    offset: offset + start as u64,
+                    len: u32::try_from(line.len()).unwrap_or(u32::MAX),
+                    size: key.record.size,
+                    sha256: *sha256.as_bytes(),
+                },
+            ));
+        }
+        (lines, found)
+    };
+    if pieces.len() <= 1 {
+        return pieces.into_iter().map(read).next().unwrap_or_default();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces.into_iter().map(|piece| scope.spawn(move || read(piece))).collect();
+        let mut total = (0, Vec::new());
+        for handle in handles {
+            if let Ok((lines, found)) = handle.join() {
+                total.0 += lines;
+                total.1.extend(found);
+            }
+        }
+        total
+    })
+}
+
+/// How a reading went: what the index held, and what had to be read from the records.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndexUse {
+    /// Parts read.
+    pub parts: usize,
+    /// Lines in them.
+    pub lines: usize,
+    /// Records whose entry was found and matched their bytes.
+    pub verified: usize,
+    /// Records read and parsed because no entry matched them; their entries were written again.
+    pub rebuilt: usize,
+}
+
+/// Where entries made while reading go.
+pub enum Rebuild<'a> {
+    /// To this process's own part (a run's, a task's).
+    To(&'a IndexWriter),
+    /// To a new `read-…` part, if the folder can be written.
+    NewPart,
+    /// To every entry in plan order, merged into `all.jsonl` in place of the parts read: only for a process that
+    /// holds the folder's lock and has finished writing.
+    Merge(&'a IndexWriter),
+}
+
+/// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when one matches its
+/// record's bytes and by the record otherwise, and hands each (with its plan index) to `each`.
+pub fn scan(
+    folder: &Path,
+    ids: &[&str],
+    rebuild: Rebuild<'_>,
+    each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync,
+) -> IndexUse {
+    let parts = Parts::read(folder, ids);
+    let own;
+    // Where new entries go, and, when merging, where every used entry goes (a temporary part renamed over
+    // `all.jsonl` at the end). A merge is skipped when the index is already one part of exactly one entry per
+    // planned attempt.
+    let placed: usize = parts.slots.iter().map(Vec::len).sum();
+    let (fresh_to, merge_to) = match rebuild {
+        Rebuild::To(writer) => (writer, None),
+        Rebuild::NewPart => {
+            own = IndexWriter::new(folder, "read");
+            (&own, None)
+        }
+        Rebuild::Merge(writer) if parts.names == [MERGED_PART] && parts.lines == placed => (writer, None),
+        Rebuild::Merge(writer) => {
+            own = IndexWriter { name: format!(".{}.tmp", writer.name()), ..IndexWriter::new(folder, "merge") };
+            (writer, Some((&own, writer)))
+        }
+    };
+    let verified = std::sync::atomic::AtomicUsize::new(0);
+    let rebuilt = std::sync::atomic::AtomicUsize::new(0);
+    let records = Records::open(folder);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let chunk = ids.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for (number, ids) in ids.chunks(chunk).enumerate() {
+            let (parts, each, verified, rebuilt, records) = (&parts, &each, &verified, &rebuilt, &records);
+            scope.spawn(move || {
+                // Lines are written in batches, so that threads seldom wait for each other's writes.
+                const BATCH: usize = 1 << 20;
+                let mut fresh = Vec::new();
+                let mut used = Vec::new();
+                for (offset, id) in ids.iter().enumerate() {
+                    let slot = number * chunk + offset;
+                    let (found, line, made) = look(records, id, &parts.slots[slot], parts);
+                    if let Some(line) = line {
+                        if merge_to.is_some() {
+                            used.extend_from_slice(&line);
+                        } else if made {
+                            fresh.extend_from_slice(&line);
+                        }
+                    }
+                    if matches!(found, Found::Record(_)) {
+                        let counter = if made { rebuilt } else { verified };
+                        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    each(slot, found);
+                    // The index is a cache of the records: failing to write it loses nothing.
+                    if fresh.len() >= BATCH {
+                        let _ = fresh_to.append(&std::mem::take(&mut fresh));
+                    }
+                    if let Some((temporary, _)) = merge_to
+                        && used.len() >= BATCH
+                    {
+                        let _ = temporary.append(&std::mem::take(&mut used));
+                    }
+                }
+                let _ = fresh_to.append(&fresh);
+                if let Some((temporary, _)) = merge_to {
+                    let _ = temporary.append(&used);
+                }
+            });
+        }
+    });
+    if let Some((temporary, writer)) = merge_to
+        && finish_merge(folder, temporary, &parts.names, writer).is_err()
+    {
+        let _ = std::fs::remove_file(folder.join(INDEX_DIR).join(temporary.name()));
+    }
+    IndexUse {
+        parts: parts.names.len(),
+        lines: parts.lines,
+        verified: verified.into_inner(),
+        rebuilt: rebuilt.into_inner(),
+    }
+}
+
+/// Renames the merged part `temporary` over `all.jsonl` (once it is on disk) and removes the parts it replaces:
+/// those read, and `writer`'s own.
+fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer: &IndexWriter) -> io::Result<()> {
+    let Some(file) = temporary.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() else {
+        // Nothing was written: no planned attempt has a record; an index of other attempts is left as it is.
+        return Ok(());
+    };
+    file.sync_all()?;
+    let dir = Dir::open(&folder.join(INDEX_DIR)).map_err(fs_io)?;
+    rustix::fs::renameat(&dir, temporary.name(), &dir, MERGED_PART)?;
+    for name in read.iter().map(String::as_str).chain([writer.name()]) {
+        if name != MERGED_PART {
+            dir.remove_file(name).map_err(fs_io)?;
+        }
+    }
+    dir.sync().map_err(fs_io)
+}
+
+/// The records of a campaign folder, read by id from `attempts/`.
+struct Records {
+    /// `attempts/`, when it can be opened.
+    dir: Option<Dir>,
+    path: PathBuf,
+}
+
+impl Records {
+    fn open(folder: &Path) -> Records {
+        let path = folder.join("attempts");
+        Records { dir: Dir::open(&path).ok(), path }
+    }
+
+    /// The bytes of `<id>/attempt.json`, opened in one step that follows no link on the way (`openat2` with
+    /// `RESOLVE_NO_SYMLINKS`), or as [`read_record_bytes`] does where the kernel lacks `openat2`; what the folder
+    /// holds instead when there is no record to read.
+    fn bytes(&self, id: &str) -> Result<Vec<u8>, Found<Box<IndexEntry>>> {
+        use rustix::fs::{FileType, Mode, OFlags, ResolveFlags};
+        let Some(dir) = &self.dir else { return read_record_bytes(&self.path.join(id)) };
+        let name = format!("{id}/{}", metewand_runtime::attempt::RECORD_FILE);
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+        let fd = match rustix::fs::openat2(dir, name.as_str(), flags, Mode::empty(), resolve) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) => {
+                let folder = self.path.join(id);
+                return Err(if std::fs::symlink_metadata(folder).is_ok() { Found::Unfinished } else { Found::Missing });
+            }
+            Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {
+                return read_record_bytes(&self.path.join(id));
+            }
+            Err(error) => return Err(Found::Invalid(format!("cannot be read: {}", io::Error::from(error)))),
+        };
+        let stat = rustix::fs::fstat(&fd).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))?;
+        let file_type = FileType::from_raw_mode(stat.st_mode);
+        if file_type != FileType::RegularFile {
+            return Err(Found::Invalid(format!("cannot be read: it is a {file_type:?}, not a regular file")));
+        }
+        let size = u64::try_from(stat.st_size).unwrap_or(0);
+        if size > metewand_runtime::document::MAX_DOCUMENT_BYTES {
+            return Err(Found::Invalid(format!("cannot be read: it is {size} bytes, more than a record may be")));
+        }
+        let mut bytes = Vec::with_capacity(size as usize);
+        io::Read::read_to_end(
+            &mut io::Read::take(File::from(fd), metewand_runtime::document::MAX_DOCUMENT_BYTES),
+            &mut bytes,
+        )
+        .map_err(|error| Found::Invalid(format!("cannot be read: {error}")))?;
+        Ok(bytes)
+    }
+}
+
+/// What the folder of attempt `id` holds, with the line of its entry and whether that line was made just now (no
+/// entry matched the record).
+fn look(
+    records: &Records,
+    id: &str,
+    candidates: &[Candidate],
+    parts: &Parts,
+) -> (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool) {
+    let bytes = match records.bytes(id) {
+        Ok(bytes) => bytes,
+        Err(found) => return (found, None, false),
+    };
+    let size = bytes.len() as u64;
+    if candidates.iter().any(|candidate| candidate.size == size) {
+        let digest = Sha256Digest::of(&bytes);
+        for candidate in candidates.iter().filter(|c| c.size == size && &c.sha256 == digest.as_bytes()) {
+            let Some(line) = parts.line(candidate) else { continue };
+            match serde_json::from_slice::<IndexEntry>(&line) {
+                Ok(entry) if entry.attempt_id.as_str() == id => {
+                    return (Found::Record(Box::new(entry)), Some(line), false);
+                }
+                _ => continue,
+            }
+        }
+    }
+    match parse_record(&bytes, id) {
+        Found::Record(record) => match entry_of(&record, &bytes) {
+            Some(entry) => {
+                let line = line_of(&entry);
+                (Found::Record(Box::new(entry)), Some(line), true)
+            }
+            None => (Found::Invalid("has no campaign field: it was not written by a campaign".to_owned()), None, false),
+        },
+        Found::Missing => (Found::Missing, None, false),
+        Found::Unfinished => (Found::Unfinished, None, false),
+        Found::Invalid(reason) => (Found::Invalid(reason), None, false),
+    }
+}
