@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import json
 import os
 import shutil
@@ -221,6 +222,68 @@ def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
     assert row.timed_seconds != row.execute_seconds
     # Only numeric metrics are kept, as in the export.
     assert set(row.metrics) == {"objective", "optimum", "relative_gap"}
+
+
+def index_lines(folder: Path) -> list[dict[str, Any]]:
+    lines: list[dict[str, Any]] = []
+    for part in sorted((folder / "index").glob("*.jsonl")):
+        lines.extend(json.loads(line) for line in part.read_text(encoding="utf-8").splitlines())
+    return lines
+
+
+def test_rows_read_through_the_index_are_the_rows_read_from_the_records(campaign: Path) -> None:
+    # The run left one entry per record, each naming its record's bytes.
+    entries = index_lines(campaign)
+    assert sorted(entry["attempt_id"] for entry in entries) == sorted(entry["id"] for entry in plan_of(campaign))
+    for entry in entries:
+        content = record_path(campaign, entry["attempt_id"]).read_bytes()
+        assert entry["record"] == {"sha256": hashlib.sha256(content).hexdigest(), "size": len(content)}
+    through_index = list(load(campaign))
+    shutil.rmtree(campaign / "index")
+    assert list(load(campaign)) == through_index
+    assert not (campaign / "index").exists(), "load never writes the index"
+
+
+def test_an_entry_is_used_only_for_the_very_bytes_it_names(campaign: Path) -> None:
+    entry = plan_of(campaign)[0]
+    record = record_of(campaign, entry["id"])
+    before = load(campaign)[0]
+    assert before.outcome == "reached"
+    # The index says reached for the old bytes; the record now says otherwise, with the same length.
+    text = record_path(campaign, entry["id"]).read_text(encoding="utf-8")
+    edited = text.replace('"outcome":"reached"', '"outcome":"invalid"').replace(
+        '"verdict":"reached"', '"verdict":"invalid"'
+    )
+    assert edited != text and record["outcome"] == "reached"
+    record_path(campaign, entry["id"]).write_text(edited, encoding="utf-8")
+    row = load(campaign)[0]
+    assert (row.outcome, row.verdict, row.timed_seconds) == ("invalid", "invalid", before.timed_seconds)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "cut short",
+        "not json",
+        "another attempt's id",
+        "a field missing",
+    ],
+)
+def test_broken_index_lines_fall_back_to_the_records(campaign: Path, damage: str) -> None:
+    expected = list(load(campaign))
+    (part,) = (campaign / "index").glob("*.jsonl")
+    lines = part.read_text(encoding="utf-8").splitlines(keepends=True)
+    ids = [entry["id"] for entry in plan_of(campaign)]
+    if damage == "cut short":
+        text = "".join(lines)[:-10]
+    elif damage == "not json":
+        text = "".join("{" + line[5:] for line in lines)
+    elif damage == "another attempt's id":
+        text = "".join(line.replace(ids[0], ids[1]) if ids[0] in line else line.replace(ids[1], ids[0]) for line in lines)
+    else:
+        text = "".join(line.replace('"implementation":{', '"implement":{') for line in lines)
+    part.write_text(text, encoding="utf-8")
+    assert list(load(campaign)) == expected
 
 
 def damage_remove_folder(campaign: Path, attempt_id: str) -> None:

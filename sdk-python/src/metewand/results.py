@@ -13,7 +13,10 @@ order::
     frame = rows.to_pandas()  # needs pandas: pip install metewand-python[pandas]
 
 The records themselves are read, never ``results.csv`` or ``results.jsonl``, which can lag
-behind them; the values the rows share with those files are the same (durations in seconds
+behind them: each record's bytes are hashed, and its entry in the campaign index (``index/*.jsonl``,
+written by the executor) is used in place of parsing it only when the entry names exactly those
+bytes (size and SHA-256); otherwise the record is parsed and checked against its schema. ``load``
+never writes the index; the values the rows share with those files are the same (durations in seconds
 rather than nanoseconds). An attempt that has no usable record still has its row, with ``state``
 saying why (``missing``: no folder; ``unfinished``: a folder without a record; ``invalid``: a
 record that fails its schema or names another attempt) and every field read from the record None
@@ -25,12 +28,14 @@ Standard library only; pandas is imported by ``to_pandas`` alone.
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
 import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import overload
+from typing import Any, overload
 
 from ._strict import ModelError
 from .artifacts import MAX_DOCUMENT
@@ -41,7 +46,7 @@ from .models.campaign_file import CampaignFile, PlanEntry
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import Any, Literal, TypeAlias
+    from typing import Literal, TypeAlias
 
     State: TypeAlias = Literal["recorded", "missing", "unfinished", "invalid"]
 
@@ -60,6 +65,9 @@ CAMPAIGN_FILE = "campaign.json"
 
 RECORD_FILE = "attempt.json"
 """The record in each attempt's folder, ``attempts/<attempt id>/``."""
+
+INDEX_DIR = "index"
+"""The campaign index's folder: parts of one entry per line, each naming its record's size and SHA-256."""
 
 STATES = ("recorded", "missing", "unfinished", "invalid")
 """What ``AttemptRow.state`` may say about a planned attempt's record."""
@@ -246,8 +254,113 @@ def load(folder: str | os.PathLike[str]) -> Results:
     """
     root = os.fspath(folder)
     plan = _read_plan(root)
-    rows = [_row(root, entry) for entry in plan.attempts]
+    index = _Index(root, {entry.id for entry in plan.attempts})
+    try:
+        rows = [_row(root, entry, index) for entry in plan.attempts]
+    finally:
+        index.close()
     return Results(rows, folder=root, name=plan.name, repository=plan.repository)
+
+
+class _Index:
+    """The campaign index (``index/*.jsonl``): where each line naming a planned attempt is, with the size and
+    SHA-256 of the record it was made from. A line is used only for a record of exactly those bytes; the index is
+    never written here (the executor rebuilds it), and a folder without one is read record by record.
+    """
+
+    def __init__(self, root: str, planned: set[str]) -> None:
+        self._files: list[int] = []
+        # By attempt id: (part, offset, length, record size, record SHA-256) of each line naming it.
+        self.lines: dict[str, list[tuple[int, int, int, int, str]]] = {}
+        directory = os.path.join(root, INDEX_DIR)
+        try:
+            names = sorted(name for name in os.listdir(directory) if name.endswith(".jsonl") and name[:1] != ".")
+        except OSError:
+            return
+        for name in names:
+            try:
+                descriptor = os.open(os.path.join(directory, name), _READ_FLAGS)
+            except OSError:
+                continue
+            try:
+                if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                    os.close(descriptor)
+                    continue
+                with open(os.dup(descriptor), "rb") as part:
+                    self._place(part, len(self._files), planned)
+            except OSError:
+                os.close(descriptor)
+                continue
+            self._files.append(descriptor)
+
+    def _place(self, part: Any, number: int, planned: set[str]) -> None:
+        offset = 0
+        for line in part:
+            start = offset
+            offset += len(line)
+            if not line.endswith(b"\n"):
+                break  # a last line cut short
+            key = _key(line)
+            if key is None or key[0] not in planned:
+                continue
+            attempt_id, size, sha256 = key
+            self.lines.setdefault(attempt_id, []).append((number, start, len(line), size, sha256))
+
+    def entry(self, attempt_id: str, content: bytes) -> dict[str, Any] | None:
+        """The entry of ``attempt_id`` made from exactly ``content``, if the index has one."""
+        candidates = self.lines.get(attempt_id)
+        if not candidates:
+            return None
+        size = len(content)
+        matching = [candidate for candidate in candidates if candidate[3] == size]
+        if not matching:
+            return None
+        digest = hashlib.sha256(content).hexdigest()
+        for number, offset, length, _, sha256 in matching:
+            if sha256 != digest:
+                continue
+            try:
+                entry = json.loads(os.pread(self._files[number], length, offset))
+            except (OSError, ValueError):
+                continue
+            if (
+                isinstance(entry, dict)
+                and entry.get("format") == 1
+                and entry.get("attempt_id") == attempt_id
+                and entry.get("record") == {"sha256": digest, "size": size}
+            ):
+                return entry
+        return None
+
+    def close(self) -> None:
+        for descriptor in self._files:
+            os.close(descriptor)
+        self._files = []
+
+
+_ID_AT = b'{"attempt_id":"'
+_RECORD_AT = b'"record":{"sha256":"'
+
+
+def _key(line: bytes) -> tuple[str, int, str] | None:
+    """The attempt id, record size and record SHA-256 a line names: read at their places in lines as the executor
+    writes them (keys in order), and by parsing the line otherwise. What a used line says is checked again whole.
+    """
+    if line.startswith(_ID_AT):
+        at = line.find(_RECORD_AT)
+        end = line.find(b"}", at)
+        if at > 0 and end > 0:
+            sha256 = line[at + len(_RECORD_AT) : at + len(_RECORD_AT) + 64]
+            size = line[at + len(_RECORD_AT) + 64 + len(b'","size":') : end]
+            attempt_id = line[len(_ID_AT) : line.find(b'"', len(_ID_AT))]
+            if size.isdigit():
+                return attempt_id.decode("ascii", "replace"), int(size), sha256.decode("ascii", "replace")
+    try:
+        entry = json.loads(line)
+        record = entry["record"]
+        return str(entry["attempt_id"]), int(record["size"]), str(record["sha256"])
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 class _Unreadable(Exception):
@@ -271,11 +384,18 @@ def _read_document(path: str, limit: int | None) -> bytes:
     except BaseException:
         os.close(descriptor)
         raise
-    with open(descriptor, "rb") as file:
-        if limit is None:
+    if limit is None:
+        with open(descriptor, "rb") as file:
             return file.read()
+    try:
         # One byte more than the limit tells a file that grew since fstat from one that fits.
-        content = file.read(limit + 1)
+        wanted = min(info.st_size, limit) + 1
+        chunks = [os.read(descriptor, wanted)]
+        while chunks[-1] and sum(map(len, chunks)) <= limit:
+            chunks.append(os.read(descriptor, limit + 1 - sum(map(len, chunks))))
+    finally:
+        os.close(descriptor)
+    content = b"".join(chunks)
     if len(content) > limit:
         raise _Unreadable(f"it is more than the {limit} bytes read")
     return content
@@ -338,8 +458,8 @@ def _read_plan(root: str) -> CampaignFile:
         ) from None
 
 
-def _read_record(root: str, attempt_id: str) -> tuple[State, AttemptRecord | None, str | None]:
-    """The row's state, the record when it is valid, and why it is not when it is invalid."""
+def _read_content(root: str, attempt_id: str) -> tuple[State, bytes | None, str | None]:
+    """The row's state so far, the record's bytes when there are some, and why not when it is invalid."""
     directory = os.path.join(root, "attempts", attempt_id)
     path = os.path.join(directory, RECORD_FILE)
     if os.path.islink(directory):
@@ -352,6 +472,11 @@ def _read_record(root: str, attempt_id: str) -> tuple[State, AttemptRecord | Non
         if error.errno == errno.ENOENT:
             return ("unfinished" if os.path.lexists(directory) else "missing"), None, None
         return "invalid", None, f"{RECORD_FILE} cannot be read: {_reason(error)}"
+    return "recorded", content, None
+
+
+def _check_record(content: bytes, attempt_id: str) -> tuple[State, AttemptRecord | None, str | None]:
+    """The record in ``content`` checked against its schema and the id it is filed under."""
     try:
         record = AttemptRecord.from_dict(parse(content))
     except (CanonicalJSONError, ModelError) as error:
@@ -365,13 +490,9 @@ def _read_record(root: str, attempt_id: str) -> tuple[State, AttemptRecord | Non
     return "recorded", record, None
 
 
-def _phase_ns(record: AttemptRecord, phase: str, role: str | None = None) -> int | None:
+def _phase_ns(phases: list[tuple[str, str, int]], phase: str, role: str | None = None) -> int | None:
     # A phase may be sent more than once (a retried request); its times add up.
-    durations = [
-        item.duration_ns
-        for item in record.phases
-        if item.phase == phase and (role is None or item.role == role)
-    ]
+    durations = [ns for by, name, ns in phases if name == phase and (role is None or by == role)]
     return sum(durations) if durations else None
 
 
@@ -379,38 +500,42 @@ def _seconds(nanoseconds: int | None) -> float | None:
     return None if nanoseconds is None else nanoseconds / _NS_PER_SECOND
 
 
-def _row(root: str, entry: PlanEntry) -> AttemptRow:
-    state, record, reason = _read_record(root, entry.id)
-    outcome = verdict = failure_role = failure_phase = failure_kind = failure_message = None
-    prepare_seconds = execute_seconds = evaluate_seconds = None
-    timed = timed_seconds = worker_reported_seconds = peak_memory_bytes = None
-    metrics: dict[str, float] = {}
-    started_at = concurrency = worker_id = program = program_sha256 = None
-    if record is not None:
-        outcome, verdict, started_at = record.outcome, record.verdict, record.started_at
-        if record.failure is not None:
-            failure_role, failure_phase = record.failure.role, record.failure.phase
-            failure_kind, failure_message = record.failure.kind, record.failure.message
-        prepare_seconds = _seconds(_phase_ns(record, "prepare"))
-        execute_seconds = _seconds(_phase_ns(record, "execute"))
-        evaluate_seconds = _seconds(_phase_ns(record, "evaluate"))
-        timed = record.problem.timed or "execute"  # records written before it was recorded
-        timed_seconds = _timed_seconds(record, timed)
-        implementation = record.implementation
-        worker_reported_seconds = _seconds(implementation.implementation_time_ns)
-        if implementation.resources is not None:
-            peak_memory_bytes = implementation.resources.peak_rss_bytes
-        metrics = {
-            name: float(value)
-            for name, value in (record.metrics or {}).items()
-            if isinstance(value, (int, float)) and not isinstance(value, bool)
-        }
-        if record.campaign is not None:
-            concurrency = record.campaign.concurrency
-        worker_id = implementation.worker_id
-        if implementation.program is not None:
-            program = implementation.program.path_match or implementation.program.path
-            program_sha256 = implementation.program.sha256
+_NOTHING: dict[str, Any] = {
+    "outcome": None,
+    "verdict": None,
+    "failure_role": None,
+    "failure_phase": None,
+    "failure_kind": None,
+    "failure_message": None,
+    "prepare_seconds": None,
+    "execute_seconds": None,
+    "evaluate_seconds": None,
+    "timed": None,
+    "timed_seconds": None,
+    "worker_reported_seconds": None,
+    "peak_memory_bytes": None,
+    "metrics": MappingProxyType({}),
+    "started_at": None,
+    "concurrency": None,
+    "worker_id": None,
+    "program": None,
+    "program_sha256": None,
+}
+
+
+def _row(root: str, entry: PlanEntry, index: _Index) -> AttemptRow:
+    state, content, reason = _read_content(root, entry.id)
+    found = _NOTHING
+    if content is not None:
+        indexed = index.entry(entry.id, content)
+        try:
+            found = _NOTHING if indexed is None else _from_entry(indexed)
+        except (KeyError, TypeError, AttributeError, IndexError):
+            indexed = None  # not an entry as the executor writes them: the record is read instead
+        if indexed is None:
+            state, record, reason = _check_record(content, entry.id)
+            if record is not None:
+                found = _from_record(record)
     return AttemptRow(
         attempt_id=entry.id,
         problem=entry.problem,
@@ -421,36 +546,92 @@ def _row(root: str, entry: PlanEntry) -> AttemptRow:
         implementation_seed=entry.implementation_seed,
         repetition=entry.repetition,
         state=state,
-        outcome=outcome,
-        verdict=verdict,
-        failure_role=failure_role,
-        failure_phase=failure_phase,
-        failure_kind=failure_kind,
-        failure_message=failure_message,
-        prepare_seconds=prepare_seconds,
-        execute_seconds=execute_seconds,
-        evaluate_seconds=evaluate_seconds,
-        timed=timed,
-        timed_seconds=timed_seconds,
-        worker_reported_seconds=worker_reported_seconds,
-        peak_memory_bytes=peak_memory_bytes,
-        metrics=MappingProxyType(metrics),
-        started_at=started_at,
-        concurrency=concurrency,
-        worker_id=worker_id,
-        program=program,
-        program_sha256=program_sha256,
         invalid_reason=reason,
+        **found,
     )
 
 
-def _timed_seconds(record: AttemptRecord, timed: str) -> float | None:
+def _numeric(metrics: Mapping[str, Any] | None) -> Mapping[str, float]:
+    return MappingProxyType(
+        {
+            name: float(value)
+            for name, value in (metrics or {}).items()
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+        }
+    )
+
+
+def _from_record(record: AttemptRecord) -> dict[str, Any]:
+    """A row's fields read from a record checked against its schema."""
+    implementation = record.implementation
+    failure = record.failure
+    program = implementation.program
+    timed = record.problem.timed or "execute"  # records written before it was recorded
+    phases = [(phase.role, phase.phase, phase.duration_ns) for phase in record.phases]
+    return {
+        "outcome": record.outcome,
+        "verdict": record.verdict,
+        "failure_role": None if failure is None else failure.role,
+        "failure_phase": None if failure is None else failure.phase,
+        "failure_kind": None if failure is None else failure.kind,
+        "failure_message": None if failure is None else failure.message,
+        "prepare_seconds": _seconds(_phase_ns(phases, "prepare")),
+        "execute_seconds": _seconds(_phase_ns(phases, "execute")),
+        "evaluate_seconds": _seconds(_phase_ns(phases, "evaluate")),
+        "timed": timed,
+        "timed_seconds": _timed_seconds(record.outcome, record.verdict, phases, timed),
+        "worker_reported_seconds": _seconds(implementation.implementation_time_ns),
+        "peak_memory_bytes": (
+            None if implementation.resources is None else implementation.resources.peak_rss_bytes
+        ),
+        "metrics": _numeric(record.metrics),
+        "started_at": record.started_at,
+        "concurrency": None if record.campaign is None else record.campaign.concurrency,
+        "worker_id": implementation.worker_id,
+        "program": None if program is None else (program.path_match or program.path),
+        "program_sha256": None if program is None else program.sha256,
+    }
+
+
+def _from_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A row's fields read from the index entry of a record (the executor's summary of it, matched to its bytes)."""
+    implementation = entry["implementation"]
+    failure = entry["failure"]
+    program = implementation.get("program")
+    timed = entry["problem"].get("timed") or "execute"
+    phases = [(phase["role"], phase["phase"], phase["duration_ns"]) for phase in entry["phases"]]
+    return {
+        "outcome": entry["outcome"],
+        "verdict": entry["verdict"],
+        "failure_role": None if failure is None else failure["role"],
+        "failure_phase": None if failure is None else failure["phase"],
+        "failure_kind": None if failure is None else failure["kind"],
+        "failure_message": None if failure is None else failure["message"],
+        "prepare_seconds": _seconds(_phase_ns(phases, "prepare")),
+        "execute_seconds": _seconds(_phase_ns(phases, "execute")),
+        "evaluate_seconds": _seconds(_phase_ns(phases, "evaluate")),
+        "timed": timed,
+        "timed_seconds": _timed_seconds(entry["outcome"], entry["verdict"], phases, timed),
+        "worker_reported_seconds": _seconds(implementation["implementation_time_ns"]),
+        "peak_memory_bytes": implementation["peak_rss_bytes"],
+        "metrics": _numeric(entry["metrics"]),
+        "started_at": entry["started_at"],
+        "concurrency": entry["concurrency"],
+        "worker_id": implementation["worker_id"],
+        "program": None if program is None else (program.get("path_match") or program["path"]),
+        "program_sha256": None if program is None else program["sha256"],
+    }
+
+
+def _timed_seconds(
+    outcome: str, verdict: str | None, phases: list[tuple[str, str, int]], timed: str
+) -> float | None:
     # Only an attempt judged to the end is timed, and only by the implementation's own requests,
     # as reports rank and compare it.
-    if record.verdict is None or record.outcome in ("failed", "cancelled"):
+    if verdict is None or outcome in ("failed", "cancelled"):
         return None
-    execute = _seconds(_phase_ns(record, "execute", "implementation"))
+    execute = _seconds(_phase_ns(phases, "execute", "implementation"))
     if timed == "execute":
         return execute
-    prepare = _seconds(_phase_ns(record, "prepare", "implementation"))
+    prepare = _seconds(_phase_ns(phases, "prepare", "implementation"))
     return None if prepare is None or execute is None else prepare + execute
