@@ -67,7 +67,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
     };
     let session = |worker_id: &metewand_protocol::common::WorkerId,
                    program: &Option<metewand_protocol::generated::attempt_record::WorkerProgram>| {
-        index::Session { worker_id: worker_id.clone(), program: program.clone() }
+        index::IndexedSession { worker_id: worker_id.clone(), program: program.clone() }
     };
     let implementation = &record.implementation;
     Some(IndexEntry {

@@ -142,6 +142,20 @@ fn array_tasks_record_what_the_local_pool_records() {
     let (local, tasks) = (records(&bench.folder("local")), records(&folder));
     assert_eq!(outcome_by_id(&tasks), outcome_by_id(&local));
     assert_eq!(tasks.len(), 4);
+    // Each pack's task appended its records' entries to an index part of its own.
+    let mut indexed = Vec::new();
+    let mut parts = 0;
+    for part in fs::read_dir(folder.join("index")).unwrap() {
+        let part = part.unwrap();
+        assert!(part.file_name().to_string_lossy().starts_with("task-"), "{:?}", part.file_name());
+        parts += 1;
+        for line in fs::read_to_string(part.path()).unwrap().lines() {
+            indexed.push(serde_json::from_str::<Value>(line).unwrap()["attempt_id"].as_str().unwrap().to_owned());
+        }
+    }
+    indexed.sort();
+    assert_eq!(parts, submission.packs());
+    assert_eq!(indexed, tasks.keys().cloned().collect::<Vec<_>>());
     // A task run again (Slurm requeued it) runs nothing twice.
     let again = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap();
     assert_eq!((again.ran, again.skipped), (0, 3));

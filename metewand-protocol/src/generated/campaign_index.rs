@@ -16,7 +16,7 @@ pub struct CampaignIndex {
     pub attempt_id: super::common::AttemptId,
     pub concurrency: crate::strict::SafeUint,
     pub dataset: Dataset,
-    pub evaluator: Session,
+    pub evaluator: IndexedSession,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub failure: ::std::option::Option<Failure>,
     pub finished_at: super::common::Timestamp,
@@ -38,7 +38,7 @@ pub struct CampaignIndex {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Dataset {
-    pub materializer: Session,
+    pub materializer: IndexedSession,
     pub name: DatasetName,
 }
 ///`DatasetName`
@@ -289,6 +289,19 @@ impl<'de> ::serde::Deserialize<'de> for ImplementationName {
             })
     }
 }
+///A worker session: its resolved worker identity and, when the record says, the program it ran.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct IndexedSession {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub program: ::std::option::Option<super::attempt_record::WorkerProgram>,
+    pub worker_id: super::common::WorkerId,
+}
 ///One request sent: by whom it was served, which phase, and how long the executor waited for its answer.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -373,19 +386,6 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
 pub struct RecordBytes {
     pub sha256: super::common::Sha256,
     pub size: crate::strict::SafeUint,
-}
-///A worker session: its resolved worker identity and, when the record says, the program it ran.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-#[serde(remote = "Self")]
-pub struct Session {
-    #[serde(
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-        deserialize_with = "crate::strict::deserialize_present"
-    )]
-    pub program: ::std::option::Option<super::attempt_record::WorkerProgram>,
-    pub worker_id: super::common::WorkerId,
 }
 /// Error types.
 pub mod error {
@@ -545,6 +545,21 @@ impl ::serde::Serialize for Implementation {
         Implementation::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for IndexedSession {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        IndexedSession::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for IndexedSession {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        IndexedSession::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PhaseTime {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -588,21 +603,6 @@ impl ::serde::Serialize for RecordBytes {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         RecordBytes::serialize(self, serializer)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Session {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        Session::deserialize(crate::strict::ObjectOnly(deserializer))
-    }
-}
-impl ::serde::Serialize for Session {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        Session::serialize(self, serializer)
     }
 }
 impl ::std::fmt::Display for DatasetName {

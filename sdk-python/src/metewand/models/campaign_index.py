@@ -51,11 +51,11 @@ __all__ = [
     "Dataset",
     "Failure",
     "Implementation",
+    "IndexedSession",
     "ModelError",
     "PhaseTime",
     "Problem",
     "RecordBytes",
-    "Session",
 ]
 
 
@@ -100,7 +100,7 @@ class CampaignIndex:
     dataset: Dataset
     """The dataset's name and its materializer's session."""
 
-    evaluator: Session
+    evaluator: IndexedSession
     """A worker session: its resolved worker identity and, when the record says, the program it
     ran.
     """
@@ -172,7 +172,7 @@ class CampaignIndex:
         attempt_id: str,
         concurrency: int,
         dataset: Dataset,
-        evaluator: Session,
+        evaluator: IndexedSession,
         failure: Failure | None,
         finished_at: str,
         format: Literal[1] = 1,
@@ -188,7 +188,7 @@ class CampaignIndex:
         self.attempt_id = _attempt_id(attempt_id, "/attempt_id")
         self.concurrency = _safe_uint(concurrency, "/concurrency")
         self.dataset = check_model(dataset, "/dataset", Dataset)
-        self.evaluator = check_model(evaluator, "/evaluator", Session)
+        self.evaluator = check_model(evaluator, "/evaluator", IndexedSession)
         self.failure = None if failure is None else check_model(failure, "/failure", Failure)
         self.finished_at = _timestamp(finished_at, "/finished_at")
         self.format = check_const(format, "/format", 1)
@@ -214,7 +214,7 @@ class CampaignIndex:
         model.attempt_id = _attempt_id(fields["attempt_id"], path + "/attempt_id")
         model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
         model.dataset = Dataset._decode(fields["dataset"], path + "/dataset")
-        model.evaluator = Session._decode(fields["evaluator"], path + "/evaluator")
+        model.evaluator = IndexedSession._decode(fields["evaluator"], path + "/evaluator")
         model.failure = (
             None
             if fields["failure"] is None
@@ -293,7 +293,7 @@ class Dataset:
 
     __slots__ = ("materializer", "name")
 
-    materializer: Session
+    materializer: IndexedSession
     """A worker session: its resolved worker identity and, when the record says, the program it
     ran.
     """
@@ -304,8 +304,8 @@ class Dataset:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("materializer", "name")
 
-    def __init__(self, *, materializer: Session, name: str) -> None:
-        self.materializer = check_model(materializer, "/materializer", Session)
+    def __init__(self, *, materializer: IndexedSession, name: str) -> None:
+        self.materializer = check_model(materializer, "/materializer", IndexedSession)
         self.name = check_string(name, "/name", min_length=1)
 
     @classmethod
@@ -318,7 +318,7 @@ class Dataset:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
-        model.materializer = Session._decode(fields["materializer"], path + "/materializer")
+        model.materializer = IndexedSession._decode(fields["materializer"], path + "/materializer")
         model.name = check_string(fields["name"], path + "/name", min_length=1)
         return model
 
@@ -534,6 +534,67 @@ class Implementation:
         )
 
 
+class IndexedSession:
+    """A worker session: its resolved worker identity and, when the record says, the program it
+    ran.
+    """
+
+    __slots__ = ("program", "worker_id")
+
+    program: WorkerProgram | None
+    """The program the worker's process was running when it answered hello, as the executor found
+    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
+    PATH match of the command's first word (or the absolute path it names), when that is another
+    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
+    when the command names its program by a relative path, inside the worker's source, which
+    worker_id already covers.
+    """
+
+    worker_id: str
+    """A resolved worker identity."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("worker_id",)
+
+    def __init__(self, *, program: WorkerProgram | None = None, worker_id: str) -> None:
+        self.program = None if program is None else check_model(program, "/program", WorkerProgram)
+        self.worker_id = _worker_id(worker_id, "/worker_id")
+
+    @classmethod
+    def from_dict(cls, data: object) -> IndexedSession:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> IndexedSession:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        if "program" in fields:
+            model.program = WorkerProgram._decode(fields["program"], path + "/program")
+        else:
+            model.program = None
+        model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {}
+        if self.program is not None:
+            data["program"] = self.program.to_dict()
+        data["worker_id"] = self.worker_id
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, IndexedSession):
+            return NotImplemented
+        return self.program == other.program and self.worker_id == other.worker_id
+
+    def __repr__(self) -> str:
+        return f"IndexedSession(program={self.program!r}, worker_id={self.worker_id!r})"
+
+
 class PhaseTime:
     """One request sent: by whom it was served, which phase, and how long the executor waited for
     its answer.
@@ -707,75 +768,14 @@ class RecordBytes:
         return f"RecordBytes(sha256={self.sha256!r}, size={self.size!r})"
 
 
-class Session:
-    """A worker session: its resolved worker identity and, when the record says, the program it
-    ran.
-    """
-
-    __slots__ = ("program", "worker_id")
-
-    program: WorkerProgram | None
-    """The program the worker's process was running when it answered hello, as the executor found
-    it: the path the kernel names for /proc/<pid>/exe, that file's SHA-256, and path_match, the
-    PATH match of the command's first word (or the absolute path it names), when that is another
-    path (a link such as a virtual environment's python3, a script, a shim); path_match is absent
-    when the command names its program by a relative path, inside the worker's source, which
-    worker_id already covers.
-    """
-
-    worker_id: str
-    """A resolved worker identity."""
-
-    # What from_dict accepts: these members and no others, the required ones always.
-    _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("worker_id",)
-
-    def __init__(self, *, program: WorkerProgram | None = None, worker_id: str) -> None:
-        self.program = None if program is None else check_model(program, "/program", WorkerProgram)
-        self.worker_id = _worker_id(worker_id, "/worker_id")
-
-    @classmethod
-    def from_dict(cls, data: object) -> Session:
-        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
-        return cls._decode(data, "")
-
-    @classmethod
-    def _decode(cls, data: object, path: str) -> Session:
-        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
-        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
-        model = cls.__new__(cls)
-        if "program" in fields:
-            model.program = WorkerProgram._decode(fields["program"], path + "/program")
-        else:
-            model.program = None
-        model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
-        return model
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {}
-        if self.program is not None:
-            data["program"] = self.program.to_dict()
-        data["worker_id"] = self.worker_id
-        return data
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Session):
-            return NotImplemented
-        return self.program == other.program and self.worker_id == other.worker_id
-
-    def __repr__(self) -> str:
-        return f"Session(program={self.program!r}, worker_id={self.worker_id!r})"
-
-
 # The class of each definition in the schema, by its name under $defs (None for the root).
 DEFINITIONS: dict[str | None, type] = {
     None: CampaignIndex,
     "dataset": Dataset,
     "failure": Failure,
     "implementation": Implementation,
+    "indexed_session": IndexedSession,
     "phase_time": PhaseTime,
     "problem": Problem,
     "record_bytes": RecordBytes,
-    "session": Session,
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The campaign index benchmark: reading campaign folders of 100,000 and 1,000,000 synthesized attempts through the
+index, beside the same reading by a baseline binary and SDK (a build from before the index, given by --baseline and
+--baseline-sdk) and beside the first reading of a folder without an index (which reads every record and writes the
+index), all in one run.
+
+    cargo build --release -p metewand-cli -p test-worker
+    git worktree add /tmp/before <commit> && cargo build --release -p metewand-cli --manifest-path /tmp/before/Cargo.toml
+    python3 metewand-campaign/benches/index.py --baseline /tmp/before/target/release/metewand \
+        --baseline-sdk /tmp/before/sdk-python/src [--sizes 100000,1000000]
+
+1. Runs the trivial benchmark (the test worker) once for a real record, and synthesizes a campaign folder of each
+   size from it (`campaign plan --list` gives the ids), with no index; a hard-linked copy of it is the second folder
+   of `compare`.
+2. Times (wall seconds and peak RSS, GNU time): `campaign status` by the baseline; `campaign status` by this build on
+   the folder without an index (the first reading, which writes it); then by this build with the index: `campaign
+   status`, `campaign plan`, `report --format json`, `compare` of the folder and its copy, and
+   `metewand.results.load` of this SDK against the baseline's.
+
+Standard library only. Prints a table; nothing is asserted (performance is not a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from campaign import ROOT, peak, records, synthesize, trivial_repo
+
+LOAD = """
+import sys, time, resource
+sys.path.insert(0, sys.argv[1])
+from metewand import results
+rows = results.load(sys.argv[2])
+assert len(rows) > 0
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", type=Path, default=ROOT / "target" / "release" / "metewand")
+    parser.add_argument("--test-worker", type=Path, default=ROOT / "target" / "release" / "test-worker")
+    parser.add_argument("--baseline", type=Path, required=True, help="a metewand binary from before the index")
+    parser.add_argument("--baseline-sdk", type=Path, required=True, help="sdk-python/src from before the index")
+    parser.add_argument("--sizes", default="100000,1000000")
+    parser.add_argument("--work", type=Path, help="where to synthesize (default: a temporary folder)")
+    args = parser.parse_args()
+    metewand, baseline = str(args.bin.resolve()), str(args.baseline.resolve())
+    sdk, baseline_sdk = str(ROOT / "sdk-python" / "src"), str(args.baseline_sdk.resolve())
+    work = Path(tempfile.mkdtemp(prefix="metewand-index-bench-", dir=args.work))
+    try:
+        print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}")
+        repo = trivial_repo(work / "trivial", args.test_worker.resolve())
+        subprocess.run([metewand, "campaign", "run", str(repo), "main", "--state-dir", str(work / "state"),
+                        "--out", str(work / "real"), "--quiet"], check=False, capture_output=True)
+        template = records(work / "real" / "attempts")[0]
+        print("wall s | peak RSS MiB")
+        for size in (int(size) for size in args.sizes.split(",")):
+            folder = synthesize(Path(metewand), repo, size, work, template)
+            copy = work / f"copy-{size}"
+            subprocess.run(["cp", "-al", str(folder), str(copy)], check=True)
+            seeds = size // 2
+            plan = [metewand, "campaign", "plan", str(repo), "main", "--implementation-seeds", f"0..{seeds}",
+                    "--repetitions", "1", "--out", str(folder), "--state-dir", str(work / "state")]
+            python = sys.executable
+            rows = [
+                ("baseline: campaign status", [baseline, "campaign", "status", str(folder)]),
+                ("baseline: campaign plan", [baseline, *plan[1:]]),
+                ("baseline: report (JSON)", [baseline, "report", "--format", "json", str(folder)]),
+                ("baseline: compare", [baseline, "compare", str(folder), str(copy)]),
+                ("baseline: results.load", [python, "-c", LOAD, baseline_sdk, str(folder)]),
+                ("no index yet: campaign status (writes it)", [metewand, "campaign", "status", str(folder)]),
+                ("no index yet: campaign status of the copy", [metewand, "campaign", "status", str(copy)]),
+                ("index: campaign status", [metewand, "campaign", "status", str(folder)]),
+                ("index: campaign plan", plan),
+                ("index: report (JSON)", [metewand, "report", "--format", "json", str(folder)]),
+                ("index: compare", [metewand, "compare", str(folder), str(copy)]),
+                ("index: results.load", [python, "-c", LOAD, sdk, str(folder)]),
+            ]
+            print(f"\n{size} attempts")
+            for title, argv in rows:
+                seconds, kib, status = peak(argv)
+                print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
+            shutil.rmtree(folder)
+            shutil.rmtree(copy)
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(work)], check=False)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
