@@ -165,7 +165,7 @@ def synthesize(metewand: Path, repo: Path, size: int, work: Path, template: dict
     campaign = {
         "format": 1, "name": "main", "repository": str(repo.resolve()),
         "definition": {"name": "main", "problems": ["answer"], "datasets": ["small"], "implementations": ["solve"],
-                       "dataset_seeds": {"from": 0, "count": 2}, "implementation_seeds": {"from": 0, "count": seeds},
+                       "dataset_seeds": {"first": 0, "count": 2}, "implementation_seeds": {"first": 0, "count": seeds},
                        "repetitions": 1},
         "attempts": entries, "runs": [],
     }
