@@ -152,7 +152,7 @@ pub fn write_atomically(
 }
 
 /// The system's error of a failed file operation, or one saying what was in the way.
-fn fs_io(error: FsError) -> io::Error {
+pub(crate) fn fs_io(error: FsError) -> io::Error {
     match error {
         FsError::Io { source, .. } => source,
         unexpected @ FsError::Unexpected { .. } => io::Error::other(unexpected.to_string()),
@@ -362,9 +362,14 @@ pub(crate) fn read_record_bytes<R>(dir: &Path) -> Result<Vec<u8>, Found<R>> {
         Ok(Some(mut file)) => {
             read_document(&mut file).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))
         }
-        Ok(None) => Err(if fs::symlink_metadata(dir).is_ok() { Found::Unfinished } else { Found::Missing }),
+        Ok(None) => Err(absent(dir)),
         Err(error) => Err(Found::Invalid(format!("cannot be read: {error}"))),
     }
+}
+
+/// What the attempt folder `dir` holds when it has no `attempt.json`: an unfinished attempt, or no folder at all.
+pub(crate) fn absent<R>(dir: &Path) -> Found<R> {
+    if fs::symlink_metadata(dir).is_ok() { Found::Unfinished } else { Found::Missing }
 }
 
 /// A record's bytes checked against the schema and against the id `id` it is filed under.

@@ -4,7 +4,8 @@
 //!
 //! Each writer appends to a part of its own, created for it: a local run (`run-…`), a Slurm task (`task-…`), a
 //! reader that found entries missing or stale (`read-…`). No two processes write one file, so nothing is shared on a
-//! network filesystem. A run holding the folder's lock merges every part into `all.jsonl` when it ends.
+//! network filesystem. A run holding the folder's lock merges every part into `all.jsonl` when it starts and when it
+//! ends.
 //!
 //! An entry names the size and SHA-256 of the record it was made from, and is used only while
 //! `attempts/<id>/attempt.json` is exactly those bytes: every read hashes each record. A record edited, removed or
@@ -23,11 +24,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_protocol::generated::campaign_index as index;
 use metewand_runtime::Sha256Digest;
-use metewand_runtime::files::{Dir, FsError};
+use metewand_runtime::document::read_document;
+use metewand_runtime::files::Dir;
 use metewand_runtime::protocol::strict::SafeUint;
 use serde::Deserialize;
 
-use crate::folder::{Found, parse_record, read_record_bytes};
+use crate::folder::{Found, absent, fs_io, parse_record, read_record_bytes};
 
 /// One line of an index part: what readers need of one record.
 pub use metewand_protocol::generated::campaign_index::CampaignIndex as IndexEntry;
@@ -40,22 +42,10 @@ pub const MERGED_PART: &str = "all.jsonl";
 /// The entry of `record`, whose bytes on disk are `bytes`; `None` for a record written outside a campaign.
 pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
     let campaign = record.campaign.as_ref()?;
-    let logs = &record.logs;
     let failure = match &record.failure {
         None => None,
         Some(failure) => {
-            let log = match failure.role {
-                Some(metewand_protocol::common::Role::Implementation) => {
-                    logs.implementation.as_ref().map(|log| log.as_str())
-                }
-                Some(metewand_protocol::common::Role::ProblemEvaluator) => {
-                    logs.problem_evaluator.as_ref().map(|log| log.as_str())
-                }
-                Some(metewand_protocol::common::Role::DatasetMaterializer) => {
-                    logs.dataset_materializer.as_ref().map(|log| log.as_str())
-                }
-                None => None,
-            };
+            let log = failure.role.and_then(|role| record.logs.of(role));
             Some(index::Failure {
                 role: failure.role,
                 phase: failure.phase,
@@ -175,13 +165,6 @@ impl IndexWriter {
     }
 }
 
-fn fs_io(error: FsError) -> io::Error {
-    match error {
-        FsError::Io { source, .. } => source,
-        other => io::Error::other(other.to_string()),
-    }
-}
-
 /// Where one line of a part is, and the record it was made from.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -244,7 +227,7 @@ impl Parts {
     /// whose lines are read on every available CPU.
     fn place(&mut self, file: &File, part: u32, by_id: &HashMap<&str, usize>) {
         const BLOCK: usize = 8 << 20;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+        let threads = threads();
         let mut reader = BufReader::with_capacity(BLOCK, file);
         // The bytes of a line that began in the previous block, and where they are in the part.
         let mut carried: Vec<u8> = Vec::new();
@@ -345,17 +328,9 @@ fn place_lines(
     })
 }
 
-/// How a reading went: what the index held, and what had to be read from the records.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct IndexUse {
-    /// Parts read.
-    pub parts: usize,
-    /// Lines in them.
-    pub lines: usize,
-    /// Records whose entry was found and matched their bytes.
-    pub verified: usize,
-    /// Records read and parsed because no entry matched them; their entries were written again.
-    pub rebuilt: usize,
+/// How many threads a reading takes: every available CPU, up to 8.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8)
 }
 
 /// Where entries made while reading go.
@@ -364,19 +339,15 @@ pub enum Rebuild<'a> {
     To(&'a IndexWriter),
     /// To a new `read-…` part, if the folder can be written.
     NewPart,
-    /// To every entry in plan order, merged into `all.jsonl` in place of the parts read: only for a process that
-    /// holds the folder's lock and has finished writing.
+    /// With every entry used, merged into `all.jsonl` in place of the parts read (unless the index is that one part
+    /// already, with one line per planned attempt): only for a process that holds the folder's lock and is not
+    /// writing records meanwhile.
     Merge(&'a IndexWriter),
 }
 
 /// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when one matches its
 /// record's bytes and by the record otherwise, and hands each (with its plan index) to `each`.
-pub fn scan(
-    folder: &Path,
-    ids: &[&str],
-    rebuild: Rebuild<'_>,
-    each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync,
-) -> IndexUse {
+pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync) {
     let parts = Parts::read(folder, ids);
     let own;
     // Where new entries go, and, when merging, where every used entry goes (a temporary part renamed over
@@ -395,14 +366,11 @@ pub fn scan(
             (writer, Some((&own, writer)))
         }
     };
-    let verified = std::sync::atomic::AtomicUsize::new(0);
-    let rebuilt = std::sync::atomic::AtomicUsize::new(0);
     let records = Records::open(folder);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let chunk = ids.len().div_ceil(threads).max(1);
+    let chunk = ids.len().div_ceil(threads()).max(1);
     std::thread::scope(|scope| {
         for (number, ids) in ids.chunks(chunk).enumerate() {
-            let (parts, each, verified, rebuilt, records) = (&parts, &each, &verified, &rebuilt, &records);
+            let (parts, each, records) = (&parts, &each, &records);
             scope.spawn(move || {
                 // Lines are written in batches, so that threads seldom wait for each other's writes.
                 const BATCH: usize = 1 << 20;
@@ -417,10 +385,6 @@ pub fn scan(
                         } else if made {
                             fresh.extend_from_slice(&line);
                         }
-                    }
-                    if matches!(found, Found::Record(_)) {
-                        let counter = if made { rebuilt } else { verified };
-                        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
                     each(slot, found);
                     // The index is a cache of the records: failing to write it loses nothing.
@@ -444,12 +408,6 @@ pub fn scan(
         && finish_merge(folder, temporary, &parts.names, writer).is_err()
     {
         let _ = std::fs::remove_file(folder.join(INDEX_DIR).join(temporary.name()));
-    }
-    IndexUse {
-        parts: parts.names.len(),
-        lines: parts.lines,
-        verified: verified.into_inner(),
-        rebuilt: rebuilt.into_inner(),
     }
 }
 
@@ -495,10 +453,7 @@ impl Records {
         let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
         let fd = match rustix::fs::openat2(dir, name.as_str(), flags, Mode::empty(), resolve) {
             Ok(fd) => fd,
-            Err(rustix::io::Errno::NOENT) => {
-                let folder = self.path.join(id);
-                return Err(if std::fs::symlink_metadata(folder).is_ok() { Found::Unfinished } else { Found::Missing });
-            }
+            Err(rustix::io::Errno::NOENT) => return Err(absent(&self.path.join(id))),
             Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {
                 return read_record_bytes(&self.path.join(id));
             }
@@ -509,17 +464,7 @@ impl Records {
         if file_type != FileType::RegularFile {
             return Err(Found::Invalid(format!("cannot be read: it is a {file_type:?}, not a regular file")));
         }
-        let size = u64::try_from(stat.st_size).unwrap_or(0);
-        if size > metewand_runtime::document::MAX_DOCUMENT_BYTES {
-            return Err(Found::Invalid(format!("cannot be read: it is {size} bytes, more than a record may be")));
-        }
-        let mut bytes = Vec::with_capacity(size as usize);
-        io::Read::read_to_end(
-            &mut io::Read::take(File::from(fd), metewand_runtime::document::MAX_DOCUMENT_BYTES),
-            &mut bytes,
-        )
-        .map_err(|error| Found::Invalid(format!("cannot be read: {error}")))?;
-        Ok(bytes)
+        read_document(&mut File::from(fd)).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))
     }
 }
 

@@ -191,11 +191,7 @@ fn summary(record: &AttemptRecord, folder: &Path) -> String {
             format_duration(Duration::from_nanos(execute.duration_ns.get()))
         ));
     }
-    let failed_log = record.failure.as_ref().and_then(|failure| match failure.role? {
-        Role::DatasetMaterializer => record.logs.dataset_materializer.as_ref().map(|path| path.to_string()),
-        Role::Implementation => record.logs.implementation.as_ref().map(|path| path.to_string()),
-        Role::ProblemEvaluator => record.logs.problem_evaluator.as_ref().map(|path| path.to_string()),
-    });
+    let failed_log = record.failure.as_ref().and_then(|failure| record.logs.of(failure.role?));
     if let Some(log) = failed_log {
         out.push_str(&format!("worker log   {}\n", folder.join(log).display()));
     }

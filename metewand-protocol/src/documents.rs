@@ -1,10 +1,23 @@
 //! What Metewand's own documents answer beyond their fields: pure functions of a generated document, kept beside
 //! the types so that every reader of the document asks them the same way.
 
+use crate::common::Role;
+use crate::generated::attempt_record::Logs;
 use crate::generated::campaign_file::SeedAxis;
 use crate::generated::common::AttemptId;
 use crate::generated::slurm_submission::{JobKind, SlurmSubmission};
 use crate::strict::SafeUint;
+
+impl Logs {
+    /// The log of `role`'s session, relative to the attempt's folder, when that session had one.
+    pub fn of(&self, role: Role) -> Option<&str> {
+        match role {
+            Role::DatasetMaterializer => self.dataset_materializer.as_ref().map(|log| log.as_str()),
+            Role::Implementation => self.implementation.as_ref().map(|log| log.as_str()),
+            Role::ProblemEvaluator => self.problem_evaluator.as_ref().map(|log| log.as_str()),
+        }
+    }
+}
 
 impl SlurmSubmission {
     /// The attempt ids of pack `pack`: `attempts[pack * K .. (pack + 1) * K]` for the pack size K (at least 1).
