@@ -387,12 +387,14 @@ def _read_document(path: str, limit: int | None) -> bytes:
     if limit is None:
         with open(descriptor, "rb") as file:
             return file.read()
+    # One byte more than the limit tells a file that grew since fstat from one that fits. Reads ask for what
+    # fstat said (os.read allocates what it is asked for), then for what is left of the limit.
+    chunks: list[bytes] = []
+    left = limit + 1
     try:
-        # One byte more than the limit tells a file that grew since fstat from one that fits.
-        wanted = min(info.st_size, limit) + 1
-        chunks = [os.read(descriptor, wanted)]
-        while chunks[-1] and sum(map(len, chunks)) <= limit:
-            chunks.append(os.read(descriptor, limit + 1 - sum(map(len, chunks))))
+        while left > 0 and (chunk := os.read(descriptor, min(left, info.st_size + 1))):
+            chunks.append(chunk)
+            left -= len(chunk)
     finally:
         os.close(descriptor)
     content = b"".join(chunks)
@@ -562,35 +564,36 @@ def _numeric(metrics: Mapping[str, Any] | None) -> Mapping[str, float]:
 
 
 def _from_record(record: AttemptRecord) -> dict[str, Any]:
-    """A row's fields read from a record checked against its schema."""
+    """A row's fields read from a record checked against its schema: the fields of the index entry the executor
+    would make of it, read as an entry is."""
     implementation = record.implementation
     failure = record.failure
     program = implementation.program
-    timed = record.problem.timed or "execute"  # records written before it was recorded
-    phases = [(phase.role, phase.phase, phase.duration_ns) for phase in record.phases]
-    return {
-        "outcome": record.outcome,
-        "verdict": record.verdict,
-        "failure_role": None if failure is None else failure.role,
-        "failure_phase": None if failure is None else failure.phase,
-        "failure_kind": None if failure is None else failure.kind,
-        "failure_message": None if failure is None else failure.message,
-        "prepare_seconds": _seconds(_phase_ns(phases, "prepare")),
-        "execute_seconds": _seconds(_phase_ns(phases, "execute")),
-        "evaluate_seconds": _seconds(_phase_ns(phases, "evaluate")),
-        "timed": timed,
-        "timed_seconds": _timed_seconds(record.outcome, record.verdict, phases, timed),
-        "worker_reported_seconds": _seconds(implementation.implementation_time_ns),
-        "peak_memory_bytes": (
-            None if implementation.resources is None else implementation.resources.peak_rss_bytes
-        ),
-        "metrics": _numeric(record.metrics),
-        "started_at": record.started_at,
-        "concurrency": None if record.campaign is None else record.campaign.concurrency,
-        "worker_id": implementation.worker_id,
-        "program": None if program is None else (program.path_match or program.path),
-        "program_sha256": None if program is None else program.sha256,
-    }
+    resources = implementation.resources
+    return _from_entry(
+        {
+            "outcome": record.outcome,
+            "verdict": record.verdict,
+            "failure": None if failure is None else {
+                "role": failure.role, "phase": failure.phase, "kind": failure.kind, "message": failure.message,
+            },
+            "phases": [
+                {"role": phase.role, "phase": phase.phase, "duration_ns": phase.duration_ns} for phase in record.phases
+            ],
+            "problem": {"timed": record.problem.timed},
+            "implementation": {
+                "implementation_time_ns": implementation.implementation_time_ns,
+                "peak_rss_bytes": None if resources is None else resources.peak_rss_bytes,
+                "worker_id": implementation.worker_id,
+                "program": None if program is None else {
+                    "path": program.path, "path_match": program.path_match, "sha256": program.sha256,
+                },
+            },
+            "metrics": record.metrics,
+            "started_at": record.started_at,
+            "concurrency": None if record.campaign is None else record.campaign.concurrency,
+        }
+    )
 
 
 def _from_entry(entry: dict[str, Any]) -> dict[str, Any]:
