@@ -163,9 +163,13 @@ fn cells(records: &Records) -> (Vec<CellKey>, BTreeMap<CellKey, Vec<f64>>) {
 impl Comparison {
     /// Reads and compares folders `a` and `b` with `factor` (greater than 1).
     pub fn new(a: &Path, b: &Path, factor: f64) -> Result<Comparison, ReportError> {
-        let a = Records::read_any(&[a.to_owned()], false)?;
-        let b = Records::read_any(&[b.to_owned()], false)?;
-        Ok(Comparison::of(&a, &b, factor))
+        // Side by side: each reading waits on its files part of the time.
+        let (a, b) = std::thread::scope(|scope| {
+            let a = scope.spawn(|| Records::read_any(&[a.to_owned()], false));
+            let b = Records::read_any(&[b.to_owned()], false);
+            (a.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), b)
+        });
+        Ok(Comparison::of(&a?, &b?, factor))
     }
 
     /// Compares records already read.

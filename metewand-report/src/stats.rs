@@ -37,6 +37,40 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
+    /// A uniform number in (0, 1), never either end.
+    pub fn open_unit(&mut self) -> f64 {
+        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+
+    /// A standard normal number (Box–Muller).
+    fn normal(&mut self) -> f64 {
+        let (radius, angle) = (self.open_unit(), self.open_unit());
+        (-2.0 * radius.ln()).sqrt() * (std::f64::consts::TAU * angle).cos()
+    }
+
+    /// A Gamma(shape, 1) number, for `shape` at least 1 (Marsaglia and Tsang, 2000).
+    fn gamma(&mut self, shape: f64) -> f64 {
+        let d = shape - 1.0 / 3.0;
+        let c = 1.0 / (9.0 * d).sqrt();
+        loop {
+            let x = self.normal();
+            let v = (1.0 + c * x).powi(3);
+            if v <= 0.0 {
+                continue;
+            }
+            let u = self.open_unit();
+            if u < 1.0 - 0.0331 * x.powi(4) || u.ln() < 0.5 * x * x + d * (1.0 - v + v.ln()) {
+                return d * v;
+            }
+        }
+    }
+
+    /// A Beta(a, b) number, for `a` and `b` at least 1.
+    pub fn beta(&mut self, a: f64, b: f64) -> f64 {
+        let x = self.gamma(a);
+        x / (x + self.gamma(b))
+    }
+
     /// An index below `n` (Lemire's multiply-and-shift: the high half of a 128-bit product; its bias, below
     /// `n / 2^64`, is far under anything a report prints).
     pub fn below(&mut self, n: usize) -> usize {
@@ -107,9 +141,27 @@ impl Summary {
     }
 }
 
-/// The median of one resample (n draws with replacement) of sorted data. The draws are counted per index and the
-/// middle order statistics found by one pass over the counts: linear in n, with no sort.
+/// Above this many values, a resample's median is drawn from the distribution of its order statistics
+/// ([`median_of_order_statistics`]) rather than from `n` counted draws ([`median_of_draws`]): the same bootstrap
+/// distribution, at a cost that does not grow with `n`.
+pub const DRAWN_LIMIT: usize = 1000;
+
+/// The median of one resample (n draws with replacement) of sorted data: [`median_of_draws`] up to
+/// [`DRAWN_LIMIT`] values, [`median_of_order_statistics`] beyond, and no draw at all from data of one value (a
+/// single attempt, most often), whose every resample has that median.
 pub fn resampled_median(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u32>) -> f64 {
+    if sorted.first() == sorted.last() {
+        return sorted[0];
+    }
+    if sorted.len() > DRAWN_LIMIT {
+        return median_of_order_statistics(sorted, rng);
+    }
+    median_of_draws(sorted, rng, counts)
+}
+
+/// The median of one resample of sorted data, drawn as `n` indices. The draws are counted per index and the middle
+/// order statistics found by one pass over the counts: linear in n, with no sort.
+pub fn median_of_draws(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u32>) -> f64 {
     let n = sorted.len();
     counts.clear();
     counts.resize(n, 0);
@@ -132,6 +184,23 @@ pub fn resampled_median(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u
     sorted[n - 1]
 }
 
+/// The median of one resample of sorted data, drawn in constant time. A draw is the index `floor(n U)` of a uniform
+/// `U`, so the resample's `m`-th smallest index is `floor(n U(m))`, where `U(m)`, the `m`-th smallest of `n`
+/// uniforms, is Beta(m, n - m + 1); the next one above it is the smallest of the `n - m` uniforms left above
+/// `U(m)`. Both middle order statistics are drawn so, with no resample built.
+pub fn median_of_order_statistics(sorted: &[f64], rng: &mut SplitMix64) -> f64 {
+    let n = sorted.len();
+    let index = |u: f64| ((n as f64 * u) as usize).min(n - 1);
+    // The 1-based rank of the lower middle.
+    let m = n.div_ceil(2);
+    let low = rng.beta(m as f64, (n - m + 1) as f64);
+    if n % 2 == 1 {
+        return sorted[index(low)];
+    }
+    let high = low + (1.0 - low) * (1.0 - rng.open_unit().powf(1.0 / (n - m) as f64));
+    (sorted[index(low)] + sorted[index(high)]) / 2.0
+}
+
 /// The ratio `median(b) / median(a)` and the bootstrap 95% interval of that ratio, both samples resampled
 /// independently from `seed`; `None` when either sample is empty or `a`'s median is not positive.
 pub fn ratio_of_medians(a: &[f64], b: &[f64], seed: u64) -> Option<(f64, f64, f64)> {
@@ -144,6 +213,11 @@ pub fn ratio_of_medians(a: &[f64], b: &[f64], seed: u64) -> Option<(f64, f64, f6
     let ratio = median(&b)? / median(&a)?;
     if !ratio.is_finite() {
         return None;
+    }
+    let constant = |sorted: &[f64]| sorted.first() == sorted.last();
+    if constant(&a) && constant(&b) {
+        // Every resample gives this ratio.
+        return Some((ratio, ratio, ratio));
     }
     let mut rng = SplitMix64::new(seed);
     let mut scratch = Vec::new();

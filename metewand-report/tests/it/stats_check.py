@@ -9,7 +9,8 @@ split of the pooled sample when it is small and has no ties, the tie-corrected n
 continuity correction otherwise, from `statistics.NormalDist`) and the geometric mean of the ratios.
 
 The bootstrap draws the same SplitMix64 stream as the Rust code (that is what makes it reproducible), but builds
-each resample as a list and takes `statistics.median` of it, where Rust counts draws per index.
+each resample as a list and takes `statistics.median` of it, where Rust counts draws per index. A sample of one
+value draws nothing (every resample has that median).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def fnv(label: str) -> int:
 
 
 def resample_median(data: list[float], rng: SplitMix64) -> float:
+    if min(data) == max(data):
+        return data[0]  # every resample of one value has that median: nothing is drawn
     return statistics.median([data[rng.below(len(data))] for _ in data])
 
 
