@@ -4,7 +4,7 @@
 //! done attempts whose workers ran another program than the one their command finds now (a virtual environment
 //! that is no longer first on `PATH`, an interpreter upgraded in place), which ids do not show.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 
 use metewand_runtime::attempt::{SOURCES_DIR, SourceChanges, compare_copy, copy_key};
@@ -39,7 +39,7 @@ pub struct ChangedWorker {
 /// are compared with the earlier copy of their source the store of `state_dir` still holds, if it does.
 pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path) -> Vec<ChangedWorker> {
     let Ok(previous) = read_campaign(folder) else { return Vec::new() };
-    let current: BTreeSet<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+    let current: HashSet<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
     let repository = plan.repository();
     let mut changed: BTreeMap<String, ChangedWorker> = BTreeMap::new();
     for entry in previous.attempts.iter().filter(|entry| !current.contains(entry.id.as_str())).take(CHANGE_SAMPLE) {

@@ -124,6 +124,17 @@ pub struct PlannedAttempt {
     pub key: u32,
 }
 
+/// A planned attempt before its id is computed.
+struct Unnamed {
+    problem: u32,
+    dataset: u32,
+    implementation: u32,
+    dataset_seed: SafeUint,
+    implementation_seed: SafeUint,
+    repetition: u64,
+    key: u32,
+}
+
 /// A distinct dataset the plan needs: its key, and the dataset and seed that give it.
 #[derive(Clone, Debug)]
 pub struct PlannedDataset {
@@ -249,9 +260,10 @@ impl<'r> CampaignPlan<'r> {
 
         let mut keys: Vec<PlannedDataset> = Vec::new();
         let mut key_index: BTreeMap<(u32, u64), u32> = BTreeMap::new();
+        // Every attempt but its id first; the ids (digests of canonical JSON, a million of them in a large plan) are
+        // then computed on every CPU.
         let mut attempts = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-        for (p, problem_name) in spec.problems.iter().enumerate() {
-            let problem = &repository.problems()[problem_name];
+        for p in 0..spec.problems.len() {
             for (d, dataset_name) in spec.datasets.iter().enumerate() {
                 let dataset = &repository.datasets()[dataset_name];
                 for dataset_seed in spec.dataset_seeds.iter() {
@@ -263,22 +275,10 @@ impl<'r> CampaignPlan<'r> {
                         });
                         (keys.len() - 1) as u32
                     });
-                    for (i, implementation_name) in spec.implementations.iter().enumerate() {
-                        let implementation = &repository.implementations()[implementation_name];
-                        let worker = repository.worker(implementation.worker()).expect("checked references resolve");
+                    for i in 0..spec.implementations.len() {
                         for implementation_seed in spec.implementation_seeds.iter() {
                             for repetition in 1..=spec.repetitions {
-                                let id = attempt_id(
-                                    problem.contract_id(),
-                                    problem.parameters(),
-                                    &keys[key as usize].key,
-                                    worker.identity(),
-                                    implementation.parameters(),
-                                    implementation_seed,
-                                    repetition,
-                                );
-                                attempts.push(PlannedAttempt {
-                                    id,
+                                attempts.push(Unnamed {
                                     problem: p as u32,
                                     dataset: d as u32,
                                     implementation: i as u32,
@@ -293,6 +293,51 @@ impl<'r> CampaignPlan<'r> {
                 }
             }
         }
+        let problems: Vec<_> = spec.problems.iter().map(|name| &repository.problems()[name]).collect();
+        let implementations: Vec<_> = spec
+            .implementations
+            .iter()
+            .map(|name| {
+                let implementation = &repository.implementations()[name];
+                let worker = repository.worker(implementation.worker()).expect("checked references resolve");
+                (implementation, worker)
+            })
+            .collect();
+        let name = |attempt: &Unnamed| {
+            let problem = problems[attempt.problem as usize];
+            let (implementation, worker) = implementations[attempt.implementation as usize];
+            PlannedAttempt {
+                id: attempt_id(
+                    problem.contract_id(),
+                    problem.parameters(),
+                    &keys[attempt.key as usize].key,
+                    worker.identity(),
+                    implementation.parameters(),
+                    attempt.implementation_seed,
+                    attempt.repetition,
+                ),
+                problem: attempt.problem,
+                dataset: attempt.dataset,
+                implementation: attempt.implementation,
+                dataset_seed: attempt.dataset_seed,
+                implementation_seed: attempt.implementation_seed,
+                repetition: attempt.repetition,
+                key: attempt.key,
+            }
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+        let chunk = attempts.len().div_ceil(threads).max(1);
+        let attempts = std::thread::scope(|scope| {
+            let handles: Vec<_> = attempts
+                .chunks(chunk)
+                .map(|chunk| scope.spawn(|| chunk.iter().map(&name).collect::<Vec<_>>()))
+                .collect();
+            let mut named = Vec::with_capacity(attempts.len());
+            for handle in handles {
+                named.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            }
+            named
+        });
         Ok(CampaignPlan {
             repository,
             definition,
