@@ -11,11 +11,13 @@ index), all in one run.
 
 1. Runs the trivial benchmark (the test worker) once for a real record, and synthesizes a campaign folder of each
    size from it (`campaign plan --list` gives the ids), with no index; a hard-linked copy of it is the second folder
-   of `compare`.
-2. Times (wall seconds and peak RSS, GNU time): `campaign status` by the baseline; `campaign status` by this build on
-   the folder without an index (the first reading, which writes it); then by this build with the index: `campaign
-   status`, `campaign plan`, `report --format json`, `compare` of the folder and its copy, and
-   `metewand.results.load` of this SDK against the baseline's.
+   of `compare`. Then waits until every record has settled (the index's `SETTLED`, 5 s), as records a run wrote
+   earlier have.
+2. Times (wall seconds and peak RSS, GNU time): `campaign status`, `campaign plan`, `report --format json`,
+   `compare` of the folder and its copy, and `metewand.results.load` by the baseline; `campaign status` by this build
+   on the folders without an index (the first reading, which writes stamped entries); the same five with the index;
+   and, after every record is touched (a new ctime, as for records a run has just written), `campaign status`, which
+   then hashes every record (the figure of a folder whose entries are not stamped yet).
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
 """
@@ -28,9 +30,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from campaign import ROOT, peak, records, synthesize, trivial_repo
+
+# How long a record's file must have been left alone before an entry is stamped (`index::SETTLED`).
+SETTLED_SECONDS = 5
 
 LOAD = """
 import sys, time, resource
@@ -64,6 +70,7 @@ def main() -> None:
             folder = synthesize(Path(metewand), repo, size, work, template)
             copy = work / f"copy-{size}"
             subprocess.run(["cp", "-al", str(folder), str(copy)], check=True)
+            time.sleep(SETTLED_SECONDS + 1)
             seeds = size // 2
             plan = [metewand, "campaign", "plan", str(repo), "main", "--implementation-seeds", f"0..{seeds}",
                     "--repetitions", "1", "--out", str(folder), "--state-dir", str(work / "state")]
@@ -86,6 +93,11 @@ def main() -> None:
             for title, argv in rows:
                 seconds, kib, status = peak(argv)
                 print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
+            subprocess.run(["find", str(folder / "attempts"), "-name", "attempt.json", "-exec", "touch", "{}", "+"],
+                           check=True)
+            seconds, kib, status = peak([metewand, "campaign", "status", str(folder)])
+            title = "entries not stamped: campaign status"
+            print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             shutil.rmtree(folder)
             shutil.rmtree(copy)
     finally:

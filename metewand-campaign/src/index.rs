@@ -8,10 +8,14 @@
 //! ends.
 //!
 //! An entry names the size and SHA-256 of the record it was made from, and is used only while
-//! `attempts/<id>/attempt.json` is exactly those bytes: every read hashes each record. A record edited, removed or
-//! added by hand, a part lost or cut short by SIGKILL, an entry of another attempt: each reads as if there were no
-//! entry, and the record itself is read (and checked as always) in its place. The index is never trusted over the
-//! records; it saves parsing them.
+//! `attempts/<id>/attempt.json` is exactly those bytes. A record edited, removed or added by hand, a part lost or cut
+//! short by SIGKILL, an entry of another attempt: each reads as if there were no entry, and the record itself is read
+//! (and checked as always) in its place. The index is never trusted over the records; it saves parsing them.
+//!
+//! Hashing every record would still cost most of a reading, so an entry also carries the [`Stamp`] of the file it
+//! was last hashed from (inode, ctime, mtime), once that file has [`SETTLED`]. While the file still has that stamp
+//! and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime, which
+//! no process can set back. Any other file is hashed.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -19,7 +23,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_protocol::generated::campaign_index as index;
@@ -38,6 +42,57 @@ pub use metewand_protocol::generated::campaign_index::CampaignIndex as IndexEntr
 pub const INDEX_DIR: &str = "index";
 /// The part a run that holds the folder's lock merges the others into.
 pub const MERGED_PART: &str = "all.jsonl";
+
+/// How long before a reading began a record's file must have last changed for its entry to be stamped: longer than
+/// the timestamp granularity of any filesystem and the clock skew between the hosts that share a folder, so that a
+/// change after the hashing cannot leave the ctime it found.
+pub const SETTLED: Duration = Duration::from_secs(5);
+
+/// A record file's inode, ctime and mtime, as an entry's `record.stamp` names them (`<inode>:<s>.<ns>:<s>.<ns>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    inode: u64,
+    ctime: (u64, u32),
+    mtime: (u64, u32),
+}
+
+impl Stamp {
+    /// The stamp of a file's status; `None` for times before 1970.
+    fn of(stat: &rustix::fs::Stat) -> Option<Stamp> {
+        let time = |seconds: i64, nanos: i64| Some((u64::try_from(seconds).ok()?, u32::try_from(nanos).ok()?));
+        Some(Stamp {
+            inode: stat.st_ino,
+            ctime: time(stat.st_ctime, stat.st_ctime_nsec as i64)?,
+            mtime: time(stat.st_mtime, stat.st_mtime_nsec as i64)?,
+        })
+    }
+
+    /// The stamp an entry names.
+    fn parse(text: &str) -> Option<Stamp> {
+        let time = |text: &str| {
+            let (seconds, nanos) = text.split_once('.')?;
+            (nanos.len() == 9).then_some(())?;
+            Some((seconds.parse().ok()?, nanos.parse().ok()?))
+        };
+        let mut fields = text.split(':');
+        let stamp =
+            Stamp { inode: fields.next()?.parse().ok()?, ctime: time(fields.next()?)?, mtime: time(fields.next()?)? };
+        fields.next().is_none().then_some(stamp)
+    }
+
+    /// Whether the file last changed [`SETTLED`] before `began`.
+    fn settled(&self, began: SystemTime) -> bool {
+        let changed = UNIX_EPOCH + Duration::new(self.ctime.0, self.ctime.1);
+        changed + SETTLED < began
+    }
+}
+
+impl std::fmt::Display for Stamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Stamp { inode, ctime, mtime } = self;
+        write!(f, "{inode}:{}.{:09}:{}.{:09}", ctime.0, ctime.1, mtime.0, mtime.1)
+    }
+}
 
 /// The entry of `record`, whose bytes on disk are `bytes`; `None` for a record written outside a campaign.
 pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
@@ -66,6 +121,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
         record: index::RecordBytes {
             size: SafeUint::try_from(bytes.len() as u64).ok()?,
             sha256: Sha256Digest::of(bytes).to_string().parse().ok()?,
+            stamp: None,
         },
         outcome: record.outcome,
         verdict: record.verdict,
@@ -173,6 +229,7 @@ struct Candidate {
     len: u32,
     size: u64,
     sha256: [u8; 32],
+    stamp: Option<Stamp>,
 }
 
 /// What a line says of its record, read without the rest of the line.
@@ -183,19 +240,42 @@ struct Key<'a> {
     record: KeyRecord<'a>,
 }
 
+impl<'a> Key<'a> {
+    /// What `line` says of its record: read at their places in a line as [`line_of`] writes it (members in
+    /// order: `attempt_id` first, `record` near the end and the only object of that name), and by parsing the line
+    /// otherwise. Either way, an entry is used only once the whole line is parsed and agrees.
+    fn of(line: &'a [u8]) -> Option<Key<'a>> {
+        const ID_AT: &[u8] = br#"{"attempt_id":""#;
+        const RECORD_AT: &[u8] = br#""record":{"#;
+        let placed = || {
+            let rest = line.strip_prefix(ID_AT)?;
+            let id = std::str::from_utf8(&rest[..rest.iter().position(|&byte| byte == b'"')?]).ok()?;
+            let at = line.windows(RECORD_AT.len()).rposition(|window| window == RECORD_AT)? + RECORD_AT.len() - 1;
+            let end = at + line[at..].iter().position(|&byte| byte == b'}')? + 1;
+            let record = serde_json::from_slice(&line[at..end]).ok()?;
+            Some(Key { attempt_id: id, record })
+        };
+        placed().or_else(|| serde_json::from_slice(line).ok())
+    }
+}
+
 #[derive(Deserialize)]
 struct KeyRecord<'a> {
     size: u64,
     #[serde(borrow)]
     sha256: &'a str,
+    #[serde(borrow, default)]
+    stamp: Option<&'a str>,
 }
 
 /// The parts of a folder's index, each line placed against the plan.
 struct Parts {
     names: Vec<String>,
     files: Vec<File>,
-    /// By plan index, the lines that name that attempt.
-    slots: Vec<Vec<Candidate>>,
+    /// The lines that name a planned attempt, by plan index: those of attempt `i` are
+    /// `candidates[starts[i]..starts[i + 1]]` (one flat list, since most attempts have one line or none).
+    candidates: Vec<Candidate>,
+    starts: Vec<usize>,
     lines: usize,
 }
 
@@ -203,7 +283,13 @@ impl Parts {
     /// Reads every part in `folder/index/` (regular files named `*.jsonl`, never followed through a link), keeping
     /// where each line naming a planned attempt is. Lines that are not entries (a last line cut short) are skipped.
     fn read(folder: &Path, ids: &[&str]) -> Parts {
-        let mut parts = Parts { names: Vec::new(), files: Vec::new(), slots: vec![Vec::new(); ids.len()], lines: 0 };
+        let mut parts = Parts {
+            names: Vec::new(),
+            files: Vec::new(),
+            candidates: Vec::new(),
+            starts: vec![0; ids.len() + 1],
+            lines: 0,
+        };
         let Ok(dir) = Dir::open(&folder.join(INDEX_DIR)) else { return parts };
         let Ok(entries) = std::fs::read_dir(folder.join(INDEX_DIR)) else { return parts };
         let mut names: Vec<String> = entries
@@ -213,42 +299,29 @@ impl Parts {
             .collect();
         names.sort();
         let by_id: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+        let mut placed = Vec::new();
         for name in names {
             let Ok(Some(file)) = dir.open_file(&name) else { continue };
             let part = parts.files.len() as u32;
-            parts.place(&file, part, &by_id);
+            parts.lines += place(&file, part, &by_id, &mut placed);
             parts.names.push(name);
             parts.files.push(file);
         }
+        // By plan index, each attempt's lines in the order of the parts (a stable sort).
+        placed.sort_by_key(|(slot, _)| *slot);
+        for (slot, _) in &placed {
+            parts.starts[slot + 1] += 1;
+        }
+        for i in 0..ids.len() {
+            parts.starts[i + 1] += parts.starts[i];
+        }
+        parts.candidates = placed.into_iter().map(|(_, candidate)| candidate).collect();
         parts
     }
 
-    /// Places every whole line of `file` (part number `part`) in its attempt's slot, reading the part in blocks
-    /// whose lines are read on every available CPU.
-    fn place(&mut self, file: &File, part: u32, by_id: &HashMap<&str, usize>) {
-        const BLOCK: usize = 8 << 20;
-        let threads = threads();
-        let mut reader = BufReader::with_capacity(BLOCK, file);
-        // The bytes of a line that began in the previous block, and where they are in the part.
-        let mut carried: Vec<u8> = Vec::new();
-        let mut offset = 0u64;
-        while let Ok(block) = reader.fill_buf()
-            && !block.is_empty()
-        {
-            let read = block.len();
-            let mut bytes = std::mem::take(&mut carried);
-            bytes.extend_from_slice(block);
-            reader.consume(read);
-            // Whole lines only: what follows the last newline waits for the next block (or is a line cut short).
-            let whole = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |last| last + 1);
-            carried = bytes.split_off(whole);
-            let found = place_lines(&bytes, offset, part, by_id, threads);
-            offset += whole as u64;
-            self.lines += found.0;
-            for (slot, candidate) in found.1 {
-                self.slots[slot].push(candidate);
-            }
-        }
+    /// The lines naming attempt `slot` (its plan index).
+    fn slot(&self, slot: usize) -> &[Candidate] {
+        &self.candidates[self.starts[slot]..self.starts[slot + 1]]
     }
 
     /// The line of `candidate`.
@@ -257,6 +330,34 @@ impl Parts {
         self.files[candidate.part as usize].read_exact_at(&mut line, candidate.offset).ok()?;
         Some(line)
     }
+}
+
+/// Places every whole line of `file` (part number `part`) that names a planned attempt in `placed`, with its
+/// plan index, reading the part in blocks whose lines are read on every available CPU; the number of lines.
+fn place(file: &File, part: u32, by_id: &HashMap<&str, usize>, placed: &mut Vec<(usize, Candidate)>) -> usize {
+    const BLOCK: usize = 8 << 20;
+    let threads = threads();
+    let mut reader = BufReader::with_capacity(BLOCK, file);
+    // The bytes of a line that began in the previous block, and where they are in the part.
+    let mut carried: Vec<u8> = Vec::new();
+    let mut offset = 0u64;
+    let mut lines = 0;
+    while let Ok(block) = reader.fill_buf()
+        && !block.is_empty()
+    {
+        let read = block.len();
+        let mut bytes = std::mem::take(&mut carried);
+        bytes.extend_from_slice(block);
+        reader.consume(read);
+        // Whole lines only: what follows the last newline waits for the next block (or is a line cut short).
+        let whole = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |last| last + 1);
+        carried = bytes.split_off(whole);
+        let found = place_lines(&bytes, offset, part, by_id, threads);
+        offset += whole as u64;
+        lines += found.0;
+        placed.extend(found.1);
+    }
+    lines
 }
 
 /// The lines of `bytes` (whole lines, the first at `offset` in part `part`) that name a planned attempt, read on up
@@ -294,7 +395,7 @@ fn place_lines(
             let start = at;
             at += line.len();
             lines += 1;
-            let Ok(key) = serde_json::from_slice::<Key<'_>>(line) else { continue };
+            let Some(key) = Key::of(line) else { continue };
             let (Some(&slot), Ok(sha256)) = (by_id.get(key.attempt_id), key.record.sha256.parse::<Sha256Digest>())
             else {
                 continue;
@@ -307,6 +408,7 @@ fn place_lines(
                     len: u32::try_from(line.len()).unwrap_or(u32::MAX),
                     size: key.record.size,
                     sha256: *sha256.as_bytes(),
+                    stamp: key.record.stamp.and_then(Stamp::parse),
                 },
             ));
         }
@@ -348,12 +450,13 @@ pub enum Rebuild<'a> {
 /// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when one matches its
 /// record's bytes and by the record otherwise, and hands each (with its plan index) to `each`.
 pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync) {
+    let began = SystemTime::now();
     let parts = Parts::read(folder, ids);
     let own;
     // Where new entries go, and, when merging, where every used entry goes (a temporary part renamed over
     // `all.jsonl` at the end). A merge is skipped when the index is already one part of exactly one entry per
     // planned attempt.
-    let placed: usize = parts.slots.iter().map(Vec::len).sum();
+    let placed = parts.candidates.len();
     let (fresh_to, merge_to) = match rebuild {
         Rebuild::To(writer) => (writer, None),
         Rebuild::NewPart => {
@@ -378,7 +481,7 @@ pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usi
                 let mut used = Vec::new();
                 for (offset, id) in ids.iter().enumerate() {
                     let slot = number * chunk + offset;
-                    let (found, line, made) = look(records, id, &parts.slots[slot], parts);
+                    let (found, line, made) = look(records, id, parts.slot(slot), parts, began);
                     if let Some(line) = line {
                         if merge_to.is_some() {
                             used.extend_from_slice(&line);
@@ -429,6 +532,9 @@ fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer:
     dir.sync().map_err(fs_io)
 }
 
+/// A record's bytes, with its file's stamp as it was before they were read (when it could be taken).
+type Read = (Vec<u8>, Option<Stamp>);
+
 /// The records of a campaign folder, read by id from `attempts/`.
 struct Records {
     /// `attempts/`, when it can be opened.
@@ -442,12 +548,31 @@ impl Records {
         Records { dir: Dir::open(&path).ok(), path }
     }
 
+    /// The size and stamp of `<id>/attempt.json` when `<id>` is a folder and the record a regular file (neither a
+    /// link); `None` otherwise, or where `attempts/` could not be opened.
+    fn stat(&self, id: &str) -> Option<(u64, Stamp)> {
+        use rustix::fs::{AtFlags, FileType};
+        let dir = self.dir.as_ref()?;
+        let folder = rustix::fs::statat(dir, id, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        if FileType::from_raw_mode(folder.st_mode) != FileType::Directory {
+            return None;
+        }
+        let name = format!("{id}/{}", metewand_runtime::attempt::RECORD_FILE);
+        let record = rustix::fs::statat(dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        if FileType::from_raw_mode(record.st_mode) != FileType::RegularFile {
+            return None;
+        }
+        Some((u64::try_from(record.st_size).ok()?, Stamp::of(&record)?))
+    }
+
     /// The bytes of `<id>/attempt.json`, opened in one step that follows no link on the way (`openat2` with
-    /// `RESOLVE_NO_SYMLINKS`), or as [`read_record_bytes`] does where the kernel lacks `openat2`; what the folder
-    /// holds instead when there is no record to read.
-    fn bytes(&self, id: &str) -> Result<Vec<u8>, Found<Box<IndexEntry>>> {
+    /// `RESOLVE_NO_SYMLINKS`), with the file's stamp as it was before they were read; or as [`read_record_bytes`]
+    /// does (with no stamp) where the kernel lacks `openat2`; what the folder holds instead when there is no record
+    /// to read.
+    fn bytes(&self, id: &str) -> Result<Read, Found<Box<IndexEntry>>> {
         use rustix::fs::{FileType, Mode, OFlags, ResolveFlags};
-        let Some(dir) = &self.dir else { return read_record_bytes(&self.path.join(id)) };
+        let unstamped = |bytes| (bytes, None);
+        let Some(dir) = &self.dir else { return read_record_bytes(&self.path.join(id)).map(unstamped) };
         let name = format!("{id}/{}", metewand_runtime::attempt::RECORD_FILE);
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
         let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
@@ -455,7 +580,7 @@ impl Records {
             Ok(fd) => fd,
             Err(rustix::io::Errno::NOENT) => return Err(absent(&self.path.join(id))),
             Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {
-                return read_record_bytes(&self.path.join(id));
+                return read_record_bytes(&self.path.join(id)).map(unstamped);
             }
             Err(error) => return Err(Found::Invalid(format!("cannot be read: {}", io::Error::from(error)))),
         };
@@ -464,38 +589,67 @@ impl Records {
         if file_type != FileType::RegularFile {
             return Err(Found::Invalid(format!("cannot be read: it is a {file_type:?}, not a regular file")));
         }
-        read_document(&mut File::from(fd)).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))
+        let bytes =
+            read_document(&mut File::from(fd)).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))?;
+        Ok((bytes, Stamp::of(&stat)))
     }
 }
 
 /// What the folder of attempt `id` holds, with the line of its entry and whether that line was made just now (no
-/// entry matched the record).
+/// entry matched the record, or the one that did is stamped now). `began` is when the reading began.
 fn look(
     records: &Records,
     id: &str,
     candidates: &[Candidate],
     parts: &Parts,
+    began: SystemTime,
 ) -> (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool) {
-    let bytes = match records.bytes(id) {
-        Ok(bytes) => bytes,
+    let entry = |candidate: &Candidate| {
+        let line = parts.line(candidate)?;
+        let entry = serde_json::from_slice::<IndexEntry>(&line).ok()?;
+        let record = &entry.record;
+        let agrees = entry.attempt_id.as_str() == id
+            && record.size.get() == candidate.size
+            && record.sha256.parse::<Sha256Digest>().is_ok_and(|digest| digest.as_bytes() == &candidate.sha256)
+            && record.stamp.as_ref().and_then(|stamp| Stamp::parse(stamp)) == candidate.stamp;
+        agrees.then_some((entry, line))
+    };
+    // A stamped entry of a file that still has that stamp and size: its bytes are those hashed.
+    if candidates.iter().any(|candidate| candidate.stamp.is_some())
+        && let Some((size, stamp)) = records.stat(id)
+        && let Some((entry, line)) = candidates
+            .iter()
+            .filter(|candidate| candidate.size == size && candidate.stamp == Some(stamp))
+            .find_map(entry)
+    {
+        return (Found::Record(Box::new(entry)), Some(line), false);
+    }
+    let (bytes, stamp) = match records.bytes(id) {
+        Ok(read) => read,
         Err(found) => return (found, None, false),
     };
+    let stamp = stamp.filter(|stamp| stamp.settled(began)).and_then(|stamp| stamp.to_string().parse().ok());
     let size = bytes.len() as u64;
     if candidates.iter().any(|candidate| candidate.size == size) {
         let digest = Sha256Digest::of(&bytes);
-        for candidate in candidates.iter().filter(|c| c.size == size && &c.sha256 == digest.as_bytes()) {
-            let Some(line) = parts.line(candidate) else { continue };
-            match serde_json::from_slice::<IndexEntry>(&line) {
-                Ok(entry) if entry.attempt_id.as_str() == id => {
-                    return (Found::Record(Box::new(entry)), Some(line), false);
-                }
-                _ => continue,
+        if let Some((mut entry, line)) = candidates
+            .iter()
+            .filter(|candidate| candidate.size == size && &candidate.sha256 == digest.as_bytes())
+            .find_map(entry)
+        {
+            // Stamped now, so that the next reading need not hash the file.
+            if stamp.is_some() && entry.record.stamp != stamp {
+                entry.record.stamp = stamp;
+                let line = line_of(&entry);
+                return (Found::Record(Box::new(entry)), Some(line), true);
             }
+            return (Found::Record(Box::new(entry)), Some(line), false);
         }
     }
     match parse_record(&bytes, id) {
         Found::Record(record) => match entry_of(&record, &bytes) {
-            Some(entry) => {
+            Some(mut entry) => {
+                entry.record.stamp = stamp;
                 let line = line_of(&entry);
                 (Found::Record(Box::new(entry)), Some(line), true)
             }

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -258,6 +259,54 @@ def test_an_entry_is_used_only_for_the_very_bytes_it_names(campaign: Path) -> No
     record_path(campaign, entry["id"]).write_text(edited, encoding="utf-8")
     row = load(campaign)[0]
     assert (row.outcome, row.verdict, row.timed_seconds) == ("invalid", "invalid", before.timed_seconds)
+
+
+def stamp_of(path: Path) -> str:
+    info = os.lstat(path)
+    ctime, mtime = divmod(info.st_ctime_ns, 10**9), divmod(info.st_mtime_ns, 10**9)
+    return f"{info.st_ino}:{ctime[0]}.{ctime[1]:09d}:{mtime[0]}.{mtime[1]:09d}"
+
+
+def rewrite_entries(folder: Path, attempt_id: str, change: Any) -> None:
+    for part in (folder / "index").glob("*.jsonl"):
+        lines = []
+        for line in part.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            if entry["attempt_id"] == attempt_id:
+                change(entry)
+            lines.append(json.dumps(entry, separators=(",", ":")) + "\n")
+        part.write_text("".join(lines), encoding="utf-8")
+
+
+def test_a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_stamp(campaign: Path) -> None:
+    expected = list(load(campaign))
+    # The copy's records have just been written: once they have settled, the executor's next reading stamps their
+    # entries (5 seconds, as the campaign-index schema says).
+    time.sleep(5.5)
+    completed = subprocess.run(
+        [metewand_binary(), "campaign", "status", str(campaign)], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    stamped = [entry for entry in index_lines(campaign) if "stamp" in entry["record"]]
+    assert sorted(entry["attempt_id"] for entry in stamped) == sorted(row.attempt_id for row in expected)
+    for entry in stamped:
+        assert entry["record"]["stamp"] == stamp_of(record_path(campaign, entry["attempt_id"]))
+    assert list(load(campaign)) == expected
+    # An entry that says another outcome and a digest its record never had, keeping the stamp, is used as it is:
+    # the record is not hashed ...
+    attempt_id = expected[0].attempt_id
+    other = "cancelled" if expected[0].outcome != "cancelled" else "failed"
+
+    def forge(entry: dict[str, Any]) -> None:
+        entry["outcome"] = other
+        entry["record"]["sha256"] = "0" * 64
+
+    rewrite_entries(campaign, attempt_id, forge)
+    assert load(campaign)[0].outcome == other
+    # ... until its file changes in any way (a change of mode moves its ctime): then it is hashed, the entry
+    # refused and the record read.
+    os.chmod(record_path(campaign, attempt_id), 0o600)
+    assert list(load(campaign)) == expected
 
 
 @pytest.mark.parametrize(

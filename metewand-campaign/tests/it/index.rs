@@ -1,10 +1,13 @@
 //! The campaign index: a run leaves one part whose entries match the records byte for byte, and readers never
 //! trust an entry over its record: records edited, removed or added by hand, parts cut short or replaced by links
-//! and FIFOs, entries of other attempts.
+//! and FIFOs, entries of other attempts; a stamped entry is trusted without hashing only while its file keeps the
+//! stamp.
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use metewand_campaign::index::{self, IndexEntry, MERGED_PART, Rebuild};
 use metewand_campaign::{Status, read_campaign};
@@ -237,4 +240,73 @@ fn a_read_only_folder_is_read_without_an_index_and_left_as_it_is() {
     if !privileged {
         assert!(!written, "nothing was written into a read-only folder");
     }
+}
+
+/// The stamp of a file as entries name it.
+fn stamp_of(path: &Path) -> String {
+    let meta = fs::symlink_metadata(path).unwrap();
+    format!("{}:{}.{:09}:{}.{:09}", meta.ino(), meta.ctime(), meta.ctime_nsec(), meta.mtime(), meta.mtime_nsec())
+}
+
+/// Rewrites every line of every part that names `id` with `change`.
+fn rewrite_entries(folder: &Path, id: &str, change: impl Fn(&mut Value)) {
+    for name in parts(folder) {
+        let path = folder.join("index").join(name);
+        let text = fs::read_to_string(&path).unwrap();
+        let mut out = String::new();
+        for line in text.lines() {
+            let mut entry: Value = serde_json::from_str(line).unwrap();
+            if entry["attempt_id"] == id {
+                change(&mut entry);
+            }
+            out.push_str(&serde_json::to_string(&entry).unwrap());
+            out.push('\n');
+        }
+        fs::write(&path, out).unwrap();
+    }
+}
+
+#[test]
+fn a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_stamp() {
+    let bench = Bench::new("");
+    bench.run("mixed", "out", 2, false);
+    let folder = bench.folder("out");
+    let truth = outcomes_of_records(&folder);
+    // Records had just been written when the run indexed them: no entry is stamped yet.
+    assert!(entries(&folder).iter().all(|entry| entry["record"].get("stamp").is_none()));
+    std::thread::sleep(index::SETTLED + Duration::from_millis(500));
+    // The next reading hashes them, finds them settled and stamps their entries; the one after adds nothing.
+    assert_eq!(scanned(&folder), truth);
+    let stamped: Vec<Value> =
+        entries(&folder).into_iter().filter(|entry| entry["record"].get("stamp").is_some()).collect();
+    assert_eq!(stamped.len(), truth.len(), "one stamped entry per record");
+    for entry in &stamped {
+        let id = entry["attempt_id"].as_str().unwrap();
+        assert_eq!(entry["record"]["stamp"], stamp_of(&record_path(&folder, id)), "{id}");
+    }
+    let lines = entries(&folder).len();
+    assert_eq!(scanned(&folder), truth);
+    assert_eq!(entries(&folder).len(), lines);
+
+    // Entries that say another outcome and a digest their records never had, keeping the stamps: read by stamp,
+    // they are used as they are, which shows the records are not hashed ...
+    let ids: Vec<&String> = truth.keys().collect();
+    let other = |id: &str| truth.values().find(|outcome| **outcome != truth[id]).unwrap().clone();
+    for id in &ids[..2] {
+        let forged = other(id);
+        rewrite_entries(&folder, id, |entry| {
+            entry["outcome"] = Value::from(forged.clone());
+            entry["record"]["sha256"] = Value::from("0".repeat(64));
+        });
+    }
+    let read = scanned(&folder);
+    assert_eq!((&read[ids[0]], &read[ids[1]]), (&other(ids[0]), &other(ids[1])));
+    // ... until their files change in any way. A change of mode moves a file's ctime; the same bytes copied over
+    // it are another inode. Each record is then hashed, the forged entry refused, and the record read.
+    let path = record_path(&folder, ids[0]);
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    let copy = folder.join("attempts").join(ids[1]).join("copy");
+    fs::copy(record_path(&folder, ids[1]), &copy).unwrap();
+    fs::rename(&copy, record_path(&folder, ids[1])).unwrap();
+    assert_eq!(scanned(&folder), truth);
 }

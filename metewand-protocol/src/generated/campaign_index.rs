@@ -386,6 +386,77 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
 pub struct RecordBytes {
     pub sha256: super::common::Sha256,
     pub size: crate::strict::SafeUint,
+    ///What the record's file was when its bytes were last hashed to `sha256`, as `<inode>:<ctime>:<mtime>` (times in seconds with nine decimals): written only when the file's ctime was at least 5 seconds older than that hashing. While the file's inode, ctime, mtime and size are still these, the entry is used without hashing the record again; any write, rename, link or change of mode since moves its ctime. An entry without a stamp is used only after hashing.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub stamp: ::std::option::Option<RecordBytesStamp>,
+}
+///What the record's file was when its bytes were last hashed to `sha256`, as `<inode>:<ctime>:<mtime>` (times in seconds with nine decimals): written only when the file's ctime was at least 5 seconds older than that hashing. While the file's inode, ctime, mtime and size are still these, the entry is used without hashing the record again; any write, rename, link or change of mode since moves its ctime. An entry without a stamp is used only after hashing.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct RecordBytesStamp(::std::string::String);
+impl ::std::ops::Deref for RecordBytesStamp {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<RecordBytesStamp> for ::std::string::String {
+    fn from(value: RecordBytesStamp) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for RecordBytesStamp {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        {
+            ::regress::Regex::new(
+                    "^[0-9]{1,20}:[0-9]{1,20}\\.[0-9]{9}:[0-9]{1,20}\\.[0-9]{9}$",
+                )
+                .unwrap()
+        });
+        if PATTERN.find(value).is_none() {
+            return Err(
+                "doesn't match pattern \"^[0-9]{1,20}:[0-9]{1,20}\\.[0-9]{9}:[0-9]{1,20}\\.[0-9]{9}$\""
+                    .into(),
+            );
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for RecordBytesStamp {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for RecordBytesStamp {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RecordBytesStamp {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
 }
 /// Error types.
 pub mod error {
@@ -626,6 +697,11 @@ impl ::std::fmt::Display for ImplementationName {
     }
 }
 impl ::std::fmt::Display for ProblemName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for RecordBytesStamp {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -264,14 +264,16 @@ def load(folder: str | os.PathLike[str]) -> Results:
 
 class _Index:
     """The campaign index (``index/*.jsonl``): where each line naming a planned attempt is, with the size and
-    SHA-256 of the record it was made from. A line is used only for a record of exactly those bytes; the index is
+    SHA-256 of the record it was made from and, once that record had settled when it was hashed, its file's stamp
+    (inode, ctime, mtime). A line is used only for a record of exactly those bytes: a file that still has the
+    line's stamp and size (every change to a file moves its ctime), or one that hashes to its digest. The index is
     never written here (the executor rebuilds it), and a folder without one is read record by record.
     """
 
     def __init__(self, root: str, planned: set[str]) -> None:
         self._files: list[int] = []
-        # By attempt id: (part, offset, length, record size, record SHA-256) of each line naming it.
-        self.lines: dict[str, list[tuple[int, int, int, int, str]]] = {}
+        # By attempt id: (part, offset, length, record size, record SHA-256, stamp) of each line naming it.
+        self.lines: dict[str, list[tuple[int, int, int, int, str, str | None]]] = {}
         directory = os.path.join(root, INDEX_DIR)
         try:
             names = sorted(name for name in os.listdir(directory) if name.endswith(".jsonl") and name[:1] != ".")
@@ -303,8 +305,31 @@ class _Index:
             key = _key(line)
             if key is None or key[0] not in planned:
                 continue
-            attempt_id, size, sha256 = key
-            self.lines.setdefault(attempt_id, []).append((number, start, len(line), size, sha256))
+            attempt_id, size, sha256, stamp = key
+            self.lines.setdefault(attempt_id, []).append((number, start, len(line), size, sha256, stamp))
+
+    def settled(self, root: str, attempt_id: str) -> dict[str, Any] | None:
+        """The entry of ``attempt_id`` whose stamp and size its record's file still has, if the index has one: that
+        file's bytes are those its digest was made from, so it is not read."""
+        candidates = self.lines.get(attempt_id)
+        if not candidates or all(candidate[5] is None for candidate in candidates):
+            return None
+        directory = os.path.join(root, "attempts", attempt_id)
+        try:
+            if not stat.S_ISDIR(os.lstat(directory).st_mode):
+                return None
+            info = os.lstat(os.path.join(directory, RECORD_FILE))
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        stamp = _stamp(info)
+        for candidate in candidates:
+            if candidate[5] == stamp and candidate[3] == info.st_size:
+                entry = self._read(attempt_id, candidate)
+                if entry is not None:
+                    return entry
+        return None
 
     def entry(self, attempt_id: str, content: bytes) -> dict[str, Any] | None:
         """The entry of ``attempt_id`` made from exactly ``content``, if the index has one."""
@@ -316,20 +341,30 @@ class _Index:
         if not matching:
             return None
         digest = hashlib.sha256(content).hexdigest()
-        for number, offset, length, _, sha256 in matching:
-            if sha256 != digest:
-                continue
-            try:
-                entry = json.loads(os.pread(self._files[number], length, offset))
-            except (OSError, ValueError):
-                continue
-            if (
-                isinstance(entry, dict)
-                and entry.get("format") == 1
-                and entry.get("attempt_id") == attempt_id
-                and entry.get("record") == {"sha256": digest, "size": size}
-            ):
-                return entry
+        for candidate in matching:
+            if candidate[4] == digest:
+                entry = self._read(attempt_id, candidate)
+                if entry is not None:
+                    return entry
+        return None
+
+    def _read(
+        self, attempt_id: str, candidate: tuple[int, int, int, int, str, str | None]
+    ) -> dict[str, Any] | None:
+        """The line of ``candidate`` when it is an entry of ``attempt_id`` saying what ``candidate`` says."""
+        number, offset, length, size, sha256, stamp = candidate
+        try:
+            entry = json.loads(os.pread(self._files[number], length, offset))
+        except (OSError, ValueError):
+            return None
+        record = {"sha256": sha256, "size": size} if stamp is None else {"sha256": sha256, "size": size, "stamp": stamp}
+        if (
+            isinstance(entry, dict)
+            and entry.get("format") == 1
+            and entry.get("attempt_id") == attempt_id
+            and entry.get("record") == record
+        ):
+            return entry
         return None
 
     def close(self) -> None:
@@ -339,28 +374,44 @@ class _Index:
 
 
 _ID_AT = b'{"attempt_id":"'
-_RECORD_AT = b'"record":{"sha256":"'
+_RECORD_AT = b'"record":'
 
 
-def _key(line: bytes) -> tuple[str, int, str] | None:
-    """The attempt id, record size and record SHA-256 a line names: read at their places in lines as the executor
-    writes them (keys in order), and by parsing the line otherwise. What a used line says is checked again whole.
+def _key(line: bytes) -> tuple[str, int, str, str | None] | None:
+    """The attempt id, record size, record SHA-256 and stamp a line names: read at their places in lines as the
+    executor writes them (keys in order, ``record`` near the end), and by parsing the line otherwise. What a used
+    line says is checked again whole.
     """
-    if line.startswith(_ID_AT):
-        at = line.find(_RECORD_AT)
-        end = line.find(b"}", at)
-        if at > 0 and end > 0:
-            sha256 = line[at + len(_RECORD_AT) : at + len(_RECORD_AT) + 64]
-            size = line[at + len(_RECORD_AT) + 64 + len(b'","size":') : end]
-            attempt_id = line[len(_ID_AT) : line.find(b'"', len(_ID_AT))]
-            if size.isdigit():
-                return attempt_id.decode("ascii", "replace"), int(size), sha256.decode("ascii", "replace")
     try:
+        if line.startswith(_ID_AT):
+            at = line.rfind(_RECORD_AT)
+            end = line.find(b"}", at)
+            if at > 0 and end > 0:
+                attempt_id = line[len(_ID_AT) : line.find(b'"', len(_ID_AT))].decode("ascii")
+                # {"sha256":"<64 digits>","size":<n>} and maybe ,"stamp":"<stamp>" before the brace.
+                record = line[at + len(_RECORD_AT) : end + 1]
+                sha256, size, stamp = record[11:75], record[84:-1], None
+                if record[:11] == b'{"sha256":"' and record[75:84] == b'","size":':
+                    size, _, stamp = size.partition(b',"stamp":"')
+                    if size.isdigit() and (not stamp or stamp[-1:] == b'"'):
+                        text = stamp[:-1].decode("ascii") if stamp else None
+                        return attempt_id, int(size), sha256.decode("ascii"), text
         entry = json.loads(line)
-        record = entry["record"]
-        return str(entry["attempt_id"]), int(record["size"]), str(record["sha256"])
+        return _record_key(entry["attempt_id"], entry["record"])
     except (ValueError, TypeError, KeyError):
         return None
+
+
+def _record_key(attempt_id: Any, record: Any) -> tuple[str, int, str, str | None]:
+    stamp = record.get("stamp")
+    return str(attempt_id), int(record["size"]), str(record["sha256"]), None if stamp is None else str(stamp)
+
+
+def _stamp(info: os.stat_result) -> str:
+    """A file's stamp as an index entry names it: ``<inode>:<ctime>:<mtime>``, times in seconds with nine
+    decimals."""
+    ctime, mtime = divmod(info.st_ctime_ns, 1_000_000_000), divmod(info.st_mtime_ns, 1_000_000_000)
+    return f"{info.st_ino}:{ctime[0]}.{ctime[1]:09d}:{mtime[0]}.{mtime[1]:09d}"
 
 
 class _Unreadable(Exception):
@@ -526,18 +577,17 @@ _NOTHING: dict[str, Any] = {
 
 
 def _row(root: str, entry: PlanEntry, index: _Index) -> AttemptRow:
-    state, content, reason = _read_content(root, entry.id)
-    found = _NOTHING
-    if content is not None:
-        indexed = index.entry(entry.id, content)
-        try:
-            found = _NOTHING if indexed is None else _from_entry(indexed)
-        except (KeyError, TypeError, AttributeError, IndexError):
-            indexed = None  # not an entry as the executor writes them: the record is read instead
-        if indexed is None:
-            state, record, reason = _check_record(content, entry.id)
-            if record is not None:
-                found = _from_record(record)
+    state: State = "recorded"
+    reason: str | None = None
+    found = _fields(index.settled(root, entry.id))
+    if found is None:
+        state, content, reason = _read_content(root, entry.id)
+        if content is not None:
+            found = _fields(index.entry(entry.id, content))
+            if found is None:
+                state, record, reason = _check_record(content, entry.id)
+                if record is not None:
+                    found = _from_record(record)
     return AttemptRow(
         attempt_id=entry.id,
         problem=entry.problem,
@@ -549,8 +599,19 @@ def _row(root: str, entry: PlanEntry, index: _Index) -> AttemptRow:
         repetition=entry.repetition,
         state=state,
         invalid_reason=reason,
-        **found,
+        **(found or _NOTHING),
     )
+
+
+def _fields(indexed: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A row's fields read from an index entry; ``None`` for no entry, or a line that is not an entry as the
+    executor writes them (the record is read instead)."""
+    if indexed is None:
+        return None
+    try:
+        return _from_entry(indexed)
+    except (KeyError, TypeError, AttributeError, IndexError):
+        return None
 
 
 def _numeric(metrics: Mapping[str, Any] | None) -> Mapping[str, float]:
