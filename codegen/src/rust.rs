@@ -148,8 +148,9 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     for constant in plan.consts.values() {
         tokens.extend(const_type(constant));
     }
-    let mut file: syn::File =
-        syn::parse2(tokens).map_err(|err| Error::Syntax { schema: schema.name.clone(), message: err.to_string() })?;
+    let tokens = strict_patterns(schema, &tokens)?;
+    let mut file: syn::File = syn::parse_str(&tokens)
+        .map_err(|err| Error::Syntax { schema: schema.name.clone(), message: err.to_string() })?;
     tighten_structs(&mut file);
     display_string_newtypes(&mut file);
 
@@ -165,6 +166,22 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     out.push('\n');
     out.push_str(&prettyplease::unparse(&file));
     Ok(out)
+}
+
+/// typify checks a `pattern` with a `regress::Regex` in a static; generated types use `crate::strict::Pattern`
+/// instead, which matches the ids' and digests' patterns directly. Any other use of `regress` is an error, so that a
+/// change in typify's output cannot leave a pattern checked some other way.
+fn strict_patterns(schema: &Schema, tokens: &TokenStream) -> Result<String, Error> {
+    const REGEX: &str = ":: regress :: Regex";
+    const FIND: &str = "PATTERN . find (value) . is_none ()";
+    let text = tokens.to_string();
+    let (regexes, finds) = (text.matches(REGEX).count(), text.matches(FIND).count());
+    let text = text.replace(REGEX, "crate :: strict :: Pattern").replace(FIND, "PATTERN . refuses (value)");
+    if regexes != 2 * finds || text.contains("regress") {
+        let message = format!("typify checks patterns in an unexpected way ({regexes} regexes, {finds} checks)");
+        return Err(schema.unsupported("", message));
+    }
+    Ok(text)
 }
 
 /// Confirms typify used every checked type the plan routed a constraint to: typify falls back silently to a plain

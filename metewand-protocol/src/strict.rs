@@ -1,5 +1,5 @@
 //! Checked types for the constraints typify leaves unchecked: 53-bit integers, lists of unique items and
-//! free-form JSON objects.
+//! free-form JSON objects; and [`Pattern`], which generated types check a schema's `pattern` with.
 //!
 //! The generated types use these wherever a schema says `minimum`/`maximum`, `uniqueItems` or `minItems`, so a
 //! value that breaks the constraint cannot be deserialized, and cannot be built by hand either: the fields are
@@ -310,4 +310,101 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
         unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
     }
+}
+
+/// A schema's `pattern`, as generated types check strings against it.
+///
+/// Most patterns are a literal prefix and a fixed number of lowercase hexadecimal digits (`^mw1-attempt-[0-9a-f]{64}$`
+/// and the other ids and digests), checked on every id of every document read, and every record has timestamps
+/// ([`TIMESTAMP_PATTERN`]); those are matched directly, every other pattern by [`regress`] (ECMAScript semantics, as
+/// JSON Schema says).
+///
+/// ```
+/// use metewand_protocol::strict::Pattern;
+///
+/// let pattern = Pattern::new("^mw1-attempt-[0-9a-f]{4}$").unwrap();
+/// assert!(!pattern.refuses("mw1-attempt-09af"));
+/// assert!(pattern.refuses("mw1-attempt-09aF"));
+/// assert!(Pattern::new("^(a|b)+$").unwrap().refuses("abc"));
+/// ```
+#[derive(Debug)]
+pub struct Pattern {
+    matcher: Matcher,
+}
+
+#[derive(Debug)]
+enum Matcher {
+    /// `^<prefix>[0-9a-f]{digits}$`, the prefix of ASCII letters, digits and `-`.
+    Hex {
+        prefix: String,
+        digits: usize,
+    },
+    Timestamp,
+    Regex(Box<regress::Regex>),
+}
+
+/// The pattern of a timestamp (`common.schema.json`): RFC 3339 in UTC, at most nanoseconds.
+pub const TIMESTAMP_PATTERN: &str = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]{1,9})?Z$";
+
+impl Pattern {
+    /// The pattern `pattern`, or why it is not an ECMAScript regular expression.
+    pub fn new(pattern: &str) -> Result<Pattern, regress::Error> {
+        let regex = regress::Regex::new(pattern)?;
+        let matcher = match Pattern::hex(pattern) {
+            Some((prefix, digits)) => Matcher::Hex { prefix: prefix.to_owned(), digits },
+            None if pattern == TIMESTAMP_PATTERN => Matcher::Timestamp,
+            None => Matcher::Regex(Box::new(regex)),
+        };
+        Ok(Pattern { matcher })
+    }
+
+    /// The prefix and digit count of a pattern of the form `^<prefix>[0-9a-f]{N}$`.
+    fn hex(pattern: &str) -> Option<(&str, usize)> {
+        let inner = pattern.strip_prefix('^')?.strip_suffix("}$")?;
+        let (prefix, count) = inner.split_once("[0-9a-f]{")?;
+        let literal = prefix.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-');
+        let digits: usize = count.parse().ok().filter(|_| count.bytes().all(|byte| byte.is_ascii_digit()))?;
+        (literal && digits > 0).then_some((prefix, digits))
+    }
+
+    /// Whether `value` does not match.
+    pub fn refuses(&self, value: &str) -> bool {
+        match &self.matcher {
+            Matcher::Hex { prefix, digits } => !value.strip_prefix(prefix.as_str()).is_some_and(|rest| {
+                rest.len() == *digits && rest.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+            }),
+            Matcher::Timestamp => !is_timestamp(value.as_bytes()),
+            Matcher::Regex(regex) => regex.find(value).is_none(),
+        }
+    }
+}
+
+/// Whether `value` matches [`TIMESTAMP_PATTERN`].
+fn is_timestamp(value: &[u8]) -> bool {
+    let Some((fields, rest)) = value.split_at_checked(19) else { return false };
+    let digits = |at: usize, count: usize| fields[at..at + count].iter().all(u8::is_ascii_digit);
+    let number = |at: usize| (fields[at] - b'0') * 10 + (fields[at + 1] - b'0');
+    let shape = digits(0, 4)
+        && fields[4] == b'-'
+        && digits(5, 2)
+        && fields[7] == b'-'
+        && digits(8, 2)
+        && fields[10] == b'T'
+        && digits(11, 2)
+        && fields[13] == b':'
+        && digits(14, 2)
+        && fields[16] == b':'
+        && digits(17, 2);
+    let fraction = match rest {
+        [b'Z'] => true,
+        [b'.', fraction @ .., b'Z'] => (1..=9).contains(&fraction.len()) && fraction.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    shape
+        && fraction
+        && (1..=12).contains(&number(5))
+        && (1..=31).contains(&number(8))
+        && number(11) <= 23
+        && number(14) <= 59
+        && number(17) <= 60
 }

@@ -1562,9 +1562,9 @@ impl ::std::str::FromStr for TreeDigest {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^sha256:[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^sha256:[0-9a-f]{64}$").unwrap() });
+        if PATTERN.refuses(value) {
             return Err("doesn't match pattern \"^sha256:[0-9a-f]{64}$\"".into());
         }
         Ok(Self(value.to_string()))

@@ -414,14 +414,14 @@ impl ::std::str::FromStr for RecordBytesStamp {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
         {
-            ::regress::Regex::new(
+            crate::strict::Pattern::new(
                     "^[0-9]{1,20}:[0-9]{1,20}\\.[0-9]{9}:[0-9]{1,20}\\.[0-9]{9}$",
                 )
                 .unwrap()
         });
-        if PATTERN.find(value).is_none() {
+        if PATTERN.refuses(value) {
             return Err(
                 "doesn't match pattern \"^[0-9]{1,20}:[0-9]{1,20}\\.[0-9]{9}:[0-9]{1,20}\\.[0-9]{9}$\""
                     .into(),

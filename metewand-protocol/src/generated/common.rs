@@ -24,9 +24,9 @@ impl ::std::str::FromStr for AttemptId {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-attempt-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^mw1-attempt-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.refuses(value) {
             return Err("doesn't match pattern \"^mw1-attempt-[0-9a-f]{64}$\"".into());
         }
         Ok(Self(value.to_string()))
@@ -344,9 +344,9 @@ impl ::std::str::FromStr for ProblemContractId {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-problem-contract-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^mw1-problem-contract-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.refuses(value) {
             return Err(
                 "doesn't match pattern \"^mw1-problem-contract-[0-9a-f]{64}$\"".into(),
             );
@@ -631,9 +631,9 @@ impl ::std::str::FromStr for Sha256 {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^[0-9a-f]{64}$").unwrap() });
+        if PATTERN.refuses(value) {
             return Err("doesn't match pattern \"^[0-9a-f]{64}$\"".into());
         }
         Ok(Self(value.to_string()))
@@ -687,14 +687,14 @@ impl ::std::str::FromStr for Timestamp {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
         {
-            ::regress::Regex::new(
+            crate::strict::Pattern::new(
                     "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?Z$",
                 )
                 .unwrap()
         });
-        if PATTERN.find(value).is_none() {
+        if PATTERN.refuses(value) {
             return Err(
                 "doesn't match pattern \"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?Z$\""
                     .into(),
@@ -814,9 +814,9 @@ impl ::std::str::FromStr for WorkerId {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^mw1-resolved-worker-[0-9a-f]{64}$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^mw1-resolved-worker-[0-9a-f]{64}$").unwrap() });
+        if PATTERN.refuses(value) {
             return Err(
                 "doesn't match pattern \"^mw1-resolved-worker-[0-9a-f]{64}$\"".into(),
             );

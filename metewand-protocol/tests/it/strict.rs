@@ -3,8 +3,8 @@
 use metewand_protocol::common::Timestamp;
 use metewand_protocol::common::{Capability, WorkerId};
 use metewand_protocol::messages::{ExecuteResponse, FailureResponse, HelloRequest, HelloResponse, RequestId};
-use metewand_protocol::strict::{ConstraintError, NonEmptyUniqueVec, SafeUint, UniqueVec};
-use serde_json::json;
+use metewand_protocol::strict::{ConstraintError, NonEmptyUniqueVec, Pattern, SafeUint, UniqueVec};
+use serde_json::{Value, json};
 
 const WORKER_ID: &str = "mw1-resolved-worker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -51,7 +51,7 @@ fn patterned_and_nonempty_strings_refuse_invalid_values_through_try_from() {
     assert!(Timestamp::try_from("2026-11-30T14:19:06+00:00").is_err());
 }
 
-fn hello_request() -> serde_json::Value {
+fn hello_request() -> Value {
     json!({"id": "0", "method": "hello", "protocols": [1], "role": "implementation", "worker_id": WORKER_ID})
 }
 
@@ -96,4 +96,91 @@ fn nullable_fields_must_be_present_and_optional_objects_survive_re_encoding() {
     let without = json!({"error": {"code": "operation_failed", "message": "no"}, "id": "1", "ok": false});
     let decoded: FailureResponse = serde_json::from_value(without.clone()).unwrap();
     assert_eq!(serde_json::to_value(&decoded).unwrap(), without, "an absent details stays absent");
+}
+
+/// Every `pattern` of every schema.
+fn schema_patterns() -> Vec<String> {
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(object) => {
+                if let Some(Value::String(pattern)) = object.get("pattern") {
+                    out.push(pattern.clone());
+                }
+                object.values().for_each(|value| walk(value, out));
+            }
+            Value::Array(items) => items.iter().for_each(|value| walk(value, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for schema in metewand_protocol::schema::ALL {
+        walk(&serde_json::from_slice(schema.bytes).unwrap(), &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn patterns_match_exactly_what_ecmascript_regular_expressions_match() {
+    let patterns = schema_patterns();
+    assert!(patterns.iter().any(|pattern| pattern == "^mw1-attempt-[0-9a-f]{64}$"), "{patterns:?}");
+    // Strings near each pattern's own text and its matches, and random strings over the characters they use.
+    let hex = "0123456789abcdef".repeat(4);
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    let mut checked = 0;
+    for pattern in &patterns {
+        let ours = Pattern::new(pattern).unwrap();
+        let regex = regress::Regex::new(pattern).unwrap();
+        let prefix: String = pattern.trim_start_matches('^').chars().take_while(|c| *c != '[' && *c != '(').collect();
+        let mut candidates = vec![String::new(), pattern.clone(), format!("{prefix}{hex}"), format!("{prefix}{hex}\n")];
+        candidates.extend(
+            ["2026-12-01T10:00:00.123456789Z", "1999-02-31T23:59:60Z", "0000-10-09T19:05:09.5Z", "1:2.000000000:3.0"]
+                .map(str::to_owned),
+        );
+        for length in [1, 9, 12, 20, 63, 64, 65] {
+            candidates.push(format!("{prefix}{}", &hex.repeat(2)[..length]));
+            candidates.push(format!("{prefix}{}A", &hex.repeat(2)[..length - 1]));
+            candidates.push(format!("x{prefix}{}", &hex.repeat(2)[..length]));
+        }
+        let alphabet: Vec<char> = pattern.chars().chain("0123456789abcdefABCDEF-:.T Z\né".chars()).collect();
+        for _ in 0..2000 {
+            let length = next(80);
+            let tail: String = (0..length).map(|_| alphabet[next(alphabet.len())]).collect();
+            candidates.push(if next(2) == 0 { tail } else { format!("{prefix}{tail}") });
+        }
+        // Every one-character change of the candidates that match: a replacement, a removal, an insertion.
+        let matching: Vec<String> = candidates.iter().filter(|c| regex.find(c).is_some()).cloned().collect();
+        for candidate in matching {
+            let chars: Vec<char> = candidate.chars().collect();
+            for at in 0..=chars.len() {
+                for c in "0123456789aAfgzZtT.:-/ \n\u{0660}".chars() {
+                    let mut changed = chars.clone();
+                    changed.insert(at, c);
+                    candidates.push(changed.iter().collect());
+                    if at < chars.len() {
+                        changed.remove(at + 1);
+                        candidates.push(changed.iter().collect());
+                    }
+                }
+                if at < chars.len() {
+                    let mut removed = chars.clone();
+                    removed.remove(at);
+                    candidates.push(removed.iter().collect());
+                }
+            }
+        }
+        for candidate in &candidates {
+            let expected = regex.find(candidate).is_none();
+            assert_eq!(ours.refuses(candidate), expected, "pattern {pattern} on {candidate:?}");
+            checked += usize::from(!expected);
+        }
+    }
+    assert!(checked > patterns.len(), "only {checked} candidates matched: the test strings miss the patterns");
 }
