@@ -79,22 +79,11 @@ impl PlanSummary {
         let durations = Mutex::new(Vec::new());
         let programs = ProgramCheck::new(plan, environment);
         let changed_programs: Mutex<BTreeMap<ProgramChange, usize>> = Mutex::new(BTreeMap::new());
-        let status = Status::scan(folder, plan.name(), &ids, Rebuild::NewPart, |_, record| {
-            let changes = programs.changes(plan, record);
-            if !changes.is_empty() {
-                let mut changed = changed_programs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                for change in changes {
-                    *changed.entry(change).or_default() += 1;
-                }
-            }
-            if let (Some(start), Some(end)) =
-                (parse_rfc3339(record.started_at.as_str()), parse_rfc3339(record.finished_at.as_str()))
-            {
-                durations
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .push(end.duration_since(start).unwrap_or_default().as_secs_f64());
-            }
+        // The workers' changes are read from the previous plan beside the scan, which does not need it.
+        let (status, changed_workers) = std::thread::scope(|scope| {
+            let changed = scope.spawn(|| changed_workers(plan, folder, state_dir));
+            let status = scan(plan, folder, &ids, &programs, &changed_programs, &durations);
+            (status, changed.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         let durations = durations.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         let store = state_dir.join("datasets");
@@ -137,7 +126,7 @@ impl PlanSummary {
             status,
             estimate,
             scripts: scripts(plan, environment),
-            changed_workers: changed_workers(plan, folder, state_dir),
+            changed_workers,
             changed_programs: changed_programs
                 .into_inner()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -164,4 +153,32 @@ fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStar
         }
     }
     grouped.into_iter().map(|((path, script), workers)| ScriptStart { path, script, workers }).collect()
+}
+
+/// What the folder holds of `plan`'s attempts, counting the program changes and the durations of those done.
+fn scan(
+    plan: &CampaignPlan<'_>,
+    folder: &Path,
+    ids: &[&str],
+    programs: &ProgramCheck,
+    changed_programs: &Mutex<BTreeMap<ProgramChange, usize>>,
+    durations: &Mutex<Vec<f64>>,
+) -> Status {
+    Status::scan(folder, plan.name(), ids, Rebuild::NewPart, |_, record| {
+        let changes = programs.changes(plan, record);
+        if !changes.is_empty() {
+            let mut changed = changed_programs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            for change in changes {
+                *changed.entry(change).or_default() += 1;
+            }
+        }
+        if let (Some(start), Some(end)) =
+            (parse_rfc3339(record.started_at.as_str()), parse_rfc3339(record.finished_at.as_str()))
+        {
+            durations
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(end.duration_since(start).unwrap_or_default().as_secs_f64());
+        }
+    })
 }

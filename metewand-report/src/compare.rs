@@ -4,7 +4,7 @@
 //! 95% interval, the two-sided Mann–Whitney U p-value, and a verdict against a factor. Warnings say when the two
 //! ran in different environments or with different identities, which makes their times less comparable.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -135,21 +135,21 @@ pub struct Comparison {
 }
 
 /// (problem, dataset, dataset seed, implementation, implementation seed) by name.
-type CellKey = (String, String, u64, String, u64);
+type CellKey<'r> = (&'r str, &'r str, u64, &'r str, u64);
 
 /// Each cell's ranked times (the problem's `timed`) of attempts with a verdict, in plan order of first appearance.
-fn cells(records: &Records) -> (Vec<CellKey>, BTreeMap<CellKey, Vec<f64>>) {
+fn cells(records: &Records) -> (Vec<CellKey<'_>>, HashMap<CellKey<'_>, Vec<f64>>) {
     let mut order = Vec::new();
-    let mut times: BTreeMap<CellKey, Vec<f64>> = BTreeMap::new();
+    let mut times: HashMap<CellKey<'_>, Vec<f64>> = HashMap::new();
     for attempt in &records.attempts {
         let key = (
-            records.problems[attempt.problem as usize].clone(),
-            records.datasets[attempt.dataset as usize].clone(),
+            records.problems[attempt.problem as usize].as_str(),
+            records.datasets[attempt.dataset as usize].as_str(),
             attempt.dataset_seed,
-            records.implementations[attempt.implementation as usize].clone(),
+            records.implementations[attempt.implementation as usize].as_str(),
             attempt.implementation_seed,
         );
-        let entry = times.entry(key.clone()).or_insert_with(|| {
+        let entry = times.entry(key).or_insert_with(|| {
             order.push(key);
             Vec::new()
         });
@@ -176,7 +176,7 @@ impl Comparison {
     pub fn of(a: &Records, b: &Records, factor: f64) -> Comparison {
         let (order, times_a) = cells(a);
         let (_, times_b) = cells(b);
-        let matched: Vec<(&CellKey, &Vec<f64>, &Vec<f64>)> =
+        let matched: Vec<(&CellKey<'_>, &Vec<f64>, &Vec<f64>)> =
             order.iter().filter_map(|key| Some((key, &times_a[key], times_b.get(key)?))).collect();
         let compared =
             map_parallel(&matched, |(key, sample_a, sample_b)| compare_cell(key, sample_a, sample_b, factor));
@@ -309,7 +309,7 @@ impl Comparison {
 }
 
 /// One matched cell's ratio, interval, test and verdict.
-fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) -> CellComparison {
+fn compare_cell(key: &CellKey<'_>, sample_a: &[f64], sample_b: &[f64], factor: f64) -> CellComparison {
     let sorted = |sample: &[f64]| {
         let mut sorted = sample.to_vec();
         sorted.sort_by(f64::total_cmp);
@@ -334,10 +334,10 @@ fn compare_cell(key: &CellKey, sample_a: &[f64], sample_b: &[f64], factor: f64) 
         _ => Change::Unmatched,
     };
     CellComparison {
-        problem: key.0.clone(),
-        dataset: key.1.clone(),
+        problem: key.0.to_owned(),
+        dataset: key.1.to_owned(),
         dataset_seed: key.2,
-        implementation: key.3.clone(),
+        implementation: key.3.to_owned(),
         implementation_seed: key.4,
         n_a: sample_a.len(),
         n_b: sample_b.len(),
