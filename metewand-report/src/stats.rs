@@ -148,10 +148,12 @@ pub const DRAWN_LIMIT: usize = 1000;
 
 /// The median of one resample (n draws with replacement) of sorted data: [`median_of_draws`] up to
 /// [`DRAWN_LIMIT`] values, [`median_of_order_statistics`] beyond, and no draw at all from data of one value (a
-/// single attempt, most often), whose every resample has that median.
+/// single attempt, most often), whose every resample has that median. NaN for no data.
 pub fn resampled_median(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u32>) -> f64 {
-    if sorted.first() == sorted.last() {
-        return sorted[0];
+    match (sorted.first(), sorted.last()) {
+        (None, _) | (_, None) => return f64::NAN,
+        (Some(first), Some(last)) if first == last => return *first,
+        _ => {}
     }
     if sorted.len() > DRAWN_LIMIT {
         return median_of_order_statistics(sorted, rng);
@@ -160,9 +162,12 @@ pub fn resampled_median(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u
 }
 
 /// The median of one resample of sorted data, drawn as `n` indices. The draws are counted per index and the middle
-/// order statistics found by one pass over the counts: linear in n, with no sort.
+/// order statistics found by one pass over the counts: linear in n, with no sort. NaN for no data.
 pub fn median_of_draws(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u32>) -> f64 {
     let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
     counts.clear();
     counts.resize(n, 0);
     for _ in 0..n {
@@ -187,9 +192,12 @@ pub fn median_of_draws(sorted: &[f64], rng: &mut SplitMix64, counts: &mut Vec<u3
 /// The median of one resample of sorted data, drawn in constant time. A draw is the index `floor(n U)` of a uniform
 /// `U`, so the resample's `m`-th smallest index is `floor(n U(m))`, where `U(m)`, the `m`-th smallest of `n`
 /// uniforms, is Beta(m, n - m + 1); the next one above it is the smallest of the `n - m` uniforms left above
-/// `U(m)`. Both middle order statistics are drawn so, with no resample built.
+/// `U(m)`. Both middle order statistics are drawn so, with no resample built. NaN for no data.
 pub fn median_of_order_statistics(sorted: &[f64], rng: &mut SplitMix64) -> f64 {
     let n = sorted.len();
+    if n < 2 {
+        return sorted.first().copied().unwrap_or(f64::NAN);
+    }
     let index = |u: f64| ((n as f64 * u) as usize).min(n - 1);
     // The 1-based rank of the lower middle.
     let m = n.div_ceil(2);

@@ -316,6 +316,7 @@ def test_a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_s
         "not json",
         "another attempt's id",
         "a field missing",
+        "a record that is not an object",
     ],
 )
 def test_broken_index_lines_fall_back_to_the_records(campaign: Path, damage: str) -> None:
@@ -329,8 +330,10 @@ def test_broken_index_lines_fall_back_to_the_records(campaign: Path, damage: str
         text = "".join("{" + line[5:] for line in lines)
     elif damage == "another attempt's id":
         text = "".join(line.replace(ids[0], ids[1]) if ids[0] in line else line.replace(ids[1], ids[0]) for line in lines)
-    else:
+    elif damage == "a field missing":
         text = "".join(line.replace('"implementation":{', '"implement":{') for line in lines)
+    else:
+        text = "".join(line.replace('"record":{', '"record":5,"recorded":{') for line in lines)
     part.write_text(text, encoding="utf-8")
     assert list(load(campaign)) == expected
 

@@ -3,7 +3,7 @@
 
 use metewand_report::stats::{
     ALPHA, BOOTSTRAP_RESAMPLES, DRAWN_LIMIT, SplitMix64, Summary, geometric_mean, mann_whitney, median_of_draws,
-    median_of_order_statistics, quantile, ratio_of_medians, seed_for, smallest_p,
+    median_of_order_statistics, quantile, ratio_of_medians, resampled_median, seed_for, smallest_p,
 };
 use serde_json::{Value, json};
 
@@ -147,6 +147,11 @@ fn the_smallest_p_is_that_of_two_separated_samples() {
 #[test]
 fn edge_cases_give_answers_not_panics() {
     assert_eq!(Summary::of(&[], 1), None);
+    let mut rng = SplitMix64::new(1);
+    assert!(resampled_median(&[], &mut rng, &mut Vec::new()).is_nan());
+    assert!(median_of_draws(&[], &mut rng, &mut Vec::new()).is_nan());
+    assert!(median_of_order_statistics(&[], &mut rng).is_nan());
+    assert_eq!(median_of_order_statistics(&[3.0], &mut rng), 3.0);
     assert_eq!(mann_whitney(&[], &[1.0]), None);
     assert_eq!(ratio_of_medians(&[0.0], &[1.0], 1), None, "a zero median has no ratio");
     let all_equal = mann_whitney(&[1.0, 1.0, 1.0], &[1.0, 1.0]).unwrap();

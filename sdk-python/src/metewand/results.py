@@ -398,7 +398,7 @@ def _key(line: bytes) -> tuple[str, int, str, str | None] | None:
                         return attempt_id, int(size), sha256.decode("ascii"), text
         entry = json.loads(line)
         return _record_key(entry["attempt_id"], entry["record"])
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None
 
 
