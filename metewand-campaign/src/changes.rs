@@ -198,9 +198,9 @@ impl ProgramCheck {
             entry.dataset.materializer.program.as_ref(),
             entry.evaluator.program.as_ref(),
         ];
-        let sessions = workers.into_iter().zip(programs);
-        sessions
+        workers
             .into_iter()
+            .zip(programs)
             .filter_map(|(worker, program)| {
                 let worker = worker?;
                 let change = differs(program?, self.now.get(worker)?)?;

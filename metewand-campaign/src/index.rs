@@ -34,6 +34,7 @@ use metewand_runtime::protocol::strict::SafeUint;
 use serde::Deserialize;
 
 use crate::folder::{Found, absent, fs_io, parse_record, read_record_bytes};
+use crate::parallel::threads;
 
 /// One line of an index part: what readers need of one record.
 pub use metewand_protocol::generated::campaign_index::CampaignIndex as IndexEntry;
@@ -428,11 +429,6 @@ fn place_lines(
         }
         total
     })
-}
-
-/// How many threads a reading takes: every available CPU, up to 8.
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8)
 }
 
 /// Where entries made while reading go.

@@ -325,19 +325,7 @@ impl<'r> CampaignPlan<'r> {
                 key: attempt.key,
             }
         };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-        let chunk = attempts.len().div_ceil(threads).max(1);
-        let attempts = std::thread::scope(|scope| {
-            let handles: Vec<_> = attempts
-                .chunks(chunk)
-                .map(|chunk| scope.spawn(|| chunk.iter().map(&name).collect::<Vec<_>>()))
-                .collect();
-            let mut named = Vec::with_capacity(attempts.len());
-            for handle in handles {
-                named.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            }
-            named
-        });
+        let attempts = crate::parallel::map_parallel(&attempts, name);
         Ok(CampaignPlan {
             repository,
             definition,

@@ -8,11 +8,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 
+use metewand_campaign::parallel::map_parallel;
 use serde::Serialize;
 
 use crate::error::ReportError;
 use crate::load::Records;
-use crate::stats::{ALPHA, geometric_mean, mann_whitney, map_parallel, median, ratio_of_medians, seed_for, smallest_p};
+use crate::stats::{ALPHA, geometric_mean, mann_whitney, median, ratio_of_medians, seed_for, smallest_p};
 use crate::{text, units};
 
 /// The default factor: B is worse when its median is more than 1.1 times A's.

@@ -6,12 +6,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use metewand_campaign::Environment;
+use metewand_campaign::parallel::map_parallel;
 use metewand_protocol::generated::attempt_record::Outcome;
 use serde::Serialize;
 
 use crate::load::{Attempt, Identities, Records};
 use crate::profile::Profile;
-use crate::stats::{Summary, map_parallel, median, seed_for};
+use crate::stats::{Summary, median, seed_for};
 
 /// One campaign folder against its plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -355,25 +355,6 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { value } else { 2.0 - value }
 }
 
-/// `f` of each item, in order, computed on up to every available CPU (bootstraps of many cells take most of a
-/// report's own time). The order of the results never depends on the threads.
-pub fn map_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    if threads == 1 || items.len() < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let f = &f;
-        let handles: Vec<_> =
-            items.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
-    })
-}
-
 /// The geometric mean of positive finite values; `None` when there are none.
 pub fn geometric_mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     let (sum, count) = values
