@@ -4,7 +4,6 @@
 //! A response is decoded as the type its pending request expects, after checking `ok`: a failure response is
 //! valid in answer to any request, and nothing is ever decoded as a guess among all messages.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -133,20 +132,35 @@ fn join(diagnostics: &[SchemaDiagnostic]) -> String {
     diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
 }
 
-/// The compiled validator of every message definition, built once per process from the embedded schemas.
-fn validators() -> &'static BTreeMap<&'static str, jsonschema::Validator> {
-    static VALIDATORS: OnceLock<BTreeMap<&'static str, jsonschema::Validator>> = OnceLock::new();
-    VALIDATORS.get_or_init(|| {
-        MESSAGE_DEFINITIONS
-            .iter()
-            .map(|&definition| (definition, schema::validator(schema::WORKER_PROTOCOL_MESSAGE, Some(definition))))
-            .collect()
-    })
+/// The compiled validator of `definition`, built on first use from the embedded schemas and kept for the process:
+/// a worker compiles only the few definitions it reads.
+fn validator(definition: &'static str) -> &'static jsonschema::Validator {
+    static VALIDATORS: [OnceLock<jsonschema::Validator>; MESSAGE_DEFINITIONS.len()] =
+        [const { OnceLock::new() }; MESSAGE_DEFINITIONS.len()];
+    let index = MESSAGE_DEFINITIONS
+        .iter()
+        .position(|known| *known == definition)
+        .expect("a message's definition is one of MESSAGE_DEFINITIONS");
+    VALIDATORS[index].get_or_init(|| schema::validator(schema::WORKER_PROTOCOL_MESSAGE, Some(definition)))
+}
+
+/// Compiles the validator of `T` now rather than at its first decoding. A worker calls it for the requests it will
+/// serve before it answers hello, so that no compilation falls inside a timed request.
+///
+/// ```
+/// use metewand_protocol::decode::precompile;
+/// use metewand_protocol::messages::{ExecuteRequest, PrepareRequest};
+///
+/// precompile::<PrepareRequest>();
+/// precompile::<ExecuteRequest>();
+/// ```
+pub fn precompile<T: Message>() {
+    validator(T::DEFINITION);
 }
 
 /// Checks a value against a message definition and converts it into the message's generated type.
 pub fn decode_value<T: Message>(value: &Value) -> Result<T, DecodeError> {
-    let validator = &validators()[T::DEFINITION];
+    let validator = validator(T::DEFINITION);
     if !validator.is_valid(value) {
         let diagnostics = validator
             .iter_errors(value)

@@ -70,9 +70,6 @@ pub const ALL: [EmbeddedSchema; 11] = [
 ///
 /// If `definition` names no definition of `schema`: the embedded schemas are fixed at build time.
 pub fn validator(schema: EmbeddedSchema, definition: Option<&str>) -> jsonschema::Validator {
-    let parse = |embedded: &EmbeddedSchema| -> serde_json::Value {
-        serde_json::from_slice(embedded.bytes).expect("an embedded schema is valid JSON")
-    };
     let mut root = parse(&schema);
     if let Some(definition) = definition {
         assert!(root["$defs"].get(definition).is_some(), "{} has no definition {definition}", schema.name);
@@ -82,16 +79,45 @@ pub fn validator(schema: EmbeddedSchema, definition: Option<&str>) -> jsonschema
         }
         object.insert("$ref".to_owned(), serde_json::Value::from(format!("#/$defs/{definition}")));
     }
-    let registry = jsonschema::Registry::new()
-        .extend(
-            ALL.iter().map(|embedded| (embedded.id, jsonschema::Draft::Draft202012.create_resource(parse(embedded)))),
-        )
-        .and_then(jsonschema::RegistryBuilder::prepare)
-        .expect("the embedded schemas form a registry");
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
-        .with_registry(&registry)
+        .with_registry(registry(&schema))
         .with_base_uri(schema.id.to_owned())
         .build(&root)
         .expect("an embedded schema compiles")
+}
+
+fn parse(embedded: &EmbeddedSchema) -> serde_json::Value {
+    serde_json::from_slice(embedded.bytes).expect("an embedded schema is valid JSON")
+}
+
+/// The registry `schema`'s references resolve in: it and the embedded schemas it refers to, directly or through
+/// another, parsed once per process. A worker process compiles a validator or two, and parsing and preparing every
+/// schema for each of them was most of a session's start-up.
+fn registry(schema: &EmbeddedSchema) -> &'static jsonschema::Registry<'static> {
+    static REGISTRIES: [std::sync::OnceLock<jsonschema::Registry<'static>>; ALL.len()] =
+        [const { std::sync::OnceLock::new() }; ALL.len()];
+    let index = ALL.iter().position(|embedded| embedded.id == schema.id).expect("an embedded schema is in ALL");
+    REGISTRIES[index].get_or_init(|| {
+        let mut needed = vec![*schema];
+        let mut next = 0;
+        while let Some(current) = needed.get(next).copied() {
+            next += 1;
+            for embedded in ALL {
+                let quoted = format!("\"{}", embedded.id);
+                let refers = current.bytes.windows(quoted.len()).any(|window| window == quoted.as_bytes());
+                if refers && !needed.contains(&embedded) {
+                    needed.push(embedded);
+                }
+            }
+        }
+        jsonschema::Registry::new()
+            .extend(
+                needed
+                    .iter()
+                    .map(|embedded| (embedded.id, jsonschema::Draft::Draft202012.create_resource(parse(embedded)))),
+            )
+            .and_then(jsonschema::RegistryBuilder::prepare)
+            .expect("the embedded schemas form a registry")
+    })
 }

@@ -51,7 +51,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use std::{env, fs, process, thread};
 
-use metewand_protocol::common::Capability;
+use metewand_protocol::common::{Capability, Role};
+use metewand_protocol::decode::precompile;
 use metewand_protocol::frame::{Frame, FrameReader, encode_value};
 use metewand_protocol::messages::{
     EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest, ShutdownRequest,
@@ -389,6 +390,21 @@ fn serve(options: &Options) -> ! {
 
 /// The well-behaved answer to a request (or the structured failure, for [`Fault::Fail`]), after decoding the
 /// request as its message type.
+/// Compiles the validators of the requests a worker of `role` serves before hello is answered, as a worker should:
+/// compiling one at its first request would put the cost inside that request's time.
+fn precompile_requests(role: Role) {
+    match role {
+        Role::DatasetMaterializer => precompile::<MaterializeRequest>(),
+        Role::Implementation => {
+            precompile::<PrepareRequest>();
+            precompile::<ExecuteRequest>();
+            precompile::<ResetRequest>();
+        }
+        Role::ProblemEvaluator => precompile::<EvaluateRequest>(),
+    }
+    precompile::<ShutdownRequest>();
+}
+
 fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>) -> Result<Value, String> {
     fn decode<T: Message>(request: &Frame) -> Result<T, String> {
         decode_message(request).map_err(|error| error.to_string())
@@ -403,6 +419,7 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
     Ok(match method {
         "hello" => {
             let hello: HelloRequest = decode(request)?;
+            precompile_requests(hello.role);
             let capabilities = options.capabilities.clone().unwrap_or_else(|| vec![Capability::OneShot]);
             let worker_id = if fault == Some(Fault::WrongWorkerId) {
                 OTHER_WORKER_ID.to_owned()
