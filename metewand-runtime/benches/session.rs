@@ -204,7 +204,87 @@ fn confinement(c: &mut Criterion) {
             });
         }
     }
+    bare_namespaces(&mut group, &dir);
     group.finish();
+}
+
+/// The floor the session's own cost is measured against: the same test worker started by `unshare` in the
+/// namespaces a confined worker gets (PID with a fresh `/proc`, mount, network, IPC), given the same hello over
+/// plain pipes, and its shutdown: spawn-to-ready and shutdown-to-reaped with nothing of the session's around them.
+/// Without root, `unshare` maps the user to root in a user namespace of its own, as it must to make the others.
+fn bare_namespaces(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, dir: &TempDir) {
+    let worker_id = format!("mw1-resolved-worker-{}", "0".repeat(64));
+    let hello = format!(
+        "{{\"id\":\"0\",\"method\":\"hello\",\"protocols\":[1],\"role\":\"implementation\",\"worker_id\":\"{worker_id}\"}}\n"
+    );
+    let start = || {
+        let mut command = Command::new("unshare");
+        // SAFETY: geteuid takes no arguments and cannot fail.
+        if unsafe { libc::geteuid() } != 0 {
+            command.arg("--map-root-user");
+        }
+        let mut child = command
+            .args(["--pid", "--fork", "--mount", "--net", "--ipc", "--mount-proc"])
+            .arg(metewand_testkit::test_worker())
+            .args(["serve", "--quiet"])
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("unshare starts the test worker");
+        let mut stdin = child.stdin.take().expect("piped");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+        stdin.write_all(hello.as_bytes()).expect("the hello is written");
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).expect("the hello is answered");
+        assert!(answer.contains("\"ok\":true"), "{answer}");
+        (child, stdin, stdout)
+    };
+    let stop = |(mut child, mut stdin, mut stdout): (Child, ChildStdin, BufReader<ChildStdout>)| {
+        stdin.write_all(b"{\"id\":\"1\",\"method\":\"shutdown\"}\n").expect("the shutdown is written");
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).expect("the shutdown is answered");
+        drop(stdin);
+        assert!(child.wait().expect("reaped").success());
+    };
+    group.bench_function("test_worker_spawn_to_ready_bare_namespaces", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let started = Instant::now();
+                let worker = start();
+                total += started.elapsed();
+                stop(worker);
+            }
+            total
+        })
+    });
+    group.bench_function("test_worker_shutdown_to_reaped_bare_namespaces", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let worker = start();
+                let started = Instant::now();
+                stop(worker);
+                total += started.elapsed();
+            }
+            total
+        })
+    });
+    let test_worker = WorkerCommand::new(metewand_testkit::test_worker(), dir.path()).args(["serve", "--quiet"]);
+    group.bench_function("test_worker_shutdown_to_reaped_confined", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let config = fresh(dir, test_worker.clone(), Some(ProcessIsolation::Namespace));
+                let session = ImplementationSession::connect(config).expect("the worker connects");
+                let started = Instant::now();
+                session.shutdown().expect("the worker shuts down");
+                total += started.elapsed();
+            }
+            total
+        })
+    });
 }
 
 criterion_group! {

@@ -477,7 +477,8 @@ impl Kit<'_> {
         };
         let mut config =
             SessionConfig::new(command, self.target.worker_id.clone(), self.target.timeouts, dir.join("stderr.log"))
-                .confine(confinement);
+                .confine(confinement)
+                .count_left_running();
         if self.target.role == Role::Implementation {
             config = config.select(Capability::OneShot);
         }
@@ -499,7 +500,10 @@ impl Kit<'_> {
         let line = encode_message(&json!({"id": "n", "method": "shutdown"})).expect("small");
         match opened.session.shutdown() {
             Ok(summary) => {
-                self.observed.left_running.push((check, summary.left_running));
+                // Counted: this session was configured to count (a session that was not says `None`).
+                if let Some(count) = summary.left_running {
+                    self.observed.left_running.push((check, count));
+                }
                 Ok((summary, self.target.timeouts.shutdown))
             }
             Err(error) => {

@@ -101,6 +101,7 @@ pub struct SessionConfig {
     cancel: Option<&'static AtomicBool>,
     confinement: Option<Confinement>,
     cpus: Option<CpuSet>,
+    count_left_running: bool,
 }
 
 impl SessionConfig {
@@ -124,6 +125,7 @@ impl SessionConfig {
             cancel: None,
             confinement: None,
             cpus: None,
+            count_left_running: false,
         }
     }
 
@@ -155,6 +157,14 @@ impl SessionConfig {
         if !self.selected.contains(&capability) {
             self.selected.push(capability);
         }
+        self
+    }
+
+    /// Counts the processes the worker leaves running when it shuts down ([`SessionSummary::left_running`]), as
+    /// a check of the worker's hygiene does. In a PID namespace the worker's exit kills them at once, so counting
+    /// costs a scan of `/proc` before `shutdown` is sent; without this the count there is `None`.
+    pub fn count_left_running(mut self) -> SessionConfig {
+        self.count_left_running = true;
         self
     }
 
@@ -274,6 +284,8 @@ pub struct WorkerSession {
     confinement: ConfinementReport,
     cpus: CpuPlacement,
     program: Option<WorkerProgram>,
+    /// Whether `shutdown` counts what the worker leaves running ([`SessionConfig::count_left_running`]).
+    count_left_running: bool,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -305,8 +317,18 @@ impl WorkerSession {
     }
 
     fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
-        let SessionConfig { command, worker_id, timeouts, log_path, selected, log_cap, cancel, confinement, cpus } =
-            config;
+        let SessionConfig {
+            command,
+            worker_id,
+            timeouts,
+            log_path,
+            selected,
+            log_cap,
+            cancel,
+            confinement,
+            cpus,
+            count_left_running,
+        } = config;
         let early = |kind| SessionError::new(role, Phase::Hello, kind, Vec::new(), None);
         let log = create_log(&log_path).map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
@@ -361,6 +383,7 @@ impl WorkerSession {
             confinement,
             cpus,
             program: None,
+            count_left_running,
         };
         session.hello()?;
         session.program = session
@@ -587,7 +610,7 @@ impl WorkerSession {
     pub fn shutdown(mut self) -> Result<SessionSummary, SessionError> {
         let pending = self.begin(Phase::Shutdown)?;
         let line = encode_message(&ShutdownRequest { id: pending.id.clone(), method: MethodShutdown });
-        if let Some(live) = self.live.as_mut() {
+        if let Some(live) = self.live.as_mut().filter(|_| self.count_left_running) {
             // In a PID namespace the worker's exit kills what it left at once: count it before asking.
             live.process.note_shutdown();
         }

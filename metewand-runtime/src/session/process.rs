@@ -340,6 +340,7 @@ pub(super) fn spawn(
         supervised: route == Route::UserNamespace,
         release: Some(release),
         running_at_shutdown: BTreeSet::new(),
+        counted: false,
         pid_namespace: OnceLock::new(),
         termination: None,
     };
@@ -367,8 +368,9 @@ pub(super) struct Termination {
     /// Processes of the worker's that were still present when [`REAP_LIMIT`] passed.
     pub(super) survivors: Vec<i32>,
     /// How many processes of the worker's session or process group, besides the worker, were still running when
-    /// it was ended: what it left behind.
-    pub(super) left_running: usize,
+    /// it was ended: what it left behind. `None` in a PID namespace where they were not counted before the
+    /// worker's exit took them (see [`WorkerProcess::note_shutdown`]).
+    pub(super) left_running: Option<usize>,
 }
 
 /// A worker process that has not been reaped yet: its pid, and with it its process group and session id, stay
@@ -386,6 +388,8 @@ pub(super) struct WorkerProcess {
     /// In a PID namespace, what was running beside the worker when `shutdown` was sent: the kernel
     /// kills the rest of the namespace the moment the worker exits, before any scan could count it.
     running_at_shutdown: BTreeSet<i32>,
+    /// Whether [`WorkerProcess::note_shutdown`] counted them.
+    counted: bool,
     /// The worker's PID namespace (its `/proc/<pid>/ns/pid` link), once [`WorkerProcess::note_shutdown`] read it.
     pid_namespace: OnceLock<Option<PathBuf>>,
     termination: Option<Termination>,
@@ -437,6 +441,7 @@ impl WorkerProcess {
         if !self.namespace {
             return;
         }
+        self.counted = true;
         let workers = live_workers();
         let (processes, found) = self.scan_tree(&workers);
         let _ = self.pid_namespace.set(worker_in(&processes, self.pid, self.supervised).and_then(pid_namespace_of));
@@ -525,6 +530,19 @@ impl WorkerProcess {
         }
         let me = std::process::id() as i32;
         let deadline = Instant::now() + REAP_LIMIT;
+        // Nothing outlives a PID namespace's first process: the kernel kills the rest of the namespace and waits
+        // until they are reaped before that process becomes a zombie (and its pidfd readable). So once the worker
+        // has exited, there is nothing to look for, and reaping it is all that is left.
+        if self.namespace && !self.supervised && self.has_exited() {
+            let left_running = self.counted.then(|| std::mem::take(&mut self.running_at_shutdown).len());
+            let (status, resources) = match self.reap_worker(deadline) {
+                Some((status, resources)) => (Some(status), Some(resources)),
+                None => (None, None),
+            };
+            let termination = Termination { status, resources, survivors: Vec::new(), left_running };
+            self.termination = Some(termination.clone());
+            return termination;
+        }
         // Everything killed, with its start time, so that reaping never touches a reused pid.
         let mut killed: BTreeSet<(i32, u64)> = BTreeSet::new();
         let mut left_running = std::mem::take(&mut self.running_at_shutdown);
@@ -581,7 +599,9 @@ impl WorkerProcess {
             Some((status, resources)) => (Some(status), Some(resources)),
             None => (None, None),
         };
-        let termination = Termination { status, resources, survivors, left_running: left_running.len() };
+        // In a namespace, what the worker's exit killed before the first scan is counted only by note_shutdown.
+        let left_running = (!self.namespace || self.counted).then_some(left_running.len());
+        let termination = Termination { status, resources, survivors, left_running };
         self.termination = Some(termination.clone());
         termination
     }
@@ -708,14 +728,40 @@ fn pid_namespace_of(pid: i32) -> Option<PathBuf> {
 
 /// The stat of one process, or `None` if it does not exist (any more).
 pub(super) fn read_stat(pid: i32) -> Option<ProcessStat> {
-    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
-    parse_stat(&fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+    read_stat_at(rustix::fs::CWD, &format!("/proc/{pid}/stat"))
+}
+
+/// The stat file at `path` (from `dir`) parsed: opened, read into a buffer on the stack and closed, three system
+/// calls, since a scan reads one per process on the machine, several times per session.
+fn read_stat_at(dir: impl AsFd, path: &str) -> Option<ProcessStat> {
+    use rustix::fs::{Mode, OFlags};
+    let file =
+        rustix::fs::openat(dir, path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()).ok()?;
+    // A stat line is a few hundred bytes (the command name is at most 64 escaped bytes); one that fills the buffer
+    // is read no further and fails to parse.
+    let mut buffer = [0u8; 1024];
+    let mut length = 0;
+    while length < buffer.len() {
+        match rustix::io::read(&file, &mut buffer[length..]) {
+            Ok(0) => break,
+            Ok(read) => length += read,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return None,
+        }
+    }
+    parse_stat(std::str::from_utf8(&buffer[..length]).ok()?)
 }
 
 /// Every process on the machine that could be read; processes that exit during the scan are skipped.
 fn scan_processes() -> Vec<ProcessStat> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let Ok(proc) = rustix::fs::open("/proc", flags, Mode::empty()) else { return Vec::new() };
     let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
-    entries.filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok()).filter_map(read_stat).collect()
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| read_stat_at(&proc, &format!("{pid}/stat")))
+        .collect()
 }
 
 /// The processes a terminating worker left behind (see the module documentation for the rules).

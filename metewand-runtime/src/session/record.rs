@@ -44,8 +44,10 @@ pub struct SessionSummary {
     /// The worker's exit status, which was 0.
     pub exit_status: ExitStatus,
     /// How many processes the worker left running after its exit (each was killed and reaped): a clean worker
-    /// leaves none.
-    pub left_running: usize,
+    /// leaves none. In a PID namespace, where the worker's exit kills them at once, they are counted only when
+    /// the session was configured to ([`SessionConfig::count_left_running`](crate::SessionConfig::count_left_running));
+    /// `None` otherwise.
+    pub left_running: Option<usize>,
     /// The confinement it ran under.
     pub confinement: ConfinementReport,
     /// What it used, from `wait4`.

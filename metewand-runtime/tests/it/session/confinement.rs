@@ -398,13 +398,13 @@ fn a_fork_and_setsid_chain_is_frozen_then_killed_by_the_fallback_sweep() {
 /// The tests are named for a PID namespace: under the sweep the same holds, but the namespace was not played.
 fn a_sleeper_left_behind_is_counted() {
     let fixture = Fixture::new();
-    let config = confined(&fixture, &["--fault", "spawn-sleeper@prepare"], Confinement::new());
+    let config = confined(&fixture, &["--fault", "spawn-sleeper@prepare"], Confinement::new()).count_left_running();
     let mut session = ImplementationSession::connect(config).unwrap();
     session.prepare(fixture.prepare()).unwrap();
     let processes = fixture.started_processes();
     let summary = session.shutdown().unwrap();
     check_report(&summary.confinement, ProcessIsolation::Namespace, false);
-    assert_eq!(summary.left_running, 1, "{summary:?}");
+    assert_eq!(summary.left_running, Some(1), "{summary:?}");
     super::assert_all_gone(&processes);
     // A process that ran has a resident set; its CPU times are whatever the clock ticks caught.
     assert!(summary.resources.peak_rss_bytes > 0, "{summary:?}");
@@ -418,7 +418,7 @@ fn a_sleeper_left_behind_is_counted() {
 /// be any session's orphan there), and the test says so.
 fn a_daemon_left_behind_is_counted() {
     let fixture = Fixture::new();
-    let config = confined(&fixture, &["--fault", "daemonize@prepare"], Confinement::new());
+    let config = confined(&fixture, &["--fault", "daemonize@prepare"], Confinement::new()).count_left_running();
     let mut session = ImplementationSession::connect(config).unwrap();
     session.prepare(fixture.prepare()).unwrap();
     let processes = fixture.started_processes();
@@ -430,10 +430,10 @@ fn a_daemon_left_behind_is_counted() {
     check_report(&summary.confinement, ProcessIsolation::Namespace, false);
     super::assert_all_gone(&processes);
     if summary.confinement.processes == ProcessConfinement::Sweep {
-        assert_eq!(summary.left_running, 0, "{summary:?}");
+        assert_eq!(summary.left_running, Some(0), "{summary:?}");
         skip(Requirement::PidNamespace, "the daemon was killed by the sweep, not counted in a PID namespace");
     } else {
-        assert_eq!(summary.left_running, 1, "{summary:?}");
+        assert_eq!(summary.left_running, Some(1), "{summary:?}");
     }
 }
 
@@ -461,6 +461,29 @@ fn without_privileges_a_sleeper_left_behind_is_counted_and_the_worker_is_not() {
         "session::confinement::without_privileges_a_sleeper_left_behind_is_counted_and_the_worker_is_not",
         a_sleeper_left_behind_is_counted,
     );
+}
+
+/// Without counting, a session in a PID namespace does not look for what the worker left (the kernel ends the
+/// namespace with its first process): whatever it was, a sleeper or a `setsid` daemon, is gone, not even a zombie,
+/// when `shutdown` returns, and the summary says it was not counted rather than that nothing was left.
+#[test]
+fn what_a_worker_leaves_is_gone_at_shutdown_without_being_counted() {
+    for fault in ["spawn-sleeper@prepare", "daemonize@prepare"] {
+        let fixture = Fixture::new();
+        let config = confined(&fixture, &["--fault", fault], Confinement::new());
+        let mut session = ImplementationSession::connect(config).unwrap();
+        session.prepare(fixture.prepare()).unwrap();
+        let processes = fixture.started_processes();
+        assert!(!processes.is_empty(), "{fault}: the worker started nothing");
+        let summary = session.shutdown().unwrap();
+        super::assert_all_gone(&processes);
+        if summary.confinement.processes == ProcessConfinement::Sweep {
+            assert!(summary.left_running.is_some(), "{fault}: {summary:?}");
+            skip(Requirement::PidNamespace, "the sweep counts what it kills; no PID namespace was played");
+        } else {
+            assert_eq!(summary.left_running, None, "{fault}: {summary:?}");
+        }
+    }
 }
 
 /// The worker's own exit status reaches the session, through the supervisor where there is one: a status 3 after
