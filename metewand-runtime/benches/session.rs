@@ -272,19 +272,23 @@ fn bare_namespaces(group: &mut criterion::BenchmarkGroup<'_, criterion::measurem
         })
     });
     let test_worker = WorkerCommand::new(metewand_testkit::test_worker(), dir.path()).args(["serve", "--quiet"]);
-    group.bench_function("test_worker_shutdown_to_reaped_confined", |b| {
-        b.iter_custom(|iterations| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iterations {
-                let config = fresh(dir, test_worker.clone(), Some(ProcessIsolation::Namespace));
-                let session = ImplementationSession::connect(config).expect("the worker connects");
-                let started = Instant::now();
-                session.shutdown().expect("the worker shuts down");
-                total += started.elapsed();
-            }
-            total
-        })
-    });
+    for (variant, isolation) in
+        [("confined", ProcessIsolation::Namespace), ("confined_user_namespace", ProcessIsolation::UserNamespace)]
+    {
+        group.bench_function(format!("test_worker_shutdown_to_reaped_{variant}"), |b| {
+            b.iter_custom(|iterations| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iterations {
+                    let config = fresh(dir, test_worker.clone(), Some(isolation));
+                    let session = ImplementationSession::connect(config).expect("the worker connects");
+                    let started = Instant::now();
+                    session.shutdown().expect("the worker shuts down");
+                    total += started.elapsed();
+                }
+                total
+            })
+        });
+    }
 }
 
 criterion_group! {

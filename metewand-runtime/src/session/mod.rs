@@ -22,6 +22,7 @@ mod error;
 mod exchange;
 mod io;
 mod process;
+mod procfs;
 mod program;
 mod record;
 mod request;

@@ -55,6 +55,7 @@ use std::{fs, io, thread};
 
 use super::cgroup::WorkerCgroup;
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
+use super::procfs::{ProcessStat, leftovers, pid_namespace_of, read_stat, scan_processes, worker_in};
 use super::record::Resources;
 use super::sys;
 use crate::cpus::{CpuPlacement, CpuSet, CpusBinding};
@@ -532,8 +533,10 @@ impl WorkerProcess {
         let deadline = Instant::now() + REAP_LIMIT;
         // Nothing outlives a PID namespace's first process: the kernel kills the rest of the namespace and waits
         // until they are reaped before that process becomes a zombie (and its pidfd readable). So once the worker
-        // has exited, there is nothing to look for, and reaping it is all that is left.
-        if self.namespace && !self.supervised && self.has_exited() {
+        // has exited, there is nothing to look for, and reaping it is all that is left. A supervisor exits by
+        // itself only once it has reaped the worker; one ended by a signal may have left the worker running (it
+        // is then the orchestrator's, as a subreaper), which only the rounds below find.
+        if self.namespace && self.has_exited() && (!self.supervised || sys::exited_by_itself(self.pid)) {
             let left_running = self.counted.then(|| std::mem::take(&mut self.running_at_shutdown).len());
             let (status, resources) = match self.reap_worker(deadline) {
                 Some((status, resources)) => (Some(status), Some(resources)),
@@ -676,166 +679,5 @@ fn reap_killed(killed: &mut BTreeSet<(i32, u64)>, me: i32, deadline: Instant) {
         }
         thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(10));
-    }
-}
-
-/// One line of `/proc/<pid>/stat`, the fields the sweep needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ProcessStat {
-    pub(super) pid: i32,
-    pub(super) ppid: i32,
-    pub(super) pgid: i32,
-    pub(super) sid: i32,
-    pub(super) zombie: bool,
-    /// Stopped by a signal (or by a tracer).
-    pub(super) stopped: bool,
-    /// Clock ticks after boot at which the process started: with the pid, a process's identity.
-    pub(super) start: u64,
-}
-
-/// Parses `/proc/<pid>/stat`. The command name is in parentheses and may hold spaces and parentheses itself, so
-/// the fields are counted from the last `)`.
-pub(super) fn parse_stat(text: &str) -> Option<ProcessStat> {
-    let (head, tail) = text.rsplit_once(')')?;
-    let pid = head.split_once(" (")?.0.trim().parse().ok()?;
-    // After the name: state(3) ppid(4) pgrp(5) session(6) ... starttime(22), numbered as in proc(5).
-    let fields: Vec<&str> = tail.split_ascii_whitespace().collect();
-    let field = |number: usize| fields.get(number - 3).copied();
-    Some(ProcessStat {
-        pid,
-        ppid: field(4)?.parse().ok()?,
-        pgid: field(5)?.parse().ok()?,
-        sid: field(6)?.parse().ok()?,
-        zombie: field(3)? == "Z",
-        stopped: matches!(field(3)?, "T" | "t"),
-        start: field(22)?.parse().ok()?,
-    })
-}
-
-/// The worker among `processes`: `spawned` itself, or on the user-namespace route (`supervised`) the supervisor's
-/// only live child.
-fn worker_in(processes: &[ProcessStat], spawned: i32, supervised: bool) -> Option<i32> {
-    if !supervised {
-        return Some(spawned);
-    }
-    processes.iter().find(|process| process.ppid == spawned && !process.zombie).map(|process| process.pid)
-}
-
-/// The PID namespace of one process (its `/proc/<pid>/ns/pid` link), or `None` if it cannot be read.
-fn pid_namespace_of(pid: i32) -> Option<PathBuf> {
-    fs::read_link(format!("/proc/{pid}/ns/pid")).ok()
-}
-
-/// The stat of one process, or `None` if it does not exist (any more).
-pub(super) fn read_stat(pid: i32) -> Option<ProcessStat> {
-    read_stat_at(rustix::fs::CWD, &format!("/proc/{pid}/stat"))
-}
-
-/// The stat file at `path` (from `dir`) parsed: opened, read into a buffer on the stack and closed, three system
-/// calls, since a scan reads one per process on the machine, several times per session.
-fn read_stat_at(dir: impl AsFd, path: &str) -> Option<ProcessStat> {
-    use rustix::fs::{Mode, OFlags};
-    let file =
-        rustix::fs::openat(dir, path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()).ok()?;
-    // A stat line is a few hundred bytes (the command name is at most 64 escaped bytes); one that fills the buffer
-    // is read no further and fails to parse.
-    let mut buffer = [0u8; 1024];
-    let mut length = 0;
-    while length < buffer.len() {
-        match rustix::io::read(&file, &mut buffer[length..]) {
-            Ok(0) => break,
-            Ok(read) => length += read,
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(_) => return None,
-        }
-    }
-    parse_stat(std::str::from_utf8(&buffer[..length]).ok()?)
-}
-
-/// Every process on the machine that could be read; processes that exit during the scan are skipped.
-fn scan_processes() -> Vec<ProcessStat> {
-    use rustix::fs::{Mode, OFlags};
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let Ok(proc) = rustix::fs::open("/proc", flags, Mode::empty()) else { return Vec::new() };
-    let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| read_stat_at(&proc, &format!("{pid}/stat")))
-        .collect()
-}
-
-/// The processes a terminating worker left behind (see the module documentation for the rules).
-fn leftovers(
-    processes: &[ProcessStat],
-    worker: i32,
-    me: i32,
-    our_session: Option<i32>,
-    workers: &BTreeSet<i32>,
-) -> Vec<ProcessStat> {
-    let mut chosen: BTreeSet<i32> = processes
-        .iter()
-        .filter(|process| process.pid != me && process.pid != worker)
-        .filter(|process| {
-            process.sid == worker
-                || process.pgid == worker
-                || (process.ppid == me
-                    && our_session.is_some_and(|ours| process.sid != ours)
-                    && !workers.contains(&process.pid)
-                    && !workers.contains(&process.sid))
-        })
-        .map(|process| process.pid)
-        .collect();
-    let mut children: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
-    for process in processes {
-        children.entry(process.ppid).or_default().push(process.pid);
-    }
-    let mut stack: Vec<i32> = chosen.iter().copied().chain([worker]).collect();
-    while let Some(parent) = stack.pop() {
-        for &child in children.get(&parent).into_iter().flatten() {
-            if child != me && child != worker && chosen.insert(child) {
-                stack.push(child);
-            }
-        }
-    }
-    processes.iter().filter(|process| chosen.contains(&process.pid)).copied().collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stat_fields_are_counted_from_the_last_parenthesis() {
-        let line = "4242 (a (b) c) S 7 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
-        let stat = parse_stat(line).unwrap();
-        assert_eq!(
-            stat,
-            ProcessStat { pid: 4242, ppid: 7, pgid: 4242, sid: 4242, zombie: false, stopped: false, start: 987654 }
-        );
-        assert!(parse_stat("4242 (x) Z 1 2 3").is_none(), "too few fields");
-        assert!(parse_stat(&line.replace(") S", ") Z")).unwrap().zombie);
-    }
-
-    #[test]
-    fn leftovers_are_the_session_the_subtree_and_orphans_from_worker_trees() {
-        let stat = |pid, ppid, pgid, sid| ProcessStat { pid, ppid, pgid, sid, zombie: false, stopped: false, start: 1 };
-        let me = 100;
-        let processes = [
-            stat(100, 1, 100, 100),   // the orchestrator
-            stat(200, 100, 200, 200), // this worker
-            stat(201, 200, 200, 200), // its child, in its group
-            stat(202, 200, 202, 202), // escaped with setsid while the worker lives
-            stat(203, 202, 202, 202), // the escapee's child
-            stat(204, 100, 200, 200), // an orphan still in the worker's session
-            stat(205, 100, 205, 205), // an orphan that escaped with setsid
-            stat(300, 100, 300, 300), // another live worker
-            stat(301, 100, 300, 300), // an orphan of that live worker's session: not ours
-            stat(302, 300, 302, 302), // an escapee of the live worker: not ours
-            stat(400, 100, 100, 100), // a plain child of the orchestrator, in its session
-        ];
-        let workers = BTreeSet::from([200, 300]);
-        let found: Vec<i32> =
-            leftovers(&processes, 200, me, Some(100), &workers).into_iter().map(|process| process.pid).collect();
-        assert_eq!(found, [201, 202, 203, 204, 205]);
     }
 }

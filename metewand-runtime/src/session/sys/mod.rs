@@ -183,6 +183,17 @@ pub(super) fn wait4_now(pid: i32) -> Option<Reaped> {
     })
 }
 
+/// Whether `pid`, a child of this process, has exited by calling `exit` (not by a signal); it is not reaped.
+pub(super) fn exited_by_itself(pid: i32) -> bool {
+    // SAFETY: an all-zero siginfo_t is a valid value of that plain C struct.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+    // SAFETY: waitid writes into the local siginfo_t; WNOWAIT leaves the child to be reaped, WNOHANG returns at once.
+    let result = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+    // SAFETY: after a successful waitid, si_pid is the field the kernel filled (0 when the child has not exited).
+    result == 0 && unsafe { info.si_pid() } == pid && info.si_code == libc::CLD_EXITED
+}
+
 /// The Landlock ABI version the kernel offers, 0 when it offers none (not built in, or disabled at boot).
 pub(crate) fn landlock_abi() -> u32 {
     const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;

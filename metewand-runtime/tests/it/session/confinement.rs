@@ -466,7 +466,6 @@ fn without_privileges_a_sleeper_left_behind_is_counted_and_the_worker_is_not() {
 /// Without counting, a session in a PID namespace does not look for what the worker left (the kernel ends the
 /// namespace with its first process): whatever it was, a sleeper or a `setsid` daemon, is gone, not even a zombie,
 /// when `shutdown` returns, and the summary says it was not counted rather than that nothing was left.
-#[test]
 fn what_a_worker_leaves_is_gone_at_shutdown_without_being_counted() {
     for fault in ["spawn-sleeper@prepare", "daemonize@prepare"] {
         let fixture = Fixture::new();
@@ -484,6 +483,19 @@ fn what_a_worker_leaves_is_gone_at_shutdown_without_being_counted() {
             assert_eq!(summary.left_running, None, "{fault}: {summary:?}");
         }
     }
+}
+
+#[test]
+fn what_a_worker_leaves_is_gone_at_shutdown_in_a_pid_namespace_without_being_counted() {
+    what_a_worker_leaves_is_gone_at_shutdown_without_being_counted();
+}
+
+#[test]
+fn without_privileges_what_a_worker_leaves_is_gone_at_shutdown_without_being_counted() {
+    unprivileged(
+        "session::confinement::without_privileges_what_a_worker_leaves_is_gone_at_shutdown_without_being_counted",
+        what_a_worker_leaves_is_gone_at_shutdown_without_being_counted,
+    );
 }
 
 /// The worker's own exit status reaches the session, through the supervisor where there is one: a status 3 after
