@@ -109,6 +109,9 @@ enum Fault {
     ExitLeavingEscapedStdoutHolder,
     /// Write `--flood-bytes` to stderr, then answer.
     FloodStderr,
+    /// Answer, then keep a thread writing `test-worker: tick <CLOCK_MONOTONIC ns>` to stderr every millisecond, for
+    /// as long as the worker runs: a neighbour whose every moment of running shows in its log.
+    Tick,
     // Faults against the protocol's rules, for the conformance kit; they matter with `--conformant`.
     /// Answer a second `hello` as if it were the first.
     AcceptSecondHello,
@@ -147,6 +150,7 @@ impl Fault {
             "exit-leaving-stdout-holder" => Fault::ExitLeavingStdoutHolder,
             "exit-leaving-escaped-stdout-holder" => Fault::ExitLeavingEscapedStdoutHolder,
             "flood-stderr" => Fault::FloodStderr,
+            "tick" => Fault::Tick,
             "accept-second-hello" => Fault::AcceptSecondHello,
             "mangle-ids" => Fault::MangleIds,
             "execute-unprepared" => Fault::ExecuteUnprepared,
@@ -354,6 +358,9 @@ fn serve(options: &Options) -> ! {
                 process::exit(0);
             }
             Some(Fault::FloodStderr) => flood_stderr(options.flood_bytes),
+            Some(Fault::Tick) => {
+                thread::spawn(tick);
+            }
             Some(Fault::JunkStdout) => line = [b"debug: about to answer\n".to_vec(), line].concat(),
             Some(
                 Fault::AnswerTwiceLate
@@ -385,6 +392,17 @@ fn serve(options: &Options) -> ! {
             _ if method == "shutdown" => process::exit(0),
             _ => {}
         }
+    }
+}
+
+/// Writes the monotonic clock to stderr every millisecond, forever.
+fn tick() {
+    loop {
+        let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes into the local timespec.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+        eprintln!("test-worker: tick {}", now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128);
+        thread::sleep(Duration::from_millis(1));
     }
 }
 

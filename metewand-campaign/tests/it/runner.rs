@@ -247,3 +247,117 @@ fn exports_are_written_whole_and_never_through_a_link_at_their_temporary_name() 
     let csv = fs::read_to_string(folder.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 5, "a header and the four attempts: {csv}");
 }
+
+/// The evaluator's session starts beside the implementation's, and every process of it is stopped from the end of
+/// both hellos until the implementation's session has ended: an evaluator that keeps running after its hello (here
+/// a thread writing the monotonic clock to its log every millisecond) never runs while the implementation is timed.
+/// Its log has a gap at least as long as the implementation's prepare and execute (each made 150 ms long), and ticks
+/// before it (the evaluator did start beside the implementation) and after it (it went on, and evaluated for 50 ms).
+#[test]
+fn an_evaluator_started_beside_the_implementation_never_runs_while_it_is_timed() {
+    let bench = Bench::new(r#""--delay", "prepare=150", "--delay", "execute=150""#);
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    let judge = r#"command = ["@W@", "serve", "--conformant", "--quiet"]
+source = "src-judge""#
+        .replace("@W@", metewand_testkit::test_worker().to_str().unwrap());
+    assert!(toml.contains(&judge), "the fixture's judge: {toml}");
+    let ticking = judge.replace(r#""--quiet"]"#, r#""--quiet", "--fault", "tick@hello", "--delay", "evaluate=50"]"#);
+    fs::write(bench.repo().join("metewand.toml"), toml.replace(&judge, &ticking)).unwrap();
+    let summary = bench.run("main", "out", 1, false);
+    assert_eq!(summary.exit().code(), 0);
+    let folder = bench.folder("out");
+    for (id, record) in records(&folder) {
+        assert_eq!(outcome(&record), "reached", "{id}: {record}");
+        let timed: u64 = record["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|phase| {
+                phase["role"] == "implementation" && ["prepare", "execute"].contains(&phase["phase"].as_str().unwrap())
+            })
+            .map(|phase| phase["duration_ns"].as_u64().unwrap())
+            .sum();
+        assert!(timed >= 300_000_000, "{id}: the delays ran: {timed} ns");
+        let log = fs::read_to_string(folder.join("attempts").join(&id).join("logs/problem_evaluator.log")).unwrap();
+        let ticks: Vec<u64> = log
+            .lines()
+            .filter_map(|line| line.strip_prefix("test-worker: tick "))
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let (gap, at) = ticks.windows(2).map(|pair| (pair[1] - pair[0], pair[0])).max().expect("the evaluator ticked");
+        assert!(
+            gap >= timed,
+            "{id}: the evaluator ran while the implementation was timed: its longest pause was {gap} ns, the timed requests took {timed} ns"
+        );
+        assert!(ticks.iter().any(|&tick| tick > at + gap), "{id}: the evaluator went on after the implementation");
+    }
+}
+
+/// With the judge's command given `args`.
+fn with_judge(bench: &Bench, args: &str) {
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    let judge = r#"command = ["@W@", "serve", "--conformant", "--quiet"]
+source = "src-judge""#
+        .replace("@W@", metewand_testkit::test_worker().to_str().unwrap());
+    assert!(toml.contains(&judge), "the fixture's judge: {toml}");
+    let changed = judge.replace(r#""--quiet"]"#, &format!(r#""--quiet", {args}]"#));
+    fs::write(bench.repo().join("metewand.toml"), toml.replace(&judge, &changed)).unwrap();
+}
+
+/// An evaluator whose start fails, though it started beside the implementation, fails the attempt only after the
+/// implementation's part, as a session started after it would: the implementation's requests and result are
+/// recorded, then the evaluator's failed hello. Where the implementation fails too, its failure is the attempt's.
+#[test]
+fn an_evaluator_that_fails_its_hello_fails_the_attempt_after_the_implementation_whose_failure_comes_first() {
+    let bench = Bench::new("");
+    with_judge(&bench, r#""--fault", "fail@hello""#);
+    bench.run("mixed", "out", 1, false);
+    for (id, record) in records(&bench.folder("out")) {
+        let cell = format!(
+            "{}/{}",
+            record["dataset"]["name"].as_str().unwrap(),
+            record["implementation"]["name"].as_str().unwrap()
+        );
+        assert_eq!(outcome(&record), "failed", "{cell}");
+        let failure = &record["failure"];
+        let phases: Vec<(&str, &str)> = record["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|phase| (phase["role"].as_str().unwrap(), phase["phase"].as_str().unwrap()))
+            .filter(|(role, _)| *role != "dataset_materializer")
+            .collect();
+        match cell.as_str() {
+            "small/solve" => {
+                assert_eq!(
+                    (&failure["role"], &failure["phase"]),
+                    (&"problem_evaluator".into(), &"hello".into()),
+                    "{id}"
+                );
+                assert_eq!(failure["kind"], "worker_failure", "{id}");
+                assert!(record["implementation"]["files"].is_array(), "{id}: the result was validated: {record}");
+                let expected = [
+                    ("implementation", "hello"),
+                    ("implementation", "prepare"),
+                    ("implementation", "execute"),
+                    ("implementation", "shutdown"),
+                    ("problem_evaluator", "hello"),
+                ];
+                assert_eq!(phases, expected, "{id}");
+            }
+            "small/fail" => {
+                assert_eq!(
+                    (&failure["role"], &failure["phase"]),
+                    (&"implementation".into(), &"execute".into()),
+                    "{id}"
+                );
+                assert_eq!(
+                    phases.last(),
+                    Some(&("problem_evaluator", "hello")),
+                    "{id}: the evaluator's start is recorded"
+                );
+            }
+            _ => assert_eq!(failure["role"], "dataset_materializer", "{id}: the broken dataset fails first"),
+        }
+    }
+}

@@ -9,7 +9,9 @@
 //! 2. The implementation is prepared and executed under the implementation envelope, the evaluator evaluates under
 //!    the evaluation envelope; each role runs in its own session, in the store's read-only copy of its source
 //!    (`STATE/sources/<key>/`, checked against the source and include trees before each use), with its log in
-//!    `logs/<role>.log`.
+//!    `logs/<role>.log`. Where Landlock keeps each worker out of the other's folders, the evaluator's session starts
+//!    beside the implementation's (the two hellos at once) and is stopped, every process of it, until the
+//!    implementation's session has ended; its places must then be as its hello left them.
 //! 3. Every session is shut down and its processes reaped **before** anything it wrote is validated. After each
 //!    session that received the dataset it is re-verified (a change is `dataset_modified` and evicts it), and the
 //!    result is re-verified after the evaluator's session.
@@ -21,13 +23,15 @@
 //! first failure ends the attempt and is the one recorded.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
-//! the attempt in progress; `dataset.rs` its dataset; `record.rs` the record; `store.rs` the dataset store;
-//! `source.rs` the workers' source copies.
+//! the attempt in progress; `prestart.rs` the evaluator started beside the implementation; `dataset.rs` its dataset;
+//! `record.rs` the record; `store.rs` the dataset store; `source.rs` the workers' source copies.
 
 mod dataset;
+mod prestart;
 mod record;
 mod run;
 
+use prestart::*;
 use record::*;
 use run::*;
 pub(crate) mod source;

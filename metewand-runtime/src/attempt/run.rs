@@ -205,9 +205,9 @@ impl<'p, 'r> Run<'p, 'r> {
     pub(super) fn steps(&mut self) -> Result<(), Failure> {
         self.dataset_steps()?;
         self.check_cancel()?;
-        self.run_implementation()?;
+        let evaluator = self.run_implementation()?;
         self.check_cancel()?;
-        self.run_evaluator()?;
+        self.run_evaluator(evaluator)?;
         // A cancellation that arrived during the last shutdown or the last checks is still honoured.
         self.check_cancel()
     }
@@ -432,7 +432,11 @@ impl<'p, 'r> Run<'p, 'r> {
         }
     }
 
-    pub(super) fn run_implementation(&mut self) -> Result<(), Failure> {
+    /// The implementation's session, with the evaluator's started beside it where it may be (see
+    /// [`Run::prestart_evaluator`]): both hellos run at once, and the evaluator is then stopped, every process of
+    /// it, until the implementation's session has ended, so nothing of it runs while the implementation is timed.
+    /// Returns the evaluator's session for [`Run::run_evaluator`].
+    pub(super) fn run_implementation(&mut self) -> Result<Option<Prestarted>, Failure> {
         let plan = self.plan;
         self.ensure_dataset()?;
         let worker = self.plan.worker(plan.implementation.worker());
@@ -449,11 +453,70 @@ impl<'p, 'r> Run<'p, 'r> {
             implementation_seed: plan.implementation_seed,
         };
         let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
+        let evaluator = self.evaluator_config()?;
         self.last_worker = Some((Role::Implementation, Phase::Prepare));
-        let mut session = match self.connect::<crate::session::Implementation>(config) {
+        let (connected, evaluator) = std::thread::scope(|scope| {
+            let evaluator = evaluator.map(|(config, tmpdir, params)| {
+                let connecting = std::thread::Builder::new()
+                    .name("mw-prestart".to_owned())
+                    .spawn_scoped(scope, move || crate::Session::<crate::session::Evaluator>::connect(config));
+                (connecting, tmpdir, params)
+            });
+            let connected = self.connect::<crate::session::Implementation>(config);
+            let evaluator = evaluator.map(|(connecting, tmpdir, params)| {
+                let session = connecting
+                    .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                    .map_err(|source| Failure::executor("starting a session thread", source));
+                (session, tmpdir, params)
+            });
+            (connected, evaluator)
+        });
+        let mut evaluator = evaluator.map(|(session, tmpdir, params)| match session {
+            Ok(Ok(session)) => {
+                self.evaluator.handshake = Some(session.handshake().clone());
+                self.evaluator.program = session.program().cloned();
+                self.evaluator.confinement = Some(session.confinement());
+                Prestarted::Ready { session: Box::new(session), tmpdir, params }
+            }
+            Ok(Err(error)) => Prestarted::Failed(Failure::session(&error), error.timing().cloned()),
+            Err(failure) => Prestarted::Failed(failure, None),
+        });
+        let session = match connected {
             Ok(session) => session,
-            Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, Phase::Hello)),
+            Err(failure) => {
+                self.discard(evaluator);
+                return Err(self.after_dataset_session(failure, Role::Implementation, Phase::Hello));
+            }
         };
+        let ran = match &mut evaluator {
+            Some(Prestarted::Ready { session: stopped, .. }) => stopped
+                .while_stopped(|| {
+                    // What the evaluator made of its places in its hello is its own; what changes there while it is
+                    // stopped is the implementation's doing (which Landlock forbids it: a foreign writer's).
+                    let before = self.places(Role::ProblemEvaluator);
+                    self.implementation_session(session, prepare, execute, &result_dir, tmpdir)?;
+                    self.places_unchanged(Role::ProblemEvaluator, &before)
+                })
+                .unwrap_or_else(|error| Err(Failure::session(&error))),
+            _ => self.implementation_session(session, prepare, execute, &result_dir, tmpdir),
+        };
+        if let Err(failure) = ran {
+            self.discard(evaluator);
+            return Err(failure);
+        }
+        Ok(evaluator)
+    }
+
+    /// The implementation's requests once its session is connected, its seal, its end, and the checks after it.
+    fn implementation_session(
+        &mut self,
+        mut session: crate::Session<crate::session::Implementation>,
+        prepare: PrepareParams,
+        execute: ExecuteParams,
+        result_dir: &Path,
+        tmpdir: Tmpdir,
+    ) -> Result<(), Failure> {
+        let plan = self.plan;
         self.implementation.handshake = Some(session.handshake().clone());
         self.implementation.program = session.program().cloned();
         self.implementation.confinement = Some(session.confinement());
@@ -472,7 +535,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let validator = self.validator();
         let outcome = outcome.and_then(|response| {
             let sealed = session
-                .while_stopped(|| validator.validate_result(plan.problem, &result_dir, &response.result.manifest))?;
+                .while_stopped(|| validator.validate_result(plan.problem, result_dir, &response.result.manifest))?;
             Ok((response, sealed))
         });
         self.last_worker = Some((Role::Implementation, last));
@@ -489,27 +552,43 @@ impl<'p, 'r> Run<'p, 'r> {
         self.verify_result(Role::Implementation, Phase::Shutdown, "after the implementation worker answered execute")
     }
 
-    pub(super) fn run_evaluator(&mut self) -> Result<(), Failure> {
+    /// The evaluator's session: the one started beside the implementation's, or a new one. A started session is
+    /// used only while the dataset entry it was shown is still the store's (another run may have replaced it since,
+    /// which a session's view cannot follow); otherwise it is ended, its places removed, and a new one started.
+    pub(super) fn run_evaluator(&mut self, prestarted: Option<Prestarted>) -> Result<(), Failure> {
         let plan = self.plan;
+        let held = self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry));
+        let prestarted = match prestarted {
+            Some(prestarted) if !held => {
+                self.discard(Some(prestarted));
+                self.remove_places(Role::ProblemEvaluator)?;
+                None
+            }
+            prestarted => prestarted,
+        };
         self.ensure_dataset()?;
-        let worker = self.plan.worker(plan.problem.evaluator());
         let metrics_dir = self.folder.join("work/metrics");
-        let (config, _source, tmpdir) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
-        let params = EvaluateParams {
-            dataset_dir: self.path(&self.entry)?,
-            result_dir: self.path(&self.folder.join("work/result"))?,
-            metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
-            problem_contract_id: plan.problem.contract_id().into(),
-            problem_parameters: plan.problem.parameters().clone(),
-        };
         self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
-        let mut session = match self.connect::<crate::session::Evaluator>(config) {
-            Ok(session) => session,
-            Err(failure) => return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello)),
+        let (mut session, tmpdir, params) = match prestarted {
+            Some(Prestarted::Ready { session, tmpdir, params }) => (*session, tmpdir, params),
+            Some(Prestarted::Failed(failure, timing)) => {
+                self.phases.extend(timing);
+                return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
+            }
+            None => {
+                let (config, tmpdir, params) = self.evaluator_session_config()?;
+                let session = match self.connect::<crate::session::Evaluator>(config) {
+                    Ok(session) => session,
+                    Err(failure) => {
+                        return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
+                    }
+                };
+                self.evaluator.handshake = Some(session.handshake().clone());
+                self.evaluator.program = session.program().cloned();
+                self.evaluator.confinement = Some(session.confinement());
+                (session, tmpdir, params)
+            }
         };
-        self.evaluator.handshake = Some(session.handshake().clone());
-        self.evaluator.program = session.program().cloned();
-        self.evaluator.confinement = Some(session.confinement());
         if let Some(budget) = plan.repository.budgets().evaluation {
             session.set_scientific_deadline(Instant::now() + budget);
         }

@@ -61,6 +61,7 @@ pub use program::{WorkerProgram, path_match};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
+pub(crate) use sys::landlock_abi;
 pub use timeouts::PhaseTimeouts;
 pub use typed::{
     Evaluator, EvaluatorSession, Implementation, ImplementationSession, Materializer, MaterializerSession, Session,
