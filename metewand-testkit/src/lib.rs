@@ -16,7 +16,8 @@
 //!   (each PID namespace has its own `pid_max`, Linux 6.14 and later: the process limit holds on every route);
 //! - `METEWAND_TEST_REQUIRED`: what the tests themselves need, comma-separated: `slurm` (a cluster answers
 //!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534),
-//!   `chromium` (headless Chromium, to lay out the HTML report).
+//!   `chromium` (headless Chromium, to lay out the HTML report), `two-cpus` (two CPUs or more, on which an attempt
+//!   starts its evaluator beside its implementation).
 //!
 //! ```
 //! use metewand_testkit::{ConfinementRequired, Requirement};
@@ -45,9 +46,9 @@ pub const CONFINEMENT_REQUIRED_VAR: &str = "METEWAND_CONFINEMENT_REQUIRED";
 /// What the tests themselves need here (`METEWAND_TEST_REQUIRED`).
 pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
 /// What the tests need under `CI=true` when `METEWAND_TEST_REQUIRED` is unset: CI runs as root, with `setpriv` and
-/// Chromium (`cargo xtask test` installs it there when it is missing),
+/// Chromium (`cargo xtask test` installs it there when it is missing), on two CPUs,
 /// and brings up a Slurm cluster before the tests.
-pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium";
+pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium,two-cpus";
 /// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
 /// Landlock ABI 7, allows user namespaces and is Linux 6.18.
 pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max";
@@ -131,6 +132,8 @@ pub enum Requirement {
     UserNamespace,
     /// A `pid_max` of each PID namespace's own.
     PidMax,
+    /// Two CPUs or more for this process (what an attempt needs to start its evaluator beside its implementation).
+    TwoCpus,
 }
 
 impl Requirement {
@@ -148,6 +151,7 @@ impl Requirement {
             Requirement::PidNamespace => confinement.pid_namespace,
             Requirement::UserNamespace => confinement.user_namespace,
             Requirement::PidMax => confinement.pid_max,
+            Requirement::TwoCpus => listed("two-cpus"),
         }
     }
 }
@@ -163,6 +167,7 @@ impl fmt::Display for Requirement {
             Requirement::PidNamespace => f.write_str("a PID namespace"),
             Requirement::UserNamespace => f.write_str("a user namespace"),
             Requirement::PidMax => f.write_str("a pid_max per PID namespace (Linux 6.14)"),
+            Requirement::TwoCpus => f.write_str("two CPUs"),
         }
     }
 }

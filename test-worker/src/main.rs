@@ -109,8 +109,8 @@ enum Fault {
     ExitLeavingEscapedStdoutHolder,
     /// Write `--flood-bytes` to stderr, then answer.
     FloodStderr,
-    /// Answer, then keep a thread writing `test-worker: tick <CLOCK_MONOTONIC ns>` to stderr every millisecond, for
-    /// as long as the worker runs: a neighbour whose every moment of running shows in its log.
+    /// Write `test-worker: tick <CLOCK_MONOTONIC ns>` to stderr, answer, and keep a thread writing one every
+    /// millisecond for as long as the worker runs: a neighbour whose every moment of running shows in its log.
     Tick,
     // Faults against the protocol's rules, for the conformance kit; they matter with `--conformant`.
     /// Answer a second `hello` as if it were the first.
@@ -359,6 +359,8 @@ fn serve(options: &Options) -> ! {
             }
             Some(Fault::FloodStderr) => flood_stderr(options.flood_bytes),
             Some(Fault::Tick) => {
+                // The first tick before the answer: the log shows the worker running from then on.
+                write_tick();
                 thread::spawn(tick);
             }
             Some(Fault::JunkStdout) => line = [b"debug: about to answer\n".to_vec(), line].concat(),
@@ -398,12 +400,16 @@ fn serve(options: &Options) -> ! {
 /// Writes the monotonic clock to stderr every millisecond, forever.
 fn tick() {
     loop {
-        let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: clock_gettime writes into the local timespec.
-        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
-        eprintln!("test-worker: tick {}", now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128);
         thread::sleep(Duration::from_millis(1));
+        write_tick();
     }
+}
+
+fn write_tick() {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into the local timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    eprintln!("test-worker: tick {}", now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128);
 }
 
 /// The well-behaved answer to a request (or the structured failure, for [`Fault::Fail`]), after decoding the

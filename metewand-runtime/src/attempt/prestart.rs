@@ -18,10 +18,15 @@ pub(super) enum Prestarted {
 
 impl Run<'_, '_> {
     /// The evaluator's configuration, `TMPDIR` and request, for a session started beside the implementation's:
-    /// `None` where it may not be: only where Landlock keeps the implementation from writing outside its own folders
-    /// (the evaluator's places exist while the implementation runs).
+    /// `None` where it may not be or would gain nothing: only where Landlock keeps the implementation from writing
+    /// outside its own folders (the evaluator's places exist while the implementation runs), and where the attempt's
+    /// workers have two CPUs or more (on one, the two starts would only take turns).
     pub(super) fn evaluator_config(&mut self) -> Result<Option<(SessionConfig, Tmpdir, EvaluateParams)>, Failure> {
-        if crate::session::landlock_abi() == 0 {
+        let cpus = match &self.cpus {
+            Some(cpus) => cpus.len(),
+            None => CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()),
+        };
+        if crate::session::landlock_abi() == 0 || cpus < 2 {
             return Ok(None);
         }
         self.evaluator_session_config().map(Some)
