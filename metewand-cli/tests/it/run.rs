@@ -521,6 +521,36 @@ fn modifying_the_dataset_is_dataset_modified_and_the_next_attempt_rebuilds_it() 
     assert_eq!(self::record(&bench.out("second"))["dataset"]["reused"], false);
 }
 
+/// Another run replaces the store's entry (the same dataset, in another folder) while the implementation runs: the
+/// evaluator started beside the implementation was shown the entry it replaced, so it is ended (its hello recorded),
+/// and a new one evaluates on the entry resolved again. Nothing is blamed on a worker.
+#[test]
+fn an_entry_replaced_by_another_run_during_the_implementation_gets_a_new_evaluator() {
+    let bench = Bench::new();
+    let output = run_paused(&bench, "patient", "attempt", || {
+        let entry = entry_of_running(&bench);
+        let copy = entry.with_file_name(".replacement");
+        let status = Command::new("cp").arg("-a").arg(&entry).arg(&copy).status().unwrap();
+        assert!(status.success());
+        fs::rename(&entry, entry.with_file_name(".replaced")).unwrap();
+        fs::rename(&copy, &entry).unwrap();
+    });
+    assert_eq!(output.status.code(), Some(0), "stdout: {}\nstderr: {}", text(&output.stdout), text(&output.stderr));
+    let record = record(&bench.out("attempt"));
+    assert_eq!(record["verdict"], "reached", "{}", record["failure"]);
+    let evaluator: Vec<&str> = record["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|phase| phase["role"] == "problem_evaluator")
+        .map(|phase| phase["phase"].as_str().unwrap())
+        .collect();
+    assert_eq!(evaluator, ["hello", "hello", "evaluate", "shutdown"], "the started evaluator, then a new one");
+    assert_eq!(record["logs"]["problem_evaluator"], "logs/problem_evaluator.log", "the new evaluator's log");
+    assert!(bench.out("attempt/logs/problem_evaluator.log").is_file());
+    assert!(record["metrics"]["relative_gap"].is_number(), "{}", record["metrics"]);
+}
+
 #[test]
 fn an_out_folder_is_made_with_its_missing_parents() {
     let bench = Bench::new();
