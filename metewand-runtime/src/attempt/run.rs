@@ -433,7 +433,7 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     /// The implementation's session, with the evaluator's started beside it where it may be (see
-    /// [`Run::prestart_evaluator`]): both hellos run at once, and the evaluator is then stopped, every process of
+    /// [`Run::evaluator_config`]): both hellos run at once, and the evaluator is then stopped, every process of
     /// it, until the implementation's session has ended, so nothing of it runs while the implementation is timed.
     /// Returns the evaluator's session for [`Run::run_evaluator`].
     pub(super) fn run_implementation(&mut self) -> Result<Option<Prestarted>, Failure> {
