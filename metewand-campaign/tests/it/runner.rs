@@ -361,11 +361,11 @@ fn an_evaluator_that_fails_its_hello_fails_the_attempt_after_the_implementation_
                     (&"implementation".into(), &"execute".into()),
                     "{id}"
                 );
-                assert_eq!(
-                    phases.last(),
-                    Some(&("problem_evaluator", "hello")),
-                    "{id}: the evaluator's start is recorded"
-                );
+                // Started beside the implementation where it may be (Landlock, two CPUs), its hello is recorded last;
+                // elsewhere it never started.
+                let evaluator = phases.iter().filter(|(role, _)| *role == "problem_evaluator").count();
+                assert!(evaluator <= 1, "{id}: nothing but a hello: {phases:?}");
+                assert!(evaluator == 0 || phases.last() == Some(&("problem_evaluator", "hello")), "{id}: {phases:?}");
             }
             _ => assert_eq!(failure["role"], "dataset_materializer", "{id}: the broken dataset fails first"),
         }

@@ -568,7 +568,6 @@ impl<'p, 'r> Run<'p, 'r> {
         };
         self.ensure_dataset()?;
         let metrics_dir = self.folder.join("work/metrics");
-        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
         let (mut session, tmpdir, params) = match prestarted {
             Some(Prestarted::Ready { session, tmpdir, params }) => (*session, tmpdir, params),
             Some(Prestarted::Failed(failure, timing)) => {
@@ -576,7 +575,9 @@ impl<'p, 'r> Run<'p, 'r> {
                 return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
             }
             None => {
+                // What is found in the evaluator's places now is the last worker's (the implementation's) doing.
                 let (config, tmpdir, params) = self.evaluator_session_config()?;
+                self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
                 let session = match self.connect::<crate::session::Evaluator>(config) {
                     Ok(session) => session,
                     Err(failure) => {
@@ -589,6 +590,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 (session, tmpdir, params)
             }
         };
+        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
         if let Some(budget) = plan.repository.budgets().evaluation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
