@@ -263,13 +263,7 @@ fn an_evaluator_started_beside_the_implementation_never_runs_while_it_is_timed()
         return;
     }
     let bench = Bench::new(r#""--delay", "prepare=150", "--delay", "execute=150""#);
-    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
-    let judge = r#"command = ["@W@", "serve", "--conformant", "--quiet"]
-source = "src-judge""#
-        .replace("@W@", metewand_testkit::test_worker().to_str().unwrap());
-    assert!(toml.contains(&judge), "the fixture's judge: {toml}");
-    let ticking = judge.replace(r#""--quiet"]"#, r#""--quiet", "--fault", "tick@hello", "--delay", "evaluate=50"]"#);
-    fs::write(bench.repo().join("metewand.toml"), toml.replace(&judge, &ticking)).unwrap();
+    with_judge(&bench, r#""--fault", "tick@hello", "--delay", "evaluate=50""#);
     let summary = bench.run("main", "out", 1, false);
     assert_eq!(summary.exit().code(), 0);
     let folder = bench.folder("out");

@@ -158,9 +158,7 @@ impl Run<'_, '_> {
         };
         self.last_worker = Some((Role::DatasetMaterializer, Phase::Materialize));
         let mut session = self.connect::<crate::session::Materializer>(config)?;
-        self.materializer.handshake = Some(session.handshake().clone());
-        self.materializer.program = session.program().cloned();
-        self.materializer.confinement = Some(session.confinement());
+        self.saw(&session);
         if let Some(budget) = self.plan.repository.budgets().materialization {
             session.set_scientific_deadline(Instant::now() + budget);
         }

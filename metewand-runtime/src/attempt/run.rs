@@ -390,6 +390,14 @@ impl<'p, 'r> Run<'p, 'r> {
         }
     }
 
+    /// Records what a session's handshake established: the worker's report, its program and its confinement.
+    pub(super) fn saw<R: crate::session::SessionRole>(&mut self, session: &crate::Session<R>) {
+        let seen = self.seen(R::ROLE);
+        seen.handshake = Some(session.handshake().clone());
+        seen.program = session.program().cloned();
+        seen.confinement = Some(session.confinement());
+    }
+
     pub(super) fn connect<R: crate::session::SessionRole>(
         &mut self,
         config: SessionConfig,
@@ -473,9 +481,7 @@ impl<'p, 'r> Run<'p, 'r> {
         });
         let mut evaluator = evaluator.map(|(session, tmpdir, params)| match session {
             Ok(Ok(session)) => {
-                self.evaluator.handshake = Some(session.handshake().clone());
-                self.evaluator.program = session.program().cloned();
-                self.evaluator.confinement = Some(session.confinement());
+                self.saw(&session);
                 Prestarted::Ready { session: Box::new(session), tmpdir, params }
             }
             Ok(Err(error)) => Prestarted::Failed(Failure::session(&error), error.timing().cloned()),
@@ -517,9 +523,7 @@ impl<'p, 'r> Run<'p, 'r> {
         tmpdir: Tmpdir,
     ) -> Result<(), Failure> {
         let plan = self.plan;
-        self.implementation.handshake = Some(session.handshake().clone());
-        self.implementation.program = session.program().cloned();
-        self.implementation.confinement = Some(session.confinement());
+        self.saw(&session);
         self.implementation.cpus = Some(session.cpus().clone());
         if let Some(budget) = plan.repository.budgets().implementation {
             session.set_scientific_deadline(Instant::now() + budget);
@@ -584,9 +588,7 @@ impl<'p, 'r> Run<'p, 'r> {
                         return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
                     }
                 };
-                self.evaluator.handshake = Some(session.handshake().clone());
-                self.evaluator.program = session.program().cloned();
-                self.evaluator.confinement = Some(session.confinement());
+                self.saw(&session);
                 (session, tmpdir, params)
             }
         };

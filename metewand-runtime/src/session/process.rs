@@ -531,24 +531,33 @@ impl WorkerProcess {
         }
         let me = std::process::id() as i32;
         let deadline = Instant::now() + REAP_LIMIT;
+        let mut left_running = std::mem::take(&mut self.running_at_shutdown);
         // Nothing outlives a PID namespace's first process: the kernel kills the rest of the namespace and waits
         // until they are reaped before that process becomes a zombie (and its pidfd readable). So once the worker
         // has exited, there is nothing to look for, and reaping it is all that is left. A supervisor exits by
         // itself only once it has reaped the worker; one ended by a signal may have left the worker running (it
-        // is then the orchestrator's, as a subreaper), which only the rounds below find.
-        if self.namespace && self.has_exited() && (!self.supervised || sys::exited_by_itself(self.pid)) {
-            let left_running = self.counted.then(|| std::mem::take(&mut self.running_at_shutdown).len());
-            let (status, resources) = match self.reap_worker(deadline) {
-                Some((status, resources)) => (Some(status), Some(resources)),
-                None => (None, None),
-            };
-            let termination = Termination { status, resources, survivors: Vec::new(), left_running };
-            self.termination = Some(termination.clone());
-            return termination;
-        }
-        // Everything killed, with its start time, so that reaping never touches a reused pid.
+        // is then the orchestrator's, as a subreaper), which only the rounds find.
+        let emptied = self.namespace && self.has_exited() && (!self.supervised || sys::exited_by_itself(self.pid));
+        let killed = if emptied { BTreeSet::new() } else { self.kill_rounds(deadline, &mut left_running) };
+        let reaped = self.reap_worker(deadline);
+        let survivors = if emptied { Vec::new() } else { self.reap_leftovers(killed, me, deadline) };
+        let (status, resources) = match reaped {
+            Some((status, resources)) => (Some(status), Some(resources)),
+            None => (None, None),
+        };
+        // In a namespace, what the worker's exit killed before the first scan is counted only by note_shutdown.
+        let left_running = (!self.namespace || self.counted).then_some(left_running.len());
+        let termination = Termination { status, resources, survivors, left_running };
+        self.termination = Some(termination.clone());
+        termination
+    }
+
+    /// The rounds of [`WorkerProcess::terminate`]: scan, then stop or kill what the scan found, until a scan finds
+    /// nothing alive (three in a row outside a namespace) or `deadline` passes. Returns everything killed, with its
+    /// start time, so that reaping never touches a reused pid; what the worker left running goes into
+    /// `left_running`.
+    fn kill_rounds(&self, deadline: Instant, left_running: &mut BTreeSet<i32>) -> BTreeSet<(i32, u64)> {
         let mut killed: BTreeSet<(i32, u64)> = BTreeSet::new();
-        let mut left_running = std::mem::take(&mut self.running_at_shutdown);
         let mut quiet = 0;
         let mut pause = Duration::from_micros(100);
         loop {
@@ -595,18 +604,7 @@ impl WorkerProcess {
             thread::sleep(pause);
             pause = (pause * 2).min(Duration::from_millis(10));
         }
-
-        let reaped = self.reap_worker(deadline);
-        let survivors = self.reap_leftovers(killed, me, deadline);
-        let (status, resources) = match reaped {
-            Some((status, resources)) => (Some(status), Some(resources)),
-            None => (None, None),
-        };
-        // In a namespace, what the worker's exit killed before the first scan is counted only by note_shutdown.
-        let left_running = (!self.namespace || self.counted).then_some(left_running.len());
-        let termination = Termination { status, resources, survivors, left_running };
-        self.termination = Some(termination.clone());
-        termination
+        killed
     }
 
     /// Reaps every process of the tree that became our zombie, until a scan finds none left, or `deadline`

@@ -79,16 +79,16 @@ pub(super) fn read_stat_at(dir: impl AsFd, path: &str) -> Option<ProcessStat> {
     parse_stat(std::str::from_utf8(&buffer[..length]).ok()?)
 }
 
-/// Every process on the machine that could be read; processes that exit during the scan are skipped.
+/// Every process on the machine that could be read; processes that exit during the scan are skipped. `/proc` is
+/// opened once, listed, and each `stat` opened beneath it.
 pub(super) fn scan_processes() -> Vec<ProcessStat> {
-    use rustix::fs::{Mode, OFlags};
+    use rustix::fs::{Dir, Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let Ok(proc) = rustix::fs::open("/proc", flags, Mode::empty()) else { return Vec::new() };
-    let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| read_stat_at(&proc, &format!("{pid}/stat")))
-        .collect()
+    let Ok(mut proc) = rustix::fs::open("/proc", flags, Mode::empty()).and_then(Dir::new) else { return Vec::new() };
+    let pids: Vec<i32> =
+        proc.by_ref().filter_map(|entry| entry.ok()?.file_name().to_str().ok()?.parse::<i32>().ok()).collect();
+    let Ok(fd) = proc.fd() else { return Vec::new() };
+    pids.into_iter().filter_map(|pid| read_stat_at(fd, &format!("{pid}/stat"))).collect()
 }
 
 /// The processes a terminating worker left behind (see the module documentation for the rules).
