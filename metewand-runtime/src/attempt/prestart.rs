@@ -50,13 +50,9 @@ impl Run<'_, '_> {
     /// What is at `role`'s places (its log, `TMPDIR` and output folder), each by its path in the attempt folder: the
     /// entry's type and inode, and for a folder the names in it.
     pub(super) fn places(&self, role: Role) -> Vec<Place> {
-        let output = match role {
-            Role::Implementation => Some("work/result"),
-            Role::ProblemEvaluator => Some("work/metrics"),
-            Role::DatasetMaterializer => None,
-        };
         let tmp = format!("work/tmp-{role}");
-        [Some(LOG_PATHS[role_index(role)]), Some(tmp.as_str()), output]
+        let output = output_folder(role).map(|name| format!("work/{name}"));
+        [Some(LOG_PATHS[role_index(role)]), Some(tmp.as_str()), output.as_deref()]
             .into_iter()
             .flatten()
             .map(|relative| {
@@ -116,13 +112,8 @@ impl Run<'_, '_> {
         let index = role_index(role);
         self.logs[index] = false;
         let log = self.folder.join(LOG_PATHS[index]);
-        let output = match role {
-            Role::Implementation => Some("result"),
-            Role::ProblemEvaluator => Some("metrics"),
-            Role::DatasetMaterializer => None,
-        };
         let work = self.folder.join("work");
-        let folders = [Some(work.join(format!("tmp-{role}"))), output.map(|name| work.join(name))];
+        let folders = [Some(work.join(format!("tmp-{role}"))), output_folder(role).map(|name| work.join(name))];
         // The session's TMPDIR went with it (when its `Tmpdir` was dropped); what is gone already is skipped.
         let absent = |result: io::Result<()>| match result {
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),

@@ -125,6 +125,16 @@ pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<Vec<u8>, Fs
 pub(super) const LOG_PATHS: [&str; 3] =
     ["logs/dataset_materializer.log", "logs/implementation.log", "logs/problem_evaluator.log"];
 
+/// The folder of `work/` a session of `role` writes its output to (`None` for a materializer, which writes into its
+/// staging folder in the store).
+pub(super) fn output_folder(role: Role) -> Option<&'static str> {
+    match role {
+        Role::Implementation => Some("result"),
+        Role::ProblemEvaluator => Some("metrics"),
+        Role::DatasetMaterializer => None,
+    }
+}
+
 pub(super) fn role_index(role: Role) -> usize {
     match role {
         Role::DatasetMaterializer => 0,

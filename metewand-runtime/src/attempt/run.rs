@@ -305,12 +305,9 @@ impl<'p, 'r> Run<'p, 'r> {
         }
         let checked = logs.expect_absent(&format!("{role}.log")).and_then(|()| work.create_dir(&format!("tmp-{role}")));
         let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
-        let output = match role {
-            Role::Implementation => work.create_dir("result").map(drop),
-            Role::ProblemEvaluator => work.create_dir("metrics").map(drop),
-            Role::DatasetMaterializer => Ok(()),
-        };
-        output.map_err(|error| self.unexpected(error))?;
+        if let Some(output) = output_folder(role) {
+            work.create_dir(output).map_err(|error| self.unexpected(error))?;
+        }
         Ok(tmpdir)
     }
 
