@@ -409,7 +409,10 @@ fn write_tick() {
     let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes into the local timespec.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
-    eprintln!("test-worker: tick {}", now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128);
+    // One write per line: `eprintln!` writes its pieces separately to the unbuffered stderr, so a process that
+    // exits between them (at shutdown, while this thread runs) would leave a line without its number.
+    let line = format!("test-worker: tick {}\n", now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128);
+    let _ = io::stderr().write_all(line.as_bytes());
 }
 
 /// The well-behaved answer to a request (or the structured failure, for [`Fault::Fail`]), after decoding the
