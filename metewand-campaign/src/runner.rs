@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
-    DatasetMaterialization, DatasetMaterializationOutcome, RunOptions, remove_tree, write_record,
+    DatasetMaterialization, DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree, write_record,
 };
 use metewand_runtime::cpus::SlotPlan;
 
@@ -38,6 +38,9 @@ pub struct RunConfig {
     pub programs: ProgramCheck,
     /// Re-run done attempts whose workers ran another program than their commands find now (`--rerun-changed`).
     pub rerun_changed: bool,
+    /// Whether an implementation's session serves consecutive attempts of its worker on a slot (`--sessions
+    /// reuse`), or each attempt starts its own (the default).
+    pub sessions: rec::SessionMode,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
     /// together, and the cancel flag (set by a signal handler: no job starts after it, running ones are cancelled
     /// and recorded).
@@ -360,12 +363,14 @@ impl Pool<'_, '_> {
             }
             options = options.cpus(cpus.slots()[slot % cpus.slots().len()].clone());
         }
+        let mut sessions = HeldSessions::new(self.config.sessions);
         while let Some(job) = self.next() {
             match job {
                 Job::Materialize(key) => self.materialize(key, &options),
-                Job::Attempt(index, failure) => self.attempt(index, failure, &options),
+                Job::Attempt(index, failure) => self.attempt(index, failure, &options, &mut sessions),
             }
         }
+        sessions.close();
     }
 
     fn materialize(&self, key: u32, options: &RunOptions) {
@@ -404,12 +409,18 @@ impl Pool<'_, '_> {
         });
     }
 
-    fn attempt(&self, index: usize, failure: Option<rec::AttemptFailure>, options: &RunOptions) {
+    fn attempt(
+        &self,
+        index: usize,
+        failure: Option<rec::AttemptFailure>,
+        options: &RunOptions,
+        sessions: &mut HeldSessions,
+    ) {
         let attempt = &self.plan.attempts()[index];
         self.observer.attempt_started(self.plan, attempt);
         let started = Instant::now();
         let concurrency = self.config.jobs.get() as u64;
-        let record = match run_attempt(self.plan, self.folder, attempt, failure, options, concurrency) {
+        let record = match run_attempt(self.plan, self.folder, attempt, failure, options, concurrency, sessions) {
             Ok(record) => record,
             Err(error) => {
                 self.stop(error);
@@ -463,13 +474,14 @@ pub(crate) fn run_attempt(
     failure: Option<rec::AttemptFailure>,
     options: &RunOptions,
     concurrency: u64,
+    sessions: &mut HeldSessions,
 ) -> Result<AttemptRecord, String> {
     let dir = folder.attempt_dir(&attempt.id);
     fs::create_dir(&dir).map_err(|error| format!("cannot create the attempt folder {}: {error}", dir.display()))?;
     let runtime_plan = plan.attempt_plan(attempt);
     let mut record = match failure {
         Some(failure) => runtime_plan.record_without_running(failure, options),
-        None => runtime_plan.run(&dir, options),
+        None => runtime_plan.run_holding(&dir, options, sessions),
     };
     record.campaign = Some(rec::Campaign {
         attempt_id: attempt.id.as_str().parse().expect("attempt ids match the schema's pattern"),

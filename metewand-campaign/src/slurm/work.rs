@@ -118,6 +118,9 @@ pub fn work(
     }
     let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
     let mut summary = WorkSummary::default();
+    // A task's attempts start their own sessions; reused sessions are the local pool's so far.
+    let mut sessions =
+        metewand_runtime::attempt::HeldSessions::new(metewand_protocol::generated::attempt_record::SessionMode::Fresh);
     match task {
         Task::Dataset(index) => {
             let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;
@@ -181,7 +184,15 @@ pub fn work(
                 };
                 observer.attempt_started(&plan, attempt);
                 let started = Instant::now();
-                match run_attempt(&plan, &folder, attempt, failure, &options, submission.concurrency.get()) {
+                match run_attempt(
+                    &plan,
+                    &folder,
+                    attempt,
+                    failure,
+                    &options,
+                    submission.concurrency.get(),
+                    &mut sessions,
+                ) {
                     Ok(record) => {
                         summary.ran += 1;
                         *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;

@@ -75,6 +75,7 @@ impl Bench {
             retry_failed,
             programs,
             rerun_changed: false,
+            sessions: metewand_protocol::generated::attempt_record::SessionMode::Fresh,
             options: RunOptions::new(self.state()),
         };
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()

@@ -170,6 +170,17 @@ struct RunArgs {
     /// used where namespaces are refused)
     #[arg(long)]
     sweep_processes: bool,
+    /// fresh: each attempt starts its implementation's worker (the default, the stronger isolation); reuse: one
+    /// worker process serves consecutive attempts of its worker on a slot, reset between them
+    #[arg(long, value_enum, default_value = "fresh")]
+    sessions: Sessions,
+}
+
+/// How implementation sessions serve attempts.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Sessions {
+    Fresh,
+    Reuse,
 }
 
 #[derive(clap::Args)]

@@ -33,6 +33,10 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         retry_failed: args.retry_failed,
         programs,
         rerun_changed: args.rerun_changed,
+        sessions: match args.sessions {
+            Sessions::Fresh => metewand_protocol::generated::attempt_record::SessionMode::Fresh,
+            Sessions::Reuse => metewand_protocol::generated::attempt_record::SessionMode::Reuse,
+        },
         options: options.cancel_on(cancel),
     };
     let observer: Box<dyn Observer> = if args.quiet {

@@ -960,7 +960,7 @@ impl ::std::convert::From<::std::vec::Vec<super::common::FileRecord>> for FileRe
         Self(value)
     }
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1009,6 +1009,12 @@ pub struct Implementation {
     pub sdk: ::std::option::Option<super::common::SdkInfo>,
     pub seed: crate::strict::SafeUint,
     pub selected: crate::strict::UniqueVec<super::common::Capability>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub session: ::std::option::Option<Session>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub statistics: ::std::option::Option<crate::strict::JsonObject>,
     pub worker_id: super::common::WorkerId,
@@ -1542,6 +1548,70 @@ pub struct Resources {
     pub system_cpu_ns: crate::strict::SafeUint,
     pub user_cpu_ns: crate::strict::SafeUint,
 }
+///How the implementation's session served the attempt: fresh (a worker process of its own, the default) or reuse (one worker process serving consecutive attempts of the same worker on a campaign slot, reset between them). index counts the attempts the session served before this one (0 for its first); warmup is the number of discarded prepare and execute cycles the session ran before its first attempt. Absent from records written before sessions could be reused.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Session {
+    pub index: crate::strict::SafeUint,
+    pub mode: SessionMode,
+    pub warmup: crate::strict::SafeUint,
+}
+///`SessionMode`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SessionMode {
+    #[serde(rename = "fresh")]
+    Fresh,
+    #[serde(rename = "reuse")]
+    Reuse,
+}
+impl ::std::fmt::Display for SessionMode {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Fresh => f.write_str("fresh"),
+            Self::Reuse => f.write_str("reuse"),
+        }
+    }
+}
+impl ::std::str::FromStr for SessionMode {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "fresh" => Ok(Self::Fresh),
+            "reuse" => Ok(Self::Reuse),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SessionMode {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SessionMode {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md, Identities).
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
@@ -2003,6 +2073,21 @@ impl ::serde::Serialize for Resources {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Resources::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Session {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Session::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Session {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Session::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for WorkerIdentity {

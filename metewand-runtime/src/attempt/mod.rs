@@ -29,10 +29,12 @@
 mod dataset;
 mod prestart;
 mod record;
+mod reuse;
 mod run;
 
 use prestart::*;
 use record::*;
+use reuse::*;
 use run::*;
 pub(crate) mod source;
 pub(crate) mod store;
@@ -57,6 +59,7 @@ pub use metewand_protocol::generated::dataset_materialization::{
 pub use record::{
     RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, timestamp, write_record,
 };
+pub use reuse::{HeldSessions, SESSIONS_DIR};
 pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy, worker_copy_key};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
@@ -221,14 +224,22 @@ impl<'r> AttemptPlan<'r> {
     /// Runs the attempt in `folder` (an existing, empty folder: the attempt has started) and returns its record,
     /// complete whatever happened. The caller writes it with [`write_record`].
     pub fn run(&self, folder: &Path, options: &RunOptions) -> AttemptRecord {
+        self.run_holding(folder, options, &mut HeldSessions::new(rec::SessionMode::Fresh))
+    }
+
+    /// Like [`run`](AttemptPlan::run), with the implementation session `sessions` holds for this worker when it
+    /// reuses sessions (see [`HeldSessions`]); a session kept for the next attempt is left in `sessions`.
+    pub fn run_holding(&self, folder: &Path, options: &RunOptions, sessions: &mut HeldSessions) -> AttemptRecord {
         let started_at = SystemTime::now();
         let mut run = Run::new(self, folder, options);
+        run.reuse = sessions.lend();
         if let Err(failure) = run.steps() {
             run.failure = Some(failure);
         }
         if let Err(failure) = run.clear_record_names() {
             run.failure.get_or_insert(failure);
         }
+        sessions.give_back(run.reuse.take());
         run.into_record(started_at)
     }
 }

@@ -157,6 +157,10 @@ pub(super) struct Run<'p, 'r> {
     pub(super) verdict: Option<Verdict>,
     pub(super) metrics: Option<JsonObject>,
     pub(super) logs: [bool; 3],
+    /// With reused sessions: the session held for this attempt, and given back after it.
+    pub(super) reuse: Option<Reuse>,
+    /// How the implementation's session served the attempt, once it answered hello.
+    pub(super) session: Option<rec::Session>,
 }
 
 impl<'p, 'r> Run<'p, 'r> {
@@ -199,6 +203,8 @@ impl<'p, 'r> Run<'p, 'r> {
             verdict: None,
             metrics: None,
             logs: [false; 3],
+            reuse: None,
+            session: None,
         }
     }
 
@@ -337,8 +343,27 @@ impl<'p, 'r> Run<'p, 'r> {
         role: Role,
         output: &Path,
     ) -> Result<(SessionConfig, PathBuf, Tmpdir), Failure> {
+        self.session_config_in(worker, role, output, None)
+    }
+
+    /// [`Run::session_config`], for a session held in `held` (see `reuse.rs`) when given: it writes only
+    /// `held/work/` (its `TMPDIR` `work/tmp/` there) and is shown its datasets at `held/dataset/`.
+    pub(super) fn session_config_in(
+        &mut self,
+        worker: &Worker,
+        role: Role,
+        output: &Path,
+        held: Option<&Path>,
+    ) -> Result<(SessionConfig, PathBuf, Tmpdir), Failure> {
         let tmpdir = self.prepare_places(role)?;
-        let tmp = self.folder.join("work").join(format!("tmp-{role}"));
+        let tmp = match held {
+            Some(held) => held.join("work/tmp"),
+            None => self.folder.join("work").join(format!("tmp-{role}")),
+        };
+        let writable = match held {
+            Some(held) => held.join("work"),
+            None => output.to_owned(),
+        };
         let source = stored_copy(self.plan.repository, worker, &self.sources)
             .map_err(|error| Failure::executor("copying the worker's source", error))?;
         let timeouts = phase_timeouts(self.plan.repository);
@@ -348,7 +373,7 @@ impl<'p, 'r> Run<'p, 'r> {
         self.logs[index] = true;
         let log = self.folder.join(LOG_PATHS[index]);
         let mut confinement = Confinement::new()
-            .writable(output)
+            .writable(&writable)
             .writable(&tmp)
             .network(worker.network())
             .limits(self.plan.repository.limits())
@@ -364,7 +389,10 @@ impl<'p, 'r> Run<'p, 'r> {
         // implementation's dataset only once its hello is answered: nothing it does before can use its inputs.
         match role {
             Role::DatasetMaterializer => {}
-            Role::Implementation => confinement = confinement.readable_after_hello(&self.entry),
+            Role::Implementation => {
+                let dataset = held.map_or_else(|| self.entry.clone(), |held| held.join("dataset"));
+                confinement = confinement.readable_after_hello(dataset);
+            }
             Role::ProblemEvaluator => {
                 confinement = confinement.readable(&self.entry).readable(self.folder.join("work/result"));
             }
@@ -446,17 +474,8 @@ impl<'p, 'r> Run<'p, 'r> {
         self.ensure_dataset()?;
         let worker = self.plan.worker(plan.implementation.worker());
         let result_dir = self.folder.join("work/result");
-        let (mut config, _source, tmpdir) = self.session_config(worker, Role::Implementation, &result_dir)?;
-        for &capability in plan.implementation.capabilities() {
-            config = config.select(capability);
-        }
-        let prepare = PrepareParams {
-            dataset_dir: self.path(&self.entry)?,
-            problem_contract_id: plan.problem.contract_id().into(),
-            problem_parameters: plan.problem.parameters().clone(),
-            implementation_parameters: plan.implementation.parameters().clone(),
-            implementation_seed: plan.implementation_seed,
-        };
+        let (start, tmpdir) = self.implementation_start(worker, &result_dir)?;
+        let prepare = self.prepare_params(start.dataset_dir())?;
         let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
         let evaluator = self.evaluator_config()?;
         self.last_worker = Some((Role::Implementation, Phase::Prepare));
@@ -467,7 +486,7 @@ impl<'p, 'r> Run<'p, 'r> {
                     .spawn_scoped(scope, move || crate::Session::<crate::session::Evaluator>::connect(config));
                 (connecting, tmpdir, params)
             });
-            let connected = self.connect::<crate::session::Implementation>(config);
+            let connected = self.serve(start, worker.identity());
             let evaluator = evaluator.map(|(connecting, tmpdir, params)| {
                 let session = connecting
                     .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
@@ -497,17 +516,68 @@ impl<'p, 'r> Run<'p, 'r> {
                     // What the evaluator made of its places in its hello is its own; what changes there while it is
                     // stopped is the implementation's doing (which Landlock forbids it: a foreign writer's).
                     let before = self.places(Role::ProblemEvaluator);
-                    self.implementation_session(session, prepare, execute, &result_dir, tmpdir)?;
+                    self.serving_session(session, prepare, execute, &result_dir, tmpdir)?;
                     self.places_unchanged(Role::ProblemEvaluator, &before)
                 })
                 .unwrap_or_else(|error| Err(Failure::session(&error))),
-            _ => self.implementation_session(session, prepare, execute, &result_dir, tmpdir),
+            _ => self.serving_session(session, prepare, execute, &result_dir, tmpdir),
         };
         if let Err(failure) = ran {
             self.discard(evaluator);
             return Err(failure);
         }
         Ok(evaluator)
+    }
+
+    /// `prepare` of the attempt, naming the dataset at `dataset_dir` (a held session's mount point) or at its entry.
+    fn prepare_params(&self, dataset_dir: Option<PathBuf>) -> Result<PrepareParams, Failure> {
+        let plan = self.plan;
+        Ok(PrepareParams {
+            dataset_dir: self.path(dataset_dir.as_deref().unwrap_or(&self.entry))?,
+            problem_contract_id: plan.problem.contract_id().into(),
+            problem_parameters: plan.problem.parameters().clone(),
+            implementation_parameters: plan.implementation.parameters().clone(),
+            implementation_seed: plan.implementation_seed,
+        })
+    }
+
+    /// The implementation's part in the session serving it. A session that already served an attempt and fails in
+    /// this one (but for a cancellation) is ended and the attempt runs again in a new session: what it recorded of
+    /// the failed one is dropped, so that a reused session's failure is never an attempt's.
+    fn serving_session(
+        &mut self,
+        serving: Serving,
+        prepare: PrepareParams,
+        execute: ExecuteParams,
+        result_dir: &Path,
+        tmpdir: Tmpdir,
+    ) -> Result<(), Failure> {
+        let held = match serving {
+            Serving::Fresh(session) => {
+                self.session = Some(rec::Session {
+                    mode: rec::SessionMode::Fresh,
+                    index: Default::default(),
+                    warmup: Default::default(),
+                });
+                return self.implementation_session(*session, prepare, execute, result_dir, tmpdir);
+            }
+            Serving::Held(held) => *held,
+        };
+        let reused = held.served > 0;
+        let phases = self.phases.len();
+        match self.held_session(held, prepare, tmpdir) {
+            Err(failure) if reused && failure.kind != FailureKind::Cancelled => {
+                self.phases.truncate(phases);
+                self.result = None;
+                self.remove_places(Role::Implementation)?;
+                let worker = self.plan.worker(self.plan.implementation.worker());
+                let (start, tmpdir) = self.implementation_start(worker, result_dir)?;
+                let prepare = self.prepare_params(start.dataset_dir())?;
+                let serving = self.serve(start, worker.identity())?;
+                self.serving_session(serving, prepare, execute, result_dir, tmpdir)
+            }
+            ran => ran,
+        }
     }
 
     /// The implementation's requests once its session is connected, its seal, its end, and the checks after it.
@@ -673,6 +743,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 files: self.result.as_ref().map(|result| file_records(result.files())),
                 identity: Some(identity_record(implementer)),
                 program: self.implementation.program.as_ref().map(program_record),
+                session: self.session,
                 implementation_time_ns: self.implementation_time_ns,
                 name: parse(plan.implementation.name()),
                 parameters: plan.implementation.parameters().clone(),

@@ -5,12 +5,13 @@
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::Path;
 
 use rustix::fs::Mode;
 
 use super::dir::{CREATE_NEW, DIRECTORY};
 use super::path::RelativePath;
-use super::walk::{OpenError, explain};
+use super::walk::{OpenError, explain, open_beneath, open_root};
 
 /// Opens the directory holding `path`'s last component, one directory at a time without following links; returns
 /// it (`None` for `root` itself) and the last component.
@@ -68,4 +69,32 @@ pub(crate) fn create_new_file_beneath(root: BorrowedFd<'_>, path: &RelativePath,
     let created = rustix::fs::openat(directory, name, CREATE_NEW, Mode::from_raw_mode(0o600))?;
     rustix::fs::fchmod(&created, Mode::from_raw_mode(mode))?;
     Ok(File::from(created))
+}
+
+/// Copies the regular files `paths` from beneath the folder `from` into the empty folder `to`, at the same relative
+/// paths (the folders on the way made `rwxr-xr-x`, the files `rw-r--r--`), opening nothing through a link and
+/// creating each entry exclusively. What is copied is whatever the files hold now: a caller that relies on it checks
+/// the copy.
+pub(crate) fn copy_beneath<'a>(
+    from: &Path,
+    to: &Path,
+    paths: impl IntoIterator<Item = &'a RelativePath>,
+) -> io::Result<()> {
+    let (source, target) = (open_root(from)?, open_root(to)?);
+    let mut made = std::collections::BTreeSet::new();
+    for path in paths {
+        for ancestor in path.ancestors() {
+            if made.insert(ancestor.to_owned()) {
+                let ancestor = RelativePath::new(ancestor).map_err(io::Error::other)?;
+                create_new_dir_beneath(target.as_fd(), &ancestor, 0o755)?;
+            }
+        }
+        let mut file = open_beneath(source.as_fd(), path).map_err(open_io)?;
+        if rustix::fs::FileType::from_raw_mode(rustix::fs::fstat(&file)?.st_mode) != rustix::fs::FileType::RegularFile {
+            return Err(io::Error::other(format!("{} is not a regular file", path.as_str())));
+        }
+        let mut copy = create_new_file_beneath(target.as_fd(), path, 0o644)?;
+        io::copy(&mut file, &mut copy)?;
+    }
+    Ok(())
 }

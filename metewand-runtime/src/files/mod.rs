@@ -29,6 +29,7 @@ pub(crate) mod read;
 pub(crate) mod tree;
 pub(crate) mod walk;
 
+pub(crate) use create::copy_beneath;
 pub use digest::{DigestParseError, Sha256Digest};
 pub use dir::{Dir, FsError};
 pub use path::{PathError, RelativePath};

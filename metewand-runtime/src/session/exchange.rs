@@ -49,6 +49,8 @@ impl WorkerSession {
         if self.live.is_none() {
             return Err(self.local(method, SessionErrorKind::Unusable));
         }
+        // A paused worker could not answer: a request lets it go on first.
+        self.resume();
         let id = self.tracker.begin(method).map_err(|error| {
             let kind = match error {
                 TrackerError::WrongRole { .. } => SessionErrorKind::WrongRole(error),

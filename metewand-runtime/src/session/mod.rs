@@ -26,6 +26,7 @@ mod procfs;
 mod program;
 mod record;
 mod request;
+mod reuse;
 mod stderr;
 // The one module of the crate with `unsafe` code: the system calls the standard library and `rustix` do not
 // offer, each with its SAFETY comment.
@@ -198,6 +199,8 @@ struct Live {
     cgroup: Option<cgroup::WorkerCgroup>,
     /// The session's resource limits.
     limits: Option<Limits>,
+    /// What [`WorkerSession::pause`] stopped, until [`WorkerSession::resume`].
+    paused: Option<Vec<(i32, u64)>>,
 }
 
 impl Live {
@@ -379,7 +382,7 @@ impl WorkerSession {
             phases: Vec::new(),
             pid,
             log_path,
-            live: Some(Live { io, stderr, process, watch, cgroup, limits }),
+            live: Some(Live { io, stderr, process, watch, cgroup, limits, paused: None }),
             final_tail: Vec::new(),
             cancel,
             confinement,

@@ -93,6 +93,22 @@ impl StderrDrain {
         state.last_logged = b'\n';
     }
 
+    /// Writes what the worker writes from now on to `log`, with the cap counted afresh, after flushing what the
+    /// pipe holds now into the last file (a reused session's next attempt: each attempt's log holds its own part).
+    pub(super) fn redirect(&self, log: File) {
+        let mut state = lock(&self.state);
+        state.drain(&self.pipe, TURN_BYTES);
+        if let Some(last) = &mut state.log
+            && let Err(error) = last.flush()
+        {
+            state.log_error.get_or_insert(error);
+        }
+        state.log = Some(log);
+        state.logged = 0;
+        state.last_logged = b'\n';
+        state.cut = false;
+    }
+
     /// After the worker's processes are gone: reads what is left in the pipe, stops and joins the thread, and
     /// returns the last lines and any error writing the log.
     pub(super) fn finish(&mut self) -> (Vec<String>, Option<io::Error>) {

@@ -94,6 +94,26 @@ impl<R: SessionRole> Session<R> {
         self.inner.while_stopped(f)
     }
 
+    /// Stops every process of the worker until [`resume`](Session::resume) (see [`WorkerSession::pause`]).
+    pub fn pause(&mut self) -> Result<(), SessionError> {
+        self.inner.pause()
+    }
+
+    /// Lets a paused worker go on.
+    pub fn resume(&mut self) {
+        self.inner.resume();
+    }
+
+    /// Logs what the worker writes from now on to a new file (see [`WorkerSession::redirect_log`]).
+    pub fn redirect_log(&mut self, path: &std::path::Path) -> Result<(), SessionError> {
+        self.inner.redirect_log(path)
+    }
+
+    /// Shows a folder in place of another in the worker's view (see [`WorkerSession::show_in_place_of`]).
+    pub fn show_in_place_of(&mut self, source: &std::path::Path, target: &std::path::Path) -> Result<(), SessionError> {
+        self.inner.show_in_place_of(source, target)
+    }
+
     /// Sends `shutdown` and waits for exit status 0 (see [`WorkerSession::shutdown`]).
     pub fn shutdown(self) -> Result<SessionSummary, SessionError> {
         self.inner.shutdown()

@@ -17,7 +17,7 @@ use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::time::Duration;
 
 pub(super) use child::{ChildSetup, Namespaces, set_pre_exec};
-pub(super) use mount::show_in_view;
+pub(super) use mount::{show_in_view, show_in_view_at};
 pub(super) use namespace::{IdMaps, Line, pid_max_per_namespace, unshare_pid_namespace, user_namespace_works};
 pub(super) use seccomp::affinity_lock;
 

@@ -34,6 +34,12 @@ fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::R
 /// process's (the user-namespace route), the child first enters that user namespace, in which it holds every
 /// capability as its owner, and clones from a mount namespace of its own made there (a copy of the host's).
 pub(in crate::session) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> {
+    show_in_view_at(pid, path, path, false)
+}
+
+/// Like [`show_in_view`], showing the host's folder `source` at `target` in the view; with `replace`, whatever is
+/// mounted at `target` is detached first (a reused session's next dataset on the mount point of the last).
+pub(in crate::session) fn show_in_view_at(pid: i32, source: &CStr, target: &CStr, replace: bool) -> io::Result<()> {
     const NS_GET_USERNS: libc::c_ulong = 0xb701;
     const OPEN_TREE_CLONE: libc::c_uint = 1;
     const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
@@ -71,10 +77,15 @@ pub(in crate::session) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> 
             }
             let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
             // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
-            let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, path.as_ptr(), flags) })?;
+            let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, source.as_ptr(), flags) })?;
             make_read_only(tree, c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
             // SAFETY: setns takes a descriptor this process holds and a flag.
             check(unsafe { libc::setns(mounts.as_raw_fd(), libc::CLONE_NEWNS) })?;
+            if replace {
+                // SAFETY: umount2 reads the path; what was mounted there by an earlier show is detached lazily (a
+                // descriptor the worker holds keeps it alive, read-only as it was shown).
+                check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) })?;
+            }
             // SAFETY: move_mount reads the path and attaches the detached tree there.
             let moved = unsafe {
                 libc::syscall(
@@ -82,7 +93,7 @@ pub(in crate::session) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> 
                     tree,
                     c"".as_ptr(),
                     libc::AT_FDCWD,
-                    path.as_ptr(),
+                    target.as_ptr(),
                     MOVE_MOUNT_F_EMPTY_PATH,
                 )
             };

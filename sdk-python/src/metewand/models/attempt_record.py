@@ -100,6 +100,7 @@ __all__ = [
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
+    "Session",
     "WorkerIdentity",
     "WorkerProgram",
     "WorkerSession",
@@ -155,6 +156,8 @@ _CPUS_BINDING_VALUES: frozenset[str] = frozenset({"locked", "advisory", "inherit
 _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
     {"rlimit", "pid_max", "cgroup", "watched", "none"}
 )
+
+_SESSION_MODE_VALUES: frozenset[str] = frozenset({"fresh", "reuse"})
 
 _LITERAL_ALIASES = {
     "FailureKind": FAILURE_KIND_VALUES,
@@ -246,8 +249,9 @@ class AttemptRecord:
     validated result files. identity (what worker_id is the digest of) is absent from records
     written before it was recorded; program is recorded once the worker answered hello, when the
     executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
-    recorded once the worker started, resources when its session shut down cleanly; each is
-    absent otherwise.
+    recorded once the worker started, resources when its session shut down cleanly (never for a
+    reused session, which serves more than one attempt); session once the worker answered hello;
+    each is absent otherwise.
     """
 
     logs: Logs
@@ -978,8 +982,9 @@ class Implementation:
     validated result files. identity (what worker_id is the digest of) is absent from records
     written before it was recorded; program is recorded once the worker answered hello, when the
     executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
-    recorded once the worker started, resources when its session shut down cleanly; each is
-    absent otherwise.
+    recorded once the worker started, resources when its session shut down cleanly (never for a
+    reused session, which serves more than one attempt); session once the worker answered hello;
+    each is absent otherwise.
     """
 
     __slots__ = (
@@ -996,6 +1001,7 @@ class Implementation:
         "sdk",
         "seed",
         "selected",
+        "session",
         "statistics",
         "worker_id",
     )
@@ -1070,6 +1076,15 @@ class Implementation:
     selected: list[Capability]
     """Capability names, each at most once."""
 
+    session: Session | None
+    """How the implementation's session served the attempt: fresh (a worker process of its own, the
+    default) or reuse (one worker process serving consecutive attempts of the same worker on a
+    campaign slot, reset between them). index counts the attempts the session served before this
+    one (0 for its first); warmup is the number of discarded prepare and execute cycles the
+    session ran before its first attempt. Absent from records written before sessions could be
+    reused.
+    """
+
     statistics: dict[str, Any] | None
     """A JSON object whose members this schema does not constrain."""
 
@@ -1107,6 +1122,7 @@ class Implementation:
         sdk: SdkInfo | None,
         seed: int,
         selected: list[Capability],
+        session: Session | None = None,
         statistics: dict[str, Any] | None,
         worker_id: str,
     ) -> None:
@@ -1139,6 +1155,7 @@ class Implementation:
         self.sdk = None if sdk is None else check_model(sdk, "/sdk", SdkInfo)
         self.seed = _safe_uint(seed, "/seed")
         self.selected = check_array(selected, "/selected", _capability, unique=True)
+        self.session = None if session is None else check_model(session, "/session", Session)
         self.statistics = (
             None if statistics is None else check_json_object(statistics, "/statistics")
         )
@@ -1198,6 +1215,10 @@ class Implementation:
         model.selected = check_array(
             fields["selected"], path + "/selected", _capability, unique=True
         )
+        if "session" in fields:
+            model.session = Session._decode(fields["session"], path + "/session")
+        else:
+            model.session = None
         model.statistics = (
             None
             if fields["statistics"] is None
@@ -1228,6 +1249,8 @@ class Implementation:
         data["sdk"] = None if self.sdk is None else self.sdk.to_dict()
         data["seed"] = self.seed
         data["selected"] = list(self.selected)
+        if self.session is not None:
+            data["session"] = self.session.to_dict()
         data["statistics"] = None if self.statistics is None else dict(self.statistics)
         data["worker_id"] = self.worker_id
         return data
@@ -1249,6 +1272,7 @@ class Implementation:
             and self.sdk == other.sdk
             and self.seed == other.seed
             and self.selected == other.selected
+            and self.session == other.session
             and self.statistics == other.statistics
             and self.worker_id == other.worker_id
         )
@@ -1260,8 +1284,8 @@ class Implementation:
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
             f"parameters={self.parameters!r}, program={self.program!r}, "
             f"resources={self.resources!r}, sdk={self.sdk!r}, seed={self.seed!r}, "
-            f"selected={self.selected!r}, statistics={self.statistics!r}, "
-            f"worker_id={self.worker_id!r})"
+            f"selected={self.selected!r}, session={self.session!r}, "
+            f"statistics={self.statistics!r}, worker_id={self.worker_id!r})"
         )
 
 
@@ -1738,6 +1762,62 @@ class Resources:
         )
 
 
+class Session:
+    """How the implementation's session served the attempt: fresh (a worker process of its own, the
+    default) or reuse (one worker process serving consecutive attempts of the same worker on a
+    campaign slot, reset between them). index counts the attempts the session served before this
+    one (0 for its first); warmup is the number of discarded prepare and execute cycles the
+    session ran before its first attempt. Absent from records written before sessions could be
+    reused.
+    """
+
+    __slots__ = ("index", "mode", "warmup")
+
+    index: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    mode: Literal["fresh", "reuse"]
+
+    warmup: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("index", "mode", "warmup")
+
+    def __init__(self, *, index: int, mode: Literal["fresh", "reuse"], warmup: int) -> None:
+        self.index = _safe_uint(index, "/index")
+        self.mode = check_enum(mode, "/mode", _SESSION_MODE_VALUES)
+        self.warmup = _safe_uint(warmup, "/warmup")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Session:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Session:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.index = _safe_uint(fields["index"], path + "/index")
+        model.mode = check_enum(fields["mode"], path + "/mode", _SESSION_MODE_VALUES)
+        model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"index": self.index, "mode": self.mode, "warmup": self.warmup}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Session):
+            return NotImplemented
+        return self.index == other.index and self.mode == other.mode and self.warmup == other.warmup
+
+    def __repr__(self) -> str:
+        return f"Session(index={self.index!r}, mode={self.mode!r}, warmup={self.warmup!r})"
+
+
 class WorkerIdentity:
     """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
@@ -2097,6 +2177,7 @@ DEFINITIONS: dict[str | None, type] = {
     "resource_limit": ResourceLimit,
     "resource_limits": ResourceLimits,
     "resources": Resources,
+    "session": Session,
     "worker_identity": WorkerIdentity,
     "worker_program": WorkerProgram,
     "worker_session": WorkerSession,

@@ -1,0 +1,365 @@
+//! Reused implementation sessions (DESIGN §19, opt-in): one worker process serves consecutive attempts of the same
+//! worker, `reset` between them, where the worker has a private view to show each attempt's dataset in.
+//!
+//! A held session lives in a folder of its own, `STATE/sessions/<random>/`: `work/` is all it may write (its
+//! `TMPDIR` `work/tmp/`, which it keeps between attempts, and one `work/result-<n>/` per attempt), `dataset/` is the
+//! mount point of its view where each attempt's dataset is shown in place of the last. Between attempts every
+//! process of it is stopped. Its result is sealed as a fresh session's is, then copied into the attempt's
+//! `work/result/` while it is stopped and checked to be the sealed inventory: the copy is out of its reach, so no
+//! later write of its counts. A failure of a session that already served an attempt is never the attempt's: the
+//! session is ended and the attempt runs again in a new one.
+
+use super::run::*;
+use super::*;
+
+use crate::protocol::common::WorkerId;
+
+/// The implementation sessions a sequence of attempts keeps between them (a campaign slot's, or a Slurm task's),
+/// given to each attempt by [`AttemptPlan::run_holding`]. With [`SessionMode::Fresh`](rec::SessionMode) it holds
+/// nothing and every attempt starts its own. Dropping it ends what it holds.
+#[derive(Debug)]
+pub struct HeldSessions {
+    mode: rec::SessionMode,
+    held: Option<Held>,
+}
+
+/// A session kept for the next attempt of its worker, stopped.
+pub(super) struct Held {
+    pub(super) session: crate::Session<crate::session::Implementation>,
+    pub(super) worker: WorkerId,
+    pub(super) folder: PathBuf,
+    /// How many attempts it served.
+    pub(super) served: u64,
+    /// How many of the session's phases were before this attempt's.
+    pub(super) since: usize,
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Held").field("folder", &self.folder).field("served", &self.served).finish()
+    }
+}
+
+impl Held {
+    /// Shuts the worker down (its processes are gone either way) and removes its folder.
+    pub(super) fn end(self) {
+        let Held { session, folder, .. } = self;
+        let _ = session.shutdown();
+        let _ = remove_tree(&folder);
+    }
+}
+
+impl HeldSessions {
+    /// Sessions served as `mode` says.
+    pub fn new(mode: rec::SessionMode) -> HeldSessions {
+        HeldSessions { mode, held: None }
+    }
+
+    /// How sessions are served.
+    pub fn mode(&self) -> rec::SessionMode {
+        self.mode
+    }
+
+    /// Ends the session held, if any: its worker is shut down and its folder removed.
+    pub fn close(&mut self) {
+        if let Some(held) = self.held.take() {
+            held.end();
+        }
+    }
+
+    pub(super) fn lend(&mut self) -> Option<Reuse> {
+        (self.mode == rec::SessionMode::Reuse).then(|| Reuse { held: self.held.take() })
+    }
+
+    pub(super) fn give_back(&mut self, reuse: Option<Reuse>) {
+        if let Some(held) = reuse.and_then(|reuse| reuse.held) {
+            self.held = Some(held);
+        }
+    }
+}
+
+impl Drop for HeldSessions {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// What an attempt run with reused sessions carries: the session held for it, if any, and given back after it.
+pub(super) struct Reuse {
+    pub(super) held: Option<Held>,
+}
+
+/// How the attempt's implementation session starts.
+pub(super) enum Start {
+    /// A new session, kept for later attempts when `folder` is its held folder.
+    New { config: Box<SessionConfig>, folder: Option<PathBuf> },
+    /// The session held for this worker, reset and shown this attempt's dataset.
+    Held(Box<Held>),
+}
+
+impl Start {
+    /// The folder the session is shown the dataset in, when it is not the store entry's own path.
+    pub(super) fn dataset_dir(&self) -> Option<PathBuf> {
+        match self {
+            Start::New { folder, .. } => folder.as_ref().map(|folder| folder.join("dataset")),
+            Start::Held(held) => Some(held.folder.join("dataset")),
+        }
+    }
+}
+
+/// The implementation's session as it serves the attempt.
+pub(super) enum Serving {
+    Fresh(Box<crate::Session<crate::session::Implementation>>),
+    /// A session kept for later attempts: new, or held for earlier ones.
+    Held(Box<Held>),
+}
+
+/// Whether `worker`'s sessions would have a private view here, which a reused session needs (its datasets are
+/// shown there).
+fn private_view(worker: &Worker, isolation: ProcessIsolation) -> bool {
+    KernelSupport::probe().expected_with(worker.network(), isolation).mounts == MountConfinement::Private
+}
+
+impl Run<'_, '_> {
+    /// How the implementation's session starts: the session held for its worker, taken up, or a new one (kept for
+    /// later attempts when sessions are reused and may be), its places made. Returns its `TMPDIR` in the attempt.
+    pub(super) fn implementation_start(
+        &mut self,
+        worker: &Worker,
+        result_dir: &Path,
+    ) -> Result<(Start, Tmpdir), Failure> {
+        if let Some(held) = self.held_for(worker.identity()) {
+            let tmpdir = self.prepare_places(Role::Implementation)?;
+            match self.take_up(held) {
+                Some(held) => return Ok((Start::Held(Box::new(held)), tmpdir)),
+                None => {
+                    drop(tmpdir);
+                    self.remove_places(Role::Implementation)?;
+                }
+            }
+        }
+        let folder = match &self.reuse {
+            Some(_) if private_view(worker, self.process_isolation) => Some(self.held_folder()?),
+            _ => None,
+        };
+        let made = self.session_config_in(worker, Role::Implementation, result_dir, folder.as_deref());
+        let (mut config, _source, tmpdir) = made.inspect_err(|_| {
+            if let Some(folder) = &folder {
+                let _ = remove_tree(folder);
+            }
+        })?;
+        for &capability in self.plan.implementation.capabilities() {
+            config = config.select(capability);
+        }
+        Ok((Start::New { config: Box::new(config), folder }, tmpdir))
+    }
+
+    /// Connects the session `start` says, and shows a new held session its dataset.
+    pub(super) fn serve(&mut self, start: Start, worker: &WorkerId) -> Result<Serving, Failure> {
+        match start {
+            Start::Held(held) => Ok(Serving::Held(held)),
+            Start::New { config, folder: None } => {
+                self.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
+            }
+            Start::New { config, folder: Some(folder) } => {
+                let connected = self.connect::<crate::session::Implementation>(*config).and_then(|mut session| {
+                    match session.show_in_place_of(&self.entry, &folder.join("dataset")) {
+                        Ok(()) => Ok(session),
+                        Err(error) => {
+                            self.phases.extend(session.phases().iter().cloned());
+                            Err(Failure::session(&error))
+                        }
+                    }
+                });
+                match connected {
+                    Ok(session) => Ok(Serving::Held(Box::new(Held {
+                        session,
+                        worker: worker.clone(),
+                        folder,
+                        served: 0,
+                        since: 0,
+                    }))),
+                    Err(failure) => {
+                        let _ = remove_tree(&folder);
+                        Err(failure)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A held session's requests for this attempt, its seal, and the copy of its result: the session is kept (see
+    /// [`Run::keep`]) or, on any failure, ended.
+    pub(super) fn held_session(
+        &mut self,
+        mut held: Held,
+        prepare: PrepareParams,
+        tmpdir: Tmpdir,
+    ) -> Result<(), Failure> {
+        let plan = self.plan;
+        self.saw(&held.session);
+        self.implementation.cpus = Some(held.session.cpus().clone());
+        let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
+        self.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup: SafeUint::default() });
+        let result_dir = held.folder.join(format!("work/result-{}", held.served));
+        let execute = match fs::create_dir(&result_dir)
+            .map_err(|source| {
+                Failure::executor(
+                    "preparing a reused session",
+                    FsError::Io { action: "create", path: result_dir.clone(), source },
+                )
+            })
+            .and_then(|()| self.path(&result_dir))
+        {
+            Ok(path) => ExecuteParams { result_dir: path },
+            Err(failure) => {
+                held.end();
+                return Err(failure);
+            }
+        };
+        if let Some(budget) = plan.repository.budgets().implementation {
+            held.session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let mut last = Phase::Prepare;
+        let session = &mut held.session;
+        let outcome = session.prepare(prepare).and_then(|()| {
+            last = Phase::Execute;
+            session.execute(execute)
+        });
+        // Sealed at the execute answer, as a fresh session's result is.
+        let validator = self.validator();
+        let outcome = outcome.and_then(|response| {
+            let sealed = session
+                .while_stopped(|| validator.validate_result(plan.problem, &result_dir, &response.result.manifest))?;
+            session.clear_scientific_deadline();
+            session.pause()?;
+            Ok((response, sealed))
+        });
+        self.last_worker = Some((Role::Implementation, last));
+        self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+        let (response, sealed) = match outcome {
+            Ok(done) => done,
+            Err(error) => {
+                held.end();
+                return Err(self.after_dataset_session(Failure::session(&error), Role::Implementation, last));
+            }
+        };
+        self.implementation_time_ns = response.implementation_time_ns;
+        self.statistics = Some(response.statistics.clone());
+        let checked = tmpdir
+            .remove()
+            .and_then(|()| self.verify_dataset(Role::Implementation, last))
+            .and_then(|()| sealed.map_err(|error| Failure::output(Role::Implementation, Phase::Execute, &error)));
+        match checked {
+            Ok(sealed) => {
+                self.result = Some(self.keep(held, sealed, &result_dir)?);
+                Ok(())
+            }
+            Err(failure) => {
+                held.end();
+                Err(failure)
+            }
+        }
+    }
+
+    /// The session held for `worker`, if one is and it still runs; a held session of another worker (or one that
+    /// died while held) is ended.
+    pub(super) fn held_for(&mut self, worker: &WorkerId) -> Option<Held> {
+        let held = self.reuse.as_mut()?.held.take()?;
+        if &held.worker == worker && held.session.is_running() {
+            return Some(held);
+        }
+        held.end();
+        None
+    }
+
+    /// A new held session's folder, `STATE/sessions/<random>/`, with `work/tmp/` and the mount point `dataset/`.
+    pub(super) fn held_folder(&self) -> Result<PathBuf, Failure> {
+        let sessions = self.datasets.with_file_name(SESSIONS_DIR);
+        let made = fs::create_dir_all(&sessions).and_then(|()| {
+            let folder = sessions.join(store::random_hex(8)?);
+            fs::create_dir(&folder)?;
+            fs::create_dir_all(folder.join("work/tmp"))?;
+            fs::create_dir(folder.join("dataset"))?;
+            Ok(folder)
+        });
+        made.map_err(|source| {
+            Failure::executor("preparing a reused session", FsError::Io { action: "create", path: sessions, source })
+        })
+    }
+
+    /// Takes up the held session for this attempt: its log is the attempt's from now on, it is reset, and this
+    /// attempt's dataset is shown in its view. `None` when that failed: the session is ended, and the attempt
+    /// starts a new one (a held session's failure is never an attempt's).
+    pub(super) fn take_up(&mut self, mut held: Held) -> Option<Held> {
+        let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
+        held.since = held.session.phases().len();
+        let taken = held
+            .session
+            .redirect_log(&log)
+            .and_then(|()| held.session.reset())
+            .and_then(|()| held.session.show_in_place_of(&self.entry, &held.folder.join("dataset")));
+        match taken {
+            Ok(()) => Some(held),
+            Err(_) => {
+                held.end();
+                // The new session creates the log again; what the ended one wrote there is the session's.
+                let _ = fs::remove_file(&log);
+                None
+            }
+        }
+    }
+
+    /// The end of a held session's attempt once its result was sealed in `sealed_dir`: the result is copied into
+    /// the attempt's `work/result/` and must be the sealed inventory there; the worker stays stopped and is kept.
+    pub(super) fn keep(
+        &mut self,
+        mut held: Held,
+        sealed: ValidatedResult,
+        sealed_dir: &Path,
+    ) -> Result<ValidatedResult, Failure> {
+        let target = self.folder.join("work/result");
+        let copied = held.session.pause().map_err(|error| Failure::session(&error)).and_then(|()| {
+            let files = sealed.files().iter().chain([sealed.manifest_file()]).map(|file| file.path());
+            crate::files::copy_beneath(sealed_dir, &target, files)
+                .map_err(|source| Failure::executor("copying a reused session's result", source))
+        });
+        let copied = copied.and_then(|()| {
+            let manifest = sealed.manifest_file().path().as_str().to_owned();
+            let again = self.validator().validate_result(self.plan.problem, &target, &manifest);
+            if let Err(error) = &again
+                && let Some(cancelled) = Failure::cancelled(error)
+            {
+                return Err(cancelled);
+            }
+            let compared = again.as_ref().map(|again| (again.files(), again.manifest_file()));
+            if let Some(problem) = change((sealed.files(), sealed.manifest_file()), compared) {
+                let message = format!("the result changed while it was copied out of the reused session: {problem}");
+                return Err(Failure::new(
+                    Some(Role::Implementation),
+                    Some(Phase::Execute),
+                    FailureKind::InvalidOutput,
+                    message,
+                ));
+            }
+            again.map_err(|error| Failure::output(Role::Implementation, Phase::Execute, &error))
+        });
+        let _ = remove_tree(sealed_dir);
+        match copied {
+            Ok(result) => {
+                held.served += 1;
+                if let Some(reuse) = self.reuse.as_mut() {
+                    reuse.held = Some(held);
+                }
+                Ok(result)
+            }
+            Err(failure) => {
+                held.end();
+                Err(failure)
+            }
+        }
+    }
+}
+
+/// The state folder's folder of held sessions.
+pub const SESSIONS_DIR: &str = "sessions";
