@@ -157,6 +157,8 @@ pub struct CampaignPlan<'r> {
     implementations: Vec<String>,
     keys: Vec<PlannedDataset>,
     attempts: Vec<PlannedAttempt>,
+    sessions: metewand_protocol::generated::attempt_record::SessionMode,
+    warmup: u64,
 }
 
 fn check_names(names: &[String], kind: &'static str, known: &BTreeMap<String, impl Sized>) -> Result<(), PlanError> {
@@ -210,6 +212,8 @@ impl<'r> CampaignPlan<'r> {
                 dataset_seeds: Seeds::zero(),
                 implementation_seeds: Seeds::zero(),
                 repetitions: 1,
+                sessions: metewand_protocol::generated::attempt_record::SessionMode::Fresh,
+                warmup: 0,
             },
         };
         if let Some(problems) = &axes.problems {
@@ -334,7 +338,15 @@ impl<'r> CampaignPlan<'r> {
             implementations: spec.implementations,
             keys,
             attempts,
+            sessions: spec.sessions,
+            warmup: spec.warmup,
         })
+    }
+
+    /// How the campaign's `[campaigns.NAME]` asks implementation sessions to serve attempts, and the warm-up
+    /// cycles of a reused one (fresh sessions and none for an ad-hoc campaign).
+    pub fn sessions(&self) -> (metewand_protocol::generated::attempt_record::SessionMode, u64) {
+        (self.sessions, self.warmup)
     }
 
     /// The repository planned from.

@@ -41,6 +41,8 @@ pub struct RunConfig {
     /// Whether an implementation's session serves consecutive attempts of its worker on a slot (`--sessions
     /// reuse`), or each attempt starts its own (the default).
     pub sessions: rec::SessionMode,
+    /// The warm-up cycles of each new reused session (see [`HeldSessions::warmup`]).
+    pub warmup: u64,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
     /// together, and the cancel flag (set by a signal handler: no job starts after it, running ones are cancelled
     /// and recorded).
@@ -363,7 +365,7 @@ impl Pool<'_, '_> {
             }
             options = options.cpus(cpus.slots()[slot % cpus.slots().len()].clone());
         }
-        let mut sessions = HeldSessions::new(self.config.sessions);
+        let mut sessions = HeldSessions::new(self.config.sessions).warmup(self.config.warmup);
         while let Some(job) = self.next() {
             match job {
                 Job::Materialize(key) => self.materialize(key, &options),

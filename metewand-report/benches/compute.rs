@@ -48,6 +48,7 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             timed_seconds: Some(seconds),
                             phase_seconds: [Some(0.08), Some(0.001), Some(seconds)],
                             concurrency: Some(1),
+                            reused: false,
                             worker_id: format!("mw1-resolved-worker-{implementation:064x}"),
                             program: None,
                             metrics: vec![(0, draw)],

@@ -14,7 +14,7 @@ use metewand_campaign::Status;
 use metewand_campaign::folder::{Run, read_campaign, read_materialization};
 use metewand_campaign::index::{IndexEntry, Rebuild};
 use metewand_protocol::common::{Phase, Role, Verdict};
-use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
+use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, SessionMode};
 use serde::Serialize;
 
 use crate::error::ReportError;
@@ -73,6 +73,9 @@ pub struct Recorded {
     pub phase_seconds: [Option<f64>; 3],
     /// How many attempts its campaign ran at once (`-j`), when the record says.
     pub concurrency: Option<u64>,
+    /// Whether the implementation's session served earlier attempts too (`--sessions reuse`); records that do not
+    /// say were served by fresh sessions.
+    pub reused: bool,
     /// The implementation's resolved worker identity: its program, command and source.
     pub worker_id: String,
     /// The program the implementation's worker ran, as `(where its command found it, its SHA-256)`, when the
@@ -299,7 +302,9 @@ impl Records {
     }
 
     /// Where a problem's records ran at different concurrencies (`-j`), which distorts their times differently,
-    /// or an implementation's records ran different workers (its identity changed: another command, source or
+    /// an implementation's records were served by fresh and by reused sessions (`NAME (fresh sessions)`, `NAME
+    /// (reused sessions)`: a reused worker pays no start-up and may keep state between attempts), or an
+    /// implementation's records ran different workers (its identity changed: another command, source or
     /// include folder) or different programs (another interpreter found on `PATH`, which ids do not show), each
     /// implementation's attempts are told apart by what differs: they become the implementation `NAME (-j N)`,
     /// `NAME (worker 1a2b3c4d)`, `NAME (program /path/found)` (or `program 1a2b3c4d` when one path held two
@@ -307,6 +312,7 @@ impl Records {
     /// the plain name; records without a program take no part in telling programs apart.
     fn separate_conditions(&mut self) {
         let mut concurrencies: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
+        let mut sessions: BTreeMap<(u32, u32), BTreeSet<bool>> = BTreeMap::new();
         let mut workers: BTreeMap<(u32, u32), BTreeSet<&str>> = BTreeMap::new();
         let mut programs: BTreeMap<(u32, u32), BTreeSet<&(String, String)>> = BTreeMap::new();
         for attempt in &self.attempts {
@@ -315,6 +321,7 @@ impl Records {
                 concurrencies.entry(attempt.problem).or_default().insert(concurrency);
             }
             workers.entry((attempt.problem, attempt.implementation)).or_default().insert(&record.worker_id);
+            sessions.entry((attempt.problem, attempt.implementation)).or_default().insert(record.reused);
             if let Some(program) = &record.program {
                 programs.entry((attempt.problem, attempt.implementation)).or_default().insert(program);
             }
@@ -330,6 +337,9 @@ impl Records {
                 && concurrencies.get(&attempt.problem).is_some_and(|set| set.len() > 1)
             {
                 differs.push(format!("-j {concurrency}"));
+            }
+            if sessions.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1) {
+                differs.push(if record.reused { "reused sessions" } else { "fresh sessions" }.to_owned());
             }
             if workers.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1) {
                 let digest = record.worker_id.rsplit('-').next().unwrap_or_default();
@@ -402,6 +412,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             timed_seconds,
             phase_seconds,
             concurrency: Some(record.concurrency.get()),
+            reused: record.implementation.session.as_ref().is_some_and(|session| session.mode == SessionMode::Reuse),
             worker_id: record.implementation.worker_id.to_string(),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());

@@ -116,6 +116,8 @@ pub struct Campaign<'a> {
     /// The program every implementation ran, `(where its command found it, a text its digest is made from)`;
     /// none recorded when `None`.
     pub program: Option<(&'a str, &'a str)>,
+    /// How every implementation session served its attempts (`fresh` or `reuse`); none recorded when `None`.
+    pub sessions: Option<&'a str>,
 }
 
 impl Default for Campaign<'_> {
@@ -127,6 +129,7 @@ impl Default for Campaign<'_> {
             worker_salt: "",
             concurrency: 1,
             program: None,
+            sessions: None,
         }
     }
 }
@@ -174,6 +177,9 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
     if let Some((found, contents)) = campaign.program {
         record["implementation"]["program"] =
             json!({"path": "/usr/lib/interpreter", "path_match": found, "sha256": hex_of(contents)});
+    }
+    if let Some(mode) = campaign.sessions {
+        record["implementation"]["session"] = json!({"index": 0, "mode": mode, "warmup": 0});
     }
     record["outcome"] = json!(outcome);
     for phase in record["phases"].as_array_mut().unwrap() {

@@ -129,6 +129,7 @@ def test_one_row_per_planned_attempt_as_recorded(campaign_run: Path) -> None:
         assert all(type(value) is float for value in row.metrics.values())
         assert row.started_at == record["started_at"]
         assert row.concurrency == 1
+        assert row.session == record["implementation"]["session"]["mode"] == "fresh"
         assert row.worker_id == record["implementation"]["worker_id"]
         program = record["implementation"].get("program")
         if program is None:
@@ -142,6 +143,34 @@ def test_one_row_per_planned_attempt_as_recorded(campaign_run: Path) -> None:
     too_few = row_named(rows, "cg-too-few")
     assert too_few.verdict is not None and too_few.verdict != "reached"
     assert too_few.metrics["relative_gap"] > row_named(rows, "cholesky").metrics["relative_gap"]
+
+
+def test_rows_say_a_reused_session_served_them(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [
+            metewand_binary(), "campaign", "run", str(EXAMPLE),
+            "--problem", "ridge", "--dataset", "small", "--implementation", "cholesky", "--repetitions", "2",
+            "--sessions", "reuse",
+            "--out", str(tmp_path / "campaign"), "--state-dir", str(tmp_path / "state"), "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    try:
+        assert completed.returncode == 0, completed.stderr
+        rows = load(tmp_path / "campaign")
+        assert [row.session for row in rows] == ["reuse", "reuse"]
+        assert [row.verdict for row in rows] == ["reached", "reached"]
+        indices = sorted(
+            record_of(tmp_path / "campaign", row.attempt_id)["implementation"]["session"]["index"] for row in rows
+        )
+        assert indices == [0, 1]
+        # A reused session's attempt says no start-up of its own and no peak memory (its session had not ended).
+        assert all(row.peak_memory_bytes is None for row in rows)
+    finally:
+        make_writable(tmp_path)
 
 
 def test_rows_agree_with_the_export_where_they_overlap(campaign_run: Path) -> None:

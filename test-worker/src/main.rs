@@ -125,6 +125,9 @@ enum Fault {
     Nondeterministic,
     /// Make the output the same whatever the seed, as an exact solver's is.
     IgnoreSeed,
+    /// Answer `reset` and lose the state every later `execute` needs: each answers with a manifest it did not
+    /// write.
+    Corrupt,
 }
 
 impl Fault {
@@ -157,6 +160,7 @@ impl Fault {
             "junk-stdout" => Fault::JunkStdout,
             "nondeterministic" => Fault::Nondeterministic,
             "ignore-seed" => Fault::IgnoreSeed,
+            "corrupt" => Fault::Corrupt,
             _ => usage(&format!("unknown fault {name:?}")),
         }
     }
@@ -375,6 +379,7 @@ fn serve(options: &Options) -> ! {
                 | Fault::Nondeterministic
                 | Fault::IgnoreSeed,
             ) => {}
+            Some(Fault::Corrupt) => CORRUPTED.store(true, std::sync::atomic::Ordering::SeqCst),
         }
         if out.write_all(&line).and_then(|()| out.flush()).is_err() {
             process::exit(2);
@@ -395,6 +400,14 @@ fn serve(options: &Options) -> ! {
             _ => {}
         }
     }
+}
+
+/// Set once a `reset` with [`Fault::Corrupt`] was answered.
+static CORRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a `reset` with [`Fault::Corrupt`] was answered.
+fn corrupted() -> bool {
+    CORRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// Writes the monotonic clock to stderr every millisecond, forever.
@@ -471,7 +484,9 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
         }
         "execute" => {
             let request: ExecuteRequest = decode(request)?;
-            write(&Path::new(request.result_dir.as_str()).join("result.json"), "{\"answer\":42}\n")?;
+            if !corrupted() {
+                write(&Path::new(request.result_dir.as_str()).join("result.json"), "{\"answer\":42}\n")?;
+            }
             json!({
                 "id": id, "implementation_time_ns": 1234, "ok": true, "result": {"manifest": "result.json"},
                 "statistics": {"iterations": 1},

@@ -5,6 +5,7 @@
 
 mod index;
 mod plan;
+mod reuse;
 mod runner;
 mod slurm;
 
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, RunConfig, RunSummary, Silent};
+use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::RunOptions;
 use metewand_runtime::cpus::SlotPlan;
@@ -64,6 +66,18 @@ impl Bench {
 
     /// Runs campaign `name` into folder `out` with `jobs` jobs.
     pub fn run(&self, name: &str, out: &str, jobs: usize, retry_failed: bool) -> RunSummary {
+        self.run_with(name, out, jobs, retry_failed, SessionMode::Fresh)
+    }
+
+    /// Runs campaign `name` into folder `out` with `jobs` jobs, its implementation sessions served as `sessions`.
+    pub fn run_with(
+        &self,
+        name: &str,
+        out: &str,
+        jobs: usize,
+        retry_failed: bool,
+        sessions: SessionMode,
+    ) -> RunSummary {
         let repository = self.load();
         let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
         let environment = metewand_campaign::environment::capture(&repository);
@@ -75,7 +89,8 @@ impl Bench {
             retry_failed,
             programs,
             rerun_changed: false,
-            sessions: metewand_protocol::generated::attempt_record::SessionMode::Fresh,
+            sessions,
+            warmup: if sessions == SessionMode::Reuse { plan.sessions().1 } else { 0 },
             options: RunOptions::new(self.state()),
         };
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()

@@ -298,7 +298,7 @@ fn an_evaluator_started_beside_the_implementation_never_runs_while_it_is_timed()
 }
 
 /// With the judge's command given `args`.
-fn with_judge(bench: &Bench, args: &str) {
+pub(crate) fn with_judge(bench: &Bench, args: &str) {
     let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
     let judge = r#"command = ["@W@", "serve", "--conformant", "--quiet"]
 source = "src-judge""#

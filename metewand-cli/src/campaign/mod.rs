@@ -170,10 +170,11 @@ struct RunArgs {
     /// used where namespaces are refused)
     #[arg(long)]
     sweep_processes: bool,
-    /// fresh: each attempt starts its implementation's worker (the default, the stronger isolation); reuse: one
-    /// worker process serves consecutive attempts of its worker on a slot, reset between them
-    #[arg(long, value_enum, default_value = "fresh")]
-    sessions: Sessions,
+    /// fresh: each attempt starts its implementation's worker (the stronger isolation); reuse: one worker process
+    /// serves consecutive attempts of its worker on a slot, reset between them [default: the campaign's `sessions`,
+    /// or fresh]
+    #[arg(long, value_enum)]
+    sessions: Option<Sessions>,
 }
 
 /// How implementation sessions serve attempts.

@@ -9,6 +9,7 @@ use crate::{Failure, print_out, say};
 
 use super::progress::{Live, Plain};
 use super::*;
+use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
@@ -27,16 +28,19 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, environment)
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     let cpus = args.jobs.cpus("campaign run");
+    let sessions = match args.sessions {
+        None => plan.sessions().0,
+        Some(Sessions::Fresh) => SessionMode::Fresh,
+        Some(Sessions::Reuse) => SessionMode::Reuse,
+    };
     let config = RunConfig {
         jobs,
         cpus,
         retry_failed: args.retry_failed,
         programs,
         rerun_changed: args.rerun_changed,
-        sessions: match args.sessions {
-            Sessions::Fresh => metewand_protocol::generated::attempt_record::SessionMode::Fresh,
-            Sessions::Reuse => metewand_protocol::generated::attempt_record::SessionMode::Reuse,
-        },
+        sessions,
+        warmup: if sessions == SessionMode::Reuse { plan.sessions().1 } else { 0 },
         options: options.cancel_on(cancel),
     };
     let observer: Box<dyn Observer> = if args.quiet {

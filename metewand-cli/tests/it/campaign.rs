@@ -389,6 +389,48 @@ fn ctrl_c_cancels_the_running_attempts_and_a_second_run_of_the_folder_is_refused
     );
 }
 
+/// With reused sessions, a session is held (stopped) between the attempts it serves: Ctrl-C at any moment leaves
+/// no process of it, held or serving, and the held one's folder is gone from the state.
+#[test]
+fn ctrl_c_leaves_no_held_session() {
+    // The solver names a path of this test's own on its command line, to be found among the processes.
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let marker = PathBuf::from(format!("/nonexistent/metewand-held-{}-{nanos}", std::process::id()));
+    let bench = Bench::new(&format!(r#""--pid-dir", "{}""#, marker.display()));
+    let toml = fs::read_to_string(bench.path("repo/metewand.toml")).unwrap();
+    let judge = r#""--conformant", "--quiet"]
+source = "src-judge""#;
+    assert!(toml.contains(judge));
+    let slow_judge = r#""--conformant", "--quiet", "--delay", "evaluate=300"]
+source = "src-judge""#;
+    fs::write(bench.path("repo/metewand.toml"), toml.replacen(judge, slow_judge, 1)).unwrap();
+    let marked = || {
+        let needle = marker.to_str().unwrap().as_bytes().to_vec();
+        fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+            .filter(|entry| {
+                fs::read(entry.path().join("cmdline"))
+                    .is_ok_and(|cmdline| cmdline.windows(needle.len()).any(|w| w == needle))
+            })
+            .count()
+    };
+    let mut child = command(&bench.run_args("main", "state", &["--sessions", "reuse"])).spawn().unwrap();
+    let folder = bench.folder("state", "main");
+    let recorded = |dir: &Path| dir.join("attempt.json").exists();
+    let held = wait_for(&mut child, "a record written", || count_entries(&folder.join("attempts"), recorded) >= 1);
+    assert!(held, "the campaign ended by itself");
+    assert_eq!(marked(), 1, "one solver serves the attempts");
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    assert_eq!(marked(), 0, "no solver is left");
+    let sessions = fs::read_dir(bench.path("state/sessions")).map_or(0, Iterator::count);
+    assert_eq!(sessions, 0, "no held session's folder is left");
+    assert!(outcomes(&folder).values().any(|outcome| outcome == "reached"));
+}
+
 #[test]
 fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
     // The solver's execute lasts long enough that even the last moment's kill lands while that attempt still runs.

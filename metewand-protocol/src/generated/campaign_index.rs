@@ -217,7 +217,7 @@ impl<'de> ::serde::Deserialize<'de> for FailureMessage {
             })
     }
 }
-///The implementation's name and session, what it claimed of its own time, and its peak resident memory when its session ended cleanly.
+///The implementation's name and worker, how its session served the attempt (absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -233,6 +233,12 @@ pub struct Implementation {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub program: ::std::option::Option<super::attempt_record::WorkerProgram>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub session: ::std::option::Option<super::attempt_record::Session>,
     pub worker_id: super::common::WorkerId,
 }
 ///`ImplementationName`

@@ -466,6 +466,36 @@ fn attempts_of_different_concurrency_are_separate_named_rows() {
     assert_eq!(names, ["fast", "slow"], "one concurrency: the plain names");
 }
 
+/// Attempts served by reused sessions (no start-up, state kept between attempts) are never pooled with fresh ones:
+/// each implementation that has both becomes two rows, named so; records that do not say were fresh.
+#[test]
+fn attempts_of_fresh_and_reused_sessions_are_separate_named_rows() {
+    let dir = temp();
+    let plan = || vec![Planned::new("ridge", "small", "fast"), Planned::new("ridge", "small", "slow").time(9_000_000)];
+    write_campaign(&at(&dir, "before"), &Campaign::default(), &plan());
+    write_campaign(
+        &at(&dir, "reused"),
+        &Campaign { name: "reused", sessions: Some("reuse"), ..Campaign::default() },
+        &plan(),
+    );
+    write_campaign(
+        &at(&dir, "fresh"),
+        &Campaign { name: "fresh", sessions: Some("fresh"), ..Campaign::default() },
+        &plan(),
+    );
+    let report = Report::new(&Records::read(&[at(&dir, "before"), at(&dir, "reused")]).unwrap(), Some(dir.path()));
+    let mut names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        ["fast (fresh sessions)", "fast (reused sessions)", "slow (fresh sessions)", "slow (reused sessions)"]
+    );
+    assert!(report.problems[0].rows.iter().all(|row| row.attempts == 1), "nothing pooled");
+    let report = Report::new(&Records::read(&[at(&dir, "before"), at(&dir, "fresh")]).unwrap(), Some(dir.path()));
+    let names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    assert_eq!(names, ["fast", "slow"], "fresh sessions, said or not: the plain names");
+}
+
 /// An implementation whose worker changed between campaigns (another program, command or source: another
 /// identity) is two rows, each named by its identity's first digits; implementations that did not change keep
 /// their names, and a concurrency that also differs is named beside it.

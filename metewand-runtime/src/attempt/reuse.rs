@@ -20,6 +20,7 @@ use crate::protocol::common::WorkerId;
 #[derive(Debug)]
 pub struct HeldSessions {
     mode: rec::SessionMode,
+    warmup: u64,
     held: Option<Held>,
 }
 
@@ -32,6 +33,10 @@ pub(super) struct Held {
     pub(super) served: u64,
     /// How many of the session's phases were before this attempt's.
     pub(super) since: usize,
+    /// How many warm-up cycles it ran before its first attempt.
+    pub(super) warmup: u64,
+    /// The session's phases its warm-up took, which no attempt records.
+    pub(super) skip: std::ops::Range<usize>,
 }
 
 impl std::fmt::Debug for Held {
@@ -52,7 +57,15 @@ impl Held {
 impl HeldSessions {
     /// Sessions served as `mode` says.
     pub fn new(mode: rec::SessionMode) -> HeldSessions {
-        HeldSessions { mode, held: None }
+        HeldSessions { mode, warmup: 0, held: None }
+    }
+
+    /// Has each new reused session run `cycles` discarded prepare, execute and reset cycles on its first attempt's
+    /// inputs before that attempt's own prepare (nothing for fresh sessions).
+    #[must_use]
+    pub fn warmup(mut self, cycles: u64) -> HeldSessions {
+        self.warmup = cycles;
+        self
     }
 
     /// How sessions are served.
@@ -68,7 +81,7 @@ impl HeldSessions {
     }
 
     pub(super) fn lend(&mut self) -> Option<Reuse> {
-        (self.mode == rec::SessionMode::Reuse).then(|| Reuse { held: self.held.take() })
+        (self.mode == rec::SessionMode::Reuse).then(|| Reuse { held: self.held.take(), warmup: self.warmup })
     }
 
     pub(super) fn give_back(&mut self, reuse: Option<Reuse>) {
@@ -87,6 +100,7 @@ impl Drop for HeldSessions {
 /// What an attempt run with reused sessions carries: the session held for it, if any, and given back after it.
 pub(super) struct Reuse {
     pub(super) held: Option<Held>,
+    pub(super) warmup: u64,
 }
 
 /// How the attempt's implementation session starts.
@@ -155,29 +169,41 @@ impl Run<'_, '_> {
     }
 
     /// Connects the session `start` says, and shows a new held session its dataset.
-    pub(super) fn serve(&mut self, start: Start, worker: &WorkerId) -> Result<Serving, Failure> {
+    pub(super) fn serve(
+        &mut self,
+        start: Start,
+        worker: &WorkerId,
+        prepare: &PrepareParams,
+    ) -> Result<Serving, Failure> {
         match start {
             Start::Held(held) => Ok(Serving::Held(held)),
             Start::New { config, folder: None } => {
                 self.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
             }
             Start::New { config, folder: Some(folder) } => {
+                let cycles = self.reuse.as_ref().map_or(0, |reuse| reuse.warmup);
                 let connected = self.connect::<crate::session::Implementation>(*config).and_then(|mut session| {
-                    match session.show_in_place_of(&self.entry, &folder.join("dataset")) {
-                        Ok(()) => Ok(session),
-                        Err(error) => {
+                    let warmed = session
+                        .show_in_place_of(&self.entry, &folder.join("dataset"))
+                        .map_err(|error| Failure::session(&error))
+                        .and_then(|()| self.warm_up(&mut session, &folder, prepare, cycles));
+                    match warmed {
+                        Ok(skip) => Ok((session, skip)),
+                        Err(failure) => {
                             self.phases.extend(session.phases().iter().cloned());
-                            Err(Failure::session(&error))
+                            Err(failure)
                         }
                     }
                 });
                 match connected {
-                    Ok(session) => Ok(Serving::Held(Box::new(Held {
+                    Ok((session, skip)) => Ok(Serving::Held(Box::new(Held {
                         session,
                         worker: worker.clone(),
                         folder,
                         served: 0,
                         since: 0,
+                        warmup: cycles,
+                        skip,
                     }))),
                     Err(failure) => {
                         let _ = remove_tree(&folder);
@@ -186,6 +212,35 @@ impl Run<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Runs `cycles` discarded prepare, execute and reset cycles on this attempt's inputs in a new held session,
+    /// each result in `work/warmup-<i>/`, removed after it. Returns the session's phases they took, which are not the
+    /// attempt's; a failure is the attempt's, as the same requests' would be.
+    fn warm_up(
+        &self,
+        session: &mut crate::Session<crate::session::Implementation>,
+        folder: &Path,
+        prepare: &PrepareParams,
+        cycles: u64,
+    ) -> Result<std::ops::Range<usize>, Failure> {
+        let first = session.phases().len();
+        for cycle in 0..cycles {
+            let dir = folder.join(format!("work/warmup-{cycle}"));
+            fs::create_dir(&dir).map_err(|source| {
+                Failure::executor("warming up a session", FsError::Io { action: "create", path: dir.clone(), source })
+            })?;
+            let execute = ExecuteParams { result_dir: self.path(&dir)? };
+            session
+                .prepare(prepare.clone())
+                .and_then(|()| session.execute(execute))
+                .and_then(|_| session.reset())
+                .map_err(|error| Failure::session(&error))?;
+            remove_tree(&dir).map_err(|source| {
+                Failure::executor("warming up a session", FsError::Io { action: "remove", path: dir, source })
+            })?;
+        }
+        Ok(first..session.phases().len())
     }
 
     /// A held session's requests for this attempt, its seal, and the copy of its result: the session is kept (see
@@ -200,7 +255,8 @@ impl Run<'_, '_> {
         self.saw(&held.session);
         self.implementation.cpus = Some(held.session.cpus().clone());
         let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
-        self.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup: SafeUint::default() });
+        let warmup = SafeUint::try_from(held.warmup).unwrap_or(SafeUint::MAX);
+        self.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup });
         let result_dir = held.folder.join(format!("work/result-{}", held.served));
         let execute = match fs::create_dir(&result_dir)
             .map_err(|source| {
@@ -236,7 +292,9 @@ impl Run<'_, '_> {
             Ok((response, sealed))
         });
         self.last_worker = Some((Role::Implementation, last));
-        self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+        let skip = held.skip.clone();
+        let phases = held.session.phases().iter().enumerate().skip(held.since);
+        self.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));
         let (response, sealed) = match outcome {
             Ok(done) => done,
             Err(error) => {
@@ -260,6 +318,30 @@ impl Run<'_, '_> {
                 Err(failure)
             }
         }
+    }
+
+    /// After a reused session failed in this attempt (and was ended): says so in the attempt's implementation log,
+    /// which the next session appends to, and removes the places made for the ended one (`TMPDIR`, result).
+    pub(super) fn clear_for_new_session(&mut self, failure: &Failure) -> Result<(), Failure> {
+        let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
+        let note = format!(
+            "[metewand: the reused session failed ({}); the attempt runs again in a new session]\n",
+            failure.message
+        );
+        if let Ok(mut file) = crate::session::append_log(&log) {
+            let _ = io::Write::write_all(&mut file, note.as_bytes());
+        }
+        self.log_continues = self.logs[role_index(Role::Implementation)] && fs::symlink_metadata(&log).is_ok();
+        let work = self.folder.join("work");
+        for folder in [work.join(format!("tmp-{}", Role::Implementation)), work.join("result")] {
+            match fs::symlink_metadata(&folder) {
+                Ok(_) => remove_tree(&folder).map_err(|source| {
+                    Failure::executor("ending a reused session", FsError::Io { action: "remove", path: folder, source })
+                })?,
+                Err(_) => continue,
+            }
+        }
+        Ok(())
     }
 
     /// The session held for `worker`, if one is and it still runs; a held session of another worker (or one that
@@ -300,7 +382,10 @@ impl Run<'_, '_> {
             .and_then(|()| held.session.reset())
             .and_then(|()| held.session.show_in_place_of(&self.entry, &held.folder.join("dataset")));
         match taken {
-            Ok(()) => Some(held),
+            Ok(()) => {
+                self.logs[role_index(Role::Implementation)] = true;
+                Some(held)
+            }
             Err(_) => {
                 held.end();
                 // The new session creates the log again; what the ended one wrote there is the session's.

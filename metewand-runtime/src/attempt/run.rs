@@ -161,6 +161,9 @@ pub(super) struct Run<'p, 'r> {
     pub(super) reuse: Option<Reuse>,
     /// How the implementation's session served the attempt, once it answered hello.
     pub(super) session: Option<rec::Session>,
+    /// Whether the implementation's log is already there, written by a reused session this attempt ended: the next
+    /// session appends to it.
+    pub(super) log_continues: bool,
 }
 
 impl<'p, 'r> Run<'p, 'r> {
@@ -205,6 +208,7 @@ impl<'p, 'r> Run<'p, 'r> {
             logs: [false; 3],
             reuse: None,
             session: None,
+            log_continues: false,
         }
     }
 
@@ -309,7 +313,9 @@ impl<'p, 'r> Run<'p, 'r> {
                 return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
             }
         }
-        let checked = logs.expect_absent(&format!("{role}.log")).and_then(|()| work.create_dir(&format!("tmp-{role}")));
+        let continues = self.log_continues && role == Role::Implementation;
+        let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) }
+            .and_then(|()| work.create_dir(&format!("tmp-{role}")));
         let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
         if let Some(output) = output_folder(role) {
             work.create_dir(output).map_err(|error| self.unexpected(error))?;
@@ -398,6 +404,9 @@ impl<'p, 'r> Run<'p, 'r> {
             }
         }
         let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
+        if self.log_continues && role == Role::Implementation {
+            config = config.continue_log();
+        }
         if let Some(flag) = self.cancel {
             config = config.cancel_flag(flag);
         }
@@ -486,7 +495,7 @@ impl<'p, 'r> Run<'p, 'r> {
                     .spawn_scoped(scope, move || crate::Session::<crate::session::Evaluator>::connect(config));
                 (connecting, tmpdir, params)
             });
-            let connected = self.serve(start, worker.identity());
+            let connected = self.serve(start, worker.identity(), &prepare);
             let evaluator = evaluator.map(|(connecting, tmpdir, params)| {
                 let session = connecting
                     .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
@@ -569,11 +578,11 @@ impl<'p, 'r> Run<'p, 'r> {
             Err(failure) if reused && failure.kind != FailureKind::Cancelled => {
                 self.phases.truncate(phases);
                 self.result = None;
-                self.remove_places(Role::Implementation)?;
+                self.clear_for_new_session(&failure)?;
                 let worker = self.plan.worker(self.plan.implementation.worker());
                 let (start, tmpdir) = self.implementation_start(worker, result_dir)?;
                 let prepare = self.prepare_params(start.dataset_dir())?;
-                let serving = self.serve(start, worker.identity())?;
+                let serving = self.serve(start, worker.identity(), &prepare)?;
                 self.serving_session(serving, prepare, execute, result_dir, tmpdir)
             }
             ran => ran,

@@ -1,4 +1,5 @@
-//! `[campaigns.NAME]`: the axes of a campaign (problems, datasets, implementations, both seeds, repetitions),
+//! `[campaigns.NAME]`: the axes of a campaign (problems, datasets, implementations, both seeds, repetitions) and how
+//! its implementation sessions serve attempts (`sessions`, `warmup`),
 //! checked with positions like every other key. Planning the attempts is `metewand-campaign`'s; what is checked
 //! here is what a plan needs to be possible: names that exist, nonempty axes, seeds in range and a plan of at most
 //! [`MAX_PLAN_ATTEMPTS`].
@@ -6,12 +7,16 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_protocol::strict::SafeUint;
 use serde_json::Value;
 use toml::de::DeValue;
 
 use super::toml_value::{Source, Table, Value_, string, to_json, wrong_type};
 use crate::diagnostic::{CheckError, CheckErrorKind};
+
+/// The most warm-up cycles a campaign may ask of each reused session.
+pub const MAX_WARMUP: u64 = 1000;
 
 /// The most attempts one campaign may plan: more is a check error giving the size.
 pub const MAX_PLAN_ATTEMPTS: u64 = 1_000_000;
@@ -77,6 +82,12 @@ pub struct CampaignSpec {
     pub implementation_seeds: Seeds,
     /// Attempts per cell with identical inputs (default 1).
     pub repetitions: u64,
+    /// How implementation sessions serve its attempts (`sessions`, default `"fresh"`; `campaign run --sessions`
+    /// overrides it).
+    pub sessions: SessionMode,
+    /// Discarded prepare and execute cycles a reused session runs before its first attempt (`warmup`, default 0;
+    /// only with `sessions = "reuse"`).
+    pub warmup: u64,
 }
 
 impl CampaignSpec {
@@ -102,8 +113,16 @@ pub(crate) struct Known<'a> {
     pub implementations: Vec<&'a str>,
 }
 
-pub(crate) const CAMPAIGN_KEYS: &[&str] =
-    &["problems", "datasets", "implementations", "dataset_seeds", "implementation_seeds", "repetitions"];
+pub(crate) const CAMPAIGN_KEYS: &[&str] = &[
+    "problems",
+    "datasets",
+    "implementations",
+    "dataset_seeds",
+    "implementation_seeds",
+    "repetitions",
+    "sessions",
+    "warmup",
+];
 
 fn invalid(source: &Source<'_>, span: Range<usize>, key: String, message: String) -> CheckError {
     source.error(span, CheckErrorKind::InvalidValue { key, message })
@@ -185,8 +204,55 @@ pub(crate) fn check(
             }
         },
     };
-    let spec =
-        CampaignSpec { name, problems, datasets, implementations, dataset_seeds, implementation_seeds, repetitions };
+    let sessions = match table.get("sessions") {
+        None => SessionMode::Fresh,
+        Some(value) => match string(value, table.member("sessions"), source)? {
+            "fresh" => SessionMode::Fresh,
+            "reuse" => SessionMode::Reuse,
+            other => {
+                return Err(invalid(
+                    source,
+                    value.span(),
+                    table.member("sessions"),
+                    format!("is {other:?}; it must be \"fresh\" (each attempt its own worker process) or \"reuse\""),
+                ));
+            }
+        },
+    };
+    let warmup = match table.get("warmup") {
+        None => 0,
+        Some(value) => match to_json(value, &table.member("warmup"), source)? {
+            Value::Number(number) if number.as_u64().is_some_and(|n| n <= MAX_WARMUP) => number.as_u64().unwrap_or(0),
+            _ => {
+                return Err(invalid(
+                    source,
+                    value.span(),
+                    table.member("warmup"),
+                    format!("must be a whole number from 0 to {MAX_WARMUP}"),
+                ));
+            }
+        },
+    };
+    if warmup > 0 && sessions != SessionMode::Reuse {
+        let value = table.get("warmup").expect("a warmup above 0 was written");
+        return Err(invalid(
+            source,
+            value.span(),
+            table.member("warmup"),
+            "warms up a reused session, so it needs sessions = \"reuse\" in the same table".to_owned(),
+        ));
+    }
+    let spec = CampaignSpec {
+        name,
+        problems,
+        datasets,
+        implementations,
+        dataset_seeds,
+        implementation_seeds,
+        repetitions,
+        sessions,
+        warmup,
+    };
     let size = spec.size();
     if size > MAX_PLAN_ATTEMPTS {
         return Err(source.error(

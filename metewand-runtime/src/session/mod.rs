@@ -105,6 +105,7 @@ pub struct SessionConfig {
     confinement: Option<Confinement>,
     cpus: Option<CpuSet>,
     count_left_running: bool,
+    continue_log: bool,
 }
 
 impl SessionConfig {
@@ -129,7 +130,15 @@ impl SessionConfig {
             confinement: None,
             cpus: None,
             count_left_running: false,
+            continue_log: false,
         }
+    }
+
+    /// Appends to the log file already at the log path (one the executor made, for an earlier session of the same
+    /// attempt) instead of creating it; it is still never a link or a FIFO.
+    pub fn continue_log(mut self) -> SessionConfig {
+        self.continue_log = true;
+        self
     }
 
     /// Runs the worker confined as `confinement` says, as far as the kernel allows (what was in force is
@@ -269,6 +278,18 @@ fn create_log(path: &Path) -> std::io::Result<File> {
     std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(flags.bits() as i32).open(path)
 }
 
+/// Opens a log the executor made earlier for appending, with `O_NOFOLLOW | O_NONBLOCK`, and only a regular file.
+pub(crate) fn append_log(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    #[allow(clippy::disallowed_methods, reason = "following no link and blocking on no FIFO, as files/ would")]
+    let file = std::fs::OpenOptions::new().append(true).custom_flags(flags.bits() as i32).open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("the log is not a regular file"));
+    }
+    Ok(file)
+}
+
 /// A session with one worker, its role chosen at run time; requests go through [`WorkerSession::call`].
 ///
 /// The role-typed [`Session`] wraps this and is what most callers want.
@@ -333,9 +354,10 @@ impl WorkerSession {
             confinement,
             cpus,
             count_left_running,
+            continue_log,
         } = config;
         let early = |kind| SessionError::new(role, Phase::Hello, kind, Vec::new(), None);
-        let log = create_log(&log_path).map_err(|source| {
+        let log = if continue_log { append_log(&log_path) } else { create_log(&log_path) }.map_err(|source| {
             early(SessionErrorKind::ExecutorIo { action: "creating the worker's log file", source })
         })?;
         let confinement_asked = confinement

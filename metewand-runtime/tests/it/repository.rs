@@ -615,6 +615,7 @@ fn with_campaign(table: &str) -> tempfile::TempDir {
 
 #[test]
 fn a_campaign_fills_its_defaults_and_reads_both_seed_forms() {
+    use metewand_runtime::protocol::generated::attempt_record::SessionMode;
     use metewand_runtime::protocol::strict::SafeUint;
     use metewand_runtime::repository::Seeds;
     let dir = with_campaign("dataset_seeds = { from = 5, count = 3 }\nimplementation_seeds = [7, 1]\nrepetitions = 2");
@@ -630,11 +631,15 @@ fn a_campaign_fills_its_defaults_and_reads_both_seed_forms() {
     let plain = with_campaign("");
     let spec = CheckedRepository::load(plain.path()).unwrap().campaign("c").unwrap().clone();
     assert_eq!((spec.dataset_seeds, spec.repetitions), (Seeds::zero(), 1));
+    assert_eq!((spec.sessions, spec.warmup), (SessionMode::Fresh, 0));
+    let reused = with_campaign("sessions = \"reuse\"\nwarmup = 3");
+    let spec = CheckedRepository::load(reused.path()).unwrap().campaign("c").unwrap().clone();
+    assert_eq!((spec.sessions, spec.warmup), (SessionMode::Reuse, 3));
 }
 
 #[test]
 fn campaign_mistakes_are_reported_at_their_position() {
-    let cases: [(&str, &str, &str); 8] = [
+    let cases: [(&str, &str, &str); 12] = [
         (
             "implementations = [\"exact\", \"fast\"]",
             "\"fast\"",
@@ -645,6 +650,10 @@ fn campaign_mistakes_are_reported_at_their_position() {
         ("dataset_seeds = [0, -1]", "-1", "must be a seed"),
         ("dataset_seeds = { from = 9007199254740990, count = 3 }", "3 }", "would pass 9007199254740991"),
         ("repetitions = 0", "0", "at least 1"),
+        ("sessions = \"warm\"", "\"warm\"", "must be \"fresh\""),
+        ("sessions = true", "true", "string"),
+        ("sessions = \"reuse\"\nwarmup = 1001", "1001", "from 0 to 1000"),
+        ("warmup = 2", "2", "needs sessions = \"reuse\""),
         ("seeds = [1]", "seeds", "unknown key"),
         (
             "dataset_seeds = { from = 0, count = 1000 }\nimplementation_seeds = { from = 0, count = 1001 }",

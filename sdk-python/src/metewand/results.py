@@ -159,6 +159,11 @@ class AttemptRow:
     concurrency: int | None
     """How many attempts the campaign ran at once (``-j``) when this one ran."""
 
+    session: str | None
+    """How the implementation's session served the attempt: ``fresh`` (a worker process of its own)
+    or ``reuse`` (one that serves consecutive attempts, ``campaign run --sessions reuse``); None
+    when the record does not say (records written before sessions could be reused were fresh)."""
+
     worker_id: str | None
     """The implementation's resolved worker identity."""
 
@@ -570,6 +575,7 @@ _NOTHING: dict[str, Any] = {
     "metrics": MappingProxyType({}),
     "started_at": None,
     "concurrency": None,
+    "session": None,
     "worker_id": None,
     "program": None,
     "program_sha256": None,
@@ -649,6 +655,7 @@ def _from_record(record: AttemptRecord) -> dict[str, Any]:
                 "program": None if program is None else {
                     "path": program.path, "path_match": program.path_match, "sha256": program.sha256,
                 },
+                "session": None if implementation.session is None else {"mode": implementation.session.mode},
             },
             "metrics": record.metrics,
             "started_at": record.started_at,
@@ -681,10 +688,15 @@ def _from_entry(entry: dict[str, Any]) -> dict[str, Any]:
         "metrics": _numeric(entry["metrics"]),
         "started_at": entry["started_at"],
         "concurrency": entry["concurrency"],
+        "session": _session_mode(implementation.get("session")),
         "worker_id": implementation["worker_id"],
         "program": None if program is None else (program.get("path_match") or program["path"]),
         "program_sha256": None if program is None else program["sha256"],
     }
+
+
+def _session_mode(session: Any) -> str | None:
+    return None if session is None else str(session["mode"])
 
 
 def _timed_seconds(

@@ -25,7 +25,13 @@ from metewand._strict import (
     check_object,
     check_string,
 )
-from metewand.models.attempt_record import WorkerProgram, _failure_kind, _outcome, _problem_timed
+from metewand.models.attempt_record import (
+    Session,
+    WorkerProgram,
+    _failure_kind,
+    _outcome,
+    _problem_timed,
+)
 from metewand.models.common import (
     _attempt_id,
     _phase,
@@ -117,8 +123,9 @@ class CampaignIndex:
     """The entry's format: 1, the only one this version reads."""
 
     implementation: Implementation
-    """The implementation's name and session, what it claimed of its own time, and its peak resident
-    memory when its session ended cleanly.
+    """The implementation's name and worker, how its session served the attempt (absent in entries
+    of records that do not say), what it claimed of its own time, and its peak resident memory
+    when its session ended cleanly.
     """
 
     metrics: dict[str, Any]
@@ -424,11 +431,19 @@ class Failure:
 
 
 class Implementation:
-    """The implementation's name and session, what it claimed of its own time, and its peak resident
-    memory when its session ended cleanly.
+    """The implementation's name and worker, how its session served the attempt (absent in entries
+    of records that do not say), what it claimed of its own time, and its peak resident memory
+    when its session ended cleanly.
     """
 
-    __slots__ = ("implementation_time_ns", "name", "peak_rss_bytes", "program", "worker_id")
+    __slots__ = (
+        "implementation_time_ns",
+        "name",
+        "peak_rss_bytes",
+        "program",
+        "session",
+        "worker_id",
+    )
 
     implementation_time_ns: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -447,6 +462,15 @@ class Implementation:
     worker_id already covers.
     """
 
+    session: Session | None
+    """How the implementation's session served the attempt: fresh (a worker process of its own, the
+    default) or reuse (one worker process serving consecutive attempts of the same worker on a
+    campaign slot, reset between them). index counts the attempts the session served before this
+    one (0 for its first); warmup is the number of discarded prepare and execute cycles the
+    session ran before its first attempt. Absent from records written before sessions could be
+    reused.
+    """
+
     worker_id: str
     """A resolved worker identity."""
 
@@ -461,6 +485,7 @@ class Implementation:
         name: str,
         peak_rss_bytes: int | None,
         program: WorkerProgram | None = None,
+        session: Session | None = None,
         worker_id: str,
     ) -> None:
         self.implementation_time_ns = (
@@ -473,6 +498,7 @@ class Implementation:
             None if peak_rss_bytes is None else _safe_uint(peak_rss_bytes, "/peak_rss_bytes")
         )
         self.program = None if program is None else check_model(program, "/program", WorkerProgram)
+        self.session = None if session is None else check_model(session, "/session", Session)
         self.worker_id = _worker_id(worker_id, "/worker_id")
 
     @classmethod
@@ -500,6 +526,10 @@ class Implementation:
             model.program = WorkerProgram._decode(fields["program"], path + "/program")
         else:
             model.program = None
+        if "session" in fields:
+            model.session = Session._decode(fields["session"], path + "/session")
+        else:
+            model.session = None
         model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
         return model
 
@@ -512,6 +542,8 @@ class Implementation:
         }
         if self.program is not None:
             data["program"] = self.program.to_dict()
+        if self.session is not None:
+            data["session"] = self.session.to_dict()
         data["worker_id"] = self.worker_id
         return data
 
@@ -523,6 +555,7 @@ class Implementation:
             and self.name == other.name
             and self.peak_rss_bytes == other.peak_rss_bytes
             and self.program == other.program
+            and self.session == other.session
             and self.worker_id == other.worker_id
         )
 
@@ -530,7 +563,7 @@ class Implementation:
         return (
             f"Implementation(implementation_time_ns={self.implementation_time_ns!r}, "
             f"name={self.name!r}, peak_rss_bytes={self.peak_rss_bytes!r}, "
-            f"program={self.program!r}, worker_id={self.worker_id!r})"
+            f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"
         )
 
 

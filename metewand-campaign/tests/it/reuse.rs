@@ -1,0 +1,190 @@
+//! Reused implementation sessions (`--sessions reuse`): the same ids and verdicts as fresh sessions, a held worker
+//! stopped between attempts, and the workers that break their session between attempts (a failed or fatal reset, a
+//! corrupted state), each replaced by a new session without blaming an attempt.
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use metewand_protocol::generated::attempt_record::SessionMode;
+use serde_json::Value;
+
+use crate::{Bench, records};
+
+/// Each record's outcome, verdict, session and the implementation's phases, by attempt id.
+fn served(bench: &Bench, out: &str) -> BTreeMap<String, (Value, Value, Value, Vec<String>)> {
+    records(&bench.folder(out))
+        .into_iter()
+        .map(|(id, record)| {
+            let phases = record["phases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|phase| phase["role"] == "implementation")
+                .map(|phase| phase["phase"].as_str().unwrap().to_owned())
+                .collect();
+            let session = record["implementation"]["session"].clone();
+            (id, (record["outcome"].clone(), record["verdict"].clone(), session, phases))
+        })
+        .collect()
+}
+
+/// What every held session left in the state folder: nothing once the campaign ended.
+fn held_sessions_left(bench: &Bench) -> Vec<String> {
+    match fs::read_dir(bench.state().join("sessions")) {
+        Ok(entries) => entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn reused_sessions_give_the_ids_and_verdicts_of_fresh_ones_and_serve_consecutive_attempts() {
+    let bench = Bench::new("");
+    assert_eq!(bench.run_with("main", "fresh", 1, false, SessionMode::Fresh).exit().code(), 0);
+    assert_eq!(bench.run_with("main", "reuse", 1, false, SessionMode::Reuse).exit().code(), 0);
+    let (fresh, reused) = (served(&bench, "fresh"), served(&bench, "reuse"));
+    assert_eq!(fresh.len(), 4);
+    assert_eq!(fresh.keys().collect::<Vec<_>>(), reused.keys().collect::<Vec<_>>(), "the same attempt ids");
+    for (id, (outcome, verdict, session, phases)) in &fresh {
+        assert_eq!((outcome, verdict), (&reused[id].0, &reused[id].1), "{id}: the same outcome and verdict");
+        assert_eq!(session, &serde_json::json!({"index": 0, "mode": "fresh", "warmup": 0}), "{id}");
+        assert_eq!(phases, &["hello", "prepare", "execute", "shutdown"], "{id}");
+    }
+    // One slot, one worker: a single session serves all four attempts, in turn, and never says hello again.
+    let mut indices: Vec<u64> = reused.values().map(|served| served.2["index"].as_u64().unwrap()).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, [0, 1, 2, 3]);
+    for (id, (_, _, session, phases)) in &reused {
+        assert_eq!(session["mode"], "reuse", "{id}");
+        let expected: &[&str] =
+            if session["index"] == 0 { &["hello", "prepare", "execute"] } else { &["reset", "prepare", "execute"] };
+        assert_eq!(phases, expected, "{id}");
+    }
+    // Each attempt keeps its own result, log and record, as a fresh attempt does; no held session is left.
+    for (id, record) in records(&bench.folder("reuse")) {
+        let attempt = bench.folder("reuse").join("attempts").join(&id);
+        let result = |folder: &str| {
+            let result = bench.folder(folder).join("attempts").join(&id).join("work/result");
+            (fs::read(result.join("result.json")).unwrap(), fs::read(result.join("answer.txt")).unwrap())
+        };
+        assert_eq!(result("reuse"), result("fresh"), "{id}: the result copied out of the session");
+        assert_eq!(record["implementation"]["files"], records(&bench.folder("fresh"))[&id]["implementation"]["files"]);
+        assert_eq!(record["logs"]["implementation"], "logs/implementation.log", "{id}");
+        assert!(attempt.join("logs/implementation.log").is_file(), "{id}");
+    }
+    assert_eq!(held_sessions_left(&bench), Vec::<String>::new());
+}
+
+/// A held worker is stopped, every process of it, from its result's seal until its next attempt: a worker that
+/// writes the clock to its log every millisecond from its hello on leaves no tick while the evaluator judges
+/// (made 100 ms long), so each attempt's log starts long after the last one's ended.
+#[test]
+fn a_held_worker_never_runs_between_the_attempts_it_serves() {
+    let bench = Bench::new(r#""--fault", "tick@hello""#);
+    crate::runner::with_judge(&bench, r#""--delay", "evaluate=100""#);
+    assert_eq!(bench.run_with("main", "out", 1, false, SessionMode::Reuse).exit().code(), 0);
+    let folder = bench.folder("out");
+    let mut logs: Vec<(u64, Vec<u64>)> = records(&folder)
+        .iter()
+        .map(|(id, record)| {
+            let log = fs::read_to_string(folder.join("attempts").join(id).join("logs/implementation.log")).unwrap();
+            let ticks: Vec<u64> = log
+                .lines()
+                .filter_map(|line| line.strip_prefix("test-worker: tick "))
+                .map(|tick| tick.parse().unwrap())
+                .collect();
+            (record["implementation"]["session"]["index"].as_u64().unwrap(), ticks)
+        })
+        .collect();
+    logs.sort_unstable();
+    assert_eq!(logs.iter().map(|(index, _)| *index).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    for pair in logs.windows(2) {
+        let (last, next) = (&pair[0].1, &pair[1].1);
+        let (Some(ended), Some(started)) = (last.last(), next.first()) else {
+            panic!("every attempt's log has ticks: {pair:?}")
+        };
+        assert!(
+            started - ended >= 100_000_000,
+            "the held worker ran between attempts {} and {}: {} ns between their ticks",
+            pair[0].0,
+            pair[1].0,
+            started - ended
+        );
+    }
+}
+
+/// Workers that break their session between attempts: each attempt still gets a session that serves it, the
+/// attempts are judged as fresh ones are, and nothing is blamed on any of them.
+#[test]
+fn a_session_broken_between_attempts_is_replaced_without_blaming_an_attempt() {
+    // With how many attempts' logs say that the attempt ran again in a new session (`None`: it depends on when the
+    // worker is found gone).
+    for (fault, ran_again) in [
+        // The reset fails: the session ends before this attempt uses it.
+        ("fail@reset", Some(0)),
+        // The worker exits instead of answering its reset.
+        ("exit@reset", Some(0)),
+        // It answers its reset, then exits: the dataset cannot be shown to it, or its prepare finds it gone.
+        ("answer-then-exit@reset", None),
+        // It answers its reset, and every later execute names a result it did not write: the three attempts after
+        // the first each run again.
+        ("corrupt@reset", Some(3)),
+    ] {
+        let bench = Bench::new(&format!(r#""--fault", "{fault}""#));
+        assert_eq!(bench.run_with("main", "out", 1, false, SessionMode::Reuse).exit().code(), 0, "{fault}");
+        let folder = bench.folder("out");
+        for (id, record) in records(&folder) {
+            assert_eq!(record["outcome"], "reached", "{fault}, {id}: {}", record["failure"]);
+            assert_eq!(record["failure"], Value::Null, "{fault}, {id}");
+            // Every session is replaced after the attempt it served: each attempt is a new session's first.
+            assert_eq!(record["implementation"]["session"]["index"], 0, "{fault}, {id}");
+            let phases: Vec<&str> = record["phases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|phase| phase["role"] == "implementation")
+                .map(|phase| phase["phase"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                phases,
+                ["hello", "prepare", "execute"],
+                "{fault}, {id}: the failed session's phases are not this attempt's"
+            );
+        }
+        let notes = records(&folder)
+            .keys()
+            .filter(|id| {
+                fs::read_to_string(folder.join("attempts").join(id).join("logs/implementation.log"))
+                    .unwrap()
+                    .contains("the reused session failed")
+            })
+            .count();
+        if let Some(ran_again) = ran_again {
+            assert_eq!(notes, ran_again, "{fault}");
+        }
+        assert_eq!(held_sessions_left(&bench), Vec::<String>::new(), "{fault}");
+    }
+}
+
+/// `warmup = K` runs K discarded prepare, execute and reset cycles in each new reused session before its first
+/// attempt, on that attempt's inputs: a solver whose reset loses its state fails its first attempt only when warmed
+/// up (without `warmup`, each of its attempts is reached: see above), and no warm-up request is among the phases.
+#[test]
+fn a_warmed_up_session_ran_its_cycles_before_its_first_attempt_and_records_none_of_them() {
+    let bench = Bench::new(r#""--fault", "corrupt@reset""#);
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    let campaign = "[campaigns.main]\n";
+    assert!(toml.contains(campaign));
+    let warmed = toml.replacen(campaign, &format!("{campaign}sessions = \"reuse\"\nwarmup = 2\n"), 1);
+    fs::write(bench.repo().join("metewand.toml"), warmed).unwrap();
+    assert_eq!(bench.run_with("main", "out", 1, false, SessionMode::Reuse).exit().code(), 3);
+    for (id, (outcome, _, session, phases)) in served(&bench, "out") {
+        assert_eq!(outcome, "failed", "{id}");
+        assert_eq!(session, serde_json::json!({"index": 0, "mode": "reuse", "warmup": 2}), "{id}");
+        assert_eq!(phases, ["hello", "prepare", "execute"], "{id}");
+    }
+    for (id, record) in records(&bench.folder("out")) {
+        assert_eq!(record["failure"]["kind"], "invalid_output", "{id}: {}", record["failure"]);
+        assert_eq!(record["failure"]["phase"], "execute", "{id}");
+    }
+    assert_eq!(held_sessions_left(&bench), Vec::<String>::new());
+}
