@@ -33,10 +33,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use metewand_protocol::generated::attempt_record::Outcome;
+use metewand_protocol::generated::attempt_record::{Outcome, SessionMode};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
-use metewand_runtime::protocol::generated::slurm_submission::Format1;
+use metewand_runtime::protocol::generated::slurm_submission::{Format1, Sessions};
 pub use metewand_runtime::protocol::generated::slurm_submission::{Job, JobKind, SlurmSubmission};
 use metewand_runtime::protocol::strict::SafeUint;
 
@@ -253,6 +253,8 @@ pub struct SubmitConfig {
     pub rerun_changed: Option<crate::changes::ProgramCheck>,
     /// Keep workers' processes together with the freezing sweep instead of a PID namespace.
     pub sweep_processes: bool,
+    /// How each task's implementation sessions serve its attempts, and a reused session's warm-up cycles.
+    pub sessions: (SessionMode, u64),
 }
 
 /// What a submission did.
@@ -391,6 +393,7 @@ pub fn submit(
         binary: nonempty(&config.binary)?,
         state_dir: nonempty(&config.state_dir)?,
         sweep_processes: config.sweep_processes,
+        sessions: Some(Sessions { mode: config.sessions.0, warmup: safe(config.sessions.1) }),
         pack_size: safe(config.pack.get()),
         concurrency: safe(concurrency),
         datasets,

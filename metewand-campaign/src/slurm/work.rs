@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{DatasetMaterializationOutcome, RunOptions, remove_tree};
+use metewand_protocol::generated::attempt_record::SessionMode;
+use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree};
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
@@ -118,9 +119,11 @@ pub fn work(
     }
     let cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
     let mut summary = WorkSummary::default();
-    // A task's attempts start their own sessions; reused sessions are the local pool's so far.
-    let mut sessions =
-        metewand_runtime::attempt::HeldSessions::new(metewand_protocol::generated::attempt_record::SessionMode::Fresh);
+    // A task runs its pack one attempt after another, as a pool slot does: a reused session serves the
+    // consecutive attempts of its worker, and is ended when the task ends.
+    let (mode, warmup) =
+        submission.sessions.as_ref().map_or((SessionMode::Fresh, 0), |sessions| (sessions.mode, sessions.warmup.get()));
+    let mut sessions = HeldSessions::new(mode).warmup(warmup);
     match task {
         Task::Dataset(index) => {
             let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;

@@ -95,19 +95,27 @@ fn packs_and_tasks_are_found_by_their_offsets() {
 
 /// Writes submission 1 of campaign `main` into `out` by hand: every dataset, every attempt in packs of `pack`.
 fn hand_submission(bench: &Bench, out: &str, pack: u64) -> SlurmSubmission {
+    hand_submission_with(bench, out, pack, Value::Null)
+}
+
+/// [`hand_submission`], with its `sessions` member when not null.
+fn hand_submission_with(bench: &Bench, out: &str, pack: u64, sessions: Value) -> SlurmSubmission {
     let repository = bench.load();
     let plan = CampaignPlan::new(&repository, Some("main"), &Axes::default()).unwrap();
     let folder =
         CampaignFolder::open(&bench.folder(out), &plan, 1, metewand_campaign::environment::capture(&repository))
             .unwrap();
-    let submission: SlurmSubmission = serde_json::from_value(json!({
+    let mut submission = json!({
         "format": 1, "number": 1, "submitted_at": "2026-12-01T00:00:00Z", "binary": "/bin/true",
         "state_dir": bench.state().to_str().unwrap(), "sweep_processes": false, "pack_size": pack, "concurrency": 1,
         "datasets": plan.keys().iter().map(|key| key.key.as_str()).collect::<Vec<_>>(),
         "attempts": plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect::<Vec<_>>(),
         "jobs": [],
-    }))
-    .unwrap();
+    });
+    if !sessions.is_null() {
+        submission["sessions"] = sessions;
+    }
+    let submission: SlurmSubmission = serde_json::from_value(submission).unwrap();
     let dir = submission_dir(folder.path(), 1);
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("submission.json"), serde_json::to_vec(&submission).unwrap()).unwrap();
@@ -164,6 +172,28 @@ fn array_tasks_record_what_the_local_pool_records() {
     assert_eq!(missing, "submission 1 has 2 packs, no pack 2");
     let missing = work(&folder, 9, Task::Pack(0), None, &Silent).unwrap_err().to_string();
     assert!(missing.ends_with("has no submission 9"), "{missing}");
+}
+
+/// A task runs its pack as a pool slot runs attempts: with the submission's reused sessions, one session serves
+/// the pack's consecutive attempts (after its warm-up), with the same outcomes, and is ended with the task.
+#[test]
+fn array_tasks_reuse_sessions_as_their_submission_says() {
+    let bench = Bench::new("");
+    bench.run("main", "local", 1, false);
+    let submission = hand_submission_with(&bench, "tasks", 4, json!({"mode": "reuse", "warmup": 1}));
+    let folder = bench.folder("tasks");
+    for index in 0..submission.datasets.len() as u64 {
+        work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();
+    }
+    let done = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap();
+    assert_eq!((done.ran, done.exit().code()), (4, 0), "{done:?}");
+    let tasks = records(&folder);
+    assert_eq!(outcome_by_id(&tasks), outcome_by_id(&records(&bench.folder("local"))));
+    let mut sessions: Vec<Value> = tasks.values().map(|record| record["implementation"]["session"].clone()).collect();
+    sessions.sort_by_key(|session| session["index"].as_u64());
+    let expected: Vec<Value> = (0..4).map(|index| json!({"index": index, "mode": "reuse", "warmup": 1})).collect();
+    assert_eq!(sessions, expected);
+    assert_eq!(fs::read_dir(bench.state().join("sessions")).unwrap().count(), 0, "the task ended its session");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! This module parses flags, shows progress and prints summaries; planning, running and reading folders are the
 //! library's.
 
+use metewand_protocol::generated::attempt_record::SessionMode;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 
@@ -184,6 +185,19 @@ enum Sessions {
     Reuse,
 }
 
+impl Sessions {
+    /// The mode `given` says, or the campaign's, and the warm-up cycles of a reused session (the campaign's).
+    fn resolve(given: Option<Sessions>, plan: &CampaignPlan<'_>) -> (SessionMode, u64) {
+        let (planned, warmup) = plan.sessions();
+        let mode = match given {
+            None => planned,
+            Some(Sessions::Fresh) => SessionMode::Fresh,
+            Some(Sessions::Reuse) => SessionMode::Reuse,
+        };
+        (mode, if mode == SessionMode::Reuse { warmup } else { 0 })
+    }
+}
+
 #[derive(clap::Args)]
 struct SubmitArgs {
     #[command(flatten)]
@@ -223,6 +237,10 @@ struct SubmitArgs {
     /// keep each worker's processes together with the freezing sweep instead of a PID namespace
     #[arg(long)]
     sweep_processes: bool,
+    /// fresh: each attempt starts its implementation's worker; reuse: one worker process serves consecutive
+    /// attempts of its worker in a task, reset between them [default: the campaign's `sessions`, or fresh]
+    #[arg(long, value_enum)]
+    sessions: Option<Sessions>,
 }
 
 #[derive(clap::Args)]

@@ -9,7 +9,6 @@ use crate::{Failure, print_out, say};
 
 use super::progress::{Live, Plain};
 use super::*;
-use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
@@ -28,11 +27,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, environment)
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     let cpus = args.jobs.cpus("campaign run");
-    let sessions = match args.sessions {
-        None => plan.sessions().0,
-        Some(Sessions::Fresh) => SessionMode::Fresh,
-        Some(Sessions::Reuse) => SessionMode::Reuse,
-    };
+    let (sessions, warmup) = Sessions::resolve(args.sessions, &plan);
     let config = RunConfig {
         jobs,
         cpus,
@@ -40,7 +35,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         programs,
         rerun_changed: args.rerun_changed,
         sessions,
-        warmup: if sessions == SessionMode::Reuse { plan.sessions().1 } else { 0 },
+        warmup,
         options: options.cancel_on(cancel),
     };
     let observer: Box<dyn Observer> = if args.quiet {

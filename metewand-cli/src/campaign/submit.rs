@@ -43,6 +43,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         retry_failed: args.retry_failed,
         rerun_changed,
         sweep_processes: args.sweep_processes,
+        sessions: Sessions::resolve(args.sessions, &plan),
     };
     let summary =
         slurm::submit(&plan, &path, environment, &config, &slurm).map_err(|error| slurm_failure("submit", error))?;

@@ -1557,7 +1557,7 @@ pub struct Session {
     pub mode: SessionMode,
     pub warmup: crate::strict::SafeUint,
 }
-///`SessionMode`
+///How implementation sessions serve attempts: fresh (each attempt starts its own worker process) or reuse (one worker process serves consecutive attempts of its worker, reset between them).
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,

@@ -130,6 +130,14 @@ impl<'de> ::serde::Deserialize<'de> for JobScript {
             })
     }
 }
+///How each task's implementation sessions serve its attempts, and the warm-up cycles of a reused one; absent in submissions made before sessions could be reused, which ran fresh ones.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Sessions {
+    pub mode: super::attempt_record::SessionMode,
+    pub warmup: crate::strict::SafeUint,
+}
 ///slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it queued. Its tasks read it to find their work.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -148,6 +156,12 @@ pub struct SlurmSubmission {
     pub jobs: ::std::vec::Vec<Job>,
     pub number: crate::strict::SafeUint,
     pub pack_size: crate::strict::SafeUint,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub sessions: ::std::option::Option<Sessions>,
     ///The state folder (the dataset store), absolute.
     pub state_dir: SlurmSubmissionStateDir,
     pub submitted_at: super::common::Timestamp,
@@ -373,6 +387,21 @@ impl ::serde::Serialize for Job {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Job::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Sessions {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Sessions::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Sessions {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Sessions::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SlurmSubmission {

@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     ]
 
     ProblemTimed: TypeAlias = Literal["execute", "prepare+execute"]
+
+    SessionMode: TypeAlias = Literal["fresh", "reuse"]
 else:
 
     def __getattr__(name: str) -> object:
@@ -100,7 +102,9 @@ __all__ = [
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
+    "SESSION_MODE_VALUES",
     "Session",
+    "SessionMode",
     "WorkerIdentity",
     "WorkerProgram",
     "WorkerSession",
@@ -135,6 +139,11 @@ PROBLEM_TIMED_VALUES: frozenset[ProblemTimed] = frozenset({"execute", "prepare+e
 request, or of prepare and execute together.
 """
 
+SESSION_MODE_VALUES: frozenset[SessionMode] = frozenset({"fresh", "reuse"})
+"""How implementation sessions serve attempts: fresh (each attempt starts its own worker process) or
+reuse (one worker process serves consecutive attempts of its worker, reset between them).
+"""
+
 _CONFINEMENT_CAPABILITIES_VALUES: frozenset[str] = frozenset({"none", "kept"})
 
 _CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
@@ -157,12 +166,11 @@ _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
     {"rlimit", "pid_max", "cgroup", "watched", "none"}
 )
 
-_SESSION_MODE_VALUES: frozenset[str] = frozenset({"fresh", "reuse"})
-
 _LITERAL_ALIASES = {
     "FailureKind": FAILURE_KIND_VALUES,
     "Outcome": OUTCOME_VALUES,
     "ProblemTimed": PROBLEM_TIMED_VALUES,
+    "SessionMode": SESSION_MODE_VALUES,
 }
 
 
@@ -183,6 +191,14 @@ def _problem_timed(value: object, path: str) -> ProblemTimed:
     request, or of prepare and execute together.
     """
     return check_enum(value, path, PROBLEM_TIMED_VALUES)
+
+
+def _session_mode(value: object, path: str) -> SessionMode:
+    """How implementation sessions serve attempts: fresh (each attempt starts its own worker
+    process) or reuse (one worker process serves consecutive attempts of its worker, reset
+    between them).
+    """
+    return check_enum(value, path, SESSION_MODE_VALUES)
 
 
 def _tree_digest(value: object, path: str) -> str:
@@ -1776,7 +1792,11 @@ class Session:
     index: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
-    mode: Literal["fresh", "reuse"]
+    mode: SessionMode
+    """How implementation sessions serve attempts: fresh (each attempt starts its own worker
+    process) or reuse (one worker process serves consecutive attempts of its worker, reset
+    between them).
+    """
 
     warmup: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1785,9 +1805,9 @@ class Session:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("index", "mode", "warmup")
 
-    def __init__(self, *, index: int, mode: Literal["fresh", "reuse"], warmup: int) -> None:
+    def __init__(self, *, index: int, mode: SessionMode, warmup: int) -> None:
         self.index = _safe_uint(index, "/index")
-        self.mode = check_enum(mode, "/mode", _SESSION_MODE_VALUES)
+        self.mode = _session_mode(mode, "/mode")
         self.warmup = _safe_uint(warmup, "/warmup")
 
     @classmethod
@@ -1801,7 +1821,7 @@ class Session:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.index = _safe_uint(fields["index"], path + "/index")
-        model.mode = check_enum(fields["mode"], path + "/mode", _SESSION_MODE_VALUES)
+        model.mode = _session_mode(fields["mode"], path + "/mode")
         model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
         return model
 

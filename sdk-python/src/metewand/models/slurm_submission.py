@@ -21,14 +21,16 @@ from metewand._strict import (
     check_object,
     check_string,
 )
+from metewand.models.attempt_record import _session_mode
 from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal
+    from metewand.models.attempt_record import SessionMode
 
-__all__ = ["DEFINITIONS", "Job", "ModelError", "SlurmSubmission"]
+__all__ = ["DEFINITIONS", "Job", "ModelError", "Sessions", "SlurmSubmission"]
 
 _JOB_KIND_VALUES: frozenset[str] = frozenset({"datasets", "attempts", "export"})
 """What it runs: datasets (an array materializing one dataset a task), attempts (an array running
@@ -52,6 +54,7 @@ class SlurmSubmission:
         "jobs",
         "number",
         "pack_size",
+        "sessions",
         "state_dir",
         "submitted_at",
         "sweep_processes",
@@ -80,6 +83,11 @@ class SlurmSubmission:
 
     pack_size: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    sessions: Sessions | None
+    """How each task's implementation sessions serve its attempts, and the warm-up cycles of a
+    reused one; absent in submissions made before sessions could be reused, which ran fresh ones.
+    """
 
     state_dir: str
     """The state folder (the dataset store), absolute."""
@@ -119,6 +127,7 @@ class SlurmSubmission:
         jobs: list[Job],
         number: int,
         pack_size: int,
+        sessions: Sessions | None = None,
         state_dir: str,
         submitted_at: str,
         sweep_processes: bool,
@@ -131,6 +140,7 @@ class SlurmSubmission:
         self.jobs = check_array(jobs, "/jobs", check_model, Job)
         self.number = _safe_uint(number, "/number")
         self.pack_size = _safe_uint(pack_size, "/pack_size")
+        self.sessions = None if sessions is None else check_model(sessions, "/sessions", Sessions)
         self.state_dir = check_string(state_dir, "/state_dir", min_length=1)
         self.submitted_at = _timestamp(submitted_at, "/submitted_at")
         self.sweep_processes = check_boolean(sweep_processes, "/sweep_processes")
@@ -153,6 +163,10 @@ class SlurmSubmission:
         model.jobs = check_array(fields["jobs"], path + "/jobs", Job._decode)
         model.number = _safe_uint(fields["number"], path + "/number")
         model.pack_size = _safe_uint(fields["pack_size"], path + "/pack_size")
+        if "sessions" in fields:
+            model.sessions = Sessions._decode(fields["sessions"], path + "/sessions")
+        else:
+            model.sessions = None
         model.state_dir = check_string(fields["state_dir"], path + "/state_dir", min_length=1)
         model.submitted_at = _timestamp(fields["submitted_at"], path + "/submitted_at")
         model.sweep_processes = check_boolean(fields["sweep_processes"], path + "/sweep_processes")
@@ -160,7 +174,7 @@ class SlurmSubmission:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "attempts": list(self.attempts),
             "binary": self.binary,
             "concurrency": self.concurrency,
@@ -169,10 +183,13 @@ class SlurmSubmission:
             "jobs": [item.to_dict() for item in self.jobs],
             "number": self.number,
             "pack_size": self.pack_size,
-            "state_dir": self.state_dir,
-            "submitted_at": self.submitted_at,
-            "sweep_processes": self.sweep_processes,
         }
+        if self.sessions is not None:
+            data["sessions"] = self.sessions.to_dict()
+        data["state_dir"] = self.state_dir
+        data["submitted_at"] = self.submitted_at
+        data["sweep_processes"] = self.sweep_processes
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SlurmSubmission):
@@ -186,6 +203,7 @@ class SlurmSubmission:
             and self.jobs == other.jobs
             and self.number == other.number
             and self.pack_size == other.pack_size
+            and self.sessions == other.sessions
             and self.state_dir == other.state_dir
             and self.submitted_at == other.submitted_at
             and self.sweep_processes == other.sweep_processes
@@ -196,8 +214,9 @@ class SlurmSubmission:
             f"SlurmSubmission(attempts={self.attempts!r}, binary={self.binary!r}, "
             f"concurrency={self.concurrency!r}, datasets={self.datasets!r}, "
             f"format={self.format!r}, jobs={self.jobs!r}, number={self.number!r}, "
-            f"pack_size={self.pack_size!r}, state_dir={self.state_dir!r}, "
-            f"submitted_at={self.submitted_at!r}, sweep_processes={self.sweep_processes!r})"
+            f"pack_size={self.pack_size!r}, sessions={self.sessions!r}, "
+            f"state_dir={self.state_dir!r}, submitted_at={self.submitted_at!r}, "
+            f"sweep_processes={self.sweep_processes!r})"
         )
 
 
@@ -288,5 +307,56 @@ class Job:
         )
 
 
+class Sessions:
+    """How each task's implementation sessions serve its attempts, and the warm-up cycles of a
+    reused one; absent in submissions made before sessions could be reused, which ran fresh ones.
+    """
+
+    __slots__ = ("mode", "warmup")
+
+    mode: SessionMode
+    """How implementation sessions serve attempts: fresh (each attempt starts its own worker
+    process) or reuse (one worker process serves consecutive attempts of its worker, reset
+    between them).
+    """
+
+    warmup: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("mode", "warmup")
+
+    def __init__(self, *, mode: SessionMode, warmup: int) -> None:
+        self.mode = _session_mode(mode, "/mode")
+        self.warmup = _safe_uint(warmup, "/warmup")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Sessions:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Sessions:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.mode = _session_mode(fields["mode"], path + "/mode")
+        model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"mode": self.mode, "warmup": self.warmup}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sessions):
+            return NotImplemented
+        return self.mode == other.mode and self.warmup == other.warmup
+
+    def __repr__(self) -> str:
+        return f"Sessions(mode={self.mode!r}, warmup={self.warmup!r})"
+
+
 # The class of each definition in the schema, by its name under $defs (None for the root).
-DEFINITIONS: dict[str | None, type] = {None: SlurmSubmission, "job": Job}
+DEFINITIONS: dict[str | None, type] = {None: SlurmSubmission, "job": Job, "sessions": Sessions}
