@@ -69,6 +69,6 @@ pub mod summary;
 pub use environment::Environment;
 pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
-pub use runner::{Observer, RunConfig, RunSummary, Silent, run};
+pub use runner::{Observer, RefusedForReuse, RunConfig, RunSummary, Silent, refused_for_reuse, run};
 pub use status::Status;
 pub use summary::PlanSummary;

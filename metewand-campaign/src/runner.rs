@@ -12,11 +12,13 @@ use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use metewand_protocol::common::WorkerId;
 use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
     DatasetMaterialization, DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree, write_record,
 };
+use metewand_runtime::conformance::{self, ConformanceOptions, Subject};
 use metewand_runtime::cpus::SlotPlan;
 
 use crate::changes::ProgramCheck;
@@ -43,6 +45,8 @@ pub struct RunConfig {
     pub sessions: rec::SessionMode,
     /// The warm-up cycles of each new reused session (see [`HeldSessions::warmup`]).
     pub warmup: u64,
+    /// The implementation workers whose sessions are never reused ([`refused_for_reuse`]).
+    pub refused: Vec<WorkerId>,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
     /// together, and the cancel flag (set by a signal handler: no job starts after it, running ones are cancelled
     /// and recorded).
@@ -365,7 +369,9 @@ impl Pool<'_, '_> {
             }
             options = options.cpus(cpus.slots()[slot % cpus.slots().len()].clone());
         }
-        let mut sessions = HeldSessions::new(self.config.sessions).warmup(self.config.warmup);
+        let mut sessions = HeldSessions::new(self.config.sessions)
+            .warmup(self.config.warmup)
+            .refuse(self.config.refused.iter().cloned());
         while let Some(job) = self.next() {
             match job {
                 Job::Materialize(key) => self.materialize(key, &options),
@@ -436,6 +442,54 @@ impl Pool<'_, '_> {
         }
         self.observer.attempt_finished(self.plan, attempt, &record, started.elapsed());
     }
+}
+
+/// A worker the plan would reuse sessions of, refused because it did not pass the conformance kit's
+/// `reset-then-again`: its attempts start fresh sessions.
+#[derive(Clone, Debug)]
+pub struct RefusedForReuse {
+    /// The worker's name in the repository.
+    pub worker: String,
+    /// Its resolved identity.
+    pub worker_id: WorkerId,
+    /// Why, as the check said it.
+    pub why: String,
+}
+
+/// The implementation workers of `plan` whose sessions may not be reused: each that does not pass the conformance
+/// kit's `reset-then-again` (prepare, execute, reset, then the same again, with a valid result after the reset),
+/// run here once per worker in a work folder under `work_parent` (removed after it). A check that could not run
+/// refuses the worker too.
+pub fn refused_for_reuse(plan: &CampaignPlan<'_>, work_parent: &std::path::Path) -> Vec<RefusedForReuse> {
+    let repository = plan.repository();
+    let mut workers: Vec<&str> = plan
+        .implementations()
+        .iter()
+        .filter_map(|name| repository.implementations().get(name).map(|implementation| implementation.worker()))
+        .collect();
+    workers.sort_unstable();
+    workers.dedup();
+    // The requests pose the plan's first problem on its first dataset, which its attempts use.
+    let options = match (plan.problems().first(), plan.datasets().first()) {
+        (Some(problem), Some(dataset)) => ConformanceOptions::new(work_parent).on(problem, dataset),
+        _ => ConformanceOptions::new(work_parent),
+    };
+    workers
+        .into_iter()
+        .filter_map(|worker| {
+            let subject = Subject::Repository { repository, worker: worker.to_owned() };
+            let why = match conformance::reset_then_again(&subject, &options) {
+                Ok(result) if result.outcome == conformance::Outcome::Pass => return None,
+                Ok(result) if result.outcome == conformance::Outcome::Skip => {
+                    format!("reset-then-again could not run: {}", result.why)
+                }
+                Ok(result) => format!("reset-then-again failed: {}", result.why),
+                Err(error) => format!("reset-then-again could not run: {error}"),
+            };
+            let worker_id = repository.worker(worker)?.identity().clone();
+            Some(RefusedForReuse { worker: worker.to_owned(), worker_id, why })
+        })
+        .collect()
 }
 
 /// Materializes the dataset of key `key` (index into [`CampaignPlan::keys`]) into `datasets/<key>/` of the folder,

@@ -255,6 +255,8 @@ pub struct SubmitConfig {
     pub sweep_processes: bool,
     /// How each task's implementation sessions serve its attempts, and a reused session's warm-up cycles.
     pub sessions: (SessionMode, u64),
+    /// The implementation workers whose sessions are never reused ([`crate::refused_for_reuse`]).
+    pub refused: Vec<metewand_protocol::common::WorkerId>,
 }
 
 /// What a submission did.
@@ -393,7 +395,11 @@ pub fn submit(
         binary: nonempty(&config.binary)?,
         state_dir: nonempty(&config.state_dir)?,
         sweep_processes: config.sweep_processes,
-        sessions: Some(Sessions { mode: config.sessions.0, warmup: safe(config.sessions.1) }),
+        sessions: Some(Sessions {
+            mode: config.sessions.0,
+            warmup: safe(config.sessions.1),
+            refused: config.refused.clone(),
+        }),
         pack_size: safe(config.pack.get()),
         concurrency: safe(concurrency),
         datasets,

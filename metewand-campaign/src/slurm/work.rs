@@ -13,8 +13,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use metewand_runtime::CheckedRepository;
 use metewand_protocol::generated::attempt_record::SessionMode;
+use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree};
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
@@ -121,9 +121,12 @@ pub fn work(
     let mut summary = WorkSummary::default();
     // A task runs its pack one attempt after another, as a pool slot does: a reused session serves the
     // consecutive attempts of its worker, and is ended when the task ends.
-    let (mode, warmup) =
-        submission.sessions.as_ref().map_or((SessionMode::Fresh, 0), |sessions| (sessions.mode, sessions.warmup.get()));
-    let mut sessions = HeldSessions::new(mode).warmup(warmup);
+    let mut sessions = match &submission.sessions {
+        Some(sessions) => {
+            HeldSessions::new(sessions.mode).warmup(sessions.warmup.get()).refuse(sessions.refused.iter().cloned())
+        }
+        None => HeldSessions::new(SessionMode::Fresh),
+    };
     match task {
         Task::Dataset(index) => {
             let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;

@@ -91,6 +91,7 @@ impl Bench {
             rerun_changed: false,
             sessions,
             warmup: if sessions == SessionMode::Reuse { plan.sessions().1 } else { 0 },
+            refused: Vec::new(),
             options: RunOptions::new(self.state()),
         };
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()

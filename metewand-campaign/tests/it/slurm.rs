@@ -180,7 +180,7 @@ fn array_tasks_record_what_the_local_pool_records() {
 fn array_tasks_reuse_sessions_as_their_submission_says() {
     let bench = Bench::new("");
     bench.run("main", "local", 1, false);
-    let submission = hand_submission_with(&bench, "tasks", 4, json!({"mode": "reuse", "warmup": 1}));
+    let submission = hand_submission_with(&bench, "tasks", 4, json!({"mode": "reuse", "refused": [], "warmup": 1}));
     let folder = bench.folder("tasks");
     for index in 0..submission.datasets.len() as u64 {
         work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();

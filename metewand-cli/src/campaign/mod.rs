@@ -2,11 +2,12 @@
 //! This module parses flags, shows progress and prints summaries; planning, running and reading folders are the
 //! library's.
 
-use metewand_protocol::generated::attempt_record::SessionMode;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 
 use metewand_campaign::{Axes, CampaignPlan};
+use metewand_protocol::common::WorkerId;
+use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{RunOptions, confinement_shortfalls};
 use metewand_runtime::cpus::{CpusBinding, SlotPlan, binding_of_chosen_cpus};
@@ -176,6 +177,25 @@ struct RunArgs {
     /// or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
+}
+
+/// With reused sessions, the implementation workers that may not be reused (see
+/// [`metewand_campaign::refused_for_reuse`]), each said as a warning on stderr.
+fn refused_for_reuse(command: &str, plan: &CampaignPlan<'_>, state_dir: &Path, sessions: SessionMode) -> Vec<WorkerId> {
+    if sessions != SessionMode::Reuse {
+        return Vec::new();
+    }
+    metewand_campaign::refused_for_reuse(plan, state_dir)
+        .into_iter()
+        .map(|refused| {
+            say(&format!(
+                "campaign {command}: implementation worker {} is not reused, its attempts start fresh sessions: {}; \
+                 run metewand conformance on it to see why",
+                refused.worker, refused.why
+            ));
+            refused.worker_id
+        })
+        .collect()
 }
 
 /// How implementation sessions serve attempts.

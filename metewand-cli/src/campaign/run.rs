@@ -28,6 +28,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     let cpus = args.jobs.cpus("campaign run");
     let (sessions, warmup) = Sessions::resolve(args.sessions, &plan);
+    let refused = refused_for_reuse("run", &plan, &state_dir, sessions);
     let config = RunConfig {
         jobs,
         cpus,
@@ -36,6 +37,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         rerun_changed: args.rerun_changed,
         sessions,
         warmup,
+        refused,
         options: options.cancel_on(cancel),
     };
     let observer: Box<dyn Observer> = if args.quiet {

@@ -31,6 +31,8 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
     let environment = metewand_campaign::environment::capture(&repository);
     let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(&plan, &environment));
+    let sessions = Sessions::resolve(args.sessions, &plan);
+    let refused = refused_for_reuse("submit", &plan, &state_dir, sessions.0);
     let config = slurm::SubmitConfig {
         binary,
         state_dir,
@@ -43,7 +45,8 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         retry_failed: args.retry_failed,
         rerun_changed,
         sweep_processes: args.sweep_processes,
-        sessions: Sessions::resolve(args.sessions, &plan),
+        sessions,
+        refused,
     };
     let summary =
         slurm::submit(&plan, &path, environment, &config, &slurm).map_err(|error| slurm_failure("submit", error))?;

@@ -389,6 +389,47 @@ fn ctrl_c_cancels_the_running_attempts_and_a_second_run_of_the_folder_is_refused
     );
 }
 
+/// `--sessions reuse` reuses only the sessions of a worker that passes the conformance kit's `reset-then-again`: a
+/// worker whose reset loses the state its next execute needs is refused, with the check's reason in one warning,
+/// and its attempts run in fresh sessions (and say so) with the outcomes fresh sessions give.
+#[test]
+fn reuse_is_refused_to_a_worker_that_fails_reset_then_again() {
+    let sessions = |folder: &Path| -> Vec<Value> {
+        fs::read_dir(folder.join("attempts"))
+            .unwrap()
+            .map(|entry| {
+                let record: Value =
+                    serde_json::from_slice(&fs::read(entry.unwrap().path().join("attempt.json")).unwrap()).unwrap();
+                record["implementation"]["session"]["mode"].clone()
+            })
+            .collect()
+    };
+    let good = Bench::new("");
+    let output = metewand(&good.run_args("main", "state", &["--sessions", "reuse"]));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(!text(&output.stderr).contains("is not reused"), "{}", text(&output.stderr));
+    assert_eq!(sessions(&good.folder("state", "main")), ["reuse"; 4]);
+
+    let corrupting = Bench::new(r#""--fault", "corrupt@reset""#);
+    let output = metewand(&corrupting.run_args("main", "state", &["--sessions", "reuse"]));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|line| line.contains("is not reused")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].starts_with("metewand: campaign run: implementation worker solver is not reused"), "{stderr}");
+    assert!(warnings[0].contains("reset-then-again failed: the result after reset was rejected"), "{stderr}");
+    let folder = corrupting.folder("state", "main");
+    assert_eq!(sessions(&folder), ["fresh"; 4]);
+    assert!(outcomes(&folder).values().all(|outcome| outcome == "reached"), "{:?}", outcomes(&folder));
+    // The check's work folder is gone from the state.
+    let left: Vec<_> = fs::read_dir(corrupting.path("state"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("metewand-conformance-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// With reused sessions, a session is held (stopped) between the attempts it serves: Ctrl-C at any moment leaves
 /// no process of it, held or serving, and the held one's folder is gone from the state.
 #[test]

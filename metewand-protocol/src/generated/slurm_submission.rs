@@ -130,12 +130,14 @@ impl<'de> ::serde::Deserialize<'de> for JobScript {
             })
     }
 }
-///How each task's implementation sessions serve its attempts, and the warm-up cycles of a reused one; absent in submissions made before sessions could be reused, which ran fresh ones.
+///How each task's implementation sessions serve its attempts, the warm-up cycles of a reused one, and the workers never reused; absent in submissions made before sessions could be reused, which ran fresh ones.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Sessions {
     pub mode: super::attempt_record::SessionMode,
+    ///The implementation workers whose sessions are not reused (they did not pass the conformance kit's reset-then-again when the submission was made).
+    pub refused: ::std::vec::Vec<super::common::WorkerId>,
     pub warmup: crate::strict::SafeUint,
 }
 ///slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it queued. Its tasks read it to find their work.

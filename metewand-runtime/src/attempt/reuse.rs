@@ -21,6 +21,8 @@ use crate::protocol::common::WorkerId;
 pub struct HeldSessions {
     mode: rec::SessionMode,
     warmup: u64,
+    /// Workers whose sessions are never reused (they did not pass the conformance kit's `reset-then-again`).
+    refused: Vec<WorkerId>,
     held: Option<Held>,
 }
 
@@ -57,7 +59,7 @@ impl Held {
 impl HeldSessions {
     /// Sessions served as `mode` says.
     pub fn new(mode: rec::SessionMode) -> HeldSessions {
-        HeldSessions { mode, warmup: 0, held: None }
+        HeldSessions { mode, warmup: 0, refused: Vec::new(), held: None }
     }
 
     /// Has each new reused session run `cycles` discarded prepare, execute and reset cycles on its first attempt's
@@ -65,6 +67,13 @@ impl HeldSessions {
     #[must_use]
     pub fn warmup(mut self, cycles: u64) -> HeldSessions {
         self.warmup = cycles;
+        self
+    }
+
+    /// Never reuses the sessions of the workers `refused` (their attempts start fresh sessions, and say so).
+    #[must_use]
+    pub fn refuse(mut self, refused: impl IntoIterator<Item = WorkerId>) -> HeldSessions {
+        self.refused.extend(refused);
         self
     }
 
@@ -81,7 +90,11 @@ impl HeldSessions {
     }
 
     pub(super) fn lend(&mut self) -> Option<Reuse> {
-        (self.mode == rec::SessionMode::Reuse).then(|| Reuse { held: self.held.take(), warmup: self.warmup })
+        (self.mode == rec::SessionMode::Reuse).then(|| Reuse {
+            held: self.held.take(),
+            warmup: self.warmup,
+            refused: self.refused.clone(),
+        })
     }
 
     pub(super) fn give_back(&mut self, reuse: Option<Reuse>) {
@@ -101,6 +114,7 @@ impl Drop for HeldSessions {
 pub(super) struct Reuse {
     pub(super) held: Option<Held>,
     pub(super) warmup: u64,
+    pub(super) refused: Vec<WorkerId>,
 }
 
 /// How the attempt's implementation session starts.
@@ -153,7 +167,11 @@ impl Run<'_, '_> {
             }
         }
         let folder = match &self.reuse {
-            Some(_) if private_view(worker, self.process_isolation) => Some(self.held_folder()?),
+            Some(reuse)
+                if !reuse.refused.contains(worker.identity()) && private_view(worker, self.process_isolation) =>
+            {
+                Some(self.held_folder()?)
+            }
             _ => None,
         };
         let made = self.session_config_in(worker, Role::Implementation, result_dir, folder.as_deref());

@@ -69,6 +69,9 @@ impl Kit<'_> {
     /// The problem the requests pose: the first the evaluator judges, or the repository's first.
     pub(super) fn problem(&self) -> Option<&Problem> {
         let Launch::Repository { repository, .. } = &self.target.launch else { return None };
+        if let Some((problem, _)) = &self.on {
+            return repository.problem(problem);
+        }
         let mut problems = repository.problems().values();
         match self.target.role {
             Role::ProblemEvaluator => problems.find(|problem| problem.evaluator() == self.target.label),
@@ -176,7 +179,11 @@ impl Kit<'_> {
         repository: &CheckedRepository,
     ) -> Result<(PathBuf, Result<PathBuf, String>), String> {
         let problem = self.problem().ok_or("the repository has no problem to pose")?;
-        let dataset = repository.datasets().values().next().ok_or("the repository has no dataset")?;
+        let dataset = match &self.on {
+            Some((_, dataset)) => repository.datasets().get(dataset),
+            None => repository.datasets().values().next(),
+        }
+        .ok_or("the repository has no dataset")?;
         let implementation = match self.target.role {
             Role::Implementation => self.implementation(),
             _ => repository.implementations().values().next(),

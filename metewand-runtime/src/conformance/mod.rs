@@ -119,6 +119,9 @@ pub struct ConformanceOptions {
     /// The phase limits for a bare command (a repository worker gets the repository's `[timeouts]` over the
     /// documented defaults).
     pub timeouts: PhaseTimeouts,
+    /// The problem and dataset a repository worker's requests pose and carry, by name; the repository's first
+    /// (the first its evaluator judges, for an evaluator) when `None`.
+    pub on: Option<(String, String)>,
 }
 
 impl ConformanceOptions {
@@ -128,7 +131,15 @@ impl ConformanceOptions {
             work_parent: work_parent.into(),
             strict: false,
             timeouts: PhaseTimeouts::documented_defaults(),
+            on: None,
         }
+    }
+
+    /// Poses the repository's problem `problem` on its dataset `dataset` (see [`ConformanceOptions::on`]).
+    #[must_use]
+    pub fn on(mut self, problem: &str, dataset: &str) -> ConformanceOptions {
+        self.on = Some((problem.to_owned(), dataset.to_owned()));
+        self
     }
 }
 
@@ -160,6 +171,38 @@ pub enum ConformanceError {
 
 /// Drives the worker through every check; see the module documentation.
 pub fn run(subject: &Subject<'_>, options: &ConformanceOptions) -> Result<Report, ConformanceError> {
+    run_with(subject, options, |kit| kit.run_checks())
+}
+
+/// Runs `reset-then-again` alone, with what it needs (for a repository's implementation, a dataset the
+/// repository's own workers make): what a worker must pass to serve more than one attempt (reused sessions). Its
+/// result is skipped, saying why, for a worker that is not an implementation or when what it needs could not be
+/// made.
+pub fn reset_then_again(subject: &Subject<'_>, options: &ConformanceOptions) -> Result<CheckResult, ConformanceError> {
+    let report = run_with(subject, options, |kit| {
+        let started = Instant::now();
+        if kit.target.role != Role::Implementation {
+            let why = format!("only for an implementation; this worker is a {}", kit.target.role);
+            kit.results.push(CheckResult::new(Check::ResetThenAgain, Outcome::Skip, why));
+            return;
+        }
+        match kit.needs() {
+            Ok(()) => {
+                let outcome = kit.alone(Check::ResetThenAgain, Kit::reset_then_again);
+                kit.push(Check::ResetThenAgain, outcome, started);
+            }
+            Err(why) => kit.results.push(CheckResult::new(Check::ResetThenAgain, Outcome::Skip, why)),
+        }
+    })?;
+    Ok(report.checks.into_iter().find(|result| result.check == Check::ResetThenAgain).expect("the check was run"))
+}
+
+/// Makes the kit's work folder, runs `checks` in it, and removes it.
+fn run_with<'r>(
+    subject: &Subject<'r>,
+    options: &ConformanceOptions,
+    checks: impl FnOnce(&mut Kit<'r>),
+) -> Result<Report, ConformanceError> {
     let target = Target::new(subject, options)?;
     let random = store::random_hex(8).map_err(|source| ConformanceError::Io {
         action: "drawing a random name in",
@@ -181,8 +224,9 @@ pub fn run(subject: &Subject<'_>, options: &ConformanceOptions) -> Result<Report
         results: Vec::new(),
         observed: Observed::default(),
         inputs: Inputs::default(),
+        on: options.on.clone(),
     };
-    kit.run_checks();
+    checks(&mut kit);
     let report = Report {
         worker: kit.target.label.clone(),
         role: kit.target.role,
@@ -321,6 +365,8 @@ struct Kit<'r> {
     results: Vec<CheckResult>,
     observed: Observed,
     inputs: Inputs,
+    /// The problem and dataset the requests pose and carry ([`ConformanceOptions::on`]).
+    on: Option<(String, String)>,
 }
 
 impl Kit<'_> {

@@ -5,12 +5,13 @@
 use serde_json::{Value, json};
 
 use super::report::evidence;
-use super::{Check, CheckResult, Finding, Kit, Opened, Outcome, SEED, Step, make_dir, with_tail};
+use super::{Check, CheckResult, Finding, Kit, Launch, Opened, Outcome, SEED, Step, make_dir, with_tail};
+use crate::WorkerOutputValidator;
 use crate::protocol::Frame;
 use crate::protocol::Phase;
 use crate::protocol::common::{FailureCode, Role};
 use crate::protocol::frame::encode_value;
-use crate::session::{ExecuteParams, Request, SessionErrorKind};
+use crate::session::{ExecuteParams, Reply, Request, SessionErrorKind};
 
 /// Ids no worker could guess, each one a way an id can be unusual: non-ASCII, padded, escapes, separators and
 /// control characters, a word JSON gives meaning to, and a long one.
@@ -173,21 +174,47 @@ impl Kit<'_> {
         }
     }
 
+    /// prepare, execute, reset, then prepare and execute again with the same inputs: every request must be
+    /// answered and, for a repository worker, the result after the reset must be valid wherever the first was (a
+    /// reset that loses state the worker needs shows there). What a worker must pass to serve more than one attempt.
     pub(super) fn reset_then_again(&mut self, opened: &mut Opened) -> Step<String> {
+        let mut results = Vec::new();
         for round in 1..=2 {
             let prepare = self.prepare_params(SEED)?;
-            let result_dir = make_dir(&opened.out.join(format!("result-{round}")))?;
+            let dir = opened.out.join(format!("result-{round}"));
+            let result_dir = make_dir(&dir)?;
             let steps = [Request::Prepare(prepare), Request::Execute(ExecuteParams { result_dir })];
             for request in steps.into_iter().chain((round == 1).then_some(Request::Reset)) {
                 let method = request.method();
-                if let Err(error) = opened.session.call(request) {
-                    self.observe(Check::ResetThenAgain, &error);
-                    let sent = format!("{method} (round {round} of prepare, execute, reset, prepare, execute)");
-                    return Err(Finding::session(Some(sent.as_bytes()), &error));
+                match opened.session.call(request) {
+                    Ok(Reply::Executed(response)) => results.push((dir.clone(), response.result.manifest.to_string())),
+                    Ok(_) => {}
+                    Err(error) => {
+                        self.observe(Check::ResetThenAgain, &error);
+                        let sent = format!("{method} (round {round} of prepare, execute, reset, prepare, execute)");
+                        return Err(Finding::session(Some(sent.as_bytes()), &error));
+                    }
                 }
             }
         }
-        Ok("prepare, execute, reset, prepare, execute all answered".to_owned())
+        let Launch::Repository { repository, .. } = &self.target.launch else {
+            return Ok("prepare, execute, reset, prepare, execute all answered".to_owned());
+        };
+        let problem = self.problem().expect("checked by needs");
+        let validator = WorkerOutputValidator::new(repository);
+        let [(first, first_manifest), (second, second_manifest)] = &results[..] else {
+            unreachable!("both rounds' executes were answered")
+        };
+        if validator.validate_result(problem, first, first_manifest).is_ok()
+            && let Err(error) = validator.validate_result(problem, second, second_manifest)
+        {
+            return Err(Finding::new(format!(
+                "the result after reset was rejected, though the same request's before it was valid: {error}"
+            ))
+            .sent(b"prepare, execute, reset, prepare, execute with the same inputs"));
+        }
+        Ok("prepare, execute, reset, prepare, execute all answered; the result after reset is valid as before it"
+            .to_owned())
     }
 
     // -- over every session

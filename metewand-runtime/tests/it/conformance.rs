@@ -216,6 +216,36 @@ fn executing_without_prepare_fails_execute_before_prepare() {
     assert_eq!(outcome(&report, Check::ResetThenAgain), Outcome::Pass);
 }
 
+/// A reset that loses what the next execute needs fails `reset-then-again` (whose result after the reset is
+/// checked against the first), alone: each other check starts a fresh session, which no reset has touched. The
+/// check run alone, as campaigns run it before reusing a worker's sessions, says the same.
+#[test]
+fn losing_state_on_reset_fails_reset_then_again() {
+    let repo = repository(&[], &["--fault", "corrupt@reset"], &[]);
+    let report = kit(repo.path(), "solver", false);
+    assert_fails(&report, &[Check::ResetThenAgain]);
+    let why = &report.check(Check::ResetThenAgain).unwrap().why;
+    let lost = "\"answer.txt\" is declared in the manifest but does not exist";
+    assert!(why.starts_with("the result after reset was rejected") && why.ends_with(lost), "{why}");
+    let corrupting = CheckedRepository::load(repo.path()).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let alone = |worker: &str| {
+        let subject = Subject::Repository { repository: &corrupting, worker: worker.to_owned() };
+        conformance::reset_then_again(&subject, &ConformanceOptions::new(work.path())).unwrap()
+    };
+    let result = alone("solver");
+    assert_eq!(result.outcome, Outcome::Fail);
+    assert!(result.why.starts_with("the result after reset was rejected") && result.why.ends_with(lost), "{result:?}");
+    assert_eq!(alone("judge").outcome, Outcome::Skip, "only for an implementation");
+    assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0, "the kit removes its work folder");
+    let honest = repository(&[], &[], &[]);
+    let honest = CheckedRepository::load(honest.path()).unwrap();
+    let subject = Subject::Repository { repository: &honest, worker: "solver".to_owned() };
+    let result = conformance::reset_then_again(&subject, &ConformanceOptions::new(work.path())).unwrap();
+    assert_eq!(result.outcome, Outcome::Pass, "{result:?}");
+    assert!(result.why.contains("the result after reset is valid as before it"), "{result:?}");
+}
+
 #[test]
 fn writing_non_frames_to_stdout_fails_stdout_frames_only() {
     let repo = repository(&[], &["--fault", "junk-stdout@prepare"], &[]);

@@ -22,7 +22,7 @@ from metewand._strict import (
     check_string,
 )
 from metewand.models.attempt_record import _session_mode
-from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp
+from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp, _worker_id
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -85,8 +85,9 @@ class SlurmSubmission:
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     sessions: Sessions | None
-    """How each task's implementation sessions serve its attempts, and the warm-up cycles of a
-    reused one; absent in submissions made before sessions could be reused, which ran fresh ones.
+    """How each task's implementation sessions serve its attempts, the warm-up cycles of a reused
+    one, and the workers never reused; absent in submissions made before sessions could be
+    reused, which ran fresh ones.
     """
 
     state_dir: str
@@ -308,11 +309,12 @@ class Job:
 
 
 class Sessions:
-    """How each task's implementation sessions serve its attempts, and the warm-up cycles of a
-    reused one; absent in submissions made before sessions could be reused, which ran fresh ones.
+    """How each task's implementation sessions serve its attempts, the warm-up cycles of a reused
+    one, and the workers never reused; absent in submissions made before sessions could be
+    reused, which ran fresh ones.
     """
 
-    __slots__ = ("mode", "warmup")
+    __slots__ = ("mode", "refused", "warmup")
 
     mode: SessionMode
     """How implementation sessions serve attempts: fresh (each attempt starts its own worker
@@ -320,15 +322,21 @@ class Sessions:
     between them).
     """
 
+    refused: list[str]
+    """The implementation workers whose sessions are not reused (they did not pass the conformance
+    kit's reset-then-again when the submission was made).
+    """
+
     warmup: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("mode", "warmup")
+    _REQUIRED = ("mode", "refused", "warmup")
 
-    def __init__(self, *, mode: SessionMode, warmup: int) -> None:
+    def __init__(self, *, mode: SessionMode, refused: list[str], warmup: int) -> None:
         self.mode = _session_mode(mode, "/mode")
+        self.refused = check_array(refused, "/refused", _worker_id)
         self.warmup = _safe_uint(warmup, "/warmup")
 
     @classmethod
@@ -342,20 +350,25 @@ class Sessions:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.mode = _session_mode(fields["mode"], path + "/mode")
+        model.refused = check_array(fields["refused"], path + "/refused", _worker_id)
         model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"mode": self.mode, "warmup": self.warmup}
+        return {"mode": self.mode, "refused": list(self.refused), "warmup": self.warmup}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sessions):
             return NotImplemented
-        return self.mode == other.mode and self.warmup == other.warmup
+        return (
+            self.mode == other.mode
+            and self.refused == other.refused
+            and self.warmup == other.warmup
+        )
 
     def __repr__(self) -> str:
-        return f"Sessions(mode={self.mode!r}, warmup={self.warmup!r})"
+        return f"Sessions(mode={self.mode!r}, refused={self.refused!r}, warmup={self.warmup!r})"
 
 
 # The class of each definition in the schema, by its name under $defs (None for the root).
