@@ -158,7 +158,12 @@ struct Pool<'a, 'r> {
     state: Mutex<State>,
     wake: Condvar,
     summary: Mutex<RunSummary>,
+    /// Each implementation's worker identity, by index into [`CampaignPlan::implementations`].
+    workers: Vec<Option<WorkerId>>,
 }
+
+/// How far into a dataset's pending attempts a slot looks for one its held session can serve.
+const PREFER_WITHIN: usize = 1024;
 
 fn cancelled(config: &RunConfig) -> bool {
     config.options.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
@@ -242,6 +247,14 @@ pub fn run(
         state: Mutex::new(state),
         wake: Condvar::new(),
         summary: Mutex::new(RunSummary { planned: plan.attempts().len(), skipped, ..RunSummary::default() }),
+        workers: plan
+            .implementations()
+            .iter()
+            .map(|name| {
+                let implementation = plan.repository().implementations().get(name)?;
+                Some(plan.repository().worker(implementation.worker())?.identity().clone())
+            })
+            .collect(),
     };
     std::thread::scope(|scope| {
         for slot in 0..config.jobs.get() {
@@ -317,14 +330,26 @@ impl Pool<'_, '_> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn next(&self) -> Option<Job> {
+    /// The next job; among the first ready dataset's attempts, one of `held`'s worker first (the slot's held
+    /// session then serves it), looking at most [`PREFER_WITHIN`] attempts ahead.
+    fn next(&self, held: Option<&WorkerId>) -> Option<Job> {
         let mut state = self.lock();
         loop {
             if state.stop || cancelled(self.config) {
                 return None;
             }
             if let Some(&key) = state.ready.front() {
-                let index = state.pending[key as usize].pop_front();
+                let pending = &mut state.pending[key as usize];
+                let preferred = held.and_then(|held| {
+                    pending.iter().take(PREFER_WITHIN).position(|&index| {
+                        let implementation = self.plan.attempts()[index].implementation as usize;
+                        self.workers.get(implementation).and_then(Option::as_ref) == Some(held)
+                    })
+                });
+                let index = match preferred {
+                    Some(position) => pending.remove(position),
+                    None => pending.pop_front(),
+                };
                 if state.pending[key as usize].is_empty() {
                     state.ready.pop_front();
                 }
@@ -372,7 +397,7 @@ impl Pool<'_, '_> {
         let mut sessions = HeldSessions::new(self.config.sessions)
             .warmup(self.config.warmup)
             .refuse(self.config.refused.iter().cloned());
-        while let Some(job) = self.next() {
+        while let Some(job) = self.next(sessions.held_worker()) {
             match job {
                 Job::Materialize(key) => self.materialize(key, &options),
                 Job::Attempt(index, failure) => self.attempt(index, failure, &options, &mut sessions),
@@ -469,6 +494,8 @@ pub fn refused_for_reuse(plan: &CampaignPlan<'_>, work_parent: &std::path::Path)
         .collect();
     workers.sort_unstable();
     workers.dedup();
+    // A first run's state folder may not exist yet: its runs make it, and the check's work folder goes in it.
+    let _ = fs::create_dir_all(work_parent);
     // The requests pose the plan's first problem on its first dataset, which its attempts use.
     let options = match (plan.problems().first(), plan.datasets().first()) {
         (Some(problem), Some(dataset)) => ConformanceOptions::new(work_parent).on(problem, dataset),

@@ -39,7 +39,12 @@ fn held_sessions_left(bench: &Bench) -> Vec<String> {
 #[test]
 fn reused_sessions_give_the_ids_and_verdicts_of_fresh_ones_and_serve_consecutive_attempts() {
     let bench = Bench::new("");
+    // What an interrupted run's held session left (no run holds its lock): the next held session removes it.
+    let left = bench.state().join("sessions/.tmp-0123456789abcdef");
+    fs::create_dir_all(left.join("work/tmp")).unwrap();
+    fs::write(left.join("work/tmp/scratch"), "left by a run that was killed").unwrap();
     assert_eq!(bench.run_with("main", "fresh", 1, false, SessionMode::Fresh).exit().code(), 0);
+    assert!(left.exists(), "fresh sessions hold no session folder");
     assert_eq!(bench.run_with("main", "reuse", 1, false, SessionMode::Reuse).exit().code(), 0);
     let (fresh, reused) = (served(&bench, "fresh"), served(&bench, "reuse"));
     assert_eq!(fresh.len(), 4);
@@ -187,4 +192,30 @@ fn a_warmed_up_session_ran_its_cycles_before_its_first_attempt_and_records_none_
         assert_eq!(record["failure"]["phase"], "execute", "{id}");
     }
     assert_eq!(held_sessions_left(&bench), Vec::<String>::new());
+}
+
+/// A slot takes the attempts its held session can serve first: with two workers' attempts on each of three datasets,
+/// the plan's order (each dataset's attempts, a worker's after the other's) would end the held session at every
+/// attempt; the slot instead begins each dataset with the attempt of the worker it holds.
+#[test]
+fn a_slot_takes_the_attempts_of_its_held_worker_first() {
+    let bench = Bench::new("");
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    let other = format!(
+        "{toml}\n[workers.solver-too]\nrole = \"implementation\"\ncommand = [\"{}\", \"serve\", \"--conformant\", \"--quiet\"]\nsource = \"src-other\"\n\n[implementations.too]\nworker = \"solver-too\"\nparameters = {{}}\n\n[campaigns.pair]\ndatasets = [\"small\"]\nimplementations = [\"solve\", \"too\"]\ndataset_seeds = {{ from = 0, count = 3 }}\n",
+        metewand_testkit::test_worker().display()
+    );
+    fs::write(bench.repo().join("metewand.toml"), other).unwrap();
+    assert_eq!(bench.run_with("pair", "out", 1, false, SessionMode::Reuse).exit().code(), 0);
+    let found = records(&bench.folder("out"));
+    assert_eq!(found.len(), 6);
+    // The first dataset starts both workers; each later one begins with the held worker's attempt (served by the
+    // held session) and then starts the other's.
+    let reused = found.values().filter(|record| record["implementation"]["session"]["index"] != 0).count();
+    assert_eq!(
+        reused,
+        2,
+        "{:#?}",
+        found.values().map(|record| &record["implementation"]["session"]).collect::<Vec<_>>()
+    );
 }

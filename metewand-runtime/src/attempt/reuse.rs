@@ -1,7 +1,7 @@
 //! Reused implementation sessions (DESIGN §19, opt-in): one worker process serves consecutive attempts of the same
 //! worker, `reset` between them, where the worker has a private view to show each attempt's dataset in.
 //!
-//! A held session lives in a folder of its own, `STATE/sessions/<random>/`: `work/` is all it may write (its
+//! A held session lives in a folder of its own, `STATE/sessions/.tmp-<random>/` (locked while it lives): `work/` is all it may write (its
 //! `TMPDIR` `work/tmp/`, which it keeps between attempts, and one `work/result-<n>/` per attempt), `dataset/` is the
 //! mount point of its view where each attempt's dataset is shown in place of the last. Between attempts every
 //! process of it is stopped. Its result is sealed as a fresh session's is, then copied into the attempt's
@@ -30,7 +30,8 @@ pub struct HeldSessions {
 pub(super) struct Held {
     pub(super) session: crate::Session<crate::session::Implementation>,
     pub(super) worker: WorkerId,
-    pub(super) folder: PathBuf,
+    /// Its folder, `STATE/sessions/.tmp-<random>/`, locked while it lives.
+    pub(super) place: store::Staging,
     /// How many attempts it served.
     pub(super) served: u64,
     /// How many of the session's phases were before this attempt's.
@@ -43,16 +44,16 @@ pub(super) struct Held {
 
 impl std::fmt::Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Held").field("folder", &self.folder).field("served", &self.served).finish()
+        f.debug_struct("Held").field("place", &self.place).field("served", &self.served).finish()
     }
 }
 
 impl Held {
     /// Shuts the worker down (its processes are gone either way) and removes its folder.
     pub(super) fn end(self) {
-        let Held { session, folder, .. } = self;
+        let Held { session, place, .. } = self;
         let _ = session.shutdown();
-        let _ = remove_tree(&folder);
+        let _ = remove_tree(place.path());
     }
 }
 
@@ -75,6 +76,11 @@ impl HeldSessions {
     pub fn refuse(mut self, refused: impl IntoIterator<Item = WorkerId>) -> HeldSessions {
         self.refused.extend(refused);
         self
+    }
+
+    /// The worker whose session is held, if one is: its next attempt would not start a worker.
+    pub fn held_worker(&self) -> Option<&WorkerId> {
+        self.held.as_ref().map(|held| &held.worker)
     }
 
     /// How sessions are served.
@@ -120,7 +126,7 @@ pub(super) struct Reuse {
 /// How the attempt's implementation session starts.
 pub(super) enum Start {
     /// A new session, kept for later attempts when `folder` is its held folder.
-    New { config: Box<SessionConfig>, folder: Option<PathBuf> },
+    New { config: Box<SessionConfig>, folder: Option<store::Staging> },
     /// The session held for this worker, reset and shown this attempt's dataset.
     Held(Box<Held>),
 }
@@ -129,8 +135,8 @@ impl Start {
     /// The folder the session is shown the dataset in, when it is not the store entry's own path.
     pub(super) fn dataset_dir(&self) -> Option<PathBuf> {
         match self {
-            Start::New { folder, .. } => folder.as_ref().map(|folder| folder.join("dataset")),
-            Start::Held(held) => Some(held.folder.join("dataset")),
+            Start::New { folder, .. } => folder.as_ref().map(|folder| folder.path().join("dataset")),
+            Start::Held(held) => Some(held.place.path().join("dataset")),
         }
     }
 }
@@ -174,10 +180,11 @@ impl Run<'_, '_> {
             }
             _ => None,
         };
-        let made = self.session_config_in(worker, Role::Implementation, result_dir, folder.as_deref());
+        let made =
+            self.session_config_in(worker, Role::Implementation, result_dir, folder.as_ref().map(store::Staging::path));
         let (mut config, _source, tmpdir) = made.inspect_err(|_| {
             if let Some(folder) = &folder {
-                let _ = remove_tree(folder);
+                let _ = remove_tree(folder.path());
             }
         })?;
         for &capability in self.plan.implementation.capabilities() {
@@ -198,7 +205,8 @@ impl Run<'_, '_> {
             Start::New { config, folder: None } => {
                 self.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
             }
-            Start::New { config, folder: Some(folder) } => {
+            Start::New { config, folder: Some(place) } => {
+                let folder = place.path().to_owned();
                 let cycles = self.reuse.as_ref().map_or(0, |reuse| reuse.warmup);
                 let connected = self.connect::<crate::session::Implementation>(*config).and_then(|mut session| {
                     let warmed = session
@@ -217,7 +225,7 @@ impl Run<'_, '_> {
                     Ok((session, skip)) => Ok(Serving::Held(Box::new(Held {
                         session,
                         worker: worker.clone(),
-                        folder,
+                        place,
                         served: 0,
                         since: 0,
                         warmup: cycles,
@@ -275,7 +283,7 @@ impl Run<'_, '_> {
         let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
         let warmup = SafeUint::try_from(held.warmup).unwrap_or(SafeUint::MAX);
         self.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup });
-        let result_dir = held.folder.join(format!("work/result-{}", held.served));
+        let result_dir = held.place.path().join(format!("work/result-{}", held.served));
         let execute = match fs::create_dir(&result_dir)
             .map_err(|source| {
                 Failure::executor(
@@ -373,15 +381,17 @@ impl Run<'_, '_> {
         None
     }
 
-    /// A new held session's folder, `STATE/sessions/<random>/`, with `work/tmp/` and the mount point `dataset/`.
-    pub(super) fn held_folder(&self) -> Result<PathBuf, Failure> {
+    /// A new held session's folder, `STATE/sessions/.tmp-<random>/`, locked (as a dataset's staging folder is) for
+    /// as long as the session lives, with `work/tmp/` and the mount point `dataset/`. The folders of sessions no run
+    /// holds (an interrupted run's) are removed first.
+    pub(super) fn held_folder(&self) -> Result<store::Staging, Failure> {
         let sessions = self.datasets.with_file_name(SESSIONS_DIR);
         let made = fs::create_dir_all(&sessions).and_then(|()| {
-            let folder = sessions.join(store::random_hex(8)?);
-            fs::create_dir(&folder)?;
-            fs::create_dir_all(folder.join("work/tmp"))?;
-            fs::create_dir(folder.join("dataset"))?;
-            Ok(folder)
+            store::clean_leftovers(&sessions)?;
+            let place = store::Staging::create(&sessions)?;
+            fs::create_dir_all(place.path().join("work/tmp"))?;
+            fs::create_dir(place.path().join("dataset"))?;
+            Ok(place)
         });
         made.map_err(|source| {
             Failure::executor("preparing a reused session", FsError::Io { action: "create", path: sessions, source })
@@ -398,7 +408,7 @@ impl Run<'_, '_> {
             .session
             .redirect_log(&log)
             .and_then(|()| held.session.reset())
-            .and_then(|()| held.session.show_in_place_of(&self.entry, &held.folder.join("dataset")));
+            .and_then(|()| held.session.show_in_place_of(&self.entry, &held.place.path().join("dataset")));
         match taken {
             Ok(()) => {
                 self.logs[role_index(Role::Implementation)] = true;
