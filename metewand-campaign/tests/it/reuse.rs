@@ -76,7 +76,67 @@ fn reused_sessions_give_the_ids_and_verdicts_of_fresh_ones_and_serve_consecutive
         assert_eq!(record["logs"]["implementation"], "logs/implementation.log", "{id}");
         assert!(attempt.join("logs/implementation.log").is_file(), "{id}");
     }
+    // The evaluator's session is held too: it says hello once and judges the four attempts in turn, from the
+    // copies of their results, and each attempt keeps its own copy of the metrics.
+    let fresh_records = records(&bench.folder("fresh"));
+    let mut judged: Vec<(u64, Vec<String>)> = Vec::new();
+    for (id, record) in records(&bench.folder("reuse")) {
+        assert_eq!(record["evaluator"]["session"]["mode"], "reuse", "{id}");
+        assert_eq!(fresh_records[&id]["evaluator"]["session"]["mode"], "fresh", "{id}");
+        assert_eq!(record["metrics"], fresh_records[&id]["metrics"], "{id}");
+        let metrics = bench.folder("reuse").join("attempts").join(&id).join("work/metrics/metrics.json");
+        assert!(metrics.is_file(), "{id}");
+        let phases = record["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|phase| phase["role"] == "problem_evaluator")
+            .map(|phase| phase["phase"].as_str().unwrap().to_owned())
+            .collect();
+        judged.push((record["evaluator"]["session"]["index"].as_u64().unwrap(), phases));
+    }
+    judged.sort();
+    let evaluate = |phases: &[&str]| phases.iter().map(|phase| (*phase).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        judged,
+        [
+            (0, evaluate(&["hello", "evaluate"])),
+            (1, evaluate(&["evaluate"])),
+            (2, evaluate(&["evaluate"])),
+            (3, evaluate(&["evaluate"]))
+        ]
+    );
     assert_eq!(held_sessions_left(&bench), Vec::<String>::new());
+}
+
+/// An evaluator that breaks its held session (it exits after each answer, or in each evaluate) is replaced, and no
+/// attempt is blamed for what a session did for another: an evaluator that exits after answering leaves each attempt
+/// its verdict (a held session is not shut down after each attempt, so an exit after the answer is not one's
+/// failure), and one that exits in every evaluate fails each attempt in a session of its own.
+#[test]
+fn a_held_evaluator_that_breaks_is_replaced_without_blaming_an_attempt() {
+    for fault in ["answer-then-exit@evaluate", "exit@evaluate"] {
+        let bench = Bench::new("");
+        crate::runner::with_judge(&bench, &format!(r#""--fault", "{fault}""#));
+        let summary = bench.run_with("main", "out", 1, false, SessionMode::Reuse);
+        let found = records(&bench.folder("out"));
+        if fault == "exit@evaluate" {
+            // Every evaluate fails, in a new session too: each attempt fails as with fresh sessions, in evaluate.
+            assert_eq!(summary.exit().code(), 3, "{fault}");
+            for (id, record) in &found {
+                assert_eq!(record["failure"]["role"], "problem_evaluator", "{fault}, {id}");
+                assert_eq!(record["failure"]["kind"], "worker_exit", "{fault}, {id}");
+                assert_eq!(record["evaluator"]["session"]["index"], 0, "{fault}, {id}");
+            }
+        } else {
+            assert_eq!(summary.exit().code(), 0, "{fault}");
+            for (id, record) in &found {
+                assert_eq!(record["outcome"], "reached", "{fault}, {id}: {}", record["failure"]);
+                assert_eq!(record["evaluator"]["session"]["index"], 0, "{fault}, {id}");
+            }
+        }
+        assert_eq!(held_sessions_left(&bench), Vec::<String>::new(), "{fault}");
+    }
 }
 
 /// A held worker is stopped, every process of it, from its result's seal until its next attempt: a worker that

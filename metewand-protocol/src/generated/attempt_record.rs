@@ -1548,7 +1548,7 @@ pub struct Resources {
     pub system_cpu_ns: crate::strict::SafeUint,
     pub user_cpu_ns: crate::strict::SafeUint,
 }
-///How the implementation's session served the attempt: fresh (a worker process of its own, the default) or reuse (one worker process serving consecutive attempts of the same worker on a campaign slot, reset between them). index counts the attempts the session served before this one (0 for its first); warmup is the number of discarded prepare and execute cycles the session ran before its first attempt. Absent from records written before sessions could be reused.
+///How a worker's session served the attempt: fresh (a worker process of its own, the default) or reuse (one worker process serving consecutive attempts of the same worker on a campaign slot or Slurm task; an implementation's is reset between them). index counts the attempts the session served before this one (0 for its first); warmup is the number of discarded prepare and execute cycles an implementation's session ran before its first attempt (0 for an evaluator's). Absent from records written before sessions could be reused.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1811,7 +1811,7 @@ impl<'de> ::serde::Deserialize<'de> for WorkerProgramPathMatch {
             })
     }
 }
-///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement is recorded once the worker started, resources when its session shut down cleanly; each is absent otherwise.
+///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement is recorded once the worker started, resources when its session shut down cleanly (never for a reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1846,6 +1846,12 @@ pub struct WorkerSession {
     pub resources: ::std::option::Option<Resources>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub sdk: ::std::option::Option<super::common::SdkInfo>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub session: ::std::option::Option<Session>,
     pub worker_id: super::common::WorkerId,
 }
 /// Error types.

@@ -27,6 +27,7 @@
 //! `record.rs` the record; `store.rs` the dataset store; `source.rs` the workers' source copies.
 
 mod dataset;
+mod judge;
 mod prestart;
 mod record;
 mod reuse;

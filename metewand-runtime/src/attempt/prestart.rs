@@ -26,7 +26,8 @@ impl Run<'_, '_> {
             Some(cpus) => cpus.len(),
             None => CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()),
         };
-        if crate::session::landlock_abi() == 0 || cpus < 2 {
+        // A held evaluator (reused sessions) is not started beside: it waits, stopped, for its next evaluate.
+        if crate::session::landlock_abi() == 0 || cpus < 2 || self.evaluator_held() {
             return Ok(None);
         }
         self.evaluator_session_config().map(Some)

@@ -195,8 +195,14 @@ pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession
         program: seen.program.as_ref().map(program_record),
         resources: seen.resources.as_ref().map(resources_record),
         sdk: seen.handshake.as_ref().and_then(sdk),
+        session: seen.session.clone(),
         worker_id: worker.identity().clone(),
     }
+}
+
+/// How a fresh session served its one attempt.
+pub(super) fn fresh_session() -> rec::Session {
+    rec::Session { mode: rec::SessionMode::Fresh, index: SafeUint::ZERO, warmup: SafeUint::ZERO }
 }
 
 /// What a worker's identity is the digest of, part by part, so that a reader can say which part changed.

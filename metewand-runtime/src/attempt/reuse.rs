@@ -24,11 +24,13 @@ pub struct HeldSessions {
     /// Workers whose sessions are never reused (they did not pass the conformance kit's `reset-then-again`).
     refused: Vec<WorkerId>,
     held: Option<Held>,
+    /// The evaluator's session held for the next attempt.
+    evaluator: Option<Held<crate::session::Evaluator>>,
 }
 
 /// A session kept for the next attempt of its worker, stopped.
-pub(super) struct Held {
-    pub(super) session: crate::Session<crate::session::Implementation>,
+pub(super) struct Held<R: crate::session::SessionRole = crate::session::Implementation> {
+    pub(super) session: crate::Session<R>,
     pub(super) worker: WorkerId,
     /// Its folder, `STATE/sessions/.tmp-<random>/`, locked while it lives.
     pub(super) place: store::Staging,
@@ -42,13 +44,13 @@ pub(super) struct Held {
     pub(super) skip: std::ops::Range<usize>,
 }
 
-impl std::fmt::Debug for Held {
+impl<R: crate::session::SessionRole> std::fmt::Debug for Held<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Held").field("place", &self.place).field("served", &self.served).finish()
     }
 }
 
-impl Held {
+impl<R: crate::session::SessionRole> Held<R> {
     /// Shuts the worker down (its processes are gone either way) and removes its folder.
     pub(super) fn end(self) {
         let Held { session, place, .. } = self;
@@ -60,7 +62,7 @@ impl Held {
 impl HeldSessions {
     /// Sessions served as `mode` says.
     pub fn new(mode: rec::SessionMode) -> HeldSessions {
-        HeldSessions { mode, warmup: 0, refused: Vec::new(), held: None }
+        HeldSessions { mode, warmup: 0, refused: Vec::new(), held: None, evaluator: None }
     }
 
     /// Has each new reused session run `cycles` discarded prepare, execute and reset cycles on its first attempt's
@@ -93,19 +95,24 @@ impl HeldSessions {
         if let Some(held) = self.held.take() {
             held.end();
         }
+        if let Some(held) = self.evaluator.take() {
+            held.end();
+        }
     }
 
     pub(super) fn lend(&mut self) -> Option<Reuse> {
         (self.mode == rec::SessionMode::Reuse).then(|| Reuse {
             held: self.held.take(),
+            evaluator: self.evaluator.take(),
             warmup: self.warmup,
             refused: self.refused.clone(),
         })
     }
 
     pub(super) fn give_back(&mut self, reuse: Option<Reuse>) {
-        if let Some(held) = reuse.and_then(|reuse| reuse.held) {
-            self.held = Some(held);
+        if let Some(reuse) = reuse {
+            self.held = reuse.held.or(self.held.take());
+            self.evaluator = reuse.evaluator.or(self.evaluator.take());
         }
     }
 }
@@ -119,6 +126,7 @@ impl Drop for HeldSessions {
 /// What an attempt run with reused sessions carries: the session held for it, if any, and given back after it.
 pub(super) struct Reuse {
     pub(super) held: Option<Held>,
+    pub(super) evaluator: Option<Held<crate::session::Evaluator>>,
     pub(super) warmup: u64,
     pub(super) refused: Vec<WorkerId>,
 }
@@ -150,7 +158,7 @@ pub(super) enum Serving {
 
 /// Whether `worker`'s sessions would have a private view here, which a reused session needs (its datasets are
 /// shown there).
-fn private_view(worker: &Worker, isolation: ProcessIsolation) -> bool {
+pub(super) fn private_view(worker: &Worker, isolation: ProcessIsolation) -> bool {
     KernelSupport::probe().expected_with(worker.network(), isolation).mounts == MountConfinement::Private
 }
 
@@ -282,7 +290,7 @@ impl Run<'_, '_> {
         self.implementation.cpus = Some(held.session.cpus().clone());
         let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
         let warmup = SafeUint::try_from(held.warmup).unwrap_or(SafeUint::MAX);
-        self.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup });
+        self.implementation.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup });
         let result_dir = held.place.path().join(format!("work/result-{}", held.served));
         let execute = match fs::create_dir(&result_dir)
             .map_err(|source| {
@@ -357,7 +365,8 @@ impl Run<'_, '_> {
         if let Ok(mut file) = crate::session::append_log(&log) {
             let _ = io::Write::write_all(&mut file, note.as_bytes());
         }
-        self.log_continues = self.logs[role_index(Role::Implementation)] && fs::symlink_metadata(&log).is_ok();
+        let index = role_index(Role::Implementation);
+        self.log_continues[index] = self.logs[index] && fs::symlink_metadata(&log).is_ok();
         let work = self.folder.join("work");
         for folder in [work.join(format!("tmp-{}", Role::Implementation)), work.join("result")] {
             match fs::symlink_metadata(&folder) {
@@ -382,7 +391,8 @@ impl Run<'_, '_> {
     }
 
     /// A new held session's folder, `STATE/sessions/.tmp-<random>/`, locked (as a dataset's staging folder is) for
-    /// as long as the session lives, with `work/tmp/` and the mount point `dataset/`. The folders of sessions no run
+    /// as long as the session lives, with `work/tmp/` and the mount points `dataset/` and (for an evaluator)
+    /// `result/`. The folders of sessions no run
     /// holds (an interrupted run's) are removed first.
     pub(super) fn held_folder(&self) -> Result<store::Staging, Failure> {
         let sessions = self.datasets.with_file_name(SESSIONS_DIR);
@@ -391,6 +401,7 @@ impl Run<'_, '_> {
             let place = store::Staging::create(&sessions)?;
             fs::create_dir_all(place.path().join("work/tmp"))?;
             fs::create_dir(place.path().join("dataset"))?;
+            fs::create_dir(place.path().join("result"))?;
             Ok(place)
         });
         made.map_err(|source| {

@@ -113,6 +113,8 @@ pub(super) struct Seen {
     pub(super) confinement: Option<ConfinementReport>,
     pub(super) cpus: Option<CpuPlacement>,
     pub(super) resources: Option<Resources>,
+    /// How the session served the attempt (implementations and evaluators), once it answered hello.
+    pub(super) session: Option<rec::Session>,
 }
 
 /// The attempt in progress.
@@ -159,11 +161,9 @@ pub(super) struct Run<'p, 'r> {
     pub(super) logs: [bool; 3],
     /// With reused sessions: the session held for this attempt, and given back after it.
     pub(super) reuse: Option<Reuse>,
-    /// How the implementation's session served the attempt, once it answered hello.
-    pub(super) session: Option<rec::Session>,
-    /// Whether the implementation's log is already there, written by a reused session this attempt ended: the next
+    /// By role, whether its log is already there, written by a reused session this attempt ended: the next
     /// session appends to it.
-    pub(super) log_continues: bool,
+    pub(super) log_continues: [bool; 3],
 }
 
 impl<'p, 'r> Run<'p, 'r> {
@@ -207,8 +207,7 @@ impl<'p, 'r> Run<'p, 'r> {
             metrics: None,
             logs: [false; 3],
             reuse: None,
-            session: None,
-            log_continues: false,
+            log_continues: [false; 3],
         }
     }
 
@@ -313,7 +312,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
             }
         }
-        let continues = self.log_continues && role == Role::Implementation;
+        let continues = self.log_continues[role_index(role)];
         let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) }
             .and_then(|()| work.create_dir(&format!("tmp-{role}")));
         let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
@@ -399,12 +398,16 @@ impl<'p, 'r> Run<'p, 'r> {
                 let dataset = held.map_or_else(|| self.entry.clone(), |held| held.join("dataset"));
                 confinement = confinement.readable_after_hello(dataset);
             }
-            Role::ProblemEvaluator => {
-                confinement = confinement.readable(&self.entry).readable(self.folder.join("work/result"));
-            }
+            Role::ProblemEvaluator => match held {
+                Some(held) => {
+                    confinement = confinement.readable_after_hello(held.join("dataset"));
+                    confinement = confinement.readable_after_hello(held.join("result"));
+                }
+                None => confinement = confinement.readable(&self.entry).readable(self.folder.join("work/result")),
+            },
         }
         let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
-        if self.log_continues && role == Role::Implementation {
+        if self.log_continues[role_index(role)] {
             config = config.continue_log();
         }
         if let Some(flag) = self.cancel {
@@ -563,11 +566,7 @@ impl<'p, 'r> Run<'p, 'r> {
     ) -> Result<(), Failure> {
         let held = match serving {
             Serving::Fresh(session) => {
-                self.session = Some(rec::Session {
-                    mode: rec::SessionMode::Fresh,
-                    index: Default::default(),
-                    warmup: Default::default(),
-                });
+                self.implementation.session = Some(fresh_session());
                 return self.implementation_session(*session, prepare, execute, result_dir, tmpdir);
             }
             Serving::Held(held) => *held,
@@ -636,6 +635,10 @@ impl<'p, 'r> Run<'p, 'r> {
     /// used only while the dataset entry it was shown is still the store's (another run may have replaced it since,
     /// which a session's view cannot follow); otherwise it is ended, its places removed, and a new one started.
     pub(super) fn run_evaluator(&mut self, prestarted: Option<Prestarted>) -> Result<(), Failure> {
+        if self.evaluator_held() {
+            self.discard(prestarted);
+            return self.held_evaluation();
+        }
         let plan = self.plan;
         let held = self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry));
         let prestarted = match prestarted {
@@ -669,6 +672,7 @@ impl<'p, 'r> Run<'p, 'r> {
             }
         };
         self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+        self.evaluator.session = Some(fresh_session());
         if let Some(budget) = plan.repository.budgets().evaluation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
@@ -752,7 +756,7 @@ impl<'p, 'r> Run<'p, 'r> {
                 files: self.result.as_ref().map(|result| file_records(result.files())),
                 identity: Some(identity_record(implementer)),
                 program: self.implementation.program.as_ref().map(program_record),
-                session: self.session,
+                session: self.implementation.session.clone(),
                 implementation_time_ns: self.implementation_time_ns,
                 name: parse(plan.implementation.name()),
                 parameters: plan.implementation.parameters().clone(),

@@ -247,8 +247,8 @@ class AttemptRecord:
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
     when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly; each is
-    absent otherwise.
+    recorded once the worker started, resources when its session shut down cleanly (never for a
+    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
     """
 
     failure: AttemptFailure | None
@@ -892,8 +892,8 @@ class Dataset:
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
     when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly; each is
-    absent otherwise.
+    recorded once the worker started, resources when its session shut down cleanly (never for a
+    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
     """
 
     name: str
@@ -1093,12 +1093,12 @@ class Implementation:
     """Capability names, each at most once."""
 
     session: Session | None
-    """How the implementation's session served the attempt: fresh (a worker process of its own, the
-    default) or reuse (one worker process serving consecutive attempts of the same worker on a
-    campaign slot, reset between them). index counts the attempts the session served before this
-    one (0 for its first); warmup is the number of discarded prepare and execute cycles the
-    session ran before its first attempt. Absent from records written before sessions could be
-    reused.
+    """How a worker's session served the attempt: fresh (a worker process of its own, the default)
+    or reuse (one worker process serving consecutive attempts of the same worker on a campaign
+    slot or Slurm task; an implementation's is reset between them). index counts the attempts the
+    session served before this one (0 for its first); warmup is the number of discarded prepare
+    and execute cycles an implementation's session ran before its first attempt (0 for an
+    evaluator's). Absent from records written before sessions could be reused.
     """
 
     statistics: dict[str, Any] | None
@@ -1779,12 +1779,12 @@ class Resources:
 
 
 class Session:
-    """How the implementation's session served the attempt: fresh (a worker process of its own, the
-    default) or reuse (one worker process serving consecutive attempts of the same worker on a
-    campaign slot, reset between them). index counts the attempts the session served before this
-    one (0 for its first); warmup is the number of discarded prepare and execute cycles the
-    session ran before its first attempt. Absent from records written before sessions could be
-    reused.
+    """How a worker's session served the attempt: fresh (a worker process of its own, the default)
+    or reuse (one worker process serving consecutive attempts of the same worker on a campaign
+    slot or Slurm task; an implementation's is reset between them). index counts the attempts the
+    session served before this one (0 for its first); warmup is the number of discarded prepare
+    and execute cycles an implementation's session ran before its first attempt (0 for an
+    evaluator's). Absent from records written before sessions could be reused.
     """
 
     __slots__ = ("index", "mode", "warmup")
@@ -2012,8 +2012,8 @@ class WorkerSession:
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
     when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly; each is
-    absent otherwise.
+    recorded once the worker started, resources when its session shut down cleanly (never for a
+    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
     """
 
     __slots__ = (
@@ -2023,6 +2023,7 @@ class WorkerSession:
         "program",
         "resources",
         "sdk",
+        "session",
         "worker_id",
     )
 
@@ -2071,6 +2072,15 @@ class WorkerSession:
     sdk: SdkInfo | None
     """The worker SDK that answered hello, by package name and version."""
 
+    session: Session | None
+    """How a worker's session served the attempt: fresh (a worker process of its own, the default)
+    or reuse (one worker process serving consecutive attempts of the same worker on a campaign
+    slot or Slurm task; an implementation's is reset between them). index counts the attempts the
+    session served before this one (0 for its first); warmup is the number of discarded prepare
+    and execute cycles an implementation's session ran before its first attempt (0 for an
+    evaluator's). Absent from records written before sessions could be reused.
+    """
+
     worker_id: str
     """A resolved worker identity."""
 
@@ -2087,6 +2097,7 @@ class WorkerSession:
         program: WorkerProgram | None = None,
         resources: Resources | None = None,
         sdk: SdkInfo | None,
+        session: Session | None = None,
         worker_id: str,
     ) -> None:
         self.capabilities = (
@@ -2105,6 +2116,7 @@ class WorkerSession:
             None if resources is None else check_model(resources, "/resources", Resources)
         )
         self.sdk = None if sdk is None else check_model(sdk, "/sdk", SdkInfo)
+        self.session = None if session is None else check_model(session, "/session", Session)
         self.worker_id = _worker_id(worker_id, "/worker_id")
 
     @classmethod
@@ -2141,6 +2153,10 @@ class WorkerSession:
         else:
             model.resources = None
         model.sdk = None if fields["sdk"] is None else SdkInfo._decode(fields["sdk"], path + "/sdk")
+        if "session" in fields:
+            model.session = Session._decode(fields["session"], path + "/session")
+        else:
+            model.session = None
         model.worker_id = _worker_id(fields["worker_id"], path + "/worker_id")
         return model
 
@@ -2158,6 +2174,8 @@ class WorkerSession:
         if self.resources is not None:
             data["resources"] = self.resources.to_dict()
         data["sdk"] = None if self.sdk is None else self.sdk.to_dict()
+        if self.session is not None:
+            data["session"] = self.session.to_dict()
         data["worker_id"] = self.worker_id
         return data
 
@@ -2171,6 +2189,7 @@ class WorkerSession:
             and self.program == other.program
             and self.resources == other.resources
             and self.sdk == other.sdk
+            and self.session == other.session
             and self.worker_id == other.worker_id
         )
 
@@ -2178,7 +2197,7 @@ class WorkerSession:
         return (
             f"WorkerSession(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
             f"identity={self.identity!r}, program={self.program!r}, resources={self.resources!r}, "
-            f"sdk={self.sdk!r}, worker_id={self.worker_id!r})"
+            f"sdk={self.sdk!r}, session={self.session!r}, worker_id={self.worker_id!r})"
         )
 
 

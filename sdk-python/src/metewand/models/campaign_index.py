@@ -463,12 +463,12 @@ class Implementation:
     """
 
     session: Session | None
-    """How the implementation's session served the attempt: fresh (a worker process of its own, the
-    default) or reuse (one worker process serving consecutive attempts of the same worker on a
-    campaign slot, reset between them). index counts the attempts the session served before this
-    one (0 for its first); warmup is the number of discarded prepare and execute cycles the
-    session ran before its first attempt. Absent from records written before sessions could be
-    reused.
+    """How a worker's session served the attempt: fresh (a worker process of its own, the default)
+    or reuse (one worker process serving consecutive attempts of the same worker on a campaign
+    slot or Slurm task; an implementation's is reset between them). index counts the attempts the
+    session served before this one (0 for its first); warmup is the number of discarded prepare
+    and execute cycles an implementation's session ran before its first attempt (0 for an
+    evaluator's). Absent from records written before sessions could be reused.
     """
 
     worker_id: str

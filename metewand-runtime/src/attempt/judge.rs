@@ -1,0 +1,226 @@
+//! The evaluator's reused session (DESIGN §19, with reused sessions): one evaluator process judges the consecutive
+//! attempts of a slot, as a held implementation session serves its worker's (see `reuse.rs`).
+//!
+//! It lives in a held folder of its own: it may write only `work/` (its `TMPDIR` and one `work/metrics-<n>/` per
+//! attempt), and its view has two mount points where each attempt's dataset (`dataset/`) and result (`result/`, the
+//! attempt's validated copy) are shown read-only in place of the last. Its metrics are sealed at the `evaluate` answer
+//! (validated while it is stopped), copied into the attempt's `work/metrics/` and checked to be what was sealed; it
+//! stays stopped until the next attempt's `evaluate`. A failure of a session that already judged an attempt ends it,
+//! and the attempt is judged again by a new one.
+
+use super::reuse::*;
+use super::run::*;
+use super::*;
+
+use crate::session::Evaluator;
+
+impl Run<'_, '_> {
+    /// Whether this attempt's evaluation goes through a held evaluator session: with reused sessions, where the
+    /// evaluator has a private view to be shown each attempt's inputs in.
+    pub(super) fn evaluator_held(&self) -> bool {
+        let worker = self.plan.worker(self.plan.problem.evaluator());
+        self.reuse.is_some() && private_view(worker, self.process_isolation)
+    }
+
+    /// The attempt's evaluation by the held evaluator session of its worker, or by a new one that is then held.
+    pub(super) fn held_evaluation(&mut self) -> Result<(), Failure> {
+        let worker = self.plan.worker(self.plan.problem.evaluator());
+        let held = self.reuse.as_mut().and_then(|reuse| reuse.evaluator.take());
+        let held = match held {
+            Some(held) if &held.worker == worker.identity() && held.session.is_running() => Some(held),
+            Some(other) => {
+                other.end();
+                None
+            }
+            None => None,
+        };
+        let judged = held.as_ref().is_some_and(|held| held.served > 0);
+        let phases = self.phases.len();
+        match self.evaluate_held(held) {
+            Err(failure) if judged && failure.kind != FailureKind::Cancelled => {
+                self.phases.truncate(phases);
+                self.verdict = None;
+                self.clear_evaluator_places(&failure)?;
+                self.evaluate_held(None)
+            }
+            judged => judged,
+        }
+    }
+
+    /// One evaluation in `held`, or in a new held session when `None`.
+    fn evaluate_held(&mut self, held: Option<Held<Evaluator>>) -> Result<(), Failure> {
+        let plan = self.plan;
+        let worker = plan.worker(plan.problem.evaluator());
+        self.ensure_dataset()?;
+        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+        let (mut held, tmpdir) = match held {
+            Some(mut held) => {
+                let tmpdir = self.prepare_places(Role::ProblemEvaluator)?;
+                let log = self.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
+                held.since = held.session.phases().len();
+                if let Err(error) = held.session.redirect_log(&log) {
+                    held.end();
+                    return Err(Failure::session(&error));
+                }
+                self.logs[role_index(Role::ProblemEvaluator)] = true;
+                (held, tmpdir)
+            }
+            None => {
+                let place = self.held_folder()?;
+                let metrics_dir = self.folder.join("work/metrics");
+                let made = self.session_config_in(worker, Role::ProblemEvaluator, &metrics_dir, Some(place.path()));
+                let (config, _source, tmpdir) = match made {
+                    Ok(made) => made,
+                    Err(failure) => {
+                        let _ = remove_tree(place.path());
+                        return Err(failure);
+                    }
+                };
+                let session = match self.connect::<Evaluator>(config) {
+                    Ok(session) => session,
+                    Err(failure) => {
+                        let _ = remove_tree(place.path());
+                        return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
+                    }
+                };
+                let worker = worker.identity().clone();
+                let skip = 0..0;
+                (Held { session, worker, place, served: 0, since: 0, warmup: 0, skip }, tmpdir)
+            }
+        };
+        self.saw(&held.session);
+        let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
+        self.evaluator.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup: SafeUint::ZERO });
+        let folder = held.place.path().to_owned();
+        let metrics_dir = folder.join(format!("work/metrics-{}", held.served));
+        let shown = held
+            .session
+            .show_in_place_of(&self.entry, &folder.join("dataset"))
+            .and_then(|()| held.session.show_in_place_of(&self.folder.join("work/result"), &folder.join("result")))
+            .map_err(|error| Failure::session(&error))
+            .and_then(|()| {
+                fs::create_dir(&metrics_dir).map_err(|source| {
+                    let path = metrics_dir.clone();
+                    Failure::executor("preparing a reused session", FsError::Io { action: "create", path, source })
+                })
+            });
+        let params = shown.and_then(|()| {
+            Ok(EvaluateParams {
+                dataset_dir: self.path(&folder.join("dataset"))?,
+                result_dir: self.path(&folder.join("result"))?,
+                metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
+                problem_contract_id: plan.problem.contract_id().into(),
+                problem_parameters: plan.problem.parameters().clone(),
+            })
+        });
+        let params = match params {
+            Ok(params) => params,
+            Err(failure) => {
+                self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+                held.end();
+                return Err(failure);
+            }
+        };
+        if let Some(budget) = plan.repository.budgets().evaluation {
+            held.session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let session = &mut held.session;
+        let validator = self.validator();
+        let outcome = session.evaluate(params).and_then(|response| {
+            // Sealed at the answer, as an implementation's result is.
+            let sealed = session.while_stopped(|| validator.validate_metrics(plan.problem, &metrics_dir))?;
+            session.clear_scientific_deadline();
+            session.pause()?;
+            Ok((response, sealed))
+        });
+        self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+        let (response, sealed) = match outcome {
+            Ok(done) => done,
+            Err(error) => {
+                held.end();
+                return Err(self.after_dataset_session(
+                    Failure::session(&error),
+                    Role::ProblemEvaluator,
+                    Phase::Evaluate,
+                ));
+            }
+        };
+        self.verdict = Some(response.verdict);
+        let checked = tmpdir
+            .remove()
+            .and_then(|()| self.verify_dataset(Role::ProblemEvaluator, Phase::Evaluate))
+            .and_then(|()| {
+                self.verify_result(
+                    Role::ProblemEvaluator,
+                    Phase::Evaluate,
+                    "during the problem_evaluator worker's session",
+                )
+            })
+            .and_then(|()| sealed.map_err(|e| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &e)))
+            .and_then(|sealed| self.copy_metrics(&sealed, &metrics_dir));
+        let _ = remove_tree(&metrics_dir);
+        match checked {
+            Ok(metrics) => {
+                self.metrics = Some(metrics.metrics().metrics.clone());
+                held.served += 1;
+                if let Some(reuse) = self.reuse.as_mut() {
+                    reuse.evaluator = Some(held);
+                }
+                Ok(())
+            }
+            Err(failure) => {
+                held.end();
+                Err(failure)
+            }
+        }
+    }
+
+    /// The sealed metrics copied into the attempt's `work/metrics/`, validated there and found to be what was sealed.
+    fn copy_metrics(
+        &self,
+        sealed: &crate::validate::ValidatedMetrics,
+        from: &Path,
+    ) -> Result<crate::validate::ValidatedMetrics, Failure> {
+        let target = self.folder.join("work/metrics");
+        crate::files::copy_beneath(from, &target, [sealed.file().path()])
+            .map_err(|source| Failure::executor("copying a reused session's metrics", source))?;
+        let copied = self
+            .validator()
+            .validate_metrics(self.plan.problem, &target)
+            .map_err(|error| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &error))?;
+        if copied.file().sha256() != sealed.file().sha256() || copied.file().size() != sealed.file().size() {
+            let message = "the metrics changed while they were copied out of the reused session".to_owned();
+            return Err(Failure::new(
+                Some(Role::ProblemEvaluator),
+                Some(Phase::Evaluate),
+                FailureKind::InvalidOutput,
+                message,
+            ));
+        }
+        Ok(copied)
+    }
+
+    /// After a reused evaluator failed in this attempt (and was ended): says so in the attempt's evaluator log, which
+    /// the next session appends to, and removes the places made for the ended one (`TMPDIR`, metrics).
+    fn clear_evaluator_places(&mut self, failure: &Failure) -> Result<(), Failure> {
+        let log = self.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
+        let note = format!(
+            "[metewand: the reused session failed ({}); the attempt is judged again by a new session]\n",
+            failure.message
+        );
+        if let Ok(mut file) = crate::session::append_log(&log) {
+            let _ = io::Write::write_all(&mut file, note.as_bytes());
+        }
+        let index = role_index(Role::ProblemEvaluator);
+        self.log_continues[index] = self.logs[index] && fs::symlink_metadata(&log).is_ok();
+        let work = self.folder.join("work");
+        for folder in [work.join(format!("tmp-{}", Role::ProblemEvaluator)), work.join("metrics")] {
+            if fs::symlink_metadata(&folder).is_ok() {
+                remove_tree(&folder).map_err(|source| {
+                    Failure::executor("ending a reused session", FsError::Io { action: "remove", path: folder, source })
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
