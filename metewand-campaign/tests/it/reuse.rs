@@ -279,3 +279,38 @@ fn a_slot_takes_the_attempts_of_its_held_worker_first() {
         found.values().map(|record| &record["implementation"]["session"]).collect::<Vec<_>>()
     );
 }
+
+/// A held session sees each attempt's dataset only where its view shows it (its mount point, named in `prepare`):
+/// the store and every entry in it (this attempt's included, at its own path) stay out of its view, in its first
+/// attempt and in those it serves after.
+#[test]
+fn a_held_session_reads_no_dataset_but_the_one_shown_to_it() {
+    let bench = Bench::new(r#""--attack", "read@execute""#);
+    let repository = bench.load();
+    let plan =
+        metewand_campaign::CampaignPlan::new(&repository, Some("main"), &metewand_campaign::Axes::default()).unwrap();
+    let datasets = bench.state().join("datasets");
+    let mut targets = vec![datasets.clone()];
+    targets.extend(plan.keys().iter().map(|key| datasets.join(key.key.as_str())));
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    let attack = r#""read@execute"]"#;
+    assert!(toml.contains(attack));
+    let named: String = targets.iter().map(|target| format!(r#", "--target", "{}""#, target.display())).collect();
+    fs::write(bench.repo().join("metewand.toml"), toml.replacen(attack, &format!(r#""read@execute"{named}]"#), 1))
+        .unwrap();
+    assert_eq!(bench.run_with("main", "out", 1, false, SessionMode::Reuse).exit().code(), 0);
+    let folder = bench.folder("out");
+    let found = records(&folder);
+    let mut indices: Vec<u64> =
+        found.values().map(|record| record["implementation"]["session"]["index"].as_u64().unwrap()).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, [0, 1, 2, 3], "one session served every attempt");
+    for id in found.keys() {
+        let log = fs::read_to_string(folder.join("attempts").join(id).join("logs/implementation.log")).unwrap();
+        let tried: Vec<&str> = log.lines().filter(|line| line.starts_with("test-worker: attack read ")).collect();
+        assert_eq!(tried.len(), targets.len(), "{id}: {log}");
+        for line in tried {
+            assert!(line.ends_with(": errno 2"), "{id}: the held worker reached a place outside its view: {line}");
+        }
+    }
+}

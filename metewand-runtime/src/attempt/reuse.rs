@@ -392,8 +392,7 @@ impl Run<'_, '_> {
 
     /// A new held session's folder, `STATE/sessions/.tmp-<random>/`, locked (as a dataset's staging folder is) for
     /// as long as the session lives, with `work/tmp/` and the mount points `dataset/` and (for an evaluator)
-    /// `result/`. The folders of sessions no run
-    /// holds (an interrupted run's) are removed first.
+    /// `result/`. The folders of sessions no run holds (an interrupted run's) are removed first.
     pub(super) fn held_folder(&self) -> Result<store::Staging, Failure> {
         let sessions = self.datasets.with_file_name(SESSIONS_DIR);
         let made = fs::create_dir_all(&sessions).and_then(|()| {
