@@ -172,9 +172,9 @@ struct RunArgs {
     /// used where namespaces are refused)
     #[arg(long)]
     sweep_processes: bool,
-    /// fresh: each attempt starts its implementation's worker (the stronger isolation); reuse: one worker process
-    /// serves consecutive attempts of its worker on a slot, reset between them [default: the campaign's `sessions`,
-    /// or fresh]
+    /// fresh: each attempt starts its own workers (the stronger isolation); reuse: one implementation process
+    /// serves consecutive attempts of its worker on a slot, reset between them, and one evaluator process judges
+    /// them [default: the campaign's `sessions`, or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
 }
@@ -257,8 +257,9 @@ struct SubmitArgs {
     /// keep each worker's processes together with the freezing sweep instead of a PID namespace
     #[arg(long)]
     sweep_processes: bool,
-    /// fresh: each attempt starts its implementation's worker; reuse: one worker process serves consecutive
-    /// attempts of its worker in a task, reset between them [default: the campaign's `sessions`, or fresh]
+    /// fresh: each attempt starts its own workers; reuse: one implementation process serves consecutive attempts
+    /// of its worker in a task, reset between them, and one evaluator process judges them [default: the campaign's
+    /// `sessions`, or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
 }
