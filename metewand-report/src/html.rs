@@ -274,8 +274,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \
                   executor's time of the implementation's <code>execute</code> request, or of <code>prepare</code> \
                   and <code>execute</code> together, of attempts with a verdict; the interval is a percentile \
-                  bootstrap of the median (2000 resamples, fixed seed). Start-up is its <code>hello</code>, shown \
-                  beside <code>prepare</code> and <code>execute</code> whatever is ranked.</p>\n",
+                  bootstrap of the median (2000 resamples, fixed seed). Start-up is its <code>hello</code> (none, \
+                  0, for an attempt a reused session served after its first), shown beside <code>prepare</code> and \
+                  <code>execute</code> whatever is ranked.</p>\n",
     );
     let _ = writeln!(
         out,

@@ -393,7 +393,13 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             .filter(|_| timed)
             .map(|ns| ns as f64 / 1e9)
     };
-    let phase_seconds = [seconds(Phase::Hello), seconds(Phase::Prepare), seconds(Phase::Execute)];
+    let reused = record.implementation.session.as_ref().is_some_and(|session| session.mode == SessionMode::Reuse);
+    let mut phase_seconds = [seconds(Phase::Hello), seconds(Phase::Prepare), seconds(Phase::Execute)];
+    // An attempt a reused session served after its first started no worker: its start-up is none, not unknown, so
+    // that a reused row's start-up median is what its attempts paid.
+    if reused && timed && phase_seconds[0].is_none() {
+        phase_seconds[0] = Some(0.0);
+    }
     let timed_by = record.problem.timed.unwrap_or(ProblemTimed::Execute);
     let timed_seconds = match timed_by {
         ProblemTimed::Execute => phase_seconds[2],
@@ -412,7 +418,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             timed_seconds,
             phase_seconds,
             concurrency: Some(record.concurrency.get()),
-            reused: record.implementation.session.as_ref().is_some_and(|session| session.mode == SessionMode::Reuse),
+            reused,
             worker_id: record.implementation.worker_id.to_string(),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());

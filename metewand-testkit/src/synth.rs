@@ -116,7 +116,8 @@ pub struct Campaign<'a> {
     /// The program every implementation ran, `(where its command found it, a text its digest is made from)`;
     /// none recorded when `None`.
     pub program: Option<(&'a str, &'a str)>,
-    /// How every implementation session served its attempts (`fresh` or `reuse`); none recorded when `None`.
+    /// How every implementation session served its attempts (`fresh`, or `reuse`: each record then one of an
+    /// attempt a session served after its first, with no start-up); none recorded when `None`.
     pub sessions: Option<&'a str>,
 }
 
@@ -179,7 +180,15 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
             json!({"path": "/usr/lib/interpreter", "path_match": found, "sha256": hex_of(contents)});
     }
     if let Some(mode) = campaign.sessions {
-        record["implementation"]["session"] = json!({"index": 0, "mode": mode, "warmup": 0});
+        // A reused session's record is one of an attempt served after its first: no start-up, no shutdown.
+        let reused = mode == "reuse";
+        record["implementation"]["session"] = json!({"index": u64::from(reused), "mode": mode, "warmup": 0});
+        if reused {
+            record["phases"].as_array_mut().unwrap().retain(|phase| {
+                phase["role"] != "implementation" || !["hello", "shutdown"].contains(&phase["phase"].as_str().unwrap())
+            });
+            record["implementation"].as_object_mut().unwrap().remove("resources");
+        }
     }
     record["outcome"] = json!(outcome);
     for phase in record["phases"].as_array_mut().unwrap() {

@@ -491,6 +491,11 @@ fn attempts_of_fresh_and_reused_sessions_are_separate_named_rows() {
         ["fast (fresh sessions)", "fast (reused sessions)", "slow (fresh sessions)", "slow (reused sessions)"]
     );
     assert!(report.problems[0].rows.iter().all(|row| row.attempts == 1), "nothing pooled");
+    // A reused session's attempt after its first started no worker: its start-up is none (0), not unknown.
+    for row in &report.problems[0].rows {
+        let expected = if row.implementation.ends_with("(reused sessions)") { 0.0 } else { 0.081104001 };
+        assert_eq!(row.phase_medians[0], Some(expected), "{}", row.implementation);
+    }
     let report = Report::new(&Records::read(&[at(&dir, "before"), at(&dir, "fresh")]).unwrap(), Some(dir.path()));
     let names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
     assert_eq!(names, ["fast", "slow"], "fresh sessions, said or not: the plain names");
