@@ -31,8 +31,11 @@ fn three(value: f64) -> String {
     }
 }
 
-/// A duration in seconds, e.g. `12.3 ms`.
+/// A duration in seconds, e.g. `12.3 ms`; none at all is `0` (a reused session's start-up), in no unit.
 pub fn duration(seconds: f64) -> String {
+    if seconds == 0.0 {
+        return "0".to_owned();
+    }
     let (name, size) = unit(seconds);
     format!("{} {name}", three(seconds / size))
 }
@@ -141,5 +144,12 @@ mod tests {
         );
         // Fixed: as many decimals as the smallest number needs, for every number.
         assert_eq!(number_column(&[Some(2.467), Some(24.54), Some(0.0)]), ["2.467", "24.540", "0.000"]);
+    }
+
+    #[test]
+    fn a_duration_has_its_unit_but_none_at_all_is_zero() {
+        assert_eq!(duration(0.0123), "12.3 ms");
+        assert_eq!(duration(2e-7), "200 ns");
+        assert_eq!(duration(0.0), "0");
     }
 }
