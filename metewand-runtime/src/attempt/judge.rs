@@ -19,7 +19,7 @@ impl Run<'_, '_> {
     /// evaluator has a private view to be shown each attempt's inputs in.
     pub(super) fn evaluator_held(&self) -> bool {
         let worker = self.plan.worker(self.plan.problem.evaluator());
-        self.reuse.is_some() && private_view(worker, self.process_isolation)
+        self.reuse.as_ref().is_some_and(|reuse| reuse.private_view(worker, self.process_isolation))
     }
 
     /// The attempt's evaluation by the held evaluator session of its worker, or by a new one that is then held.
@@ -40,7 +40,7 @@ impl Run<'_, '_> {
             Err(failure) if judged && failure.kind != FailureKind::Cancelled => {
                 self.phases.truncate(phases);
                 self.verdict = None;
-                self.clear_evaluator_places(&failure)?;
+                self.clear_for_new_session(Role::ProblemEvaluator, &failure)?;
                 self.evaluate_held(None)
             }
             judged => judged,
@@ -98,12 +98,7 @@ impl Run<'_, '_> {
             .show_in_place_of(&self.entry, &folder.join("dataset"))
             .and_then(|()| held.session.show_in_place_of(&self.folder.join("work/result"), &folder.join("result")))
             .map_err(|error| Failure::session(&error))
-            .and_then(|()| {
-                fs::create_dir(&metrics_dir).map_err(|source| {
-                    let path = metrics_dir.clone();
-                    Failure::executor("preparing a reused session", FsError::Io { action: "create", path, source })
-                })
-            });
+            .and_then(|()| request_folder(&folder, &format!("metrics-{}", held.served)).map(drop));
         let params = shown.and_then(|()| {
             Ok(EvaluateParams {
                 dataset_dir: self.path(&folder.join("dataset"))?,
@@ -198,29 +193,5 @@ impl Run<'_, '_> {
             ));
         }
         Ok(copied)
-    }
-
-    /// After a reused evaluator failed in this attempt (and was ended): says so in the attempt's evaluator log, which
-    /// the next session appends to, and removes the places made for the ended one (`TMPDIR`, metrics).
-    fn clear_evaluator_places(&mut self, failure: &Failure) -> Result<(), Failure> {
-        let log = self.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
-        let note = format!(
-            "[metewand: the reused session failed ({}); the attempt is judged again by a new session]\n",
-            failure.message
-        );
-        if let Ok(mut file) = crate::session::append_log(&log) {
-            let _ = io::Write::write_all(&mut file, note.as_bytes());
-        }
-        let index = role_index(Role::ProblemEvaluator);
-        self.log_continues[index] = self.logs[index] && fs::symlink_metadata(&log).is_ok();
-        let work = self.folder.join("work");
-        for folder in [work.join(format!("tmp-{}", Role::ProblemEvaluator)), work.join("metrics")] {
-            if fs::symlink_metadata(&folder).is_ok() {
-                remove_tree(&folder).map_err(|source| {
-                    Failure::executor("ending a reused session", FsError::Io { action: "remove", path: folder, source })
-                })?;
-            }
-        }
-        Ok(())
     }
 }

@@ -113,20 +113,25 @@ impl Run<'_, '_> {
         let index = role_index(role);
         self.logs[index] = false;
         let log = self.folder.join(LOG_PATHS[index]);
-        let work = self.folder.join("work");
-        let folders = [Some(work.join(format!("tmp-{role}"))), output_folder(role).map(|name| work.join(name))];
-        // The session's TMPDIR went with it (when its `Tmpdir` was dropped); what is gone already is skipped.
-        let absent = |result: io::Result<()>| match result {
+        let removed = match fs::remove_file(&log) {
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
             result => result,
         };
-        let removed = absent(fs::remove_file(&log))
-            .map_err(|source| FsError::Io { action: "remove", path: log.clone(), source })
-            .and_then(|()| {
-                folders.into_iter().flatten().filter(|path| fs::symlink_metadata(path).is_ok()).try_for_each(|path| {
-                    remove_tree(&path).map_err(|source| FsError::Io { action: "remove", path, source })
-                })
-            });
-        removed.map_err(|error| Failure::executor("ending a started session", error))
+        removed
+            .map_err(|source| FsError::Io { action: "remove", path: log, source })
+            .and_then(|()| self.remove_session_folders(role))
+            .map_err(|error| Failure::executor("ending a started session", error))
+    }
+
+    /// Removes `role`'s `TMPDIR` and output folder in the attempt folder, where they still are: a session's `TMPDIR`
+    /// goes with it (when its `Tmpdir` is dropped), and what is gone already is skipped.
+    pub(super) fn remove_session_folders(&self, role: Role) -> Result<(), FsError> {
+        let work = self.folder.join("work");
+        let folders = [Some(work.join(format!("tmp-{role}"))), output_folder(role).map(|name| work.join(name))];
+        folders
+            .into_iter()
+            .flatten()
+            .filter(|path| fs::symlink_metadata(path).is_ok())
+            .try_for_each(|path| remove_tree(&path).map_err(|source| FsError::Io { action: "remove", path, source }))
     }
 }

@@ -23,6 +23,8 @@ pub struct HeldSessions {
     warmup: u64,
     /// Workers whose sessions are never reused (they did not pass the conformance kit's `reset-then-again`).
     refused: Vec<WorkerId>,
+    /// What the kernel offers, asked once, at the first attempt lent sessions.
+    kernel: Option<KernelSupport>,
     held: Option<Held>,
     /// The evaluator's session held for the next attempt.
     evaluator: Option<Held<crate::session::Evaluator>>,
@@ -62,7 +64,7 @@ impl<R: crate::session::SessionRole> Held<R> {
 impl HeldSessions {
     /// Sessions served as `mode` says.
     pub fn new(mode: rec::SessionMode) -> HeldSessions {
-        HeldSessions { mode, warmup: 0, refused: Vec::new(), held: None, evaluator: None }
+        HeldSessions { mode, warmup: 0, refused: Vec::new(), kernel: None, held: None, evaluator: None }
     }
 
     /// Has each new reused session run `cycles` discarded prepare, execute and reset cycles on its first attempt's
@@ -101,7 +103,12 @@ impl HeldSessions {
     }
 
     pub(super) fn lend(&mut self) -> Option<Reuse> {
-        (self.mode == rec::SessionMode::Reuse).then(|| Reuse {
+        if self.mode != rec::SessionMode::Reuse {
+            return None;
+        }
+        let kernel = *self.kernel.get_or_insert_with(KernelSupport::probe);
+        Some(Reuse {
+            kernel,
             held: self.held.take(),
             evaluator: self.evaluator.take(),
             warmup: self.warmup,
@@ -125,6 +132,8 @@ impl Drop for HeldSessions {
 
 /// What an attempt run with reused sessions carries: the session held for it, if any, and given back after it.
 pub(super) struct Reuse {
+    /// What the kernel offers ([`HeldSessions`] asks once).
+    pub(super) kernel: KernelSupport,
     pub(super) held: Option<Held>,
     pub(super) evaluator: Option<Held<crate::session::Evaluator>>,
     pub(super) warmup: u64,
@@ -156,10 +165,21 @@ pub(super) enum Serving {
     Held(Box<Held>),
 }
 
-/// Whether `worker`'s sessions would have a private view here, which a reused session needs (its datasets are
-/// shown there).
-pub(super) fn private_view(worker: &Worker, isolation: ProcessIsolation) -> bool {
-    KernelSupport::probe().expected_with(worker.network(), isolation).mounts == MountConfinement::Private
+/// Makes `work/<name>/` in a held session's folder `place`: where one request of it writes.
+pub(super) fn request_folder(place: &Path, name: &str) -> Result<PathBuf, Failure> {
+    let dir = place.join("work").join(name);
+    fs::create_dir(&dir).map_err(|source| {
+        Failure::executor("preparing a reused session", FsError::Io { action: "create", path: dir.clone(), source })
+    })?;
+    Ok(dir)
+}
+
+impl Reuse {
+    /// Whether `worker`'s sessions would have a private view here, which a reused session needs (its inputs are
+    /// shown there).
+    pub(super) fn private_view(&self, worker: &Worker, isolation: ProcessIsolation) -> bool {
+        self.kernel.expected_with(worker.network(), isolation).mounts == MountConfinement::Private
+    }
 }
 
 impl Run<'_, '_> {
@@ -182,7 +202,7 @@ impl Run<'_, '_> {
         }
         let folder = match &self.reuse {
             Some(reuse)
-                if !reuse.refused.contains(worker.identity()) && private_view(worker, self.process_isolation) =>
+                if !reuse.refused.contains(worker.identity()) && reuse.private_view(worker, self.process_isolation) =>
             {
                 Some(self.held_folder()?)
             }
@@ -260,10 +280,7 @@ impl Run<'_, '_> {
     ) -> Result<std::ops::Range<usize>, Failure> {
         let first = session.phases().len();
         for cycle in 0..cycles {
-            let dir = folder.join(format!("work/warmup-{cycle}"));
-            fs::create_dir(&dir).map_err(|source| {
-                Failure::executor("warming up a session", FsError::Io { action: "create", path: dir.clone(), source })
-            })?;
+            let dir = request_folder(folder, &format!("warmup-{cycle}"))?;
             let execute = ExecuteParams { result_dir: self.path(&dir)? };
             session
                 .prepare(prepare.clone())
@@ -285,21 +302,14 @@ impl Run<'_, '_> {
         prepare: PrepareParams,
         tmpdir: Tmpdir,
     ) -> Result<(), Failure> {
-        let plan = self.plan;
         self.saw(&held.session);
         self.implementation.cpus = Some(held.session.cpus().clone());
         let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
         let warmup = SafeUint::try_from(held.warmup).unwrap_or(SafeUint::MAX);
         self.implementation.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup });
         let result_dir = held.place.path().join(format!("work/result-{}", held.served));
-        let execute = match fs::create_dir(&result_dir)
-            .map_err(|source| {
-                Failure::executor(
-                    "preparing a reused session",
-                    FsError::Io { action: "create", path: result_dir.clone(), source },
-                )
-            })
-            .and_then(|()| self.path(&result_dir))
+        let execute = match request_folder(held.place.path(), &format!("result-{}", held.served))
+            .and_then(|dir| self.path(&dir))
         {
             Ok(path) => ExecuteParams { result_dir: path },
             Err(failure) => {
@@ -307,25 +317,14 @@ impl Run<'_, '_> {
                 return Err(failure);
             }
         };
-        if let Some(budget) = plan.repository.budgets().implementation {
-            held.session.set_scientific_deadline(Instant::now() + budget);
-        }
-        let mut last = Phase::Prepare;
+        // Timed and sealed as a fresh session's requests are; the worker then stays stopped.
+        let (last, outcome) = self.timed_requests(&mut held.session, prepare, execute, &result_dir);
         let session = &mut held.session;
-        let outcome = session.prepare(prepare).and_then(|()| {
-            last = Phase::Execute;
-            session.execute(execute)
-        });
-        // Sealed at the execute answer, as a fresh session's result is.
-        let validator = self.validator();
-        let outcome = outcome.and_then(|response| {
-            let sealed = session
-                .while_stopped(|| validator.validate_result(plan.problem, &result_dir, &response.result.manifest))?;
+        let outcome = outcome.and_then(|sealed| {
             session.clear_scientific_deadline();
             session.pause()?;
-            Ok((response, sealed))
+            Ok(sealed)
         });
-        self.last_worker = Some((Role::Implementation, last));
         let skip = held.skip.clone();
         let phases = held.session.phases().iter().enumerate().skip(held.since);
         self.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));
@@ -354,29 +353,21 @@ impl Run<'_, '_> {
         }
     }
 
-    /// After a reused session failed in this attempt (and was ended): says so in the attempt's implementation log,
-    /// which the next session appends to, and removes the places made for the ended one (`TMPDIR`, result).
-    pub(super) fn clear_for_new_session(&mut self, failure: &Failure) -> Result<(), Failure> {
-        let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
-        let note = format!(
-            "[metewand: the reused session failed ({}); the attempt runs again in a new session]\n",
-            failure.message
-        );
+    /// After `role`'s reused session failed in this attempt (and was ended): says so in the attempt's log of the
+    /// role, which the next session appends to, and removes the places made for the ended one (`TMPDIR`, output).
+    pub(super) fn clear_for_new_session(&mut self, role: Role, failure: &Failure) -> Result<(), Failure> {
+        let index = role_index(role);
+        let log = self.folder.join(LOG_PATHS[index]);
+        let again = match role {
+            Role::ProblemEvaluator => "the attempt is judged again by a new session",
+            _ => "the attempt runs again in a new session",
+        };
+        let note = format!("[metewand: the reused session failed ({}); {again}]\n", failure.message);
         if let Ok(mut file) = crate::session::append_log(&log) {
             let _ = io::Write::write_all(&mut file, note.as_bytes());
         }
-        let index = role_index(Role::Implementation);
         self.log_continues[index] = self.logs[index] && fs::symlink_metadata(&log).is_ok();
-        let work = self.folder.join("work");
-        for folder in [work.join(format!("tmp-{}", Role::Implementation)), work.join("result")] {
-            match fs::symlink_metadata(&folder) {
-                Ok(_) => remove_tree(&folder).map_err(|source| {
-                    Failure::executor("ending a reused session", FsError::Io { action: "remove", path: folder, source })
-                })?,
-                Err(_) => continue,
-            }
-        }
-        Ok(())
+        self.remove_session_folders(role).map_err(|error| Failure::executor("ending a reused session", error))
     }
 
     /// The session held for `worker`, if one is and it still runs; a held session of another worker (or one that
@@ -425,9 +416,8 @@ impl Run<'_, '_> {
                 Some(held)
             }
             Err(_) => {
+                // What the ended session wrote to the log is the session's: the caller removes it with the places.
                 held.end();
-                // The new session creates the log again; what the ended one wrote there is the session's.
-                let _ = fs::remove_file(&log);
                 None
             }
         }

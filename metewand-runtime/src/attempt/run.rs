@@ -5,6 +5,9 @@
 use super::record::*;
 use super::*;
 
+/// An execute answer, with what validating its result at the answer found (see [`Run::timed_requests`]).
+pub(super) type Sealed = (crate::protocol::messages::ExecuteResponse, Result<ValidatedResult, ValidationError>);
+
 /// What ended an attempt, before it becomes the record's `failure`.
 #[derive(Debug)]
 pub(super) struct Failure {
@@ -577,7 +580,7 @@ impl<'p, 'r> Run<'p, 'r> {
             Err(failure) if reused && failure.kind != FailureKind::Cancelled => {
                 self.phases.truncate(phases);
                 self.result = None;
-                self.clear_for_new_session(&failure)?;
+                self.clear_for_new_session(Role::Implementation, &failure)?;
                 let worker = self.plan.worker(self.plan.implementation.worker());
                 let (start, tmpdir) = self.implementation_start(worker, result_dir)?;
                 let prepare = self.prepare_params(start.dataset_dir())?;
@@ -586,6 +589,36 @@ impl<'p, 'r> Run<'p, 'r> {
             }
             ran => ran,
         }
+    }
+
+    /// The implementation's timed requests, `prepare` then `execute` under its budget, and the seal: the result is
+    /// validated (walked and hashed) at the execute answer, while every process of the worker is stopped, before the
+    /// session goes on. What the worker does after its answer can only break the seal, never count. Returns the last
+    /// request sent, which becomes the attempt's last worker.
+    pub(super) fn timed_requests(
+        &mut self,
+        session: &mut crate::Session<crate::session::Implementation>,
+        prepare: PrepareParams,
+        execute: ExecuteParams,
+        result_dir: &Path,
+    ) -> (Phase, Result<Sealed, SessionError>) {
+        let plan = self.plan;
+        if let Some(budget) = plan.repository.budgets().implementation {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let mut last = Phase::Prepare;
+        let outcome = session.prepare(prepare).and_then(|()| {
+            last = Phase::Execute;
+            session.execute(execute)
+        });
+        let validator = self.validator();
+        let outcome = outcome.and_then(|response| {
+            let sealed = session
+                .while_stopped(|| validator.validate_result(plan.problem, result_dir, &response.result.manifest))?;
+            Ok((response, sealed))
+        });
+        self.last_worker = Some((Role::Implementation, last));
+        (last, outcome)
     }
 
     /// The implementation's requests once its session is connected, its seal, its end, and the checks after it.
@@ -597,27 +630,9 @@ impl<'p, 'r> Run<'p, 'r> {
         result_dir: &Path,
         tmpdir: Tmpdir,
     ) -> Result<(), Failure> {
-        let plan = self.plan;
         self.saw(&session);
         self.implementation.cpus = Some(session.cpus().clone());
-        if let Some(budget) = plan.repository.budgets().implementation {
-            session.set_scientific_deadline(Instant::now() + budget);
-        }
-        let mut last = Phase::Prepare;
-        let outcome = session.prepare(prepare).and_then(|()| {
-            last = Phase::Execute;
-            session.execute(execute)
-        });
-        // The result is sealed at the execute answer: validated (walked and hashed) while every process of the
-        // worker is stopped, before the session goes on to shutdown. What the worker does after its answer can
-        // only break the seal, never count.
-        let validator = self.validator();
-        let outcome = outcome.and_then(|response| {
-            let sealed = session
-                .while_stopped(|| validator.validate_result(plan.problem, result_dir, &response.result.manifest))?;
-            Ok((response, sealed))
-        });
-        self.last_worker = Some((Role::Implementation, last));
+        let (last, outcome) = self.timed_requests(&mut session, prepare, execute, result_dir);
         let settled = self.settle(session, outcome, Role::Implementation);
         let (response, sealed) = match settled {
             Ok(settled) => settled,
