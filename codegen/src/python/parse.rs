@@ -410,17 +410,25 @@ impl<'a> Module<'a> {
         };
         let items_hint = format!("{hint}_item");
         let mut items = self.parse_type(items, &items_pointer, &items_hint, None)?;
-        match &items {
-            Ty::Array { .. } | Ty::Nullable(_) => {
-                return Err(
-                    self.unsupported(&items_pointer, "arrays of arrays and arrays of nullable items are not supported")
-                );
+        // check_array calls one function per item, so an inline constrained scalar gets a function of its own; a
+        // nullable item is checked by check_nullable around its inner type's function.
+        let constrained = |ty: &Ty| match ty {
+            Ty::String { min_length, pattern } => *min_length > 0 || pattern.is_some(),
+            Ty::Integer { minimum, maximum } => minimum.is_some() || maximum.is_some(),
+            _ => false,
+        };
+        match items {
+            Ty::Array { .. } => {
+                return Err(self.unsupported(&items_pointer, "arrays of arrays are not supported"));
             }
-            // check_array calls one function per item, so an inline constrained scalar gets a function of its own.
-            Ty::String { min_length, pattern } if *min_length > 0 || pattern.is_some() => {
-                items = self.inline_helper(&items_hint, items, &items_pointer, description(object))?;
+            Ty::Nullable(ref inner) if matches!(**inner, Ty::Array { .. } | Ty::Nullable(_)) => {
+                return Err(self.unsupported(&items_pointer, "arrays of nullable arrays are not supported"));
             }
-            Ty::Integer { minimum, maximum } if minimum.is_some() || maximum.is_some() => {
+            Ty::Nullable(inner) if constrained(&inner) => {
+                let helper = self.inline_helper(&items_hint, *inner, &items_pointer, description(object))?;
+                items = Ty::Nullable(Box::new(helper));
+            }
+            ref ty if constrained(ty) => {
                 items = self.inline_helper(&items_hint, items, &items_pointer, description(object))?;
             }
             _ => {}

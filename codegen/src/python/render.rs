@@ -431,8 +431,13 @@ impl Module<'_> {
             Ty::Const(constant) => vec![uses("check_const"), constant.literal()],
             Ty::String { .. } => vec![uses("check_string")],
             Ty::Integer { .. } => vec![uses("check_integer")],
+            Ty::Nullable(inner) => {
+                let mut check = vec![uses("check_nullable")];
+                check.extend(self.item_check(inner, mode, imports));
+                check
+            }
             // Refused when the schema is parsed.
-            Ty::Array { .. } | Ty::Nullable(_) => unreachable!("arrays of arrays or of nullables are refused"),
+            Ty::Array { .. } => unreachable!("arrays of arrays are refused"),
         }
     }
 

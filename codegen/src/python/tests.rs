@@ -135,6 +135,12 @@ fn unsupported_keywords_are_refused_at_their_pointer() {
             serde_json::json!({"type": "array", "items": {"type": "array", "items": {"type": "string"}}}),
             format!("{field}/items"),
         ),
+        (
+            serde_json::json!({"type": "array", "items": {"oneOf": [
+                {"type": "array", "items": {"type": "string"}}, {"type": "null"}
+            ]}}),
+            format!("{field}/items"),
+        ),
         (serde_json::json!({"anyOf": [{"type": "string"}, {"type": "null"}]}), format!("{field}/anyOf")),
         (serde_json::json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}), format!("{field}/oneOf")),
         (serde_json::json!({"$ref": "other.json#/$defs/thing"}), format!("{field}/$ref")),
@@ -216,7 +222,9 @@ fn supported_forms_generate() {
             "d": { "type": "boolean" },
             "e": { "type": "string", "const": "e" },
             "f": { "type": "object" },
-            "g": { "$ref": "#/$defs/empty" }
+            "g": { "$ref": "#/$defs/empty" },
+            "h": { "type": "array", "items": { "oneOf": [{ "type": "integer", "minimum": 0 }, { "type": "null" }] } },
+            "i": { "type": "array", "items": { "oneOf": [{ "type": "null" }, { "type": "string" }] } }
         },
         "$defs": { "empty": { "type": "object", "additionalProperties": false, "properties": {} } }
     });
@@ -233,6 +241,10 @@ fn supported_forms_generate() {
         "e: Literal[\"e\"] = \"e\"",
         "f: dict[str, Any] | None = None",
         "    __slots__ = ()\n",
+        "def _sample_doc_h_item(value: object, path: str) -> int:\n",
+        "check_array(h, \"/h\", check_nullable, _sample_doc_h_item)",
+        "h: list[int | None] | None = None",
+        "check_array(i, \"/i\", check_nullable, check_string)",
     ] {
         assert!(module.contains(expected), "missing {expected:?} in\n{module}");
     }

@@ -216,6 +216,13 @@ def check_array(
     return items
 
 
+def check_nullable(value: object, path: str, item: Callable[..., _T], *args: object) -> _T | None:
+    """None for a null, and ``item(value, path, *args)`` otherwise: an array's nullable items."""
+    if value is None:
+        return None
+    return item(value, path, *args)
+
+
 def check_model(value: object, path: str, model: type[_T]) -> _T:
     """Checks that ``value`` is already an instance of ``model``, for the models' constructors."""
     if not isinstance(value, model):
