@@ -39,9 +39,10 @@ embedded!(DATASET_MATERIALIZATION, "dataset-materialization");
 embedded!(SLURM_SUBMISSION, "slurm-submission");
 embedded!(CAMPAIGN_FILE, "campaign-file");
 embedded!(CAMPAIGN_INDEX, "campaign-index");
+embedded!(CAMPAIGN_TABLE, "campaign-table");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 11] = [
+pub const ALL: [EmbeddedSchema; 12] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -53,6 +54,7 @@ pub const ALL: [EmbeddedSchema; 11] = [
     SLURM_SUBMISSION,
     CAMPAIGN_FILE,
     CAMPAIGN_INDEX,
+    CAMPAIGN_TABLE,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

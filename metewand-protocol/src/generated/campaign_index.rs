@@ -392,30 +392,29 @@ impl<'de> ::serde::Deserialize<'de> for ProblemName {
 pub struct RecordBytes {
     pub sha256: super::common::Sha256,
     pub size: crate::strict::SafeUint,
-    ///What the record's file was when its bytes were last hashed to `sha256`, as `<inode>:<ctime>:<mtime>` (times in seconds with nine decimals): written only when the file's ctime was at least 5 seconds older than that hashing. While the file's inode, ctime, mtime and size are still these, the entry is used without hashing the record again; any write, rename, link or change of mode since moves its ctime. An entry without a stamp is used only after hashing.
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub stamp: ::std::option::Option<RecordBytesStamp>,
+    pub stamp: ::std::option::Option<Stamp>,
 }
 ///What the record's file was when its bytes were last hashed to `sha256`, as `<inode>:<ctime>:<mtime>` (times in seconds with nine decimals): written only when the file's ctime was at least 5 seconds older than that hashing. While the file's inode, ctime, mtime and size are still these, the entry is used without hashing the record again; any write, rename, link or change of mode since moves its ctime. An entry without a stamp is used only after hashing.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
-pub struct RecordBytesStamp(::std::string::String);
-impl ::std::ops::Deref for RecordBytesStamp {
+pub struct Stamp(::std::string::String);
+impl ::std::ops::Deref for Stamp {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
-impl ::std::convert::From<RecordBytesStamp> for ::std::string::String {
-    fn from(value: RecordBytesStamp) -> Self {
+impl ::std::convert::From<Stamp> for ::std::string::String {
+    fn from(value: Stamp) -> Self {
         value.0
     }
 }
-impl ::std::str::FromStr for RecordBytesStamp {
+impl ::std::str::FromStr for Stamp {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
@@ -436,7 +435,7 @@ impl ::std::str::FromStr for RecordBytesStamp {
         Ok(Self(value.to_string()))
     }
 }
-impl ::std::convert::TryFrom<&str> for RecordBytesStamp {
+impl ::std::convert::TryFrom<&str> for Stamp {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -444,7 +443,7 @@ impl ::std::convert::TryFrom<&str> for RecordBytesStamp {
         value.parse()
     }
 }
-impl ::std::convert::TryFrom<::std::string::String> for RecordBytesStamp {
+impl ::std::convert::TryFrom<::std::string::String> for Stamp {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -452,7 +451,7 @@ impl ::std::convert::TryFrom<::std::string::String> for RecordBytesStamp {
         value.parse()
     }
 }
-impl<'de> ::serde::Deserialize<'de> for RecordBytesStamp {
+impl<'de> ::serde::Deserialize<'de> for Stamp {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
         D: ::serde::Deserializer<'de>,
@@ -707,7 +706,7 @@ impl ::std::fmt::Display for ProblemName {
         f.write_str(&self.0)
     }
 }
-impl ::std::fmt::Display for RecordBytesStamp {
+impl ::std::fmt::Display for Stamp {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -13,6 +13,8 @@ pub mod attempt_record;
 pub mod campaign_file;
 /// Metewand campaign index entry: `schemas/campaign-index.schema.json`.
 pub mod campaign_index;
+/// Metewand campaign table: `schemas/campaign-table.schema.json`.
+pub mod campaign_table;
 /// Metewand common definitions: `schemas/common.schema.json`.
 pub mod common;
 /// Metewand dataset materialization: `schemas/dataset-materialization.schema.json`.

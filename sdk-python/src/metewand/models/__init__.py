@@ -11,6 +11,7 @@ worker pays only for the modules it uses:
 - ``metewand.models.attempt_record``: Metewand attempt record
 - ``metewand.models.campaign_file``: Metewand campaign folder index
 - ``metewand.models.campaign_index``: Metewand campaign index entry
+- ``metewand.models.campaign_table``: Metewand campaign table
 - ``metewand.models.common``: Metewand common definitions
 - ``metewand.models.dataset_materialization``: Metewand dataset materialization
 - ``metewand.models.dataset_published``: Metewand dataset store record

@@ -65,6 +65,19 @@ __all__ = [
 ]
 
 
+def _stamp(value: object, path: str) -> str:
+    """What the record's file was when its bytes were last hashed to `sha256`, as
+    `<inode>:<ctime>:<mtime>` (times in seconds with nine decimals): written only when the file's
+    ctime was at least 5 seconds older than that hashing. While the file's inode, ctime, mtime
+    and size are still these, the entry is used without hashing the record again; any write,
+    rename, link or change of mode since moves its ctime. An entry without a stamp is used only
+    after hashing.
+    """
+    return check_string(
+        value, path, pattern=r"^[0-9]{1,20}:[0-9]{1,20}\.[0-9]{9}:[0-9]{1,20}\.[0-9]{9}$"
+    )
+
+
 class CampaignIndex:
     """Metewand campaign index entry.
 
@@ -782,15 +795,7 @@ class RecordBytes:
     def __init__(self, *, sha256: str, size: int, stamp: str | None = None) -> None:
         self.sha256 = _sha256(sha256, "/sha256")
         self.size = _safe_uint(size, "/size")
-        self.stamp = (
-            None
-            if stamp is None
-            else check_string(
-                stamp,
-                "/stamp",
-                pattern=r"^[0-9]{1,20}:[0-9]{1,20}\.[0-9]{9}:[0-9]{1,20}\.[0-9]{9}$",
-            )
-        )
+        self.stamp = None if stamp is None else _stamp(stamp, "/stamp")
 
     @classmethod
     def from_dict(cls, data: object) -> RecordBytes:
@@ -805,11 +810,7 @@ class RecordBytes:
         model.sha256 = _sha256(fields["sha256"], path + "/sha256")
         model.size = _safe_uint(fields["size"], path + "/size")
         if "stamp" in fields:
-            model.stamp = check_string(
-                fields["stamp"],
-                path + "/stamp",
-                pattern=r"^[0-9]{1,20}:[0-9]{1,20}\.[0-9]{9}:[0-9]{1,20}\.[0-9]{9}$",
-            )
+            model.stamp = _stamp(fields["stamp"], path + "/stamp")
         else:
             model.stamp = None
         return model
