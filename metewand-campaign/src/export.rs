@@ -11,10 +11,11 @@ use std::sync::Mutex;
 use metewand_protocol::Phase;
 use serde_json::{Map, Value};
 
-use crate::folder::{CampaignFolder, FolderError, read_campaign, write_atomically};
+use crate::folder::{CampaignFolder, FolderError, read_campaign_bytes, write_atomically};
 use crate::index::{IndexEntry, Rebuild};
 use crate::plan::PlanEntry;
 use crate::status::Status;
+use crate::table::{self, TableRow};
 
 /// The CSV file.
 pub const RESULTS_CSV: &str = "results.csv";
@@ -117,15 +118,24 @@ pub fn write_merging(folder: &CampaignFolder) -> Result<Status, FolderError> {
 }
 
 fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError> {
-    let file = read_campaign(folder)?;
+    let (file, plan_bytes) = read_campaign_bytes(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-    let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; file.attempts.len()]);
+    let made: Mutex<Vec<Option<(Row, TableRow)>>> = Mutex::new(Vec::new());
+    made.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).resize_with(file.attempts.len(), || None);
     let mut status = Status::scan(folder, &file.name, &ids, rebuild, |i, record| {
-        let made = row(&file.attempts[i], record);
-        rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);
+        let both = (row(&file.attempts[i], record), TableRow::of(record));
+        made.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(both);
     });
-    let rows: Vec<_> =
-        rows.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).into_iter().flatten().collect();
+    let (rows, table_rows): (Vec<Option<Row>>, Vec<Option<TableRow>>) = made
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .into_iter()
+        .map(|both| both.map_or((None, None), |(row, table_row)| (Some(row), Some(table_row))))
+        .unzip();
+    // The table is a cache of what this reading found: failing to write it loses nothing.
+    let _ = table::write(folder, &plan_bytes, &file.name, &file.repository, &file.attempts, &table_rows);
+    drop(table_rows);
+    let rows: Vec<Row> = rows.into_iter().flatten().collect();
     let metric_columns: BTreeSet<String> = rows.iter().flat_map(|(_, metrics)| metrics.keys().cloned()).collect();
     let mut columns: Vec<String> = FIXED_COLUMNS.iter().map(|name| (*name).to_owned()).collect();
     columns.extend(metric_columns.iter().cloned());

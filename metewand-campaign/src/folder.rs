@@ -94,9 +94,15 @@ pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, For
 
 /// Reads `campaign.json` of `folder`, its format checked.
 pub fn read_campaign(folder: &Path) -> Result<CampaignFile, FolderError> {
+    read_campaign_bytes(folder).map(|(file, _)| file)
+}
+
+/// [`read_campaign`], with the bytes it was parsed from.
+pub(crate) fn read_campaign_bytes(folder: &Path) -> Result<(CampaignFile, Vec<u8>), FolderError> {
     let path = folder.join(CAMPAIGN_FILE);
     let bytes = read_plan_file(folder)?;
-    parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })
+    let file = parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })?;
+    Ok((file, bytes))
 }
 
 /// Parses one of Metewand's own documents as its generated type, saying first whether its `format` is one this

@@ -65,6 +65,7 @@ pub mod runner;
 pub mod slurm;
 pub mod status;
 pub mod summary;
+pub mod table;
 
 pub use environment::Environment;
 pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};

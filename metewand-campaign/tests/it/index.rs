@@ -16,11 +16,12 @@ use serde_json::Value;
 
 use crate::{Bench, records};
 
-/// The names of the index's parts.
+/// The names of the index's parts (beside which the table is).
 fn parts(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(folder.join("index"))
         .map(|entries| entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
+    names.retain(|name| name.ends_with(".jsonl"));
     names.sort();
     names
 }

@@ -8,6 +8,7 @@ mod plan;
 mod reuse;
 mod runner;
 mod slurm;
+mod table;
 
 use std::fs;
 use std::path::{Path, PathBuf};
