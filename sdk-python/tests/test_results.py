@@ -4,7 +4,6 @@ damaged by hand (records deleted, truncated, swapped, edited) to check what each
 from __future__ import annotations
 
 import csv
-import dataclasses
 import hashlib
 import json
 import os
@@ -201,7 +200,7 @@ def test_results_is_a_read_only_sequence(campaign_run: Path) -> None:
     assert rows.count(rows[0]) == 1 and rows.index(rows[1]) == 1
     with pytest.raises(IndexError):
         rows[2]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         rows[0].outcome = "failed"  # type: ignore[misc]
     with pytest.raises(TypeError):
         rows[0].metrics["objective"] = 0.0  # type: ignore[index]
@@ -308,6 +307,8 @@ def rewrite_entries(folder: Path, attempt_id: str, change: Any) -> None:
 
 
 def test_a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_stamp(campaign: Path) -> None:
+    # The index alone: the table would be read before it.
+    (campaign / "index" / "table.json").unlink()
     expected = list(load(campaign))
     # The copy's records have just been written: once they have settled, the executor's next reading stamps their
     # entries (5 seconds, as the campaign-index schema says).
@@ -364,6 +365,161 @@ def test_broken_index_lines_fall_back_to_the_records(campaign: Path, damage: str
     else:
         text = "".join(line.replace('"record":{', '"record":5,"recorded":{') for line in lines)
     part.write_text(text, encoding="utf-8")
+    assert list(load(campaign)) == expected
+
+
+def table_path(folder: Path) -> Path:
+    return folder / "index" / "table.json"
+
+
+def read_table(folder: Path) -> dict[str, Any]:
+    table: dict[str, Any] = json.loads(table_path(folder).read_text(encoding="utf-8"))
+    return table
+
+
+def write_table(folder: Path, table: dict[str, Any]) -> None:
+    table_path(folder).write_text(json.dumps(table, separators=(",", ":")), encoding="utf-8")
+
+
+def forge_outcome(table: dict[str, Any], slot: int, outcome: str) -> None:
+    """Makes row ``slot`` of the table say ``outcome``, a text the table may not have had."""
+    if outcome not in table["strings"]:
+        table["strings"].append(outcome)
+    table["columns"]["outcome"][slot] = table["strings"].index(outcome)
+
+
+def export(folder: Path) -> None:
+    completed = subprocess.run(
+        [metewand_binary(), "campaign", "export", str(folder)], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+
+
+@pytest.mark.parametrize("parsed_at_most", [results._PARSED_AT_MOST, 0])
+def test_rows_read_through_the_table_are_the_rows_read_from_the_records(
+    campaign: Path, parsed_at_most: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With 0, rows the table cannot give are read through the index rather than record by record.
+    monkeypatch.setattr(results, "_PARSED_AT_MOST", parsed_at_most)
+    table = read_table(campaign)
+    plan = (campaign / "campaign.json").read_bytes()
+    assert table["plan"] == {"sha256": hashlib.sha256(plan).hexdigest(), "size": len(plan)}
+    assert table["columns"]["attempt_id"] == [entry["id"] for entry in plan_of(campaign)]
+    through_table = list(load(campaign))
+    table_path(campaign).unlink()
+    through_index = list(load(campaign))
+    shutil.rmtree(campaign / "index")
+    assert through_table == through_index == list(load(campaign))
+    # The same holds of rows the table has no record for, and of rows whose records changed since.
+    damage_remove_record(campaign, plan_of(campaign)[0]["id"])
+    export(campaign)
+    assert read_table(campaign)["columns"]["record_size"][0] is None
+    damage_break_schema(campaign, plan_of(campaign)[1]["id"])
+    through_table = list(load(campaign))
+    assert [row.state for row in through_table] == ["unfinished", "invalid"]
+    table_path(campaign).unlink()
+    assert list(load(campaign)) == through_table
+
+
+def test_a_table_row_is_used_only_for_the_very_bytes_it_names(campaign: Path) -> None:
+    expected = list(load(campaign))
+    first = expected[0].attempt_id
+    # A row that says another outcome for the record's very bytes is used as it is: the table is read ...
+    table = read_table(campaign)
+    forge_outcome(table, 0, "cancelled")
+    write_table(campaign, table)
+    assert load(campaign)[0].outcome == "cancelled"
+    assert list(load(campaign))[1:] == expected[1:]
+    # ... only while campaign.json is the plan the table was made from ...
+    table["plan"]["sha256"] = "0" * 64
+    write_table(campaign, table)
+    assert list(load(campaign)) == expected
+    table["plan"]["sha256"] = hashlib.sha256((campaign / "campaign.json").read_bytes()).hexdigest()
+    write_table(campaign, table)
+    assert load(campaign)[0].outcome == "cancelled"
+    # ... and the row only while its record is the bytes it names.
+    path = record_path(campaign, first)
+    path.write_bytes(path.read_bytes().replace(b'"outcome":"reached"', b'"outcome":"invalid"'))
+    assert load(campaign)[0].outcome == "invalid"
+
+
+def test_a_stamped_table_row_is_used_without_hashing_only_while_its_file_keeps_the_stamp(campaign: Path) -> None:
+    expected = list(load(campaign))
+    # Once the copy's records have settled, the next export stamps the table's rows as the index's entries.
+    time.sleep(5.5)
+    export(campaign)
+    table = read_table(campaign)
+    ids = table["columns"]["attempt_id"]
+    assert table["columns"]["record_stamp"] == [stamp_of(record_path(campaign, attempt_id)) for attempt_id in ids]
+    assert list(load(campaign)) == expected
+    # A row that says another outcome and a digest its record never had, keeping the stamp, is used as it is ...
+    forge_outcome(table, 0, "cancelled")
+    table["columns"]["record_sha256"][0] = "0" * 64
+    write_table(campaign, table)
+    assert load(campaign)[0].outcome == "cancelled"
+    # ... until its file changes in any way: then it is hashed, the row refused and the record read.
+    os.chmod(record_path(campaign, ids[0]), 0o600)
+    assert list(load(campaign)) == expected
+    # A record gone since is gone from the rows too.
+    shutil.rmtree(campaign / "attempts" / ids[1])
+    assert [row.state for row in load(campaign)] == ["recorded", "missing"]
+
+
+def break_table(table: dict[str, Any], damage: str) -> Any:
+    columns = table["columns"]
+    if damage == "another format":
+        table["format"] = 2
+    elif damage == "a column missing":
+        del columns["timed_ns"]
+    elif damage == "a column too short":
+        columns["verdict"].pop()
+    elif damage == "a code naming no string":
+        columns["outcome"][0] = len(table["strings"])
+    elif damage == "a negative code":
+        columns["outcome"][0] = -1
+    elif damage == "a code that is a boolean":
+        columns["outcome"][0] = True
+    elif damage == "a text where a number belongs":
+        columns["record_size"][0] = "4120"
+    elif damage == "an id that leaves the folder":
+        columns["attempt_id"][0] = "../" + columns["attempt_id"][0]
+    elif damage == "a metric that is text":
+        next(iter(table["metrics"].values()))[0] = "0.5"
+    elif damage == "not an object":
+        return [table]
+    return table
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "another format",
+        "a column missing",
+        "a column too short",
+        "a code naming no string",
+        "a negative code",
+        "a code that is a boolean",
+        "a text where a number belongs",
+        "an id that leaves the folder",
+        "a metric that is text",
+        "not an object",
+        "cut short",
+        "a link",
+    ],
+)
+def test_a_broken_table_is_not_read(campaign: Path, damage: str) -> None:
+    expected = list(load(campaign))
+    table = read_table(campaign)
+    # Were the broken table read, its first row would say so.
+    forge_outcome(table, 0, "cancelled")
+    if damage == "cut short":
+        table_path(campaign).write_text(json.dumps(table)[:-10], encoding="utf-8")
+    elif damage == "a link":
+        write_table(campaign, table)
+        table_path(campaign).rename(campaign / "table.json")
+        table_path(campaign).symlink_to(campaign / "table.json")
+    else:
+        table_path(campaign).write_text(json.dumps(break_table(table, damage)), encoding="utf-8")
     assert list(load(campaign)) == expected
 
 
@@ -441,8 +597,8 @@ def test_an_unusable_record_still_has_its_row(campaign: Path, damage: Any, state
         plan[0]["problem"], plan[0]["implementation"], plan[0]["dataset_key"]
     )
     from_record = [
-        item.name for item in dataclasses.fields(AttemptRow)
-        if item.name not in {"attempt_id", "problem", "dataset", "dataset_seed", "dataset_key", "implementation",
+        name for name in AttemptRow._fields
+        if name not in {"attempt_id", "problem", "dataset", "dataset_seed", "dataset_key", "implementation",
                              "implementation_seed", "repetition", "state", "metrics", "invalid_reason"}
     ]
     assert {name: getattr(row, name) for name in from_record} == dict.fromkeys(from_record)
@@ -496,7 +652,7 @@ def test_to_pandas(campaign_run: Path) -> None:
     rows = load(campaign_run)
     frame = rows.to_pandas()
     assert isinstance(frame, pandas.DataFrame)
-    scalars = [item.name for item in dataclasses.fields(AttemptRow) if item.name != "metrics"]
+    scalars = [name for name in AttemptRow._fields if name != "metrics"]
     metrics = ["metric.objective", "metric.optimum", "metric.relative_gap"]
     assert list(frame.columns) == scalars + metrics
     assert list(frame["attempt_id"]) == [row.attempt_id for row in rows]
