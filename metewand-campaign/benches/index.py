@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The campaign index benchmark: reading campaign folders of 100,000 and 1,000,000 synthesized attempts through the
-index, beside the same reading by a baseline binary and SDK (a build from before the index, given by --baseline and
---baseline-sdk) and beside the first reading of a folder without an index (which reads every record and writes the
-index), all in one run.
+index and the campaign table, beside the same reading by a baseline binary and SDK (an earlier build, given by
+--baseline and --baseline-sdk) and beside the first reading of a folder without an index (which reads every record
+and writes the index), all in one run.
 
     cargo build --release -p metewand-cli -p test-worker
     git worktree add /tmp/before <commit> && cargo build --release -p metewand-cli --manifest-path /tmp/before/Cargo.toml
@@ -14,9 +14,10 @@ index), all in one run.
    of `compare`. Then waits until every record has settled (the index's `SETTLED`, 5 s), as records a run wrote
    earlier have.
 2. Times (wall seconds and peak RSS, GNU time): `campaign status`, `campaign plan`, `report --format json`,
-   `compare` of the folder and its copy, and `metewand.results.load` by the baseline; `campaign status` by this build
+   `compare` of the folder and its copy, `metewand.results.load` and `campaign export` by the baseline; `campaign status` by this build
    on the folders without an index (the first reading, which writes stamped entries); the same five with the index;
-   and, after every record is touched (a new ctime, as for records a run has just written), `campaign status`, which
+   `campaign export`, which writes the campaign table, and `results.load` through it; and, after every record is
+   touched (a new ctime, as for records a run has just written), `campaign status`, which
    then hashes every record (the figure of a folder whose entries are not stamped yet).
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
@@ -51,8 +52,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", type=Path, default=ROOT / "target" / "release" / "metewand")
     parser.add_argument("--test-worker", type=Path, default=ROOT / "target" / "release" / "test-worker")
-    parser.add_argument("--baseline", type=Path, required=True, help="a metewand binary from before the index")
-    parser.add_argument("--baseline-sdk", type=Path, required=True, help="sdk-python/src from before the index")
+    parser.add_argument("--baseline", type=Path, required=True, help="a metewand binary of an earlier build")
+    parser.add_argument("--baseline-sdk", type=Path, required=True, help="sdk-python/src of that build")
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--work", type=Path, help="where to synthesize (default: a temporary folder)")
     args = parser.parse_args()
@@ -81,6 +82,7 @@ def main() -> None:
                 ("baseline: report (JSON)", [baseline, "report", "--format", "json", str(folder)]),
                 ("baseline: compare", [baseline, "compare", str(folder), str(copy)]),
                 ("baseline: results.load", [python, "-c", LOAD, baseline_sdk, str(folder)]),
+                ("baseline: campaign export", [baseline, "campaign", "export", str(folder)]),
                 ("no index yet: campaign status (writes it)", [metewand, "campaign", "status", str(folder)]),
                 ("no index yet: campaign status of the copy", [metewand, "campaign", "status", str(copy)]),
                 ("index: campaign status", [metewand, "campaign", "status", str(folder)]),
@@ -88,9 +90,14 @@ def main() -> None:
                 ("index: report (JSON)", [metewand, "report", "--format", "json", str(folder)]),
                 ("index: compare", [metewand, "compare", str(folder), str(copy)]),
                 ("index: results.load", [python, "-c", LOAD, sdk, str(folder)]),
+                ("index: campaign export (writes the table)", [metewand, "campaign", "export", str(folder)]),
+                ("table: results.load", [python, "-c", LOAD, sdk, str(folder)]),
             ]
             print(f"\n{size} attempts")
             for title, argv in rows:
+                if title.startswith("no index yet: "):
+                    # A baseline with an index of its own has written one: this build's first reading is without.
+                    shutil.rmtree(Path(argv[-1]) / "index", ignore_errors=True)
                 seconds, kib, status = peak(argv)
                 print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             subprocess.run(["find", str(folder / "attempts"), "-name", "attempt.json", "-exec", "touch", "{}", "+"],

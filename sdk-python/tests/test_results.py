@@ -483,6 +483,12 @@ def break_table(table: dict[str, Any], damage: str) -> Any:
         columns["record_size"][0] = "4120"
     elif damage == "an id that leaves the folder":
         columns["attempt_id"][0] = "../" + columns["attempt_id"][0]
+    elif damage == "an id in capitals":
+        columns["attempt_id"][0] = columns["attempt_id"][0].upper()
+    elif damage == "an id of two prefixes":
+        columns["attempt_id"][0] = "mw1-attempt-" + columns["attempt_id"][0][:64]
+    elif damage == "an id one digit short":
+        columns["attempt_id"][0] = columns["attempt_id"][0][:-1]
     elif damage == "a metric that is text":
         next(iter(table["metrics"].values()))[0] = "0.5"
     elif damage == "not an object":
@@ -501,6 +507,9 @@ def break_table(table: dict[str, Any], damage: str) -> Any:
         "a code that is a boolean",
         "a text where a number belongs",
         "an id that leaves the folder",
+        "an id in capitals",
+        "an id of two prefixes",
+        "an id one digit short",
         "a metric that is text",
         "not an object",
         "cut short",

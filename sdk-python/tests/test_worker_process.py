@@ -36,15 +36,21 @@ def _python_3_10() -> str | None:
     """A working Python 3.10 interpreter, to run the workers on the oldest version supported."""
     candidates = [shutil.which("python3.10")]
     pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
-    candidates += [str(path) for path in sorted(pyenv.glob("versions/3.10*/bin/python3.10"))]
+    try:
+        candidates += [str(path) for path in sorted(pyenv.glob("versions/3.10*/bin/python3.10"))]
+    except OSError:
+        pass  # another user's pyenv (a PYENV_ROOT this user cannot read) has none to offer
     for candidate in candidates:
         if candidate is None:
             continue
-        check = subprocess.run(
-            [candidate, "-c", "import sys; assert sys.version_info[:2] == (3, 10)"],
-            capture_output=True,
-            check=False,
-        )
+        try:
+            check = subprocess.run(
+                [candidate, "-c", "import sys; assert sys.version_info[:2] == (3, 10)"],
+                capture_output=True,
+                check=False,
+            )
+        except OSError:
+            continue
         if check.returncode == 0:
             return candidate
     return None

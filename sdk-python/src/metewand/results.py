@@ -34,7 +34,6 @@ import gc
 import hashlib
 import json
 import os
-import re
 import stat
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -45,13 +44,14 @@ from typing import Any, NamedTuple, overload
 from ._strict import ModelError
 from .artifacts import MAX_DOCUMENT
 from .canonical import CanonicalJSONError, parse
-from .models.attempt_record import AttemptRecord
-from .models.campaign_file import CampaignFile, PlanEntry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Literal, TypeAlias
+
+    from .models.attempt_record import AttemptRecord
+    from .models.campaign_file import CampaignFile, PlanEntry
 
     State: TypeAlias = Literal["recorded", "missing", "unfinished", "invalid"]
 
@@ -314,7 +314,7 @@ _COLUMNS = frozenset(
     ("attempt_id", "problem", "dataset", "dataset_key", "implementation")
     + _CODED + _COUNTS + _NANOSECONDS + _NUMBERS + _TEXTS
 )
-_IDS = re.compile(r"(?:mw1-attempt-[0-9a-f]{64}\n)*")
+_ID_PREFIX = "mw1-attempt-"
 _NONE = type(None)
 
 
@@ -349,7 +349,7 @@ def _table(root: str, plan: bytes) -> dict[str, Any] | None:
     lists = list(columns.values()) + list(table["metrics"].values())
     if count < 0 or any(type(column) is not list or len(column) != count for column in lists):
         return None
-    if not set(map(type, ids)) <= {str} or not _IDS.fullmatch("\n".join(ids) + "\n" if ids else ""):
+    if not set(map(type, ids)) <= {str} or not _attempt_ids(ids):
         return None
     strings = len(table["strings"])
     for name in ("problem", "dataset", "dataset_key", "implementation") + _CODED:
@@ -371,8 +371,20 @@ def _table(root: str, plan: bytes) -> dict[str, Any] | None:
     return table
 
 
-def _decoded(strings: list[str], codes: list[int | None]) -> list[str | None]:
-    return [None if code is None else strings[code] for code in codes]
+def _attempt_ids(ids: list[str]) -> bool:
+    """Whether every text of ``ids`` is an attempt id, ``mw1-attempt-`` and 64 lowercase hexadecimal digits (the
+    schema's pattern), checked over them all at once."""
+    if not ids:
+        return True
+    if set(map(len, ids)) != {len(_ID_PREFIX) + 64} or not all(map(str.startswith, ids, repeat(_ID_PREFIX))):
+        return False
+    # With each id its prefix and 64 more, the digits are all that is left only if no id holds a second prefix.
+    digits = "".join(ids).replace(_ID_PREFIX, "")
+    return len(digits) == 64 * len(ids) and digits.isascii() and not digits.encode().translate(None, b"0123456789abcdef")
+
+
+def _decoded(texts: dict[int | None, str | None], codes: list[int | None]) -> list[str | None]:
+    return list(map(texts.__getitem__, codes))
 
 
 def _in_seconds(nanoseconds: list[int | None]) -> list[float | None]:
@@ -383,7 +395,9 @@ def _from_table(root: str, table: dict[str, Any]) -> Results:
     """The rows of a folder whose table was made from its plan: each from the table while its record is the bytes
     the table names (by its file's stamp, or by hashing it), and from the folder otherwise."""
     columns: dict[str, Any] = table["columns"]
-    strings: list[str] = table["strings"]
+    # Each code's text, and None for a null.
+    strings: dict[int | None, str | None] = dict(enumerate(table["strings"]))
+    strings[None] = None
     ids: list[str] = columns["attempt_id"]
     count = len(ids)
     sizes, digests, stamps = columns["record_size"], columns["record_sha256"], columns["record_stamp"]
@@ -721,6 +735,9 @@ def _parse_plan(path: str, content: bytes) -> CampaignFile:
             "(it reads format 1); read it with the metewand-python of the metewand that wrote it",
         )
     try:
+        # Imported here: a folder read through its table never parses its plan or a record.
+        from .models.campaign_file import CampaignFile
+
         return CampaignFile.from_dict(document)
     except ModelError as error:
         raise ResultsError(
@@ -748,6 +765,8 @@ def _read_content(root: str, attempt_id: str) -> tuple[State, bytes | None, str 
 def _check_record(content: bytes, attempt_id: str) -> tuple[State, AttemptRecord | None, str | None]:
     """The record in ``content`` checked against its schema and the id it is filed under."""
     try:
+        from .models.attempt_record import AttemptRecord
+
         record = AttemptRecord.from_dict(parse(content))
     except (CanonicalJSONError, ModelError) as error:
         return "invalid", None, f"{RECORD_FILE} fails the attempt-record schema: {error}"
