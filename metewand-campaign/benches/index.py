@@ -14,11 +14,11 @@ and writes the index), all in one run.
    of `compare`. Then waits until every record has settled (the index's `SETTLED`, 5 s), as records a run wrote
    earlier have.
 2. Times (wall seconds and peak RSS, GNU time): `campaign status`, `campaign plan`, `report --format json`,
-   `compare` of the folder and its copy, `metewand.results.load` and `campaign export` by the baseline; `campaign status` by this build
-   on the folders without an index (the first reading, which writes stamped entries); the same five with the index;
-   `campaign export`, which writes the campaign table, and `results.load` through it; and, after every record is
-   touched (a new ctime, as for records a run has just written), `campaign status`, which
-   then hashes every record (the figure of a folder whose entries are not stamped yet).
+   `compare` of the folder and its copy, `metewand.results.load` and `campaign export` by the baseline; `campaign
+   status` by this build on the folders without an index (the first reading, which writes stamped entries); the same
+   five with the index; `campaign export`, which writes the campaign table, and `results.load` through it; and, after
+   every record is touched (a new ctime, as for records a run has just written), `campaign status`, which then hashes
+   every record (the figure of a folder whose entries are not stamped yet).
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
 """

@@ -380,7 +380,8 @@ def _attempt_ids(ids: list[str]) -> bool:
         return False
     # With each id its prefix and 64 more, the digits are all that is left only if no id holds a second prefix.
     digits = "".join(ids).replace(_ID_PREFIX, "")
-    return len(digits) == 64 * len(ids) and digits.isascii() and not digits.encode().translate(None, b"0123456789abcdef")
+    hexadecimal = digits.isascii() and not digits.encode().translate(None, b"0123456789abcdef")
+    return len(digits) == 64 * len(ids) and hexadecimal
 
 
 def _decoded(texts: dict[int | None, str | None], codes: list[int | None]) -> list[str | None]:
