@@ -505,6 +505,9 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         // kill in the middle of writing it would leave it.
         for part in fs::read_dir(folder.join("index")).into_iter().flatten() {
             let part = part.unwrap().path();
+            if part.extension().is_none_or(|extension| extension != "jsonl") {
+                continue; // the campaign table, not a part
+            }
             let lines = fs::read_to_string(&part).unwrap();
             for line in lines.lines() {
                 let id = serde_json::from_str::<Value>(line).unwrap()["attempt_id"].as_str().unwrap().to_owned();
@@ -526,10 +529,11 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         assert_eq!(outcomes(&folder), expected, "killed when {moment}: {:#?}", failures(&folder));
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));
-        // The resumed run merged every part: one entry per record.
-        let index: Vec<_> =
+        // The resumed run merged every part: one entry per record; beside it, the table its exports wrote.
+        let mut index: Vec<_> =
             fs::read_dir(folder.join("index")).unwrap().map(|entry| entry.unwrap().file_name()).collect();
-        assert_eq!(index, ["all.jsonl"], "{moment}");
+        index.sort();
+        assert_eq!(index, ["all.jsonl", "table.json"], "{moment}");
         let merged = fs::read_to_string(folder.join("index/all.jsonl")).unwrap();
         let mut indexed: Vec<String> = merged
             .lines()
