@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use metewand_protocol::generated::attempt_record::AttemptRecord;
+use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::generated::campaign_index as index;
 use metewand_runtime::Sha256Digest;
 use metewand_runtime::document::read_document;
@@ -93,6 +93,12 @@ impl std::fmt::Display for Stamp {
         let Stamp { inode, ctime, mtime } = self;
         write!(f, "{inode}:{}.{:09}:{}.{:09}", ctime.0, ctime.1, mtime.0, mtime.1)
     }
+}
+
+/// Whether the attempt of `entry` was judged to the end: it has a verdict and neither failed nor was cancelled. Only
+/// such an attempt is timed, where reports rank it and `results.load` gives it a time.
+pub fn judged(entry: &IndexEntry) -> bool {
+    entry.verdict.is_some() && !matches!(entry.outcome, Outcome::Failed | Outcome::Cancelled)
 }
 
 /// The entry of `record`, whose bytes on disk are `bytes`; `None` for a record written outside a campaign.

@@ -14,7 +14,6 @@ use std::sync::Mutex;
 
 use metewand_protocol::Phase;
 use metewand_protocol::common::Role;
-use metewand_protocol::generated::attempt_record::Outcome;
 use metewand_protocol::generated::campaign_table::{self as table, CampaignTable, Columns};
 use metewand_runtime::Sha256Digest;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
@@ -118,9 +117,8 @@ impl TableBuilder {
             total.and_then(|total| SafeUint::try_from(total).ok())
         };
         let timed = entry.problem.timed.map_or_else(|| "execute".to_owned(), |timed| timed.to_string());
-        let judged = entry.verdict.is_some() && !matches!(entry.outcome, Outcome::Failed | Outcome::Cancelled);
         let execute = total(Phase::Execute, Some(Role::Implementation));
-        let timed_ns = match (judged, timed.as_str()) {
+        let timed_ns = match (crate::index::judged(entry), timed.as_str()) {
             (false, _) => None,
             (true, "execute") => execute,
             (true, _) => total(Phase::Prepare, Some(Role::Implementation))

@@ -382,7 +382,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
         message: failure.message.to_string(),
         log: failure.log.as_ref().map(|log| format!("attempts/{id}/{}", log.as_str())),
     });
-    let timed = record.verdict.is_some() && record.outcome != Outcome::Failed && record.outcome != Outcome::Cancelled;
+    let timed = metewand_campaign::index::judged(record);
     let seconds = |of: Phase| {
         record
             .phases
