@@ -251,6 +251,17 @@ def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
     assert row.timed_seconds != row.execute_seconds
     # Only numeric metrics are kept, as in the export.
     assert set(row.metrics) == {"objective", "optimum", "relative_gap"}
+    # The table the next export writes gives the very same row: the same sum, in seconds, even for times whose sum
+    # in seconds is not their sum's (1e-9 + 2e-9 is not 3e-9 in floating point).
+    for phase in record["phases"]:
+        if phase["role"] == "implementation" and phase["phase"] in ("prepare", "execute"):
+            phase["duration_ns"] = 1 if phase["phase"] == "prepare" else 2
+    record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
+    row = load(campaign)[1]
+    assert row.timed_seconds == 1 / 1e9 + 2 / 1e9 != 3 / 1e9
+    export(campaign)
+    assert read_table(campaign)["columns"]["timed_ns"][1] == 3
+    assert load(campaign)[1] == row
 
 
 def index_lines(folder: Path) -> list[dict[str, Any]]:
