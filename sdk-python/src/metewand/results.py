@@ -421,10 +421,7 @@ def _from_table(root: str, table: dict[str, Any]) -> Results:
                 except OSError:
                     elsewhere[slot] = None
                     continue
-                # The stamp without its decimal points is the inode and both times in nanoseconds.
-                if info.st_size == size and f"{info.st_ino}:{info.st_ctime_ns}:{info.st_mtime_ns}" == stamp.replace(
-                    ".", ""
-                ):
+                if _keeps(info, size, stamp):
                     continue
             # Not stamped yet, or no longer the file hashed: the record's bytes decide.
             _, content, _ = _read_content(root, attempt_id)
@@ -567,9 +564,8 @@ class _Index:
             return None
         if not stat.S_ISREG(info.st_mode):
             return None
-        stamp = _stamp(info)
         for candidate in candidates:
-            if candidate[5] == stamp and candidate[3] == info.st_size:
+            if _keeps(info, candidate[3], candidate[5]):
                 entry = self._read(attempt_id, candidate)
                 if entry is not None:
                     return entry
@@ -651,11 +647,15 @@ def _record_key(attempt_id: Any, record: Any) -> tuple[str, int, str, str | None
     return str(attempt_id), int(record["size"]), str(record["sha256"]), None if stamp is None else str(stamp)
 
 
-def _stamp(info: os.stat_result) -> str:
-    """A file's stamp as an index entry names it: ``<inode>:<ctime>:<mtime>``, times in seconds with nine
-    decimals."""
-    ctime, mtime = divmod(info.st_ctime_ns, 1_000_000_000), divmod(info.st_mtime_ns, 1_000_000_000)
-    return f"{info.st_ino}:{ctime[0]}.{ctime[1]:09d}:{mtime[0]}.{mtime[1]:09d}"
+def _keeps(info: os.stat_result, size: int | None, stamp: str | None) -> bool:
+    """Whether the file of ``info`` still has ``size`` and ``stamp`` as an index entry or table row names it,
+    ``<inode>:<ctime>:<mtime>`` with times in seconds and nine decimals: without its decimal points, that is the inode
+    and both times in nanoseconds (a time before 1970-01-01T00:00:01 never matches, and its record is hashed)."""
+    return (
+        stamp is not None
+        and info.st_size == size
+        and f"{info.st_ino}:{info.st_ctime_ns}:{info.st_mtime_ns}" == stamp.replace(".", "")
+    )
 
 
 class _Unreadable(Exception):
