@@ -56,6 +56,16 @@ impl CpuSet {
 
     /// Restricts the calling thread (and the threads and processes it starts from now on) to these CPUs.
     pub fn apply_to_current_thread(&self) -> io::Result<()> {
+        Ok(rustix::thread::sched_setaffinity(None, &self.mask()?)?)
+    }
+
+    /// Restricts the thread `tid` (another process's too, where the kernel lets this one) to these CPUs.
+    pub(crate) fn apply_to_thread(&self, tid: i32) -> io::Result<()> {
+        let pid = rustix::thread::Pid::from_raw(tid).ok_or_else(|| io::Error::from_raw_os_error(libc::ESRCH))?;
+        Ok(rustix::thread::sched_setaffinity(Some(pid), &self.mask()?)?)
+    }
+
+    fn mask(&self) -> io::Result<rustix::thread::CpuSet> {
         let mut mask = rustix::thread::CpuSet::new();
         for &cpu in &self.0 {
             if cpu as usize >= rustix::thread::CpuSet::MAX_CPU {
@@ -63,7 +73,7 @@ impl CpuSet {
             }
             mask.set(cpu as usize);
         }
-        Ok(rustix::thread::sched_setaffinity(None, &mask)?)
+        Ok(mask)
     }
 
     /// The CPU numbers, ascending.
@@ -206,6 +216,22 @@ pub struct SlotPlan {
 }
 
 impl SlotPlan {
+    /// [`SlotPlan::new`], where workers are started ahead of their attempts (DESIGN §19) on the executor's CPUs:
+    /// one slot then keeps off the first core too, where there are two or more, so that a start-up ahead never
+    /// competes with a timed phase. With more slots the division is [`SlotPlan::new`]'s; workers are started ahead
+    /// only where it keeps a core for the executor.
+    pub fn with_ahead(jobs: usize, available: &CpuSet, topology: &Topology) -> SlotPlan {
+        let cores = topology.cores();
+        if jobs > 1 || cores.len() < 2 {
+            return SlotPlan::new(jobs, available, topology);
+        }
+        let rest = CpuSet::new(cores[1..].iter().flat_map(CpuSet::iter));
+        match rest {
+            Some(rest) => SlotPlan { slots: vec![rest], executor: Some(cores[0].clone()), shortfalls: Vec::new() },
+            None => SlotPlan::new(jobs, available, topology),
+        }
+    }
+
     /// Divides `available` (on `topology`) among `jobs` slots.
     pub fn new(jobs: usize, available: &CpuSet, topology: &Topology) -> SlotPlan {
         let jobs = jobs.max(1);
@@ -264,6 +290,12 @@ impl SlotPlan {
         Ok(SlotPlan::new(jobs, &available, &Topology::probe(&available)))
     }
 
+    /// [`SlotPlan::with_ahead`] for this process's CPUs and this machine's topology.
+    pub fn probe_with_ahead(jobs: usize) -> io::Result<SlotPlan> {
+        let available = CpuSet::of_current_thread()?;
+        Ok(SlotPlan::with_ahead(jobs, &available, &Topology::probe(&available)))
+    }
+
     /// Each slot's CPUs; with more than one slot, pairwise disjoint unless a shortfall says otherwise.
     pub fn slots(&self) -> &[CpuSet] {
         &self.slots
@@ -281,9 +313,9 @@ impl SlotPlan {
         &self.shortfalls
     }
 
-    /// Whether the slots' CPUs are pinned at all (more than one slot).
+    /// Whether the slots' CPUs are pinned at all (more than one slot, or one kept off the executor's core).
     pub fn is_divided(&self) -> bool {
-        self.slots.len() > 1
+        self.slots.len() > 1 || self.executor.is_some()
     }
 }
 
@@ -347,6 +379,22 @@ mod tests {
         assert_eq!(strings(plan.slots()), ["0-3"]);
         assert!(!plan.is_divided());
         assert!(plan.shortfalls().is_empty());
+    }
+
+    #[test]
+    fn one_slot_started_ahead_keeps_off_the_first_core_where_there_are_two() {
+        let topology = Topology { cores: ["0,2", "1,3"].map(set).to_vec() };
+        let plan = SlotPlan::with_ahead(1, &set("0-3"), &topology);
+        assert_eq!(strings(plan.slots()), ["1,3"]);
+        assert_eq!(plan.executor().unwrap().to_string(), "0,2");
+        assert!(plan.is_divided());
+        // One core: nothing to keep off; more slots: the division without workers started ahead.
+        let one = set("0,2");
+        let plan = SlotPlan::with_ahead(1, &one, &Topology { cores: vec![one.clone()] });
+        assert_eq!((strings(plan.slots()), plan.executor()), (vec!["0,2".to_owned()], None));
+        let available = set("0-7");
+        let topology = Topology::flat(&available);
+        assert_eq!(SlotPlan::with_ahead(3, &available, &topology), SlotPlan::new(3, &available, &topology));
     }
 
     #[test]

@@ -1548,13 +1548,21 @@ pub struct Resources {
     pub system_cpu_ns: crate::strict::SafeUint,
     pub user_cpu_ns: crate::strict::SafeUint,
 }
-///How a worker's session served the attempt: fresh (a worker process of its own, the default) or reuse (one worker process serving consecutive attempts of the same worker on a campaign slot or Slurm task; an implementation's is reset between them). index counts the attempts the session served before this one (0 for its first); warmup is the number of discarded prepare and execute cycles an implementation's session ran before its first attempt (0 for an evaluator's). Absent from records written before sessions could be reused.
+///How a worker's session served the attempt: fresh (a worker process of its own, the default) or reuse (one worker process serving consecutive attempts of the same worker on a campaign slot or Slurm task; an implementation's is reset between them). index counts the attempts the session served before this one (0 for its first); warmup is the number of discarded prepare and execute cycles an implementation's session ran before its first attempt (0 for an evaluator's). started_on, for a fresh session started ahead of its attempt (while the slot's previous attempt ran), is the CPUs it was started on and said hello on, outside every timed slot's, before it was moved to the attempt's CPUs; absent for a session its attempt started. Absent from records written before sessions could be reused.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Session {
     pub index: crate::strict::SafeUint,
     pub mode: SessionMode,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub started_on: ::std::option::Option<
+        crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>,
+    >,
     pub warmup: crate::strict::SafeUint,
 }
 ///How implementation sessions serve attempts: fresh (each attempt starts its own worker process) or reuse (one worker process serves consecutive attempts of its worker, reset between them).

@@ -36,6 +36,37 @@ impl WorkerSession {
         }
     }
 
+    /// Moves every process of a paused worker, each of its threads, onto `cpus` (DESIGN §19: a session started
+    /// ahead on the executor's CPUs goes to its attempt's slot). Nothing of it runs while it is paused, and a
+    /// stopped process starts no thread, so none is left behind; what it starts later inherits `cpus`. A confined
+    /// worker cannot change its affinity itself, but the executor can. The placement's binding is kept.
+    pub fn move_to(&mut self, cpus: &crate::cpus::CpuSet) -> Result<(), SessionError> {
+        let moving = |source| SessionErrorKind::ExecutorIo { action: "moving the worker to its slot's CPUs", source };
+        let Some(live) = self.live.as_ref() else {
+            return Err(self.local(Phase::Prepare, SessionErrorKind::Unusable));
+        };
+        let Some(stopped) = live.paused.as_ref() else {
+            return Err(self.local(Phase::Prepare, moving(std::io::Error::other("the worker is not paused"))));
+        };
+        let pids = stopped.iter().map(|&(pid, _)| pid).chain([live.process.pid() as i32]);
+        let mut failed = None;
+        for pid in pids {
+            // A process that is gone has nothing left to move.
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
+            for tid in tasks.flatten().filter_map(|task| task.file_name().to_str()?.parse::<i32>().ok()) {
+                match cpus.apply_to_thread(tid) {
+                    Err(error) if error.raw_os_error() != Some(libc::ESRCH) => failed = Some(error),
+                    _ => {}
+                }
+            }
+        }
+        if let Some(source) = failed {
+            return Err(self.local(Phase::Prepare, moving(source)));
+        }
+        self.cpus.cpus = cpus.clone();
+        Ok(())
+    }
+
     /// Whether the worker still runs: not discarded, and its process has not exited (a held worker may have died
     /// between attempts).
     pub fn is_running(&self) -> bool {
@@ -57,6 +88,18 @@ impl WorkerSession {
         live.stderr.redirect(log);
         self.log_path = path.to_owned();
         Ok(())
+    }
+
+    /// Gives the log file the name `path` instead (a link made only where nothing is, then the old name removed), so
+    /// that what the worker wrote so far is there and its next lines follow; where no link can be made there
+    /// (another file system), its next lines go to a new log at `path` ([`redirect_log`](WorkerSession::redirect_log)).
+    pub fn move_log(&mut self, path: &Path) -> Result<(), SessionError> {
+        if std::fs::hard_link(&self.log_path, path).is_ok() {
+            let _ = std::fs::remove_file(&self.log_path);
+            self.log_path = path.to_owned();
+            return Ok(());
+        }
+        self.redirect_log(path)
     }
 
     /// Shows the host's folder `source` read-only at `target` in the worker's private view, in place of what was

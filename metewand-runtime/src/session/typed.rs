@@ -104,6 +104,16 @@ impl<R: SessionRole> Session<R> {
         self.inner.resume();
     }
 
+    /// Gives the log file another name (see [`WorkerSession::move_log`]).
+    pub fn move_log(&mut self, path: &std::path::Path) -> Result<(), SessionError> {
+        self.inner.move_log(path)
+    }
+
+    /// Moves a paused worker onto other CPUs (see [`WorkerSession::move_to`]).
+    pub fn move_to(&mut self, cpus: &crate::cpus::CpuSet) -> Result<(), SessionError> {
+        self.inner.move_to(cpus)
+    }
+
     /// Logs what the worker writes from now on to a new file (see [`WorkerSession::redirect_log`]).
     pub fn redirect_log(&mut self, path: &std::path::Path) -> Result<(), SessionError> {
         self.inner.redirect_log(path)

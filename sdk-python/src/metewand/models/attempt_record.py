@@ -1098,7 +1098,10 @@ class Implementation:
     slot or Slurm task; an implementation's is reset between them). index counts the attempts the
     session served before this one (0 for its first); warmup is the number of discarded prepare
     and execute cycles an implementation's session ran before its first attempt (0 for an
-    evaluator's). Absent from records written before sessions could be reused.
+    evaluator's). started_on, for a fresh session started ahead of its attempt (while the slot's
+    previous attempt ran), is the CPUs it was started on and said hello on, outside every timed
+    slot's, before it was moved to the attempt's CPUs; absent for a session its attempt started.
+    Absent from records written before sessions could be reused.
     """
 
     statistics: dict[str, Any] | None
@@ -1784,10 +1787,13 @@ class Session:
     slot or Slurm task; an implementation's is reset between them). index counts the attempts the
     session served before this one (0 for its first); warmup is the number of discarded prepare
     and execute cycles an implementation's session ran before its first attempt (0 for an
-    evaluator's). Absent from records written before sessions could be reused.
+    evaluator's). started_on, for a fresh session started ahead of its attempt (while the slot's
+    previous attempt ran), is the CPUs it was started on and said hello on, outside every timed
+    slot's, before it was moved to the attempt's CPUs; absent for a session its attempt started.
+    Absent from records written before sessions could be reused.
     """
 
-    __slots__ = ("index", "mode", "warmup")
+    __slots__ = ("index", "mode", "started_on", "warmup")
 
     index: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1798,6 +1804,9 @@ class Session:
     between them).
     """
 
+    started_on: list[int] | None
+    """CPU numbers, ascending, at least one, each at most once."""
+
     warmup: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
@@ -1805,9 +1814,16 @@ class Session:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("index", "mode", "warmup")
 
-    def __init__(self, *, index: int, mode: SessionMode, warmup: int) -> None:
+    def __init__(
+        self, *, index: int, mode: SessionMode, started_on: list[int] | None = None, warmup: int
+    ) -> None:
         self.index = _safe_uint(index, "/index")
         self.mode = _session_mode(mode, "/mode")
+        self.started_on = (
+            None
+            if started_on is None
+            else check_array(started_on, "/started_on", _safe_uint, min_items=1, unique=True)
+        )
         self.warmup = _safe_uint(warmup, "/warmup")
 
     @classmethod
@@ -1822,20 +1838,38 @@ class Session:
         model = cls.__new__(cls)
         model.index = _safe_uint(fields["index"], path + "/index")
         model.mode = _session_mode(fields["mode"], path + "/mode")
+        if "started_on" in fields:
+            model.started_on = check_array(
+                fields["started_on"], path + "/started_on", _safe_uint, min_items=1, unique=True
+            )
+        else:
+            model.started_on = None
         model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"index": self.index, "mode": self.mode, "warmup": self.warmup}
+        data: dict[str, Any] = {"index": self.index, "mode": self.mode}
+        if self.started_on is not None:
+            data["started_on"] = list(self.started_on)
+        data["warmup"] = self.warmup
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Session):
             return NotImplemented
-        return self.index == other.index and self.mode == other.mode and self.warmup == other.warmup
+        return (
+            self.index == other.index
+            and self.mode == other.mode
+            and self.started_on == other.started_on
+            and self.warmup == other.warmup
+        )
 
     def __repr__(self) -> str:
-        return f"Session(index={self.index!r}, mode={self.mode!r}, warmup={self.warmup!r})"
+        return (
+            f"Session(index={self.index!r}, mode={self.mode!r}, started_on={self.started_on!r}, "
+            f"warmup={self.warmup!r})"
+        )
 
 
 class WorkerIdentity:
@@ -2078,7 +2112,10 @@ class WorkerSession:
     slot or Slurm task; an implementation's is reset between them). index counts the attempts the
     session served before this one (0 for its first); warmup is the number of discarded prepare
     and execute cycles an implementation's session ran before its first attempt (0 for an
-    evaluator's). Absent from records written before sessions could be reused.
+    evaluator's). started_on, for a fresh session started ahead of its attempt (while the slot's
+    previous attempt ran), is the CPUs it was started on and said hello on, outside every timed
+    slot's, before it was moved to the attempt's CPUs; absent for a session its attempt started.
+    Absent from records written before sessions could be reused.
     """
 
     worker_id: str
