@@ -49,6 +49,7 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             phase_seconds: [Some(0.08), Some(0.001), Some(seconds)],
                             concurrency: Some(1),
                             reused: false,
+                            cpus: None,
                             worker_id: format!("mw1-resolved-worker-{implementation:064x}"),
                             program: None,
                             metrics: vec![(0, draw)],

@@ -76,6 +76,8 @@ pub struct Recorded {
     /// Whether the implementation's session served earlier attempts too (`--sessions reuse`); records that do not
     /// say were served by fresh sessions.
     pub reused: bool,
+    /// How many CPUs the implementation's worker ran on, when the record says.
+    pub cpus: Option<usize>,
     /// The implementation's resolved worker identity: its program, command and source.
     pub worker_id: String,
     /// The program the implementation's worker ran, as `(where its command found it, its SHA-256)`, when the
@@ -303,7 +305,8 @@ impl Records {
 
     /// Where a problem's records ran at different concurrencies (`-j`), which distorts their times differently,
     /// an implementation's records were served by fresh and by reused sessions (`NAME (fresh sessions)`, `NAME
-    /// (reused sessions)`: a reused worker pays no start-up and may keep state between attempts), or an
+    /// (reused sessions)`: a reused worker pays no start-up and may keep state between attempts), ran on different
+    /// numbers of CPUs (`NAME (1 CPU)`, `NAME (2 CPUs)`: `-j 1` with workers started ahead and without), or an
     /// implementation's records ran different workers (its identity changed: another command, source or
     /// include folder) or different programs (another interpreter found on `PATH`, which ids do not show), each
     /// implementation's attempts are told apart by what differs: they become the implementation `NAME (-j N)`,
@@ -313,6 +316,7 @@ impl Records {
     fn separate_conditions(&mut self) {
         let mut concurrencies: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
         let mut sessions: BTreeMap<(u32, u32), BTreeSet<bool>> = BTreeMap::new();
+        let mut cpus: BTreeMap<(u32, u32), BTreeSet<usize>> = BTreeMap::new();
         let mut workers: BTreeMap<(u32, u32), BTreeSet<&str>> = BTreeMap::new();
         let mut programs: BTreeMap<(u32, u32), BTreeSet<&(String, String)>> = BTreeMap::new();
         for attempt in &self.attempts {
@@ -322,6 +326,9 @@ impl Records {
             }
             workers.entry((attempt.problem, attempt.implementation)).or_default().insert(&record.worker_id);
             sessions.entry((attempt.problem, attempt.implementation)).or_default().insert(record.reused);
+            if let Some(count) = record.cpus {
+                cpus.entry((attempt.problem, attempt.implementation)).or_default().insert(count);
+            }
             if let Some(program) = &record.program {
                 programs.entry((attempt.problem, attempt.implementation)).or_default().insert(program);
             }
@@ -340,6 +347,11 @@ impl Records {
             }
             if sessions.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1) {
                 differs.push(if record.reused { "reused sessions" } else { "fresh sessions" }.to_owned());
+            }
+            if let Some(count) = record.cpus
+                && cpus.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1)
+            {
+                differs.push(if count == 1 { "1 CPU".to_owned() } else { format!("{count} CPUs") });
             }
             if workers.get(&(attempt.problem, attempt.implementation)).is_some_and(|set| set.len() > 1) {
                 let digest = record.worker_id.rsplit('-').next().unwrap_or_default();
@@ -419,6 +431,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             phase_seconds,
             concurrency: Some(record.concurrency.get()),
             reused,
+            cpus: record.implementation.cpus.as_ref().map(|cpus| cpus.list.len()),
             worker_id: record.implementation.worker_id.to_string(),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());

@@ -119,6 +119,8 @@ pub struct Campaign<'a> {
     /// How every implementation session served its attempts (`fresh`, or `reuse`: each record then one of an
     /// attempt a session served after its first, with no start-up); none recorded when `None`.
     pub sessions: Option<&'a str>,
+    /// The CPUs every implementation ran on (`locked` there); none recorded when `None`.
+    pub cpus: Option<&'a [u32]>,
 }
 
 impl Default for Campaign<'_> {
@@ -131,6 +133,7 @@ impl Default for Campaign<'_> {
             concurrency: 1,
             program: None,
             sessions: None,
+            cpus: None,
         }
     }
 }
@@ -178,6 +181,9 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
     if let Some((found, contents)) = campaign.program {
         record["implementation"]["program"] =
             json!({"path": "/usr/lib/interpreter", "path_match": found, "sha256": hex_of(contents)});
+    }
+    if let Some(cpus) = campaign.cpus {
+        record["implementation"]["cpus"] = json!({"binding": "locked", "list": cpus});
     }
     if let Some(mode) = campaign.sessions {
         // A reused session's record is one of an attempt served after its first: no start-up, no shutdown.

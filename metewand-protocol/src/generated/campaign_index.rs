@@ -217,11 +217,17 @@ impl<'de> ::serde::Deserialize<'de> for FailureMessage {
             })
     }
 }
-///The implementation's name and worker, how its session served the attempt (absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
+///The implementation's name and worker, how its session served the attempt and the CPUs it ran on (each absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Implementation {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub cpus: ::std::option::Option<super::attempt_record::Cpus>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: ImplementationName,

@@ -501,6 +501,26 @@ fn attempts_of_fresh_and_reused_sessions_are_separate_named_rows() {
     assert_eq!(names, ["fast", "slow"], "fresh sessions, said or not: the plain names");
 }
 
+/// Attempts run on different numbers of CPUs (`-j 1` with workers started ahead, on all cores but the first, and
+/// without) are never pooled: each implementation that has both becomes two rows, named by the count; records that
+/// do not say take no part.
+#[test]
+fn attempts_on_different_numbers_of_cpus_are_separate_named_rows() {
+    let dir = temp();
+    let plan = || vec![Planned::new("ridge", "small", "fast"), Planned::new("ridge", "small", "slow").time(9_000_000)];
+    write_campaign(&at(&dir, "one"), &Campaign { name: "one", cpus: Some(&[1]), ..Campaign::default() }, &plan());
+    write_campaign(&at(&dir, "two"), &Campaign { name: "two", cpus: Some(&[0, 1]), ..Campaign::default() }, &plan());
+    write_campaign(&at(&dir, "unsaid"), &Campaign { name: "unsaid", ..Campaign::default() }, &plan());
+    let report = Report::new(&Records::read(&[at(&dir, "one"), at(&dir, "two")]).unwrap(), Some(dir.path()));
+    let mut names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["fast (1 CPU)", "fast (2 CPUs)", "slow (1 CPU)", "slow (2 CPUs)"]);
+    assert!(report.problems[0].rows.iter().all(|row| row.attempts == 1), "nothing pooled");
+    let report = Report::new(&Records::read(&[at(&dir, "one"), at(&dir, "unsaid")]).unwrap(), Some(dir.path()));
+    let names: Vec<&str> = report.problems[0].rows.iter().map(|row| row.implementation.as_str()).collect();
+    assert_eq!(names, ["fast", "slow"], "one count said: the plain names");
+}
+
 /// An implementation whose worker changed between campaigns (another program, command or source: another
 /// identity) is two rows, each named by its identity's first digits; implementations that did not change keep
 /// their names, and a concurrency that also differs is named beside it.

@@ -26,6 +26,7 @@ from metewand._strict import (
     check_string,
 )
 from metewand.models.attempt_record import (
+    Cpus,
     Session,
     WorkerProgram,
     _failure_kind,
@@ -136,9 +137,9 @@ class CampaignIndex:
     """The entry's format: 1, the only one this version reads."""
 
     implementation: Implementation
-    """The implementation's name and worker, how its session served the attempt (absent in entries
-    of records that do not say), what it claimed of its own time, and its peak resident memory
-    when its session ended cleanly.
+    """The implementation's name and worker, how its session served the attempt and the CPUs it ran
+    on (each absent in entries of records that do not say), what it claimed of its own time, and
+    its peak resident memory when its session ended cleanly.
     """
 
     metrics: dict[str, Any]
@@ -444,12 +445,13 @@ class Failure:
 
 
 class Implementation:
-    """The implementation's name and worker, how its session served the attempt (absent in entries
-    of records that do not say), what it claimed of its own time, and its peak resident memory
-    when its session ended cleanly.
+    """The implementation's name and worker, how its session served the attempt and the CPUs it ran
+    on (each absent in entries of records that do not say), what it claimed of its own time, and
+    its peak resident memory when its session ended cleanly.
     """
 
     __slots__ = (
+        "cpus",
         "implementation_time_ns",
         "name",
         "peak_rss_bytes",
@@ -457,6 +459,14 @@ class Implementation:
         "session",
         "worker_id",
     )
+
+    cpus: Cpus | None
+    """The CPUs the implementation's worker was started on (its affinity), ascending, and how it was
+    held there: locked (chosen for its campaign slot, and a seccomp filter refuses
+    sched_setaffinity, so no process of the worker can leave them), advisory (chosen, but the
+    worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with
+    -j 1).
+    """
 
     implementation_time_ns: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -481,7 +491,10 @@ class Implementation:
     slot or Slurm task; an implementation's is reset between them). index counts the attempts the
     session served before this one (0 for its first); warmup is the number of discarded prepare
     and execute cycles an implementation's session ran before its first attempt (0 for an
-    evaluator's). Absent from records written before sessions could be reused.
+    evaluator's). started_on, for a fresh session started ahead of its attempt (while the slot's
+    previous attempt ran), is the CPUs it was started on and said hello on, outside every timed
+    slot's, before it was moved to the attempt's CPUs; absent for a session its attempt started.
+    Absent from records written before sessions could be reused.
     """
 
     worker_id: str
@@ -494,6 +507,7 @@ class Implementation:
     def __init__(
         self,
         *,
+        cpus: Cpus | None = None,
         implementation_time_ns: int | None,
         name: str,
         peak_rss_bytes: int | None,
@@ -501,6 +515,7 @@ class Implementation:
         session: Session | None = None,
         worker_id: str,
     ) -> None:
+        self.cpus = None if cpus is None else check_model(cpus, "/cpus", Cpus)
         self.implementation_time_ns = (
             None
             if implementation_time_ns is None
@@ -524,6 +539,10 @@ class Implementation:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "cpus" in fields:
+            model.cpus = Cpus._decode(fields["cpus"], path + "/cpus")
+        else:
+            model.cpus = None
         model.implementation_time_ns = (
             None
             if fields["implementation_time_ns"] is None
@@ -548,11 +567,12 @@ class Implementation:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {
-            "implementation_time_ns": self.implementation_time_ns,
-            "name": self.name,
-            "peak_rss_bytes": self.peak_rss_bytes,
-        }
+        data: dict[str, Any] = {}
+        if self.cpus is not None:
+            data["cpus"] = self.cpus.to_dict()
+        data["implementation_time_ns"] = self.implementation_time_ns
+        data["name"] = self.name
+        data["peak_rss_bytes"] = self.peak_rss_bytes
         if self.program is not None:
             data["program"] = self.program.to_dict()
         if self.session is not None:
@@ -564,7 +584,8 @@ class Implementation:
         if not isinstance(other, Implementation):
             return NotImplemented
         return (
-            self.implementation_time_ns == other.implementation_time_ns
+            self.cpus == other.cpus
+            and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.peak_rss_bytes == other.peak_rss_bytes
             and self.program == other.program
@@ -574,9 +595,10 @@ class Implementation:
 
     def __repr__(self) -> str:
         return (
-            f"Implementation(implementation_time_ns={self.implementation_time_ns!r}, "
-            f"name={self.name!r}, peak_rss_bytes={self.peak_rss_bytes!r}, "
-            f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"
+            f"Implementation(cpus={self.cpus!r}, "
+            f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
+            f"peak_rss_bytes={self.peak_rss_bytes!r}, program={self.program!r}, "
+            f"session={self.session!r}, worker_id={self.worker_id!r})"
         )
 
 
