@@ -47,6 +47,9 @@ pub struct RunConfig {
     pub warmup: u64,
     /// The implementation workers whose sessions are never reused ([`refused_for_reuse`]).
     pub refused: Vec<WorkerId>,
+    /// With fresh sessions, whether each slot starts the workers of the attempt it runs next while one runs, on
+    /// the executor's CPUs (see [`HeldSessions::ahead_on`]): only where `cpus` keeps any for the executor.
+    pub ahead: bool,
     /// How every attempt runs: the state folder holding the dataset store, how workers' processes are kept
     /// together, and the cancel flag (set by a signal handler: no job starts after it, running ones are cancelled
     /// and recorded).
@@ -338,27 +341,8 @@ impl Pool<'_, '_> {
             if state.stop || cancelled(self.config) {
                 return None;
             }
-            if let Some(&key) = state.ready.front() {
-                let pending = &mut state.pending[key as usize];
-                let preferred = held.and_then(|held| {
-                    pending.iter().take(PREFER_WITHIN).position(|&index| {
-                        let implementation = self.plan.attempts()[index].implementation as usize;
-                        self.workers.get(implementation).and_then(Option::as_ref) == Some(held)
-                    })
-                });
-                let index = match preferred {
-                    Some(position) => pending.remove(position),
-                    None => pending.pop_front(),
-                };
-                if state.pending[key as usize].is_empty() {
-                    state.ready.pop_front();
-                }
-                let Some(index) = index else { continue };
-                let failure = match &state.keys[key as usize] {
-                    KeyState::Failed(failure) => Some(failure.clone()),
-                    _ => None,
-                };
-                return Some(Job::Attempt(index, failure));
+            if let Some(job) = self.ready_attempt(&mut state, held) {
+                return Some(job);
             }
             if let Some(key) = state.to_materialize.pop_front() {
                 state.materializing += 1;
@@ -377,6 +361,43 @@ impl Pool<'_, '_> {
         }
     }
 
+    /// An attempt of the first ready dataset, as [`Pool::next`] picks it, if there is one now.
+    fn ready_attempt(&self, state: &mut State, held: Option<&WorkerId>) -> Option<Job> {
+        while let Some(&key) = state.ready.front() {
+            let pending = &mut state.pending[key as usize];
+            let preferred = held.and_then(|held| {
+                pending.iter().take(PREFER_WITHIN).position(|&index| {
+                    let implementation = self.plan.attempts()[index].implementation as usize;
+                    self.workers.get(implementation).and_then(Option::as_ref) == Some(held)
+                })
+            });
+            let index = match preferred {
+                Some(position) => pending.remove(position),
+                None => pending.pop_front(),
+            };
+            if state.pending[key as usize].is_empty() {
+                state.ready.pop_front();
+            }
+            let Some(index) = index else { continue };
+            let failure = match &state.keys[key as usize] {
+                KeyState::Failed(failure) => Some(failure.clone()),
+                _ => None,
+            };
+            return Some(Job::Attempt(index, failure));
+        }
+        None
+    }
+
+    /// The attempt this slot runs after the one it is about to run, taken from the queue now so that its workers
+    /// can be started ahead (no other slot takes it): one whose dataset is ready and needs its workers.
+    fn reserve(&self) -> Option<Job> {
+        let mut state = self.lock();
+        if state.stop || cancelled(self.config) {
+            return None;
+        }
+        self.ready_attempt(&mut state, None)
+    }
+
     fn stop(&self, error: String) {
         self.lock().stop = true;
         self.wake.notify_all();
@@ -385,22 +406,45 @@ impl Pool<'_, '_> {
 
     fn work(&self, slot: usize) {
         let mut options = self.config.options.clone();
+        let mut sessions = HeldSessions::new(self.config.sessions)
+            .warmup(self.config.warmup)
+            .refuse(self.config.refused.iter().cloned());
         if let Some(cpus) = self.config.cpus.as_ref().filter(|cpus| cpus.is_divided()) {
             // The slot's workers start on its CPUs; this thread (and the session threads it starts) keep to the
             // executor's, off every slot's where there are CPUs to spare. Where this thread cannot be moved, it
             // stays where it is: only the workers' CPUs count.
             if let Some(executor) = cpus.executor() {
                 let _ = executor.apply_to_current_thread();
+                if self.config.ahead {
+                    sessions = sessions.ahead_on(executor.clone());
+                }
             }
             options = options.cpus(cpus.slots()[slot % cpus.slots().len()].clone());
         }
-        let mut sessions = HeldSessions::new(self.config.sessions)
-            .warmup(self.config.warmup)
-            .refuse(self.config.refused.iter().cloned());
-        while let Some(job) = self.next(sessions.held_worker()) {
+        let ahead = self.config.ahead && self.config.sessions == rec::SessionMode::Fresh;
+        let mut reserved: Option<Job> = None;
+        loop {
+            let job = match reserved.take() {
+                // A reserved attempt is run unless the run stops: then the next run runs it.
+                Some(_) if self.lock().stop || cancelled(self.config) => break,
+                Some(job) => job,
+                None => match self.next(sessions.held_worker()) {
+                    Some(job) => job,
+                    None => break,
+                },
+            };
             match job {
                 Job::Materialize(key) => self.materialize(key, &options),
-                Job::Attempt(index, failure) => self.attempt(index, failure, &options, &mut sessions),
+                Job::Attempt(index, failure) => {
+                    if ahead && failure.is_none() {
+                        reserved = self.reserve();
+                    }
+                    let next = match &reserved {
+                        Some(Job::Attempt(next, None)) => Some(*next),
+                        _ => None,
+                    };
+                    self.attempt(index, failure, &options, &mut sessions, next);
+                }
             }
         }
         sessions.close();
@@ -448,12 +492,14 @@ impl Pool<'_, '_> {
         failure: Option<rec::AttemptFailure>,
         options: &RunOptions,
         sessions: &mut HeldSessions,
+        next: Option<usize>,
     ) {
         let attempt = &self.plan.attempts()[index];
         self.observer.attempt_started(self.plan, attempt);
         let started = Instant::now();
         let concurrency = self.config.jobs.get() as u64;
-        let record = match run_attempt(self.plan, self.folder, attempt, failure, options, concurrency, sessions) {
+        let next = next.map(|next| &self.plan.attempts()[next]);
+        let record = match run_attempt(self.plan, self.folder, attempt, failure, options, concurrency, sessions, next) {
             Ok(record) => record,
             Err(error) => {
                 self.stop(error);
@@ -549,7 +595,9 @@ pub(crate) fn materialize(
 /// without a session (its dataset's materialization failed), and writes its record in place, atomically, saying
 /// the campaign and `concurrency` it ran under. The local pool and a Slurm attempt task both run attempts through
 /// this. The error is one sentence: the folder could not be created or the record written (the folder is then left
-/// without a record, which the next run removes and runs again).
+/// without a record, which the next run removes and runs again). `next`, the attempt run after this one with the same
+/// `sessions`, has its workers started meanwhile where `sessions` starts them ahead.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_attempt(
     plan: &CampaignPlan<'_>,
     folder: &CampaignFolder,
@@ -558,13 +606,15 @@ pub(crate) fn run_attempt(
     options: &RunOptions,
     concurrency: u64,
     sessions: &mut HeldSessions,
+    next: Option<&PlannedAttempt>,
 ) -> Result<AttemptRecord, String> {
     let dir = folder.attempt_dir(&attempt.id);
     fs::create_dir(&dir).map_err(|error| format!("cannot create the attempt folder {}: {error}", dir.display()))?;
     let runtime_plan = plan.attempt_plan(attempt);
+    let next = next.map(|next| plan.attempt_plan(next));
     let mut record = match failure {
         Some(failure) => runtime_plan.record_without_running(failure, options),
-        None => runtime_plan.run_holding(&dir, options, sessions),
+        None => runtime_plan.run_ahead(&dir, options, sessions, next.as_ref()),
     };
     record.campaign = Some(rec::Campaign {
         attempt_id: attempt.id.as_str().parse().expect("attempt ids match the schema's pattern"),

@@ -112,6 +112,10 @@ enum Fault {
     /// Write `test-worker: tick <CLOCK_MONOTONIC ns>` to stderr, answer, and keep a thread writing one every
     /// millisecond for as long as the worker runs: a neighbour whose every moment of running shows in its log.
     Tick,
+    /// Write `test-worker: cpus <method> <list>` (this thread's affinity) to stderr and answer; at `hello`, also
+    /// keep a thread that writes `test-worker: thread cpus <list>` whenever its own affinity changes (looked at every
+    /// millisecond): a worker that hopes a helper started at hello stays on the CPUs it was started on.
+    Affinity,
     // Faults against the protocol's rules, for the conformance kit; they matter with `--conformant`.
     /// Answer a second `hello` as if it were the first.
     AcceptSecondHello,
@@ -154,6 +158,7 @@ impl Fault {
             "exit-leaving-escaped-stdout-holder" => Fault::ExitLeavingEscapedStdoutHolder,
             "flood-stderr" => Fault::FloodStderr,
             "tick" => Fault::Tick,
+            "affinity" => Fault::Affinity,
             "accept-second-hello" => Fault::AcceptSecondHello,
             "mangle-ids" => Fault::MangleIds,
             "execute-unprepared" => Fault::ExecuteUnprepared,
@@ -367,6 +372,16 @@ fn serve(options: &Options) -> ! {
                 write_tick();
                 thread::spawn(tick);
             }
+            Some(Fault::Affinity) => {
+                let line = format!("test-worker: cpus {method} {}\n", own_cpus());
+                let _ = io::stderr().write_all(line.as_bytes());
+                if method == "hello" {
+                    // The helper's first line is written before the answer: it ran on the CPUs of the hello.
+                    let (started, first) = std::sync::mpsc::channel();
+                    thread::spawn(move || watch_cpus(&started));
+                    let _ = first.recv();
+                }
+            }
             Some(Fault::JunkStdout) => line = [b"debug: about to answer\n".to_vec(), line].concat(),
             Some(
                 Fault::AnswerTwiceLate
@@ -415,6 +430,26 @@ fn tick() {
     loop {
         thread::sleep(Duration::from_millis(1));
         write_tick();
+    }
+}
+
+/// The calling thread's CPUs as the kernel lists them, or `?` where they cannot be read.
+fn own_cpus() -> String {
+    let status = fs::read_to_string("/proc/thread-self/status").unwrap_or_default();
+    let list = status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:"));
+    list.map_or_else(|| "?".to_owned(), |list| list.trim().to_owned())
+}
+
+fn watch_cpus(started: &std::sync::mpsc::Sender<()>) {
+    let mut last = String::new();
+    loop {
+        let now = own_cpus();
+        if now != last {
+            let _ = io::stderr().write_all(format!("test-worker: thread cpus {now}\n").as_bytes());
+            let _ = started.send(());
+            last = now;
+        }
+        thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -257,6 +257,9 @@ pub struct SubmitConfig {
     pub sessions: (SessionMode, u64),
     /// The implementation workers whose sessions are never reused ([`crate::refused_for_reuse`]).
     pub refused: Vec<metewand_protocol::common::WorkerId>,
+    /// With fresh sessions, whether each task starts the workers of the attempt it runs next ahead (see
+    /// [`crate::RunConfig::ahead`]), where its allocation has a core to keep for that.
+    pub ahead: bool,
 }
 
 /// What a submission did.
@@ -399,6 +402,7 @@ pub fn submit(
             mode: config.sessions.0,
             warmup: safe(config.sessions.1),
             refused: config.refused.clone(),
+            ahead: Some(config.sessions.0 == SessionMode::Fresh && config.ahead),
         }),
         pack_size: safe(config.pack.get()),
         concurrency: safe(concurrency),

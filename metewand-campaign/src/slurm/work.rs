@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree};
+use metewand_runtime::cpus::SlotPlan;
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
@@ -127,6 +128,21 @@ pub fn work(
         }
         None => HeldSessions::new(SessionMode::Fresh),
     };
+    let ahead = submission
+        .sessions
+        .as_ref()
+        .is_some_and(|sessions| sessions.mode == SessionMode::Fresh && sessions.ahead == Some(true));
+    if ahead
+        && let Ok(cpus) = SlotPlan::probe_with_ahead(1)
+        && let Some(executor) = cpus.executor()
+    {
+        // As a local pool's one slot: the workers on the allocation's other cores, this thread and the workers
+        // started ahead on the first.
+        if executor.apply_to_current_thread().is_ok() {
+            options = options.cpus(cpus.slots()[0].clone());
+            sessions = sessions.ahead_on(executor.clone());
+        }
+    }
     match task {
         Task::Dataset(index) => {
             let key = submission.datasets.get(index as usize).ok_or_else(|| no_such(&submission, task))?;
@@ -163,10 +179,10 @@ pub fn work(
                 })
                 .collect::<Result<_, _>>()?;
             observer.begin(ids.len(), 0, ids.len());
+            // What the task runs, decided first, so that each attempt knows the one after it (whose workers it may
+            // start ahead).
+            let mut to_run = Vec::new();
             for index in indices {
-                if cancelled() {
-                    break;
-                }
                 let attempt = &plan.attempts()[index];
                 let found = read_attempt(folder.path(), attempt.id.as_str());
                 if found.outcome().is_some_and(|outcome| crate::runner::is_terminal(outcome, false)) {
@@ -188,16 +204,28 @@ pub fn work(
                         continue;
                     }
                 };
+                to_run.push((index, failure));
+            }
+            for (position, (index, failure)) in to_run.iter().enumerate() {
+                if cancelled() {
+                    break;
+                }
+                let attempt = &plan.attempts()[*index];
+                let next = match to_run.get(position + 1) {
+                    Some((next, None)) if failure.is_none() => Some(&plan.attempts()[*next]),
+                    _ => None,
+                };
                 observer.attempt_started(&plan, attempt);
                 let started = Instant::now();
                 match run_attempt(
                     &plan,
                     &folder,
                     attempt,
-                    failure,
+                    failure.clone(),
                     &options,
                     submission.concurrency.get(),
                     &mut sessions,
+                    next,
                 ) {
                     Ok(record) => {
                         summary.ran += 1;

@@ -3,6 +3,7 @@
 
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
+mod ahead;
 mod index;
 mod plan;
 mod reuse;
@@ -79,22 +80,40 @@ impl Bench {
         retry_failed: bool,
         sessions: SessionMode,
     ) -> RunSummary {
+        self.run_configured(name, out, jobs, |config, plan| {
+            config.retry_failed = retry_failed;
+            config.sessions = sessions;
+            config.warmup = if sessions == SessionMode::Reuse { plan.sessions().1 } else { 0 };
+        })
+    }
+
+    /// Runs campaign `name` into folder `out` with `jobs` jobs, fresh sessions on each slot's CPUs, and the run's
+    /// configuration then changed by `edit`.
+    pub fn run_configured(
+        &self,
+        name: &str,
+        out: &str,
+        jobs: usize,
+        edit: impl FnOnce(&mut RunConfig, &CampaignPlan<'_>),
+    ) -> RunSummary {
         let repository = self.load();
         let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
         let environment = metewand_campaign::environment::capture(&repository);
         let programs = metewand_campaign::changes::ProgramCheck::new(&plan, &environment);
         let folder = CampaignFolder::open(&self.folder(out), &plan, jobs as u64, environment).unwrap();
-        let config = RunConfig {
+        let mut config = RunConfig {
             jobs: jobs.try_into().unwrap(),
             cpus: Some(SlotPlan::probe(jobs).unwrap()),
-            retry_failed,
+            retry_failed: false,
             programs,
             rerun_changed: false,
-            sessions,
-            warmup: if sessions == SessionMode::Reuse { plan.sessions().1 } else { 0 },
+            sessions: SessionMode::Fresh,
+            warmup: 0,
             refused: Vec::new(),
+            ahead: false,
             options: RunOptions::new(self.state()),
         };
+        edit(&mut config, &plan);
         metewand_campaign::run(&plan, &folder, &config, &Silent).unwrap()
     }
 }

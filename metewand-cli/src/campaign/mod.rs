@@ -124,6 +124,10 @@ struct Jobs {
     /// implementations that use several cores; each attempt's time is then the worse for its neighbours)
     #[arg(long)]
     share_cpus: bool,
+    /// with fresh sessions, start no worker before its attempt; by default each slot starts the workers of its next
+    /// attempt while one runs, on a core kept for metewand (with -j 1 too, where there are two cores or more)
+    #[arg(long)]
+    no_ahead: bool,
 }
 
 impl Jobs {
@@ -131,9 +135,15 @@ impl Jobs {
         self.jobs.unwrap_or(NonZeroUsize::MIN)
     }
 
-    /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short.
-    fn cpus(&self, command: &str) -> Option<SlotPlan> {
-        if self.share_cpus { None } else { slot_plan(command, self.get().get()) }
+    /// Whether workers are started ahead of their attempts, with sessions served as `sessions`.
+    fn ahead(&self, sessions: SessionMode) -> bool {
+        !self.no_ahead && !self.share_cpus && sessions == SessionMode::Fresh
+    }
+
+    /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short;
+    /// with workers started `ahead`, one slot keeps off a core too.
+    fn cpus(&self, command: &str, ahead: bool) -> Option<SlotPlan> {
+        if self.share_cpus { None } else { slot_plan(command, self.get().get(), ahead) }
     }
 }
 
@@ -262,6 +272,10 @@ struct SubmitArgs {
     /// `sessions`, or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
+    /// with fresh sessions, start no worker before its attempt; by default a task whose allocation has two cores
+    /// or more starts the workers of its next attempt while one runs, on a core kept off its workers'
+    #[arg(long)]
+    no_ahead: bool,
 }
 
 #[derive(clap::Args)]
@@ -395,8 +409,8 @@ impl Selection {
 
 /// How `jobs` slots divide this process's CPUs, after a warning for each way the slots fall short of a whole core
 /// each; `None` (after a warning) when the CPUs cannot be read.
-fn slot_plan(command: &str, jobs: usize) -> Option<SlotPlan> {
-    match SlotPlan::probe(jobs) {
+fn slot_plan(command: &str, jobs: usize, ahead: bool) -> Option<SlotPlan> {
+    match if ahead { SlotPlan::probe_with_ahead(jobs) } else { SlotPlan::probe(jobs) } {
         Ok(plan) => {
             for shortfall in plan.shortfalls() {
                 say(&format!("{command}: warning: {shortfall}"));
@@ -411,7 +425,7 @@ fn slot_plan(command: &str, jobs: usize) -> Option<SlotPlan> {
 }
 
 /// One line for `campaign plan`: each slot's CPUs, the executor's, and how the workers are held on them.
-fn describe_cpus(plan: Option<&SlotPlan>) -> String {
+fn describe_cpus(plan: Option<&SlotPlan>, ahead: bool) -> String {
     let Some(plan) = plan.filter(|plan| plan.is_divided()) else {
         return "shared: every worker runs on all the CPUs metewand may use".to_owned();
     };
@@ -420,6 +434,10 @@ fn describe_cpus(plan: Option<&SlotPlan>) -> String {
         CpusBinding::Locked => "locked: a worker cannot change its CPUs",
         _ => "advisory: a worker could change its CPUs (no seccomp filters here)",
     };
-    let executor = plan.executor().map_or_else(|| "the slots' CPUs".to_owned(), ToString::to_string);
+    let executor = match plan.executor() {
+        Some(executor) if ahead => format!("{executor}, with the workers started ahead of their attempts"),
+        Some(executor) => executor.to_string(),
+        None => "the slots' CPUs".to_owned(),
+    };
     format!("slots on {} ({binding}); metewand's own threads on {executor}", slots.join(" | "))
 }

@@ -50,7 +50,8 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
         )),
     }
     out.push_str(&format!("folder       {}\n", folder.display()));
-    out.push_str(&format!("cpus         {}\n", describe_cpus(args.jobs.cpus("campaign plan").as_ref())));
+    let ahead = args.jobs.ahead(plan.sessions().0);
+    out.push_str(&format!("cpus         {}\n", describe_cpus(args.jobs.cpus("campaign plan", ahead).as_ref(), ahead)));
     for script in &summary.scripts {
         out.push_str(&format!(
             "note         {} is a script ({}), not a program: each start of workers {} runs it first (a \

@@ -26,8 +26,9 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let programs = metewand_campaign::changes::ProgramCheck::new(&plan, &environment);
     let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, environment)
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
-    let cpus = args.jobs.cpus("campaign run");
     let (sessions, warmup) = Sessions::resolve(args.sessions, &plan);
+    let ahead = args.jobs.ahead(sessions);
+    let cpus = args.jobs.cpus("campaign run", ahead);
     let refused = refused_for_reuse("run", &plan, &state_dir, sessions);
     let config = RunConfig {
         jobs,
@@ -38,6 +39,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         sessions,
         warmup,
         refused,
+        ahead,
         options: options.cancel_on(cancel),
     };
     let observer: Box<dyn Observer> = if args.quiet {

@@ -472,6 +472,68 @@ source = "src-judge""#;
     assert!(outcomes(&folder).values().any(|outcome| outcome == "reached"));
 }
 
+/// With fresh sessions, a slot starts its next attempt's workers once the running one is no longer timed (the
+/// default, on a core kept off the slot), and holds them stopped until their attempt: Ctrl-C while a solver started
+/// ahead waits leaves no process of it, and no folder of it in the state.
+#[test]
+fn ctrl_c_leaves_no_worker_started_ahead() {
+    if metewand_runtime::cpus::CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()) < 2 {
+        metewand_testkit::skip(
+            metewand_testkit::Requirement::TwoCpus,
+            "workers are started ahead only where a core can be kept off the slot",
+        );
+        return;
+    }
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let marker = PathBuf::from(format!("/nonexistent/metewand-ahead-{}-{nanos}", std::process::id()));
+    let bench = Bench::new(&format!(r#""--pid-dir", "{}""#, marker.display()));
+    // A slow judge: while it judges, the next attempt's solver, started ahead, waits stopped.
+    let toml = fs::read_to_string(bench.path("repo/metewand.toml")).unwrap();
+    let judge = r#""--conformant", "--quiet"]
+source = "src-judge""#;
+    assert!(toml.contains(judge));
+    let slow_judge = r#""--conformant", "--quiet", "--delay", "evaluate=300"]
+source = "src-judge""#;
+    fs::write(bench.path("repo/metewand.toml"), toml.replacen(judge, slow_judge, 1)).unwrap();
+    // The solvers (they name the marker on their command lines), and whether each is stopped.
+    let marked = || -> Vec<bool> {
+        let needle = marker.to_str().unwrap().as_bytes().to_vec();
+        fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+            .filter(|entry| {
+                fs::read(entry.path().join("cmdline"))
+                    .is_ok_and(|cmdline| cmdline.windows(needle.len()).any(|w| w == needle))
+            })
+            .map(|entry| {
+                let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+                stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T'))
+            })
+            .collect()
+    };
+    let mut child = command(&bench.run_args("main", "state", &[])).spawn().unwrap();
+    // A solver stopped over three looks 20 ms apart: one started ahead, waiting (a seal stops one for less).
+    let waiting = || {
+        (0..3).all(|look| {
+            if look > 0 {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            marked().contains(&true)
+        })
+    };
+    let ahead = wait_for(&mut child, "a solver started ahead", waiting);
+    assert!(ahead, "the campaign ended by itself");
+    let sessions = fs::read_dir(bench.path("state/sessions")).map_or(0, Iterator::count);
+    assert!(sessions >= 1, "the solver waiting is held in a session folder");
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    assert_eq!(marked(), Vec::<bool>::new(), "no solver is left");
+    let sessions = fs::read_dir(bench.path("state/sessions")).map_or(0, Iterator::count);
+    assert_eq!(sessions, 0, "no folder of a session started ahead is left");
+}
+
 #[test]
 fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
     // The solver's execute lasts long enough that even the last moment's kill lands while that attempt still runs.

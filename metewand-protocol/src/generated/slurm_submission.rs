@@ -135,6 +135,13 @@ impl<'de> ::serde::Deserialize<'de> for JobScript {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Sessions {
+    ///With fresh sessions, whether each task starts the workers of the attempt it runs next while one runs, on a core of its allocation kept off its workers' CPUs (only where the allocation has two cores or more); absent (in submissions made before) is false.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub ahead: ::std::option::Option<bool>,
     pub mode: super::attempt_record::SessionMode,
     ///The implementation workers whose sessions are not reused (they did not pass the conformance kit's reset-then-again when the submission was made).
     pub refused: ::std::vec::Vec<super::common::WorkerId>,

@@ -1,5 +1,8 @@
-//! The evaluator's reused session (DESIGN §19, with reused sessions): one evaluator process judges the consecutive
-//! attempts of a slot, as a held implementation session serves its worker's (see `reuse.rs`).
+//! The evaluator's session: a fresh one (started beside the implementation's, see `prestart.rs`, or after it), one
+//! started ahead of the attempt (`ahead.rs`), or a reused one.
+//!
+//! With reused sessions (DESIGN §19) one evaluator process judges the consecutive attempts of a slot, as a held
+//! implementation session serves its worker's (see `reuse.rs`).
 //!
 //! It lives in a held folder of its own: it may write only `work/` (its `TMPDIR` and one `work/metrics-<n>/` per
 //! attempt), and its view has two mount points where each attempt's dataset (`dataset/`) and result (`result/`, the
@@ -15,11 +18,84 @@ use super::*;
 use crate::session::Evaluator;
 
 impl Run<'_, '_> {
+    /// The attempt's evaluation: by a held session (reused, or started ahead of the attempt) where there is one,
+    /// otherwise by a fresh one (`prestarted` beside the implementation's, or new).
+    pub(super) fn run_evaluator(&mut self, prestarted: Option<Prestarted>) -> Result<(), Failure> {
+        if self.evaluator_held() {
+            self.discard(prestarted);
+            return self.held_evaluation();
+        }
+        self.fresh_evaluation(prestarted)
+    }
+
+    /// The evaluator's fresh session: the one started beside the implementation's, or a new one. A started session is
+    /// used only while the dataset entry it was shown is still the store's (another run may have replaced it since,
+    /// which a session's view cannot follow); otherwise it is ended, its places removed, and a new one started.
+    pub(super) fn fresh_evaluation(&mut self, prestarted: Option<Prestarted>) -> Result<(), Failure> {
+        let plan = self.plan;
+        let held = self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry));
+        let prestarted = match prestarted {
+            Some(prestarted) if !held => {
+                self.discard(Some(prestarted));
+                self.remove_places(Role::ProblemEvaluator)?;
+                None
+            }
+            prestarted => prestarted,
+        };
+        self.ensure_dataset()?;
+        let metrics_dir = self.folder.join("work/metrics");
+        let (mut session, tmpdir, params) = match prestarted {
+            Some(Prestarted::Ready { session, tmpdir, params }) => (*session, tmpdir, params),
+            Some(Prestarted::Failed(failure, timing)) => {
+                self.phases.extend(timing);
+                return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
+            }
+            None => {
+                // What is found in the evaluator's places now is the last worker's (the implementation's) doing.
+                let (config, tmpdir, params) = self.evaluator_session_config()?;
+                self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+                let session = match self.connect::<Evaluator>(config) {
+                    Ok(session) => session,
+                    Err(failure) => {
+                        return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
+                    }
+                };
+                self.saw(&session);
+                (session, tmpdir, params)
+            }
+        };
+        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+        self.evaluator.session = Some(fresh_session());
+        if let Some(budget) = plan.repository.budgets().evaluation {
+            session.set_scientific_deadline(Instant::now() + budget);
+        }
+        let outcome = session.evaluate(params);
+        if let Ok(response) = &outcome {
+            self.verdict = Some(response.verdict);
+        }
+        if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
+            return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Evaluate));
+        }
+        tmpdir.remove()?;
+        self.verify_dataset(Role::ProblemEvaluator, Phase::Evaluate)?;
+        self.verify_result(Role::ProblemEvaluator, Phase::Evaluate, "during the problem_evaluator worker's session")?;
+        let metrics = self
+            .validator()
+            .validate_metrics(plan.problem, &metrics_dir)
+            .map_err(|e| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &e))?;
+        self.metrics = Some(metrics.metrics().metrics.clone());
+        Ok(())
+    }
+
     /// Whether this attempt's evaluation goes through a held evaluator session: with reused sessions, where the
-    /// evaluator has a private view to be shown each attempt's inputs in.
+    /// evaluator has a private view to be shown each attempt's inputs in; with fresh ones, where its evaluator was
+    /// started ahead of it.
     pub(super) fn evaluator_held(&self) -> bool {
         let worker = self.plan.worker(self.plan.problem.evaluator());
-        self.reuse.as_ref().is_some_and(|reuse| reuse.private_view(worker, self.process_isolation))
+        self.reuse.as_ref().is_some_and(|reuse| {
+            let started = reuse.evaluator.as_ref().is_some_and(|held| &held.worker == worker.identity());
+            (reuse.keeps || started) && reuse.private_view(worker, self.process_isolation)
+        })
     }
 
     /// The attempt's evaluation by the held evaluator session of its worker, or by a new one that is then held.
@@ -34,6 +110,10 @@ impl Run<'_, '_> {
             }
             None => None,
         };
+        if held.is_none() && !self.reuse.as_ref().is_some_and(|reuse| reuse.keeps) {
+            // The evaluator started ahead is gone: a fresh session judges, as it would have without one.
+            return self.fresh_evaluation(None);
+        }
         let judged = held.as_ref().is_some_and(|held| held.served > 0);
         let phases = self.phases.len();
         match self.evaluate_held(held) {
@@ -58,9 +138,21 @@ impl Run<'_, '_> {
                 let tmpdir = self.prepare_places(Role::ProblemEvaluator)?;
                 let log = self.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
                 held.since = held.session.phases().len();
-                if let Err(error) = held.session.redirect_log(&log) {
+                let taken = match held.ahead {
+                    Some(_) => {
+                        held.since = 0;
+                        self.adopt(&mut held, Role::ProblemEvaluator)
+                    }
+                    None => held.session.redirect_log(&log),
+                };
+                if let Err(error) = taken {
+                    self.phases.extend(held.session.phases()[held.since..].iter().cloned());
                     held.end();
-                    return Err(Failure::session(&error));
+                    return Err(self.after_dataset_session(
+                        Failure::session(&error),
+                        Role::ProblemEvaluator,
+                        Phase::Evaluate,
+                    ));
                 }
                 self.logs[role_index(Role::ProblemEvaluator)] = true;
                 (held, tmpdir)
@@ -85,12 +177,14 @@ impl Run<'_, '_> {
                 };
                 let worker = worker.identity().clone();
                 let skip = 0..0;
-                (Held { session, worker, place, served: 0, since: 0, warmup: 0, skip }, tmpdir)
+                (Held { session, worker, place, served: 0, since: 0, warmup: 0, skip, ahead: None }, tmpdir)
             }
         };
         self.saw(&held.session);
-        let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
-        self.evaluator.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup: SafeUint::ZERO });
+        self.evaluator.session = Some(match &held.ahead {
+            Some(on) => ahead_session(on),
+            None => reused_session(held.served, 0),
+        });
         let folder = held.place.path().to_owned();
         let metrics_dir = folder.join(format!("work/metrics-{}", held.served));
         let shown = held
@@ -155,6 +249,10 @@ impl Run<'_, '_> {
             .and_then(|sealed| self.copy_metrics(&sealed, &metrics_dir));
         let _ = remove_tree(&metrics_dir);
         match checked {
+            Ok(metrics) if held.ahead.is_some() => {
+                self.metrics = Some(metrics.metrics().metrics.clone());
+                self.end_ahead(held)
+            }
             Ok(metrics) => {
                 self.metrics = Some(metrics.metrics().metrics.clone());
                 held.served += 1;

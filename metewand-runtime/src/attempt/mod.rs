@@ -23,9 +23,11 @@
 //! first failure ends the attempt and is the one recorded.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
-//! the attempt in progress; `prestart.rs` the evaluator started beside the implementation; `dataset.rs` its dataset;
+//! the attempt in progress; `prestart.rs` the evaluator started beside the implementation; `ahead.rs` the next
+//! attempt's sessions started while one runs; `dataset.rs` its dataset;
 //! `record.rs` the record; `store.rs` the dataset store; `source.rs` the workers' source copies.
 
+mod ahead;
 mod dataset;
 mod judge;
 mod prestart;
@@ -231,8 +233,21 @@ impl<'r> AttemptPlan<'r> {
     /// Like [`run`](AttemptPlan::run), with the implementation session `sessions` holds for this worker when it
     /// reuses sessions (see [`HeldSessions`]); a session kept for the next attempt is left in `sessions`.
     pub fn run_holding(&self, folder: &Path, options: &RunOptions, sessions: &mut HeldSessions) -> AttemptRecord {
+        self.run_telling(folder, options, sessions, None)
+    }
+
+    /// [`run_holding`](AttemptPlan::run_holding), telling `timed_over` when the implementation's timed requests
+    /// are over (or dropping it with the attempt).
+    fn run_telling(
+        &self,
+        folder: &Path,
+        options: &RunOptions,
+        sessions: &mut HeldSessions,
+        timed_over: Option<std::sync::mpsc::Sender<()>>,
+    ) -> AttemptRecord {
         let started_at = SystemTime::now();
         let mut run = Run::new(self, folder, options);
+        run.timed_over = timed_over;
         run.reuse = sessions.lend();
         if let Err(failure) = run.steps() {
             run.failure = Some(failure);

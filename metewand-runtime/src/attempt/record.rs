@@ -202,7 +202,19 @@ pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession
 
 /// How a fresh session served its one attempt.
 pub(super) fn fresh_session() -> rec::Session {
-    rec::Session { mode: rec::SessionMode::Fresh, index: SafeUint::ZERO, warmup: SafeUint::ZERO }
+    rec::Session { mode: rec::SessionMode::Fresh, index: SafeUint::ZERO, warmup: SafeUint::ZERO, started_on: None }
+}
+
+/// How a fresh session started ahead of its attempt on `on` served it.
+pub(super) fn ahead_session(on: &CpuSet) -> rec::Session {
+    let list: Vec<SafeUint> = on.iter().map(SafeUint::from).collect();
+    rec::Session { started_on: list.try_into().ok(), ..fresh_session() }
+}
+
+/// How a reused session served its attempt, the `index`th it served.
+pub(super) fn reused_session(index: u64, warmup: u64) -> rec::Session {
+    let count = |n| SafeUint::try_from(n).unwrap_or(SafeUint::MAX);
+    rec::Session { mode: rec::SessionMode::Reuse, index: count(index), warmup: count(warmup), started_on: None }
 }
 
 /// What a worker's identity is the digest of, part by part, so that a reader can say which part changed.

@@ -25,6 +25,8 @@ pub struct HeldSessions {
     refused: Vec<WorkerId>,
     /// What the kernel offers, asked once, at the first attempt lent sessions.
     kernel: Option<KernelSupport>,
+    /// The CPUs the next attempt's sessions are started on ahead of it, outside every timed slot's (see `ahead.rs`).
+    ahead_on: Option<CpuSet>,
     held: Option<Held>,
     /// The evaluator's session held for the next attempt.
     evaluator: Option<Held<crate::session::Evaluator>>,
@@ -44,6 +46,8 @@ pub(super) struct Held<R: crate::session::SessionRole = crate::session::Implemen
     pub(super) warmup: u64,
     /// The session's phases its warm-up took, which no attempt records.
     pub(super) skip: std::ops::Range<usize>,
+    /// Where it was started ahead of its attempt (see `ahead.rs`): a fresh session, which serves that one attempt.
+    pub(super) ahead: Option<CpuSet>,
 }
 
 impl<R: crate::session::SessionRole> std::fmt::Debug for Held<R> {
@@ -64,7 +68,36 @@ impl<R: crate::session::SessionRole> Held<R> {
 impl HeldSessions {
     /// Sessions served as `mode` says.
     pub fn new(mode: rec::SessionMode) -> HeldSessions {
-        HeldSessions { mode, warmup: 0, refused: Vec::new(), kernel: None, held: None, evaluator: None }
+        HeldSessions { mode, warmup: 0, refused: Vec::new(), kernel: None, ahead_on: None, held: None, evaluator: None }
+    }
+
+    /// With fresh sessions, has [`AttemptPlan::run_ahead`] start the next attempt's sessions on `cpus` while an
+    /// attempt runs: CPUs outside every timed slot's, such as [`SlotPlan::executor`](crate::cpus::SlotPlan::executor)'s.
+    #[must_use]
+    pub fn ahead_on(mut self, cpus: CpuSet) -> HeldSessions {
+        self.ahead_on = Some(cpus);
+        self
+    }
+
+    /// The CPUs the next attempt's sessions are started on ahead of it, when they are.
+    pub(super) fn ahead(&self) -> Option<&CpuSet> {
+        self.ahead_on.as_ref().filter(|_| self.mode == rec::SessionMode::Fresh)
+    }
+
+    /// What the kernel offers, asked once.
+    pub(super) fn kernel(&mut self) -> KernelSupport {
+        *self.kernel.get_or_insert_with(KernelSupport::probe)
+    }
+
+    /// Holds the sessions started ahead for the next attempt, in place of any left from an earlier one.
+    pub(super) fn hold_ahead(
+        &mut self,
+        implementation: Option<Held>,
+        evaluator: Option<Held<crate::session::Evaluator>>,
+    ) {
+        self.close();
+        self.held = implementation;
+        self.evaluator = evaluator;
     }
 
     /// Has each new reused session run `cycles` discarded prepare, execute and reset cycles on its first attempt's
@@ -102,16 +135,19 @@ impl HeldSessions {
         }
     }
 
+    /// What an attempt is lent: with reused sessions, the sessions held (and the rule to keep new ones); with fresh
+    /// ones, the sessions started ahead for it, if any.
     pub(super) fn lend(&mut self) -> Option<Reuse> {
-        if self.mode != rec::SessionMode::Reuse {
+        let keeps = self.mode == rec::SessionMode::Reuse;
+        if !keeps && self.held.is_none() && self.evaluator.is_none() {
             return None;
         }
-        let kernel = *self.kernel.get_or_insert_with(KernelSupport::probe);
         Some(Reuse {
-            kernel,
+            kernel: self.kernel(),
+            keeps,
             held: self.held.take(),
             evaluator: self.evaluator.take(),
-            warmup: self.warmup,
+            warmup: if keeps { self.warmup } else { 0 },
             refused: self.refused.clone(),
         })
     }
@@ -134,6 +170,9 @@ impl Drop for HeldSessions {
 pub(super) struct Reuse {
     /// What the kernel offers ([`HeldSessions`] asks once).
     pub(super) kernel: KernelSupport,
+    /// Whether sessions are reused: kept after an attempt, and new ones held. Otherwise only sessions started
+    /// ahead are lent, each for its one attempt.
+    pub(super) keeps: bool,
     pub(super) held: Option<Held>,
     pub(super) evaluator: Option<Held<crate::session::Evaluator>>,
     pub(super) warmup: u64,
@@ -202,7 +241,9 @@ impl Run<'_, '_> {
         }
         let folder = match &self.reuse {
             Some(reuse)
-                if !reuse.refused.contains(worker.identity()) && reuse.private_view(worker, self.process_isolation) =>
+                if reuse.keeps
+                    && !reuse.refused.contains(worker.identity())
+                    && reuse.private_view(worker, self.process_isolation) =>
             {
                 Some(self.held_folder()?)
             }
@@ -258,6 +299,7 @@ impl Run<'_, '_> {
                         since: 0,
                         warmup: cycles,
                         skip,
+                        ahead: None,
                     }))),
                     Err(failure) => {
                         let _ = remove_tree(&folder);
@@ -304,9 +346,10 @@ impl Run<'_, '_> {
     ) -> Result<(), Failure> {
         self.saw(&held.session);
         self.implementation.cpus = Some(held.session.cpus().clone());
-        let index = SafeUint::try_from(held.served).unwrap_or(SafeUint::MAX);
-        let warmup = SafeUint::try_from(held.warmup).unwrap_or(SafeUint::MAX);
-        self.implementation.session = Some(rec::Session { mode: rec::SessionMode::Reuse, index, warmup });
+        self.implementation.session = Some(match &held.ahead {
+            Some(on) => ahead_session(on),
+            None => reused_session(held.served, held.warmup),
+        });
         let result_dir = held.place.path().join(format!("work/result-{}", held.served));
         let execute = match request_folder(held.place.path(), &format!("result-{}", held.served))
             .and_then(|dir| self.path(&dir))
@@ -403,13 +446,16 @@ impl Run<'_, '_> {
     /// attempt's dataset is shown in its view. `None` when that failed: the session is ended, and the attempt
     /// starts a new one (a held session's failure is never an attempt's).
     pub(super) fn take_up(&mut self, mut held: Held) -> Option<Held> {
-        let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
         held.since = held.session.phases().len();
-        let taken = held
-            .session
-            .redirect_log(&log)
-            .and_then(|()| held.session.reset())
-            .and_then(|()| held.session.show_in_place_of(&self.entry, &held.place.path().join("dataset")));
+        let taken = if held.ahead.is_some() {
+            // Started ahead: never served an attempt, so nothing to reset; its hello is this attempt's.
+            held.since = 0;
+            self.adopt(&mut held, Role::Implementation)
+        } else {
+            let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
+            held.session.redirect_log(&log).and_then(|()| held.session.reset())
+        };
+        let taken = taken.and_then(|()| held.session.show_in_place_of(&self.entry, &held.place.path().join("dataset")));
         match taken {
             Ok(()) => {
                 self.logs[role_index(Role::Implementation)] = true;
@@ -459,6 +505,7 @@ impl Run<'_, '_> {
         });
         let _ = remove_tree(sealed_dir);
         match copied {
+            Ok(result) if held.ahead.is_some() => self.end_ahead(held).map(|()| result),
             Ok(result) => {
                 held.served += 1;
                 if let Some(reuse) = self.reuse.as_mut() {

@@ -167,6 +167,9 @@ pub(super) struct Run<'p, 'r> {
     /// By role, whether its log is already there, written by a reused session this attempt ended: the next
     /// session appends to it.
     pub(super) log_continues: [bool; 3],
+    /// Told when the implementation's timed requests are over (answered and sealed, or failed), or dropped with
+    /// the attempt: the next attempt's workers start then (see `ahead.rs`).
+    pub(super) timed_over: Option<std::sync::mpsc::Sender<()>>,
 }
 
 impl<'p, 'r> Run<'p, 'r> {
@@ -211,6 +214,7 @@ impl<'p, 'r> Run<'p, 'r> {
             logs: [false; 3],
             reuse: None,
             log_continues: [false; 3],
+            timed_over: None,
         }
     }
 
@@ -618,6 +622,9 @@ impl<'p, 'r> Run<'p, 'r> {
             Ok((response, sealed))
         });
         self.last_worker = Some((Role::Implementation, last));
+        if let Some(over) = self.timed_over.take() {
+            let _ = over.send(());
+        }
         (last, outcome)
     }
 
@@ -644,69 +651,6 @@ impl<'p, 'r> Run<'p, 'r> {
         self.verify_dataset(Role::Implementation, last)?;
         self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Phase::Execute, &e))?);
         self.verify_result(Role::Implementation, Phase::Shutdown, "after the implementation worker answered execute")
-    }
-
-    /// The evaluator's session: the one started beside the implementation's, or a new one. A started session is
-    /// used only while the dataset entry it was shown is still the store's (another run may have replaced it since,
-    /// which a session's view cannot follow); otherwise it is ended, its places removed, and a new one started.
-    pub(super) fn run_evaluator(&mut self, prestarted: Option<Prestarted>) -> Result<(), Failure> {
-        if self.evaluator_held() {
-            self.discard(prestarted);
-            return self.held_evaluation();
-        }
-        let plan = self.plan;
-        let held = self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry));
-        let prestarted = match prestarted {
-            Some(prestarted) if !held => {
-                self.discard(Some(prestarted));
-                self.remove_places(Role::ProblemEvaluator)?;
-                None
-            }
-            prestarted => prestarted,
-        };
-        self.ensure_dataset()?;
-        let metrics_dir = self.folder.join("work/metrics");
-        let (mut session, tmpdir, params) = match prestarted {
-            Some(Prestarted::Ready { session, tmpdir, params }) => (*session, tmpdir, params),
-            Some(Prestarted::Failed(failure, timing)) => {
-                self.phases.extend(timing);
-                return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
-            }
-            None => {
-                // What is found in the evaluator's places now is the last worker's (the implementation's) doing.
-                let (config, tmpdir, params) = self.evaluator_session_config()?;
-                self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
-                let session = match self.connect::<crate::session::Evaluator>(config) {
-                    Ok(session) => session,
-                    Err(failure) => {
-                        return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
-                    }
-                };
-                self.saw(&session);
-                (session, tmpdir, params)
-            }
-        };
-        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
-        self.evaluator.session = Some(fresh_session());
-        if let Some(budget) = plan.repository.budgets().evaluation {
-            session.set_scientific_deadline(Instant::now() + budget);
-        }
-        let outcome = session.evaluate(params);
-        if let Ok(response) = &outcome {
-            self.verdict = Some(response.verdict);
-        }
-        if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
-            return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Evaluate));
-        }
-        tmpdir.remove()?;
-        self.verify_dataset(Role::ProblemEvaluator, Phase::Evaluate)?;
-        self.verify_result(Role::ProblemEvaluator, Phase::Evaluate, "during the problem_evaluator worker's session")?;
-        let metrics = self
-            .validator()
-            .validate_metrics(plan.problem, &metrics_dir)
-            .map_err(|e| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &e))?;
-        self.metrics = Some(metrics.metrics().metrics.clone());
-        Ok(())
     }
 
     /// Re-verifies the result against what was validated: after the implementation's session (it must be what was

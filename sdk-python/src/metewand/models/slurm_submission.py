@@ -314,7 +314,13 @@ class Sessions:
     reused, which ran fresh ones.
     """
 
-    __slots__ = ("mode", "refused", "warmup")
+    __slots__ = ("ahead", "mode", "refused", "warmup")
+
+    ahead: bool | None
+    """With fresh sessions, whether each task starts the workers of the attempt it runs next while
+    one runs, on a core of its allocation kept off its workers' CPUs (only where the allocation
+    has two cores or more); absent (in submissions made before) is false.
+    """
 
     mode: SessionMode
     """How implementation sessions serve attempts: fresh (each attempt starts its own worker
@@ -334,7 +340,10 @@ class Sessions:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("mode", "refused", "warmup")
 
-    def __init__(self, *, mode: SessionMode, refused: list[str], warmup: int) -> None:
+    def __init__(
+        self, *, ahead: bool | None = None, mode: SessionMode, refused: list[str], warmup: int
+    ) -> None:
+        self.ahead = None if ahead is None else check_boolean(ahead, "/ahead")
         self.mode = _session_mode(mode, "/mode")
         self.refused = check_array(refused, "/refused", _worker_id)
         self.warmup = _safe_uint(warmup, "/warmup")
@@ -349,6 +358,10 @@ class Sessions:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "ahead" in fields:
+            model.ahead = check_boolean(fields["ahead"], path + "/ahead")
+        else:
+            model.ahead = None
         model.mode = _session_mode(fields["mode"], path + "/mode")
         model.refused = check_array(fields["refused"], path + "/refused", _worker_id)
         model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
@@ -356,19 +369,29 @@ class Sessions:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"mode": self.mode, "refused": list(self.refused), "warmup": self.warmup}
+        data: dict[str, Any] = {}
+        if self.ahead is not None:
+            data["ahead"] = self.ahead
+        data["mode"] = self.mode
+        data["refused"] = list(self.refused)
+        data["warmup"] = self.warmup
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sessions):
             return NotImplemented
         return (
-            self.mode == other.mode
+            self.ahead == other.ahead
+            and self.mode == other.mode
             and self.refused == other.refused
             and self.warmup == other.warmup
         )
 
     def __repr__(self) -> str:
-        return f"Sessions(mode={self.mode!r}, refused={self.refused!r}, warmup={self.warmup!r})"
+        return (
+            f"Sessions(ahead={self.ahead!r}, mode={self.mode!r}, refused={self.refused!r}, "
+            f"warmup={self.warmup!r})"
+        )
 
 
 # The class of each definition in the schema, by its name under $defs (None for the root).

@@ -1,0 +1,177 @@
+//! Workers started ahead of their attempts (fresh sessions): they say hello on the executor's CPUs, off every
+//! slot's, and are moved to their attempt's CPUs, every thread of them, before they are shown its inputs; the ids,
+//! outcomes and verdicts are those of workers started by their attempts; a start that fails ahead is its own
+//! attempt's, never the running one's.
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use metewand_runtime::cpus::{CpuSet, SlotPlan};
+use metewand_testkit::Requirement;
+use serde_json::Value;
+
+use crate::{Bench, records};
+
+/// Runs campaign `name` into `out` on one slot, the workers of each next attempt started ahead.
+fn run_ahead(bench: &Bench, name: &str, out: &str) {
+    bench.run_configured(name, out, 1, |config, _| {
+        config.cpus = Some(SlotPlan::probe_with_ahead(1).unwrap());
+        config.ahead = true;
+    });
+}
+
+/// A CPU list of a record (`[0, 2]`) as the kernel writes it (`0,2`).
+fn cpus(list: &Value) -> String {
+    let set = CpuSet::new(list.as_array().unwrap().iter().map(|cpu| cpu.as_u64().unwrap() as u32)).unwrap();
+    set.to_string()
+}
+
+/// Each record's outcome, verdict and failure (kind, role, phase), by attempt id.
+fn judged(bench: &Bench, out: &str) -> BTreeMap<String, [Value; 5]> {
+    records(&bench.folder(out))
+        .into_iter()
+        .map(|(id, record)| {
+            let failure = &record["failure"];
+            let judged = [
+                record["outcome"].clone(),
+                record["verdict"].clone(),
+                failure["kind"].clone(),
+                failure["role"].clone(),
+                failure["phase"].clone(),
+            ];
+            (id, judged)
+        })
+        .collect()
+}
+
+/// The phases `role` went through in a record.
+fn phases<'a>(record: &'a Value, role: &str) -> Vec<&'a str> {
+    let phases = record["phases"].as_array().unwrap();
+    phases.iter().filter(|phase| phase["role"] == role).map(|phase| phase["phase"].as_str().unwrap()).collect()
+}
+
+fn two_cpus(why: &str) -> bool {
+    if CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()) < 2 {
+        metewand_testkit::skip(Requirement::TwoCpus, why);
+        return false;
+    }
+    true
+}
+
+/// The attack: a solver starts a helper thread in its hello and hopes it stays where it was started, on CPUs no
+/// timed slot has. Every attempt that follows another on the slot is served by workers started ahead on the
+/// executor's CPUs (so recorded), which ran their hello there; the solver's every thread is then on the slot's CPUs
+/// by its execute.
+#[test]
+fn workers_started_ahead_say_hello_off_the_slots_cpus_and_run_their_attempt_on_them() {
+    if !two_cpus("workers are started ahead only where a core can be kept off the slot") {
+        return;
+    }
+    let plan = SlotPlan::probe_with_ahead(1).unwrap();
+    let (executor, slot) = (plan.executor().unwrap().to_string(), plan.slots()[0].to_string());
+    let bench = Bench::new(r#""--fault", "affinity@hello", "--fault", "affinity@execute""#);
+    run_ahead(&bench, "main", "ahead");
+    let folder = bench.folder("ahead");
+    let mut ahead = 0;
+    for (id, record) in records(&folder) {
+        assert_eq!(record["outcome"], "reached", "{id}: {}", record["failure"]);
+        let implementation = &record["implementation"];
+        assert_eq!(cpus(&implementation["cpus"]["list"]), slot, "{id}: the attempt ran on its slot");
+        assert_eq!(phases(&record, "implementation"), ["hello", "prepare", "execute", "shutdown"], "{id}");
+        assert_eq!(phases(&record, "problem_evaluator"), ["hello", "evaluate", "shutdown"], "{id}");
+        let log = fs::read_to_string(folder.join("attempts").join(&id).join("logs/implementation.log")).unwrap();
+        let said = |prefix: &str| -> Vec<&str> { log.lines().filter_map(|line| line.strip_prefix(prefix)).collect() };
+        assert_eq!(said("test-worker: cpus execute "), [slot.as_str()], "{id}: {log}");
+        let thread = said("test-worker: thread cpus ");
+        assert_eq!(thread.last(), Some(&slot.as_str()), "{id}: the helper thread was moved too: {log}");
+        let session = &implementation["session"];
+        if session.get("started_on").is_none() {
+            // The first attempt of each dataset: its materialization ran before it, not an attempt to start its
+            // workers during.
+            assert_eq!(said("test-worker: cpus hello "), [slot.as_str()], "{id}: {log}");
+            continue;
+        }
+        ahead += 1;
+        assert_eq!(session["mode"], "fresh", "{id}");
+        assert_eq!(cpus(&session["started_on"]), executor, "{id}: started on the executor's CPUs");
+        assert_eq!(cpus(&record["evaluator"]["session"]["started_on"]), executor, "{id}: its evaluator too");
+        assert_ne!(executor, slot);
+        assert_eq!(said("test-worker: cpus hello "), [executor.as_str()], "{id}: it said hello there: {log}");
+        assert_eq!(thread.first(), Some(&executor.as_str()), "{id}: {log}");
+    }
+    assert_eq!(ahead, 2, "the second attempt of each of the two datasets was served by workers started ahead");
+    let left = fs::read_dir(bench.state().join("sessions")).map_or(0, Iterator::count);
+    assert_eq!(left, 0, "no session folder is left");
+}
+
+/// Workers started ahead judge as workers started by their attempts do: the same ids, outcomes and verdicts, on a
+/// campaign where some attempts fail.
+#[test]
+fn workers_started_ahead_give_the_outcomes_of_workers_started_by_their_attempts() {
+    let bench = Bench::new("");
+    bench.run("mixed", "fresh", 1, false);
+    run_ahead(&bench, "mixed", "ahead");
+    let (fresh, ahead) = (judged(&bench, "fresh"), judged(&bench, "ahead"));
+    assert_eq!(fresh.len(), 4);
+    assert_eq!(fresh, ahead);
+}
+
+/// A solver whose hello fails fails it when started ahead too, but that failure is nobody's: each attempt starts
+/// its own solver, whose failed hello is the attempt's (one hello, recorded once), as without starting ahead.
+#[test]
+fn a_hello_that_fails_ahead_is_only_its_own_attempts_failure() {
+    let bench = Bench::new(r#""--fault", "fail@hello""#);
+    bench.run("main", "fresh", 1, false);
+    run_ahead(&bench, "main", "ahead");
+    let (fresh, ahead) = (judged(&bench, "fresh"), judged(&bench, "ahead"));
+    assert_eq!(fresh, ahead);
+    for (id, record) in records(&bench.folder("ahead")) {
+        assert_eq!(record["failure"]["role"], "implementation", "{id}");
+        assert_eq!(record["failure"]["phase"], "hello", "{id}");
+        assert_eq!(phases(&record, "implementation"), ["hello"], "{id}: its own hello alone");
+        assert_eq!(phases(&record, "problem_evaluator"), Vec::<&str>::new(), "{id}: no evaluator of another's");
+    }
+    let left = fs::read_dir(bench.state().join("sessions")).map_or(0, Iterator::count);
+    assert_eq!(left, 0, "the evaluators started ahead for attempts that never needed them are gone");
+}
+
+/// The next attempt's workers start only once the running attempt's implementation is no longer timed: no start-up
+/// runs beside a timed request, not even on the executor's CPUs, where the threads timing it are. Each hello of a
+/// worker started ahead begins after the execute of the attempt before it ended (each execute made 100 ms long).
+#[test]
+fn workers_started_ahead_start_after_the_running_attempts_timed_requests() {
+    if !two_cpus("workers are started ahead only where a core can be kept off the slot") {
+        return;
+    }
+    let bench = Bench::new(r#""--delay", "execute=100""#);
+    run_ahead(&bench, "main", "ahead");
+    let at = |phase: &Value| {
+        let started = metewand_runtime::attempt::parse_rfc3339(phase["started_at"].as_str().unwrap()).unwrap();
+        started.duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
+    };
+    let phase = |record: &Value, role: &str, name: &str| -> Value {
+        let phases = record["phases"].as_array().unwrap();
+        phases.iter().find(|phase| phase["role"] == role && phase["phase"] == name).unwrap().clone()
+    };
+    let mut attempts: Vec<Value> = records(&bench.folder("ahead")).into_values().collect();
+    attempts.sort_by_key(|record| at(&phase(record, "implementation", "execute")));
+    let mut ahead = 0;
+    for pair in attempts.windows(2) {
+        let (before, record) = (&pair[0], &pair[1]);
+        if record["implementation"]["session"].get("started_on").is_none() {
+            continue;
+        }
+        ahead += 1;
+        let execute = phase(before, "implementation", "execute");
+        let timed_until = at(&execute) + u128::from(execute["duration_ns"].as_u64().unwrap());
+        for role in ["implementation", "problem_evaluator"] {
+            let hello = at(&phase(record, role, "hello"));
+            assert!(
+                hello >= timed_until,
+                "a {role} said hello {} ns before the last execute ended",
+                timed_until - hello
+            );
+        }
+    }
+    assert_eq!(ahead, 2);
+}

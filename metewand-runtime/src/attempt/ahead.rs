@@ -1,0 +1,148 @@
+//! Sessions started ahead of their attempt (DESIGN §19, with fresh sessions): while a slot's attempt is judged and
+//! shut down (from the end of its implementation's timed requests), the workers of the attempt it runs next are
+//! spawned and say hello on CPUs outside every timed slot's, so that the next attempt waits for no interpreter and no
+//! start-up competes with a timed phase, neither on the slot's CPUs nor on the executor's, where the threads that
+//! time the running attempt are.
+//!
+//! Each is started as a held session is (`reuse.rs`): in a folder of its own, `STATE/sessions/.tmp-<random>/`,
+//! whose `work/` is all it may write, with mount points where its attempt's inputs are shown once it is taken up;
+//! its log is `logs/<role>.log` there. After its hello every process of it is stopped. Its attempt takes it up: the
+//! log becomes the attempt's, every thread of every process of it is moved to the attempt's CPUs while it is
+//! stopped (a confined worker cannot move itself back), and only then is it shown the attempt's inputs. It serves
+//! that one attempt, as a fresh session does (sealed at its answer, its output copied out while it is stopped and
+//! checked against the seal), then is shut down; the record says where it was started
+//! (`session.started_on`). A session that could not be started ahead, or that is gone when its attempt comes, is
+//! nothing of the attempt's: the attempt starts its own session, as it would have.
+
+use super::reuse::*;
+use super::run::*;
+use super::*;
+
+use crate::protocol::common::Capability;
+use crate::session::{Evaluator, SessionRole};
+
+impl AttemptPlan<'_> {
+    /// [`run_holding`](AttemptPlan::run_holding), and meanwhile, where `sessions` starts sessions ahead
+    /// ([`HeldSessions::ahead_on`]) on CPUs apart from the attempt's own, the sessions of `next` (the attempt run
+    /// after this one with the same `sessions`) started there, once this attempt's implementation is no longer
+    /// timed, and held for it.
+    pub fn run_ahead(
+        &self,
+        folder: &Path,
+        options: &RunOptions,
+        sessions: &mut HeldSessions,
+        next: Option<&AttemptPlan<'_>>,
+    ) -> AttemptRecord {
+        let apart = |on: &CpuSet| options.cpus.as_ref().is_some_and(|cpus| cpus.is_disjoint(on));
+        let on = sessions.ahead().filter(|on| apart(on)).cloned();
+        let (Some(next), Some(on)) = (next, on) else {
+            return self.run_holding(folder, options, sessions);
+        };
+        let kernel = sessions.kernel();
+        let (timed_over, wait) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            let on = &on;
+            let starting = std::thread::Builder::new().name("mw-ahead".to_owned()).spawn_scoped(scope, move || {
+                // Not before this attempt's timed requests are over: then no start-up runs while it is timed,
+                // not even on the executor's CPUs, where the threads that time it run.
+                let _ = wait.recv();
+                next.start_ahead(options, on, kernel)
+            });
+            let record = self.run_telling(folder, options, sessions, Some(timed_over));
+            let (implementation, evaluator) = match starting {
+                Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => (None, None),
+            };
+            sessions.hold_ahead(implementation, evaluator);
+            record
+        })
+    }
+
+    /// This attempt's implementation and evaluator sessions, each started on `on` and stopped after its hello, or
+    /// `None` where it cannot be: without a private view to show its inputs in, or when its start failed (its
+    /// attempt then starts it, and records what happens).
+    fn start_ahead(
+        &self,
+        options: &RunOptions,
+        on: &CpuSet,
+        kernel: KernelSupport,
+    ) -> (Option<Held>, Option<Held<Evaluator>>) {
+        let options = options.clone().cpus(on.clone());
+        let implementation = self.worker(self.implementation.worker());
+        let capabilities = self.implementation.capabilities();
+        let implementation = self.start_one(&options, implementation, capabilities, on, kernel);
+        let evaluator = self.start_one(&options, self.worker(self.problem.evaluator()), &[], on, kernel);
+        (implementation, evaluator)
+    }
+
+    fn start_one<R: SessionRole>(
+        &self,
+        options: &RunOptions,
+        worker: &Worker,
+        capabilities: &[Capability],
+        on: &CpuSet,
+        kernel: KernelSupport,
+    ) -> Option<Held<R>> {
+        let private = kernel.expected_with(worker.network(), options.process_isolation).mounts;
+        if private != MountConfinement::Private || options.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+            return None;
+        }
+        // The session's places are made as an attempt's are, with its held folder as the attempt folder.
+        let mut run = Run::new(self, &options.state_dir, options);
+        let place = run.held_folder().ok()?;
+        let started = (|| {
+            let root = Dir::open(place.path()).ok()?;
+            run.logs_dir = Some(root.create_dir("logs").ok()?);
+            run.work_dir = Some(Dir::open(&place.path().join("work")).ok()?);
+            run.root = Some(root);
+            run.folder = place.path().to_owned();
+            let output = place.path().join("work").join(output_folder(R::ROLE)?);
+            let (mut config, _source, _tmpdir) =
+                run.session_config_in(worker, R::ROLE, &output, Some(place.path())).ok()?;
+            for &capability in capabilities {
+                config = config.select(capability);
+            }
+            let mut session = crate::Session::<R>::connect(config).ok()?;
+            session.pause().ok()?;
+            Some(session)
+        })();
+        let Some(session) = started else {
+            let _ = remove_tree(place.path());
+            return None;
+        };
+        let worker = worker.identity().clone();
+        Some(Held { session, worker, place, served: 0, since: 0, warmup: 0, skip: 0..0, ahead: Some(on.clone()) })
+    }
+}
+
+impl Run<'_, '_> {
+    /// Takes up a session started ahead for this attempt, stopped: its log (what it wrote in its hello) becomes the
+    /// attempt's log of its role, and it is moved to the attempt's CPUs.
+    pub(super) fn adopt<R: SessionRole>(&mut self, held: &mut Held<R>, role: Role) -> Result<(), SessionError> {
+        held.session.move_log(&self.folder.join(LOG_PATHS[role_index(role)]))?;
+        match &self.cpus {
+            Some(cpus) => held.session.move_to(cpus),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends a session started ahead once it served its attempt: shut down as a fresh session is, its shutdown and
+    /// resources recorded, its folder removed.
+    pub(super) fn end_ahead<R: SessionRole>(&mut self, held: Held<R>) -> Result<(), Failure> {
+        let Held { session, place, .. } = held;
+        let before = session.phases().len();
+        let ended = session.shutdown();
+        let _ = remove_tree(place.path());
+        match ended {
+            Ok(summary) => {
+                self.phases.extend(summary.phases.into_iter().skip(before));
+                self.seen(R::ROLE).resources = Some(summary.resources);
+                Ok(())
+            }
+            Err(error) => {
+                self.phases.extend(error.timing().cloned());
+                Err(Failure::session(&error))
+            }
+        }
+    }
+}
