@@ -124,10 +124,10 @@ struct Jobs {
     /// implementations that use several cores; each attempt's time is then the worse for its neighbours)
     #[arg(long)]
     share_cpus: bool,
-    /// with fresh sessions, start no worker before its attempt; by default each slot starts the workers of its next
-    /// attempt while one runs, on a core kept for metewand (with -j 1 too, where there are two cores or more)
+    /// with fresh sessions, have each slot start the workers of its next attempt while one is judged, on a core
+    /// kept for metewand (with -j 1 the slot then leaves it the first core, where there are two or more)
     #[arg(long)]
-    no_ahead: bool,
+    ahead: bool,
 }
 
 impl Jobs {
@@ -137,7 +137,7 @@ impl Jobs {
 
     /// Whether workers are started ahead of their attempts, with sessions served as `sessions`.
     fn ahead(&self, sessions: SessionMode) -> bool {
-        !self.no_ahead && !self.share_cpus && sessions == SessionMode::Fresh
+        self.ahead && !self.share_cpus && sessions == SessionMode::Fresh
     }
 
     /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short;
@@ -272,10 +272,10 @@ struct SubmitArgs {
     /// `sessions`, or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
-    /// with fresh sessions, start no worker before its attempt; by default a task whose allocation has two cores
-    /// or more starts the workers of its next attempt while one runs, on a core kept off its workers'
+    /// with fresh sessions, have each task whose allocation has two cores or more start the workers of its next
+    /// attempt while one is judged, on a core kept off its workers'
     #[arg(long)]
-    no_ahead: bool,
+    ahead: bool,
 }
 
 #[derive(clap::Args)]

@@ -47,7 +47,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         sweep_processes: args.sweep_processes,
         sessions,
         refused,
-        ahead: !args.no_ahead,
+        ahead: args.ahead,
     };
     let summary =
         slurm::submit(&plan, &path, environment, &config, &slurm).map_err(|error| slurm_failure("submit", error))?;

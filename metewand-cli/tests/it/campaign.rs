@@ -472,8 +472,8 @@ source = "src-judge""#;
     assert!(outcomes(&folder).values().any(|outcome| outcome == "reached"));
 }
 
-/// With fresh sessions, a slot starts its next attempt's workers once the running one is no longer timed (the
-/// default, on a core kept off the slot), and holds them stopped until their attempt: Ctrl-C while a solver started
+/// With fresh sessions and `--ahead`, a slot starts its next attempt's workers once the running one is no longer
+/// timed (on a core kept off the slot), and holds them stopped until their attempt: Ctrl-C while a solver started
 /// ahead waits leaves no process of it, and no folder of it in the state.
 #[test]
 fn ctrl_c_leaves_no_worker_started_ahead() {
@@ -512,7 +512,7 @@ source = "src-judge""#;
             })
             .collect()
     };
-    let mut child = command(&bench.run_args("main", "state", &[])).spawn().unwrap();
+    let mut child = command(&bench.run_args("main", "state", &["--ahead"])).spawn().unwrap();
     // A solver stopped over three looks 20 ms apart: one started ahead, waiting (a seal stops one for less).
     let waiting = || {
         (0..3).all(|look| {

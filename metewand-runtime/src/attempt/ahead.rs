@@ -68,11 +68,23 @@ impl AttemptPlan<'_> {
         kernel: KernelSupport,
     ) -> (Option<Held>, Option<Held<Evaluator>>) {
         let options = options.clone().cpus(on.clone());
-        let implementation = self.worker(self.implementation.worker());
-        let capabilities = self.implementation.capabilities();
-        let implementation = self.start_one(&options, implementation, capabilities, on, kernel);
-        let evaluator = self.start_one(&options, self.worker(self.problem.evaluator()), &[], on, kernel);
-        (implementation, evaluator)
+        let (implementation, capabilities) =
+            (self.worker(self.implementation.worker()), self.implementation.capabilities());
+        let evaluator = || self.start_one(&options, self.worker(self.problem.evaluator()), &[], on, kernel);
+        if on.len() < 2 {
+            // On one CPU two starts at once only take turns, each the slower for the other.
+            let implementation = self.start_one(&options, implementation, capabilities, on, kernel);
+            return (implementation, evaluator());
+        }
+        std::thread::scope(|scope| {
+            let evaluator = std::thread::Builder::new().name("mw-ahead".to_owned()).spawn_scoped(scope, evaluator);
+            let implementation = self.start_one(&options, implementation, capabilities, on, kernel);
+            let evaluator = match evaluator {
+                Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => None,
+            };
+            (implementation, evaluator)
+        })
     }
 
     fn start_one<R: SessionRole>(
