@@ -409,19 +409,22 @@ impl Pool<'_, '_> {
         let mut sessions = HeldSessions::new(self.config.sessions)
             .warmup(self.config.warmup)
             .refuse(self.config.refused.iter().cloned());
+        // Whether the slot starts its next attempt's workers ahead: only on the executor's CPUs, so only where
+        // there are some (otherwise nothing is reserved, and no slot keeps an attempt from another).
+        let mut ahead = false;
         if let Some(cpus) = self.config.cpus.as_ref().filter(|cpus| cpus.is_divided()) {
             // The slot's workers start on its CPUs; this thread (and the session threads it starts) keep to the
             // executor's, off every slot's where there are CPUs to spare. Where this thread cannot be moved, it
             // stays where it is: only the workers' CPUs count.
             if let Some(executor) = cpus.executor() {
                 let _ = executor.apply_to_current_thread();
-                if self.config.ahead {
+                if self.config.ahead && self.config.sessions == rec::SessionMode::Fresh {
                     sessions = sessions.ahead_on(executor.clone());
+                    ahead = true;
                 }
             }
             options = options.cpus(cpus.slots()[slot % cpus.slots().len()].clone());
         }
-        let ahead = self.config.ahead && self.config.sessions == rec::SessionMode::Fresh;
         let mut reserved: Option<Job> = None;
         loop {
             let job = match reserved.take() {
