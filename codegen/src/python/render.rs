@@ -23,11 +23,19 @@ impl Module<'_> {
         let mut typing: BTreeSet<&'static str> = BTreeSet::new();
 
         let aliases: Vec<(&String, &EnumDecl)> = self.enums.iter().filter(|(_, decl)| decl.alias.is_some()).collect();
+        let mut private: Vec<(String, Vec<String>)> = Vec::new();
         for (constant, decl) in &self.enums {
             let values: Vec<String> = decl.values.iter().map(|v| py_str(v)).collect();
             let annotation = match &decl.alias {
                 Some(alias) => format!("{constant}: frozenset[{alias}] = "),
-                None => format!("{constant}: frozenset[str] = "),
+                None => {
+                    // The fields' own Literal (a private alias of it, for type checkers only), so that check_enum
+                    // returns what the field is annotated with.
+                    let alias = private_alias(constant);
+                    let annotation = format!("{constant}: frozenset[{alias}] = ");
+                    private.push((alias, values.clone()));
+                    annotation
+                }
             };
             body.set_call(0, &format!("{annotation}frozenset"), &values);
             if let Some(doc) = &decl.doc {
@@ -57,9 +65,10 @@ impl Module<'_> {
             body.blank();
         }
 
+        let mut builtins = false;
         for class in &self.classes {
             body.blank();
-            self.render_class(&mut body, class, &mut imports, &mut typing);
+            builtins |= self.render_class(&mut body, class, &mut imports, &mut typing);
             body.blank();
         }
 
@@ -76,7 +85,7 @@ impl Module<'_> {
         body.sequence(0, "DEFINITIONS: dict[str | None, type] = ", "{", &definitions, "}", "");
 
         // Typing names are only needed by the annotations and aliases, which the body has now used.
-        if !aliases.is_empty() {
+        if !aliases.is_empty() || !private.is_empty() {
             typing.insert("Literal");
             typing.insert("TypeAlias");
         }
@@ -99,8 +108,11 @@ impl Module<'_> {
         );
         out.line(0, "TYPE_CHECKING = False");
         out.line(0, "if TYPE_CHECKING:");
-        if typing.is_empty() && self.type_imports.is_empty() {
+        if typing.is_empty() && self.type_imports.is_empty() && !builtins {
             out.line(1, "pass");
+        }
+        if builtins {
+            out.line(1, "import builtins");
         }
         if !typing.is_empty() {
             let typing: Vec<String> = typing.into_iter().map(str::to_owned).collect();
@@ -115,6 +127,10 @@ impl Module<'_> {
             let values: Vec<String> = decl.values.iter().map(|v| py_str(v)).collect();
             out.blank();
             out.sequence(1, &format!("{alias}: TypeAlias = "), "Literal[", &values, "]", "");
+        }
+        for (alias, values) in &private {
+            out.blank();
+            out.sequence(1, &format!("{alias}: TypeAlias = "), "Literal[", values, "]", "");
         }
         if !aliases.is_empty() {
             out.line(0, "else:");
@@ -170,8 +186,13 @@ impl Module<'_> {
         class: &Class,
         imports: &mut BTreeSet<&'static str>,
         typing: &mut BTreeSet<&'static str>,
-    ) {
+    ) -> bool {
         let name = &class.name;
+        // A field named like a builtin type hides it in the class body: annotations there name the builtin's
+        // module instead.
+        let shadowed: Vec<&str> =
+            class.fields.iter().map(|field| field.name.as_str()).filter(|name| SHADOWABLE.contains(name)).collect();
+        let qualify = |annotation: String| qualify_builtins(&annotation, &shadowed);
         out.line(0, &format!("class {name}:"));
         match &class.doc {
             Some(doc) => out.docstring(1, doc),
@@ -183,7 +204,7 @@ impl Module<'_> {
         out.blank();
         let annotated = class.fields.iter().any(|field| field.doc.is_some());
         for field in &class.fields {
-            let mut annotation = self.annotation(&field.ty, typing);
+            let mut annotation = qualify(self.annotation(&field.ty, typing));
             if !field.required {
                 annotation.push_str(" | None");
             }
@@ -212,7 +233,7 @@ impl Module<'_> {
             params.push("*".to_owned());
         }
         for field in &class.fields {
-            let annotation = self.annotation(&field.ty, typing);
+            let annotation = qualify(self.annotation(&field.ty, typing));
             let param = match (&field.ty, field.required) {
                 (Ty::Const(constant), _) => format!("{}: {annotation} = {}", field.name, constant.literal()),
                 (_, false) => format!("{}: {annotation} | None = None", field.name),
@@ -263,7 +284,7 @@ impl Module<'_> {
         // Encoding.
         out.blank();
         typing.insert("Any");
-        out.line(1, "def to_dict(self) -> dict[str, Any]:");
+        out.line(1, &format!("def to_dict(self) -> {}:", qualify("dict[str, Any]".to_owned())));
         out.docstring(2, "The JSON-ready form: members in name order, absent optional members left out.");
         if class.fields.iter().all(|field| field.required) {
             let entries: Vec<String> = class
@@ -284,7 +305,7 @@ impl Module<'_> {
                     format!("{}: {}", py_str(&field.name), self.dump(&field.ty, &format!("self.{}", field.name)))
                 })
                 .collect();
-            out.sequence(2, "data: dict[str, Any] = ", "{", &leading, "}", "");
+            out.sequence(2, &format!("data: {} = ", qualify("dict[str, Any]".to_owned())), "{", &leading, "}", "");
             for field in class.fields.iter().skip(leading.len()) {
                 let attribute = format!("self.{}", field.name);
                 let assignment = format!("data[{}] = {}", py_str(&field.name), self.dump(&field.ty, &attribute));
@@ -300,7 +321,7 @@ impl Module<'_> {
 
         // Comparison and representation.
         out.blank();
-        out.line(1, "def __eq__(self, other: object) -> bool:");
+        out.line(1, &format!("def __eq__(self, other: object) -> {}:", qualify("bool".to_owned())));
         out.line(2, &format!("if not isinstance(other, {name}):"));
         out.line(3, "return NotImplemented");
         let comparisons: Vec<String> =
@@ -321,7 +342,7 @@ impl Module<'_> {
             }
         }
         out.blank();
-        out.line(1, "def __repr__(self) -> str:");
+        out.line(1, &format!("def __repr__(self) -> {}:", qualify("str".to_owned())));
         let parts: Vec<String> = class.fields.iter().map(|field| format!("{0}={{self.{0}!r}}", field.name)).collect();
         let flat = format!("return f\"{name}({})\"", parts.join(", "));
         if Writer::fits(2, &flat) {
@@ -342,6 +363,7 @@ impl Module<'_> {
             out.line(3, &format!("f\"{}\"", line));
             out.line(2, ")");
         }
+        !shadowed.is_empty()
     }
 
     /// The expression that checks `value`, found at the Python expression `path`, and gives its stored form.
@@ -480,4 +502,44 @@ impl Module<'_> {
             Ty::Nullable(inner) => format!("{} | None", self.annotation(inner, typing)),
         }
     }
+}
+
+/// The builtin type names an annotation in a class body may use, which a field of the same name would hide.
+const SHADOWABLE: &[&str] = &["bool", "dict", "float", "int", "list", "str"];
+
+/// `annotation` with each of the `shadowed` names, where it stands as a name of its own (not an attribute, not in a
+/// string literal), as `builtins.<name>`.
+pub(super) fn qualify_builtins(annotation: &str, shadowed: &[&str]) -> String {
+    let mut out = String::with_capacity(annotation.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let qualified = shadowed.contains(&word.as_str()) && !out.ends_with('.');
+        if qualified {
+            out.push_str("builtins.");
+        }
+        out.push_str(word);
+        word.clear();
+    };
+    // Inside a string literal (a Literal's values) nothing is a name.
+    let mut quoted = false;
+    for c in annotation.chars() {
+        if quoted {
+            out.push(c);
+            quoted = c != '"';
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+            quoted = c == '"';
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The private alias of an inline enum's Literal, named after its value set's constant (`_A_B_VALUES` -> `_AB`).
+fn private_alias(constant: &str) -> String {
+    let stem = constant.trim_start_matches('_').trim_end_matches("_VALUES");
+    format!("_{}", heck::ToUpperCamelCase::to_upper_camel_case(stem))
 }

@@ -1,6 +1,7 @@
 //! The Python generator's unit tests: the real schemas' modules, refusals at their pointers, supported forms, and
 //! the pattern and literal rules.
 
+use super::render::qualify_builtins;
 use super::text::{check_pattern, py_pattern};
 use super::*;
 use crate::pointer_join;
@@ -235,7 +236,8 @@ fn supported_forms_generate() {
         "class SampleDoc:\n",
         "class Empty:\n",
         "def _sample_doc_a_item(value: object, path: str) -> str:\n",
-        "_SAMPLE_DOC_B_ITEM_VALUES: frozenset[str] = frozenset({\"x\", \"y\"})\n",
+        "_SAMPLE_DOC_B_ITEM_VALUES: frozenset[_SampleDocBItem] = frozenset({\"x\", \"y\"})\n",
+        "    _SampleDocBItem: TypeAlias = Literal[\"x\", \"y\"]\n",
         "check_array(b, \"/b\", check_enum, _SAMPLE_DOC_B_ITEM_VALUES, unique=True)",
         "None if c is None else check_integer(c, \"/c\", maximum=3)",
         "e: Literal[\"e\"] = \"e\"",
@@ -269,4 +271,29 @@ fn python_literals_are_escaped() {
     assert_eq!(py_pattern("^\"$"), "\"^\\\"$\"");
     assert_eq!(escape_docstring("a \"\"\" b \\ c"), "a \\\"\\\"\\\" b \\\\ c");
     assert_eq!(pointer_join("/a", "b/c~d"), "/a/b~1c~0d");
+}
+
+#[test]
+fn a_field_named_like_a_builtin_type_leaves_the_builtin_to_the_annotations() {
+    assert_eq!(qualify_builtins("list[str] | None", &["list", "str"]), "builtins.list[builtins.str] | None");
+    assert_eq!(qualify_builtins("dict[str, Any]", &["list"]), "dict[str, Any]");
+    let literal = "Literal[\"list\", \"a list\"] | x.list";
+    assert_eq!(qualify_builtins(literal, &["list"]), literal, "neither a string nor an attribute is a name");
+    assert_eq!(qualify_builtins("list[int]", &[]), "list[int]");
+    let value = serde_json::json!({
+        "$defs": {
+            "thing": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["list"],
+                "properties": { "list": { "type": "array", "items": { "type": "string" } } }
+            }
+        },
+        "anyOf": [{ "$ref": "#/$defs/thing" }]
+    });
+    let files = generate(&[schema("test", value)]).unwrap();
+    let module = &files[0].contents;
+    assert!(module.contains("    list: builtins.list[str]\n"), "{module}");
+    assert!(module.contains("def __init__(self, *, list: builtins.list[str]) -> None:"), "{module}");
+    assert!(module.contains("    import builtins\n"), "{module}");
 }

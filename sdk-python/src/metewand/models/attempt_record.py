@@ -43,6 +43,7 @@ from metewand.models.common import (
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import builtins
     from typing import Any, Literal, TypeAlias
     from metewand.models.common import Capability, FailureCode, Phase, Role, Verdict
 
@@ -72,6 +73,24 @@ if TYPE_CHECKING:
     ProblemTimed: TypeAlias = Literal["execute", "prepare+execute"]
 
     SessionMode: TypeAlias = Literal["fresh", "reuse"]
+
+    _ConfinementCapabilities: TypeAlias = Literal["none", "kept"]
+
+    _ConfinementFilesystem: TypeAlias = Literal["landlock", "none"]
+
+    _ConfinementIpc: TypeAlias = Literal["namespace", "host"]
+
+    _ConfinementMounts: TypeAlias = Literal["private", "host"]
+
+    _ConfinementNetwork: TypeAlias = Literal["namespace", "denied", "allowed", "unrestricted"]
+
+    _ConfinementProcesses: TypeAlias = Literal["pid-namespace", "sweep"]
+
+    _ConfinementSignals: TypeAlias = Literal["scoped", "unscoped"]
+
+    _CpusBinding: TypeAlias = Literal["locked", "advisory", "inherited"]
+
+    _ResourceLimitMechanism: TypeAlias = Literal["rlimit", "pid_max", "cgroup", "watched", "none"]
 else:
 
     def __getattr__(name: str) -> object:
@@ -144,25 +163,27 @@ SESSION_MODE_VALUES: frozenset[SessionMode] = frozenset({"fresh", "reuse"})
 reuse (one worker process serves consecutive attempts of its worker, reset between them).
 """
 
-_CONFINEMENT_CAPABILITIES_VALUES: frozenset[str] = frozenset({"none", "kept"})
+_CONFINEMENT_CAPABILITIES_VALUES: frozenset[_ConfinementCapabilities] = frozenset({"none", "kept"})
 
-_CONFINEMENT_FILESYSTEM_VALUES: frozenset[str] = frozenset({"landlock", "none"})
+_CONFINEMENT_FILESYSTEM_VALUES: frozenset[_ConfinementFilesystem] = frozenset({"landlock", "none"})
 
-_CONFINEMENT_IPC_VALUES: frozenset[str] = frozenset({"namespace", "host"})
+_CONFINEMENT_IPC_VALUES: frozenset[_ConfinementIpc] = frozenset({"namespace", "host"})
 
-_CONFINEMENT_MOUNTS_VALUES: frozenset[str] = frozenset({"private", "host"})
+_CONFINEMENT_MOUNTS_VALUES: frozenset[_ConfinementMounts] = frozenset({"private", "host"})
 
-_CONFINEMENT_NETWORK_VALUES: frozenset[str] = frozenset(
+_CONFINEMENT_NETWORK_VALUES: frozenset[_ConfinementNetwork] = frozenset(
     {"namespace", "denied", "allowed", "unrestricted"}
 )
 
-_CONFINEMENT_PROCESSES_VALUES: frozenset[str] = frozenset({"pid-namespace", "sweep"})
+_CONFINEMENT_PROCESSES_VALUES: frozenset[_ConfinementProcesses] = frozenset(
+    {"pid-namespace", "sweep"}
+)
 
-_CONFINEMENT_SIGNALS_VALUES: frozenset[str] = frozenset({"scoped", "unscoped"})
+_CONFINEMENT_SIGNALS_VALUES: frozenset[_ConfinementSignals] = frozenset({"scoped", "unscoped"})
 
-_CPUS_BINDING_VALUES: frozenset[str] = frozenset({"locked", "advisory", "inherited"})
+_CPUS_BINDING_VALUES: frozenset[_CpusBinding] = frozenset({"locked", "advisory", "inherited"})
 
-_RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[str] = frozenset(
+_RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[_ResourceLimitMechanism] = frozenset(
     {"rlimit", "pid_max", "cgroup", "watched", "none"}
 )
 
@@ -833,7 +854,7 @@ class Cpus:
 
     binding: Literal["locked", "advisory", "inherited"]
 
-    list: list[int]
+    list: builtins.list[int]
     """CPU numbers, ascending, at least one, each at most once."""
 
     # What from_dict accepts: these members and no others, the required ones always.
@@ -841,7 +862,7 @@ class Cpus:
     _REQUIRED = ("binding", "list")
 
     def __init__(
-        self, *, binding: Literal["locked", "advisory", "inherited"], list: list[int]
+        self, *, binding: Literal["locked", "advisory", "inherited"], list: builtins.list[int]
     ) -> None:
         self.binding = check_enum(binding, "/binding", _CPUS_BINDING_VALUES)
         self.list = check_array(list, "/list", _safe_uint, min_items=1, unique=True)

@@ -26,6 +26,7 @@ from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import builtins
     from typing import Any, Literal
 
 __all__ = [
@@ -756,7 +757,7 @@ class SeedAxis:
     first: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
-    list: list[int] | None
+    list: builtins.list[int] | None
     """The seeds listed."""
 
     # What from_dict accepts: these members and no others, the required ones always.
@@ -764,7 +765,11 @@ class SeedAxis:
     _REQUIRED = ()
 
     def __init__(
-        self, *, count: int | None = None, first: int | None = None, list: list[int] | None = None
+        self,
+        *,
+        count: int | None = None,
+        first: int | None = None,
+        list: builtins.list[int] | None = None,
     ) -> None:
         self.count = None if count is None else _safe_uint(count, "/count")
         self.first = None if first is None else _safe_uint(first, "/first")

@@ -27,11 +27,15 @@ from metewand.models.common import FileRecord, _safe_uint, _sha256, _timestamp
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    from typing import Any, Literal, TypeAlias
+
+    _DatasetMaterializationOutcome: TypeAlias = Literal["ok", "failed", "cancelled"]
 
 __all__ = ["DEFINITIONS", "DatasetMaterialization", "ModelError"]
 
-_DATASET_MATERIALIZATION_OUTCOME_VALUES: frozenset[str] = frozenset({"ok", "failed", "cancelled"})
+_DATASET_MATERIALIZATION_OUTCOME_VALUES: frozenset[_DatasetMaterializationOutcome] = frozenset(
+    {"ok", "failed", "cancelled"}
+)
 """How it ended: ok (the dataset is in the store, verified, reused or materialized), failed (failure
 says how) or cancelled.
 """

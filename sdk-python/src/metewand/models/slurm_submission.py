@@ -27,12 +27,14 @@ from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp,
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    from typing import Any, Literal, TypeAlias
     from metewand.models.attempt_record import SessionMode
+
+    _JobKind: TypeAlias = Literal["datasets", "attempts", "export"]
 
 __all__ = ["DEFINITIONS", "Job", "ModelError", "Sessions", "SlurmSubmission"]
 
-_JOB_KIND_VALUES: frozenset[str] = frozenset({"datasets", "attempts", "export"})
+_JOB_KIND_VALUES: frozenset[_JobKind] = frozenset({"datasets", "attempts", "export"})
 """What it runs: datasets (an array materializing one dataset a task), attempts (an array running
 one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
 """
