@@ -1,5 +1,6 @@
 //! The Python half of `cargo xtask test`: a virtual environment under `target/` with the pinned test packages,
-//! then pytest over `sdk-python/tests`, the syntax-version linter over the SDK's sources, and the `metewand` wheel:
+//! then pytest over `sdk-python/tests`, the syntax-version linter and a strict type check over the SDK's sources, and
+//! the `metewand` wheel:
 //! built with maturin, installed into a fresh virtual environment with the SDK, and run there with nothing but
 //! that environment on `PATH` (no cargo, no checkout binary).
 
@@ -16,7 +17,7 @@ const VENV: &str = "target/python-venv";
 /// Beside the environment, the requirements it was built from: a changed pin rebuilds it.
 const STAMP: &str = "installed-requirements.txt";
 
-/// Runs pytest (with `env` added, the skip log among it) and vermin.
+/// Runs pytest (with `env` added, the skip log among it), vermin and mypy.
 pub(crate) fn test(root: &Path, env: &[(&str, &str)]) -> Result<()> {
     let venv = root.join(VENV);
     let python = venv.join("bin/python");
@@ -40,6 +41,17 @@ pub(crate) fn test(root: &Path, env: &[(&str, &str)]) -> Result<()> {
             .args(["-t=3.10-", "--violations", "--no-tips", "sdk-python/src"])
             .current_dir(root),
         "vermin",
+    )?;
+
+    // The SDK ships `py.typed`: what it promises, a strict type checker holds it to, generated models included.
+    step("mypy --strict sdk-python/src/metewand");
+    run(
+        Command::new(venv.join("bin/mypy"))
+            .args(["--strict", "--cache-dir"])
+            .arg(target_dir(root).join("mypy-cache"))
+            .arg("sdk-python/src/metewand")
+            .current_dir(root),
+        "mypy",
     )?;
     wheel(root, &venv)
 }

@@ -452,7 +452,7 @@ class Artifact:
     @property
     def files(self) -> list[FileRecord]:
         """The manifest's file records (``path``, ``size``, ``sha256``), in UTF-8 byte order."""
-        return self.manifest.files  # type: ignore[return-value]
+        return self.manifest.files
 
     @property
     def schema(self) -> str | None:

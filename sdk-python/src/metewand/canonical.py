@@ -173,9 +173,10 @@ def _scanner() -> Callable[[str, int], tuple[Any, int]]:
                 parse_int=_parse_integer,
                 parse_constant=_refuse_constant,
                 strict=True,
-            ).scan_once
+            ).scan_once  # type: ignore[attr-defined]  # CPython's, undocumented and not in the stubs
         else:
-            _scan_once = make_scanner(_ScannerSettings())
+            # The C scanner reads a decoder's attributes, which the settings carry.
+            _scan_once = make_scanner(_ScannerSettings())  # type: ignore[arg-type]
     return _scan_once
 
 
@@ -410,7 +411,7 @@ def _locate(text: str, rejected: _Rejected) -> CanonicalJSONError:
 
 
 def _first_duplicate(text: str) -> tuple[int, str] | None:
-    from json.decoder import scanstring
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # CPython's, not in the stubs
 
     # One entry per open container: the names seen so far, or None for an array.
     open_containers: list[set[str] | None] = []
@@ -539,7 +540,7 @@ def _encode_object(obj: dict[Any, Any], depth: int) -> str:
         names.sort()
     else:
         names.sort(key=_utf16_units)
-    parts = []
+    parts: list[str] = []
     append = parts.append
     for name in names:
         value = obj[name]
@@ -565,7 +566,7 @@ def _encode_array(items: list[Any] | tuple[Any, ...], depth: int) -> str:
     if depth > MAX_DEPTH:
         raise _too_deep()
     quote = _quote or _quoter()
-    parts = []
+    parts: list[str] = []
     append = parts.append
     for value in items:
         kind = type(value)

@@ -44,7 +44,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from types import TracebackType
-    from typing import Any, BinaryIO
+    from typing import IO, Any
 
     from .worker import Worker
 
@@ -82,8 +82,8 @@ class WorkerClient:
 
     def __init__(
         self,
-        requests: BinaryIO,
-        responses: BinaryIO,
+        requests: IO[bytes],
+        responses: IO[bytes],
         role: str,
         *,
         timeout: float = 60.0,
@@ -182,7 +182,7 @@ class WorkerClient:
         self, *, worker_id: str = DEFAULT_WORKER_ID, role: str | None = None, protocols: Sequence[int] = (1,)
     ) -> _messages.HelloResponse | _messages.FailureResponse:
         """Sends ``hello`` for this client's role (or ``role``)."""
-        return self.send(
+        answer: _messages.HelloResponse | _messages.FailureResponse = self.send(
             _messages.HelloRequest(
                 id=self._allocate(),
                 protocols=list(protocols),
@@ -190,6 +190,7 @@ class WorkerClient:
                 worker_id=worker_id,
             )
         )
+        return answer
 
     def materialize(
         self,
@@ -200,7 +201,7 @@ class WorkerClient:
         seed: int = 0,
     ) -> _messages.MaterializeResponse | _messages.FailureResponse:
         """Sends ``materialize``."""
-        return self.send(
+        answer: _messages.MaterializeResponse | _messages.FailureResponse = self.send(
             _messages.MaterializeRequest(
                 dataset_parameters=parameters if parameters is not None else {},
                 dataset_seed=seed,
@@ -209,6 +210,7 @@ class WorkerClient:
                 source_dir=os.fspath(source_dir),
             )
         )
+        return answer
 
     def prepare(
         self,
@@ -220,7 +222,7 @@ class WorkerClient:
         contract_id: str = DEFAULT_CONTRACT_ID,
     ) -> _messages.AckResponse | _messages.FailureResponse:
         """Sends ``prepare``."""
-        return self.send(
+        answer: _messages.AckResponse | _messages.FailureResponse = self.send(
             _messages.PrepareRequest(
                 dataset_dir=os.fspath(dataset_dir),
                 id=self._allocate(),
@@ -230,18 +232,21 @@ class WorkerClient:
                 problem_parameters=problem_parameters if problem_parameters is not None else {},
             )
         )
+        return answer
 
     def execute(
         self, *, result_dir: str | os.PathLike[str]
     ) -> _messages.ExecuteResponse | _messages.FailureResponse:
         """Sends ``execute``."""
-        return self.send(
+        answer: _messages.ExecuteResponse | _messages.FailureResponse = self.send(
             _messages.ExecuteRequest(id=self._allocate(), result_dir=os.fspath(result_dir))
         )
+        return answer
 
     def reset(self) -> _messages.AckResponse | _messages.FailureResponse:
         """Sends ``reset``."""
-        return self.send(_messages.ResetRequest(id=self._allocate()))
+        answer: _messages.AckResponse | _messages.FailureResponse = self.send(_messages.ResetRequest(id=self._allocate()))
+        return answer
 
     def evaluate(
         self,
@@ -253,7 +258,7 @@ class WorkerClient:
         contract_id: str = DEFAULT_CONTRACT_ID,
     ) -> _messages.EvaluateResponse | _messages.FailureResponse:
         """Sends ``evaluate``."""
-        return self.send(
+        answer: _messages.EvaluateResponse | _messages.FailureResponse = self.send(
             _messages.EvaluateRequest(
                 dataset_dir=os.fspath(dataset_dir),
                 id=self._allocate(),
@@ -263,6 +268,7 @@ class WorkerClient:
                 result_dir=os.fspath(result_dir),
             )
         )
+        return answer
 
     def shutdown(self) -> _messages.AckResponse | _messages.FailureResponse:
         """Sends ``shutdown``; after an acknowledgment, waits (``timeout``) for the worker to end,
@@ -385,7 +391,7 @@ class WorkerClient:
         status = self.exit_status
         return "" if status is None else f" (exit status {status})"
 
-    def _read(self, responses: BinaryIO) -> None:
+    def _read(self, responses: IO[bytes]) -> None:
         reader = FrameReader(responses)
         try:
             while True:
@@ -402,7 +408,7 @@ class WorkerClient:
         finally:
             self._frames.put(_END)
 
-    def _drain(self, stderr: BinaryIO) -> None:
+    def _drain(self, stderr: IO[bytes]) -> None:
         try:
             for chunk in iter(lambda: stderr.read1(65536), b""):  # type: ignore[attr-defined]
                 self._stderr.append(chunk)
