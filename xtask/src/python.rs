@@ -5,6 +5,7 @@
 //! that environment on `PATH` (no cargo, no checkout binary).
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
 
@@ -66,7 +67,7 @@ fn wheel(root: &Path, venv: &Path) -> Result<()> {
     let scratch = target.join("wheel-check");
     for old in [&wheels, &installed, &scratch] {
         if old.exists() {
-            fs::remove_dir_all(old).with_context(|| format!("could not remove {}", old.display()))?;
+            remove_writable(old).with_context(|| format!("could not remove {}", old.display()))?;
         }
     }
     step("maturin build: the metewand wheel");
@@ -170,10 +171,49 @@ fn prepare_venv(root: &Path, venv: &Path) -> Result<()> {
     fs::write(&stamp, requirements).with_context(|| format!("could not write {}", stamp.display()))
 }
 
+/// Removes a folder an earlier run left, its folders made writable first: the dataset store's entries and source
+/// copies under the check's state folder are read-only, which keeps anyone but root from removing what is in them.
+fn remove_writable(path: &Path) -> std::io::Result<()> {
+    fn writable(path: &Path) -> std::io::Result<()> {
+        let metadata = fs::symlink_metadata(path)?;
+        if metadata.is_dir() {
+            let mut permissions = metadata.permissions();
+            permissions.set_mode(permissions.mode() | 0o700);
+            fs::set_permissions(path, permissions)?;
+            for entry in fs::read_dir(path)? {
+                writable(&entry?.path())?;
+            }
+        }
+        Ok(())
+    }
+    writable(path)?;
+    fs::remove_dir_all(path)
+}
+
 fn run(command: &mut Command, what: &str) -> Result<()> {
     let status = command.status().with_context(|| format!("could not start {what}"))?;
     if !status.success() {
         bail!("{what} failed ({status})");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a run of the wheel's check leaves (a published dataset: a read-only folder holding a file) is removed by
+    /// the next run, whoever runs it (a user without root's privileges could not otherwise).
+    #[test]
+    #[allow(clippy::disallowed_methods, reason = "the test makes its own files in a temporary folder")]
+    fn a_read_only_folder_left_by_an_earlier_run_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = dir.path().join("wheel-check/state/datasets/key");
+        fs::create_dir_all(&entry).unwrap();
+        fs::write(entry.join("data.csv"), "1,2\n").unwrap();
+        std::os::unix::fs::symlink("/", entry.join("link")).unwrap();
+        fs::set_permissions(&entry, fs::Permissions::from_mode(0o555)).unwrap();
+        remove_writable(&dir.path().join("wheel-check")).unwrap();
+        assert!(!dir.path().join("wheel-check").exists());
+    }
 }
