@@ -13,8 +13,9 @@ use serde_json::Value;
 
 use crate::frame::Frame;
 use crate::messages::{
-    AckResponse, EvaluateRequest, EvaluateResponse, ExecuteRequest, ExecuteResponse, FailureResponse, HelloRequest,
-    HelloResponse, MaterializeRequest, MaterializeResponse, PrepareRequest, ResetRequest, ShutdownRequest,
+    AckResponse, CheckpointAnswer, CheckpointMessage, EvaluateRequest, EvaluateResponse, ExecuteRequest,
+    ExecuteResponse, ExecuteStreamRequest, FailureResponse, HelloRequest, HelloResponse, MaterializeRequest,
+    MaterializeResponse, PrepareRequest, ResetRequest, ShutdownRequest,
 };
 use crate::schema;
 
@@ -30,7 +31,7 @@ macro_rules! messages {
             const DEFINITION: &'static str = $definition;
         })*
 
-        /// Every message definition, in schema order.
+        /// Every message definition, in the order of the schema's `anyOf`.
         pub const MESSAGE_DEFINITIONS: &[&str] = &[$($definition),*];
     };
 }
@@ -40,12 +41,15 @@ messages! {
     MaterializeRequest => "materialize_request",
     PrepareRequest => "prepare_request",
     ExecuteRequest => "execute_request",
+    ExecuteStreamRequest => "execute_stream_request",
+    CheckpointAnswer => "checkpoint_answer",
     ResetRequest => "reset_request",
     EvaluateRequest => "evaluate_request",
     ShutdownRequest => "shutdown_request",
     HelloResponse => "hello_response",
     MaterializeResponse => "materialize_response",
     ExecuteResponse => "execute_response",
+    CheckpointMessage => "checkpoint_message",
     EvaluateResponse => "evaluate_response",
     AckResponse => "ack_response",
     FailureResponse => "failure_response",
@@ -89,7 +93,15 @@ macro_rules! response_ids {
     };
 }
 
-response_ids!(HelloResponse, MaterializeResponse, ExecuteResponse, EvaluateResponse, AckResponse, FailureResponse);
+response_ids!(
+    HelloResponse,
+    MaterializeResponse,
+    ExecuteResponse,
+    CheckpointMessage,
+    EvaluateResponse,
+    AckResponse,
+    FailureResponse
+);
 
 /// One schema violation: where in the message, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,8 @@
 //! answer.
 //!
 //! The plan's capability selection stays on the orchestrator's side: `hello` carries none, and the worker's report
-//! is checked against it here.
+//! is checked against it here. Version 1 implements the subprotocols of `one_shot` and `streaming_profile`;
+//! `applicability` and `fresh_sequence` stay reserved.
 
 use crate::common::{Capability, Role, SdkInfo, WorkerId};
 use crate::messages::{HelloRequest, HelloResponse, MethodHello, RequestId};
@@ -51,7 +52,7 @@ pub enum HandshakeError {
         role: Role,
     },
     /// The plan selected a capability whose subprotocol version 1 does not implement.
-    #[error("capability {capability} is reserved: version 1 sessions may select only one_shot")]
+    #[error("capability {capability} is reserved: version 1 sessions may select only one_shot and streaming_profile")]
     ReservedCapabilitySelected {
         /// The reserved capability.
         capability: Capability,
@@ -122,7 +123,9 @@ pub fn validate_hello_response(
     if !selected.is_empty() && request.role != Role::Implementation {
         return Err(HandshakeError::CapabilitySelectedForRole { role: request.role });
     }
-    if let Some(&capability) = selected.iter().find(|&&c| c != Capability::OneShot) {
+    if let Some(&capability) =
+        selected.iter().find(|&&c| !matches!(c, Capability::OneShot | Capability::StreamingProfile))
+    {
         return Err(HandshakeError::ReservedCapabilitySelected { capability });
     }
     Ok(Handshake {

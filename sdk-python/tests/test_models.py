@@ -482,7 +482,23 @@ def test_definitions() -> None:
     for module in (artifact_manifest, attempt_record, wpm):
         for name, model_class in module.DEFINITIONS.items():
             assert callable(model_class.from_dict) and callable(model_class.to_dict), name
-            assert set(model_class.__slots__) == model_class._PROPERTIES
+            # A member named like a Python keyword is the attribute with a trailing underscore.
+            members = {slot.removesuffix("_") if slot == "continue_" else slot for slot in model_class.__slots__}
+            assert members == model_class._PROPERTIES, name
+
+
+def test_a_member_named_like_a_keyword_is_an_attribute_with_a_trailing_underscore() -> None:
+    answer = wpm.CheckpointAnswer(checkpoint=3, continue_=False, id="2")
+    assert answer.to_dict() == {"checkpoint": 3, "continue": False, "id": "2"}
+    decoded = wpm.CheckpointAnswer.from_dict({"checkpoint": 3, "continue": True, "id": "2"})
+    assert decoded.continue_ is True
+    with pytest.raises(ModelError) as raised:
+        wpm.CheckpointAnswer.from_dict({"checkpoint": 3, "continue_": True, "id": "2"})
+    assert raised.value.path == ""
+    with pytest.raises(ModelError) as raised:
+        wpm.CheckpointAnswer(checkpoint=3, continue_="yes", id="2")  # type: ignore[arg-type]
+    assert raised.value.path == "/continue"
+    assert repr(answer) == "CheckpointAnswer(checkpoint=3, continue_=False, id='2')"
 
 
 def test_literal_aliases_are_built_on_demand() -> None:

@@ -61,7 +61,8 @@ const RESERVED_NAMES: &[&str] = &[
     "_LITERAL_ALIASES",
 ];
 
-/// Python's keywords, which cannot name a constructor argument.
+/// Python's keywords, which cannot name a module, an attribute or a constructor argument: a property so named is
+/// the attribute with a trailing underscore.
 const PYTHON_KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
     "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
@@ -216,10 +217,19 @@ struct Class {
 
 #[derive(Debug)]
 struct Field {
+    /// The member's key in the JSON object.
     name: String,
     ty: Ty,
     required: bool,
     doc: Option<String>,
+}
+
+impl Field {
+    /// The Python attribute and constructor argument: the key, or the key with a trailing underscore when the key
+    /// is a Python keyword (PEP 8's convention, as in `continue_`).
+    fn attr(&self) -> String {
+        if PYTHON_KEYWORDS.contains(&self.name.as_str()) { format!("{}_", self.name) } else { self.name.clone() }
+    }
 }
 
 #[derive(Debug)]

@@ -192,14 +192,18 @@ impl<'a> Module<'a> {
         let mut fields = Vec::with_capacity(names.len());
         for property in names {
             let property_pointer = pointer_join(&properties_pointer, property);
-            if !is_snake_identifier(property)
-                || PYTHON_KEYWORDS.contains(&property.as_str())
-                || RESERVED_PROPERTIES.contains(&property.as_str())
-            {
+            if !is_snake_identifier(property) || RESERVED_PROPERTIES.contains(&property.as_str()) {
                 return Err(self.unsupported(
                     &property_pointer,
-                    "a property name must be a lowercase snake_case Python identifier that is not a keyword, \
-                     self, from_dict or to_dict",
+                    "a property name must be a lowercase snake_case Python identifier other than self, from_dict \
+                     and to_dict",
+                ));
+            }
+            if PYTHON_KEYWORDS.contains(&property.as_str()) && properties.contains_key(&format!("{property}_")) {
+                return Err(self.unsupported(
+                    &property_pointer,
+                    "a property named like a Python keyword is the attribute with a trailing underscore, which \
+                     another property of this object already names",
                 ));
             }
             let schema = &properties[property];

@@ -190,8 +190,9 @@ impl Module<'_> {
         let name = &class.name;
         // A field named like a builtin type hides it in the class body: annotations there name the builtin's
         // module instead.
-        let shadowed: Vec<&str> =
-            class.fields.iter().map(|field| field.name.as_str()).filter(|name| SHADOWABLE.contains(name)).collect();
+        let shadowed: Vec<String> =
+            class.fields.iter().map(Field::attr).filter(|name| SHADOWABLE.contains(&name.as_str())).collect();
+        let shadowed: Vec<&str> = shadowed.iter().map(String::as_str).collect();
         let qualify = |annotation: String| qualify_builtins(&annotation, &shadowed);
         out.line(0, &format!("class {name}:"));
         match &class.doc {
@@ -199,7 +200,7 @@ impl Module<'_> {
             None => out.docstring(1, &format!("The {} object.", class.def.as_deref().unwrap_or(&self.schema.name))),
         }
         out.blank();
-        let slots: Vec<String> = class.fields.iter().map(|field| py_str(&field.name)).collect();
+        let slots: Vec<String> = class.fields.iter().map(|field| py_str(&field.attr())).collect();
         out.sequence(1, "__slots__ = ", "(", &slots, ")", "");
         out.blank();
         let annotated = class.fields.iter().any(|field| field.doc.is_some());
@@ -208,7 +209,7 @@ impl Module<'_> {
             if !field.required {
                 annotation.push_str(" | None");
             }
-            out.line(1, &format!("{}: {annotation}", field.name));
+            out.line(1, &format!("{}: {annotation}", field.attr()));
             if let Some(doc) = &field.doc {
                 out.docstring(1, doc);
             }
@@ -223,7 +224,12 @@ impl Module<'_> {
         let required: Vec<String> =
             class.fields.iter().filter(|field| field.required).map(|field| py_str(&field.name)).collect();
         out.line(1, "# What from_dict accepts: these members and no others, the required ones always.");
-        out.line(1, "_PROPERTIES = frozenset(__slots__)");
+        if class.fields.iter().all(|field| field.attr() == field.name) {
+            out.line(1, "_PROPERTIES = frozenset(__slots__)");
+        } else {
+            let keys: Vec<String> = class.fields.iter().map(|field| py_str(&field.name)).collect();
+            out.sequence(1, "_PROPERTIES = frozenset(", "(", &keys, ")", ")");
+        }
         out.sequence(1, "_REQUIRED = ", "(", &required, ")", "");
 
         // The constructor.
@@ -235,9 +241,9 @@ impl Module<'_> {
         for field in &class.fields {
             let annotation = qualify(self.annotation(&field.ty, typing));
             let param = match (&field.ty, field.required) {
-                (Ty::Const(constant), _) => format!("{}: {annotation} = {}", field.name, constant.literal()),
-                (_, false) => format!("{}: {annotation} | None = None", field.name),
-                (_, true) => format!("{}: {annotation}", field.name),
+                (Ty::Const(constant), _) => format!("{}: {annotation} = {}", field.attr(), constant.literal()),
+                (_, false) => format!("{}: {annotation} | None = None", field.attr()),
+                (_, true) => format!("{}: {annotation}", field.attr()),
             };
             params.push(param);
         }
@@ -247,9 +253,10 @@ impl Module<'_> {
         }
         for field in &class.fields {
             let path = py_str(&pointer_join("", &field.name));
-            let check = self.check(&field.ty, &field.name, &path, Mode::Construct, imports);
-            let check = if field.required { check } else { Expr::NoneIf(field.name.clone(), Box::new(check)) };
-            out.expr(2, &format!("self.{} = ", field.name), &check, "");
+            let attr = field.attr();
+            let check = self.check(&field.ty, &attr, &path, Mode::Construct, imports);
+            let check = if field.required { check } else { Expr::NoneIf(attr.clone(), Box::new(check)) };
+            out.expr(2, &format!("self.{attr} = "), &check, "");
         }
 
         // Decoding.
@@ -269,7 +276,7 @@ impl Module<'_> {
             let value = format!("fields[{}]", py_str(&field.name));
             let path = format!("path + {}", py_str(&pointer_join("", &field.name)));
             let check = self.check(&field.ty, &value, &path, Mode::Decode, imports);
-            let target = format!("model.{} = ", field.name);
+            let target = format!("model.{} = ", field.attr());
             if field.required {
                 out.expr(2, &target, &check, "");
             } else {
@@ -291,7 +298,7 @@ impl Module<'_> {
                 .fields
                 .iter()
                 .map(|field| {
-                    format!("{}: {}", py_str(&field.name), self.dump(&field.ty, &format!("self.{}", field.name)))
+                    format!("{}: {}", py_str(&field.name), self.dump(&field.ty, &format!("self.{}", field.attr())))
                 })
                 .collect();
             out.sequence(2, "return ", "{", &entries, "}", "");
@@ -302,12 +309,12 @@ impl Module<'_> {
                 .iter()
                 .take_while(|field| field.required)
                 .map(|field| {
-                    format!("{}: {}", py_str(&field.name), self.dump(&field.ty, &format!("self.{}", field.name)))
+                    format!("{}: {}", py_str(&field.name), self.dump(&field.ty, &format!("self.{}", field.attr())))
                 })
                 .collect();
             out.sequence(2, &format!("data: {} = ", qualify("dict[str, Any]".to_owned())), "{", &leading, "}", "");
             for field in class.fields.iter().skip(leading.len()) {
-                let attribute = format!("self.{}", field.name);
+                let attribute = format!("self.{}", field.attr());
                 let assignment = format!("data[{}] = {}", py_str(&field.name), self.dump(&field.ty, &attribute));
                 if field.required {
                     out.line(2, &assignment);
@@ -325,7 +332,7 @@ impl Module<'_> {
         out.line(2, &format!("if not isinstance(other, {name}):"));
         out.line(3, "return NotImplemented");
         let comparisons: Vec<String> =
-            class.fields.iter().map(|field| format!("self.{0} == other.{0}", field.name)).collect();
+            class.fields.iter().map(|field| format!("self.{0} == other.{0}", field.attr())).collect();
         if comparisons.is_empty() {
             out.line(2, "return True");
         } else {
@@ -343,7 +350,7 @@ impl Module<'_> {
         }
         out.blank();
         out.line(1, &format!("def __repr__(self) -> {}:", qualify("str".to_owned())));
-        let parts: Vec<String> = class.fields.iter().map(|field| format!("{0}={{self.{0}!r}}", field.name)).collect();
+        let parts: Vec<String> = class.fields.iter().map(|field| format!("{0}={{self.{0}!r}}", field.attr())).collect();
         let flat = format!("return f\"{name}({})\"", parts.join(", "));
         if Writer::fits(2, &flat) {
             out.line(2, &flat);

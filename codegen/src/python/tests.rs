@@ -179,11 +179,19 @@ fn object_rules_are_enforced() {
     assert_eq!(refusal(optional_nullable).0, "/properties/x");
     let open = schema("test", serde_json::json!({ "type": "object", "properties": {} }));
     assert_eq!(refusal(open).0, "");
-    let keyword = schema(
+    let keyword_clash = schema(
         "test",
-        serde_json::json!({ "type": "object", "additionalProperties": false, "properties": { "class": { "type": "string" } } }),
+        serde_json::json!({
+            "type": "object", "additionalProperties": false,
+            "properties": { "class": { "type": "string" }, "class_": { "type": "string" } }
+        }),
     );
-    assert_eq!(refusal(keyword).0, "/properties/class");
+    assert_eq!(refusal(keyword_clash).0, "/properties/class");
+    let reserved = schema(
+        "test",
+        serde_json::json!({ "type": "object", "additionalProperties": false, "properties": { "to_dict": { "type": "string" } } }),
+    );
+    assert_eq!(refusal(reserved).0, "/properties/to_dict");
     let unknown_required = schema(
         "test",
         serde_json::json!({ "type": "object", "additionalProperties": false, "properties": {}, "required": ["x"] }),
@@ -296,4 +304,27 @@ fn a_field_named_like_a_builtin_type_leaves_the_builtin_to_the_annotations() {
     assert!(module.contains("    list: builtins.list[str]\n"), "{module}");
     assert!(module.contains("def __init__(self, *, list: builtins.list[str]) -> None:"), "{module}");
     assert!(module.contains("    import builtins\n"), "{module}");
+}
+
+#[test]
+fn a_property_named_like_a_keyword_is_the_attribute_with_a_trailing_underscore() {
+    let value = serde_json::json!({
+        "$defs": {
+            "answer": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["continue", "id"],
+                "properties": { "continue": { "type": "boolean" }, "id": { "type": "string" } }
+            }
+        },
+        "anyOf": [{ "$ref": "#/$defs/answer" }]
+    });
+    let files = generate(&[schema("test", value)]).unwrap();
+    let module = &files[0].contents;
+    assert!(module.contains("__slots__ = (\"continue_\", \"id\")"), "{module}");
+    assert!(module.contains("_PROPERTIES = frozenset((\"continue\", \"id\"))"), "{module}");
+    assert!(module.contains("_REQUIRED = (\"continue\", \"id\")"), "{module}");
+    assert!(module.contains("def __init__(self, *, continue_: bool, id: str) -> None:"), "{module}");
+    assert!(module.contains("model.continue_ = check_boolean(fields[\"continue\"], path + \"/continue\")"), "{module}");
+    assert!(module.contains("\"continue\": self.continue_"), "{module}");
 }

@@ -1,8 +1,9 @@
 // Generated from schemas/worker-protocol-message.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
 //! Metewand worker protocol message, version 1: types generated from `schemas/worker-protocol-message.schema.json`.
 //!
-//! Every request the orchestrator sends and every response a worker returns in protocol version 1. A message is
-//! decoded as the definition its session expects, never as a guess among these.
+//! Every request the orchestrator sends and every response a worker returns in protocol version 1, with the
+//! checkpoint exchange nested in an execute_stream request. A message is decoded as the definition its session
+//! expects, never as a guess among these.
 
 ///The common acknowledgment of prepare, reset and shutdown.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -11,6 +12,25 @@
 pub struct AckResponse {
     pub id: RequestId,
     pub ok: OkTrue,
+}
+///Answers a checkpoint of the pending execute_stream request, repeating its id and number: whether the worker may go on. After continue false the worker ends the stream.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct CheckpointAnswer {
+    pub checkpoint: crate::strict::SafeUint,
+    #[serde(rename = "continue")]
+    pub continue_: bool,
+    pub id: RequestId,
+}
+///Sent while an execute_stream request is pending, with its id: checkpoint n (1, then one more each time) is complete, its manifest at checkpoints/<n>/result.json under the result directory. The worker then waits for the answer.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct CheckpointMessage {
+    pub checkpoint: crate::strict::SafeUint,
+    pub id: RequestId,
+    pub result: ManifestRef,
 }
 ///Asks a problem evaluator to judge a result and write its metrics document.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -54,6 +74,16 @@ pub struct ExecuteResponse {
     pub ok: OkTrue,
     pub result: ManifestRef,
     pub statistics: crate::strict::JsonObject,
+}
+///Asks a prepared implementation that reported streaming_profile to solve the problem like execute, sending at most max_checkpoints checkpoints on the way and waiting for each answer. The stream ends with an execute response or a failure.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct ExecuteStreamRequest {
+    pub id: RequestId,
+    pub max_checkpoints: crate::strict::SafeUint,
+    pub method: MethodExecuteStream,
+    pub result_dir: Path,
 }
 ///A structured failure reported by a worker.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -483,6 +513,44 @@ impl<'de> ::serde::Deserialize<'de> for MethodExecute {
         deserializer.deserialize_any(MethodExecuteVisitor)
     }
 }
+/// The constant `"execute_stream"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MethodExecuteStream;
+impl ::serde::Serialize for MethodExecuteStream {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str("execute_stream")
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MethodExecuteStream {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct MethodExecuteStreamVisitor;
+        impl<'de> ::serde::de::Visitor<'de> for MethodExecuteStreamVisitor {
+            type Value = MethodExecuteStream;
+            fn expecting(
+                &self,
+                formatter: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                formatter.write_str("the string \"execute_stream\"")
+            }
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                value: &str,
+            ) -> ::std::result::Result<MethodExecuteStream, E> {
+                if value == "execute_stream" {
+                    Ok(MethodExecuteStream)
+                } else {
+                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(MethodExecuteStreamVisitor)
+    }
+}
 /// The constant `"hello"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodHello;
@@ -830,6 +898,36 @@ impl ::serde::Serialize for AckResponse {
         AckResponse::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for CheckpointAnswer {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        CheckpointAnswer::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CheckpointAnswer {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        CheckpointAnswer::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CheckpointMessage {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        CheckpointMessage::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CheckpointMessage {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        CheckpointMessage::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for EvaluateRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -888,6 +986,21 @@ impl ::serde::Serialize for ExecuteResponse {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         ExecuteResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExecuteStreamRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ExecuteStreamRequest::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ExecuteStreamRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ExecuteStreamRequest::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Failure {

@@ -90,6 +90,33 @@ fn each_check_fails_with_its_own_error() {
         .unwrap_err(),
         HandshakeError::ReservedCapabilitySelected { capability: Capability::Applicability }
     );
+    let reported = json!(["fresh_sequence", "streaming_profile"]);
+    assert_eq!(
+        validate_hello_response(
+            &implementation,
+            &response(json!({"capabilities": reported})),
+            &[Capability::StreamingProfile, Capability::FreshSequence]
+        )
+        .unwrap_err(),
+        HandshakeError::ReservedCapabilitySelected { capability: Capability::FreshSequence }
+    );
+}
+
+#[test]
+fn streaming_profile_may_be_selected_alone_or_with_one_shot() {
+    let implementation = request(Role::Implementation);
+    let both = response(json!({"capabilities": ["one_shot", "streaming_profile"]}));
+    for selected in [&[Capability::StreamingProfile][..], &[Capability::OneShot, Capability::StreamingProfile]] {
+        let handshake = validate_hello_response(&implementation, &both, selected).unwrap();
+        assert_eq!(handshake.selected, selected);
+    }
+    assert_eq!(
+        validate_hello_response(&implementation, &response(json!({})), &[Capability::StreamingProfile]).unwrap_err(),
+        HandshakeError::CapabilityNotReported {
+            capability: Capability::StreamingProfile,
+            reported: vec![Capability::OneShot]
+        }
+    );
 }
 
 #[test]

@@ -34,12 +34,15 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert((protocol, Some("materialize_request")), round_trip::<messages::MaterializeRequest>);
     table.insert((protocol, Some("prepare_request")), round_trip::<messages::PrepareRequest>);
     table.insert((protocol, Some("execute_request")), round_trip::<messages::ExecuteRequest>);
+    table.insert((protocol, Some("execute_stream_request")), round_trip::<messages::ExecuteStreamRequest>);
+    table.insert((protocol, Some("checkpoint_answer")), round_trip::<messages::CheckpointAnswer>);
     table.insert((protocol, Some("reset_request")), round_trip::<messages::ResetRequest>);
     table.insert((protocol, Some("evaluate_request")), round_trip::<messages::EvaluateRequest>);
     table.insert((protocol, Some("shutdown_request")), round_trip::<messages::ShutdownRequest>);
     table.insert((protocol, Some("hello_response")), round_trip::<messages::HelloResponse>);
     table.insert((protocol, Some("materialize_response")), round_trip::<messages::MaterializeResponse>);
     table.insert((protocol, Some("execute_response")), round_trip::<messages::ExecuteResponse>);
+    table.insert((protocol, Some("checkpoint_message")), round_trip::<messages::CheckpointMessage>);
     table.insert((protocol, Some("evaluate_response")), round_trip::<messages::EvaluateResponse>);
     table.insert((protocol, Some("ack_response")), round_trip::<messages::AckResponse>);
     table.insert((protocol, Some("failure_response")), round_trip::<messages::FailureResponse>);

@@ -1,8 +1,9 @@
 # Generated from schemas/worker-protocol-message.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
 """Metewand worker protocol message, version 1.
 
-Every request the orchestrator sends and every response a worker returns in protocol version 1. A
-message is decoded as the definition its session expects, never as a guess among these.
+Every request the orchestrator sends and every response a worker returns in protocol version 1,
+with the checkpoint exchange nested in an execute_stream request. A message is decoded as the
+definition its session expects, never as a guess among these.
 
 Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
 (raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
@@ -14,6 +15,7 @@ from __future__ import annotations
 from metewand._strict import (
     ModelError,
     check_array,
+    check_boolean,
     check_const,
     check_json_object,
     check_model,
@@ -38,11 +40,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AckResponse",
+    "CheckpointAnswer",
+    "CheckpointMessage",
     "DEFINITIONS",
     "EvaluateRequest",
     "EvaluateResponse",
     "ExecuteRequest",
     "ExecuteResponse",
+    "ExecuteStreamRequest",
     "Failure",
     "FailureResponse",
     "HelloRequest",
@@ -117,6 +122,126 @@ class AckResponse:
 
     def __repr__(self) -> str:
         return f"AckResponse(id={self.id!r}, ok={self.ok!r})"
+
+
+class CheckpointAnswer:
+    """Answers a checkpoint of the pending execute_stream request, repeating its id and number:
+    whether the worker may go on. After continue false the worker ends the stream.
+    """
+
+    __slots__ = ("checkpoint", "continue_", "id")
+
+    checkpoint: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    continue_: bool
+
+    id: str
+    """A session-local request identifier, repeated by the response."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(("checkpoint", "continue", "id"))
+    _REQUIRED = ("checkpoint", "continue", "id")
+
+    def __init__(self, *, checkpoint: int, continue_: bool, id: str) -> None:
+        self.checkpoint = _safe_uint(checkpoint, "/checkpoint")
+        self.continue_ = check_boolean(continue_, "/continue")
+        self.id = _request_id(id, "/id")
+
+    @classmethod
+    def from_dict(cls, data: object) -> CheckpointAnswer:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> CheckpointAnswer:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.checkpoint = _safe_uint(fields["checkpoint"], path + "/checkpoint")
+        model.continue_ = check_boolean(fields["continue"], path + "/continue")
+        model.id = _request_id(fields["id"], path + "/id")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"checkpoint": self.checkpoint, "continue": self.continue_, "id": self.id}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CheckpointAnswer):
+            return NotImplemented
+        return (
+            self.checkpoint == other.checkpoint
+            and self.continue_ == other.continue_
+            and self.id == other.id
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckpointAnswer(checkpoint={self.checkpoint!r}, continue_={self.continue_!r}, "
+            f"id={self.id!r})"
+        )
+
+
+class CheckpointMessage:
+    """Sent while an execute_stream request is pending, with its id: checkpoint n (1, then one more
+    each time) is complete, its manifest at checkpoints/<n>/result.json under the result
+    directory. The worker then waits for the answer.
+    """
+
+    __slots__ = ("checkpoint", "id", "result")
+
+    checkpoint: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    id: str
+    """A session-local request identifier, repeated by the response."""
+
+    result: ManifestRef
+    """Where a worker left its manifest, relative to the assigned output directory."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("checkpoint", "id", "result")
+
+    def __init__(self, *, checkpoint: int, id: str, result: ManifestRef) -> None:
+        self.checkpoint = _safe_uint(checkpoint, "/checkpoint")
+        self.id = _request_id(id, "/id")
+        self.result = check_model(result, "/result", ManifestRef)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CheckpointMessage:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> CheckpointMessage:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.checkpoint = _safe_uint(fields["checkpoint"], path + "/checkpoint")
+        model.id = _request_id(fields["id"], path + "/id")
+        model.result = ManifestRef._decode(fields["result"], path + "/result")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"checkpoint": self.checkpoint, "id": self.id, "result": self.result.to_dict()}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CheckpointMessage):
+            return NotImplemented
+        return (
+            self.checkpoint == other.checkpoint
+            and self.id == other.id
+            and self.result == other.result
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CheckpointMessage(checkpoint={self.checkpoint!r}, id={self.id!r}, "
+            f"result={self.result!r})"
+        )
 
 
 class EvaluateRequest:
@@ -444,6 +569,84 @@ class ExecuteResponse:
             f"ExecuteResponse(id={self.id!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, ok={self.ok!r}, "
             f"result={self.result!r}, statistics={self.statistics!r})"
+        )
+
+
+class ExecuteStreamRequest:
+    """Asks a prepared implementation that reported streaming_profile to solve the problem like
+    execute, sending at most max_checkpoints checkpoints on the way and waiting for each answer.
+    The stream ends with an execute response or a failure.
+    """
+
+    __slots__ = ("id", "max_checkpoints", "method", "result_dir")
+
+    id: str
+    """A session-local request identifier, repeated by the response."""
+
+    max_checkpoints: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    method: Literal["execute_stream"]
+
+    result_dir: str
+    """A nonempty filesystem path."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("id", "max_checkpoints", "method", "result_dir")
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        max_checkpoints: int,
+        method: Literal["execute_stream"] = "execute_stream",
+        result_dir: str,
+    ) -> None:
+        self.id = _request_id(id, "/id")
+        self.max_checkpoints = _safe_uint(max_checkpoints, "/max_checkpoints")
+        self.method = check_const(method, "/method", "execute_stream")
+        self.result_dir = _path(result_dir, "/result_dir")
+
+    @classmethod
+    def from_dict(cls, data: object) -> ExecuteStreamRequest:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> ExecuteStreamRequest:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.id = _request_id(fields["id"], path + "/id")
+        model.max_checkpoints = _safe_uint(fields["max_checkpoints"], path + "/max_checkpoints")
+        model.method = check_const(fields["method"], path + "/method", "execute_stream")
+        model.result_dir = _path(fields["result_dir"], path + "/result_dir")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "id": self.id,
+            "max_checkpoints": self.max_checkpoints,
+            "method": self.method,
+            "result_dir": self.result_dir,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExecuteStreamRequest):
+            return NotImplemented
+        return (
+            self.id == other.id
+            and self.max_checkpoints == other.max_checkpoints
+            and self.method == other.method
+            and self.result_dir == other.result_dir
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ExecuteStreamRequest(id={self.id!r}, max_checkpoints={self.max_checkpoints!r}, "
+            f"method={self.method!r}, result_dir={self.result_dir!r})"
         )
 
 
@@ -1151,10 +1354,13 @@ class ShutdownRequest:
 # The class of each definition in the schema, by its name under $defs (None for the root).
 DEFINITIONS: dict[str | None, type] = {
     "ack_response": AckResponse,
+    "checkpoint_answer": CheckpointAnswer,
+    "checkpoint_message": CheckpointMessage,
     "evaluate_request": EvaluateRequest,
     "evaluate_response": EvaluateResponse,
     "execute_request": ExecuteRequest,
     "execute_response": ExecuteResponse,
+    "execute_stream_request": ExecuteStreamRequest,
     "failure": Failure,
     "failure_response": FailureResponse,
     "hello_request": HelloRequest,
