@@ -42,6 +42,7 @@ pub mod handshake;
 mod phase;
 mod relations;
 pub mod schema;
+pub mod stream;
 pub mod strict;
 pub mod tracker;
 
@@ -54,4 +55,5 @@ pub use generated::common::Phase;
 pub use generated::worker_protocol_message as messages;
 pub use handshake::{HandshakeError, negotiate_protocol, validate_hello_response};
 pub use messages::{HelloRequest, HelloResponse};
+pub use stream::{CheckpointStream, StreamError, StreamFrame, decode_stream_frame};
 pub use tracker::{RequestTracker, TrackerError};

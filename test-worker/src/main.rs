@@ -6,7 +6,7 @@
 //!                   [--capabilities LIST] [--sdk NAME@VERSION] [--flood-bytes N] [--quiet] [--conformant]
 //!                   [--attack NAME@METHOD]... [--answer-attacks] [--target PATH]... [--target-pid PID]
 //!                   [--target-port PORT] [--target-fd FD] [--target-key KEY] [--big-bytes N] [--count N]
-//!                   [--chain-pause-ms N]
+//!                   [--chain-pause-ms N] [--stream MODE] [--checkpoints N] [--checkpoint-ms MS]
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! test-worker chain --pid-dir DIR
@@ -34,7 +34,8 @@
 //! the faults that start processes run.
 //!
 //! This file reads the command line and serves; `attack.rs` plays the attacks, `children.rs` holds the processes
-//! faults and attacks start, and `conformant.rs` the rules `--conformant` keeps.
+//! faults and attacks start, `conformant.rs` the rules `--conformant` keeps, and `stream.rs` serves
+//! `execute_stream`, honestly or breaking one of its rules (`--stream MODE`).
 
 #![allow(
     clippy::disallowed_methods,
@@ -44,6 +45,7 @@
 mod attack;
 mod children;
 mod conformant;
+mod stream;
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
@@ -55,7 +57,8 @@ use metewand_protocol::common::{Capability, Role};
 use metewand_protocol::decode::precompile;
 use metewand_protocol::frame::{Frame, FrameReader, encode_value};
 use metewand_protocol::messages::{
-    EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest, ShutdownRequest,
+    CheckpointAnswer, EvaluateRequest, ExecuteRequest, ExecuteStreamRequest, HelloRequest, MaterializeRequest,
+    PrepareRequest, ResetRequest, ShutdownRequest,
 };
 use metewand_protocol::{Message, decode_message};
 use serde_json::{Value, json};
@@ -191,6 +194,9 @@ struct Options {
     quiet: bool,
     conformant: bool,
     answer_attacks: bool,
+    stream: stream::Stream,
+    checkpoints: Option<u64>,
+    checkpoint_pause: Duration,
 }
 
 fn main() {
@@ -263,6 +269,15 @@ fn parse_serve(args: &[String]) -> Options {
             "--quiet" => options.quiet = true,
             "--conformant" => options.conformant = true,
             "--answer-attacks" => options.answer_attacks = true,
+            "--stream" => {
+                let value = value();
+                options.stream = stream::Stream::parse(&value).unwrap_or_else(|| usage(&format!("bad stream {value}")));
+            }
+            "--checkpoints" => options.checkpoints = Some(value().parse().unwrap_or_else(|_| usage("--checkpoints"))),
+            "--checkpoint-ms" => {
+                options.checkpoint_pause =
+                    Duration::from_millis(value().parse().unwrap_or_else(|_| usage("--checkpoint-ms")));
+            }
             _ => usage(&format!("unknown option {flag}")),
         }
     }
@@ -296,6 +311,13 @@ fn serve(options: &Options) -> ! {
         }
         if let Some(&delay) = options.delays.get(&method) {
             thread::sleep(delay);
+        }
+        if method == "execute_stream" {
+            if let Err(problem) = stream::serve(&mut reader, &mut out, &frame, options) {
+                eprintln!("test-worker: cannot stream: {problem}");
+                process::exit(2);
+            }
+            continue;
         }
         let attempts = options.attacks.get(&method).map(|&attack| play(attack, options)).unwrap_or_default();
         let fault = options.faults.get(&method).copied();
@@ -473,6 +495,8 @@ fn precompile_requests(role: Role) {
         Role::Implementation => {
             precompile::<PrepareRequest>();
             precompile::<ExecuteRequest>();
+            precompile::<ExecuteStreamRequest>();
+            precompile::<CheckpointAnswer>();
             precompile::<ResetRequest>();
         }
         Role::ProblemEvaluator => precompile::<EvaluateRequest>(),

@@ -7,6 +7,7 @@ mod compile_fail;
 mod decode;
 mod frame;
 mod handshake;
+mod stream;
 mod strict;
 mod support;
 mod tracker;

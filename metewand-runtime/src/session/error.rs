@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use metewand_protocol::generated::attempt_record::FailureKind;
 use metewand_protocol::strict::JsonObject;
-use metewand_protocol::{DecodeError, FrameError, HandshakeError, TrackerError};
+use metewand_protocol::{DecodeError, FrameError, HandshakeError, StreamError, TrackerError};
 
 use super::record::PhaseTiming;
 use crate::protocol::Phase;
@@ -251,6 +251,9 @@ pub enum ProtocolViolation {
     /// A handshake check failed.
     #[error("handshake failed: {0}")]
     Handshake(#[source] HandshakeError),
+    /// A checkpoint of a pending `execute_stream` request broke the stream's rules.
+    #[error("{0}")]
+    Stream(#[source] StreamError),
 }
 
 /// What a worker did instead of answering.

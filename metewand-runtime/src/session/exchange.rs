@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use metewand_protocol::decode::ResponseId;
 use metewand_protocol::messages::RequestId;
-use metewand_protocol::{Frame, FrameError, Message, Phase, Response, TrackerError, decode_response};
+use metewand_protocol::{Frame, FrameError, Message, Phase, Response, StreamError, TrackerError, decode_response};
 
 use super::io::{self, Wait};
 use super::{Ended, ExitCause, PhaseTiming, ProtocolViolation, SessionError, SessionErrorKind, WorkerSession};
@@ -19,6 +19,11 @@ const EXIT_GRACE: Duration = Duration::from_millis(200);
 
 /// Where a deadline lands when its limit is too large to add to the monotonic clock.
 const FAR_FUTURE: Duration = Duration::from_secs(10 * 365 * 24 * 60 * 60);
+
+/// A protocol violation as the kind of session error it is.
+pub(super) fn violation(violation: ProtocolViolation) -> SessionErrorKind {
+    SessionErrorKind::ProtocolViolation(violation)
+}
 
 /// How often a pending exchange looks at its cancel flag, when it has one.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
@@ -32,6 +37,9 @@ pub(super) struct Pending {
     started: Instant,
     started_at: SystemTime,
     pub(super) deadline: Instant,
+    /// How long the worker was held stopped while the request was pending (its checkpoints being sealed): not
+    /// the request's time.
+    pub(super) paused: Duration,
     timeout: fn(Duration) -> SessionErrorKind,
     limit: Duration,
 }
@@ -39,6 +47,11 @@ pub(super) struct Pending {
 impl Pending {
     pub(super) fn timed_out(&self) -> SessionErrorKind {
         (self.timeout)(self.limit)
+    }
+
+    /// The request's time so far: since it started, less the intervals the worker was held stopped.
+    pub(super) fn elapsed(&self) -> Duration {
+        self.started.elapsed().saturating_sub(self.paused)
     }
 }
 
@@ -73,7 +86,8 @@ impl WorkerSession {
             Some(scientific) if scientific <= phase_deadline => (scientific, |_| SessionErrorKind::ScientificTimeout),
             _ => (phase_deadline, |limit| SessionErrorKind::PhaseTimeout { limit }),
         };
-        Pending { method, id, raw_id, started, started_at: SystemTime::now(), deadline, timeout, limit }
+        let paused = Duration::ZERO;
+        Pending { method, id, raw_id, started, started_at: SystemTime::now(), deadline, paused, timeout, limit }
     }
 
     /// Exchanges a request and records its timing as successful.
@@ -98,29 +112,56 @@ impl WorkerSession {
             Ok(line) => line,
             Err(error) => return Err(self.fail(pending, SessionErrorKind::InvalidRequest(error))),
         };
-        let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
-        let kind = match self.transmit(pending, line) {
-            Ok(frame) => {
-                if let Some(observed) = self.repeated_answer(&frame, pending) {
-                    let extra = TrackerError::ExtraResponse { observed };
-                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(extra))));
-                }
-                let response = match decode_response::<T>(&frame) {
-                    Ok(response) => response,
-                    Err(error) => return Err(self.fail(pending, violation(ProtocolViolation::Decode(error)))),
-                };
-                if let Err(error) = self.tracker.complete(response.id()) {
-                    return Err(self.fail(pending, violation(ProtocolViolation::Tracker(error))));
-                }
-                match response {
-                    Response::Success(success) => return Ok(success),
-                    Response::Failure(failure) => SessionErrorKind::WorkerFailure {
-                        code: failure.error.code,
-                        message: failure.error.message.to_string(),
-                        details: failure.error.details,
-                    },
-                }
-            }
+        let response = self.transmit(pending, line).and_then(|frame| self.response(pending, &frame));
+        self.conclude(pending, response)
+    }
+
+    /// A frame as the answer to the pending request: decoded as its success shape or a failure, and matched with
+    /// the request by its id, which completes it.
+    pub(super) fn response<T: Message + ResponseId>(
+        &mut self,
+        pending: &Pending,
+        frame: &Frame,
+    ) -> Result<Response<T>, SessionErrorKind> {
+        self.not_repeated(frame, pending)?;
+        let response = decode_response::<T>(frame).map_err(|error| violation(ProtocolViolation::Decode(error)))?;
+        self.complete_id(response)
+    }
+
+    /// Completes the pending request with the response's id.
+    pub(super) fn complete_id<T: ResponseId>(
+        &mut self,
+        response: Response<T>,
+    ) -> Result<Response<T>, SessionErrorKind> {
+        match self.tracker.complete(response.id()) {
+            Ok(_) => Ok(response),
+            Err(error) => Err(violation(ProtocolViolation::Tracker(error))),
+        }
+    }
+
+    /// Refuses a frame that answers an earlier request of this session instead of the pending one.
+    pub(super) fn not_repeated(&self, frame: &Frame, pending: &Pending) -> Result<(), SessionErrorKind> {
+        match self.repeated_answer(frame, pending) {
+            Some(observed) => Err(violation(ProtocolViolation::Tracker(TrackerError::ExtraResponse { observed }))),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the pending request with what became of it: its success shape is returned (and recorded by the
+    /// caller); a failure is recorded, and discards the worker unless it is a worker-reported failure outside
+    /// `hello`, `reset` and `shutdown`.
+    pub(super) fn conclude<T>(
+        &mut self,
+        pending: &Pending,
+        response: Result<Response<T>, SessionErrorKind>,
+    ) -> Result<T, SessionError> {
+        let kind = match response {
+            Ok(Response::Success(success)) => return Ok(success),
+            Ok(Response::Failure(failure)) => SessionErrorKind::WorkerFailure {
+                code: failure.error.code,
+                message: failure.error.message.to_string(),
+                details: failure.error.details,
+            },
             Err(kind) => kind,
         };
         if kind.discards_worker(pending.method) {
@@ -144,11 +185,23 @@ impl WorkerSession {
             return Err(SessionErrorKind::Cancelled);
         }
         let live = self.live.as_ref().expect("begin checked the session is usable");
-        let reply = if live.io.send(line) { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
+        let sent = live.io.send(line);
+        self.await_frame(pending, sent, None)
+    }
+
+    /// Waits for the frame that answers what was just handed to the protocol-I/O thread (if it was), until the
+    /// pending deadline. `answered` is the checkpoint an answer was sent to, whose early output is the worker's
+    /// not waiting for it.
+    pub(super) fn await_frame(
+        &mut self,
+        pending: &Pending,
+        sent: bool,
+        answered: Option<u64>,
+    ) -> Result<Frame, SessionErrorKind> {
+        let reply = if sent { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
         let Some(reply) = reply else {
             return Err(SessionErrorKind::Cancelled);
         };
-        let violation = |violation| SessionErrorKind::ProtocolViolation(violation);
         Err(match reply {
             Ok(io::Reply::Frame(frame)) => return Ok(frame),
             Ok(io::Reply::Unsolicited(Ok(frame))) => match frame.value().get("id").and_then(|id| id.as_str()) {
@@ -159,6 +212,10 @@ impl WorkerSession {
             },
             Ok(io::Reply::Unsolicited(Err(bytes))) => violation(ProtocolViolation::UnsolicitedOutput { bytes }),
             Ok(io::Reply::BadFrame(error)) => violation(ProtocolViolation::Frame(error)),
+            Ok(io::Reply::Early) => {
+                let checkpoint = answered.expect("only an answer to a checkpoint looks for early output");
+                violation(ProtocolViolation::Stream(StreamError::DidNotWait { checkpoint }))
+            }
             Ok(io::Reply::Exited) => SessionErrorKind::WorkerExit { cause: ExitCause::Exited, status: None },
             Ok(io::Reply::StdoutClosed) => self.closed(ExitCause::ClosedStdout),
             Ok(io::Reply::StdinClosed) => self.closed(ExitCause::ClosedStdin),
@@ -217,7 +274,7 @@ impl WorkerSession {
             request_id: pending.raw_id.clone().unwrap_or_else(|| pending.id.to_string()),
             started: pending.started,
             started_at: pending.started_at,
-            duration: pending.started.elapsed(),
+            duration: pending.elapsed(),
             ok,
         });
     }

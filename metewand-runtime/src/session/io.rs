@@ -23,6 +23,9 @@ use super::sys;
 enum Command {
     /// Write one encoded request, then read one frame.
     Exchange(Vec<u8>),
+    /// Write the answer to a checkpoint, say so, then read one frame. Sent while the worker is stopped: anything
+    /// it wrote since its checkpoint, buffered or still in the pipe, means it did not wait for the answer.
+    Answer(Vec<u8>, Sender<()>),
     /// Close the worker's stdin (after `shutdown` was acknowledged).
     CloseStdin,
 }
@@ -34,6 +37,8 @@ pub(super) enum Reply {
     Frame(Frame),
     /// The worker wrote output before the request was sent: a complete frame, or bytes without a line feed.
     Unsolicited(Result<Frame, usize>),
+    /// The worker wrote output after a checkpoint, before its answer was sent.
+    Early,
     /// The line the worker wrote is not a frame.
     BadFrame(FrameError),
     /// The worker's stdout ended before a response.
@@ -89,6 +94,14 @@ impl ProtocolIo {
     /// Hands one encoded request to the thread; its reply is then awaited with [`ProtocolIo::wait`].
     pub(super) fn send(&self, line: Vec<u8>) -> bool {
         self.commands.as_ref().is_some_and(|commands| commands.send(Command::Exchange(line)).is_ok())
+    }
+
+    /// Hands the answer to a checkpoint to the thread; the returned receiver hears once it is written (or never,
+    /// when the thread found early output or could not write). The reply is then awaited with [`ProtocolIo::wait`].
+    pub(super) fn send_answer(&self, line: Vec<u8>) -> Option<Receiver<()>> {
+        let (written, heard) = mpsc::channel();
+        let sent = self.commands.as_ref().is_some_and(|commands| commands.send(Command::Answer(line, written)).is_ok());
+        sent.then_some(heard)
     }
 
     /// Waits for the reply to the request last sent, until `deadline`.
@@ -159,26 +172,39 @@ fn interrupted(error: &io::Error) -> Option<&Interrupted> {
 impl Worker {
     fn run(mut self, commands: &Receiver<Command>, replies: &Sender<Reply>) {
         while let Ok(command) = commands.recv() {
-            match command {
-                Command::CloseStdin => self.stdin = None,
-                Command::Exchange(line) => {
-                    let reply = self.exchange(&line);
-                    // A cancelled exchange has nobody waiting for it: the session is ending.
-                    let cancelled = matches!(&reply, Reply::Failed(error) if is_cancel(error));
-                    if cancelled || replies.send(reply).is_err() {
-                        return;
-                    }
+            let reply = match command {
+                Command::CloseStdin => {
+                    self.stdin = None;
+                    continue;
                 }
+                Command::Exchange(line) => self.exchange(&line, None),
+                Command::Answer(line, written) => self.exchange(&line, Some(written)),
+            };
+            // A cancelled exchange has nobody waiting for it: the session is ending.
+            let cancelled = matches!(&reply, Reply::Failed(error) if is_cancel(error));
+            if cancelled || replies.send(reply).is_err() {
+                return;
             }
         }
     }
 
-    fn exchange(&mut self, line: &[u8]) -> Reply {
-        if let Some(unsolicited) = self.unsolicited() {
+    /// Writes `line` and reads the frame that answers it. An answer to a checkpoint (`written` is where to say it
+    /// was written) goes only to a worker that wrote nothing since: not even bytes still in the pipe.
+    fn exchange(&mut self, line: &[u8], written: Option<Sender<()>>) -> Reply {
+        if written.is_some() {
+            let early = !self.stdout.buffer().is_empty()
+                || sys::ready_now(self.stdout.get_ref().stdout.as_fd(), libc::POLLIN).unwrap_or(false);
+            if early {
+                return Reply::Early;
+            }
+        } else if let Some(unsolicited) = self.unsolicited() {
             return unsolicited;
         }
         if let Err(reply) = self.write(line) {
             return reply;
+        }
+        if let Some(written) = written {
+            let _ = written.send(());
         }
         match FrameReader::new(&mut self.stdout).read_frame() {
             Ok(Some(frame)) => Reply::Frame(frame),

@@ -28,6 +28,7 @@ mod record;
 mod request;
 mod reuse;
 mod stderr;
+mod stream;
 // The one module of the crate with `unsafe` code: the system calls the standard library and `rustix` do not
 // offer, each with its SAFETY comment.
 #[allow(unsafe_code)]
@@ -62,6 +63,7 @@ pub use program::{WorkerProgram, path_match};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
+pub use stream::{Checkpoint, ExecuteStreamParams, Sealed, Streamed};
 pub(crate) use sys::landlock_abi;
 pub use timeouts::PhaseTimeouts;
 pub use typed::{

@@ -10,8 +10,8 @@ use metewand_protocol::common::Role;
 use metewand_protocol::messages::{EvaluateResponse, ExecuteResponse, MaterializeResponse};
 
 use super::{
-    EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, SessionConfig, SessionError, SessionSummary,
-    WorkerSession,
+    Checkpoint, EvaluateParams, ExecuteParams, ExecuteStreamParams, MaterializeParams, PrepareParams, Sealed,
+    SessionConfig, SessionError, SessionSummary, Streamed, WorkerSession,
 };
 
 mod sealed {
@@ -159,6 +159,16 @@ impl Session<Implementation> {
     /// Asks the implementation to solve the problem; the result manifest path it returns is unvalidated.
     pub fn execute(&mut self, params: ExecuteParams) -> Result<ExecuteResponse, SessionError> {
         self.inner.request_execute(params)
+    }
+
+    /// Asks a streaming implementation to solve the problem, sealing each checkpoint with `seal` while the worker
+    /// is stopped (see [`ExecuteStreamParams`]); the manifest paths it returns are unvalidated.
+    pub fn execute_stream<T>(
+        &mut self,
+        params: ExecuteStreamParams,
+        seal: impl FnMut(&Checkpoint) -> Sealed<T>,
+    ) -> Result<Streamed<T>, SessionError> {
+        self.inner.request_execute_stream(params, seal)
     }
 
     /// Asks the implementation to forget the prepared attempt. A failed reset discards the worker.

@@ -10,6 +10,7 @@ mod handshake;
 mod misbehaviour;
 mod processes;
 mod roles;
+mod stream;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,169 @@
+//! `execute_stream`: the checkpoint exchange, played honestly or breaking one of its rules (`--stream MODE`).
+//!
+//! An honest stream sends checkpoints 1, 2, … (at most `--checkpoints N`, by default the request's
+//! `max_checkpoints`), each after sleeping `--checkpoint-ms MS` and writing `checkpoints/<n>/result.json`, waits for
+//! each answer and stops at `continue: false`; then it writes `result.json` and sends the execute-shaped response.
+
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use metewand_protocol::decode_message;
+use metewand_protocol::frame::{Frame, FrameReader, encode_value};
+use metewand_protocol::messages::{CheckpointAnswer, ExecuteStreamRequest};
+use serde_json::{Value, json};
+
+use crate::Options;
+
+/// How a stream behaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Stream {
+    /// Keep every rule.
+    #[default]
+    Honest,
+    /// Send the first checkpoint with another id.
+    OtherId,
+    /// Send checkpoint 3 where 2 belongs.
+    OutOfOrder,
+    /// Send checkpoint `max_checkpoints + 1` where 2 belongs.
+    PastMax,
+    /// Go on after `continue: false`.
+    IgnoreStop,
+    /// Send one more checkpoint after the final response.
+    AfterFinal,
+    /// Send checkpoints 1 and 2 in one write, without waiting for the first answer.
+    NoWait,
+    /// Name the first checkpoint's manifest `result.json`.
+    WrongManifest,
+    /// After each answer from the second on, change checkpoint 1's result.
+    ChangeEarlier,
+    /// Between each checkpoint and its answer, keep a thread spinning, and report on stderr how much CPU time it
+    /// had: `test-worker: spun <ns> ns before answer <n>`.
+    Busy,
+}
+
+impl Stream {
+    pub(crate) fn parse(name: &str) -> Option<Stream> {
+        Some(match name {
+            "honest" => Stream::Honest,
+            "other-id" => Stream::OtherId,
+            "out-of-order" => Stream::OutOfOrder,
+            "past-max" => Stream::PastMax,
+            "ignore-stop" => Stream::IgnoreStop,
+            "after-final" => Stream::AfterFinal,
+            "no-wait" => Stream::NoWait,
+            "wrong-manifest" => Stream::WrongManifest,
+            "change-earlier" => Stream::ChangeEarlier,
+            "busy" => Stream::Busy,
+            _ => return None,
+        })
+    }
+}
+
+/// Serves one `execute_stream` request: its checkpoints, then its final response.
+pub(crate) fn serve<R: BufRead>(
+    reader: &mut FrameReader<R>,
+    out: &mut impl Write,
+    request: &Frame,
+    options: &Options,
+) -> Result<(), String> {
+    let request: ExecuteStreamRequest = decode_message(request).map_err(|error| error.to_string())?;
+    let mode = options.stream;
+    let id = request.id.to_string();
+    let dir = Path::new(request.result_dir.as_str());
+    let max = request.max_checkpoints.get();
+    let count = options.checkpoints.unwrap_or(max);
+    let send = |out: &mut dyn Write, line: &[u8]| out.write_all(line).and_then(|()| out.flush());
+    let mut n = 0;
+    while n < count || mode == Stream::IgnoreStop && n < max + 1 {
+        n += 1;
+        thread::sleep(options.checkpoint_pause);
+        write(&dir.join(format!("checkpoints/{n}/result.json")), &format!("{{\"answer\":{n}}}\n"))?;
+        let number = match mode {
+            Stream::OutOfOrder if n == 2 => 3,
+            Stream::PastMax if n == 2 => max + 1,
+            _ => n,
+        };
+        let sent_id = if mode == Stream::OtherId { format!("{id}9") } else { id.clone() };
+        let manifest = if mode == Stream::WrongManifest {
+            "result.json".to_owned()
+        } else {
+            format!("checkpoints/{number}/result.json")
+        };
+        let mut line = checkpoint(&sent_id, number, &manifest);
+        if mode == Stream::NoWait {
+            write(&dir.join("checkpoints/2/result.json"), "{\"answer\":2}\n")?;
+            line.extend(checkpoint(&id, 2, "checkpoints/2/result.json"));
+        }
+        let spinning = (mode == Stream::Busy).then(spin);
+        send(out, &line).map_err(|error| error.to_string())?;
+        let answer = read_answer(reader)?;
+        if let Some((stop, spinner)) = spinning {
+            stop.store(true, Ordering::SeqCst);
+            let spun = spinner.join().map_err(|_| "the spinning thread panicked")?;
+            let _ = writeln!(io::stderr(), "test-worker: spun {spun} ns before answer {n}");
+        }
+        if mode == Stream::ChangeEarlier && n >= 2 {
+            write(&dir.join("checkpoints/1/result.json"), "{\"answer\":100}\n")?;
+        }
+        if !answer.continue_ && mode != Stream::IgnoreStop {
+            break;
+        }
+    }
+    write(&dir.join("result.json"), "{\"answer\":42}\n")?;
+    let response = json!({
+        "id": id, "implementation_time_ns": null, "ok": true, "result": {"manifest": "result.json"},
+        "statistics": {"checkpoints": n},
+    });
+    let mut line = encode_value(&response).expect("answers are small");
+    if mode == Stream::AfterFinal {
+        line.extend(checkpoint(&id, n + 1, &format!("checkpoints/{}/result.json", n + 1)));
+    }
+    send(out, &line).map_err(|error| error.to_string())
+}
+
+fn checkpoint(id: &str, n: u64, manifest: &str) -> Vec<u8> {
+    let message: Value = json!({"checkpoint": n, "id": id, "result": {"manifest": manifest}});
+    encode_value(&message).expect("a checkpoint is small")
+}
+
+fn read_answer<R: BufRead>(reader: &mut FrameReader<R>) -> Result<CheckpointAnswer, String> {
+    match reader.read_frame() {
+        Ok(Some(frame)) => decode_message(&frame).map_err(|error| error.to_string()),
+        Ok(None) => Err("stdin ended before a checkpoint's answer".to_owned()),
+        Err(error) => Err(format!("cannot read a checkpoint's answer: {error}")),
+    }
+}
+
+/// Starts a thread that spins until told to stop, and returns its CPU time in nanoseconds.
+fn spin() -> (Arc<AtomicBool>, thread::JoinHandle<u128>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let spinner = thread::spawn(move || {
+        let start = thread_cpu_ns();
+        while !flag.load(Ordering::SeqCst) {
+            std::hint::spin_loop();
+        }
+        thread_cpu_ns() - start
+    });
+    // Let the thread start spinning before the checkpoint goes out.
+    thread::sleep(Duration::from_millis(5));
+    (stop, spinner)
+}
+
+fn thread_cpu_ns() -> u128 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into the local timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128
+}
+
+fn write(path: &Path, contents: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|error| format!("creating {}: {error}", parent.display()))?;
+    }
+    crate::write(path, contents)
+}
