@@ -3,6 +3,8 @@
 //! An honest stream sends checkpoints 1, 2, … (at most `--checkpoints N`, by default the request's
 //! `max_checkpoints`), each after sleeping `--checkpoint-ms MS` and writing `checkpoints/<n>/result.json`, waits for
 //! each answer and stops at `continue: false`; then it writes `result.json` and sends the execute-shaped response.
+//! Every manifest is a valid result of the seed given at `prepare`; a checkpoint's data also names its number, which
+//! an evaluator of the test worker reads ([`checkpoint_of`]).
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -69,6 +71,7 @@ pub(crate) fn serve<R: BufRead>(
     out: &mut impl Write,
     request: &Frame,
     options: &Options,
+    seed: u64,
 ) -> Result<(), String> {
     let request: ExecuteStreamRequest = decode_message(request).map_err(|error| error.to_string())?;
     let mode = options.stream;
@@ -81,7 +84,7 @@ pub(crate) fn serve<R: BufRead>(
     while n < count || mode == Stream::IgnoreStop && n < max + 1 {
         n += 1;
         thread::sleep(options.checkpoint_pause);
-        write(&dir.join(format!("checkpoints/{n}/result.json")), &format!("{{\"answer\":{n}}}\n"))?;
+        write(&dir.join(format!("checkpoints/{n}/result.json")), &result(seed, Some(n)))?;
         let number = match mode {
             Stream::OutOfOrder if n == 2 => 3,
             Stream::PastMax if n == 2 => max + 1,
@@ -95,7 +98,7 @@ pub(crate) fn serve<R: BufRead>(
         };
         let mut line = checkpoint(&sent_id, number, &manifest);
         if mode == Stream::NoWait {
-            write(&dir.join("checkpoints/2/result.json"), "{\"answer\":2}\n")?;
+            write(&dir.join("checkpoints/2/result.json"), &result(seed, Some(2)))?;
             line.extend(checkpoint(&id, 2, "checkpoints/2/result.json"));
         }
         let spinning = (mode == Stream::Busy).then(spin);
@@ -107,13 +110,13 @@ pub(crate) fn serve<R: BufRead>(
             let _ = writeln!(io::stderr(), "test-worker: spun {spun} ns before answer {n}");
         }
         if mode == Stream::ChangeEarlier && n >= 2 {
-            write(&dir.join("checkpoints/1/result.json"), "{\"answer\":100}\n")?;
+            write(&dir.join("checkpoints/1/result.json"), &result(seed, Some(100)))?;
         }
         if !answer.continue_ && mode != Stream::IgnoreStop {
             break;
         }
     }
-    write(&dir.join("result.json"), "{\"answer\":42}\n")?;
+    write(&dir.join("result.json"), &result(seed, None))?;
     let response = json!({
         "id": id, "implementation_time_ns": null, "ok": true, "result": {"manifest": "result.json"},
         "statistics": {"checkpoints": n},
@@ -166,4 +169,21 @@ fn write(path: &Path, contents: &str) -> Result<(), String> {
         std::fs::create_dir_all(parent).map_err(|error| format!("creating {}: {error}", parent.display()))?;
     }
     crate::write(path, contents)
+}
+
+/// A result manifest with no files: the seed, and the checkpoint's number for a checkpoint.
+fn result(seed: u64, checkpoint: Option<u64>) -> String {
+    let data = match checkpoint {
+        Some(n) => json!({"checkpoint": n, "seed": seed}),
+        None => json!({"seed": seed}),
+    };
+    let bytes = encode_value(&json!({"data": data, "files": []})).expect("a manifest is small");
+    String::from_utf8(bytes).expect("canonical JSON is UTF-8")
+}
+
+/// The checkpoint number a result directory's manifest names in its data, if any.
+pub(crate) fn checkpoint_of(result_dir: &Path) -> Option<u64> {
+    let bytes = std::fs::read(result_dir.join("result.json")).ok()?;
+    let manifest: Value = serde_json::from_slice(&bytes).ok()?;
+    manifest["data"]["checkpoint"].as_u64()
 }

@@ -6,6 +6,7 @@
 mod ahead;
 mod index;
 mod plan;
+mod profile;
 mod reuse;
 mod runner;
 mod slurm;

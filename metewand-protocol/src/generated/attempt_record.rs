@@ -960,7 +960,7 @@ impl ::std::convert::From<::std::vec::Vec<super::common::FileRecord>> for FileRe
         Self(value)
     }
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -993,6 +993,9 @@ pub struct Implementation {
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: ImplementationName,
     pub parameters: crate::strict::JsonObject,
+    ///With streaming_profile selected: every checkpoint the implementation streamed, in order, each validated like a result and judged by the evaluator. Present once every checkpoint was judged, absent otherwise.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub profile: ::std::vec::Vec<ProfilePoint>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -1453,6 +1456,16 @@ impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
+}
+///One checkpoint of a streamed execution: its number, the executor's time to it from the execute_stream request (less the intervals the worker was held stopped while earlier checkpoints were sealed), and the evaluator's metrics and verdict for it.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct ProfilePoint {
+    pub checkpoint: crate::strict::SafeUint,
+    pub metrics: crate::strict::JsonObject,
+    pub time_ns: crate::strict::SafeUint,
+    pub verdict: super::common::Verdict,
 }
 ///One resource limit of a session: its value (null when there was none) and how it was enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes, RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user running metewand), watched (measured by metewand while the worker ran, the worker killed once past it) or none.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2042,6 +2055,21 @@ impl ::serde::Serialize for Problem {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Problem::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProfilePoint {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        ProfilePoint::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ProfilePoint {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ProfilePoint::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ResourceLimit {

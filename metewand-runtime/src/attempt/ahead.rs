@@ -67,9 +67,13 @@ impl AttemptPlan<'_> {
         on: &CpuSet,
         kernel: KernelSupport,
     ) -> (Option<Held>, Option<Held<Evaluator>>) {
+        if self.streams() {
+            // A streamed attempt runs in fresh sessions (see `run_telling`).
+            return (None, None);
+        }
         let options = options.clone().cpus(on.clone());
-        let (implementation, capabilities) =
-            (self.worker(self.implementation.worker()), self.implementation.capabilities());
+        let selected = [self.selected()];
+        let (implementation, capabilities) = (self.worker(self.implementation.worker()), &selected[..]);
         let evaluator = || self.start_one(&options, self.worker(self.problem.evaluator()), &[], on, kernel);
         if on.len() < 2 {
             // On one CPU two starts at once only take turns, each the slower for the other.

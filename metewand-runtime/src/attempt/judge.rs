@@ -66,10 +66,13 @@ impl Run<'_, '_> {
         };
         self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
         self.evaluator.session = Some(fresh_session());
-        if let Some(budget) = plan.repository.budgets().evaluation {
-            session.set_scientific_deadline(Instant::now() + budget);
-        }
-        let outcome = session.evaluate(params);
+        self.checkpoint_folders(&metrics_dir)?;
+        let outcome = self.evaluate_checkpoints(&mut session, &params, &metrics_dir).and_then(|()| {
+            if let Some(budget) = plan.repository.budgets().evaluation {
+                session.set_scientific_deadline(Instant::now() + budget);
+            }
+            session.evaluate(params)
+        });
         if let Ok(response) = &outcome {
             self.verdict = Some(response.verdict);
         }
@@ -78,7 +81,10 @@ impl Run<'_, '_> {
         }
         tmpdir.remove()?;
         self.verify_dataset(Role::ProblemEvaluator, Phase::Evaluate)?;
-        self.verify_result(Role::ProblemEvaluator, Phase::Evaluate, "during the problem_evaluator worker's session")?;
+        let during = "during the problem_evaluator worker's session";
+        self.verify_checkpoints(Role::ProblemEvaluator, Phase::Evaluate, during)?;
+        self.verify_result(Role::ProblemEvaluator, Phase::Evaluate, during)?;
+        self.checkpoint_metrics()?;
         let metrics = self
             .validator()
             .validate_metrics(plan.problem, &metrics_dir)

@@ -31,11 +31,13 @@ mod ahead;
 mod dataset;
 mod judge;
 mod prestart;
+mod profile;
 mod record;
 mod reuse;
 mod run;
 
 use prestart::*;
+use profile::*;
 use record::*;
 use reuse::*;
 use run::*;
@@ -48,12 +50,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
 
-use metewand_protocol::common::{FailureCode, Role, Verdict};
+use metewand_protocol::common::{Capability, FailureCode, Role, Verdict};
 use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
 use metewand_protocol::generated::dataset_published::DatasetPublished;
 use metewand_protocol::handshake::Handshake;
-use metewand_protocol::strict::{JsonObject, SafeUint};
+use metewand_protocol::strict::{JsonObject, SafeUint, UniqueVec};
 
 pub use crate::files::{Dir, FsError};
 pub use metewand_protocol::generated::dataset_materialization::{
@@ -220,6 +222,17 @@ impl<'r> AttemptPlan<'r> {
             .collect()
     }
 
+    /// The capabilities the plan selects for the implementation: `streaming_profile` where the problem has a
+    /// `profile` and the implementation declares it, `one_shot` otherwise.
+    pub fn selected(&self) -> Capability {
+        if self.streams() { Capability::StreamingProfile } else { Capability::OneShot }
+    }
+
+    /// Whether the implementation streams: its problem has a `profile` and it declares `streaming_profile`.
+    pub fn streams(&self) -> bool {
+        self.problem.profile().is_some() && self.implementation.capabilities().contains(&Capability::StreamingProfile)
+    }
+
     fn worker(&self, name: &str) -> &'r Worker {
         self.repository.worker(name).expect("a checked repository's references resolve")
     }
@@ -249,6 +262,12 @@ impl<'r> AttemptPlan<'r> {
         let mut run = Run::new(self, folder, options);
         run.timed_over = timed_over;
         run.reuse = sessions.lend();
+        if self.streams() {
+            // A streamed attempt runs in fresh sessions: what is held is ended, as another worker's would be.
+            if let Some(reuse) = run.reuse.take() {
+                reuse.end();
+            }
+        }
         if let Err(failure) = run.steps() {
             run.failure = Some(failure);
         }

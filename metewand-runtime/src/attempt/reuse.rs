@@ -179,6 +179,18 @@ pub(super) struct Reuse {
     pub(super) refused: Vec<WorkerId>,
 }
 
+impl Reuse {
+    /// Ends every session it holds.
+    pub(super) fn end(self) {
+        if let Some(held) = self.held {
+            held.end();
+        }
+        if let Some(evaluator) = self.evaluator {
+            evaluator.end();
+        }
+    }
+}
+
 /// How the attempt's implementation session starts.
 pub(super) enum Start {
     /// A new session, kept for later attempts when `folder` is its held folder.
@@ -256,9 +268,7 @@ impl Run<'_, '_> {
                 let _ = remove_tree(folder.path());
             }
         })?;
-        for &capability in self.plan.implementation.capabilities() {
-            config = config.select(capability);
-        }
+        config = config.select(self.plan.selected());
         Ok((Start::New { config: Box::new(config), folder }, tmpdir))
     }
 

@@ -170,6 +170,8 @@ pub(super) struct Run<'p, 'r> {
     /// Told when the implementation's timed requests are over (answered and sealed, or failed), or dropped with
     /// the attempt: the next attempt's workers start then (see `ahead.rs`).
     pub(super) timed_over: Option<std::sync::mpsc::Sender<()>>,
+    /// A streamed attempt's checkpoints (see `profile.rs`).
+    pub(super) checkpoints: Vec<StreamedCheckpoint>,
 }
 
 impl<'p, 'r> Run<'p, 'r> {
@@ -215,6 +217,7 @@ impl<'p, 'r> Run<'p, 'r> {
             reuse: None,
             log_continues: [false; 3],
             timed_over: None,
+            checkpoints: Vec::new(),
         }
     }
 
@@ -613,12 +616,14 @@ impl<'p, 'r> Run<'p, 'r> {
         let mut last = Phase::Prepare;
         let outcome = session.prepare(prepare).and_then(|()| {
             last = Phase::Execute;
-            session.execute(execute)
+            if plan.streams() { self.execute_streamed(session, execute, result_dir) } else { session.execute(execute) }
         });
         let validator = self.validator();
+        let layout = self.result_layout();
         let outcome = outcome.and_then(|response| {
-            let sealed = session
-                .while_stopped(|| validator.validate_result(plan.problem, result_dir, &response.result.manifest))?;
+            let manifest = &response.result.manifest;
+            let sealed =
+                session.while_stopped(|| validator.validate_result_in(plan.problem, result_dir, layout, manifest))?;
             Ok((response, sealed))
         });
         self.last_worker = Some((Role::Implementation, last));
@@ -650,6 +655,7 @@ impl<'p, 'r> Run<'p, 'r> {
         self.statistics = Some(response.statistics.clone());
         self.verify_dataset(Role::Implementation, last)?;
         self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Phase::Execute, &e))?);
+        self.verify_checkpoints(Role::Implementation, Phase::Shutdown, "after it was sealed")?;
         self.verify_result(Role::Implementation, Phase::Shutdown, "after the implementation worker answered execute")
     }
 
@@ -658,8 +664,7 @@ impl<'p, 'r> Run<'p, 'r> {
     /// the message saying it changed `when`.
     pub(super) fn verify_result(&mut self, role: Role, phase: Phase, when: &str) -> Result<(), Failure> {
         let Some(original) = &self.result else { return Ok(()) };
-        let manifest = original.manifest_file().path().as_str().to_owned();
-        let again = self.validator().validate_result(self.plan.problem, original.root(), &manifest);
+        let again = self.validator().revalidate_result(self.plan.problem, original);
         if let Err(error) = &again
             && let Some(cancelled) = Failure::cancelled(error)
         {
@@ -678,6 +683,7 @@ impl<'p, 'r> Run<'p, 'r> {
             (Some(_), _) | (None, None) => rec::Outcome::Failed,
             (None, Some(verdict)) => verdict.into(),
         };
+        let profile = self.profile_record().unwrap_or_default();
         let failure = self.failure.map(Failure::into_record);
         let materializer = plan.worker(plan.dataset.materializer());
         let implementer = plan.worker(plan.implementation.worker());
@@ -716,17 +722,13 @@ impl<'p, 'r> Run<'p, 'r> {
                 identity: Some(identity_record(implementer)),
                 program: self.implementation.program.as_ref().map(program_record),
                 session: self.implementation.session.clone(),
+                profile,
                 implementation_time_ns: self.implementation_time_ns,
                 name: parse(plan.implementation.name()),
                 parameters: plan.implementation.parameters().clone(),
                 sdk: implementation_handshake.as_ref().and_then(sdk),
                 seed: plan.implementation_seed,
-                selected: plan
-                    .implementation
-                    .capabilities()
-                    .to_vec()
-                    .try_into()
-                    .expect("a repository's capabilities are unique"),
+                selected: UniqueVec::try_from(vec![plan.selected()]).expect("one capability is unique"),
                 statistics: self.statistics,
                 worker_id: implementer.identity().clone(),
             },

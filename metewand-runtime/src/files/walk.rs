@@ -133,8 +133,22 @@ pub(crate) fn open_root(root: &Path) -> io::Result<OwnedFd> {
 /// Walks everything beneath `root`, skipping entries whose name is in `skip` (at every level, whatever their type).
 pub(crate) fn walk(root: BorrowedFd<'_>, skip: &[&str]) -> Result<Inventory, WalkError> {
     let mut inventory = Inventory::default();
-    walk_directory(root, "", 0, skip, &mut inventory)?;
+    walk_directory(root, "", 0, Skip { everywhere: skip, top: &[] }, &mut inventory)?;
     Ok(inventory)
+}
+
+/// Walks everything beneath `root` but the entries at its top whose name is in `top` (whatever their type).
+pub(crate) fn walk_without(root: BorrowedFd<'_>, top: &[&str]) -> Result<Inventory, WalkError> {
+    let mut inventory = Inventory::default();
+    walk_directory(root, "", 0, Skip { everywhere: &[], top }, &mut inventory)?;
+    Ok(inventory)
+}
+
+/// The names a walk passes over: at every level, and at the top only.
+#[derive(Clone, Copy)]
+struct Skip<'a> {
+    everywhere: &'a [&'a str],
+    top: &'a [&'a str],
 }
 
 fn join(prefix: &str, name: &str) -> String {
@@ -160,7 +174,7 @@ fn walk_directory(
     directory: BorrowedFd<'_>,
     prefix: &str,
     depth: usize,
-    skip: &[&str],
+    skip: Skip<'_>,
     inventory: &mut Inventory,
 ) -> Result<(), WalkError> {
     let mut names: Vec<CString> = Vec::new();
@@ -178,7 +192,7 @@ fn walk_directory(
         let Ok(text) = name.to_str() else {
             return Err(WalkError::NonUtf8 { path: join(prefix, &String::from_utf8_lossy(name.to_bytes())) });
         };
-        if skip.contains(&text) {
+        if skip.everywhere.contains(&text) || depth == 0 && skip.top.contains(&text) {
             continue;
         }
         let path = join(prefix, text);
@@ -214,6 +228,18 @@ fn walk_directory(
         }
     }
     Ok(())
+}
+
+/// Opens the directory `path` beneath `root`, one component at a time without following links.
+pub(crate) fn open_directory_beneath(root: BorrowedFd<'_>, path: &RelativePath) -> Result<OwnedFd, OpenError> {
+    let mut current: Option<OwnedFd> = None;
+    for name in path.components() {
+        let directory = current.as_ref().map_or(root, AsFd::as_fd);
+        let opened = rustix::fs::openat(directory, name, DIRECTORY, Mode::empty())
+            .map_err(|errno| explain(directory, name, errno))?;
+        current = Some(opened);
+    }
+    Ok(current.expect("a relative path has at least one component"))
 }
 
 /// Why [`open_beneath`] could not open a path.

@@ -32,6 +32,7 @@ pub(super) struct Declared {
     pub(super) schemas: Vec<SchemaRef>,
     pub(super) capabilities: Vec<Capability>,
     pub(super) timed: Timed,
+    pub(super) profile: Option<u64>,
 }
 
 pub(super) struct Loader<'t> {
@@ -146,7 +147,8 @@ impl Loader<'_> {
             ),
             (
                 "problem",
-                &["evaluator", "parameters", "parameters_schema", "result_schema", "metric_schema", "timed"][..],
+                &["evaluator", "parameters", "parameters_schema", "result_schema", "metric_schema", "timed", "profile"]
+                    [..],
                 "evaluator",
                 &["result_schema", "metric_schema"][..],
             ),
@@ -309,6 +311,7 @@ impl Loader<'_> {
                         metric_schema,
                         contract_id,
                         timed: definition.timed,
+                        profile: definition.profile,
                     };
                     problems.insert(definition.name, problem);
                 }
@@ -515,6 +518,24 @@ impl Loader<'_> {
         }
     }
 
+    /// A problem's `profile = { checkpoints = N }`: the most checkpoints a streamed execution may send, from 1 to
+    /// [`MAX_CHECKPOINTS`].
+    fn profile(&self, table: &Table<'_, '_>) -> Result<Option<u64>, CheckError> {
+        let Some(value) = table.get("profile") else { return Ok(None) };
+        let profile = table.table("profile", value, &self.source)?;
+        profile.only(&["checkpoints"], &self.source)?;
+        let checkpoints = profile.required("checkpoints", &self.source)?;
+        let count = self.positive(&profile, "checkpoints", ("checkpoints", "a number of checkpoints"))?;
+        match count {
+            Some(count) if count <= MAX_CHECKPOINTS => Ok(Some(count)),
+            _ => {
+                let message = format!("must be at most {MAX_CHECKPOINTS}");
+                let key = profile.member("checkpoints");
+                Err(self.source.error(checkpoints.span(), CheckErrorKind::InvalidValue { key, message }))
+            }
+        }
+    }
+
     pub(super) fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
         table.only(&["role", "command", "source", "include", "env", "network", "deterministic"], &self.source)?;
         let role_value = table.required("role", &self.source)?;
@@ -718,9 +739,10 @@ impl Loader<'_> {
                 };
                 let capability: Capability =
                     text.parse().map_err(|_| invalid(format!("is {text:?}, which is not a capability")))?;
-                if capability != Capability::OneShot {
+                if !matches!(capability, Capability::OneShot | Capability::StreamingProfile) {
                     return Err(invalid(format!(
-                        "is {text:?}, which is reserved: protocol version 1 sessions may select only one_shot"
+                        "is {text:?}, which is reserved: protocol version 1 sessions may select only one_shot and \
+                         streaming_profile"
                     )));
                 }
                 if capabilities.contains(&capability) {
@@ -739,6 +761,7 @@ impl Loader<'_> {
             schemas,
             capabilities,
             timed,
+            profile: self.profile(table)?,
         })
     }
 }

@@ -193,9 +193,19 @@ pub struct Problem {
     pub(super) metric_schema: String,
     pub(super) contract_id: ProblemContractId,
     pub(super) timed: Timed,
+    pub(super) profile: Option<u64>,
 }
 
+/// The most checkpoints a problem's `profile` may allow a stream.
+pub const MAX_CHECKPOINTS: u64 = 1000;
+
 impl Problem {
+    /// With `profile = { checkpoints = N }`: the most checkpoints a streamed execution may send. An implementation
+    /// that declares `streaming_profile` streams on such a problem; not part of its contract, since a one-shot
+    /// implementation solves the same problem.
+    pub fn profile(&self) -> Option<u64> {
+        self.profile
+    }
     /// What its implementations are ranked by (`timed`, default `execute`): not part of its contract, since
     /// it changes nothing a worker does.
     pub fn timed(&self) -> Timed {

@@ -39,7 +39,7 @@ use metewand_protocol::schema::{self, EmbeddedSchema};
 use serde_json::Value;
 
 use crate::files::read::{FileCheck, ReadControl, hash_all, read_checked};
-use crate::files::walk::{self, Inventory, WalkError, open_root};
+use crate::files::walk::{self, Inventory, OpenError, WalkError, open_root};
 pub use crate::files::{
     CANCEL_CHECK_BYTES, DigestParseError, EntryType, Hook, HookPoint, MAX_WALK_DEPTH, PathError, RelativePath,
     Sha256Digest, default_hash_threads,
@@ -113,10 +113,30 @@ impl ValidatedDataset {
     }
 }
 
+/// Where a result lies in the directory it is validated in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultLayout {
+    /// The whole directory (`execute`).
+    Whole,
+    /// The whole directory but its top-level `checkpoints/`, which holds the checkpoints (a streamed result's final
+    /// result).
+    Streamed,
+    /// `checkpoints/<n>/` beneath it, each component opened without following links (checkpoint `n` of a
+    /// streamed result).
+    Checkpoint(u64),
+}
+
+impl ResultLayout {
+    /// The folder the checkpoints of a streamed result are in, at the top of its result directory.
+    pub const CHECKPOINTS: &'static str = "checkpoints";
+}
+
 /// An implementation's result that passed validation.
 #[derive(Clone, Debug)]
 pub struct ValidatedResult {
     root: PathBuf,
+    base: PathBuf,
+    layout: ResultLayout,
     manifest: ResultManifest,
     manifest_file: ValidatedFile,
     files: Vec<ValidatedFile>,
@@ -124,9 +144,13 @@ pub struct ValidatedResult {
 }
 
 impl ValidatedResult {
-    /// The result's directory.
+    /// The result's directory: the one its manifest's paths are relative to.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+    /// The directory it was validated in, and where in it the result lies.
+    pub fn layout(&self) -> (&Path, ResultLayout) {
+        (&self.base, self.layout)
     }
     /// The parsed manifest.
     pub fn manifest(&self) -> &ResultManifest {
@@ -254,7 +278,15 @@ impl<'r> WorkerOutputValidator<'r> {
         let selected = dataset.output_schema();
         let fail = |kind| ValidationError::new(Artifact::Dataset, root.to_owned(), kind);
         let checked = self
-            .artifact(root, manifest, DATASET_MANIFEST, &schema::ARTIFACT_MANIFEST, selected, "data")
+            .artifact(
+                root,
+                ResultLayout::Whole,
+                manifest,
+                DATASET_MANIFEST,
+                &schema::ARTIFACT_MANIFEST,
+                selected,
+                "data",
+            )
             .map_err(fail)?;
         let parsed: ArtifactManifest =
             typed(&checked.document, DATASET_MANIFEST, &schema::ARTIFACT_MANIFEST).map_err(fail)?;
@@ -274,19 +306,49 @@ impl<'r> WorkerOutputValidator<'r> {
         root: &Path,
         manifest: &str,
     ) -> Result<ValidatedResult, ValidationError> {
+        self.validate_result_in(problem, root, ResultLayout::Whole, manifest)
+    }
+
+    /// Validates a result where `layout` says it lies in `base`: the whole directory, a streamed result's final
+    /// result (whose `checkpoints/` is not its own), or one of its checkpoints (whose manifest is always
+    /// `result.json` in its folder).
+    pub fn validate_result_in(
+        &self,
+        problem: &Problem,
+        base: &Path,
+        layout: ResultLayout,
+        manifest: &str,
+    ) -> Result<ValidatedResult, ValidationError> {
         let selected = problem.result_schema();
-        let fail = |kind| ValidationError::new(Artifact::Result, root.to_owned(), kind);
-        let checked =
-            self.artifact(root, manifest, RESULT_MANIFEST, &schema::RESULT_MANIFEST, selected, "data").map_err(fail)?;
+        let root = match layout {
+            ResultLayout::Checkpoint(n) => base.join(format!("{}/{n}", ResultLayout::CHECKPOINTS)),
+            ResultLayout::Whole | ResultLayout::Streamed => base.to_owned(),
+        };
+        let fail = |kind| ValidationError::new(Artifact::Result, root.clone(), kind);
+        let checked = self
+            .artifact(base, layout, manifest, RESULT_MANIFEST, &schema::RESULT_MANIFEST, selected, "data")
+            .map_err(fail)?;
         let parsed: ResultManifest =
             typed(&checked.document, RESULT_MANIFEST, &schema::RESULT_MANIFEST).map_err(fail)?;
         Ok(ValidatedResult {
-            root: root.to_owned(),
+            root: root.clone(),
+            base: base.to_owned(),
+            layout,
             manifest: parsed,
             manifest_file: checked.manifest_file,
             files: checked.files,
             schema: selected.to_owned(),
         })
+    }
+
+    /// Validates a result again where it was validated, as it was.
+    pub fn revalidate_result(
+        &self,
+        problem: &Problem,
+        original: &ValidatedResult,
+    ) -> Result<ValidatedResult, ValidationError> {
+        let manifest = original.manifest_file.path().as_str().to_owned();
+        self.validate_result_in(problem, &original.base, original.layout, &manifest)
     }
 
     /// Validates an evaluator's private output directory, which must hold `metrics.json` and nothing else.
@@ -309,7 +371,48 @@ impl<'r> WorkerOutputValidator<'r> {
     }
 
     fn walk(&self, root: &Path) -> Result<(std::os::fd::OwnedFd, Inventory), ValidationErrorKind> {
-        let root_fd = open_root(root).map_err(|error| {
+        self.walk_in(root, ResultLayout::Whole)
+    }
+
+    /// The walk of the artifact `layout` places in `root`: its own folder, opened beneath `root` without following
+    /// links for a checkpoint, and without the top-level `checkpoints/` for a streamed result.
+    fn walk_in(
+        &self,
+        root: &Path,
+        layout: ResultLayout,
+    ) -> Result<(std::os::fd::OwnedFd, Inventory), ValidationErrorKind> {
+        let root_fd = self.open_root(root)?;
+        let root_fd = match layout {
+            ResultLayout::Checkpoint(n) => {
+                let path = RelativePath::new(&format!("{}/{n}", ResultLayout::CHECKPOINTS)).expect("a valid path");
+                walk::open_directory_beneath(root_fd.as_fd(), &path).map_err(|error| {
+                    let problem = match error {
+                        OpenError::Missing => RootProblem::Unavailable(std::io::ErrorKind::NotFound.into()),
+                        OpenError::SymbolicLink => RootProblem::SymbolicLink,
+                        OpenError::NotADirectory { .. } => RootProblem::NotADirectory,
+                        OpenError::Io(error) => RootProblem::Unavailable(error),
+                    };
+                    ValidationErrorKind::Root { problem }
+                })?
+            }
+            ResultLayout::Whole | ResultLayout::Streamed => root_fd,
+        };
+        let top: &[&str] = if layout == ResultLayout::Streamed { &[ResultLayout::CHECKPOINTS] } else { &[] };
+        let inventory = walk::walk_without(root_fd.as_fd(), top).map_err(|error| match error {
+            WalkError::NonUtf8 { path } => ValidationErrorKind::NonUtf8Name { path },
+            WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
+            WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
+            WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
+            WalkError::Io { path, source } => error::io_kind(path, source),
+        })?;
+        if let Some(hook) = &self.hook {
+            hook(HookPoint::AfterWalk);
+        }
+        Ok((root_fd, inventory))
+    }
+
+    fn open_root(&self, root: &Path) -> Result<std::os::fd::OwnedFd, ValidationErrorKind> {
+        open_root(root).map_err(|error| {
             let problem = match error.raw_os_error() {
                 Some(code) if code == rustix::io::Errno::LOOP.raw_os_error() => RootProblem::SymbolicLink,
                 Some(code) if code == rustix::io::Errno::NOTDIR.raw_os_error() => {
@@ -323,18 +426,7 @@ impl<'r> WorkerOutputValidator<'r> {
                 _ => RootProblem::Unavailable(error),
             };
             ValidationErrorKind::Root { problem }
-        })?;
-        let inventory = walk::walk(root_fd.as_fd(), &[]).map_err(|error| match error {
-            WalkError::NonUtf8 { path } => ValidationErrorKind::NonUtf8Name { path },
-            WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
-            WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
-            WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
-            WalkError::Io { path, source } => error::io_kind(path, source),
-        })?;
-        if let Some(hook) = &self.hook {
-            hook(HookPoint::AfterWalk);
-        }
-        Ok((root_fd, inventory))
+        })
     }
 
     /// Reads a document the walk found, with every check of a declared file plus the 64 MiB limit.
@@ -407,9 +499,11 @@ impl<'r> WorkerOutputValidator<'r> {
 
     /// Everything a dataset and a result share: the manifest path, the walk, the manifest document, the
     /// declarations against the walk, and the checked reads.
+    #[allow(clippy::too_many_arguments, reason = "one private function shared by datasets and results")]
     fn artifact(
         &self,
         root: &Path,
+        layout: ResultLayout,
         returned: &str,
         fixed: &'static str,
         public: &EmbeddedSchema,
@@ -421,7 +515,7 @@ impl<'r> WorkerOutputValidator<'r> {
         if manifest_path.as_str() != fixed {
             return Err(ValidationErrorKind::ManifestName { path: returned.to_owned(), expected: fixed });
         }
-        let (root_fd, inventory) = self.walk(root)?;
+        let (root_fd, inventory) = self.walk_in(root, layout)?;
         let (bytes, manifest_file) = self.read_document(root_fd.as_fd(), &inventory, &manifest_path)?;
         let document = self.check_document(bytes, fixed, public, selected, member)?;
 

@@ -515,7 +515,7 @@ fn durations_must_be_positive() {
 
 #[test]
 fn reserved_and_unknown_capabilities_are_errors() {
-    for capability in ["streaming_profile", "warp_drive"] {
+    for capability in ["applicability", "fresh_sequence", "warp_drive"] {
         let dir = golden_copy(|toml| {
             toml.replace("parameters = { solver = \"exact\" }", &format!("capabilities = [\"{capability}\"]"))
         });
@@ -525,6 +525,51 @@ fn reserved_and_unknown_capabilities_are_errors() {
             "{error}"
         );
     }
+}
+
+#[test]
+fn a_streaming_implementation_and_a_profiled_problem_are_declared() {
+    let dir = golden_copy(|toml| {
+        toml.replace("parameters = { solver = \"exact\" }", "capabilities = [\"streaming_profile\", \"one_shot\"]")
+            .replace("parameters = { lambda = 0.1 }", "parameters = { lambda = 0.1 }\nprofile = { checkpoints = 20 }")
+    });
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    assert_eq!(repository.problem("ls").unwrap().profile(), Some(20));
+    let capabilities = repository.implementations()["exact"].capabilities();
+    assert_eq!(capabilities, [Capability::StreamingProfile, Capability::OneShot]);
+    let unprofiled = golden_copy(|toml| toml.to_owned());
+    assert_eq!(CheckedRepository::load(unprofiled.path()).unwrap().problem("ls").unwrap().profile(), None);
+}
+
+#[test]
+fn a_profile_allows_from_one_to_a_thousand_checkpoints_and_nothing_else() {
+    let profile = |value: &str| {
+        golden_copy(|toml| {
+            toml.replace(
+                "parameters = { lambda = 0.1 }",
+                &format!("parameters = {{ lambda = 0.1 }}\nprofile = {value}"),
+            )
+        })
+    };
+    for (value, key) in [
+        ("{ checkpoints = 0 }", "problems.ls.profile.checkpoints"),
+        ("{ checkpoints = 1001 }", "problems.ls.profile.checkpoints"),
+        ("{ checkpoints = -2 }", "problems.ls.profile.checkpoints"),
+    ] {
+        let dir = profile(value);
+        let error = check_error(dir.path());
+        assert!(matches!(error.kind(), CheckErrorKind::InvalidValue { key: k, .. } if k == key), "{value}: {error}");
+    }
+    let dir = profile("{ checkpoints = \"20\" }");
+    assert!(matches!(check_error(dir.path()).kind(), CheckErrorKind::WrongType { .. }));
+    let dir = profile("20");
+    assert!(matches!(check_error(dir.path()).kind(), CheckErrorKind::WrongType { .. }));
+    let dir = profile("{}");
+    assert!(matches!(check_error(dir.path()).kind(), CheckErrorKind::MissingKey { .. }), "{}", check_error(dir.path()));
+    let dir = profile("{ checkpoints = 2, every = 3 }");
+    let error = check_error(dir.path());
+    assert!(matches!(error.kind(), CheckErrorKind::UnknownKey { .. }), "{error}");
+    CheckedRepository::load(profile("{ checkpoints = 1000 }").path()).unwrap();
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use metewand_runtime::validate::{
-    Change, EntryType, HookPoint, PathError, RootProblem, ValidationErrorKind, WorkerOutputValidator,
+    Change, EntryType, HookPoint, PathError, ResultLayout, RootProblem, ValidationErrorKind, WorkerOutputValidator,
 };
 use metewand_runtime::{CheckedRepository, Sha256Digest, ValidationError};
 use serde_json::{Value, json};
@@ -751,6 +751,65 @@ fn valid_result_output() {
     manifest["schema"] = json!("urn:example:result:1");
     write_json(&dir.path().join("result.json"), &manifest);
     validate_result(dir.path()).unwrap();
+}
+
+fn validate_in(base: &Path, layout: ResultLayout) -> Result<metewand_runtime::ValidatedResult, ValidationError> {
+    let repository = repository();
+    let problem = repository.problem("ls").unwrap();
+    WorkerOutputValidator::new(&repository).validate_result_in(problem, base, layout, "result.json")
+}
+
+/// A streamed result: checkpoints 1 and 2 each with a file of their own, and the final result with another.
+fn streamed() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for n in [1, 2] {
+        let folder = dir.path().join(format!("checkpoints/{n}"));
+        let files: &[(&str, &[u8])] = &[("x.npy", b"xx")];
+        write_files(&folder, files);
+        write_json(&folder.join("result.json"), &result_manifest(files));
+    }
+    let files: &[(&str, &[u8])] = &[("fit/x.npy", b"final")];
+    write_files(dir.path(), files);
+    write_json(&dir.path().join("result.json"), &result_manifest(files));
+    dir
+}
+
+#[test]
+fn a_streamed_result_and_each_checkpoint_are_validated_apart() {
+    let dir = streamed();
+    let error = validate_result(dir.path()).unwrap_err();
+    assert!(matches!(error.kind(), ValidationErrorKind::UndeclaredFile { .. }), "{error}");
+    let whole = validate_in(dir.path(), ResultLayout::Streamed).unwrap();
+    let paths: Vec<&str> = whole.files().iter().map(|f| f.path().as_str()).collect();
+    assert_eq!(paths, ["fit/x.npy"]);
+    let checkpoint = validate_in(dir.path(), ResultLayout::Checkpoint(2)).unwrap();
+    assert_eq!(checkpoint.root(), dir.path().join("checkpoints/2"));
+    assert_eq!(checkpoint.files()[0].path().as_str(), "x.npy");
+    let repository = repository();
+    let validator = WorkerOutputValidator::new(&repository);
+    validator.revalidate_result(repository.problem("ls").unwrap(), &checkpoint).unwrap();
+    // Only the top-level `checkpoints/` is not the final result's.
+    fs::create_dir_all(dir.path().join("fit/checkpoints")).unwrap();
+    fs::write(dir.path().join("fit/checkpoints/stray"), b"s").unwrap();
+    let error = validate_in(dir.path(), ResultLayout::Streamed).unwrap_err();
+    assert!(matches!(error.kind(), ValidationErrorKind::UndeclaredFile { path } if path == "fit/checkpoints/stray"));
+    // A missing checkpoint is no folder.
+    let error = validate_in(dir.path(), ResultLayout::Checkpoint(3)).unwrap_err();
+    assert!(matches!(error.kind(), ValidationErrorKind::Root { .. }), "{error}");
+}
+
+#[test]
+fn a_checkpoint_reached_through_a_link_fails() {
+    let elsewhere = streamed();
+    let dir = tempfile::tempdir().unwrap();
+    symlink(elsewhere.path().join("checkpoints"), dir.path().join("checkpoints")).unwrap();
+    let error = validate_in(dir.path(), ResultLayout::Checkpoint(1)).unwrap_err();
+    assert!(matches!(error.kind(), ValidationErrorKind::Root { problem: RootProblem::SymbolicLink }), "{error}");
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("checkpoints")).unwrap();
+    symlink(elsewhere.path().join("checkpoints/1"), dir.path().join("checkpoints/1")).unwrap();
+    let error = validate_in(dir.path(), ResultLayout::Checkpoint(1)).unwrap_err();
+    assert!(matches!(error.kind(), ValidationErrorKind::Root { problem: RootProblem::SymbolicLink }), "{error}");
 }
 
 #[test]

@@ -118,6 +118,7 @@ __all__ = [
     "PhaseRecord",
     "Problem",
     "ProblemTimed",
+    "ProfilePoint",
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
@@ -288,7 +289,7 @@ class AttemptRecord:
     executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
     recorded once the worker started, resources when its session shut down cleanly (never for a
     reused session, which serves more than one attempt); session once the worker answered hello;
-    each is absent otherwise.
+    profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
     """
 
     logs: Logs
@@ -1021,7 +1022,7 @@ class Implementation:
     executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
     recorded once the worker started, resources when its session shut down cleanly (never for a
     reused session, which serves more than one attempt); session once the worker answered hello;
-    each is absent otherwise.
+    profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
     """
 
     __slots__ = (
@@ -1033,6 +1034,7 @@ class Implementation:
         "implementation_time_ns",
         "name",
         "parameters",
+        "profile",
         "program",
         "resources",
         "sdk",
@@ -1089,6 +1091,12 @@ class Implementation:
 
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
+
+    profile: list[ProfilePoint] | None
+    """With streaming_profile selected: every checkpoint the implementation streamed, in order, each
+    validated like a result and judged by the evaluator. Present once every checkpoint was
+    judged, absent otherwise.
+    """
 
     program: WorkerProgram | None
     """The program the worker's process was running when it answered hello, as the executor found
@@ -1157,6 +1165,7 @@ class Implementation:
         implementation_time_ns: int | None,
         name: str,
         parameters: dict[str, Any],
+        profile: list[ProfilePoint] | None = None,
         program: WorkerProgram | None = None,
         resources: Resources | None = None,
         sdk: SdkInfo | None,
@@ -1188,6 +1197,9 @@ class Implementation:
         )
         self.name = check_string(name, "/name", min_length=1)
         self.parameters = check_json_object(parameters, "/parameters")
+        self.profile = (
+            None if profile is None else check_array(profile, "/profile", check_model, ProfilePoint)
+        )
         self.program = None if program is None else check_model(program, "/program", WorkerProgram)
         self.resources = (
             None if resources is None else check_model(resources, "/resources", Resources)
@@ -1242,6 +1254,10 @@ class Implementation:
         )
         model.name = check_string(fields["name"], path + "/name", min_length=1)
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
+        if "profile" in fields:
+            model.profile = check_array(fields["profile"], path + "/profile", ProfilePoint._decode)
+        else:
+            model.profile = None
         if "program" in fields:
             model.program = WorkerProgram._decode(fields["program"], path + "/program")
         else:
@@ -1282,6 +1298,8 @@ class Implementation:
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
         data["parameters"] = dict(self.parameters)
+        if self.profile is not None:
+            data["profile"] = [item.to_dict() for item in self.profile]
         if self.program is not None:
             data["program"] = self.program.to_dict()
         if self.resources is not None:
@@ -1307,6 +1325,7 @@ class Implementation:
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.parameters == other.parameters
+            and self.profile == other.profile
             and self.program == other.program
             and self.resources == other.resources
             and self.sdk == other.sdk
@@ -1322,7 +1341,7 @@ class Implementation:
             f"Implementation(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
             f"cpus={self.cpus!r}, files={self.files!r}, identity={self.identity!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
-            f"parameters={self.parameters!r}, program={self.program!r}, "
+            f"parameters={self.parameters!r}, profile={self.profile!r}, program={self.program!r}, "
             f"resources={self.resources!r}, sdk={self.sdk!r}, seed={self.seed!r}, "
             f"selected={self.selected!r}, session={self.session!r}, "
             f"statistics={self.statistics!r}, worker_id={self.worker_id!r})"
@@ -1586,6 +1605,80 @@ class Problem:
         return (
             f"Problem(contract_id={self.contract_id!r}, name={self.name!r}, "
             f"parameters={self.parameters!r}, timed={self.timed!r})"
+        )
+
+
+class ProfilePoint:
+    """One checkpoint of a streamed execution: its number, the executor's time to it from the
+    execute_stream request (less the intervals the worker was held stopped while earlier
+    checkpoints were sealed), and the evaluator's metrics and verdict for it.
+    """
+
+    __slots__ = ("checkpoint", "metrics", "time_ns", "verdict")
+
+    checkpoint: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    metrics: dict[str, Any]
+    """A JSON object whose members this schema does not constrain."""
+
+    time_ns: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    verdict: Verdict
+    """The problem-owned verdict on an implementation's result."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("checkpoint", "metrics", "time_ns", "verdict")
+
+    def __init__(
+        self, *, checkpoint: int, metrics: dict[str, Any], time_ns: int, verdict: Verdict
+    ) -> None:
+        self.checkpoint = _safe_uint(checkpoint, "/checkpoint")
+        self.metrics = check_json_object(metrics, "/metrics")
+        self.time_ns = _safe_uint(time_ns, "/time_ns")
+        self.verdict = _verdict(verdict, "/verdict")
+
+    @classmethod
+    def from_dict(cls, data: object) -> ProfilePoint:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> ProfilePoint:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.checkpoint = _safe_uint(fields["checkpoint"], path + "/checkpoint")
+        model.metrics = check_json_object(fields["metrics"], path + "/metrics")
+        model.time_ns = _safe_uint(fields["time_ns"], path + "/time_ns")
+        model.verdict = _verdict(fields["verdict"], path + "/verdict")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "checkpoint": self.checkpoint,
+            "metrics": dict(self.metrics),
+            "time_ns": self.time_ns,
+            "verdict": self.verdict,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ProfilePoint):
+            return NotImplemented
+        return (
+            self.checkpoint == other.checkpoint
+            and self.metrics == other.metrics
+            and self.time_ns == other.time_ns
+            and self.verdict == other.verdict
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ProfilePoint(checkpoint={self.checkpoint!r}, metrics={self.metrics!r}, "
+            f"time_ns={self.time_ns!r}, verdict={self.verdict!r})"
         )
 
 
@@ -2271,6 +2364,7 @@ DEFINITIONS: dict[str | None, type] = {
     "logs": Logs,
     "phase_record": PhaseRecord,
     "problem": Problem,
+    "profile_point": ProfilePoint,
     "resource_limit": ResourceLimit,
     "resource_limits": ResourceLimits,
     "resources": Resources,

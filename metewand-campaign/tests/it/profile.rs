@@ -1,0 +1,123 @@
+//! Streamed attempts (`streaming_profile`): a problem with a `profile` and an implementation that declares the
+//! capability stream; every checkpoint is validated, judged and recorded with the executor's time to it; a
+//! checkpoint changed after its seal is the implementation's invalid output; a one-shot implementation of the same
+//! problem does not stream.
+
+use std::fs;
+
+use serde_json::Value;
+
+use crate::{Bench, records};
+
+/// The fixture with a profiled problem, a streaming implementation whose worker runs with `args`, and the campaign
+/// `profiled` of both implementations on it.
+fn bench(args: &str) -> Bench {
+    let bench = Bench::new("");
+    fs::create_dir_all(bench.repo().join("src-stream")).unwrap();
+    let worker = metewand_testkit::test_worker().to_str().unwrap().to_owned();
+    let toml = format!(
+        r#"
+[workers.streamer]
+role = "implementation"
+command = ["{worker}", "serve", "--conformant", "--quiet", "--capabilities", "one_shot,streaming_profile", {args}]
+source = "src-stream"
+
+[problems.profiled]
+evaluator = "judge"
+parameters = {{}}
+result_schema = {{ type = "object", required = ["seed"] }}
+metric_schema = {{ type = "object", required = ["error"] }}
+profile = {{ checkpoints = 3 }}
+
+[implementations.stream]
+worker = "streamer"
+parameters = {{}}
+capabilities = ["one_shot", "streaming_profile"]
+
+[campaigns.profiled]
+problems = ["profiled"]
+datasets = ["small"]
+implementations = ["stream", "solve"]
+"#
+    );
+    let path = bench.repo().join("metewand.toml");
+    let mut text = fs::read_to_string(&path).unwrap();
+    text.push_str(&toml);
+    fs::write(path, text).unwrap();
+    bench
+}
+
+/// The record of `implementation`'s one attempt in folder `out`.
+fn record(bench: &Bench, out: &str, implementation: &str) -> Value {
+    let all = records(&bench.folder(out));
+    let mut found = all.into_values().filter(|record| record["implementation"]["name"] == implementation);
+    let record = found.next().expect("a record");
+    assert!(found.next().is_none());
+    record
+}
+
+#[test]
+fn a_streamed_attempt_records_each_checkpoint_judged_with_the_executors_time_to_it() {
+    let bench = bench(r#""--checkpoint-ms", "30""#);
+    bench.run("profiled", "out", 1, false);
+    let streamed = record(&bench, "out", "stream");
+    assert_eq!(streamed["outcome"], "reached", "{streamed:#}");
+    assert_eq!(streamed["implementation"]["selected"], serde_json::json!(["streaming_profile"]));
+    let profile = streamed["implementation"]["profile"].as_array().expect("a profile");
+    let numbers: Vec<u64> = profile.iter().map(|point| point["checkpoint"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+    let verdicts: Vec<&str> = profile.iter().map(|point| point["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["not_reached", "reached", "reached"], "the test evaluator reaches from checkpoint 2");
+    let errors: Vec<f64> = profile.iter().map(|point| point["metrics"]["error"].as_f64().unwrap()).collect();
+    assert_eq!(errors, [1.0, 0.5, 1.0 / 3.0]);
+    let times: Vec<u64> = profile.iter().map(|point| point["time_ns"].as_u64().unwrap()).collect();
+    let mut previous = 0;
+    for time in &times {
+        assert!(time - previous >= 30_000_000, "each checkpoint comes 30 ms after the last: {times:?}");
+        previous = *time;
+    }
+    let execute = streamed["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|phase| phase["role"] == "implementation" && phase["phase"] == "execute")
+        .unwrap();
+    assert!(execute["duration_ns"].as_u64().unwrap() >= times[2], "{execute}");
+    // The evaluator judged the three checkpoints, then the final result, in one session.
+    let evaluations = streamed["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|phase| phase["role"] == "problem_evaluator" && phase["phase"] == "evaluate")
+        .count();
+    assert_eq!(evaluations, 4);
+
+    let one_shot = record(&bench, "out", "solve");
+    assert_eq!(one_shot["outcome"], "reached");
+    assert_eq!(one_shot["implementation"]["selected"], serde_json::json!(["one_shot"]));
+    assert!(one_shot["implementation"].get("profile").is_none());
+}
+
+#[test]
+fn a_checkpoint_changed_after_its_seal_is_invalid_output() {
+    let bench = bench(r#""--stream", "change-earlier""#);
+    bench.run("profiled", "out", 1, false);
+    let streamed = record(&bench, "out", "stream");
+    assert_eq!(streamed["outcome"], "failed");
+    let failure = &streamed["failure"];
+    assert_eq!((&failure["kind"], &failure["role"]), (&"invalid_output".into(), &"implementation".into()));
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("checkpoint 1 changed after it was sealed"), "{message}");
+    assert!(streamed["implementation"].get("profile").is_none());
+}
+
+#[test]
+fn a_stream_that_breaks_its_rules_is_a_protocol_violation() {
+    let bench = bench(r#""--stream", "out-of-order""#);
+    bench.run("profiled", "out", 1, false);
+    let streamed = record(&bench, "out", "stream");
+    let failure = &streamed["failure"];
+    assert_eq!((&failure["kind"], &failure["phase"]), (&"protocol_violation".into(), &"execute".into()));
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("checkpoint 3 is out of order: the next checkpoint is 2"), "{message}");
+}
