@@ -32,12 +32,14 @@ if TYPE_CHECKING:
     from .models.result_manifest import ResultManifest
 
 __all__ = [
+    "CHECKPOINTS_DIR",
     "DATASET_MANIFEST",
     "MAX_DOCUMENT",
     "RESULT_MANIFEST",
     "Artifact",
     "Output",
     "OutputError",
+    "copy_checkpoint",
     "file_records",
     "read_dataset",
     "read_result",
@@ -51,6 +53,10 @@ DATASET_MANIFEST = "dataset-manifest.json"
 
 RESULT_MANIFEST = "result.json"
 """Where a result's manifest lies, relative to the result's root."""
+
+CHECKPOINTS_DIR = "checkpoints"
+"""The folder of a streamed result's checkpoints, at the top of its result directory: checkpoint n
+is ``checkpoints/<n>/``, a result of its own with its ``result.json``."""
 
 MAX_DOCUMENT = 64 * 1024 * 1024
 """Largest manifest or metrics document Metewand reads from disk, in bytes (64 MiB)."""
@@ -139,20 +145,31 @@ def file_records(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return _file_records(os.fspath(directory), None)
 
 
-def _file_records(directory: str, skip: str | None) -> list[dict[str, Any]]:
+def _file_records(
+    directory: str, skip: str | None, skip_dir: str | None = None
+) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
-    _walk(directory, "", records, skip)
+    _walk(directory, "", records, skip, skip_dir)
     records.sort(key=lambda record: record["path"].encode("utf-8"))
     return records
 
 
-def _walk(directory: str, prefix: str, records: list[dict[str, Any]], skip: str | None) -> int:
-    """Appends the records of the files below ``directory``; returns how many it found."""
+def _walk(
+    directory: str,
+    prefix: str,
+    records: list[dict[str, Any]],
+    skip: str | None,
+    skip_dir: str | None = None,
+) -> int:
+    """Appends the records of the files below ``directory`` (but ``skip_dir``, a directory at its
+    top: a streamed result's checkpoints); returns how many it found."""
     found = 0
     with os.scandir(directory) as entries:
         listed = list(entries)
     for entry in listed:
         relative = prefix + entry.name
+        if relative == skip_dir and entry.is_dir(follow_symlinks=False):
+            continue
         problem = _path_problem(relative)
         if problem is not None:
             raise OutputError(f"{_show(relative)} cannot be listed in a manifest: {problem}")
@@ -250,13 +267,16 @@ def write_result_manifest(
     data: dict[str, Any] | None = None,
     *,
     schema: str | None = None,
+    streamed: bool = False,
 ) -> Path:
     """Writes ``result.json`` in ``directory``, listing every file already there.
 
     Call it last, once every file of the result is written and closed. ``data`` is the object the
     problem's result schema validates (``{}`` when None); ``schema``, when given, is that schema's
-    ``$id``. The directory is created if missing. Returns the manifest's path. Raises OutputError
-    when the directory cannot be described (see ``file_records``).
+    ``$id``. With ``streamed``, the directory's top-level ``checkpoints/`` (a streamed result's
+    checkpoints, each a result of its own) is left out. The directory is created if missing.
+    Returns the manifest's path. Raises OutputError when the directory cannot be described (see
+    ``file_records``).
     """
     from .models.common import FileRecord
     from .models.result_manifest import ResultManifest
@@ -265,7 +285,8 @@ def write_result_manifest(
     os.makedirs(root, exist_ok=True)
     data = _check_data(data, "the result manifest's data")
     schema = _check_schema(schema)
-    records = [FileRecord(**record) for record in _file_records(root, RESULT_MANIFEST)]
+    skip_dir = CHECKPOINTS_DIR if streamed else None
+    records = [FileRecord(**record) for record in _file_records(root, RESULT_MANIFEST, skip_dir)]
     manifest = ResultManifest(data=data, files=records, schema=schema)
     return _write_document(os.path.join(root, RESULT_MANIFEST), manifest.to_dict(), "manifest")
 
@@ -327,6 +348,29 @@ def _write_document(path: str, document: dict[str, Any], what: str) -> Path:
 
 # ---------------------------------------------------------------------------
 # What workers are given
+
+
+def copy_checkpoint(output: Output, number: int, *, schema: str | None = None) -> str:
+    """Copies what ``output`` holds now (every file but its manifest and its ``checkpoints/``)
+    into ``checkpoints/<number>/`` and writes that checkpoint's ``result.json`` with
+    ``output.data``; returns the manifest's path relative to ``output.dir``. Raises OutputError as
+    ``file_records`` does, or when the checkpoint's folder already exists."""
+    import shutil
+
+    root = os.fspath(output.dir)
+    target = os.path.join(root, CHECKPOINTS_DIR, str(number))
+    try:
+        os.makedirs(target)
+    except FileExistsError:
+        raise OutputError(f"{_show(CHECKPOINTS_DIR + '/' + str(number))} already exists") from None
+    for record in _file_records(root, RESULT_MANIFEST, CHECKPOINTS_DIR):
+        relative = record["path"]
+        destination = os.path.join(target, relative)
+        if "/" in relative:
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+        shutil.copyfile(os.path.join(root, relative), destination, follow_symlinks=False)
+    write_result_manifest(target, output.data, schema=schema)
+    return f"{CHECKPOINTS_DIR}/{number}/{RESULT_MANIFEST}"
 
 
 class Output:

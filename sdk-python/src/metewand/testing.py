@@ -42,7 +42,7 @@ from .models import worker_protocol_message as _messages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from types import TracebackType
     from typing import IO, Any
 
@@ -62,6 +62,7 @@ _SUCCESS: dict[str, Any] = {
     "materialize": _messages.MaterializeResponse,
     "prepare": _messages.AckResponse,
     "execute": _messages.ExecuteResponse,
+    "execute_stream": _messages.ExecuteResponse,
     "reset": _messages.AckResponse,
     "evaluate": _messages.EvaluateResponse,
     "shutdown": _messages.AckResponse,
@@ -242,6 +243,65 @@ class WorkerClient:
             _messages.ExecuteRequest(id=self._allocate(), result_dir=os.fspath(result_dir))
         )
         return answer
+
+    def execute_stream(
+        self,
+        *,
+        result_dir: str | os.PathLike[str],
+        max_checkpoints: int,
+        answer: Callable[[_messages.CheckpointMessage], bool] | None = None,
+    ) -> tuple[list[_messages.CheckpointMessage], _messages.ExecuteResponse | _messages.FailureResponse]:
+        """Sends ``execute_stream`` and answers each checkpoint as Metewand would: ``continue`` is
+        what ``answer`` returns for it (True by default), and False for the last allowed one.
+        Returns the checkpoints in order and the final answer. Raises ``WorkerProtocolError`` for a
+        checkpoint that breaks the stream's rules: another id, a number out of order or past
+        ``max_checkpoints``, one after ``continue: false``, or a manifest elsewhere than
+        ``checkpoints/<n>/result.json``."""
+        request = _messages.ExecuteStreamRequest(
+            id=self._allocate(), max_checkpoints=max_checkpoints, result_dir=os.fspath(result_dir)
+        )
+        line = encode_message(request.to_dict())
+        checkpoints: list[_messages.CheckpointMessage] = []
+        stopped = False
+        while True:
+            value = self.send_line(line)
+            if not isinstance(value, dict) or value.get("id") != request.id:
+                got = value.get("id") if isinstance(value, dict) else value
+                raise WorkerProtocolError(
+                    f"execute_stream {request.id!r} was answered with the id {got!r}"
+                )
+            if "ok" in value:
+                model = _messages.FailureResponse if value["ok"] is False else _messages.ExecuteResponse
+                try:
+                    final: _messages.ExecuteResponse | _messages.FailureResponse = model.from_dict(value)
+                except ModelError as error:
+                    raise WorkerProtocolError(
+                        f"the answer to execute_stream is not a valid {model.__name__}: {error}"
+                    ) from None
+                return checkpoints, final
+            try:
+                checkpoint = _messages.CheckpointMessage.from_dict(value)
+            except ModelError as error:
+                raise WorkerProtocolError(f"not a valid checkpoint message: {error}") from None
+            number = len(checkpoints) + 1
+            if stopped:
+                raise WorkerProtocolError(f"checkpoint {checkpoint.checkpoint} came after continue false")
+            if checkpoint.checkpoint != number or number > max_checkpoints:
+                raise WorkerProtocolError(
+                    f"checkpoint {checkpoint.checkpoint} came where checkpoint {number} of at most "
+                    f"{max_checkpoints} belongs"
+                )
+            expected = f"checkpoints/{number}/result.json"
+            if checkpoint.result.manifest != expected:
+                raise WorkerProtocolError(
+                    f"checkpoint {number} names its manifest {checkpoint.result.manifest!r}, "
+                    f"not {expected!r}"
+                )
+            checkpoints.append(checkpoint)
+            go_on = (answer(checkpoint) if answer is not None else True) and number < max_checkpoints
+            stopped = not go_on
+            reply = _messages.CheckpointAnswer(checkpoint=number, continue_=go_on, id=request.id)
+            line = encode_message(reply.to_dict())
 
     def reset(self) -> _messages.AckResponse | _messages.FailureResponse:
         """Sends ``reset``."""

@@ -50,6 +50,7 @@ from .models import worker_protocol_message as _messages
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import IO, Any, BinaryIO, ClassVar, Literal, NoReturn, TextIO
 
@@ -206,6 +207,33 @@ class Implementation(Worker):
         WorkerError to report a failure.
         """
 
+    def execute_stream(
+        self, result: Output, checkpoint: Callable[[], bool]
+    ) -> dict[str, Any] | None:
+        """Solves the problem as ``execute`` does, handing over the points of its convergence
+        profile on the way; override it to stream (the worker then reports ``streaming_profile``).
+
+        Whenever what ``result`` holds (its files and ``result.data``) is an answer worth judging,
+        call ``checkpoint()``: the SDK copies it into ``checkpoints/<n>/`` of the result directory,
+        tells Metewand, and blocks until Metewand has sealed it and answers. The clock is stopped
+        while it waits. ``checkpoint()`` returns whether to go on: on False, return (the last
+        allowed checkpoint, or a budget nearly spent), and calling it again is an error. What
+        ``result`` holds when the method returns is the final result, judged as ``execute``'s::
+
+            def execute_stream(self, result, checkpoint):
+                x = self.start
+                for iteration in range(self.iterations):
+                    x = self.step(x)
+                    result.data = {"x": x}
+                    if iteration % 10 == 9 and not checkpoint():
+                        break
+                result.data = {"x": x}
+
+        The copy is made inside the timed window, so keep a checkpoint's files small. The default
+        does not stream.
+        """
+        raise NotImplementedError("this implementation does not stream")
+
     def reset(self) -> None:
         """Forgets what ``prepare`` set up, so the process can serve another attempt.
 
@@ -285,8 +313,8 @@ def serve(
         worker = worker()
     if log is None:
         log = sys.stderr
-    session = _Session(worker, responses, log)
     reader = FrameReader(requests)
+    session = _Session(worker, responses, log, reader)
     while True:
         try:
             line = reader.read_frame()
@@ -301,6 +329,9 @@ def serve(
         except _ResponsesClosed as error:
             _log(log, f"metewand: cannot write a response: {error}; exiting with status 1")
             return EXIT_END_OF_INPUT
+        except _StreamLost as lost:
+            _log(log, f"metewand: {lost}; exiting with status {lost.status}")
+            return lost.status
         if status is not None:
             return status
 
@@ -384,6 +415,16 @@ class _ResponsesClosed(Exception):
     """The response stream refused a write; nothing more can be answered."""
 
 
+class _StreamLost(BaseException):
+    """A checkpoint's answer could not be read: the stream of requests broke or ended. A
+    ``BaseException``, so that an author's ``except Exception`` around ``checkpoint()`` cannot
+    swallow it: nothing more can be answered."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class _Misuse(Exception):
     """A worker broke a rule of the SDK (a wrong return value, say); answered as internal_error
     with this message alone, since a traceback into the SDK would not help."""
@@ -398,6 +439,7 @@ _REQUEST_MODELS: dict[str, Any] = {
     "materialize": _messages.MaterializeRequest,
     "prepare": _messages.PrepareRequest,
     "execute": _messages.ExecuteRequest,
+    "execute_stream": _messages.ExecuteStreamRequest,
     "reset": _messages.ResetRequest,
     "evaluate": _messages.EvaluateRequest,
     "shutdown": _messages.ShutdownRequest,
@@ -405,7 +447,7 @@ _REQUEST_MODELS: dict[str, Any] = {
 
 _ROLE_METHODS = {
     "dataset_materializer": ("materialize",),
-    "implementation": ("prepare", "execute", "reset"),
+    "implementation": ("prepare", "execute", "execute_stream", "reset"),
     "problem_evaluator": ("evaluate",),
 }
 
@@ -413,8 +455,11 @@ _ROLE_METHODS = {
 class _Session:
     """One worker's side of a protocol session: state and one handler per request."""
 
-    def __init__(self, worker: Worker, responses: BinaryIO, log: TextIO) -> None:
+    def __init__(
+        self, worker: Worker, responses: BinaryIO, log: TextIO, requests: FrameReader
+    ) -> None:
         self._worker = worker
+        self._requests = requests
         self._role = worker.role
         self._responses = responses
         self._log = log
@@ -562,7 +607,7 @@ class _Session:
         self._greeted = True
         _preload()
         return _messages.HelloResponse(
-            capabilities=list(self._worker.capabilities),
+            capabilities=_capabilities(self._worker),
             id=request.id,
             protocol=PROTOCOL_VERSION,
             sdk=_common.SdkInfo(name=SDK_NAME, version=__version__),
@@ -626,6 +671,31 @@ class _Session:
             statistics=statistics,
         )
 
+    def _execute_stream(self, request: _messages.ExecuteStreamRequest) -> Any:
+        from .artifacts import RESULT_MANIFEST, Output, write_result_manifest
+
+        worker: Implementation = self._worker  # type: ignore[assignment]
+        if not _streams(worker):
+            raise WorkerError(
+                UNSUPPORTED_OPERATION, "this implementation does not stream: it has no execute_stream"
+            )
+        if not self._prepared:
+            raise WorkerError(INVALID_REQUEST, "execute_stream needs a successful prepare first")
+        output = Output(request.result_dir, RESULT_MANIFEST)
+        stream = _Stream(self, request, output, worker.schema)
+        started = perf_counter_ns()
+        statistics = worker.execute_stream(output, stream.checkpoint)
+        elapsed = perf_counter_ns() - started
+        statistics = _check_statistics(statistics)
+        output.close_files()
+        _output_step(write_result_manifest, output.dir, output.data, schema=worker.schema, streamed=True)
+        return _messages.ExecuteResponse(
+            id=request.id,
+            implementation_time_ns=min(elapsed, 2**53 - 1),
+            result=_messages.ManifestRef(manifest=RESULT_MANIFEST),
+            statistics=statistics,
+        )
+
     def _reset(self, request: _messages.ResetRequest) -> Any:
         self._prepared = False
         self._worker.reset()  # type: ignore[attr-defined]
@@ -649,6 +719,89 @@ class _Session:
         return _messages.EvaluateResponse(id=request.id, verdict=verdict)
 
 
+def _streams(worker: Worker) -> bool:
+    """Whether an implementation overrides ``execute_stream``."""
+    method = getattr(type(worker), "execute_stream", None)
+    return method is not None and method is not Implementation.execute_stream
+
+
+def _capabilities(worker: Worker) -> list[Capability]:
+    """What ``hello`` reports: the class's ``capabilities``, and ``streaming_profile`` for an
+    implementation that streams."""
+    reported: list[Capability] = list(getattr(worker, "capabilities", ()))
+    if _streams(worker) and "streaming_profile" not in reported:
+        reported.append("streaming_profile")
+    return reported
+
+
+class _Stream:
+    """One ``execute_stream``: its checkpoints, each copied, announced and answered in turn."""
+
+    def __init__(
+        self,
+        session: _Session,
+        request: _messages.ExecuteStreamRequest,
+        output: Output,
+        schema: str | None,
+    ) -> None:
+        self._session = session
+        self._id = request.id
+        self._max = request.max_checkpoints
+        self._output = output
+        self._schema = schema
+        self._sent = 0
+        self._stopped = False
+
+    def checkpoint(self) -> bool:
+        """Writes what the output holds as the next checkpoint, and waits for its answer."""
+        from .artifacts import copy_checkpoint
+
+        if self._stopped:
+            raise _Misuse("checkpoint() was called after it returned False; return instead")
+        number = self._sent + 1
+        self._output.close_files()
+        try:
+            manifest = copy_checkpoint(self._output, number, schema=self._schema)
+        except OSError as error:
+            raise _Misuse(f"checkpoint {number} cannot be written: {error}") from None
+        except ValueError as error:
+            raise _Misuse(str(error)) from None
+        message = _messages.CheckpointMessage(
+            checkpoint=number, id=self._id, result=_messages.ManifestRef(manifest=manifest)
+        )
+        self._session._send(encode_message(message.to_dict()))
+        self._sent = number
+        answer = self._answer(number)
+        if not answer.continue_ or number >= self._max:
+            self._stopped = True
+        return answer.continue_ and not self._stopped
+
+    def _answer(self, number: int) -> _messages.CheckpointAnswer:
+        try:
+            line = self._session._requests.read_frame()
+        except FrameError as error:
+            raise _StreamLost(
+                f"cannot read the answer to checkpoint {number}: {error}", EXIT_UNANSWERABLE
+            ) from None
+        if line is None:
+            raise _StreamLost(
+                f"the requests ended before checkpoint {number} was answered", EXIT_END_OF_INPUT
+            )
+        try:
+            answer = _messages.CheckpointAnswer.from_dict(parse(line))
+        except (CanonicalJSONError, ModelError) as error:
+            raise _StreamLost(
+                f"checkpoint {number} was answered with something else: {error}", EXIT_UNANSWERABLE
+            ) from None
+        if answer.id != self._id or answer.checkpoint != number:
+            raise _StreamLost(
+                f"checkpoint {number} of request {self._id!r} was answered as checkpoint "
+                f"{answer.checkpoint} of request {answer.id!r}",
+                EXIT_UNANSWERABLE,
+            )
+        return answer
+
+
 def _preload() -> None:
     """Loads, and uses once, everything the requests after ``hello`` need.
 
@@ -659,6 +812,7 @@ def _preload() -> None:
     runs until a worker is greeted.
     """
     import hashlib
+    import shutil  # noqa: F401  (a checkpoint's copy)
     import stat  # noqa: F401
     import traceback  # noqa: F401
     from pathlib import Path  # noqa: F401
