@@ -319,6 +319,7 @@ impl<'r> CampaignPlan<'r> {
                     implementation.parameters(),
                     attempt.implementation_seed,
                     attempt.repetition,
+                    problem.profile_for(implementation),
                 ),
                 problem: attempt.problem,
                 dataset: attempt.dataset,

@@ -209,7 +209,9 @@ pub fn dataset_key(
 
 /// The stable id of a campaign's attempt: one cell (problem contract and parameters, dataset key, implementation
 /// worker and parameters, implementation seed) and its repetition, from 1. The dataset's name, seed and
-/// materializer enter through its key, the problem's evaluator and schemas through its contract id.
+/// materializer enter through its key, the problem's evaluator and schemas through its contract id. `profile` is the
+/// most checkpoints of a streamed attempt ([`Problem::profile_for`](crate::repository::Problem::profile_for)).
+#[allow(clippy::too_many_arguments, reason = "each argument is one part of the preimage, named as it is there")]
 pub fn attempt_id(
     contract_id: &ProblemContractId,
     problem_parameters: &JsonObject,
@@ -218,8 +220,9 @@ pub fn attempt_id(
     implementation_parameters: &JsonObject,
     implementation_seed: SafeUint,
     repetition: u64,
+    profile: Option<u64>,
 ) -> AttemptId {
-    let preimage = json!({
+    let mut preimage = json!({
         "contract_id": contract_id.as_str(),
         "dataset_key": dataset_key.as_str(),
         "implementation": implementation.as_str(),
@@ -228,5 +231,10 @@ pub fn attempt_id(
         "problem_parameters": problem_parameters,
         "repetition": repetition,
     });
+    // A streamed attempt is timed otherwise than its one-shot twin: it is another attempt. An attempt that does not
+    // stream keeps the seven-key preimage, so that no earlier id changes.
+    if let Some(checkpoints) = profile {
+        preimage["profile"] = json!({ "checkpoints": checkpoints });
+    }
     identity(format!("mw1-attempt-{}", digest(&preimage)))
 }

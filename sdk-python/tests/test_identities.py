@@ -243,7 +243,8 @@ def seeds_of(axis: Any) -> list[int]:
 def expected_attempts(root: Path, campaign: str) -> list[str]:
     """Every attempt of `[campaigns.NAME]` in plan order, with its id: SHA-256 of the canonical
     {"contract_id", "dataset_key", "implementation", "implementation_parameters", "implementation_seed",
-    "problem_parameters", "repetition"}, `implementation` being the worker's resolved identity."""
+    "problem_parameters", "repetition"}, `implementation` being the worker's resolved identity, and
+    "profile" {"checkpoints"} added for an attempt that streams."""
     manifest = tomllib.loads((root / "metewand.toml").read_text(encoding="utf-8"))
     spec = manifest["campaigns"][campaign]
     dataset_seeds = seeds_of(spec.get("dataset_seeds"))
@@ -272,6 +273,9 @@ def expected_attempts(root: Path, campaign: str) -> list[str]:
                                 "problem_parameters": manifest["problems"][problem].get("parameters", {}),
                                 "repetition": repetition,
                             }
+                            profile = manifest["problems"][problem].get("profile")
+                            if profile and "streaming_profile" in declared.get("capabilities", []):
+                                preimage["profile"] = {"checkpoints": profile["checkpoints"]}
                             attempt_id = "mw1-attempt-" + sha256_hex(preimage)
                             lines.append(
                                 f"attempt {attempt_id} {problem} {dataset} {dataset_seed} {implementation} "
@@ -280,15 +284,16 @@ def expected_attempts(root: Path, campaign: str) -> list[str]:
     return lines
 
 
-def test_the_example_campaign_attempt_ids_agree(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("campaign", "count"), [("main", 48), ("profile", 36)])
+def test_the_example_campaign_attempt_ids_agree(tmp_path: Path, campaign: str, count: int) -> None:
     completed = subprocess.run(
-        [metewand_binary(), "campaign", "plan", str(EXAMPLE), "main", "--list", "--state-dir", str(tmp_path)],
+        [metewand_binary(), "campaign", "plan", str(EXAMPLE), campaign, "--list", "--state-dir", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
     printed = [line for line in completed.stdout.splitlines() if line.startswith("attempt ")]
-    expected = expected_attempts(EXAMPLE, "main")
-    assert len(expected) == 48
+    expected = expected_attempts(EXAMPLE, campaign)
+    assert len(expected) == count
     assert printed == expected

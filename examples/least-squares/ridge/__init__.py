@@ -7,6 +7,7 @@ Matrices are lists of rows; nothing here needs more than the standard library.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 Matrix = list[list[float]]
@@ -66,6 +67,14 @@ def cholesky_solve(gram: Matrix, rhs: Vector) -> Vector:
 
 def conjugate_gradient(gram: Matrix, rhs: Vector, iterations: int) -> tuple[Vector, int]:
     """At most `iterations` steps of conjugate gradients on gram x = rhs, from x = 0; returns x and the steps taken."""
+    x, steps = [0.0] * len(rhs), 0
+    for x, steps in conjugate_gradient_steps(gram, rhs, iterations):
+        pass
+    return x, steps
+
+
+def conjugate_gradient_steps(gram: Matrix, rhs: Vector, iterations: int) -> Iterator[tuple[Vector, int]]:
+    """The iterates of `conjugate_gradient`, each with the number of steps taken to it (from 1)."""
     n = len(rhs)
     x = [0.0] * n
     residual = list(rhs)
@@ -81,7 +90,12 @@ def conjugate_gradient(gram: Matrix, rhs: Vector, iterations: int) -> tuple[Vect
         direction = [ri + (new_norm / norm) * di for ri, di in zip(residual, direction)]
         norm = new_norm
         steps += 1
-    return x, steps
+        yield x, steps
+
+
+def residual_norm(gram: Matrix, rhs: Vector, x: Vector) -> float:
+    """|gram x - rhs|: how far x is from solving the normal equations."""
+    return math.sqrt(sum((sum(g * xi for g, xi in zip(row, x)) - r) ** 2 for row, r in zip(gram, rhs)))
 
 
 def objective(a: Matrix, b: Vector, lam: float, x: Vector) -> float:

@@ -474,6 +474,34 @@ fn the_direct_solver_reaches_the_verdict_in_place_and_a_second_attempt_reuses_th
 }
 
 #[test]
+fn the_conjugate_gradient_streams_a_profile_whose_residual_falls_as_its_time_grows() {
+    let bench = Bench::new();
+    let mut args = bench.args("cg", "profile");
+    let problem = args.iter().position(|arg| arg == "ridge").unwrap();
+    args[problem] = "ridge-profile".to_owned();
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", text(&output.stderr));
+    let record = record(&bench.out("profile"));
+    assert_eq!(record["implementation"]["selected"], json!(["streaming_profile"]));
+    let profile = record["implementation"]["profile"].as_array().expect("a profile");
+    assert!(profile.len() >= 10, "{profile:?}");
+    let times: Vec<u64> = profile.iter().map(|point| point["time_ns"].as_u64().unwrap()).collect();
+    assert!(times.windows(2).all(|pair| pair[0] < pair[1]), "the times grow: {times:?}");
+    let residuals: Vec<f64> = profile.iter().map(|point| point["metrics"]["residual"].as_f64().unwrap()).collect();
+    // Conjugate gradients on this dataset: the residual falls at each checkpoint until it is at rounding level.
+    for pair in residuals.windows(2) {
+        assert!(pair[1] < pair[0] || pair[0] < 1e-9, "the residual falls: {residuals:?}");
+    }
+    assert!(residuals[0] > 1.0 && *residuals.last().unwrap() < 1e-9, "{residuals:?}");
+    let verdicts: Vec<&str> = profile.iter().map(|point| point["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts[0], "not_reached");
+    assert_eq!(*verdicts.last().unwrap(), "reached");
+    // The execute phase is the executor's time, the held intervals left out: the last checkpoint came within it.
+    let execute = record["phases"].as_array().unwrap().iter().find(|phase| phase["phase"] == "execute").unwrap();
+    assert!(execute["duration_ns"].as_u64().unwrap() >= *times.last().unwrap(), "{execute}");
+}
+
+#[test]
 fn too_few_iterations_do_not_reach_the_verdict() {
     let bench = Bench::empty();
     let out = bench.out("attempt");

@@ -230,7 +230,7 @@ impl<'r> AttemptPlan<'r> {
 
     /// Whether the implementation streams: its problem has a `profile` and it declares `streaming_profile`.
     pub fn streams(&self) -> bool {
-        self.problem.profile().is_some() && self.implementation.capabilities().contains(&Capability::StreamingProfile)
+        self.problem.profile_for(self.implementation).is_some()
     }
 
     fn worker(&self, name: &str) -> &'r Worker {

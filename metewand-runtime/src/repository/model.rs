@@ -206,6 +206,11 @@ impl Problem {
     pub fn profile(&self) -> Option<u64> {
         self.profile
     }
+    /// The most checkpoints `implementation` streams on this problem: the `profile`'s, when the implementation
+    /// declares `streaming_profile`; `None` when it executes in one shot.
+    pub fn profile_for(&self, implementation: &Implementation) -> Option<u64> {
+        self.profile.filter(|_| implementation.capabilities.contains(&Capability::StreamingProfile))
+    }
     /// What its implementations are ranked by (`timed`, default `execute`): not part of its contract, since
     /// it changes nothing a worker does.
     pub fn timed(&self) -> Timed {

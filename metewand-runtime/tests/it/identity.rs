@@ -219,6 +219,7 @@ fn attempt_ids_hash_their_cell_and_repetition() {
         implementation.parameters(),
         seed,
         2,
+        None,
     );
     let preimage = json!({
         "contract_id": problem.contract_id().as_str(),
@@ -240,6 +241,24 @@ fn attempt_ids_hash_their_cell_and_repetition() {
         implementation.parameters(),
         seed,
         3,
+        None,
     );
     assert_ne!(other, id, "each repetition is its own attempt");
+    let streamed = attempt_id(
+        problem.contract_id(),
+        problem.parameters(),
+        &key,
+        worker.identity(),
+        implementation.parameters(),
+        seed,
+        2,
+        Some(20),
+    );
+    let mut preimage = preimage;
+    preimage["profile"] = json!({"checkpoints": 20});
+    assert_eq!(
+        streamed.as_str(),
+        format!("mw1-attempt-{}", canonical_hash(&preimage)),
+        "a streamed attempt is another"
+    );
 }

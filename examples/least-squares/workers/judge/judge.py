@@ -1,7 +1,8 @@
 """The problem evaluator: recomputes the answer's objective, solves for the optimum, and compares them.
 
 The verdict is "reached" when the relative gap to the optimum is within the problem's tolerance, "not_reached"
-when it is not, and "invalid" when the result is not a vector of the right length.
+when it is not, and "invalid" when the result is not a vector of the right length. The metrics also carry the
+residual |(A^T A + lambda I) x - A^T b| of the answer, computed here rather than taken from the implementation.
 """
 
 import json
@@ -20,13 +21,14 @@ class Judge(metewand.Evaluator):
         with result.open(result.data["solution"]) as file:
             x = json.load(file).get("x")
         if not (isinstance(x, list) and len(x) == len(a[0]) and all(isinstance(v, (int, float)) for v in x)):
-            return "invalid", {"objective": 0.0, "optimum": 0.0, "relative_gap": 0.0}
+            return "invalid", {"objective": 0.0, "optimum": 0.0, "relative_gap": 0.0, "residual": 0.0}
         gram, rhs = ridge.normal_equations(a, b, lam)
         optimum = ridge.objective(a, b, lam, ridge.cholesky_solve(gram, rhs))
         value = ridge.objective(a, b, lam, x)
         gap = (value - optimum) / max(optimum, math.ulp(1.0))
         verdict = "reached" if gap <= tolerance else "not_reached"
-        return verdict, {"objective": value, "optimum": optimum, "relative_gap": gap}
+        residual = ridge.residual_norm(gram, rhs, x)
+        return verdict, {"objective": value, "optimum": optimum, "relative_gap": gap, "residual": residual}
 
 
 if __name__ == "__main__":
