@@ -1,8 +1,11 @@
 //! `results.csv` and `results.jsonl`: one row per planned attempt that has a valid record, in plan order. The
 //! columns are those of [`FIXED_COLUMNS`], then every numeric metric any record has as `metric.<name>` (sorted),
 //! then `peak_memory_bytes` (the implementation's peak resident memory as `wait4` reported it, empty when its
-//! session did not end cleanly) and `started_at`. Both files are written atomically, from the rows of the reading
-//! that writes the campaign table ([`crate::table`]).
+//! session did not end cleanly) and `started_at`; `results.jsonl` adds `profile`, a streamed attempt's checkpoints as
+//! its record has them (null for an attempt that did not stream). `profiles.csv`: one row per checkpoint of every
+//! streamed attempt, in plan order then checkpoint order: [`PROFILE_COLUMNS`], then every numeric metric any
+//! checkpoint has as `metric.<name>` (sorted). The files are written atomically, from the rows of the reading that
+//! writes the campaign table ([`crate::table`]).
 
 use std::io;
 use std::path::Path;
@@ -19,6 +22,22 @@ use crate::table::{TableBuilder, TableRows};
 pub const RESULTS_CSV: &str = "results.csv";
 /// The JSON Lines file.
 pub const RESULTS_JSONL: &str = "results.jsonl";
+/// The checkpoints of streamed attempts, a row each.
+pub const PROFILES_CSV: &str = "profiles.csv";
+
+/// The first columns of `profiles.csv`.
+pub const PROFILE_COLUMNS: [&str; 10] = [
+    "attempt_id",
+    "problem",
+    "dataset",
+    "dataset_seed",
+    "implementation",
+    "implementation_seed",
+    "repetition",
+    "checkpoint",
+    "time_ns",
+    "verdict",
+];
 
 /// The first columns of both exports.
 pub const FIXED_COLUMNS: [&str; 16] = [
@@ -124,15 +143,54 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
     .map_err(io(RESULTS_CSV))?;
     write_atomically(folder, RESULTS_JSONL, |out| {
         for &slot in &recorded {
-            let map = row(&rows, slot);
+            let mut map = row(&rows, slot);
+            let profile = rows.profiles.get(&slot).map_or(Ok(Value::Null), serde_json::to_value);
+            map.insert("profile".to_owned(), profile.map_err(io::Error::other)?);
             serde_json::to_writer(&mut *out, &Value::Object(map)).map_err(io::Error::other)?;
             out.write_all(b"\n")?;
         }
         Ok(())
     })
     .map_err(io(RESULTS_JSONL))?;
+    write_profiles(folder, &rows).map_err(io(PROFILES_CSV))?;
     // The table is a cache of what this reading found: failing to write it loses nothing.
     let _ = rows.write(folder, &plan_bytes, &file.name, &file.repository);
     status.repository = file.repository;
     Ok(status)
+}
+
+/// `profiles.csv`, from a reading's rows.
+fn write_profiles(folder: &Path, rows: &TableRows) -> io::Result<()> {
+    let metrics: std::collections::BTreeSet<&str> = rows
+        .profiles
+        .values()
+        .flatten()
+        .flat_map(|point| point.metrics.iter().filter(|(_, value)| value.is_number()).map(|(name, _)| name.as_str()))
+        .collect();
+    let mut columns: Vec<String> = PROFILE_COLUMNS.iter().map(|name| (*name).to_owned()).collect();
+    columns.extend(metrics.iter().map(|name| format!("metric.{name}")));
+    write_atomically(folder, PROFILES_CSV, |out| {
+        writeln!(out, "{}", columns.join(","))?;
+        for (&slot, points) in &rows.profiles {
+            let attempt = row(rows, slot);
+            for point in points {
+                let mut fields: Vec<String> =
+                    PROFILE_COLUMNS[..7].iter().map(|column| csv_field(&attempt[*column])).collect();
+                fields.push(point.checkpoint.to_string());
+                fields.push(point.time_ns.to_string());
+                fields.push(point.verdict.to_string());
+                for name in &metrics {
+                    fields.push(
+                        point
+                            .metrics
+                            .get(*name)
+                            .filter(|value| value.is_number())
+                            .map_or_else(String::new, Value::to_string),
+                    );
+                }
+                writeln!(out, "{}", fields.join(","))?;
+            }
+        }
+        Ok(())
+    })
 }

@@ -1,7 +1,7 @@
 //! The campaign folder: `campaign.json` (the plan and the environment of each run), `attempts/<attempt id>/`
 //! (ordinary attempt folders), `datasets/<key>.json` (each materialization's record, its session's folder beside
-//! it as `datasets/<key>/`), `results.csv` and `results.jsonl`, and `.lock`, held with `flock` by the one run
-//! writing the folder (released by the kernel however that run ends, even by SIGKILL).
+//! it as `datasets/<key>/`), `results.csv`, `results.jsonl` and `profiles.csv`, and `.lock`, held with `flock` by
+//! the one run writing the folder (released by the kernel however that run ends, even by SIGKILL).
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};

@@ -153,6 +153,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
             peak_rss_bytes: implementation.resources.as_ref().map(|resources| resources.peak_rss_bytes),
             session: implementation.session.clone(),
             cpus: implementation.cpus.clone(),
+            profile: implementation.profile.clone(),
         },
         evaluator: session(&record.evaluator.worker_id, &record.evaluator.program),
         phases: record

@@ -14,6 +14,7 @@ use std::sync::Mutex;
 
 use metewand_protocol::Phase;
 use metewand_protocol::common::Role;
+use metewand_protocol::generated::attempt_record::ProfilePoint;
 use metewand_protocol::generated::campaign_table::{self as table, CampaignTable, Columns};
 use metewand_runtime::Sha256Digest;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
@@ -60,6 +61,8 @@ struct Building {
     columns: Columns,
     /// By name, a column as long as the plan.
     metrics: BTreeMap<String, Vec<Value>>,
+    /// By row, a streamed attempt's checkpoints.
+    profiles: BTreeMap<usize, Vec<ProfilePoint>>,
 }
 
 impl TableBuilder {
@@ -100,7 +103,8 @@ impl TableBuilder {
             program: vec![None; count],
             program_sha256: vec![None; count],
         };
-        TableBuilder { building: Mutex::new(Building { strings, columns, metrics: BTreeMap::new() }) }
+        let building = Building { strings, columns, metrics: BTreeMap::new(), profiles: BTreeMap::new() };
+        TableBuilder { building: Mutex::new(building) }
     }
 
     /// Fills row `slot` from `entry`, the index entry of its record: its phases added up as `results.load` adds
@@ -129,7 +133,10 @@ impl TableBuilder {
         let failure = entry.failure.as_ref();
         let program = implementation.program.as_ref();
         let mut building = self.building.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let Building { strings, columns, metrics } = &mut *building;
+        let Building { strings, columns, metrics, profiles } = &mut *building;
+        if !implementation.profile.is_empty() {
+            profiles.insert(slot, implementation.profile.clone());
+        }
         let count = columns.attempt_id.len();
         columns.record_size[slot] = Some(entry.record.size);
         columns.record_sha256[slot] = Some(entry.record.sha256.clone());
@@ -164,9 +171,9 @@ impl TableBuilder {
 
     /// The rows, once the reading is over.
     pub(crate) fn finish(self) -> TableRows {
-        let Building { strings, columns, metrics } =
+        let Building { strings, columns, metrics, profiles } =
             self.building.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        TableRows { strings: strings.texts, columns, metrics }
+        TableRows { strings: strings.texts, columns, metrics, profiles }
     }
 }
 
@@ -176,6 +183,8 @@ pub(crate) struct TableRows {
     pub(crate) columns: Columns,
     /// By name, a column as long as the plan, null where a row's record has no such metric.
     pub(crate) metrics: BTreeMap<String, Vec<Value>>,
+    /// By row, a streamed attempt's checkpoints (not in the table: the exports carry them).
+    pub(crate) profiles: BTreeMap<usize, Vec<ProfilePoint>>,
 }
 
 impl TableRows {
@@ -187,7 +196,7 @@ impl TableRows {
     /// Writes the table (atomically) to `folder`'s index folder: the table of `plan_bytes`, the bytes of
     /// `campaign.json` whose attempts it was made with, of campaign `name` in `repository`.
     pub(crate) fn write(self, folder: &Path, plan_bytes: &[u8], name: &str, repository: &str) -> io::Result<()> {
-        let TableRows { strings, columns, metrics } = self;
+        let TableRows { strings, columns, metrics, .. } = self;
         let invalid =
             |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("the table's {what} is not valid"));
         let table = CampaignTable {

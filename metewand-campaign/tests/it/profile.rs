@@ -92,6 +92,29 @@ fn a_streamed_attempt_records_each_checkpoint_judged_with_the_executors_time_to_
         .count();
     assert_eq!(evaluations, 4);
 
+    // The exports: results.jsonl carries the profile, profiles.csv has a row per checkpoint.
+    let folder = bench.folder("out");
+    let rows: Vec<Value> = fs::read_to_string(folder.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let exported = rows.iter().find(|row| row["implementation"] == "stream").unwrap();
+    assert_eq!(&exported["profile"], &streamed["implementation"]["profile"]);
+    let other = rows.iter().find(|row| row["implementation"] == "solve").unwrap();
+    assert_eq!(other["profile"], Value::Null);
+    let csv = fs::read_to_string(folder.join("profiles.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "attempt_id,problem,dataset,dataset_seed,implementation,implementation_seed,repetition,checkpoint,time_ns,\
+         verdict,metric.error"
+    );
+    assert_eq!(lines.len(), 4, "{csv}");
+    let id = exported["attempt_id"].as_str().unwrap();
+    assert_eq!(lines[1], format!("{id},profiled,small,0,stream,0,1,1,{},not_reached,1", times[0]));
+    assert!(lines[3].ends_with(&format!(",3,{},reached,0.3333333333333333", times[2])), "{csv}");
+
     let one_shot = record(&bench, "out", "solve");
     assert_eq!(one_shot["outcome"], "reached");
     assert_eq!(one_shot["implementation"]["selected"], serde_json::json!(["one_shot"]));

@@ -27,7 +27,7 @@ const LONG_ABOUT: &str = "Campaigns run every implementation on every dataset un
 the attempts of [campaigns.NAME] in metewand.toml (or of the axis flags alone), each with a stable id, run N at a
 time, each distinct dataset materialized once before its attempts. The campaign folder (STATE/campaigns/NAME/ or
 --out) holds campaign.json (the plan and each run's environment), attempts/<attempt id>/ (ordinary attempt folders),
-datasets/<key>.json, results.csv and results.jsonl. Running the same command again resumes: attempts with a record
+datasets/<key>.json, results.csv, results.jsonl and profiles.csv. Running the same command again resumes: attempts with a record
 are skipped (failed ones too, unless --retry-failed; and those whose workers ran another program than their commands find now, say another virtual environment, are named but kept unless --rerun-changed); cancelled, missing and unfinished ones run again.";
 
 /// `metewand campaign`.
@@ -52,7 +52,7 @@ enum Sub {
     #[command(after_help = "exit statuses: 0 every planned attempt is done, 1 some are not, 2 not a campaign \
                             folder or an I/O error")]
     Status(StatusArgs),
-    /// write results.csv and results.jsonl of a campaign folder from its records
+    /// write results.csv, results.jsonl and profiles.csv of a campaign folder from its records
     #[command(after_help = "exit statuses: 0 written, 2 not a campaign folder or an I/O error")]
     Export(StatusArgs),
     /// submit what a campaign still needs to Slurm as job arrays, and exit
@@ -73,7 +73,7 @@ enum Sub {
 const SUBMIT_ABOUT: &str = "Plans the campaign into its folder (which every node must see), writes batch scripts \
 into FOLDER/slurm/<n>/, submits them with `sbatch --parsable`, records the job ids in FOLDER/slurm/<n>/submission.json \
 and exits. One job array materializes the datasets still missing (one a task); arrays of packs of K attempts depend on \
-it (afterany) and run `metewand campaign work` by absolute path; a last job writes results.csv and results.jsonl. \
+it (afterany) and run `metewand campaign work` by absolute path; a last job writes results.csv, results.jsonl and profiles.csv. \
 Arrays are split at the cluster's MaxArraySize. Submitting again submits only what is missing, cancelled, or (with \
 --retry-failed) failed, or (with --rerun-changed) done by another program than the workers' commands find now; it refuses while jobs of an earlier submission are pending or running. `campaign status` shows \
 the jobs' Slurm states; `campaign cancel` ends them.";

@@ -217,7 +217,7 @@ impl<'de> ::serde::Deserialize<'de> for FailureMessage {
             })
     }
 }
-///The implementation's name and worker, how its session served the attempt and the CPUs it ran on (each absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
+///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -233,6 +233,9 @@ pub struct Implementation {
     pub name: ImplementationName,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub peak_rss_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    ///A streamed attempt's checkpoints, each with the executor's time to it and the evaluator's metrics and verdict, as the record has them.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub profile: ::std::vec::Vec<super::attempt_record::ProfilePoint>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",

@@ -11,13 +11,13 @@
 pub struct Job {
     pub first: crate::strict::SafeUint,
     pub job_id: crate::strict::SafeUint,
-    ///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
+    ///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv, results.jsonl and profiles.csv).
     pub kind: JobKind,
     ///Its batch script, relative to the campaign folder.
     pub script: JobScript,
     pub tasks: crate::strict::SafeUint,
 }
-///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
+///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv, results.jsonl and profiles.csv).
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,

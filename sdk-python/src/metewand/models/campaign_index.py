@@ -27,6 +27,7 @@ from metewand._strict import (
 )
 from metewand.models.attempt_record import (
     Cpus,
+    ProfilePoint,
     Session,
     WorkerProgram,
     _failure_kind,
@@ -137,9 +138,9 @@ class CampaignIndex:
     """The entry's format: 1, the only one this version reads."""
 
     implementation: Implementation
-    """The implementation's name and worker, how its session served the attempt and the CPUs it ran
-    on (each absent in entries of records that do not say), what it claimed of its own time, and
-    its peak resident memory when its session ended cleanly.
+    """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
+    and a streamed attempt's profile (each absent in entries of records that do not say), what it
+    claimed of its own time, and its peak resident memory when its session ended cleanly.
     """
 
     metrics: dict[str, Any]
@@ -445,9 +446,9 @@ class Failure:
 
 
 class Implementation:
-    """The implementation's name and worker, how its session served the attempt and the CPUs it ran
-    on (each absent in entries of records that do not say), what it claimed of its own time, and
-    its peak resident memory when its session ended cleanly.
+    """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
+    and a streamed attempt's profile (each absent in entries of records that do not say), what it
+    claimed of its own time, and its peak resident memory when its session ended cleanly.
     """
 
     __slots__ = (
@@ -455,6 +456,7 @@ class Implementation:
         "implementation_time_ns",
         "name",
         "peak_rss_bytes",
+        "profile",
         "program",
         "session",
         "worker_id",
@@ -475,6 +477,11 @@ class Implementation:
 
     peak_rss_bytes: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    profile: list[ProfilePoint] | None
+    """A streamed attempt's checkpoints, each with the executor's time to it and the evaluator's
+    metrics and verdict, as the record has them.
+    """
 
     program: WorkerProgram | None
     """The program the worker's process was running when it answered hello, as the executor found
@@ -511,6 +518,7 @@ class Implementation:
         implementation_time_ns: int | None,
         name: str,
         peak_rss_bytes: int | None,
+        profile: list[ProfilePoint] | None = None,
         program: WorkerProgram | None = None,
         session: Session | None = None,
         worker_id: str,
@@ -524,6 +532,9 @@ class Implementation:
         self.name = check_string(name, "/name", min_length=1)
         self.peak_rss_bytes = (
             None if peak_rss_bytes is None else _safe_uint(peak_rss_bytes, "/peak_rss_bytes")
+        )
+        self.profile = (
+            None if profile is None else check_array(profile, "/profile", check_model, ProfilePoint)
         )
         self.program = None if program is None else check_model(program, "/program", WorkerProgram)
         self.session = None if session is None else check_model(session, "/session", Session)
@@ -554,6 +565,10 @@ class Implementation:
             if fields["peak_rss_bytes"] is None
             else _safe_uint(fields["peak_rss_bytes"], path + "/peak_rss_bytes")
         )
+        if "profile" in fields:
+            model.profile = check_array(fields["profile"], path + "/profile", ProfilePoint._decode)
+        else:
+            model.profile = None
         if "program" in fields:
             model.program = WorkerProgram._decode(fields["program"], path + "/program")
         else:
@@ -573,6 +588,8 @@ class Implementation:
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
         data["peak_rss_bytes"] = self.peak_rss_bytes
+        if self.profile is not None:
+            data["profile"] = [item.to_dict() for item in self.profile]
         if self.program is not None:
             data["program"] = self.program.to_dict()
         if self.session is not None:
@@ -588,6 +605,7 @@ class Implementation:
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.peak_rss_bytes == other.peak_rss_bytes
+            and self.profile == other.profile
             and self.program == other.program
             and self.session == other.session
             and self.worker_id == other.worker_id
@@ -597,8 +615,8 @@ class Implementation:
         return (
             f"Implementation(cpus={self.cpus!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
-            f"peak_rss_bytes={self.peak_rss_bytes!r}, program={self.program!r}, "
-            f"session={self.session!r}, worker_id={self.worker_id!r})"
+            f"peak_rss_bytes={self.peak_rss_bytes!r}, profile={self.profile!r}, "
+            f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"
         )
 
 

@@ -36,7 +36,8 @@ __all__ = ["DEFINITIONS", "Job", "ModelError", "Sessions", "SlurmSubmission"]
 
 _JOB_KIND_VALUES: frozenset[_JobKind] = frozenset({"datasets", "attempts", "export"})
 """What it runs: datasets (an array materializing one dataset a task), attempts (an array running
-one pack of attempts a task) or export (one job writing results.csv and results.jsonl).
+one pack of attempts a task) or export (one job writing results.csv, results.jsonl and
+profiles.csv).
 """
 
 
@@ -236,8 +237,8 @@ class Job:
 
     kind: Literal["datasets", "attempts", "export"]
     """What it runs: datasets (an array materializing one dataset a task), attempts (an array
-    running one pack of attempts a task) or export (one job writing results.csv and
-    results.jsonl).
+    running one pack of attempts a task) or export (one job writing results.csv, results.jsonl
+    and profiles.csv).
     """
 
     script: str
