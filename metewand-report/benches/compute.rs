@@ -53,6 +53,8 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             worker_id: format!("mw1-resolved-worker-{implementation:064x}"),
                             program: None,
                             metrics: vec![(0, draw)],
+                            profile: Vec::new(),
+                            reached_seconds: (outcome == Outcome::Reached).then_some(seconds),
                         }),
                     });
                 }

@@ -138,7 +138,8 @@ pub struct Comparison {
 /// (problem, dataset, dataset seed, implementation, implementation seed) by name.
 type CellKey<'r> = (&'r str, &'r str, u64, &'r str, u64);
 
-/// Each cell's ranked times (the problem's `timed`) of attempts with a verdict, in plan order of first appearance.
+/// Each cell's ranked times (the problem's `timed`) of attempts with a verdict (a streamed attempt's time to
+/// `reached`, when it reached), in plan order of first appearance.
 fn cells(records: &Records) -> (Vec<CellKey<'_>>, HashMap<CellKey<'_>, Vec<f64>>) {
     let mut order = Vec::new();
     let mut times: HashMap<CellKey<'_>, Vec<f64>> = HashMap::new();
@@ -154,7 +155,7 @@ fn cells(records: &Records) -> (Vec<CellKey<'_>>, HashMap<CellKey<'_>, Vec<f64>>
             order.push(key);
             Vec::new()
         });
-        if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.timed_seconds) {
+        if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.compared_seconds()) {
             entry.push(seconds);
         }
     }

@@ -288,6 +288,17 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
         svg::profile(&format!("profile-{index}"), section),
         section.profile.instances
     );
+    for (curve, curves) in section.curves.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<figure>{}<figcaption>Convergence: <code>{}</code> of each checkpoint the implementations streamed, \
+             against the executor's time to it (the worker held stopped while each was sealed is not counted). \
+             Lines join the medians over dataset seeds and repetitions, checkpoint by checkpoint; bands span the \
+             quartiles.</figcaption></figure>",
+            svg::curves(&format!("curves-{index}-{curve}"), &section.problem, curves),
+            escape(&curves.metric)
+        );
+    }
     let _ = writeln!(
         out,
         "<figure>{}<figcaption>The ranked time ({}) of each attempt with a verdict, per implementation and dataset, on a \

@@ -8,7 +8,8 @@
 //! - [`Report::new`] builds the report: the plan against what was done, failures by role, phase and kind with
 //!   links to their logs, per problem the implementation × dataset table (verdict counts, success rate, execute
 //!   time median [IQR] with a bootstrap 95% interval of the median, median of each numeric metric), performance
-//!   profiles, execute times and failures as plots, the environment and the identities. [`render`] writes it as
+//!   profiles, execute times and failures as plots, each metric of streamed attempts against time (their
+//!   convergence curves), the environment and the identities. [`render`] writes it as
 //!   one self-contained HTML file, Markdown, CSV or JSON.
 //! - [`Comparison`] matches two folders' attempts by cell and gives each cell a ratio of median execute times
 //!   with a bootstrap interval, a Mann–Whitney U p-value and a verdict.
@@ -42,6 +43,7 @@
 #![forbid(unsafe_code)]
 
 pub mod compare;
+pub mod curves;
 pub mod error;
 pub mod html;
 pub mod load;

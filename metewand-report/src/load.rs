@@ -85,12 +85,41 @@ pub struct Recorded {
     pub program: Option<(String, String)>,
     /// Numeric metrics: index into [`Records::metrics`], value.
     pub metrics: Vec<(u32, f64)>,
+    /// A streamed attempt's checkpoints, in order (empty for an attempt that did not stream).
+    pub profile: Vec<Checkpoint>,
+    /// The time to `reached`, in seconds, of an attempt whose verdict is `reached`: a streamed attempt's time to
+    /// its first checkpoint judged `reached` (its whole ranked time when only its final result was), any other's
+    /// ranked time. With `prepare+execute` ranked, a checkpoint's time counts from `prepare`'s start.
+    pub reached_seconds: Option<f64>,
+}
+
+/// One checkpoint of a streamed attempt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Its number, from 1.
+    pub number: u64,
+    /// The executor's time to it from the `execute_stream` request, in seconds.
+    pub seconds: f64,
+    /// The evaluator's verdict on it.
+    pub verdict: Verdict,
+    /// Its numeric metrics, by name.
+    pub metrics: Vec<(String, f64)>,
 }
 
 impl Recorded {
     /// Whether the record is terminal (`cancelled` ones are run again, so they count as missing).
     pub fn terminal(&self) -> bool {
         self.outcome != Outcome::Cancelled
+    }
+
+    /// Whether the implementation streamed a profile.
+    pub fn streamed(&self) -> bool {
+        !self.profile.is_empty()
+    }
+
+    /// The time `compare` compares: a streamed attempt's time to `reached`, any other's ranked time.
+    pub fn compared_seconds(&self) -> Option<f64> {
+        if self.streamed() { self.reached_seconds } else { self.timed_seconds }
     }
 }
 
@@ -421,6 +450,31 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
     };
     let metrics =
         record.metrics.iter().filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value))).collect();
+    let profile: Vec<Checkpoint> = record
+        .implementation
+        .profile
+        .iter()
+        .map(|point| Checkpoint {
+            number: point.checkpoint.get(),
+            seconds: point.time_ns.get() as f64 / 1e9,
+            verdict: point.verdict,
+            metrics: point
+                .metrics
+                .iter()
+                .filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value)))
+                .collect(),
+        })
+        .collect();
+    let before_execute = match timed_by {
+        ProblemTimed::Execute => Some(0.0),
+        ProblemTimed::PrepareExecute => phase_seconds[1],
+    };
+    let first_reached = profile.iter().find(|point| point.verdict == Verdict::Reached);
+    let reached_seconds = match first_reached {
+        _ if record.outcome != Outcome::Reached || !timed => None,
+        Some(point) => before_execute.map(|before| before + point.seconds),
+        None => timed_seconds,
+    };
     (
         Recorded {
             outcome: record.outcome,
@@ -438,6 +492,8 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
                 (found.to_owned(), program.sha256.as_str().to_owned())
             }),
             metrics: Vec::new(),
+            profile,
+            reached_seconds,
         },
         metrics,
     )

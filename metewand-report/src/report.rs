@@ -132,6 +132,9 @@ pub struct ProblemSection {
     pub implementations: Vec<String>,
     /// Datasets, in order.
     pub datasets: Vec<String>,
+    /// Each numeric metric of the streamed attempts' checkpoints against time (none without a streamed attempt).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub curves: Vec<crate::curves::MetricCurves>,
 }
 
 /// One environment a folder's runs ran in, with the runs that share it.
@@ -404,12 +407,14 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
         let Some(&instance) = instance_index.get(&(attempt.dataset, attempt.dataset_seed)) else { continue };
         let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
-        let time = if record.outcome == Outcome::Reached { record.timed_seconds } else { None };
+        let time = record.reached_seconds;
         times[row][instance].push(time);
     }
     let implementation_names: Vec<String> =
         implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();
+    let curves = crate::curves::curves(records, &of_problem, &implementations, &datasets);
     ProblemSection {
+        curves,
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
         timed,

@@ -1,4 +1,5 @@
-//! Hand-written SVG plots: performance profiles, execute times on a log scale, and a failure heatmap.
+//! Hand-written SVG plots: performance profiles, execute times on a log scale, a failure heatmap, and the
+//! convergence curves of streamed attempts.
 //!
 //! Each plot is one `<svg>` element with a `<title>` and `<desc>`, labelled axes with units, and one
 //! `<g class="series" data-series="NAME">` per series, so that it reads without colour (each series has its own
@@ -8,6 +9,7 @@
 
 use std::fmt::Write;
 
+use crate::curves::MetricCurves;
 use crate::profile::Profile;
 use crate::report::{CellRow, ProblemSection};
 use crate::stats::quantile;
@@ -455,4 +457,162 @@ fn shade(share: f64) -> String {
     let (from, to) = ([0xff_u8, 0xf5, 0xeb], [0xa6_u8, 0x36, 0x03]);
     let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * share.clamp(0.0, 1.0)).round() as u8;
     format!("#{:02x}{:02x}{:02x}", mix(from[0], to[0]), mix(from[1], to[1]), mix(from[2], to[2]))
+}
+
+/// A metric's convergence curves on one problem: the metric against the executor's time to each checkpoint, a line
+/// through each series' medians with a marker per checkpoint and its interquartile band, on a log₁₀ time axis (and
+/// a log₁₀ metric axis when every value is positive and they span more than two decades).
+pub fn curves(id: &str, problem: &str, curves: &MetricCurves) -> String {
+    let names: Vec<String> =
+        curves.series.iter().map(|series| format!("{} / {}", series.implementation, series.dataset)).collect();
+    let longest = names.iter().map(|name| name.chars().count()).max().unwrap_or(0);
+    let right = label_room(longest, 200.0) + 24.0;
+    let (left, top, bottom) = (78.0, 34.0, 56.0);
+    let width = 520.0 + right;
+    let height = 380.0;
+    let plot_w = width - left - right;
+    let plot_h = height - top - bottom;
+    let points = || curves.series.iter().flat_map(|series| series.points.iter());
+    let low_t = points().map(|point| point.seconds).filter(|t| *t > 0.0).fold(f64::INFINITY, f64::min);
+    let high_t = points().map(|point| point.seconds).fold(0.0, f64::max);
+    let (low_t, high_t) = if low_t.is_finite() { (low_t, high_t.max(low_t)) } else { (1e-3, 1.0) };
+    let (t_low, t_high) = (10f64.powf(low_t.log10().floor()), 10f64.powf(high_t.log10().ceil()).max(low_t * 10.0));
+    let t_span = (t_high / t_low).log10();
+    let x_of = |seconds: f64| left + (seconds.max(t_low).log10() - t_low.log10()) / t_span * plot_w;
+    let low_v = points().flat_map(|point| [point.q1, point.median]).fold(f64::INFINITY, f64::min);
+    let high_v = points().flat_map(|point| [point.q3, point.median]).fold(f64::NEG_INFINITY, f64::max);
+    let (low_v, high_v) = if low_v.is_finite() { (low_v, high_v) } else { (0.0, 1.0) };
+    let logarithmic = low_v > 0.0 && high_v / low_v > 100.0;
+    let step = nice_step(if high_v > low_v { high_v - low_v } else { low_v.abs().max(1.0) });
+    let (v_low, v_high) = if logarithmic {
+        (10f64.powf(low_v.log10().floor()), 10f64.powf(high_v.log10().ceil()))
+    } else if high_v > low_v {
+        ((low_v / step).floor() * step, (high_v / step).ceil() * step)
+    } else {
+        (low_v - step, high_v + step)
+    };
+    let y_of = |value: f64| {
+        let share = if logarithmic {
+            (value.max(v_low).log10() - v_low.log10()) / (v_high / v_low).log10()
+        } else {
+            (value - v_low) / (v_high - v_low)
+        };
+        top + (1.0 - share) * plot_h
+    };
+    let mut out = String::new();
+    open(
+        &mut out,
+        width,
+        height,
+        id,
+        &format!("{} against time, problem {problem}", curves.metric),
+        &format!(
+            "For each implementation and dataset that streamed checkpoints, the metric {} of each checkpoint against \
+             the executor's time to it: the line joins the medians over the attempts (every dataset seed and \
+             repetition), a marker per checkpoint, and the shaded band spans the first to the third quartile. The \
+             time axis is logarithmic{}.",
+            curves.metric,
+            if logarithmic { ", and so is the metric axis" } else { "" }
+        ),
+    );
+    text(&mut out, left, 20.0, "start", r#" font-weight="bold""#, &format!("{}: {problem}", curves.metric));
+    let bottom_y = top + plot_h;
+    let _ = write!(
+        out,
+        r##"<g class="axes" stroke="#444" fill="none"><path d="M{left:.1} {top:.1}V{bottom_y:.1}H{:.1}"/></g>"##,
+        left + plot_w
+    );
+    for (value, label) in log_ticks(t_low, t_high) {
+        if value < t_low * 0.999 || value > t_high * 1.001 {
+            continue;
+        }
+        let x = x_of(value);
+        let _ = write!(
+            out,
+            r##"<path d="M{x:.1} {top:.1}V{bottom_y:.1}" stroke="#ddd"/><path d="M{x:.1} {bottom_y:.1}v5" stroke="#444"/>"##
+        );
+        text(&mut out, x, bottom_y + 18.0, "middle", "", &label);
+    }
+    let ticks: Vec<f64> = if logarithmic {
+        let (first, last) = (v_low.log10().round() as i32, v_high.log10().round() as i32);
+        let step = ((last - first) / 6).max(1);
+        (first..=last).step_by(step as usize).map(|exponent| 10f64.powi(exponent)).collect()
+    } else {
+        let count = ((v_high - v_low) / step).round() as i32;
+        (0..=count).map(|index| v_low + step * f64::from(index)).collect()
+    };
+    for value in ticks {
+        let y = y_of(value);
+        let _ = write!(
+            out,
+            r##"<path d="M{left:.1} {y:.1}H{:.1}" stroke="#ddd"/><path d="M{:.1} {y:.1}h5" stroke="#444"/>"##,
+            left + plot_w,
+            left - 5.0
+        );
+        text(&mut out, left - 8.0, y + 4.0, "end", "", &value_label(value, logarithmic, step));
+    }
+    text(&mut out, left + plot_w / 2.0, height - 14.0, "middle", "", "time to checkpoint (seconds, log₁₀ scale)");
+    let y_label = if logarithmic { format!("{} (log₁₀ scale)", curves.metric) } else { curves.metric.clone() };
+    text(
+        &mut out,
+        16.0,
+        top + plot_h / 2.0,
+        "middle",
+        &format!(r#" transform="rotate(-90 16 {:.1})""#, top + plot_h / 2.0),
+        &y_label,
+    );
+    for (index, (series, name)) in curves.series.iter().zip(&names).enumerate() {
+        let c = colour(index);
+        let _ = write!(out, r#"<g class="series" data-series="{}">"#, escape(name));
+        let mut band = String::new();
+        for (position, point) in series.points.iter().enumerate() {
+            let command = if position == 0 { 'M' } else { 'L' };
+            let _ = write!(band, "{command}{:.1} {:.1}", x_of(point.seconds), y_of(point.q3));
+        }
+        for point in series.points.iter().rev() {
+            let _ = write!(band, "L{:.1} {:.1}", x_of(point.seconds), y_of(point.q1));
+        }
+        let _ = write!(out, r#"<path d="{band}Z" fill="{c}" fill-opacity="0.15" stroke="none"/>"#);
+        let mut line = String::new();
+        for (position, point) in series.points.iter().enumerate() {
+            let command = if position == 0 { 'M' } else { 'L' };
+            let _ = write!(line, "{command}{:.1} {:.1}", x_of(point.seconds), y_of(point.median));
+        }
+        let _ = write!(
+            out,
+            r#"<path d="{line}" fill="none" stroke="{c}" stroke-width="2" stroke-dasharray="{}"/>"#,
+            dash(index)
+        );
+        for point in &series.points {
+            marker(&mut out, index, x_of(point.seconds), y_of(point.median), c);
+        }
+        out.push_str("</g>");
+        legend_entry(&mut out, index, left + plot_w + 16.0, top + 10.0 + 20.0 * index as f64, name, true);
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// A round step (1, 2 or 5 times a power of ten) that cuts `range` into at most five parts.
+fn nice_step(range: f64) -> f64 {
+    let raw = range / 5.0;
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|factor| factor * power).find(|step| *step >= raw).unwrap_or(10.0 * power)
+}
+
+/// A metric axis's tick label: a power of ten as `1e-6` (or plainly from 0.001 to 1000); a linear tick with as many
+/// decimals as its axis's `step` needs.
+fn value_label(value: f64, logarithmic: bool, step: f64) -> String {
+    if logarithmic {
+        let exponent = value.log10().round() as i32;
+        return if (-3..=3).contains(&exponent) { format!("{value}") } else { format!("1e{exponent}") };
+    }
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let text = format!("{value:.decimals$}");
+    // No "-0" for a tick at zero.
+    if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+        text.trim_start_matches('-').to_owned()
+    } else {
+        text
+    }
 }

@@ -45,6 +45,8 @@ pub struct Planned {
     pub error: f64,
     /// The problem's `timed`, when the record says it.
     pub timed: Option<&'static str>,
+    /// A streamed attempt's checkpoints, as `(time_ns, verdict, error)`, numbered from 1.
+    pub profile: Vec<(u64, &'static str, f64)>,
 }
 
 impl Planned {
@@ -61,7 +63,14 @@ impl Planned {
             execute_ns: 1_000_000,
             error: 0.0,
             timed: None,
+            profile: Vec::new(),
         }
+    }
+
+    /// Streamed: with `checkpoints`, each `(time_ns, verdict, error)`.
+    pub fn profile(mut self, checkpoints: &[(u64, &'static str, f64)]) -> Planned {
+        self.profile = checkpoints.to_vec();
+        self
     }
 
     /// With dataset seed `seed`.
@@ -195,6 +204,18 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
             });
             record["implementation"].as_object_mut().unwrap().remove("resources");
         }
+    }
+    if !planned.profile.is_empty() {
+        record["implementation"]["selected"] = json!(["streaming_profile"]);
+        let points: Vec<Value> = planned
+            .profile
+            .iter()
+            .enumerate()
+            .map(|(index, (time_ns, verdict, error))| {
+                json!({"checkpoint": index + 1, "metrics": {"error": error}, "time_ns": time_ns, "verdict": verdict})
+            })
+            .collect();
+        record["implementation"]["profile"] = Value::Array(points);
     }
     record["outcome"] = json!(outcome);
     for phase in record["phases"].as_array_mut().unwrap() {

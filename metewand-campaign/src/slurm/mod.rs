@@ -563,7 +563,9 @@ impl Queuer<'_, '_> {
                 self.submission.packs(),
                 self.submission.pack_size
             ),
-            JobKind::Export => writeln!(text, "# Writes results.csv, results.jsonl and profiles.csv once every task above ended."),
+            JobKind::Export => {
+                writeln!(text, "# Writes results.csv, results.jsonl and profiles.csv once every task above ended.")
+            }
         };
         let quoted: Vec<String> = args.iter().map(|arg| quote(arg)).collect();
         let _ = writeln!(

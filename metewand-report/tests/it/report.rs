@@ -601,3 +601,80 @@ fn the_html_fits_a_1280_px_window_and_widens_on_a_wide_one() {
     let Some((_, _, wide_right)) = layout(&html, 2200) else { return };
     assert!(wide_right > right, "the tables did not widen: {right} px at 1280, {wide_right} px at 2200");
 }
+
+/// Problem `p`: `stream` streams three checkpoints on `small` and `tall` (seeds 0 and 1, two repetitions), its error
+/// halving at each and `reached` from the second, its time to it 2 ms though its whole execute takes 50 ms; `once`
+/// reaches in one shot in 5 ms.
+fn streamed() -> Vec<Planned> {
+    let mut plan = Vec::new();
+    for dataset in ["small", "tall"] {
+        for seed in [0, 1] {
+            for repetition in 1..=2u64 {
+                let jitter = repetition * 100_000;
+                let checkpoints = [
+                    (1_000_000 + jitter, "not_reached", 0.4),
+                    (2_000_000 + jitter, "reached", 0.2),
+                    (4_000_000 + jitter, "reached", 0.1 * repetition as f64),
+                ];
+                plan.push(
+                    Planned::new("p", dataset, "stream")
+                        .seed(seed)
+                        .repetition(repetition)
+                        .time(50_000_000)
+                        .profile(&checkpoints),
+                );
+                plan.push(Planned::new("p", dataset, "once").seed(seed).repetition(repetition).time(5_000_000));
+            }
+        }
+    }
+    plan
+}
+
+#[test]
+fn streamed_attempts_are_plotted_against_time_and_ranked_by_their_time_to_reached() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    write_campaign(&folder, &Campaign::default(), &streamed());
+    let records = Records::read(std::slice::from_ref(&folder)).unwrap();
+    let report = Report::new(&records, Some(dir.path()));
+    let section = &report.problems[0];
+    // The profile ranks `stream` by its time to reached (2.1 ms median), not by its 50 ms execute.
+    let fastest: Vec<&str> = section
+        .profile
+        .series
+        .iter()
+        .filter(|series| series.rho(1.0) == 1.0)
+        .map(|series| series.implementation.as_str())
+        .collect();
+    assert_eq!(fastest, ["stream"]);
+    let curves = &section.curves;
+    assert_eq!(curves.len(), 1, "one numeric metric");
+    let series = &curves[0].series;
+    assert_eq!(series.len(), 2, "one series per dataset the streaming implementation ran on");
+    let points = &series[0].points;
+    assert_eq!(points.iter().map(|point| point.checkpoint).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!((points[0].seconds - 0.00115).abs() < 1e-9, "the median time over seeds and repetitions");
+    assert!((points[2].median - 0.15).abs() < 1e-12 && points[2].q1 < points[2].q3, "{:?}", points[2]);
+
+    let html = render(&report, Format::Html);
+    let found = describe(&html);
+    assert_eq!(found["errors"], Value::Array(vec![]));
+    let svgs = found["svgs"].as_array().unwrap();
+    assert_eq!(svgs.len(), 4, "profile, convergence, execute times and failure heatmap");
+    let plot = &svgs[1];
+    assert_eq!(plot["title"], "error against time, problem p");
+    let names: Vec<&str> = plot["series"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
+    assert_eq!(names, ["stream / small", "stream / tall"]);
+    let texts: Vec<&str> = plot["texts"].as_array().unwrap().iter().map(|text| text.as_str().unwrap()).collect();
+    assert!(texts.contains(&"time to checkpoint (seconds, log₁₀ scale)"), "{texts:?}");
+    assert!(texts.contains(&"1 ms") && texts.contains(&"10 ms"), "{texts:?}");
+    // The JSON report carries the curves; a problem without streamed attempts has none.
+    let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
+    assert_eq!(json["problems"][0]["curves"][0]["series"][1]["dataset"], "tall");
+    let plain = at(&dir, "plain");
+    write_campaign(&plain, &Campaign::default(), &[Planned::new("p", "small", "once")]);
+    let report = Report::new(&Records::read(std::slice::from_ref(&plain)).unwrap(), Some(dir.path()));
+    assert!(report.problems[0].curves.is_empty());
+    let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
+    assert!(json["problems"][0].get("curves").is_none());
+}
