@@ -9,7 +9,8 @@
 //!    to show the session is still usable), a malformed request, unusual ids, then `shutdown`;
 //! 2. `unknown-fields` (a `shutdown` with an extra member, which must be refused, not obeyed) and
 //!    `unreadable-line` (a line that is not JSON, followed by `shutdown`), each alone;
-//! 3. for an implementation, `execute-before-prepare` and `reset-then-again`;
+//! 3. for an implementation, `execute-before-prepare` and `reset-then-again`, and `streaming` for one that reports
+//!    `streaming_profile`;
 //! 4. the role's scientific request three times, each alone: once for `outputs` (validated by
 //!    [`WorkerOutputValidator`](crate::WorkerOutputValidator) after the worker exited), then with the same seed
 //!    and with another for `determinism` (the evaluator has no seed, so it is judged twice);
@@ -225,6 +226,8 @@ fn run_with<'r>(
         observed: Observed::default(),
         inputs: Inputs::default(),
         on: options.on.clone(),
+        streams: false,
+        select: Capability::OneShot,
     };
     checks(&mut kit);
     let report = Report {
@@ -367,6 +370,10 @@ struct Kit<'r> {
     inputs: Inputs,
     /// The problem and dataset the requests pose and carry ([`ConformanceOptions::on`]).
     on: Option<(String, String)>,
+    /// Whether the worker reported `streaming_profile` at its first `hello`.
+    streams: bool,
+    /// What an implementation's sessions select: `one_shot`, or `streaming_profile` for `streaming`'s.
+    select: Capability,
 }
 
 impl Kit<'_> {
@@ -381,6 +388,7 @@ impl Kit<'_> {
                     Some(sdk) => format!("sdk {} {}", sdk.name.as_str(), sdk.version.as_str()),
                     None => "no sdk (a direct protocol worker)".to_owned(),
                 };
+                self.streams = handshake.reported.contains(&Capability::StreamingProfile);
                 let reported: Vec<String> = handshake.reported.as_slice().iter().map(ToString::to_string).collect();
                 let why = format!(
                     "protocol {} selected, worker id echoed, {sdk}, capabilities [{}]",
@@ -437,8 +445,23 @@ impl Kit<'_> {
                 }
                 Err(why) => self.results.push(CheckResult::new(Check::ResetThenAgain, Outcome::Skip, why)),
             }
+            let started = Instant::now();
+            if !self.streams {
+                let why = "the worker does not report streaming_profile";
+                self.results.push(CheckResult::new(Check::Streaming, Outcome::Skip, why));
+            } else {
+                match self.needs() {
+                    Ok(()) => {
+                        self.select = Capability::StreamingProfile;
+                        let outcome = self.alone(Check::Streaming, Kit::streaming);
+                        self.select = Capability::OneShot;
+                        self.push(Check::Streaming, outcome, started);
+                    }
+                    Err(why) => self.results.push(CheckResult::new(Check::Streaming, Outcome::Skip, why)),
+                }
+            }
         } else {
-            for check in [Check::ExecuteBeforePrepare, Check::ResetThenAgain] {
+            for check in [Check::ExecuteBeforePrepare, Check::ResetThenAgain, Check::Streaming] {
                 let why = format!("only for an implementation; this worker is a {}", self.target.role);
                 self.results.push(CheckResult::new(check, Outcome::Skip, why));
             }
@@ -526,7 +549,7 @@ impl Kit<'_> {
                 .confine(confinement)
                 .count_left_running();
         if self.target.role == Role::Implementation {
-            config = config.select(Capability::OneShot);
+            config = config.select(self.select);
         }
         let hello = self.hello_line("0");
         match WorkerSession::connect(self.target.role, config) {

@@ -11,7 +11,9 @@ use crate::protocol::Frame;
 use crate::protocol::Phase;
 use crate::protocol::common::{FailureCode, Role};
 use crate::protocol::frame::encode_value;
-use crate::session::{ExecuteParams, Reply, Request, SessionErrorKind};
+use crate::protocol::strict::SafeUint;
+use crate::session::{ExecuteParams, ExecuteStreamParams, Reply, Request, Sealed, SessionErrorKind};
+use crate::validate::{RESULT_MANIFEST, ResultLayout};
 
 /// Ids no worker could guess, each one a way an id can be unusual: non-ASCII, padded, escapes, separators and
 /// control characters, a word JSON gives meaning to, and a long one.
@@ -215,6 +217,68 @@ impl Kit<'_> {
         }
         Ok("prepare, execute, reset, prepare, execute all answered; the result after reset is valid as before it"
             .to_owned())
+    }
+
+    /// prepare, then `execute_stream` allowing four checkpoints, the answer to the second saying stop: each
+    /// checkpoint must come in order with its manifest where it belongs, wait for its answer, and none may follow the
+    /// stop (the session refuses anything else as a protocol violation); for a repository worker each checkpoint
+    /// (sealed while the worker is stopped, as an attempt seals it) and the final result must be valid.
+    pub(super) fn streaming(&mut self, opened: &mut Opened) -> Step<String> {
+        let prepare = self.prepare_params(SEED)?;
+        if let Err(error) = opened.session.call(Request::Prepare(prepare)) {
+            self.observe(Check::Streaming, &error);
+            return Err(Finding::session(Some(b"prepare"), &error));
+        }
+        let dir = opened.out.join("result");
+        let params = ExecuteStreamParams { result_dir: make_dir(&dir)?, max_checkpoints: SafeUint::from(4_u32) };
+        let validation = match &self.target.launch {
+            Launch::Repository { repository, .. } => {
+                Some((WorkerOutputValidator::new(repository), self.problem().expect("checked by needs")))
+            }
+            Launch::Command(_) => None,
+        };
+        let streamed = opened.session.execute_stream(params, |checkpoint| {
+            let sealed = validation.as_ref().map(|(validator, problem)| {
+                let layout = ResultLayout::Checkpoint(checkpoint.number);
+                validator.validate_result_in(problem, &dir, layout, RESULT_MANIFEST).map(drop)
+            });
+            Sealed { value: sealed, go_on: checkpoint.number < 2 }
+        });
+        let sent = b"execute_stream with max_checkpoints 4, the answer to checkpoint 2 saying continue false";
+        let streamed = match streamed {
+            Ok(streamed) => streamed,
+            Err(error) => {
+                self.observe(Check::Streaming, &error);
+                return Err(Finding::session(Some(sent), &error));
+            }
+        };
+        for (checkpoint, sealed) in &streamed.checkpoints {
+            if let Some(Err(error)) = sealed {
+                let why = format!("checkpoint {} was rejected: {error}", checkpoint.number);
+                return Err(Finding::new(why).sent(sent));
+            }
+        }
+        if let Some((validator, problem)) = &validation {
+            let manifest = streamed.response.result.manifest.as_str();
+            let final_result = opened
+                .session
+                .while_stopped(|| validator.validate_result_in(problem, &dir, ResultLayout::Streamed, manifest))
+                .map_err(|error| Finding::session(Some(sent), &error))?;
+            if let Err(error) = final_result {
+                return Err(Finding::new(format!("the final result was rejected: {error}")).sent(sent));
+            }
+        }
+        Ok(match streamed.checkpoints.len() {
+            0 => "no checkpoint, then the final result: nothing of the stream was exercised".to_owned(),
+            1 => {
+                "checkpoint 1, answered, then the final result: stopping on continue false was not exercised".to_owned()
+            }
+            _ => {
+                "checkpoints 1 and 2 in order, each waiting for its answer, none after continue false, then the final \
+                  result"
+                    .to_owned()
+            }
+        })
     }
 
     // -- over every session

@@ -36,6 +36,9 @@ pub enum Check {
     ExecuteBeforePrepare,
     /// `reset`, then a second `prepare` and `execute`, works.
     ResetThenAgain,
+    /// For an implementation that reports `streaming_profile`: `execute_stream` sends its checkpoints in order,
+    /// each where it belongs and each waiting for its answer, and stops on `continue: false`.
+    Streaming,
     /// The role's output is accepted by the validator.
     Outputs,
     /// The same seed gives the same validated inventory, another seed another one.
@@ -50,7 +53,7 @@ pub enum Check {
 
 impl Check {
     /// Every check, in the order the kit runs them.
-    pub const ALL: [Check; 14] = [
+    pub const ALL: [Check; 15] = [
         Check::Hello,
         Check::SecondHello,
         Check::OtherRole,
@@ -60,6 +63,7 @@ impl Check {
         Check::UnreadableLine,
         Check::ExecuteBeforePrepare,
         Check::ResetThenAgain,
+        Check::Streaming,
         Check::Outputs,
         Check::Determinism,
         Check::Shutdown,
@@ -79,6 +83,7 @@ impl Check {
             Check::UnreadableLine => "unreadable-line",
             Check::ExecuteBeforePrepare => "execute-before-prepare",
             Check::ResetThenAgain => "reset-then-again",
+            Check::Streaming => "streaming",
             Check::Outputs => "outputs",
             Check::Determinism => "determinism",
             Check::Shutdown => "shutdown",

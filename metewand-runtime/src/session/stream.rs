@@ -69,10 +69,10 @@ impl ExecuteStreamParams {
 
 impl WorkerSession {
     /// Sends `execute_stream` and serves its checkpoints until the final response; `seal` runs while every process
-    /// of the worker is stopped. A checkpoint that breaks the stream's rules (another id, out of order, past
+    /// of the worker is stopped. Only an implementation session accepts it. A checkpoint that breaks the stream's rules (another id, out of order, past
     /// `max_checkpoints`, after the answer that stopped the stream, its manifest elsewhere, or output before its
     /// answer) is a protocol violation and discards the worker.
-    pub(super) fn request_execute_stream<T>(
+    pub fn execute_stream<T>(
         &mut self,
         params: ExecuteStreamParams,
         mut seal: impl FnMut(&Checkpoint) -> Sealed<T>,

@@ -168,7 +168,7 @@ impl Session<Implementation> {
         params: ExecuteStreamParams,
         seal: impl FnMut(&Checkpoint) -> Sealed<T>,
     ) -> Result<Streamed<T>, SessionError> {
-        self.inner.request_execute_stream(params, seal)
+        self.inner.execute_stream(params, seal)
     }
 
     /// Asks the implementation to forget the prepared attempt. A failed reset discards the worker.

@@ -100,7 +100,12 @@ fn the_conformant_test_worker_passes_every_check_of_every_role() {
         assert_fails(&report, &[]);
         for result in &report.checks {
             let role_specific = matches!(result.check, Check::ExecuteBeforePrepare | Check::ResetThenAgain);
-            let expected = if role_specific && worker != "solver" { Outcome::Skip } else { Outcome::Pass };
+            // The conformant test worker reports only one_shot: it is not asked to stream.
+            let expected = if (role_specific && worker != "solver") || result.check == Check::Streaming {
+                Outcome::Skip
+            } else {
+                Outcome::Pass
+            };
             assert_eq!(result.outcome, expected, "{worker}: {result:#?}");
         }
     }
@@ -244,6 +249,37 @@ fn losing_state_on_reset_fails_reset_then_again() {
     let result = conformance::reset_then_again(&subject, &ConformanceOptions::new(work.path())).unwrap();
     assert_eq!(result.outcome, Outcome::Pass, "{result:?}");
     assert!(result.why.contains("the result after reset is valid as before it"), "{result:?}");
+}
+
+#[test]
+fn a_streaming_worker_is_checked_and_each_broken_rule_fails_streaming() {
+    let streaming = ["--capabilities", "one_shot,streaming_profile"];
+    let repo = repository(&[], &streaming, &[]);
+    let report = kit(repo.path(), "solver", true);
+    assert_fails(&report, &[]);
+    let result = report.check(Check::Streaming).unwrap();
+    assert_eq!(result.outcome, Outcome::Pass, "{result:#?}");
+    assert!(result.why.starts_with("checkpoints 1 and 2 in order"), "{result:#?}");
+    for (mode, expected) in [
+        ("ignore-stop", "checkpoint 3 came after checkpoint 2 was answered with continue false"),
+        ("no-wait", "the worker wrote output after checkpoint 1 before it was answered"),
+        ("out-of-order", "checkpoint 3 is out of order: the next checkpoint is 2"),
+        ("wrong-manifest", "checkpoint 1 names its manifest \"result.json\""),
+        ("other-id", "checkpoint 1 has id"),
+    ] {
+        let mut args = streaming.to_vec();
+        args.extend(["--stream", mode]);
+        let repo = repository(&[], &args, &[]);
+        let report = kit(repo.path(), "solver", false);
+        assert_fails(&report, &[Check::Streaming]);
+        let why = &report.check(Check::Streaming).unwrap().why;
+        assert!(why.contains(expected), "{mode}: {why}");
+    }
+    // A checkpoint changed later is not the conformance kit's: each checkpoint is valid when it is sealed.
+    let mut args = streaming.to_vec();
+    args.extend(["--stream", "change-earlier"]);
+    let repo = repository(&[], &args, &[]);
+    assert_fails(&kit(repo.path(), "solver", false), &[]);
 }
 
 #[test]
