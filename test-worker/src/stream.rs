@@ -42,6 +42,8 @@ pub(crate) enum Stream {
     WrongManifest,
     /// After each answer from the second on, change checkpoint 1's result.
     ChangeEarlier,
+    /// Leave a file in `checkpoints/` that is no checkpoint's.
+    Stray,
     /// Between each checkpoint and its answer, keep a thread spinning, and report on stderr how much CPU time it
     /// had: `test-worker: spun <ns> ns before answer <n>`.
     Busy,
@@ -60,6 +62,7 @@ impl Stream {
             "wrong-manifest" => Stream::WrongManifest,
             "change-earlier" => Stream::ChangeEarlier,
             "busy" => Stream::Busy,
+            "stray" => Stream::Stray,
             _ => return None,
         })
     }
@@ -117,6 +120,9 @@ pub(crate) fn serve<R: BufRead>(
         }
     }
     write(&dir.join("result.json"), &result(seed, None))?;
+    if mode == Stream::Stray {
+        write(&dir.join("checkpoints/stray.bin"), "kept beside the checkpoints\n")?;
+    }
     let response = json!({
         "id": id, "implementation_time_ns": null, "ok": true, "result": {"manifest": "result.json"},
         "statistics": {"checkpoints": n},

@@ -135,6 +135,17 @@ fn a_checkpoint_changed_after_its_seal_is_invalid_output() {
 }
 
 #[test]
+fn a_file_left_in_checkpoints_beside_the_announced_ones_is_invalid_output() {
+    let bench = bench(r#""--stream", "stray""#);
+    bench.run("profiled", "out", 1, false);
+    let streamed = record(&bench, "out", "stream");
+    let failure = &streamed["failure"];
+    assert_eq!((&failure["kind"], &failure["role"]), (&"invalid_output".into(), &"implementation".into()));
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("\"checkpoints/stray.bin\" is not the folder of a checkpoint"), "{message}");
+}
+
+#[test]
 fn a_stream_that_breaks_its_rules_is_a_protocol_violation() {
     let bench = bench(r#""--stream", "out-of-order""#);
     bench.run("profiled", "out", 1, false);

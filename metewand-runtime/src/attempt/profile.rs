@@ -63,10 +63,22 @@ impl Run<'_, '_> {
         Ok(streamed.response)
     }
 
-    /// Every checkpoint valid at its seal and unchanged since: a change is `role`'s invalid output in `phase`, the
-    /// message saying it changed `when`.
+    /// A streamed result's `checkpoints/` holding only the announced checkpoints, and every checkpoint valid at its
+    /// seal and unchanged since: anything else is `role`'s invalid output in `phase`, a change's message saying it
+    /// changed `when`.
     pub(super) fn verify_checkpoints(&mut self, role: Role, phase: Phase, when: &str) -> Result<(), Failure> {
+        if !self.plan.streams() {
+            return Ok(());
+        }
         let validator = self.validator();
+        // Nothing in `checkpoints/` but the announced checkpoints' folders: every byte left there is validated.
+        let announced = self.checkpoints.len() as u64;
+        if let Err(error) = validator.check_checkpoint_folders(&self.folder.join("work/result"), announced) {
+            if let Some(cancelled) = Failure::cancelled(&error) {
+                return Err(cancelled);
+            }
+            return Err(Failure::output(role, phase, &error));
+        }
         for checkpoint in &self.checkpoints {
             let original = match &checkpoint.sealed {
                 Ok(original) => original,

@@ -236,6 +236,14 @@ pub enum ValidationErrorKind {
         /// The directory's path.
         path: String,
     },
+    /// An entry of a streamed result's `checkpoints/` that is no checkpoint the worker announced.
+    #[error("{path:?} is not the folder of a checkpoint the worker announced (it announced {announced})")]
+    UnannouncedCheckpoint {
+        /// The entry's path, relative to the result folder.
+        path: String,
+        /// How many checkpoints the worker announced.
+        announced: u64,
+    },
     /// A file beside the metrics document.
     #[error("{path:?} is beside {expected:?}, which must be the only file in the evaluator's output")]
     ExtraFile {

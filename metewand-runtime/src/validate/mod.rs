@@ -341,6 +341,55 @@ impl<'r> WorkerOutputValidator<'r> {
         })
     }
 
+    /// Checks that the top-level `checkpoints/` of a streamed result's folder `base` holds the folders of the
+    /// `announced` checkpoints (`1/` to `<announced>/`) and nothing else, and is absent when none was announced:
+    /// what each holds is its checkpoint's validation's.
+    pub fn check_checkpoint_folders(&self, base: &Path, announced: u64) -> Result<(), ValidationError> {
+        let fail = |kind| ValidationError::new(Artifact::Result, base.to_owned(), kind);
+        let root = self.open_root(base).map_err(fail)?;
+        let folder = RelativePath::new(ResultLayout::CHECKPOINTS).expect("a valid name");
+        let checkpoints = match walk::open_directory_beneath(root.as_fd(), &folder) {
+            Ok(checkpoints) => checkpoints,
+            Err(OpenError::Missing) if announced == 0 => return Ok(()),
+            Err(OpenError::Missing) => {
+                let problem = RootProblem::Unavailable(std::io::ErrorKind::NotFound.into());
+                return Err(fail(ValidationErrorKind::Root { problem }));
+            }
+            Err(OpenError::SymbolicLink) => {
+                return Err(fail(ValidationErrorKind::Root { problem: RootProblem::SymbolicLink }));
+            }
+            Err(OpenError::NotADirectory { .. }) => {
+                return Err(fail(ValidationErrorKind::Root { problem: RootProblem::NotADirectory }));
+            }
+            Err(OpenError::Io(error)) => return Err(fail(error::io_kind(String::new(), error))),
+        };
+        let inventory = walk::walk(checkpoints.as_fd(), &[]).map_err(|error| {
+            fail(match error {
+                WalkError::NonUtf8 { path } => ValidationErrorKind::NonUtf8Name { path },
+                WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
+                WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
+                WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
+                WalkError::Io { path, source } => error::io_kind(path, source),
+            })
+        })?;
+        // Each entry at the top must be the folder of an announced checkpoint, named as its number is written.
+        let tops: BTreeSet<&str> = inventory
+            .files
+            .keys()
+            .chain(&inventory.directories)
+            .map(|path| path.split_once('/').map_or(path.as_str(), |(top, _)| top))
+            .collect();
+        let announced_folder = |top: &&str| {
+            let number = top.parse::<u64>().ok().filter(|n| (1..=announced).contains(n) && n.to_string() == *top);
+            number.is_some() && inventory.directories.contains(*top)
+        };
+        if let Some(top) = tops.iter().find(|top| !announced_folder(top)) {
+            let path = format!("{}/{top}", ResultLayout::CHECKPOINTS);
+            return Err(fail(ValidationErrorKind::UnannouncedCheckpoint { path, announced }));
+        }
+        Ok(())
+    }
+
     /// Validates a result again where it was validated, as it was.
     pub fn revalidate_result(
         &self,

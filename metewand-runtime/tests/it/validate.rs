@@ -799,6 +799,33 @@ fn a_streamed_result_and_each_checkpoint_are_validated_apart() {
 }
 
 #[test]
+fn checkpoints_holds_only_the_announced_checkpoints_folders() {
+    let repository = repository();
+    let validator = WorkerOutputValidator::new(&repository);
+    let dir = streamed();
+    validator.check_checkpoint_folders(dir.path(), 2).unwrap();
+    let unannounced = |error: ValidationError, expected: &str| {
+        assert!(
+            matches!(error.kind(), ValidationErrorKind::UnannouncedCheckpoint { path, .. } if path == expected),
+            "{error}"
+        );
+    };
+    unannounced(validator.check_checkpoint_folders(dir.path(), 1).unwrap_err(), "checkpoints/2");
+    let empty = tempfile::tempdir().unwrap();
+    validator.check_checkpoint_folders(empty.path(), 0).unwrap();
+    for stray in ["checkpoints/notes.txt", "checkpoints/01/x", "checkpoints/0/x", "checkpoints/7/x"] {
+        let dir = streamed();
+        write_files(dir.path(), &[(stray, b"s")]);
+        let top = stray.rsplit_once('/').map_or(stray, |(folder, _)| folder);
+        let expected = if stray.ends_with(".txt") { stray } else { top };
+        unannounced(validator.check_checkpoint_folders(dir.path(), 2).unwrap_err(), expected);
+    }
+    let dir = streamed();
+    fs::create_dir(dir.path().join("checkpoints/3")).unwrap();
+    unannounced(validator.check_checkpoint_folders(dir.path(), 2).unwrap_err(), "checkpoints/3");
+}
+
+#[test]
 fn a_checkpoint_reached_through_a_link_fails() {
     let elsewhere = streamed();
     let dir = tempfile::tempdir().unwrap();
