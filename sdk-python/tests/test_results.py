@@ -250,7 +250,7 @@ def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
     assert row.timed_seconds == phase_ns(record, "prepare") / 1e9 + phase_ns(record, "execute") / 1e9
     assert row.timed_seconds != row.execute_seconds
     # Only numeric metrics are kept, as in the export.
-    assert set(row.metrics) == {"objective", "optimum", "relative_gap"}
+    assert set(row.metrics) == {"objective", "optimum", "relative_gap", "residual"}
     # The table the next export writes gives the very same row: the same sum, in seconds, even for times whose sum
     # in seconds is not their sum's (1e-9 + 2e-9 is not 3e-9 in floating point).
     for phase in record["phases"]:
@@ -673,7 +673,7 @@ def test_to_pandas(campaign_run: Path) -> None:
     frame = rows.to_pandas()
     assert isinstance(frame, pandas.DataFrame)
     scalars = [name for name in AttemptRow._fields if name != "metrics"]
-    metrics = ["metric.objective", "metric.optimum", "metric.relative_gap"]
+    metrics = ["metric.objective", "metric.optimum", "metric.relative_gap", "metric.residual"]
     assert list(frame.columns) == scalars + metrics
     assert list(frame["attempt_id"]) == [row.attempt_id for row in rows]
     assert list(frame["execute_seconds"]) == [row.execute_seconds for row in rows]

@@ -69,10 +69,12 @@ impl ExecuteStreamParams {
 
 impl WorkerSession {
     /// Sends `execute_stream` and serves its checkpoints until the final response; `seal` runs while every process
-    /// of the worker is stopped. Only an implementation session accepts it. A checkpoint that breaks the stream's rules (another id, out of order, past
-    /// `max_checkpoints`, after the answer that stopped the stream, its manifest elsewhere, or output before its
-    /// answer) is a protocol violation and discards the worker.
-    pub fn execute_stream<T>(
+    /// of the worker is stopped. Not public: the role-typed [`Session`](super::Session) offers it to an
+    /// implementation only (a public method here would reach every role's typed session through `Deref`); the
+    /// conformance kit drives a dynamic session with it. A checkpoint that breaks the stream's
+    /// rules (another id, out of order, past `max_checkpoints`, after the answer that stopped the stream, its
+    /// manifest elsewhere, or output before its answer) is a protocol violation and discards the worker.
+    pub(crate) fn execute_stream<T>(
         &mut self,
         params: ExecuteStreamParams,
         mut seal: impl FnMut(&Checkpoint) -> Sealed<T>,
