@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use metewand_protocol::common::{Phase, Role};
+use metewand_protocol::common::{Phase, Role, Verdict};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
@@ -189,6 +189,21 @@ fn summary(record: &AttemptRecord, folder: &Path) -> String {
         out.push_str(&format!(
             "execute      {} measured by metewand; worker reported {reported}\n",
             format_duration(Duration::from_nanos(execute.duration_ns.get()))
+        ));
+    }
+    let profile = &record.implementation.profile;
+    if let Some(last) = profile.last() {
+        let reached = profile.iter().find(|point| point.verdict == Verdict::Reached).map_or_else(
+            || "none reached".to_owned(),
+            |point| {
+                let at = format_duration(Duration::from_nanos(point.time_ns.get()));
+                format!("first reached: checkpoint {} at {at}", point.checkpoint)
+            },
+        );
+        out.push_str(&format!(
+            "profile      {} checkpoints, the last at {}; {reached}\n",
+            profile.len(),
+            format_duration(Duration::from_nanos(last.time_ns.get()))
         ));
     }
     let failed_log = record.failure.as_ref().and_then(|failure| record.logs.of(failure.role?));

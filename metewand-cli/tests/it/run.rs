@@ -481,6 +481,9 @@ fn the_conjugate_gradient_streams_a_profile_whose_residual_falls_as_its_time_gro
     args[problem] = "ridge-profile".to_owned();
     let output = metewand(&args);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let line = stdout.lines().find(|line| line.starts_with("profile      ")).expect("a profile line");
+    assert!(line.contains(" checkpoints, the last at ") && line.contains("; first reached: checkpoint "), "{line}");
     let record = record(&bench.out("profile"));
     assert_eq!(record["implementation"]["selected"], json!(["streaming_profile"]));
     let profile = record["implementation"]["profile"].as_array().expect("a profile");
