@@ -96,8 +96,9 @@ impl ProtocolIo {
         self.commands.as_ref().is_some_and(|commands| commands.send(Command::Exchange(line)).is_ok())
     }
 
-    /// Hands the answer to a checkpoint to the thread; the returned receiver hears once it is written (or never,
-    /// when the thread found early output or could not write). The reply is then awaited with [`ProtocolIo::wait`].
+    /// Hands the answer to a checkpoint to the thread; the returned receiver hears once it is written, or once the
+    /// thread found early output instead (never when it could not write). The reply, awaited with
+    /// [`ProtocolIo::wait`], says which.
     pub(super) fn send_answer(&self, line: Vec<u8>) -> Option<Receiver<()>> {
         let (written, heard) = mpsc::channel();
         let sent = self.commands.as_ref().is_some_and(|commands| commands.send(Command::Answer(line, written)).is_ok());
@@ -191,10 +192,12 @@ impl Worker {
     /// Writes `line` and reads the frame that answers it. An answer to a checkpoint (`written` is where to say it
     /// was written) goes only to a worker that wrote nothing since: not even bytes still in the pipe.
     fn exchange(&mut self, line: &[u8], written: Option<Sender<()>>) -> Reply {
-        if written.is_some() {
+        if let Some(written) = &written {
             let early = !self.stdout.buffer().is_empty()
                 || sys::ready_now(self.stdout.get_ref().stdout.as_fd(), libc::POLLIN).unwrap_or(false);
             if early {
+                // Nothing is written; the session, waiting to resume the worker, hears that the answer is done.
+                let _ = written.send(());
                 return Reply::Early;
             }
         } else if let Some(unsolicited) = self.unsolicited() {

@@ -120,8 +120,8 @@ impl WorkerSession {
             let answer = encode_message(&stream.answer(number, go_on)).expect("an answer is small");
             let written = live.io.send_answer(answer);
             if let Some(written) = &written {
-                // The answer is tiny and the pipe empty, so it is written at once; the thread says nothing when it
-                // found early output instead, and the reply says so.
+                // The answer is tiny and the pipe empty, so it is written at once (or refused at once, for early
+                // output); the bound is for a worker whose stdin is somehow full.
                 let _ = written.recv_timeout(STOP_LIMIT);
             }
             live.process.continue_stopped(&stopped);
