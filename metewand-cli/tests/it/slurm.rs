@@ -168,6 +168,48 @@ fn slurm_the_example_gives_the_local_pools_ids_keys_and_verdicts() {
 }
 
 #[test]
+fn slurm_a_streamed_campaign_records_the_local_pools_profiles() {
+    let Some(_) = cluster() else { return };
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_owned();
+    // `cg` streams on `ridge-profile` beside `cholesky`, on `small` under one seed: 2 attempts.
+    let narrow = ["--dataset", "small", "--dataset-seeds", "0", "--repetitions", "1"];
+    let mut local = strings(&["campaign", "run", example.to_str().unwrap(), "profile", "-j", "1", "--quiet"]);
+    local.extend(strings(&narrow));
+    local.extend(["--out".to_owned(), dir("local"), "--state-dir".to_owned(), dir("state-local")]);
+    let ran = metewand(&local);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+
+    let slurm_folder = tmp.path().join("slurm");
+    let _queued = Queued(slurm_folder.clone());
+    let mut args = strings(&["campaign", "submit", example.to_str().unwrap(), "profile", "--slurm"]);
+    args.extend(strings(&narrow));
+    args.extend(["--out".to_owned(), dir("slurm"), "--state-dir".to_owned(), dir("state-slurm")]);
+    let submitted = metewand(&args);
+    assert_eq!(submitted.status.code(), Some(0), "{}", text(&submitted.stderr));
+    wait_for_jobs(&slurm_folder, Duration::from_secs(600));
+    let (local_verdicts, slurm_verdicts) = (verdicts(&tmp.path().join("local")), verdicts(&slurm_folder));
+    assert_eq!(slurm_verdicts.len(), 2);
+    assert_eq!(slurm_verdicts, local_verdicts, "the same attempt ids, outcomes, verdicts and dataset keys");
+    // The streamed attempt's checkpoints: the same numbers and verdicts (their times are each run's own).
+    let checkpoints = |folder: &Path| -> Vec<(u64, String)> {
+        let csv = fs::read_to_string(folder.join("profiles.csv")).unwrap();
+        csv.lines()
+            .skip(1)
+            .map(|line| {
+                let fields: Vec<&str> = line.split(',').collect();
+                assert_eq!(fields[4], "cg", "{line}");
+                (fields[7].parse().unwrap(), fields[9].to_owned())
+            })
+            .collect()
+    };
+    let slurm_checkpoints = checkpoints(&slurm_folder);
+    assert!(slurm_checkpoints.len() >= 10, "{slurm_checkpoints:?}");
+    assert_eq!(slurm_checkpoints, checkpoints(&tmp.path().join("local")));
+}
+
+#[test]
 fn slurm_a_task_at_its_time_limit_records_cancelled_and_a_resubmission_completes() {
     let Some(_) = cluster() else {
         return;
