@@ -124,8 +124,11 @@ impl WorkerSession {
                 // output); the bound is for a worker whose stdin is somehow full.
                 let _ = written.recv_timeout(STOP_LIMIT);
             }
+            // The held interval ends before the first SIGCONT: the worker cannot run before it, and a thread of
+            // ours descheduled after it would otherwise take the worker's running time out of its time.
+            let resumed = Instant::now();
             live.process.continue_stopped(&stopped);
-            self.held(&mut pending, received.elapsed());
+            self.held(&mut pending, resumed - received);
             checkpoints.push((checkpoint, sealed.value));
             frame = self.await_frame(&pending, written.is_some(), Some(number));
         }
