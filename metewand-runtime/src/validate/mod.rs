@@ -351,27 +351,9 @@ impl<'r> WorkerOutputValidator<'r> {
         let checkpoints = match walk::open_directory_beneath(root.as_fd(), &folder) {
             Ok(checkpoints) => checkpoints,
             Err(OpenError::Missing) if announced == 0 => return Ok(()),
-            Err(OpenError::Missing) => {
-                let problem = RootProblem::Unavailable(std::io::ErrorKind::NotFound.into());
-                return Err(fail(ValidationErrorKind::Root { problem }));
-            }
-            Err(OpenError::SymbolicLink) => {
-                return Err(fail(ValidationErrorKind::Root { problem: RootProblem::SymbolicLink }));
-            }
-            Err(OpenError::NotADirectory { .. }) => {
-                return Err(fail(ValidationErrorKind::Root { problem: RootProblem::NotADirectory }));
-            }
-            Err(OpenError::Io(error)) => return Err(fail(error::io_kind(String::new(), error))),
+            Err(error) => return Err(fail(beneath_root_kind(error))),
         };
-        let inventory = walk::walk(checkpoints.as_fd(), &[]).map_err(|error| {
-            fail(match error {
-                WalkError::NonUtf8 { path } => ValidationErrorKind::NonUtf8Name { path },
-                WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
-                WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
-                WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
-                WalkError::Io { path, source } => error::io_kind(path, source),
-            })
-        })?;
+        let inventory = walk::walk(checkpoints.as_fd(), &[]).map_err(|error| fail(walk_kind(error)))?;
         // Each entry at the top must be the folder of an announced checkpoint, named as its number is written.
         let tops: BTreeSet<&str> = inventory
             .files
@@ -434,26 +416,12 @@ impl<'r> WorkerOutputValidator<'r> {
         let root_fd = match layout {
             ResultLayout::Checkpoint(n) => {
                 let path = RelativePath::new(&format!("{}/{n}", ResultLayout::CHECKPOINTS)).expect("a valid path");
-                walk::open_directory_beneath(root_fd.as_fd(), &path).map_err(|error| {
-                    let problem = match error {
-                        OpenError::Missing => RootProblem::Unavailable(std::io::ErrorKind::NotFound.into()),
-                        OpenError::SymbolicLink => RootProblem::SymbolicLink,
-                        OpenError::NotADirectory { .. } => RootProblem::NotADirectory,
-                        OpenError::Io(error) => RootProblem::Unavailable(error),
-                    };
-                    ValidationErrorKind::Root { problem }
-                })?
+                walk::open_directory_beneath(root_fd.as_fd(), &path).map_err(beneath_root_kind)?
             }
             ResultLayout::Whole | ResultLayout::Streamed => root_fd,
         };
         let top: &[&str] = if layout == ResultLayout::Streamed { &[ResultLayout::CHECKPOINTS] } else { &[] };
-        let inventory = walk::walk_without(root_fd.as_fd(), top).map_err(|error| match error {
-            WalkError::NonUtf8 { path } => ValidationErrorKind::NonUtf8Name { path },
-            WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
-            WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
-            WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
-            WalkError::Io { path, source } => error::io_kind(path, source),
-        })?;
+        let inventory = walk::walk_without(root_fd.as_fd(), top).map_err(walk_kind)?;
         if let Some(hook) = &self.hook {
             hook(HookPoint::AfterWalk);
         }
@@ -657,6 +625,29 @@ impl<'r> WorkerOutputValidator<'r> {
             .collect();
         Ok(CheckedArtifact { document, manifest_file, files })
     }
+}
+
+/// Why a walk of an output stopped, as the validation error it is.
+fn walk_kind(error: WalkError) -> ValidationErrorKind {
+    match error {
+        WalkError::NonUtf8 { path } => ValidationErrorKind::NonUtf8Name { path },
+        WalkError::Special { path, found } => ValidationErrorKind::SpecialEntry { path, found },
+        WalkError::TooDeep { path } => ValidationErrorKind::TooDeep { path },
+        WalkError::Changed { path } => ValidationErrorKind::Changed { path, change: Change::Vanished },
+        WalkError::Io { path, source } => error::io_kind(path, source),
+    }
+}
+
+/// Why a folder beneath an output's root (a checkpoint's, or `checkpoints/`) could not be opened, as a problem of the
+/// root of what is validated there.
+fn beneath_root_kind(error: OpenError) -> ValidationErrorKind {
+    let problem = match error {
+        OpenError::Missing => RootProblem::Unavailable(std::io::ErrorKind::NotFound.into()),
+        OpenError::SymbolicLink => RootProblem::SymbolicLink,
+        OpenError::NotADirectory { .. } => RootProblem::NotADirectory,
+        OpenError::Io(error) => RootProblem::Unavailable(error),
+    };
+    ValidationErrorKind::Root { problem }
 }
 
 struct CheckedArtifact {
