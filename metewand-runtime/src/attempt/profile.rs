@@ -84,14 +84,7 @@ impl Run<'_, '_> {
                 Ok(original) => original,
                 Err(error) => return Err(Failure::output(Role::Implementation, Phase::Execute, error)),
             };
-            let again = validator.revalidate_result(self.plan.problem, original);
-            if let Err(error) = &again
-                && let Some(cancelled) = Failure::cancelled(error)
-            {
-                return Err(cancelled);
-            }
-            let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
-            if let Some(problem) = change((original.files(), original.manifest_file()), again) {
+            if let Some(problem) = self.change_since(original)? {
                 let message = format!("checkpoint {} changed {when}: {problem}", checkpoint.number);
                 return Err(Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message));
             }

@@ -664,6 +664,14 @@ impl<'p, 'r> Run<'p, 'r> {
     /// the message saying it changed `when`.
     pub(super) fn verify_result(&mut self, role: Role, phase: Phase, when: &str) -> Result<(), Failure> {
         let Some(original) = &self.result else { return Ok(()) };
+        let Some(problem) = self.change_since(original)? else { return Ok(()) };
+        let message = format!("the result changed {when}: {problem}");
+        Err(Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message))
+    }
+
+    /// What changed in a result (or a checkpoint) since it was validated: validated again where it was, and
+    /// compared; a cancellation met on the way is the failure.
+    pub(super) fn change_since(&self, original: &ValidatedResult) -> Result<Option<String>, Failure> {
         let again = self.validator().revalidate_result(self.plan.problem, original);
         if let Err(error) = &again
             && let Some(cancelled) = Failure::cancelled(error)
@@ -671,9 +679,7 @@ impl<'p, 'r> Run<'p, 'r> {
             return Err(cancelled);
         }
         let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
-        let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
-        let message = format!("the result changed {when}: {problem}");
-        Err(Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message))
+        Ok(change((original.files(), original.manifest_file()), again))
     }
 
     pub(super) fn into_record(self, started_at: SystemTime) -> AttemptRecord {
