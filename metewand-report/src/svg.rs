@@ -265,6 +265,53 @@ pub fn profile(id: &str, section: &ProblemSection) -> String {
     out
 }
 
+/// A horizontal log₁₀ axis of seconds over whole decades: the decades around the positive values it shows (1 ms to
+/// 1 s without any), at least one, from `start` over `length` pixels.
+struct SecondsAxis {
+    low: f64,
+    high: f64,
+    start: f64,
+    length: f64,
+}
+
+impl SecondsAxis {
+    fn spanning(values: impl Iterator<Item = f64>, start: f64, length: f64) -> SecondsAxis {
+        let (low, high) = values
+            .filter(|value| *value > 0.0)
+            .fold((f64::INFINITY, 0.0_f64), |(low, high), value| (low.min(value), high.max(value)));
+        let (low, high) = if low.is_finite() { (low, high.max(low)) } else { (1e-3, 1.0) };
+        let (axis_low, axis_high) = (10f64.powf(low.log10().floor()), 10f64.powf(high.log10().ceil()).max(low * 10.0));
+        SecondsAxis { low: axis_low, high: axis_high, start, length }
+    }
+
+    /// Where `seconds` lies (values below the axis at its start).
+    fn position(&self, seconds: f64) -> f64 {
+        let span = (self.high / self.low).log10();
+        self.start + (seconds.max(self.low).log10() - self.low.log10()) / span * self.length
+    }
+
+    /// The plot's frame (its left and bottom edges, from `top` to `bottom`), and the axis's ticks, grid lines and
+    /// labels along the bottom.
+    fn draw(&self, out: &mut String, top: f64, bottom: f64) {
+        let (left, right) = (self.start, self.start + self.length);
+        let _ = write!(
+            out,
+            r##"<g class="axes" stroke="#444" fill="none"><path d="M{left:.1} {top:.1}V{bottom:.1}H{right:.1}"/></g>"##
+        );
+        for (value, label) in log_ticks(self.low, self.high) {
+            if value < self.low * 0.999 || value > self.high * 1.001 {
+                continue;
+            }
+            let x = self.position(value);
+            let _ = write!(
+                out,
+                r##"<path d="M{x:.1} {top:.1}V{bottom:.1}" stroke="#ddd"/><path d="M{x:.1} {bottom:.1}v5" stroke="#444"/>"##
+            );
+            text(out, x, bottom + 18.0, "middle", "", &label);
+        }
+    }
+}
+
 /// Tick values (powers of ten) spanning [low, high] seconds, and their labels with units.
 fn log_ticks(low: f64, high: f64) -> Vec<(f64, String)> {
     let mut ticks = Vec::new();
@@ -299,13 +346,8 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
     let width = left + 476.0 + right;
     let height = top + bottom + row_h * rows.len().max(1) as f64;
     let plot_w = width - left - right;
-    let positive = |value: &f64| *value > 0.0;
-    let low = rows.iter().flat_map(|row| row.times.iter()).copied().filter(positive).fold(f64::INFINITY, f64::min);
-    let high = rows.iter().flat_map(|row| row.times.iter()).copied().filter(positive).fold(0.0, f64::max);
-    let (low, high) = if low.is_finite() { (low, high.max(low)) } else { (1e-3, 1.0) };
-    let (axis_low, axis_high) = (10f64.powf(low.log10().floor()), 10f64.powf(high.log10().ceil()).max(low * 10.0));
-    let span = (axis_high / axis_low).log10();
-    let x_of = |seconds: f64| left + (seconds.max(axis_low).log10() - axis_low.log10()) / span * plot_w;
+    let axis = SecondsAxis::spanning(rows.iter().flat_map(|row| row.times.iter().copied()), left, plot_w);
+    let x_of = |seconds: f64| axis.position(seconds);
     let mut out = String::new();
     open(
         &mut out,
@@ -325,22 +367,7 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         &format!("{} time: {}", section.timed, section.problem),
     );
     let bottom_y = top + row_h * rows.len().max(1) as f64;
-    let _ = write!(
-        out,
-        r##"<g class="axes" stroke="#444" fill="none"><path d="M{left:.1} {top:.1}V{bottom_y:.1}H{:.1}"/></g>"##,
-        left + plot_w
-    );
-    for (value, label) in log_ticks(axis_low, axis_high) {
-        if value < axis_low * 0.999 || value > axis_high * 1.001 {
-            continue;
-        }
-        let x = x_of(value);
-        let _ = write!(
-            out,
-            r##"<path d="M{x:.1} {top:.1}V{bottom_y:.1}" stroke="#ddd"/><path d="M{x:.1} {bottom_y:.1}v5" stroke="#444"/>"##
-        );
-        text(&mut out, x, bottom_y + 18.0, "middle", "", &label);
-    }
+    axis.draw(&mut out, top, bottom_y);
     text(
         &mut out,
         left + plot_w / 2.0,
@@ -473,12 +500,8 @@ pub fn curves(id: &str, problem: &str, curves: &MetricCurves) -> String {
     let plot_w = width - left - right;
     let plot_h = height - top - bottom;
     let points = || curves.series.iter().flat_map(|series| series.points.iter());
-    let low_t = points().map(|point| point.seconds).filter(|t| *t > 0.0).fold(f64::INFINITY, f64::min);
-    let high_t = points().map(|point| point.seconds).fold(0.0, f64::max);
-    let (low_t, high_t) = if low_t.is_finite() { (low_t, high_t.max(low_t)) } else { (1e-3, 1.0) };
-    let (t_low, t_high) = (10f64.powf(low_t.log10().floor()), 10f64.powf(high_t.log10().ceil()).max(low_t * 10.0));
-    let t_span = (t_high / t_low).log10();
-    let x_of = |seconds: f64| left + (seconds.max(t_low).log10() - t_low.log10()) / t_span * plot_w;
+    let axis = SecondsAxis::spanning(points().map(|point| point.seconds), left, plot_w);
+    let x_of = |seconds: f64| axis.position(seconds);
     let low_v = points().flat_map(|point| [point.q1, point.median]).fold(f64::INFINITY, f64::min);
     let high_v = points().flat_map(|point| [point.q3, point.median]).fold(f64::NEG_INFINITY, f64::max);
     let (low_v, high_v) = if low_v.is_finite() { (low_v, high_v) } else { (0.0, 1.0) };
@@ -517,22 +540,7 @@ pub fn curves(id: &str, problem: &str, curves: &MetricCurves) -> String {
     );
     text(&mut out, left, 20.0, "start", r#" font-weight="bold""#, &format!("{}: {problem}", curves.metric));
     let bottom_y = top + plot_h;
-    let _ = write!(
-        out,
-        r##"<g class="axes" stroke="#444" fill="none"><path d="M{left:.1} {top:.1}V{bottom_y:.1}H{:.1}"/></g>"##,
-        left + plot_w
-    );
-    for (value, label) in log_ticks(t_low, t_high) {
-        if value < t_low * 0.999 || value > t_high * 1.001 {
-            continue;
-        }
-        let x = x_of(value);
-        let _ = write!(
-            out,
-            r##"<path d="M{x:.1} {top:.1}V{bottom_y:.1}" stroke="#ddd"/><path d="M{x:.1} {bottom_y:.1}v5" stroke="#444"/>"##
-        );
-        text(&mut out, x, bottom_y + 18.0, "middle", "", &label);
-    }
+    axis.draw(&mut out, top, bottom_y);
     let ticks: Vec<f64> = if logarithmic {
         let (first, last) = (v_low.log10().round() as i32, v_high.log10().round() as i32);
         let step = ((last - first) / 6).max(1);
