@@ -430,6 +430,24 @@ fn reuse_is_refused_to_a_worker_that_fails_reset_then_again() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// A state folder given relative to the working directory (as users type it) still lets a worker pass
+/// `reset-then-again`: the check's inputs are handed to the worker by absolute paths, since the worker runs elsewhere.
+#[test]
+fn reuse_is_granted_with_a_relative_state_folder() {
+    let bench = Bench::new("");
+    let mut args = bench.run_args("main", "state", &["--sessions", "reuse"]);
+    let state = args.iter().position(|arg| arg == "--state-dir").unwrap() + 1;
+    args[state] = "state".to_owned();
+    let output = command(&args).current_dir(bench.path("")).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(!text(&output.stderr).contains("is not reused"), "{}", text(&output.stderr));
+    for entry in fs::read_dir(bench.folder("state", "main").join("attempts")).unwrap() {
+        let record: Value =
+            serde_json::from_slice(&fs::read(entry.unwrap().path().join("attempt.json")).unwrap()).unwrap();
+        assert_eq!(record["implementation"]["session"]["mode"], "reuse");
+    }
+}
+
 /// With reused sessions, a session is held (stopped) between the attempts it serves: Ctrl-C at any moment leaves
 /// no process of it, held or serving, and the held one's folder is gone from the state.
 #[test]

@@ -210,7 +210,14 @@ fn run_with<'r>(
         path: options.work_parent.clone(),
         source,
     })?;
-    let work = options.work_parent.join(format!("metewand-conformance-{random}"));
+    // The work folder's paths are handed to workers, which run in folders of their own: a relative parent would
+    // name nothing there.
+    let parent = std::path::absolute(&options.work_parent).map_err(|source| ConformanceError::Io {
+        action: "resolving the work folder's parent",
+        path: options.work_parent.clone(),
+        source,
+    })?;
+    let work = parent.join(format!("metewand-conformance-{random}"));
     fs::create_dir(&work).map_err(|source| ConformanceError::Io {
         action: "creating the work folder",
         path: work.clone(),
