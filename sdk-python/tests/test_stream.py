@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,22 @@ def test_an_answer_that_says_stop_ends_the_stream(tmp_path: Path) -> None:
     assert len(checkpoints) == 2
     assert isinstance(final, ExecuteResponse) and final.statistics == {"steps": 2}
     assert not (result / "checkpoints" / "3").exists()
+
+
+def test_the_reported_time_leaves_out_the_waits_for_the_answers(tmp_path: Path) -> None:
+    # Each answer comes a second after its checkpoint, as when Metewand holds the worker while it seals:
+    # five halvings take far less than the five seconds the worker spends waiting.
+    def slow(checkpoint: CheckpointMessage) -> bool:
+        time.sleep(1.0)
+        return True
+
+    with WorkerClient.in_process(Halving) as client:
+        result = started(client, tmp_path)
+        checkpoints, final = client.execute_stream(result_dir=result, max_checkpoints=5, answer=slow)
+        client.shutdown()
+    assert len(checkpoints) == 5
+    assert isinstance(final, ExecuteResponse)
+    assert 0 < final.implementation_time_ns < 1_000_000_000
 
 
 def test_calling_checkpoint_after_it_said_stop_is_a_failure(tmp_path: Path) -> None:
