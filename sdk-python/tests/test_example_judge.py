@@ -1,0 +1,106 @@
+"""The least-squares example's judge keeps the last dataset's optimum between the attempts one session
+serves (reused sessions): what it says of an answer must be what a fresh judge says, whichever dataset
+came before."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from metewand.models.worker_protocol_message import (
+    AckResponse,
+    EvaluateResponse,
+    ExecuteResponse,
+    HelloResponse,
+    MaterializeResponse,
+)
+from metewand.testing import WorkerClient
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "least-squares"
+PROBLEM = {"lambda": 0.1, "tolerance": 1e-9}
+
+
+@pytest.fixture(scope="module")
+def workers() -> Iterator[dict[str, ModuleType]]:
+    """The example's generate, cholesky and judge scripts, with its shared ridge package importable."""
+    sys.path.insert(0, str(EXAMPLE))
+    try:
+        loaded = {}
+        for name, script in [
+            ("generate", "generate/generate.py"),
+            ("cholesky", "cholesky/cholesky.py"),
+            ("judge", "judge/judge.py"),
+        ]:
+            spec = importlib.util.spec_from_file_location(f"least_squares_{name}", EXAMPLE / "workers" / script)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            loaded[name] = module
+        yield loaded
+    finally:
+        sys.path.remove(str(EXAMPLE))
+
+
+def dataset(workers: dict[str, ModuleType], folder: Path, rows: int, seed: int) -> Path:
+    folder.mkdir()
+    with WorkerClient.in_process(workers["generate"].Generate) as client:
+        assert isinstance(client.hello(), HelloResponse)
+        parameters = {"rows": rows, "columns": 5, "noise": 0.1}
+        made = client.materialize(source_dir=EXAMPLE, output_dir=folder, parameters=parameters, seed=seed)
+        assert isinstance(made, MaterializeResponse), made
+    return folder
+
+
+def answer(workers: dict[str, ModuleType], data: Path, folder: Path, scale: float) -> Path:
+    """The exact solution on `data`, every entry multiplied by `scale` (1.0 reaches the optimum)."""
+    folder.mkdir()
+    with WorkerClient.in_process(workers["cholesky"].Cholesky) as client:
+        assert isinstance(client.hello(), HelloResponse)
+        assert isinstance(client.prepare(dataset_dir=data, problem_parameters=PROBLEM), AckResponse)
+        assert isinstance(client.execute(result_dir=folder), ExecuteResponse)
+    if scale != 1.0:
+        solution = folder / "solution.json"
+        x = json.loads(solution.read_text())["x"]
+        solution.write_text(json.dumps({"x": [scale * value for value in x]}))
+    return folder
+
+
+def judged(client: WorkerClient, data: Path, result: Path, metrics: Path) -> tuple[str, dict[str, float]]:
+    response = client.evaluate(
+        dataset_dir=data, result_dir=result, metrics_path=metrics, problem_parameters=PROBLEM
+    )
+    assert isinstance(response, EvaluateResponse), response
+    return response.verdict, json.loads(metrics.read_text())["metrics"]
+
+
+def test_one_judge_across_datasets_says_what_a_fresh_judge_says(
+    workers: dict[str, ModuleType], tmp_path: Path
+) -> None:
+    first = dataset(workers, tmp_path / "first", rows=30, seed=1)
+    second = dataset(workers, tmp_path / "second", rows=40, seed=2)
+    cases = [
+        (first, answer(workers, first, tmp_path / "first-exact", 1.0)),
+        (second, answer(workers, second, tmp_path / "second-off", 1.5)),
+        (second, answer(workers, second, tmp_path / "second-exact", 1.0)),
+        (first, answer(workers, first, tmp_path / "first-off", 0.5)),
+    ]
+    fresh = []
+    for number, (data, result) in enumerate(cases):
+        with WorkerClient.in_process(workers["judge"].Judge) as client:
+            assert isinstance(client.hello(), HelloResponse)
+            fresh.append(judged(client, data, result, tmp_path / f"fresh-{number}.json"))
+    assert [verdict for verdict, _ in fresh] == ["reached", "not_reached", "reached", "not_reached"]
+    assert fresh[0][1]["optimum"] != fresh[2][1]["optimum"]
+    with WorkerClient.in_process(workers["judge"].Judge) as client:
+        assert isinstance(client.hello(), HelloResponse)
+        reused = [
+            judged(client, data, result, tmp_path / f"reused-{number}.json")
+            for number, (data, result) in enumerate(cases)
+        ]
+    assert reused == fresh
