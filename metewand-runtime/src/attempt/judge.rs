@@ -222,10 +222,9 @@ impl Run<'_, '_> {
         let session = &mut held.session;
         let validator = self.validator();
         let outcome = session.evaluate(params).and_then(|response| {
-            // Sealed at the answer, as an implementation's result is.
-            let sealed = session.while_stopped(|| validator.validate_metrics(plan.problem, &metrics_dir))?;
+            // Sealed at the answer, as an implementation's result is; the worker then stays stopped.
+            let sealed = session.while_paused(|| validator.validate_metrics(plan.problem, &metrics_dir))?;
             session.clear_scientific_deadline();
-            session.pause()?;
             Ok((response, sealed))
         });
         self.phases.extend(held.session.phases()[held.since..].iter().cloned());

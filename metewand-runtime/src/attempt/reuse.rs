@@ -371,13 +371,8 @@ impl Run<'_, '_> {
             }
         };
         // Timed and sealed as a fresh session's requests are; the worker then stays stopped.
-        let (last, outcome) = self.timed_requests(&mut held.session, prepare, execute, &result_dir);
-        let session = &mut held.session;
-        let outcome = outcome.and_then(|sealed| {
-            session.clear_scientific_deadline();
-            session.pause()?;
-            Ok(sealed)
-        });
+        let (last, outcome) = self.timed_requests(&mut held.session, prepare, execute, &result_dir, true);
+        held.session.clear_scientific_deadline();
         let skip = held.skip.clone();
         let phases = held.session.phases().iter().enumerate().skip(held.since);
         self.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));

@@ -601,13 +601,15 @@ impl<'p, 'r> Run<'p, 'r> {
     /// The implementation's timed requests, `prepare` then `execute` under its budget, and the seal: the result is
     /// validated (walked and hashed) at the execute answer, while every process of the worker is stopped, before the
     /// session goes on. What the worker does after its answer can only break the seal, never count. Returns the last
-    /// request sent, which becomes the attempt's last worker.
+    /// request sent, which becomes the attempt's last worker. A session to be `held` for another attempt stays
+    /// stopped after the seal (paused).
     pub(super) fn timed_requests(
         &mut self,
         session: &mut crate::Session<crate::session::Implementation>,
         prepare: PrepareParams,
         execute: ExecuteParams,
         result_dir: &Path,
+        held: bool,
     ) -> (Phase, Result<Sealed, SessionError>) {
         let plan = self.plan;
         if let Some(budget) = plan.repository.budgets().implementation {
@@ -622,8 +624,8 @@ impl<'p, 'r> Run<'p, 'r> {
         let layout = self.result_layout();
         let outcome = outcome.and_then(|response| {
             let manifest = &response.result.manifest;
-            let sealed =
-                session.while_stopped(|| validator.validate_result_in(plan.problem, result_dir, layout, manifest))?;
+            let seal = || validator.validate_result_in(plan.problem, result_dir, layout, manifest);
+            let sealed = if held { session.while_paused(seal)? } else { session.while_stopped(seal)? };
             Ok((response, sealed))
         });
         self.last_worker = Some((Role::Implementation, last));
@@ -644,7 +646,7 @@ impl<'p, 'r> Run<'p, 'r> {
     ) -> Result<(), Failure> {
         self.saw(&session);
         self.implementation.cpus = Some(session.cpus().clone());
-        let (last, outcome) = self.timed_requests(&mut session, prepare, execute, result_dir);
+        let (last, outcome) = self.timed_requests(&mut session, prepare, execute, result_dir, false);
         let settled = self.settle(session, outcome, Role::Implementation);
         let (response, sealed) = match settled {
             Ok(settled) => settled,

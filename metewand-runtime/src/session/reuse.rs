@@ -27,6 +27,15 @@ impl WorkerSession {
         Ok(())
     }
 
+    /// Pauses the worker (as [`pause`](WorkerSession::pause) does) and runs `f` while it is paused: the seal of a
+    /// held session's answer, after which it stays stopped until [`resume`](WorkerSession::resume). One stop serves
+    /// both, where [`while_stopped`](WorkerSession::while_stopped) then `pause` would let the worker go on between
+    /// them and stop it again.
+    pub fn while_paused<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
+        self.pause()?;
+        Ok(f())
+    }
+
     /// Lets the processes [`pause`](WorkerSession::pause) stopped go on.
     pub fn resume(&mut self) {
         if let Some(live) = self.live.as_mut()

@@ -99,6 +99,11 @@ impl<R: SessionRole> Session<R> {
         self.inner.pause()
     }
 
+    /// Pauses the worker and runs `f` while it is paused (see [`WorkerSession::while_paused`]).
+    pub fn while_paused<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
+        self.inner.while_paused(f)
+    }
+
     /// Lets a paused worker go on.
     pub fn resume(&mut self) {
         self.inner.resume();
