@@ -28,11 +28,12 @@ fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::R
 }
 
 /// Shows the host's folder `path` read-only at the same path in the private view of the process `pid`, where an
-/// empty mount point waits for it (a deferred path of `view.rs`). A short-lived child does it, since a process
-/// with threads may not change its namespaces: it clones the folder's mounts, enters the view's mount namespace
-/// and moves the clone onto the mount point. Where that namespace belongs to another user namespace than this
-/// process's (the user-namespace route), the child first enters that user namespace, in which it holds every
-/// capability as its owner, and clones from a mount namespace of its own made there (a copy of the host's).
+/// empty mount point waits for it (a deferred path of `view.rs`). A short-lived thread does it: it clones the
+/// folder's mounts, enters the view's mount namespace and moves the clone onto the mount point. Where that
+/// namespace belongs to another user namespace than this process's (the user-namespace route), a short-lived child
+/// does it instead, since a process with threads may not enter a user namespace: it first enters that user
+/// namespace, in which it holds every capability as its owner, and clones from a mount namespace of its own made
+/// there (a copy of the host's).
 pub(in crate::session) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> {
     show_in_view_at(pid, path, path, false)
 }
@@ -65,39 +66,59 @@ pub(in crate::session) fn show_in_view_at(pid: i32, source: &CStr, target: &CStr
         Ok((stat.st_dev as u64, stat.st_ino as u64))
     };
     let foreign = identity(&owner)? != identity(&ours)?;
+    // Clones `source`'s mounts read-only in the mount namespace this task is in, enters the view's, and moves the
+    // clone onto `target`.
+    let show = || -> io::Result<()> {
+        let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
+        // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
+        let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, source.as_ptr(), flags) })?;
+        // SAFETY: a descriptor just returned is owned by nothing else; it is closed when this returns.
+        let tree = unsafe { OwnedFd::from_raw_fd(tree) };
+        make_read_only(tree.as_raw_fd(), c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
+        // SAFETY: setns takes a descriptor this task holds and a flag.
+        check(unsafe { libc::setns(mounts.as_raw_fd(), libc::CLONE_NEWNS) })?;
+        if replace {
+            // SAFETY: umount2 reads the path; what was mounted there by an earlier show is detached lazily (a
+            // descriptor the worker holds keeps it alive, read-only as it was shown).
+            check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) })?;
+        }
+        // SAFETY: move_mount reads the path and attaches the detached tree there.
+        let moved = unsafe {
+            libc::syscall(
+                libc::SYS_move_mount,
+                tree.as_raw_fd(),
+                c"".as_ptr(),
+                libc::AT_FDCWD,
+                target.as_ptr(),
+                MOVE_MOUNT_F_EMPTY_PATH,
+            )
+        };
+        check(moved as libc::c_int)
+    };
+    if !foreign {
+        // Only a user namespace needs a process without threads: a thread may enter another mount namespace once it
+        // shares its filesystem attributes (root, working directory) with no other (CLONE_FS), and both end with
+        // it. A thread costs a fraction of a fork of the executor, which copies its page tables.
+        let shown = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    // SAFETY: unshare takes a flags word; it gives this thread alone its own filesystem attributes.
+                    check(unsafe { libc::unshare(libc::CLONE_FS) })?;
+                    show()
+                })
+                .join()
+        });
+        return shown.unwrap_or_else(|_| Err(io::Error::other("the thread showing a folder in the view panicked")));
+    }
     let child = raw_fork(0)?;
     if child == 0 {
         let shown = (|| -> io::Result<()> {
-            if foreign {
-                // SAFETY: setns and unshare take a descriptor this process holds and flags; this single-threaded
-                // child changes only its own namespaces.
-                check(unsafe { libc::setns(owner.as_raw_fd(), libc::CLONE_NEWUSER) })?;
-                // SAFETY: as above.
-                check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
-            }
-            let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
-            // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
-            let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, source.as_ptr(), flags) })?;
-            make_read_only(tree, c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
-            // SAFETY: setns takes a descriptor this process holds and a flag.
-            check(unsafe { libc::setns(mounts.as_raw_fd(), libc::CLONE_NEWNS) })?;
-            if replace {
-                // SAFETY: umount2 reads the path; what was mounted there by an earlier show is detached lazily (a
-                // descriptor the worker holds keeps it alive, read-only as it was shown).
-                check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) })?;
-            }
-            // SAFETY: move_mount reads the path and attaches the detached tree there.
-            let moved = unsafe {
-                libc::syscall(
-                    libc::SYS_move_mount,
-                    tree,
-                    c"".as_ptr(),
-                    libc::AT_FDCWD,
-                    target.as_ptr(),
-                    MOVE_MOUNT_F_EMPTY_PATH,
-                )
-            };
-            check(moved as libc::c_int)
+            // SAFETY: setns and unshare take a descriptor this process holds and flags; this single-threaded child
+            // changes only its own namespaces.
+            check(unsafe { libc::setns(owner.as_raw_fd(), libc::CLONE_NEWUSER) })?;
+            // SAFETY: as above.
+            check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
+            show()
         })();
         // An errno fits an exit status (they are below 255); 255 is any other failure.
         exit_now(match shown {

@@ -761,6 +761,48 @@ fn without_privileges_the_private_view_shows_only_the_workers_own_folders_and_pr
     );
 }
 
+/// A folder shown once the worker's hello is answered (`readable_after_hello`, as an implementation's dataset) is
+/// absent from its view until then and mounted in that view only: the worker reads it in `prepare`, and no mount
+/// at its path appears in this process's own mount table, whichever route (a thread of this process, or a child in
+/// the worker's user namespace) made the mount.
+fn a_folder_shown_after_hello_is_mounted_in_the_workers_view_only() {
+    let fixture = Fixture::new();
+    // Beside the fixture, as a state folder's dataset is: a folder inside the worker's own would be shown with it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let hidden = elsewhere.path().to_owned();
+    let shown = hidden.join("shown");
+    fs::create_dir_all(&shown).unwrap();
+    let data = shown.join("data.txt");
+    fs::write(&data, "42\n").unwrap();
+    let target = data.display().to_string();
+    let args = ["--attack", "read@hello", "--attack", "read@prepare", "--target", &target, "--quiet"];
+    let confinement = Confinement::new().private_view().hide(&hidden).readable_after_hello(&shown);
+    let (log, report) = attacked(&fixture, &args, confinement);
+    if report.mounts != MountConfinement::Private {
+        skip(Requirement::PidNamespace, "the worker had no private view: nothing was shown in one");
+        return;
+    }
+    let reads: Vec<&str> =
+        log.lines().filter_map(|line| line.strip_prefix(&format!("test-worker: attack read {target}: "))).collect();
+    assert_eq!(reads, [ENOENT, "ok"], "before and after hello:\n{log}");
+    let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let point = format!(" {} ", shown.display());
+    assert!(!mounts.lines().any(|line| line.contains(&point)), "the executor's own mount table:\n{mounts}");
+}
+
+#[test]
+fn a_folder_shown_after_hello_is_mounted_in_the_workers_view_and_not_the_executors() {
+    a_folder_shown_after_hello_is_mounted_in_the_workers_view_only();
+}
+
+#[test]
+fn without_privileges_a_folder_shown_after_hello_is_mounted_in_the_workers_view_and_not_the_executors() {
+    unprivileged(
+        "session::confinement::without_privileges_a_folder_shown_after_hello_is_mounted_in_the_workers_view_and_not_the_executors",
+        a_folder_shown_after_hello_is_mounted_in_the_workers_view_only,
+    );
+}
+
 const ENOMEM: &str = "errno 12";
 
 /// `[limits] memory_bytes` and `processes` hold: an allocation past the first fails with ENOMEM and a fork past
