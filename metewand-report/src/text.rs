@@ -150,6 +150,7 @@ pub fn markdown(report: &Report) -> String {
             }
             let _ = writeln!(out, " {} |", units::percent(series.rho(f64::MAX)));
         }
+        curves(&mut out, &section.curves);
     }
     out.push_str("\n## Environment\n");
     for entry in &report.environments {
@@ -196,6 +197,38 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     out
+}
+
+/// The convergence curves of a problem's streamed attempts, one table per metric: each series' first and last
+/// checkpoint (its median time and median value, the last with its interquartile range). Every point is in the
+/// campaign's `profiles.csv`; the HTML report draws them.
+fn curves(out: &mut String, curves: &[crate::curves::MetricCurves]) {
+    for metric in curves {
+        let _ = write!(
+            out,
+            "\nConvergence of {} (streamed attempts: medians over the attempts at each checkpoint, time measured by \
+             Metewand):\n\n| implementation | dataset | attempts | checkpoints | first checkpoint | last checkpoint \
+             [IQR] |\n|---|---|---:|---:|---:|---:|\n",
+            cell(&metric.metric)
+        );
+        for series in &metric.series {
+            let (Some(first), Some(last)) = (series.points.first(), series.points.last()) else { continue };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {}: {} | {}: {} [{}–{}] |",
+                cell(&series.implementation),
+                cell(&series.dataset),
+                series.attempts,
+                last.checkpoint,
+                units::duration(first.seconds),
+                units::number(first.median),
+                units::duration(last.seconds),
+                units::number(last.median),
+                units::number(last.q1),
+                units::number(last.q3)
+            );
+        }
+    }
 }
 
 /// One Markdown row per implementation x dataset: its names, then `figures`.

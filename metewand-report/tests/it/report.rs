@@ -668,6 +668,13 @@ fn streamed_attempts_are_plotted_against_time_and_ranked_by_their_time_to_reache
     let texts: Vec<&str> = plot["texts"].as_array().unwrap().iter().map(|text| text.as_str().unwrap()).collect();
     assert!(texts.contains(&"time to checkpoint (seconds, log₁₀ scale)"), "{texts:?}");
     assert!(texts.contains(&"1 ms") && texts.contains(&"10 ms"), "{texts:?}");
+    // The Markdown report sums each series up: its first and last checkpoints' medians.
+    let markdown = render(&report, Format::Markdown);
+    assert!(markdown.contains("\nConvergence of error (streamed attempts:"), "{markdown}");
+    assert!(
+        markdown.contains("| stream | small | 4 | 3 | 1.15 ms: 0.4000 | 4.15 ms: 0.1500 [0.1000–0.2000] |"),
+        "{markdown}"
+    );
     // The JSON report carries the curves; a problem without streamed attempts has none.
     let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
     assert_eq!(json["problems"][0]["curves"][0]["series"][1]["dataset"], "tall");
@@ -675,6 +682,7 @@ fn streamed_attempts_are_plotted_against_time_and_ranked_by_their_time_to_reache
     write_campaign(&plain, &Campaign::default(), &[Planned::new("p", "small", "once")]);
     let report = Report::new(&Records::read(std::slice::from_ref(&plain)).unwrap(), Some(dir.path()));
     assert!(report.problems[0].curves.is_empty());
+    assert!(!render(&report, Format::Markdown).contains("Convergence of"));
     let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
     assert!(json["problems"][0].get("curves").is_none());
 }
