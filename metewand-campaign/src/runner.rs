@@ -532,9 +532,10 @@ pub struct RefusedForReuse {
 
 /// The implementation workers of `plan` whose sessions may not be reused: each that does not pass the conformance
 /// kit's `reset-then-again` (prepare, execute, reset, then the same again, with a valid result after the reset),
-/// run here once per worker in a work folder under `work_parent` (removed after it). A check that could not run
-/// refuses the worker too.
-pub fn refused_for_reuse(plan: &CampaignPlan<'_>, work_parent: &std::path::Path) -> Vec<RefusedForReuse> {
+/// run here once per worker in a work folder under the state folder `state` (removed after it), on the dataset of
+/// the plan's first attempt from that folder's store (made and published there when it is not). A check that could
+/// not run refuses the worker too.
+pub fn refused_for_reuse(plan: &CampaignPlan<'_>, state: &std::path::Path) -> Vec<RefusedForReuse> {
     let repository = plan.repository();
     let mut workers: Vec<&str> = plan
         .implementations()
@@ -544,11 +545,16 @@ pub fn refused_for_reuse(plan: &CampaignPlan<'_>, work_parent: &std::path::Path)
     workers.sort_unstable();
     workers.dedup();
     // A first run's state folder may not exist yet: its runs make it, and the check's work folder goes in it.
-    let _ = fs::create_dir_all(work_parent);
-    // The requests pose the plan's first problem on its first dataset, which its attempts use.
-    let options = match (plan.problems().first(), plan.datasets().first()) {
-        (Some(problem), Some(dataset)) => ConformanceOptions::new(work_parent).on(problem, dataset),
-        _ => ConformanceOptions::new(work_parent),
+    let _ = fs::create_dir_all(state);
+    // The requests pose the problem of the plan's first attempt on its dataset, taken from the run's store (or
+    // made and published there, where the attempt will find it): a dataset hours in the making is not made again
+    // for the check.
+    let options = match plan.attempts().first() {
+        Some(first) => ConformanceOptions::new(state)
+            .on(&plan.problems()[first.problem as usize], &plan.datasets()[first.dataset as usize])
+            .dataset_seed(first.dataset_seed)
+            .store(state),
+        None => ConformanceOptions::new(state),
     };
     workers
         .into_iter()

@@ -448,6 +448,31 @@ fn reuse_is_granted_with_a_relative_state_folder() {
     }
 }
 
+/// The reuse check's dataset is the plan's first attempt's, taken from the run's store or made there: the
+/// campaign's attempts then find it in the store, so no dataset is made twice for the check.
+#[test]
+fn the_reuse_check_makes_its_dataset_in_the_runs_store_for_the_attempts() {
+    let bench = Bench::new("");
+    let output =
+        command(&bench.run_args("main", "state", &["--sessions", "reuse", "--dataset-seeds", "3,4"])).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(!text(&output.stderr).contains("is not reused"), "{}", text(&output.stderr));
+    let datasets = bench.folder("state", "main").join("datasets");
+    let mut reused = BTreeMap::new();
+    for entry in fs::read_dir(&datasets).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|extension| extension != "json") {
+            continue;
+        }
+        let record: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
+        reused.insert(record["seed"].as_u64().unwrap(), record["reused"].as_bool().unwrap());
+    }
+    assert_eq!(reused, BTreeMap::from([(3, true), (4, false)]), "seed 3 made by the check, seed 4 by the campaign");
+    let store = bench.path("state/datasets");
+    let entries = fs::read_dir(&store).unwrap().filter(|entry| entry.as_ref().unwrap().path().is_dir()).count();
+    assert_eq!(entries, 2, "no dataset of another seed was made for the check");
+}
+
 /// With reused sessions, a session is held (stopped) between the attempts it serves: Ctrl-C at any moment leaves
 /// no process of it, held or serving, and the held one's folder is gone from the state.
 #[test]

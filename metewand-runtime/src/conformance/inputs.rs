@@ -189,11 +189,12 @@ impl Kit<'_> {
             _ => repository.implementations().values().next(),
         }
         .ok_or("the repository has no implementation entry for this")?;
-        let seed = SafeUint::ZERO;
-        let plan = AttemptPlan::new(repository, problem.name(), dataset.name(), implementation.name(), seed, seed)
-            .map_err(|error| error.to_string())?;
+        let seed = self.dataset_seed;
+        let plan =
+            AttemptPlan::new(repository, problem.name(), dataset.name(), implementation.name(), seed, SafeUint::ZERO)
+                .map_err(|error| error.to_string())?;
         let folder = self.work.join("inputs");
-        let state = self.work.join("inputs-state");
+        let state = self.store.clone().unwrap_or_else(|| self.work.join("inputs-state"));
         for dir in [&folder, &state] {
             fs::create_dir_all(dir).map_err(|error| format!("the executor could not create a folder: {error}"))?;
         }

@@ -56,6 +56,7 @@ use crate::protocol::Phase;
 use crate::protocol::common::{Capability, Role, WorkerId};
 use crate::protocol::handshake::hello_request;
 use crate::protocol::messages::{Path as WirePath, RequestId};
+use crate::protocol::strict::SafeUint;
 use crate::protocol::{Frame, encode_message};
 use crate::repository::{CheckedRepository, Worker};
 use crate::session::{
@@ -123,6 +124,12 @@ pub struct ConformanceOptions {
     /// The problem and dataset a repository worker's requests pose and carry, by name; the repository's first
     /// (the first its evaluator judges, for an evaluator) when `None`.
     pub on: Option<(String, String)>,
+    /// The seed of the dataset a repository worker's requests carry (0 unless set).
+    pub dataset_seed: SafeUint,
+    /// A state folder whose dataset store gives a repository worker its dataset: an entry already there is
+    /// verified and used, and one the kit makes is published there, as an attempt's would be. `None`: a store of
+    /// the kit's own, in its work folder, removed with it.
+    pub store: Option<PathBuf>,
 }
 
 impl ConformanceOptions {
@@ -133,6 +140,8 @@ impl ConformanceOptions {
             strict: false,
             timeouts: PhaseTimeouts::documented_defaults(),
             on: None,
+            dataset_seed: SafeUint::ZERO,
+            store: None,
         }
     }
 
@@ -140,6 +149,21 @@ impl ConformanceOptions {
     #[must_use]
     pub fn on(mut self, problem: &str, dataset: &str) -> ConformanceOptions {
         self.on = Some((problem.to_owned(), dataset.to_owned()));
+        self
+    }
+
+    /// Carries the dataset of seed `seed` (see [`ConformanceOptions::dataset_seed`]).
+    #[must_use]
+    pub fn dataset_seed(mut self, seed: SafeUint) -> ConformanceOptions {
+        self.dataset_seed = seed;
+        self
+    }
+
+    /// Takes the dataset from the store of the state folder `state`, or publishes it there (see
+    /// [`ConformanceOptions::store`]).
+    #[must_use]
+    pub fn store(mut self, state: impl Into<PathBuf>) -> ConformanceOptions {
+        self.store = Some(state.into());
         self
     }
 }
@@ -233,6 +257,8 @@ fn run_with<'r>(
         observed: Observed::default(),
         inputs: Inputs::default(),
         on: options.on.clone(),
+        dataset_seed: options.dataset_seed,
+        store: options.store.clone(),
         streams: false,
         select: Capability::OneShot,
     };
@@ -377,6 +403,10 @@ struct Kit<'r> {
     inputs: Inputs,
     /// The problem and dataset the requests pose and carry ([`ConformanceOptions::on`]).
     on: Option<(String, String)>,
+    /// The seed of the dataset the requests carry ([`ConformanceOptions::dataset_seed`]).
+    dataset_seed: SafeUint,
+    /// The state folder whose store gives the dataset ([`ConformanceOptions::store`]).
+    store: Option<PathBuf>,
     /// Whether the worker reported `streaming_profile` at its first `hello`.
     streams: bool,
     /// What an implementation's sessions select: `one_shot`, or `streaming_profile` for `streaming`'s.
