@@ -7,6 +7,7 @@ use std::time::{Instant, SystemTime};
 
 use super::record::change;
 use super::run::{Failure, Run};
+use super::stamped::VERIFIED;
 use super::store;
 use super::{DATASET_MANIFEST, Dir, FailureKind, Phase, Role, remove_tree};
 use crate::session::MaterializeParams;
@@ -37,7 +38,7 @@ impl Run<'_, '_> {
         let key = self.key.clone();
         let found = self.store().lookup(&key).map_err(|e| self.store_failure("reading the dataset store", e))?;
         let Some(store::Found { dir, record }) = found else { return Ok(false) };
-        let validated = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        let validated = self.verify_entry();
         if let Err(error) = &validated
             && let Some(cancelled) = Failure::cancelled(error)
         {
@@ -188,6 +189,13 @@ impl Run<'_, '_> {
         }
     }
 
+    /// Verifies the store entry at the attempt's path, reading it unless it still has the stamp of a settled
+    /// verification this process made (`stamped`).
+    fn verify_entry(&self) -> Result<ValidatedDataset, crate::validate::ValidationError> {
+        let validator = self.validator();
+        VERIFIED.validate(&validator, self.plan.dataset, &self.entry, SystemTime::now()).map(|(validated, _)| validated)
+    }
+
     /// Re-verifies the dataset after a session that could see it, through the entry folder this attempt holds.
     /// If the store's entry is still that folder, a change was made in place while the session could see it: it
     /// is `dataset_modified`, attributed to `role` and `phase`, and evicts the entry. If the entry is gone or is
@@ -199,7 +207,7 @@ impl Run<'_, '_> {
             self.entry_dir = None;
             return Ok(());
         }
-        let again = self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        let again = self.verify_entry();
         if let Err(error) = &again
             && let Some(cancelled) = Failure::cancelled(error)
         {

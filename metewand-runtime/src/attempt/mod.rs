@@ -35,6 +35,7 @@ mod profile;
 mod record;
 mod reuse;
 mod run;
+mod stamped;
 
 use prestart::*;
 use profile::*;

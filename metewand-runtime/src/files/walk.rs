@@ -13,6 +13,7 @@ use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 
@@ -103,11 +104,71 @@ pub(crate) struct WalkedFile {
     pub nlink: u64,
 }
 
-/// Everything under a root: its regular files and its directories, keyed by relative path (so in UTF-8 byte order).
+/// Everything under a root: its regular files and its directories, keyed by relative path (so in UTF-8 byte order),
+/// and the [`EntryStamp`] of each.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Inventory {
     pub files: BTreeMap<String, WalkedFile>,
     pub directories: BTreeSet<String>,
+    pub stamps: BTreeMap<String, EntryStamp>,
+}
+
+/// What `lstat` says of an entry that moves when the entry changes: which inode it is, its type and mode, its size,
+/// and its change and modification times. Every change to a file's bytes, links, mode or owner, and every entry
+/// added to, removed from or renamed in a directory, moves the entry's ctime, which no process sets back short of
+/// setting the clock back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EntryStamp {
+    dev: u64,
+    ino: u64,
+    mode: u32,
+    size: u64,
+    ctime: (i64, i64),
+    mtime: (i64, i64),
+}
+
+impl EntryStamp {
+    #[allow(clippy::unnecessary_cast, reason = "the field types of struct stat differ between platforms")]
+    fn of(stat: &rustix::fs::Stat) -> EntryStamp {
+        EntryStamp {
+            dev: stat.st_dev as u64,
+            ino: stat.st_ino as u64,
+            mode: stat.st_mode as u32,
+            size: stat.st_size as u64,
+            ctime: (stat.st_ctime as i64, stat.st_ctime_nsec as i64),
+            mtime: (stat.st_mtime as i64, stat.st_mtime_nsec as i64),
+        }
+    }
+
+    /// When the entry last changed (its ctime); `None` before 1970.
+    pub(crate) fn changed_at(&self) -> Option<SystemTime> {
+        let (seconds, nanos) = self.ctime;
+        Some(UNIX_EPOCH + Duration::new(u64::try_from(seconds).ok()?, u32::try_from(nanos).ok()?))
+    }
+}
+
+/// The stamps of a tree: its root's and every entry's beneath it, as one walk found them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TreeStamp {
+    root: EntryStamp,
+    entries: BTreeMap<String, EntryStamp>,
+}
+
+impl TreeStamp {
+    /// Whether the root and every entry last changed before `time` (an entry changed before 1970 counts as not).
+    pub(crate) fn changed_before(&self, time: SystemTime) -> bool {
+        std::iter::once(&self.root)
+            .chain(self.entries.values())
+            .all(|stamp| stamp.changed_at().is_some_and(|changed| changed < time))
+    }
+}
+
+/// The stamp of the tree at `root` (opened without following a link), walked as [`walk`] walks it.
+pub(crate) fn stamp_tree(root: &Path) -> Result<TreeStamp, WalkError> {
+    let fd = open_root(root).map_err(|source| WalkError::Io { path: String::new(), source })?;
+    let stat = rustix::fs::fstat(&fd).map_err(io_error(""))?;
+    let inventory = walk(fd.as_fd(), &[])?;
+    Ok(TreeStamp { root: EntryStamp::of(&stat), entries: inventory.stamps })
 }
 
 /// Why a walk stopped.
@@ -201,6 +262,7 @@ fn walk_directory(
             Err(rustix::io::Errno::NOENT) => return Err(WalkError::Changed { path }),
             Err(errno) => return Err(io_error(&path)(errno)),
         };
+        inventory.stamps.insert(path.clone(), EntryStamp::of(&stat));
         match EntryType::from_rustix(FileType::from_raw_mode(stat.st_mode)) {
             EntryType::RegularFile => {
                 inventory.files.insert(path, walked_file(&stat));
