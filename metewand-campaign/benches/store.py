@@ -5,11 +5,12 @@ binary, given by --baseline), in one run.
     cargo build --release -p metewand-cli -p test-worker
     git worktree add /tmp/before <commit> && cargo build --release -p metewand-cli --manifest-path /tmp/before/Cargo.toml
     python3 metewand-campaign/benches/store.py --baseline /tmp/before/target/release/metewand [--megabytes 256]
-        [--attempts 12]
+        [--source-megabytes 64] [--attempts 12]
 
 The trivial benchmark (the test worker, which reads nothing of its dataset), its materializer replaced by a Python
-SDK worker that writes --megabytes of random bytes: the dataset is materialized once, then left alone until it has
-settled (5 s, the store's `SETTLED`), as a dataset of an earlier campaign has. Each binary then runs --attempts
+SDK worker that writes --megabytes of bytes, and --source-megabytes of bytes in the implementation's source (as a
+worker that ships its model's weights): the dataset is materialized once, then the store is left alone until it has
+settled (5 s, `SETTLED`), as the store of an earlier campaign has. Each binary then runs --attempts
 attempts of one cell (repetitions), at -j 1, with fresh and with reused sessions, alternated twice. Prints wall time
 and the executor's own time per attempt (the record's wall time less the workers' phases, as in campaign.py).
 
@@ -50,8 +51,11 @@ if __name__ == "__main__":
 '''
 
 
-def big_repo(directory: Path, worker: Path, megabytes: int) -> Path:
+def big_repo(directory: Path, worker: Path, megabytes: int, source_megabytes: int) -> Path:
     repo = trivial_repo(directory, worker)
+    with open(repo / "src-solver" / "weights.bin", "wb") as weights:
+        for _ in range(source_megabytes):
+            weights.write(b"\x01" * (1 << 20))
     (repo / "src-blob").mkdir()
     (repo / "src-blob" / "blob.py").write_text(MATERIALIZER, encoding="utf-8")
     toml = (repo / "metewand.toml").read_text(encoding="utf-8")
@@ -77,12 +81,13 @@ def main() -> None:
     parser.add_argument("--test-worker", type=Path, default=ROOT / "target" / "release" / "test-worker")
     parser.add_argument("--baseline", type=Path, required=True, help="a metewand binary of an earlier build")
     parser.add_argument("--megabytes", type=int, default=256)
+    parser.add_argument("--source-megabytes", type=int, default=64)
     parser.add_argument("--attempts", type=int, default=12)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="metewand-store-bench-"))
     try:
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}")
-        repo = big_repo(work / "big", args.test_worker.resolve(), args.megabytes)
+        repo = big_repo(work / "big", args.test_worker.resolve(), args.megabytes, args.source_megabytes)
         state = work / "state"
         axes = ["--problem", "answer", "--dataset", "big", "--implementation", "solve", "--dataset-seeds", "0"]
         done = subprocess.run([args.bin, "campaign", "run", repo, *axes, "--quiet", "--state-dir", state, "--out",
@@ -104,8 +109,8 @@ def main() -> None:
                     found = records(folder / "attempts")
                     results.setdefault((name, sessions), []).append(
                         (1000 * wall / len(found), executor_ms(found)))
-        print(f"\n{args.megabytes} MB dataset, {args.attempts} attempts at -j 1; ms per attempt, wall | executor's own "
-              "(each run)")
+        print(f"\n{args.megabytes} MB dataset, {args.source_megabytes} MB source, {args.attempts} attempts at -j 1; "
+              "ms per attempt, wall | executor's own (each run)")
         for (name, sessions), runs in results.items():
             cells = "   ".join(f"{wall:8.1f} | {own:7.1f}" for wall, own in runs)
             median = statistics.median(own for _, own in runs)

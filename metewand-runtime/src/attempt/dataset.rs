@@ -7,12 +7,16 @@ use std::time::{Instant, SystemTime};
 
 use super::record::change;
 use super::run::{Failure, Run};
-use super::stamped::VERIFIED;
 use super::store;
 use super::{DATASET_MANIFEST, Dir, FailureKind, Phase, Role, remove_tree};
+use crate::files::stamped::Stamped;
 use crate::session::MaterializeParams;
 use crate::validate::ValidatedDataset;
 use metewand_protocol::generated::dataset_published::DatasetPublished;
+
+/// The store entries this process verified, by path (which ends in the entry's key, and the key covers the schemas
+/// the validation applies).
+static VERIFIED_ENTRIES: Stamped<ValidatedDataset> = Stamped::new();
 
 impl Run<'_, '_> {
     /// The dataset, reused from the store when an entry validates and matches its `.published` record, otherwise
@@ -190,10 +194,10 @@ impl Run<'_, '_> {
     }
 
     /// Verifies the store entry at the attempt's path, reading it unless it still has the stamp of a settled
-    /// verification this process made (`stamped`).
+    /// verification this process made ([`Stamped`]).
     fn verify_entry(&self) -> Result<ValidatedDataset, crate::validate::ValidationError> {
-        let validator = self.validator();
-        VERIFIED.validate(&validator, self.plan.dataset, &self.entry, SystemTime::now()).map(|(validated, _)| validated)
+        let validate = || self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
+        VERIFIED_ENTRIES.read(&self.entry, SystemTime::now(), validate, |_| true).map(|(validated, _)| validated)
     }
 
     /// Re-verifies the dataset after a session that could see it, through the entry folder this attempt holds.

@@ -35,7 +35,6 @@ mod profile;
 mod record;
 mod reuse;
 mod run;
-mod stamped;
 
 use prestart::*;
 use profile::*;

@@ -4,7 +4,8 @@
 //! Copies are kept in the state folder's `sources/`, one per content (the source tree and include folders' digests),
 //! read-only, and shared by every session of a worker with that content: a worker cannot write its source (the view
 //! shows it read-only, and Landlock refuses the writes), and each use first checks the copy against the checked trees
-//! file by file, as a dataset entry is, so a copy changed by anyone else is replaced, never run.
+//! file by file (or by its stamp, once a check found it matching: `files::stamped`), as a dataset entry is, so a copy
+//! changed by anyone else is replaced, never run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -14,6 +15,7 @@ use std::path::Path;
 use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, default_hash_threads, read_checked};
+use crate::files::stamped::Stamped;
 use crate::files::tree::{make_read_only_keeping_execute, remove_tree};
 use crate::files::walk::{OpenError, WalkError, open_root, walk};
 use crate::files::{MAX_WALK_DEPTH, RelativePath, Sha256Digest};
@@ -220,8 +222,9 @@ static STAGING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new
 ///
 /// A new copy is made in a staging folder beside, made read-only and renamed into place, so a copy is never seen
 /// half-made; of two made at once the first renamed wins and the other is removed. An existing copy is walked and
-/// hashed against the checked trees before every use (nothing added, removed or changed, execute bits included); one
-/// that differs is moved aside and removed, and a fresh copy made.
+/// hashed against the checked trees before every use (nothing added, removed or changed, execute bits included), or
+/// found to keep the stamp of a settled check that found it matching; one that differs is moved aside and removed,
+/// and a fresh copy made.
 pub fn stored_copy(
     repository: &CheckedRepository,
     worker: &Worker,
@@ -237,7 +240,7 @@ pub fn stored_copy(
     let path = sources.join(&key);
     for _ in 0..2 {
         match std::fs::symlink_metadata(&path) {
-            Ok(_) if compare_copy(worker, &path).is_some_and(|changes| changes.is_empty()) => return Ok(path),
+            Ok(_) if matches_checked_trees(worker, &path) => return Ok(path),
             Ok(_) => {
                 let aside =
                     sources.join(format!(".stale-{key}-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
@@ -272,6 +275,18 @@ pub fn stored_copy(
     }
     // Twice a copy appeared and differed: something keeps changing the store.
     Err(io(io::Error::other(format!("the copy {} keeps changing while it is checked", path.display()))))
+}
+
+/// The source copies this process found to match their worker's checked trees, by path (which ends in the key of
+/// those trees' digests).
+static MATCHED_COPIES: Stamped<bool> = Stamped::new();
+
+/// Whether the copy at `path` holds exactly what the worker's checked trees would copy: read and hashed, unless it
+/// still has the stamp of a settled reading this process made that found it so ([`Stamped`]).
+fn matches_checked_trees(worker: &Worker, path: &Path) -> bool {
+    let read =
+        || Ok::<bool, std::convert::Infallible>(compare_copy(worker, path).is_some_and(|changes| changes.is_empty()));
+    MATCHED_COPIES.read(path, std::time::SystemTime::now(), read, |matched| *matched).is_ok_and(|(matched, _)| matched)
 }
 
 /// How an earlier copy of a worker's source (a copy the store kept, `sources/<key>/`) differs from what the worker's

@@ -17,7 +17,8 @@
 //!   (`mkdirat`, `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`), refusing whatever a worker prepared at the name;
 //!   [`create`] does the same for a path several folders deep (source copies, store entries);
 //! - [`tree`] removes a tree, or makes it read-only, at any depth: folder by folder through descriptors, never
-//!   following a link, holding a bounded number of descriptors.
+//!   following a link, holding a bounded number of descriptors;
+//! - [`stamped`] remembers what reading a settled tree found, for as long as the tree keeps the stamp it had.
 //!
 //! Everything is done through `rustix` on descriptors; there is no `unsafe` code here.
 
@@ -26,6 +27,7 @@ pub(crate) mod digest;
 pub(crate) mod dir;
 pub(crate) mod path;
 pub(crate) mod read;
+pub(crate) mod stamped;
 pub(crate) mod tree;
 pub(crate) mod walk;
 
