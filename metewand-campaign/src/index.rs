@@ -44,10 +44,9 @@ pub const INDEX_DIR: &str = "index";
 /// The part a run that holds the folder's lock merges the others into.
 pub const MERGED_PART: &str = "all.jsonl";
 
-/// How long before a reading began a record's file must have last changed for its entry to be stamped: longer than
-/// the timestamp granularity of any filesystem and the clock skew between the hosts that share a folder, so that a
-/// change after the hashing cannot leave the ctime it found.
-pub const SETTLED: Duration = Duration::from_secs(5);
+/// How long before a reading began a record's file must have last changed for its entry to be stamped (the margin
+/// every stamp of the executor's keeps).
+pub use metewand_runtime::files::SETTLED;
 
 /// A record file's inode, ctime and mtime, as an entry's `record.stamp` names them (`<inode>:<s>.<ns>:<s>.<ns>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

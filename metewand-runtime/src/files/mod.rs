@@ -36,4 +36,5 @@ pub use digest::{DigestParseError, Sha256Digest};
 pub use dir::{Dir, FsError};
 pub use path::{PathError, RelativePath};
 pub use read::{CANCEL_CHECK_BYTES, FileError, Hook, HookPoint, default_hash_threads};
+pub use stamped::SETTLED;
 pub use walk::{EntryType, MAX_WALK_DEPTH};

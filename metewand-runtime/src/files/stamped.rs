@@ -25,9 +25,10 @@ use std::time::{Duration, SystemTime};
 
 use super::walk::{TreeStamp, stamp_tree};
 
-/// How long before a reading began every entry of a tree must have last changed for its stamp to be remembered:
-/// longer than the timestamp granularity of any filesystem and the clock skew between hosts that share a folder.
-pub(crate) const SETTLED: Duration = Duration::from_secs(5);
+/// How long before a reading began a file must have last changed for its stamp to be trusted (here every entry of a
+/// tree; in the campaign index a record): longer than the timestamp granularity of any filesystem and the clock skew
+/// between hosts that share a folder, so that a change after the stamp was taken cannot leave the ctime it names.
+pub const SETTLED: Duration = Duration::from_secs(5);
 
 /// The most trees remembered; past it, the memory starts again (a campaign uses its datasets in turn).
 const MAX_REMEMBERED: usize = 256;
