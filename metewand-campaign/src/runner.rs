@@ -333,15 +333,29 @@ impl Pool<'_, '_> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The next job; among the first ready dataset's attempts, one of `held`'s worker first (the slot's held
-    /// session then serves it), looking at most [`PREFER_WITHIN`] attempts ahead.
+    /// The next job. With a held session, an attempt of its worker on any ready dataset, or else the materialization
+    /// of a dataset its worker's attempts wait for: the held session serves every attempt of its worker the slot can
+    /// give it before another worker's start ends it (one start per worker and slot, not one per dataset). Otherwise
+    /// the first ready dataset's first attempt. Each dataset's pending attempts are searched at most
+    /// [`PREFER_WITHIN`] ahead.
     fn next(&self, held: Option<&WorkerId>) -> Option<Job> {
         let mut state = self.lock();
         loop {
             if state.stop || cancelled(self.config) {
                 return None;
             }
-            if let Some(job) = self.ready_attempt(&mut state, held) {
+            if let Some(held) = held {
+                if let Some(job) = self.held_attempt(&mut state, held) {
+                    return Some(job);
+                }
+                let waits = |key: &u32| self.pending_of(&state.pending[*key as usize], held).is_some();
+                if let Some(position) = state.to_materialize.iter().position(waits) {
+                    let key = state.to_materialize.remove(position).expect("a position found in the queue");
+                    state.materializing += 1;
+                    return Some(Job::Materialize(key));
+                }
+            }
+            if let Some(job) = self.ready_attempt(&mut state) {
                 return Some(job);
             }
             if let Some(key) = state.to_materialize.pop_front() {
@@ -361,31 +375,48 @@ impl Pool<'_, '_> {
         }
     }
 
+    /// Where among `pending` (within [`PREFER_WITHIN`]) the first attempt of `held`'s worker is.
+    fn pending_of(&self, pending: &VecDeque<usize>, held: &WorkerId) -> Option<usize> {
+        pending.iter().take(PREFER_WITHIN).position(|&index| {
+            let implementation = self.plan.attempts()[index].implementation as usize;
+            self.workers.get(implementation).and_then(Option::as_ref) == Some(held)
+        })
+    }
+
+    /// The first attempt of `held`'s worker on a ready dataset, taken from the queue, if there is one now.
+    fn held_attempt(&self, state: &mut State, held: &WorkerId) -> Option<Job> {
+        let (at, position) = state
+            .ready
+            .iter()
+            .enumerate()
+            .find_map(|(at, &key)| Some((at, self.pending_of(&state.pending[key as usize], held)?)))?;
+        let key = state.ready[at];
+        let index = state.pending[key as usize].remove(position)?;
+        if state.pending[key as usize].is_empty() {
+            state.ready.remove(at);
+        }
+        Some(Job::Attempt(index, Self::failure_of(state, key)))
+    }
+
     /// An attempt of the first ready dataset, as [`Pool::next`] picks it, if there is one now.
-    fn ready_attempt(&self, state: &mut State, held: Option<&WorkerId>) -> Option<Job> {
+    fn ready_attempt(&self, state: &mut State) -> Option<Job> {
         while let Some(&key) = state.ready.front() {
-            let pending = &mut state.pending[key as usize];
-            let preferred = held.and_then(|held| {
-                pending.iter().take(PREFER_WITHIN).position(|&index| {
-                    let implementation = self.plan.attempts()[index].implementation as usize;
-                    self.workers.get(implementation).and_then(Option::as_ref) == Some(held)
-                })
-            });
-            let index = match preferred {
-                Some(position) => pending.remove(position),
-                None => pending.pop_front(),
-            };
+            let index = state.pending[key as usize].pop_front();
             if state.pending[key as usize].is_empty() {
                 state.ready.pop_front();
             }
             let Some(index) = index else { continue };
-            let failure = match &state.keys[key as usize] {
-                KeyState::Failed(failure) => Some(failure.clone()),
-                _ => None,
-            };
-            return Some(Job::Attempt(index, failure));
+            return Some(Job::Attempt(index, Self::failure_of(state, key)));
         }
         None
+    }
+
+    /// What the attempts of `key` are recorded as failing with, when its materialization failed.
+    fn failure_of(state: &State, key: u32) -> Option<rec::AttemptFailure> {
+        match &state.keys[key as usize] {
+            KeyState::Failed(failure) => Some(failure.clone()),
+            _ => None,
+        }
     }
 
     /// The attempt this slot runs after the one it is about to run, taken from the queue now so that its workers
@@ -395,7 +426,7 @@ impl Pool<'_, '_> {
         if state.stop || cancelled(self.config) {
             return None;
         }
-        self.ready_attempt(&mut state, None)
+        self.ready_attempt(&mut state)
     }
 
     fn stop(&self, error: String) {
