@@ -206,6 +206,20 @@ pub fn work(
                 };
                 to_run.push((index, failure));
             }
+            // With reused sessions a worker's attempts run one after another (otherwise in plan order), as a pool
+            // slot takes them: one start per worker and task, where the plan's order alternates workers.
+            if sessions.mode() == SessionMode::Reuse {
+                let worker_of = |index: usize| {
+                    let name = &plan.implementations()[plan.attempts()[index].implementation as usize];
+                    plan.repository().implementations().get(name).map(|implementation| implementation.worker())
+                };
+                let mut rank: HashMap<Option<&str>, usize> = HashMap::new();
+                for (index, _) in &to_run {
+                    let next = rank.len();
+                    rank.entry(worker_of(*index)).or_insert(next);
+                }
+                to_run.sort_by_key(|(index, _)| rank[&worker_of(*index)]);
+            }
             for (position, (index, failure)) in to_run.iter().enumerate() {
                 if cancelled() {
                     break;

@@ -196,6 +196,38 @@ fn array_tasks_reuse_sessions_as_their_submission_says() {
     assert_eq!(fs::read_dir(bench.state().join("sessions")).unwrap().count(), 0, "the task ended its session");
 }
 
+/// With reused sessions a task runs each worker's attempts of its pack one after another: the plan's order (each
+/// dataset's attempts, one worker's after the other's) would start a worker for every attempt; the task starts each
+/// worker once.
+#[test]
+fn a_task_with_reused_sessions_starts_each_worker_of_its_pack_once() {
+    let bench = Bench::new("");
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    let main = "implementations = [\"solve\"]\ndataset_seeds = { from = 0, count = 2 }\nrepetitions = 2";
+    assert!(toml.contains(main));
+    let toml = toml.replace(main, "implementations = [\"solve\", \"too\"]\ndataset_seeds = { from = 0, count = 3 }");
+    let too = format!(
+        "\n[workers.solver-too]\nrole = \"implementation\"\ncommand = [\"{}\", \"serve\", \"--conformant\", \"--quiet\"]\n\
+         source = \"src-other\"\n\n[implementations.too]\nworker = \"solver-too\"\nparameters = {{}}\n",
+        metewand_testkit::test_worker().display()
+    );
+    fs::write(bench.repo().join("metewand.toml"), toml + &too).unwrap();
+    let submission = hand_submission_with(&bench, "tasks", 6, json!({"mode": "reuse", "refused": [], "warmup": 0}));
+    assert_eq!(submission.packs(), 1);
+    let folder = bench.folder("tasks");
+    for index in 0..submission.datasets.len() as u64 {
+        work(&folder, 1, Task::Dataset(index), None, &Silent).unwrap();
+    }
+    let done = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap();
+    assert_eq!((done.ran, done.exit().code()), (6, 0), "{done:?}");
+    let mut indices: Vec<u64> = records(&folder)
+        .values()
+        .map(|record| record["implementation"]["session"]["index"].as_u64().unwrap())
+        .collect();
+    indices.sort_unstable();
+    assert_eq!(indices, [0, 0, 1, 1, 2, 2], "one session per worker, each serving its three attempts");
+}
+
 #[test]
 fn a_cancelled_task_starts_no_attempt() {
     static CANCEL: AtomicBool = AtomicBool::new(true);
