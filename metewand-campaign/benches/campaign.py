@@ -203,7 +203,7 @@ def main() -> None:
                       f"{result[f'campaign_j{jobs}_executor_ms']:6.1f}")
             print(f"  -j 2 throughput / -j 1        {result['campaign_j1_wall_ms'] / result['campaign_j2_wall_ms']:8.2f}x")
             print("  where a -j 1 attempt's time goes (ms):")
-            for key, value in result["breakdown"].items():  # type: ignore[union-attr]
+            for key, value in result["breakdown"].items():  # type: ignore[attr-defined]
                 print(f"    {key:48} {value:7.2f}")
         template = records(work / "trivial" / "campaign-j1" / "attempts")[0]
         print("\nplan and status (records synthesized): wall s, peak RSS MiB")
