@@ -399,6 +399,11 @@ impl<'r> CampaignPlan<'r> {
             .collect()
     }
 
+    /// The worker of implementation `implementation` (an index into [`CampaignPlan::implementations`]), by name.
+    pub fn implementation_worker(&self, implementation: u32) -> &'r str {
+        self.repository.implementations()[&self.implementations[implementation as usize]].worker()
+    }
+
     /// The workers the plan starts (every attempt is a cell of the axes' product, so these are the axes'
     /// materializers, implementation workers and evaluators), by name, sorted, each once.
     pub fn workers(&self) -> Vec<&'r str> {
@@ -407,7 +412,7 @@ impl<'r> CampaignPlan<'r> {
             .datasets
             .iter()
             .map(|name| repository.datasets()[name].materializer())
-            .chain(self.implementations.iter().map(|name| repository.implementations()[name].worker()))
+            .chain((0..self.implementations.len() as u32).map(|index| self.implementation_worker(index)))
             .chain(self.problems.iter().map(|name| repository.problems()[name].evaluator()))
             .collect();
         names.sort_unstable();

@@ -250,13 +250,8 @@ pub fn run(
         state: Mutex::new(state),
         wake: Condvar::new(),
         summary: Mutex::new(RunSummary { planned: plan.attempts().len(), skipped, ..RunSummary::default() }),
-        workers: plan
-            .implementations()
-            .iter()
-            .map(|name| {
-                let implementation = plan.repository().implementations().get(name)?;
-                Some(plan.repository().worker(implementation.worker())?.identity().clone())
-            })
+        workers: (0..plan.implementations().len() as u32)
+            .map(|index| Some(plan.repository().worker(plan.implementation_worker(index))?.identity().clone()))
             .collect(),
     };
     std::thread::scope(|scope| {
@@ -568,11 +563,8 @@ pub struct RefusedForReuse {
 /// not run refuses the worker too.
 pub fn refused_for_reuse(plan: &CampaignPlan<'_>, state: &std::path::Path) -> Vec<RefusedForReuse> {
     let repository = plan.repository();
-    let mut workers: Vec<&str> = plan
-        .implementations()
-        .iter()
-        .filter_map(|name| repository.implementations().get(name).map(|implementation| implementation.worker()))
-        .collect();
+    let mut workers: Vec<&str> =
+        (0..plan.implementations().len() as u32).map(|index| plan.implementation_worker(index)).collect();
     workers.sort_unstable();
     workers.dedup();
     // A first run's state folder may not exist yet: its runs make it, and the check's work folder goes in it.

@@ -209,11 +209,8 @@ pub fn work(
             // With reused sessions a worker's attempts run one after another (otherwise in plan order), as a pool
             // slot takes them: one start per worker and task, where the plan's order alternates workers.
             if sessions.mode() == SessionMode::Reuse {
-                let worker_of = |index: usize| {
-                    let name = &plan.implementations()[plan.attempts()[index].implementation as usize];
-                    plan.repository().implementations().get(name).map(|implementation| implementation.worker())
-                };
-                let mut rank: HashMap<Option<&str>, usize> = HashMap::new();
+                let worker_of = |index: usize| plan.implementation_worker(plan.attempts()[index].implementation);
+                let mut rank: HashMap<&str, usize> = HashMap::new();
                 for (index, _) in &to_run {
                     let next = rank.len();
                     rank.entry(worker_of(*index)).or_insert(next);
