@@ -394,7 +394,7 @@ impl<'r> CampaignPlan<'r> {
             .into_iter()
             .map(|name| {
                 let worker = self.repository.worker(name).expect("a checked repository's references resolve");
-                (name.to_owned(), expected_confinement(worker, kernel, options))
+                (name.to_owned(), expected_confinement(worker, self.repository.limits(), kernel, options))
             })
             .collect()
     }

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use metewand_protocol::strict::SafeUint;
+use metewand_runtime::attempt::{RunOptions, expected_confinement};
+use metewand_runtime::session::{ConfinementReport, KernelSupport};
 use metewand_runtime::{CheckError, CheckedRepository};
 
 use crate::{Failure, parse_seed, print_out};
@@ -26,7 +28,8 @@ Names are printed in byte order within each kind.";
     about = "check a benchmark repository; print its source tree digests, worker identities, contract ids and \
              dataset keys",
     long_about = LONG_ABOUT,
-    after_help = "exit statuses: 0 the repository is valid, 2 the repository is invalid, or a usage or I/O error"
+    after_help = "exit statuses: 0 the repository is valid, 2 the repository is invalid, sets a limit this machine \
+                  cannot hold, or a usage or I/O error"
 )]
 pub(crate) struct Args {
     /// the benchmark repository (default: the current directory)
@@ -42,6 +45,10 @@ pub(crate) struct Args {
         value_parser = parse_seed
     )]
     dataset_seed: SafeUint,
+    /// accept a limit `[limits]` sets that cannot be held for a worker on this machine (a warning names it);
+    /// by default that is an error (exit 2), as `run` and `campaign run` would refuse to start
+    #[arg(long)]
+    allow_unenforced_limits: bool,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -49,6 +56,15 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let repo = args.repo.unwrap_or_else(|| PathBuf::from("."));
     let repo = repo.as_path();
     let repository = load(repo)?;
+    // A limit the repository sets must be one this machine holds for every worker, as a run would require.
+    let kernel = KernelSupport::probe();
+    let options = RunOptions::new(repository.root().join(".metewand"));
+    let expected: Vec<(String, ConfinementReport)> = repository
+        .workers()
+        .iter()
+        .map(|(name, worker)| (name.clone(), expected_confinement(worker, repository.limits(), &kernel, &options)))
+        .collect();
+    crate::run::limits_gate("check", &repository, &expected, args.allow_unenforced_limits)?;
     let mut out = String::new();
     for (name, worker) in repository.workers() {
         out.push_str(&format!("source {name} {}\n", worker.source_tree().digest()));

@@ -2,8 +2,8 @@
 
 use metewand_runtime::cpus::{CpusBinding, binding_of_chosen_cpus};
 use metewand_runtime::session::{
-    CapabilityConfinement, IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement,
-    NetworkConfinement, ProcessConfinement, delegated_cgroup,
+    CapabilityConfinement, Confinement, IpcConfinement, KernelSupport, LimitMechanism, LimitReport, Limits,
+    MountConfinement, NetworkConfinement, ProcessConfinement, SyscallFilter, WORKER_USER_VAR, delegated_cgroup,
 };
 
 use crate::{Failure, print_out};
@@ -18,9 +18,14 @@ use crate::{Failure, print_out};
                   one inside a user namespace of its own (the route without privileges), and which of them workers \
                   get; then what a worker without network access gets (a network namespace with only loopback, \
                   TCP denied, or nothing), its IPC (a namespace of its own, or the host's), its capabilities (none) \
-                  and its filesystem view (private, or the host's); then how each of the default `[limits]` would \
-                  be kept: memory_bytes (none by default; cgroup: memory.max in the cgroup v2 subtree delegated to \
-                  you, else rlimit: RLIMIT_AS), processes (cgroup: pids.max there; pid_max: the worker's own PID \
+                  and its filesystem view (private, or the host's); the host user and group workers run as (run \
+                  by root: METEWAND_WORKER_USER, by default 65530, never 0 where root may change identities; \
+                  otherwise your own) and whether they get the system call filter (default: seccomp refuses \
+                  clone3, io_uring, keyrings beyond the session's own, bpf, perf_event_open, userfaultfd, kexec, \
+                  module, swap and reboot calls, but for the groups a worker declares); then how each of the \
+                  default `[limits]` would be kept: memory_bytes (none by default, and what would hold one: cgroup: \
+                  memory.max in the cgroup v2 subtree delegated to you, or root's own hierarchy; else rlimit: \
+                  RLIMIT_AS with the IPC namespace's limits and the filter's refusal of memfds), processes (cgroup: pids.max there; pid_max: the worker's own PID \
                   namespace's, Linux 6.14 and later; rlimit: RLIMIT_NPROC in a user namespace without root; none) \
                   and output_bytes (watched: measured while the worker runs), and which delegated cgroup is used \
                   (or why none); then how `campaign run -j N` holds each slot's workers on its CPUs (locked: a \
@@ -60,20 +65,31 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         MountConfinement::Private => "private",
         MountConfinement::Host => "host",
     };
-    let limit = |limit: LimitReport| {
-        let mechanism = match limit.mechanism {
-            LimitMechanism::Rlimit => "rlimit",
-            LimitMechanism::PidMax => "pid_max",
-            LimitMechanism::Cgroup => "cgroup",
-            LimitMechanism::Watched => "watched",
-            LimitMechanism::None => "none",
-        };
-        match limit.value {
-            Some(value) => format!("{value} ({mechanism})"),
-            None => "none".to_owned(),
-        }
+    let limit = |limit: LimitReport| match limit.value {
+        Some(value) => format!("{value} ({})", mechanism_name(limit.mechanism)),
+        None => "none".to_owned(),
     };
     let limits = &expected.limits;
+    // Memory has no default limit: what would hold one.
+    let memory = {
+        let limited = Limits { memory_bytes: Some(1 << 30), ..Limits::default() };
+        let with_memory = kernel.expected_for(&Confinement::new().limits(limited).private_view());
+        match (limits.memory_bytes.value, with_memory.limits.memory_bytes.mechanism) {
+            (None, LimitMechanism::None) => "none (a limit could not be held here)".to_owned(),
+            (None, mechanism) => format!("none (a limit would be held by {})", mechanism_name(mechanism)),
+            (Some(_), _) => limit(limits.memory_bytes),
+        }
+    };
+    let user = match (kernel.worker_identity, expected.user) {
+        (Some(identity), _) => format!("{} {} ({WORKER_USER_VAR}, or its default)", identity.uid, identity.gid),
+        (None, Some(user)) if user.uid == 0 => "0 0 (root without CAP_SETUID and CAP_SETGID)".to_owned(),
+        (None, Some(user)) => format!("{} {} (this user's)", user.uid, user.gid),
+        (None, None) => "none".to_owned(),
+    };
+    let filter = match expected.syscall_filter {
+        SyscallFilter::Default => "default",
+        SyscallFilter::None => "none",
+    };
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
     let cgroup = match delegated_cgroup() {
@@ -87,13 +103,24 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
     };
     let text = format!(
         "landlock abi {abi}\npid namespace {}\nuser namespace {}\nprocesses {processes}\nnetwork {network}\nipc \
-         {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nlimits.memory_bytes {}\nlimits.processes {}\n\
-         limits.output_bytes {}\ncgroup {cgroup}\ncpus.slots {cpus}\nconfinement {verdict}\n",
+         {ipc}\ncapabilities {capabilities}\nmounts {mounts}\nuser {user}\nsyscall filter {filter}\n\
+         limits.memory_bytes {memory}\nlimits.processes {}\nlimits.output_bytes {}\ncgroup {cgroup}\ncpus.slots \
+         {cpus}\nconfinement {verdict}\n",
         yes_no(kernel.pid_namespace),
         yes_no(kernel.user_namespace),
-        limit(limits.memory_bytes),
         limit(limits.processes),
         limit(limits.output_bytes),
     );
     print_out("doctor", &text)
+}
+
+/// How a limit is held, as `doctor` and the record name it.
+fn mechanism_name(mechanism: LimitMechanism) -> &'static str {
+    match mechanism {
+        LimitMechanism::Rlimit => "rlimit",
+        LimitMechanism::PidMax => "pid_max",
+        LimitMechanism::Cgroup => "cgroup",
+        LimitMechanism::Watched => "watched",
+        LimitMechanism::None => "none",
+    }
 }

@@ -9,9 +9,10 @@ use metewand_protocol::common::{Phase, Role, Verdict};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
+use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
 use metewand_runtime::preflight::{self, PreflightError};
-use metewand_runtime::session::{KernelSupport, ProcessIsolation};
+use metewand_runtime::session::{ConfinementReport, KernelSupport, ProcessIsolation};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::{Failure, parse_seed, print_out, say};
@@ -68,6 +69,10 @@ pub(crate) struct Args {
     /// signal rules, and a PID namespace); by default what the kernel lacks is recorded and printed as a warning
     #[arg(long)]
     require_confinement: bool,
+    /// run even where a limit `[limits]` sets cannot be held for a worker here (each session records it as not
+    /// enforced, and a warning names it); by default that refuses to start (exit 2)
+    #[arg(long)]
+    allow_unenforced_limits: bool,
     /// keep each worker's processes together with the freezing sweep instead of a PID namespace (the fallback
     /// used where namespaces are refused)
     #[arg(long)]
@@ -104,6 +109,26 @@ pub(crate) fn confinement_gate(command: &str, missing: &[&'static str], require:
     Ok(())
 }
 
+/// Before anything is created: refuses a limit the repository sets that `expected` (each worker's confinement here)
+/// would not hold, unless `allow`, when it prints one warning line for each instead.
+pub(crate) fn limits_gate(
+    command: &str,
+    repository: &CheckedRepository,
+    expected: &[(String, ConfinementReport)],
+    allow: bool,
+) -> Result<(), Failure> {
+    let unenforced =
+        preflight::unenforced_limits(repository, expected.iter().map(|(name, report)| (name.as_str(), report)));
+    preflight::require_enforced_limits(&unenforced, allow).map_err(preflight_failure(command))?;
+    for limit in &unenforced {
+        say(&format!(
+            "{command}: warning: [limits] {} = {} is not held for worker {:?}: {}",
+            limit.limit, limit.value, limit.worker, limit.reason
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
     let repository = crate::check::load(&repo)?;
@@ -128,6 +153,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
     let missing = attempt::confinement_shortfalls(expected.iter().map(|(_, report)| report));
     confinement_gate("run", &missing, args.require_confinement)?;
+    limits_gate("run", &repository, &expected, args.allow_unenforced_limits)?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => preflight::new_or_empty_folder("--out", out).map_err(preflight_failure("run"))?,

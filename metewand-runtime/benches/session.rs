@@ -166,7 +166,12 @@ fn fresh(dir: &TempDir, command: WorkerCommand, confined: Option<ProcessIsolatio
 fn confinement(c: &mut Criterion) {
     let mut group = c.benchmark_group("confinement");
     group.sample_size(20);
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Searchable by everyone: run by root, a confined worker runs as an identity of its own, whose working directory
+    // this is.
+    let dir = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .tempdir()
+        .expect("a temporary directory");
     let sdk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk-python");
     let python = WorkerCommand::new("python3", dir.path())
         .arg(sdk.join("tests/workers/implementation.py"))

@@ -5,9 +5,9 @@
 //!   bytes of the path.
 //! - **Resolved worker identity** `mw1-resolved-worker-<hex>` over
 //!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion),
-//!   `"network": true` added only for a worker that declares it, and `"include"` (each include folder as declared
-//!   mapped to its tree digest) only for a worker that declares some (so a worker without those keys keeps its
-//!   identity).
+//!   `"network": true` added only for a worker that declares it, `"syscalls"` (the groups it declared, by name, in
+//!   name order) only for a worker that declares some, and `"include"` (each include folder as declared mapped to
+//!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity).
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over
@@ -145,12 +145,12 @@ where
     text.parse().unwrap_or_else(|error| panic!("{text:?} is not an identity: {error}"))
 }
 
-/// The resolved worker identity of a declared command, environment and network permission, role, source tree and
-/// include folders.
+/// The resolved worker identity of a declared command, environment, network permission and system calls, role,
+/// source tree and include folders.
 pub fn worker_identity(
     command: &[String],
     env: &BTreeMap<String, String>,
-    network: bool,
+    (network, syscalls): (bool, crate::session::SyscallGroups),
     role: Role,
     source: &SourceTree,
     includes: &[crate::repository::Include],
@@ -158,6 +158,9 @@ pub fn worker_identity(
     let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
     if network {
         preimage["network"] = Value::Bool(true);
+    }
+    if !syscalls.is_empty() {
+        preimage["syscalls"] = json!(syscalls.iter().map(|group| group.to_string()).collect::<Vec<_>>());
     }
     if !includes.is_empty() {
         let folders: BTreeMap<&str, String> =

@@ -28,6 +28,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::repository::CheckedRepository;
+use crate::session::{ConfinementReport, LimitMechanism, ProcessConfinement, SyscallGroup};
 
 /// Why a run cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -86,6 +87,91 @@ pub enum PreflightError {
         /// What the workers would lack, in the order found.
         missing: Vec<&'static str>,
     },
+    /// A limit the repository sets would not be held for one of its workers here.
+    #[error(
+        "[limits] {} = {} cannot be held here for worker {:?}: {}; {}, or pass --allow-unenforced-limits to run \
+         without it (each session records it as not enforced)",
+        .0.limit, .0.value, .0.worker, .0.reason, .0.remedy
+    )]
+    UnenforcedLimit(UnenforcedLimit),
+}
+
+/// A `[limits]` value a repository sets that nothing would hold for one of its workers on this machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnenforcedLimit {
+    /// The key: `memory_bytes` or `processes`.
+    pub limit: &'static str,
+    /// Its value.
+    pub value: u64,
+    /// The worker it would not hold.
+    pub worker: String,
+    /// Why not, on the route this machine gives the worker.
+    pub reason: &'static str,
+    /// What would make it hold.
+    pub remedy: &'static str,
+}
+
+/// The limits `repository` sets that the `expected` confinement of its workers here (by name, from
+/// [`KernelSupport::expected_for`](crate::session::KernelSupport::expected_for)) would not hold: DESIGN §23, a
+/// limit is enforced or refused, never silently absent. Defaults the repository leaves alone are not listed (what
+/// they lack is among the confinement's weaknesses, warned of).
+pub fn unenforced_limits<'a>(
+    repository: &CheckedRepository,
+    expected: impl IntoIterator<Item = (&'a str, &'a ConfinementReport)>,
+) -> Vec<UnenforcedLimit> {
+    let mut found = Vec::new();
+    for (worker, report) in expected {
+        let limits = [
+            ("memory_bytes", report.limits.memory_bytes, memory_reason(report)),
+            ("processes", report.limits.processes, process_reason(report)),
+        ];
+        for (limit, held, (reason, remedy)) in limits {
+            if let (Some(value), LimitMechanism::None, true) =
+                (held.value, held.mechanism, repository.declares_limit(limit))
+            {
+                found.push(UnenforcedLimit { limit, value, worker: worker.to_owned(), reason, remedy });
+            }
+        }
+    }
+    found
+}
+
+fn memory_reason(report: &ConfinementReport) -> (&'static str, &'static str) {
+    if report.declared_syscalls.contains(SyscallGroup::MemfdCreate) {
+        (
+            "it declares memfd_create, and only a cgroup with the memory controller counts what a memfd holds",
+            "run it where metewand has such a cgroup (a delegated cgroup v2 subtree)",
+        )
+    } else {
+        (
+            "without seccomp filters its memfds and shared memory would escape it",
+            "run it on a kernel with seccomp, or where metewand has a cgroup with the memory controller",
+        )
+    }
+}
+
+fn process_reason(report: &ConfinementReport) -> (&'static str, &'static str) {
+    if report.processes == ProcessConfinement::Sweep {
+        (
+            "its processes would be swept, without a PID namespace, and nothing counts them then",
+            "run it where user namespaces are allowed",
+        )
+    } else {
+        (
+            "below 300 tasks a PID namespace's pid_max cannot hold it, and RLIMIT_NPROC does not bind a worker that is \
+             root",
+            "set 300 or more, or run it where metewand may give the worker its own user",
+        )
+    }
+}
+
+/// With `allow`, accepts `unenforced` limits (each session records them as not enforced, and the caller warns);
+/// otherwise refuses the first.
+pub fn require_enforced_limits(unenforced: &[UnenforcedLimit], allow: bool) -> Result<(), PreflightError> {
+    match unenforced.first() {
+        Some(first) if !allow => Err(PreflightError::UnenforcedLimit(first.clone())),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses `path` (named by `flag`) when it lies inside the source folder of one of `repository`'s workers.

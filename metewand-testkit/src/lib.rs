@@ -13,7 +13,8 @@
 //! - `METEWAND_CONFINEMENT_REQUIRED`: the kernel features every confined worker must get, comma-separated:
 //!   `landlock-abi=N` (at least that Landlock ABI), `pid-namespace` (each worker in a PID namespace of its own),
 //!   `user-namespace` (the route through a user namespace works, for runs without `CAP_SYS_ADMIN`), `pid-max`
-//!   (each PID namespace has its own `pid_max`, Linux 6.14 and later: the process limit holds on every route);
+//!   (each PID namespace has its own `pid_max`, Linux 6.14 and later: the process limit holds on every route),
+//!   `seccomp` (seccomp filters with the errno action: every confined worker gets the system call filter);
 //! - `METEWAND_TEST_REQUIRED`: what the tests themselves need, comma-separated: `slurm` (a cluster answers
 //!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534),
 //!   `chromium` (headless Chromium, to lay out the HTML report), `two-cpus` (two CPUs or more, on which an attempt
@@ -51,7 +52,7 @@ pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
 pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium,two-cpus";
 /// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
 /// Landlock ABI 7, allows user namespaces and is Linux 6.18.
-pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max";
+pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max,seccomp";
 /// The file each skip is appended to, one line each (`METEWAND_SKIP_LOG`), for the test command's summary.
 pub const SKIP_LOG_VAR: &str = "METEWAND_SKIP_LOG";
 /// The prefix of a skip's line on stderr, by which a test that ran a copy of itself finds the copy's skips.
@@ -69,6 +70,8 @@ pub struct ConfinementRequired {
     /// Each PID namespace has its own `pid_max` (Linux 6.14 and later), which keeps `[limits] processes` on
     /// every namespace route, root's included.
     pub pid_max: bool,
+    /// Seccomp filters with the errno action work: every confined worker gets the system call filter.
+    pub seccomp: bool,
 }
 
 impl ConfinementRequired {
@@ -80,7 +83,8 @@ impl ConfinementRequired {
         ConfinementRequired::parse(&value).unwrap_or_else(|error| panic!("{CONFINEMENT_REQUIRED_VAR}: {error}"))
     }
 
-    /// Parses a comma-separated list of `landlock-abi=N`, `pid-namespace`, `user-namespace` and `pid-max`.
+    /// Parses a comma-separated list of `landlock-abi=N`, `pid-namespace`, `user-namespace`, `pid-max` and
+    /// `seccomp`.
     pub fn parse(value: &str) -> Result<ConfinementRequired, String> {
         let mut required = ConfinementRequired::default();
         for item in value.split(',').map(str::trim).filter(|item| !item.is_empty()) {
@@ -92,10 +96,11 @@ impl ConfinementRequired {
                 None if item == "pid-namespace" => required.pid_namespace = true,
                 None if item == "user-namespace" => required.user_namespace = true,
                 None if item == "pid-max" => required.pid_max = true,
+                None if item == "seccomp" => required.seccomp = true,
                 _ => {
                     return Err(format!(
-                        "unknown requirement {item:?} (expected landlock-abi=N, pid-namespace, user-namespace or \
-                         pid-max)"
+                        "unknown requirement {item:?} (expected landlock-abi=N, pid-namespace, user-namespace, \
+                         pid-max or seccomp)"
                     ));
                 }
             }
@@ -132,6 +137,8 @@ pub enum Requirement {
     UserNamespace,
     /// A `pid_max` of each PID namespace's own.
     PidMax,
+    /// Seccomp filters with the errno action.
+    Seccomp,
     /// Two CPUs or more for this process (what an attempt needs to start its evaluator beside its implementation).
     TwoCpus,
 }
@@ -151,6 +158,7 @@ impl Requirement {
             Requirement::PidNamespace => confinement.pid_namespace,
             Requirement::UserNamespace => confinement.user_namespace,
             Requirement::PidMax => confinement.pid_max,
+            Requirement::Seccomp => confinement.seccomp,
             Requirement::TwoCpus => listed("two-cpus"),
         }
     }
@@ -167,6 +175,7 @@ impl fmt::Display for Requirement {
             Requirement::PidNamespace => f.write_str("a PID namespace"),
             Requirement::UserNamespace => f.write_str("a user namespace"),
             Requirement::PidMax => f.write_str("a pid_max per PID namespace (Linux 6.14)"),
+            Requirement::Seccomp => f.write_str("seccomp filters with the errno action"),
             Requirement::TwoCpus => f.write_str("two CPUs"),
         }
     }

@@ -57,6 +57,23 @@ pub(super) enum Attack {
     /// Widen this process's CPU affinity to every CPU (`sched_setaffinity`; `ok` when the kernel took it), as a
     /// neighbour's CPU burners would to leave their slot's CPUs.
     Affinity,
+    /// The system calls the default filter refuses (`syscalls.rs`): `clone3` into the cgroup folder `--target`,
+    /// an io_uring whose threads are bound to CPU `--count`, the keyrings, `bpf` and the rest.
+    Syscalls,
+    /// Copy this program to the last `--target` and make it setuid and setgid (`chmod 6755`), as a worker run by root
+    /// would leave a root shell for any local user.
+    Plant,
+    /// Hold `--big-bytes` in System V shared memory segments of 16 MiB, each attached, filled and detached in
+    /// turn (`ok` when all of it is held), then free them.
+    Shm,
+    /// Hold `--big-bytes` in memfds of 16 MiB, each filled through a mapping that is then undone (`ok` when all
+    /// of it is held), then close them.
+    Memfd,
+    /// Add a key named `metewand-test-<--target-key>` to the session keyring (`ok` when added).
+    SessionKey,
+    /// Look for a key named `metewand-test-<--target-key>` in `/proc/keys` (`ok` when listed: a neighbour's key
+    /// this worker can see; `ENOKEY` when not).
+    FindKey,
 }
 
 impl Attack {
@@ -81,6 +98,12 @@ impl Attack {
             "spawn" => Attack::Spawn,
             "fill" => Attack::Fill,
             "affinity" => Attack::Affinity,
+            "syscalls" => Attack::Syscalls,
+            "plant" => Attack::Plant,
+            "shm" => Attack::Shm,
+            "memfd" => Attack::Memfd,
+            "session-key" => Attack::SessionKey,
+            "find-key" => Attack::FindKey,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -132,7 +155,7 @@ fn other_abi_affinity() -> Vec<String> {
 }
 
 /// Reports one attack attempt's outcome on stderr, and returns the line.
-fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) -> String {
+pub(super) fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) -> String {
     let line = match outcome {
         Ok(_) => format!("test-worker: attack {attack} {target}: ok"),
         Err(error) => format!("test-worker: attack {attack} {target}: errno {}", error.raw_os_error().unwrap_or(-1)),
@@ -387,6 +410,51 @@ pub(super) fn play(attack: Attack, options: &Options) -> Vec<String> {
                 })
                 .collect()
         }
+        Attack::Syscalls => {
+            let cgroup = options.targets.first().unwrap_or_else(|| usage("syscalls needs --target (a cgroup folder)"));
+            super::syscalls::play(cgroup, options.count as u32)
+        }
+        Attack::Plant => {
+            let target = options.targets.last().unwrap_or_else(|| usage("plant needs --target"));
+            let outcome =
+                fs::copy(env::current_exe().expect("the test worker knows its path"), target).and_then(|_| {
+                    use std::os::unix::fs::PermissionsExt;
+                    fs::set_permissions(target, fs::Permissions::from_mode(0o6755))
+                });
+            vec![report("plant", &target.display().to_string(), outcome)]
+        }
+        Attack::Shm | Attack::Memfd => {
+            let held = if attack == Attack::Shm { hold_shm(options.big_bytes) } else { hold_memfds(options.big_bytes) };
+            let name = if attack == Attack::Shm { "shm" } else { "memfd" };
+            vec![report(name, &options.big_bytes.to_string(), held)]
+        }
+        Attack::SessionKey => {
+            const KEY_SPEC_SESSION_KEYRING: libc::c_long = -3;
+            let key = options.target_key.unwrap_or_else(|| usage("session-key needs --target-key"));
+            let name = std::ffi::CString::new(format!("metewand-test-{key}")).expect("no NUL in a number");
+            let payload = b"peer's result";
+            // SAFETY: add_key reads the NUL-terminated type and description and `payload.len()` bytes.
+            let id = unsafe {
+                libc::syscall(
+                    libc::SYS_add_key,
+                    c"user".as_ptr(),
+                    name.as_ptr(),
+                    payload.as_ptr(),
+                    payload.len(),
+                    KEY_SPEC_SESSION_KEYRING,
+                )
+            };
+            let outcome = if id < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
+            vec![report("session-key", &name.to_string_lossy(), outcome)]
+        }
+        Attack::FindKey => {
+            let key = options.target_key.unwrap_or_else(|| usage("find-key needs --target-key"));
+            let name = format!("metewand-test-{key}");
+            let listed = fs::read_to_string("/proc/keys").and_then(|keys| {
+                if keys.contains(&name) { Ok(()) } else { Err(io::Error::from_raw_os_error(libc::ENOKEY)) }
+            });
+            vec![report("find-key", &name, listed)]
+        }
         Attack::SysV => {
             let key = options.target_key.unwrap_or_else(|| usage("sysv needs --target-key"));
             let outcome = |id: libc::c_int| if id < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
@@ -397,4 +465,87 @@ pub(super) fn play(attack: Attack, options: &Options) -> Vec<String> {
             vec![report("sysv-shm", &key.to_string(), shm), report("sysv-msg", &key.to_string(), msg)]
         }
     }
+}
+
+/// How much each segment or memfd of [`hold_shm`] and [`hold_memfds`] holds.
+const CHUNK: usize = 16 << 20;
+
+/// Holds `total` bytes in System V segments of [`CHUNK`] (each attached, filled and detached, so that no mapping
+/// counts against an address-space limit), then removes them; the first refusal is the outcome.
+fn hold_shm(total: u64) -> io::Result<()> {
+    let mut ids = Vec::new();
+    let mut held = 0u64;
+    let outcome = (|| {
+        while held < total {
+            // SAFETY: shmget creates a private segment; it touches no memory of ours.
+            let id = unsafe { libc::shmget(libc::IPC_PRIVATE, CHUNK, libc::IPC_CREAT | 0o600) };
+            if id < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            ids.push(id);
+            // SAFETY: attaches the segment just made at an address the kernel chooses.
+            let at = unsafe { libc::shmat(id, std::ptr::null(), 0) };
+            if at as isize == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            // SAFETY: the segment is CHUNK bytes long and attached read-write at `at`; it is detached after.
+            unsafe {
+                std::ptr::write_bytes(at.cast::<u8>(), 7, CHUNK);
+                libc::shmdt(at);
+            }
+            held += CHUNK as u64;
+        }
+        Ok(())
+    })();
+    eprintln!("test-worker: held {held} bytes of System V shared memory");
+    for id in ids {
+        // SAFETY: IPC_RMID removes a segment this process made; no buffer is read.
+        unsafe { libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) };
+    }
+    outcome
+}
+
+/// Holds `total` bytes in memfds of [`CHUNK`], each filled through a mapping that is undone at once, then closes
+/// them; the first refusal is the outcome.
+fn hold_memfds(total: u64) -> io::Result<()> {
+    let mut fds = Vec::new();
+    let mut held = 0u64;
+    let outcome = (|| {
+        while held < total {
+            // SAFETY: memfd_create reads the NUL-terminated name and returns a descriptor or -1.
+            let fd = unsafe { libc::syscall(libc::SYS_memfd_create, c"held".as_ptr(), libc::MFD_CLOEXEC) };
+            if fd < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let fd = fd as libc::c_int;
+            fds.push(fd);
+            // SAFETY: ftruncate and mmap on the descriptor just made; the mapping is CHUNK bytes, filled and undone.
+            unsafe {
+                if libc::ftruncate(fd, CHUNK as libc::off_t) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                let at = libc::mmap(
+                    std::ptr::null_mut(),
+                    CHUNK,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_SHARED,
+                    fd,
+                    0,
+                );
+                if at == libc::MAP_FAILED {
+                    return Err(io::Error::last_os_error());
+                }
+                std::ptr::write_bytes(at.cast::<u8>(), 7, CHUNK);
+                libc::munmap(at, CHUNK);
+            }
+            held += CHUNK as u64;
+        }
+        Ok(())
+    })();
+    eprintln!("test-worker: held {held} bytes in memfds");
+    for fd in fds {
+        // SAFETY: a descriptor this function made.
+        unsafe { libc::close(fd) };
+    }
+    outcome
 }

@@ -10,6 +10,7 @@
 //! test-worker echo
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! test-worker chain --pid-dir DIR
+//! test-worker whoami
 //! ```
 //!
 //! `--attack NAME@METHOD` plays an attack on the orchestrator or its files when that method arrives, then answers
@@ -31,9 +32,10 @@
 //! still exists.
 //!
 //! `echo` copies each stdin line to stdout: the raw pipe the benchmark compares sessions with. `child` is what
-//! the faults that start processes run.
+//! the faults that start processes run. `whoami` prints its effective ids: what a file a worker planted runs as.
 //!
-//! This file reads the command line and serves; `attack.rs` plays the attacks, `children.rs` holds the processes
+//! This file reads the command line and serves; `attack.rs` plays the attacks (`syscalls.rs` the calls the
+//! system call filter refuses), `children.rs` holds the processes
 //! faults and attacks start, `conformant.rs` the rules `--conformant` keeps, and `stream.rs` serves
 //! `execute_stream`, honestly or breaking one of its rules (`--stream MODE`).
 
@@ -46,6 +48,7 @@ mod attack;
 mod children;
 mod conformant;
 mod stream;
+mod syscalls;
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
@@ -206,8 +209,17 @@ fn main() {
         Some("echo") => echo(),
         Some("child") => child(&args[1..]),
         Some("chain") => chain(&args[1..]),
-        _ => usage("expected serve, echo, child or chain"),
+        Some("whoami") => whoami(),
+        _ => usage("expected serve, echo, child, chain or whoami"),
     }
+}
+
+/// `whoami`: prints the effective user and group ids this process runs with (`euid N egid N`), as a test reads
+/// them when another user runs a file a worker planted.
+fn whoami() {
+    // SAFETY: geteuid and getegid take no arguments and only read this process's credentials.
+    let (euid, egid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    println!("euid {euid} egid {egid}");
 }
 
 fn usage(problem: &str) -> ! {

@@ -178,6 +178,10 @@ struct RunArgs {
     /// recorded and printed as a warning
     #[arg(long)]
     require_confinement: bool,
+    /// run even where a limit `[limits]` sets cannot be held for a worker here (recorded and warned); by default
+    /// that refuses to start (exit 2)
+    #[arg(long)]
+    allow_unenforced_limits: bool,
     /// keep each worker's processes together with the freezing sweep instead of a PID namespace (the fallback
     /// used where namespaces are refused)
     #[arg(long)]
@@ -264,6 +268,10 @@ struct SubmitArgs {
     /// refuse to submit (exit 2) unless every worker would run fully confined on this machine
     #[arg(long)]
     require_confinement: bool,
+    /// submit even where a limit `[limits]` sets cannot be held for a worker on this machine (recorded and warned);
+    /// by default that refuses to submit (exit 2)
+    #[arg(long)]
+    allow_unenforced_limits: bool,
     /// keep each worker's processes together with the freezing sweep instead of a PID namespace
     #[arg(long)]
     sweep_processes: bool,
@@ -382,7 +390,7 @@ impl Selection {
         command: &str,
         repository: &'r CheckedRepository,
         sweep_processes: bool,
-        require_confinement: bool,
+        (require_confinement, allow_unenforced_limits): (bool, bool),
     ) -> Result<(CampaignPlan<'r>, PathBuf, PathBuf, RunOptions), Failure> {
         let plan = self.plan(command, repository)?;
         let command = format!("campaign {command}");
@@ -399,6 +407,7 @@ impl Selection {
         let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
         let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
         crate::run::confinement_gate(&command, &missing, require_confinement)?;
+        crate::run::limits_gate(&command, repository, &expected, allow_unenforced_limits)?;
         Ok((plan, state_dir, path, options))
     }
 

@@ -14,8 +14,12 @@ use metewand_runtime::exit::Exit;
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let selection = &args.selection;
     let repository = selection.load()?;
-    let (plan, state_dir, path, options) =
-        selection.prepare("run", &repository, args.sweep_processes, args.require_confinement)?;
+    let (plan, state_dir, path, options) = selection.prepare(
+        "run",
+        &repository,
+        args.sweep_processes,
+        (args.require_confinement, args.allow_unenforced_limits),
+    )?;
     let jobs = args.jobs.get();
     let cancel = crate::run::install_signal_handlers()?;
     // Before the folder takes this plan: the earlier plan is what tells which workers changed since.

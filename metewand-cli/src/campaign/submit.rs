@@ -21,8 +21,12 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;
-    let (plan, state_dir, path, _) =
-        selection.prepare("submit", &repository, args.sweep_processes, args.require_confinement)?;
+    let (plan, state_dir, path, _) = selection.prepare(
+        "submit",
+        &repository,
+        args.sweep_processes,
+        (args.require_confinement, args.allow_unenforced_limits),
+    )?;
     // The tasks find the dataset store by this path: absolute, whatever the login node's working directory.
     let state_dir = std::fs::create_dir_all(&state_dir)
         .and_then(|()| state_dir.canonicalize())

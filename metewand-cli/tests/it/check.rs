@@ -123,3 +123,42 @@ fn twin_implementations_are_refused_by_check_and_campaign_plan_naming_both() {
         );
     }
 }
+
+/// `check` refuses a limit the repository sets that this machine cannot hold for a worker, as a run would (here a
+/// memory limit for a worker that declares `memfd_create`, which only a cgroup would count), and accepts it with
+/// `--allow-unenforced-limits`, warning.
+#[test]
+fn a_limit_this_machine_cannot_hold_is_a_check_error_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    metewand_testkit::copy_tree(&golden(), &repo);
+    let toml = repo.join("metewand.toml");
+    let text = fs::read_to_string(&toml).unwrap().replacen(
+        "source = \"workers/solver\"",
+        "source = \"workers/solver\"\nsyscalls = [\"memfd_create\"]",
+        1,
+    );
+    fs::write(&toml, format!("{text}\n[limits]\nmemory_bytes = 1073741824\n")).unwrap();
+    let repo = repo.to_str().unwrap();
+    let output = metewand(&["check", repo], b"");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    if output.status.code() == Some(0) {
+        // Only a cgroup with the memory controller counts what a memfd holds: then the limit is held.
+        let doctor = String::from_utf8(metewand(&["doctor"], b"").stdout).unwrap();
+        assert!(doctor.contains("limits.memory_bytes none (a limit would be held by cgroup)"), "{doctor}");
+        return;
+    }
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "metewand: check: [limits] memory_bytes = 1073741824 cannot be held here for worker \"exact-solver\": \
+             it declares memfd_create"
+        ),
+        "{stderr}"
+    );
+    let output = metewand(&["check", repo, "--allow-unenforced-limits"], b"");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("warning: [limits] memory_bytes = 1073741824 is not held for worker \"exact-solver\""));
+}

@@ -1633,6 +1633,19 @@ fn check_recorded(confinement: &Value, privileged: bool) -> bool {
         assert_eq!(confinement["network"], network, "{confinement}");
     }
     assert_eq!(confinement["capabilities"], "none", "{confinement}");
+    if required.seccomp {
+        assert_eq!((&confinement["syscall_filter"], &confinement["syscalls"]), (&"default".into(), &json!([])));
+    }
+    // Run by root, a worker is never root: it runs as the identity metewand gives it (the default, here); run
+    // without privileges, as the user metewand ran as (uid 65534 where this test, as root, started it so).
+    let own = fs::metadata("/proc/self").unwrap();
+    let (uid, gid) = (std::os::unix::fs::MetadataExt::uid(&own), std::os::unix::fs::MetadataExt::gid(&own));
+    let user = match (privileged, has_cap_sys_admin()) {
+        (true, _) => json!({"uid": 65530, "gid": 65530}),
+        (false, true) => json!({"uid": 65534, "gid": 65534}),
+        (false, false) => json!({"uid": uid, "gid": gid}),
+    };
+    assert_eq!(confinement["user"], user, "{confinement}");
     // The example sets no [limits]: the defaults, each with how it was kept.
     let limits = &confinement["limits"];
     assert_eq!(limits["memory_bytes"], json!({"value": null, "mechanism": "none"}), "{confinement}");
@@ -2090,4 +2103,39 @@ fn without_cap_sys_admin_and_user_namespaces_the_sweep_is_recorded_announced_and
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
     assert!(text(&output.stderr).contains("no PID namespace"), "{}", text(&output.stderr));
     assert!(!bench.out("refused").exists(), "no attempt folder was created");
+}
+
+/// A limit the repository sets that this machine cannot hold for a worker refuses to start, in one sentence naming
+/// the limit, the worker and what to do (exit 2, nothing created); allowed, it runs, warns, and each session
+/// records it as not enforced. Here: a process limit with workers swept.
+#[test]
+fn a_limit_this_machine_cannot_hold_refuses_to_start_unless_allowed() {
+    let bench = Bench::new();
+    bench.append("\n[limits]\nprocesses = 500\n");
+    let mut args = bench.args("cholesky", "refused");
+    args.push("--sweep-processes".to_owned());
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    let sentence = stderr.lines().find(|line| line.contains("[limits]")).expect("the refusal");
+    assert!(
+        sentence.starts_with("metewand: run: [limits] processes = 500 cannot be held here for worker"),
+        "{sentence}"
+    );
+    assert!(sentence.contains("--allow-unenforced-limits"), "{sentence}");
+    assert!(!bench.out("refused").exists(), "nothing was created");
+    args = bench.args("cholesky", "allowed");
+    args.extend(["--sweep-processes".to_owned(), "--allow-unenforced-limits".to_owned()]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("warning: [limits] processes = 500 is not held for worker"));
+    for confinement in confinements(&bench.out("allowed")) {
+        assert_eq!(confinement["limits"]["processes"], json!({"value": 500, "mechanism": "none"}), "{confinement}");
+    }
+    // Where the workers get their PID namespace, the same limit is held: the run starts.
+    let output = bench.run("cholesky", "held");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    for confinement in confinements(&bench.out("held")) {
+        assert_ne!(confinement["limits"]["processes"]["mechanism"], "none", "{confinement}");
+    }
 }

@@ -277,7 +277,7 @@ impl<'de> ::serde::Deserialize<'de> for CampaignName {
             })
     }
 }
-///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.; limits: each resource limit of the session with its value (null for none) and how it was enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent from records written before they were recorded.
+///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.; limits: each resource limit of the session with its value (null for none) and how it was enforced (resource_limits).; syscall_filter: the system call filter (default: clone3, io_uring, keyrings beyond the session's own, bpf, perf_event_open, userfaultfd, kexec, module, swap and reboot calls refused, and memfds and System V objects where a memory limit needs it) or none, and syscalls the groups of calls the worker declared, which its filter allowed; user: the host uid and gid the worker ran as (run by root, an identity of its own, never 0 where root could give it one). user_namespace, ipc, capabilities, mounts, limits, syscall_filter, syscalls and user are absent from records written before they were recorded.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -312,6 +312,24 @@ pub struct Confinement {
     pub network: ConfinementNetwork,
     pub processes: ConfinementProcesses,
     pub signals: ConfinementSignals,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub syscall_filter: ::std::option::Option<ConfinementSyscallFilter>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub syscalls: ::std::option::Option<crate::strict::UniqueVec<SyscallGroup>>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub user: ::std::option::Option<HostUser>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -712,6 +730,61 @@ impl ::std::convert::TryFrom<::std::string::String> for ConfinementSignals {
         value.parse()
     }
 }
+///`ConfinementSyscallFilter`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ConfinementSyscallFilter {
+    #[serde(rename = "default")]
+    Default,
+    #[serde(rename = "none")]
+    None,
+}
+impl ::std::fmt::Display for ConfinementSyscallFilter {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Default => f.write_str("default"),
+            Self::None => f.write_str("none"),
+        }
+    }
+}
+impl ::std::str::FromStr for ConfinementSyscallFilter {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "default" => Ok(Self::Default),
+            "none" => Ok(Self::None),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ConfinementSyscallFilter {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ConfinementSyscallFilter {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///The CPUs the implementation's worker was started on (its affinity), ascending, and how it was held there: locked (chosen for its campaign slot, and a seccomp filter refuses sched_setaffinity, so no process of the worker can leave them), advisory (chosen, but the worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with -j 1).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -959,6 +1032,14 @@ impl ::std::convert::From<::std::vec::Vec<super::common::FileRecord>> for FileRe
     fn from(value: ::std::vec::Vec<super::common::FileRecord>) -> Self {
         Self(value)
     }
+}
+///A host user and group id (the identity a worker ran as).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct HostUser {
+    pub gid: crate::strict::SafeUint,
+    pub uid: crate::strict::SafeUint,
 }
 ///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1633,6 +1714,77 @@ impl ::std::convert::TryFrom<::std::string::String> for SessionMode {
         value.parse()
     }
 }
+///A group of system calls the default filter refuses unless a worker declares it.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SyscallGroup {
+    #[serde(rename = "bpf")]
+    Bpf,
+    #[serde(rename = "io_uring")]
+    IoUring,
+    #[serde(rename = "keyctl")]
+    Keyctl,
+    #[serde(rename = "memfd_create")]
+    MemfdCreate,
+    #[serde(rename = "perf_event_open")]
+    PerfEventOpen,
+    #[serde(rename = "userfaultfd")]
+    Userfaultfd,
+}
+impl ::std::fmt::Display for SyscallGroup {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Bpf => f.write_str("bpf"),
+            Self::IoUring => f.write_str("io_uring"),
+            Self::Keyctl => f.write_str("keyctl"),
+            Self::MemfdCreate => f.write_str("memfd_create"),
+            Self::PerfEventOpen => f.write_str("perf_event_open"),
+            Self::Userfaultfd => f.write_str("userfaultfd"),
+        }
+    }
+}
+impl ::std::str::FromStr for SyscallGroup {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "bpf" => Ok(Self::Bpf),
+            "io_uring" => Ok(Self::IoUring),
+            "keyctl" => Ok(Self::Keyctl),
+            "memfd_create" => Ok(Self::MemfdCreate),
+            "perf_event_open" => Ok(Self::PerfEventOpen),
+            "userfaultfd" => Ok(Self::Userfaultfd),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SyscallGroup {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SyscallGroup {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md, Identities).
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
@@ -1995,6 +2147,21 @@ impl ::serde::Serialize for Dataset {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Dataset::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HostUser {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        HostUser::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HostUser {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        HostUser::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Implementation {

@@ -208,9 +208,14 @@ impl<'r> AttemptPlan<'r> {
     }
 
     /// The confinement each of the attempt's three workers would run under on this machine, as `kernel` (from
-    /// [`KernelSupport::probe`]) offers it, in the order materializer, implementation, evaluator. Where any is not
-    /// [full](ConfinementReport::is_full), a caller that requires confinement refuses to start the attempt.
-    pub fn expected_confinement(&self, kernel: &KernelSupport, options: &RunOptions) -> Vec<(Role, ConfinementReport)> {
+    /// [`KernelSupport::probe`]) offers it, by worker name, in the order materializer, implementation, evaluator.
+    /// Where any is not [full](ConfinementReport::is_full), a caller that requires confinement refuses to start the
+    /// attempt.
+    pub fn expected_confinement(
+        &self,
+        kernel: &KernelSupport,
+        options: &RunOptions,
+    ) -> Vec<(String, ConfinementReport)> {
         let workers = [
             (Role::DatasetMaterializer, self.dataset.materializer()),
             (Role::Implementation, self.implementation.worker()),
@@ -218,7 +223,9 @@ impl<'r> AttemptPlan<'r> {
         ];
         workers
             .into_iter()
-            .map(|(role, name)| (role, expected_confinement(self.worker(name), kernel, options)))
+            .map(|(_, name)| {
+                (name.to_owned(), expected_confinement(self.worker(name), self.repository.limits(), kernel, options))
+            })
             .collect()
     }
 
@@ -331,10 +338,21 @@ impl AttemptPlan<'_> {
     }
 }
 
-/// The confinement `worker` would run under on this machine, as `kernel` (from [`KernelSupport::probe`]) offers
-/// it, with `options`.
-pub fn expected_confinement(worker: &Worker, kernel: &KernelSupport, options: &RunOptions) -> ConfinementReport {
-    kernel.expected_with(worker.network(), options.process_isolation)
+/// The confinement `worker` would run under on this machine with `limits`, as `kernel` (from
+/// [`KernelSupport::probe`]) offers it, with `options`.
+pub fn expected_confinement(
+    worker: &Worker,
+    limits: crate::Limits,
+    kernel: &KernelSupport,
+    options: &RunOptions,
+) -> ConfinementReport {
+    let confinement = Confinement::new()
+        .network(worker.network())
+        .syscalls(worker.syscalls())
+        .limits(limits)
+        .process_isolation(options.process_isolation)
+        .private_view();
+    kernel.expected_for(&confinement)
 }
 
 /// Each way `reports` fall short of full confinement, once, in the order found: what a caller warns about, or

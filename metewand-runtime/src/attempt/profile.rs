@@ -93,11 +93,11 @@ impl Run<'_, '_> {
     }
 
     /// The folder of each checkpoint's metrics, `checkpoint-<n>/` in the evaluator's output folder, made before
-    /// its session judges anything.
+    /// its session judges anything and given to the identity it runs as.
     pub(super) fn checkpoint_folders(&self, metrics_dir: &Path) -> Result<(), Failure> {
         for checkpoint in &self.checkpoints {
             let dir = metrics_dir.join(format!("checkpoint-{}", checkpoint.number));
-            fs::create_dir(&dir).map_err(|source| {
+            fs::create_dir(&dir).and_then(|()| crate::session::hand_over(&dir)).map_err(|source| {
                 Failure::executor(
                     "preparing the evaluation of a checkpoint",
                     FsError::Io { action: "create", path: dir, source },

@@ -286,6 +286,15 @@ pub(super) fn confinement_record(report: &ConfinementReport) -> rec::Confinement
             processes: limit_record(report.limits.processes),
             output_bytes: limit_record(report.limits.output_bytes),
         }),
+        syscall_filter: Some(match report.syscall_filter {
+            crate::session::SyscallFilter::Default => rec::ConfinementSyscallFilter::Default,
+            crate::session::SyscallFilter::None => rec::ConfinementSyscallFilter::None,
+        }),
+        syscalls: Some(
+            UniqueVec::try_from(report.declared_syscalls.iter().collect::<Vec<_>>())
+                .expect("a set holds each group once"),
+        ),
+        user: report.user.map(|user| rec::HostUser { uid: SafeUint::from(user.uid), gid: SafeUint::from(user.gid) }),
     }
 }
 

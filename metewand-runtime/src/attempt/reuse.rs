@@ -216,10 +216,11 @@ pub(super) enum Serving {
     Held(Box<Held>),
 }
 
-/// Makes `work/<name>/` in a held session's folder `place`: where one request of it writes.
+/// Makes `work/<name>/` in a held session's folder `place`, given to the identity its worker runs as: where one
+/// request of it writes.
 pub(super) fn request_folder(place: &Path, name: &str) -> Result<PathBuf, Failure> {
     let dir = place.join("work").join(name);
-    fs::create_dir(&dir).map_err(|source| {
+    fs::create_dir(&dir).and_then(|()| crate::session::hand_over(&dir)).map_err(|source| {
         Failure::executor("preparing a reused session", FsError::Io { action: "create", path: dir.clone(), source })
     })?;
     Ok(dir)

@@ -391,6 +391,7 @@ impl<'p, 'r> Run<'p, 'r> {
             .writable(&writable)
             .writable(&tmp)
             .network(worker.network())
+            .syscalls(worker.syscalls())
             .limits(self.plan.repository.limits())
             .process_isolation(self.process_isolation)
             .private_view();

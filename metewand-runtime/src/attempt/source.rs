@@ -62,10 +62,38 @@ impl SourceCopyError {
     }
 }
 
-/// The mode of a copied file: owner-only, with the execute bit when the source tree says so. Being a function of
-/// what the source tree digest holds, two copies with the same digest are alike.
-fn copy_mode(executable: bool) -> u32 {
-    if executable { 0o700 } else { 0o600 }
+/// The mode of a copied file: owner-only, with the execute bit when the source tree says so; readable by the
+/// group too when the copy is shared with the group of the identity workers run as (`metewand` runs as root). Being
+/// a function of what the source tree digest holds and of this process, two copies with the same digest made by
+/// one kind of process are alike.
+fn copy_mode(executable: bool, shared: bool) -> u32 {
+    match (executable, shared) {
+        (true, false) => 0o700,
+        (false, false) => 0o600,
+        (true, true) => 0o750,
+        (false, true) => 0o640,
+    }
+}
+
+/// The mode of a copy's folders (see [`copy_mode`]).
+fn folder_mode(shared: bool) -> u32 {
+    if shared { 0o750 } else { 0o700 }
+}
+
+/// The group a source copy is shared with: that of the identity confined workers run as, when `metewand` runs as
+/// root (`session::WorkerIdentity`); otherwise none, and the copy is its owner's alone.
+fn shared_group() -> io::Result<Option<u32>> {
+    let identity = crate::session::WorkerIdentity::for_workers()
+        .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+    Ok(identity.map(|identity| identity.gid))
+}
+
+/// Gives what `fd` names to `group`, where there is one.
+fn share(fd: BorrowedFd<'_>, group: Option<u32>) -> io::Result<()> {
+    match group {
+        Some(gid) => Ok(rustix::fs::fchown(fd, None, Some(rustix::fs::Gid::from_raw(gid)))?),
+        None => Ok(()),
+    }
 }
 
 /// Copies a worker's source files into `target`, a new folder (created here, exclusively) whose parent exists,
@@ -88,27 +116,32 @@ pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Pat
     };
     let name = RelativePath::new(name).map_err(|e| io("", io::Error::other(e)))?;
     let parent = open_root(parent).map_err(|e| io("", e))?;
-    let copy = create_new_dir_beneath(parent.as_fd(), &name, 0o700).map_err(|e| io("", e))?;
+    let group = shared_group().map_err(|e| io("", e))?;
+    let copy = create_new_dir_beneath(parent.as_fd(), &name, folder_mode(group.is_some())).map_err(|e| io("", e))?;
+    share(copy.as_fd(), group).map_err(|e| io("", e))?;
     let mut created = BTreeSet::new();
-    copy_tree(root.as_fd(), worker.source(), worker.source_tree(), (copy.as_fd(), ""), &mut created)
+    copy_tree(root.as_fd(), worker.source(), worker.source_tree(), (copy.as_fd(), "", group), &mut created)
         .map_err(|(path, problem)| fail(&path, problem))?;
     for include in worker.includes() {
         let name = RelativePath::new(include.name()).map_err(|e| io(include.name(), io::Error::other(e)))?;
-        create_new_dir_beneath(copy.as_fd(), &name, 0o700).map_err(|e| io(include.name(), e))?;
+        let folder = create_new_dir_beneath(copy.as_fd(), &name, folder_mode(group.is_some()))
+            .map_err(|e| io(include.name(), e))?;
+        share(folder.as_fd(), group).map_err(|e| io(include.name(), e))?;
         created.insert(include.name().to_owned());
-        copy_tree(root.as_fd(), include.path(), include.tree(), (copy.as_fd(), include.name()), &mut created)
+        copy_tree(root.as_fd(), include.path(), include.tree(), (copy.as_fd(), include.name(), group), &mut created)
             .map_err(|(path, problem)| fail(&path, problem))?;
     }
     Ok(())
 }
 
 /// Copies the checked `tree` of the repository's folder `folder` into the copy, under `prefix` (empty for the
-/// copy's root); `created` holds the copy's folders made so far. An error names the copy's path concerned.
+/// copy's root), shared with `group` if any; `created` holds the copy's folders made so far. An error names the
+/// copy's path concerned.
 fn copy_tree(
     root: BorrowedFd<'_>,
     folder: &str,
     checked: &SourceTree,
-    (copy, prefix): (BorrowedFd<'_>, &str),
+    (copy, prefix, group): (BorrowedFd<'_>, &str, Option<u32>),
     created: &mut BTreeSet<String>,
 ) -> Result<(), (String, SourceCopyProblem)> {
     let at = |path: &str| match (prefix, path) {
@@ -155,12 +188,14 @@ fn copy_tree(
         for ancestor in target.ancestors() {
             if created.insert(ancestor.to_owned()) {
                 let ancestor = RelativePath::new(ancestor).expect("an ancestor of a relative path is one");
-                create_new_dir_beneath(copy, &ancestor, 0o700)
-                    .map_err(|e| (ancestor.as_str().to_owned(), SourceCopyProblem::Io(e)))?;
+                let made = create_new_dir_beneath(copy, &ancestor, folder_mode(group.is_some()))
+                    .and_then(|made| share(made.as_fd(), group));
+                made.map_err(|e| (ancestor.as_str().to_owned(), SourceCopyProblem::Io(e)))?;
             }
         }
-        let mut to =
-            create_new_file_beneath(copy, &target, copy_mode(file.executable)).map_err(|e| io(&file.path, e))?;
+        let mut to = create_new_file_beneath(copy, &target, copy_mode(file.executable, group.is_some()))
+            .and_then(|to| share(to.as_fd(), group).map(|()| to))
+            .map_err(|e| io(&file.path, e))?;
         let check = FileCheck {
             path: &path,
             walked,
@@ -284,9 +319,25 @@ static MATCHED_COPIES: Stamped<bool> = Stamped::new();
 /// Whether the copy at `path` holds exactly what the worker's checked trees would copy: read and hashed, unless it
 /// still has the stamp of a settled reading this process made that found it so ([`Stamped`]).
 fn matches_checked_trees(worker: &Worker, path: &Path) -> bool {
+    if !shared_as_needed(path) {
+        return false;
+    }
     let read =
         || Ok::<bool, std::convert::Infallible>(compare_copy(worker, path).is_some_and(|changes| changes.is_empty()));
     MATCHED_COPIES.read(path, std::time::SystemTime::now(), read, |matched| *matched).is_ok_and(|(matched, _)| matched)
+}
+
+/// Whether the copy at `path` is shared with the group workers run as, where they run as their own identity (a
+/// copy an ordinary user's run made is its owner's alone, and would be unreadable to them).
+fn shared_as_needed(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match shared_group() {
+        Ok(None) => true,
+        Ok(Some(gid)) => {
+            std::fs::symlink_metadata(path).is_ok_and(|copy| copy.gid() == gid && copy.mode() & 0o050 == 0o050)
+        }
+        Err(_) => false,
+    }
 }
 
 /// How an earlier copy of a worker's source (a copy the store kept, `sources/<key>/`) differs from what the worker's
@@ -363,6 +414,12 @@ mod tests {
         fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
     }
 
+    /// The group a copy is shared with, as the tests expect it from outside: that of the configured identity, when
+    /// the tests run as root.
+    fn shared() -> Option<u32> {
+        metewand_testkit::has_cap_sys_admin().then(|| crate::session::WorkerIdentity::configured().unwrap().gid)
+    }
+
     #[test]
     fn a_copy_holds_the_checked_files_with_modes_that_follow_the_execute_bit() {
         let (_repo, repository) = source_repository();
@@ -371,7 +428,18 @@ mod tests {
         copy_source(&repository, repository.worker("w").unwrap(), &target).unwrap();
         assert_eq!(fs::read_to_string(target.join("run.py")).unwrap(), "print('run')\n");
         assert_eq!(fs::read_to_string(target.join("lib/util.py")).unwrap(), "X = 1\n");
-        assert_eq!((mode(&target.join("run.py")), mode(&target.join("lib/util.py"))), (0o700, 0o600));
+        // Run by root, the copy is shared with the group confined workers run as, who must read it.
+        let expected = match shared() {
+            Some(gid) => {
+                assert_eq!(
+                    std::os::unix::fs::MetadataExt::gid(&fs::metadata(target.join("lib/util.py")).unwrap()),
+                    gid
+                );
+                (0o750, 0o640)
+            }
+            None => (0o700, 0o600),
+        };
+        assert_eq!((mode(&target.join("run.py")), mode(&target.join("lib/util.py"))), expected);
         // The target is created exclusively: anything already there, a link included, is an error.
         let planted = out.path().join("planted");
         std::os::unix::fs::symlink(out.path().join("elsewhere"), &planted).unwrap();
@@ -464,7 +532,8 @@ mod tests {
         assert_eq!(copy.file_name().unwrap().to_str().unwrap(), worker_copy_key(worker));
         let entries: Vec<_> = fs::read_dir(&sources).unwrap().map(|entry| entry.unwrap().file_name()).collect();
         assert_eq!(entries.len(), 1, "{entries:?}");
-        assert_eq!((mode(copy), mode(&copy.join("run.py")), mode(&copy.join("lib/util.py"))), (0o500, 0o500, 0o400));
+        let expected = if shared().is_some() { (0o550, 0o550, 0o440) } else { (0o500, 0o500, 0o400) };
+        assert_eq!((mode(copy), mode(&copy.join("run.py")), mode(&copy.join("lib/util.py"))), expected);
         // Changed behind the executor's back (a worker without Landlock could): replaced before the next use.
         fs::set_permissions(copy.join("lib"), fs::Permissions::from_mode(0o700)).unwrap();
         fs::set_permissions(copy.join("lib/util.py"), fs::Permissions::from_mode(0o600)).unwrap();

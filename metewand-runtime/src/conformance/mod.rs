@@ -557,7 +557,8 @@ impl Kit<'_> {
                 confinement = confinement.hide_unless_named(repository.root());
                 source::copy_source(repository, worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
-                confinement = confinement.network(worker.network()).limits(repository.limits());
+                confinement =
+                    confinement.network(worker.network()).syscalls(worker.syscalls()).limits(repository.limits());
                 (attempt::worker_command(worker, &own_source, Some(&tmp)), own_source)
             }
             Launch::Command(bare) => {
@@ -675,8 +676,10 @@ fn wire_path(path: &Path) -> Step<WirePath> {
         .map_err(|error| Finding::new(format!("the path {text:?} cannot be sent: {error}")))
 }
 
+/// Makes a folder a request names inside the worker's output folder, given to the identity it runs as.
 fn make_dir(path: &Path) -> Step<WirePath> {
     fs::create_dir(path)
+        .and_then(|()| crate::session::hand_over(path))
         .map_err(|error| Finding::new(format!("the executor could not create {}: {error}", path.display())))?;
     wire_path(path)
 }

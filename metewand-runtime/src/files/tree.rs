@@ -1,5 +1,6 @@
-//! Removing a tree, or making it read-only, at any depth and without following a link: for trees a worker made
-//! (its `TMPDIR`, its output, a dataset it materialized), which may be nested deeper than any path can name.
+//! Removing a tree, making it read-only, or giving it to an owner with the modes Metewand publishes, at any depth
+//! and without following a link: for trees a worker made (its `TMPDIR`, its output, a dataset it materialized),
+//! which may be nested deeper than any path can name.
 //!
 //! The walk never builds a path: each folder is opened relative to its parent's descriptor with
 //! `O_DIRECTORY | O_NOFOLLOW`, and each entry is removed (`unlinkat`) or changed through a descriptor, so a link
@@ -44,6 +45,11 @@ enum Goal {
     /// Adds up what every entry takes (see [`usage`]); a folder its owner may not list is made `rwx` for its
     /// owner, as for removal, so that nothing is hidden from the count.
     Measure,
+    /// Gives every entry to an owner (uid and gid; links themselves), and with `publish` gives folders and
+    /// regular files the modes Metewand publishes (see [`take_back`]). A regular file with several links is
+    /// changed only where it belongs to `worker` (the uid the tree's worker ran as): otherwise it may be another
+    /// file's inode, linked in, which validation refuses anyway.
+    Own { owner: Option<(u32, u32)>, publish: bool, worker: Option<u32> },
 }
 
 /// Deletes the tree at `root` (a folder, or anything else, which is removed itself; a link is removed, never
@@ -67,6 +73,32 @@ pub(crate) fn make_read_only(root: &Path) -> io::Result<()> {
 /// execute bits are part of their digest.
 pub(crate) fn make_read_only_keeping_execute(root: &Path) -> io::Result<()> {
     Walk::new(Goal::ReadOnly(true)).run(root)
+}
+
+/// Gives every entry of the tree at `root`, the root included, to `uid` and `gid` (a link itself, never what it
+/// points to): the executor's own fresh folders, handed to the identity a worker runs as for its session.
+pub(crate) fn hand_over(root: &Path, uid: u32, gid: u32) -> io::Result<()> {
+    Walk::new(Goal::Own { owner: Some((uid, gid)), publish: false, worker: None }).run(root)
+}
+
+/// Takes a worker's tree back once none of its processes is left: where the worker ran as another identity
+/// (`worker`, its uid), every entry is given to `owner` (a link itself, never what it points to); and every folder
+/// and regular file gets the modes Metewand publishes whatever the worker chose: `rwxr-xr-x` for a folder,
+/// `rw-r--r--` for a file, or `rwxr-xr-x` when its owner could execute it. So no setuid, setgid or sticky bit and
+/// no write bit for group or others survives into what is published, on any route. Special files are given to
+/// `owner` and left for validation to refuse, as is a file with several links that is not the worker's own inode
+/// (which is left alone: it may be a file from outside the tree).
+pub(crate) fn take_back(root: &Path, owner: Option<(u32, u32)>, worker: Option<u32>) -> io::Result<()> {
+    Walk::new(Goal::Own { owner, publish: true, worker }).run(root)
+}
+
+/// The mode a published folder gets.
+pub(crate) const PUBLISHED_FOLDER: u32 = 0o755;
+
+/// The mode a published regular file gets: read for everyone, write for its owner, and execute for everyone where
+/// its owner could execute it.
+pub(crate) fn published_file(mode: u32) -> u32 {
+    if mode & 0o100 != 0 { 0o755 } else { 0o644 }
 }
 
 /// The bytes the tree at `root` takes on disk, never following a link: for each entry (the root, folders, links
@@ -104,6 +136,12 @@ fn permissions(stat: &rustix::fs::Stat) -> u32 {
 /// descriptor): that link is the opened file itself, so no name is resolved again.
 fn chmod_opened(fd: &OwnedFd, mode: u32) -> Result<(), Errno> {
     rustix::fs::chmod(format!("/proc/self/fd/{}", fd.as_raw_fd()), Mode::from_raw_mode(mode))
+}
+
+/// `chown` of what a descriptor names, an `O_PATH` one included, and a link itself (`AT_EMPTY_PATH`).
+fn chown_opened(fd: BorrowedFd<'_>, uid: u32, gid: u32) -> Result<(), Errno> {
+    let (uid, gid) = (rustix::fs::Uid::from_raw(uid), rustix::fs::Gid::from_raw(gid));
+    rustix::fs::chownat(fd, c"", Some(uid), Some(gid), AtFlags::EMPTY_PATH)
 }
 
 /// Where a folder's listing stands.
@@ -211,6 +249,15 @@ impl Walk {
         if matches!(self.goal, Goal::ReadOnly(_)) && done.mode != done.mode & 0o555 {
             rustix::fs::fchmod(fd, Mode::from_raw_mode(done.mode & 0o555))?;
         }
+        if let Goal::Own { owner, publish, .. } = self.goal {
+            // Last, once everything in it is done: a folder opened up to be walked gets its final mode here.
+            if let Some((uid, gid)) = owner {
+                chown_opened(fd, uid, gid)?;
+            }
+            if publish && done.mode != PUBLISHED_FOLDER {
+                rustix::fs::fchmod(fd, Mode::from_raw_mode(PUBLISHED_FOLDER))?;
+            }
+        }
         let depth = self.levels.len();
         let Some(parent) = self.levels.last_mut() else { return Ok(()) };
         if let Listing::Left { fd: parent_fd, .. } = &mut parent.listing
@@ -304,6 +351,30 @@ fn other(goal: Goal, parent: BorrowedFd<'_>, name: impl rustix::path::Arg + Copy
             Ok(())
         }
         Goal::Remove => rustix::fs::unlinkat(parent, name, AtFlags::empty()),
+        Goal::Own { owner, publish, worker } => {
+            let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(parent, name, flags, Mode::empty())?;
+            let stat = rustix::fs::fstat(&fd)?;
+            let file_type = FileType::from_raw_mode(stat.st_mode);
+            if file_type == FileType::Directory {
+                return Err(Errno::ISDIR);
+            }
+            #[allow(clippy::unnecessary_cast, reason = "the field types of struct stat differ between platforms")]
+            let linked_in =
+                file_type == FileType::RegularFile && stat.st_nlink as u64 > 1 && worker != Some(stat.st_uid);
+            if linked_in {
+                return Ok(());
+            }
+            if let Some((uid, gid)) = owner {
+                chown_opened(fd.as_fd(), uid, gid)?;
+            }
+            // After the owner: a change of owner clears the setuid and setgid bits, but nothing else.
+            let mode = permissions(&stat);
+            if publish && file_type == FileType::RegularFile && mode != published_file(mode) {
+                chmod_opened(&fd, published_file(mode))?;
+            }
+            Ok(())
+        }
         Goal::ReadOnly(keep_execute) => {
             // Opened as a path: no permission on the file is needed, nothing is opened for reading (a FIFO cannot
             // block), and a link is opened itself.

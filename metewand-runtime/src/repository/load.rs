@@ -9,19 +9,6 @@ pub(super) struct SchemaRef {
     pub(super) span: Range<usize>,
 }
 
-pub(super) struct DeclaredWorker {
-    pub(super) name: String,
-    pub(super) role: Role,
-    pub(super) command: Vec<String>,
-    pub(super) env: BTreeMap<String, String>,
-    pub(super) network: bool,
-    pub(super) seed_independent: bool,
-    pub(super) source: String,
-    pub(super) source_span: Range<usize>,
-    /// The `include` folders as written, each with its span.
-    pub(super) include: Vec<(String, Range<usize>)>,
-}
-
 pub(super) struct Declared {
     pub(super) kind: &'static str,
     pub(super) name: String,
@@ -129,9 +116,16 @@ impl Loader<'_> {
             Some(value) => self.budgets(&top.table("budgets", value, &self.source)?)?,
             None => Budgets::default(),
         };
-        let limits = match top.get("limits") {
-            Some(value) => self.limits(&top.table("limits", value, &self.source)?)?,
-            None => Limits::default(),
+        let (limits, limits_declared) = match top.get("limits") {
+            Some(value) => {
+                let table = top.table("limits", value, &self.source)?;
+                let declared = ["output_bytes", "memory_bytes", "processes"]
+                    .into_iter()
+                    .filter(|key| table.get(key).is_some())
+                    .collect();
+                (self.limits(&table)?, declared)
+            }
+            None => (Limits::default(), BTreeSet::new()),
         };
         let mut declared_workers = Vec::new();
         for (name, value) in self.named_tables(&top, "workers")? {
@@ -232,7 +226,7 @@ impl Loader<'_> {
             let identity = worker_identity(
                 &declared_worker.command,
                 &declared_worker.env,
-                declared_worker.network,
+                (declared_worker.network, declared_worker.syscalls),
                 declared_worker.role,
                 &tree,
                 &includes,
@@ -251,6 +245,7 @@ impl Loader<'_> {
                 command: declared_worker.command,
                 env: declared_worker.env,
                 network: declared_worker.network,
+                syscalls: declared_worker.syscalls,
                 seed_independent: declared_worker.seed_independent,
                 source: declared_worker.source,
                 source_tree: tree,
@@ -357,6 +352,7 @@ impl Loader<'_> {
             timeouts,
             budgets,
             limits,
+            limits_declared,
             workers,
             datasets,
             problems,
@@ -534,114 +530,6 @@ impl Loader<'_> {
                 Err(self.source.error(checkpoints.span(), CheckErrorKind::InvalidValue { key, message }))
             }
         }
-    }
-
-    pub(super) fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
-        table.only(&["role", "command", "source", "include", "env", "network", "deterministic"], &self.source)?;
-        let role_value = table.required("role", &self.source)?;
-        let role_text = string(role_value, table.member("role"), &self.source)?;
-        let role: Role = role_text.parse().map_err(|_| {
-            self.source.error(
-                role_value.span(),
-                CheckErrorKind::InvalidValue {
-                    key: table.member("role"),
-                    message: format!(
-                        "is {role_text:?}, but must be dataset_materializer, implementation or problem_evaluator"
-                    ),
-                },
-            )
-        })?;
-        let command_value = table.required("command", &self.source)?;
-        let command = strings(command_value, &table.member("command"), &self.source)?;
-        if command.is_empty() || command[0].0.is_empty() {
-            let kind = CheckErrorKind::InvalidValue {
-                key: table.member("command"),
-                message: "must name a program: a nonempty array whose first item is nonempty".to_owned(),
-            };
-            return Err(self.source.error(command_value.span(), kind));
-        }
-        for (i, (arg, span)) in command.iter().enumerate() {
-            self.check_process_string(arg, span, format!("{}[{i}]", table.member("command")))?;
-        }
-        let mut env = BTreeMap::new();
-        if let Some(value) = table.get("env") {
-            let env_table = table.table("env", value, &self.source)?;
-            for (key, value) in env_table.entries() {
-                let member = env_table.member(key.get_ref());
-                if key.get_ref().is_empty() || key.get_ref().contains(['=', '\0']) {
-                    let kind = CheckErrorKind::InvalidValue {
-                        key: member,
-                        message: "is not a valid environment variable name".to_owned(),
-                    };
-                    return Err(self.source.error(key.span(), kind));
-                }
-                let text = string(value, member.clone(), &self.source)?;
-                self.check_process_string(text, &value.span(), member)?;
-                env.insert(key.get_ref().to_string(), text.to_owned());
-            }
-        }
-        let network = match table.get("network") {
-            Some(value) => boolean(value, table.member("network"), &self.source)?,
-            None => false,
-        };
-        // How its output depends on its seed: what the conformance kit's determinism check expects of it.
-        let seed_independent = match table.get("deterministic") {
-            None => false,
-            Some(value) => match string(value, table.member("deterministic"), &self.source)? {
-                "seeded" => false,
-                "seed-independent" => true,
-                other => {
-                    let kind = CheckErrorKind::InvalidValue {
-                        key: table.member("deterministic"),
-                        message: format!("is {other:?}, but must be \"seeded\" or \"seed-independent\""),
-                    };
-                    return Err(self.source.error(value.span(), kind));
-                }
-            },
-        };
-        let source_value = table.required("source", &self.source)?;
-        let source = string(source_value, table.member("source"), &self.source)?;
-        if source != "."
-            && let Err(reason) = RelativePath::new(source)
-        {
-            let kind = CheckErrorKind::InvalidPath { key: table.member("source"), path: source.to_owned(), reason };
-            return Err(self.source.error(source_value.span(), kind));
-        }
-        let mut include: Vec<(String, Range<usize>)> = Vec::new();
-        if let Some(value) = table.get("include") {
-            for (i, (path, span)) in strings(value, &table.member("include"), &self.source)?.into_iter().enumerate() {
-                let key = format!("{}[{i}]", table.member("include"));
-                if let Err(reason) = RelativePath::new(path) {
-                    let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
-                    return Err(self.source.error(span, kind));
-                }
-                // The folder appears in the worker's copy under its last name: two alike, or one already a top-level
-                // name of the source, would be one path for two contents.
-                let name = include_name(path);
-                let clash = if let Some((other, _)) = include.iter().find(|(other, _)| include_name(other) == name) {
-                    Some(format!("has the same last name as {other:?}: both would be the copy's {name:?}"))
-                } else if source == "." || within(path, source) || within(source, path) {
-                    Some(format!("overlaps the worker's source directory {source:?}; include folders lie outside it"))
-                } else {
-                    None
-                };
-                if let Some(message) = clash {
-                    return Err(self.source.error(span, CheckErrorKind::InvalidValue { key, message }));
-                }
-                include.push((path.to_owned(), span));
-            }
-        }
-        Ok(DeclaredWorker {
-            name,
-            role,
-            command: command.into_iter().map(|(arg, _)| arg.to_owned()).collect(),
-            env,
-            network,
-            seed_independent,
-            source: source.to_owned(),
-            source_span: source_value.span(),
-            include,
-        })
     }
 
     /// A command or env value: only `${repo}` substitutions, and no NUL (no process could receive it).

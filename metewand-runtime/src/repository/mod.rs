@@ -9,7 +9,7 @@
 //!
 //! `model.rs` holds what a checked repository is (its workers, datasets, problems, implementations, budgets);
 //! `load.rs` the loader that checks `metewand.toml` into one; `campaign.rs` the `[campaigns]` tables;
-//! `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
+//! `worker.rs` the check of one `[workers.NAME]` table; `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
 //! directories and include folders; `toml_value.rs` TOML values into JSON.
 
 mod campaign;
@@ -18,6 +18,7 @@ mod load;
 mod model;
 mod sources;
 mod toml_value;
+mod worker;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -38,6 +39,7 @@ use toml::de::{DeTable, DeValue};
 
 pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef, did_you_mean};
 use crate::diagnostic::{locate, sentence};
+use crate::session::{SYSCALL_GROUPS, SyscallGroup, SyscallGroups};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
 pub use toml_value::expand;
 use toml_value::{Source, Table, Value_, boolean, check_substitutions, string, strings, to_json, wrong_type};

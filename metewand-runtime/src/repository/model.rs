@@ -44,6 +44,7 @@ pub struct Worker {
     pub(super) command: Vec<String>,
     pub(super) env: BTreeMap<String, String>,
     pub(super) network: bool,
+    pub(super) syscalls: SyscallGroups,
     pub(super) seed_independent: bool,
     pub(super) source: String,
     pub(super) source_path: PathBuf,
@@ -75,6 +76,11 @@ impl Worker {
     /// deny them). Part of its identity.
     pub fn network(&self) -> bool {
         self.network
+    }
+    /// The groups of system calls it declared (`syscalls = [...]`), which its filter then allows (see
+    /// [`SyscallGroup`](crate::session::SyscallGroup)). Part of its identity.
+    pub fn syscalls(&self) -> SyscallGroups {
+        self.syscalls
     }
     /// Whether it declared `deterministic = "seed-independent"`: its output does not depend on its seed (an exact
     /// solver), so the conformance kit expects one output for two seeds. Not part of its identity: it changes no
@@ -287,6 +293,8 @@ pub struct CheckedRepository {
     pub(super) timeouts: BTreeMap<Phase, Duration>,
     pub(super) budgets: Budgets,
     pub(super) limits: Limits,
+    /// The keys of `[limits]` the repository sets itself.
+    pub(super) limits_declared: BTreeSet<&'static str>,
     pub(super) workers: BTreeMap<String, Worker>,
     pub(super) datasets: BTreeMap<String, Dataset>,
     pub(super) problems: BTreeMap<String, Problem>,
@@ -324,6 +332,11 @@ impl CheckedRepository {
     /// The size limits `[limits]` sets, over their defaults.
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+    /// Whether `[limits]` sets `key` (`output_bytes`, `memory_bytes`, `processes`) itself, rather than leaving its
+    /// default: a limit it sets must be held wherever its workers run, or refused.
+    pub fn declares_limit(&self, key: &str) -> bool {
+        self.limits_declared.contains(key)
     }
     /// Every worker, by name.
     pub fn workers(&self) -> &BTreeMap<String, Worker> {

@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::sys;
+use super::{Limits, SessionErrorKind};
 
 /// Which of the controllers `metewand` uses a delegated cgroup offers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,9 +56,19 @@ impl Controllers {
     }
 }
 
+/// Where this process's cgroup v2 is: a cgroup below the hierarchy's root, or the root itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Located {
+    /// A cgroup below the root, at this path.
+    Below(PathBuf),
+    /// The hierarchy's root, mounted at this path: only root's own (a process run by root in no cgroup of its
+    /// own), which needs no delegation.
+    Root(PathBuf),
+}
+
 /// The cgroup `/proc/self/cgroup` places this process in, under the `cgroup2` mount `/proc/self/mountinfo`
-/// lists for it, or why there is none to use: no cgroup v2 entry, no such mount, or the hierarchy's root.
-pub(crate) fn locate(proc_self_cgroup: &str, mountinfo: &str) -> Result<PathBuf, &'static str> {
+/// lists for it, or why there is none: no cgroup v2 entry, or no such mount.
+pub(crate) fn locate(proc_self_cgroup: &str, mountinfo: &str) -> Result<Located, &'static str> {
     let path = proc_self_cgroup
         .lines()
         .find_map(|line| line.strip_prefix("0::"))
@@ -72,9 +83,9 @@ pub(crate) fn locate(proc_self_cgroup: &str, mountinfo: &str) -> Result<PathBuf,
         let (root, point) = (unescape(root), unescape(point));
         let Some(inside) = Path::new(path).strip_prefix(&root).ok() else { continue };
         if inside.as_os_str().is_empty() {
-            return Err("this process is in the cgroup hierarchy's root");
+            return Ok(Located::Root(PathBuf::from(point)));
         }
-        return Ok(Path::new(&point).join(inside));
+        return Ok(Located::Below(Path::new(&point).join(inside)));
     }
     Err("no cgroup2 file system is mounted where this process can see its cgroup")
 }
@@ -109,6 +120,11 @@ pub(crate) fn check(dir: &Path, uid: u32) -> Result<Controllers, String> {
     if uid == 0 && !marked_delegated(dir) {
         return Err(format!("{} carries no delegation mark (trusted.delegate or user.delegate)", dir.display()));
     }
+    offered(dir)
+}
+
+/// The controllers `metewand` uses that the cgroup at `dir` offers; an error when it offers neither.
+fn offered(dir: &Path) -> Result<Controllers, String> {
     let offered = fs::read_to_string(dir.join("cgroup.controllers"))
         .map_err(|error| format!("cannot read {}/cgroup.controllers: {error}", dir.display()))?;
     let offered: Vec<&str> = offered.split_whitespace().collect();
@@ -126,15 +142,28 @@ fn marked_delegated(dir: &Path) -> bool {
     })
 }
 
-/// This process's delegated cgroup and its controllers, asked once; nothing is written.
+/// This process's cgroup for workers and its controllers, asked once; nothing is written. A cgroup below the
+/// root is used where it is delegated to this user; the hierarchy's root only by root, whose own it is.
 pub(crate) fn probe() -> Result<(PathBuf, Controllers), String> {
-    static PROBED: OnceLock<Result<(PathBuf, Controllers), String>> = OnceLock::new();
+    probe_located().map(|(located, controllers)| match located {
+        Located::Below(dir) | Located::Root(dir) => (dir, controllers),
+    })
+}
+
+fn probe_located() -> Result<(Located, Controllers), String> {
+    static PROBED: OnceLock<Result<(Located, Controllers), String>> = OnceLock::new();
     PROBED
         .get_or_init(|| {
             let read = |path: &str| fs::read_to_string(path).map_err(|error| format!("cannot read {path}: {error}"));
-            let dir = locate(&read("/proc/self/cgroup")?, &read("/proc/self/mountinfo")?)?;
-            let controllers = check(&dir, sys::euid())?;
-            Ok((dir, controllers))
+            let located = locate(&read("/proc/self/cgroup")?, &read("/proc/self/mountinfo")?)?;
+            let controllers = match &located {
+                Located::Below(dir) => check(dir, sys::euid())?,
+                Located::Root(_) if sys::euid() != 0 => {
+                    return Err("this process is in the cgroup hierarchy's root, which is root's".to_owned());
+                }
+                Located::Root(dir) => offered(dir)?,
+            };
+            Ok((located, controllers))
         })
         .clone()
 }
@@ -152,9 +181,9 @@ pub(crate) struct Delegated {
 pub(crate) fn delegated() -> Result<&'static Delegated, String> {
     static READY: OnceLock<Result<Delegated, String>> = OnceLock::new();
     READY
-        .get_or_init(|| {
-            let (dir, controllers) = probe()?;
-            Delegated::set_up(&dir, controllers, std::process::id())
+        .get_or_init(|| match probe_located()? {
+            (Located::Below(dir), controllers) => Delegated::set_up(&dir, controllers, std::process::id()),
+            (Located::Root(dir), controllers) => Delegated::set_up_at_root(&dir, controllers, std::process::id()),
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -189,6 +218,24 @@ impl Delegated {
             if let Err(error) = write_file(&parent.join("cgroup.subtree_control"), &line) {
                 undo(true);
                 // EBUSY: other processes share the delegated cgroup, so it cannot hand controllers down.
+                return Err(say("hand the controllers down from", parent, error));
+            }
+        }
+        Ok(Delegated { base, controllers, next: AtomicU64::new(0) })
+    }
+
+    /// Makes `root/metewand-<pid>/` in the hierarchy's root (root's own) and hands `controllers` down to it and to
+    /// its children; the process stays where it is, since the root cgroup alone may hold processes and hand
+    /// controllers down at once. On any failure, removes what it made.
+    pub(crate) fn set_up_at_root(root: &Path, controllers: Controllers, pid: u32) -> Result<Delegated, String> {
+        remove_stale(root);
+        let base = root.join(format!("metewand-{pid}"));
+        let say = |what: &str, path: &Path, error: io::Error| format!("cannot {what} {}: {error}", path.display());
+        fs::create_dir(&base).map_err(|error| say("create", &base, error))?;
+        let line = controllers.enable_line();
+        for parent in [root, base.as_path()] {
+            if let Err(error) = write_file(&parent.join("cgroup.subtree_control"), &line) {
+                let _ = fs::remove_dir(&base);
                 return Err(say("hand the controllers down from", parent, error));
             }
         }
@@ -271,6 +318,26 @@ impl WorkerCgroup {
         self.procs.as_ref()
     }
 
+    /// The limit the kernel's counts say it held the worker to, if any: an OOM kill is `memory_bytes` (with the
+    /// peak the kernel saw), a refused fork `processes`.
+    pub(crate) fn limit_hit(&self, limits: Limits) -> Option<SessionErrorKind> {
+        let events = self.events();
+        if events.oom_kills > 0
+            && let Some(value) = limits.memory_bytes
+        {
+            let observed = events.memory_peak.unwrap_or(value);
+            let unit = "bytes of memory (the kernel ended a process of the worker at the limit)";
+            return Some(SessionErrorKind::ResourceLimit { limit: "memory_bytes", value, observed, unit });
+        }
+        let refused = SessionErrorKind::ResourceLimit {
+            limit: "processes",
+            value: limits.processes,
+            observed: limits.processes,
+            unit: "tasks (the kernel refused the worker a fork at the limit)",
+        };
+        (events.forks_refused > 0).then_some(refused)
+    }
+
     /// The kernel's counts so far.
     pub(crate) fn events(&self) -> Events {
         let count = |file: &str, key: &str| -> u64 {
@@ -318,15 +385,20 @@ mod tests {
         let found = locate("0::/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope\n", MOUNTINFO);
         assert_eq!(
             found.unwrap(),
-            Path::new("/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope")
+            Located::Below(PathBuf::from(
+                "/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope"
+            ))
         );
-        assert!(locate("0::/\n", MOUNTINFO).unwrap_err().contains("root"));
+        assert_eq!(locate("0::/\n", MOUNTINFO).unwrap(), Located::Root(PathBuf::from("/sys/fs/cgroup")));
         assert!(locate("4:memory:/x\n", MOUNTINFO).unwrap_err().contains("no cgroup v2"));
         let v1_only = MOUNTINFO.lines().filter(|line| !line.contains("cgroup2")).collect::<Vec<_>>().join("\n");
         assert!(locate("0::/a\n", &v1_only).unwrap_err().contains("no cgroup2"));
         // A cgroup namespace's mount shows its own root; a space in a mount point is escaped.
         let nested = "40 22 0:26 /job_7 /sys/fs/cgroup\\040x rw - cgroup2 cgroup2 rw\n";
-        assert_eq!(locate("0::/job_7/step_0/task_0\n", nested).unwrap(), Path::new("/sys/fs/cgroup x/step_0/task_0"));
+        assert_eq!(
+            locate("0::/job_7/step_0/task_0\n", nested).unwrap(),
+            Located::Below(PathBuf::from("/sys/fs/cgroup x/step_0/task_0"))
+        );
     }
 
     #[test]
@@ -387,5 +459,90 @@ mod tests {
         let error = Delegated::set_up(dir.path(), Controllers { memory: true, pids: false }, 4242).unwrap_err();
         assert!(error.contains("cannot hand the controllers down from"), "{error}");
         assert_eq!(fs::read_to_string(dir.path().join("cgroup.procs")).unwrap(), "4242", "moved back");
+        let error = Delegated::set_up_at_root(dir.path(), Controllers { memory: true, pids: false }, 4244).unwrap_err();
+        assert!(error.contains("cannot hand the controllers down from"), "{error}");
+        assert!(!dir.path().join("metewand-4244").exists(), "nothing of the failed set-up at the root is left");
+    }
+
+    /// On the kernel's own cgroupfs (root's cgroup v2 hierarchy, where the tests run as root): a set-up in a cgroup
+    /// that holds another process too cannot hand controllers down (the kernel refuses), moves the process back,
+    /// and leaves no folder.
+    #[test]
+    fn on_the_kernels_cgroupfs_a_failed_set_up_moves_back_and_leaves_no_folder() {
+        let mountinfo = fs::read_to_string("/proc/self/mountinfo").unwrap();
+        let Some(root) = mountinfo.lines().find_map(|line| {
+            let (mount, filesystem) = line.split_once(" - ")?;
+            let point = mount.split(' ').nth(4)?;
+            filesystem.starts_with("cgroup2 ").then(|| PathBuf::from(unescape(point)))
+        }) else {
+            return metewand_testkit::skip(metewand_testkit::Requirement::Root, "no cgroup2 file system is mounted");
+        };
+        let dir = root.join(format!("metewand-test-{}", std::process::id()));
+        if sys::euid() != 0 || fs::create_dir(&dir).is_err() {
+            return metewand_testkit::skip(
+                metewand_testkit::Requirement::Root,
+                "no cgroup v2 this process may make a cgroup in: the kernel's refusal was not played",
+            );
+        }
+        let mut sleepers: Vec<std::process::Child> =
+            (0..2).map(|_| std::process::Command::new("sleep").arg("60").spawn().expect("sleep starts")).collect();
+        for sleeper in &sleepers {
+            write_file(&dir.join("cgroup.procs"), &sleeper.id().to_string()).unwrap();
+        }
+        let moved = sleepers[0].id();
+        let outcome = Delegated::set_up(&dir, Controllers { memory: true, pids: true }, moved);
+        let procs = fs::read_to_string(dir.join("cgroup.procs")).unwrap();
+        let left = dir.join(format!("metewand-{moved}")).exists();
+        for sleeper in &mut sleepers {
+            write_file(&root.join("cgroup.procs"), &sleeper.id().to_string()).unwrap();
+            let _ = sleeper.kill();
+            let _ = sleeper.wait();
+        }
+        let _ = fs::remove_dir(dir.join(format!("metewand-{moved}/executor")));
+        let _ = fs::remove_dir(dir.join(format!("metewand-{moved}")));
+        fs::remove_dir(&dir).unwrap();
+        let error = outcome.unwrap_err();
+        assert!(error.contains("cannot hand the controllers down from"), "{error}");
+        assert!(procs.lines().any(|pid| pid == moved.to_string()), "moved back: {procs}");
+        assert!(!left, "nothing of the failed set-up is left");
+    }
+
+    #[test]
+    fn set_up_at_the_root_leaves_the_process_where_it_is_and_hands_the_controllers_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let delegated = Delegated::set_up_at_root(dir.path(), Controllers { memory: false, pids: true }, 4242).unwrap();
+        let read = |path: &str| fs::read_to_string(dir.path().join(path)).unwrap();
+        assert!(!dir.path().join("cgroup.procs").exists() && !dir.path().join("metewand-4242/executor").exists());
+        assert_eq!(read("cgroup.subtree_control"), "+pids");
+        assert_eq!(read("metewand-4242/cgroup.subtree_control"), "+pids");
+        let _worker = delegated.worker(None, Some(9)).unwrap();
+        assert_eq!(read("metewand-4242/w-0/pids.max"), "9");
+    }
+
+    #[test]
+    fn the_kernels_counts_say_which_limit_held_the_worker() {
+        let dir = tempfile::tempdir().unwrap();
+        let delegated = Delegated::set_up(dir.path(), Controllers { memory: true, pids: true }, 4243)
+            .expect("a set-up in a folder");
+        let worker = delegated.worker(Some(1 << 20), Some(10)).unwrap();
+        let limits = Limits { output_bytes: 1 << 30, memory_bytes: Some(1 << 20), processes: 9 };
+        assert!(worker.limit_hit(limits).is_none(), "nothing counted, nothing held");
+        let counts = dir.path().join("metewand-4243/w-0");
+        fs::write(counts.join("pids.events"), "max 2\n").unwrap();
+        assert!(
+            matches!(
+                worker.limit_hit(limits),
+                Some(SessionErrorKind::ResourceLimit { limit: "processes", value: 9, .. })
+            ),
+            "a refused fork is the process limit"
+        );
+        fs::write(counts.join("memory.events"), "oom 1\noom_kill 1\n").unwrap();
+        fs::write(counts.join("memory.peak"), "1048576\n").unwrap();
+        let hit = worker.limit_hit(limits);
+        assert!(
+            matches!(hit, Some(SessionErrorKind::ResourceLimit { limit: "memory_bytes", observed: 1_048_576, .. })),
+            "an OOM kill is the memory limit, whatever else was counted: {hit:?}"
+        );
+        assert_eq!(worker.limit_hit(Limits { memory_bytes: None, ..limits }).map(|_| ()), Some(()), "pids still");
     }
 }

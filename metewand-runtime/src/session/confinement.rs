@@ -35,6 +35,7 @@ use landlock::{
 };
 
 use super::cgroup::{self, Controllers};
+pub use super::sys::{SYSCALL_GROUPS, SyscallGroup, SyscallGroups};
 use super::{sys, view};
 
 /// The newest Landlock ABI whose rights the ruleset asks for; older kernels get what they offer (best effort).
@@ -97,6 +98,7 @@ pub struct Confinement {
     hidden_unless_named: Vec<PathBuf>,
     readable: Vec<PathBuf>,
     readable_after_hello: Vec<PathBuf>,
+    syscalls: SyscallGroups,
 }
 
 impl Confinement {
@@ -188,6 +190,14 @@ impl Confinement {
     #[must_use]
     pub fn readable_after_hello(mut self, path: impl Into<PathBuf>) -> Confinement {
         self.readable_after_hello.push(path.into());
+        self
+    }
+
+    /// Allows the groups of system calls the worker declared (`[workers.X] syscalls`), which its filter refuses
+    /// otherwise (see [`SyscallGroup`]).
+    #[must_use]
+    pub fn syscalls(mut self, declared: SyscallGroups) -> Confinement {
+        self.syscalls = declared;
         self
     }
 
@@ -322,18 +332,34 @@ impl LimitsReport {
     pub const NONE: LimitsReport =
         LimitsReport { memory_bytes: LimitReport::NONE, processes: LimitReport::NONE, output_bytes: LimitReport::NONE };
 
-    /// How `limits` are enforced on `route`, with a delegated cgroup offering `cgroup`'s controllers.
-    fn new(limits: Option<Limits>, route: Route, cgroup: Controllers) -> LimitsReport {
+    /// How `limits` are enforced on `route`, with a delegated cgroup offering `cgroup`'s controllers, for a worker
+    /// run as an `identity` of its own or not, with the system call filter (`filtered`) and the groups it
+    /// `declared`. Without a cgroup, `memory_bytes` is `RLIMIT_AS` together with what keeps memory outside the
+    /// address space bounded (the IPC namespace's limits or the filter's refusal of System V objects, the filter's
+    /// refusal of memfds): without the filter, or with memfds declared, it is not enforced.
+    fn new(
+        limits: Option<Limits>,
+        route: Route,
+        cgroup: Controllers,
+        identity: bool,
+        (filtered, declared): (bool, SyscallGroups),
+    ) -> LimitsReport {
         let Some(limits) = limits else { return LimitsReport::NONE };
+        let bounded = filtered && !declared.contains(SyscallGroup::MemfdCreate);
         LimitsReport {
             memory_bytes: match limits.memory_bytes {
                 Some(bytes) if cgroup.memory => LimitReport { value: Some(bytes), mechanism: LimitMechanism::Cgroup },
-                Some(bytes) => LimitReport { value: Some(bytes), mechanism: LimitMechanism::Rlimit },
+                Some(bytes) if bounded => LimitReport { value: Some(bytes), mechanism: LimitMechanism::Rlimit },
+                Some(bytes) => LimitReport { value: Some(bytes), mechanism: LimitMechanism::None },
                 None => LimitReport::NONE,
             },
             processes: LimitReport {
                 value: Some(limits.processes),
-                mechanism: if cgroup.pids { LimitMechanism::Cgroup } else { process_mechanism(limits, route) },
+                mechanism: if cgroup.pids {
+                    LimitMechanism::Cgroup
+                } else {
+                    process_mechanism(limits, route, identity)
+                },
             },
             output_bytes: LimitReport { value: Some(limits.output_bytes), mechanism: LimitMechanism::Watched },
         }
@@ -341,13 +367,13 @@ impl LimitsReport {
 }
 
 /// How the `processes` limit can be kept on `route`: the namespace's `pid_max` where the kernel gives each PID
-/// namespace its own and the value is one it accepts; `RLIMIT_NPROC` where it counts only the worker's processes,
-/// which needs a user namespace of the worker's own and a uid other than 0 (the kernel exempts root, in any
-/// namespace, from `RLIMIT_NPROC`); nothing otherwise.
-fn process_mechanism(limits: Limits, route: Route) -> LimitMechanism {
+/// namespace its own and the value is one it accepts; `RLIMIT_NPROC` where it counts the worker's processes, which
+/// needs a namespace route and a worker that is not uid 0 on the host (the kernel exempts root, in any namespace,
+/// from `RLIMIT_NPROC`): an ordinary user's, or root's worker run as its own `identity`; nothing otherwise.
+fn process_mechanism(limits: Limits, route: Route, identity: bool) -> LimitMechanism {
     if route != Route::Sweep && limits.processes >= Limits::LEAST_PID_MAX_PROCESSES && pid_max_per_namespace() {
         LimitMechanism::PidMax
-    } else if route == Route::UserNamespace && !running_as_root() {
+    } else if route != Route::Sweep && (identity || (route == Route::UserNamespace && !running_as_root())) {
         LimitMechanism::Rlimit
     } else {
         LimitMechanism::None
@@ -386,6 +412,23 @@ pub struct ConfinementReport {
     pub mounts: MountConfinement,
     /// The resource limits.
     pub limits: LimitsReport,
+    /// Whether the worker had the system call filter.
+    pub syscall_filter: SyscallFilter,
+    /// The groups of system calls the worker declared, which its filter allowed.
+    pub declared_syscalls: SyscallGroups,
+    /// The host identity the worker ran as, when it was confined: the orchestrator's user's, or run by root the
+    /// configured identity of its own (uid 0 only where root lacked the capabilities to give it one).
+    pub user: Option<super::identity::WorkerIdentity>,
+}
+
+/// Whether a worker had the system call filter (DESIGN §23).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyscallFilter {
+    /// The default filter (`clone3`, io_uring, keyrings beyond the session's own, `bpf`, `perf_event_open`,
+    /// `userfaultfd`, kexec, module, swap and reboot calls refused, but for what the worker declared).
+    Default,
+    /// None: the kernel has no seccomp filters with the errno action, or the worker was not confined.
+    None,
 }
 
 impl ConfinementReport {
@@ -416,13 +459,19 @@ impl ConfinementReport {
             missing.push("the host's filesystem view (no mount namespace)");
         }
         if self.limits.memory_bytes.is_unenforced() {
-            missing.push("no memory limit");
+            missing.push("no memory limit (memfds and shared memory would escape it: needs seccomp, or a cgroup)");
         }
         if self.limits.processes.is_unenforced() {
-            missing.push("no process limit (needs Linux 6.14, or a user namespace without root)");
+            missing.push("no process limit (needs a PID namespace, or a worker that is not root)");
         }
         if self.limits.output_bytes.is_unenforced() {
             missing.push("no output limit");
+        }
+        if self.syscall_filter == SyscallFilter::None {
+            missing.push("no system call filter (needs seccomp)");
+        }
+        if self.user.is_some_and(|user| user.uid == 0) {
+            missing.push("the worker is root on the host (needs CAP_SETUID and CAP_SETGID to run it as its own user)");
         }
         missing
     }
@@ -444,6 +493,9 @@ impl ConfinementReport {
             capabilities: CapabilityConfinement::Kept,
             mounts: MountConfinement::Host,
             limits: LimitsReport::NONE,
+            syscall_filter: SyscallFilter::None,
+            declared_syscalls: SyscallGroups::NONE,
+            user: None,
         }
     }
 }
@@ -463,6 +515,11 @@ pub struct KernelSupport {
     pub cgroup_memory: bool,
     /// Whether it offers the pids controller (`[limits] processes` is then kept by `pids.max`).
     pub cgroup_pids: bool,
+    /// Whether seccomp filters with the errno action work: every confined worker then gets the system call
+    /// filter.
+    pub seccomp: bool,
+    /// The host identity confined workers run as, when this process runs as root (`session::identity`).
+    pub worker_identity: Option<super::identity::WorkerIdentity>,
 }
 
 impl KernelSupport {
@@ -478,6 +535,8 @@ impl KernelSupport {
             user_namespace: user_namespace_works(),
             cgroup_memory: cgroup.memory,
             cgroup_pids: cgroup.pids,
+            seccomp: sys::filter_program(sys::FilterPlan::default()).is_some(),
+            worker_identity: super::identity::WorkerIdentity::for_workers().ok().flatten(),
         }
     }
 
@@ -489,7 +548,17 @@ impl KernelSupport {
     /// The confinement an attempt's worker (which gets a private view and the default [`Limits`]) would get here
     /// with `isolation`, given whether it declared network access.
     pub fn expected_with(&self, network: bool, isolation: ProcessIsolation) -> ConfinementReport {
-        self.report(network, self.route(isolation), true, Some(Limits::default()))
+        self.report(network, self.route(isolation), true, Some(Limits::default()), SyscallGroups::NONE)
+    }
+
+    /// The confinement a worker confined as `confinement` says would get here: its route, namespaces, limits and
+    /// filter, as its session would report them.
+    pub fn expected_for(&self, confinement: &Confinement) -> ConfinementReport {
+        let route = self.route(confinement.processes);
+        let mut report =
+            self.report(confinement.network, route, confinement.private_view, confinement.limits, confinement.syscalls);
+        report.declared_syscalls = confinement.syscalls;
+        report
     }
 
     /// How a worker's processes are kept together here with `isolation`.
@@ -503,7 +572,14 @@ impl KernelSupport {
         }
     }
 
-    fn report(&self, network: bool, route: Route, private_view: bool, limits: Option<Limits>) -> ConfinementReport {
+    fn report(
+        &self,
+        network: bool,
+        route: Route,
+        private_view: bool,
+        limits: Option<Limits>,
+        declared: SyscallGroups,
+    ) -> ConfinementReport {
         let abi = self.landlock_abi;
         let namespaces = route.namespaces(network, private_view);
         ConfinementReport {
@@ -524,7 +600,12 @@ impl KernelSupport {
                 limits,
                 route,
                 Controllers { memory: self.cgroup_memory, pids: self.cgroup_pids },
+                self.worker_identity.is_some(),
+                (self.seccomp, declared),
             ),
+            syscall_filter: if self.seccomp { SyscallFilter::Default } else { SyscallFilter::None },
+            declared_syscalls: SyscallGroups::NONE,
+            user: Some(self.worker_identity.unwrap_or_else(super::identity::WorkerIdentity::of_this_process)),
         }
     }
 }
@@ -559,13 +640,14 @@ pub(super) fn child_limits(
     limits: Option<Limits>,
     route: Route,
     cgroup: Controllers,
+    identity: bool,
 ) -> (Option<u64>, Option<sys::Line>, Option<u64>) {
     let Some(limits) = limits else { return (None, None, None) };
     let address_space = limits.memory_bytes.filter(|_| !cgroup.memory);
     if cgroup.pids {
         return (address_space, None, None);
     }
-    match process_mechanism(limits, route) {
+    match process_mechanism(limits, route, identity) {
         // pid 1 is the worker: `pid_max` is one more than the tasks it allows.
         LimitMechanism::PidMax => (address_space, Some(sys::Line::number(limits.processes + 1)), None),
         LimitMechanism::Rlimit => (address_space, None, Some(limits.processes)),
@@ -589,10 +671,25 @@ pub(super) fn worker_cgroup(limits: Option<Limits>) -> Option<(cgroup::WorkerCgr
     made.ok().map(|cgroup| (cgroup, used))
 }
 
-/// Whether the user-namespace route works here, asked of the kernel once per process.
-pub(super) fn user_namespace_works() -> bool {
+/// Whether a worker that has become `identity` may enter a user namespace of its own, asked of the kernel once per
+/// process (the identity is the process's one).
+pub(super) fn user_namespace_works_as(identity: super::identity::WorkerIdentity) -> bool {
     static WORKS: OnceLock<bool> = OnceLock::new();
-    *WORKS.get_or_init(|| sys::user_namespace_works(&sys::IdMaps::current()))
+    *WORKS.get_or_init(|| sys::user_namespace_works_as(identity.uid, identity.gid))
+}
+
+/// What the user-namespace route can do here for this process's workers, asked of the kernel once per process.
+pub(super) fn user_namespace_route() -> sys::UserNamespaceRoute {
+    static ROUTE: OnceLock<sys::UserNamespaceRoute> = OnceLock::new();
+    *ROUTE.get_or_init(|| {
+        let identity = super::identity::WorkerIdentity::for_workers().ok().flatten();
+        sys::probe_user_namespace_route(identity.map(|identity| (identity.uid, identity.gid)))
+    })
+}
+
+/// Whether the user-namespace route works here ([`user_namespace_route`]).
+pub(super) fn user_namespace_works() -> bool {
+    user_namespace_route().works
 }
 
 /// A confinement made ready in the parent: the ruleset's descriptor (kept open until the child has used it) and
@@ -605,19 +702,29 @@ pub(super) struct Prepared {
     pub(super) network: bool,
     pub(super) abi: u32,
     pub(super) private_view: bool,
+    pub(super) syscalls: SyscallGroups,
 }
 
 impl Prepared {
     /// The report once the spawn tells how the worker's processes are kept together.
-    pub(super) fn report(&self, route: Route, cgroup: Controllers) -> ConfinementReport {
+    pub(super) fn report(
+        &self,
+        route: Route,
+        cgroup: Controllers,
+        filtered: bool,
+        identity: Option<super::identity::WorkerIdentity>,
+    ) -> ConfinementReport {
         let support = KernelSupport {
             landlock_abi: self.abi,
             pid_namespace: false,
             user_namespace: false,
             cgroup_memory: cgroup.memory,
             cgroup_pids: cgroup.pids,
+            seccomp: filtered,
+            worker_identity: identity,
         };
-        let mut report = support.report(self.network, route, self.private_view, self.limits);
+        let mut report = support.report(self.network, route, self.private_view, self.limits, self.syscalls);
+        report.declared_syscalls = self.syscalls;
         if self.ruleset.is_none() {
             report.filesystem = FilesystemConfinement::None;
             report.signals = SignalConfinement::Unscoped;
@@ -637,6 +744,7 @@ impl Confinement {
         working_dir: &Path,
         program: Option<&Path>,
         words: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
+        identity: Option<super::identity::WorkerIdentity>,
     ) -> io::Result<Option<view::ViewPlan>> {
         if !self.private_view {
             return Ok(None);
@@ -644,7 +752,7 @@ impl Confinement {
         let (hidden, open) = (&self.hidden, &self.hidden_unless_named);
         let shows =
             view::Shows { writable: &self.writable, readable: &self.readable, deferred: &self.readable_after_hello };
-        view::plan(hidden, open, shows, working_dir, program, words).map(Some)
+        view::plan(hidden, open, shows, working_dir, program, words, identity).map(Some)
     }
 }
 
@@ -660,6 +768,7 @@ pub(super) fn prepare(confinement: &Confinement) -> io::Result<Prepared> {
         network: confinement.network,
         abi,
         private_view: confinement.private_view,
+        syscalls: confinement.syscalls,
     })
 }
 

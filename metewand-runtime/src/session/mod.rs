@@ -20,6 +20,7 @@ mod cgroup;
 mod confinement;
 mod error;
 mod exchange;
+mod identity;
 mod io;
 mod process;
 mod procfs;
@@ -46,9 +47,11 @@ use std::time::{Duration, Instant};
 pub use confinement::{
     CapabilityConfinement, Confinement, ConfinementReport, FilesystemConfinement, IpcConfinement, KernelSupport,
     LimitMechanism, LimitReport, Limits, LimitsReport, MountConfinement, NetworkConfinement, ProcessConfinement,
-    ProcessIsolation, SignalConfinement,
+    ProcessIsolation, SYSCALL_GROUPS, SignalConfinement, SyscallFilter, SyscallGroup, SyscallGroups,
 };
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
+pub(crate) use identity::hand_over;
+pub use identity::{IdentityError, WORKER_USER_VAR, WorkerIdentity};
 use metewand_protocol::common::{Capability, Role, WorkerId};
 pub use metewand_protocol::handshake::Handshake;
 use metewand_protocol::handshake::hello_request;
@@ -83,7 +86,7 @@ pub fn delegated_cgroup() -> Result<(PathBuf, Vec<&'static str>), String> {
 
 /// Whether a confined worker started on chosen CPUs is held there ([`crate::cpus::CpusBinding::Locked`]).
 pub(crate) fn cpus_lockable() -> bool {
-    sys::affinity_lock().is_some()
+    sys::filter_program(sys::FilterPlan { lock_affinity: true, ..sys::FilterPlan::default() }).is_some()
 }
 use io::ProtocolIo;
 use process::{Termination, WorkerProcess};
@@ -212,6 +215,10 @@ struct Live {
     limits: Option<Limits>,
     /// What [`WorkerSession::pause`] stopped, until [`WorkerSession::resume`].
     paused: Option<Vec<(i32, u64)>>,
+    /// The folders the worker may write, taken back once none of its processes is left.
+    writable: Vec<PathBuf>,
+    /// The host identity the worker ran as, when it is not the orchestrator's.
+    identity: Option<WorkerIdentity>,
 }
 
 impl Live {
@@ -232,8 +239,21 @@ impl Live {
             let (limit, value, unit) = ("output_bytes", watch.limit(), "bytes in its output folder and TMPDIR");
             Some(SessionErrorKind::ResourceLimit { limit, value, observed, unit })
         });
-        let limited = self.cgroup.take().and_then(|cgroup| limit_hit(&cgroup, self.limits?));
-        Ended { termination, tail, log_error, exceeded, limited }
+        let limited = self.cgroup.take().and_then(|cgroup| cgroup.limit_hit(self.limits?));
+        let taken_back = self.take_back().err();
+        Ended { termination, tail, log_error, exceeded, limited, taken_back }
+    }
+
+    /// Takes the worker's folders back now that nothing of it runs: given back to the orchestrator's uid and gid
+    /// where the worker ran as its own identity, and every folder and file given the modes Metewand publishes, on
+    /// every route (`files::tree::take_back`).
+    fn take_back(&self) -> std::io::Result<()> {
+        let owner = self.identity.map(|_| (sys::euid(), sys::egid()));
+        let worker = self.identity.map(|identity| identity.uid);
+        for dir in &self.writable {
+            crate::files::tree::take_back(dir, owner, worker)?;
+        }
+        Ok(())
     }
 }
 
@@ -247,25 +267,8 @@ struct Ended {
     /// A limit the kernel held the worker to (a process killed at `memory.max`, a fork refused at `pids.max`):
     /// what a failed session's failure is put down to, since the worker may have failed for it.
     limited: Option<SessionErrorKind>,
-}
-
-/// The limit `cgroup`'s counts say the kernel held the worker to, if any.
-fn limit_hit(cgroup: &cgroup::WorkerCgroup, limits: Limits) -> Option<SessionErrorKind> {
-    let events = cgroup.events();
-    if events.oom_kills > 0
-        && let Some(value) = limits.memory_bytes
-    {
-        let observed = events.memory_peak.unwrap_or(value);
-        let unit = "bytes of memory (the kernel ended a process of the worker at the limit)";
-        return Some(SessionErrorKind::ResourceLimit { limit: "memory_bytes", value, observed, unit });
-    }
-    let refused = SessionErrorKind::ResourceLimit {
-        limit: "processes",
-        value: limits.processes,
-        observed: limits.processes,
-        unit: "tasks (the kernel refused the worker a fork at the limit)",
-    };
-    (events.forks_refused > 0).then_some(refused)
+    /// Why the worker's folders could not be taken back, if they could not.
+    taken_back: Option<std::io::Error>,
 }
 
 /// Creates a session's log: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO cannot block the
@@ -365,6 +368,7 @@ impl WorkerSession {
         let confinement_asked = confinement
             .as_ref()
             .map(|confinement| (confinement.writable_dirs().to_vec(), confinement.resource_limits()));
+        let writable = confinement_asked.as_ref().map(|(dirs, _)| dirs.clone()).unwrap_or_default();
         let spawned = process::spawn(&command, confinement.as_ref(), cpus.as_ref()).map_err(|source| {
             // The exec error of a missing working directory is the same ENOENT as a missing program's.
             let source = match command.working_dir().try_exists() {
@@ -381,6 +385,7 @@ impl WorkerSession {
         let cpus = spawned.cpus;
         let deferred = spawned.deferred;
         let cgroup = spawned.cgroup;
+        let identity = spawned.identity;
         let limits = confinement_asked.as_ref().and_then(|(_, limits)| *limits);
         let pid = process.pid();
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
@@ -406,7 +411,7 @@ impl WorkerSession {
             phases: Vec::new(),
             pid,
             log_path,
-            live: Some(Live { io, stderr, process, watch, cgroup, limits, paused: None }),
+            live: Some(Live { io, stderr, process, watch, cgroup, limits, paused: None, writable, identity }),
             final_tail: Vec::new(),
             cancel,
             confinement,
@@ -652,6 +657,10 @@ impl WorkerSession {
         }
         let mut ended = self.end();
         if let Some(kind) = ended.exceeded.take() {
+            return Err(self.failed(&pending, kind, ended.tail));
+        }
+        if let Some(source) = ended.taken_back.take() {
+            let kind = SessionErrorKind::ExecutorIo { action: "taking back the worker's folders", source };
             return Err(self.failed(&pending, kind, ended.tail));
         }
         let status = ended.termination.status;

@@ -55,6 +55,7 @@ use std::{fs, io, thread};
 
 use super::cgroup::WorkerCgroup;
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
+use super::identity::WorkerIdentity;
 use super::procfs::{ProcessStat, leftovers, pid_namespace_of, read_stat, scan_processes, worker_in};
 use super::record::Resources;
 use super::sys;
@@ -180,6 +181,8 @@ pub(super) struct Spawned {
     pub(super) cgroup: Option<WorkerCgroup>,
     /// The paths the worker's private view shows only after hello (`view.rs`), empty without a view.
     pub(super) deferred: Vec<std::ffi::CString>,
+    /// The host identity the worker runs as, when it is not the orchestrator's (`metewand` runs as root).
+    pub(super) identity: Option<WorkerIdentity>,
 }
 
 /// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio, confined
@@ -195,6 +198,16 @@ pub(super) fn spawn(
 ) -> io::Result<Spawned> {
     ensure_subreaper()?;
     let prepared = confinement.map(confinement::prepare).transpose()?;
+    // Run by root, a confined worker runs as an identity of its own, given its folders for the session.
+    let identity = match confinement {
+        Some(_) => WorkerIdentity::for_workers().map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?,
+        None => None,
+    };
+    if let (Some(identity), Some(confinement)) = (identity, confinement) {
+        for dir in confinement.writable_dirs() {
+            crate::files::tree::hand_over(dir, identity.uid, identity.gid)?;
+        }
+    }
     let environment = command.environment();
     let mut program = None;
     let view = match confinement {
@@ -207,7 +220,7 @@ pub(super) fn spawn(
                 .chain(&command.args)
                 .chain(environment.values())
                 .chain(environment_root.as_ref());
-            confinement.view_plan(&command.working_dir, program.as_deref(), words)?
+            confinement.view_plan(&command.working_dir, program.as_deref(), words, identity)?
         }
         None => None,
     };
@@ -240,9 +253,15 @@ pub(super) fn spawn(
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
     let network = prepared.as_ref().is_some_and(|prepared| prepared.network);
     let chosen = cpus.cloned();
-    // A confined worker started on chosen CPUs cannot leave them; an unconfined one could, so its placement is
-    // advisory.
-    let affinity_lock = cpus.filter(|_| isolation.is_some()).and_then(|_| sys::affinity_lock());
+    let declared = prepared.as_ref().map(|prepared| prepared.syscalls).unwrap_or_default();
+    // A memory limit a cgroup keeps counts what memfds and System V objects hold; without one, the worker's IPC
+    // namespace's limits bound the latter, where they can be set, and the filter refuses the rest.
+    let memory_bytes = limits.and_then(|limits| limits.memory_bytes).filter(|_| !controllers.memory);
+    let lock_affinity = cpus.is_some();
+    // Asked before the spawning thread makes its PID namespace: a probe's process would be that namespace's first,
+    // and its exit would end the namespace before the worker is forked into it.
+    let user_route = isolation.map(|_| confinement::user_namespace_route()).unwrap_or_default();
+    let identity_namespace = identity.is_some_and(confinement::user_namespace_works_as);
 
     let (result_sender, result) = mpsc::sync_channel(1);
     let (release, released) = mpsc::channel::<()>();
@@ -263,19 +282,37 @@ pub(super) fn spawn(
         // route works is the kernel's answer, asked once, and only when it is needed.
         let route = match isolation {
             Some(ProcessIsolation::Namespace) if sys::unshare_pid_namespace().is_ok() => Route::PidNamespace,
-            Some(ProcessIsolation::Namespace | ProcessIsolation::UserNamespace)
-                if confinement::user_namespace_works() =>
-            {
+            Some(ProcessIsolation::Namespace | ProcessIsolation::UserNamespace) if user_route.works => {
                 Route::UserNamespace
             }
             _ => Route::Sweep,
         };
-        let user_namespace = (route == Route::UserNamespace).then(sys::IdMaps::current);
+        // On the user-namespace route the worker's identity is root of the namespace its child makes (so that it
+        // may set up what only a namespace's root may), and that identity again in the one it enters last.
+        let (uid, gid) = identity.map_or_else(|| (sys::euid(), sys::egid()), |identity| (identity.uid, identity.gid));
+        let user_namespace = (route == Route::UserNamespace).then(|| sys::IdMaps::root_of(uid, gid));
         let confined = isolation.is_some();
-        let late_user_namespace = (route == Route::PidNamespace && confined).then(sys::IdMaps::current);
+        let late_user_namespace = match (route, identity) {
+            (Route::UserNamespace, _) => Some(sys::IdMaps::from_root(uid, gid)),
+            // Root's worker enters a user namespace of its own as its identity where the kernel lets it.
+            (Route::PidNamespace, Some(_)) => identity_namespace.then(|| sys::IdMaps::of(uid, gid)),
+            (Route::PidNamespace, None) => confined.then(sys::IdMaps::current),
+            (Route::Sweep, _) => None,
+        };
+        let ipc_limits = memory_bytes.filter(|_| sysv_limits(route, user_route)).map(sys::IpcLimits::within);
         let namespaces = if confined { route.namespaces(network, view.is_some()) } else { sys::Namespaces::default() };
         let view = if namespaces.mounts { view } else { None };
-        let (address_space, pid_max, nproc) = confinement::child_limits(limits, route, controllers);
+        let (address_space, pid_max, nproc) = confinement::child_limits(limits, route, controllers, identity.is_some());
+        // Every confined worker gets the filter; it also keeps one started on chosen CPUs there, and refuses what
+        // would hold memory past a limit nothing else bounds.
+        let filter = isolation.and_then(|_| {
+            sys::filter_program(sys::FilterPlan {
+                declared,
+                lock_affinity,
+                bound_memfds: memory_bytes.is_some(),
+                bound_sysv: memory_bytes.is_some() && ipc_limits.is_none(),
+            })
+        });
         let setup = sys::ChildSetup {
             ruleset,
             file_size,
@@ -286,8 +323,10 @@ pub(super) fn spawn(
             namespaces,
             late_user_namespace,
             confined,
-            affinity_lock,
+            filter,
             cgroup_procs,
+            ipc_limits,
+            identity: identity.map(|identity| (identity.uid, identity.gid)),
         };
         sys::set_pre_exec(&mut builder, setup, view);
         let spawned = {
@@ -297,7 +336,7 @@ pub(super) fn spawn(
             })
         };
         let started = spawned.is_ok();
-        if result_sender.send((spawned, route, Some(placed))).is_ok() && started {
+        if result_sender.send((spawned, route, Some((placed, filter.is_some())))).is_ok() && started {
             // Until the worker is reaped (or its handle is gone): ending this thread kills the worker.
             let _ = released.recv();
         }
@@ -305,17 +344,20 @@ pub(super) fn spawn(
     let (spawned, route, placed) =
         result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
     let mut child = spawned?;
-    let placed = placed.expect("a started worker was placed on CPUs");
+    let (placed, filtered) = placed.expect("a started worker was placed on CPUs");
+    // A confined worker started on chosen CPUs cannot leave them, unless it may use io_uring, whose kernel threads
+    // can run elsewhere; an unconfined one could, so its placement is advisory.
+    let locked = filtered && !declared.contains(sys::SyscallGroup::IoUring);
     let cpus = CpuPlacement {
-        binding: match (cpus, affinity_lock) {
+        binding: match (cpus, locked) {
             (None, _) => CpusBinding::Inherited,
-            (Some(_), Some(_)) => CpusBinding::Locked,
-            (Some(_), None) => CpusBinding::Advisory,
+            (Some(_), true) => CpusBinding::Locked,
+            (Some(_), false) => CpusBinding::Advisory,
         },
         cpus: placed,
     };
     let report = match &prepared {
-        Some(prepared) => prepared.report(route, controllers),
+        Some(prepared) => prepared.report(route, controllers, filtered, identity),
         None => ConfinementReport::unconfined(ProcessConfinement::Sweep),
     };
     let pid = child.id() as i32;
@@ -356,7 +398,18 @@ pub(super) fn spawn(
         cpus,
         cgroup: cgroup.map(|(cgroup, _)| cgroup),
         deferred,
+        identity,
     })
+}
+
+/// Whether a worker's child on `route` sets the limits of the worker's IPC namespace: as root of the init user
+/// namespace (root's route), or as root of the namespace it made where the kernel lets that root set them.
+fn sysv_limits(route: Route, user_route: sys::UserNamespaceRoute) -> bool {
+    match route {
+        Route::PidNamespace => sys::euid() == 0,
+        Route::UserNamespace => user_route.ipc_limits,
+        Route::Sweep => false,
+    }
 }
 
 /// What ending a worker's processes found.

@@ -21,6 +21,8 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+use super::identity::WorkerIdentity;
+
 /// Hidden in every private view.
 pub(super) const ALWAYS_HIDDEN: [&str; 4] = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
 /// Of those, the ones whose files and folders a worker's command may show (where checkouts and environments may
@@ -83,8 +85,30 @@ pub(super) struct Shows<'a> {
     pub(super) deferred: &'a [PathBuf],
 }
 
+/// The first folder on the way to `path` (its ancestors from `/`, `path` itself left out) that `identity` may not
+/// pass through, if any.
+fn first_closed(path: &Path, identity: WorkerIdentity) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    path.ancestors().skip(1).collect::<Vec<_>>().into_iter().rev().find_map(|ancestor| {
+        let metadata = std::fs::metadata(ancestor).ok()?;
+        (!identity.may_search(metadata.uid(), metadata.gid(), metadata.mode())).then(|| ancestor.to_owned())
+    })
+}
+
+/// The folders an `identity` other than the orchestrator's may not pass through on the way to one of `paths` (the
+/// first such on each way), resolved: each is hidden as an open folder, so that what the worker must reach inside
+/// it is shown and nothing else.
+fn closed_on_the_way(paths: &[PathBuf], identity: Option<WorkerIdentity>) -> Vec<PathBuf> {
+    let Some(identity) = identity else { return Vec::new() };
+    resolved(paths.iter().filter_map(|path| first_closed(&path.canonicalize().ok()?, identity)))
+}
+
 /// Plans the view (see the module documentation). Paths that do not exist are left out; a shown path outside
-/// every hidden folder needs nothing.
+/// every hidden folder needs nothing. A worker run as an `identity` of its own also gets, hidden as open folders,
+/// those it could not pass through on the way to what it must reach (a repository in root's 0700 home, an
+/// interpreter there), with the installation of its program shown whole where the program is inside one: the
+/// folder of that closed folder it lies in (what is private inside stays so by its own mode, since the identity
+/// owns nothing; what the closed folder's mode alone kept private is not shown).
 pub(super) fn plan(
     protected: &[PathBuf],
     open: &[PathBuf],
@@ -92,10 +116,39 @@ pub(super) fn plan(
     working_dir: &Path,
     program: Option<&Path>,
     command_words: impl IntoIterator<Item = impl AsRef<OsStr>>,
+    identity: Option<WorkerIdentity>,
 ) -> io::Result<ViewPlan> {
     let Shows { writable, readable, deferred } = shows;
+    let command_words: Vec<PathBuf> = command_words
+        .into_iter()
+        .flat_map(|word| {
+            word.as_ref()
+                .as_bytes()
+                .split(|&byte| byte == b':')
+                .map(|part| PathBuf::from(OsStr::from_bytes(part)))
+                .filter(|path| path.is_absolute())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let reached: Vec<PathBuf> = writable
+        .iter()
+        .chain(readable)
+        .chain(deferred)
+        .chain(std::iter::once(&working_dir.to_owned()))
+        .chain(program.map(Path::to_owned).as_ref())
+        .chain(&command_words)
+        .cloned()
+        .collect();
+    let closed = closed_on_the_way(&reached, identity);
+    // The program's installation: the folder of the closed one it lies in (root's `~/.pyenv` for an interpreter, or
+    // for pyenv's shim, which runs `~/.pyenv/libexec/pyenv`, which runs `~/.pyenv/versions/<v>/bin/python3`).
+    let installation = program.and_then(|program| program.canonicalize().ok()).and_then(|program| {
+        let folder = closed.iter().find(|folder| program.starts_with(folder))?;
+        let top = folder.join(program.strip_prefix(folder).ok()?.components().next()?);
+        top.is_dir().then_some(top)
+    });
     let protected = resolved(protected.iter().cloned().chain(PROTECTED_BY_DEFAULT.iter().map(PathBuf::from)));
-    let open = resolved(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)));
+    let open = resolved(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)).chain(closed));
     let roots = resolved(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
 
     let mut wanted: Vec<(PathBuf, bool)> = writable.iter().map(|path| (path.clone(), true)).collect();
@@ -109,24 +162,18 @@ pub(super) fn plan(
     // The folders a named path passes through before a `..` (`/repo/../sdk`): the kernel walks them as written, so
     // each must exist in the view too, if only as an empty folder.
     let mut passages: Vec<PathBuf> = Vec::new();
-    for word in command_words {
-        for part in word.as_ref().as_bytes().split(|&byte| byte == b':') {
-            let path = Path::new(OsStr::from_bytes(part));
-            if !path.is_absolute() {
-                continue;
+    for path in command_words.iter().chain(installation.as_ref()) {
+        let mut prefix = PathBuf::new();
+        for component in path.components() {
+            if component == std::path::Component::ParentDir
+                && let Ok(passage) = prefix.canonicalize()
+                && passage.is_dir()
+            {
+                passages.push(passage);
             }
-            let mut prefix = PathBuf::new();
-            for component in path.components() {
-                if component == std::path::Component::ParentDir
-                    && let Ok(passage) = prefix.canonicalize()
-                    && passage.is_dir()
-                {
-                    passages.push(passage);
-                }
-                prefix.push(component);
-            }
-            wanted.push((path.to_owned(), false));
+            prefix.push(component);
         }
+        wanted.push((path.to_owned(), false));
     }
     let mut shown: Vec<(PathBuf, bool)> = Vec::new();
     for (index, (path, writable)) in wanted.into_iter().enumerate() {
@@ -232,9 +279,16 @@ mod tests {
             readable: &[base.join("elsewhere")],
             deferred: &[state.join("datasets/entry"), base.join("elsewhere")],
         };
-        let plan =
-            plan(&[state.clone(), source.join("secret")], std::slice::from_ref(&repo), shows, &source, None, &words)
-                .unwrap();
+        let plan = plan(
+            &[state.clone(), source.join("secret")],
+            std::slice::from_ref(&repo),
+            shows,
+            &source,
+            None,
+            &words,
+            None,
+        )
+        .unwrap();
         let text = |path: &CString| path.to_str().unwrap().to_owned();
         let display = |path: PathBuf| path.display().to_string();
         // The temporary folder is itself beneath /tmp here, which hides it with everything in it.

@@ -740,6 +740,32 @@ fn network_is_a_boolean_false_by_default_and_part_of_the_identity_only_when_true
 }
 
 #[test]
+fn declared_system_calls_are_known_groups_part_of_the_identity_only_when_some_are_declared() {
+    let solver = "source = \"workers/solver\"";
+    let with = |value: &str| golden_copy(|toml| toml.replacen(solver, &format!("{solver}\nsyscalls = {value}"), 1));
+    let worker = |repository: &CheckedRepository| repository.worker("exact-solver").unwrap().clone();
+    let plain = worker(&CheckedRepository::load(golden_copy(|toml| toml).path()).unwrap());
+    let none = worker(&CheckedRepository::load(with("[]").path()).unwrap());
+    let declared = worker(&CheckedRepository::load(with("[\"keyctl\", \"io_uring\"]").path()).unwrap());
+    let reordered = worker(&CheckedRepository::load(with("[\"io_uring\", \"keyctl\", \"keyctl\"]").path()).unwrap());
+    assert_eq!(plain.identity(), none.identity(), "declaring none changes no identity");
+    assert_ne!(plain.identity(), declared.identity());
+    assert_eq!(declared.identity(), reordered.identity(), "a set: order and repeats do not matter");
+    let groups: Vec<String> = declared.syscalls().iter().map(|group| group.to_string()).collect();
+    assert_eq!(groups, ["io_uring", "keyctl"]);
+    let dir = with("[\"io-uring\"]");
+    let error = check_error(dir.path());
+    assert!(
+        matches!(error.kind(), CheckErrorKind::InvalidValue { key, .. } if key == "workers.exact-solver.syscalls[0]"),
+        "{error}"
+    );
+    assert!(error.to_string().contains("(did you mean \"io_uring\"?)"), "{error}");
+    let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+    let (line, column) = position_of(&text, "syscalls = [\"io-uring\"]");
+    assert_eq!(error.location().position, Some((line, column + "syscalls = [".len())), "{error}");
+}
+
+#[test]
 fn a_problem_is_timed_by_execute_unless_it_says_prepare_and_execute() {
     let problem = |repository: &CheckedRepository| repository.problem("ls").unwrap().timed();
     assert_eq!(problem(&CheckedRepository::load(&golden()).unwrap()), Timed::Execute);

@@ -36,11 +36,42 @@ pub(in crate::session) struct ChildSetup {
     pub(in crate::session) late_user_namespace: Option<IdMaps>,
     /// Whether the worker is confined at all: only then are its capabilities dropped and `no_new_privs` set.
     pub(in crate::session) confined: bool,
-    /// The seccomp program that keeps the worker on the CPUs it was started on
-    /// ([`affinity_lock`](super::affinity_lock)), installed last; `None` for none.
-    pub(in crate::session) affinity_lock: Option<&'static [libc::sock_filter]>,
+    /// The seccomp program of the worker's system call filter ([`filter_program`](super::filter_program)),
+    /// installed last; `None` for none.
+    pub(in crate::session) filter: Option<&'static [libc::sock_filter]>,
     /// The `cgroup.procs` of the worker's cgroup (`session::cgroup`), which the child joins first; `None` for none.
     pub(in crate::session) cgroup_procs: Option<RawFd>,
+    /// The limits of the worker's IPC namespace, set from its memory limit by the child as that namespace's root;
+    /// `None` for none.
+    pub(in crate::session) ipc_limits: Option<IpcLimits>,
+    /// The host uid and gid the worker runs as (`session::identity`), taken once every namespace and mount is made
+    /// and before the late user namespace, or on the user-namespace route first of all (its maps are then this
+    /// identity's); `None` to keep the orchestrator's.
+    pub(in crate::session) identity: Option<(u32, u32)>,
+}
+
+/// The limits of a worker's IPC namespace that bound the memory System V objects hold there (`kernel.shmmax`,
+/// `kernel.shmall` in pages, `kernel.msgmni`), formatted in the parent.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::session) struct IpcLimits {
+    shmmax: Line,
+    shmall: Line,
+    msgmni: Line,
+}
+
+impl IpcLimits {
+    /// The limits that keep the segments and message queues of an IPC namespace within `bytes` in all: segments
+    /// up to `bytes` in all, and as many queues as `bytes` holds at their default 16 KiB (`kernel.msgmnb`), from
+    /// 1 to the kernel's default of 32,000.
+    pub(in crate::session) fn within(bytes: u64) -> IpcLimits {
+        // SAFETY: sysconf takes a name and reads nothing.
+        let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(1);
+        IpcLimits {
+            shmmax: Line::number(bytes),
+            shmall: Line::number(bytes / page),
+            msgmni: Line::number((bytes / 16384).clamp(1, 32_000)),
+        }
+    }
 }
 
 /// The namespaces besides the PID namespace a confined worker gets: a new IPC namespace (no SysV object or POSIX
@@ -117,6 +148,19 @@ fn loopback_up() -> io::Result<()> {
     // SAFETY: the descriptor was opened above and is not used after this.
     unsafe { libc::close(fd) };
     if result < 0 { Err(error) } else { Ok(()) }
+}
+
+/// Makes the calling process `uid` and `gid` with no supplementary group, real, effective and saved alike (which
+/// empties its permitted and effective capabilities). Raw system calls: glibc's wrappers would signal threads
+/// this single-threaded child does not have.
+pub(super) fn become_identity(uid: u32, gid: u32) -> io::Result<()> {
+    // SAFETY: setgroups with size 0 reads no list; setresgid and setresuid take ids only. Each changes only the
+    // credentials of this thread, the child's only one.
+    unsafe {
+        check(libc::syscall(libc::SYS_setgroups, 0usize, std::ptr::null::<libc::gid_t>()) as libc::c_int)?;
+        check(libc::syscall(libc::SYS_setresgid, gid, gid, gid) as libc::c_int)?;
+        check(libc::syscall(libc::SYS_setresuid, uid, uid, uid) as libc::c_int)
+    }
 }
 
 /// Gives the worker a new, anonymous session keyring: keys it adds there go with it.
@@ -207,10 +251,12 @@ fn die_with_parent() -> io::Result<()> {
 ///   namespace, goes on below and becomes the worker;
 ///
 /// then, for a confined worker, its private filesystem view ([`enter_view`]), the loopback of its network
-/// namespace brought up, its PID namespace's `pid_max` and `RLIMIT_NPROC` where asked, on the route without one a
-/// user namespace of its own ([`ChildSetup::late_user_namespace`]), a new session keyring, every
-/// capability dropped (after the namespaces, which need them), `no_new_privs`, the seccomp filter that keeps it on
-/// its CPUs ([`ChildSetup::affinity_lock`]) and the Landlock ruleset; and last the
+/// namespace brought up, its IPC namespace's limits ([`ChildSetup::ipc_limits`]), its PID namespace's `pid_max` and
+/// `RLIMIT_NPROC` where asked, the host identity it runs
+/// as ([`ChildSetup::identity`]), a user namespace of its own entered last ([`ChildSetup::late_user_namespace`]),
+/// a new session keyring, every
+/// capability dropped (after the namespaces, which need them), `no_new_privs`, its system call filter
+/// ([`ChildSetup::filter`]) and the Landlock ruleset; and last the
 /// parent-death signal, because any credential change (entering a user namespace, writing its maps) clears it. The
 /// orchestrator may have died before that signal was set: a hung-up stdin says so, and the child gives up.
 ///
@@ -250,6 +296,10 @@ fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::session::view::Vi
             }
         }
         Some(maps) => {
+            // Root's worker on this route takes its identity first, and goes on as any user's would.
+            if let Some((uid, gid)) = setup.identity {
+                become_identity(uid, gid)?;
+            }
             // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a
             // new user namespace, in which it has every capability until it execs.
             check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })?;
@@ -272,6 +322,12 @@ fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::session::view::Vi
     if setup.namespaces.network {
         loopback_up()?;
     }
+    if let Some(limits) = setup.ipc_limits {
+        // As root of the worker's IPC namespace, whose limits these files are: the host's are not touched.
+        write_proc_file(c"/proc/sys/kernel/shmmax", limits.shmmax.as_bytes())?;
+        write_proc_file(c"/proc/sys/kernel/shmall", limits.shmall.as_bytes())?;
+        write_proc_file(c"/proc/sys/kernel/msgmni", limits.msgmni.as_bytes())?;
+    }
     if let Some(pid_max) = setup.pid_max {
         // The worker is the first process of its PID namespace, whose own `pid_max` this sets (the caller asks for
         // it only on kernels where the file is per namespace, never the host's).
@@ -279,6 +335,9 @@ fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::session::view::Vi
     }
     if let Some(tasks) = setup.nproc {
         set_rlimit(libc::RLIMIT_NPROC, tasks)?;
+    }
+    if let (Some((uid, gid)), None) = (setup.identity, setup.user_namespace) {
+        become_identity(uid, gid)?;
     }
     if let Some(maps) = setup.late_user_namespace {
         // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a new
@@ -293,7 +352,7 @@ fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::session::view::Vi
         // SAFETY: PR_SET_NO_NEW_PRIVS takes the flag 1 and zeros, as prctl(2) asks.
         check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) })?;
     }
-    if let Some(program) = setup.affinity_lock {
+    if let Some(program) = setup.filter {
         let program = libc::sock_fprog { len: program.len() as libc::c_ushort, filter: program.as_ptr().cast_mut() };
         // SAFETY: seccomp(SECCOMP_SET_MODE_FILTER) reads the program, allocated before the fork and never
         // written, and copies it into the kernel; `no_new_privs` is set (the worker is confined).

@@ -4,7 +4,7 @@
 //! block of the session module is here or in this module's files.
 //!
 //! This file holds the calls on running processes and the forks the others share; `namespace.rs` the user and PID
-//! namespaces, `mount.rs` the private view's mounts, `seccomp.rs` the filter that keeps a worker on its CPUs and
+//! namespaces, `mount.rs` the private view's mounts, `seccomp.rs` the system call filter (the CPU lock among its rules) and
 //! `child.rs` what a forked worker does before `exec`.
 
 mod child;
@@ -16,10 +16,14 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::time::Duration;
 
-pub(super) use child::{ChildSetup, Namespaces, set_pre_exec};
+pub(super) use child::{ChildSetup, IpcLimits, Namespaces, set_pre_exec};
 pub(super) use mount::{show_in_view, show_in_view_at};
-pub(super) use namespace::{IdMaps, Line, pid_max_per_namespace, unshare_pid_namespace, user_namespace_works};
-pub(super) use seccomp::affinity_lock;
+pub(super) use namespace::{
+    IdMaps, Line, UserNamespaceRoute, pid_max_per_namespace, probe_user_namespace_route, unshare_pid_namespace,
+    user_namespace_works_as,
+};
+pub(super) use seccomp::{FilterPlan, program as filter_program};
+pub use seccomp::{SYSCALL_GROUPS, SyscallGroup, SyscallGroups};
 
 /// Ready for reading (or at end of file, or hung up: a read then tells which).
 pub(super) const READABLE: i16 = libc::POLLIN | libc::POLLHUP | libc::POLLERR;
@@ -255,6 +259,12 @@ fn wait_blocking(pid: i32) -> io::Result<i32> {
 pub(super) fn euid() -> u32 {
     // SAFETY: geteuid takes no arguments and only reads the caller's credentials.
     unsafe { libc::geteuid() }
+}
+
+/// The effective gid of this process.
+pub(super) fn egid() -> u32 {
+    // SAFETY: getegid takes no arguments and only reads the caller's credentials.
+    unsafe { libc::getegid() }
 }
 
 fn check(result: libc::c_int) -> io::Result<()> {

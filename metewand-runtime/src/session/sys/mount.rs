@@ -137,8 +137,8 @@ pub(in crate::session) fn show_in_view_at(pid: i32, source: &CStr, target: &CStr
 /// Enters the worker's private filesystem view (`view.rs`): a new mount namespace that shares nothing back with
 /// the host's; a clone of each path to show, taken before anything is hidden; an empty tmpfs on each hidden folder,
 /// with the mount points the shown paths need; each clone moved onto its path (read-only unless writable); each
-/// tmpfs made read-only; a fresh `/proc` for the worker's PID namespace; and its working directory entered again,
-/// now through the view.
+/// tmpfs made read-only; a fresh `/proc` for the worker's PID namespace, its lists of keys masked; and its working
+/// directory entered again, now through the view.
 pub(super) fn enter_view(view: &mut crate::session::view::ViewPlan) -> io::Result<()> {
     const OPEN_TREE_CLONE: libc::c_uint = 1;
     const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
@@ -167,6 +167,10 @@ pub(super) fn enter_view(view: &mut crate::session::view::ViewPlan) -> io::Resul
     for hidden in &view.hidden {
         mount_empty(hidden)?;
     }
+    // The mount points get exactly the modes asked, whatever the orchestrator's umask: a worker run as an identity
+    // of its own passes through them.
+    // SAFETY: umask sets this process's file mode creation mask and returns the old one; it cannot fail.
+    let umask = unsafe { libc::umask(0o022) };
     for point in &view.mount_points {
         // SAFETY: mkdir and open read the NUL-terminated path; an existing mount point is fine.
         let made = unsafe {
@@ -188,6 +192,8 @@ pub(super) fn enter_view(view: &mut crate::session::view::ViewPlan) -> io::Resul
             return Err(io::Error::last_os_error());
         }
     }
+    // SAFETY: as above, restoring the mask the worker inherits.
+    unsafe { libc::umask(umask) };
     for (shown, tree) in view.shown.iter().zip(&view.trees) {
         // SAFETY: move_mount reads the path and attaches the detached tree `tree` there; the descriptor is closed
         // after.
@@ -221,6 +227,18 @@ pub(super) fn enter_view(view: &mut crate::session::view::ViewPlan) -> io::Resul
             std::ptr::null(),
         )
     })?;
+    // The kernel's keys are listed for whoever their owner's uid is, across every namespace: a worker sharing its
+    // identity with a neighbour's would read the descriptions of the keys the other holds.
+    for masked in [c"/proc/keys", c"/proc/key-users"] {
+        // SAFETY: mount reads the NUL-terminated paths; /dev/null is bound over the file.
+        let bound = unsafe {
+            libc::mount(c"/dev/null".as_ptr(), masked.as_ptr(), std::ptr::null(), libc::MS_BIND, std::ptr::null())
+        };
+        // A kernel without keys has neither file.
+        if bound < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::ENOENT) {
+            return Err(io::Error::last_os_error());
+        }
+    }
     // SAFETY: chdir reads the NUL-terminated path.
     check(unsafe { libc::chdir(view.working_dir.as_ptr()) })
 }

@@ -49,10 +49,10 @@ pub(in crate::session) struct Line {
 }
 
 impl Line {
-    /// The id map line that maps `id` to itself.
-    fn identity(id: u32) -> Line {
+    /// The id map line that maps `inside` to `outside`.
+    fn map(inside: u32, outside: u32) -> Line {
         // At most "4294967295 4294967295 1\n": 24 bytes.
-        Line::new(&format!("{id} {id} 1\n"))
+        Line::new(&format!("{inside} {outside} 1\n"))
     }
 
     /// A number and a newline (at most 21 bytes).
@@ -71,8 +71,8 @@ impl Line {
     }
 }
 
-/// The uid and gid maps of a user namespace that maps the caller's effective uid and gid to themselves: the only
-/// maps a process without privileges may write for its own new user namespace.
+/// The uid and gid maps of a user namespace, one id each, whose outside id is the caller's effective uid and gid:
+/// the only maps a process without privileges may write for its own new user namespace.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::session) struct IdMaps {
     uid: Line,
@@ -84,7 +84,23 @@ impl IdMaps {
     pub(in crate::session) fn current() -> IdMaps {
         // SAFETY: geteuid and getegid take no arguments and only read the caller's credentials.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        IdMaps { uid: Line::identity(uid), gid: Line::identity(gid) }
+        IdMaps::of(uid, gid)
+    }
+
+    /// The maps of `uid` and `gid` to themselves.
+    pub(in crate::session) fn of(uid: u32, gid: u32) -> IdMaps {
+        IdMaps { uid: Line::map(uid, uid), gid: Line::map(gid, gid) }
+    }
+
+    /// The maps that make `uid` and `gid` (outside) the new namespace's root: its owner may then set up what
+    /// only a namespace's root may (its IPC namespace's limits among them).
+    pub(in crate::session) fn root_of(uid: u32, gid: u32) -> IdMaps {
+        IdMaps { uid: Line::map(0, uid), gid: Line::map(0, gid) }
+    }
+
+    /// The maps, in a namespace of [`IdMaps::root_of`], that give root there back its outside ids `uid` and `gid`.
+    pub(in crate::session) fn from_root(uid: u32, gid: u32) -> IdMaps {
+        IdMaps { uid: Line::map(uid, 0), gid: Line::map(gid, 0) }
     }
 }
 
@@ -119,15 +135,70 @@ pub(super) fn write_id_maps(maps: &IdMaps) -> io::Result<()> {
     set_dumpable(false)
 }
 
-/// Whether a worker could be given a PID namespace inside a user namespace of its own, mapping `maps`: a
-/// short-lived process is cloned into both (which a multithreaded process may do, unlike `unshare`), writes its
-/// maps and exits; the kernel's answer is whether all of that succeeded.
-pub(in crate::session) fn user_namespace_works(maps: &IdMaps) -> bool {
-    let Ok(pid) = raw_fork(libc::CLONE_NEWUSER | libc::CLONE_NEWPID) else { return false };
+/// Whether a process that has become `uid` and `gid` (from root) may still enter a user namespace of its own
+/// mapping them to themselves, as a worker run by root does last: a short-lived child tries exactly that. False
+/// where unprivileged user namespaces are refused.
+pub(in crate::session) fn user_namespace_works_as(uid: u32, gid: u32) -> bool {
+    let Ok(pid) = raw_fork(0) else { return false };
     if pid == 0 {
-        exit_now(if write_id_maps(maps).is_ok() { 0 } else { 1 });
+        let entered = super::child::become_identity(uid, gid)
+            // SAFETY: unshare takes a flags word; this single-threaded child moves into a new user namespace.
+            .and_then(|()| super::check(unsafe { libc::unshare(libc::CLONE_NEWUSER) }))
+            .and_then(|()| write_id_maps(&IdMaps::of(uid, gid)));
+        exit_now(if entered.is_ok() { 0 } else { 1 });
     }
     wait_blocking(pid).is_ok_and(|status| libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0)
+}
+
+/// What the kernel lets the user-namespace route do here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::session) struct UserNamespaceRoute {
+    /// A worker may be given a PID namespace inside a user namespace whose root is its user, and then a user
+    /// namespace of its own inside that one, where it is its user again.
+    pub(in crate::session) works: bool,
+    /// Root there may set the limits of an IPC namespace it made (`kernel.shmmax` and the rest).
+    pub(in crate::session) ipc_limits: bool,
+}
+
+/// What the user-namespace route can do for a worker of `identity` (the caller's own when `None`): a short-lived
+/// process is cloned into a user and PID namespace (which a multithreaded process may do, unlike `unshare`) as the
+/// route's worker is, maps that identity to root there, makes an IPC namespace and sets one of its limits, then
+/// enters a user namespace inside, mapping root back to the identity; the kernel's answers are what it reports.
+pub(in crate::session) fn probe_user_namespace_route(identity: Option<(u32, u32)>) -> UserNamespaceRoute {
+    const WORKS: i32 = 0;
+    const WORKS_WITHOUT_IPC_LIMITS: i32 = 2;
+    let Ok(pid) = raw_fork(0) else { return UserNamespaceRoute::default() };
+    if pid == 0 {
+        let (uid, gid) = identity.unwrap_or_else(|| {
+            // SAFETY: geteuid and getegid take no arguments and only read the caller's credentials.
+            unsafe { (libc::geteuid(), libc::getegid()) }
+        });
+        let entered = identity
+            .map_or(Ok(()), |(uid, gid)| super::child::become_identity(uid, gid))
+            // SAFETY: unshare takes a flags word; this single-threaded child moves into new namespaces.
+            .and_then(|()| super::check(unsafe { libc::unshare(libc::CLONE_NEWUSER) }))
+            .and_then(|()| write_id_maps(&IdMaps::root_of(uid, gid)))
+            // SAFETY: as above; a PID namespace for children and an IPC namespace, as the route's worker gets.
+            .and_then(|()| super::check(unsafe { libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWIPC) }));
+        if entered.is_err() {
+            exit_now(1);
+        }
+        let limits = write_proc_file(c"/proc/sys/kernel/shmmni", b"4096\n").is_ok();
+        // SAFETY: as above: the worker's own user namespace, inside.
+        let inner = super::check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })
+            .and_then(|()| write_id_maps(&IdMaps::from_root(uid, gid)));
+        exit_now(match (inner.is_ok(), limits) {
+            (true, true) => WORKS,
+            (true, false) => WORKS_WITHOUT_IPC_LIMITS,
+            (false, _) => 1,
+        });
+    }
+    let status =
+        wait_blocking(pid).ok().filter(|status| libc::WIFEXITED(*status)).map(|status| libc::WEXITSTATUS(status));
+    UserNamespaceRoute {
+        works: matches!(status, Some(WORKS | WORKS_WITHOUT_IPC_LIMITS)),
+        ipc_limits: status == Some(WORKS),
+    }
 }
 
 #[cfg(test)]

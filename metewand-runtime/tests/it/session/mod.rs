@@ -6,7 +6,10 @@
 
 mod confinement;
 mod deadlines;
+mod filter;
 mod handshake;
+mod identity;
+mod memory;
 mod misbehaviour;
 mod processes;
 mod roles;
@@ -57,10 +60,15 @@ pub struct Fixture {
 }
 
 impl Fixture {
+    /// The folders are searchable by everyone: run by root, a confined worker runs as an identity of its own,
+    /// which must reach its working directory and what its requests name.
     pub fn new() -> Fixture {
-        let dir = tempfile::tempdir().expect("a temporary directory");
+        use std::os::unix::fs::PermissionsExt;
+        let open = fs::Permissions::from_mode(0o755);
+        let dir = tempfile::Builder::new().permissions(open.clone()).tempdir().expect("a temporary directory");
         for sub in ["pids", "source", "dataset", "result", "metrics"] {
             fs::create_dir(dir.path().join(sub)).expect("a subdirectory");
+            fs::set_permissions(dir.path().join(sub), open.clone()).expect("its mode");
         }
         Fixture { dir }
     }

@@ -74,6 +74,15 @@ if TYPE_CHECKING:
 
     SessionMode: TypeAlias = Literal["fresh", "reuse"]
 
+    SyscallGroup: TypeAlias = Literal[
+        "bpf",
+        "io_uring",
+        "keyctl",
+        "memfd_create",
+        "perf_event_open",
+        "userfaultfd",
+    ]
+
     _ConfinementCapabilities: TypeAlias = Literal["none", "kept"]
 
     _ConfinementFilesystem: TypeAlias = Literal["landlock", "none"]
@@ -87,6 +96,8 @@ if TYPE_CHECKING:
     _ConfinementProcesses: TypeAlias = Literal["pid-namespace", "sweep"]
 
     _ConfinementSignals: TypeAlias = Literal["scoped", "unscoped"]
+
+    _ConfinementSyscallFilter: TypeAlias = Literal["default", "none"]
 
     _CpusBinding: TypeAlias = Literal["locked", "advisory", "inherited"]
 
@@ -109,6 +120,7 @@ __all__ = [
     "Dataset",
     "FAILURE_KIND_VALUES",
     "FailureKind",
+    "HostUser",
     "Implementation",
     "Logs",
     "ModelError",
@@ -123,8 +135,10 @@ __all__ = [
     "ResourceLimits",
     "Resources",
     "SESSION_MODE_VALUES",
+    "SYSCALL_GROUP_VALUES",
     "Session",
     "SessionMode",
+    "SyscallGroup",
     "WorkerIdentity",
     "WorkerProgram",
     "WorkerSession",
@@ -164,6 +178,11 @@ SESSION_MODE_VALUES: frozenset[SessionMode] = frozenset({"fresh", "reuse"})
 reuse (one worker process serves consecutive attempts of its worker, reset between them).
 """
 
+SYSCALL_GROUP_VALUES: frozenset[SyscallGroup] = frozenset(
+    {"bpf", "io_uring", "keyctl", "memfd_create", "perf_event_open", "userfaultfd"}
+)
+"""A group of system calls the default filter refuses unless a worker declares it."""
+
 _CONFINEMENT_CAPABILITIES_VALUES: frozenset[_ConfinementCapabilities] = frozenset({"none", "kept"})
 
 _CONFINEMENT_FILESYSTEM_VALUES: frozenset[_ConfinementFilesystem] = frozenset({"landlock", "none"})
@@ -182,6 +201,10 @@ _CONFINEMENT_PROCESSES_VALUES: frozenset[_ConfinementProcesses] = frozenset(
 
 _CONFINEMENT_SIGNALS_VALUES: frozenset[_ConfinementSignals] = frozenset({"scoped", "unscoped"})
 
+_CONFINEMENT_SYSCALL_FILTER_VALUES: frozenset[_ConfinementSyscallFilter] = frozenset(
+    {"default", "none"}
+)
+
 _CPUS_BINDING_VALUES: frozenset[_CpusBinding] = frozenset({"locked", "advisory", "inherited"})
 
 _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[_ResourceLimitMechanism] = frozenset(
@@ -193,6 +216,7 @@ _LITERAL_ALIASES = {
     "Outcome": OUTCOME_VALUES,
     "ProblemTimed": PROBLEM_TIMED_VALUES,
     "SessionMode": SESSION_MODE_VALUES,
+    "SyscallGroup": SYSCALL_GROUP_VALUES,
 }
 
 
@@ -221,6 +245,11 @@ def _session_mode(value: object, path: str) -> SessionMode:
     between them).
     """
     return check_enum(value, path, SESSION_MODE_VALUES)
+
+
+def _syscall_group(value: object, path: str) -> SyscallGroup:
+    """A group of system calls the default filter refuses unless a worker declares it."""
+    return check_enum(value, path, SYSCALL_GROUP_VALUES)
 
 
 def _tree_digest(value: object, path: str) -> str:
@@ -664,8 +693,13 @@ class Confinement:
     namespace hiding the state, the repository and the host's temporary and runtime folders,
     showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.;
     limits: each resource limit of the session with its value (null for none) and how it was
-    enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
-    from records written before they were recorded.
+    enforced (resource_limits).; syscall_filter: the system call filter (default: clone3,
+    io_uring, keyrings beyond the session's own, bpf, perf_event_open, userfaultfd, kexec,
+    module, swap and reboot calls refused, and memfds and System V objects where a memory limit
+    needs it) or none, and syscalls the groups of calls the worker declared, which its filter
+    allowed; user: the host uid and gid the worker ran as (run by root, an identity of its own,
+    never 0 where root could give it one). user_namespace, ipc, capabilities, mounts, limits,
+    syscall_filter, syscalls and user are absent from records written before they were recorded.
     """
 
     __slots__ = (
@@ -678,6 +712,9 @@ class Confinement:
         "network",
         "processes",
         "signals",
+        "syscall_filter",
+        "syscalls",
+        "user",
         "user_namespace",
     )
 
@@ -704,6 +741,14 @@ class Confinement:
 
     signals: Literal["scoped", "unscoped"]
 
+    syscall_filter: Literal["default", "none"] | None
+
+    syscalls: list[SyscallGroup] | None
+    """Groups of system calls a worker declared (metewand.toml's syscalls), each at most once."""
+
+    user: HostUser | None
+    """A host user and group id (the identity a worker ran as)."""
+
     user_namespace: bool | None
 
     # What from_dict accepts: these members and no others, the required ones always.
@@ -722,6 +767,9 @@ class Confinement:
         network: Literal["namespace", "denied", "allowed", "unrestricted"],
         processes: Literal["pid-namespace", "sweep"],
         signals: Literal["scoped", "unscoped"],
+        syscall_filter: Literal["default", "none"] | None = None,
+        syscalls: list[SyscallGroup] | None = None,
+        user: HostUser | None = None,
         user_namespace: bool | None = None,
     ) -> None:
         self.capabilities = (
@@ -741,6 +789,17 @@ class Confinement:
         self.network = check_enum(network, "/network", _CONFINEMENT_NETWORK_VALUES)
         self.processes = check_enum(processes, "/processes", _CONFINEMENT_PROCESSES_VALUES)
         self.signals = check_enum(signals, "/signals", _CONFINEMENT_SIGNALS_VALUES)
+        self.syscall_filter = (
+            None
+            if syscall_filter is None
+            else check_enum(syscall_filter, "/syscall_filter", _CONFINEMENT_SYSCALL_FILTER_VALUES)
+        )
+        self.syscalls = (
+            None
+            if syscalls is None
+            else check_array(syscalls, "/syscalls", _syscall_group, unique=True)
+        )
+        self.user = None if user is None else check_model(user, "/user", HostUser)
         self.user_namespace = (
             None if user_namespace is None else check_boolean(user_namespace, "/user_namespace")
         )
@@ -792,6 +851,24 @@ class Confinement:
         model.signals = check_enum(
             fields["signals"], path + "/signals", _CONFINEMENT_SIGNALS_VALUES
         )
+        if "syscall_filter" in fields:
+            model.syscall_filter = check_enum(
+                fields["syscall_filter"],
+                path + "/syscall_filter",
+                _CONFINEMENT_SYSCALL_FILTER_VALUES,
+            )
+        else:
+            model.syscall_filter = None
+        if "syscalls" in fields:
+            model.syscalls = check_array(
+                fields["syscalls"], path + "/syscalls", _syscall_group, unique=True
+            )
+        else:
+            model.syscalls = None
+        if "user" in fields:
+            model.user = HostUser._decode(fields["user"], path + "/user")
+        else:
+            model.user = None
         if "user_namespace" in fields:
             model.user_namespace = check_boolean(fields["user_namespace"], path + "/user_namespace")
         else:
@@ -814,6 +891,12 @@ class Confinement:
         data["network"] = self.network
         data["processes"] = self.processes
         data["signals"] = self.signals
+        if self.syscall_filter is not None:
+            data["syscall_filter"] = self.syscall_filter
+        if self.syscalls is not None:
+            data["syscalls"] = list(self.syscalls)
+        if self.user is not None:
+            data["user"] = self.user.to_dict()
         if self.user_namespace is not None:
             data["user_namespace"] = self.user_namespace
         return data
@@ -831,6 +914,9 @@ class Confinement:
             and self.network == other.network
             and self.processes == other.processes
             and self.signals == other.signals
+            and self.syscall_filter == other.syscall_filter
+            and self.syscalls == other.syscalls
+            and self.user == other.user
             and self.user_namespace == other.user_namespace
         )
 
@@ -839,7 +925,9 @@ class Confinement:
             f"Confinement(capabilities={self.capabilities!r}, filesystem={self.filesystem!r}, "
             f"ipc={self.ipc!r}, landlock_abi={self.landlock_abi!r}, limits={self.limits!r}, "
             f"mounts={self.mounts!r}, network={self.network!r}, processes={self.processes!r}, "
-            f"signals={self.signals!r}, user_namespace={self.user_namespace!r})"
+            f"signals={self.signals!r}, syscall_filter={self.syscall_filter!r}, "
+            f"syscalls={self.syscalls!r}, user={self.user!r}, "
+            f"user_namespace={self.user_namespace!r})"
         )
 
 
@@ -1014,6 +1102,52 @@ class Dataset:
         )
 
 
+class HostUser:
+    """A host user and group id (the identity a worker ran as)."""
+
+    __slots__ = ("gid", "uid")
+
+    gid: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    uid: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("gid", "uid")
+
+    def __init__(self, *, gid: int, uid: int) -> None:
+        self.gid = _safe_uint(gid, "/gid")
+        self.uid = _safe_uint(uid, "/uid")
+
+    @classmethod
+    def from_dict(cls, data: object) -> HostUser:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> HostUser:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.gid = _safe_uint(fields["gid"], path + "/gid")
+        model.uid = _safe_uint(fields["uid"], path + "/uid")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"gid": self.gid, "uid": self.uid}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HostUser):
+            return NotImplemented
+        return self.gid == other.gid and self.uid == other.uid
+
+    def __repr__(self) -> str:
+        return f"HostUser(gid={self.gid!r}, uid={self.uid!r})"
+
+
 class Implementation:
     """The implementation attempted: its identity, what it reported and was selected for, its
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
@@ -1061,8 +1195,13 @@ class Implementation:
     namespace hiding the state, the repository and the host's temporary and runtime folders,
     showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.;
     limits: each resource limit of the session with its value (null for none) and how it was
-    enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
-    from records written before they were recorded.
+    enforced (resource_limits).; syscall_filter: the system call filter (default: clone3,
+    io_uring, keyrings beyond the session's own, bpf, perf_event_open, userfaultfd, kexec,
+    module, swap and reboot calls refused, and memfds and System V objects where a memory limit
+    needs it) or none, and syscalls the groups of calls the worker declared, which its filter
+    allowed; user: the host uid and gid the worker ran as (run by root, an identity of its own,
+    never 0 where root could give it one). user_namespace, ipc, capabilities, mounts, limits,
+    syscall_filter, syscalls and user are absent from records written before they were recorded.
     """
 
     cpus: Cpus | None
@@ -2191,8 +2330,13 @@ class WorkerSession:
     namespace hiding the state, the repository and the host's temporary and runtime folders,
     showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.;
     limits: each resource limit of the session with its value (null for none) and how it was
-    enforced (resource_limits). user_namespace, ipc, capabilities, mounts and limits are absent
-    from records written before they were recorded.
+    enforced (resource_limits).; syscall_filter: the system call filter (default: clone3,
+    io_uring, keyrings beyond the session's own, bpf, perf_event_open, userfaultfd, kexec,
+    module, swap and reboot calls refused, and memfds and System V objects where a memory limit
+    needs it) or none, and syscalls the groups of calls the worker declared, which its filter
+    allowed; user: the host uid and gid the worker ran as (run by root, an identity of its own,
+    never 0 where root could give it one). user_namespace, ipc, capabilities, mounts, limits,
+    syscall_filter, syscalls and user are absent from records written before they were recorded.
     """
 
     identity: WorkerIdentity | None
@@ -2360,6 +2504,7 @@ DEFINITIONS: dict[str | None, type] = {
     "confinement": Confinement,
     "cpus": Cpus,
     "dataset": Dataset,
+    "host_user": HostUser,
     "implementation": Implementation,
     "logs": Logs,
     "phase_record": PhaseRecord,

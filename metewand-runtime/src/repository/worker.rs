@@ -1,0 +1,153 @@
+//! The check of one `[workers.NAME]` table: its role, command, environment, network access, system calls,
+//! determinism, source and include folders, as declared (the loader then hashes the folders and computes the
+//! worker's identity).
+
+use super::*;
+
+pub(super) struct DeclaredWorker {
+    pub(super) name: String,
+    pub(super) role: Role,
+    pub(super) command: Vec<String>,
+    pub(super) env: BTreeMap<String, String>,
+    pub(super) network: bool,
+    pub(super) syscalls: SyscallGroups,
+    pub(super) seed_independent: bool,
+    pub(super) source: String,
+    pub(super) source_span: Range<usize>,
+    /// The `include` folders as written, each with its span.
+    pub(super) include: Vec<(String, Range<usize>)>,
+}
+
+impl Loader<'_> {
+    pub(super) fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
+        table.only(
+            &["role", "command", "source", "include", "env", "network", "syscalls", "deterministic"],
+            &self.source,
+        )?;
+        let role_value = table.required("role", &self.source)?;
+        let role_text = string(role_value, table.member("role"), &self.source)?;
+        let role: Role = role_text.parse().map_err(|_| {
+            self.source.error(
+                role_value.span(),
+                CheckErrorKind::InvalidValue {
+                    key: table.member("role"),
+                    message: format!(
+                        "is {role_text:?}, but must be dataset_materializer, implementation or problem_evaluator"
+                    ),
+                },
+            )
+        })?;
+        let command_value = table.required("command", &self.source)?;
+        let command = strings(command_value, &table.member("command"), &self.source)?;
+        if command.is_empty() || command[0].0.is_empty() {
+            let kind = CheckErrorKind::InvalidValue {
+                key: table.member("command"),
+                message: "must name a program: a nonempty array whose first item is nonempty".to_owned(),
+            };
+            return Err(self.source.error(command_value.span(), kind));
+        }
+        for (i, (arg, span)) in command.iter().enumerate() {
+            self.check_process_string(arg, span, format!("{}[{i}]", table.member("command")))?;
+        }
+        let mut env = BTreeMap::new();
+        if let Some(value) = table.get("env") {
+            let env_table = table.table("env", value, &self.source)?;
+            for (key, value) in env_table.entries() {
+                let member = env_table.member(key.get_ref());
+                if key.get_ref().is_empty() || key.get_ref().contains(['=', '\0']) {
+                    let kind = CheckErrorKind::InvalidValue {
+                        key: member,
+                        message: "is not a valid environment variable name".to_owned(),
+                    };
+                    return Err(self.source.error(key.span(), kind));
+                }
+                let text = string(value, member.clone(), &self.source)?;
+                self.check_process_string(text, &value.span(), member)?;
+                env.insert(key.get_ref().to_string(), text.to_owned());
+            }
+        }
+        let network = match table.get("network") {
+            Some(value) => boolean(value, table.member("network"), &self.source)?,
+            None => false,
+        };
+        let mut syscalls = SyscallGroups::NONE;
+        if let Some(value) = table.get("syscalls") {
+            for (i, (name, span)) in strings(value, &table.member("syscalls"), &self.source)?.into_iter().enumerate() {
+                let Ok(group) = name.parse::<SyscallGroup>() else {
+                    let known = SYSCALL_GROUPS.map(|group| group.to_string());
+                    let suggestion = did_you_mean(name, known.iter().map(String::as_str))
+                        .map_or_else(String::new, |close| format!(" (did you mean {close:?}?)"));
+                    let kind = CheckErrorKind::InvalidValue {
+                        key: format!("{}[{i}]", table.member("syscalls")),
+                        message: format!(
+                            "is {name:?}, which is not a group of system calls a worker may declare{suggestion}; \
+                             they are {}",
+                            known.join(", ")
+                        ),
+                    };
+                    return Err(self.source.error(span, kind));
+                };
+                syscalls = syscalls.with(group);
+            }
+        }
+        // How its output depends on its seed: what the conformance kit's determinism check expects of it.
+        let seed_independent = match table.get("deterministic") {
+            None => false,
+            Some(value) => match string(value, table.member("deterministic"), &self.source)? {
+                "seeded" => false,
+                "seed-independent" => true,
+                other => {
+                    let kind = CheckErrorKind::InvalidValue {
+                        key: table.member("deterministic"),
+                        message: format!("is {other:?}, but must be \"seeded\" or \"seed-independent\""),
+                    };
+                    return Err(self.source.error(value.span(), kind));
+                }
+            },
+        };
+        let source_value = table.required("source", &self.source)?;
+        let source = string(source_value, table.member("source"), &self.source)?;
+        if source != "."
+            && let Err(reason) = RelativePath::new(source)
+        {
+            let kind = CheckErrorKind::InvalidPath { key: table.member("source"), path: source.to_owned(), reason };
+            return Err(self.source.error(source_value.span(), kind));
+        }
+        let mut include: Vec<(String, Range<usize>)> = Vec::new();
+        if let Some(value) = table.get("include") {
+            for (i, (path, span)) in strings(value, &table.member("include"), &self.source)?.into_iter().enumerate() {
+                let key = format!("{}[{i}]", table.member("include"));
+                if let Err(reason) = RelativePath::new(path) {
+                    let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
+                    return Err(self.source.error(span, kind));
+                }
+                // The folder appears in the worker's copy under its last name: two alike, or one already a top-level
+                // name of the source, would be one path for two contents.
+                let name = include_name(path);
+                let clash = if let Some((other, _)) = include.iter().find(|(other, _)| include_name(other) == name) {
+                    Some(format!("has the same last name as {other:?}: both would be the copy's {name:?}"))
+                } else if source == "." || within(path, source) || within(source, path) {
+                    Some(format!("overlaps the worker's source directory {source:?}; include folders lie outside it"))
+                } else {
+                    None
+                };
+                if let Some(message) = clash {
+                    return Err(self.source.error(span, CheckErrorKind::InvalidValue { key, message }));
+                }
+                include.push((path.to_owned(), span));
+            }
+        }
+        Ok(DeclaredWorker {
+            name,
+            role,
+            command: command.into_iter().map(|(arg, _)| arg.to_owned()).collect(),
+            env,
+            network,
+            syscalls,
+            seed_independent,
+            source: source.to_owned(),
+            source_span: source_value.span(),
+            include,
+        })
+    }
+}
