@@ -289,3 +289,26 @@ pub fn has_cap_sys_admin() -> bool {
         .expect("/proc/self/status has CapEff");
     effective & (1 << CAP_SYS_ADMIN) != 0
 }
+
+/// Whether the cgroup v2 of process `pid` says its every task is frozen (`frozen 1` in its `cgroup.events`): a worker
+/// Metewand holds by the freezer, where it has a cgroup for it, rather than by `SIGSTOP` (`/proc/<pid>/stat` then
+/// says `S`, not `T`).
+pub fn frozen(pid: i32) -> bool {
+    let Ok(cgroups) = std::fs::read_to_string(format!("/proc/{pid}/cgroup")) else { return false };
+    let Some(path) = cgroups.lines().find_map(|line| line.strip_prefix("0::")) else { return false };
+    let Ok(mounts) = std::fs::read_to_string("/proc/self/mountinfo") else { return false };
+    mounts.lines().filter_map(|line| line.split_once(" - ")).any(|(mount, filesystem)| {
+        filesystem.starts_with("cgroup2 ")
+            && mount.split(' ').nth(4).is_some_and(|point| {
+                std::fs::read_to_string(format!("{point}{path}/cgroup.events"))
+                    .is_ok_and(|events| events.lines().any(|line| line == "frozen 1"))
+            })
+    })
+}
+
+/// Whether process `pid` is held: stopped by a signal (`T` in its `/proc/<pid>/stat`) or [`frozen`].
+pub fn held(pid: i32) -> bool {
+    let stopped = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T')));
+    stopped || frozen(pid)
+}

@@ -127,3 +127,84 @@ pub(super) fn child(args: &[String]) -> ! {
     }
     sleep_forever();
 }
+
+/// Starts `test-worker <helper>` (this worker's arguments after it, so that a test finds the helper by them too) with
+/// this worker's stderr, and waits for its first tick to be written (the helper
+/// writes it before anything else), so that it runs before the answer.
+pub(super) fn spawn_helper(helper: &str) {
+    let (reader, writer) = io::pipe().expect("a pipe");
+    let mut command = Command::new(env::current_exe().expect("the test worker knows its path"));
+    command.arg(helper).args(env::args_os().skip(1)).stdin(Stdio::null()).stdout(writer);
+    #[allow(clippy::zombie_processes, reason = "the helper runs for as long as the worker does")]
+    command.spawn().expect("the helper starts");
+    drop(command);
+    // The helper writes one byte on stdout once it ticks.
+    let mut byte = [0u8; 1];
+    let _ = io::Read::read(&mut &reader, &mut byte);
+}
+
+/// Writes the one byte [`spawn_helper`] waits for on stdout, at once (stdout is buffered).
+fn tell_started() {
+    let mut out = io::stdout();
+    let _ = io::Write::write_all(&mut out, b"t").and_then(|()| io::Write::flush(&mut out));
+}
+
+/// `test-worker leaderless-ticker`: a thread that ticks every millisecond, then the main thread exits by itself
+/// (`exit(2)`, which ends the calling thread only, as `pthread_exit` does without its unwinding): the process goes
+/// on in its other thread while `/proc/<pid>/stat` says `Z`.
+pub(super) fn leaderless_ticker() -> ! {
+    super::write_tick();
+    thread::spawn(super::tick);
+    tell_started();
+    // SAFETY: the exit system call (not exit_group) ends the calling thread only; the ticking thread keeps the
+    // process alive. Nothing of this thread's is used after.
+    unsafe { libc::syscall(libc::SYS_exit, 0) };
+    unreachable!("the exit system call does not return")
+}
+
+/// `test-worker vfork-ticker`: a child sharing this process's memory (`clone` with `CLONE_VM | CLONE_VFORK`, on a
+/// stack of its own) ticks every millisecond and never execs, so this process stays blocked in the clone for good.
+pub(super) fn vfork_ticker() -> ! {
+    super::write_tick();
+    tell_started();
+    let mut stack = vec![0u8; 64 << 10];
+    // The stack grows down on every architecture this runs on: its top is its end, 16-byte aligned.
+    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    // SAFETY: the child runs `vfork_child` on its own stack, making only system calls; this process is suspended
+    // until the child execs or exits, which it never does, so the stack stays valid.
+    let pid = unsafe {
+        libc::clone(
+            vfork_child,
+            top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            std::ptr::null_mut(),
+        )
+    };
+    if pid < 0 {
+        usage("the vfork child could not be made");
+    }
+    // SAFETY: reached only if the child ever exits.
+    unsafe { libc::_exit(0) }
+}
+
+/// The vfork child's loop: a tick every millisecond on stderr, made of system calls and stack bytes alone.
+extern "C" fn vfork_child(_: *mut libc::c_void) -> libc::c_int {
+    let pause = libc::timespec { tv_sec: 0, tv_nsec: 1_000_000 };
+    loop {
+        let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes into the local timespec; nanosleep reads the local pause.
+        unsafe {
+            libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
+            libc::nanosleep(&pause, std::ptr::null_mut());
+        }
+        let ns = now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128;
+        let mut line = *b"test-worker: tick 000000000000000000000000\n";
+        let mut digits = ns;
+        for slot in line[18..42].iter_mut().rev() {
+            *slot = b'0' + (digits % 10) as u8;
+            digits /= 10;
+        }
+        // SAFETY: write reads the local line.
+        unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
+    }
+}

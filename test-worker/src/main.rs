@@ -11,7 +11,11 @@
 //! test-worker child --pid-file FILE [--setsid] [--child-pid-file FILE] [--exit-after-spawn]
 //! test-worker chain --pid-dir DIR
 //! test-worker whoami
+//! test-worker leaderless-ticker | vfork-ticker [the worker's arguments]
 //! ```
+//!
+//! The helpers repeat the arguments of the worker that started them after their own name, so that a test finds
+//! every process of its worker by a word of its command line (a `--pid-dir` of its own).
 //!
 //! `--attack NAME@METHOD` plays an attack on the orchestrator or its files when that method arrives, then answers
 //! as usual; each attempt is reported on stderr as `test-worker: attack NAME TARGET: ok` or `... errno N`, so a
@@ -118,6 +122,16 @@ enum Fault {
     /// Write `test-worker: tick <CLOCK_MONOTONIC ns>` to stderr, answer, and keep a thread writing one every
     /// millisecond for as long as the worker runs: a neighbour whose every moment of running shows in its log.
     Tick,
+    /// Start `test-worker leaderless-ticker` (a helper whose main thread exits while a thread of it writes a tick
+    /// every millisecond: its `/proc/<pid>/stat` says `Z` while it runs), then answer.
+    TickLeaderless,
+    /// Start `test-worker vfork-ticker` (a helper blocked in `vfork` for good, whose child writes a tick every
+    /// millisecond: a parent no signal can stop before its child execs), then answer.
+    TickVfork,
+    /// At `prepare`, remember the request's inputs (its parameters, seed and every file of its dataset) and write
+    /// `test-worker: memoized` when this process saw the same ones before: the answer a memoizing solver would give
+    /// at once.
+    Memoize,
     /// Write `test-worker: cpus <method> <list>` (this thread's affinity) to stderr and answer; at `hello`, also
     /// keep a thread that writes `test-worker: thread cpus <list>` whenever its own affinity changes (looked at every
     /// millisecond): a worker that hopes a helper started at hello stays on the CPUs it was started on.
@@ -164,6 +178,9 @@ impl Fault {
             "exit-leaving-escaped-stdout-holder" => Fault::ExitLeavingEscapedStdoutHolder,
             "flood-stderr" => Fault::FloodStderr,
             "tick" => Fault::Tick,
+            "tick-leaderless" => Fault::TickLeaderless,
+            "tick-vfork" => Fault::TickVfork,
+            "memoize" => Fault::Memoize,
             "affinity" => Fault::Affinity,
             "accept-second-hello" => Fault::AcceptSecondHello,
             "mangle-ids" => Fault::MangleIds,
@@ -210,7 +227,9 @@ fn main() {
         Some("child") => child(&args[1..]),
         Some("chain") => chain(&args[1..]),
         Some("whoami") => whoami(),
-        _ => usage("expected serve, echo, child, chain or whoami"),
+        Some("leaderless-ticker") => children::leaderless_ticker(),
+        Some("vfork-ticker") => children::vfork_ticker(),
+        _ => usage("expected serve, echo, child, chain, whoami, leaderless-ticker or vfork-ticker"),
     }
 }
 
@@ -406,6 +425,8 @@ fn serve(options: &Options) -> ! {
                 write_tick();
                 thread::spawn(tick);
             }
+            Some(Fault::TickLeaderless) => children::spawn_helper("leaderless-ticker"),
+            Some(Fault::TickVfork) => children::spawn_helper("vfork-ticker"),
             Some(Fault::Affinity) => {
                 let line = format!("test-worker: cpus {method} {}\n", own_cpus());
                 let _ = io::stderr().write_all(line.as_bytes());
@@ -426,7 +447,8 @@ fn serve(options: &Options) -> ! {
                 | Fault::MangleIds
                 | Fault::ExecuteUnprepared
                 | Fault::Nondeterministic
-                | Fault::IgnoreSeed,
+                | Fault::IgnoreSeed
+                | Fault::Memoize,
             ) => {}
             Some(Fault::Corrupt) => CORRUPTED.store(true, std::sync::atomic::Ordering::SeqCst),
         }
@@ -460,7 +482,7 @@ fn corrupted() -> bool {
 }
 
 /// Writes the monotonic clock to stderr every millisecond, forever.
-fn tick() {
+pub(crate) fn tick() {
     loop {
         thread::sleep(Duration::from_millis(1));
         write_tick();
@@ -487,7 +509,7 @@ fn watch_cpus(started: &std::sync::mpsc::Sender<()>) {
     }
 }
 
-fn write_tick() {
+pub(crate) fn write_tick() {
     let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes into the local timespec.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
@@ -523,6 +545,7 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
     let id = request.value().get("id").cloned().unwrap_or(Value::Null);
     if fault == Some(Fault::Fail) {
         let message = format!("the test worker was told to fail {method}");
+        let _ = io::stderr().write_all(format!("test-worker: failing {method}\n").as_bytes());
         let error = json!({"code": "operation_failed", "details": {"iterations": 100}, "message": message});
         return Ok(json!({"error": error, "id": id, "ok": false}));
     }
@@ -550,7 +573,10 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
             json!({"dataset": {"manifest": "dataset-manifest.json"}, "id": id, "ok": true})
         }
         "prepare" => {
-            decode::<PrepareRequest>(request)?;
+            let prepare: PrepareRequest = decode(request)?;
+            if fault == Some(Fault::Memoize) && !remember(&prepare)? {
+                eprintln!("test-worker: memoized");
+            }
             ack
         }
         "execute" => {
@@ -580,6 +606,32 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
         }
         other => return Err(format!("unknown method {other:?}")),
     })
+}
+
+/// Remembers a prepare's inputs: its parameters and seed, and every file of its dataset by name and bytes. False when
+/// this process remembered the same inputs before.
+fn remember(prepare: &PrepareRequest) -> Result<bool, String> {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let dataset = Path::new(prepare.dataset_dir.as_str());
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dataset)
+        .map_err(|error| format!("listing {}: {error}", dataset.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), fs::read(entry.path()).unwrap_or_default()))
+        .collect();
+    files.sort();
+    let key = format!(
+        "{} {} {} {:?}",
+        serde_json::to_string(&prepare.problem_parameters).unwrap_or_default(),
+        serde_json::to_string(&prepare.implementation_parameters).unwrap_or_default(),
+        prepare.implementation_seed,
+        files
+    );
+    let mut seen = SEEN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if seen.contains(&key) {
+        return Ok(false);
+    }
+    seen.push(key);
+    Ok(true)
 }
 
 fn write(path: &Path, contents: &str) -> Result<(), String> {

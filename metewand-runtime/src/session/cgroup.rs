@@ -27,7 +27,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::sys;
 use super::{Limits, SessionErrorKind};
@@ -123,16 +123,13 @@ pub(crate) fn check(dir: &Path, uid: u32) -> Result<Controllers, String> {
     offered(dir)
 }
 
-/// The controllers `metewand` uses that the cgroup at `dir` offers; an error when it offers neither.
+/// The controllers `metewand` uses that the cgroup at `dir` offers, perhaps neither: a cgroup of a worker's own
+/// still gives the kernel's freezer, which needs no controller.
 fn offered(dir: &Path) -> Result<Controllers, String> {
     let offered = fs::read_to_string(dir.join("cgroup.controllers"))
         .map_err(|error| format!("cannot read {}/cgroup.controllers: {error}", dir.display()))?;
     let offered: Vec<&str> = offered.split_whitespace().collect();
-    let controllers = Controllers { memory: offered.contains(&"memory"), pids: offered.contains(&"pids") };
-    if !controllers.any() {
-        return Err(format!("{} offers neither the memory nor the pids controller", dir.display()));
-    }
-    Ok(controllers)
+    Ok(Controllers { memory: offered.contains(&"memory"), pids: offered.contains(&"pids") })
 }
 
 fn marked_delegated(dir: &Path) -> bool {
@@ -214,7 +211,7 @@ impl Delegated {
             return Err(say("move metewand into", &executor, error));
         }
         let line = controllers.enable_line();
-        for parent in [dir, base.as_path()] {
+        for parent in [dir, base.as_path()].into_iter().filter(|_| controllers.any()) {
             if let Err(error) = write_file(&parent.join("cgroup.subtree_control"), &line) {
                 undo(true);
                 // EBUSY: other processes share the delegated cgroup, so it cannot hand controllers down.
@@ -233,7 +230,7 @@ impl Delegated {
         let say = |what: &str, path: &Path, error: io::Error| format!("cannot {what} {}: {error}", path.display());
         fs::create_dir(&base).map_err(|error| say("create", &base, error))?;
         let line = controllers.enable_line();
-        for parent in [root, base.as_path()] {
+        for parent in [root, base.as_path()].into_iter().filter(|_| controllers.any()) {
             if let Err(error) = write_file(&parent.join("cgroup.subtree_control"), &line) {
                 let _ = fs::remove_dir(&base);
                 return Err(say("hand the controllers down from", parent, error));
@@ -338,6 +335,49 @@ impl WorkerCgroup {
         (events.forks_refused > 0).then_some(refused)
     }
 
+    /// Freezes every task of the cgroup (`cgroup.freeze`, Linux 5.2 and later), waiting until the kernel says
+    /// all of them are (`frozen 1` in `cgroup.events`) or `deadline` passes: true once they are. A task blocked in
+    /// `vfork` counts as frozen, since it cannot run until its child does.
+    pub(crate) fn freeze(&self, deadline: Instant) -> bool {
+        if write_file(&self.dir.join("cgroup.freeze"), "1").is_err() {
+            return false;
+        }
+        let mut pause = Duration::from_micros(10);
+        loop {
+            if self.frozen() {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(1));
+        }
+    }
+
+    /// Whether the kernel says every task of the cgroup is frozen.
+    fn frozen(&self) -> bool {
+        fs::read_to_string(self.dir.join("cgroup.events"))
+            .is_ok_and(|events| events.lines().any(|line| line == "frozen 1"))
+    }
+
+    /// Lets the cgroup's tasks go on.
+    pub(crate) fn thaw(&self) {
+        let _ = write_file(&self.dir.join("cgroup.freeze"), "0");
+    }
+
+    /// Whether this cgroup has the kernel's freezer (`cgroup.freeze`, Linux 5.2 and later).
+    pub(crate) fn can_freeze(&self) -> bool {
+        self.dir.join("cgroup.freeze").exists()
+    }
+
+    /// Every thread of every process in the cgroup (`cgroup.threads`), the processes' first.
+    pub(crate) fn threads(&self) -> Vec<i32> {
+        fs::read_to_string(self.dir.join("cgroup.threads"))
+            .map(|text| text.lines().filter_map(|line| line.trim().parse().ok()).collect())
+            .unwrap_or_default()
+    }
+
     /// The kernel's counts so far.
     pub(crate) fn events(&self) -> Events {
         let count = |file: &str, key: &str| -> u64 {
@@ -381,7 +421,7 @@ mod tests {
 ";
 
     #[test]
-    fn the_delegated_cgroup_is_found_on_the_cgroup2_mount_and_never_the_root() {
+    fn the_cgroup_is_found_on_the_cgroup2_mount_below_the_root_or_at_it() {
         let found = locate("0::/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope\n", MOUNTINFO);
         assert_eq!(
             found.unwrap(),
@@ -402,7 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn only_a_cgroup_owned_by_the_user_is_delegated_and_it_must_offer_a_controller() {
+    fn only_a_cgroup_owned_by_the_user_is_delegated_whatever_controllers_it_offers() {
         let dir = tempfile::tempdir().unwrap();
         for file in ["cgroup.procs", "cgroup.subtree_control"] {
             fs::write(dir.path().join(file), "").unwrap();
@@ -413,7 +453,8 @@ mod tests {
             // Root owns every cgroup: without systemd's mark none is delegated.
             assert!(check(dir.path(), 0).unwrap_err().contains("delegation mark"));
         } else {
-            assert!(check(dir.path(), uid).unwrap_err().contains("neither"));
+            // Without a controller it is used all the same, for its freezer.
+            assert_eq!(check(dir.path(), uid).unwrap(), Controllers::default());
             fs::write(dir.path().join("cgroup.controllers"), "cpuset cpu io memory pids\n").unwrap();
             assert_eq!(check(dir.path(), uid).unwrap(), Controllers { memory: true, pids: true });
         }

@@ -92,7 +92,7 @@ pub struct Confinement {
     network: bool,
     file_size: Option<u64>,
     limits: Option<Limits>,
-    processes: ProcessIsolation,
+    pub(super) processes: ProcessIsolation,
     private_view: bool,
     hidden: Vec<PathBuf>,
     hidden_unless_named: Vec<PathBuf>,
@@ -655,19 +655,20 @@ pub(super) fn child_limits(
     }
 }
 
-/// The cgroup of a worker kept to `limits`, in the delegated subtree where there is one offering a controller
-/// they need (see `session::cgroup`), with the controllers it uses; `None` otherwise, or when it cannot be made
-/// (the limits then fall back to resource limits).
+/// The cgroup of a confined worker, kept to `limits` where its controllers are offered, in the delegated subtree
+/// or root's own hierarchy where there is one (see `session::cgroup`), with the controllers it uses: a cgroup
+/// without any still gives the kernel's freezer, which holds the worker stopped. `None` where there is none, or it
+/// cannot be made (the limits then fall back to resource limits, the holds to signals).
 pub(super) fn worker_cgroup(limits: Option<Limits>) -> Option<(cgroup::WorkerCgroup, Controllers)> {
-    let limits = limits?;
     let delegated = cgroup::delegated().ok()?;
     let controllers = delegated.controllers();
-    let used = Controllers { memory: controllers.memory && limits.memory_bytes.is_some(), pids: controllers.pids };
-    if !used.memory && !used.pids {
-        return None;
-    }
+    let used = Controllers {
+        memory: controllers.memory && limits.is_some_and(|limits| limits.memory_bytes.is_some()),
+        pids: controllers.pids && limits.is_some(),
+    };
     // A task more than the limit: the supervisor of the user-namespace route shares the worker's cgroup.
-    let made = delegated.worker(limits.memory_bytes.filter(|_| used.memory), Some(limits.processes + 1));
+    let memory = limits.and_then(|limits| limits.memory_bytes).filter(|_| used.memory);
+    let made = delegated.worker(memory, limits.filter(|_| used.pids).map(|limits| limits.processes + 1));
     made.ok().map(|cgroup| (cgroup, used))
 }
 
@@ -744,7 +745,7 @@ impl Confinement {
         working_dir: &Path,
         program: Option<&Path>,
         words: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
-        identity: Option<super::identity::WorkerIdentity>,
+        maker: view::Maker,
     ) -> io::Result<Option<view::ViewPlan>> {
         if !self.private_view {
             return Ok(None);
@@ -752,7 +753,7 @@ impl Confinement {
         let (hidden, open) = (&self.hidden, &self.hidden_unless_named);
         let shows =
             view::Shows { writable: &self.writable, readable: &self.readable, deferred: &self.readable_after_hello };
-        view::plan(hidden, open, shows, working_dir, program, words, identity).map(Some)
+        view::plan(hidden, open, shows, working_dir, program, words, maker).map(Some)
     }
 }
 

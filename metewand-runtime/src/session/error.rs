@@ -254,6 +254,13 @@ pub enum ProtocolViolation {
     /// A checkpoint of a pending `execute_stream` request broke the stream's rules.
     #[error("{0}")]
     Stream(#[source] StreamError),
+    /// The worker could not be stopped (every thread of every process of it) within the limit, where it had to be:
+    /// to seal what it wrote, or to hold it between requests.
+    #[error("the worker could not be stopped: a thread of it was still running {limit:?} after it was asked to stop")]
+    NotStopped {
+        /// How long the stop waited.
+        limit: Duration,
+    },
 }
 
 /// What a worker did instead of answering.

@@ -76,8 +76,9 @@ pub use typed::{
 
 use crate::cpus::{CpuPlacement, CpuSet};
 
-/// The cgroup v2 subtree delegated to this user and the controllers `metewand` uses there (`memory`, `pids`),
-/// or why none is used; nothing is written (see `session::cgroup`).
+/// The cgroup v2 subtree delegated to this user (or root's own hierarchy) and the controllers `metewand` uses
+/// there (`memory`, `pids`: perhaps neither, when only the freezer is used), or why none is used; nothing is
+/// written (see `session::cgroup`).
 pub fn delegated_cgroup() -> Result<(PathBuf, Vec<&'static str>), String> {
     let (dir, controllers) = cgroup::probe()?;
     let names = [("memory", controllers.memory), ("pids", controllers.pids)];
@@ -213,15 +214,68 @@ struct Live {
     cgroup: Option<cgroup::WorkerCgroup>,
     /// The session's resource limits.
     limits: Option<Limits>,
-    /// What [`WorkerSession::pause`] stopped, until [`WorkerSession::resume`].
-    paused: Option<Vec<(i32, u64)>>,
+    /// How [`WorkerSession::pause`] holds the worker, until [`WorkerSession::resume`].
+    paused: Option<Hold>,
     /// The folders the worker may write, taken back once none of its processes is left.
     writable: Vec<PathBuf>,
     /// The host identity the worker ran as, when it is not the orchestrator's.
     identity: Option<WorkerIdentity>,
 }
 
+/// How a worker is held stopped, so that it can be let go on.
+enum Hold {
+    /// Its cgroup is frozen.
+    Frozen,
+    /// These processes (pid and start time) were sent `SIGSTOP`.
+    Signalled(Vec<(i32, u64)>),
+}
+
 impl Live {
+    /// Stops every thread of every process of the worker: by its cgroup's freezer where it has one (the kernel then
+    /// says when all of them are), otherwise by `SIGSTOP` until a scan finds every thread stopped. `Err` (with what
+    /// to undo) when that is not confirmed by `deadline`: the caller must not take the worker for stopped, and
+    /// discards it.
+    fn hold(&self, deadline: Instant) -> Result<Hold, Hold> {
+        if let Some(cgroup) = self.cgroup.as_ref().filter(|cgroup| cgroup.can_freeze()) {
+            return if cgroup.freeze(deadline) { Ok(Hold::Frozen) } else { Err(Hold::Frozen) };
+        }
+        match self.process.stop_all(deadline) {
+            (stopped, true) => Ok(Hold::Signalled(stopped)),
+            (stopped, false) => Err(Hold::Signalled(stopped)),
+        }
+    }
+
+    /// Lets a held worker go on.
+    fn release(&self, hold: Hold) {
+        match hold {
+            Hold::Frozen => {
+                if let Some(cgroup) = &self.cgroup {
+                    cgroup.thaw();
+                }
+            }
+            Hold::Signalled(stopped) => self.process.continue_stopped(&stopped),
+        }
+    }
+
+    /// Every thread of every process of the worker now, by task id: its cgroup's list where it has one, otherwise
+    /// each thread of what a scan finds (`held` the processes a hold signalled).
+    fn threads(&self, held: Option<&Hold>) -> Vec<i32> {
+        if let Some(cgroup) = &self.cgroup {
+            return cgroup.threads();
+        }
+        let pids: Vec<i32> = match held {
+            Some(Hold::Signalled(stopped)) => stopped.iter().map(|&(pid, _)| pid).collect(),
+            _ => Vec::new(),
+        };
+        let mut threads = Vec::new();
+        for pid in pids.into_iter().chain([self.process.pid() as i32]) {
+            // A process that is gone has nothing left.
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
+            threads.extend(tasks.flatten().filter_map(|task| task.file_name().to_str()?.parse::<i32>().ok()));
+        }
+        threads
+    }
+
     /// Stops the I/O thread, kills and reaps every process, then drains what is left of stderr and joins its
     /// thread.
     fn end(mut self) -> Ended {
@@ -623,19 +677,35 @@ impl WorkerSession {
         }
     }
 
-    /// Runs `f` while every process of the worker is stopped (`SIGSTOP`, the whole tree or PID namespace), then
-    /// lets them go on (`SIGCONT`): what `f` reads of the worker's output cannot change while it reads, and no
-    /// work of the worker's happens meanwhile. The stop waits at most [`STOP_LIMIT`] for a process in an
-    /// uninterruptible sleep; `f` runs then in any case. Nothing is sent to the worker; a session whose worker was
-    /// discarded is [`Unusable`](SessionErrorKind::Unusable).
+    /// Runs `f` while every thread of every process of the worker is stopped (its cgroup frozen, or `SIGSTOP` to
+    /// the whole tree or PID namespace), then lets them go on: what `f` reads of the worker's output cannot change
+    /// while it reads, and no work of the worker's happens meanwhile. A stop the kernel does not confirm within
+    /// [`STOP_LIMIT`] (a thread in an uninterruptible sleep, a parent blocked in `vfork`) discards the worker and is
+    /// a [`ProtocolViolation::NotStopped`], and `f` does not run. Nothing is sent to the worker; a session whose
+    /// worker was discarded is [`Unusable`](SessionErrorKind::Unusable).
     pub fn while_stopped<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
-        let Some(live) = self.live.as_ref() else {
-            return Err(self.local(Phase::Execute, SessionErrorKind::Unusable));
-        };
-        let (stopped, _) = live.process.stop_all(Instant::now() + STOP_LIMIT);
+        let hold = self.hold_or_discard(Instant::now() + STOP_LIMIT)?;
         let value = f();
-        live.process.continue_stopped(&stopped);
+        self.live.as_ref().expect("a held worker is live").release(hold);
         Ok(value)
+    }
+
+    /// Holds the worker stopped ([`Live::hold`]); where that cannot be confirmed within its limit, discards the
+    /// worker (fails closed: a worker that kept running is never taken for stopped) and returns the protocol
+    /// violation of the phase its last request ran.
+    fn hold_or_discard(&mut self, deadline: Instant) -> Result<Hold, SessionError> {
+        let phase = self.phases.last().map_or(Phase::Hello, |timing| timing.phase);
+        let Some(live) = self.live.as_ref() else {
+            return Err(self.local(phase, SessionErrorKind::Unusable));
+        };
+        match live.hold(deadline) {
+            Ok(hold) => Ok(hold),
+            Err(_) => {
+                self.end();
+                let kind = SessionErrorKind::ProtocolViolation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
+                Err(SessionError::new(self.role, phase, kind, self.final_tail.clone(), None))
+            }
+        }
     }
 
     /// Sends `shutdown`, then waits for the worker to exit, both within the `shutdown` limit (or the scientific

@@ -56,7 +56,9 @@ use std::{fs, io, thread};
 use super::cgroup::WorkerCgroup;
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
 use super::identity::WorkerIdentity;
-use super::procfs::{ProcessStat, leftovers, pid_namespace_of, read_stat, scan_processes, worker_in};
+use super::procfs::{
+    ProcessStat, every_thread_held, leftovers, pid_namespace_of, read_stat, scan_processes, worker_in,
+};
 use super::record::Resources;
 use super::sys;
 use crate::cpus::{CpuPlacement, CpuSet, CpusBinding};
@@ -220,7 +222,13 @@ pub(super) fn spawn(
                 .chain(&command.args)
                 .chain(environment.values())
                 .chain(environment_root.as_ref());
-            confinement.view_plan(&command.working_dir, program.as_deref(), words, identity)?
+            let made_by_identity =
+                confinement.processes == ProcessIsolation::UserNamespace && confinement::user_namespace_route().works;
+            let maker = match identity {
+                Some(identity) if made_by_identity => super::view::Maker::Identity(identity),
+                identity => super::view::Maker::Orchestrator(identity),
+            };
+            confinement.view_plan(&command.working_dir, program.as_deref(), words, maker)?
         }
         None => None,
     };
@@ -247,7 +255,8 @@ pub(super) fn spawn(
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
     let file_size = prepared.as_ref().and_then(|prepared| prepared.file_size);
     let limits = prepared.as_ref().and_then(|prepared| prepared.limits);
-    let cgroup = confinement::worker_cgroup(limits);
+    // Every confined worker gets a cgroup of its own where one can be made: its limits, and the kernel's freezer.
+    let cgroup = prepared.as_ref().and_then(|_| confinement::worker_cgroup(limits));
     let cgroup_procs = cgroup.as_ref().and_then(|(cgroup, _)| cgroup.procs().map(AsRawFd::as_raw_fd));
     let controllers = cgroup.as_ref().map(|(_, controllers)| *controllers).unwrap_or_default();
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
@@ -536,16 +545,20 @@ impl WorkerProcess {
 
     /// Stops (`SIGSTOP`) the worker and every process of its tree (as the module docs define it; on the
     /// user-namespace route the worker's whole PID namespace, not the supervisor), scanning again until one scan
-    /// finds all of them stopped or `deadline` passes (a process in an uninterruptible sleep stops only when it
-    /// wakes). Returns what was stopped (pid and start time), for [`WorkerProcess::continue_stopped`], and whether
-    /// the last scan found everything stopped.
+    /// finds every thread of all of them stopped or `deadline` passes (a thread in an uninterruptible sleep stops
+    /// only when it wakes, and a parent blocked in `vfork` only once its child has exec'd or exited). A process is
+    /// looked at thread by thread: one whose main thread has exited shows `Z` in its `stat` while its other
+    /// threads run. Returns what was stopped (pid and start time), for [`WorkerProcess::continue_stopped`], and
+    /// whether the last scan found every thread stopped: where it did not, the caller must not take the worker for
+    /// stopped.
     pub(super) fn stop_all(&self, deadline: Instant) -> (Vec<(i32, u64)>, bool) {
         let mut stopped: BTreeSet<(i32, u64)> = BTreeSet::new();
         // The worker itself is stopped before the first scan (its pid cannot be reused: it is our unreaped child).
         // Most workers are one process, and a scan that then finds everything stopped is the last: one scan of
-        // `/proc` instead of two. Whatever else runs, the scans find as before.
+        // `/proc` instead of two. Whatever else runs, the scans find as before. A leader that is a zombie is
+        // signalled too: its other threads may run.
         if !self.supervised
-            && let Some(worker) = read_stat(self.pid).filter(|worker| !worker.zombie)
+            && let Some(worker) = read_stat(self.pid)
             && sys::signal(self.pid, libc::SIGSTOP).is_ok()
         {
             stopped.insert((self.pid, worker.start));
@@ -558,7 +571,7 @@ impl WorkerProcess {
             };
             let worker = processes.iter().find(|process| process.pid == self.pid && !self.supervised);
             let running: Vec<&ProcessStat> =
-                found.iter().chain(worker).filter(|process| !process.zombie && !process.stopped).collect();
+                found.iter().chain(worker).filter(|process| !every_thread_held(process.pid)).collect();
             if running.is_empty() || Instant::now() >= deadline {
                 return (stopped.into_iter().collect(), running.is_empty());
             }
@@ -633,7 +646,7 @@ impl WorkerProcess {
                 let worker_stopped = processes
                     .iter()
                     .find(|process| process.pid == self.pid)
-                    .is_none_or(|process| process.stopped || process.zombie);
+                    .is_none_or(|process| process.stopped || process.asleep || process.zombie);
                 let running: Vec<&ProcessStat> = found.iter().filter(|process| !process.zombie).collect();
                 for process in &found {
                     killed.insert((process.pid, process.start));
@@ -643,7 +656,11 @@ impl WorkerProcess {
                 }
                 // Killing only what a scan found stopped: a process that was running could fork between the scan
                 // and the signal, so the tree is stopped again (and scanned again) whenever any part of it runs.
-                let all_stopped = (worker_exited || worker_stopped) && running.iter().all(|process| process.stopped);
+                // One in an uninterruptible sleep counts as stopped: it runs none of its code before it wakes, and
+                // then dies of the pending SIGKILL first; no signal would ever stop it (a parent blocked in
+                // `vfork`), so waiting for it to stop would leave the whole tree behind, stopped.
+                let all_stopped = (worker_exited || worker_stopped)
+                    && running.iter().all(|process| process.stopped || process.asleep);
                 let killing = self.namespace || all_stopped;
                 let signal = if killing { libc::SIGKILL } else { libc::SIGSTOP };
                 let _ = sys::signal(self.pid, signal);

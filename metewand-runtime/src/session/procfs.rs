@@ -16,6 +16,9 @@ pub(super) struct ProcessStat {
     pub(super) zombie: bool,
     /// Stopped by a signal (or by a tracer).
     pub(super) stopped: bool,
+    /// In an uninterruptible sleep (`D`): in the kernel, running none of its code until it wakes; a parent blocked
+    /// in `vfork` until its child execs or exits is one, and no signal stops it.
+    pub(super) asleep: bool,
     /// Clock ticks after boot at which the process started: with the pid, a process's identity.
     pub(super) start: u64,
 }
@@ -35,6 +38,7 @@ pub(super) fn parse_stat(text: &str) -> Option<ProcessStat> {
         sid: field(6)?.parse().ok()?,
         zombie: field(3)? == "Z",
         stopped: matches!(field(3)?, "T" | "t"),
+        asleep: field(3)? == "D",
         start: field(22)?.parse().ok()?,
     })
 }
@@ -77,6 +81,48 @@ pub(super) fn read_stat_at(dir: impl AsFd, path: &str) -> Option<ProcessStat> {
         }
     }
     parse_stat(std::str::from_utf8(&buffer[..length]).ok()?)
+}
+
+/// Whether every thread of process `pid` is held: stopped (`T`, `t`) or gone (`Z`, `X`, or its task folder no
+/// longer there). A process whose main thread has exited shows `Z` in its own `stat` while its other threads run,
+/// so each thread's `stat` is read (`/proc/<pid>/task/<tid>/stat`).
+pub(super) fn every_thread_held(pid: i32) -> bool {
+    use rustix::fs::{Dir, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let Ok(mut tasks) = rustix::fs::open(format!("/proc/{pid}/task"), flags, Mode::empty()).and_then(Dir::new) else {
+        // The process is gone.
+        return true;
+    };
+    let tids: Vec<String> = tasks
+        .by_ref()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let name = entry.file_name().to_str().ok()?;
+            name.parse::<i32>().is_ok().then(|| format!("{name}/stat"))
+        })
+        .collect();
+    let Ok(fd) = tasks.fd() else { return false };
+    tids.iter().all(|stat| read_state_at(fd, stat).is_none_or(|state| matches!(state, b'T' | b't' | b'Z' | b'X')))
+}
+
+/// The state letter of the `stat` file at `path` (from `dir`), or `None` when it cannot be read (the task is gone).
+fn read_state_at(dir: impl AsFd, path: &str) -> Option<u8> {
+    use rustix::fs::{Mode, OFlags};
+    let file =
+        rustix::fs::openat(dir, path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()).ok()?;
+    let mut buffer = [0u8; 1024];
+    let mut length = 0;
+    while length < buffer.len() {
+        match rustix::io::read(&file, &mut buffer[length..]) {
+            Ok(0) => break,
+            Ok(read) => length += read,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return None,
+        }
+    }
+    let text = &buffer[..length];
+    let close = text.iter().rposition(|&byte| byte == b')')?;
+    text.get(close + 2).copied()
 }
 
 /// Every process on the machine that could be read; processes that exit during the scan are skipped. `/proc` is
@@ -137,7 +183,16 @@ mod tests {
         let stat = parse_stat(line).unwrap();
         assert_eq!(
             stat,
-            ProcessStat { pid: 4242, ppid: 7, pgid: 4242, sid: 4242, zombie: false, stopped: false, start: 987654 }
+            ProcessStat {
+                pid: 4242,
+                ppid: 7,
+                pgid: 4242,
+                sid: 4242,
+                zombie: false,
+                stopped: false,
+                asleep: false,
+                start: 987654
+            }
         );
         assert!(parse_stat("4242 (x) Z 1 2 3").is_none(), "too few fields");
         assert!(parse_stat(&line.replace(") S", ") Z")).unwrap().zombie);
@@ -145,7 +200,16 @@ mod tests {
 
     #[test]
     fn leftovers_are_the_session_the_subtree_and_orphans_from_worker_trees() {
-        let stat = |pid, ppid, pgid, sid| ProcessStat { pid, ppid, pgid, sid, zombie: false, stopped: false, start: 1 };
+        let stat = |pid, ppid, pgid, sid| ProcessStat {
+            pid,
+            ppid,
+            pgid,
+            sid,
+            zombie: false,
+            stopped: false,
+            asleep: false,
+            start: 1,
+        };
         let me = 100;
         let processes = [
             stat(100, 1, 100, 100),   // the orchestrator

@@ -12,17 +12,17 @@ use metewand_protocol::Phase;
 use super::{STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession, create_log, sys};
 
 impl WorkerSession {
-    /// Stops every process of the worker (`SIGSTOP`, as [`WorkerSession::while_stopped`] does) until
-    /// [`resume`](WorkerSession::resume): nothing of a held session runs between the attempts it serves. Stopping
-    /// a stopped session does nothing; a session whose worker was discarded is
+    /// Stops every thread of every process of the worker (as [`WorkerSession::while_stopped`] does, failing closed
+    /// the same way) until [`resume`](WorkerSession::resume): nothing of a held session runs between the attempts
+    /// it serves. Stopping a stopped session does nothing; a session whose worker was discarded is
     /// [`Unusable`](SessionErrorKind::Unusable).
     pub fn pause(&mut self) -> Result<(), SessionError> {
-        let Some(live) = self.live.as_mut() else {
+        let Some(live) = self.live.as_ref() else {
             return Err(self.local(Phase::Reset, SessionErrorKind::Unusable));
         };
         if live.paused.is_none() {
-            let (stopped, _) = live.process.stop_all(Instant::now() + STOP_LIMIT);
-            live.paused = Some(stopped);
+            let hold = self.hold_or_discard(Instant::now() + STOP_LIMIT)?;
+            self.live.as_mut().expect("a held worker is live").paused = Some(hold);
         }
         Ok(())
     }
@@ -39,9 +39,9 @@ impl WorkerSession {
     /// Lets the processes [`pause`](WorkerSession::pause) stopped go on.
     pub fn resume(&mut self) {
         if let Some(live) = self.live.as_mut()
-            && let Some(stopped) = live.paused.take()
+            && let Some(hold) = live.paused.take()
         {
-            live.process.continue_stopped(&stopped);
+            live.release(hold);
         }
     }
 
@@ -54,19 +54,15 @@ impl WorkerSession {
         let Some(live) = self.live.as_ref() else {
             return Err(self.local(Phase::Prepare, SessionErrorKind::Unusable));
         };
-        let Some(stopped) = live.paused.as_ref() else {
+        let Some(hold) = live.paused.as_ref() else {
             return Err(self.local(Phase::Prepare, moving(std::io::Error::other("the worker is not paused"))));
         };
-        let pids = stopped.iter().map(|&(pid, _)| pid).chain([live.process.pid() as i32]);
         let mut failed = None;
-        for pid in pids {
-            // A process that is gone has nothing left to move.
-            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
-            for tid in tasks.flatten().filter_map(|task| task.file_name().to_str()?.parse::<i32>().ok()) {
-                match cpus.apply_to_thread(tid) {
-                    Err(error) if error.raw_os_error() != Some(libc::ESRCH) => failed = Some(error),
-                    _ => {}
-                }
+        for tid in live.threads(Some(hold)) {
+            match cpus.apply_to_thread(tid) {
+                // A thread that is gone has nothing left to move.
+                Err(error) if error.raw_os_error() != Some(libc::ESRCH) => failed = Some(error),
+                _ => {}
             }
         }
         if let Some(source) = failed {

@@ -112,7 +112,14 @@ impl WorkerSession {
                 Checkpoint { number, manifest: message.result.manifest.to_string(), time: pending.elapsed() };
             let previous = checkpoints.last().map_or(Duration::ZERO, |(last, _): &(Checkpoint, T)| last.time);
             let live = self.live.as_ref().expect("a pending request has a live worker");
-            let (stopped, _) = live.process.stop_all(received + STOP_LIMIT);
+            let hold = match live.hold(received + STOP_LIMIT) {
+                Ok(hold) => hold,
+                Err(_) => {
+                    // Never sealed while a thread of it runs: the worker is discarded.
+                    let kind = violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
+                    return Err(self.fail(&pending, kind));
+                }
+            };
             let sealed = seal(&checkpoint);
             // Another checkpoint as far apart as the last would come after the deadline: better to stop here.
             let room = self.scientific_deadline.map(|deadline| deadline.saturating_duration_since(received));
@@ -127,7 +134,7 @@ impl WorkerSession {
             // The held interval ends before the first SIGCONT: the worker cannot run before it, and a thread of
             // ours descheduled after it would otherwise take the worker's running time out of its time.
             let resumed = Instant::now();
-            live.process.continue_stopped(&stopped);
+            live.release(hold);
             self.held(&mut pending, resumed - received);
             checkpoints.push((checkpoint, sealed.value));
             frame = self.await_frame(&pending, written.is_some(), Some(number));

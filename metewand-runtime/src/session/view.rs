@@ -103,6 +103,17 @@ fn closed_on_the_way(paths: &[PathBuf], identity: Option<WorkerIdentity>) -> Vec
     resolved(paths.iter().filter_map(|path| first_closed(&path.canonicalize().ok()?, identity)))
 }
 
+/// Who makes the view, which decides what it may take in.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Maker {
+    /// The orchestrator, before the worker becomes its identity (if it runs as one of its own): it may take in
+    /// what lies past a folder closed to that identity, and open the folder for it.
+    Orchestrator(Option<WorkerIdentity>),
+    /// The worker's identity itself, inside the user namespace it is root of (root's worker on the user-namespace
+    /// route): what lies past a folder closed to it stays out of the view, as it is out of its reach without one.
+    Identity(WorkerIdentity),
+}
+
 /// Plans the view (see the module documentation). Paths that do not exist are left out; a shown path outside
 /// every hidden folder needs nothing. A worker run as an `identity` of its own also gets, hidden as open folders,
 /// those it could not pass through on the way to what it must reach (a repository in root's 0700 home, an
@@ -116,7 +127,7 @@ pub(super) fn plan(
     working_dir: &Path,
     program: Option<&Path>,
     command_words: impl IntoIterator<Item = impl AsRef<OsStr>>,
-    identity: Option<WorkerIdentity>,
+    maker: Maker,
 ) -> io::Result<ViewPlan> {
     let Shows { writable, readable, deferred } = shows;
     let command_words: Vec<PathBuf> = command_words
@@ -139,7 +150,10 @@ pub(super) fn plan(
         .chain(&command_words)
         .cloned()
         .collect();
-    let closed = closed_on_the_way(&reached, identity);
+    let (closed, unreachable) = match maker {
+        Maker::Orchestrator(identity) => (closed_on_the_way(&reached, identity), Vec::new()),
+        Maker::Identity(identity) => (Vec::new(), closed_on_the_way(&reached, Some(identity))),
+    };
     // The program's installation: the folder of the closed one it lies in (root's `~/.pyenv` for an interpreter, or
     // for pyenv's shim, which runs `~/.pyenv/libexec/pyenv`, which runs `~/.pyenv/versions/<v>/bin/python3`).
     let installation = program.and_then(|program| program.canonicalize().ok()).and_then(|program| {
@@ -178,7 +192,8 @@ pub(super) fn plan(
     let mut shown: Vec<(PathBuf, bool)> = Vec::new();
     for (index, (path, writable)) in wanted.into_iter().enumerate() {
         let Ok(path) = path.canonicalize() else { continue };
-        if !roots.iter().any(|root| path.starts_with(root)) {
+        if !roots.iter().any(|root| path.starts_with(root)) || unreachable.iter().any(|folder| path.starts_with(folder))
+        {
             continue;
         }
         // What the command names shows only what lies inside an open folder, and nothing the caller protects.
@@ -286,7 +301,7 @@ mod tests {
             &source,
             None,
             &words,
-            None,
+            Maker::Orchestrator(None),
         )
         .unwrap();
         let text = |path: &CString| path.to_str().unwrap().to_owned();

@@ -1013,7 +1013,8 @@ fn without_privileges_a_small_process_limit_is_rlimit_nproc_in_the_workers_user_
     );
 }
 
-/// The state letter (`R`, `S`, `T`, ...) of every process below `pid` in the parent tree, from `/proc`.
+/// The state letter (`R`, `S`, `T`, ...) of every process below `pid` in the parent tree, from `/proc`, or
+/// `frozen` for one its cgroup says is.
 fn states_below(pid: u32) -> Vec<(i32, String)> {
     let stats: Vec<(i32, i32, String)> = fs::read_dir("/proc")
         .unwrap()
@@ -1021,7 +1022,8 @@ fn states_below(pid: u32) -> Vec<(i32, String)> {
         .filter_map(|pid| {
             let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-            Some((pid, fields.get(1)?.parse().ok()?, fields.first()?.to_string()))
+            let state = if metewand_testkit::frozen(pid) { "frozen".to_owned() } else { fields.first()?.to_string() };
+            Some((pid, fields.get(1)?.parse().ok()?, state))
         })
         .collect();
     let mut below = vec![pid as i32];
@@ -1059,14 +1061,18 @@ fn everything_stops_while_sealing(isolation: ProcessIsolation) {
         .unwrap();
     during.sort();
     assert!(during.len() >= 2, "the worker and its sleeper: {during:?}");
-    assert!(during.iter().all(|(_, state)| state == "T"), "everything stopped: {during:?}");
+    // Stopped by a signal (`T`), or frozen in its cgroup (the kernel's freezer, which says so in the cgroup).
+    assert!(during.iter().all(|(_, state)| state == "T" || state == "frozen"), "everything stopped: {during:?}");
     let after: Vec<(i32, String)> = states_below(pid);
     assert!(after.iter().all(|(_, state)| state != "T"), "everything goes on: {after:?}");
     session.shutdown().unwrap();
 }
 
-/// The state letter of `pid` itself.
+/// The state letter of `pid` itself, or `frozen` where its cgroup says it is.
 fn state_of(pid: u32) -> String {
+    if metewand_testkit::frozen(pid as i32) {
+        return "frozen".to_owned();
+    }
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     stat.rsplit_once(')').unwrap().1.split_whitespace().next().unwrap().to_owned()
 }

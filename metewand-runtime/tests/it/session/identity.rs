@@ -153,3 +153,28 @@ fn without_privileges_what_a_worker_leaves_gets_the_published_modes() {
         modes_are_normalised,
     );
 }
+
+/// A private view names what the worker's command names, a path beneath a folder only root may enter included. On
+/// the root route the orchestrator makes the view and may take that path in (its own mode keeps it private); on the
+/// user-namespace route the worker's identity makes it inside its namespace, and cannot: the view leaves out what
+/// that identity may not reach, and the worker starts all the same. On every route the secret stays unread.
+#[test]
+fn roots_worker_with_a_private_view_starts_on_every_route_whatever_its_command_names() {
+    if !has_cap_sys_admin() {
+        skip(Requirement::Root, "run by an ordinary user: no folder is closed to the worker but not to Metewand");
+        return;
+    }
+    for isolation in [ProcessIsolation::Namespace, ProcessIsolation::UserNamespace, ProcessIsolation::Sweep] {
+        let fixture = Fixture::new();
+        let secret = secret(&fixture);
+        let secret = secret.to_str().unwrap();
+        let args = ["--attack", "read@prepare", "--target", secret];
+        let confinement = Confinement::new().process_isolation(isolation).private_view();
+        let mut session = ImplementationSession::connect(confined(&fixture, &args, confinement))
+            .unwrap_or_else(|error| panic!("{isolation:?}: {error}"));
+        session.prepare(fixture.prepare()).unwrap();
+        session.shutdown().unwrap();
+        let log = fs::read_to_string(fixture.log()).unwrap();
+        assert_ne!(outcome(&log, "read", secret), "ok", "{isolation:?}:\n{log}");
+    }
+}

@@ -8,6 +8,7 @@ mod confinement;
 mod deadlines;
 mod filter;
 mod handshake;
+mod hold;
 mod identity;
 mod memory;
 mod misbehaviour;

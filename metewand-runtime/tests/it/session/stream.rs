@@ -180,7 +180,9 @@ fn the_time_a_checkpoint_is_held_is_not_counted() {
 
 #[test]
 fn a_worker_that_computes_while_its_checkpoint_is_held_gets_no_cpu() {
-    let hold = Duration::from_millis(300);
+    // A running spinner gets about `hold * cpus / (load + 1)` of CPU, so against `hold / 10` one is seen on two
+    // CPUs up to a load of about 18; a stopped one gets only the moments before its stop and after its resume.
+    let hold = Duration::from_millis(1000);
     let mut run = connect(&["--stream", "busy"], PhaseTimeouts::uniform(GENEROUS));
     run.stream(2, hold).unwrap();
     let summary = run.session.shutdown().unwrap();
@@ -192,8 +194,7 @@ fn a_worker_that_computes_while_its_checkpoint_is_held_gets_no_cpu() {
         .collect();
     assert_eq!(spun.len(), 2, "{log}");
     for ns in spun {
-        // Only the moments before the stop and after the resume: far less than the 300 ms held.
-        assert!(Duration::from_nanos(ns) < hold / 3, "the worker computed {ns} ns while held");
+        assert!(Duration::from_nanos(ns) < hold / 10, "the worker computed {ns} ns while held");
     }
     drop(summary);
 }
