@@ -11,7 +11,8 @@ The trivial benchmark (the test worker, which reads nothing of its dataset), its
 SDK worker that writes --megabytes of bytes, and --source-megabytes of bytes in the implementation's source (as a
 worker that ships its model's weights): the dataset is materialized once, then the store is left alone until it has
 settled (5 s, `SETTLED`), as the store of an earlier campaign has. Each binary then runs --attempts
-attempts of one cell (repetitions), at -j 1, with fresh and with reused sessions, alternated twice. Prints wall time
+attempts on that dataset (one repetition of each of --attempts implementation seeds: a reused session serves each
+cell once), at -j 1, with fresh and with reused sessions, alternated twice. Prints wall time
 and the executor's own time per attempt (the record's wall time less the workers' phases, as in campaign.py).
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
@@ -101,9 +102,11 @@ def main() -> None:
             for name, binary in binaries.items():
                 for sessions in ("fresh", "reuse"):
                     folder = work / f"{name.replace(' ', '-')}-{sessions}-{round_}"
-                    wall, done = timed([binary, "campaign", "run", repo, *axes, "--repetitions", str(args.attempts),
-                                        "-j", "1", "--sessions", sessions, "--quiet", "--state-dir", state,
-                                        "--out", folder])
+                    # One repetition of each of --attempts implementation seeds: a reused session serves each cell
+                    # once, so repetitions of one cell would each start a session of their own.
+                    wall, done = timed([binary, "campaign", "run", repo, *axes, "--implementation-seeds",
+                                        f"0..{args.attempts}", "--repetitions", "1", "-j", "1", "--sessions",
+                                        sessions, "--quiet", "--state-dir", state, "--out", folder])
                     if done.returncode != 0:
                         sys.exit(f"{name} {sessions} failed: {done.stderr.decode()}")
                     found = records(folder / "attempts")

@@ -18,7 +18,6 @@ use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
     DatasetMaterialization, DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree, write_record,
 };
-use metewand_runtime::conformance::{self, ConformanceOptions, Subject};
 use metewand_runtime::cpus::SlotPlan;
 
 use crate::changes::ProgramCheck;
@@ -333,17 +332,30 @@ impl Pool<'_, '_> {
     /// give it before another worker's start ends it (one start per worker and slot, not one per dataset). Otherwise
     /// the first ready dataset's first attempt. Each dataset's pending attempts are searched at most
     /// [`PREFER_WITHIN`] ahead.
-    fn next(&self, held: Option<&WorkerId>) -> Option<Job> {
+    fn next(&self, sessions: &HeldSessions) -> Option<Job> {
+        let held = sessions.held_worker();
         let mut state = self.lock();
         loop {
             if state.stop || cancelled(self.config) {
                 return None;
             }
             if let Some(held) = held {
-                if let Some(job) = self.held_attempt(&mut state, held) {
+                // First what the held session serves itself: an attempt of a cell it has not served, the dataset
+                // such an attempt waits for; then another repetition of a cell it served (for a new session).
+                let anew = |pending: &VecDeque<usize>| self.pending_of(pending, held, Some(sessions));
+                if let Some(job) = self.held_attempt(&mut state, anew) {
                     return Some(job);
                 }
-                let waits = |key: &u32| self.pending_of(&state.pending[*key as usize], held).is_some();
+                let waits = |key: &u32| anew(&state.pending[*key as usize]).is_some();
+                if let Some(position) = state.to_materialize.iter().position(waits) {
+                    let key = state.to_materialize.remove(position).expect("a position found in the queue");
+                    state.materializing += 1;
+                    return Some(Job::Materialize(key));
+                }
+                if let Some(job) = self.held_attempt(&mut state, |pending| self.pending_of(pending, held, None)) {
+                    return Some(job);
+                }
+                let waits = |key: &u32| self.pending_of(&state.pending[*key as usize], held, None).is_some();
                 if let Some(position) = state.to_materialize.iter().position(waits) {
                     let key = state.to_materialize.remove(position).expect("a position found in the queue");
                     state.materializing += 1;
@@ -370,21 +382,20 @@ impl Pool<'_, '_> {
         }
     }
 
-    /// Where among `pending` (within [`PREFER_WITHIN`]) the first attempt of `held`'s worker is.
-    fn pending_of(&self, pending: &VecDeque<usize>, held: &WorkerId) -> Option<usize> {
+    /// Where among `pending` (within [`PREFER_WITHIN`]) the first attempt of `held`'s worker is; with `sessions`,
+    /// the first whose cell the session held there has not served (it serves each cell once).
+    fn pending_of(&self, pending: &VecDeque<usize>, held: &WorkerId, sessions: Option<&HeldSessions>) -> Option<usize> {
         pending.iter().take(PREFER_WITHIN).position(|&index| {
-            let implementation = self.plan.attempts()[index].implementation as usize;
-            self.workers.get(implementation).and_then(Option::as_ref) == Some(held)
+            let attempt = &self.plan.attempts()[index];
+            self.workers.get(attempt.implementation as usize).and_then(Option::as_ref) == Some(held)
+                && sessions.is_none_or(|sessions| sessions.serves_anew(&self.plan.attempt_plan(attempt).cell()))
         })
     }
 
-    /// The first attempt of `held`'s worker on a ready dataset, taken from the queue, if there is one now.
-    fn held_attempt(&self, state: &mut State, held: &WorkerId) -> Option<Job> {
-        let (at, position) = state
-            .ready
-            .iter()
-            .enumerate()
-            .find_map(|(at, &key)| Some((at, self.pending_of(&state.pending[key as usize], held)?)))?;
+    /// The attempt `find` picks among a ready dataset's pending ones, taken from the queue, if there is one now.
+    fn held_attempt(&self, state: &mut State, find: impl Fn(&VecDeque<usize>) -> Option<usize>) -> Option<Job> {
+        let (at, position) =
+            state.ready.iter().enumerate().find_map(|(at, &key)| Some((at, find(&state.pending[key as usize])?)))?;
         let key = state.ready[at];
         let index = state.pending[key as usize].remove(position)?;
         if state.pending[key as usize].is_empty() {
@@ -457,7 +468,7 @@ impl Pool<'_, '_> {
                 // A reserved attempt is run unless the run stops: then the next run runs it.
                 Some(_) if self.lock().stop || cancelled(self.config) => break,
                 Some(job) => job,
-                None => match self.next(sessions.held_worker()) {
+                None => match self.next(&sessions) {
                     Some(job) => job,
                     None => break,
                 },
@@ -544,8 +555,8 @@ impl Pool<'_, '_> {
     }
 }
 
-/// A worker the plan would reuse sessions of, refused because it did not pass the conformance kit's
-/// `reset-then-again`: its attempts start fresh sessions.
+/// A worker the plan would reuse sessions of, refused because its check failed ([`refused_for_reuse`]): its
+/// attempts start fresh sessions.
 #[derive(Clone, Debug)]
 pub struct RefusedForReuse {
     /// The worker's name in the repository.
@@ -556,45 +567,71 @@ pub struct RefusedForReuse {
     pub why: String,
 }
 
-/// The implementation workers of `plan` whose sessions may not be reused: each that does not pass the conformance
-/// kit's `reset-then-again` (prepare, execute, reset, then the same again, with a valid result after the reset),
-/// run here once per worker in a work folder under the state folder `state` (removed after it), on the dataset of
-/// the plan's first attempt from that folder's store (made and published there when it is not). A check that could
-/// not run refuses the worker too.
-pub fn refused_for_reuse(plan: &CampaignPlan<'_>, state: &std::path::Path) -> Vec<RefusedForReuse> {
+/// The implementation workers of `plan` whose sessions may not be reused. The check is real work, so that nothing a
+/// worker sees tells it from the campaign's (DESIGN §24): the first two attempts of the worker's first two cells
+/// (in plan order) run through one reused session, exactly as a pool slot would serve them (the same folders of a
+/// held session, the same datasets from the run's store, the same seeds and requests), into attempt folders of
+/// their own under the state folder `options` names (removed after); the second, served after a `reset`, must
+/// succeed where the first did. A worker with a single cell is refused too: a session serves a cell once, so it
+/// would never serve a second attempt.
+pub fn refused_for_reuse(plan: &CampaignPlan<'_>, options: &RunOptions) -> Vec<RefusedForReuse> {
     let repository = plan.repository();
     let mut workers: Vec<&str> =
         (0..plan.implementations().len() as u32).map(|index| plan.implementation_worker(index)).collect();
     workers.sort_unstable();
     workers.dedup();
-    // A first run's state folder may not exist yet: its runs make it, and the check's work folder goes in it.
-    let _ = fs::create_dir_all(state);
-    // The requests pose the problem of the plan's first attempt on its dataset, taken from the run's store (or
-    // made and published there, where the attempt will find it): a dataset hours in the making is not made again
-    // for the check.
-    let options = match plan.attempts().first() {
-        Some(first) => ConformanceOptions::new(state)
-            .on(&plan.problems()[first.problem as usize], &plan.datasets()[first.dataset as usize])
-            .dataset_seed(first.dataset_seed)
-            .store(state),
-        None => ConformanceOptions::new(state),
-    };
     workers
         .into_iter()
         .filter_map(|worker| {
-            let subject = Subject::Repository { repository, worker: worker.to_owned() };
-            let why = match conformance::reset_then_again(&subject, &options) {
-                Ok(result) if result.outcome == conformance::Outcome::Pass => return None,
-                Ok(result) if result.outcome == conformance::Outcome::Skip => {
-                    format!("reset-then-again could not run: {}", result.why)
-                }
-                Ok(result) => format!("reset-then-again failed: {}", result.why),
-                Err(error) => format!("reset-then-again could not run: {error}"),
-            };
+            let why = reuse_check(plan, worker, options).err()?;
             let worker_id = repository.worker(worker)?.identity().clone();
             Some(RefusedForReuse { worker: worker.to_owned(), worker_id, why })
         })
         .collect()
+}
+
+/// [`refused_for_reuse`]'s check of `worker`: why its sessions may not be reused, if they may not.
+fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> Result<(), String> {
+    let mut cells = Vec::new();
+    for attempt in plan.attempts().iter().filter(|attempt| plan.implementation_worker(attempt.implementation) == worker)
+    {
+        let cell = plan.attempt_plan(attempt).cell();
+        if cells.iter().all(|(seen, _)| *seen != cell) {
+            cells.push((cell, attempt));
+        }
+        if cells.len() == 2 {
+            break;
+        }
+    }
+    let [(_, first), (_, second)] = cells[..] else {
+        return Err("the plan gives it one cell, whose repetitions a session serves one each".to_owned());
+    };
+    // A first run's state folder may not exist yet: its runs make it, and the check's folders go in it.
+    let place = options.state_dir.join(format!(".reuse-check-{}-{worker}", std::process::id()));
+    let _ = remove_tree(&place);
+    let mut sessions = HeldSessions::new(rec::SessionMode::Reuse);
+    let mut records = Vec::new();
+    for (name, attempt) in [("first", first), ("second", second)] {
+        let folder = place.join(name);
+        if let Err(error) = fs::create_dir_all(&folder) {
+            let _ = remove_tree(&place);
+            return Err(format!("the check could not run: cannot create {}: {error}", folder.display()));
+        }
+        records.push(plan.attempt_plan(attempt).run_holding(&folder, options, &mut sessions));
+    }
+    sessions.close();
+    let _ = remove_tree(&place);
+    let failed = |record: &AttemptRecord| {
+        matches!(record.outcome, Outcome::Failed | Outcome::Cancelled)
+            .then(|| record.failure.as_ref().map_or_else(|| "failed".to_owned(), |failure| failure.message.to_string()))
+    };
+    if let Some(why) = failed(&records[0]) {
+        return Err(format!("its first attempt failed: {why}"));
+    }
+    if let Some(why) = failed(&records[1]) {
+        return Err(format!("its attempt after a reset failed: {why}"));
+    }
+    Ok(())
 }
 
 /// Materializes the dataset of key `key` (index into [`CampaignPlan::keys`]) into `datasets/<key>/` of the folder,

@@ -93,7 +93,8 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
     let verdict =
         if expected.is_full() { "full".to_owned() } else { format!("partial ({})", expected.weaknesses().join(", ")) };
     let cgroup = match delegated_cgroup() {
-        Ok((dir, controllers)) => format!("{} ({})", dir.display(), controllers.join(", ")),
+        Ok((dir, controllers)) if controllers.is_empty() => format!("{} (freezer only)", dir.display()),
+        Ok((dir, controllers)) => format!("{} (freezer, {})", dir.display(), controllers.join(", ")),
         Err(reason) => format!("none ({reason})"),
     };
     // How `campaign run -j N` holds each slot's workers on its CPUs.

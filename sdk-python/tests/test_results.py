@@ -148,7 +148,9 @@ def test_rows_say_a_reused_session_served_them(tmp_path: Path) -> None:
     completed = subprocess.run(
         [
             metewand_binary(), "campaign", "run", str(EXAMPLE),
-            "--problem", "ridge", "--dataset", "small", "--implementation", "cholesky", "--repetitions", "2",
+            "--problem", "ridge", "--dataset", "small", "--implementation", "cholesky",
+            # Two cells: a reused session serves each cell once, so two repetitions of one would be two sessions.
+            "--implementation-seeds", "0..2",
             "--sessions", "reuse",
             "--out", str(tmp_path / "campaign"), "--state-dir", str(tmp_path / "state"), "--quiet",
         ],

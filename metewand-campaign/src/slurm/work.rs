@@ -207,7 +207,9 @@ pub fn work(
                 to_run.push((index, failure));
             }
             // With reused sessions a worker's attempts run one after another (otherwise in plan order), as a pool
-            // slot takes them: one start per worker and task, where the plan's order alternates workers.
+            // slot takes them: one start per worker and task, where the plan's order alternates workers; and among a
+            // worker's, each repetition's in turn, since a session serves each cell once (a session then serves one
+            // repetition of every cell, where a cell's repetitions one after another would each end it).
             if sessions.mode() == SessionMode::Reuse {
                 let worker_of = |index: usize| plan.implementation_worker(plan.attempts()[index].implementation);
                 let mut rank: HashMap<&str, usize> = HashMap::new();
@@ -215,7 +217,7 @@ pub fn work(
                     let next = rank.len();
                     rank.entry(worker_of(*index)).or_insert(next);
                 }
-                to_run.sort_by_key(|(index, _)| rank[&worker_of(*index)]);
+                to_run.sort_by_key(|(index, _)| (rank[&worker_of(*index)], plan.attempts()[*index].repetition));
             }
             for (position, (index, failure)) in to_run.iter().enumerate() {
                 if cancelled() {

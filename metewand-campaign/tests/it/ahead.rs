@@ -1,7 +1,7 @@
 //! Workers started ahead of their attempts (fresh sessions): they say hello on the executor's CPUs, off every
 //! slot's, and are moved to their attempt's CPUs, every thread of them, before they are shown its inputs; the ids,
 //! outcomes and verdicts are those of workers started by their attempts; a start that fails ahead is its own
-//! attempt's, never the running one's.
+//! attempt's to say, never the running one's.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -108,29 +108,52 @@ fn workers_started_ahead_say_hello_off_the_slots_cpus_and_run_their_attempt_on_t
 /// campaign where some attempts fail.
 #[test]
 fn workers_started_ahead_give_the_outcomes_of_workers_started_by_their_attempts() {
+    if !two_cpus("workers are started ahead only where a core can be kept off the slot") {
+        return;
+    }
     let bench = Bench::new("");
     bench.run("mixed", "fresh", 1, false);
     run_ahead(&bench, "mixed", "ahead");
     let (fresh, ahead) = (judged(&bench, "fresh"), judged(&bench, "ahead"));
     assert_eq!(fresh.len(), 4);
     assert_eq!(fresh, ahead);
+    let started_ahead = records(&bench.folder("ahead"))
+        .values()
+        .filter(|record| record["implementation"]["session"].get("started_on").is_some())
+        .count();
+    assert!(started_ahead > 0, "some attempt was served by a worker started ahead");
 }
 
-/// A solver whose hello fails fails it when started ahead too, but that failure is nobody's: each attempt starts
-/// its own solver, whose failed hello is the attempt's (one hello, recorded once), as without starting ahead.
+/// A solver whose hello fails fails it when started ahead too, but that failure is not the running attempt's: the
+/// attempt it was started for starts its own solver, whose failed hello is the attempt's (one hello in its phases),
+/// as without starting ahead, and its log begins by saying the try ahead failed, and why.
 #[test]
 fn a_hello_that_fails_ahead_is_only_its_own_attempts_failure() {
+    if !two_cpus("workers are started ahead only where a core can be kept off the slot") {
+        return;
+    }
     let bench = Bench::new(r#""--fault", "fail@hello""#);
     bench.run("main", "fresh", 1, false);
     run_ahead(&bench, "main", "ahead");
     let (fresh, ahead) = (judged(&bench, "fresh"), judged(&bench, "ahead"));
     assert_eq!(fresh, ahead);
-    for (id, record) in records(&bench.folder("ahead")) {
+    let folder = bench.folder("ahead");
+    let mut said = 0;
+    for (id, record) in records(&folder) {
         assert_eq!(record["failure"]["role"], "implementation", "{id}");
         assert_eq!(record["failure"]["phase"], "hello", "{id}");
         assert_eq!(phases(&record, "implementation"), ["hello"], "{id}: its own hello alone");
         assert_eq!(phases(&record, "problem_evaluator"), Vec::<&str>::new(), "{id}: no evaluator of another's");
+        let log = fs::read_to_string(folder.join("attempts").join(&id).join("logs/implementation.log")).unwrap();
+        let first = log.lines().next().unwrap_or_default();
+        if first.starts_with("[metewand: the implementation worker started ahead for this attempt failed (") {
+            said += 1;
+            assert!(first.contains("hello"), "{id}: the note says what failed: {first}");
+            let own = log.lines().skip(1).any(|line| line == "test-worker: failing hello");
+            assert!(own, "{id}: its own session logged after the note: {log}");
+        }
     }
+    assert_eq!(said, 2, "the second attempt of each dataset was tried ahead, and says so");
     let left = fs::read_dir(bench.state().join("sessions")).map_or(0, Iterator::count);
     assert_eq!(left, 0, "the evaluators started ahead for attempts that never needed them are gone");
 }

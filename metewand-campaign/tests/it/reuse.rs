@@ -1,6 +1,7 @@
 //! Reused implementation sessions (`--sessions reuse`): the same ids and verdicts as fresh sessions, a held worker
-//! stopped between attempts, and the workers that break their session between attempts (a failed or fatal reset, a
-//! corrupted state), each replaced by a new session without blaming an attempt.
+//! stopped between attempts, each cell served once per session, the workers that break their session between
+//! attempts (a failed or fatal reset) replaced by a new session without blaming an attempt, and a failure while a
+//! reused session serves an attempt recorded as that attempt's.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -54,10 +55,11 @@ fn reused_sessions_give_the_ids_and_verdicts_of_fresh_ones_and_serve_consecutive
         assert_eq!(session, &serde_json::json!({"index": 0, "mode": "fresh", "warmup": 0}), "{id}");
         assert_eq!(phases, &["hello", "prepare", "execute", "shutdown"], "{id}");
     }
-    // One slot, one worker: a single session serves all four attempts, in turn, and never says hello again.
+    // One slot, one worker, two cells of two repetitions: a session serves a cell once, so two sessions each serve
+    // one repetition of both cells, the second without saying hello again.
     let mut indices: Vec<u64> = reused.values().map(|served| served.2["index"].as_u64().unwrap()).collect();
     indices.sort_unstable();
-    assert_eq!(indices, [0, 1, 2, 3]);
+    assert_eq!(indices, [0, 0, 1, 1]);
     for (id, (_, _, session, phases)) in &reused {
         assert_eq!(session["mode"], "reuse", "{id}");
         let expected: &[&str] =
@@ -160,9 +162,10 @@ fn a_held_worker_never_runs_between_the_attempts_it_serves() {
             (record["implementation"]["session"]["index"].as_u64().unwrap(), ticks)
         })
         .collect();
-    logs.sort_unstable();
-    assert_eq!(logs.iter().map(|(index, _)| *index).collect::<Vec<_>>(), [0, 1, 2, 3]);
-    for pair in logs.windows(2) {
+    // In the order they ran: two sessions (each serves a cell once), each serving an attempt, then another.
+    logs.sort_unstable_by_key(|(_, ticks)| ticks.first().copied());
+    assert_eq!(logs.iter().map(|(index, _)| *index).collect::<Vec<_>>(), [0, 1, 0, 1]);
+    for pair in logs.windows(2).filter(|pair| pair[1].0 == pair[0].0 + 1) {
         let (last, next) = (&pair[0].1, &pair[1].1);
         let (Some(ended), Some(started)) = (last.last(), next.first()) else {
             panic!("every attempt's log has ticks: {pair:?}")
@@ -177,22 +180,15 @@ fn a_held_worker_never_runs_between_the_attempts_it_serves() {
     }
 }
 
-/// Workers that break their session between attempts: each attempt still gets a session that serves it, the
-/// attempts are judged as fresh ones are, and nothing is blamed on any of them.
+/// Workers that break their session between attempts, before an attempt's first request: each attempt still gets a
+/// session that serves it, is judged as a fresh one is, and nothing is blamed on it (no try of it was made).
 #[test]
 fn a_session_broken_between_attempts_is_replaced_without_blaming_an_attempt() {
-    // With how many attempts' logs say that the attempt ran again in a new session (`None`: it depends on when the
-    // worker is found gone).
-    for (fault, ran_again) in [
+    for fault in [
         // The reset fails: the session ends before this attempt uses it.
-        ("fail@reset", Some(0)),
+        "fail@reset",
         // The worker exits instead of answering its reset.
-        ("exit@reset", Some(0)),
-        // It answers its reset, then exits: the dataset cannot be shown to it, or its prepare finds it gone.
-        ("answer-then-exit@reset", None),
-        // It answers its reset, and every later execute names a result it did not write: the three attempts after
-        // the first each run again.
-        ("corrupt@reset", Some(3)),
+        "exit@reset",
     ] {
         let bench = Bench::new(&format!(r#""--fault", "{fault}""#));
         assert_eq!(bench.run_with("main", "out", 1, false, SessionMode::Reuse).exit().code(), 0, "{fault}");
@@ -212,22 +208,52 @@ fn a_session_broken_between_attempts_is_replaced_without_blaming_an_attempt() {
             assert_eq!(
                 phases,
                 ["hello", "prepare", "execute"],
-                "{fault}, {id}: the failed session's phases are not this attempt's"
+                "{fault}, {id}: the ended session's are not this one's"
             );
-        }
-        let notes = records(&folder)
-            .keys()
-            .filter(|id| {
-                fs::read_to_string(folder.join("attempts").join(id).join("logs/implementation.log"))
-                    .unwrap()
-                    .contains("the reused session failed")
-            })
-            .count();
-        if let Some(ran_again) = ran_again {
-            assert_eq!(notes, ran_again, "{fault}");
         }
         assert_eq!(held_sessions_left(&bench), Vec::<String>::new(), "{fault}");
     }
+}
+
+/// A failure while a reused session serves an attempt is that attempt's, recorded as any other with its session
+/// saying it was reused: no try is run again in a new session and dropped (DESIGN §24). Here every execute after a
+/// reset names a result the worker did not write: each attempt a session serves after its first is the
+/// implementation's `invalid_output`, in the session that served it; the first of each session is reached.
+#[test]
+fn a_failure_in_a_reused_session_is_the_attempts_and_is_recorded() {
+    let bench = Bench::new(r#""--fault", "corrupt@reset""#);
+    assert_eq!(bench.run_with("main", "out", 1, false, SessionMode::Reuse).exit().code(), 3);
+    let folder = bench.folder("out");
+    let mut by_index: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for (id, record) in records(&folder) {
+        let session = &record["implementation"]["session"];
+        assert_eq!(session["mode"], "reuse", "{id}");
+        let index = session["index"].as_u64().unwrap();
+        let outcome = record["outcome"].as_str().unwrap().to_owned();
+        if index == 0 {
+            assert_eq!(outcome, "reached", "{id}: {}", record["failure"]);
+        } else {
+            assert_eq!(
+                (record["failure"]["role"].as_str(), record["failure"]["kind"].as_str()),
+                (Some("implementation"), Some("invalid_output")),
+                "{id}"
+            );
+            let phases: Vec<&str> = record["phases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|phase| phase["role"] == "implementation")
+                .map(|phase| phase["phase"].as_str().unwrap())
+                .collect();
+            assert_eq!(phases, ["reset", "prepare", "execute"], "{id}: the try that failed, and no other");
+        }
+        by_index.entry(index).or_default().push(outcome);
+        let log = fs::read_to_string(folder.join("attempts").join(&id).join("logs/implementation.log")).unwrap();
+        assert!(!log.contains("runs again"), "{id}: nothing ran again:\n{log}");
+    }
+    // Two sessions (each serves one repetition of both cells), each with one attempt after its reset.
+    assert_eq!(by_index.values().map(Vec::len).collect::<Vec<_>>(), [2, 2], "{by_index:?}");
+    assert_eq!(held_sessions_left(&bench), Vec::<String>::new());
 }
 
 /// `warmup = K` runs K discarded prepare, execute and reset cycles in each new reused session before its first
@@ -304,7 +330,7 @@ fn a_held_session_reads_no_dataset_but_the_one_shown_to_it() {
     let mut indices: Vec<u64> =
         found.values().map(|record| record["implementation"]["session"]["index"].as_u64().unwrap()).collect();
     indices.sort_unstable();
-    assert_eq!(indices, [0, 1, 2, 3], "one session served every attempt");
+    assert_eq!(indices, [0, 0, 1, 1], "two sessions, each serving one repetition of both cells");
     for id in found.keys() {
         let log = fs::read_to_string(folder.join("attempts").join(id).join("logs/implementation.log")).unwrap();
         let tried: Vec<&str> = log.lines().filter(|line| line.starts_with("test-worker: attack read ")).collect();
@@ -312,5 +338,32 @@ fn a_held_session_reads_no_dataset_but_the_one_shown_to_it() {
         for line in tried {
             assert!(line.ends_with(": errno 2"), "{id}: the held worker reached a place outside its view: {line}");
         }
+    }
+}
+
+/// Repetitions of one cell are served by distinct sessions (DESIGN §24): a worker that remembers each prepare's
+/// inputs (parameters, seed and the dataset's bytes) across the attempts its session serves, and would answer a
+/// repeat at once, never meets one: with every cell repeated three times, three sessions each serve one repetition
+/// of both cells. Fresh sessions, where a worker serves one attempt, are the baseline.
+#[test]
+fn a_memoizing_worker_never_sees_the_same_inputs_twice_in_one_session() {
+    let bench = Bench::new(r#""--fault", "memoize@prepare""#);
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    fs::write(bench.repo().join("metewand.toml"), toml.replace("repetitions = 2", "repetitions = 3")).unwrap();
+    for (out, mode) in [("fresh", SessionMode::Fresh), ("reuse", SessionMode::Reuse)] {
+        assert_eq!(bench.run_with("main", out, 1, false, mode).exit().code(), 0, "{out}");
+        let folder = bench.folder(out);
+        let found = records(&folder);
+        assert_eq!(found.len(), 6, "{out}");
+        let mut indices: Vec<u64> = Vec::new();
+        for (id, record) in &found {
+            let log = fs::read_to_string(folder.join("attempts").join(id).join("logs/implementation.log")).unwrap();
+            assert!(!log.contains("test-worker: memoized"), "{out}, {id}: a session saw these inputs before:\n{log}");
+            indices.push(record["implementation"]["session"]["index"].as_u64().unwrap());
+        }
+        indices.sort_unstable();
+        // Reused: three sessions, each serving one repetition of both cells.
+        let expected: &[u64] = if mode == SessionMode::Reuse { &[0, 0, 0, 1, 1, 1] } else { &[0; 6] };
+        assert_eq!(indices, expected, "{out}");
     }
 }

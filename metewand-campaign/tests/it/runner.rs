@@ -365,3 +365,44 @@ fn an_evaluator_that_fails_its_hello_fails_the_attempt_after_the_implementation_
         }
     }
 }
+
+/// The store's entries, once settled, are trusted by their stamps (`files::SETTLED`): a run after they settled reads
+/// each entry once and then takes what that reading found while the entry keeps its stamp. What it takes must be the
+/// entry's own: each attempt of the second run is shown and recorded the files of its own dataset, the same as the
+/// first run (which read every entry every time) recorded, and no dataset is built again.
+#[test]
+fn a_run_after_the_datasets_settled_trusts_each_entry_by_its_own_stamp() {
+    let bench = Bench::new("");
+    bench.run("main", "first", 1, false);
+    std::thread::sleep(metewand_runtime::files::SETTLED + std::time::Duration::from_millis(500));
+    let summary = bench.run("main", "second", 1, false);
+    assert_eq!(summary.exit().code(), 0, "{summary:?}");
+    let (first, second) = (records(&bench.folder("first")), records(&bench.folder("second")));
+    let cell = |record: &Value| {
+        let name = |part: &str| record[part]["name"].as_str().unwrap().to_owned();
+        let repetition = record["campaign"]["repetition"].to_string();
+        (name("dataset"), record["dataset"]["seed"].to_string(), name("implementation"), repetition)
+    };
+    let by_cell = |records: &std::collections::BTreeMap<String, Value>| {
+        records.values().map(|record| (cell(record), record.clone())).collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (first, second) = (by_cell(&first), by_cell(&second));
+    assert_eq!(first.len(), 4);
+    assert_eq!(first.keys().collect::<Vec<_>>(), second.keys().collect::<Vec<_>>());
+    let datasets: std::collections::BTreeSet<_> =
+        first.values().map(|record| record["dataset"]["key"].to_string()).collect();
+    assert_eq!(datasets.len(), 2, "two datasets, so that one entry's answer could be taken for the other's");
+    for (cell, record) in &second {
+        assert_eq!(outcome(record), "reached", "{cell:?}: {}", record["failure"]);
+        assert_eq!(record["dataset"]["reused"], true, "{cell:?}: the store's entry, not a new build");
+        assert_eq!(record["dataset"]["key"], first[cell]["dataset"]["key"], "{cell:?}");
+        assert_eq!(record["dataset"]["files"], first[cell]["dataset"]["files"], "{cell:?}: its own dataset's files");
+    }
+    for key in &datasets {
+        let key = key.trim_matches('"');
+        let path = bench.folder("second").join("datasets").join(format!("{key}.json"));
+        let obtained: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(obtained["outcome"], "ok", "{obtained}");
+        assert_eq!(obtained["reused"], true, "the second run built no dataset: {obtained}");
+    }
+}

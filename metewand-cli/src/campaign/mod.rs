@@ -195,16 +195,20 @@ struct RunArgs {
 
 /// With reused sessions, the implementation workers that may not be reused (see
 /// [`metewand_campaign::refused_for_reuse`]), each said as a warning on stderr.
-fn refused_for_reuse(command: &str, plan: &CampaignPlan<'_>, state_dir: &Path, sessions: SessionMode) -> Vec<WorkerId> {
+fn refused_for_reuse(
+    command: &str,
+    plan: &CampaignPlan<'_>,
+    options: &RunOptions,
+    sessions: SessionMode,
+) -> Vec<WorkerId> {
     if sessions != SessionMode::Reuse {
         return Vec::new();
     }
-    metewand_campaign::refused_for_reuse(plan, state_dir)
+    metewand_campaign::refused_for_reuse(plan, options)
         .into_iter()
         .map(|refused| {
             say(&format!(
-                "campaign {command}: implementation worker {} is not reused, its attempts start fresh sessions: {}; \
-                 run metewand conformance on it to see why",
+                "campaign {command}: implementation worker {} is not reused, its attempts start fresh sessions: {}",
                 refused.worker, refused.why
             ));
             refused.worker_id

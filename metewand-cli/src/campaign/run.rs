@@ -33,7 +33,12 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let (sessions, warmup) = Sessions::resolve(args.sessions, &plan);
     let ahead = args.jobs.ahead(sessions);
     let cpus = args.jobs.cpus("campaign run", ahead);
-    let refused = refused_for_reuse("run", &plan, &state_dir, sessions);
+    // The check runs as a slot's attempts would: on the first slot's CPUs, where the slots have their own.
+    let check = match cpus.as_ref().filter(|cpus| cpus.is_divided()) {
+        Some(cpus) => options.clone().cpus(cpus.slots()[0].clone()),
+        None => options.clone(),
+    };
+    let refused = refused_for_reuse("run", &plan, &check, sessions);
     let config = RunConfig {
         jobs,
         cpus,

@@ -21,7 +21,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;
-    let (plan, state_dir, path, _) = selection.prepare(
+    let (plan, state_dir, path, options) = selection.prepare(
         "submit",
         &repository,
         args.sweep_processes,
@@ -36,7 +36,8 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let environment = metewand_campaign::environment::capture(&repository);
     let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(&plan, &environment));
     let sessions = Sessions::resolve(args.sessions, &plan);
-    let refused = refused_for_reuse("submit", &plan, &state_dir, sessions.0);
+    let refused =
+        refused_for_reuse("submit", &plan, &RunOptions { state_dir: state_dir.clone(), ..options }, sessions.0);
     let config = slurm::SubmitConfig {
         binary,
         state_dir,

@@ -417,15 +417,15 @@ fn reuse_is_refused_to_a_worker_that_fails_reset_then_again() {
     let warnings: Vec<&str> = stderr.lines().filter(|line| line.contains("is not reused")).collect();
     assert_eq!(warnings.len(), 1, "{stderr}");
     assert!(warnings[0].starts_with("metewand: campaign run: implementation worker solver is not reused"), "{stderr}");
-    assert!(warnings[0].contains("reset-then-again failed: the result after reset was rejected"), "{stderr}");
+    assert!(warnings[0].contains("its attempt after a reset failed: implementation worker's output is invalid"));
     let folder = corrupting.folder("state", "main");
     assert_eq!(sessions(&folder), ["fresh"; 4]);
     assert!(outcomes(&folder).values().all(|outcome| outcome == "reached"), "{:?}", outcomes(&folder));
-    // The check's work folder is gone from the state.
+    // The check's attempt folders are gone from the state.
     let left: Vec<_> = fs::read_dir(corrupting.path("state"))
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("metewand-conformance-"))
+        .filter(|name| name.starts_with(".reuse-check-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
@@ -448,8 +448,9 @@ fn reuse_is_granted_with_a_relative_state_folder() {
     }
 }
 
-/// The reuse check's dataset is the plan's first attempt's, taken from the run's store or made there: the
-/// campaign's attempts then find it in the store, so no dataset is made twice for the check.
+/// The reuse check's datasets are its two attempts' (the worker's first two cells in the plan), taken from the run's
+/// store or made there: the campaign's attempts then find them in the store, so no dataset is made twice for the
+/// check.
 #[test]
 fn the_reuse_check_makes_its_dataset_in_the_runs_store_for_the_attempts() {
     let bench = Bench::new("");
@@ -467,7 +468,7 @@ fn the_reuse_check_makes_its_dataset_in_the_runs_store_for_the_attempts() {
         let record: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
         reused.insert(record["seed"].as_u64().unwrap(), record["reused"].as_bool().unwrap());
     }
-    assert_eq!(reused, BTreeMap::from([(3, true), (4, false)]), "seed 3 made by the check, seed 4 by the campaign");
+    assert_eq!(reused, BTreeMap::from([(3, true), (4, true)]), "seeds 3 and 4, the check's cells, made by the check");
     let store = bench.path("state/datasets");
     let entries = fs::read_dir(&store).unwrap().filter(|entry| entry.as_ref().unwrap().path().is_dir()).count();
     assert_eq!(entries, 2, "no dataset of another seed was made for the check");
@@ -549,10 +550,7 @@ source = "src-judge""#;
                 fs::read(entry.path().join("cmdline"))
                     .is_ok_and(|cmdline| cmdline.windows(needle.len()).any(|w| w == needle))
             })
-            .map(|entry| {
-                let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-                stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T'))
-            })
+            .map(|entry| entry.file_name().to_string_lossy().parse().is_ok_and(metewand_testkit::held))
             .collect()
     };
     let mut child = command(&bench.run_args("main", "state", &["--ahead"])).spawn().unwrap();
@@ -803,9 +801,12 @@ implementations = ["nesting"]
 
 #[test]
 fn under_j_2_each_slot_runs_on_cpus_of_its_own_that_its_workers_cannot_leave() {
-    // Each solver tries to widen its affinity to every CPU (as a neighbour's CPU burners would), and takes long
-    // enough at execute that both slots run attempts.
-    let bench = Bench::new("\"--attack\", \"affinity@execute\", \"--delay\", \"execute=300\"");
+    // Each solver tries to widen its affinity to every CPU (as a neighbour's CPU burners would), says which CPUs it
+    // runs on afterwards (what it saw, not what the record says), and takes long enough at execute that both slots
+    // run attempts.
+    let bench = Bench::new(
+        "\"--attack\", \"affinity@execute\", \"--fault\", \"affinity@execute\", \"--delay\", \"execute=300\"",
+    );
     let output = metewand(&bench.run_args("main", "state", &["-j", "2"]));
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
@@ -819,9 +820,23 @@ fn under_j_2_each_slot_runs_on_cpus_of_its_own_that_its_workers_cannot_leave() {
         let placement = &record["implementation"]["cpus"];
         assert_eq!(placement["binding"], "locked", "{record}");
         let list: Vec<u64> = placement["list"].as_array().unwrap().iter().map(|cpu| cpu.as_u64().unwrap()).collect();
-        *lists.entry(list).or_insert(0) += 1;
+        *lists.entry(list.clone()).or_insert(0) += 1;
         let log = fs::read_to_string(dir.join("logs/implementation.log")).unwrap();
         assert!(log.contains("test-worker: attack affinity every-cpu: errno 1\n"), "EPERM: {log}");
+        // The CPUs the worker itself ran on after its attack, in the kernel's list form, are the record's.
+        let seen =
+            log.lines().find_map(|line| line.strip_prefix("test-worker: cpus execute ")).expect("the worker's CPUs");
+        let recorded: Vec<String> = list.iter().map(u64::to_string).collect();
+        let expanded: Vec<String> = seen
+            .split(',')
+            .flat_map(|range| match range.split_once('-') {
+                Some((from, to)) => {
+                    (from.parse::<u64>().unwrap()..=to.parse().unwrap()).map(|cpu| cpu.to_string()).collect()
+                }
+                None => vec![range.to_owned()],
+            })
+            .collect();
+        assert_eq!(expanded, recorded, "the worker ran where the record says: {log}");
         if cfg!(target_arch = "x86_64") {
             for abi in ["i386", "x32"] {
                 assert!(log.contains(&format!("attack affinity every-cpu-{abi}: errno 1\n")), "EPERM: {log}");

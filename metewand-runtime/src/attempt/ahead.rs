@@ -12,7 +12,9 @@
 //! that one attempt, as a fresh session does (sealed at its answer, its output copied out while it is stopped and
 //! checked against the seal), then is shut down; the record says where it was started
 //! (`session.started_on`). A session that could not be started ahead, or that is gone when its attempt comes, is
-//! nothing of the attempt's: the attempt starts its own session, as it would have.
+//! not the attempt's: the attempt starts its own session, as it would have. That try is recorded all the same: a
+//! start that failed ahead (a failed hello) is said, with why, atop the attempt's log of its role, so that no start
+//! of a worker is unseen.
 
 use super::reuse::*;
 use super::run::*;
@@ -20,6 +22,9 @@ use super::*;
 
 use crate::protocol::common::Capability;
 use crate::session::{Evaluator, SessionRole};
+
+/// A session started ahead, or why not: `None` where it was not tried, what happened where it failed.
+pub(super) type Ahead<H> = Result<H, Option<String>>;
 
 impl AttemptPlan<'_> {
     /// [`run_holding`](AttemptPlan::run_holding), and meanwhile, where `sessions` starts sessions ahead
@@ -51,7 +56,7 @@ impl AttemptPlan<'_> {
             let record = self.run_telling(folder, options, sessions, Some(timed_over));
             let (implementation, evaluator) = match starting {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(_) => (None, None),
+                Err(_) => (Err(None), Err(None)),
             };
             sessions.hold_ahead(implementation, evaluator);
             record
@@ -59,17 +64,17 @@ impl AttemptPlan<'_> {
     }
 
     /// This attempt's implementation and evaluator sessions, each started on `on` and stopped after its hello, or
-    /// `None` where it cannot be: without a private view to show its inputs in, or when its start failed (its
-    /// attempt then starts it, and records what happens).
+    /// why not: `None` where it is not tried (without a private view to show its inputs in, or cancelled), what
+    /// happened where its start failed (its attempt then starts it, and says so).
     fn start_ahead(
         &self,
         options: &RunOptions,
         on: &CpuSet,
         kernel: KernelSupport,
-    ) -> (Option<Held>, Option<Held<Evaluator>>) {
+    ) -> (Ahead<Held>, Ahead<Held<Evaluator>>) {
         if self.streams() {
             // A streamed attempt runs in fresh sessions (see `run_telling`).
-            return (None, None);
+            return (Err(None), Err(None));
         }
         let options = options.clone().cpus(on.clone());
         let selected = [self.selected()];
@@ -85,7 +90,7 @@ impl AttemptPlan<'_> {
             let implementation = self.start_one(&options, implementation, capabilities, on, kernel);
             let evaluator = match evaluator {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(_) => None,
+                Err(_) => Err(None),
             };
             (implementation, evaluator)
         })
@@ -98,36 +103,43 @@ impl AttemptPlan<'_> {
         capabilities: &[Capability],
         on: &CpuSet,
         kernel: KernelSupport,
-    ) -> Option<Held<R>> {
+    ) -> Ahead<Held<R>> {
         let private = kernel.expected_with(worker.network(), options.process_isolation).mounts;
         if private != MountConfinement::Private || options.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
-            return None;
+            return Err(None);
         }
         // The session's places are made as an attempt's are, with its held folder as the attempt folder.
         let mut run = Run::new(self, &options.state_dir, options);
-        let place = run.held_folder().ok()?;
+        let place = run.held_folder().map_err(|failure| Some(failure.message.to_string()))?;
         let started = (|| {
-            let root = Dir::open(place.path()).ok()?;
-            run.logs_dir = Some(root.create_dir("logs").ok()?);
-            run.work_dir = Some(Dir::open(&place.path().join("work")).ok()?);
+            let made = |error: FsError| error.to_string();
+            let root = Dir::open(place.path()).map_err(made)?;
+            run.logs_dir = Some(root.create_dir("logs").map_err(made)?);
+            run.work_dir = Some(Dir::open(&place.path().join("work")).map_err(made)?);
             run.root = Some(root);
             run.folder = place.path().to_owned();
-            let output = place.path().join("work").join(output_folder(R::ROLE)?);
-            let (mut config, _source, _tmpdir) =
-                run.session_config_in(worker, R::ROLE, &output, Some(place.path())).ok()?;
+            let output =
+                place.path().join("work").join(output_folder(R::ROLE).ok_or("a materializer is never started ahead")?);
+            let (mut config, _source, _tmpdir) = run
+                .session_config_in(worker, R::ROLE, &output, Some(place.path()))
+                .map_err(|failure| failure.message.to_string())?;
             for &capability in capabilities {
                 config = config.select(capability);
             }
-            let mut session = crate::Session::<R>::connect(config).ok()?;
-            session.pause().ok()?;
-            Some(session)
+            let mut session = crate::Session::<R>::connect(config).map_err(|error| error.to_string())?;
+            session.pause().map_err(|error| error.to_string())?;
+            Ok(session)
         })();
-        let Some(session) = started else {
-            let _ = remove_tree(place.path());
-            return None;
+        let session = match started {
+            Ok(session) => session,
+            Err(why) => {
+                let _ = remove_tree(place.path());
+                return Err(Some(why));
+            }
         };
         let worker = worker.identity().clone();
-        Some(Held { session, worker, place, served: 0, since: 0, warmup: 0, skip: 0..0, ahead: Some(on.clone()) })
+        let cells = Default::default();
+        Ok(Held { session, worker, place, served: 0, cells, since: 0, warmup: 0, skip: 0..0, ahead: Some(on.clone()) })
     }
 }
 

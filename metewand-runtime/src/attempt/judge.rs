@@ -126,7 +126,7 @@ impl Run<'_, '_> {
             Err(failure) if judged && failure.kind != FailureKind::Cancelled => {
                 self.phases.truncate(phases);
                 self.verdict = None;
-                self.clear_for_new_session(Role::ProblemEvaluator, &failure)?;
+                self.clear_for_new_evaluator(&failure)?;
                 self.evaluate_held(None)
             }
             judged => judged,
@@ -183,7 +183,8 @@ impl Run<'_, '_> {
                 };
                 let worker = worker.identity().clone();
                 let skip = 0..0;
-                (Held { session, worker, place, served: 0, since: 0, warmup: 0, skip, ahead: None }, tmpdir)
+                let cells = Default::default();
+                (Held { session, worker, place, served: 0, cells, since: 0, warmup: 0, skip, ahead: None }, tmpdir)
             }
         };
         self.saw(&held.session);

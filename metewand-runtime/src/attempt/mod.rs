@@ -116,6 +116,17 @@ pub struct AttemptPlan<'r> {
     implementation_seed: SafeUint,
 }
 
+/// A campaign's cell: the problem, dataset and its seed, implementation and its seed that an attempt's repetitions
+/// share ([`AttemptPlan::cell`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    problem: String,
+    dataset: String,
+    dataset_seed: SafeUint,
+    implementation: String,
+    implementation_seed: SafeUint,
+}
+
 /// Where an attempt runs and what may stop it.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -268,6 +279,7 @@ impl<'r> AttemptPlan<'r> {
         let started_at = SystemTime::now();
         let mut run = Run::new(self, folder, options);
         run.timed_over = timed_over;
+        run.failed_ahead = sessions.failed_ahead();
         run.reuse = sessions.lend();
         if self.streams() {
             // A streamed attempt runs in fresh sessions: what is held is ended, as another worker's would be.
@@ -330,6 +342,18 @@ impl AttemptPlan<'_> {
             if failure.kind == FailureKind::Cancelled { rec::Outcome::Cancelled } else { rec::Outcome::Failed };
         record.failure = Some(failure);
         record
+    }
+
+    /// The attempt's cell: what its repetitions share (DESIGN §13). A reused session serves a cell at most once, so
+    /// that memoizing across repetitions cannot shorten a time.
+    pub fn cell(&self) -> Cell {
+        Cell {
+            problem: self.problem.name().to_owned(),
+            dataset: self.dataset.name().to_owned(),
+            dataset_seed: self.dataset_seed,
+            implementation: self.implementation.name().to_owned(),
+            implementation_seed: self.implementation_seed,
+        }
     }
 
     /// The dataset key of the attempt.

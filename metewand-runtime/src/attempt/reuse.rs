@@ -6,9 +6,11 @@
 //! mount point of its view where each attempt's dataset is shown in place of the last. Between attempts every
 //! process of it is stopped. Its result is sealed as a fresh session's is, then copied into the attempt's
 //! `work/result/` while it is stopped and checked to be the sealed inventory: the copy is out of its reach, so no
-//! later write of its counts. A failure of a session that already served an attempt is never the attempt's: the
-//! session is ended and the attempt runs again in a new one.
+//! later write of its counts. A failure while it serves an attempt is that attempt's (the session is ended, and the
+//! record says it was reused): no try is run again unrecorded. A session serves each cell at most once: one whose
+//! next attempt is another repetition of a cell it served is ended, and a new one serves it.
 
+use super::ahead::Ahead;
 use super::run::*;
 use super::*;
 
@@ -30,6 +32,9 @@ pub struct HeldSessions {
     held: Option<Held>,
     /// The evaluator's session held for the next attempt.
     evaluator: Option<Held<crate::session::Evaluator>>,
+    /// Why the next attempt's sessions of each role (as [`role_index`] numbers them) failed to start ahead, where
+    /// they did: said in its log.
+    failed_ahead: [Option<String>; 3],
 }
 
 /// A session kept for the next attempt of its worker, stopped.
@@ -40,6 +45,8 @@ pub(super) struct Held<R: crate::session::SessionRole = crate::session::Implemen
     pub(super) place: store::Staging,
     /// How many attempts it served.
     pub(super) served: u64,
+    /// The cells of those attempts: it serves no cell twice.
+    pub(super) cells: std::collections::BTreeSet<Cell>,
     /// How many of the session's phases were before this attempt's.
     pub(super) since: usize,
     /// How many warm-up cycles it ran before its first attempt.
@@ -68,7 +75,16 @@ impl<R: crate::session::SessionRole> Held<R> {
 impl HeldSessions {
     /// Sessions served as `mode` says.
     pub fn new(mode: rec::SessionMode) -> HeldSessions {
-        HeldSessions { mode, warmup: 0, refused: Vec::new(), kernel: None, ahead_on: None, held: None, evaluator: None }
+        HeldSessions {
+            mode,
+            warmup: 0,
+            refused: Vec::new(),
+            kernel: None,
+            ahead_on: None,
+            held: None,
+            evaluator: None,
+            failed_ahead: Default::default(),
+        }
     }
 
     /// With fresh sessions, has [`AttemptPlan::run_ahead`] start the next attempt's sessions on `cpus` while an
@@ -89,15 +105,23 @@ impl HeldSessions {
         *self.kernel.get_or_insert_with(KernelSupport::probe)
     }
 
-    /// Holds the sessions started ahead for the next attempt, in place of any left from an earlier one.
+    /// Holds the sessions started ahead for the next attempt, in place of any left from an earlier one, and why
+    /// those that failed to start did.
     pub(super) fn hold_ahead(
         &mut self,
-        implementation: Option<Held>,
-        evaluator: Option<Held<crate::session::Evaluator>>,
+        implementation: Ahead<Held>,
+        evaluator: Ahead<Held<crate::session::Evaluator>>,
     ) {
         self.close();
-        self.held = implementation;
-        self.evaluator = evaluator;
+        self.failed_ahead[role_index(Role::Implementation)] = implementation.as_ref().err().cloned().flatten();
+        self.failed_ahead[role_index(Role::ProblemEvaluator)] = evaluator.as_ref().err().cloned().flatten();
+        self.held = implementation.ok();
+        self.evaluator = evaluator.ok();
+    }
+
+    /// Why the next attempt's sessions failed to start ahead, by role, where they did; taken by that attempt.
+    pub(super) fn failed_ahead(&mut self) -> [Option<String>; 3] {
+        std::mem::take(&mut self.failed_ahead)
     }
 
     /// Has each new reused session run `cycles` discarded prepare, execute and reset cycles on its first attempt's
@@ -120,6 +144,12 @@ impl HeldSessions {
         self.held.as_ref().map(|held| &held.worker)
     }
 
+    /// Whether the session held now (if any) would serve an attempt of `cell` itself, rather than be ended for a new
+    /// one because it served the cell already: what a caller choosing among attempts prefers.
+    pub fn serves_anew(&self, cell: &Cell) -> bool {
+        self.held.as_ref().is_none_or(|held| !held.cells.contains(cell))
+    }
+
     /// How sessions are served.
     pub fn mode(&self) -> rec::SessionMode {
         self.mode
@@ -133,6 +163,7 @@ impl HeldSessions {
         if let Some(held) = self.evaluator.take() {
             held.end();
         }
+        self.failed_ahead = Default::default();
     }
 
     /// What an attempt is lent: with reused sessions, the sessions held (and the rule to keep new ones); with fresh
@@ -307,6 +338,7 @@ impl Run<'_, '_> {
                         worker: worker.clone(),
                         place,
                         served: 0,
+                        cells: Default::default(),
                         since: 0,
                         warmup: cycles,
                         skip,
@@ -402,16 +434,17 @@ impl Run<'_, '_> {
         }
     }
 
-    /// After `role`'s reused session failed in this attempt (and was ended): says so in the attempt's log of the
-    /// role, which the next session appends to, and removes the places made for the ended one (`TMPDIR`, output).
-    pub(super) fn clear_for_new_session(&mut self, role: Role, failure: &Failure) -> Result<(), Failure> {
+    /// After the evaluator's reused session failed to judge this attempt (and was ended): says so in the attempt's
+    /// evaluator log, which the next session appends to, and removes the places made for the ended one. Only the
+    /// evaluator is given a new session: an implementation's failure is its attempt's, whichever session served it.
+    pub(super) fn clear_for_new_evaluator(&mut self, failure: &Failure) -> Result<(), Failure> {
+        let role = Role::ProblemEvaluator;
         let index = role_index(role);
         let log = self.folder.join(LOG_PATHS[index]);
-        let again = match role {
-            Role::ProblemEvaluator => "the attempt is judged again by a new session",
-            _ => "the attempt runs again in a new session",
-        };
-        let note = format!("[metewand: the reused session failed ({}); {again}]\n", failure.message);
+        let note = format!(
+            "[metewand: the reused evaluator session failed ({}); the attempt is judged again by a new session]\n",
+            failure.message
+        );
         if let Ok(mut file) = crate::session::append_log(&log) {
             let _ = io::Write::write_all(&mut file, note.as_bytes());
         }
@@ -419,11 +452,12 @@ impl Run<'_, '_> {
         self.remove_session_folders(role).map_err(|error| Failure::executor("ending a reused session", error))
     }
 
-    /// The session held for `worker`, if one is and it still runs; a held session of another worker (or one that
-    /// died while held) is ended.
+    /// The session held for `worker`, if one is, still runs and has not served this attempt's cell (another
+    /// repetition of it); a held session of another worker, one that died while held, or one that served the cell
+    /// is ended.
     pub(super) fn held_for(&mut self, worker: &WorkerId) -> Option<Held> {
         let held = self.reuse.as_mut()?.held.take()?;
-        if &held.worker == worker && held.session.is_running() {
+        if &held.worker == worker && held.session.is_running() && !held.cells.contains(&self.plan.cell()) {
             return Some(held);
         }
         held.end();
@@ -514,6 +548,7 @@ impl Run<'_, '_> {
             Ok(result) if held.ahead.is_some() => self.end_ahead(held).map(|()| result),
             Ok(result) => {
                 held.served += 1;
+                held.cells.insert(self.plan.cell());
                 if let Some(reuse) = self.reuse.as_mut() {
                     reuse.held = Some(held);
                 }

@@ -167,6 +167,9 @@ pub(super) struct Run<'p, 'r> {
     /// By role, whether its log is already there, written by a reused session this attempt ended: the next
     /// session appends to it.
     pub(super) log_continues: [bool; 3],
+    /// Why this attempt's sessions of each role failed to start ahead (see `ahead.rs`), where they did: said atop
+    /// its log of the role when the attempt starts its own.
+    pub(super) failed_ahead: [Option<String>; 3],
     /// Told when the implementation's timed requests are over (answered and sealed, or failed), or dropped with
     /// the attempt: the next attempt's workers start then (see `ahead.rs`).
     pub(super) timed_over: Option<std::sync::mpsc::Sender<()>>,
@@ -216,6 +219,7 @@ impl<'p, 'r> Run<'p, 'r> {
             logs: [false; 3],
             reuse: None,
             log_continues: [false; 3],
+            failed_ahead: Default::default(),
             timed_over: None,
             checkpoints: Vec::new(),
         }
@@ -322,7 +326,24 @@ impl<'p, 'r> Run<'p, 'r> {
                 return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
             }
         }
-        let continues = self.log_continues[role_index(role)];
+        let index = role_index(role);
+        if let Some(why) = self.failed_ahead[index].take() {
+            // The failed try is this attempt's to show: its log begins with it, and the new session appends.
+            let note = format!(
+                "[metewand: the {role} worker started ahead for this attempt failed ({why}); the attempt started its own]\n"
+            );
+            let name = format!("{role}.log");
+            let mut file = logs.create_file(&name).map_err(|error| self.unexpected(error))?;
+            io::Write::write_all(&mut file, note.as_bytes()).map_err(|source| {
+                Failure::executor(
+                    "preparing a session",
+                    FsError::Io { action: "write", path: logs.join(&name), source },
+                )
+            })?;
+            self.log_continues[index] = true;
+            self.logs[index] = true;
+        }
+        let continues = self.log_continues[index];
         let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) }
             .and_then(|()| work.create_dir(&format!("tmp-{role}")));
         let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
@@ -564,9 +585,9 @@ impl<'p, 'r> Run<'p, 'r> {
         })
     }
 
-    /// The implementation's part in the session serving it. A session that already served an attempt and fails in
-    /// this one (but for a cancellation) is ended and the attempt runs again in a new session: what it recorded of
-    /// the failed one is dropped, so that a reused session's failure is never an attempt's.
+    /// The implementation's part in the session serving it. A failure is the attempt's whichever session served
+    /// it, a reused one as a fresh one (DESIGN §24: every try is recorded, none run again): its record's `session`
+    /// says which, and how many attempts that session served before.
     fn serving_session(
         &mut self,
         serving: Serving,
@@ -582,21 +603,7 @@ impl<'p, 'r> Run<'p, 'r> {
             }
             Serving::Held(held) => *held,
         };
-        let reused = held.served > 0;
-        let phases = self.phases.len();
-        match self.held_session(held, prepare, tmpdir) {
-            Err(failure) if reused && failure.kind != FailureKind::Cancelled => {
-                self.phases.truncate(phases);
-                self.result = None;
-                self.clear_for_new_session(Role::Implementation, &failure)?;
-                let worker = self.plan.worker(self.plan.implementation.worker());
-                let (start, tmpdir) = self.implementation_start(worker, result_dir)?;
-                let prepare = self.prepare_params(start.dataset_dir())?;
-                let serving = self.serve(start, worker.identity(), &prepare)?;
-                self.serving_session(serving, prepare, execute, result_dir, tmpdir)
-            }
-            ran => ran,
-        }
+        self.held_session(held, prepare, tmpdir)
     }
 
     /// The implementation's timed requests, `prepare` then `execute` under its budget, and the seal: the result is
