@@ -29,7 +29,8 @@ enum FormatArg {
     about = "compare two campaign folders cell by cell: ratio of median execute times, Mann-Whitney U, verdicts",
     long_about = LONG_ABOUT,
     after_help = "exit statuses: 0 compared, 1 with --fail-on-regression: a cell is significantly worse than the \
-                  factor, 2 usage (--fail-on-regression where no cell's sample sizes can be significant),\na folder that \
+                  factor, 2 usage (--fail-on-regression where no cell's sample sizes can be significant, or where one side's \
+                  times are reused sessions' and the other's fresh ones'),\na folder that \
                   is not a campaign folder or has no records or an invalid record, or an I/O error"
 )]
 pub(crate) struct Args {
@@ -65,6 +66,12 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             "compare: no cell is in both campaigns ({} only in A, {} only in B), so there is nothing to compare; \
              compare two runs of the same benchmark (the same problem, dataset, implementation and seeds)",
             comparison.only_a, comparison.only_b
+        )));
+    }
+    if let (true, Some((sessions_a, sessions_b))) = (args.fail_on_regression, comparison.sessions_differ()) {
+        return Err(Failure::Usage(format!(
+            "compare: --fail-on-regression compares like with like, but A's times are {sessions_a} and B's \
+             {sessions_b}; run both campaigns with the same --sessions"
         )));
     }
     if args.fail_on_regression && !comparison.can_conclude() {

@@ -133,6 +133,9 @@ pub struct Comparison {
     pub by_verdict: BTreeMap<String, usize>,
     /// What makes the two less comparable.
     pub warnings: Vec<String>,
+    /// How each side's sessions served its records, where they differ ([`Comparison::sessions_differ`]).
+    #[serde(skip)]
+    pub sessions_differ: Option<(&'static str, &'static str)>,
 }
 
 /// (problem, dataset, dataset seed, implementation, implementation seed) by name.
@@ -220,6 +223,7 @@ impl Comparison {
             only_b,
             by_verdict,
             warnings,
+            sessions_differ: sessions_differ(a, b),
         }
     }
 
@@ -237,6 +241,12 @@ impl Comparison {
     /// Whether some cell's samples are large enough to be significant.
     pub fn can_conclude(&self) -> bool {
         self.smallest_p() < self.alpha
+    }
+
+    /// Where the two sides' implementation sessions served their records differently (fresh against reused), how
+    /// each did: their times are not alike, so a regression between them means nothing.
+    pub fn sessions_differ(&self) -> Option<(&'static str, &'static str)> {
+        self.sessions_differ
     }
 
     /// The comparison as Markdown: warnings, the summary, then one row per matched cell.
@@ -354,12 +364,33 @@ fn compare_cell(key: &CellKey<'_>, sample_a: &[f64], sample_b: &[f64], factor: f
     }
 }
 
+/// How each side's implementation sessions served its records, where the two differ: `fresh sessions'`,
+/// `reused sessions'` or `fresh and reused sessions'`.
+pub(crate) fn sessions_differ(a: &Records, b: &Records) -> Option<(&'static str, &'static str)> {
+    let modes = |records: &Records| {
+        let reused: std::collections::BTreeSet<bool> = records.recorded().map(|(_, record)| record.reused).collect();
+        match (reused.contains(&false), reused.contains(&true)) {
+            (_, false) => "fresh sessions'",
+            (false, true) => "reused sessions'",
+            (true, true) => "fresh and reused sessions'",
+        }
+    };
+    let (sessions_a, sessions_b) = (modes(a), modes(b));
+    (sessions_a != sessions_b).then_some((sessions_a, sessions_b))
+}
+
 /// What differs between the two folders' environments and identities.
 fn warnings(a: &Records, b: &Records) -> Vec<String> {
     let mut warnings = Vec::new();
     let (fa, fb) = (&a.folders[0], &b.folders[0]);
     if fa.repository != fb.repository {
         warnings.push(format!("the repositories differ: A is {}, B is {}", fa.repository, fb.repository));
+    }
+    if let Some((sessions_a, sessions_b)) = sessions_differ(a, b) {
+        warnings.push(format!(
+            "the sessions differ: A's times are {sessions_a}, B's {sessions_b} (a reused session pays no start-up and \
+             may keep state between the attempts it serves, so its times are not a fresh one's)"
+        ));
     }
     let describe = |records: &Records| -> BTreeMap<&'static str, Vec<String>> {
         let mut fields: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();

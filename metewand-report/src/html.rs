@@ -129,7 +129,7 @@ fn status(out: &mut String, report: &Report) {
 
 fn plan(out: &mut String, report: &Report) {
     out.push_str("<section id=\"plan\">\n<h2>Plan against done</h2>\n");
-    let mut headers: Vec<String> = ["folder", "campaign", "planned", "done"].map(str::to_owned).to_vec();
+    let mut headers: Vec<String> = ["folder", "campaign", "sessions", "planned", "done"].map(str::to_owned).to_vec();
     headers.extend(OUTCOMES.map(str::to_owned));
     headers.extend(["never started", "unfinished", "missing"].map(str::to_owned));
     let rows: Vec<Vec<String>> = report
@@ -139,6 +139,7 @@ fn plan(out: &mut String, report: &Report) {
             let mut row = vec![
                 format!("<a href=\"{}\">{}</a>", url_path(&campaign.link), escape(&campaign.folder)),
                 escape(&campaign.name),
+                escape(&campaign.sessions()),
                 campaign.planned.to_string(),
                 campaign.done.to_string(),
             ];
@@ -147,7 +148,7 @@ fn plan(out: &mut String, report: &Report) {
             row
         })
         .collect();
-    folded_table(out, &headers, &rows, 2, &["planned", "done", "reached", "missing"]);
+    folded_table(out, &headers, &rows, 3, &["planned", "done", "reached", "missing"]);
     out.push_str("</section>\n");
 }
 

@@ -37,12 +37,25 @@ pub struct CampaignSummary {
     pub unfinished: usize,
     /// Cancelled attempts (run again by a resume).
     pub cancelled: usize,
+    /// Records whose implementation's session served earlier attempts too (`--sessions reuse`): their times are
+    /// reused sessions', which pay no start-up and may keep state between attempts.
+    pub reused: usize,
 }
 
 impl CampaignSummary {
     /// Planned attempts without a terminal record.
     pub fn missing(&self) -> usize {
         self.planned - self.done
+    }
+
+    /// How the records' implementation sessions served them: `fresh`, `reused`, or both with their counts.
+    pub fn sessions(&self) -> String {
+        let recorded: usize = self.by_outcome.values().sum();
+        match (self.reused, recorded - self.reused) {
+            (0, _) => "fresh".to_owned(),
+            (_, 0) => "reused".to_owned(),
+            (reused, fresh) => format!("{fresh} fresh, {reused} reused"),
+        }
     }
 }
 
@@ -190,12 +203,14 @@ impl Report {
                 never_started: folder.never_started,
                 unfinished: folder.unfinished,
                 cancelled: 0,
+                reused: 0,
             })
             .collect();
         let mut failures: BTreeMap<(String, String, String), Vec<FailedAttempt>> = BTreeMap::new();
         for (attempt, record) in records.recorded() {
             let summary = &mut campaigns[attempt.folder as usize];
             *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
+            summary.reused += usize::from(record.reused);
             if record.terminal() {
                 summary.done += 1;
             } else {
@@ -378,18 +393,29 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             times,
         }
     });
-    // A failure of the benchmark's own workers (its materializer, its evaluator) says nothing of the
-    // implementations: an instance where one happened is left out of the profile, where it would count as
-    // infinitely slow for whichever implementation met it.
-    let benchmark_failed = |attempt: &&&Attempt| {
+    // A failure of the benchmark's own workers says nothing of the implementations: an instance whose dataset could
+    // not be made, or whose evaluator judged no attempt there, is left out of the profile, where it would count as
+    // infinitely slow for whichever implementation met it. An evaluator that failed on some implementations' results
+    // but judged others' there was broken by those results: those implementations did not solve the instance (their
+    // time is infinite), and it stays in every profile (DESIGN §24).
+    let failed_role = |attempt: &Attempt| {
         let failure = attempt.record.as_ref().and_then(|record| record.failure.as_ref());
-        matches!(
-            failure.and_then(|failure| failure.role.as_deref()),
-            Some("dataset_materializer" | "problem_evaluator")
-        )
+        failure.and_then(|failure| failure.role.clone())
     };
-    let excluded: BTreeSet<(u32, u64)> =
-        of_problem.iter().filter(benchmark_failed).map(|attempt| (attempt.dataset, attempt.dataset_seed)).collect();
+    let judged: BTreeSet<(u32, u64)> = of_problem
+        .iter()
+        .filter(|attempt| attempt.record.as_ref().is_some_and(|record| record.verdict.is_some()))
+        .map(|attempt| (attempt.dataset, attempt.dataset_seed))
+        .collect();
+    let excluded: BTreeSet<(u32, u64)> = of_problem
+        .iter()
+        .filter(|attempt| match failed_role(attempt).as_deref() {
+            Some("dataset_materializer") => true,
+            Some("problem_evaluator") => !judged.contains(&(attempt.dataset, attempt.dataset_seed)),
+            _ => false,
+        })
+        .map(|attempt| (attempt.dataset, attempt.dataset_seed))
+        .collect();
     // Instances: (dataset, dataset seed) pairs, in plan order.
     let mut instances: Vec<(u32, u64)> = Vec::new();
     for attempt in &of_problem {

@@ -57,19 +57,20 @@ pub fn markdown(report: &Report) -> String {
             sum(|c| c.cancelled)
         );
     }
-    out.push_str("## Plan against done\n\n| folder | campaign | planned | done |");
+    out.push_str("## Plan against done\n\n| folder | campaign | sessions | planned | done |");
     for outcome in OUTCOMES {
         let _ = write!(out, " {outcome} |");
     }
-    out.push_str(" never started | unfinished | missing |\n|---|---|---|---|");
+    out.push_str(" never started | unfinished | missing |\n|---|---|---|---|---|");
     out.push_str(&"---|".repeat(OUTCOMES.len() + 3));
     out.push('\n');
     for campaign in &report.campaigns {
         let _ = write!(
             out,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             cell(&campaign.folder),
             cell(&campaign.name),
+            cell(&campaign.sessions()),
             campaign.planned,
             campaign.done
         );

@@ -197,3 +197,33 @@ fn compare_of_campaigns_without_a_common_cell_is_refused() {
         assert!(stderr.contains("no cell is in both campaigns (1 only in A, 1 only in B)"), "{stderr}");
     }
 }
+
+/// A campaign served by reused sessions against one served by fresh ones (DESIGN §24): the same cells, B's times a
+/// hundredth of A's (a worker that remembers what it computed). `compare` warns that the sessions differ, and
+/// `--fail-on-regression` refuses to compare them (exit 2, one sentence); each report says how its sessions served.
+#[test]
+fn compare_names_sessions_that_differ_and_will_not_gate_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |time: u64| -> Vec<Planned> {
+        (1..=8).map(|repetition| Planned::new("p", "small", "a").repetition(repetition).time(time)).collect()
+    };
+    let (fresh, reused) = (dir.path().join("fresh"), dir.path().join("reused"));
+    write_campaign(&fresh, &Campaign { sessions: Some("fresh"), ..Campaign::default() }, &plan(400_000_000));
+    write_campaign(&reused, &Campaign { sessions: Some("reuse"), ..Campaign::default() }, &plan(4_000_000));
+    let output = metewand(&args(&["compare", path(&fresh), path(&reused)]));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("the sessions differ: A's times are fresh sessions', B's reused sessions'"), "{stdout}");
+    let gated = metewand(&args(&["compare", path(&fresh), path(&reused), "--fail-on-regression"]));
+    assert_eq!(gated.status.code(), Some(2));
+    let stderr = text(&gated.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("compares like with like, but A's times are fresh sessions' and B's reused"), "{stderr}");
+    let same = metewand(&args(&["compare", path(&reused), path(&reused), "--fail-on-regression"]));
+    assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
+    for (folder, sessions) in [(&fresh, "fresh"), (&reused, "reused")] {
+        let markdown = text(&metewand(&args(&["report", path(folder), "--format", "markdown"])).stdout);
+        assert!(markdown.contains("| folder | campaign | sessions | planned | done |"), "{markdown}");
+        assert!(markdown.contains(&format!(" | {sessions} | 8 | 8 |")), "{sessions}:\n{markdown}");
+    }
+}

@@ -686,3 +686,26 @@ fn streamed_attempts_are_plotted_against_time_and_ranked_by_their_time_to_reache
     let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
     assert!(json["problems"][0].get("curves").is_none());
 }
+
+/// An evaluator that failed on one implementation's result but judged another's on the same instance was broken by
+/// that result (DESIGN §24): the instance stays in every profile, and the implementation whose result broke it did
+/// not solve it. Only an instance no attempt was judged on is the benchmark's failure, left out (see above).
+#[test]
+fn an_evaluator_broken_by_one_result_keeps_the_instance_and_that_implementation_did_not_solve_it() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let attempts = [
+        Planned::new("p", "small", "good"),
+        Planned::new("p", "small", "breaks"),
+        Planned::new("p", "tall", "good"),
+        Planned::new("p", "tall", "breaks").state(State::EvaluatorFailed),
+    ];
+    write_campaign(&folder, &Campaign::default(), &attempts);
+    let records = Records::read(std::slice::from_ref(&folder)).unwrap();
+    let report = Report::new(&records, Some(dir.path()));
+    let profile = &report.problems[0].profile;
+    assert_eq!(profile.instances, 2, "tall stays: the evaluator judged good's result there");
+    let series = |name: &str| profile.series.iter().find(|series| series.implementation == name).unwrap();
+    assert_eq!(series("good").rho(f64::MAX), 1.0);
+    assert_eq!(series("breaks").rho(f64::MAX), 0.5, "not solved where its result broke the evaluator");
+}
