@@ -104,3 +104,31 @@ def test_one_judge_across_datasets_says_what_a_fresh_judge_says(
             for number, (data, result) in enumerate(cases)
         ]
     assert reused == fresh
+
+
+@pytest.mark.parametrize(
+    ("broken", "why"),
+    [
+        ("not json {", "not JSON"),
+        ('{"y": [1.0]}', "not a vector"),
+        ('[1.0, 2.0]', "not a vector"),
+        ('{"x": [true, false, true, false, true]}', "not a vector"),
+        (b"\xff\xfe", "not JSON"),
+    ],
+)
+def test_a_result_the_judge_cannot_read_is_invalid_not_the_judges_failure(
+    workers: dict[str, ModuleType], tmp_path: Path, broken: str | bytes, why: str
+) -> None:
+    data = dataset(workers, tmp_path / "data", rows=30, seed=1)
+    result = answer(workers, data, tmp_path / "result", 1.0)
+    solution = result / "solution.json"
+    if isinstance(broken, bytes):
+        solution.write_bytes(broken)
+    else:
+        solution.write_text(broken)
+    with WorkerClient.in_process(workers["judge"].Judge) as client:
+        assert isinstance(client.hello(), HelloResponse)
+        verdict, metrics = judged(client, data, result, tmp_path / "metrics.json")
+    # The judge reads the file as a fresh evaluation does (its manifest's digest is not checked in process).
+    assert verdict == "invalid", why
+    assert metrics == {"objective": 0.0, "optimum": 0.0, "relative_gap": 0.0, "residual": 0.0}

@@ -775,6 +775,48 @@ def test_require_gives_the_path_of_a_declared_file(result: Path) -> None:
         artifact.require("missing.txt")
 
 
+def test_field_gives_a_data_member_of_its_type_or_an_invalid_result(result: Path) -> None:
+    artifact = metewand.read_result(result)
+    assert artifact.field("answer", int) == 42
+    assert artifact.field("answer") == 42
+    assert artifact.field("answer", (int, float)) == 42
+    with pytest.raises(metewand.InvalidResult, match="its data has no member 'solution'"):
+        artifact.field("solution", str)
+    with pytest.raises(metewand.InvalidResult, match="is int, not str"):
+        artifact.field("answer", str)
+
+
+def test_a_boolean_is_never_taken_for_a_number(tmp_path: Path) -> None:
+    directory = tmp_path / "boolean"
+    directory.mkdir()
+    metewand.write_result_manifest(directory, {"answer": True})
+    artifact = metewand.read_result(directory)
+    with pytest.raises(metewand.InvalidResult, match="is bool, not int or float"):
+        artifact.field("answer", (int, float))
+    assert artifact.field("answer", bool) is True
+
+
+@pytest.mark.parametrize(
+    ("contents", "expected"),
+    [(b'{"x": [1, 2]}', {"x": [1, 2]}), (b"not json", None), (b"\xff\xfe", None), (b"", None)],
+)
+def test_json_parses_a_declared_file_or_raises_an_invalid_result(
+    tmp_path: Path, contents: bytes, expected: Any
+) -> None:
+    directory = tmp_path / "json"
+    directory.mkdir()
+    (directory / "solution.json").write_bytes(contents)
+    metewand.write_result_manifest(directory, {"solution": "solution.json"})
+    artifact = metewand.read_result(directory)
+    if expected is None:
+        with pytest.raises(metewand.InvalidResult, match="its file 'solution.json' is not JSON"):
+            artifact.json("solution.json")
+    else:
+        assert artifact.json("solution.json") == expected
+    with pytest.raises(metewand.InvalidResult, match="it has no file 'other.json'"):
+        artifact.json("other.json")
+
+
 def test_evaluate_with_an_unreadable_result_is_an_invalid_request(
     tmp_path: Path, dataset: Path
 ) -> None:

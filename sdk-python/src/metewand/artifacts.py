@@ -526,6 +526,45 @@ class Artifact:
             raise InvalidResult(f"it has no file {relative!r} (it declares: {declared})")
         return self.dir / relative
 
+    def field(self, key: str, kind: type | tuple[type, ...] = object) -> Any:
+        """The data's member ``key``, which must be there and an instance of ``kind`` (``bool`` is
+        never taken for a number).
+
+        For an evaluator reading a result: a missing member or one of another type raises
+        ``InvalidResult``, so the result is judged ``invalid`` (the implementation's fault) rather
+        than the evaluator failing::
+
+            solution = result.json(result.field("solution", str))
+        """
+        from .errors import InvalidResult
+
+        if key not in self.data:
+            raise InvalidResult(f"its data has no member {key!r}")
+        value = self.data[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        numbers = any(issubclass(candidate, (int, float)) for candidate in kinds)
+        if not isinstance(value, kinds) or (numbers and isinstance(value, bool) and bool not in kinds):
+            names = " or ".join(candidate.__name__ for candidate in kinds)
+            raise InvalidResult(f"its data's member {key!r} is {type(value).__name__}, not {names}")
+        return value
+
+    def json(self, name: str | os.PathLike[str]) -> Any:
+        """The parsed JSON of the file ``name``, which the manifest must declare (``require``).
+
+        For an evaluator reading a result: a file that is missing, not UTF-8 or not JSON raises
+        ``InvalidResult`` (the result is judged ``invalid``), never an error of the evaluator.
+        """
+        import json
+
+        from .errors import InvalidResult
+
+        path = self.require(name)
+        try:
+            with open(path, encoding="utf-8") as file:
+                return json.load(file)
+        except (UnicodeDecodeError, ValueError, RecursionError) as bad:
+            raise InvalidResult(f"its file {str(name)!r} is not JSON: {bad}") from None
+
     def open(self, name: str | os.PathLike[str], mode: str = "r", **kwargs: Any) -> IO[Any]:
         """Opens the file ``name`` in the artifact, as ``open`` would; text is UTF-8 by default."""
         if "b" not in mode:

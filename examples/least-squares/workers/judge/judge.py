@@ -1,14 +1,15 @@
 """The problem evaluator: recomputes the answer's objective, solves for the optimum, and compares them.
 
 The verdict is "reached" when the relative gap to the optimum is within the problem's tolerance, "not_reached"
-when it is not, and "invalid" when the result is not a vector of the right length. The metrics also carry the
+when it is not, and "invalid" when the result is not a vector of the right length: a solution file that is not
+JSON, a data member that is missing or of another type, raise InvalidResult through the SDK's helpers, so a result
+that cannot be read is the implementation's fault, never the judge's failure. The metrics also carry the
 residual |(A^T A + lambda I) x - A^T b| of the answer, computed here rather than taken from the implementation.
 
 The optimum depends only on the dataset and lambda, so a judge that serves several attempts (reused sessions)
 computes it once per dataset: the reference is kept under the dataset's file digests, which Metewand verified.
 """
 
-import json
 import math
 
 import metewand
@@ -30,15 +31,20 @@ class Judge(metewand.Evaluator):
             gram, rhs = ridge.normal_equations(a, b, lam)
             self.reference = (key, a, b, gram, rhs, ridge.objective(a, b, lam, ridge.cholesky_solve(gram, rhs)))
         _, a, b, gram, rhs, optimum = self.reference
-        with result.open(result.data["solution"]) as file:
-            x = json.load(file).get("x")
-        if not (isinstance(x, list) and len(x) == len(a[0]) and all(isinstance(v, (int, float)) for v in x)):
-            return "invalid", {"objective": 0.0, "optimum": 0.0, "relative_gap": 0.0, "residual": 0.0}
+        solution = result.json(result.field("solution", str))
+        x = solution.get("x") if isinstance(solution, dict) else None
+        numbers = isinstance(x, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x)
+        if not (numbers and len(x) == len(a[0])):
+            raise metewand.InvalidResult("the solution is not a vector of the system's size")
         value = ridge.objective(a, b, lam, x)
         gap = (value - optimum) / max(optimum, math.ulp(1.0))
         verdict = "reached" if gap <= tolerance else "not_reached"
         residual = ridge.residual_norm(gram, rhs, x)
         return verdict, {"objective": value, "optimum": optimum, "relative_gap": gap, "residual": residual}
+
+
+    def invalid_metrics(self, problem, reason):
+        return {"objective": 0.0, "optimum": 0.0, "relative_gap": 0.0, "residual": 0.0}
 
 
 if __name__ == "__main__":
