@@ -7,14 +7,15 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
-use metewand_runtime::attempt::{DatasetMaterialization, RECORD_FILE};
+use metewand_runtime::attempt::DatasetMaterialization;
 use metewand_runtime::document::read_document;
-use metewand_runtime::files::{Dir, FsError};
+use metewand_runtime::files::Dir;
 use metewand_runtime::identity::AttemptId;
 use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::environment::Environment;
+pub use crate::own::{Found, read_attempt};
+pub(crate) use crate::own::{fs_io, open_own};
 use crate::plan::CampaignPlan;
 
 /// The plan file in a campaign folder.
@@ -122,16 +123,6 @@ pub(crate) fn parse_own<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<
     serde_json::from_slice(bytes).map_err(|error| error.to_string())
 }
 
-/// Opens one of the folder's own files for reading without following a link or blocking on a FIFO: only a
-/// regular file is read, `Ok(None)` when nothing (or no folder) is there.
-pub(crate) fn open_own(dir: &Path, name: &str) -> Result<Option<File>, FsError> {
-    match Dir::open(dir) {
-        Ok(dir) => dir.open_file(name),
-        Err(FsError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    }
-}
-
 /// Writes `bytes` to `folder/name` atomically: a temporary file, fsync, rename.
 pub fn write_atomically(
     folder: &Path,
@@ -155,14 +146,6 @@ pub fn write_atomically(
         let _ = dir.remove_file(&temporary);
     }
     result
-}
-
-/// The system's error of a failed file operation, or one saying what was in the way.
-pub(crate) fn fs_io(error: FsError) -> io::Error {
-    match error {
-        FsError::Io { source, .. } => source,
-        unexpected @ FsError::Unexpected { .. } => io::Error::other(unexpected.to_string()),
-    }
 }
 
 /// A campaign folder this run holds the lock of.
@@ -303,39 +286,6 @@ fn open_lock(path: &Path) -> Result<(File, PathBuf), FolderError> {
     Ok((lock, lock_path))
 }
 
-/// What an attempt's folder holds: its record (`R`), read whole or as its index entry.
-#[derive(Debug)]
-pub enum Found<R = Box<AttemptRecord>> {
-    /// No folder.
-    Missing,
-    /// A folder without `attempt.json`: an attempt that was interrupted before its record.
-    Unfinished,
-    /// A record that fails its schema or names another attempt.
-    Invalid(String),
-    /// A valid record of this attempt.
-    Record(R),
-}
-
-impl Found {
-    /// The outcome, for a valid record.
-    pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Found::Record(record) => Some(record.outcome),
-            _ => None,
-        }
-    }
-}
-
-impl Found<Box<crate::index::IndexEntry>> {
-    /// The outcome, for a valid record.
-    pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Found::Record(entry) => Some(entry.outcome),
-            _ => None,
-        }
-    }
-}
-
 /// The bytes of `campaign.json` in `folder`, read without following a link or blocking (it is not bounded like
 /// other documents: a plan of a million attempts is larger).
 pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
@@ -350,45 +300,6 @@ pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes).map_err(io_error("read", &path))?;
     Ok(bytes)
-}
-
-/// Reads `attempts/<id>/attempt.json` of a campaign folder, checked against the schema (through the generated
-/// types) and against the id it is filed under.
-pub fn read_attempt(folder: &Path, id: &str) -> Found {
-    match read_record_bytes(&folder.join("attempts").join(id)) {
-        Ok(bytes) => parse_record(&bytes, id),
-        Err(found) => found,
-    }
-}
-
-/// The bytes of `attempt.json` in the attempt folder `dir`, read without following a link or blocking; what the
-/// folder holds instead when there is no record to read.
-pub(crate) fn read_record_bytes<R>(dir: &Path) -> Result<Vec<u8>, Found<R>> {
-    match open_own(dir, RECORD_FILE) {
-        Ok(Some(mut file)) => {
-            read_document(&mut file).map_err(|error| Found::Invalid(format!("cannot be read: {error}")))
-        }
-        Ok(None) => Err(absent(dir)),
-        Err(error) => Err(Found::Invalid(format!("cannot be read: {error}"))),
-    }
-}
-
-/// What the attempt folder `dir` holds when it has no `attempt.json`: an unfinished attempt, or no folder at all.
-pub(crate) fn absent<R>(dir: &Path) -> Found<R> {
-    if fs::symlink_metadata(dir).is_ok() { Found::Unfinished } else { Found::Missing }
-}
-
-/// A record's bytes checked against the schema and against the id `id` it is filed under.
-pub(crate) fn parse_record(bytes: &[u8], id: &str) -> Found {
-    let record: AttemptRecord = match serde_json::from_slice(bytes) {
-        Ok(record) => record,
-        Err(error) => return Found::Invalid(format!("fails the attempt-record schema: {error}")),
-    };
-    match &record.campaign {
-        Some(campaign) if campaign.attempt_id.as_str() == id => Found::Record(Box::new(record)),
-        Some(campaign) => Found::Invalid(format!("names attempt {}, not {id}", campaign.attempt_id.as_str())),
-        None => Found::Invalid("has no campaign field: it was not written by a campaign".to_owned()),
-    }
 }
 
 /// Reads `datasets/<key>.json`, if present and readable.

@@ -33,7 +33,7 @@ use metewand_runtime::files::Dir;
 use metewand_runtime::protocol::strict::SafeUint;
 use serde::Deserialize;
 
-use crate::folder::{Found, absent, fs_io, parse_record, read_record_bytes};
+use crate::own::{Found, absent, fs_io, parse_record, read_record_bytes};
 use crate::parallel::threads;
 
 /// One line of an index part: what readers need of one record.
@@ -662,5 +662,15 @@ fn look(
         Found::Missing => (Found::Missing, None, false),
         Found::Unfinished => (Found::Unfinished, None, false),
         Found::Invalid(reason) => (Found::Invalid(reason), None, false),
+    }
+}
+
+impl Found<Box<IndexEntry>> {
+    /// The outcome, for a valid record.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Found::Record(entry) => Some(entry.outcome),
+            _ => None,
+        }
     }
 }

@@ -59,6 +59,7 @@ pub mod environment;
 pub mod export;
 pub mod folder;
 pub mod index;
+mod own;
 pub mod parallel;
 pub mod plan;
 pub mod runner;

@@ -1,6 +1,7 @@
 //! `metewand doctor`: what this machine's kernel offers for confining workers.
 
-use metewand_runtime::cpus::{CpusBinding, binding_of_chosen_cpus};
+use metewand_runtime::cpus::CpusBinding;
+use metewand_runtime::session::binding_of_chosen_cpus;
 use metewand_runtime::session::{
     CapabilityConfinement, Confinement, IpcConfinement, KernelSupport, LimitMechanism, LimitReport, Limits,
     MountConfinement, NetworkConfinement, ProcessConfinement, SyscallFilter, WORKER_USER_VAR, delegated_cgroup,

@@ -73,21 +73,19 @@
 #![deny(unsafe_code)]
 
 pub mod attempt;
-pub mod catalog;
 pub mod conformance;
-pub mod cpus;
-mod diagnostic;
-pub mod document;
 pub mod exit;
-pub mod files;
-pub mod identity;
 pub mod preflight;
-pub mod repository;
 pub mod scaffold;
-pub mod session;
-pub mod validate;
 
+pub use metewand_files as files;
+pub use metewand_files::document;
 pub use metewand_protocol as protocol;
+pub use metewand_repository as repository;
+use metewand_repository::diagnostic;
+pub use metewand_repository::{catalog, identity, validate};
+pub use metewand_session as session;
+pub use metewand_session::cpus;
 
 pub use catalog::SchemaCatalog;
 pub use files::{RelativePath, Sha256Digest};

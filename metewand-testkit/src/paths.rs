@@ -22,7 +22,7 @@ pub fn sdk_src() -> PathBuf {
 
 /// The runtime's checked-in golden benchmark repository, whose identities are pinned.
 pub fn golden() -> PathBuf {
-    workspace().join("metewand-runtime/tests/it/fixtures/golden")
+    workspace().join("metewand-repository/tests/it/fixtures/golden")
 }
 
 /// Copies a tree of folders and regular files (a fixture repository) into `to`.

@@ -90,7 +90,7 @@ mod tests {
         let missing = members_missing_from_readme(&members, &read("README.md"));
         assert!(missing.is_empty(), "members without a row in the README's table of folders: {missing:?}");
         let files = module_files(&root, &members);
-        assert!(files.contains(&"metewand-runtime/src/cpus.rs".to_owned()), "{files:?}");
+        assert!(files.contains(&"metewand-session/src/cpus.rs".to_owned()), "{files:?}");
         let missing = modules_missing_from_map(&files, &read("ARCHITECTURE.md"));
         assert!(missing.is_empty(), "modules ARCHITECTURE.md's code map does not name: {missing:?}");
         let texts: Vec<(String, String)> = files.iter().map(|file| (file.clone(), read(file))).collect();

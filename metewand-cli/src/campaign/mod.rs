@@ -10,9 +10,10 @@ use metewand_protocol::common::WorkerId;
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{RunOptions, confinement_shortfalls};
-use metewand_runtime::cpus::{CpusBinding, SlotPlan, binding_of_chosen_cpus};
+use metewand_runtime::cpus::{CpusBinding, SlotPlan};
 use metewand_runtime::preflight;
 use metewand_runtime::repository::Seeds;
+use metewand_runtime::session::binding_of_chosen_cpus;
 use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
 use crate::{Failure, parse_seed, say};

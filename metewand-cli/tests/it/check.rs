@@ -11,7 +11,7 @@ fn prints_every_identity() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let stdout = String::from_utf8(output.stdout).unwrap();
-    // The golden values, pinned in metewand-runtime/tests/it/identity.rs.
+    // The golden values, pinned in metewand-repository/tests/it/identity.rs.
     assert_eq!(
         stdout,
         "source exact-solver sha256:3c9ce14a1fcbfde4d07e8f8ea48e2c0a70ac9a9674980df091968be4de51095e

@@ -1,0 +1,242 @@
+//! Identities, exactly as docs/decisions.md's Identities section lists their preimages: each one is SHA-256 over the canonical JSON (RFC 8785)
+//! of a fixed preimage, so any implementation that builds the same preimage gets the same identity.
+//!
+//! - **Source tree digest** `sha256:<hex>` over `[{"executable","path","sha256","size"}, ...]`, sorted by the UTF-8
+//!   bytes of the path.
+//! - **Resolved worker identity** `mw1-resolved-worker-<hex>` over
+//!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion),
+//!   `"network": true` added only for a worker that declares it, `"syscalls"` (the groups it declared, by name, in
+//!   name order) only for a worker that declares some, and `"include"` (each include folder as declared mapped to
+//!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity).
+//! - **Problem contract id** `mw1-problem-contract-<hex>` over
+//!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
+//! - **Dataset key** `<hex>` over
+//!   `{"materializer", "output_schema", "parameters", "parameters_schema", "schemas", "seed"}`.
+//! - **Attempt id** `mw1-attempt-<hex>` (a campaign's attempts) over
+//!   `{"contract_id", "dataset_key", "implementation", "implementation_parameters", "implementation_seed",
+//!   "problem_parameters", "repetition"}`, with `implementation` the implementation's resolved worker identity and
+//!   `repetition` counted from 1.
+//!
+//! `schemas` maps the id of every named schema, and of every schema reachable from them through `$ref`, to its
+//! document.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use metewand_protocol::common::Role;
+pub use metewand_protocol::common::{AttemptId, ProblemContractId, Sha256, WorkerId};
+use metewand_protocol::strict::{JsonObject, SafeUint};
+use serde_json::{Value, json};
+
+use crate::files::Sha256Digest;
+
+/// The digest of the canonical JSON of a value.
+fn digest(value: &Value) -> Sha256Digest {
+    Sha256Digest::of(&metewand_protocol::to_canonical_vec(value))
+}
+
+/// One regular file of a source tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The path relative to the source directory, `/`-separated.
+    pub path: String,
+    /// The size in bytes.
+    pub size: u64,
+    /// The contents' digest.
+    pub sha256: Sha256Digest,
+    /// Whether any execute bit (owner, group or other) is set in the file's mode.
+    pub executable: bool,
+}
+
+/// A worker's source directory as hashed: its files in UTF-8 byte order of their paths, and the digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceTree {
+    files: Vec<SourceFile>,
+    digest: Sha256Digest,
+}
+
+impl SourceTree {
+    /// The tree of these files (sorted here, whatever their order).
+    ///
+    /// ```
+    /// use metewand_protocol::Sha256Digest;
+    /// use metewand_repository::identity::{SourceFile, SourceTree};
+    ///
+    /// let file = SourceFile { path: "gen.py".into(), size: 3, sha256: Sha256Digest::of(b"abc"), executable: true };
+    /// let tree = SourceTree::new(vec![file]);
+    /// let preimage =
+    ///     format!(r#"[{{"executable":true,"path":"gen.py","sha256":"{}","size":3}}]"#, Sha256Digest::of(b"abc"));
+    /// assert_eq!(tree.digest(), format!("sha256:{}", Sha256Digest::of(preimage.as_bytes())));
+    /// ```
+    pub fn new(mut files: Vec<SourceFile>) -> SourceTree {
+        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        let records: Vec<Value> = files
+            .iter()
+            .map(|file| {
+                json!({
+                    "executable": file.executable,
+                    "path": file.path,
+                    "sha256": file.sha256.to_string(),
+                    "size": file.size,
+                })
+            })
+            .collect();
+        SourceTree { digest: digest(&Value::Array(records)), files }
+    }
+
+    /// The tree of the files a walk of `directory` found, each hashed with the checked read on at most `threads`
+    /// threads; the error names the first file (in path order) that changed or could not be read.
+    pub fn of_walked(
+        directory: std::os::fd::BorrowedFd<'_>,
+        inventory: &crate::files::walk::Inventory,
+        threads: std::num::NonZeroUsize,
+    ) -> Result<SourceTree, (String, crate::files::FileError)> {
+        use crate::files::read::{FileCheck, ReadControl, hash_all};
+        let paths: Vec<crate::files::RelativePath> = inventory
+            .files
+            .keys()
+            .map(|path| crate::files::RelativePath::new(path).expect("walked paths are relative"))
+            .collect();
+        let checks: Vec<FileCheck<'_>> = paths
+            .iter()
+            .map(|path| FileCheck {
+                path,
+                walked: &inventory.files[path.as_str()],
+                size: None,
+                sha256: None,
+                single_link: false,
+                max_size: None,
+            })
+            .collect();
+        let hashed = hash_all(directory, &checks, threads, ReadControl::default())
+            .map_err(|(index, error)| (paths[index].as_str().to_owned(), error))?;
+        let files = paths
+            .into_iter()
+            .zip(hashed)
+            .map(|(path, hashed)| SourceFile {
+                path: path.as_str().to_owned(),
+                size: hashed.size,
+                sha256: hashed.sha256,
+                executable: hashed.executable,
+            })
+            .collect();
+        Ok(SourceTree::new(files))
+    }
+
+    /// The files, in UTF-8 byte order of their paths.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// The digest as written in identities: `sha256:<hex>`.
+    pub fn digest(&self) -> String {
+        format!("sha256:{}", self.digest)
+    }
+}
+
+/// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store (the schemas' `sha256`).
+pub type DatasetKey = Sha256;
+
+/// An identity as its generated type; every preimage's digest is lowercase hex, so the text always fits.
+fn identity<T: std::str::FromStr>(text: String) -> T
+where
+    T::Err: fmt::Display,
+{
+    text.parse().unwrap_or_else(|error| panic!("{text:?} is not an identity: {error}"))
+}
+
+/// The resolved worker identity of a declared command, environment, network permission and system calls, role,
+/// source tree and include folders (each its path as declared and its tree).
+pub fn worker_identity(
+    command: &[String],
+    env: &BTreeMap<String, String>,
+    (network, syscalls): (bool, crate::protocol::declared::SyscallGroups),
+    role: Role,
+    source: &SourceTree,
+    includes: &[(&str, &SourceTree)],
+) -> WorkerId {
+    let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
+    if network {
+        preimage["network"] = Value::Bool(true);
+    }
+    if !syscalls.is_empty() {
+        preimage["syscalls"] = json!(syscalls.iter().map(|group| group.to_string()).collect::<Vec<_>>());
+    }
+    if !includes.is_empty() {
+        let folders: BTreeMap<&str, String> = includes.iter().map(|(path, tree)| (*path, tree.digest())).collect();
+        preimage["include"] = json!(folders);
+    }
+    identity(format!("mw1-resolved-worker-{}", digest(&preimage)))
+}
+
+/// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named
+/// schemas through `$ref` (see [`SchemaCatalog::closure`](crate::catalog::SchemaCatalog::closure)).
+pub fn problem_contract_id(
+    evaluator: &WorkerId,
+    metric_schema: &str,
+    parameters_schema: Option<&str>,
+    result_schema: &str,
+    schemas: &BTreeMap<String, Value>,
+) -> ProblemContractId {
+    let preimage = json!({
+        "evaluator": evaluator.as_str(),
+        "metric_schema": metric_schema,
+        "parameters_schema": parameters_schema,
+        "result_schema": result_schema,
+        "schemas": schemas,
+    });
+    identity(format!("mw1-problem-contract-{}", digest(&preimage)))
+}
+
+/// The dataset key of a materializer, a dataset definition's schemas and parameters, and a seed; `schemas` is the
+/// closure of the named schemas through `$ref`.
+pub fn dataset_key(
+    materializer: &WorkerId,
+    output_schema: &str,
+    parameters: &JsonObject,
+    parameters_schema: Option<&str>,
+    schemas: &BTreeMap<String, Value>,
+    seed: SafeUint,
+) -> DatasetKey {
+    let preimage = json!({
+        "materializer": materializer.as_str(),
+        "output_schema": output_schema,
+        "parameters": parameters,
+        "parameters_schema": parameters_schema,
+        "schemas": schemas,
+        "seed": seed.get(),
+    });
+    identity(digest(&preimage).to_string())
+}
+
+/// The stable id of a campaign's attempt: one cell (problem contract and parameters, dataset key, implementation
+/// worker and parameters, implementation seed) and its repetition, from 1. The dataset's name, seed and
+/// materializer enter through its key, the problem's evaluator and schemas through its contract id. `profile` is the
+/// most checkpoints of a streamed attempt ([`Problem::profile_for`](crate::Problem::profile_for)).
+#[allow(clippy::too_many_arguments, reason = "each argument is one part of the preimage, named as it is there")]
+pub fn attempt_id(
+    contract_id: &ProblemContractId,
+    problem_parameters: &JsonObject,
+    dataset_key: &DatasetKey,
+    implementation: &WorkerId,
+    implementation_parameters: &JsonObject,
+    implementation_seed: SafeUint,
+    repetition: u64,
+    profile: Option<u64>,
+) -> AttemptId {
+    let mut preimage = json!({
+        "contract_id": contract_id.as_str(),
+        "dataset_key": dataset_key.as_str(),
+        "implementation": implementation.as_str(),
+        "implementation_parameters": implementation_parameters,
+        "implementation_seed": implementation_seed.get(),
+        "problem_parameters": problem_parameters,
+        "repetition": repetition,
+    });
+    // A streamed attempt is timed otherwise than its one-shot twin: it is another attempt. An attempt that does not
+    // stream keeps the seven-key preimage, so that no earlier id changes.
+    if let Some(checkpoints) = profile {
+        preimage["profile"] = json!({ "checkpoints": checkpoints });
+    }
+    identity(format!("mw1-attempt-{}", digest(&preimage)))
+}

@@ -1,0 +1,653 @@
+//! The loader: `metewand.toml` read with its spans and checked in a fixed order into a [`CheckedRepository`].
+
+use super::*;
+
+/// A schema reference as written: an id, or an inline table that became one.
+pub(super) struct SchemaRef {
+    pub(super) id: String,
+    pub(super) key: String,
+    pub(super) span: Range<usize>,
+}
+
+pub(super) struct Declared {
+    pub(super) kind: &'static str,
+    pub(super) name: String,
+    pub(super) worker: (String, Range<usize>),
+    pub(super) parameters: JsonObject,
+    pub(super) parameters_span: Range<usize>,
+    pub(super) parameters_schema: Option<SchemaRef>,
+    pub(super) schemas: Vec<SchemaRef>,
+    pub(super) capabilities: Vec<Capability>,
+    pub(super) timed: Timed,
+    pub(super) profile: Option<u64>,
+}
+
+pub(super) struct Loader<'t> {
+    pub(super) source: Source<'t>,
+    pub(super) root: PathBuf,
+    pub(super) catalog: CatalogBuilder,
+}
+
+pub(super) const TOP_LEVEL: &[&str] = &[
+    "format",
+    "schemas",
+    "timeouts",
+    "budgets",
+    "limits",
+    "workers",
+    "datasets",
+    "problems",
+    "implementations",
+    "campaigns",
+];
+
+pub(super) fn io_error(file: PathBuf, what: String, source: std::io::Error) -> CheckError {
+    CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
+}
+
+/// Names of workers, datasets, problems and implementations: a letter or digit, then letters, digits, `_`, `-`, `.`.
+pub fn valid_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+impl Loader<'_> {
+    pub(super) fn load(path: &Path, options: &CheckOptions) -> Result<CheckedRepository, CheckError> {
+        let manifest_name = PathBuf::from(MANIFEST_FILE);
+        let root = std::fs::canonicalize(path)
+            .map_err(|source| io_error(path.to_owned(), format!("repository {}", path.display()), source))?;
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "the repository is its author's, read by check before any worker runs; the document is bounded by document.rs"
+        )]
+        let mut file = File::open(root.join(MANIFEST_FILE))
+            .map_err(|source| io_error(manifest_name.clone(), MANIFEST_FILE.to_owned(), source))?;
+        let bytes = document::read_document(&mut file).map_err(|error| match error {
+            document::DocumentError::TooLarge { size } => CheckError::new(
+                Location { file: manifest_name.clone(), position: None },
+                CheckErrorKind::TooLarge { what: MANIFEST_FILE.to_owned(), size },
+            ),
+            document::DocumentError::Io(source) => io_error(manifest_name.clone(), MANIFEST_FILE.to_owned(), source),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|error| {
+            let position = Some(locate::line_column(error.as_bytes(), error.utf8_error().valid_up_to()));
+            CheckError::new(
+                Location { file: manifest_name.clone(), position },
+                CheckErrorKind::Toml { message: "the file is not UTF-8".to_owned() },
+            )
+        })?;
+        let loader =
+            Loader { source: Source { text: &text, file: manifest_name }, root, catalog: CatalogBuilder::new() };
+        loader.check(options)
+    }
+
+    pub(super) fn check(mut self, options: &CheckOptions) -> Result<CheckedRepository, CheckError> {
+        let document = DeTable::parse(self.source.text).map_err(|error| {
+            let span = error.span().unwrap_or(0..0);
+            self.source.error(span, CheckErrorKind::Toml { message: sentence(error.message()) })
+        })?;
+        let top = Table { name: "the top level".to_owned(), key: String::new(), table: document.get_ref(), span: 0..0 };
+        top.only(TOP_LEVEL, &self.source)?;
+        let format = top.required("format", &self.source)?;
+        // Numbers are values: `format = 1.0` is format 1.
+        if to_json(format, "format", &self.source)? != 1 {
+            let found = match format.get_ref() {
+                DeValue::Integer(integer) => integer.to_string(),
+                DeValue::Float(float) => float.to_string(),
+                DeValue::String(text) => format!("{text:?}"),
+                _ => "a value of another type".to_owned(),
+            };
+            return Err(self.source.error(format.span(), CheckErrorKind::UnsupportedFormat { found }));
+        }
+        // Every value must map into the JSON domain, wherever it is.
+        to_json(&toml::Spanned::new(0..0, DeValue::Table(document.get_ref().clone())), "", &self.source)?;
+
+        if let Some(value) = top.get("schemas") {
+            self.schema_files(&top.table("schemas", value, &self.source)?)?;
+        }
+        let timeouts = match top.get("timeouts") {
+            Some(value) => self.timeouts(&top.table("timeouts", value, &self.source)?)?,
+            None => BTreeMap::new(),
+        };
+        let budgets = match top.get("budgets") {
+            Some(value) => self.budgets(&top.table("budgets", value, &self.source)?)?,
+            None => Budgets::default(),
+        };
+        let (limits, limits_declared) = match top.get("limits") {
+            Some(value) => {
+                let table = top.table("limits", value, &self.source)?;
+                let declared = ["output_bytes", "memory_bytes", "processes"]
+                    .into_iter()
+                    .filter(|key| table.get(key).is_some())
+                    .collect();
+                (self.limits(&table)?, declared)
+            }
+            None => (Limits::default(), BTreeSet::new()),
+        };
+        let mut declared_workers = Vec::new();
+        for (name, value) in self.named_tables(&top, "workers")? {
+            declared_workers.push(self.worker(name, &value)?);
+        }
+        let mut declared = Vec::new();
+        for (kind, allowed, worker_key, schema_keys) in [
+            (
+                "dataset",
+                &["materializer", "parameters", "parameters_schema", "output_schema"][..],
+                "materializer",
+                &["output_schema"][..],
+            ),
+            (
+                "problem",
+                &["evaluator", "parameters", "parameters_schema", "result_schema", "metric_schema", "timed", "profile"]
+                    [..],
+                "evaluator",
+                &["result_schema", "metric_schema"][..],
+            ),
+            ("implementation", &["worker", "parameters", "parameters_schema", "capabilities"][..], "worker", &[][..]),
+        ] {
+            let section = format!("{kind}s");
+            for (name, table) in self.named_tables(&top, &section)? {
+                table.only(allowed, &self.source)?;
+                declared.push(self.definition(kind, name, &table, worker_key, schema_keys)?);
+            }
+        }
+
+        let catalog = std::mem::replace(&mut self.catalog, CatalogBuilder::new()).build()?;
+
+        // References: workers and their roles, then schema ids.
+        let roles: BTreeMap<&str, Role> = declared_workers.iter().map(|w| (w.name.as_str(), w.role)).collect();
+        for definition in &declared {
+            let (worker, span) = &definition.worker;
+            let owner = format!("{} {:?}", definition.kind, definition.name);
+            let expected = match definition.kind {
+                "dataset" => Role::DatasetMaterializer,
+                "problem" => Role::ProblemEvaluator,
+                _ => Role::Implementation,
+            };
+            match roles.get(worker.as_str()) {
+                None => {
+                    let suggestion = did_you_mean(worker, roles.keys().copied()).map(str::to_owned);
+                    let kind = CheckErrorKind::UnknownWorker { owner, worker: worker.clone(), suggestion };
+                    return Err(self.source.error(span.clone(), kind));
+                }
+                Some(&role) if role != expected => {
+                    let kind = CheckErrorKind::WrongRole {
+                        owner,
+                        worker: worker.clone(),
+                        role: role.to_string(),
+                        expected: expected.to_string(),
+                    };
+                    return Err(self.source.error(span.clone(), kind));
+                }
+                Some(_) => {}
+            }
+            for schema in definition.schemas.iter().chain(&definition.parameters_schema) {
+                if !catalog.contains(&schema.id) {
+                    let kind = CheckErrorKind::UnknownSchema { key: schema.key.clone(), id: schema.id.clone() };
+                    return Err(self.source.error(schema.span.clone(), kind));
+                }
+            }
+        }
+
+        // Source trees and worker identities.
+        let root_fd = open_root(&self.root)
+            .map_err(|source| io_error(self.root.clone(), format!("repository {}", self.root.display()), source))?;
+        let mut workers = BTreeMap::new();
+        for declared_worker in declared_workers {
+            let folder = ("source directory", declared_worker.source.as_str(), &declared_worker.source_span);
+            let tree = self.source_tree(root_fd.as_fd(), &declared_worker.name, folder, options)?;
+            let mut includes = Vec::with_capacity(declared_worker.include.len());
+            for (path, span) in &declared_worker.include {
+                let folder = ("include folder", path.as_str(), span);
+                let tree = self.source_tree(root_fd.as_fd(), &declared_worker.name, folder, options)?;
+                let name = include_name(path).to_owned();
+                includes.push(Include { path: path.clone(), name, tree });
+            }
+            for include in &includes {
+                let prefix = format!("{}/", include.name);
+                if let Some(file) =
+                    tree.files().iter().find(|file| file.path == include.name || file.path.starts_with(&prefix))
+                {
+                    let (_, span) =
+                        declared_worker.include.iter().find(|(path, _)| *path == include.path).expect("declared");
+                    let kind = CheckErrorKind::InvalidValue {
+                        key: format!("workers.{}.include", declared_worker.name),
+                        message: format!(
+                            "names {:?}, but the source directory already has {:?}: the copy would hold both at one path",
+                            include.path, file.path
+                        ),
+                    };
+                    return Err(self.source.error(span.clone(), kind));
+                }
+            }
+            let identity = worker_identity(
+                &declared_worker.command,
+                &declared_worker.env,
+                (declared_worker.network, declared_worker.syscalls),
+                declared_worker.role,
+                &tree,
+                &includes.iter().map(|include| (include.path(), include.tree())).collect::<Vec<_>>(),
+            );
+            let repo = self.root.as_os_str();
+            let worker = Worker {
+                expanded_command: declared_worker.command.iter().map(|arg| expand(arg, repo)).collect(),
+                expanded_env: declared_worker.env.iter().map(|(k, v)| (k.clone(), expand(v, repo))).collect(),
+                source_path: if declared_worker.source == "." {
+                    self.root.clone()
+                } else {
+                    self.root.join(&declared_worker.source)
+                },
+                name: declared_worker.name.clone(),
+                role: declared_worker.role,
+                command: declared_worker.command,
+                env: declared_worker.env,
+                network: declared_worker.network,
+                syscalls: declared_worker.syscalls,
+                seed_independent: declared_worker.seed_independent,
+                source: declared_worker.source,
+                source_tree: tree,
+                includes,
+                identity,
+            };
+            workers.insert(worker.name.clone(), worker);
+        }
+
+        // Parameters against their schemas, then the checked definitions.
+        let mut datasets = BTreeMap::new();
+        let mut problems = BTreeMap::new();
+        let mut implementations: BTreeMap<String, Implementation> = BTreeMap::new();
+        // Where each implementation names its worker, to point at both of two twins.
+        let mut implementation_at: BTreeMap<String, Range<usize>> = BTreeMap::new();
+        for definition in declared {
+            let owner = format!("{} {:?}", definition.kind, definition.name);
+            if let Some(schema) = &definition.parameters_schema
+                && let Err(diagnostics) = catalog.validate(&schema.id, &Value::Object(definition.parameters.clone()))
+            {
+                let kind = CheckErrorKind::InvalidParameters { owner, schema: schema.id.clone(), diagnostics };
+                return Err(self.source.error(definition.parameters_span.clone(), kind));
+            }
+            let worker = &workers[&definition.worker.0];
+            let parameters_schema = definition.parameters_schema.map(|schema| schema.id);
+            let named: Vec<&str> =
+                definition.schemas.iter().map(|s| s.id.as_str()).chain(parameters_schema.as_deref()).collect();
+            let schemas = catalog.closure(named);
+            match definition.kind {
+                "dataset" => {
+                    let dataset = Dataset {
+                        name: definition.name.clone(),
+                        materializer: definition.worker.0,
+                        materializer_identity: worker.identity.clone(),
+                        parameters: definition.parameters,
+                        parameters_schema,
+                        output_schema: definition.schemas[0].id.clone(),
+                        schemas,
+                    };
+                    datasets.insert(definition.name, dataset);
+                }
+                "problem" => {
+                    let result_schema = definition.schemas[0].id.clone();
+                    let metric_schema = definition.schemas[1].id.clone();
+                    let contract_id = problem_contract_id(
+                        &worker.identity,
+                        &metric_schema,
+                        parameters_schema.as_deref(),
+                        &result_schema,
+                        &schemas,
+                    );
+                    let problem = Problem {
+                        name: definition.name.clone(),
+                        evaluator: definition.worker.0,
+                        parameters: definition.parameters,
+                        parameters_schema,
+                        result_schema,
+                        metric_schema,
+                        contract_id,
+                        timed: definition.timed,
+                        profile: definition.profile,
+                    };
+                    problems.insert(definition.name, problem);
+                }
+                _ => {
+                    // Two implementations of one worker identity and parameters would plan the same attempt ids.
+                    let twin = implementations.values().find(|other| {
+                        workers[&other.worker].identity == worker.identity && other.parameters == definition.parameters
+                    });
+                    if let Some(twin) = twin {
+                        let kind = CheckErrorKind::TwinImplementations {
+                            name: definition.name.clone(),
+                            twin: twin.name.clone(),
+                            twin_at: self.source.at(implementation_at[&twin.name].clone()),
+                        };
+                        return Err(self.source.error(definition.worker.1.clone(), kind));
+                    }
+                    implementation_at.insert(definition.name.clone(), definition.worker.1.clone());
+                    let implementation = Implementation {
+                        name: definition.name.clone(),
+                        worker: definition.worker.0,
+                        parameters: definition.parameters,
+                        parameters_schema,
+                        capabilities: definition.capabilities,
+                    };
+                    implementations.insert(definition.name, implementation);
+                }
+            }
+        }
+        let known = campaign::Known {
+            problems: problems.keys().map(String::as_str).collect(),
+            datasets: datasets.keys().map(String::as_str).collect(),
+            implementations: implementations.keys().map(String::as_str).collect(),
+        };
+        let mut campaigns = BTreeMap::new();
+        for (name, table) in self.named_tables(&top, "campaigns")? {
+            let spec = campaign::check(name.clone(), &table, &known, &self.source)?;
+            campaigns.insert(name, spec);
+        }
+        Ok(CheckedRepository {
+            campaigns,
+            root: self.root,
+            catalog,
+            timeouts,
+            budgets,
+            limits,
+            limits_declared,
+            workers,
+            datasets,
+            problems,
+            implementations,
+        })
+    }
+
+    /// The `[section.NAME]` tables of a section, in source order, each with a checked name.
+    pub(super) fn named_tables<'a, 't>(
+        &self,
+        top: &Table<'a, 't>,
+        section: &str,
+    ) -> Result<Vec<(String, Table<'a, 't>)>, CheckError> {
+        let Some(value) = top.get(section) else { return Ok(Vec::new()) };
+        let table = top.table(section, value, &self.source)?;
+        let mut out = Vec::new();
+        for (name, value) in table.entries() {
+            if !valid_name(name.get_ref()) {
+                let kind = CheckErrorKind::InvalidValue {
+                    key: format!("{section} name {:?}", name.get_ref()),
+                    message: "is not a valid name: use a letter or digit, then letters, digits, _, - or .".to_owned(),
+                };
+                return Err(self.source.error(name.span(), kind));
+            }
+            out.push((name.get_ref().to_string(), table.table(name.get_ref(), value, &self.source)?));
+        }
+        Ok(out)
+    }
+
+    pub(super) fn schema_files(&mut self, table: &Table<'_, '_>) -> Result<(), CheckError> {
+        table.only(&["files"], &self.source)?;
+        let Some(files) = table.get("files") else { return Ok(()) };
+        let mut seen = BTreeSet::new();
+        for (pattern, span) in strings(files, &table.member("files"), &self.source)? {
+            let invalid = |reason: String| {
+                self.source.error(span.clone(), CheckErrorKind::InvalidGlob { pattern: pattern.to_owned(), reason })
+            };
+            // The pattern's text must be a relative path inside the repository (glob characters allowed).
+            if let Err(reason) = RelativePath::new(pattern) {
+                return Err(invalid(format!("{reason}; a glob is a relative path inside the repository")));
+            }
+            let full = self.root.join(pattern);
+            let full =
+                full.to_str().ok_or_else(|| invalid("cannot be used: the repository path is not UTF-8".to_owned()))?;
+            let options = glob::MatchOptions { require_literal_leading_dot: true, ..glob::MatchOptions::new() };
+            let paths = glob::glob_with(full, options)
+                .map_err(|error| invalid(format!("is not a valid glob: {}", error.msg)))?;
+            let mut matched: Vec<PathBuf> = Vec::new();
+            for path in paths {
+                let path = path.map_err(|error| invalid(format!("cannot be expanded: {error}")))?;
+                if path.is_file() {
+                    matched.push(path);
+                }
+            }
+            if matched.is_empty() {
+                return Err(self
+                    .source
+                    .error(span, CheckErrorKind::GlobMatchesNothing { pattern: pattern.to_owned() }));
+            }
+            matched.sort_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
+            for path in matched {
+                let relative = path.strip_prefix(&self.root).unwrap_or(&path).to_owned();
+                if !seen.insert(relative.clone()) {
+                    continue;
+                }
+                let what = format!("schema file {}", relative.display());
+                #[allow(
+                    clippy::disallowed_methods,
+                    reason = "the repository's schema files are its author's, read before any worker runs; each is bounded by document.rs"
+                )]
+                let mut file = File::open(&path).map_err(|source| io_error(relative.clone(), what.clone(), source))?;
+                let bytes = document::read_document(&mut file).map_err(|error| match error {
+                    document::DocumentError::TooLarge { size } => CheckError::new(
+                        Location { file: relative.clone(), position: None },
+                        CheckErrorKind::TooLarge { what: what.clone(), size },
+                    ),
+                    document::DocumentError::Io(source) => io_error(relative.clone(), what.clone(), source),
+                })?;
+                self.catalog.add_file(relative, bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A positive number of seconds.
+    pub(super) fn duration(&self, value: &Value_<'_>, key: String) -> Result<Duration, CheckError> {
+        let seconds = match to_json(value, &key, &self.source)? {
+            Value::Number(number) => number.as_f64(),
+            _ => return Err(wrong_type(&self.source, value.span(), key, "a number of seconds", value.get_ref())),
+        };
+        match seconds.map(Duration::try_from_secs_f64) {
+            Some(Ok(duration)) if !duration.is_zero() => Ok(duration),
+            _ => Err(self.source.error(
+                value.span(),
+                CheckErrorKind::InvalidValue {
+                    key,
+                    message: "must be a positive number of seconds that a duration can hold".to_owned(),
+                },
+            )),
+        }
+    }
+
+    pub(super) fn timeouts(&self, table: &Table<'_, '_>) -> Result<BTreeMap<Phase, Duration>, CheckError> {
+        let names: Vec<&str> = Phase::ALL.iter().map(|method| method.as_str()).collect();
+        table.only(&names, &self.source)?;
+        let mut timeouts = BTreeMap::new();
+        for method in Phase::ALL {
+            if let Some(value) = table.get(method.as_str()) {
+                timeouts.insert(method, self.duration(value, table.member(method.as_str()))?);
+            }
+        }
+        Ok(timeouts)
+    }
+
+    pub(super) fn budgets(&self, table: &Table<'_, '_>) -> Result<Budgets, CheckError> {
+        table.only(&["materialization", "implementation", "evaluation"], &self.source)?;
+        let get = |key: &str| table.get(key).map(|value| self.duration(value, table.member(key))).transpose();
+        Ok(Budgets {
+            materialization: get("materialization")?,
+            implementation: get("implementation")?,
+            evaluation: get("evaluation")?,
+        })
+    }
+
+    pub(super) fn limits(&self, table: &Table<'_, '_>) -> Result<Limits, CheckError> {
+        const BYTES: (&str, &str) = ("bytes", "a number of bytes");
+        const PROCESSES: (&str, &str) = ("processes", "a number of processes");
+        table.only(&["output_bytes", "memory_bytes", "processes"], &self.source)?;
+        let defaults = Limits::default();
+        Ok(Limits {
+            output_bytes: self.positive(table, "output_bytes", BYTES)?.unwrap_or(defaults.output_bytes),
+            memory_bytes: self.positive(table, "memory_bytes", BYTES)?,
+            processes: self.positive(table, "processes", PROCESSES)?.unwrap_or(defaults.processes),
+        })
+    }
+
+    /// The positive whole number `key` of `table` counts (of `unit`: its name, and what the value must be), if
+    /// it is there.
+    pub(super) fn positive(
+        &self,
+        table: &Table<'_, '_>,
+        key: &str,
+        (unit, expected): (&str, &'static str),
+    ) -> Result<Option<u64>, CheckError> {
+        let Some(value) = table.get(key) else { return Ok(None) };
+        let member = table.member(key);
+        match to_json(value, &member, &self.source)? {
+            Value::Number(number) => match number.as_u64() {
+                Some(count) if count > 0 => Ok(Some(count)),
+                _ => Err(self.source.error(
+                    value.span(),
+                    CheckErrorKind::InvalidValue {
+                        key: member,
+                        message: format!("must be a positive whole number of {unit}"),
+                    },
+                )),
+            },
+            _ => Err(wrong_type(&self.source, value.span(), member, expected, value.get_ref())),
+        }
+    }
+
+    /// A problem's `profile = { checkpoints = N }`: the most checkpoints a streamed execution may send, from 1 to
+    /// [`MAX_CHECKPOINTS`].
+    fn profile(&self, table: &Table<'_, '_>) -> Result<Option<u64>, CheckError> {
+        let Some(value) = table.get("profile") else { return Ok(None) };
+        let profile = table.table("profile", value, &self.source)?;
+        profile.only(&["checkpoints"], &self.source)?;
+        let checkpoints = profile.required("checkpoints", &self.source)?;
+        let count = self.positive(&profile, "checkpoints", ("checkpoints", "a number of checkpoints"))?;
+        match count {
+            Some(count) if count <= MAX_CHECKPOINTS => Ok(Some(count)),
+            _ => {
+                let message = format!("must be at most {MAX_CHECKPOINTS}");
+                let key = profile.member("checkpoints");
+                Err(self.source.error(checkpoints.span(), CheckErrorKind::InvalidValue { key, message }))
+            }
+        }
+    }
+
+    /// A command or env value: only `${repo}` substitutions, and no NUL (no process could receive it).
+    pub(super) fn check_process_string(&self, text: &str, span: &Range<usize>, key: String) -> Result<(), CheckError> {
+        if let Err(found) = check_substitutions(text) {
+            return Err(self.source.error(span.clone(), CheckErrorKind::Substitution { key, found }));
+        }
+        if text.contains('\0') {
+            let kind = CheckErrorKind::InvalidValue { key, message: "contains a NUL character".to_owned() };
+            return Err(self.source.error(span.clone(), kind));
+        }
+        Ok(())
+    }
+
+    pub(super) fn schema_ref(
+        &mut self,
+        table: &Table<'_, '_>,
+        key: &str,
+        value: &Value_<'_>,
+    ) -> Result<SchemaRef, CheckError> {
+        let member = table.member(key);
+        let id = match value.get_ref() {
+            DeValue::String(id) => id.to_string(),
+            DeValue::Table(_) => {
+                let schema = to_json(value, &member, &self.source)?;
+                self.catalog.add_inline(schema, self.source.at(value.span()))?
+            }
+            other => {
+                return Err(wrong_type(
+                    &self.source,
+                    value.span(),
+                    member,
+                    "a schema id or an inline schema table",
+                    other,
+                ));
+            }
+        };
+        Ok(SchemaRef { id, key: member, span: value.span() })
+    }
+
+    pub(super) fn definition(
+        &mut self,
+        kind: &'static str,
+        name: String,
+        table: &Table<'_, '_>,
+        worker_key: &str,
+        schema_keys: &[&str],
+    ) -> Result<Declared, CheckError> {
+        let worker_value = table.required(worker_key, &self.source)?;
+        let worker = string(worker_value, table.member(worker_key), &self.source)?.to_owned();
+        let (parameters, parameters_span) = match table.get("parameters") {
+            Some(value) => match to_json(value, &table.member("parameters"), &self.source)? {
+                Value::Object(object) => (object, value.span()),
+                _ => {
+                    return Err(wrong_type(
+                        &self.source,
+                        value.span(),
+                        table.member("parameters"),
+                        "a table",
+                        value.get_ref(),
+                    ));
+                }
+            },
+            None => (JsonObject::new(), table.span.clone()),
+        };
+        let parameters_schema = match table.get("parameters_schema") {
+            Some(value) => Some(self.schema_ref(table, "parameters_schema", value)?),
+            None => None,
+        };
+        let mut schemas = Vec::new();
+        for key in schema_keys {
+            let value = table.required(key, &self.source)?;
+            schemas.push(self.schema_ref(table, key, value)?);
+        }
+        let timed = match table.get("timed") {
+            None => Timed::Execute,
+            Some(value) => {
+                let key = table.member("timed");
+                let text = string(value, key.clone(), &self.source)?;
+                text.parse().map_err(|_| {
+                    let message = format!("is {text:?}; expected \"execute\" or \"prepare+execute\"");
+                    self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message })
+                })?
+            }
+        };
+        let mut capabilities = vec![Capability::OneShot];
+        if let Some(value) = table.get("capabilities") {
+            capabilities.clear();
+            for (i, (text, span)) in
+                strings(value, &table.member("capabilities"), &self.source)?.into_iter().enumerate()
+            {
+                let key = format!("{}[{i}]", table.member("capabilities"));
+                let invalid = |message: String| {
+                    self.source.error(span.clone(), CheckErrorKind::InvalidValue { key: key.clone(), message })
+                };
+                let capability: Capability =
+                    text.parse().map_err(|_| invalid(format!("is {text:?}, which is not a capability")))?;
+                if !matches!(capability, Capability::OneShot | Capability::StreamingProfile) {
+                    return Err(invalid(format!(
+                        "is {text:?}, which is reserved: protocol version 1 sessions may select only one_shot and \
+                         streaming_profile"
+                    )));
+                }
+                if capabilities.contains(&capability) {
+                    return Err(invalid(format!("selects {text:?} twice")));
+                }
+                capabilities.push(capability);
+            }
+        }
+        Ok(Declared {
+            kind,
+            name,
+            worker: (worker, worker_value.span()),
+            parameters,
+            parameters_span,
+            parameters_schema,
+            schemas,
+            capabilities,
+            timed,
+            profile: self.profile(table)?,
+        })
+    }
+}

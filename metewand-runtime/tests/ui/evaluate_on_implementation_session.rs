@@ -1,9 +1,0 @@
-// An implementation session has no `evaluate`: only a problem evaluator judges results.
-use metewand_runtime::ImplementationSession;
-use metewand_runtime::session::EvaluateParams;
-
-fn judge(session: &mut ImplementationSession, params: EvaluateParams) {
-    let _ = session.evaluate(params);
-}
-
-fn main() {}

@@ -1,9 +1,0 @@
-// `shutdown` consumes the session: nothing can be sent after it.
-use metewand_runtime::ImplementationSession;
-
-fn finish(mut session: ImplementationSession) {
-    let _ = session.shutdown();
-    let _ = session.reset();
-}
-
-fn main() {}

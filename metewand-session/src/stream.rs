@@ -1,0 +1,163 @@
+//! `execute_stream`: the implementation's `execute` with a checkpoint exchange nested in it (the
+//! `streaming_profile` capability), with the clock stopped while each checkpoint is sealed.
+//!
+//! At each checkpoint the session notes the time (the executor's, from the request, less the intervals already
+//! held), stops every process of the worker, lets the caller seal the checkpoint, writes the answer while the
+//! worker is still stopped (so that output it wrote instead of waiting is found in the pipe), and lets it go on.
+//! The held interval counts neither in the request's time nor against its deadlines.
+
+use std::time::{Duration, Instant};
+
+use metewand_protocol::messages::{ExecuteResponse, ExecuteStreamRequest, MethodExecuteStream, Path};
+use metewand_protocol::stream::{CheckpointStream, StreamFrame, decode_stream_frame};
+use metewand_protocol::strict::SafeUint;
+use metewand_protocol::{Phase, encode_message};
+
+use super::exchange::{Pending, violation};
+use super::{ProtocolViolation, STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession};
+
+/// Where a streaming implementation writes its result, and how many checkpoints it may send on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExecuteStreamParams {
+    /// The empty directory the result, and each checkpoint under `checkpoints/<n>/`, is written to.
+    pub result_dir: Path,
+    /// The most checkpoints the stream may send.
+    pub max_checkpoints: SafeUint,
+}
+
+/// A checkpoint the worker sent, as the session took it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Its number, from 1.
+    pub number: u64,
+    /// Its manifest, relative to the result directory: `checkpoints/<n>/result.json`.
+    pub manifest: String,
+    /// The executor's time from the `execute_stream` request to the checkpoint message, less the intervals the
+    /// worker was held stopped for earlier checkpoints.
+    pub time: Duration,
+}
+
+/// What the caller's seal of a checkpoint gave, and whether the stream may go on after it.
+#[derive(Debug)]
+pub struct Sealed<T> {
+    /// What the seal made of the checkpoint.
+    pub value: T,
+    /// Whether the worker may go on (it is told to stop anyway after its last allowed checkpoint, or when its
+    /// scientific deadline would pass before another).
+    pub go_on: bool,
+}
+
+/// A stream that ended with the worker's success response.
+#[derive(Debug)]
+pub struct Streamed<T> {
+    /// The final response, naming the final result's manifest.
+    pub response: ExecuteResponse,
+    /// Every checkpoint, in order, with what its seal gave.
+    pub checkpoints: Vec<(Checkpoint, T)>,
+}
+
+impl ExecuteStreamParams {
+    fn into_request(self, id: metewand_protocol::messages::RequestId) -> ExecuteStreamRequest {
+        ExecuteStreamRequest {
+            id,
+            max_checkpoints: self.max_checkpoints,
+            method: MethodExecuteStream,
+            result_dir: self.result_dir,
+        }
+    }
+}
+
+impl WorkerSession {
+    /// **For the conformance kit (`metewand_runtime::conformance`) only; attempts never use it.** The role-typed
+    /// [`Session::execute_stream`](super::Session) for a session whose role is chosen at run time: whatever the
+    /// role, the request is sent, and a worker that does not serve it fails as it would.
+    pub fn execute_stream_unchecked<T>(
+        &mut self,
+        params: ExecuteStreamParams,
+        seal: impl FnMut(&Checkpoint) -> Sealed<T>,
+    ) -> Result<Streamed<T>, SessionError> {
+        self.execute_stream(params, seal)
+    }
+
+    /// Sends `execute_stream` and serves its checkpoints until the final response; `seal` runs while every process
+    /// of the worker is stopped. Not public: the role-typed [`Session`](super::Session) offers it to an
+    /// implementation only (a public method here would reach every role's typed session through `Deref`); the
+    /// conformance kit drives a dynamic session with it ([`WorkerSession::execute_stream_unchecked`]). A checkpoint that breaks the stream's
+    /// rules (another id, out of order, past `max_checkpoints`, after the answer that stopped the stream, its
+    /// manifest elsewhere, or output before its answer) is a protocol violation and discards the worker.
+    pub(crate) fn execute_stream<T>(
+        &mut self,
+        params: ExecuteStreamParams,
+        mut seal: impl FnMut(&Checkpoint) -> Sealed<T>,
+    ) -> Result<Streamed<T>, SessionError> {
+        let mut pending = self.begin(Phase::Execute)?;
+        let max = params.max_checkpoints.get();
+        let line = match encode_message(&params.into_request(pending.id.clone())) {
+            Ok(line) => line,
+            Err(error) => return Err(self.fail(&pending, SessionErrorKind::InvalidRequest(error))),
+        };
+        let mut stream = CheckpointStream::new(pending.id.clone(), max);
+        let mut checkpoints = Vec::new();
+        let mut frame = self.transmit(&pending, line);
+        loop {
+            let read = frame.and_then(|frame| {
+                self.not_repeated(&frame, &pending)?;
+                decode_stream_frame(&frame).map_err(|error| violation(ProtocolViolation::Decode(error)))
+            });
+            let message = match read {
+                Ok(StreamFrame::Checkpoint(message)) => message,
+                Ok(StreamFrame::Final(response)) => {
+                    let response = self.complete_id(response);
+                    let response = self.conclude(&pending, response)?;
+                    self.record(&pending, true);
+                    return Ok(Streamed { response, checkpoints });
+                }
+                Err(kind) => return Err(self.fail(&pending, kind)),
+            };
+            let number = match stream.accept(&message) {
+                Ok(number) => number,
+                Err(error) => return Err(self.fail(&pending, violation(ProtocolViolation::Stream(error)))),
+            };
+            let received = Instant::now();
+            let checkpoint =
+                Checkpoint { number, manifest: message.result.manifest.to_string(), time: pending.elapsed() };
+            let previous = checkpoints.last().map_or(Duration::ZERO, |(last, _): &(Checkpoint, T)| last.time);
+            let live = self.live.as_ref().expect("a pending request has a live worker");
+            let hold = match live.hold(received + STOP_LIMIT) {
+                Ok(hold) => hold,
+                Err(_) => {
+                    // Never sealed while a thread of it runs: the worker is discarded.
+                    let kind = violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
+                    return Err(self.fail(&pending, kind));
+                }
+            };
+            let sealed = seal(&checkpoint);
+            // Another checkpoint as far apart as the last would come after the deadline: better to stop here.
+            let room = self.scientific_deadline.map(|deadline| deadline.saturating_duration_since(received));
+            let go_on = sealed.go_on && room.is_none_or(|room| room > checkpoint.time - previous);
+            let answer = encode_message(&stream.answer(number, go_on)).expect("an answer is small");
+            let written = live.io.send_answer(answer);
+            if let Some(written) = &written {
+                // The answer is tiny and the pipe empty, so it is written at once (or refused at once, for early
+                // output); the bound is for a worker whose stdin is somehow full.
+                let _ = written.recv_timeout(STOP_LIMIT);
+            }
+            // The held interval ends before the first SIGCONT: the worker cannot run before it, and a thread of
+            // ours descheduled after it would otherwise take the worker's running time out of its time.
+            let resumed = Instant::now();
+            live.release(hold);
+            self.held(&mut pending, resumed - received);
+            checkpoints.push((checkpoint, sealed.value));
+            frame = self.await_frame(&pending, written.is_some(), Some(number));
+        }
+    }
+
+    /// Takes an interval the worker was held stopped out of the pending request's time and deadlines.
+    fn held(&mut self, pending: &mut Pending, interval: Duration) {
+        pending.paused += interval;
+        pending.deadline += interval;
+        if let Some(deadline) = &mut self.scientific_deadline {
+            *deadline += interval;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Sealed means stopped (DESIGN §24): while a session holds its worker (`while_stopped`, `pause`), no thread of it
+//! runs, whatever shape its processes take: a helper thread ticking every millisecond, a helper whose main thread
+//! has exited (its `stat` says `Z` while its other thread ticks), a parent blocked in `vfork` whose child ticks. A
+//! hold the kernel cannot confirm fails closed: the worker is discarded with a protocol violation, never taken for
+//! stopped. The control: the same log over the same interval without a hold shows the ticks.
+
+use std::fs;
+use std::time::Duration;
+
+use metewand_protocol::Phase;
+use metewand_session::{Confinement, ImplementationSession, ProcessIsolation, ProtocolViolation, SessionErrorKind};
+
+use super::Fixture;
+use super::confinement::{confined, unprivileged};
+
+/// The monotonic clock, in nanoseconds, as the test worker's ticks write it.
+fn now() -> u128 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into the local timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec as u128 * 1_000_000_000 + now.tv_nsec as u128
+}
+
+/// The ticks in `log` written from `from` to `to`.
+fn ticks_between(log: &str, from: u128, to: u128) -> usize {
+    log.lines()
+        .filter_map(|line| line.strip_prefix("test-worker: tick ")?.parse::<u128>().ok())
+        .filter(|tick| (from..to).contains(tick))
+        .count()
+}
+
+/// The worker starts its ticking helper at `prepare`; then 150 ms pass held (or not, for the control). Returns the
+/// ticks written in that window (none while held) or the hold's failure (a hold that could not be confirmed).
+fn ticks_while_held(fault: &str, isolation: ProcessIsolation, held: bool) -> Result<usize, SessionErrorKind> {
+    let fixture = Fixture::new();
+    // The worker's own `--pid-dir`, which its helpers' command lines repeat.
+    let tag = fixture.path("pids").display().to_string();
+    let args = ["--fault", &format!("{fault}@prepare"), "--quiet"];
+    let config = confined(&fixture, &args, Confinement::new().process_isolation(isolation));
+    let mut session = ImplementationSession::connect(config).unwrap();
+    session.prepare(fixture.prepare()).unwrap();
+    // Let the helper run a moment: its ticks before the window show it runs.
+    std::thread::sleep(Duration::from_millis(20));
+    let window = || {
+        let from = now();
+        std::thread::sleep(Duration::from_millis(150));
+        (from, now())
+    };
+    let (from, to) = if held {
+        match session.while_stopped(window) {
+            Ok(window) => window,
+            Err(error) => {
+                assert_eq!(error.phase(), Phase::Prepare, "the phase whose answer was being held: {error}");
+                assert!(!session.is_usable(), "a worker that could not be stopped is discarded");
+                drop(session);
+                assert_eq!(tagged(&tag), Vec::<i32>::new(), "{fault} on {isolation:?}: the discarded worker is gone");
+                return Err(error.into_kind());
+            }
+        }
+    } else {
+        window()
+    };
+    // Ticks written just before the hold reach the log a moment later; the window's are what counts.
+    std::thread::sleep(Duration::from_millis(20));
+    let log = fs::read_to_string(fixture.log()).unwrap();
+    assert!(ticks_between(&log, 0, from) > 0, "the helper ticked before the window:\n{log}");
+    let _ = session.shutdown();
+    assert_eq!(tagged(&tag), Vec::<i32>::new(), "{fault} on {isolation:?}: every process of the worker is gone");
+    Ok(ticks_between(&log, from, to))
+}
+
+/// The processes whose command line holds `tag` (the worker's and its helpers').
+fn tagged(tag: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<i32>().ok()) else { continue };
+        let Ok(line) = fs::read(entry.path().join("cmdline")) else { continue };
+        if line.split(|&byte| byte == 0).any(|argument| argument == tag.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn nothing_runs_while_held() {
+    for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
+        for fault in ["tick", "tick-leaderless", "tick-vfork"] {
+            match ticks_while_held(fault, isolation, true) {
+                Ok(ticks) => assert_eq!(ticks, 0, "{fault} on {isolation:?} ran while held"),
+                // A parent blocked in vfork is never stopped by a signal: without the kernel's freezer the hold
+                // fails closed.
+                Err(SessionErrorKind::ProtocolViolation(ProtocolViolation::NotStopped { .. })) => {
+                    assert_eq!(fault, "tick-vfork", "only a vfork parent resists a stop ({isolation:?})");
+                }
+                Err(other) => panic!("{fault} on {isolation:?}: {other}"),
+            }
+            let ticks = ticks_while_held(fault, isolation, false).unwrap();
+            assert!(ticks > 10, "the control: {fault} on {isolation:?} ticked {ticks} times in 150 ms unheld");
+        }
+    }
+}
+
+#[test]
+fn no_thread_of_a_held_worker_runs_whatever_its_processes_look_like() {
+    nothing_runs_while_held();
+}
+
+#[test]
+fn without_privileges_no_thread_of_a_held_worker_runs_whatever_its_processes_look_like() {
+    unprivileged(
+        "hold::without_privileges_no_thread_of_a_held_worker_runs_whatever_its_processes_look_like",
+        nothing_runs_while_held,
+    );
+}
