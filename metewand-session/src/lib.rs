@@ -36,6 +36,7 @@
 #![deny(unsafe_code)]
 
 mod cgroup;
+mod command;
 mod confinement;
 pub mod cpus;
 mod error;
@@ -66,6 +67,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub use command::{INHERITED_ENV, WorkerCommand, find_program};
 pub use confinement::{
     CapabilityConfinement, Confinement, ConfinementReport, FilesystemConfinement, IpcConfinement, KernelSupport,
     LimitMechanism, LimitReport, Limits, LimitsReport, MountConfinement, NetworkConfinement, ProcessConfinement,
@@ -83,7 +85,7 @@ use metewand_protocol::messages::{
 };
 use metewand_protocol::{Frame, FrameError, encode_message, validate_hello_response};
 use metewand_protocol::{Phase, RequestTracker};
-pub use process::{INHERITED_ENV, REAP_LIMIT, WorkerCommand, find_program};
+pub use process::REAP_LIMIT;
 pub use program::{WorkerProgram, path_match};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};

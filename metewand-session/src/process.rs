@@ -43,17 +43,18 @@
 //! leftovers; a process stuck in an uninterruptible sleep past [`REAP_LIMIT`] is reported, not waited for; a process
 //! that changes its user or enters another PID namespace is out of reach of the sweep (not of a namespace).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
-use std::{fs, io, thread};
+use std::{io, thread};
 
 use super::cgroup::WorkerCgroup;
+use super::command::{WorkerCommand, find_program};
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
 use super::identity::WorkerIdentity;
 use super::procfs::{
@@ -63,91 +64,9 @@ use super::record::Resources;
 use super::sys;
 use crate::cpus::{CpuPlacement, CpuSet, CpusBinding};
 
-/// The environment variables a worker inherits from the orchestrator; everything else is declared.
-pub const INHERITED_ENV: [&str; 4] = ["PATH", "LANG", "LC_ALL", "TMPDIR"];
-
 /// How long ending a session waits, after SIGKILL, for the worker's processes to disappear before reporting the
 /// ones that did not.
 pub const REAP_LIMIT: Duration = Duration::from_secs(5);
-
-/// How to start a worker: its argv, its working directory and the variables it declares.
-///
-/// The environment is clean: only [`INHERITED_ENV`] is taken from the orchestrator, then the declared variables,
-/// which may override those.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerCommand {
-    program: OsString,
-    args: Vec<OsString>,
-    working_dir: PathBuf,
-    env: BTreeMap<OsString, OsString>,
-}
-
-impl WorkerCommand {
-    /// A command running `program` (found on the inherited `PATH` unless it holds a `/`) in `working_dir`.
-    pub fn new(program: impl Into<OsString>, working_dir: impl Into<PathBuf>) -> WorkerCommand {
-        WorkerCommand {
-            program: program.into(),
-            args: Vec::new(),
-            working_dir: working_dir.into(),
-            env: BTreeMap::new(),
-        }
-    }
-
-    /// Adds one argument.
-    pub fn arg(mut self, arg: impl Into<OsString>) -> WorkerCommand {
-        self.args.push(arg.into());
-        self
-    }
-
-    /// Adds arguments.
-    pub fn args<I: IntoIterator<Item = S>, S: Into<OsString>>(mut self, args: I) -> WorkerCommand {
-        self.args.extend(args.into_iter().map(Into::into));
-        self
-    }
-
-    /// Declares one environment variable.
-    pub fn env(mut self, name: impl Into<OsString>, value: impl Into<OsString>) -> WorkerCommand {
-        self.env.insert(name.into(), value.into());
-        self
-    }
-
-    /// The program.
-    pub fn program(&self) -> &OsString {
-        &self.program
-    }
-
-    /// The arguments after the program.
-    pub fn arguments(&self) -> &[OsString] {
-        &self.args
-    }
-
-    /// The working directory.
-    pub fn working_dir(&self) -> &PathBuf {
-        &self.working_dir
-    }
-
-    /// The complete environment the worker gets, given the orchestrator's own.
-    pub fn environment(&self) -> BTreeMap<OsString, OsString> {
-        let mut environment: BTreeMap<OsString, OsString> = INHERITED_ENV
-            .iter()
-            .filter_map(|&name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
-            .collect();
-        environment.extend(self.env.iter().map(|(name, value)| (name.clone(), value.clone())));
-        environment
-    }
-}
-
-/// The file `program` names, as the spawn's `execvp` will find it: a path with a `/` (from `working_dir` when
-/// relative), otherwise the first executable regular file of that name on `path` (a `PATH` value).
-pub fn find_program(program: &OsStr, working_dir: &Path, path: Option<&OsStr>) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    if program.as_encoded_bytes().contains(&b'/') {
-        return Some(working_dir.join(program));
-    }
-    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| {
-        fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
-    })
-}
 
 /// The pids of workers that have been spawned and not yet reaped.
 ///
@@ -215,11 +134,11 @@ pub(super) fn spawn(
     let view = match confinement {
         Some(confinement) => {
             let path = environment.get(OsStr::new("PATH")).map(OsString::as_os_str);
-            let found = find_program(&command.program, &command.working_dir, path);
+            let found = find_program(command.program(), command.working_dir(), path);
             program = found.as_ref().and_then(|found| found.canonicalize().ok());
             let environment_root = found.as_deref().and_then(super::program::virtual_environment);
-            let words = std::iter::once(&command.program)
-                .chain(&command.args)
+            let words = std::iter::once(command.program())
+                .chain(command.arguments())
                 .chain(environment.values())
                 .chain(environment_root.as_ref());
             let made_by_identity =
@@ -228,23 +147,23 @@ pub(super) fn spawn(
                 Some(identity) if made_by_identity => super::view::Maker::Identity(identity),
                 identity => super::view::Maker::Orchestrator(identity),
             };
-            confinement.view_plan(&command.working_dir, program.as_deref(), words, maker)?
+            confinement.view_plan(command.working_dir(), program.as_deref(), words, maker)?
         }
         None => None,
     };
     // In a private view only shown paths resolve: a program named by a path is executed by its resolved one (what
     // the view shows), keeping the name it was given as `argv[0]`.
-    let mut builder = match program.filter(|_| view.is_some() && command.program.as_encoded_bytes().contains(&b'/')) {
+    let mut builder = match program.filter(|_| view.is_some() && command.program().as_encoded_bytes().contains(&b'/')) {
         Some(resolved) => {
             let mut builder = Command::new(resolved);
-            std::os::unix::process::CommandExt::arg0(&mut builder, &command.program);
+            std::os::unix::process::CommandExt::arg0(&mut builder, command.program());
             builder
         }
-        None => Command::new(&command.program),
+        None => Command::new(command.program()),
     };
     builder
-        .args(&command.args)
-        .current_dir(&command.working_dir)
+        .args(command.arguments())
+        .current_dir(command.working_dir())
         .env_clear()
         .envs(&environment)
         .stdin(Stdio::piped())

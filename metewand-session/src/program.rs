@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 
-use super::process::{WorkerCommand, find_program};
+use super::command::{WorkerCommand, find_program};
 use crate::protocol::Sha256Digest;
 
 /// What a worker process was running when it answered hello.

@@ -9,7 +9,7 @@ use std::time::Duration;
 use std::{env, fs, thread};
 
 use super::children::wait_for_file;
-use super::{Options, usage};
+use super::{Options, report, usage};
 
 /// An attack a hostile worker would try; the worker reports each attempt's outcome and goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,16 +152,6 @@ fn other_abi_affinity() -> Vec<String> {
 #[cfg(not(target_arch = "x86_64"))]
 fn other_abi_affinity() -> Vec<String> {
     Vec::new()
-}
-
-/// Reports one attack attempt's outcome on stderr, and returns the line.
-pub(super) fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) -> String {
-    let line = match outcome {
-        Ok(_) => format!("test-worker: attack {attack} {target}: ok"),
-        Err(error) => format!("test-worker: attack {attack} {target}: errno {}", error.raw_os_error().unwrap_or(-1)),
-    };
-    eprintln!("{line}");
-    line
 }
 
 /// Plays `attack`; returns the lines reporting each attempt.

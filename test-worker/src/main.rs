@@ -241,6 +241,16 @@ fn whoami() {
     println!("euid {euid} egid {egid}");
 }
 
+/// Reports one attack attempt's outcome on stderr, and returns the line.
+pub(crate) fn report<T>(attack: &str, target: &str, outcome: io::Result<T>) -> String {
+    let line = match outcome {
+        Ok(_) => format!("test-worker: attack {attack} {target}: ok"),
+        Err(error) => format!("test-worker: attack {attack} {target}: errno {}", error.raw_os_error().unwrap_or(-1)),
+    };
+    eprintln!("{line}");
+    line
+}
+
 fn usage(problem: &str) -> ! {
     eprintln!("test-worker: {problem}");
     process::exit(64);

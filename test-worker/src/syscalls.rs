@@ -5,7 +5,7 @@
 
 use std::io;
 
-use super::attack::report;
+use super::report;
 
 /// `clone_args` of `clone3(2)`, up to `cgroup` (version 2, 88 bytes).
 #[repr(C)]

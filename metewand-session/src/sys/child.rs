@@ -8,7 +8,7 @@ use std::process::Command;
 
 use super::mount::enter_view;
 use super::namespace::{IdMaps, Line, write_id_maps, write_proc_file};
-use super::{check, exit_now, raw_fork, ready_now, set_child_subreaper, wait_blocking};
+use super::{become_identity, check, exit_now, raw_fork, ready_now, set_child_subreaper, wait_blocking};
 
 /// What the forked child does before `exec`, prepared in the parent so that the child only makes system calls.
 #[derive(Clone, Copy, Debug)]
@@ -148,19 +148,6 @@ fn loopback_up() -> io::Result<()> {
     // SAFETY: the descriptor was opened above and is not used after this.
     unsafe { libc::close(fd) };
     if result < 0 { Err(error) } else { Ok(()) }
-}
-
-/// Makes the calling process `uid` and `gid` with no supplementary group, real, effective and saved alike (which
-/// empties its permitted and effective capabilities). Raw system calls: glibc's wrappers would signal threads
-/// this single-threaded child does not have.
-pub(super) fn become_identity(uid: u32, gid: u32) -> io::Result<()> {
-    // SAFETY: setgroups with size 0 reads no list; setresgid and setresuid take ids only. Each changes only the
-    // credentials of this thread, the child's only one.
-    unsafe {
-        check(libc::syscall(libc::SYS_setgroups, 0usize, std::ptr::null::<libc::gid_t>()) as libc::c_int)?;
-        check(libc::syscall(libc::SYS_setresgid, gid, gid, gid) as libc::c_int)?;
-        check(libc::syscall(libc::SYS_setresuid, uid, uid, uid) as libc::c_int)
-    }
 }
 
 /// Gives the worker a new, anonymous session keyring: keys it adds there go with it.

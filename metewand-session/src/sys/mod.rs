@@ -267,6 +267,19 @@ pub(super) fn egid() -> u32 {
     unsafe { libc::getegid() }
 }
 
+/// Makes the calling process `uid` and `gid` with no supplementary group, real, effective and saved alike (which
+/// empties its permitted and effective capabilities). Raw system calls: glibc's wrappers would signal threads
+/// this single-threaded child does not have.
+fn become_identity(uid: u32, gid: u32) -> io::Result<()> {
+    // SAFETY: setgroups with size 0 reads no list; setresgid and setresuid take ids only. Each changes only the
+    // credentials of this thread, the child's only one.
+    unsafe {
+        check(libc::syscall(libc::SYS_setgroups, 0usize, std::ptr::null::<libc::gid_t>()) as libc::c_int)?;
+        check(libc::syscall(libc::SYS_setresgid, gid, gid, gid) as libc::c_int)?;
+        check(libc::syscall(libc::SYS_setresuid, uid, uid, uid) as libc::c_int)
+    }
+}
+
 fn check(result: libc::c_int) -> io::Result<()> {
     if result < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
 }

@@ -141,7 +141,7 @@ pub(super) fn write_id_maps(maps: &IdMaps) -> io::Result<()> {
 pub(crate) fn user_namespace_works_as(uid: u32, gid: u32) -> bool {
     let Ok(pid) = raw_fork(0) else { return false };
     if pid == 0 {
-        let entered = super::child::become_identity(uid, gid)
+        let entered = super::become_identity(uid, gid)
             // SAFETY: unshare takes a flags word; this single-threaded child moves into a new user namespace.
             .and_then(|()| super::check(unsafe { libc::unshare(libc::CLONE_NEWUSER) }))
             .and_then(|()| write_id_maps(&IdMaps::of(uid, gid)));
@@ -174,7 +174,7 @@ pub(crate) fn probe_user_namespace_route(identity: Option<(u32, u32)>) -> UserNa
             unsafe { (libc::geteuid(), libc::getegid()) }
         });
         let entered = identity
-            .map_or(Ok(()), |(uid, gid)| super::child::become_identity(uid, gid))
+            .map_or(Ok(()), |(uid, gid)| super::become_identity(uid, gid))
             // SAFETY: unshare takes a flags word; this single-threaded child moves into new namespaces.
             .and_then(|()| super::check(unsafe { libc::unshare(libc::CLONE_NEWUSER) }))
             .and_then(|()| write_id_maps(&IdMaps::root_of(uid, gid)))
