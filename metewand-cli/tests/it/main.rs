@@ -11,6 +11,7 @@ mod init;
 mod report;
 mod run;
 mod slurm;
+mod unchanged;
 
 use metewand_testkit::synth;
 mod validate;
