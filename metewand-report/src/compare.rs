@@ -14,7 +14,9 @@ use serde::Serialize;
 use crate::error::ReportError;
 use crate::load::Records;
 use crate::stats::{ALPHA, geometric_mean, mann_whitney, median, ratio_of_medians, seed_for, smallest_p};
-use crate::{text, units};
+use crate::table::markdown::{self, escape};
+use crate::table::{Cell, Column, Table};
+use crate::units;
 
 /// The default factor: B is worse when its median is more than 1.1 times A's.
 pub const DEFAULT_FACTOR: f64 = 1.1;
@@ -253,10 +255,10 @@ impl Comparison {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "# Metewand comparison\n");
-        let _ = writeln!(out, "- A: {} (campaign {})", text::cell(&self.a.folder), text::cell(&self.a.name));
-        let _ = writeln!(out, "- B: {} (campaign {})\n", text::cell(&self.b.folder), text::cell(&self.b.name));
+        let _ = writeln!(out, "- A: {} (campaign {})", escape(&self.a.folder), escape(&self.a.name));
+        let _ = writeln!(out, "- B: {} (campaign {})\n", escape(&self.b.folder), escape(&self.b.name));
         for warning in &self.warnings {
-            let _ = writeln!(out, "**Warning:** {}\n", text::cell(warning));
+            let _ = writeln!(out, "**Warning:** {}\n", escape(warning));
         }
         let counts: Vec<String> = self.by_verdict.iter().map(|(verdict, count)| format!("{count} {verdict}")).collect();
         let _ = writeln!(
@@ -282,34 +284,52 @@ impl Comparison {
                 self.alpha
             );
         }
-        out.push_str(
-            "| problem | dataset | seed | implementation | seed | n A | n B | median A | median B | ratio B/A (95% CI) \
-             | p | verdict |\n|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
-        );
+        out.push_str(&markdown::render(&self.table()));
+        out
+    }
+
+    /// One row per matched cell: its names and seeds, the sample sizes, both medians, the ratio with its interval,
+    /// the p-value and the verdict.
+    pub fn table(&self) -> Table {
+        let columns = vec![
+            Column::text("problem"),
+            Column::text("dataset"),
+            Column::figure("seed"),
+            Column::text("implementation"),
+            Column::figure("seed"),
+            Column::figure("n A"),
+            Column::figure("n B"),
+            Column::figure("median A"),
+            Column::figure("median B"),
+            Column::figure("ratio B/A (95% CI)"),
+            Column::figure("p"),
+            Column::text("verdict"),
+        ];
+        let mut table = Table::new(columns);
+        let none = || "–".to_owned();
         for cell in &self.cells {
             let ratio = match (cell.ratio, cell.ratio_ci) {
                 (Some(ratio), Some((low, high))) => {
                     format!("{} ({}–{})", units::ratio(ratio), units::ratio(low), units::ratio(high))
                 }
-                _ => "–".to_owned(),
+                _ => none(),
             };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} | {} | {} |",
-                text::cell(&cell.problem),
-                text::cell(&cell.dataset),
-                cell.dataset_seed,
-                text::cell(&cell.implementation),
-                cell.implementation_seed,
-                cell.n_a,
-                cell.n_b,
-                cell.median_a.map_or("–".to_owned(), units::duration),
-                cell.median_b.map_or("–".to_owned(), units::duration),
-                cell.p_value.map_or("–".to_owned(), |p| format!("{p:.3}")),
-                cell.verdict.label()
-            );
+            table.push(vec![
+                Cell::text(&cell.problem),
+                Cell::text(&cell.dataset),
+                Cell::text(cell.dataset_seed.to_string()),
+                Cell::text(&cell.implementation),
+                Cell::text(cell.implementation_seed.to_string()),
+                Cell::count(cell.n_a),
+                Cell::count(cell.n_b),
+                Cell::text(cell.median_a.map_or_else(none, units::duration)),
+                Cell::text(cell.median_b.map_or_else(none, units::duration)),
+                Cell::text(ratio),
+                Cell::text(cell.p_value.map_or_else(none, |p| format!("{p:.3}"))),
+                Cell::text(cell.verdict.label()),
+            ]);
         }
-        out
+        table
     }
 
     /// The comparison as JSON (pretty-printed, one trailing newline).

@@ -1,18 +1,17 @@
 //! The report as one self-contained HTML file: inline CSS and SVG, no script, nothing fetched, so it opens from a
 //! `file://` URL on a machine without a network. Whether the campaigns are complete is said first, with how many
-//! attempts are missing.
+//! attempts are missing. The tables are [`crate::tables`], written by the table model's HTML renderer; this module
+//! writes the page around them: the status, the failures' lists, the plots and what they show.
 
 use std::fmt::Write;
 
 use crate::report::{CampaignSummary, EnvironmentEntry, ProblemSection, Report};
 use crate::svg::{self, escape};
-use crate::units;
+use crate::table::{self, url_path};
+use crate::tables::{self, OUTCOMES};
 
 /// How many attempts of one failure group are listed (the rest are counted).
 pub const LISTED_FAILURES: usize = 20;
-
-/// The outcomes, in the order tables show them.
-pub const OUTCOMES: [&str; 6] = ["reached", "not_reached", "not_required", "invalid", "failed", "cancelled"];
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:min(96vw,110em);padding:0 1em;color:#111;\
 line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
@@ -21,20 +20,6 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em
 .complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}.failures{border-color:#E69F00;border-width:3px}figure{margin:1em 0}\
 figcaption{font-size:.9em;color:#333;max-width:60em}code{font-size:.95em}.muted{color:#555}\
 @media print{h2{break-before:auto}figure{break-inside:avoid}}";
-
-/// A relative path as a URL path: bytes outside `A-Z a-z 0-9 - . _ ~ /` percent-encoded (a folder named
-/// `runs #2` must not end its link at the `#`).
-pub fn url_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
 
 /// The report as HTML.
 pub fn render(report: &Report) -> String {
@@ -129,56 +114,8 @@ fn status(out: &mut String, report: &Report) {
 
 fn plan(out: &mut String, report: &Report) {
     out.push_str("<section id=\"plan\">\n<h2>Plan against done</h2>\n");
-    let mut headers: Vec<String> = ["folder", "campaign", "sessions", "planned", "done"].map(str::to_owned).to_vec();
-    headers.extend(OUTCOMES.map(str::to_owned));
-    headers.extend(["never started", "unfinished", "missing"].map(str::to_owned));
-    let rows: Vec<Vec<String>> = report
-        .campaigns
-        .iter()
-        .map(|campaign| {
-            let mut row = vec![
-                format!("<a href=\"{}\">{}</a>", url_path(&campaign.link), escape(&campaign.folder)),
-                escape(&campaign.name),
-                escape(&campaign.sessions()),
-                campaign.planned.to_string(),
-                campaign.done.to_string(),
-            ];
-            row.extend(OUTCOMES.map(|outcome| campaign.by_outcome.get(outcome).copied().unwrap_or(0).to_string()));
-            row.extend([campaign.never_started, campaign.unfinished, campaign.missing()].map(|n| n.to_string()));
-            row
-        })
-        .collect();
-    folded_table(out, &headers, &rows, 3, &["planned", "done", "reached", "missing"]);
+    table::html::write(out, &tables::plan(report));
     out.push_str("</section>\n");
-}
-
-/// Writes a table whose first `names` columns are text and the rest figures, leaving out each count column that
-/// is `0` in every row (but those `always` named), and saying so: a wide table of zeros hides what matters.
-fn folded_table(out: &mut String, headers: &[String], rows: &[Vec<String>], names: usize, always: &[&str]) {
-    let shown: Vec<usize> = (0..headers.len())
-        .filter(|&column| {
-            column < names || always.contains(&headers[column].as_str()) || rows.iter().any(|row| row[column] != "0")
-        })
-        .collect();
-    out.push_str("<table>\n<tr>");
-    for &column in &shown {
-        let _ = write!(out, "<th>{}</th>", escape(&headers[column]));
-    }
-    out.push_str("</tr>\n");
-    for row in rows {
-        out.push_str("<tr>");
-        for &column in &shown {
-            let class = if column < names { "" } else { " class=\"n\"" };
-            let _ = write!(out, "<td{class}>{}</td>", row[column]);
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n");
-    let hidden: Vec<&str> = (0..headers.len()).filter(|c| !shown.contains(c)).map(|c| headers[c].as_str()).collect();
-    if !hidden.is_empty() {
-        let _ =
-            writeln!(out, "<p class=\"muted\">Zero in every row, so not shown: {}.</p>", escape(&hidden.join(", ")));
-    }
 }
 
 fn failures(out: &mut String, report: &Report) {
@@ -187,18 +124,7 @@ fn failures(out: &mut String, report: &Report) {
         out.push_str("<p>No attempt failed or was cancelled.</p>\n</section>\n");
         return;
     }
-    out.push_str("<table>\n<tr><th>role</th><th>phase</th><th>kind</th><th>attempts</th></tr>\n");
-    for group in &report.failures {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
-            escape(&group.role),
-            escape(&group.phase),
-            escape(&group.kind),
-            group.attempts.len()
-        );
-    }
-    out.push_str("</table>\n");
+    table::html::write(out, &tables::failures(report));
     for group in &report.failures {
         let _ = write!(
             out,
@@ -233,45 +159,12 @@ fn failures(out: &mut String, report: &Report) {
     out.push_str("</section>\n");
 }
 
-/// One table row per implementation x dataset: its names, then `figures`.
-fn rows(out: &mut String, section: &ProblemSection, figures: &[Vec<String>]) {
-    for (row, figures) in section.rows.iter().zip(figures) {
-        let _ = write!(out, "<tr><td>{}</td><td>{}</td>", escape(&row.implementation), escape(&row.dataset));
-        for figure in figures {
-            let _ = write!(out, "<td class=\"n\">{figure}</td>");
-        }
-        out.push_str("</tr>\n");
-    }
-}
-
 fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     let _ = writeln!(out, "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>", escape(&section.problem));
-    let mut headers: Vec<String> = ["implementation", "dataset", "attempts"].map(str::to_owned).to_vec();
-    headers.extend(OUTCOMES.map(str::to_owned));
-    headers.extend(["missing", "success rate"].map(str::to_owned));
-    let counts: Vec<Vec<String>> = section
-        .rows
-        .iter()
-        .map(|row| {
-            let mut cells = vec![escape(&row.implementation), escape(&row.dataset)];
-            cells.extend(units::outcome_figures(row));
-            cells
-        })
-        .collect();
-    folded_table(out, &headers, &counts, 2, &["attempts", "reached", "success rate"]);
-    let _ = write!(
-        out,
-        "<table>\n<tr><th>implementation</th><th>dataset</th><th>{} time median [IQR] (95% CI of the \
-         median)</th><th>start-up / prepare / execute medians</th>",
-        escape(&section.timed)
-    );
-    for metric in &section.metrics {
-        let _ = write!(out, "<th>median {}</th>", escape(metric));
-    }
-    out.push_str("</tr>\n");
-    rows(out, section, &units::time_figures(&section.rows));
+    table::html::write(out, &tables::outcomes(section));
+    table::html::write(out, &tables::times(section));
     out.push_str(
-        "</table>\n<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
+        "<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \
                   executor's time of the implementation's <code>execute</code> request, or of <code>prepare</code> \
                   and <code>execute</code> together, of attempts with a verdict; the interval is a percentile \
@@ -321,47 +214,9 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
         out.push_str("<p>The campaign folders record no run.</p>\n");
     }
     for entry in entries {
-        let env = &entry.environment;
-        let runs: Vec<String> = entry.runs.iter().map(|(started, jobs)| format!("{started} (-j {jobs})")).collect();
-        let _ = write!(out, "<h3>{}</h3>\n<table>\n", escape(&entry.folder));
-        let unknown = || "unknown".to_owned();
-        let rows: [(&str, String); 10] = [
-            ("runs", runs.join(", ")),
-            ("Metewand", env.metewand_version.clone()),
-            ("host", env.host.clone().unwrap_or_else(unknown)),
-            ("OS", env.os.clone().unwrap_or_else(unknown)),
-            ("kernel", env.kernel.clone().unwrap_or_else(unknown)),
-            ("CPU", env.cpu_model.clone().unwrap_or_else(unknown)),
-            ("logical CPUs", env.logical_cpus.to_string()),
-            (
-                "memory",
-                env.memory_bytes.map_or_else(unknown, |bytes| format!("{:.1} GiB", bytes.get() as f64 / 1073741824.0)),
-            ),
-            ("git commit", env.git_commit.clone().unwrap_or_else(|| "not a git checkout".to_owned())),
-            (
-                "uncommitted changes",
-                env.git_dirty.map_or_else(unknown, |dirty| if dirty { "yes" } else { "no" }.to_owned()),
-            ),
-        ];
-        for (name, value) in rows {
-            let _ = writeln!(out, "<tr><th>{name}</th><td>{}</td></tr>", escape(&value));
-        }
-        out.push_str("</table>\n<table>\n<tr><th>worker</th><th>command</th><th>program</th><th>SHA-256</th></tr>\n");
-        for program in &env.workers {
-            let worker = &program.worker;
-            let resolved = program.resolved.clone().unwrap_or_else(|| "not found".to_owned());
-            let script = program.script.as_ref().map_or(String::new(), |line| format!(" (script: {line})"));
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code>{}</td><td><code>{}</code></td></tr>",
-                escape(worker),
-                escape(&program.command),
-                escape(&resolved),
-                escape(&script),
-                escape(program.sha256.as_ref().map_or("–", |sha| sha.as_str()))
-            );
-        }
-        out.push_str("</table>\n");
+        let _ = writeln!(out, "<h3>{}</h3>", escape(&entry.folder));
+        table::html::write(out, &tables::environment(entry));
+        table::html::write(out, &tables::workers(entry));
     }
     out.push_str("</section>\n");
 }
@@ -369,20 +224,8 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
 fn identities(out: &mut String, report: &Report) {
     out.push_str(
         "<section id=\"identities\">\n<h2>Identities</h2>\n<p class=\"muted\">As the records name them; \
-                  more than one id for a name means it changed between runs.</p>\n<table>\n<tr><th>what</th>\
-                  <th>name</th><th>id</th></tr>\n",
+                  more than one id for a name means it changed between runs.</p>\n",
     );
-    let ids = &report.identities;
-    for (what, map) in [
-        ("implementation worker", &ids.implementations),
-        ("problem contract", &ids.contracts),
-        ("evaluator worker", &ids.evaluators),
-        ("dataset materializer", &ids.materializers),
-    ] {
-        for (name, set) in map {
-            let list: Vec<String> = set.iter().map(|id| format!("<code>{}</code>", escape(id))).collect();
-            let _ = writeln!(out, "<tr><td>{what}</td><td>{}</td><td>{}</td></tr>", escape(name), list.join("<br>"));
-        }
-    }
-    out.push_str("</table>\n</section>\n");
+    table::html::write(out, &tables::identities(report));
+    out.push_str("</section>\n");
 }

@@ -51,6 +51,8 @@ pub mod profile;
 pub mod report;
 pub mod stats;
 pub mod svg;
+pub mod table;
+pub mod tables;
 pub mod text;
 pub mod units;
 
