@@ -11,6 +11,9 @@
 //!   profiles, execute times and failures as plots, each metric of streamed attempts against time (their
 //!   convergence curves), the environment and the identities. [`render`] writes it as
 //!   one self-contained HTML file, Markdown, CSV or JSON.
+//! - One table model, one plot frame, a renderer per format: each of the report's tables is built once as a
+//!   [`table::Table`] and written by [`table::html`], [`table::markdown`] or [`table::csv`], and each plot supplies
+//!   only its series to the one frame that draws its axes, ticks, labels and legend.
 //! - [`Comparison`] matches two folders' attempts by cell and gives each cell a ratio of median execute times
 //!   with a bootstrap interval, a Mann–Whitney U p-value and a verdict.
 //!

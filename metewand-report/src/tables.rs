@@ -77,8 +77,8 @@ pub fn outcomes(section: &ProblemSection) -> Table {
     table
 }
 
-/// A problem's implementation × dataset times: the ranked time's median [IQR] with its interval, the phases'
-/// medians, and each metric's median.
+/// A problem's implementation × dataset times: the ranked time's median with its interquartile range and the
+/// bootstrap interval of the median, the phases' medians, and each metric's median.
 pub fn times(section: &ProblemSection) -> Table {
     let timed = &section.timed;
     let mut columns = vec![
