@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 mod imports;
+mod methods;
 mod python;
 mod rust;
 
@@ -112,14 +113,19 @@ impl Schema {
     }
 }
 
-/// Generates every Rust and Python file from the schemas, sorted by path.
+/// Generates every Rust and Python file from the schemas, sorted by path: one module per schema in each language,
+/// and the table of the worker protocol's request methods, from the annotations of its request definitions.
 ///
 /// The output depends only on the input: the same schemas give the same bytes.
 pub fn generate(sources: &[SchemaSource]) -> Result<Vec<GeneratedFile>, Error> {
     let mut schemas = sources.iter().map(Schema::parse).collect::<Result<Vec<_>, _>>()?;
     schemas.sort_by(|a, b| a.name.cmp(&b.name));
+    let methods = methods::read(&schemas)?;
     let mut files = rust::generate(&schemas)?;
     files.extend(python::generate(&schemas)?);
+    if let Some(methods) = methods {
+        files.extend(methods.files()?);
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::imports::Imports;
+use crate::methods;
 use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, wrap};
 
 /// Where the generated modules live, relative to the workspace root.
@@ -64,6 +65,10 @@ fn index_module(schemas: &[Schema]) -> String {
         let description = schema.value.get("title").and_then(Value::as_str).unwrap_or(&schema.name);
         out.push_str(&format!("/// {description}: `schemas/{}.schema.json`.\n", schema.name));
         out.push_str(&format!("pub mod {};\n", module_name(&schema.name)));
+        if schema.name == methods::SCHEMA {
+            out.push_str(&format!("/// {}: `schemas/{}.schema.json`.\n", methods::SUMMARY, schema.name));
+            out.push_str(&format!("pub mod {};\n", methods::MODULE));
+        }
     }
     out
 }
@@ -396,22 +401,20 @@ fn walk(
             if object.get("additionalProperties") != Some(&Value::Bool(false)) {
                 return Err(schema.unsupported(pointer, "every object must have additionalProperties: false"));
             }
-            check_keywords(
-                schema,
-                pointer,
-                object,
-                &[
-                    "type",
-                    "description",
-                    "title",
-                    "properties",
-                    "required",
-                    "additionalProperties",
-                    "$schema",
-                    "$id",
-                    "$defs",
-                ],
-            )?;
+            let mut allowed = vec![
+                "type",
+                "description",
+                "title",
+                "properties",
+                "required",
+                "additionalProperties",
+                "$schema",
+                "$id",
+                "$defs",
+            ];
+            // A request's annotations, which `methods.rs` reads.
+            allowed.extend(methods::ANNOTATIONS);
+            check_keywords(schema, pointer, object, &allowed)?;
             let required = object.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
             for name in &required {
                 let known = name.as_str().is_some_and(|name| properties.contains_key(name));

@@ -189,6 +189,30 @@ mod tests {
     }
 
     #[test]
+    fn an_edited_request_annotation_fails_the_check_on_both_method_tables() {
+        let scratch = scratch_workspace();
+        let root = scratch.path();
+        let schema_path = root.join("schemas/worker-protocol-message.schema.json");
+        let text = fs::read_to_string(&schema_path).unwrap();
+        let edited = text.replacen("\"x-capability\": \"streaming_profile\",\n", "", 1);
+        assert_ne!(text, edited, "the edit applies");
+        fs::write(&schema_path, edited).unwrap();
+
+        let error = check(root).unwrap_err().to_string();
+        let tables = [
+            "metewand-protocol/src/generated/worker_protocol_methods.rs",
+            "sdk-python/src/metewand/models/worker_protocol_methods.py",
+        ];
+        for table in tables {
+            assert!(error.contains(table), "{error}");
+        }
+        let report = write(root).unwrap();
+        // The annotations are no part of a message's shape: the message modules are unchanged.
+        assert_eq!(report, tables.map(|table| format!("wrote {table}")), "only the two tables are rewritten");
+        check(root).unwrap();
+    }
+
+    #[test]
     fn a_removed_schema_leaves_orphans_that_codegen_removes() {
         let scratch = scratch_workspace();
         let root = scratch.path();

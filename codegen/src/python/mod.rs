@@ -88,6 +88,9 @@ pub(crate) fn generate(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> 
         index.push((name, module.title()));
         done.insert(schema.name.clone(), module);
     }
+    if schemas.iter().any(|schema| schema.name == crate::methods::SCHEMA) {
+        index.push((crate::methods::MODULE.to_owned(), crate::methods::SUMMARY.to_owned()));
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     index.sort();
     files.push(GeneratedFile { path: format!("{OUTPUT_DIR}/__init__.py"), contents: package_init(&index) });

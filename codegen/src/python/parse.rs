@@ -168,8 +168,10 @@ impl<'a> Module<'a> {
         def: Option<&str>,
     ) -> Result<Class, Error> {
         let mut allowed = vec!["type", "properties", "required", "additionalProperties"];
-        if def.is_none() {
-            allowed.extend(["$schema", "$id", "$defs"]);
+        match def {
+            None => allowed.extend(["$schema", "$id", "$defs"]),
+            // A request's annotations, which `methods.rs` reads.
+            Some(_) => allowed.extend(crate::methods::ANNOTATIONS),
         }
         check_keywords(self.schema, pointer, object, &allowed)?;
         if object.get("additionalProperties") != Some(&Value::Bool(false)) {

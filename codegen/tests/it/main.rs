@@ -3,6 +3,8 @@
 
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
+mod methods;
+
 use codegen::{Error, SchemaSource, generate};
 use serde_json::{Value, json};
 

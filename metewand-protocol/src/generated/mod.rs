@@ -29,3 +29,5 @@ pub mod result_manifest;
 pub mod slurm_submission;
 /// Metewand worker protocol message, version 1: `schemas/worker-protocol-message.schema.json`.
 pub mod worker_protocol_message;
+/// Metewand worker protocol request methods: `schemas/worker-protocol-message.schema.json`.
+pub mod worker_protocol_methods;

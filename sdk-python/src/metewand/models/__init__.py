@@ -19,4 +19,5 @@ worker pays only for the modules it uses:
 - ``metewand.models.result_manifest``: Metewand result manifest
 - ``metewand.models.slurm_submission``: Metewand Slurm submission
 - ``metewand.models.worker_protocol_message``: Metewand worker protocol message, version 1
+- ``metewand.models.worker_protocol_methods``: Metewand worker protocol request methods
 """

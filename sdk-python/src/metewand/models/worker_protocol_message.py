@@ -3,7 +3,11 @@
 
 Every request the orchestrator sends and every response a worker returns in protocol version 1,
 with the checkpoint exchange nested in an execute_stream request. A message is decoded as the
-definition its session expects, never as a guess among these.
+definition its session expects, never as a guess among these. Each request definition also says
+which roles accept it (x-accepted-by), the definition of its success response (x-response), the
+phase it runs when that is not named after its method (x-phase) and the capability a worker
+reports when it serves it (x-capability): annotations that validators ignore, from which the
+table of request methods is generated.
 
 Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
 (raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
