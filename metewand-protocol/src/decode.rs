@@ -11,12 +11,14 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::common::Role;
 use crate::frame::Frame;
 use crate::messages::{
     AckResponse, CheckpointAnswer, CheckpointMessage, EvaluateRequest, EvaluateResponse, ExecuteRequest,
     ExecuteResponse, ExecuteStreamRequest, FailureResponse, HelloRequest, HelloResponse, MaterializeRequest,
     MaterializeResponse, PrepareRequest, ResetRequest, ShutdownRequest,
 };
+use crate::methods::{self, RequestMethod};
 use crate::schema;
 
 /// A message of protocol version 1: a generated type and the schema definition it is checked against.
@@ -170,19 +172,58 @@ pub fn precompile<T: Message>() {
     validator(T::DEFINITION);
 }
 
+/// Compiles the validators of every request a worker serving `role` accepts, as the table of request methods says,
+/// and of the checkpoint answer where that includes `execute_stream`: what such a worker calls before it answers
+/// hello (see [`precompile`]).
+///
+/// ```
+/// use metewand_protocol::common::Role;
+/// use metewand_protocol::decode::precompile_requests;
+///
+/// precompile_requests(Role::ProblemEvaluator);
+/// ```
+pub fn precompile_requests(role: Role) {
+    for method in RequestMethod::of_role(role) {
+        validator(method.request);
+    }
+    if methods::EXECUTE_STREAM.accepts(role) {
+        precompile::<CheckpointAnswer>();
+    }
+}
+
+/// Checks a frame against the request definition of `method` without converting it: for a worker that needs to
+/// know only that a request is well-formed before it answers.
+///
+/// ```
+/// use metewand_protocol::decode::check_request;
+/// use metewand_protocol::frame::Frame;
+/// use metewand_protocol::methods;
+///
+/// let frame = Frame::parse(br#"{"id":"3","method":"reset"}"#.to_vec()).unwrap();
+/// assert!(check_request(&methods::RESET, &frame).is_ok());
+/// let error = check_request(&methods::EXECUTE, &frame).unwrap_err();
+/// assert!(error.to_string().starts_with("not a valid execute_request message"), "{error}");
+/// ```
+pub fn check_request(method: &RequestMethod, frame: &Frame) -> Result<(), DecodeError> {
+    validate(method.request, frame.value())
+}
+
+/// Checks a value against the message definition `definition`, naming every violation.
+fn validate(definition: &'static str, value: &Value) -> Result<(), DecodeError> {
+    let validator = validator(definition);
+    if validator.is_valid(value) {
+        return Ok(());
+    }
+    let diagnostics = validator
+        .iter_errors(value)
+        .map(|error| SchemaDiagnostic { instance_path: error.instance_path().to_string(), message: error.to_string() })
+        .collect();
+    Err(DecodeError::Schema { definition, diagnostics })
+}
+
 /// Checks a value against a message definition and converts it into the message's generated type.
 pub fn decode_value<T: Message>(value: &Value) -> Result<T, DecodeError> {
-    let validator = validator(T::DEFINITION);
-    if !validator.is_valid(value) {
-        let diagnostics = validator
-            .iter_errors(value)
-            .map(|error| SchemaDiagnostic {
-                instance_path: error.instance_path().to_string(),
-                message: error.to_string(),
-            })
-            .collect();
-        return Err(DecodeError::Schema { definition: T::DEFINITION, diagnostics });
-    }
+    validate(T::DEFINITION, value)?;
     T::deserialize(value).map_err(|err| DecodeError::Type { definition: T::DEFINITION, message: err.to_string() })
 }
 

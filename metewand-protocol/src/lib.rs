@@ -56,6 +56,9 @@ pub use frame::{Frame, FrameError, FrameReader, MAX_LINE_BYTES, encode_message};
 pub use generated::common;
 pub use generated::common::Phase;
 pub use generated::worker_protocol_message as messages;
+/// The worker protocol's request methods: which roles accept each, the phase it runs, the capability it takes, and
+/// its request and response definitions.
+pub use generated::worker_protocol_methods as methods;
 pub use handshake::{HandshakeError, negotiate_protocol, validate_hello_response};
 pub use messages::{HelloRequest, HelloResponse};
 pub use stream::{CheckpointStream, StreamError, StreamFrame, decode_stream_frame};

@@ -1,7 +1,10 @@
 //! Phases and which role accepts which: a phase is named after the method of the request it runs, everywhere (in
-//! types, errors, timeouts and attempt records), and is the one generated type `common::Phase`.
+//! types, errors, timeouts and attempt records), and is the one generated type `common::Phase`. Which roles accept
+//! a request, and the phase it runs, are the generated table of request methods ([`crate::methods`]), read from the
+//! annotations of the schema's request definitions.
 
 use crate::common::{Phase, Role};
+use crate::methods::{REQUEST_METHODS, RequestMethod};
 
 impl Phase {
     /// Every phase, in the order a session may send their requests.
@@ -28,7 +31,8 @@ impl Phase {
         }
     }
 
-    /// Whether a worker serving `role` accepts this phase's request: the gate-1 role/method matrix.
+    /// Whether a worker serving `role` accepts a request that runs this phase: the gate-1 role/method matrix, read
+    /// from the table of request methods.
     ///
     /// ```
     /// use metewand_protocol::Phase;
@@ -39,12 +43,36 @@ impl Phase {
     /// assert!(Phase::Shutdown.accepted_by(Role::ProblemEvaluator));
     /// ```
     pub fn accepted_by(self, role: Role) -> bool {
-        match self {
-            Phase::Hello | Phase::Shutdown => true,
-            Phase::Materialize => role == Role::DatasetMaterializer,
-            Phase::Prepare | Phase::Execute | Phase::Reset => role == Role::Implementation,
-            Phase::Evaluate => role == Role::ProblemEvaluator,
-        }
+        REQUEST_METHODS.iter().any(|method| method.phase == self && method.accepts(role))
+    }
+}
+
+impl RequestMethod {
+    /// The method of protocol version 1 named `name` on the wire, if there is one.
+    ///
+    /// ```
+    /// use metewand_protocol::Phase;
+    /// use metewand_protocol::common::{Capability, Role};
+    /// use metewand_protocol::methods::RequestMethod;
+    ///
+    /// let stream = RequestMethod::named("execute_stream").unwrap();
+    /// assert_eq!((stream.phase, stream.capability), (Phase::Execute, Some(Capability::StreamingProfile)));
+    /// assert!(stream.accepts(Role::Implementation) && !stream.accepts(Role::ProblemEvaluator));
+    /// assert!(RequestMethod::named("Execute").is_none());
+    /// ```
+    pub fn named(name: &str) -> Option<&'static RequestMethod> {
+        REQUEST_METHODS.iter().find(|method| method.name == name)
+    }
+
+    /// Whether a worker serving `role` accepts the request (a worker that does not report the method's
+    /// [`capability`](RequestMethod::capability) refuses it all the same).
+    pub fn accepts(&self, role: Role) -> bool {
+        self.accepted_by.contains(&role)
+    }
+
+    /// The methods a worker serving `role` accepts, in the schema's order.
+    pub fn of_role(role: Role) -> impl Iterator<Item = &'static RequestMethod> {
+        REQUEST_METHODS.iter().filter(move |method| method.accepts(role))
     }
 }
 

@@ -7,6 +7,7 @@ mod compile_fail;
 mod decode;
 mod frame;
 mod handshake;
+mod methods;
 mod stream;
 mod strict;
 mod support;
