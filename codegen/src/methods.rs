@@ -340,7 +340,7 @@ impl Methods {
             "# Annotations are strings (see the __future__ import), so typing is needed only by type checkers.\n",
         );
         out.push_str("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Any\n");
-        out.push_str("    from metewand.models.common import Capability, Phase, Role\n\n");
+        out.push_str("    from metewand.models.common import Capability, Phase\n\n");
         out.push_str("__all__ = [\n");
         for name in ["CAPABILITIES", "PHASES", "REQUESTS", "REQUEST_METHODS", "RESPONSES", "ROLE_METHODS"] {
             out.push_str(&format!("    \"{name}\",\n"));
@@ -355,7 +355,7 @@ impl Methods {
         out.push_str(")\n\n");
 
         out.push_str("# The methods a worker of each role accepts (x-accepted-by), in the order of REQUEST_METHODS.\n");
-        out.push_str("ROLE_METHODS: dict[Role, tuple[str, ...]] = {\n");
+        out.push_str("ROLE_METHODS: dict[str, tuple[str, ...]] = {\n");
         for role in &self.roles {
             let names: Vec<String> = self
                 .methods

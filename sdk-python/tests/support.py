@@ -36,6 +36,7 @@ SUCCESS_DEFINITIONS = {
     "materialize": "materialize_response",
     "prepare": "ack_response",
     "execute": "execute_response",
+    "execute_stream": "execute_response",
     "reset": "ack_response",
     "evaluate": "evaluate_response",
     "shutdown": "ack_response",

@@ -150,6 +150,8 @@ def _rebuild(model: Any) -> Any:
 def test_vectors_are_present() -> None:
     names = sorted(path.stem for path in VECTORS_DIR.glob("*.json"))
     modules = sorted(path.stem for path in MODELS_DIR.glob("*.py") if path.stem != "__init__")
+    # The table of request methods is generated from the protocol schema's annotations: no schema's own models.
+    modules.remove("worker_protocol_methods")
     assert names, f"no vectors in {VECTORS_DIR}"
     assert [name.replace("-", "_") for name in names] == modules
     assert VALID and INVALID

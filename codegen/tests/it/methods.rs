@@ -83,7 +83,7 @@ fn the_annotations_become_a_table_in_each_language_and_its_index() {
     for expected in [
         "from metewand.models.worker_protocol_message import (\n    PingRequest,\n    PongResponse,\n)\n",
         "REQUEST_METHODS: tuple[str, ...] = (\n    \"ping\",\n)\n",
-        "ROLE_METHODS: dict[Role, tuple[str, ...]] = {\n    \"alpha\": (\"ping\",),\n    \"beta\": (),\n}\n",
+        "ROLE_METHODS: dict[str, tuple[str, ...]] = {\n    \"alpha\": (\"ping\",),\n    \"beta\": (),\n}\n",
         "PHASES: dict[str, Phase] = {\n    \"ping\": \"ping\",\n}\n",
         "CAPABILITIES: dict[str, Capability] = {}\n",
         "REQUESTS: dict[str, Any] = {\n    \"ping\": PingRequest,\n}\n",

@@ -39,6 +39,7 @@ from ._strict import ModelError
 from .canonical import CanonicalJSONError, parse
 from .frames import FrameError, FrameReader, encode_message
 from .models import worker_protocol_message as _messages
+from .models.worker_protocol_methods import RESPONSES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,18 +56,6 @@ DEFAULT_WORKER_ID = "mw1-resolved-worker-" + "0" * 64
 
 DEFAULT_CONTRACT_ID = "mw1-problem-contract-" + "0" * 64
 """The problem contract id ``prepare`` and ``evaluate`` send unless told another."""
-
-# The success model each request calls for.
-_SUCCESS: dict[str, Any] = {
-    "hello": _messages.HelloResponse,
-    "materialize": _messages.MaterializeResponse,
-    "prepare": _messages.AckResponse,
-    "execute": _messages.ExecuteResponse,
-    "execute_stream": _messages.ExecuteResponse,
-    "reset": _messages.AckResponse,
-    "evaluate": _messages.EvaluateResponse,
-    "shutdown": _messages.AckResponse,
-}
 
 # What the reader thread puts in the queue at the end of the stream, or after an unreadable line.
 _END = object()
@@ -351,7 +340,7 @@ class WorkerClient:
         if not isinstance(value, dict) or value.get("id") != request.id:
             got = value.get("id") if isinstance(value, dict) else value
             raise WorkerProtocolError(f"{method} {request.id!r} was answered with the id {got!r}")
-        model = _messages.FailureResponse if value.get("ok") is False else _SUCCESS[method]
+        model = _messages.FailureResponse if value.get("ok") is False else RESPONSES[method]
         try:
             return model.from_dict(value)
         except ModelError as error:

@@ -47,6 +47,7 @@ from .errors import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_OPERATION, Inva
 from .frames import FrameError, FrameReader, encode_message
 from .models import common as _common
 from .models import worker_protocol_message as _messages
+from .models import worker_protocol_methods as _methods
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -434,26 +435,9 @@ class _Misuse(Exception):
 # The session
 
 
-_REQUEST_MODELS: dict[str, Any] = {
-    "hello": _messages.HelloRequest,
-    "materialize": _messages.MaterializeRequest,
-    "prepare": _messages.PrepareRequest,
-    "execute": _messages.ExecuteRequest,
-    "execute_stream": _messages.ExecuteStreamRequest,
-    "reset": _messages.ResetRequest,
-    "evaluate": _messages.EvaluateRequest,
-    "shutdown": _messages.ShutdownRequest,
-}
-
-_ROLE_METHODS = {
-    "dataset_materializer": ("materialize",),
-    "implementation": ("prepare", "execute", "execute_stream", "reset"),
-    "problem_evaluator": ("evaluate",),
-}
-
-
 class _Session:
-    """One worker's side of a protocol session: state and one handler per request."""
+    """One worker's side of a protocol session: state and one handler per request, ``_<method>``
+    for each method the generated table of request methods gives the worker's role."""
 
     def __init__(
         self, worker: Worker, responses: BinaryIO, log: TextIO, requests: FrameReader
@@ -467,11 +451,8 @@ class _Session:
         self._prepared = False
         self._shutting_down = False
         self._operations: dict[str, Any] = {
-            "hello": self._hello,
-            "shutdown": self._shutdown,
+            method: getattr(self, "_" + method) for method in _methods.ROLE_METHODS[self._role]
         }
-        for method in _ROLE_METHODS[self._role]:
-            self._operations[method] = getattr(self, "_" + method)
 
     def handle(self, line: bytes) -> int | None:
         """Answers one request line; returns the exit status once the loop must end."""
@@ -516,7 +497,7 @@ class _Session:
             return self._failure(
                 request_id, INVALID_REQUEST, "the request's method is not a string"
             )
-        if method in _REQUEST_MODELS:
+        if method in _methods.REQUESTS:
             return self._failure(
                 request_id,
                 UNSUPPORTED_OPERATION,
@@ -531,7 +512,7 @@ class _Session:
             if not self._greeted and method != "hello" and method != "shutdown":
                 raise WorkerError(INVALID_REQUEST, f"{method} before hello")
             try:
-                message = _REQUEST_MODELS[method].from_dict(request)
+                message = _methods.REQUESTS[method].from_dict(request)
             except ModelError as error:
                 raise WorkerError(INVALID_REQUEST, f"invalid {method} request: {error}") from None
             response = operation(message).to_dict()

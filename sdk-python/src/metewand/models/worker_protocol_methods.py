@@ -29,7 +29,7 @@ from metewand.models.worker_protocol_message import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-    from metewand.models.common import Capability, Phase, Role
+    from metewand.models.common import Capability, Phase
 
 __all__ = [
     "CAPABILITIES",
@@ -53,7 +53,7 @@ REQUEST_METHODS: tuple[str, ...] = (
 )
 
 # The methods a worker of each role accepts (x-accepted-by), in the order of REQUEST_METHODS.
-ROLE_METHODS: dict[Role, tuple[str, ...]] = {
+ROLE_METHODS: dict[str, tuple[str, ...]] = {
     "dataset_materializer": ("hello", "materialize", "shutdown"),
     "implementation": ("hello", "prepare", "execute", "execute_stream", "reset", "shutdown"),
     "problem_evaluator": ("hello", "evaluate", "shutdown"),
