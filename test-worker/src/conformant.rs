@@ -1,15 +1,18 @@
 //! `serve --conformant`: the protocol's rules a worker keeps beyond answering (what the conformance kit checks),
 //! and outputs the runtime's validator accepts. Without the flag the test worker answers whatever it is sent.
+//! Which role accepts which request, and which capability a request takes, is the protocol's generated table of
+//! request methods.
 
 use std::fs;
 use std::path::Path;
 use std::time::SystemTime;
 
+use metewand_protocol::common::{Capability, Role};
+use metewand_protocol::decode::check_request;
 use metewand_protocol::decode_message;
 use metewand_protocol::frame::{Frame, encode_value};
-use metewand_protocol::messages::{
-    EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest, ShutdownRequest,
-};
+use metewand_protocol::messages::{EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest};
+use metewand_protocol::methods::{self, RequestMethod};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -18,13 +21,14 @@ use super::Fault;
 /// What one session has established.
 #[derive(Debug, Default)]
 pub(super) struct State {
-    role: Option<String>,
+    role: Option<Role>,
     prepared: bool,
     pub(super) seed: u64,
 }
 
 /// The refusal a request gets instead of an answer, if any; exits with status 2 for a line without a usable id.
-pub(super) fn gate(state: &mut State, frame: &Frame, fault: Option<Fault>) -> Option<Vec<u8>> {
+/// `reported` is what the worker reports at hello: a request that takes a capability it does not report is refused.
+pub(super) fn gate(state: &mut State, frame: &Frame, fault: Option<Fault>, reported: &[Capability]) -> Option<Vec<u8>> {
     let value = frame.value();
     let Some(id) = value.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) else {
         eprintln!("test-worker: a request without a usable id cannot be answered");
@@ -35,25 +39,25 @@ pub(super) fn gate(state: &mut State, frame: &Frame, fault: Option<Fault>) -> Op
         let answer = json!({"error": {"code": code, "message": message}, "id": id, "ok": false});
         Some(encode_value(&answer).expect("refusals are small"))
     };
-    let Some(method) = value.get("method").and_then(Value::as_str) else {
+    let Some(name) = value.get("method").and_then(Value::as_str) else {
         return refuse("invalid_request", "the request has no method string");
     };
-    let decoded = match method {
-        "hello" => decode_message::<HelloRequest>(frame).map(|hello| Some(hello.role.to_string())),
-        "materialize" => decode_message::<MaterializeRequest>(frame).map(|_| None),
-        "prepare" => decode_message::<PrepareRequest>(frame).map(|prepare| {
+    let Some(method) = RequestMethod::named(name) else {
+        return refuse("invalid_request", "unknown method");
+    };
+    let decoded = if *method == methods::HELLO {
+        decode_message::<HelloRequest>(frame).map(|hello| Some(hello.role))
+    } else if *method == methods::PREPARE {
+        decode_message::<PrepareRequest>(frame).map(|prepare| {
             state.seed = prepare.implementation_seed.get();
             None
-        }),
-        "execute" => decode_message::<ExecuteRequest>(frame).map(|_| None),
-        "reset" => decode_message::<ResetRequest>(frame).map(|_| None),
-        "evaluate" => decode_message::<EvaluateRequest>(frame).map(|_| None),
-        "shutdown" => decode_message::<ShutdownRequest>(frame).map(|_| None),
-        _ => return refuse("invalid_request", "unknown method"),
+        })
+    } else {
+        check_request(method, frame).map(|()| None)
     };
     let hello_role = match decoded {
         Ok(role) => role,
-        Err(error) => return refuse("invalid_request", &format!("invalid {method} request: {error}")),
+        Err(error) => return refuse("invalid_request", &format!("invalid {name} request: {error}")),
     };
     if let Some(role) = hello_role {
         if state.role.is_some() && fault != Some(Fault::AcceptSecondHello) {
@@ -62,22 +66,25 @@ pub(super) fn gate(state: &mut State, frame: &Frame, fault: Option<Fault>) -> Op
         state.role = Some(role);
         return None;
     }
-    let Some(role) = state.role.as_deref() else {
-        return if method == "shutdown" { None } else { refuse("invalid_request", "a request before hello") };
+    let Some(role) = state.role else {
+        return if *method == methods::SHUTDOWN { None } else { refuse("invalid_request", "a request before hello") };
     };
-    let serves = match role {
-        "dataset_materializer" => ["materialize"].as_slice(),
-        "implementation" => ["prepare", "execute", "reset"].as_slice(),
-        _ => ["evaluate"].as_slice(),
-    };
-    if method != "shutdown" && !serves.contains(&method) {
-        return refuse("unsupported_operation", &format!("the {role} role has no {method} request"));
+    if !method.accepts(role) {
+        return refuse("unsupported_operation", &format!("the {role} role has no {name} request"));
     }
-    match method {
+    if let Some(capability) = method.capability
+        && !reported.contains(&capability)
+    {
+        return refuse(
+            "unsupported_operation",
+            &format!("this worker does not report {capability}, which {name} takes"),
+        );
+    }
+    match name {
         "prepare" => state.prepared = true,
         "reset" => state.prepared = false,
-        "execute" if !state.prepared && fault != Some(Fault::ExecuteUnprepared) => {
-            return refuse("invalid_request", "execute needs a successful prepare first");
+        "execute" | "execute_stream" if !state.prepared && fault != Some(Fault::ExecuteUnprepared) => {
+            return refuse("invalid_request", &format!("{name} needs a successful prepare first"));
         }
         _ => {}
     }

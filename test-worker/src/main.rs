@@ -29,8 +29,9 @@
 //! and answers `reached`; `shutdown` is acknowledged and followed by exit status 0. Each `--fault NAME@METHOD`
 //! makes it misbehave when it receives that method (see [`Fault`]); `--delay METHOD=MS` sleeps before answering.
 //! Unless `--quiet`, it writes one line to stderr per request. With `--conformant` it also keeps the rules the
-//! conformance kit checks (a second `hello`, another role's request, a malformed request and `execute` before
-//! `prepare` are refused) and writes outputs the validator accepts; the faults after `FloodStderr` break those
+//! conformance kit checks (a second `hello`, another role's request, a malformed request, `execute` or
+//! `execute_stream` before `prepare`, and `execute_stream` unless it reports `streaming_profile` are refused, as the
+//! protocol's table of request methods says) and writes outputs the validator accepts; the faults after `FloodStderr` break those
 //! rules one at a time. Pid files, written by the processes a fault
 //! starts, hold `PID START` (the start time from `/proc/PID/stat`), so a test can tell whether that very process
 //! still exists.
@@ -60,14 +61,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use std::{env, fs, process, thread};
 
-use metewand_protocol::common::{Capability, Role};
-use metewand_protocol::decode::precompile;
+use metewand_protocol::common::Capability;
+use metewand_protocol::decode::precompile_requests;
 use metewand_protocol::frame::{Frame, FrameReader, encode_value};
 use metewand_protocol::messages::{
-    CheckpointAnswer, EvaluateRequest, ExecuteRequest, ExecuteStreamRequest, HelloRequest, MaterializeRequest,
-    PrepareRequest, ResetRequest, ShutdownRequest,
+    EvaluateRequest, ExecuteRequest, HelloRequest, MaterializeRequest, PrepareRequest, ResetRequest, ShutdownRequest,
 };
-use metewand_protocol::{Message, decode_message};
+use metewand_protocol::{Message, decode_message, methods};
 use serde_json::{Value, json};
 
 use attack::{Attack, play};
@@ -331,10 +331,16 @@ fn sleep_forever() -> ! {
     }
 }
 
+/// What the worker reports at `hello`: `--capabilities`, or `one_shot`.
+fn capabilities(options: &Options) -> Vec<Capability> {
+    options.capabilities.clone().unwrap_or_else(|| vec![Capability::OneShot])
+}
+
 fn serve(options: &Options) -> ! {
     let mut reader = FrameReader::new(io::stdin().lock());
     let mut out = io::stdout().lock();
     let mut state = conformant::State::default();
+    let reported = capabilities(options);
     loop {
         let frame = match reader.read_frame() {
             Ok(Some(frame)) => frame,
@@ -353,19 +359,23 @@ fn serve(options: &Options) -> ! {
         if let Some(&delay) = options.delays.get(&method) {
             thread::sleep(delay);
         }
-        if method == "execute_stream" {
-            if let Err(problem) = stream::serve(&mut reader, &mut out, &frame, options, state.seed) {
-                eprintln!("test-worker: cannot stream: {problem}");
+        let streamed = method == methods::EXECUTE_STREAM.name;
+        let attempts = match options.attacks.get(&method) {
+            Some(&attack) if !streamed => play(attack, options),
+            _ => Vec::new(),
+        };
+        let fault = options.faults.get(&method).copied();
+        if options.conformant
+            && let Some(refusal) = conformant::gate(&mut state, &frame, fault, &reported)
+        {
+            if out.write_all(&refusal).and_then(|()| out.flush()).is_err() {
                 process::exit(2);
             }
             continue;
         }
-        let attempts = options.attacks.get(&method).map(|&attack| play(attack, options)).unwrap_or_default();
-        let fault = options.faults.get(&method).copied();
-        if options.conformant
-            && let Some(refusal) = conformant::gate(&mut state, &frame, fault)
-        {
-            if out.write_all(&refusal).and_then(|()| out.flush()).is_err() {
+        if streamed {
+            if let Err(problem) = stream::serve(&mut reader, &mut out, &frame, options, state.seed) {
+                eprintln!("test-worker: cannot stream: {problem}");
                 process::exit(2);
             }
             continue;
@@ -531,23 +541,6 @@ pub(crate) fn write_tick() {
 
 /// The well-behaved answer to a request (or the structured failure, for [`Fault::Fail`]), after decoding the
 /// request as its message type.
-/// Compiles the validators of the requests a worker of `role` serves before hello is answered, as a worker should:
-/// compiling one at its first request would put the cost inside that request's time.
-fn precompile_requests(role: Role) {
-    match role {
-        Role::DatasetMaterializer => precompile::<MaterializeRequest>(),
-        Role::Implementation => {
-            precompile::<PrepareRequest>();
-            precompile::<ExecuteRequest>();
-            precompile::<ExecuteStreamRequest>();
-            precompile::<CheckpointAnswer>();
-            precompile::<ResetRequest>();
-        }
-        Role::ProblemEvaluator => precompile::<EvaluateRequest>(),
-    }
-    precompile::<ShutdownRequest>();
-}
-
 fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>) -> Result<Value, String> {
     fn decode<T: Message>(request: &Frame) -> Result<T, String> {
         decode_message(request).map_err(|error| error.to_string())
@@ -563,8 +556,10 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
     Ok(match method {
         "hello" => {
             let hello: HelloRequest = decode(request)?;
+            // Compiled before hello is answered, as a worker should: compiling a validator at its first request
+            // would put the cost inside that request's time.
             precompile_requests(hello.role);
-            let capabilities = options.capabilities.clone().unwrap_or_else(|| vec![Capability::OneShot]);
+            let capabilities = capabilities(options);
             let worker_id = if fault == Some(Fault::WrongWorkerId) {
                 OTHER_WORKER_ID.to_owned()
             } else {
