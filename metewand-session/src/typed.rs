@@ -27,7 +27,8 @@ pub trait SessionRole: sealed::Sealed {
 /// The dataset-materializer role: `materialize`.
 #[derive(Debug)]
 pub enum Materializer {}
-/// The implementation role: `prepare`, `execute` and `reset`.
+/// The implementation role: `prepare`, `execute`, `execute_stream` (for a worker that reports `streaming_profile`)
+/// and `reset`.
 #[derive(Debug)]
 pub enum Implementation {}
 /// The problem-evaluator role: `evaluate`.

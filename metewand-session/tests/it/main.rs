@@ -13,6 +13,7 @@ mod handshake;
 mod hold;
 mod identity;
 mod memory;
+mod methods;
 mod misbehaviour;
 mod processes;
 mod roles;
