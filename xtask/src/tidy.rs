@@ -1,7 +1,8 @@
 //! The layout rules a reader relies on, kept by a test: every workspace member is a row of the README's table of
-//! folders, and every Rust module file of a crate's `src/` (generated code aside) is named in ARCHITECTURE.md's
+//! folders, every Rust module file of a crate's `src/` (generated code aside) is named in ARCHITECTURE.md's
 //! code map (`name.rs`, or `dir/` for a `dir/mod.rs`; `lib.rs` and `main.rs` are their crate's heading) and is at
-//! most [`MAX_LINES`] lines long, so that it can be read as one concern.
+//! most [`MAX_LINES`] lines long, so that it can be read as one concern, and every path ARCHITECTURE.md's recipes
+//! name between [`PATHS_BEGIN`] and [`PATHS_END`] exists, so that a recipe cannot send a reader to a file that moved.
 
 use std::fs;
 use std::path::Path;
@@ -9,6 +10,12 @@ use std::path::Path;
 /// The most lines a module file of a crate's `src/` may have; tests under `tests/` and generated code are not
 /// bound by it.
 pub(crate) const MAX_LINES: usize = 800;
+
+/// The marker that opens a part of ARCHITECTURE.md whose paths must exist.
+pub(crate) const PATHS_BEGIN: &str = "<!-- tidy: every path below exists -->";
+
+/// The marker that closes it.
+pub(crate) const PATHS_END: &str = "<!-- tidy: end of paths -->";
 
 /// The workspace members `Cargo.toml` lists (`members = [ "a", "b" ]`).
 pub(crate) fn members(cargo_toml: &str) -> Vec<String> {
@@ -49,6 +56,21 @@ pub(crate) fn files_over_the_limit(files: &[(String, String)]) -> Vec<(String, u
         .map(|(path, text)| (path.clone(), text.lines().count()))
         .filter(|(_, lines)| *lines > MAX_LINES)
         .collect()
+}
+
+/// The paths the marked part of `text` names: every code span between [`PATHS_BEGIN`] and [`PATHS_END`] that holds
+/// a `/` (a span broken across lines keeps its line break, and so names nothing). `None` when the markers are
+/// missing or out of order.
+pub(crate) fn marked_paths(text: &str) -> Option<Vec<String>> {
+    let start = text.find(PATHS_BEGIN)? + PATHS_BEGIN.len();
+    let section = &text[start..start + text[start..].find(PATHS_END)?];
+    // Between backticks: every second piece.
+    Some(section.split('`').skip(1).step_by(2).filter(|span| span.contains('/')).map(str::to_owned).collect())
+}
+
+/// The paths, relative to `root`, that name no file or folder there.
+pub(crate) fn missing_paths(root: &Path, paths: &[String]) -> Vec<String> {
+    paths.iter().filter(|path| path.starts_with('/') || !root.join(path.as_str()).exists()).cloned().collect()
 }
 
 /// Every `.rs` file below each member's `src/`, but generated code, relative to `root`.
@@ -96,6 +118,33 @@ mod tests {
         let texts: Vec<(String, String)> = files.iter().map(|file| (file.clone(), read(file))).collect();
         let long = files_over_the_limit(&texts);
         assert!(long.is_empty(), "module files over {MAX_LINES} lines: {long:?}");
+    }
+
+    #[test]
+    fn every_path_the_recipes_name_exists() {
+        let root = workspace_root();
+        let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let paths = marked_paths(&architecture).expect("ARCHITECTURE.md marks the paths of its recipes");
+        assert!(paths.contains(&"schemas/worker-protocol-message.schema.json".to_owned()), "{paths:?}");
+        let missing = missing_paths(&root, &paths);
+        assert!(missing.is_empty(), "paths ARCHITECTURE.md's recipes name that do not exist: {missing:?}");
+    }
+
+    #[test]
+    fn a_planted_missing_path_is_found() {
+        let root = tempfile::tempdir().unwrap();
+        fs::create_dir_all(root.path().join("alpha/src")).unwrap();
+        fs::write(root.path().join("alpha/src/lib.rs"), "").unwrap();
+        let text = format!(
+            "Before: `beta/before.rs`.\n{PATHS_BEGIN}\n1. Edit `alpha/src/lib.rs` and `alpha/`, run `cargo xtask \
+             codegen`,\n   then `alpha/src/gone.rs`, `alpha/src/\n   lib.rs` and `/etc/passwd`.\n{PATHS_END}\nAfter: \
+             `beta/after.rs`.\n"
+        );
+        let paths = marked_paths(&text).unwrap();
+        assert_eq!(paths, ["alpha/src/lib.rs", "alpha/", "alpha/src/gone.rs", "alpha/src/\n   lib.rs", "/etc/passwd"]);
+        assert_eq!(missing_paths(root.path(), &paths), ["alpha/src/gone.rs", "alpha/src/\n   lib.rs", "/etc/passwd"]);
+        assert_eq!(marked_paths("`alpha/src/lib.rs` with no markers"), None);
+        assert_eq!(marked_paths(&format!("{PATHS_END} `alpha/src/gone.rs` {PATHS_BEGIN}")), None);
     }
 
     #[test]
