@@ -56,6 +56,7 @@
 
 pub mod changes;
 pub mod environment;
+mod error;
 pub mod export;
 pub mod folder;
 pub mod index;
@@ -69,6 +70,7 @@ pub mod summary;
 pub mod table;
 
 pub use environment::Environment;
+pub use error::{ReuseRefusal, RunError};
 pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
 pub use runner::{Observer, RefusedForReuse, RunConfig, RunSummary, Silent, refused_for_reuse, run};

@@ -5,9 +5,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fs;
-use std::io;
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -21,6 +19,7 @@ use metewand_runtime::attempt::{
 use metewand_runtime::cpus::SlotPlan;
 
 use crate::changes::ProgramCheck;
+use crate::error::{ReuseRefusal, RunError};
 use crate::folder::{CampaignFolder, Found, read_materialization, write_atomically};
 use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
 use metewand_runtime::exit::Exit;
@@ -83,18 +82,6 @@ pub trait Observer: Sync {
 pub struct Silent;
 impl Observer for Silent {}
 
-/// A failure of the campaign's own work before anything started.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot {action} {}: {source}", path.display())]
-pub struct PrepareError {
-    /// What was being done.
-    pub action: &'static str,
-    /// On what.
-    pub path: PathBuf,
-    /// Why.
-    pub source: io::Error,
-}
-
 /// How a run ended.
 #[derive(Debug, Default)]
 pub struct RunSummary {
@@ -108,7 +95,7 @@ pub struct RunSummary {
     pub by_outcome: BTreeMap<String, usize>,
     /// Failures of the campaign's own I/O (a record that could not be written: a full disk); the run stopped
     /// starting jobs at the first.
-    pub errors: Vec<String>,
+    pub errors: Vec<RunError>,
     /// Whether the cancel flag stopped the run.
     pub cancelled: bool,
     /// Attempts of the plan with a record holding a verdict, after the run.
@@ -187,7 +174,7 @@ pub fn run(
     folder: &CampaignFolder,
     config: &RunConfig,
     observer: &dyn Observer,
-) -> Result<RunSummary, PrepareError> {
+) -> Result<RunSummary, RunError> {
     let keys = plan.keys().len();
     let mut pending: Vec<VecDeque<usize>> = vec![VecDeque::new(); keys];
     let mut skipped = 0;
@@ -206,7 +193,7 @@ pub fn run(
         if held.exists {
             // An unfinished folder, an invalid record, or one to run again: it is removed first.
             let dir = folder.attempt_dir(&attempt.id);
-            remove_tree(&dir).map_err(|source| PrepareError { action: "remove", path: dir, source })?;
+            remove_tree(&dir).map_err(|source| RunError::Remove { path: dir, source })?;
         }
         pending[attempt.key as usize].push_back(index);
         to_run += 1;
@@ -264,7 +251,7 @@ pub fn run(
     // The exports read every record once; their count is the run's. Only when they cannot be written are the
     // records read again for it.
     let status = crate::export::write_merging(folder).unwrap_or_else(|error| {
-        summary.errors.push(error.to_string());
+        summary.errors.push(RunError::Export(error));
         crate::status::Status::of_plan(folder.path(), plan)
     });
     summary.with_verdict = status.with_verdict;
@@ -435,7 +422,7 @@ impl Pool<'_, '_> {
         self.ready_attempt(&mut state)
     }
 
-    fn stop(&self, error: String) {
+    fn stop(&self, error: RunError) {
         self.lock().stop = true;
         self.wake.notify_all();
         self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).errors.push(error);
@@ -557,14 +544,14 @@ impl Pool<'_, '_> {
 
 /// A worker the plan would reuse sessions of, refused because its check failed ([`refused_for_reuse`]): its
 /// attempts start fresh sessions.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct RefusedForReuse {
     /// The worker's name in the repository.
     pub worker: String,
     /// Its resolved identity.
     pub worker_id: WorkerId,
-    /// Why, as the check said it.
-    pub why: String,
+    /// Why, as the check found it.
+    pub why: ReuseRefusal,
 }
 
 /// The implementation workers of `plan` whose sessions may not be reused. The check is real work, so that nothing a
@@ -591,7 +578,7 @@ pub fn refused_for_reuse(plan: &CampaignPlan<'_>, options: &RunOptions) -> Vec<R
 }
 
 /// [`refused_for_reuse`]'s check of `worker`: why its sessions may not be reused, if they may not.
-fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> Result<(), String> {
+fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> Result<(), ReuseRefusal> {
     let mut cells = Vec::new();
     for attempt in plan.attempts().iter().filter(|attempt| plan.implementation_worker(attempt.implementation) == worker)
     {
@@ -604,7 +591,7 @@ fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> R
         }
     }
     let [(_, first), (_, second)] = cells[..] else {
-        return Err("the plan gives it one cell, whose repetitions a session serves one each".to_owned());
+        return Err(ReuseRefusal::OneCell);
     };
     // A first run's state folder may not exist yet: its runs make it, and the check's folders go in it.
     let place = options.state_dir.join(format!(".reuse-check-{}-{worker}", std::process::id()));
@@ -613,9 +600,9 @@ fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> R
     let mut records = Vec::new();
     for (name, attempt) in [("first", first), ("second", second)] {
         let folder = place.join(name);
-        if let Err(error) = fs::create_dir_all(&folder) {
+        if let Err(source) = fs::create_dir_all(&folder) {
             let _ = remove_tree(&place);
-            return Err(format!("the check could not run: cannot create {}: {error}", folder.display()));
+            return Err(ReuseRefusal::CheckNotRun { path: folder, source });
         }
         records.push(plan.attempt_plan(attempt).run_holding(&folder, options, &mut sessions));
     }
@@ -626,44 +613,44 @@ fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> R
             .then(|| record.failure.as_ref().map_or_else(|| "failed".to_owned(), |failure| failure.message.to_string()))
     };
     if let Some(why) = failed(&records[0]) {
-        return Err(format!("its first attempt failed: {why}"));
+        return Err(ReuseRefusal::FirstFailed { why });
     }
     if let Some(why) = failed(&records[1]) {
-        return Err(format!("its attempt after a reset failed: {why}"));
+        return Err(ReuseRefusal::FailedAfterReset { why });
     }
     Ok(())
 }
 
 /// Materializes the dataset of key `key` (index into [`CampaignPlan::keys`]) into `datasets/<key>/` of the folder,
 /// through the session of attempt `first` (one that needs it), and writes its record `datasets/<key>.json`
-/// atomically. The local pool and a Slurm dataset task both materialize through this. The error is one sentence:
-/// the folder could not be prepared or the record written.
+/// atomically. The local pool and a Slurm dataset task both materialize through this. The error says that the
+/// folder could not be prepared or the record written.
 pub(crate) fn materialize(
     plan: &CampaignPlan<'_>,
     folder: &CampaignFolder,
     key: u32,
     first: usize,
     options: &RunOptions,
-) -> Result<DatasetMaterialization, String> {
+) -> Result<DatasetMaterialization, RunError> {
     let dataset = &plan.keys()[key as usize];
     let attempt = &plan.attempts()[first];
     let datasets = folder.path().join("datasets");
     let dir = datasets.join(dataset.key.as_str());
     remove_tree(&dir)
         .and_then(|()| fs::create_dir(&dir))
-        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+        .map_err(|source| RunError::DatasetFolder { path: dir.clone(), source })?;
     let record = plan.attempt_plan(attempt).materialize_dataset(&dir, options);
     let name = format!("{}.json", dataset.key.as_str());
     let value = serde_json::to_value(&record).expect("a materialization record serializes");
     write_atomically(&datasets, &name, |out| out.write_all(&metewand_protocol::to_canonical_vec(&value)))
-        .map_err(|error| format!("cannot write {}: {error}", datasets.join(&name).display()))?;
+        .map_err(|source| RunError::DatasetRecord { path: datasets.join(&name), source })?;
     Ok(record)
 }
 
 /// Runs `attempt` in its folder `attempts/<id>/` (which must not exist), or records it `failed` with `failure`
 /// without a session (its dataset's materialization failed), and writes its record in place, atomically, saying
 /// the campaign and `concurrency` it ran under. The local pool and a Slurm attempt task both run attempts through
-/// this. The error is one sentence: the folder could not be created or the record written (the folder is then left
+/// this. The error says that the folder could not be created or the record written (the folder is then left
 /// without a record, which the next run removes and runs again). `next`, the attempt run after this one with the same
 /// `sessions`, has its workers started meanwhile where `sessions` starts them ahead.
 #[allow(clippy::too_many_arguments)]
@@ -676,9 +663,9 @@ pub(crate) fn run_attempt(
     concurrency: u64,
     sessions: &mut HeldSessions,
     next: Option<&PlannedAttempt>,
-) -> Result<AttemptRecord, String> {
+) -> Result<AttemptRecord, RunError> {
     let dir = folder.attempt_dir(&attempt.id);
-    fs::create_dir(&dir).map_err(|error| format!("cannot create the attempt folder {}: {error}", dir.display()))?;
+    fs::create_dir(&dir).map_err(|source| RunError::AttemptFolder { path: dir.clone(), source })?;
     let runtime_plan = plan.attempt_plan(attempt);
     let next = next.map(|next| plan.attempt_plan(next));
     let mut record = match failure {
@@ -692,7 +679,7 @@ pub(crate) fn run_attempt(
         repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
     });
     let bytes = write_record(&dir, &record)
-        .map_err(|error| format!("cannot write the record of attempt {}: {error}", attempt.id.as_str()))?;
+        .map_err(|source| RunError::AttemptRecord { attempt: attempt.id.as_str().to_owned(), source })?;
     // The index is a cache of the records: an entry that cannot be written is made again by the next reader.
     let _ = folder.index().record_written(&record, &bytes);
     Ok(record)

@@ -21,6 +21,7 @@ use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
 use super::{Error, SlurmSubmission, io_error, read_submission};
+use crate::error::RunError;
 use crate::folder::{CAMPAIGN_FILE, CampaignFolder, Found, read_attempt, read_campaign, read_materialization};
 use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedAxis, seeds_of};
 use crate::runner::{Observer, materialize, run_attempt, shared_failure};
@@ -39,7 +40,7 @@ pub enum Task {
 }
 
 /// What one task did.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct WorkSummary {
     /// Attempts (or materializations) this task recorded.
     pub ran: usize,
@@ -51,7 +52,7 @@ pub struct WorkSummary {
     /// lost or cancelled): the next submission runs them.
     pub not_ready: Vec<String>,
     /// The campaign's own I/O failures (a record that could not be written); the task stopped at the first.
-    pub errors: Vec<String>,
+    pub errors: Vec<RunError>,
     /// Whether the cancel flag stopped the task.
     pub cancelled: bool,
 }
