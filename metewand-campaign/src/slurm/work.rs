@@ -9,13 +9,13 @@
 //! limit, `scancel`) the running attempt is cancelled and recorded, and the task stops starting attempts.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree};
+use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, remove_tree};
 use metewand_runtime::cpus::SlotPlan;
 use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
@@ -24,6 +24,7 @@ use super::{Error, SlurmSubmission, io_error, read_submission};
 use crate::error::RunError;
 use crate::folder::{CAMPAIGN_FILE, CampaignFolder, Found, read_attempt, read_campaign, read_materialization};
 use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedAxis, seeds_of};
+use crate::prepared::PreparedCampaign;
 use crate::runner::{Observer, materialize, run_attempt, shared_failure};
 use metewand_runtime::exit::Exit;
 
@@ -109,13 +110,16 @@ pub fn work(
         repetitions: Some(definition.repetitions.get()),
     };
     let name = (!file.name.starts_with(AD_HOC_PREFIX)).then_some(file.name.as_str());
-    let plan = CampaignPlan::new(&repository, name, &axes)?;
+    let isolation = if submission.sweep_processes { ProcessIsolation::Sweep } else { ProcessIsolation::default() };
+    let prepared = PreparedCampaign::submitted(
+        CampaignPlan::new(&repository, name, &axes)?,
+        PathBuf::from(submission.state_dir.as_str()),
+        dir.to_owned(),
+        isolation,
+    );
+    let plan = prepared.plan();
     let folder = CampaignFolder::join(dir, LOCK_WAIT)?;
-    // The campaign folder (its peers' attempts and records) is hidden from every worker.
-    let mut options = RunOptions::new(submission.state_dir.as_str()).hide(dir);
-    if submission.sweep_processes {
-        options = options.process_isolation(ProcessIsolation::Sweep);
-    }
+    let mut options = prepared.options().clone();
     if let Some(flag) = cancel {
         options = options.cancel_on(flag);
     }
@@ -158,13 +162,13 @@ pub fn work(
             let first =
                 plan.attempts().iter().position(|attempt| attempt.key as usize == slot).expect("a key has attempts");
             let dataset = &plan.keys()[slot];
-            observer.dataset_started(&plan, dataset);
+            observer.dataset_started(plan, dataset);
             let started = Instant::now();
-            match materialize(&plan, &folder, slot as u32, first, &options) {
+            match materialize(plan, &folder, slot as u32, first, &options) {
                 Ok(record) => {
                     summary.ran += 1;
                     *summary.by_outcome.entry(format!("{:?}", record.outcome).to_lowercase()).or_default() += 1;
-                    observer.dataset_finished(&plan, &record, started.elapsed());
+                    observer.dataset_finished(plan, &record, started.elapsed());
                 }
                 Err(error) => summary.errors.push(error),
             }
@@ -229,10 +233,10 @@ pub fn work(
                     Some((next, None)) if failure.is_none() => Some(&plan.attempts()[*next]),
                     _ => None,
                 };
-                observer.attempt_started(&plan, attempt);
+                observer.attempt_started(plan, attempt);
                 let started = Instant::now();
                 match run_attempt(
-                    &plan,
+                    plan,
                     &folder,
                     attempt,
                     failure.clone(),
@@ -244,7 +248,7 @@ pub fn work(
                     Ok(record) => {
                         summary.ran += 1;
                         *summary.by_outcome.entry(record.outcome.to_string()).or_default() += 1;
-                        observer.attempt_finished(&plan, attempt, &record, started.elapsed());
+                        observer.attempt_finished(plan, attempt, &record, started.elapsed());
                     }
                     Err(error) => {
                         summary.errors.push(error);
