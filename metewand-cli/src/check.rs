@@ -1,11 +1,10 @@
 //! `metewand check [REPO] [--dataset-seed N]`: load and check a benchmark repository and print its identities.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{RunOptions, expected_confinement};
 use metewand_runtime::session::{ConfinementReport, KernelSupport};
-use metewand_runtime::{CheckError, CheckedRepository};
 
 use crate::{Failure, parse_seed, print_out};
 
@@ -55,7 +54,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let seed = args.dataset_seed;
     let repo = args.repo.unwrap_or_else(|| PathBuf::from("."));
     let repo = repo.as_path();
-    let repository = load(repo)?;
+    let repository = crate::gate::load(repo)?;
     // A limit the repository sets must be one this machine holds for every worker, as a run would require.
     let kernel = KernelSupport::probe();
     let options = RunOptions::new(repository.root().join(".metewand"));
@@ -64,7 +63,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         .iter()
         .map(|(name, worker)| (name.clone(), expected_confinement(worker, repository.limits(), &kernel, &options)))
         .collect();
-    crate::run::limits_gate("check", &repository, &expected, args.allow_unenforced_limits)?;
+    crate::gate::limits_gate("check", &repository, &expected, args.allow_unenforced_limits)?;
     let mut out = String::new();
     for (name, worker) in repository.workers() {
         out.push_str(&format!("source {name} {}\n", worker.source_tree().digest()));
@@ -79,19 +78,4 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         out.push_str(&format!("dataset {name} {seed} {}\n", dataset.key(seed)));
     }
     print_out("check", &out)
-}
-
-/// Loads a repository, turning a check error into one sentence whose file is named as the user can open it.
-pub(crate) fn load(repo: &Path) -> Result<CheckedRepository, Failure> {
-    CheckedRepository::load(repo).map_err(|error| Failure::Usage(describe(repo, &error)))
-}
-
-/// `REPO/metewand.toml:12:9: ...`: the location joined to the repository path the user gave.
-pub(crate) fn describe(repo: &Path, error: &CheckError) -> String {
-    let location = error.location();
-    let file: PathBuf = if location.file.is_relative() { repo.join(&location.file) } else { location.file.clone() };
-    match location.position {
-        Some((line, column)) => format!("{}:{line}:{column}: {}", file.display(), error.kind()),
-        None => format!("{}: {}", file.display(), error.kind()),
-    }
 }

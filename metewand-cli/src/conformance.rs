@@ -8,7 +8,7 @@ use std::time::Duration;
 use metewand_runtime::conformance::{self, BareCommand, ConformanceOptions, Outcome, Report, Subject};
 use metewand_runtime::protocol::common::Role;
 
-use crate::check::load;
+use crate::gate::load;
 use crate::{Failure, print_out};
 use metewand_runtime::exit::Exit;
 

@@ -12,6 +12,7 @@ mod compare;
 mod completions;
 mod conformance;
 mod doctor;
+mod gate;
 mod init;
 mod report;
 mod run;

@@ -1,20 +1,17 @@
 //! `metewand run`: one attempt end to end, recorded in `attempt.json`, summarised on stdout.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use metewand_protocol::common::{Phase, Role, Verdict};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
-use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
-use metewand_runtime::preflight::{self, PreflightError};
-use metewand_runtime::session::{ConfinementReport, KernelSupport, ProcessIsolation};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use metewand_runtime::preflight;
+use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
+use crate::gate::{confinement_gate, install_signal_handlers, limits_gate, preflight_failure};
 use crate::{Failure, parse_seed, print_out, say};
 use metewand_runtime::exit::Exit;
 
@@ -79,59 +76,9 @@ pub(crate) struct Args {
     sweep_processes: bool,
 }
 
-/// Set by the SIGINT, SIGTERM and SIGHUP handlers; the runner ends the running worker and records `cancelled`.
-/// The runtime takes a `&'static AtomicBool`; signal-hook holds its own `Arc` of the same flag.
-static CANCEL: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
-
-/// Ctrl-C, a `kill`, and a closed terminal or a lost ssh connection all cancel the attempt the same way.
-const CANCELLING_SIGNALS: [std::ffi::c_int; 3] = [SIGINT, SIGTERM, SIGHUP];
-
-pub(crate) fn install_signal_handlers() -> Result<&'static AtomicBool, Failure> {
-    for signal in CANCELLING_SIGNALS {
-        signal_hook::flag::register(signal, Arc::clone(&CANCEL))
-            .map_err(|error| Failure::Usage(format!("run: cannot install a signal handler: {error}")))?;
-    }
-    Ok(&CANCEL)
-}
-
-/// Before anything is created: the preflight checks' error as one sentence of `command`, exit 2.
-pub(crate) fn preflight_failure(command: &str) -> impl Fn(PreflightError) -> Failure + '_ {
-    move |error| Failure::Usage(format!("{command}: {error}"))
-}
-
-/// Before anything is created: with `--require-confinement`, refuses when `missing` (what the workers would lack
-/// of full confinement) is not empty; otherwise prints one warning line naming it, if there is anything.
-pub(crate) fn confinement_gate(command: &str, missing: &[&'static str], require: bool) -> Result<(), Failure> {
-    preflight::require_confinement(missing, require).map_err(preflight_failure(command))?;
-    if !missing.is_empty() {
-        say(&format!("{command}: warning: workers run with weaker than full confinement: {}", missing.join(", ")));
-    }
-    Ok(())
-}
-
-/// Before anything is created: refuses a limit the repository sets that `expected` (each worker's confinement here)
-/// would not hold, unless `allow`, when it prints one warning line for each instead.
-pub(crate) fn limits_gate(
-    command: &str,
-    repository: &CheckedRepository,
-    expected: &[(String, ConfinementReport)],
-    allow: bool,
-) -> Result<(), Failure> {
-    let unenforced =
-        preflight::unenforced_limits(repository, expected.iter().map(|(name, report)| (name.as_str(), report)));
-    preflight::require_enforced_limits(&unenforced, allow).map_err(preflight_failure(command))?;
-    for limit in &unenforced {
-        say(&format!(
-            "{command}: warning: [limits] {} = {} is not held for worker {:?}: {}",
-            limit.limit, limit.value, limit.worker, limit.reason
-        ));
-    }
-    Ok(())
-}
-
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-    let repository = crate::check::load(&repo)?;
+    let repository = crate::gate::load(&repo)?;
     let plan = AttemptPlan::new(
         &repository,
         &args.problem,

@@ -86,7 +86,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         Kind::Dataset { common, dataset } => (common, dataset),
         Kind::Result { common, problem } | Kind::Metrics { common, problem } => (common, problem),
     };
-    let repository = crate::check::load(&common.repo)?;
+    let repository = crate::gate::load(&common.repo)?;
     let mut validator = WorkerOutputValidator::new(&repository);
     if let Some(threads) = common.threads {
         validator = validator.with_threads(threads);

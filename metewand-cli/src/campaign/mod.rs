@@ -376,7 +376,7 @@ impl Selection {
     }
 
     fn load(&self) -> Result<CheckedRepository, Failure> {
-        crate::check::load(self.repo.as_deref().unwrap_or(Path::new(".")))
+        crate::gate::load(self.repo.as_deref().unwrap_or(Path::new(".")))
     }
 
     fn plan<'r>(&self, command: &str, repository: &'r CheckedRepository) -> Result<CampaignPlan<'r>, Failure> {
@@ -402,7 +402,7 @@ impl Selection {
         let state_dir = self.state_dir(repository);
         let path = self.folder(repository, &plan);
         for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-            preflight::outside_sources(repository, flag, dir).map_err(crate::run::preflight_failure(&command))?;
+            preflight::outside_sources(repository, flag, dir).map_err(crate::gate::preflight_failure(&command))?;
         }
         // The campaign folder (its peers' attempts and records) is hidden from every worker.
         let mut options = RunOptions::new(&state_dir).hide(&path);
@@ -411,8 +411,8 @@ impl Selection {
         }
         let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
         let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
-        crate::run::confinement_gate(&command, &missing, require_confinement)?;
-        crate::run::limits_gate(&command, repository, &expected, allow_unenforced_limits)?;
+        crate::gate::confinement_gate(&command, &missing, require_confinement)?;
+        crate::gate::limits_gate(&command, repository, &expected, allow_unenforced_limits)?;
         Ok((plan, state_dir, path, options))
     }
 

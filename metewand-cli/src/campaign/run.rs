@@ -21,7 +21,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         (args.require_confinement, args.allow_unenforced_limits),
     )?;
     let jobs = args.jobs.get();
-    let cancel = crate::run::install_signal_handlers()?;
+    let cancel = crate::gate::install_signal_handlers()?;
     // Before the folder takes this plan: the earlier plan is what tells which workers changed since.
     for line in plan::changed_worker_lines(&metewand_campaign::changes::changed_workers(&plan, &path, &state_dir)) {
         say(&format!("campaign run: {line}"));

@@ -95,7 +95,7 @@ pub(super) fn work(args: WorkArgs) -> Result<(), Failure> {
         (None, Some(dataset)) => slurm::work::Task::Dataset(dataset),
         (None, None) => return Err(Failure::Usage("campaign work: give --pack I or --dataset I".to_owned())),
     };
-    let cancel = crate::run::install_signal_handlers()?;
+    let cancel = crate::gate::install_signal_handlers()?;
     let observer = Plain::new();
     let summary = slurm::work::work(&args.dir, args.submission, task, Some(cancel), &observer)
         .map_err(|error| slurm_failure("work", error))?;
