@@ -13,7 +13,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use metewand_protocol::generated::attempt_record::SessionMode;
-use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{RunOptions, confinement_shortfalls};
 use metewand_runtime::cpus::SlotPlan;
 use metewand_runtime::preflight::{self, PreflightError, UnenforcedLimit};
@@ -25,9 +24,9 @@ use crate::folder::{CampaignFolder, FolderError};
 use crate::plan::CampaignPlan;
 use crate::runner::RefusedForReuse;
 
-/// The state folder of a repository's runs when none is given: `REPO/.metewand/`.
-pub fn default_state_dir(repository: &CheckedRepository) -> PathBuf {
-    repository.root().join(".metewand")
+/// The state folder of the runs of the repository at `root` when none is given: `REPO/.metewand/`.
+pub fn default_state_dir(root: &Path) -> PathBuf {
+    root.join(".metewand")
 }
 
 /// The folder of campaign `name` when none is given: `STATE/campaigns/NAME/`.

@@ -5,16 +5,15 @@
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 
-use metewand_campaign::{Axes, CampaignPlan};
+use metewand_campaign::prepared::{default_folder, default_state_dir};
+use metewand_campaign::{Axes, CampaignPlan, PrepareWarning, PreparedCampaign, Refusals};
 use metewand_protocol::common::WorkerId;
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::attempt::{RunOptions, confinement_shortfalls};
 use metewand_runtime::cpus::{CpusBinding, SlotPlan};
-use metewand_runtime::preflight;
 use metewand_runtime::repository::Seeds;
+use metewand_runtime::session::ProcessIsolation;
 use metewand_runtime::session::binding_of_chosen_cpus;
-use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
 use crate::{Failure, parse_seed, say};
 
@@ -194,18 +193,16 @@ struct RunArgs {
     sessions: Option<Sessions>,
 }
 
-/// With reused sessions, the implementation workers that may not be reused (see
-/// [`metewand_campaign::refused_for_reuse`]), each said as a warning on stderr.
+/// With reused sessions, the implementation workers of `prepared` that may not be reused (see
+/// [`PreparedCampaign::refused_for_reuse`]), each said as a warning on stderr.
 fn refused_for_reuse(
     command: &str,
-    plan: &CampaignPlan<'_>,
-    options: &RunOptions,
+    prepared: &PreparedCampaign<'_>,
     sessions: SessionMode,
+    cpus: Option<&SlotPlan>,
 ) -> Vec<WorkerId> {
-    if sessions != SessionMode::Reuse {
-        return Vec::new();
-    }
-    metewand_campaign::refused_for_reuse(plan, options)
+    prepared
+        .refused_for_reuse(sessions, cpus)
         .into_iter()
         .map(|refused| {
             say(&format!(
@@ -385,39 +382,33 @@ impl Selection {
     }
 
     fn state_dir(&self, repository: &CheckedRepository) -> PathBuf {
-        self.state_dir.clone().unwrap_or_else(|| repository.root().join(".metewand"))
+        self.state_dir.clone().unwrap_or_else(|| default_state_dir(repository.root()))
     }
 
-    /// What `run` and `submit` do before anything is written: the plan, the state folder, the campaign folder
-    /// (neither inside a worker's source) and the run options, after the confinement warning or refusal.
+    /// What `run` and `submit` do before anything is written: the plan, made ready in its folder with its state
+    /// folder (see [`PreparedCampaign::new`]), after the confinement and limits warnings or refusal.
     fn prepare<'r>(
         &self,
         command: &str,
         repository: &'r CheckedRepository,
         sweep_processes: bool,
-        (require_confinement, allow_unenforced_limits): (bool, bool),
-    ) -> Result<(CampaignPlan<'r>, PathBuf, PathBuf, RunOptions), Failure> {
+        refusals: Refusals,
+    ) -> Result<PreparedCampaign<'r>, Failure> {
         let plan = self.plan(command, repository)?;
         let command = format!("campaign {command}");
         let state_dir = self.state_dir(repository);
-        let path = self.folder(repository, &plan);
-        for (flag, dir) in [("--state-dir", &state_dir), ("--out", &path)] {
-            preflight::outside_sources(repository, flag, dir).map_err(crate::gate::preflight_failure(&command))?;
-        }
-        // The campaign folder (its peers' attempts and records) is hidden from every worker.
-        let mut options = RunOptions::new(&state_dir).hide(&path);
-        if sweep_processes {
-            options = options.process_isolation(ProcessIsolation::Sweep);
-        }
-        let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
-        let missing = confinement_shortfalls(expected.iter().map(|(_, report)| report));
-        crate::gate::confinement_gate(&command, &missing, require_confinement)?;
-        crate::gate::limits_gate(&command, repository, &expected, allow_unenforced_limits)?;
-        Ok((plan, state_dir, path, options))
+        let folder = self.folder(repository, &plan);
+        let isolation = if sweep_processes { ProcessIsolation::Sweep } else { ProcessIsolation::default() };
+        let mut warn = |warning: PrepareWarning<'_>| match warning {
+            PrepareWarning::WeakerConfinement(missing) => crate::gate::warn_weaker_confinement(&command, missing),
+            PrepareWarning::UnenforcedLimit(limit) => crate::gate::warn_unenforced_limit(&command, limit),
+        };
+        PreparedCampaign::new(plan, state_dir, folder, isolation, refusals, &mut warn)
+            .map_err(|error| Failure::Usage(format!("{command}: {error}")))
     }
 
     fn folder(&self, repository: &CheckedRepository, plan: &CampaignPlan<'_>) -> PathBuf {
-        self.out.clone().unwrap_or_else(|| self.state_dir(repository).join("campaigns").join(plan.name()))
+        self.out.clone().unwrap_or_else(|| default_folder(&self.state_dir(repository), plan.name()))
     }
 }
 

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use metewand_campaign::export::RESULTS_CSV;
-use metewand_campaign::{CampaignFolder, Observer, RunConfig, run as run_campaign};
+use metewand_campaign::{Observer, RunConfig, run as run_campaign};
 
 use crate::{Failure, print_out, say};
 
@@ -14,31 +14,24 @@ use metewand_runtime::exit::Exit;
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let selection = &args.selection;
     let repository = selection.load()?;
-    let (plan, state_dir, path, options) = selection.prepare(
-        "run",
-        &repository,
-        args.sweep_processes,
-        (args.require_confinement, args.allow_unenforced_limits),
-    )?;
+    let refusals =
+        Refusals { weaker_confinement: args.require_confinement, unenforced_limits: !args.allow_unenforced_limits };
+    let prepared = selection.prepare("run", &repository, args.sweep_processes, refusals)?;
+    let plan = prepared.plan();
     let jobs = args.jobs.get();
     let cancel = crate::gate::install_signal_handlers()?;
-    // Before the folder takes this plan: the earlier plan is what tells which workers changed since.
-    for line in plan::changed_worker_lines(&metewand_campaign::changes::changed_workers(&plan, &path, &state_dir)) {
+    for line in plan::changed_worker_lines(&prepared.changed_workers()) {
         say(&format!("campaign run: {line}"));
     }
     let environment = metewand_campaign::environment::capture(&repository);
-    let programs = metewand_campaign::changes::ProgramCheck::new(&plan, &environment);
-    let folder = CampaignFolder::open(&path, &plan, jobs.get() as u64, environment)
+    let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment);
+    let folder = prepared
+        .open(jobs.get() as u64, environment)
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
-    let (sessions, warmup) = Sessions::resolve(args.sessions, &plan);
+    let (sessions, warmup) = Sessions::resolve(args.sessions, plan);
     let ahead = args.jobs.ahead(sessions);
     let cpus = args.jobs.cpus("campaign run", ahead);
-    // The check runs as a slot's attempts would: on the first slot's CPUs, where the slots have their own.
-    let check = match cpus.as_ref().filter(|cpus| cpus.is_divided()) {
-        Some(cpus) => options.clone().cpus(cpus.slots()[0].clone()),
-        None => options.clone(),
-    };
-    let refused = refused_for_reuse("run", &plan, &check, sessions);
+    let refused = refused_for_reuse("run", &prepared, sessions, cpus.as_ref());
     let config = RunConfig {
         jobs,
         cpus,
@@ -49,7 +42,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         warmup,
         refused,
         ahead,
-        options: options.cancel_on(cancel),
+        options: prepared.options().clone().cancel_on(cancel),
     };
     let observer: Box<dyn Observer> = if args.quiet {
         Box::new(metewand_campaign::runner::Silent)
@@ -58,7 +51,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     } else {
         Box::new(Plain::new())
     };
-    let summary = run_campaign(&plan, &folder, &config, observer.as_ref())
+    let summary = run_campaign(plan, &folder, &config, observer.as_ref())
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     drop(observer);
     for error in &summary.errors {

@@ -14,7 +14,7 @@ use metewand_runtime::exit::Exit;
 pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
     let given = args.dir.unwrap_or_else(|| PathBuf::from("."));
     let dir = match &args.name {
-        Some(name) => args.state_dir.unwrap_or_else(|| given.join(".metewand")).join("campaigns").join(name),
+        Some(name) => default_folder(&args.state_dir.unwrap_or_else(|| default_state_dir(&given)), name),
         None => given,
     };
     let status = Status::of(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;

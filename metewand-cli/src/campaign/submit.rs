@@ -21,23 +21,18 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;
-    let (plan, state_dir, path, options) = selection.prepare(
-        "submit",
-        &repository,
-        args.sweep_processes,
-        (args.require_confinement, args.allow_unenforced_limits),
-    )?;
+    let refusals =
+        Refusals { weaker_confinement: args.require_confinement, unenforced_limits: !args.allow_unenforced_limits };
+    let mut prepared = selection.prepare("submit", &repository, args.sweep_processes, refusals)?;
     // The tasks find the dataset store by this path: absolute, whatever the login node's working directory.
-    let state_dir = std::fs::create_dir_all(&state_dir)
-        .and_then(|()| state_dir.canonicalize())
-        .map_err(|error| slurm_failure("submit", format!("cannot create {}: {error}", state_dir.display())))?;
+    let state_dir = prepared.settle_state_dir().map_err(|error| slurm_failure("submit", error))?.to_owned();
     let binary = std::env::current_exe()
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
+    let plan = prepared.plan();
     let environment = metewand_campaign::environment::capture(&repository);
-    let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(&plan, &environment));
-    let sessions = Sessions::resolve(args.sessions, &plan);
-    let refused =
-        refused_for_reuse("submit", &plan, &RunOptions { state_dir: state_dir.clone(), ..options }, sessions.0);
+    let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(plan, &environment));
+    let sessions = Sessions::resolve(args.sessions, plan);
+    let refused = refused_for_reuse("submit", &prepared, sessions.0, None);
     let config = slurm::SubmitConfig {
         binary,
         state_dir,
@@ -54,8 +49,8 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         refused,
         ahead: args.ahead,
     };
-    let summary =
-        slurm::submit(&plan, &path, environment, &config, &slurm).map_err(|error| slurm_failure("submit", error))?;
+    let summary = slurm::submit(plan, prepared.folder(), environment, &config, &slurm)
+        .map_err(|error| slurm_failure("submit", error))?;
     let mut out =
         format!("campaign     {} ({} attempts: {} already done)\n", plan.name(), summary.planned, summary.done);
     match &summary.submission {
