@@ -6,6 +6,7 @@
 mod ahead;
 mod index;
 mod plan;
+mod prepared;
 mod profile;
 mod reuse;
 mod runner;
