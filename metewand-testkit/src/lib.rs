@@ -18,7 +18,8 @@
 //! - `METEWAND_TEST_REQUIRED`: what the tests themselves need, comma-separated: `slurm` (a cluster answers
 //!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534),
 //!   `chromium` (headless Chromium, to lay out the HTML report), `two-cpus` (two CPUs or more, on which an attempt
-//!   starts its evaluator beside its implementation).
+//!   starts its evaluator beside its implementation), `corpora` (the shared conformance corpora, `shared/corpora`
+//!   beside the checkout or `METEWAND_CORPORA`).
 //!
 //! ```
 //! use metewand_testkit::{ConfinementRequired, Requirement};
@@ -47,9 +48,9 @@ pub const CONFINEMENT_REQUIRED_VAR: &str = "METEWAND_CONFINEMENT_REQUIRED";
 /// What the tests themselves need here (`METEWAND_TEST_REQUIRED`).
 pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
 /// What the tests need under `CI=true` when `METEWAND_TEST_REQUIRED` is unset: CI runs as root, with `setpriv` and
-/// Chromium (`cargo xtask test` installs it there when it is missing), on two CPUs,
-/// and brings up a Slurm cluster before the tests.
-pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium,two-cpus";
+/// Chromium (`cargo xtask test` installs it there when it is missing), on two CPUs, with the conformance corpora
+/// beside the checkout, and brings up a Slurm cluster before the tests.
+pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium,two-cpus,corpora";
 /// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
 /// Landlock ABI 7, allows user namespaces and is Linux 6.18.
 pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max,seccomp";
@@ -141,6 +142,8 @@ pub enum Requirement {
     Seccomp,
     /// Two CPUs or more for this process (what an attempt needs to start its evaluator beside its implementation).
     TwoCpus,
+    /// The shared conformance corpora (JSONTestSuite, the JCS vectors, the ES6 number table).
+    Corpora,
 }
 
 impl Requirement {
@@ -160,6 +163,7 @@ impl Requirement {
             Requirement::PidMax => confinement.pid_max,
             Requirement::Seccomp => confinement.seccomp,
             Requirement::TwoCpus => listed("two-cpus"),
+            Requirement::Corpora => listed("corpora"),
         }
     }
 }
@@ -177,6 +181,7 @@ impl fmt::Display for Requirement {
             Requirement::PidMax => f.write_str("a pid_max per PID namespace (Linux 6.14)"),
             Requirement::Seccomp => f.write_str("seccomp filters with the errno action"),
             Requirement::TwoCpus => f.write_str("two CPUs"),
+            Requirement::Corpora => f.write_str("the conformance corpora"),
         }
     }
 }
