@@ -19,7 +19,8 @@
 //!   `sbatch`), `root` (`CAP_SYS_ADMIN`, to mount a tmpfs or drop privileges), `setpriv` (to run as uid 65534),
 //!   `chromium` (headless Chromium, to lay out the HTML report), `two-cpus` (two CPUs or more, on which an attempt
 //!   starts its evaluator beside its implementation), `corpora` (the shared conformance corpora, `shared/corpora`
-//!   beside the checkout or `METEWAND_CORPORA`).
+//!   beside the checkout or `METEWAND_CORPORA`), `python3.10` (a Python 3.10 interpreter, the oldest the SDK
+//!   supports; the pytest suite reads this list too).
 //!
 //! ```
 //! use metewand_testkit::{ConfinementRequired, Requirement};
@@ -49,8 +50,8 @@ pub const CONFINEMENT_REQUIRED_VAR: &str = "METEWAND_CONFINEMENT_REQUIRED";
 pub const TEST_REQUIRED_VAR: &str = "METEWAND_TEST_REQUIRED";
 /// What the tests need under `CI=true` when `METEWAND_TEST_REQUIRED` is unset: CI runs as root, with `setpriv` and
 /// Chromium (`cargo xtask test` installs it there when it is missing), on two CPUs, with the conformance corpora
-/// beside the checkout, and brings up a Slurm cluster before the tests.
-pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium,two-cpus,corpora";
+/// beside the checkout and a Python 3.10 interpreter, and brings up a Slurm cluster before the tests.
+pub const CI_TEST_REQUIRED: &str = "slurm,root,setpriv,chromium,two-cpus,corpora,python3.10";
 /// The confinement required under `CI=true` when `METEWAND_CONFINEMENT_REQUIRED` is unset: CI's kernel has
 /// Landlock ABI 7, allows user namespaces and is Linux 6.18.
 pub const CI_CONFINEMENT_REQUIRED: &str = "landlock-abi=6,pid-namespace,user-namespace,pid-max,seccomp";

@@ -1,8 +1,13 @@
-"""Helpers for the worker tests: requests, exchanges with a worker, and schema checks.
+"""Helpers for the worker tests: requests, exchanges with a worker, schema checks, and skips.
 
 Every response a test receives goes through ``check_response``, which validates it against the
 checked-in schema definition its request calls for (with ``jsonschema``) and checks that the line
 is canonical JSON followed by one line feed.
+
+A test that cannot play what its name promises on this machine calls ``skip``, which reads what the
+machine must give as ``metewand-testkit`` does (``METEWAND_TEST_REQUIRED``, and under ``CI=true``,
+when it is unset, what CI's machine gives) and fails the test instead of skipping it when the
+missing thing is required.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
@@ -26,6 +32,31 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS_DIR = REPO_ROOT / "schemas"
 SDK_SRC = REPO_ROOT / "sdk-python" / "src"
 WORKERS_DIR = Path(__file__).resolve().parent / "workers"
+
+TEST_REQUIRED_VAR = "METEWAND_TEST_REQUIRED"
+# What the tests need under CI=true when METEWAND_TEST_REQUIRED is unset: metewand-testkit's
+# CI_TEST_REQUIRED, character for character (test_requirements.py holds them equal).
+CI_TEST_REQUIRED = "slurm,root,setpriv,chromium,two-cpus,corpora,python3.10"
+
+
+def required(item: str) -> bool:
+    """Whether this machine was declared to give ``item`` (``corpora``, ``python3.10``, ...)."""
+    listed = os.environ.get(TEST_REQUIRED_VAR)
+    if listed is None:
+        listed = CI_TEST_REQUIRED if os.environ.get("CI") == "true" else ""
+    return item in (entry.strip() for entry in listed.split(","))
+
+
+def skip(missing: str, why: str) -> NoReturn:
+    """Skips the running test for lack of ``missing``, or fails it when ``missing`` is required here.
+
+    The reason starts ``needs <missing>: `` so that the skip log (``conftest.py``) names what was
+    missing, as the Rust tests' lines do.
+    """
+    if required(missing):
+        pytest.fail(f"{why}, but this machine must give {missing} ({TEST_REQUIRED_VAR})")
+    pytest.skip(f"needs {missing}: {why}")
+
 
 WORKER_ID = "mw1-resolved-worker-" + "0123456789abcdef" * 4
 CONTRACT_ID = "mw1-problem-contract-abc"

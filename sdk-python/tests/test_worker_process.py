@@ -170,9 +170,9 @@ def test_a_wrong_answer_is_not_reached(tmp_path: Path) -> None:
     assert math.isclose(parse(metrics.read_bytes())["metrics"]["error"], 0.5)
 
 
-@pytest.mark.skipif(PYTHON_310 is None, reason="no python3.10 on PATH")
 def test_the_workers_run_on_python_3_10(tmp_path: Path) -> None:
-    assert PYTHON_310 is not None
+    if PYTHON_310 is None:
+        support.skip("python3.10", "no python3.10 on PATH or under pyenv")
     dataset_dir = tmp_path / "dataset"
     done = run_process(
         [PYTHON_310, str(support.WORKERS_DIR / "materializer.py")],
