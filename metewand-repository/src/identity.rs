@@ -1,4 +1,4 @@
-//! Identities, exactly as docs/decisions.md's Identities section lists their preimages: each one is SHA-256 over the canonical JSON (RFC 8785)
+//! Identities, exactly as docs/decisions/identities.md lists their preimages: each one is SHA-256 over the canonical JSON (RFC 8785)
 //! of a fixed preimage, so any implementation that builds the same preimage gets the same identity.
 //!
 //! - **Source tree digest** `sha256:<hex>` over `[{"executable","path","sha256","size"}, ...]`, sorted by the UTF-8

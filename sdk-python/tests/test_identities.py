@@ -1,4 +1,4 @@
-"""The cross-language identity check: Python builds every identity preimage (docs/decisions.md, Identities) itself,
+"""The cross-language identity check: Python builds every identity preimage (docs/decisions/identities.md) itself,
 from a repository's metewand.toml and files, hashes it with hashlib over the SDK's canonical encoder, and must get
 exactly what `metewand check` prints."""
 

@@ -1785,7 +1785,7 @@ impl ::std::convert::TryFrom<::std::string::String> for SyscallGroup {
         value.parse()
     }
 }
-///A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md, Identities).
+///A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions/identities.md).
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct TreeDigest(::std::string::String);
@@ -1841,7 +1841,7 @@ impl<'de> ::serde::Deserialize<'de> for TreeDigest {
             })
     }
 }
-///What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, and network when the worker declared it. Kept so that a reader can say which part of a worker changed between two records.
+///What worker_id is the digest of (docs/decisions/identities.md): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, and network when the worker declared it. Kept so that a reader can say which part of a worker changed between two records.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]

@@ -19,8 +19,8 @@
 //! Every file and folder the runner creates is created exclusively without following links ([`Dir`]), just
 //! before the session it is for; an entry found in its place is the invalid output of the last worker that ran.
 //!
-//! Every event maps to the record's outcome, role, phase and kind by the event table in docs/decisions.md; the
-//! first failure ends the attempt and is the one recorded.
+//! Every event maps to the record's outcome, role, phase and kind by the event table in
+//! docs/decisions/the-attempt-records-event-table.md; the first failure ends the attempt and is the one recorded.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
 //! the attempt in progress; `prestart.rs` the evaluator started beside the implementation; `ahead.rs` the next

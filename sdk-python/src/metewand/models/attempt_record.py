@@ -253,8 +253,8 @@ def _syscall_group(value: object, path: str) -> SyscallGroup:
 
 
 def _tree_digest(value: object, path: str) -> str:
-    """A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md,
-    Identities).
+    """A tree digest: SHA-256 over the canonical JSON of the folder's files
+    (docs/decisions/identities.md).
     """
     return check_string(value, path, pattern=r"^sha256:[0-9a-f]{64}$")
 
@@ -1216,7 +1216,7 @@ class Implementation:
     """The validated files of an artifact, in UTF-8 byte order of their paths."""
 
     identity: WorkerIdentity | None
-    """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
+    """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
     digest, include each include folder as declared to its tree digest, and network when the
     worker declared it. Kept so that a reader can say which part of a worker changed between two
@@ -2126,7 +2126,7 @@ class Session:
 
 
 class WorkerIdentity:
-    """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
+    """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
     digest, include each include folder as declared to its tree digest, and network when the
     worker declared it. Kept so that a reader can say which part of a worker changed between two
@@ -2146,8 +2146,8 @@ class WorkerIdentity:
     network: bool | None
 
     source: str
-    """A tree digest: SHA-256 over the canonical JSON of the folder's files (docs/decisions.md,
-    Identities).
+    """A tree digest: SHA-256 over the canonical JSON of the folder's files
+    (docs/decisions/identities.md).
     """
 
     # What from_dict accepts: these members and no others, the required ones always.
@@ -2340,7 +2340,7 @@ class WorkerSession:
     """
 
     identity: WorkerIdentity | None
-    """What worker_id is the digest of (docs/decisions.md, Identities): command and env as declared
+    """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
     digest, include each include folder as declared to its tree digest, and network when the
     worker declared it. Kept so that a reader can say which part of a worker changed between two
