@@ -5,7 +5,7 @@ use metewand_campaign::summary::PlanSummary;
 
 use crate::{Failure, print_out};
 
-use super::*;
+use super::{PlanArgs, describe_cpus};
 
 pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
     let repository = args.selection.load()?;

@@ -3,12 +3,12 @@
 use std::io::IsTerminal;
 
 use metewand_campaign::export::RESULTS_CSV;
-use metewand_campaign::{Observer, RunConfig, run as run_campaign};
+use metewand_campaign::{Observer, Refusals, RunConfig, run as run_campaign};
 
 use crate::{Failure, print_out, say};
 
 use super::progress::{Live, Plain};
-use super::*;
+use super::{RunArgs, Sessions, plan, refused_for_reuse};
 use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {

@@ -4,11 +4,12 @@ use std::path::{Path, PathBuf};
 
 use metewand_campaign::Status;
 use metewand_campaign::export::{self, RESULTS_CSV};
+use metewand_campaign::prepared::{default_folder, default_state_dir};
 use metewand_campaign::slurm::{self, Slurm};
 
 use crate::{Failure, print_out};
 
-use super::*;
+use super::StatusArgs;
 use metewand_runtime::exit::Exit;
 
 pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {

@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use metewand_campaign::read_campaign;
 use metewand_campaign::slurm::{self, Slurm};
+use metewand_campaign::{Refusals, read_campaign};
 
 use crate::{Failure, print_out, say};
 
 use super::progress::Plain;
-use super::*;
+use super::{Sessions, StatusArgs, SubmitArgs, WorkArgs, refused_for_reuse};
 use metewand_runtime::exit::Exit;
 
 fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
