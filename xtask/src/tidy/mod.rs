@@ -1,8 +1,10 @@
 //! The layout rules a reader relies on, kept by a test: every workspace member is a row of the README's table of
-//! folders, every Rust module file of a crate's `src/` (generated code aside) is named in ARCHITECTURE.md's
-//! code map (`name.rs`, or `dir/` for a `dir/mod.rs`; `lib.rs` and `main.rs` are their crate's heading) and is at
-//! most [`MAX_LINES`] lines long, so that it can be read as one concern, and every path ARCHITECTURE.md's recipes
-//! name between [`PATHS_BEGIN`] and [`PATHS_END`] exists, so that a recipe cannot send a reader to a file that moved.
+//! folders, every Rust module file of a crate's `src/` (generated code aside) is named in ARCHITECTURE.md's code
+//! map under its own crate's heading ([`map`]; `lib.rs` and `main.rs` are their crate's heading) and is at most
+//! [`MAX_LINES`] lines long, so that it can be read as one concern, and every path ARCHITECTURE.md's recipes name
+//! between [`PATHS_BEGIN`] and [`PATHS_END`] exists, so that a recipe cannot send a reader to a file that moved.
+
+mod map;
 
 use std::fs;
 use std::path::Path;
@@ -29,24 +31,6 @@ pub(crate) fn members(cargo_toml: &str) -> Vec<String> {
 pub(crate) fn members_missing_from_readme(members: &[String], readme: &str) -> Vec<String> {
     let rows: Vec<&str> = readme.lines().filter(|line| line.starts_with('|')).collect();
     members.iter().filter(|member| !rows.iter().any(|row| row.contains(&format!("`{member}/`")))).cloned().collect()
-}
-
-/// The module files (paths relative to the workspace, `/`-separated) that `architecture` does not name.
-pub(crate) fn modules_missing_from_map(files: &[String], architecture: &str) -> Vec<String> {
-    files
-        .iter()
-        .filter(|file| {
-            let mut parts = file.rsplit('/');
-            let name = parts.next().unwrap_or_default();
-            let named = match name {
-                "lib.rs" | "main.rs" => return false,
-                "mod.rs" => format!("{}/", parts.next().unwrap_or_default()),
-                _ => name.to_owned(),
-            };
-            !architecture.contains(&named)
-        })
-        .cloned()
-        .collect()
 }
 
 /// The files (path and text) over [`MAX_LINES`] lines, each with its count of lines.
@@ -113,8 +97,8 @@ mod tests {
         assert!(missing.is_empty(), "members without a row in the README's table of folders: {missing:?}");
         let files = module_files(&root, &members);
         assert!(files.contains(&"metewand-session/src/cpus.rs".to_owned()), "{files:?}");
-        let missing = modules_missing_from_map(&files, &read("ARCHITECTURE.md"));
-        assert!(missing.is_empty(), "modules ARCHITECTURE.md's code map does not name: {missing:?}");
+        let missing = map::modules_missing_from_map(&files, &read("ARCHITECTURE.md"));
+        assert!(missing.is_empty(), "modules ARCHITECTURE.md's code map does not name under their crate: {missing:?}");
         let texts: Vec<(String, String)> = files.iter().map(|file| (file.clone(), read(file))).collect();
         let long = files_over_the_limit(&texts);
         assert!(long.is_empty(), "module files over {MAX_LINES} lines: {long:?}");
@@ -157,10 +141,11 @@ mod tests {
             ["alpha/src/lib.rs", "alpha/src/walk.rs", "alpha/src/store/mod.rs", "alpha/src/store/entry.rs"]
                 .map(String::from)
                 .to_vec();
-        let map = "- `walk.rs`: the walk.\n";
-        assert_eq!(modules_missing_from_map(&files, map), ["alpha/src/store/mod.rs", "alpha/src/store/entry.rs"]);
-        let map = "- `walk.rs`: the walk.\n- `store/`: the store; `entry.rs` an entry.\n";
-        assert!(modules_missing_from_map(&files, map).is_empty());
+        let map = "## Code map\n\n### `alpha/`\n\n- `walk.rs`: the walk.\n";
+        assert_eq!(map::modules_missing_from_map(&files, map), ["alpha/src/store/mod.rs", "alpha/src/store/entry.rs"]);
+        let map =
+            "## Code map\n\n### `alpha/`\n\n- `walk.rs`: the walk.\n- `store/`: the store; `entry.rs` an entry.\n";
+        assert!(map::modules_missing_from_map(&files, map).is_empty());
         let texts = [
             ("alpha/src/walk.rs".to_owned(), "fn walk() {}\n".repeat(MAX_LINES)),
             ("alpha/src/store/mod.rs".to_owned(), "fn store() {}\n".repeat(MAX_LINES + 1)),
