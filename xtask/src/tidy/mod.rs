@@ -6,15 +6,25 @@
 //!   concern; so is every Python source of the SDK ([`MAX_PYTHON_LINES`]; its generated models aside, and those
 //!   [`LONG_PYTHON_SOURCES`] lists, each with its reason);
 //! - a test file (`*/tests/**/*.rs`, `sdk-python/tests/*.py`) is at most [`MAX_TEST_LINES`] lines long;
+//! - no function of library code (a crate's `src/`, its tests and generated code aside) is over
+//!   [`MAX_FUNCTION_LINES`] lines, but those [`LONG_FUNCTIONS`] lists, each with its reason;
+//! - library code imports no glob (`use x::*;`), but `use super::*;` in a test module and the places
+//!   [`GLOB_IMPORTS`] lists, each with its reason;
 //! - every path ARCHITECTURE.md's recipes name between [`PATHS_BEGIN`] and [`PATHS_END`] exists, so that a recipe
 //!   cannot send a reader to a file that moved.
 //!
-//! An exception that no longer applies fails the test too, so that the list says what the code needs now.
+//! Rust sources are read with `syn` ([`syntax`]). An exception that no longer applies fails the test too, so that
+//! the lists say what the code needs now.
 
 mod map;
+mod syntax;
 
+use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write as _;
 use std::path::Path;
+
+use syntax::{Function, Scan};
 
 /// The most lines a module file of a crate's `src/` may have; tests under `tests/` and generated code are not
 /// bound by it.
@@ -23,6 +33,61 @@ pub(crate) const MAX_LINES: usize = 800;
 pub(crate) const MAX_PYTHON_LINES: usize = 800;
 /// The most lines a test file may have (`*/tests/**/*.rs`, `sdk-python/tests/*.py`).
 pub(crate) const MAX_TEST_LINES: usize = 1200;
+/// The most lines a function of library code may have, from its `fn` to its closing brace.
+pub(crate) const MAX_FUNCTION_LINES: usize = 150;
+
+/// The functions of library code allowed over [`MAX_FUNCTION_LINES`]: file, function (`Type::name` for a method),
+/// and why.
+const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
+    (
+        "codegen/src/python/render.rs",
+        "Module::render_class",
+        "writes one Python class top to bottom, in the order of its text",
+    ),
+    (
+        "metewand-campaign/src/plan.rs",
+        "CampaignPlan::new",
+        "expands a campaign's axes into its attempts in plan order, step by step",
+    ),
+    (
+        "metewand-campaign/src/slurm/work.rs",
+        "work",
+        "one Slurm array task from start to end, its steps in the order they run",
+    ),
+    (
+        "metewand-repository/src/load.rs",
+        "Loader::check",
+        "checks metewand.toml in the fixed order that decides which mistake is reported",
+    ),
+    (
+        "metewand-session/src/process.rs",
+        "spawn",
+        "confinement prepared, the fork on its own thread, the worker collected: one ordered sequence",
+    ),
+    ("test-worker/src/attack.rs", "play", "one match arm per attack the test worker plays, each a few lines"),
+    ("test-worker/src/main.rs", "serve", "the test worker's request loop, one match arm per fault it plays"),
+];
+
+/// The library code allowed to import with a glob: a file, or every file of a folder (ending in `/`), and why.
+const GLOB_IMPORTS: &[(&str, &str)] = &[
+    (
+        "codegen/src/python/parse.rs",
+        "a stage of the Python generator: mod.rs's model types and imports are its prelude",
+    ),
+    (
+        "codegen/src/python/render.rs",
+        "a stage of the Python generator: mod.rs's model types and imports are its prelude",
+    ),
+    ("metewand-runtime/src/attempt/", "being rewritten into typed stages"),
+    (
+        "metewand-repository/src/lib.rs",
+        "gathers load.rs, model.rs and sources.rs into the one namespace the loader shares",
+    ),
+    ("metewand-repository/src/load.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
+    ("metewand-repository/src/model.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
+    ("metewand-repository/src/sources.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
+    ("metewand-repository/src/worker.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
+];
 
 /// The Python sources of the SDK allowed over [`MAX_PYTHON_LINES`], and why.
 const LONG_PYTHON_SOURCES: &[(&str, &str)] = &[(
@@ -115,6 +180,90 @@ fn test_files(root: &Path, members: &[String]) -> Vec<String> {
     files
 }
 
+/// The module files that are test code as a whole: declared by a `#[cfg(test)] mod name;` of another (`name.rs`
+/// or `name/mod.rs` beside a `lib.rs`, `main.rs` or `mod.rs`, below the folder of the same name otherwise), and
+/// every file below such a module's folder.
+fn test_module_files(scans: &BTreeMap<String, Scan>) -> Vec<String> {
+    let mut folders = Vec::new();
+    for (file, scan) in scans {
+        let (dir, name) = file.rsplit_once('/').unwrap_or(("", file));
+        let dir = match name {
+            "lib.rs" | "main.rs" | "mod.rs" => dir.to_owned(),
+            _ => format!("{dir}/{}", name.trim_end_matches(".rs")),
+        };
+        folders.extend(scan.test_modules.iter().map(|module| format!("{dir}/{module}")));
+    }
+    scans
+        .keys()
+        .filter(|file| {
+            folders.iter().any(|folder| {
+                file.strip_suffix(".rs") == Some(folder.as_str())
+                    || file.strip_prefix(folder.as_str()).is_some_and(|rest| rest.starts_with('/'))
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// The functions of `scans` over [`MAX_FUNCTION_LINES`] that `allowed` does not list (file and function), and the
+/// entries of `allowed` that no such function matches any more.
+fn functions_over_budget<'a>(
+    scans: &'a BTreeMap<String, Scan>,
+    allowed: &[(&'a str, &'a str, &'a str)],
+) -> (Vec<(&'a str, &'a Function)>, Vec<(&'a str, &'a str)>) {
+    let long: Vec<(&str, &Function)> = scans
+        .iter()
+        .flat_map(|(file, scan)| scan.functions.iter().map(move |function| (file.as_str(), function)))
+        .filter(|(_, function)| function.lines > MAX_FUNCTION_LINES)
+        .collect();
+    let listed =
+        |file: &str, function: &Function| allowed.iter().any(|(f, name, _)| *f == file && *name == function.name);
+    let over = long.iter().filter(|(file, function)| !listed(file, function)).copied().collect();
+    let stale = allowed
+        .iter()
+        .filter(|(file, name, _)| !long.iter().any(|(f, function)| f == file && function.name == *name))
+        .map(|(file, name, _)| (*file, *name))
+        .collect();
+    (over, stale)
+}
+
+/// The glob imports of `scans` that no rule allows (`use super::*;` in test code, or a place `allowed` lists), as
+/// `file:line: import`, and the entries of `allowed` that no glob needs any more.
+fn glob_imports<'a>(scans: &BTreeMap<String, Scan>, allowed: &[(&'a str, &str)]) -> (Vec<String>, Vec<&'a str>) {
+    let covers = |place: &str, file: &str| if place.ends_with('/') { file.starts_with(place) } else { file == place };
+    let mut found = Vec::new();
+    let mut used = vec![false; allowed.len()];
+    for (file, scan) in scans {
+        for glob in scan.globs.iter().filter(|glob| !(glob.in_test && glob.import == "super::*")) {
+            match allowed.iter().position(|(place, _)| covers(place, file)) {
+                Some(index) => used[index] = true,
+                None => found.push(format!("{file}:{}: use {};", glob.line, glob.import)),
+            }
+        }
+    }
+    let stale = allowed.iter().zip(used).filter(|(_, used)| !used).map(|((place, _), _)| *place).collect();
+    (found, stale)
+}
+
+/// Parses every file of `files` (relative to `root`); the files that are test code as a whole are scanned with
+/// every glob counted as test code's and no function counted.
+fn scan_library(root: &Path, files: &[String]) -> BTreeMap<String, Scan> {
+    let mut scans: BTreeMap<String, Scan> = files
+        .iter()
+        .map(|file| {
+            let text = fs::read_to_string(root.join(file)).unwrap();
+            let scan = syntax::scan(&text).unwrap_or_else(|error| panic!("{file}: {error}"));
+            (file.clone(), scan)
+        })
+        .collect();
+    for file in test_module_files(&scans) {
+        let scan = scans.get_mut(&file).expect("a scanned file");
+        scan.functions.clear();
+        scan.globs.iter_mut().for_each(|glob| glob.in_test = true);
+    }
+    scans
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +306,33 @@ mod tests {
         assert!(tests.contains(&"sdk-python/tests/test_worker.py".to_owned()), "{tests:?}");
         let long = files_over(&texts(&tests), MAX_TEST_LINES);
         assert!(long.is_empty(), "test files over {MAX_TEST_LINES} lines: {long:?}");
+
+        let scans = scan_library(&root, &files);
+        assert!(scans["metewand-session/src/cpus.rs"].functions.len() > 5);
+        assert!(scans["codegen/src/python/tests.rs"].functions.is_empty(), "a test module's file is test code");
+        print_longest(&scans);
+        let (over, stale) = functions_over_budget(&scans, LONG_FUNCTIONS);
+        let over: Vec<String> = over
+            .iter()
+            .map(|(file, function)| format!("{file}:{}: {} ({} lines)", function.line, function.name, function.lines))
+            .collect();
+        assert!(over.is_empty(), "functions over {MAX_FUNCTION_LINES} lines: {over:#?}");
+        assert!(stale.is_empty(), "LONG_FUNCTIONS lists functions no longer over the budget: {stale:?}");
+        let (globs, stale) = glob_imports(&scans, GLOB_IMPORTS);
+        assert!(globs.is_empty(), "glob imports in library code: {globs:#?}");
+        assert!(stale.is_empty(), "GLOB_IMPORTS lists places without a glob import: {stale:?}");
+    }
+
+    /// Prints the ten longest functions of library code straight to stderr (past the test harness's capture).
+    fn print_longest(scans: &BTreeMap<String, Scan>) {
+        let mut all: Vec<(&String, &Function)> =
+            scans.iter().flat_map(|(file, scan)| scan.functions.iter().map(move |function| (file, function))).collect();
+        all.sort_by_key(|(file, function)| (std::cmp::Reverse(function.lines), (*file).clone(), function.line));
+        let mut text = format!("tidy: the longest functions of library code (at most {MAX_FUNCTION_LINES} lines):\n");
+        for (file, function) in all.iter().take(10) {
+            text.push_str(&format!("  {:>4}  {file}:{}  {}\n", function.lines, function.line, function.name));
+        }
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
     }
 
     #[test]
@@ -234,5 +410,62 @@ mod tests {
         fs::write(dir.path().join("sdk-python/tests/workers/w.py"), "").unwrap();
         let files = test_files(dir.path(), &["alpha".to_owned()]);
         assert_eq!(files, ["alpha/tests/it/main.rs", "alpha/tests/it/run/mod.rs", "sdk-python/tests/test_a.py"]);
+    }
+
+    fn scans(files: &[(&str, &str)]) -> BTreeMap<String, Scan> {
+        let mut scans: BTreeMap<String, Scan> =
+            files.iter().map(|(file, text)| ((*file).to_owned(), syntax::scan(text).unwrap())).collect();
+        for file in test_module_files(&scans) {
+            let scan = scans.get_mut(&file).unwrap();
+            scan.functions.clear();
+            scan.globs.iter_mut().for_each(|glob| glob.in_test = true);
+        }
+        scans
+    }
+
+    #[test]
+    fn a_planted_long_function_is_found_and_a_stale_exception_too() {
+        let body = "    let _ = 1;\n".repeat(MAX_FUNCTION_LINES - 2);
+        let long = format!("fn fits() {{\n{body}}}\n\nstruct S;\n\nimpl S {{\n    fn over(&self) {{\n{body}\n}}\n}}\n");
+        let planted = [
+            ("alpha/src/lib.rs", "mod walk;\n#[cfg(test)]\nmod tests;\n"),
+            ("alpha/src/walk.rs", long.as_str()),
+            ("alpha/src/tests.rs", long.as_str()),
+        ];
+        let scans = scans(&planted);
+        let (over, stale) = functions_over_budget(&scans, &[]);
+        let over: Vec<(&str, &str, usize)> =
+            over.iter().map(|(file, function)| (*file, function.name.as_str(), function.lines)).collect();
+        assert_eq!(over, [("alpha/src/walk.rs", "S::over", MAX_FUNCTION_LINES + 1)]);
+        assert!(stale.is_empty());
+        let allowed = [("alpha/src/walk.rs", "S::over", "why"), ("alpha/src/walk.rs", "fits", "why")];
+        let (over, stale) = functions_over_budget(&scans, &allowed);
+        assert!(over.is_empty());
+        assert_eq!(stale, [("alpha/src/walk.rs", "fits")]);
+    }
+
+    #[test]
+    fn a_planted_glob_import_is_found_and_a_stale_exception_too() {
+        let planted = [
+            ("alpha/src/lib.rs", "mod walk;\nmod stages;\n#[cfg(test)]\nmod tests;\nuse walk::*;\n"),
+            ("alpha/src/walk.rs", "fn f() {\n    use Kind::*;\n}\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n"),
+            ("alpha/src/stages/mod.rs", "use super::*;\n"),
+            ("alpha/src/tests.rs", "use super::*;\nuse crate::walk::*;\n"),
+        ];
+        let scans = scans(&planted);
+        let (found, stale) = glob_imports(&scans, &[]);
+        assert_eq!(
+            found,
+            [
+                "alpha/src/lib.rs:5: use walk::*;",
+                "alpha/src/stages/mod.rs:1: use super::*;",
+                "alpha/src/tests.rs:2: use crate::walk::*;",
+                "alpha/src/walk.rs:2: use Kind::*;",
+            ]
+        );
+        assert!(stale.is_empty());
+        let (found, stale) = glob_imports(&scans, &[("alpha/src/stages/", "why"), ("alpha/src/gone.rs", "why")]);
+        assert_eq!(found.len(), 3);
+        assert_eq!(stale, ["alpha/src/gone.rs"]);
     }
 }
