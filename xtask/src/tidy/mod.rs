@@ -10,12 +10,15 @@
 //!   [`MAX_FUNCTION_LINES`] lines, but those [`LONG_FUNCTIONS`] lists, each with its reason;
 //! - library code imports no glob (`use x::*;`), but `use super::*;` in a test module and the places
 //!   [`GLOB_IMPORTS`] lists, each with its reason;
+//! - every relative link of a tracked Markdown file leads to a file or folder of the repository, and to a heading of
+//!   a Markdown file ([`links`]);
 //! - every path ARCHITECTURE.md's recipes name between [`PATHS_BEGIN`] and [`PATHS_END`] exists, so that a recipe
 //!   cannot send a reader to a file that moved.
 //!
 //! Rust sources are read with `syn` ([`syntax`]). An exception that no longer applies fails the test too, so that
 //! the lists say what the code needs now.
 
+mod links;
 mod map;
 mod syntax;
 
@@ -23,6 +26,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::Path;
+use std::process::Command;
 
 use syntax::{Function, Scan};
 
@@ -264,6 +268,23 @@ fn scan_library(root: &Path, files: &[String]) -> BTreeMap<String, Scan> {
     scans
 }
 
+/// The Markdown files git tracks, relative to `root`, with their texts (a tracked file deleted from the work tree
+/// is left out).
+fn tracked_markdown(root: &Path) -> BTreeMap<String, String> {
+    let output = Command::new("git")
+        .args(["ls-files", "-z", "--", "*.md"])
+        .current_dir(root)
+        .output()
+        .expect("git lists the tracked Markdown files");
+    assert!(output.status.success(), "git ls-files failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout)
+        .expect("UTF-8 paths")
+        .split('\0')
+        .filter(|path| !path.is_empty())
+        .filter_map(|path| Some((path.to_owned(), fs::read_to_string(root.join(path)).ok()?)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,6 +342,11 @@ mod tests {
         let (globs, stale) = glob_imports(&scans, GLOB_IMPORTS);
         assert!(globs.is_empty(), "glob imports in library code: {globs:#?}");
         assert!(stale.is_empty(), "GLOB_IMPORTS lists places without a glob import: {stale:?}");
+
+        let markdown = tracked_markdown(&root);
+        assert!(markdown.contains_key("docs/decisions/README.md"), "{:?}", markdown.keys());
+        let broken = links::broken_links(&markdown, |path| root.join(path).exists());
+        assert!(broken.is_empty(), "links that lead nowhere: {broken:#?}");
     }
 
     /// Prints the ten longest functions of library code straight to stderr (past the test harness's capture).
