@@ -209,12 +209,17 @@ fn test_module_files(scans: &BTreeMap<String, Scan>) -> Vec<String> {
         .collect()
 }
 
+/// What [`functions_over_budget`] finds.
+struct Budget<'a> {
+    /// The functions over [`MAX_FUNCTION_LINES`] that no exception lists, each with its file.
+    over: Vec<(&'a str, &'a Function)>,
+    /// The exceptions (file and function) that no function over the budget matches any more.
+    stale: Vec<(&'a str, &'a str)>,
+}
+
 /// The functions of `scans` over [`MAX_FUNCTION_LINES`] that `allowed` does not list (file and function), and the
 /// entries of `allowed` that no such function matches any more.
-fn functions_over_budget<'a>(
-    scans: &'a BTreeMap<String, Scan>,
-    allowed: &[(&'a str, &'a str, &'a str)],
-) -> (Vec<(&'a str, &'a Function)>, Vec<(&'a str, &'a str)>) {
+fn functions_over_budget<'a>(scans: &'a BTreeMap<String, Scan>, allowed: &[(&'a str, &'a str, &'a str)]) -> Budget<'a> {
     let long: Vec<(&str, &Function)> = scans
         .iter()
         .flat_map(|(file, scan)| scan.functions.iter().map(move |function| (file.as_str(), function)))
@@ -228,7 +233,7 @@ fn functions_over_budget<'a>(
         .filter(|(file, name, _)| !long.iter().any(|(f, function)| f == file && function.name == *name))
         .map(|(file, name, _)| (*file, *name))
         .collect();
-    (over, stale)
+    Budget { over, stale }
 }
 
 /// The glob imports of `scans` that no rule allows (`use super::*;` in test code, or a place `allowed` lists), as
@@ -249,15 +254,19 @@ fn glob_imports<'a>(scans: &BTreeMap<String, Scan>, allowed: &[(&'a str, &str)])
     (found, stale)
 }
 
-/// Parses every file of `files` (relative to `root`); the files that are test code as a whole are scanned with
-/// every glob counted as test code's and no function counted.
+/// Parses every file of `files` (relative to `root`) with [`scan_texts`].
 fn scan_library(root: &Path, files: &[String]) -> BTreeMap<String, Scan> {
+    scan_texts(files.iter().map(|file| (file.clone(), fs::read_to_string(root.join(file)).unwrap())))
+}
+
+/// Parses every file (path and text); the files that are test code as a whole are scanned with every glob counted
+/// as test code's and no function counted.
+fn scan_texts(files: impl IntoIterator<Item = (String, String)>) -> BTreeMap<String, Scan> {
     let mut scans: BTreeMap<String, Scan> = files
-        .iter()
-        .map(|file| {
-            let text = fs::read_to_string(root.join(file)).unwrap();
+        .into_iter()
+        .map(|(file, text)| {
             let scan = syntax::scan(&text).unwrap_or_else(|error| panic!("{file}: {error}"));
-            (file.clone(), scan)
+            (file, scan)
         })
         .collect();
     for file in test_module_files(&scans) {
@@ -332,7 +341,7 @@ mod tests {
         assert!(scans["metewand-session/src/cpus.rs"].functions.len() > 5);
         assert!(scans["codegen/src/python/tests.rs"].functions.is_empty(), "a test module's file is test code");
         print_longest(&scans);
-        let (over, stale) = functions_over_budget(&scans, LONG_FUNCTIONS);
+        let Budget { over, stale } = functions_over_budget(&scans, LONG_FUNCTIONS);
         let over: Vec<String> = over
             .iter()
             .map(|(file, function)| format!("{file}:{}: {} ({} lines)", function.line, function.name, function.lines))
@@ -439,14 +448,7 @@ mod tests {
     }
 
     fn scans(files: &[(&str, &str)]) -> BTreeMap<String, Scan> {
-        let mut scans: BTreeMap<String, Scan> =
-            files.iter().map(|(file, text)| ((*file).to_owned(), syntax::scan(text).unwrap())).collect();
-        for file in test_module_files(&scans) {
-            let scan = scans.get_mut(&file).unwrap();
-            scan.functions.clear();
-            scan.globs.iter_mut().for_each(|glob| glob.in_test = true);
-        }
-        scans
+        scan_texts(files.iter().map(|(file, text)| ((*file).to_owned(), (*text).to_owned())))
     }
 
     #[test]
@@ -459,13 +461,13 @@ mod tests {
             ("alpha/src/tests.rs", long.as_str()),
         ];
         let scans = scans(&planted);
-        let (over, stale) = functions_over_budget(&scans, &[]);
+        let Budget { over, stale } = functions_over_budget(&scans, &[]);
         let over: Vec<(&str, &str, usize)> =
             over.iter().map(|(file, function)| (*file, function.name.as_str(), function.lines)).collect();
         assert_eq!(over, [("alpha/src/walk.rs", "S::over", MAX_FUNCTION_LINES + 1)]);
         assert!(stale.is_empty());
         let allowed = [("alpha/src/walk.rs", "S::over", "why"), ("alpha/src/walk.rs", "fits", "why")];
-        let (over, stale) = functions_over_budget(&scans, &allowed);
+        let Budget { over, stale } = functions_over_budget(&scans, &allowed);
         assert!(over.is_empty());
         assert_eq!(stale, [("alpha/src/walk.rs", "fits")]);
     }

@@ -72,7 +72,7 @@ impl Scanner {
         let in_test = self.in_test;
         self.in_test |= test;
         let owner = match owner {
-            Some(owner) => std::mem::replace(&mut self.owner, Some(owner)),
+            Some(owner) => self.owner.replace(owner),
             None => self.owner.clone(),
         };
         visit(self);
