@@ -109,15 +109,16 @@ impl AttemptPlan<'_> {
             return Err(None);
         }
         // The session's places are made as an attempt's are, with its held folder as the attempt folder.
-        let mut run = Run::new(self, &options.state_dir, options);
-        let place = run.held_folder().map_err(|failure| Some(failure.message.to_string()))?;
+        let place = Attempt::new(self, &options.state_dir, options, None)
+            .held_folder()
+            .map_err(|failure| Some(failure.message.to_string()))?;
+        let mut run = Run::new(Attempt::ahead(self, place.path(), options));
         let started = (|| {
             let made = |error: FsError| error.to_string();
             let root = Dir::open(place.path()).map_err(made)?;
             run.logs_dir = Some(root.create_dir("logs").map_err(made)?);
             run.work_dir = Some(Dir::open(&place.path().join("work")).map_err(made)?);
             run.root = Some(root);
-            run.folder = place.path().to_owned();
             let output =
                 place.path().join("work").join(output_folder(R::ROLE).ok_or("a materializer is never started ahead")?);
             let (mut config, _source, _tmpdir) = run
@@ -147,8 +148,8 @@ impl Run<'_, '_> {
     /// Takes up a session started ahead for this attempt, stopped: its log (what it wrote in its hello) becomes the
     /// attempt's log of its role, and it is moved to the attempt's CPUs.
     pub(super) fn adopt<R: SessionRole>(&mut self, held: &mut Held<R>, role: Role) -> Result<(), SessionError> {
-        held.session.move_log(&self.folder.join(LOG_PATHS[role_index(role)]))?;
-        match &self.cpus {
+        held.session.move_log(&self.attempt.folder.join(LOG_PATHS[role_index(role)]))?;
+        match &self.attempt.cpus {
             Some(cpus) => held.session.move_to(cpus),
             None => Ok(()),
         }
@@ -163,12 +164,12 @@ impl Run<'_, '_> {
         let _ = remove_tree(place.path());
         match ended {
             Ok(summary) => {
-                self.phases.extend(summary.phases.into_iter().skip(before));
-                self.seen(R::ROLE).resources = Some(summary.resources);
+                self.journal.phases.extend(summary.phases.into_iter().skip(before));
+                self.journal.seen(R::ROLE).resources = Some(summary.resources);
                 Ok(())
             }
             Err(error) => {
-                self.phases.extend(error.timing().cloned());
+                self.journal.phases.extend(error.timing().cloned());
                 Err(Failure::session(&error))
             }
         }

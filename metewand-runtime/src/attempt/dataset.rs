@@ -25,7 +25,7 @@ impl Run<'_, '_> {
     pub(super) fn obtain_dataset(&mut self) -> Result<(), Failure> {
         for _ in 0..3 {
             if self.reuse_stored()? {
-                self.reused.get_or_insert(self.materializations == 0);
+                self.journal.reused.get_or_insert(self.journal.materializations == 0);
                 return Ok(());
             }
             self.check_cancel()?;
@@ -39,7 +39,7 @@ impl Run<'_, '_> {
     /// Takes the stored entry if it validates, has a valid record and matches it, and is still the folder that was
     /// validated; otherwise evicts it (unless it was replaced meanwhile) and returns `false`.
     pub(super) fn reuse_stored(&mut self) -> Result<bool, Failure> {
-        let key = self.key.clone();
+        let key = self.attempt.key.clone();
         let found = self.store().lookup(&key).map_err(|e| self.store_failure("reading the dataset store", e))?;
         let Some(store::Found { dir, record }) = found else { return Ok(false) };
         let validated = self.verify_entry();
@@ -50,7 +50,7 @@ impl Run<'_, '_> {
         }
         if let (Ok(validated), Some(record)) = (&validated, &record)
             && store::matches(record, validated)
-            && dir.is_at(&self.entry)
+            && dir.is_at(&self.attempt.entry)
         {
             self.accept(validated.clone(), dir, record.clone())?;
             return Ok(true);
@@ -82,13 +82,13 @@ impl Run<'_, '_> {
 
     /// Materializes, validates and publishes the dataset; `false` if another run published the key first.
     pub(super) fn build_dataset(&mut self) -> Result<bool, Failure> {
-        let dataset = self.plan.dataset;
-        if self.materializations > 0 {
+        let dataset = self.attempt.plan.dataset;
+        if self.journal.materializations > 0 {
             self.retire_materializer_session()?;
         }
-        self.materializations += 1;
-        self.reused.get_or_insert(false);
-        let staging = store::Staging::create(&self.datasets)
+        self.journal.materializations += 1;
+        self.journal.reused.get_or_insert(false);
+        let staging = store::Staging::create(&self.attempt.datasets)
             .map_err(|e| Failure::executor("creating a dataset staging folder", e))?;
         let outcome = self.materialize(staging.path());
         let remove_staging = |staging: &store::Staging| {
@@ -117,20 +117,20 @@ impl Run<'_, '_> {
                 return Err(Failure::output(role, Phase::Materialize, &error));
             }
         };
-        let materializer = self.plan.worker(dataset.materializer()).identity();
-        let record = store::published(&self.key, &validated, materializer, SystemTime::now());
+        let materializer = self.attempt.plan.worker(dataset.materializer()).identity();
+        let record = store::published(&self.attempt.key, &validated, materializer, SystemTime::now());
         let published = self
             .store()
-            .publish(staging, &self.key, &record)
+            .publish(staging, &self.attempt.key, &record)
             .map_err(|e| self.store_failure("publishing the dataset", e))?;
         if let store::Publication::Exists = published {
             return Ok(false);
         }
-        let dir = Dir::open(&self.entry).map_err(|e| Failure::executor("opening the published dataset", e))?;
-        let again = self.validator().validate_dataset(dataset, &self.entry, DATASET_MANIFEST).map_err(|e| {
+        let dir = Dir::open(&self.attempt.entry).map_err(|e| Failure::executor("opening the published dataset", e))?;
+        let again = self.validator().validate_dataset(dataset, &self.attempt.entry, DATASET_MANIFEST).map_err(|e| {
             Failure::cancelled(&e).unwrap_or_else(|| Failure::executor("re-verifying the published dataset", e))
         })?;
-        if !store::matches(&record, &again) || !dir.is_at(&self.entry) {
+        if !store::matches(&record, &again) || !dir.is_at(&self.attempt.entry) {
             return Ok(false);
         }
         self.accept(again, dir, record)?;
@@ -145,7 +145,7 @@ impl Run<'_, '_> {
         if let Some(logs) = &self.logs_dir
             && logs.entry(&format!("{role}.log")).ok().flatten().is_some()
         {
-            logs.rename_new(&format!("{role}.log"), &format!("{role}-{}.log", self.materializations))
+            logs.rename_new(&format!("{role}.log"), &format!("{role}-{}.log", self.journal.materializations))
                 .map_err(|e| Failure::executor("keeping an earlier log", e))?;
         }
         Ok(())
@@ -153,22 +153,22 @@ impl Run<'_, '_> {
 
     /// Runs the materializer's session into `output`; returns the manifest path it named, once it has exited.
     pub(super) fn materialize(&mut self, output: &Path) -> Result<String, Failure> {
-        let worker = self.plan.worker(self.plan.dataset.materializer());
+        let worker = self.attempt.plan.worker(self.attempt.plan.dataset.materializer());
         let (config, source, tmpdir) = self.session_config(worker, Role::DatasetMaterializer, output)?;
         let params = MaterializeParams {
             source_dir: self.path(&source)?,
-            dataset_parameters: self.plan.dataset.parameters().clone(),
-            dataset_seed: self.plan.dataset_seed,
+            dataset_parameters: self.attempt.plan.dataset.parameters().clone(),
+            dataset_seed: self.attempt.plan.dataset_seed,
             output_dir: self.path(output)?,
         };
-        self.last_worker = Some((Role::DatasetMaterializer, Phase::Materialize));
-        let mut session = self.connect::<crate::session::Materializer>(config)?;
-        self.saw(&session);
-        if let Some(budget) = self.plan.repository.budgets().materialization {
+        self.journal.last_worker = Some((Role::DatasetMaterializer, Phase::Materialize));
+        let mut session = self.journal.connect::<crate::session::Materializer>(config)?;
+        self.journal.saw(&session);
+        if let Some(budget) = self.attempt.plan.repository.budgets().materialization {
             session.set_scientific_deadline(Instant::now() + budget);
         }
         let response = session.materialize(params);
-        let response = self.settle(session, response, Role::DatasetMaterializer)?;
+        let response = self.journal.settle(session, response, Role::DatasetMaterializer)?;
         tmpdir.remove()?;
         Ok(response.dataset.manifest.to_string())
     }
@@ -177,7 +177,7 @@ impl Run<'_, '_> {
     /// (another run evicted or replaced it), the dataset is resolved again (re-verified or rebuilt) and must be
     /// the same inventory; nobody is blamed.
     pub(super) fn ensure_dataset(&mut self) -> Result<(), Failure> {
-        if self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry)) {
+        if self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.attempt.entry)) {
             return Ok(());
         }
         self.entry_dir = None;
@@ -196,8 +196,11 @@ impl Run<'_, '_> {
     /// Verifies the store entry at the attempt's path, reading it unless it still has the stamp of a settled
     /// verification this process made ([`Stamped`]).
     fn verify_entry(&self) -> Result<ValidatedDataset, crate::validate::ValidationError> {
-        let validate = || self.validator().validate_dataset(self.plan.dataset, &self.entry, DATASET_MANIFEST);
-        VERIFIED_ENTRIES.read(&self.entry, SystemTime::now(), validate, |_| true).map(|(validated, _)| validated)
+        let validate =
+            || self.validator().validate_dataset(self.attempt.plan.dataset, &self.attempt.entry, DATASET_MANIFEST);
+        VERIFIED_ENTRIES
+            .read(&self.attempt.entry, SystemTime::now(), validate, |_| true)
+            .map(|(validated, _)| validated)
     }
 
     /// Re-verifies the dataset after a session that could see it, through the entry folder this attempt holds.
@@ -207,7 +210,7 @@ impl Run<'_, '_> {
     /// this session is not blamed and the next session resolves the dataset again.
     pub(super) fn verify_dataset(&mut self, role: Role, phase: Phase) -> Result<(), Failure> {
         let (Some(original), Some(dir)) = (&self.dataset, &self.entry_dir) else { return Ok(()) };
-        if !dir.is_at(&self.entry) {
+        if !dir.is_at(&self.attempt.entry) {
             self.entry_dir = None;
             return Ok(());
         }
@@ -217,7 +220,7 @@ impl Run<'_, '_> {
         {
             return Err(cancelled);
         }
-        if !dir.is_at(&self.entry) {
+        if !dir.is_at(&self.attempt.entry) {
             self.entry_dir = None;
             return Ok(());
         }
@@ -225,7 +228,7 @@ impl Run<'_, '_> {
         let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
         let dir = self.entry_dir.take();
         self.store()
-            .evict(&self.key, dir.as_ref())
+            .evict(&self.attempt.key, dir.as_ref())
             .map_err(|e| self.store_failure("evicting a modified dataset", e))?;
         let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
         Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))

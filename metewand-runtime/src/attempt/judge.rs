@@ -32,8 +32,8 @@ impl Run<'_, '_> {
     /// used only while the dataset entry it was shown is still the store's (another run may have replaced it since,
     /// which a session's view cannot follow); otherwise it is ended, its places removed, and a new one started.
     pub(super) fn fresh_evaluation(&mut self, prestarted: Option<Prestarted>) -> Result<(), Failure> {
-        let plan = self.plan;
-        let held = self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.entry));
+        let plan = self.attempt.plan;
+        let held = self.entry_dir.as_ref().is_some_and(|dir| dir.is_at(&self.attempt.entry));
         let prestarted = match prestarted {
             Some(prestarted) if !held => {
                 self.discard(Some(prestarted));
@@ -43,29 +43,29 @@ impl Run<'_, '_> {
             prestarted => prestarted,
         };
         self.ensure_dataset()?;
-        let metrics_dir = self.folder.join("work/metrics");
+        let metrics_dir = self.attempt.folder.join("work/metrics");
         let (mut session, tmpdir, params) = match prestarted {
             Some(Prestarted::Ready { session, tmpdir, params }) => (*session, tmpdir, params),
             Some(Prestarted::Failed(failure, timing)) => {
-                self.phases.extend(timing);
+                self.journal.phases.extend(timing);
                 return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
             }
             None => {
                 // What is found in the evaluator's places now is the last worker's (the implementation's) doing.
                 let (config, tmpdir, params) = self.evaluator_session_config()?;
-                self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
-                let session = match self.connect::<Evaluator>(config) {
+                self.journal.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+                let session = match self.journal.connect::<Evaluator>(config) {
                     Ok(session) => session,
                     Err(failure) => {
                         return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Hello));
                     }
                 };
-                self.saw(&session);
+                self.journal.saw(&session);
                 (session, tmpdir, params)
             }
         };
-        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
-        self.evaluator.session = Some(fresh_session());
+        self.journal.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+        self.journal.evaluator.session = Some(fresh_session());
         self.checkpoint_folders(&metrics_dir)?;
         let outcome = self.evaluate_checkpoints(&mut session, &params, &metrics_dir).and_then(|()| {
             if let Some(budget) = plan.repository.budgets().evaluation {
@@ -74,9 +74,9 @@ impl Run<'_, '_> {
             session.evaluate(params)
         });
         if let Ok(response) = &outcome {
-            self.verdict = Some(response.verdict);
+            self.journal.verdict = Some(response.verdict);
         }
-        if let Err(failure) = self.settle(session, outcome, Role::ProblemEvaluator) {
+        if let Err(failure) = self.journal.settle(session, outcome, Role::ProblemEvaluator) {
             return Err(self.after_dataset_session(failure, Role::ProblemEvaluator, Phase::Evaluate));
         }
         tmpdir.remove()?;
@@ -89,7 +89,7 @@ impl Run<'_, '_> {
             .validator()
             .validate_metrics(plan.problem, &metrics_dir)
             .map_err(|e| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &e))?;
-        self.metrics = Some(metrics.metrics().metrics.clone());
+        self.journal.metrics = Some(metrics.metrics().metrics.clone());
         Ok(())
     }
 
@@ -97,16 +97,16 @@ impl Run<'_, '_> {
     /// evaluator has a private view to be shown each attempt's inputs in; with fresh ones, where its evaluator was
     /// started ahead of it.
     pub(super) fn evaluator_held(&self) -> bool {
-        let worker = self.plan.worker(self.plan.problem.evaluator());
+        let worker = self.attempt.plan.worker(self.attempt.plan.problem.evaluator());
         self.reuse.as_ref().is_some_and(|reuse| {
             let started = reuse.evaluator.as_ref().is_some_and(|held| &held.worker == worker.identity());
-            (reuse.keeps || started) && reuse.private_view(worker, self.process_isolation)
+            (reuse.keeps || started) && reuse.private_view(worker, self.attempt.process_isolation)
         })
     }
 
     /// The attempt's evaluation by the held evaluator session of its worker, or by a new one that is then held.
     pub(super) fn held_evaluation(&mut self) -> Result<(), Failure> {
-        let worker = self.plan.worker(self.plan.problem.evaluator());
+        let worker = self.attempt.plan.worker(self.attempt.plan.problem.evaluator());
         let held = self.reuse.as_mut().and_then(|reuse| reuse.evaluator.take());
         let held = match held {
             Some(held) if &held.worker == worker.identity() && held.session.is_running() => Some(held),
@@ -121,11 +121,11 @@ impl Run<'_, '_> {
             return self.fresh_evaluation(None);
         }
         let judged = held.as_ref().is_some_and(|held| held.served > 0);
-        let phases = self.phases.len();
+        let phases = self.journal.phases.len();
         match self.evaluate_held(held) {
             Err(failure) if judged && failure.kind != FailureKind::Cancelled => {
-                self.phases.truncate(phases);
-                self.verdict = None;
+                self.journal.phases.truncate(phases);
+                self.journal.verdict = None;
                 self.clear_for_new_evaluator(&failure)?;
                 self.evaluate_held(None)
             }
@@ -135,14 +135,14 @@ impl Run<'_, '_> {
 
     /// One evaluation in `held`, or in a new held session when `None`.
     fn evaluate_held(&mut self, held: Option<Held<Evaluator>>) -> Result<(), Failure> {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         let worker = plan.worker(plan.problem.evaluator());
         self.ensure_dataset()?;
-        self.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
+        self.journal.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
         let (mut held, tmpdir) = match held {
             Some(mut held) => {
                 let tmpdir = self.prepare_places(Role::ProblemEvaluator)?;
-                let log = self.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
+                let log = self.attempt.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
                 held.since = held.session.phases().len();
                 let taken = match held.ahead {
                     Some(_) => {
@@ -152,7 +152,7 @@ impl Run<'_, '_> {
                     None => held.session.redirect_log(&log),
                 };
                 if let Err(error) = taken {
-                    self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+                    self.journal.phases.extend(held.session.phases()[held.since..].iter().cloned());
                     held.end();
                     return Err(self.after_dataset_session(
                         Failure::session(&error),
@@ -160,12 +160,12 @@ impl Run<'_, '_> {
                         Phase::Evaluate,
                     ));
                 }
-                self.logs[role_index(Role::ProblemEvaluator)] = true;
+                self.journal.logs[role_index(Role::ProblemEvaluator)] = true;
                 (held, tmpdir)
             }
             None => {
-                let place = self.held_folder()?;
-                let metrics_dir = self.folder.join("work/metrics");
+                let place = self.attempt.held_folder()?;
+                let metrics_dir = self.attempt.folder.join("work/metrics");
                 let made = self.session_config_in(worker, Role::ProblemEvaluator, &metrics_dir, Some(place.path()));
                 let (config, _source, tmpdir) = match made {
                     Ok(made) => made,
@@ -174,7 +174,7 @@ impl Run<'_, '_> {
                         return Err(failure);
                     }
                 };
-                let session = match self.connect::<Evaluator>(config) {
+                let session = match self.journal.connect::<Evaluator>(config) {
                     Ok(session) => session,
                     Err(failure) => {
                         let _ = remove_tree(place.path());
@@ -187,8 +187,8 @@ impl Run<'_, '_> {
                 (Held { session, worker, place, served: 0, cells, since: 0, warmup: 0, skip, ahead: None }, tmpdir)
             }
         };
-        self.saw(&held.session);
-        self.evaluator.session = Some(match &held.ahead {
+        self.journal.saw(&held.session);
+        self.journal.evaluator.session = Some(match &held.ahead {
             Some(on) => ahead_session(on),
             None => reused_session(held.served, 0),
         });
@@ -196,8 +196,10 @@ impl Run<'_, '_> {
         let metrics_dir = folder.join(format!("work/metrics-{}", held.served));
         let shown = held
             .session
-            .show_in_place_of(&self.entry, &folder.join("dataset"))
-            .and_then(|()| held.session.show_in_place_of(&self.folder.join("work/result"), &folder.join("result")))
+            .show_in_place_of(&self.attempt.entry, &folder.join("dataset"))
+            .and_then(|()| {
+                held.session.show_in_place_of(&self.attempt.folder.join("work/result"), &folder.join("result"))
+            })
             .map_err(|error| Failure::session(&error))
             .and_then(|()| request_folder(&folder, &format!("metrics-{}", held.served)).map(drop));
         let params = shown.and_then(|()| {
@@ -212,7 +214,7 @@ impl Run<'_, '_> {
         let params = match params {
             Ok(params) => params,
             Err(failure) => {
-                self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+                self.journal.phases.extend(held.session.phases()[held.since..].iter().cloned());
                 held.end();
                 return Err(failure);
             }
@@ -228,7 +230,7 @@ impl Run<'_, '_> {
             session.clear_scientific_deadline();
             Ok((response, sealed))
         });
-        self.phases.extend(held.session.phases()[held.since..].iter().cloned());
+        self.journal.phases.extend(held.session.phases()[held.since..].iter().cloned());
         let (response, sealed) = match outcome {
             Ok(done) => done,
             Err(error) => {
@@ -240,7 +242,7 @@ impl Run<'_, '_> {
                 ));
             }
         };
-        self.verdict = Some(response.verdict);
+        self.journal.verdict = Some(response.verdict);
         let checked = tmpdir
             .remove()
             .and_then(|()| self.verify_dataset(Role::ProblemEvaluator, Phase::Evaluate))
@@ -256,11 +258,11 @@ impl Run<'_, '_> {
         let _ = remove_tree(&metrics_dir);
         match checked {
             Ok(metrics) if held.ahead.is_some() => {
-                self.metrics = Some(metrics.metrics().metrics.clone());
+                self.journal.metrics = Some(metrics.metrics().metrics.clone());
                 self.end_ahead(held)
             }
             Ok(metrics) => {
-                self.metrics = Some(metrics.metrics().metrics.clone());
+                self.journal.metrics = Some(metrics.metrics().metrics.clone());
                 held.served += 1;
                 if let Some(reuse) = self.reuse.as_mut() {
                     reuse.evaluator = Some(held);
@@ -280,12 +282,12 @@ impl Run<'_, '_> {
         sealed: &crate::validate::ValidatedMetrics,
         from: &Path,
     ) -> Result<crate::validate::ValidatedMetrics, Failure> {
-        let target = self.folder.join("work/metrics");
+        let target = self.attempt.folder.join("work/metrics");
         crate::files::copy_beneath(from, &target, [sealed.file().path()])
             .map_err(|source| Failure::executor("copying a reused session's metrics", source))?;
         let copied = self
             .validator()
-            .validate_metrics(self.plan.problem, &target)
+            .validate_metrics(self.attempt.plan.problem, &target)
             .map_err(|error| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &error))?;
         if copied.file().sha256() != sealed.file().sha256() || copied.file().size() != sealed.file().size() {
             let message = "the metrics changed while they were copied out of the reused session".to_owned();

@@ -29,6 +29,7 @@
 
 mod ahead;
 mod dataset;
+mod journal;
 mod judge;
 mod prestart;
 mod profile;
@@ -36,6 +37,7 @@ mod record;
 mod reuse;
 mod run;
 
+use journal::*;
 use prestart::*;
 use profile::*;
 use record::*;
@@ -277,9 +279,8 @@ impl<'r> AttemptPlan<'r> {
         timed_over: Option<std::sync::mpsc::Sender<()>>,
     ) -> AttemptRecord {
         let started_at = SystemTime::now();
-        let mut run = Run::new(self, folder, options);
-        run.timed_over = timed_over;
-        run.failed_ahead = sessions.failed_ahead();
+        let mut run = Run::new(Attempt::new(self, folder, options, timed_over));
+        run.journal = Journal::new(sessions.failed_ahead());
         run.reuse = sessions.lend();
         if self.streams() {
             // A streamed attempt runs in fresh sessions: what is held is ended, as another worker's would be.
@@ -306,7 +307,7 @@ impl AttemptPlan<'_> {
     /// A campaign records what it did as `datasets/<key>.json` ([`DatasetMaterialization`]).
     pub fn materialize_dataset(&self, folder: &Path, options: &RunOptions) -> DatasetMaterialization {
         let started_at = SystemTime::now();
-        let mut run = Run::new(self, folder, options);
+        let mut run = Run::new(Attempt::new(self, folder, options, None));
         if let Err(failure) = run.dataset_steps() {
             run.failure = Some(failure);
         }
@@ -318,17 +319,17 @@ impl AttemptPlan<'_> {
         };
         DatasetMaterialization {
             format: Default::default(),
-            key: parse(&run.key),
+            key: parse(&run.attempt.key),
             dataset: parse(plan.dataset.name()),
             seed: plan.dataset_seed,
             outcome,
-            reused: run.reused,
-            materializer: worker_session(plan.worker(plan.dataset.materializer()), &run.materializer),
+            reused: run.journal.reused,
+            materializer: worker_session(plan.worker(plan.dataset.materializer()), &run.journal.materializer),
             files: run.dataset.as_ref().map(|dataset| file_records(dataset.files())),
-            phases: phase_records(&run.phases),
+            phases: phase_records(&run.journal.phases),
             started_at: timestamp(started_at),
             finished_at: timestamp(SystemTime::now()),
-            log: run.logs[0].then(|| parse(LOG_PATHS[0])),
+            log: run.journal.logs[0].then(|| parse(LOG_PATHS[0])),
             failure: run.failure.map(Failure::into_record),
         }
     }
@@ -337,7 +338,7 @@ impl AttemptPlan<'_> {
     /// run once for a campaign) already decided it: outcome `failed` with that failure, no session run.
     pub fn record_without_running(&self, failure: rec::AttemptFailure, options: &RunOptions) -> AttemptRecord {
         let started_at = SystemTime::now();
-        let mut record = Run::new(self, Path::new("."), options).into_record(started_at);
+        let mut record = Run::new(Attempt::new(self, Path::new("."), options, None)).into_record(started_at);
         record.outcome =
             if failure.kind == FailureKind::Cancelled { rec::Outcome::Cancelled } else { rec::Outcome::Failed };
         record.failure = Some(failure);

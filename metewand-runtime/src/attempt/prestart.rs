@@ -22,7 +22,7 @@ impl Run<'_, '_> {
     /// outside its own folders (the evaluator's places exist while the implementation runs), and where the attempt's
     /// workers have two CPUs or more (on one, the two starts would only take turns).
     pub(super) fn evaluator_config(&mut self) -> Result<Option<(SessionConfig, Tmpdir, EvaluateParams)>, Failure> {
-        let cpus = match &self.cpus {
+        let cpus = match &self.attempt.cpus {
             Some(cpus) => cpus.len(),
             None => CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()),
         };
@@ -34,13 +34,13 @@ impl Run<'_, '_> {
     }
 
     pub(super) fn evaluator_session_config(&mut self) -> Result<(SessionConfig, Tmpdir, EvaluateParams), Failure> {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         let worker = plan.worker(plan.problem.evaluator());
-        let metrics_dir = self.folder.join("work/metrics");
+        let metrics_dir = self.attempt.folder.join("work/metrics");
         let (config, _source, tmpdir) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
         let params = EvaluateParams {
-            dataset_dir: self.path(&self.entry)?,
-            result_dir: self.path(&self.folder.join("work/result"))?,
+            dataset_dir: self.path(&self.attempt.entry)?,
+            result_dir: self.path(&self.attempt.folder.join("work/result"))?,
             metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
             problem_contract_id: plan.problem.contract_id().into(),
             problem_parameters: plan.problem.parameters().clone(),
@@ -57,7 +57,7 @@ impl Run<'_, '_> {
             .into_iter()
             .flatten()
             .map(|relative| {
-                let path = self.folder.join(relative);
+                let path = self.attempt.folder.join(relative);
                 let found = fs::symlink_metadata(&path).ok().map(|metadata| {
                     let mut names: Vec<std::ffi::OsString> = if metadata.is_dir() {
                         fs::read_dir(&path).map(|entries| entries.flatten().map(|entry| entry.file_name()).collect())
@@ -90,7 +90,7 @@ impl Run<'_, '_> {
             }
             Some(_) => "replaced it".to_owned(),
         };
-        let (role_at_fault, phase) = self.last_worker.unwrap_or((Role::Implementation, Phase::Execute));
+        let (role_at_fault, phase) = self.journal.last_worker.unwrap_or((Role::Implementation, Phase::Execute));
         let message = format!(
             "{role_at_fault} worker's output is invalid: it {what} at {relative}, made for the {role}'s session"
         );
@@ -101,8 +101,8 @@ impl Run<'_, '_> {
     /// process of it is killed and reaped when it is dropped here.
     pub(super) fn discard(&mut self, prestarted: Option<Prestarted>) {
         match prestarted {
-            Some(Prestarted::Ready { session, .. }) => self.phases.extend(session.phases().iter().cloned()),
-            Some(Prestarted::Failed(_, timing)) => self.phases.extend(timing),
+            Some(Prestarted::Ready { session, .. }) => self.journal.phases.extend(session.phases().iter().cloned()),
+            Some(Prestarted::Failed(_, timing)) => self.journal.phases.extend(timing),
             None => {}
         }
     }
@@ -111,8 +111,8 @@ impl Run<'_, '_> {
     /// that did nothing but say hello was ended, so that another can start in its place.
     pub(super) fn remove_places(&mut self, role: Role) -> Result<(), Failure> {
         let index = role_index(role);
-        self.logs[index] = false;
-        let log = self.folder.join(LOG_PATHS[index]);
+        self.journal.logs[index] = false;
+        let log = self.attempt.folder.join(LOG_PATHS[index]);
         let removed = match fs::remove_file(&log) {
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
             result => result,
@@ -126,7 +126,7 @@ impl Run<'_, '_> {
     /// Removes `role`'s `TMPDIR` and output folder in the attempt folder, where they still are: a session's `TMPDIR`
     /// goes with it (when its `Tmpdir` is dropped), and what is gone already is skipped.
     pub(super) fn remove_session_folders(&self, role: Role) -> Result<(), FsError> {
-        let work = self.folder.join("work");
+        let work = self.attempt.folder.join("work");
         let folders = [Some(work.join(format!("tmp-{role}"))), output_folder(role).map(|name| work.join(name))];
         folders
             .into_iter()

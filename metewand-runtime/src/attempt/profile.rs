@@ -26,7 +26,7 @@ pub(super) struct StreamedCheckpoint {
 impl Run<'_, '_> {
     /// Where the final result lies in the result directory.
     pub(super) fn result_layout(&self) -> ResultLayout {
-        if self.plan.streams() { ResultLayout::Streamed } else { ResultLayout::Whole }
+        if self.attempt.plan.streams() { ResultLayout::Streamed } else { ResultLayout::Whole }
     }
 
     /// The implementation's `execute_stream`: every checkpoint sealed while the worker is stopped (an invalid one
@@ -37,7 +37,7 @@ impl Run<'_, '_> {
         execute: ExecuteParams,
         result_dir: &Path,
     ) -> Result<crate::protocol::messages::ExecuteResponse, SessionError> {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         let validator = self.validator();
         let max = plan.problem.profile().expect("a streamed attempt's problem has a profile");
         let params = ExecuteStreamParams {
@@ -67,13 +67,13 @@ impl Run<'_, '_> {
     /// seal and unchanged since: anything else is `role`'s invalid output in `phase`, a change's message saying it
     /// changed `when`.
     pub(super) fn verify_checkpoints(&mut self, role: Role, phase: Phase, when: &str) -> Result<(), Failure> {
-        if !self.plan.streams() {
+        if !self.attempt.plan.streams() {
             return Ok(());
         }
         let validator = self.validator();
         // Nothing in `checkpoints/` but the announced checkpoints' folders: every byte left there is validated.
         let announced = self.checkpoints.len() as u64;
-        if let Err(error) = validator.check_checkpoint_folders(&self.folder.join("work/result"), announced) {
+        if let Err(error) = validator.check_checkpoint_folders(&self.attempt.folder.join("work/result"), announced) {
             if let Some(cancelled) = Failure::cancelled(&error) {
                 return Err(cancelled);
             }
@@ -116,7 +116,7 @@ impl Run<'_, '_> {
         params: &EvaluateParams,
         metrics_dir: &Path,
     ) -> Result<(), SessionError> {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         let validator = self.validator();
         let metrics_parent = params.metrics_path.as_str().rsplit_once('/').map_or("", |(parent, _)| parent);
         for checkpoint in &mut self.checkpoints {
@@ -155,7 +155,7 @@ impl Run<'_, '_> {
 
     /// The record's `implementation.profile`: once every checkpoint was judged.
     pub(super) fn profile_record(&self) -> Option<Vec<rec::ProfilePoint>> {
-        if !self.plan.streams() || self.checkpoints.iter().any(|checkpoint| checkpoint.judged.is_none()) {
+        if !self.attempt.plan.streams() || self.checkpoints.iter().any(|checkpoint| checkpoint.judged.is_none()) {
             return None;
         }
         self.checkpoints

@@ -287,9 +287,9 @@ impl Run<'_, '_> {
             Some(reuse)
                 if reuse.keeps
                     && !reuse.refused.contains(worker.identity())
-                    && reuse.private_view(worker, self.process_isolation) =>
+                    && reuse.private_view(worker, self.attempt.process_isolation) =>
             {
-                Some(self.held_folder()?)
+                Some(self.attempt.held_folder()?)
             }
             _ => None,
         };
@@ -300,7 +300,7 @@ impl Run<'_, '_> {
                 let _ = remove_tree(folder.path());
             }
         })?;
-        config = config.select(self.plan.selected());
+        config = config.select(self.attempt.plan.selected());
         Ok((Start::New { config: Box::new(config), folder }, tmpdir))
     }
 
@@ -314,24 +314,25 @@ impl Run<'_, '_> {
         match start {
             Start::Held(held) => Ok(Serving::Held(held)),
             Start::New { config, folder: None } => {
-                self.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
+                self.journal.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
             }
             Start::New { config, folder: Some(place) } => {
                 let folder = place.path().to_owned();
                 let cycles = self.reuse.as_ref().map_or(0, |reuse| reuse.warmup);
-                let connected = self.connect::<crate::session::Implementation>(*config).and_then(|mut session| {
-                    let warmed = session
-                        .show_in_place_of(&self.entry, &folder.join("dataset"))
-                        .map_err(|error| Failure::session(&error))
-                        .and_then(|()| self.warm_up(&mut session, &folder, prepare, cycles));
-                    match warmed {
-                        Ok(skip) => Ok((session, skip)),
-                        Err(failure) => {
-                            self.phases.extend(session.phases().iter().cloned());
-                            Err(failure)
+                let connected =
+                    self.journal.connect::<crate::session::Implementation>(*config).and_then(|mut session| {
+                        let warmed = session
+                            .show_in_place_of(&self.attempt.entry, &folder.join("dataset"))
+                            .map_err(|error| Failure::session(&error))
+                            .and_then(|()| self.warm_up(&mut session, &folder, prepare, cycles));
+                        match warmed {
+                            Ok(skip) => Ok((session, skip)),
+                            Err(failure) => {
+                                self.journal.phases.extend(session.phases().iter().cloned());
+                                Err(failure)
+                            }
                         }
-                    }
-                });
+                    });
                 match connected {
                     Ok((session, skip)) => Ok(Serving::Held(Box::new(Held {
                         session,
@@ -387,9 +388,9 @@ impl Run<'_, '_> {
         prepare: PrepareParams,
         tmpdir: Tmpdir,
     ) -> Result<(), Failure> {
-        self.saw(&held.session);
-        self.implementation.cpus = Some(held.session.cpus().clone());
-        self.implementation.session = Some(match &held.ahead {
+        self.journal.saw(&held.session);
+        self.journal.implementation.cpus = Some(held.session.cpus().clone());
+        self.journal.implementation.session = Some(match &held.ahead {
             Some(on) => ahead_session(on),
             None => reused_session(held.served, held.warmup),
         });
@@ -408,7 +409,7 @@ impl Run<'_, '_> {
         held.session.clear_scientific_deadline();
         let skip = held.skip.clone();
         let phases = held.session.phases().iter().enumerate().skip(held.since);
-        self.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));
+        self.journal.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));
         let (response, sealed) = match outcome {
             Ok(done) => done,
             Err(error) => {
@@ -416,8 +417,8 @@ impl Run<'_, '_> {
                 return Err(self.after_dataset_session(Failure::session(&error), Role::Implementation, last));
             }
         };
-        self.implementation_time_ns = response.implementation_time_ns;
-        self.statistics = Some(response.statistics.clone());
+        self.journal.implementation_time_ns = response.implementation_time_ns;
+        self.journal.statistics = Some(response.statistics.clone());
         let checked = tmpdir
             .remove()
             .and_then(|()| self.verify_dataset(Role::Implementation, last))
@@ -440,7 +441,7 @@ impl Run<'_, '_> {
     pub(super) fn clear_for_new_evaluator(&mut self, failure: &Failure) -> Result<(), Failure> {
         let role = Role::ProblemEvaluator;
         let index = role_index(role);
-        let log = self.folder.join(LOG_PATHS[index]);
+        let log = self.attempt.folder.join(LOG_PATHS[index]);
         let note = format!(
             "[metewand: the reused evaluator session failed ({}); the attempt is judged again by a new session]\n",
             failure.message
@@ -448,7 +449,7 @@ impl Run<'_, '_> {
         if let Ok(mut file) = crate::session::append_log(&log) {
             let _ = io::Write::write_all(&mut file, note.as_bytes());
         }
-        self.log_continues[index] = self.logs[index] && fs::symlink_metadata(&log).is_ok();
+        self.journal.log_continues[index] = self.journal.logs[index] && fs::symlink_metadata(&log).is_ok();
         self.remove_session_folders(role).map_err(|error| Failure::executor("ending a reused session", error))
     }
 
@@ -457,29 +458,11 @@ impl Run<'_, '_> {
     /// is ended.
     pub(super) fn held_for(&mut self, worker: &WorkerId) -> Option<Held> {
         let held = self.reuse.as_mut()?.held.take()?;
-        if &held.worker == worker && held.session.is_running() && !held.cells.contains(&self.plan.cell()) {
+        if &held.worker == worker && held.session.is_running() && !held.cells.contains(&self.attempt.plan.cell()) {
             return Some(held);
         }
         held.end();
         None
-    }
-
-    /// A new held session's folder, `STATE/sessions/.tmp-<random>/`, locked (as a dataset's staging folder is) for
-    /// as long as the session lives, with `work/tmp/` and the mount points `dataset/` and (for an evaluator)
-    /// `result/`. The folders of sessions no run holds (an interrupted run's) are removed first.
-    pub(super) fn held_folder(&self) -> Result<store::Staging, Failure> {
-        let sessions = self.datasets.with_file_name(SESSIONS_DIR);
-        let made = fs::create_dir_all(&sessions).and_then(|()| {
-            store::clean_leftovers(&sessions)?;
-            let place = store::Staging::create(&sessions)?;
-            fs::create_dir_all(place.path().join("work/tmp"))?;
-            fs::create_dir(place.path().join("dataset"))?;
-            fs::create_dir(place.path().join("result"))?;
-            Ok(place)
-        });
-        made.map_err(|source| {
-            Failure::executor("preparing a reused session", FsError::Io { action: "create", path: sessions, source })
-        })
     }
 
     /// Takes up the held session for this attempt: its log is the attempt's from now on, it is reset, and this
@@ -492,13 +475,14 @@ impl Run<'_, '_> {
             held.since = 0;
             self.adopt(&mut held, Role::Implementation)
         } else {
-            let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
+            let log = self.attempt.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
             held.session.redirect_log(&log).and_then(|()| held.session.reset())
         };
-        let taken = taken.and_then(|()| held.session.show_in_place_of(&self.entry, &held.place.path().join("dataset")));
+        let taken =
+            taken.and_then(|()| held.session.show_in_place_of(&self.attempt.entry, &held.place.path().join("dataset")));
         match taken {
             Ok(()) => {
-                self.logs[role_index(Role::Implementation)] = true;
+                self.journal.logs[role_index(Role::Implementation)] = true;
                 Some(held)
             }
             Err(_) => {
@@ -517,7 +501,7 @@ impl Run<'_, '_> {
         sealed: ValidatedResult,
         sealed_dir: &Path,
     ) -> Result<ValidatedResult, Failure> {
-        let target = self.folder.join("work/result");
+        let target = self.attempt.folder.join("work/result");
         let copied = held.session.pause().map_err(|error| Failure::session(&error)).and_then(|()| {
             let files = sealed.files().iter().chain([sealed.manifest_file()]).map(|file| file.path());
             crate::files::copy_beneath(sealed_dir, &target, files)
@@ -525,7 +509,7 @@ impl Run<'_, '_> {
         });
         let copied = copied.and_then(|()| {
             let manifest = sealed.manifest_file().path().as_str().to_owned();
-            let again = self.validator().validate_result(self.plan.problem, &target, &manifest);
+            let again = self.validator().validate_result(self.attempt.plan.problem, &target, &manifest);
             if let Err(error) = &again
                 && let Some(cancelled) = Failure::cancelled(error)
             {
@@ -548,7 +532,7 @@ impl Run<'_, '_> {
             Ok(result) if held.ahead.is_some() => self.end_ahead(held).map(|()| result),
             Ok(result) => {
                 held.served += 1;
-                held.cells.insert(self.plan.cell());
+                held.cells.insert(self.attempt.plan.cell());
                 if let Some(reuse) = self.reuse.as_mut() {
                     reuse.held = Some(held);
                 }
@@ -559,6 +543,26 @@ impl Run<'_, '_> {
                 Err(failure)
             }
         }
+    }
+}
+
+impl Attempt<'_, '_> {
+    /// A new held session's folder, `STATE/sessions/.tmp-<random>/`, locked (as a dataset's staging folder is) for
+    /// as long as the session lives, with `work/tmp/` and the mount points `dataset/` and (for an evaluator)
+    /// `result/`. The folders of sessions no run holds (an interrupted run's) are removed first.
+    pub(super) fn held_folder(&self) -> Result<store::Staging, Failure> {
+        let sessions = self.datasets.with_file_name(SESSIONS_DIR);
+        let made = fs::create_dir_all(&sessions).and_then(|()| {
+            store::clean_leftovers(&sessions)?;
+            let place = store::Staging::create(&sessions)?;
+            fs::create_dir_all(place.path().join("work/tmp"))?;
+            fs::create_dir(place.path().join("dataset"))?;
+            fs::create_dir(place.path().join("result"))?;
+            Ok(place)
+        });
+        made.map_err(|source| {
+            Failure::executor("preparing a reused session", FsError::Io { action: "create", path: sessions, source })
+        })
     }
 }
 

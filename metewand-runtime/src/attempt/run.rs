@@ -108,119 +108,115 @@ impl Drop for Tmpdir {
     }
 }
 
-/// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
-#[derive(Debug, Default)]
-pub(super) struct Seen {
-    pub(super) handshake: Option<Handshake>,
-    pub(super) program: Option<crate::session::WorkerProgram>,
-    pub(super) confinement: Option<ConfinementReport>,
-    pub(super) cpus: Option<CpuPlacement>,
-    pub(super) resources: Option<Resources>,
-    /// How the session served the attempt (implementations and evaluators), once it answered hello.
-    pub(super) session: Option<rec::Session>,
-}
-
-/// The attempt in progress.
-pub(super) struct Run<'p, 'r> {
+/// What an attempt is given and never changes: its plan, its folder and the state folder's places, its dataset's
+/// key and store entry, and what its workers run under. Set once when the attempt starts.
+pub(super) struct Attempt<'p, 'r> {
     pub(super) plan: &'p AttemptPlan<'r>,
+    /// The attempt folder, absolute.
     pub(super) folder: PathBuf,
-    /// The attempt folder and its `logs/` and `work/`, held from their creation.
-    pub(super) root: Option<Dir>,
-    pub(super) logs_dir: Option<Dir>,
-    pub(super) work_dir: Option<Dir>,
+    /// The state folder's dataset store (`datasets/`).
     pub(super) datasets: PathBuf,
     /// The state folder's verified source copies (`sources/`).
     pub(super) sources: PathBuf,
-    pub(super) store: Option<store::Store>,
+    /// The dataset key, and the path of its store entry.
     pub(super) key: String,
     pub(super) entry: PathBuf,
-    /// The store entry this attempt verified and uses, held open so its eviction or replacement shows.
-    pub(super) entry_dir: Option<Dir>,
-    /// The entry's `.published` record, as first resolved.
-    pub(super) published: Option<DatasetPublished>,
-    /// How many materializer sessions this attempt ran.
-    pub(super) materializations: u32,
-    /// The last worker that ran in this attempt and its last scientific request: the only one that can have left
-    /// something where the executor is about to create its own entries.
-    pub(super) last_worker: Option<(Role, Phase)>,
     pub(super) cancel: Option<&'static AtomicBool>,
     pub(super) process_isolation: ProcessIsolation,
     pub(super) cpus: Option<CpuSet>,
     /// What every worker's private view hides besides the repository: the state folder, the attempt folder and
     /// the options' folders.
     pub(super) hidden: Vec<PathBuf>,
-    pub(super) failure: Option<Failure>,
-    pub(super) phases: Vec<PhaseTiming>,
-    pub(super) reused: Option<bool>,
-    pub(super) dataset: Option<ValidatedDataset>,
-    pub(super) materializer: Seen,
-    pub(super) implementation: Seen,
-    pub(super) evaluator: Seen,
-    pub(super) implementation_time_ns: Option<SafeUint>,
-    pub(super) statistics: Option<JsonObject>,
-    pub(super) result: Option<ValidatedResult>,
-    pub(super) verdict: Option<Verdict>,
-    pub(super) metrics: Option<JsonObject>,
-    pub(super) logs: [bool; 3],
-    /// With reused sessions: the session held for this attempt, and given back after it.
-    pub(super) reuse: Option<Reuse>,
-    /// By role, whether its log is already there, written by a reused session this attempt ended: the next
-    /// session appends to it.
-    pub(super) log_continues: [bool; 3],
-    /// Why this attempt's sessions of each role failed to start ahead (see `ahead.rs`), where they did: said atop
-    /// its log of the role when the attempt starts its own.
-    pub(super) failed_ahead: [Option<String>; 3],
     /// Told when the implementation's timed requests are over (answered and sealed, or failed), or dropped with
     /// the attempt: the next attempt's workers start then (see `ahead.rs`).
     pub(super) timed_over: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl<'p, 'r> Attempt<'p, 'r> {
+    /// The attempt of `plan` in `folder`, run as `options` say; `timed_over` is told when its implementation is no
+    /// longer timed.
+    pub(super) fn new(
+        plan: &'p AttemptPlan<'r>,
+        folder: &Path,
+        options: &RunOptions,
+        timed_over: Option<std::sync::mpsc::Sender<()>>,
+    ) -> Attempt<'p, 'r> {
+        let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_owned());
+        Attempt::beneath(plan, folder.clone(), &folder, options, timed_over)
+    }
+
+    /// A session started ahead (see `ahead.rs`), whose held folder `place` stands for its attempt's folder: its view
+    /// hides what its attempt's will, the state folder (which holds `place`) in place of the attempt folder.
+    pub(super) fn ahead(plan: &'p AttemptPlan<'r>, place: &Path, options: &RunOptions) -> Attempt<'p, 'r> {
+        let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
+        Attempt::beneath(plan, place.to_owned(), &state, options, None)
+    }
+
+    fn beneath(
+        plan: &'p AttemptPlan<'r>,
+        folder: PathBuf,
+        hide: &Path,
+        options: &RunOptions,
+        timed_over: Option<std::sync::mpsc::Sender<()>>,
+    ) -> Attempt<'p, 'r> {
+        let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
+        let datasets = state.join("datasets");
+        let key = plan.dataset.key(plan.dataset_seed).as_str().to_owned();
+        let entry = datasets.join(&key);
+        let hidden = [state.clone(), hide.to_owned()].into_iter().chain(options.hidden.iter().cloned()).collect();
+        Attempt {
+            plan,
+            folder,
+            sources: state.join(SOURCES_DIR),
+            datasets,
+            key,
+            entry,
+            cancel: options.cancel,
+            process_isolation: options.process_isolation,
+            cpus: options.cpus.clone(),
+            hidden,
+            timed_over,
+        }
+    }
+}
+
+/// The attempt in progress: its context, its journal, and what its stages hold so far.
+pub(super) struct Run<'p, 'r> {
+    pub(super) attempt: Attempt<'p, 'r>,
+    pub(super) journal: Journal,
+    /// The attempt folder and its `logs/` and `work/`, held from their creation.
+    pub(super) root: Option<Dir>,
+    pub(super) logs_dir: Option<Dir>,
+    pub(super) work_dir: Option<Dir>,
+    pub(super) store: Option<store::Store>,
+    /// The store entry this attempt verified and uses, held open so its eviction or replacement shows.
+    pub(super) entry_dir: Option<Dir>,
+    /// The entry's `.published` record, as first resolved.
+    pub(super) published: Option<DatasetPublished>,
+    pub(super) failure: Option<Failure>,
+    pub(super) dataset: Option<ValidatedDataset>,
+    pub(super) result: Option<ValidatedResult>,
+    /// With reused sessions: the session held for this attempt, and given back after it.
+    pub(super) reuse: Option<Reuse>,
     /// A streamed attempt's checkpoints (see `profile.rs`).
     pub(super) checkpoints: Vec<StreamedCheckpoint>,
 }
 
 impl<'p, 'r> Run<'p, 'r> {
-    pub(super) fn new(plan: &'p AttemptPlan<'r>, folder: &Path, options: &RunOptions) -> Run<'p, 'r> {
-        let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_owned());
-        let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
-        let datasets = state.join("datasets");
-        let key = plan.dataset.key(plan.dataset_seed).as_str().to_owned();
-        let entry = datasets.join(&key);
-        let hidden = [state.clone(), folder.clone()].into_iter().chain(options.hidden.iter().cloned()).collect();
+    pub(super) fn new(attempt: Attempt<'p, 'r>) -> Run<'p, 'r> {
         Run {
-            plan,
-            folder,
+            attempt,
+            journal: Journal::default(),
             root: None,
             logs_dir: None,
             work_dir: None,
-            sources: state.join(SOURCES_DIR),
-            datasets,
             store: None,
-            key,
-            entry,
             entry_dir: None,
             published: None,
-            materializations: 0,
-            last_worker: None,
-            cancel: options.cancel,
-            process_isolation: options.process_isolation,
-            cpus: options.cpus.clone(),
-            hidden,
             failure: None,
-            phases: Vec::new(),
-            reused: None,
             dataset: None,
-            materializer: Seen::default(),
-            implementation: Seen::default(),
-            evaluator: Seen::default(),
-            implementation_time_ns: None,
-            statistics: None,
             result: None,
-            verdict: None,
-            metrics: None,
-            logs: [false; 3],
             reuse: None,
-            log_continues: [false; 3],
-            failed_ahead: Default::default(),
-            timed_over: None,
             checkpoints: Vec::new(),
         }
     }
@@ -239,16 +235,17 @@ impl<'p, 'r> Run<'p, 'r> {
     pub(super) fn dataset_steps(&mut self) -> Result<(), Failure> {
         self.check_cancel()?;
         // No worker has run yet: whatever is in the way of the executor's own folders is the executor's problem.
-        let root = Dir::open(&self.folder).map_err(|e| Failure::executor("opening the attempt folder", e))?;
+        let root = Dir::open(&self.attempt.folder).map_err(|e| Failure::executor("opening the attempt folder", e))?;
         self.logs_dir =
             Some(root.create_dir("logs").map_err(|e| Failure::executor("creating the attempt folders", e))?);
         self.work_dir =
             Some(root.create_dir("work").map_err(|e| Failure::executor("creating the attempt folders", e))?);
         self.root = Some(root);
-        let store = store::Store::open(&self.datasets, self.cancel)
+        let store = store::Store::open(&self.attempt.datasets, self.attempt.cancel)
             .map_err(|e| self.store_failure("opening the dataset store", e))?;
         self.store = Some(store);
-        store::clean_leftovers(&self.datasets).map_err(|e| Failure::executor("cleaning the dataset store", e))?;
+        store::clean_leftovers(&self.attempt.datasets)
+            .map_err(|e| Failure::executor("cleaning the dataset store", e))?;
         self.obtain_dataset()
     }
 
@@ -274,15 +271,15 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     pub(super) fn check_cancel(&self) -> Result<(), Failure> {
-        if self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+        if self.attempt.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
             return Err(Failure::new(None, None, FailureKind::Cancelled, "the attempt was cancelled".to_owned()));
         }
         Ok(())
     }
 
     pub(super) fn validator(&self) -> WorkerOutputValidator<'r> {
-        let validator = WorkerOutputValidator::new(self.plan.repository);
-        match self.cancel {
+        let validator = WorkerOutputValidator::new(self.attempt.plan.repository);
+        match self.attempt.cancel {
             Some(flag) => validator.with_cancel(flag),
             None => validator,
         }
@@ -318,16 +315,16 @@ impl<'p, 'r> Run<'p, 'r> {
             return Err(Failure::executor("preparing a session", "the attempt folders were not created"));
         };
         for (dir, name) in [(logs, "logs"), (work, "work")] {
-            if !dir.is_at(&self.folder.join(name)) {
-                let found = Dir::open(&self.folder.join(name)).err().map_or("folder", |error| match error {
+            if !dir.is_at(&self.attempt.folder.join(name)) {
+                let found = Dir::open(&self.attempt.folder.join(name)).err().map_or("folder", |error| match error {
                     FsError::Unexpected { found, .. } => found,
                     FsError::Io { .. } => "entry",
                 });
-                return Err(self.unexpected(FsError::Unexpected { path: self.folder.join(name), found }));
+                return Err(self.unexpected(FsError::Unexpected { path: self.attempt.folder.join(name), found }));
             }
         }
         let index = role_index(role);
-        if let Some(why) = self.failed_ahead[index].take() {
+        if let Some(why) = self.journal.failed_ahead[index].take() {
             // The failed try is this attempt's to show: its log begins with it, and the new session appends.
             let note = format!(
                 "[metewand: the {role} worker started ahead for this attempt failed ({why}); the attempt started its own]\n"
@@ -340,10 +337,10 @@ impl<'p, 'r> Run<'p, 'r> {
                     FsError::Io { action: "write", path: logs.join(&name), source },
                 )
             })?;
-            self.log_continues[index] = true;
-            self.logs[index] = true;
+            self.journal.log_continues[index] = true;
+            self.journal.logs[index] = true;
         }
-        let continues = self.log_continues[index];
+        let continues = self.journal.log_continues[index];
         let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) }
             .and_then(|()| work.create_dir(&format!("tmp-{role}")));
         let tmpdir = Tmpdir(Some(checked.map_err(|error| self.unexpected(error))?.path().to_owned()));
@@ -355,7 +352,7 @@ impl<'p, 'r> Run<'p, 'r> {
 
     /// An entry found where the executor creates its own, blamed as [`prepare_places`](Run::prepare_places) says.
     pub(super) fn unexpected(&self, error: FsError) -> Failure {
-        match (&error, self.last_worker) {
+        match (&error, self.journal.last_worker) {
             (FsError::Unexpected { .. }, Some((role, phase))) => Failure::new(
                 Some(role),
                 Some(phase),
@@ -394,32 +391,32 @@ impl<'p, 'r> Run<'p, 'r> {
         let tmpdir = self.prepare_places(role)?;
         let tmp = match held {
             Some(held) => held.join("work/tmp"),
-            None => self.folder.join("work").join(format!("tmp-{role}")),
+            None => self.attempt.folder.join("work").join(format!("tmp-{role}")),
         };
         let writable = match held {
             Some(held) => held.join("work"),
             None => output.to_owned(),
         };
-        let source = stored_copy(self.plan.repository, worker, &self.sources)
+        let source = stored_copy(self.attempt.plan.repository, worker, &self.attempt.sources)
             .map_err(|error| Failure::executor("copying the worker's source", error))?;
-        let timeouts = phase_timeouts(self.plan.repository);
+        let timeouts = phase_timeouts(self.attempt.plan.repository);
         let command = worker_command(worker, &source, Some(&tmp));
         let worker_id = worker.identity().clone();
         let index = role_index(role);
-        self.logs[index] = true;
-        let log = self.folder.join(LOG_PATHS[index]);
+        self.journal.logs[index] = true;
+        let log = self.attempt.folder.join(LOG_PATHS[index]);
         let mut confinement = Confinement::new()
             .writable(&writable)
             .writable(&tmp)
             .network(worker.network())
             .syscalls(worker.syscalls())
-            .limits(self.plan.repository.limits())
-            .process_isolation(self.process_isolation)
+            .limits(self.attempt.plan.repository.limits())
+            .process_isolation(self.attempt.process_isolation)
             .private_view();
         // The repository is hidden but for what the worker's command and environment name there; the state, the
         // attempt and the options' folders are hidden but for what this session's requests name.
-        confinement = confinement.hide_unless_named(self.plan.repository.root());
-        for hidden in &self.hidden {
+        confinement = confinement.hide_unless_named(self.attempt.plan.repository.root());
+        for hidden in &self.attempt.hidden {
             confinement = confinement.hide(hidden);
         }
         // What the role's requests name, read-only; its source copy is its working directory, shown too. An
@@ -427,7 +424,7 @@ impl<'p, 'r> Run<'p, 'r> {
         match role {
             Role::DatasetMaterializer => {}
             Role::Implementation => {
-                let dataset = held.map_or_else(|| self.entry.clone(), |held| held.join("dataset"));
+                let dataset = held.map_or_else(|| self.attempt.entry.clone(), |held| held.join("dataset"));
                 confinement = confinement.readable_after_hello(dataset);
             }
             Role::ProblemEvaluator => match held {
@@ -435,78 +432,23 @@ impl<'p, 'r> Run<'p, 'r> {
                     confinement = confinement.readable_after_hello(held.join("dataset"));
                     confinement = confinement.readable_after_hello(held.join("result"));
                 }
-                None => confinement = confinement.readable(&self.entry).readable(self.folder.join("work/result")),
+                None => {
+                    confinement =
+                        confinement.readable(&self.attempt.entry).readable(self.attempt.folder.join("work/result"))
+                }
             },
         }
         let mut config = SessionConfig::new(command, worker_id, timeouts, log).confine(confinement);
-        if self.log_continues[role_index(role)] {
+        if self.journal.log_continues[role_index(role)] {
             config = config.continue_log();
         }
-        if let Some(flag) = self.cancel {
+        if let Some(flag) = self.attempt.cancel {
             config = config.cancel_flag(flag);
         }
-        if let Some(cpus) = &self.cpus {
+        if let Some(cpus) = &self.attempt.cpus {
             config = config.cpus(cpus.clone());
         }
         Ok((config, source, tmpdir))
-    }
-
-    pub(super) fn seen(&mut self, role: Role) -> &mut Seen {
-        match role {
-            Role::DatasetMaterializer => &mut self.materializer,
-            Role::Implementation => &mut self.implementation,
-            Role::ProblemEvaluator => &mut self.evaluator,
-        }
-    }
-
-    /// Records what a session's handshake established: the worker's report, its program and its confinement.
-    pub(super) fn saw<R: crate::session::SessionRole>(&mut self, session: &crate::Session<R>) {
-        let seen = self.seen(R::ROLE);
-        seen.handshake = Some(session.handshake().clone());
-        seen.program = session.program().cloned();
-        seen.confinement = Some(session.confinement());
-    }
-
-    pub(super) fn connect<R: crate::session::SessionRole>(
-        &mut self,
-        config: SessionConfig,
-    ) -> Result<crate::Session<R>, Failure> {
-        crate::Session::<R>::connect(config).map_err(|error| {
-            self.phases.extend(error.timing().cloned());
-            Failure::session(&error)
-        })
-    }
-
-    /// Ends a session after its last scientific request: on success the deadline is cleared and the worker shut
-    /// down; either way its timings are recorded and its processes are gone when this returns.
-    pub(super) fn settle<R: crate::session::SessionRole, T>(
-        &mut self,
-        mut session: crate::Session<R>,
-        outcome: Result<T, SessionError>,
-        role: Role,
-    ) -> Result<T, Failure> {
-        let value = match outcome {
-            Ok(value) => value,
-            Err(error) => {
-                self.phases.extend(session.phases().iter().cloned());
-                drop(session);
-                return Err(Failure::session(&error));
-            }
-        };
-        session.clear_scientific_deadline();
-        let before = session.phases().to_vec();
-        match session.shutdown() {
-            Ok(summary) => {
-                self.phases.extend(summary.phases);
-                self.seen(role).resources = Some(summary.resources);
-                Ok(value)
-            }
-            Err(error) => {
-                self.phases.extend(before);
-                self.phases.extend(error.timing().cloned());
-                Err(Failure::session(&error))
-            }
-        }
     }
 
     /// The implementation's session, with the evaluator's started beside it where it may be (see
@@ -514,15 +456,15 @@ impl<'p, 'r> Run<'p, 'r> {
     /// it, until the implementation's session has ended, so nothing of it runs while the implementation is timed.
     /// Returns the evaluator's session for [`Run::run_evaluator`].
     pub(super) fn run_implementation(&mut self) -> Result<Option<Prestarted>, Failure> {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         self.ensure_dataset()?;
-        let worker = self.plan.worker(plan.implementation.worker());
-        let result_dir = self.folder.join("work/result");
+        let worker = self.attempt.plan.worker(plan.implementation.worker());
+        let result_dir = self.attempt.folder.join("work/result");
         let (start, tmpdir) = self.implementation_start(worker, &result_dir)?;
         let prepare = self.prepare_params(start.dataset_dir())?;
         let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
         let evaluator = self.evaluator_config()?;
-        self.last_worker = Some((Role::Implementation, Phase::Prepare));
+        self.journal.last_worker = Some((Role::Implementation, Phase::Prepare));
         let (connected, evaluator) = std::thread::scope(|scope| {
             let evaluator = evaluator.map(|(config, tmpdir, params)| {
                 let connecting = std::thread::Builder::new()
@@ -541,7 +483,7 @@ impl<'p, 'r> Run<'p, 'r> {
         });
         let mut evaluator = evaluator.map(|(session, tmpdir, params)| match session {
             Ok(Ok(session)) => {
-                self.saw(&session);
+                self.journal.saw(&session);
                 Prestarted::Ready { session: Box::new(session), tmpdir, params }
             }
             Ok(Err(error)) => Prestarted::Failed(Failure::session(&error), error.timing().cloned()),
@@ -575,9 +517,9 @@ impl<'p, 'r> Run<'p, 'r> {
 
     /// `prepare` of the attempt, naming the dataset at `dataset_dir` (a held session's mount point) or at its entry.
     fn prepare_params(&self, dataset_dir: Option<PathBuf>) -> Result<PrepareParams, Failure> {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         Ok(PrepareParams {
-            dataset_dir: self.path(dataset_dir.as_deref().unwrap_or(&self.entry))?,
+            dataset_dir: self.path(dataset_dir.as_deref().unwrap_or(&self.attempt.entry))?,
             problem_contract_id: plan.problem.contract_id().into(),
             problem_parameters: plan.problem.parameters().clone(),
             implementation_parameters: plan.implementation.parameters().clone(),
@@ -598,7 +540,7 @@ impl<'p, 'r> Run<'p, 'r> {
     ) -> Result<(), Failure> {
         let held = match serving {
             Serving::Fresh(session) => {
-                self.implementation.session = Some(fresh_session());
+                self.journal.implementation.session = Some(fresh_session());
                 return self.implementation_session(*session, prepare, execute, result_dir, tmpdir);
             }
             Serving::Held(held) => *held,
@@ -619,7 +561,7 @@ impl<'p, 'r> Run<'p, 'r> {
         result_dir: &Path,
         held: bool,
     ) -> (Phase, Result<Sealed, SessionError>) {
-        let plan = self.plan;
+        let plan = self.attempt.plan;
         if let Some(budget) = plan.repository.budgets().implementation {
             session.set_scientific_deadline(Instant::now() + budget);
         }
@@ -636,8 +578,8 @@ impl<'p, 'r> Run<'p, 'r> {
             let sealed = if held { session.while_paused(seal)? } else { session.while_stopped(seal)? };
             Ok((response, sealed))
         });
-        self.last_worker = Some((Role::Implementation, last));
-        if let Some(over) = self.timed_over.take() {
+        self.journal.last_worker = Some((Role::Implementation, last));
+        if let Some(over) = self.attempt.timed_over.take() {
             let _ = over.send(());
         }
         (last, outcome)
@@ -652,17 +594,17 @@ impl<'p, 'r> Run<'p, 'r> {
         result_dir: &Path,
         tmpdir: Tmpdir,
     ) -> Result<(), Failure> {
-        self.saw(&session);
-        self.implementation.cpus = Some(session.cpus().clone());
+        self.journal.saw(&session);
+        self.journal.implementation.cpus = Some(session.cpus().clone());
         let (last, outcome) = self.timed_requests(&mut session, prepare, execute, result_dir, false);
-        let settled = self.settle(session, outcome, Role::Implementation);
+        let settled = self.journal.settle(session, outcome, Role::Implementation);
         let (response, sealed) = match settled {
             Ok(settled) => settled,
             Err(failure) => return Err(self.after_dataset_session(failure, Role::Implementation, last)),
         };
         tmpdir.remove()?;
-        self.implementation_time_ns = response.implementation_time_ns;
-        self.statistics = Some(response.statistics.clone());
+        self.journal.implementation_time_ns = response.implementation_time_ns;
+        self.journal.statistics = Some(response.statistics.clone());
         self.verify_dataset(Role::Implementation, last)?;
         self.result = Some(sealed.map_err(|e| Failure::output(Role::Implementation, Phase::Execute, &e))?);
         self.verify_checkpoints(Role::Implementation, Phase::Shutdown, "after it was sealed")?;
@@ -682,7 +624,7 @@ impl<'p, 'r> Run<'p, 'r> {
     /// What changed in a result (or a checkpoint) since it was validated: validated again where it was, and
     /// compared; a cancellation met on the way is the failure.
     pub(super) fn change_since(&self, original: &ValidatedResult) -> Result<Option<String>, Failure> {
-        let again = self.validator().revalidate_result(self.plan.problem, original);
+        let again = self.validator().revalidate_result(self.attempt.plan.problem, original);
         if let Err(error) = &again
             && let Some(cancelled) = Failure::cancelled(error)
         {
@@ -693,8 +635,8 @@ impl<'p, 'r> Run<'p, 'r> {
     }
 
     pub(super) fn into_record(self, started_at: SystemTime) -> AttemptRecord {
-        let plan = self.plan;
-        let outcome = match (&self.failure, self.verdict) {
+        let plan = self.attempt.plan;
+        let outcome = match (&self.failure, self.journal.verdict) {
             (Some(failure), _) if failure.kind == FailureKind::Cancelled => rec::Outcome::Cancelled,
             (Some(_), _) | (None, None) => rec::Outcome::Failed,
             (None, Some(verdict)) => verdict.into(),
@@ -704,7 +646,7 @@ impl<'p, 'r> Run<'p, 'r> {
         let materializer = plan.worker(plan.dataset.materializer());
         let implementer = plan.worker(plan.implementation.worker());
         let evaluator = plan.worker(plan.problem.evaluator());
-        let implementation_handshake = self.implementation.handshake.clone();
+        let implementation_handshake = self.journal.implementation.handshake.clone();
         AttemptRecord {
             campaign: None,
             metewand_version: parse(env!("CARGO_PKG_VERSION")),
@@ -712,7 +654,7 @@ impl<'p, 'r> Run<'p, 'r> {
             finished_at: timestamp(SystemTime::now()),
             repository: parse(&plan.repository.root().to_string_lossy()),
             outcome,
-            verdict: self.verdict,
+            verdict: self.journal.verdict,
             failure,
             problem: rec::Problem {
                 contract_id: plan.problem.contract_id().clone(),
@@ -723,38 +665,38 @@ impl<'p, 'r> Run<'p, 'r> {
             dataset: rec::Dataset {
                 files: self.dataset.as_ref().map(|dataset| file_records(dataset.files())),
                 key: plan.dataset.key(plan.dataset_seed),
-                materializer: worker_session(materializer, &self.materializer),
+                materializer: worker_session(materializer, &self.journal.materializer),
                 name: parse(plan.dataset.name()),
                 parameters: plan.dataset.parameters().clone(),
-                reused: self.reused,
+                reused: self.journal.reused,
                 seed: plan.dataset_seed,
             },
             implementation: rec::Implementation {
                 capabilities: implementation_handshake.as_ref().map(|handshake| handshake.reported.clone()),
-                confinement: self.implementation.confinement.as_ref().map(confinement_record),
-                cpus: self.implementation.cpus.as_ref().map(cpus_record),
-                resources: self.implementation.resources.as_ref().map(resources_record),
+                confinement: self.journal.implementation.confinement.as_ref().map(confinement_record),
+                cpus: self.journal.implementation.cpus.as_ref().map(cpus_record),
+                resources: self.journal.implementation.resources.as_ref().map(resources_record),
                 files: self.result.as_ref().map(|result| file_records(result.files())),
                 identity: Some(identity_record(implementer)),
-                program: self.implementation.program.as_ref().map(program_record),
-                session: self.implementation.session.clone(),
+                program: self.journal.implementation.program.as_ref().map(program_record),
+                session: self.journal.implementation.session.clone(),
                 profile,
-                implementation_time_ns: self.implementation_time_ns,
+                implementation_time_ns: self.journal.implementation_time_ns,
                 name: parse(plan.implementation.name()),
                 parameters: plan.implementation.parameters().clone(),
                 sdk: implementation_handshake.as_ref().and_then(sdk),
                 seed: plan.implementation_seed,
                 selected: UniqueVec::try_from(vec![plan.selected()]).expect("one capability is unique"),
-                statistics: self.statistics,
+                statistics: self.journal.statistics,
                 worker_id: implementer.identity().clone(),
             },
-            evaluator: worker_session(evaluator, &self.evaluator),
-            metrics: self.metrics,
-            phases: phase_records(&self.phases),
+            evaluator: worker_session(evaluator, &self.journal.evaluator),
+            metrics: self.journal.metrics,
+            phases: phase_records(&self.journal.phases),
             logs: rec::Logs {
-                dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
-                implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
-                problem_evaluator: self.logs[2].then(|| parse(LOG_PATHS[2])),
+                dataset_materializer: self.journal.logs[0].then(|| parse(LOG_PATHS[0])),
+                implementation: self.journal.logs[1].then(|| parse(LOG_PATHS[1])),
+                problem_evaluator: self.journal.logs[2].then(|| parse(LOG_PATHS[2])),
             },
         }
     }

@@ -1,0 +1,121 @@
+//! What the attempt's record will say, collected as the attempt goes: the phases of its sessions, what each role's
+//! session showed of itself, its logs, the implementation's time and statistics, the evaluator's verdict and
+//! metrics. It notes what the attempt establishes the moment it does, so that a record made after any failure says
+//! everything that happened before it.
+
+use metewand_protocol::common::{Role, Verdict};
+use metewand_protocol::generated::attempt_record as rec;
+use metewand_protocol::handshake::Handshake;
+use metewand_protocol::strict::{JsonObject, SafeUint};
+
+use super::run::Failure;
+use crate::SessionConfig;
+use crate::cpus::CpuPlacement;
+use crate::protocol::Phase;
+use crate::session::{ConfinementReport, PhaseTiming, Resources, SessionError, SessionRole, WorkerProgram};
+
+/// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
+#[derive(Debug, Default)]
+pub(super) struct Seen {
+    pub(super) handshake: Option<Handshake>,
+    pub(super) program: Option<WorkerProgram>,
+    pub(super) confinement: Option<ConfinementReport>,
+    pub(super) cpus: Option<CpuPlacement>,
+    pub(super) resources: Option<Resources>,
+    /// How the session served the attempt (implementations and evaluators), once it answered hello.
+    pub(super) session: Option<rec::Session>,
+}
+
+/// What the record will say, as far as the attempt got.
+#[derive(Debug, Default)]
+pub(super) struct Journal {
+    pub(super) phases: Vec<PhaseTiming>,
+    pub(super) materializer: Seen,
+    pub(super) implementation: Seen,
+    pub(super) evaluator: Seen,
+    /// By role (as `role_index` numbers them), whether the attempt has its log.
+    pub(super) logs: [bool; 3],
+    /// By role, whether its log is already there, written by a reused session this attempt ended: the next
+    /// session appends to it.
+    pub(super) log_continues: [bool; 3],
+    /// Why this attempt's sessions of each role failed to start ahead (see `ahead.rs`), where they did: said atop
+    /// its log of the role when the attempt starts its own.
+    pub(super) failed_ahead: [Option<String>; 3],
+    /// The last worker that ran in this attempt and its last scientific request: the only one that can have left
+    /// something where the executor is about to create its own entries.
+    pub(super) last_worker: Option<(Role, Phase)>,
+    /// Whether the dataset came from the store as it was, once resolved.
+    pub(super) reused: Option<bool>,
+    /// How many materializer sessions this attempt ran.
+    pub(super) materializations: u32,
+    /// The implementation's answer: its time and statistics, which the record says even when its result is not
+    /// valid.
+    pub(super) implementation_time_ns: Option<SafeUint>,
+    pub(super) statistics: Option<JsonObject>,
+    /// The evaluator's verdict from its answer, which the record says even when a check after it failed.
+    pub(super) verdict: Option<Verdict>,
+    pub(super) metrics: Option<JsonObject>,
+}
+
+impl Journal {
+    /// A journal for an attempt whose sessions of each role failed to start ahead as `failed_ahead` says.
+    pub(super) fn new(failed_ahead: [Option<String>; 3]) -> Journal {
+        Journal { failed_ahead, ..Journal::default() }
+    }
+
+    pub(super) fn seen(&mut self, role: Role) -> &mut Seen {
+        match role {
+            Role::DatasetMaterializer => &mut self.materializer,
+            Role::Implementation => &mut self.implementation,
+            Role::ProblemEvaluator => &mut self.evaluator,
+        }
+    }
+
+    /// Records what a session's handshake established: the worker's report, its program and its confinement.
+    pub(super) fn saw<R: SessionRole>(&mut self, session: &crate::Session<R>) {
+        let seen = self.seen(R::ROLE);
+        seen.handshake = Some(session.handshake().clone());
+        seen.program = session.program().cloned();
+        seen.confinement = Some(session.confinement());
+    }
+
+    /// Starts a session as `config` says; a start that failed leaves the timing of its hello, if it got that far.
+    pub(super) fn connect<R: SessionRole>(&mut self, config: SessionConfig) -> Result<crate::Session<R>, Failure> {
+        crate::Session::<R>::connect(config).map_err(|error| {
+            self.phases.extend(error.timing().cloned());
+            Failure::session(&error)
+        })
+    }
+
+    /// Ends a session after its last scientific request: on success the deadline is cleared and the worker shut
+    /// down; either way its timings are recorded and its processes are gone when this returns.
+    pub(super) fn settle<R: SessionRole, T>(
+        &mut self,
+        mut session: crate::Session<R>,
+        outcome: Result<T, SessionError>,
+        role: Role,
+    ) -> Result<T, Failure> {
+        let value = match outcome {
+            Ok(value) => value,
+            Err(error) => {
+                self.phases.extend(session.phases().iter().cloned());
+                drop(session);
+                return Err(Failure::session(&error));
+            }
+        };
+        session.clear_scientific_deadline();
+        let before = session.phases().to_vec();
+        match session.shutdown() {
+            Ok(summary) => {
+                self.phases.extend(summary.phases);
+                self.seen(role).resources = Some(summary.resources);
+                Ok(value)
+            }
+            Err(error) => {
+                self.phases.extend(before);
+                self.phases.extend(error.timing().cloned());
+                Err(Failure::session(&error))
+            }
+        }
+    }
+}
