@@ -16,12 +16,23 @@
 //! start that failed ahead (a failed hello) is said, with why, atop the attempt's log of its role, so that no start
 //! of a worker is unseen.
 
-use super::reuse::*;
-use super::run::*;
-use super::*;
+use std::path::Path;
+use std::sync::atomic::Ordering;
 
+use metewand_protocol::common::Role;
+use metewand_protocol::generated::attempt_record::AttemptRecord;
+
+use super::journal::Journal;
+use super::record::{LOG_PATHS, output_folder, role_index};
+use super::reuse::{Held, HeldSessions};
+use super::run::{Attempt, Failure, Folders};
+use super::store::remove_tree;
+use super::{AttemptPlan, RunOptions};
+use crate::cpus::CpuSet;
+use crate::files::{Dir, FsError};
 use crate::protocol::common::Capability;
-use crate::session::{Evaluator, SessionRole};
+use crate::repository::Worker;
+use crate::session::{Evaluator, KernelSupport, MountConfinement, SessionError, SessionRole};
 
 /// A session started ahead, or why not: `None` where it was not tried, what happened where it failed.
 pub(super) type Ahead<H> = Result<H, Option<String>>;
@@ -112,17 +123,17 @@ impl AttemptPlan<'_> {
         let place = Attempt::new(self, &options.state_dir, options, None)
             .held_folder()
             .map_err(|failure| Some(failure.message.to_string()))?;
-        let mut run = Run::new(Attempt::ahead(self, place.path(), options));
+        let attempt = Attempt::ahead(self, place.path(), options);
         let started = (|| {
             let made = |error: FsError| error.to_string();
             let root = Dir::open(place.path()).map_err(made)?;
-            run.logs_dir = Some(root.create_dir("logs").map_err(made)?);
-            run.work_dir = Some(Dir::open(&place.path().join("work")).map_err(made)?);
-            run.root = Some(root);
+            let logs = root.create_dir("logs").map_err(made)?;
+            let work = Dir::open(&place.path().join("work")).map_err(made)?;
+            let folders = Folders { root, logs, work };
             let output =
                 place.path().join("work").join(output_folder(R::ROLE).ok_or("a materializer is never started ahead")?);
-            let (mut config, _source, _tmpdir) = run
-                .session_config_in(worker, R::ROLE, &output, Some(place.path()))
+            let (mut config, _source, _tmpdir) = attempt
+                .session_config_in(&folders, &mut Journal::default(), worker, R::ROLE, &output, Some(place.path()))
                 .map_err(|failure| failure.message.to_string())?;
             for &capability in capabilities {
                 config = config.select(capability);
@@ -144,34 +155,34 @@ impl AttemptPlan<'_> {
     }
 }
 
-impl Run<'_, '_> {
+impl Attempt<'_, '_> {
     /// Takes up a session started ahead for this attempt, stopped: its log (what it wrote in its hello) becomes the
     /// attempt's log of its role, and it is moved to the attempt's CPUs.
-    pub(super) fn adopt<R: SessionRole>(&mut self, held: &mut Held<R>, role: Role) -> Result<(), SessionError> {
-        held.session.move_log(&self.attempt.folder.join(LOG_PATHS[role_index(role)]))?;
-        match &self.attempt.cpus {
+    pub(super) fn adopt<R: SessionRole>(&self, held: &mut Held<R>, role: Role) -> Result<(), SessionError> {
+        held.session.move_log(&self.folder.join(LOG_PATHS[role_index(role)]))?;
+        match &self.cpus {
             Some(cpus) => held.session.move_to(cpus),
             None => Ok(()),
         }
     }
+}
 
-    /// Ends a session started ahead once it served its attempt: shut down as a fresh session is, its shutdown and
-    /// resources recorded, its folder removed.
-    pub(super) fn end_ahead<R: SessionRole>(&mut self, held: Held<R>) -> Result<(), Failure> {
-        let Held { session, place, .. } = held;
-        let before = session.phases().len();
-        let ended = session.shutdown();
-        let _ = remove_tree(place.path());
-        match ended {
-            Ok(summary) => {
-                self.journal.phases.extend(summary.phases.into_iter().skip(before));
-                self.journal.seen(R::ROLE).resources = Some(summary.resources);
-                Ok(())
-            }
-            Err(error) => {
-                self.journal.phases.extend(error.timing().cloned());
-                Err(Failure::session(&error))
-            }
+/// Ends a session started ahead once it served its attempt: shut down as a fresh session is, its shutdown and
+/// resources recorded, its folder removed.
+pub(super) fn end_ahead<R: SessionRole>(journal: &mut Journal, held: Held<R>) -> Result<(), Failure> {
+    let Held { session, place, .. } = held;
+    let before = session.phases().len();
+    let ended = session.shutdown();
+    let _ = remove_tree(place.path());
+    match ended {
+        Ok(summary) => {
+            journal.phases.extend(summary.phases.into_iter().skip(before));
+            journal.seen(R::ROLE).resources = Some(summary.resources);
+            Ok(())
+        }
+        Err(error) => {
+            journal.phases.extend(error.timing().cloned());
+            Err(Failure::session(&error))
         }
     }
 }

@@ -1,16 +1,19 @@
 //! What the attempt's record will say, collected as the attempt goes: the phases of its sessions, what each role's
-//! session showed of itself, its logs, the implementation's time and statistics, the evaluator's verdict and
-//! metrics. It notes what the attempt establishes the moment it does, so that a record made after any failure says
-//! everything that happened before it.
+//! session showed of itself, its logs, its dataset's and result's files, the implementation's time and statistics,
+//! the evaluator's verdict and metrics. Each stage of the attempt is passed the [`Journal`] by `&mut` and notes
+//! what it establishes the moment it does, so that a record made after any failure says everything that happened
+//! before it; `record.rs` turns it into the record.
 
 use metewand_protocol::common::{Role, Verdict};
 use metewand_protocol::generated::attempt_record as rec;
+use metewand_protocol::generated::attempt_record::FailureKind;
 use metewand_protocol::handshake::Handshake;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 
 use super::run::Failure;
 use crate::SessionConfig;
 use crate::cpus::CpuPlacement;
+use crate::files::FsError;
 use crate::protocol::Phase;
 use crate::session::{ConfinementReport, PhaseTiming, Resources, SessionError, SessionRole, WorkerProgram};
 
@@ -48,10 +51,16 @@ pub(super) struct Journal {
     pub(super) reused: Option<bool>,
     /// How many materializer sessions this attempt ran.
     pub(super) materializations: u32,
+    /// The files of the dataset the attempt holds, once resolved.
+    pub(super) dataset: Option<rec::FileRecords>,
     /// The implementation's answer: its time and statistics, which the record says even when its result is not
     /// valid.
     pub(super) implementation_time_ns: Option<SafeUint>,
     pub(super) statistics: Option<JsonObject>,
+    /// The files of the result, once validated.
+    pub(super) result: Option<rec::FileRecords>,
+    /// A streamed attempt's profile, once every checkpoint was judged (see `profile.rs`).
+    pub(super) profile: Vec<rec::ProfilePoint>,
     /// The evaluator's verdict from its answer, which the record says even when a check after it failed.
     pub(super) verdict: Option<Verdict>,
     pub(super) metrics: Option<JsonObject>,
@@ -116,6 +125,20 @@ impl Journal {
                 self.phases.extend(error.timing().cloned());
                 Err(Failure::session(&error))
             }
+        }
+    }
+
+    /// An entry found where the executor creates its own, blamed as
+    /// [`prepare_places`](super::run::Attempt::prepare_places) says.
+    pub(super) fn unexpected(&self, error: FsError) -> Failure {
+        match (&error, self.last_worker) {
+            (FsError::Unexpected { .. }, Some((role, phase))) => Failure::new(
+                Some(role),
+                Some(phase),
+                FailureKind::InvalidOutput,
+                format!("{role} worker's output is invalid: it left an {error}"),
+            ),
+            _ => Failure::executor("preparing a session", error),
         }
     }
 }

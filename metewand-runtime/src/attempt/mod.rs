@@ -22,10 +22,17 @@
 //! Every event maps to the record's outcome, role, phase and kind by the event table in
 //! docs/decisions/the-attempt-records-event-table.md; the first failure ends the attempt and is the one recorded.
 //!
-//! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be); `run.rs`
-//! the attempt in progress; `prestart.rs` the evaluator started beside the implementation; `ahead.rs` the next
-//! attempt's sessions started while one runs; `dataset.rs` its dataset;
-//! `record.rs` the record; `store.rs` the dataset store; `source.rs` the workers' source copies.
+//! An attempt runs as stages that pass typed values on, as a runner's steps do: an immutable context
+//! (`Attempt` in `run.rs`: the plan, the attempt folder, the state folder's places, the dataset's key and entry,
+//! what the workers run under), a journal (`journal.rs`: what the record will say, noted as each stage goes and
+//! passed by `&mut`), and each stage made from the one before it: the folders (`run.rs`), the dataset held
+//! (`dataset.rs`), the implementation sealed (`seal.rs`, with `prestart.rs` the evaluator started beside it,
+//! `reuse.rs` reused and `ahead.rs` started-ahead sessions, `profile.rs` a streamed attempt's checkpoints), the
+//! evaluator's judgement (`judge.rs`), then the record (`record.rs`, which turns the journal into it). Every stage
+//! fails with the same `Failure`, and the first one ends the attempt.
+//!
+//! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be) and runs
+//! the stages in order; `store.rs` is the dataset store and `source.rs` the workers' source copies.
 
 mod ahead;
 mod dataset;
@@ -36,28 +43,22 @@ mod profile;
 mod record;
 mod reuse;
 mod run;
+mod seal;
 
-use journal::*;
-use prestart::*;
-use profile::*;
-use record::*;
-use reuse::*;
-use run::*;
 pub(crate) mod source;
 pub(crate) mod store;
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Instant, SystemTime};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
+use std::time::SystemTime;
 
-use metewand_protocol::common::{Capability, FailureCode, Role, Verdict};
+use metewand_protocol::common::{Capability, Role};
 use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
-use metewand_protocol::generated::dataset_published::DatasetPublished;
-use metewand_protocol::handshake::Handshake;
-use metewand_protocol::strict::{JsonObject, SafeUint, UniqueVec};
+use metewand_protocol::strict::SafeUint;
 
 pub use crate::files::{Dir, FsError};
 pub use metewand_protocol::generated::dataset_materialization::{
@@ -70,17 +71,13 @@ pub use reuse::{HeldSessions, SESSIONS_DIR};
 pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy, worker_copy_key};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
-use crate::cpus::{CpuPlacement, CpuSet};
-use crate::protocol::Phase;
+use crate::cpus::CpuSet;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
-use crate::session::{
-    CapabilityConfinement, Confinement, ConfinementReport, EvaluateParams, ExecuteParams, FilesystemConfinement,
-    IpcConfinement, KernelSupport, LimitMechanism, LimitReport, MountConfinement, NetworkConfinement, PhaseTimeouts,
-    PhaseTiming, PrepareParams, ProcessConfinement, ProcessIsolation, Resources, SessionError, SessionErrorKind,
-    SignalConfinement,
-};
-use crate::validate::{ValidatedDataset, ValidatedFile, ValidatedResult, ValidationError};
-use crate::{CheckedRepository, SessionConfig, WorkerCommand, WorkerOutputValidator};
+use crate::session::{Confinement, ConfinementReport, KernelSupport, PhaseTimeouts, ProcessIsolation};
+use crate::{CheckedRepository, WorkerCommand};
+use journal::Journal;
+use record::{LOG_PATHS, parse, phase_records, worker_session};
+use run::{Attempt, Failure};
 
 /// Where a dataset's manifest lives in its folder. `prepare` and `evaluate` carry only the dataset folder, so an
 /// implementation can find the manifest only at a fixed place: a materializer that names another is invalid.
@@ -276,26 +273,28 @@ impl<'r> AttemptPlan<'r> {
         folder: &Path,
         options: &RunOptions,
         sessions: &mut HeldSessions,
-        timed_over: Option<std::sync::mpsc::Sender<()>>,
+        timed_over: Option<Sender<()>>,
     ) -> AttemptRecord {
         let started_at = SystemTime::now();
-        let mut run = Run::new(Attempt::new(self, folder, options, timed_over));
-        run.journal = Journal::new(sessions.failed_ahead());
-        run.reuse = sessions.lend();
+        let attempt = Attempt::new(self, folder, options, timed_over);
+        let mut journal = Journal::new(sessions.failed_ahead());
+        let mut reuse = sessions.lend();
         if self.streams() {
             // A streamed attempt runs in fresh sessions: what is held is ended, as another worker's would be.
-            if let Some(reuse) = run.reuse.take() {
+            if let Some(reuse) = reuse.take() {
                 reuse.end();
             }
         }
-        if let Err(failure) = run.steps() {
-            run.failure = Some(failure);
-        }
-        if let Err(failure) = run.clear_record_names() {
-            run.failure.get_or_insert(failure);
-        }
-        sessions.give_back(run.reuse.take());
-        run.into_record(started_at)
+        let failure = match attempt.folders() {
+            Ok(folders) => {
+                let failure = attempt.stages(&folders, &mut journal, &mut reuse).err();
+                // The record's names are cleared whatever happened; a failure that ended the attempt comes first.
+                failure.or(folders.clear_record_names().err())
+            }
+            Err(failure) => Some(failure),
+        };
+        sessions.give_back(reuse);
+        journal.into_record(self, started_at, failure)
     }
 }
 
@@ -307,38 +306,37 @@ impl AttemptPlan<'_> {
     /// A campaign records what it did as `datasets/<key>.json` ([`DatasetMaterialization`]).
     pub fn materialize_dataset(&self, folder: &Path, options: &RunOptions) -> DatasetMaterialization {
         let started_at = SystemTime::now();
-        let mut run = Run::new(Attempt::new(self, folder, options, None));
-        if let Err(failure) = run.dataset_steps() {
-            run.failure = Some(failure);
-        }
+        let attempt = Attempt::new(self, folder, options, None);
+        let mut journal = Journal::default();
+        let failure = attempt.folders().and_then(|folders| attempt.obtain_dataset(&folders, &mut journal)).err();
         let plan = self;
-        let outcome = match &run.failure {
+        let outcome = match &failure {
             None => DatasetMaterializationOutcome::Ok,
             Some(failure) if failure.kind == FailureKind::Cancelled => DatasetMaterializationOutcome::Cancelled,
             Some(_) => DatasetMaterializationOutcome::Failed,
         };
         DatasetMaterialization {
             format: Default::default(),
-            key: parse(&run.attempt.key),
+            key: parse(&attempt.key),
             dataset: parse(plan.dataset.name()),
             seed: plan.dataset_seed,
             outcome,
-            reused: run.journal.reused,
-            materializer: worker_session(plan.worker(plan.dataset.materializer()), &run.journal.materializer),
-            files: run.dataset.as_ref().map(|dataset| file_records(dataset.files())),
-            phases: phase_records(&run.journal.phases),
+            reused: journal.reused,
+            materializer: worker_session(plan.worker(plan.dataset.materializer()), &journal.materializer),
+            files: journal.dataset,
+            phases: phase_records(&journal.phases),
             started_at: timestamp(started_at),
             finished_at: timestamp(SystemTime::now()),
-            log: run.journal.logs[0].then(|| parse(LOG_PATHS[0])),
-            failure: run.failure.map(Failure::into_record),
+            log: journal.logs[0].then(|| parse(LOG_PATHS[0])),
+            failure: failure.map(Failure::into_record),
         }
     }
 
     /// The record of this attempt when it cannot run because a failure outside it (its dataset's materialization,
     /// run once for a campaign) already decided it: outcome `failed` with that failure, no session run.
-    pub fn record_without_running(&self, failure: rec::AttemptFailure, options: &RunOptions) -> AttemptRecord {
+    pub fn record_without_running(&self, failure: rec::AttemptFailure, _options: &RunOptions) -> AttemptRecord {
         let started_at = SystemTime::now();
-        let mut record = Run::new(Attempt::new(self, Path::new("."), options, None)).into_record(started_at);
+        let mut record = Journal::default().into_record(self, started_at, None);
         record.outcome =
             if failure.kind == FailureKind::Cancelled { rec::Outcome::Cancelled } else { rec::Outcome::Failed };
         record.failure = Some(failure);

@@ -1,46 +1,71 @@
 //! The evaluator's session started beside the implementation's: its configuration, what it is recorded as when it
 //! does not evaluate, and the check that its places are as it left them after its hello, while it was stopped.
 
-use super::run::*;
-use super::*;
+use std::fs;
+use std::io;
+
+use metewand_protocol::common::Role;
+use metewand_protocol::generated::attempt_record::FailureKind;
+
+use super::journal::Journal;
+use super::record::{LOG_PATHS, output_folder, role_index};
+use super::reuse::Reuse;
+use super::run::{Attempt, Failure, Folders, Tmpdir};
+use super::store::remove_tree;
+use crate::SessionConfig;
+use crate::cpus::CpuSet;
+use crate::files::FsError;
+use crate::protocol::Phase;
+use crate::session::{EvaluateParams, Evaluator, PhaseTiming};
 
 /// A session's place by its path in the attempt folder, and what is there: its type and inode, and for a folder the
-/// names in it (see [`Run::places`]).
+/// names in it (see [`Attempt::places`]).
 pub(super) type Place = (String, Option<(fs::FileType, u64, Vec<std::ffi::OsString>)>);
 
 /// The evaluator's session started beside the implementation's: connected (and stopped while the implementation
 /// runs), or the failure its start ended with (and its hello's timing, when it got that far), which is the attempt's
 /// only once the implementation's part succeeded.
 pub(super) enum Prestarted {
-    Ready { session: Box<crate::Session<crate::session::Evaluator>>, tmpdir: Tmpdir, params: EvaluateParams },
+    Ready { session: Box<crate::Session<Evaluator>>, tmpdir: Tmpdir, params: EvaluateParams },
     Failed(Failure, Option<PhaseTiming>),
 }
 
-impl Run<'_, '_> {
+impl Attempt<'_, '_> {
     /// The evaluator's configuration, `TMPDIR` and request, for a session started beside the implementation's:
     /// `None` where it may not be or would gain nothing: only where Landlock keeps the implementation from writing
     /// outside its own folders (the evaluator's places exist while the implementation runs), and where the attempt's
     /// workers have two CPUs or more (on one, the two starts would only take turns).
-    pub(super) fn evaluator_config(&mut self) -> Result<Option<(SessionConfig, Tmpdir, EvaluateParams)>, Failure> {
-        let cpus = match &self.attempt.cpus {
+    pub(super) fn evaluator_config(
+        &self,
+        folders: &Folders,
+        journal: &mut Journal,
+        reuse: &Option<Reuse>,
+    ) -> Result<Option<(SessionConfig, Tmpdir, EvaluateParams)>, Failure> {
+        let cpus = match &self.cpus {
             Some(cpus) => cpus.len(),
             None => CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()),
         };
         // A held evaluator (reused sessions) is not started beside: it waits, stopped, for its next evaluate.
-        if crate::session::landlock_abi() == 0 || cpus < 2 || self.evaluator_held() {
+        if crate::session::landlock_abi() == 0 || cpus < 2 || self.evaluator_held(reuse) {
             return Ok(None);
         }
-        self.evaluator_session_config().map(Some)
+        self.evaluator_session_config(folders, journal).map(Some)
     }
 
-    pub(super) fn evaluator_session_config(&mut self) -> Result<(SessionConfig, Tmpdir, EvaluateParams), Failure> {
-        let plan = self.attempt.plan;
+    /// The evaluator's configuration, `TMPDIR` and request, for a fresh session in the attempt folder.
+    pub(super) fn evaluator_session_config(
+        &self,
+        folders: &Folders,
+        journal: &mut Journal,
+    ) -> Result<(SessionConfig, Tmpdir, EvaluateParams), Failure> {
+        let plan = self.plan;
         let worker = plan.worker(plan.problem.evaluator());
-        let metrics_dir = self.attempt.folder.join("work/metrics");
-        let (config, _source, tmpdir) = self.session_config(worker, Role::ProblemEvaluator, &metrics_dir)?;
+        let metrics_dir = self.folder.join("work/metrics");
+        let (config, _source, tmpdir) =
+            self.session_config(folders, journal, worker, Role::ProblemEvaluator, &metrics_dir)?;
         let params = EvaluateParams {
-            dataset_dir: self.path(&self.attempt.entry)?,
-            result_dir: self.path(&self.attempt.folder.join("work/result"))?,
+            dataset_dir: self.path(&self.entry)?,
+            result_dir: self.path(&self.folder.join("work/result"))?,
             metrics_path: self.path(&metrics_dir.join("metrics.json"))?,
             problem_contract_id: plan.problem.contract_id().into(),
             problem_parameters: plan.problem.parameters().clone(),
@@ -57,7 +82,7 @@ impl Run<'_, '_> {
             .into_iter()
             .flatten()
             .map(|relative| {
-                let path = self.attempt.folder.join(relative);
+                let path = self.folder.join(relative);
                 let found = fs::symlink_metadata(&path).ok().map(|metadata| {
                     let mut names: Vec<std::ffi::OsString> = if metadata.is_dir() {
                         fs::read_dir(&path).map(|entries| entries.flatten().map(|entry| entry.file_name()).collect())
@@ -73,8 +98,8 @@ impl Run<'_, '_> {
             .collect()
     }
 
-    /// `role`'s places as [`Run::places`] found them `before`, or the invalid output of the last worker that ran.
-    pub(super) fn places_unchanged(&self, role: Role, before: &[Place]) -> Result<(), Failure> {
+    /// `role`'s places as [`Attempt::places`] found them `before`, or the invalid output of the last worker that ran.
+    pub(super) fn places_unchanged(&self, journal: &Journal, role: Role, before: &[Place]) -> Result<(), Failure> {
         let now = self.places(role);
         let Some((relative, found)) = now.iter().zip(before).find(|(now, before)| now != before).map(|(now, _)| now)
         else {
@@ -90,29 +115,19 @@ impl Run<'_, '_> {
             }
             Some(_) => "replaced it".to_owned(),
         };
-        let (role_at_fault, phase) = self.journal.last_worker.unwrap_or((Role::Implementation, Phase::Execute));
+        let (role_at_fault, phase) = journal.last_worker.unwrap_or((Role::Implementation, Phase::Execute));
         let message = format!(
             "{role_at_fault} worker's output is invalid: it {what} at {relative}, made for the {role}'s session"
         );
         Err(Failure::new(Some(role_at_fault), Some(phase), FailureKind::InvalidOutput, message))
     }
 
-    /// Ends a started evaluator that will not evaluate: it ran (its hello is recorded, and its log kept), and every
-    /// process of it is killed and reaped when it is dropped here.
-    pub(super) fn discard(&mut self, prestarted: Option<Prestarted>) {
-        match prestarted {
-            Some(Prestarted::Ready { session, .. }) => self.journal.phases.extend(session.phases().iter().cloned()),
-            Some(Prestarted::Failed(_, timing)) => self.journal.phases.extend(timing),
-            None => {}
-        }
-    }
-
     /// Removes what the executor made for `role`'s session (its log, `TMPDIR` and output folder) after a session
     /// that did nothing but say hello was ended, so that another can start in its place.
-    pub(super) fn remove_places(&mut self, role: Role) -> Result<(), Failure> {
+    pub(super) fn remove_places(&self, journal: &mut Journal, role: Role) -> Result<(), Failure> {
         let index = role_index(role);
-        self.journal.logs[index] = false;
-        let log = self.attempt.folder.join(LOG_PATHS[index]);
+        journal.logs[index] = false;
+        let log = self.folder.join(LOG_PATHS[index]);
         let removed = match fs::remove_file(&log) {
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
             result => result,
@@ -126,12 +141,22 @@ impl Run<'_, '_> {
     /// Removes `role`'s `TMPDIR` and output folder in the attempt folder, where they still are: a session's `TMPDIR`
     /// goes with it (when its `Tmpdir` is dropped), and what is gone already is skipped.
     pub(super) fn remove_session_folders(&self, role: Role) -> Result<(), FsError> {
-        let work = self.attempt.folder.join("work");
+        let work = self.folder.join("work");
         let folders = [Some(work.join(format!("tmp-{role}"))), output_folder(role).map(|name| work.join(name))];
         folders
             .into_iter()
             .flatten()
             .filter(|path| fs::symlink_metadata(path).is_ok())
             .try_for_each(|path| remove_tree(&path).map_err(|source| FsError::Io { action: "remove", path, source }))
+    }
+}
+
+/// Ends a started evaluator that will not evaluate: it ran (its hello is recorded, and its log kept), and every
+/// process of it is killed and reaped when it is dropped here.
+pub(super) fn discard(journal: &mut Journal, prestarted: Option<Prestarted>) {
+    match prestarted {
+        Some(Prestarted::Ready { session, .. }) => journal.phases.extend(session.phases().iter().cloned()),
+        Some(Prestarted::Failed(_, timing)) => journal.phases.extend(timing),
+        None => {}
     }
 }

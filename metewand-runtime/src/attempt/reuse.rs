@@ -1,20 +1,41 @@
 //! Reused implementation sessions (DESIGN §19, opt-in): one worker process serves consecutive attempts of the same
 //! worker, `reset` between them, where the worker has a private view to show each attempt's dataset in.
 //!
-//! A held session lives in a folder of its own, `STATE/sessions/.tmp-<random>/` (locked while it lives): `work/` is all it may write (its
-//! `TMPDIR` `work/tmp/`, which it keeps between attempts, and one `work/result-<n>/` per attempt), `dataset/` is the
-//! mount point of its view where each attempt's dataset is shown in place of the last. Between attempts every
-//! process of it is stopped. Its result is sealed as a fresh session's is, then copied into the attempt's
-//! `work/result/` while it is stopped and checked to be the sealed inventory: the copy is out of its reach, so no
-//! later write of its counts. A failure while it serves an attempt is that attempt's (the session is ended, and the
-//! record says it was reused): no try is run again unrecorded. A session serves each cell at most once: one whose
+//! A held session lives in a folder of its own, `STATE/sessions/.tmp-<random>/` (locked while it lives): `work/` is all
+//! it may write (its `TMPDIR` `work/tmp/`, which it keeps between attempts, and one `work/result-<n>/` per attempt),
+//! `dataset/` is the mount point of its view where each attempt's dataset is shown in place of the last. Between
+//! attempts every process of it is stopped. Its result is sealed as a fresh session's is, then copied into the
+//! attempt's `work/result/` while it is stopped and checked to be the sealed inventory: the copy is out of its reach,
+//! so no later write of its counts. A failure while it serves an attempt is that attempt's (the session is ended, and
+//! the record says it was reused): no try is run again unrecorded. A session serves each cell at most once: one whose
 //! next attempt is another repetition of a cell it served is ended, and a new one serves it.
 
-use super::ahead::Ahead;
-use super::run::*;
-use super::*;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 
+use metewand_protocol::common::Role;
+use metewand_protocol::generated::attempt_record as rec;
+use metewand_protocol::generated::attempt_record::FailureKind;
+
+use super::Cell;
+use super::ahead::{Ahead, end_ahead};
+use super::dataset::DatasetHeld;
+use super::journal::Journal;
+use super::record::{LOG_PATHS, ahead_session, change, file_records, reused_session, role_index};
+use super::run::{Attempt, Failure, Folders, Tmpdir};
+use super::seal::Answer;
+use super::store::{self, remove_tree};
+use crate::SessionConfig;
+use crate::cpus::CpuSet;
+use crate::files::FsError;
+use crate::protocol::Phase;
 use crate::protocol::common::WorkerId;
+use crate::repository::Worker;
+use crate::session::{
+    ExecuteParams, Implementation, KernelSupport, MountConfinement, PrepareParams, ProcessIsolation, SessionRole,
+};
+use crate::validate::ValidatedResult;
 
 /// The implementation sessions a sequence of attempts keeps between them (a campaign slot's, or a Slurm task's),
 /// given to each attempt by [`AttemptPlan::run_holding`]. With [`SessionMode::Fresh`](rec::SessionMode) it holds
@@ -38,7 +59,7 @@ pub struct HeldSessions {
 }
 
 /// A session kept for the next attempt of its worker, stopped.
-pub(super) struct Held<R: crate::session::SessionRole = crate::session::Implementation> {
+pub(super) struct Held<R: SessionRole = Implementation> {
     pub(super) session: crate::Session<R>,
     pub(super) worker: WorkerId,
     /// Its folder, `STATE/sessions/.tmp-<random>/`, locked while it lives.
@@ -57,13 +78,13 @@ pub(super) struct Held<R: crate::session::SessionRole = crate::session::Implemen
     pub(super) ahead: Option<CpuSet>,
 }
 
-impl<R: crate::session::SessionRole> std::fmt::Debug for Held<R> {
+impl<R: SessionRole> std::fmt::Debug for Held<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Held").field("place", &self.place).field("served", &self.served).finish()
     }
 }
 
-impl<R: crate::session::SessionRole> Held<R> {
+impl<R: SessionRole> Held<R> {
     /// Shuts the worker down (its processes are gone either way) and removes its folder.
     pub(super) fn end(self) {
         let Held { session, place, .. } = self;
@@ -242,7 +263,7 @@ impl Start {
 
 /// The implementation's session as it serves the attempt.
 pub(super) enum Serving {
-    Fresh(Box<crate::Session<crate::session::Implementation>>),
+    Fresh(Box<crate::Session<Implementation>>),
     /// A session kept for later attempts: new, or held for earlier ones.
     Held(Box<Held>),
 }
@@ -265,74 +286,77 @@ impl Reuse {
     }
 }
 
-impl Run<'_, '_> {
+impl Attempt<'_, '_> {
     /// How the implementation's session starts: the session held for its worker, taken up, or a new one (kept for
     /// later attempts when sessions are reused and may be), its places made. Returns its `TMPDIR` in the attempt.
     pub(super) fn implementation_start(
-        &mut self,
+        &self,
+        folders: &Folders,
+        journal: &mut Journal,
+        reuse: &mut Option<Reuse>,
         worker: &Worker,
         result_dir: &Path,
     ) -> Result<(Start, Tmpdir), Failure> {
-        if let Some(held) = self.held_for(worker.identity()) {
-            let tmpdir = self.prepare_places(Role::Implementation)?;
-            match self.take_up(held) {
+        if let Some(held) = self.held_for(reuse, worker.identity()) {
+            let tmpdir = self.prepare_places(folders, journal, Role::Implementation)?;
+            match self.take_up(journal, held) {
                 Some(held) => return Ok((Start::Held(Box::new(held)), tmpdir)),
                 None => {
                     drop(tmpdir);
-                    self.remove_places(Role::Implementation)?;
+                    self.remove_places(journal, Role::Implementation)?;
                 }
             }
         }
-        let folder = match &self.reuse {
+        let folder = match reuse {
             Some(reuse)
                 if reuse.keeps
                     && !reuse.refused.contains(worker.identity())
-                    && reuse.private_view(worker, self.attempt.process_isolation) =>
+                    && reuse.private_view(worker, self.process_isolation) =>
             {
-                Some(self.attempt.held_folder()?)
+                Some(self.held_folder()?)
             }
             _ => None,
         };
-        let made =
-            self.session_config_in(worker, Role::Implementation, result_dir, folder.as_ref().map(store::Staging::path));
+        let held = folder.as_ref().map(store::Staging::path);
+        let made = self.session_config_in(folders, journal, worker, Role::Implementation, result_dir, held);
         let (mut config, _source, tmpdir) = made.inspect_err(|_| {
             if let Some(folder) = &folder {
                 let _ = remove_tree(folder.path());
             }
         })?;
-        config = config.select(self.attempt.plan.selected());
+        config = config.select(self.plan.selected());
         Ok((Start::New { config: Box::new(config), folder }, tmpdir))
     }
 
     /// Connects the session `start` says, and shows a new held session its dataset.
     pub(super) fn serve(
-        &mut self,
+        &self,
+        journal: &mut Journal,
         start: Start,
         worker: &WorkerId,
         prepare: &PrepareParams,
+        cycles: u64,
     ) -> Result<Serving, Failure> {
         match start {
             Start::Held(held) => Ok(Serving::Held(held)),
             Start::New { config, folder: None } => {
-                self.journal.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
+                journal.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
             }
             Start::New { config, folder: Some(place) } => {
                 let folder = place.path().to_owned();
-                let cycles = self.reuse.as_ref().map_or(0, |reuse| reuse.warmup);
-                let connected =
-                    self.journal.connect::<crate::session::Implementation>(*config).and_then(|mut session| {
-                        let warmed = session
-                            .show_in_place_of(&self.attempt.entry, &folder.join("dataset"))
-                            .map_err(|error| Failure::session(&error))
-                            .and_then(|()| self.warm_up(&mut session, &folder, prepare, cycles));
-                        match warmed {
-                            Ok(skip) => Ok((session, skip)),
-                            Err(failure) => {
-                                self.journal.phases.extend(session.phases().iter().cloned());
-                                Err(failure)
-                            }
+                let connected = journal.connect::<Implementation>(*config).and_then(|mut session| {
+                    let warmed = session
+                        .show_in_place_of(&self.entry, &folder.join("dataset"))
+                        .map_err(|error| Failure::session(&error))
+                        .and_then(|()| self.warm_up(&mut session, &folder, prepare, cycles));
+                    match warmed {
+                        Ok(skip) => Ok((session, skip)),
+                        Err(failure) => {
+                            journal.phases.extend(session.phases().iter().cloned());
+                            Err(failure)
                         }
-                    });
+                    }
+                });
                 match connected {
                     Ok((session, skip)) => Ok(Serving::Held(Box::new(Held {
                         session,
@@ -359,7 +383,7 @@ impl Run<'_, '_> {
     /// attempt's; a failure is the attempt's, as the same requests' would be.
     fn warm_up(
         &self,
-        session: &mut crate::Session<crate::session::Implementation>,
+        session: &mut crate::Session<Implementation>,
         folder: &Path,
         prepare: &PrepareParams,
         cycles: u64,
@@ -381,16 +405,19 @@ impl Run<'_, '_> {
     }
 
     /// A held session's requests for this attempt, its seal, and the copy of its result: the session is kept (see
-    /// [`Run::keep`]) or, on any failure, ended.
+    /// [`Attempt::keep`]) or, on any failure, ended.
     pub(super) fn held_session(
-        &mut self,
+        &self,
+        dataset: &mut DatasetHeld,
+        journal: &mut Journal,
+        reuse: &mut Option<Reuse>,
         mut held: Held,
         prepare: PrepareParams,
         tmpdir: Tmpdir,
-    ) -> Result<(), Failure> {
-        self.journal.saw(&held.session);
-        self.journal.implementation.cpus = Some(held.session.cpus().clone());
-        self.journal.implementation.session = Some(match &held.ahead {
+    ) -> Result<ValidatedResult, Failure> {
+        journal.saw(&held.session);
+        journal.implementation.cpus = Some(held.session.cpus().clone());
+        journal.implementation.session = Some(match &held.ahead {
             Some(on) => ahead_session(on),
             None => reused_session(held.served, held.warmup),
         });
@@ -405,28 +432,29 @@ impl Run<'_, '_> {
             }
         };
         // Timed and sealed as a fresh session's requests are; the worker then stays stopped.
-        let (last, outcome) = self.timed_requests(&mut held.session, prepare, execute, &result_dir, true);
+        let (last, outcome) = self.timed_requests(journal, &mut held.session, prepare, execute, &result_dir, true);
         held.session.clear_scientific_deadline();
         let skip = held.skip.clone();
         let phases = held.session.phases().iter().enumerate().skip(held.since);
-        self.journal.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));
-        let (response, sealed) = match outcome {
+        journal.phases.extend(phases.filter(|(i, _)| !skip.contains(i)).map(|(_, phase)| phase.clone()));
+        let Answer { response, sealed, .. } = match outcome {
             Ok(done) => done,
             Err(error) => {
                 held.end();
-                return Err(self.after_dataset_session(Failure::session(&error), Role::Implementation, last));
+                return Err(dataset.after_session(self, Failure::session(&error), Role::Implementation, last));
             }
         };
-        self.journal.implementation_time_ns = response.implementation_time_ns;
-        self.journal.statistics = Some(response.statistics.clone());
+        journal.implementation_time_ns = response.implementation_time_ns;
+        journal.statistics = Some(response.statistics.clone());
         let checked = tmpdir
             .remove()
-            .and_then(|()| self.verify_dataset(Role::Implementation, last))
+            .and_then(|()| dataset.verify(self, Role::Implementation, last))
             .and_then(|()| sealed.map_err(|error| Failure::output(Role::Implementation, Phase::Execute, &error)));
         match checked {
             Ok(sealed) => {
-                self.result = Some(self.keep(held, sealed, &result_dir)?);
-                Ok(())
+                let result = self.keep(journal, reuse, held, sealed, &result_dir)?;
+                journal.result = Some(file_records(result.files()));
+                Ok(result)
             }
             Err(failure) => {
                 held.end();
@@ -438,10 +466,10 @@ impl Run<'_, '_> {
     /// After the evaluator's reused session failed to judge this attempt (and was ended): says so in the attempt's
     /// evaluator log, which the next session appends to, and removes the places made for the ended one. Only the
     /// evaluator is given a new session: an implementation's failure is its attempt's, whichever session served it.
-    pub(super) fn clear_for_new_evaluator(&mut self, failure: &Failure) -> Result<(), Failure> {
+    pub(super) fn clear_for_new_evaluator(&self, journal: &mut Journal, failure: &Failure) -> Result<(), Failure> {
         let role = Role::ProblemEvaluator;
         let index = role_index(role);
-        let log = self.attempt.folder.join(LOG_PATHS[index]);
+        let log = self.folder.join(LOG_PATHS[index]);
         let note = format!(
             "[metewand: the reused evaluator session failed ({}); the attempt is judged again by a new session]\n",
             failure.message
@@ -449,16 +477,16 @@ impl Run<'_, '_> {
         if let Ok(mut file) = crate::session::append_log(&log) {
             let _ = io::Write::write_all(&mut file, note.as_bytes());
         }
-        self.journal.log_continues[index] = self.journal.logs[index] && fs::symlink_metadata(&log).is_ok();
+        journal.log_continues[index] = journal.logs[index] && fs::symlink_metadata(&log).is_ok();
         self.remove_session_folders(role).map_err(|error| Failure::executor("ending a reused session", error))
     }
 
     /// The session held for `worker`, if one is, still runs and has not served this attempt's cell (another
     /// repetition of it); a held session of another worker, one that died while held, or one that served the cell
     /// is ended.
-    pub(super) fn held_for(&mut self, worker: &WorkerId) -> Option<Held> {
-        let held = self.reuse.as_mut()?.held.take()?;
-        if &held.worker == worker && held.session.is_running() && !held.cells.contains(&self.attempt.plan.cell()) {
+    pub(super) fn held_for(&self, reuse: &mut Option<Reuse>, worker: &WorkerId) -> Option<Held> {
+        let held = reuse.as_mut()?.held.take()?;
+        if &held.worker == worker && held.session.is_running() && !held.cells.contains(&self.plan.cell()) {
             return Some(held);
         }
         held.end();
@@ -468,21 +496,20 @@ impl Run<'_, '_> {
     /// Takes up the held session for this attempt: its log is the attempt's from now on, it is reset, and this
     /// attempt's dataset is shown in its view. `None` when that failed: the session is ended, and the attempt
     /// starts a new one (a held session's failure is never an attempt's).
-    pub(super) fn take_up(&mut self, mut held: Held) -> Option<Held> {
+    pub(super) fn take_up(&self, journal: &mut Journal, mut held: Held) -> Option<Held> {
         held.since = held.session.phases().len();
         let taken = if held.ahead.is_some() {
             // Started ahead: never served an attempt, so nothing to reset; its hello is this attempt's.
             held.since = 0;
             self.adopt(&mut held, Role::Implementation)
         } else {
-            let log = self.attempt.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
+            let log = self.folder.join(LOG_PATHS[role_index(Role::Implementation)]);
             held.session.redirect_log(&log).and_then(|()| held.session.reset())
         };
-        let taken =
-            taken.and_then(|()| held.session.show_in_place_of(&self.attempt.entry, &held.place.path().join("dataset")));
+        let taken = taken.and_then(|()| held.session.show_in_place_of(&self.entry, &held.place.path().join("dataset")));
         match taken {
             Ok(()) => {
-                self.journal.logs[role_index(Role::Implementation)] = true;
+                journal.logs[role_index(Role::Implementation)] = true;
                 Some(held)
             }
             Err(_) => {
@@ -496,12 +523,14 @@ impl Run<'_, '_> {
     /// The end of a held session's attempt once its result was sealed in `sealed_dir`: the result is copied into
     /// the attempt's `work/result/` and must be the sealed inventory there; the worker stays stopped and is kept.
     pub(super) fn keep(
-        &mut self,
+        &self,
+        journal: &mut Journal,
+        reuse: &mut Option<Reuse>,
         mut held: Held,
         sealed: ValidatedResult,
         sealed_dir: &Path,
     ) -> Result<ValidatedResult, Failure> {
-        let target = self.attempt.folder.join("work/result");
+        let target = self.folder.join("work/result");
         let copied = held.session.pause().map_err(|error| Failure::session(&error)).and_then(|()| {
             let files = sealed.files().iter().chain([sealed.manifest_file()]).map(|file| file.path());
             crate::files::copy_beneath(sealed_dir, &target, files)
@@ -509,7 +538,7 @@ impl Run<'_, '_> {
         });
         let copied = copied.and_then(|()| {
             let manifest = sealed.manifest_file().path().as_str().to_owned();
-            let again = self.validator().validate_result(self.attempt.plan.problem, &target, &manifest);
+            let again = self.validator().validate_result(self.plan.problem, &target, &manifest);
             if let Err(error) = &again
                 && let Some(cancelled) = Failure::cancelled(error)
             {
@@ -529,11 +558,11 @@ impl Run<'_, '_> {
         });
         let _ = remove_tree(sealed_dir);
         match copied {
-            Ok(result) if held.ahead.is_some() => self.end_ahead(held).map(|()| result),
+            Ok(result) if held.ahead.is_some() => end_ahead(journal, held).map(|()| result),
             Ok(result) => {
                 held.served += 1;
-                held.cells.insert(self.attempt.plan.cell());
-                if let Some(reuse) = self.reuse.as_mut() {
+                held.cells.insert(self.plan.cell());
+                if let Some(reuse) = reuse.as_mut() {
                     reuse.held = Some(held);
                 }
                 Ok(result)

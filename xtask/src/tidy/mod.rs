@@ -82,7 +82,6 @@ const GLOB_IMPORTS: &[(&str, &str)] = &[
         "codegen/src/python/render.rs",
         "a stage of the Python generator: mod.rs's model types and imports are its prelude",
     ),
-    ("metewand-runtime/src/attempt/", "being rewritten into typed stages"),
     (
         "metewand-repository/src/lib.rs",
         "gathers load.rs, model.rs and sources.rs into the one namespace the loader shares",
