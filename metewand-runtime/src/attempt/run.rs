@@ -4,9 +4,10 @@
 //! of the stages ([`Attempt::stages`]); and what every session of the attempt is started with: its places made
 //! fresh ([`Attempt::prepare_places`]) and its configuration ([`Attempt::session_config`]).
 //!
-//! The stages pass typed values on: the folders to the dataset (`dataset.rs`, a [`DatasetHeld`](super::dataset::DatasetHeld)), the dataset to
-//! the implementation's session (`seal.rs`, a [`Sealed`]), the sealed result to the evaluator's (`judge.rs`). What
-//! the record will say is noted in the [`Journal`] as each stage goes (`journal.rs`).
+//! The stages pass typed values on: the folders to the dataset (`dataset.rs`, a
+//! [`DatasetHeld`](super::dataset::DatasetHeld)), the dataset to the implementation's session (`seal.rs`, a
+//! [`Sealed`]), the sealed result to the evaluator's (`judge.rs`). What the record will say is noted in the
+//! [`Journal`] as each stage goes (`journal.rs`).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -114,7 +115,7 @@ fn printable(text: &str) -> String {
 /// however it ended, so that an attempt folder keeps none of a worker's temporary files (however large, or nested
 /// deeper than a path can name). After a session that succeeded, [`Tmpdir::remove`] removes it and a failure to do
 /// so is the attempt's; when this is dropped instead, a failure already ends the attempt and is the one recorded.
-pub(super) struct Tmpdir(pub(super) Option<PathBuf>);
+pub(super) struct Tmpdir(Option<PathBuf>);
 
 impl Tmpdir {
     pub(super) fn remove(mut self) -> Result<(), Failure> {
