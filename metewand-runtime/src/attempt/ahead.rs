@@ -4,7 +4,7 @@
 //! start-up competes with a timed phase, neither on the slot's CPUs nor on the executor's, where the threads that
 //! time the running attempt are.
 //!
-//! Each is started as a held session is (`reuse.rs`): in a folder of its own, `STATE/sessions/.tmp-<random>/`,
+//! Each is started as a held session is (`held.rs`): in a folder of its own, `STATE/sessions/.tmp-<random>/`,
 //! whose `work/` is all it may write, with mount points where its attempt's inputs are shown once it is taken up;
 //! its log is `logs/<role>.log` there. After its hello every process of it is stopped. Its attempt takes it up: the
 //! log becomes the attempt's, every thread of every process of it is moved to the attempt's CPUs while it is
@@ -22,10 +22,11 @@ use std::sync::atomic::Ordering;
 use metewand_protocol::common::Role;
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 
+use super::failure::Failure;
+use super::held::{Ahead, Held, HeldSessions};
 use super::journal::Journal;
 use super::record::{LOG_PATHS, output_folder, role_index};
-use super::reuse::{Held, HeldSessions};
-use super::run::{Attempt, Failure, Folders};
+use super::run::{Attempt, Folders};
 use super::store::remove_tree;
 use super::{AttemptPlan, RunOptions};
 use crate::cpus::CpuSet;
@@ -33,9 +34,6 @@ use crate::files::{Dir, FsError};
 use crate::protocol::common::Capability;
 use crate::repository::Worker;
 use crate::session::{Evaluator, KernelSupport, MountConfinement, SessionError, SessionRole};
-
-/// A session started ahead, or why not: `None` where it was not tried, what happened where it failed.
-pub(super) type Ahead<H> = Result<H, Option<String>>;
 
 impl AttemptPlan<'_> {
     /// [`run_holding`](AttemptPlan::run_holding), and meanwhile, where `sessions` starts sessions ahead

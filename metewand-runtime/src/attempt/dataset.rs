@@ -11,9 +11,10 @@ use metewand_protocol::generated::attempt_record::FailureKind;
 use metewand_protocol::generated::dataset_published::DatasetPublished;
 
 use super::DATASET_MANIFEST;
+use super::failure::Failure;
 use super::journal::Journal;
 use super::record::{change, file_records};
-use super::run::{Attempt, Failure, Folders};
+use super::run::{Attempt, Folders};
 use super::store::{self, Store, remove_tree};
 use crate::files::Dir;
 use crate::files::stamped::Stamped;

@@ -2,19 +2,27 @@
 //! session showed of itself, its logs, its dataset's and result's files, the implementation's time and statistics,
 //! the evaluator's verdict and metrics. Each stage of the attempt is passed the [`Journal`] by `&mut` and notes
 //! what it establishes the moment it does, so that a record made after any failure says everything that happened
-//! before it; `record.rs` turns it into the record.
+//! before it. At the end [`Journal::into_record`] turns it into the record, from the parts `record.rs` makes.
+
+use std::time::SystemTime;
 
 use metewand_protocol::common::{Role, Verdict};
 use metewand_protocol::generated::attempt_record as rec;
-use metewand_protocol::generated::attempt_record::FailureKind;
+use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
 use metewand_protocol::handshake::Handshake;
-use metewand_protocol::strict::{JsonObject, SafeUint};
+use metewand_protocol::strict::{JsonObject, SafeUint, UniqueVec};
 
-use super::run::Failure;
+use super::AttemptPlan;
+use super::failure::Failure;
+use super::record::{
+    LOG_PATHS, confinement_record, cpus_record, identity_record, parse, phase_records, program_record,
+    resources_record, sdk, timestamp,
+};
 use crate::SessionConfig;
 use crate::cpus::CpuPlacement;
 use crate::files::FsError;
 use crate::protocol::Phase;
+use crate::repository::Worker;
 use crate::session::{ConfinementReport, PhaseTiming, Resources, SessionError, SessionRole, WorkerProgram};
 
 /// What a session left for the record: once its handshake completed, the worker's report (capabilities, SDK).
@@ -129,7 +137,7 @@ impl Journal {
     }
 
     /// An entry found where the executor creates its own, blamed as
-    /// [`prepare_places`](super::run::Attempt::prepare_places) says.
+    /// `Attempt::prepare_places` says (`run.rs`).
     pub(super) fn unexpected(&self, error: FsError) -> Failure {
         match (&error, self.last_worker) {
             (FsError::Unexpected { .. }, Some((role, phase))) => Failure::new(
@@ -140,5 +148,92 @@ impl Journal {
             ),
             _ => Failure::executor("preparing a session", error),
         }
+    }
+}
+
+impl Journal {
+    /// The record of the attempt of `plan` started at `started_at`, as far as it got, ended by `failure` if one
+    /// ended it.
+    pub(super) fn into_record(
+        self,
+        plan: &AttemptPlan<'_>,
+        started_at: SystemTime,
+        failure: Option<Failure>,
+    ) -> AttemptRecord {
+        let outcome = match (&failure, self.verdict) {
+            (Some(failure), _) if failure.kind == FailureKind::Cancelled => rec::Outcome::Cancelled,
+            (Some(_), _) | (None, None) => rec::Outcome::Failed,
+            (None, Some(verdict)) => verdict.into(),
+        };
+        let failure = failure.map(Failure::into_record);
+        let materializer = plan.worker(plan.dataset.materializer());
+        let implementer = plan.worker(plan.implementation.worker());
+        let evaluator = plan.worker(plan.problem.evaluator());
+        let implementation_handshake = self.implementation.handshake.clone();
+        AttemptRecord {
+            campaign: None,
+            metewand_version: parse(env!("CARGO_PKG_VERSION")),
+            started_at: timestamp(started_at),
+            finished_at: timestamp(SystemTime::now()),
+            repository: parse(&plan.repository.root().to_string_lossy()),
+            outcome,
+            verdict: self.verdict,
+            failure,
+            problem: rec::Problem {
+                contract_id: plan.problem.contract_id().clone(),
+                name: parse(plan.problem.name()),
+                parameters: plan.problem.parameters().clone(),
+                timed: Some(plan.problem.timed()),
+            },
+            dataset: rec::Dataset {
+                files: self.dataset,
+                key: plan.dataset.key(plan.dataset_seed),
+                materializer: worker_session(materializer, &self.materializer),
+                name: parse(plan.dataset.name()),
+                parameters: plan.dataset.parameters().clone(),
+                reused: self.reused,
+                seed: plan.dataset_seed,
+            },
+            implementation: rec::Implementation {
+                capabilities: implementation_handshake.as_ref().map(|handshake| handshake.reported.clone()),
+                confinement: self.implementation.confinement.as_ref().map(confinement_record),
+                cpus: self.implementation.cpus.as_ref().map(cpus_record),
+                resources: self.implementation.resources.as_ref().map(resources_record),
+                files: self.result,
+                identity: Some(identity_record(implementer)),
+                program: self.implementation.program.as_ref().map(program_record),
+                session: self.implementation.session.clone(),
+                profile: self.profile,
+                implementation_time_ns: self.implementation_time_ns,
+                name: parse(plan.implementation.name()),
+                parameters: plan.implementation.parameters().clone(),
+                sdk: implementation_handshake.as_ref().and_then(sdk),
+                seed: plan.implementation_seed,
+                selected: UniqueVec::try_from(vec![plan.selected()]).expect("one capability is unique"),
+                statistics: self.statistics,
+                worker_id: implementer.identity().clone(),
+            },
+            evaluator: worker_session(evaluator, &self.evaluator),
+            metrics: self.metrics,
+            phases: phase_records(&self.phases),
+            logs: rec::Logs {
+                dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
+                implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
+                problem_evaluator: self.logs[2].then(|| parse(LOG_PATHS[2])),
+            },
+        }
+    }
+}
+
+pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
+    rec::WorkerSession {
+        capabilities: seen.handshake.as_ref().map(|handshake| handshake.reported.clone()),
+        confinement: seen.confinement.as_ref().map(confinement_record),
+        identity: Some(identity_record(worker)),
+        program: seen.program.as_ref().map(program_record),
+        resources: seen.resources.as_ref().map(resources_record),
+        sdk: seen.handshake.as_ref().and_then(sdk),
+        session: seen.session.clone(),
+        worker_id: worker.identity().clone(),
     }
 }

@@ -20,12 +20,13 @@ use metewand_protocol::generated::attempt_record::FailureKind;
 
 use super::ahead::end_ahead;
 use super::dataset::DatasetHeld;
+use super::failure::{Failure, Tmpdir};
+use super::held::{Held, Reuse, request_folder};
 use super::journal::Journal;
 use super::prestart::{Prestarted, discard};
 use super::profile::{checkpoint_folders, checkpoint_metrics};
 use super::record::{LOG_PATHS, ahead_session, fresh_session, reused_session, role_index};
-use super::reuse::{Held, Reuse, request_folder};
-use super::run::{Attempt, Failure, Folders, Tmpdir};
+use super::run::{Attempt, Folders};
 use super::seal::Sealed;
 use super::store::remove_tree;
 use crate::protocol::Phase;
@@ -120,17 +121,6 @@ impl Attempt<'_, '_> {
             .map_err(|e| Failure::output(Role::ProblemEvaluator, Phase::Evaluate, &e))?;
         journal.metrics = Some(metrics.metrics().metrics.clone());
         Ok(())
-    }
-
-    /// Whether this attempt's evaluation goes through a held evaluator session: with reused sessions, where the
-    /// evaluator has a private view to be shown each attempt's inputs in; with fresh ones, where its evaluator was
-    /// started ahead of it.
-    pub(super) fn evaluator_held(&self, reuse: &Option<Reuse>) -> bool {
-        let worker = self.plan.worker(self.plan.problem.evaluator());
-        reuse.as_ref().is_some_and(|reuse| {
-            let started = reuse.evaluator.as_ref().is_some_and(|held| &held.worker == worker.identity());
-            (reuse.keeps || started) && reuse.private_view(worker, self.process_isolation)
-        })
     }
 
     /// The attempt's evaluation by the held evaluator session of its worker, or by a new one that is then held.

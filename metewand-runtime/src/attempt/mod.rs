@@ -25,17 +25,25 @@
 //! An attempt runs as stages that pass typed values on, as a runner's steps do: an immutable context
 //! (`Attempt` in `run.rs`: the plan, the attempt folder, the state folder's places, the dataset's key and entry,
 //! what the workers run under), a journal (`journal.rs`: what the record will say, noted as each stage goes and
-//! passed by `&mut`), and each stage made from the one before it: the folders (`run.rs`), the dataset held
-//! (`dataset.rs`), the implementation sealed (`seal.rs`, with `prestart.rs` the evaluator started beside it,
-//! `reuse.rs` reused and `ahead.rs` started-ahead sessions, `profile.rs` a streamed attempt's checkpoints), the
-//! evaluator's judgement (`judge.rs`), then the record (`record.rs`, which turns the journal into it). Every stage
-//! fails with the same `Failure`, and the first one ends the attempt.
+//! passed by `&mut`, and turned into the record at the end), and each stage made from the one before it: the
+//! folders (`run.rs`), the dataset held (`dataset.rs`), the implementation sealed (`seal.rs`, with `prestart.rs`
+//! the evaluator started beside it, `timed.rs` its timed requests and seal, `reuse.rs` reused and `ahead.rs`
+//! started-ahead sessions, `profile.rs` a streamed attempt's checkpoints), the evaluator's judgement (`judge.rs`).
+//! Every stage fails with the same `Failure` (`failure.rs`), and the first one ends the attempt.
+//!
+//! Each file uses only those listed before it (and this module's plan): `record.rs` (the record's parts, names
+//! and timestamps, and its writing), `source.rs` and `store.rs`; `failure.rs`; `journal.rs`; `run.rs`; `held.rs`
+//! (what holds sessions between attempts), `dataset.rs` and `verify.rs` (a sealed result checked again);
+//! `prestart.rs` and `profile.rs`; `timed.rs`; `ahead.rs`; `reuse.rs`; `seal.rs`; `judge.rs`.
 //!
 //! This module holds the plan ([`AttemptPlan`], [`RunOptions`], what the workers' confinement would be) and runs
-//! the stages in order; `store.rs` is the dataset store and `source.rs` the workers' source copies.
+//! the stages in order (`Attempt::stages`); `store.rs` is the dataset store and `source.rs` the workers' source
+//! copies.
 
 mod ahead;
 mod dataset;
+mod failure;
+mod held;
 mod journal;
 mod judge;
 mod prestart;
@@ -44,6 +52,8 @@ mod record;
 mod reuse;
 mod run;
 mod seal;
+mod timed;
+mod verify;
 
 pub(crate) mod source;
 pub(crate) mod store;
@@ -61,13 +71,13 @@ use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
 use metewand_protocol::strict::SafeUint;
 
 pub use crate::files::{Dir, FsError};
+pub use held::{HeldSessions, SESSIONS_DIR};
 pub use metewand_protocol::generated::dataset_materialization::{
     DatasetMaterialization, DatasetMaterializationOutcome,
 };
 pub use record::{
     RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, timestamp, write_record,
 };
-pub use reuse::{HeldSessions, SESSIONS_DIR};
 pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy, worker_copy_key};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
@@ -75,9 +85,13 @@ use crate::cpus::CpuSet;
 use crate::repository::{Dataset, Implementation, Problem, Worker};
 use crate::session::{Confinement, ConfinementReport, KernelSupport, PhaseTimeouts, ProcessIsolation};
 use crate::{CheckedRepository, WorkerCommand};
+use failure::Failure;
+use held::Reuse;
 use journal::Journal;
-use record::{LOG_PATHS, parse, phase_records, worker_session};
-use run::{Attempt, Failure};
+use journal::worker_session;
+use record::{LOG_PATHS, parse, phase_records};
+use run::{Attempt, Folders};
+use seal::Sealed;
 
 /// Where a dataset's manifest lives in its folder. `prepare` and `evaluate` carry only the dataset folder, so an
 /// implementation can find the manifest only at a fixed place: a materializer that names another is invalid.
@@ -295,6 +309,20 @@ impl<'r> AttemptPlan<'r> {
         };
         sessions.give_back(reuse);
         journal.into_record(self, started_at, failure)
+    }
+}
+
+impl Attempt<'_, '_> {
+    /// The stages after the folders, each from the last one's output: the dataset (reused or materialized), the
+    /// implementation's session up to its seal, the evaluator's judgement. The first failure ends the attempt.
+    fn stages(&self, folders: &Folders, journal: &mut Journal, reuse: &mut Option<Reuse>) -> Result<(), Failure> {
+        let mut dataset = self.obtain_dataset(folders, journal)?;
+        self.check_cancel()?;
+        let sealed: Sealed = self.seal(folders, &mut dataset, journal, reuse)?;
+        self.check_cancel()?;
+        self.judge(folders, &mut dataset, sealed, journal, reuse)?;
+        // A cancellation that arrived during the last shutdown or the last checks is still honoured.
+        self.check_cancel()
     }
 }
 

@@ -7,10 +7,11 @@ use std::io;
 use metewand_protocol::common::Role;
 use metewand_protocol::generated::attempt_record::FailureKind;
 
+use super::failure::{Failure, Tmpdir};
+use super::held::Reuse;
 use super::journal::Journal;
 use super::record::{LOG_PATHS, output_folder, role_index};
-use super::reuse::Reuse;
-use super::run::{Attempt, Failure, Folders, Tmpdir};
+use super::run::{Attempt, Folders};
 use super::store::remove_tree;
 use crate::SessionConfig;
 use crate::cpus::CpuSet;

@@ -16,7 +16,8 @@ use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::FailureKind;
 use metewand_protocol::strict::SafeUint;
 
-use super::run::{Attempt, Failure};
+use super::failure::Failure;
+use super::run::Attempt;
 use super::store::remove_tree;
 use crate::files::FsError;
 use crate::protocol::Phase;

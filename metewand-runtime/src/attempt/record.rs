@@ -1,7 +1,8 @@
-//! The attempt record: the attempt's journal turned into it at the end (`Journal::into_record`), its parts from what
-//! the sessions and the validator reported (phases, files, sessions, confinement, limits, CPUs, resources), RFC 3339
-//! timestamps (and reading them back), and `attempt.json` written canonically and atomically (temporary file created
-//! exclusively, fsync, rename, fsync of the folder).
+//! The attempt record's parts, which the stages make as they go and `Journal::into_record` (`journal.rs`) puts
+//! together at the end: the names every stage shares (each role's log, output folder and index), from what the
+//! sessions and the validator reported (phases, files and how they changed, sessions, confinement, limits, CPUs,
+//! resources), the record's checked text, RFC 3339 timestamps (and reading them back), and `attempt.json` written
+//! canonically and atomically (temporary file created exclusively, fsync, rename, fsync of the folder).
 
 use std::io::Write;
 use std::path::Path;
@@ -9,13 +10,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::common::{FileRecord, Role, SdkInfo, Timestamp};
 use metewand_protocol::generated::attempt_record as rec;
-use metewand_protocol::generated::attempt_record::{AttemptRecord, FailureKind};
+use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_protocol::handshake::Handshake;
 use metewand_protocol::strict::{SafeUint, UniqueVec};
 
-use super::AttemptPlan;
-use super::journal::{Journal, Seen};
-use super::run::Failure;
 use crate::cpus::{CpuPlacement, CpuSet};
 use crate::files::{Dir, FsError};
 use crate::repository::Worker;
@@ -132,80 +130,6 @@ pub fn write_record(folder: &Path, record: &AttemptRecord) -> Result<Vec<u8>, Fs
     Ok(bytes)
 }
 
-impl Journal {
-    /// The record of the attempt of `plan` started at `started_at`, as far as it got, ended by `failure` if one
-    /// ended it.
-    pub(super) fn into_record(
-        self,
-        plan: &AttemptPlan<'_>,
-        started_at: SystemTime,
-        failure: Option<Failure>,
-    ) -> AttemptRecord {
-        let outcome = match (&failure, self.verdict) {
-            (Some(failure), _) if failure.kind == FailureKind::Cancelled => rec::Outcome::Cancelled,
-            (Some(_), _) | (None, None) => rec::Outcome::Failed,
-            (None, Some(verdict)) => verdict.into(),
-        };
-        let failure = failure.map(Failure::into_record);
-        let materializer = plan.worker(plan.dataset.materializer());
-        let implementer = plan.worker(plan.implementation.worker());
-        let evaluator = plan.worker(plan.problem.evaluator());
-        let implementation_handshake = self.implementation.handshake.clone();
-        AttemptRecord {
-            campaign: None,
-            metewand_version: parse(env!("CARGO_PKG_VERSION")),
-            started_at: timestamp(started_at),
-            finished_at: timestamp(SystemTime::now()),
-            repository: parse(&plan.repository.root().to_string_lossy()),
-            outcome,
-            verdict: self.verdict,
-            failure,
-            problem: rec::Problem {
-                contract_id: plan.problem.contract_id().clone(),
-                name: parse(plan.problem.name()),
-                parameters: plan.problem.parameters().clone(),
-                timed: Some(plan.problem.timed()),
-            },
-            dataset: rec::Dataset {
-                files: self.dataset,
-                key: plan.dataset.key(plan.dataset_seed),
-                materializer: worker_session(materializer, &self.materializer),
-                name: parse(plan.dataset.name()),
-                parameters: plan.dataset.parameters().clone(),
-                reused: self.reused,
-                seed: plan.dataset_seed,
-            },
-            implementation: rec::Implementation {
-                capabilities: implementation_handshake.as_ref().map(|handshake| handshake.reported.clone()),
-                confinement: self.implementation.confinement.as_ref().map(confinement_record),
-                cpus: self.implementation.cpus.as_ref().map(cpus_record),
-                resources: self.implementation.resources.as_ref().map(resources_record),
-                files: self.result,
-                identity: Some(identity_record(implementer)),
-                program: self.implementation.program.as_ref().map(program_record),
-                session: self.implementation.session.clone(),
-                profile: self.profile,
-                implementation_time_ns: self.implementation_time_ns,
-                name: parse(plan.implementation.name()),
-                parameters: plan.implementation.parameters().clone(),
-                sdk: implementation_handshake.as_ref().and_then(sdk),
-                seed: plan.implementation_seed,
-                selected: UniqueVec::try_from(vec![plan.selected()]).expect("one capability is unique"),
-                statistics: self.statistics,
-                worker_id: implementer.identity().clone(),
-            },
-            evaluator: worker_session(evaluator, &self.evaluator),
-            metrics: self.metrics,
-            phases: phase_records(&self.phases),
-            logs: rec::Logs {
-                dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
-                implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
-                problem_evaluator: self.logs[2].then(|| parse(LOG_PATHS[2])),
-            },
-        }
-    }
-}
-
 // The record's parts, from what the sessions and the validator reported.
 
 /// Each role's log, relative to the attempt folder, in the order of [`role_index`].
@@ -271,19 +195,6 @@ pub(super) fn file_record(file: &ValidatedFile) -> FileRecord {
         path: parse(file.path().as_str()),
         sha256: parse(&file.sha256().to_string()),
         size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
-    }
-}
-
-pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
-    rec::WorkerSession {
-        capabilities: seen.handshake.as_ref().map(|handshake| handshake.reported.clone()),
-        confinement: seen.confinement.as_ref().map(confinement_record),
-        identity: Some(identity_record(worker)),
-        program: seen.program.as_ref().map(program_record),
-        resources: seen.resources.as_ref().map(resources_record),
-        sdk: seen.handshake.as_ref().and_then(sdk),
-        session: seen.session.clone(),
-        worker_id: worker.identity().clone(),
     }
 }
 

@@ -1,33 +1,25 @@
 //! The implementation stage: from the [`DatasetHeld`], the implementation's session (fresh, started ahead, or
 //! reused, see `reuse.rs`), with the evaluator's started beside it where it may be (`prestart.rs`); its timed
-//! requests; its result sealed at the execute answer; its end, and the checks after it. Its output is a [`Sealed`]:
-//! what the evaluator's stage judges.
+//! requests and its result sealed at the execute answer (`timed.rs`); its end, and the checks after it (`verify.rs`).
+//! Its output is a [`Sealed`]: what the evaluator's stage judges.
 
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
 use metewand_protocol::common::Role;
-use metewand_protocol::generated::attempt_record::FailureKind;
 
 use super::dataset::DatasetHeld;
+use super::failure::{Failure, Tmpdir};
+use super::held::Reuse;
 use super::journal::Journal;
 use super::prestart::{Prestarted, discard};
 use super::profile::StreamedCheckpoint;
-use super::record::{change, file_records, fresh_session};
-use super::reuse::{Reuse, Serving};
-use super::run::{Attempt, Failure, Folders, Tmpdir};
+use super::record::{file_records, fresh_session};
+use super::reuse::Serving;
+use super::run::{Attempt, Folders};
+use super::timed::Answer;
 use crate::protocol::Phase;
-use crate::protocol::messages::ExecuteResponse;
-use crate::session::{Evaluator, ExecuteParams, Implementation, PrepareParams, SessionError};
-use crate::validate::{ValidatedResult, ValidationError};
-
-/// An execute answer, with what validating its result at the answer found, and a streamed attempt's checkpoints,
-/// each sealed when it was announced (see [`Attempt::timed_requests`]).
-pub(super) struct Answer {
-    pub(super) response: ExecuteResponse,
-    pub(super) sealed: Result<ValidatedResult, ValidationError>,
-    pub(super) checkpoints: Vec<StreamedCheckpoint>,
-}
+use crate::session::{Evaluator, ExecuteParams, Implementation, PrepareParams};
+use crate::validate::ValidatedResult;
 
 /// The implementation's requests in a fresh session's attempt folder, and its `TMPDIR` there, which goes when the
 /// session has ended.
@@ -157,48 +149,6 @@ impl Attempt<'_, '_> {
         }
     }
 
-    /// The implementation's timed requests, `prepare` then `execute` under its budget, and the seal: the result is
-    /// validated (walked and hashed) at the execute answer, while every process of the worker is stopped, before the
-    /// session goes on. What the worker does after its answer can only break the seal, never count. Returns the last
-    /// request sent, which becomes the attempt's last worker. A session to be `held` for another attempt stays
-    /// stopped after the seal (paused).
-    pub(super) fn timed_requests(
-        &self,
-        journal: &mut Journal,
-        session: &mut crate::Session<Implementation>,
-        prepare: PrepareParams,
-        execute: ExecuteParams,
-        result_dir: &Path,
-        held: bool,
-    ) -> (Phase, Result<Answer, SessionError>) {
-        let plan = self.plan;
-        if let Some(budget) = plan.repository.budgets().implementation {
-            session.set_scientific_deadline(Instant::now() + budget);
-        }
-        let mut last = Phase::Prepare;
-        let outcome = session.prepare(prepare).and_then(|()| {
-            last = Phase::Execute;
-            if plan.streams() {
-                self.execute_streamed(session, execute, result_dir)
-            } else {
-                session.execute(execute).map(|response| (response, Vec::new()))
-            }
-        });
-        let validator = self.validator();
-        let layout = self.result_layout();
-        let outcome = outcome.and_then(|(response, checkpoints)| {
-            let manifest = &response.result.manifest;
-            let seal = || validator.validate_result_in(plan.problem, result_dir, layout, manifest);
-            let sealed = if held { session.while_paused(seal)? } else { session.while_stopped(seal)? };
-            Ok(Answer { response, sealed, checkpoints })
-        });
-        journal.last_worker = Some((Role::Implementation, last));
-        if let Some(over) = &self.timed_over {
-            let _ = over.send(());
-        }
-        (last, outcome)
-    }
-
     /// The implementation's requests once its fresh session is connected, its seal, its end, and the checks after
     /// it.
     fn implementation_session(
@@ -228,33 +178,5 @@ impl Attempt<'_, '_> {
         let when = "after the implementation worker answered execute";
         self.verify_result(&result, Role::Implementation, Phase::Shutdown, when)?;
         Ok((result, checkpoints))
-    }
-
-    /// Re-verifies the result against what was validated: after the implementation's session (it must be what was
-    /// sealed at the execute answer) and after the evaluator's. A change is `role`'s invalid output in `phase`,
-    /// the message saying it changed `when`.
-    pub(super) fn verify_result(
-        &self,
-        original: &ValidatedResult,
-        role: Role,
-        phase: Phase,
-        when: &str,
-    ) -> Result<(), Failure> {
-        let Some(problem) = self.change_since(original)? else { return Ok(()) };
-        let message = format!("the result changed {when}: {problem}");
-        Err(Failure::new(Some(role), Some(phase), FailureKind::InvalidOutput, message))
-    }
-
-    /// What changed in a result (or a checkpoint) since it was validated: validated again where it was, and
-    /// compared; a cancellation met on the way is the failure.
-    pub(super) fn change_since(&self, original: &ValidatedResult) -> Result<Option<String>, Failure> {
-        let again = self.validator().revalidate_result(self.plan.problem, original);
-        if let Err(error) = &again
-            && let Some(cancelled) = Failure::cancelled(error)
-        {
-            return Err(cancelled);
-        }
-        let again = again.as_ref().map(|again| (again.files(), again.manifest_file()));
-        Ok(change((original.files(), original.manifest_file()), again))
     }
 }
