@@ -182,6 +182,7 @@ mod tests {
                 "$id": "urn:metewand:schema:shared:1",
                 "$defs": {
                     "colour": { "type": "string", "enum": ["red", "blue"] },
+                    "version": { "description": "The version.", "const": 2 },
                     "count": { "type": "integer", "minimum": 0, "maximum": 9007199254740991u64 },
                     "colours": { "type": "array", "items": { "$ref": "#/$defs/colour" }, "uniqueItems": true },
                     "pair": {
@@ -218,6 +219,7 @@ mod tests {
             ("colour", "pub field: super::shared::Colour", "from metewand.models.shared import _colour"),
             ("pair", "pub field: super::shared::Pair", "from metewand.models.shared import Pair"),
             ("count", "pub field: crate::strict::SafeUint", "from metewand.models.shared import _count"),
+            ("version", "pub field: super::shared::Version", "from metewand.models.shared import _version"),
             (
                 "colours",
                 "pub field: crate::strict::UniqueVec<super::shared::Colour>",
@@ -231,7 +233,14 @@ mod tests {
             assert!(text("models/user.py").contains(python), "{name}: {}", text("models/user.py"));
             assert!(!text("models/user.py").contains("COLOUR_VALUES"), "{name}: the enum is emitted again");
             assert!(text("generated/shared.rs").contains("pub enum Colour"));
+            assert!(text("generated/shared.rs").contains("pub struct Version;"));
+            assert!(!text("generated/user.rs").contains("pub struct Version"), "{name}: Version is emitted again");
+            assert!(!text("generated/user.rs").contains("pub struct Field2"), "{name}: a const is emitted again");
         }
+        // A shared const is still the constructor's default, as an inline one is.
+        let files = generate(&[shared(), user(reference("version"))]).unwrap();
+        let python = &files.iter().find(|file| file.path.ends_with("models/user.py")).unwrap().contents;
+        assert!(python.contains("field: Literal[2] = 2"), "{python}");
     }
 
     #[test]

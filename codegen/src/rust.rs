@@ -4,7 +4,8 @@
 //! but it maps `const`, integer ranges, `uniqueItems` and `minItems` onto plain types that accept anything of the
 //! right shape. This module walks each schema first and routes every such construct to a checked type:
 //!
-//! - each `const` becomes a unit struct generated here, which serializes as its value and refuses any other;
+//! - each `const` becomes a unit struct generated here, a `crate::strict::Constant` that serializes as its value
+//!   and refuses any other; a `const` that is a definition of its own is that definition's type;
 //! - a `$defs` entry that is an integer from 0 to 2^53 - 1 becomes `crate::strict::SafeUint`;
 //! - a `$defs` entry that is a list of unique items becomes `crate::strict::UniqueVec<T>`, or
 //!   `crate::strict::NonEmptyUniqueVec<T>` with `minItems: 1`;
@@ -79,6 +80,9 @@ struct Const {
     value: Value,
     /// The subschema the const appears in, exactly as written.
     schema: Value,
+    /// Whether the const is a definition of its own (`common`'s `format`), named after it; other schemas refer to
+    /// it by its path, so this one need not use it.
+    definition: bool,
 }
 
 /// What the walk found: how typify must be configured for this schema.
@@ -86,7 +90,8 @@ struct Const {
 struct Plan {
     /// `$defs` names (as typify names their types) mapped to the checked type that replaces them.
     replacements: BTreeMap<String, String>,
-    /// Each distinct `const` subschema, by its exact JSON, with the type generated for it.
+    /// Each distinct `const` subschema, by its exact JSON (a definition's by its pointer), with the type generated
+    /// for it.
     consts: BTreeMap<String, Const>,
 }
 
@@ -128,7 +133,7 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     for (type_name, replacement) in &plan.replacements {
         settings.with_replacement(type_name, replacement, std::iter::empty());
     }
-    for constant in plan.consts.values() {
+    for constant in plan.consts.values().filter(|constant| !constant.definition) {
         let object = const_schema_object(schema, constant)?;
         settings.with_conversion(object, &constant.type_name, std::iter::empty());
     }
@@ -193,7 +198,7 @@ fn strict_patterns(schema: &Schema, tokens: &TokenStream) -> Result<String, Erro
 /// type when a conversion does not match, which would quietly drop a check.
 fn check_substitutions(schema: &Schema, tokens: &TokenStream, plan: &Plan) -> Result<(), Error> {
     let text = tokens.to_string().replace(' ', "");
-    for constant in plan.consts.values() {
+    for constant in plan.consts.values().filter(|constant| !constant.definition) {
         if !text.contains(&constant.type_name) {
             return Err(schema.unsupported("", format!("typify did not use the const type {}", constant.type_name)));
         }
@@ -280,6 +285,16 @@ fn plan_definition(
 ) -> Result<(), Error> {
     let pointer = format!("/$defs/{name}");
     let object = def.as_object().ok_or_else(|| schema.unsupported(&pointer, "a definition must be an object"))?;
+    if let Some(constant) = object.get("const") {
+        // A const definition is its own type, named after it: the const type a property's const would get, without
+        // the property's name in front.
+        check_keywords(schema, &pointer, object, &["const", "description", "type"])?;
+        let ty = type_name(name);
+        register_const(schema, &pointer, def, constant, Some(name), true, plan)?;
+        let path = owner.map_or_else(|| ty.clone(), |home| qualified(home, name));
+        plan.replacements.insert(ty, path);
+        return Ok(());
+    }
     match object.get("type").and_then(Value::as_str) {
         Some("integer") => {
             check_keywords(schema, &pointer, object, &["type", "description", "minimum", "maximum"])?;
@@ -380,7 +395,7 @@ fn walk(
     }
     if let Some(constant) = object.get("const") {
         check_keywords(schema, pointer, object, &["const", "description", "type"])?;
-        register_const(schema, pointer, value, constant, property, plan)?;
+        register_const(schema, pointer, value, constant, property, false, plan)?;
         return Ok(());
     }
     if let Some(variants) = object.get("oneOf") {
@@ -455,6 +470,7 @@ fn register_const(
     subschema: &Value,
     constant: &Value,
     property: Option<&str>,
+    definition: bool,
     plan: &mut Plan,
 ) -> Result<(), Error> {
     let spelled = match constant {
@@ -467,19 +483,21 @@ fn register_const(
     if spelled.is_empty() {
         return Err(schema.unsupported(pointer, "a const string must contain a letter or digit"));
     }
-    let key = subschema.to_string();
+    // A definition's const is reached through its replacement, never matched by its subschema, so it is kept apart
+    // from an equal inline one.
+    let key = if definition { pointer.to_owned() } else { subschema.to_string() };
     if plan.consts.contains_key(&key) {
         return Ok(());
     }
     let prefix = property.map(str::to_upper_camel_case).unwrap_or_else(|| "Const".to_owned());
-    let mut type_name = format!("{prefix}{spelled}");
+    let mut type_name = if definition { prefix.clone() } else { format!("{prefix}{spelled}") };
     // Two different const subschemas (say, one with a description) may spell the same name.
     let mut suffix = 2;
     while plan.consts.values().any(|c| c.type_name == type_name) {
         type_name = format!("{prefix}{spelled}{suffix}");
         suffix += 1;
     }
-    plan.consts.insert(key, Const { type_name, value: constant.clone(), schema: subschema.clone() });
+    plan.consts.insert(key, Const { type_name, value: constant.clone(), schema: subschema.clone(), definition });
     Ok(())
 }
 
@@ -571,102 +589,43 @@ fn tighten_structs(file: &mut syn::File) {
     file.items.extend(impls);
 }
 
-/// The unit struct standing for one `const`: it serializes as the constant and deserializes only from it.
+/// The unit struct standing for one `const`: `crate::strict::Constant` with its value, serialized and deserialized
+/// through the crate's one pair of helpers, so that every const type checks its value the same way.
 fn const_type(constant: &Const) -> TokenStream {
     let ident = format_ident!("{}", constant.type_name);
     let json = constant.value.to_string();
-    let doc = format!(" The constant `{json}`: serializes as it and deserializes from nothing else.");
-    let (serialize, expecting, visitor) = match &constant.value {
-        Value::String(text) => (
-            quote! { serializer.serialize_str(#text) },
-            format!("the string {json}"),
-            quote! {
-                fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#ident, E> {
-                    if value == #text {
-                        Ok(#ident)
-                    } else {
-                        Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                    }
-                }
-            },
-        ),
-        Value::Bool(expected) => {
-            // `value == true` reads oddly and clippy says so: test the value or its negation instead.
-            let accepted = if *expected {
-                quote! { value }
-            } else {
-                quote! { !value }
-            };
-            (
-                quote! { serializer.serialize_bool(#expected) },
-                format!("the boolean {json}"),
-                quote! {
-                    fn visit_bool<E: ::serde::de::Error>(self, value: bool) -> ::std::result::Result<#ident, E> {
-                        if #accepted {
-                            Ok(#ident)
-                        } else {
-                            Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
-                        }
-                    }
-                },
-            )
-        }
+    let described = constant.schema.get("description").and_then(Value::as_str).map(|text| format!(" {text}"));
+    let doc = format!(
+        "{} The constant `{json}`: serializes as it and deserializes from nothing else.",
+        described.unwrap_or_default()
+    );
+    let value = match &constant.value {
+        Value::String(text) => quote! { Str(#text) },
+        Value::Bool(flag) => quote! { Bool(#flag) },
+        // `register_const` admits only strings, booleans and safe integers.
         _ => {
-            let expected = constant.value.as_u64().unwrap_or_default();
-            // Safe integers are exact as doubles, so comparing with the float literal is exact too.
-            let expected_float = proc_macro2::Literal::f64_unsuffixed(expected as f64);
-            (
-                quote! { serializer.serialize_u64(#expected) },
-                format!("the integer {json}"),
-                quote! {
-                    fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<#ident, E> {
-                        if value == #expected {
-                            Ok(#ident)
-                        } else {
-                            Err(E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self))
-                        }
-                    }
-                    fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<#ident, E> {
-                        match u64::try_from(value) {
-                            Ok(value) => self.visit_u64(value),
-                            Err(_) => Err(E::invalid_value(::serde::de::Unexpected::Signed(value), &self)),
-                        }
-                    }
-                    // A JSON reader may hand over `1.0` as a float; it is the integer 1 all the same.
-                    fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<#ident, E> {
-                        if value == #expected_float {
-                            Ok(#ident)
-                        } else {
-                            Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
-                        }
-                    }
-                },
-            )
+            let number = proc_macro2::Literal::u64_unsuffixed(constant.value.as_u64().unwrap_or_default());
+            quote! { Uint(#number) }
         }
     };
-    let visitor_ident = format_ident!("{}Visitor", constant.type_name);
     quote! {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct #ident;
 
+        impl crate::strict::Constant for #ident {
+            const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::#value;
+        }
+
         impl ::serde::Serialize for #ident {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                #serialize
+                crate::strict::serialize_constant::<Self, S>(serializer)
             }
         }
 
         impl<'de> ::serde::Deserialize<'de> for #ident {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct #visitor_ident;
-                impl<'de> ::serde::de::Visitor<'de> for #visitor_ident {
-                    type Value = #ident;
-                    fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        formatter.write_str(#expecting)
-                    }
-                    #visitor
-                }
-                deserializer.deserialize_any(#visitor_ident)
+                crate::strict::deserialize_constant(deserializer)
             }
         }
     }

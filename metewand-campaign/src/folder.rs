@@ -11,6 +11,7 @@ use metewand_runtime::attempt::DatasetMaterialization;
 use metewand_runtime::document::read_document;
 use metewand_runtime::files::Dir;
 use metewand_runtime::identity::AttemptId;
+use metewand_runtime::protocol::common::Format;
 use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::environment::Environment;
@@ -91,7 +92,7 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) 
 }
 
 /// `campaign.json`, read and written as its schema's generated type.
-pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, Format1, Run};
+pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, Run};
 
 /// Reads `campaign.json` of `folder`, its format checked.
 pub fn read_campaign(folder: &Path) -> Result<CampaignFile, FolderError> {
@@ -215,7 +216,7 @@ impl CampaignFolder {
             environment,
         });
         let file = CampaignFile {
-            format: Format1,
+            format: Format,
             name: plan.name().to_owned(),
             repository,
             definition: plan.definition().clone(),

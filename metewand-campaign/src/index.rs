@@ -30,6 +30,7 @@ use metewand_protocol::generated::campaign_index as index;
 use metewand_runtime::Sha256Digest;
 use metewand_runtime::document::read_document;
 use metewand_runtime::files::Dir;
+use metewand_runtime::protocol::common::Format;
 use metewand_runtime::protocol::strict::SafeUint;
 use serde::Deserialize;
 
@@ -122,7 +123,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
     };
     let implementation = &record.implementation;
     Some(IndexEntry {
-        format: index::Format1,
+        format: Format,
         attempt_id: campaign.attempt_id.clone(),
         record: index::RecordBytes {
             size: SafeUint::try_from(bytes.len() as u64).ok()?,

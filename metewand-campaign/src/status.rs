@@ -112,7 +112,7 @@ impl Status {
 struct CampaignIds {
     /// Checked while reading, not kept.
     #[serde(rename = "format")]
-    _format: crate::folder::Format1,
+    _format: metewand_runtime::protocol::common::Format,
     name: String,
     repository: String,
     attempts: Vec<IdOnly>,

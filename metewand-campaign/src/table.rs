@@ -17,6 +17,7 @@ use metewand_protocol::common::Role;
 use metewand_protocol::generated::attempt_record::ProfilePoint;
 use metewand_protocol::generated::campaign_table::{self as table, CampaignTable, Columns};
 use metewand_runtime::Sha256Digest;
+use metewand_runtime::protocol::common::Format;
 use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 
@@ -200,7 +201,7 @@ impl TableRows {
         let invalid =
             |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("the table's {what} is not valid"));
         let table = CampaignTable {
-            format: table::Format1,
+            format: Format,
             plan: table::PlanBytes {
                 size: SafeUint::try_from(plan_bytes.len() as u64).map_err(|_| invalid("plan size"))?,
                 sha256: Sha256Digest::of(plan_bytes).to_string().parse().map_err(|_| invalid("plan digest"))?,

@@ -1,5 +1,6 @@
-//! Checked types for the constraints typify leaves unchecked: 53-bit integers, lists of unique items and
-//! free-form JSON objects; and [`Pattern`], which generated types check a schema's `pattern` with.
+//! Checked types for the constraints typify leaves unchecked: 53-bit integers, lists of unique items,
+//! free-form JSON objects and constants ([`Constant`]); and [`Pattern`], which generated types check a schema's
+//! `pattern` with.
 //!
 //! The generated types use these wherever a schema says `minimum`/`maximum`, `uniqueItems` or `minItems`, so a
 //! value that breaks the constraint cannot be deserialized, and cannot be built by hand either: the fields are
@@ -309,6 +310,124 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
         unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+/// The value a schema's `const` fixes: a string, a boolean or a safe integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstValue {
+    /// A string constant, such as a request's `method`.
+    Str(&'static str),
+    /// A boolean constant, such as a response's `ok`.
+    Bool(bool),
+    /// An integer constant, such as a document's `format`.
+    Uint(u64),
+}
+
+impl fmt::Display for ConstValue {
+    /// How a refusal names the constant: `the string "hello"`, `the boolean true`, `the integer 1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConstValue::Str(text) => write!(f, "the string {}", serde_json::Value::from(*text)),
+            ConstValue::Bool(flag) => write!(f, "the boolean {flag}"),
+            ConstValue::Uint(number) => write!(f, "the integer {number}"),
+        }
+    }
+}
+
+/// The unit type generated for one `const` of a schema: it serializes as [`Constant::VALUE`] and deserializes from
+/// that value and nothing else.
+///
+/// ```
+/// use metewand_protocol::strict::{ConstValue, Constant};
+///
+/// let format: metewand_protocol::common::Format = serde_json::from_str("1").unwrap();
+/// assert_eq!(serde_json::to_string(&format).unwrap(), "1");
+/// assert_eq!(metewand_protocol::common::Format::VALUE, ConstValue::Uint(1));
+/// // A JSON reader may spell 1 as 1.0; it is the integer 1 all the same.
+/// assert!(serde_json::from_str::<metewand_protocol::common::Format>("1.0").is_ok());
+/// assert!(serde_json::from_str::<metewand_protocol::common::Format>("2").is_err());
+/// assert!(serde_json::from_str::<metewand_protocol::common::Format>("\"1\"").is_err());
+/// ```
+pub trait Constant: Default {
+    /// The constant the type stands for.
+    const VALUE: ConstValue;
+}
+
+/// Serializes the constant `C` stands for; each generated const type's `Serialize` calls it.
+pub fn serialize_constant<C: Constant, S: Serializer>(serializer: S) -> Result<S::Ok, S::Error> {
+    match C::VALUE {
+        ConstValue::Str(text) => serializer.serialize_str(text),
+        ConstValue::Bool(flag) => serializer.serialize_bool(flag),
+        ConstValue::Uint(number) => serializer.serialize_u64(number),
+    }
+}
+
+/// Deserializes `C` from its constant and refuses anything else; each generated const type's `Deserialize` calls
+/// it.
+pub fn deserialize_constant<'de, C: Constant, D: Deserializer<'de>>(deserializer: D) -> Result<C, D::Error> {
+    deserializer.deserialize_any(ConstantVisitor(std::marker::PhantomData))
+}
+
+struct ConstantVisitor<C>(std::marker::PhantomData<C>);
+
+impl<C: Constant> ConstantVisitor<C> {
+    /// `C` when `matches`, otherwise a refusal: the wrong value of the constant's kind, or a value of another kind.
+    fn check<E: de::Error>(self, same_kind: bool, matches: bool, unexpected: Unexpected<'_>) -> Result<C, E> {
+        match (same_kind, matches) {
+            (true, true) => Ok(C::default()),
+            (true, false) => Err(E::invalid_value(unexpected, &self)),
+            (false, _) => Err(E::invalid_type(unexpected, &self)),
+        }
+    }
+}
+
+impl<'de, C: Constant> Visitor<'de> for ConstantVisitor<C> {
+    type Value = C;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "{}", C::VALUE)
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<C, E> {
+        let (same_kind, matches) = match C::VALUE {
+            ConstValue::Str(text) => (true, text == value),
+            _ => (false, false),
+        };
+        self.check(same_kind, matches, Unexpected::Str(value))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<C, E> {
+        let (same_kind, matches) = match C::VALUE {
+            ConstValue::Bool(flag) => (true, flag == value),
+            _ => (false, false),
+        };
+        self.check(same_kind, matches, Unexpected::Bool(value))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<C, E> {
+        let (same_kind, matches) = match C::VALUE {
+            ConstValue::Uint(number) => (true, number == value),
+            _ => (false, false),
+        };
+        self.check(same_kind, matches, Unexpected::Unsigned(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<C, E> {
+        match u64::try_from(value) {
+            Ok(value) => self.visit_u64(value),
+            Err(_) => self.check(matches!(C::VALUE, ConstValue::Uint(_)), false, Unexpected::Signed(value)),
+        }
+    }
+
+    // A JSON reader may hand over `1.0` as a float; it is the integer 1 all the same. Safe integers are exact as
+    // doubles, so the comparison is exact too.
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<C, E> {
+        let (same_kind, matches) = match C::VALUE {
+            ConstValue::Uint(number) => (true, number as f64 == value),
+            _ => (false, false),
+        };
+        self.check(same_kind, matches, Unexpected::Float(value))
     }
 }
 

@@ -240,8 +240,17 @@ impl Module<'_> {
         }
         for field in &class.fields {
             let annotation = qualify(self.annotation(&field.ty, typing));
-            let param = match (&field.ty, field.required) {
-                (Ty::Const(constant), _) => format!("{}: {annotation} = {}", field.attr(), constant.literal()),
+            // A const, inline or a definition of its own, is its default: a caller never has to repeat it.
+            let constant = match &field.ty {
+                Ty::Const(constant) => Some(constant),
+                Ty::Named { target, .. } => match target.as_ref() {
+                    Ty::Const(constant) => Some(constant),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let param = match (constant, field.required) {
+                (Some(constant), _) => format!("{}: {annotation} = {}", field.attr(), constant.literal()),
                 (_, false) => format!("{}: {annotation} | None = None", field.attr()),
                 (_, true) => format!("{}: {annotation}", field.attr()),
             };

@@ -36,7 +36,8 @@ use std::time::{Duration, Instant};
 use metewand_protocol::generated::attempt_record::{Outcome, SessionMode};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
-use metewand_runtime::protocol::generated::slurm_submission::{Format1, Sessions};
+use metewand_runtime::protocol::common::Format;
+use metewand_runtime::protocol::generated::slurm_submission::Sessions;
 pub use metewand_runtime::protocol::generated::slurm_submission::{Job, JobKind, SlurmSubmission};
 use metewand_runtime::protocol::strict::SafeUint;
 
@@ -392,7 +393,7 @@ pub fn submit(
     let packs = to_run.len().div_ceil(config.pack.get() as usize) as u64;
     let concurrency = config.max_parallel.map_or(packs, |n| n.get().min(packs));
     let mut submission = SlurmSubmission {
-        format: Format1,
+        format: Format,
         number: safe(number),
         submitted_at: metewand_runtime::attempt::timestamp(std::time::SystemTime::now()),
         binary: nonempty(&config.binary)?,

@@ -52,42 +52,25 @@ pub mod error {
         }
     }
 }
-/// The constant `true`: serializes as it and deserializes from nothing else.
+/// Written only once every file is closed; always true. The constant `true`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CompleteTrue;
+impl crate::strict::Constant for CompleteTrue {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Bool(true);
+}
 impl ::serde::Serialize for CompleteTrue {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_bool(true)
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteTrue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct CompleteTrueVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for CompleteTrueVisitor {
-            type Value = CompleteTrue;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the boolean true")
-            }
-            fn visit_bool<E: ::serde::de::Error>(
-                self,
-                value: bool,
-            ) -> ::std::result::Result<CompleteTrue, E> {
-                if value {
-                    Ok(CompleteTrue)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(CompleteTrueVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ArtifactManifest {

@@ -15,65 +15,11 @@ pub struct AttemptFailure {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub details: ::std::option::Option<crate::strict::JsonObject>,
     pub kind: FailureKind,
-    pub message: AttemptFailureMessage,
+    pub message: super::common::Message,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub phase: ::std::option::Option<super::common::Phase>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub role: ::std::option::Option<super::common::Role>,
-}
-///`AttemptFailureMessage`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct AttemptFailureMessage(::std::string::String);
-impl ::std::ops::Deref for AttemptFailureMessage {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<AttemptFailureMessage> for ::std::string::String {
-    fn from(value: AttemptFailureMessage) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for AttemptFailureMessage {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for AttemptFailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for AttemptFailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AttemptFailureMessage {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///What metewand run records about one attempt, written canonically and atomically as attempt.json. Every field is present; a field is null where the session that would fill it did not run or did not get that far. Durations are integer nanoseconds measured by the executor's monotonic clock; timestamps are RFC 3339 UTC.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -212,70 +158,15 @@ impl<'de> ::serde::Deserialize<'de> for AttemptRecordRepository {
             })
     }
 }
-///Which campaign, attempt and repetition (from 1) an attempt is, and how many attempts the campaign ran at once (concurrency, -j).
+///Which campaign ([campaigns.NAME], or ad-hoc when built from flags alone), attempt and repetition (from 1) an attempt is, and how many attempts the campaign ran at once (concurrency, -j).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Campaign {
     pub attempt_id: super::common::AttemptId,
     pub concurrency: crate::strict::SafeUint,
-    ///The campaign's name ([campaigns.NAME], or ad-hoc when built from flags alone).
-    pub name: CampaignName,
+    pub name: super::common::Name,
     pub repetition: crate::strict::SafeUint,
-}
-///The campaign's name ([campaigns.NAME], or ad-hoc when built from flags alone).
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct CampaignName(::std::string::String);
-impl ::std::ops::Deref for CampaignName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<CampaignName> for ::std::string::String {
-    fn from(value: CampaignName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for CampaignName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for CampaignName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for CampaignName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CampaignName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///What the kernel stopped a worker from doing (ARCHITECTURE.md, Confinement): Landlock filesystem rules (with the kernel's ABI) or none; the network: a namespace of the worker's own with only loopback, TCP denied (Landlock TCP rules without a namespace), allowed (the worker declared network = true) or unrestricted; processes in their own PID namespace or found by the sweep, and user_namespace true when that PID namespace was made inside a user namespace of the worker's own mapping the orchestrator's uid and gid (how it is made without CAP_SYS_ADMIN); signals and abstract unix sockets scoped to the worker's domain or not; System V IPC and POSIX queues in an IPC namespace of the worker's own or the host's; capabilities none (every set emptied, no_new_privs) or kept; mounts private (a mount namespace hiding the state, the repository and the host's temporary and runtime folders, showing the worker's own inputs and outputs and a /proc of its PID namespace) or host.; limits: each resource limit of the session with its value (null for none) and how it was enforced (resource_limits).; syscall_filter: the system call filter (default: clone3, io_uring, keyrings beyond the session's own, bpf, perf_event_open, userfaultfd, kexec, module, swap and reboot calls refused, and memfds and System V objects where a memory limit needs it) or none, and syscalls the groups of calls the worker declared, which its filter allowed; user: the host uid and gid the worker ran as (run by root, an identity of its own, never 0 where root could give it one). user_namespace, ipc, capabilities, mounts, limits, syscall_filter, syscalls and user are absent from records written before they were recorded.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -861,66 +752,12 @@ pub struct Dataset {
     pub files: ::std::option::Option<FileRecords>,
     pub key: super::common::Sha256,
     pub materializer: WorkerSession,
-    pub name: DatasetName,
+    pub name: super::common::Name,
     pub parameters: crate::strict::JsonObject,
     ///Whether a verified dataset from the store was used instead of materializing one; null when the store was not consulted.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub reused: ::std::option::Option<bool>,
     pub seed: crate::strict::SafeUint,
-}
-///`DatasetName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct DatasetName(::std::string::String);
-impl ::std::ops::Deref for DatasetName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<DatasetName> for ::std::string::String {
-    fn from(value: DatasetName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for DatasetName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for DatasetName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for DatasetName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DatasetName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///What ended a failed or cancelled attempt.
 #[derive(
@@ -1072,7 +909,7 @@ pub struct Implementation {
     pub identity: ::std::option::Option<WorkerIdentity>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
-    pub name: ImplementationName,
+    pub name: super::common::Name,
     pub parameters: crate::strict::JsonObject,
     ///With streaming_profile selected: every checkpoint the implementation streamed, in order, each validated like a result and judged by the evaluator. Present once every checkpoint was judged, absent otherwise.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -1102,60 +939,6 @@ pub struct Implementation {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub statistics: ::std::option::Option<crate::strict::JsonObject>,
     pub worker_id: super::common::WorkerId,
-}
-///`ImplementationName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct ImplementationName(::std::string::String);
-impl ::std::ops::Deref for ImplementationName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<ImplementationName> for ::std::string::String {
-    fn from(value: ImplementationName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for ImplementationName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for ImplementationName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for ImplementationName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ImplementationName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///Each role's stderr log, relative to the attempt folder; null for a session that did not run.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1420,7 +1203,7 @@ pub struct PhaseRecord {
 #[serde(remote = "Self")]
 pub struct Problem {
     pub contract_id: super::common::ProblemContractId,
-    pub name: ProblemName,
+    pub name: super::common::Name,
     pub parameters: crate::strict::JsonObject,
     #[serde(
         default,
@@ -1428,60 +1211,6 @@ pub struct Problem {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub timed: ::std::option::Option<ProblemTimed>,
-}
-///`ProblemName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct ProblemName(::std::string::String);
-impl ::std::ops::Deref for ProblemName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<ProblemName> for ::std::string::String {
-    fn from(value: ProblemName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for ProblemName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for ProblemName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for ProblemName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProblemName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///What a problem ranks implementations by: the executor's time of the implementation's execute request, or of prepare and execute together.
 #[derive(
@@ -2344,32 +2073,12 @@ impl ::serde::Serialize for WorkerSession {
         WorkerSession::serialize(self, serializer)
     }
 }
-impl ::std::fmt::Display for AttemptFailureMessage {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 impl ::std::fmt::Display for AttemptRecordMetewandVersion {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }
 }
 impl ::std::fmt::Display for AttemptRecordRepository {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for CampaignName {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for DatasetName {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for ImplementationName {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }
@@ -2385,11 +2094,6 @@ impl ::std::fmt::Display for LogsImplementation {
     }
 }
 impl ::std::fmt::Display for LogsProblemEvaluator {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for ProblemName {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -13,8 +13,7 @@ pub struct CampaignFile {
     ///Every attempt of the last run's plan.
     pub attempts: ::std::vec::Vec<PlanEntry>,
     pub definition: Definition,
-    ///The document's format: 1, the only one this version reads.
-    pub format: Format1,
+    pub format: super::common::Format,
     ///The campaign's name.
     pub name: ::std::string::String,
     ///The repository's canonical path.
@@ -168,72 +167,6 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
-    }
-}
-/// The constant `1`: serializes as it and deserializes from nothing else.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Format1;
-impl ::serde::Serialize for Format1 {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_u64(1u64)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Format1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Format1Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
-            type Value = Format1;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the integer 1")
-            }
-            fn visit_u64<E: ::serde::de::Error>(
-                self,
-                value: u64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1u64 {
-                    Ok(Format1)
-                } else {
-                    Err(
-                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
-                    )
-                }
-            }
-            fn visit_i64<E: ::serde::de::Error>(
-                self,
-                value: i64,
-            ) -> ::std::result::Result<Format1, E> {
-                match u64::try_from(value) {
-                    Ok(value) => self.visit_u64(value),
-                    Err(_) => {
-                        Err(
-                            E::invalid_value(
-                                ::serde::de::Unexpected::Signed(value),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-            fn visit_f64<E: ::serde::de::Error>(
-                self,
-                value: f64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1.0 {
-                    Ok(Format1)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(Format1Visitor)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CampaignFile {

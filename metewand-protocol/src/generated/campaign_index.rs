@@ -20,8 +20,7 @@ pub struct CampaignIndex {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub failure: ::std::option::Option<Failure>,
     pub finished_at: super::common::Timestamp,
-    ///The entry's format: 1, the only one this version reads.
-    pub format: Format1,
+    pub format: super::common::Format,
     pub implementation: Implementation,
     pub metrics: crate::strict::JsonObject,
     pub outcome: super::attempt_record::Outcome,
@@ -39,61 +38,7 @@ pub struct CampaignIndex {
 #[serde(remote = "Self")]
 pub struct Dataset {
     pub materializer: IndexedSession,
-    pub name: DatasetName,
-}
-///`DatasetName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct DatasetName(::std::string::String);
-impl ::std::ops::Deref for DatasetName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<DatasetName> for ::std::string::String {
-    fn from(value: DatasetName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for DatasetName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for DatasetName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for DatasetName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DatasetName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
+    pub name: super::common::Name,
 }
 ///The record's failure: its role and phase (null for the executor's own), kind and message, and log, the failing session's log relative to the attempt's folder when it has one.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -103,7 +48,7 @@ pub struct Failure {
     pub kind: super::attempt_record::FailureKind,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub log: ::std::option::Option<FailureLog>,
-    pub message: FailureMessage,
+    pub message: super::common::Message,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub phase: ::std::option::Option<super::common::Phase>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
@@ -163,60 +108,6 @@ impl<'de> ::serde::Deserialize<'de> for FailureLog {
             })
     }
 }
-///`FailureMessage`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct FailureMessage(::std::string::String);
-impl ::std::ops::Deref for FailureMessage {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<FailureMessage> for ::std::string::String {
-    fn from(value: FailureMessage) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for FailureMessage {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for FailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FailureMessage {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -230,7 +121,7 @@ pub struct Implementation {
     pub cpus: ::std::option::Option<super::attempt_record::Cpus>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
-    pub name: ImplementationName,
+    pub name: super::common::Name,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub peak_rss_bytes: ::std::option::Option<crate::strict::SafeUint>,
     ///A streamed attempt's checkpoints, each with the executor's time to it and the evaluator's metrics and verdict, as the record has them.
@@ -249,60 +140,6 @@ pub struct Implementation {
     )]
     pub session: ::std::option::Option<super::attempt_record::Session>,
     pub worker_id: super::common::WorkerId,
-}
-///`ImplementationName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct ImplementationName(::std::string::String);
-impl ::std::ops::Deref for ImplementationName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<ImplementationName> for ::std::string::String {
-    fn from(value: ImplementationName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for ImplementationName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for ImplementationName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for ImplementationName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ImplementationName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///A worker session: its resolved worker identity and, when the record says, the program it ran.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -332,67 +169,13 @@ pub struct PhaseTime {
 #[serde(remote = "Self")]
 pub struct Problem {
     pub contract_id: super::common::ProblemContractId,
-    pub name: ProblemName,
+    pub name: super::common::Name,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub timed: ::std::option::Option<super::attempt_record::ProblemTimed>,
-}
-///`ProblemName`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct ProblemName(::std::string::String);
-impl ::std::ops::Deref for ProblemName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<ProblemName> for ::std::string::String {
-    fn from(value: ProblemName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for ProblemName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for ProblemName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for ProblemName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ProblemName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///The record's bytes this entry was made from.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -502,72 +285,6 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
-    }
-}
-/// The constant `1`: serializes as it and deserializes from nothing else.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Format1;
-impl ::serde::Serialize for Format1 {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_u64(1u64)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Format1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Format1Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
-            type Value = Format1;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the integer 1")
-            }
-            fn visit_u64<E: ::serde::de::Error>(
-                self,
-                value: u64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1u64 {
-                    Ok(Format1)
-                } else {
-                    Err(
-                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
-                    )
-                }
-            }
-            fn visit_i64<E: ::serde::de::Error>(
-                self,
-                value: i64,
-            ) -> ::std::result::Result<Format1, E> {
-                match u64::try_from(value) {
-                    Ok(value) => self.visit_u64(value),
-                    Err(_) => {
-                        Err(
-                            E::invalid_value(
-                                ::serde::de::Unexpected::Signed(value),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-            fn visit_f64<E: ::serde::de::Error>(
-                self,
-                value: f64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1.0 {
-                    Ok(Format1)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(Format1Visitor)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CampaignIndex {
@@ -690,27 +407,7 @@ impl ::serde::Serialize for RecordBytes {
         RecordBytes::serialize(self, serializer)
     }
 }
-impl ::std::fmt::Display for DatasetName {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 impl ::std::fmt::Display for FailureLog {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for FailureMessage {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for ImplementationName {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for ProblemName {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

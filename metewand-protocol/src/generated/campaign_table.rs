@@ -1,87 +1,32 @@
 // Generated from schemas/campaign-table.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
 //! Metewand campaign table: types generated from `schemas/campaign-table.schema.json`.
 //!
-//! index/table.json in a campaign folder: every planned attempt's row as metewand.results.load gives it, one
-//! column per field, written by the executor whenever it writes results.csv and results.jsonl (at the end of a
-//! run, by campaign export). It is bound to the plan it was made from (plan: the size and SHA-256 of
-//! campaign.json's bytes), and each row to the record it was read from (the record's size, SHA-256 and, once the
-//! record had settled, its file's stamp, as its index entry names them). A reader uses the table only while
-//! campaign.json is exactly those bytes, and a row only while its record is exactly its bytes; every other row is
-//! read from the folder as if there were no table. Texts that repeat from row to row are written once in strings,
-//! and their columns hold codes: indexes into strings (a column's description says "a code"). Columns have one
-//! item per planned attempt, in the plan's order. metrics holds the records' numeric metrics: by name, for every
-//! name any record has, a column of numbers with null where a row's record has no such metric.
+//! index/table.json in a campaign folder: every planned attempt's row as metewand.results.load gives it, under
+//! the campaign's name as campaign.json has it, one column per field, written by the executor whenever it writes
+//! results.csv and results.jsonl (at the end of a run, by campaign export). It is bound to the plan it was made
+//! from (plan: the size and SHA-256 of campaign.json's bytes), and each row to the record it was read from (the
+//! record's size, SHA-256 and, once the record had settled, its file's stamp, as its index entry names them). A
+//! reader uses the table only while campaign.json is exactly those bytes, and a row only while its record is
+//! exactly its bytes; every other row is read from the folder as if there were no table. Texts that repeat from
+//! row to row are written once in strings, and their columns hold codes: indexes into strings (a column's
+//! description says "a code"). Columns have one item per planned attempt, in the plan's order. metrics holds the
+//! records' numeric metrics: by name, for every name any record has, a column of numbers with null where a row's
+//! record has no such metric.
 
-///index/table.json in a campaign folder: every planned attempt's row as metewand.results.load gives it, one column per field, written by the executor whenever it writes results.csv and results.jsonl (at the end of a run, by campaign export). It is bound to the plan it was made from (plan: the size and SHA-256 of campaign.json's bytes), and each row to the record it was read from (the record's size, SHA-256 and, once the record had settled, its file's stamp, as its index entry names them). A reader uses the table only while campaign.json is exactly those bytes, and a row only while its record is exactly its bytes; every other row is read from the folder as if there were no table. Texts that repeat from row to row are written once in strings, and their columns hold codes: indexes into strings (a column's description says "a code"). Columns have one item per planned attempt, in the plan's order. metrics holds the records' numeric metrics: by name, for every name any record has, a column of numbers with null where a row's record has no such metric.
+///index/table.json in a campaign folder: every planned attempt's row as metewand.results.load gives it, under the campaign's name as campaign.json has it, one column per field, written by the executor whenever it writes results.csv and results.jsonl (at the end of a run, by campaign export). It is bound to the plan it was made from (plan: the size and SHA-256 of campaign.json's bytes), and each row to the record it was read from (the record's size, SHA-256 and, once the record had settled, its file's stamp, as its index entry names them). A reader uses the table only while campaign.json is exactly those bytes, and a row only while its record is exactly its bytes; every other row is read from the folder as if there were no table. Texts that repeat from row to row are written once in strings, and their columns hold codes: indexes into strings (a column's description says "a code"). Columns have one item per planned attempt, in the plan's order. metrics holds the records' numeric metrics: by name, for every name any record has, a column of numbers with null where a row's record has no such metric.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct CampaignTable {
     pub columns: Columns,
-    ///The table's format: 1, the only one this version reads.
-    pub format: Format1,
+    pub format: super::common::Format,
     pub metrics: crate::strict::JsonObject,
-    ///The campaign's name, as campaign.json has it.
-    pub name: CampaignTableName,
+    pub name: super::common::Name,
     pub plan: PlanBytes,
     ///The benchmark repository, as campaign.json has it.
     pub repository: ::std::string::String,
     ///Every text a code names, once.
     pub strings: ::std::vec::Vec<::std::string::String>,
-}
-///The campaign's name, as campaign.json has it.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct CampaignTableName(::std::string::String);
-impl ::std::ops::Deref for CampaignTableName {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<CampaignTableName> for ::std::string::String {
-    fn from(value: CampaignTableName) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for CampaignTableName {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for CampaignTableName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for CampaignTableName {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CampaignTableName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///One column per field of a row.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -195,72 +140,6 @@ pub mod error {
         }
     }
 }
-/// The constant `1`: serializes as it and deserializes from nothing else.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Format1;
-impl ::serde::Serialize for Format1 {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_u64(1u64)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Format1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Format1Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
-            type Value = Format1;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the integer 1")
-            }
-            fn visit_u64<E: ::serde::de::Error>(
-                self,
-                value: u64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1u64 {
-                    Ok(Format1)
-                } else {
-                    Err(
-                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
-                    )
-                }
-            }
-            fn visit_i64<E: ::serde::de::Error>(
-                self,
-                value: i64,
-            ) -> ::std::result::Result<Format1, E> {
-                match u64::try_from(value) {
-                    Ok(value) => self.visit_u64(value),
-                    Err(_) => {
-                        Err(
-                            E::invalid_value(
-                                ::serde::de::Unexpected::Signed(value),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-            fn visit_f64<E: ::serde::de::Error>(
-                self,
-                value: f64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1.0 {
-                    Ok(Format1)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(Format1Visitor)
-    }
-}
 impl<'de> ::serde::Deserialize<'de> for CampaignTable {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -304,10 +183,5 @@ impl ::serde::Serialize for PlanBytes {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         PlanBytes::serialize(self, serializer)
-    }
-}
-impl ::std::fmt::Display for CampaignTableName {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
     }
 }

@@ -1,23 +1,21 @@
 // Generated from schemas/dataset-materialization.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
 //! Metewand dataset materialization: types generated from `schemas/dataset-materialization.schema.json`.
 //!
-//! datasets/<key>.json in a campaign folder: how the dataset of one key was obtained alone, before the attempts
-//! that need it, canonical JSON, written atomically.
+//! datasets/<key>.json in a campaign folder: how the dataset of one key (dataset: its name) was obtained alone,
+//! before the attempts that need it, canonical JSON, written atomically.
 
-///datasets/<key>.json in a campaign folder: how the dataset of one key was obtained alone, before the attempts that need it, canonical JSON, written atomically.
+///datasets/<key>.json in a campaign folder: how the dataset of one key (dataset: its name) was obtained alone, before the attempts that need it, canonical JSON, written atomically.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct DatasetMaterialization {
-    ///The dataset's name.
-    pub dataset: DatasetMaterializationDataset,
+    pub dataset: super::common::Name,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub failure: ::std::option::Option<super::attempt_record::AttemptFailure>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<super::attempt_record::FileRecords>,
     pub finished_at: super::common::Timestamp,
-    ///The document's format: 1, the only one this version reads.
-    pub format: Format1,
+    pub format: super::common::Format,
     pub key: super::common::Sha256,
     ///The materializer's log, relative to the folder it ran in, if its session started.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
@@ -32,60 +30,6 @@ pub struct DatasetMaterialization {
     pub reused: ::std::option::Option<bool>,
     pub seed: crate::strict::SafeUint,
     pub started_at: super::common::Timestamp,
-}
-///The dataset's name.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct DatasetMaterializationDataset(::std::string::String);
-impl ::std::ops::Deref for DatasetMaterializationDataset {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<DatasetMaterializationDataset> for ::std::string::String {
-    fn from(value: DatasetMaterializationDataset) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for DatasetMaterializationDataset {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for DatasetMaterializationDataset {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for DatasetMaterializationDataset {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DatasetMaterializationDataset {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///`DatasetMaterializationLog`
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -232,72 +176,6 @@ pub mod error {
         }
     }
 }
-/// The constant `1`: serializes as it and deserializes from nothing else.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Format1;
-impl ::serde::Serialize for Format1 {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_u64(1u64)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Format1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Format1Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Format1Visitor {
-            type Value = Format1;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the integer 1")
-            }
-            fn visit_u64<E: ::serde::de::Error>(
-                self,
-                value: u64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1u64 {
-                    Ok(Format1)
-                } else {
-                    Err(
-                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
-                    )
-                }
-            }
-            fn visit_i64<E: ::serde::de::Error>(
-                self,
-                value: i64,
-            ) -> ::std::result::Result<Format1, E> {
-                match u64::try_from(value) {
-                    Ok(value) => self.visit_u64(value),
-                    Err(_) => {
-                        Err(
-                            E::invalid_value(
-                                ::serde::de::Unexpected::Signed(value),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-            fn visit_f64<E: ::serde::de::Error>(
-                self,
-                value: f64,
-            ) -> ::std::result::Result<Format1, E> {
-                if value == 1.0 {
-                    Ok(Format1)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(Format1Visitor)
-    }
-}
 impl<'de> ::serde::Deserialize<'de> for DatasetMaterialization {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -311,11 +189,6 @@ impl ::serde::Serialize for DatasetMaterialization {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         DatasetMaterialization::serialize(self, serializer)
-    }
-}
-impl ::std::fmt::Display for DatasetMaterializationDataset {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
     }
 }
 impl ::std::fmt::Display for DatasetMaterializationLog {

@@ -100,61 +100,7 @@ pub struct Failure {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub details: ::std::option::Option<crate::strict::JsonObject>,
-    pub message: FailureMessage,
-}
-///`FailureMessage`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct FailureMessage(::std::string::String);
-impl ::std::ops::Deref for FailureMessage {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<FailureMessage> for ::std::string::String {
-    fn from(value: FailureMessage) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for FailureMessage {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for FailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FailureMessage {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FailureMessage {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
+    pub message: super::common::Message,
 }
 ///A structured failure, valid in answer to any request.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -443,447 +389,236 @@ pub mod error {
 /// The constant `"evaluate"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodEvaluate;
+impl crate::strict::Constant for MethodEvaluate {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str("evaluate");
+}
 impl ::serde::Serialize for MethodEvaluate {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("evaluate")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodEvaluate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodEvaluateVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodEvaluateVisitor {
-            type Value = MethodEvaluate;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"evaluate\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodEvaluate, E> {
-                if value == "evaluate" {
-                    Ok(MethodEvaluate)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodEvaluateVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"execute"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodExecute;
+impl crate::strict::Constant for MethodExecute {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str("execute");
+}
 impl ::serde::Serialize for MethodExecute {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("execute")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodExecute {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodExecuteVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodExecuteVisitor {
-            type Value = MethodExecute;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"execute\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodExecute, E> {
-                if value == "execute" {
-                    Ok(MethodExecute)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodExecuteVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"execute_stream"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodExecuteStream;
+impl crate::strict::Constant for MethodExecuteStream {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str(
+        "execute_stream",
+    );
+}
 impl ::serde::Serialize for MethodExecuteStream {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("execute_stream")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodExecuteStream {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodExecuteStreamVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodExecuteStreamVisitor {
-            type Value = MethodExecuteStream;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"execute_stream\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodExecuteStream, E> {
-                if value == "execute_stream" {
-                    Ok(MethodExecuteStream)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodExecuteStreamVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"hello"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodHello;
+impl crate::strict::Constant for MethodHello {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str("hello");
+}
 impl ::serde::Serialize for MethodHello {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("hello")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodHello {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodHelloVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodHelloVisitor {
-            type Value = MethodHello;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"hello\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodHello, E> {
-                if value == "hello" {
-                    Ok(MethodHello)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodHelloVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"materialize"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodMaterialize;
+impl crate::strict::Constant for MethodMaterialize {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str(
+        "materialize",
+    );
+}
 impl ::serde::Serialize for MethodMaterialize {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("materialize")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodMaterialize {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodMaterializeVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodMaterializeVisitor {
-            type Value = MethodMaterialize;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"materialize\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodMaterialize, E> {
-                if value == "materialize" {
-                    Ok(MethodMaterialize)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodMaterializeVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"prepare"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodPrepare;
+impl crate::strict::Constant for MethodPrepare {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str("prepare");
+}
 impl ::serde::Serialize for MethodPrepare {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("prepare")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodPrepare {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodPrepareVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodPrepareVisitor {
-            type Value = MethodPrepare;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"prepare\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodPrepare, E> {
-                if value == "prepare" {
-                    Ok(MethodPrepare)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodPrepareVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"reset"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodReset;
+impl crate::strict::Constant for MethodReset {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str("reset");
+}
 impl ::serde::Serialize for MethodReset {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("reset")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodReset {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodResetVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodResetVisitor {
-            type Value = MethodReset;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"reset\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodReset, E> {
-                if value == "reset" {
-                    Ok(MethodReset)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodResetVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `"shutdown"`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MethodShutdown;
+impl crate::strict::Constant for MethodShutdown {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str("shutdown");
+}
 impl ::serde::Serialize for MethodShutdown {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str("shutdown")
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MethodShutdown {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct MethodShutdownVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for MethodShutdownVisitor {
-            type Value = MethodShutdown;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the string \"shutdown\"")
-            }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                value: &str,
-            ) -> ::std::result::Result<MethodShutdown, E> {
-                if value == "shutdown" {
-                    Ok(MethodShutdown)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Str(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(MethodShutdownVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `1`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Protocol1;
+impl crate::strict::Constant for Protocol1 {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Uint(1);
+}
 impl ::serde::Serialize for Protocol1 {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_u64(1u64)
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Protocol1 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct Protocol1Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Protocol1Visitor {
-            type Value = Protocol1;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the integer 1")
-            }
-            fn visit_u64<E: ::serde::de::Error>(
-                self,
-                value: u64,
-            ) -> ::std::result::Result<Protocol1, E> {
-                if value == 1u64 {
-                    Ok(Protocol1)
-                } else {
-                    Err(
-                        E::invalid_value(::serde::de::Unexpected::Unsigned(value), &self),
-                    )
-                }
-            }
-            fn visit_i64<E: ::serde::de::Error>(
-                self,
-                value: i64,
-            ) -> ::std::result::Result<Protocol1, E> {
-                match u64::try_from(value) {
-                    Ok(value) => self.visit_u64(value),
-                    Err(_) => {
-                        Err(
-                            E::invalid_value(
-                                ::serde::de::Unexpected::Signed(value),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-            fn visit_f64<E: ::serde::de::Error>(
-                self,
-                value: f64,
-            ) -> ::std::result::Result<Protocol1, E> {
-                if value == 1.0 {
-                    Ok(Protocol1)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Float(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(Protocol1Visitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `false`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OkFalse;
+impl crate::strict::Constant for OkFalse {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Bool(false);
+}
 impl ::serde::Serialize for OkFalse {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_bool(false)
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OkFalse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct OkFalseVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for OkFalseVisitor {
-            type Value = OkFalse;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the boolean false")
-            }
-            fn visit_bool<E: ::serde::de::Error>(
-                self,
-                value: bool,
-            ) -> ::std::result::Result<OkFalse, E> {
-                if !value {
-                    Ok(OkFalse)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(OkFalseVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 /// The constant `true`: serializes as it and deserializes from nothing else.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OkTrue;
+impl crate::strict::Constant for OkTrue {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Bool(true);
+}
 impl ::serde::Serialize for OkTrue {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_bool(true)
+        crate::strict::serialize_constant::<Self, S>(serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OkTrue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        struct OkTrueVisitor;
-        impl<'de> ::serde::de::Visitor<'de> for OkTrueVisitor {
-            type Value = OkTrue;
-            fn expecting(
-                &self,
-                formatter: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                formatter.write_str("the boolean true")
-            }
-            fn visit_bool<E: ::serde::de::Error>(
-                self,
-                value: bool,
-            ) -> ::std::result::Result<OkTrue, E> {
-                if value {
-                    Ok(OkTrue)
-                } else {
-                    Err(E::invalid_value(::serde::de::Unexpected::Bool(value), &self))
-                }
-            }
-        }
-        deserializer.deserialize_any(OkTrueVisitor)
+        crate::strict::deserialize_constant(deserializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AckResponse {
@@ -1154,11 +889,6 @@ impl ::serde::Serialize for ShutdownRequest {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         ShutdownRequest::serialize(self, serializer)
-    }
-}
-impl ::std::fmt::Display for FailureMessage {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
     }
 }
 impl ::std::fmt::Display for Path {

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use metewand_protocol::common::WorkerId;
-use metewand_protocol::generated::dataset_published::{DatasetPublished, Format1};
+use metewand_protocol::common::{Format, WorkerId};
+use metewand_protocol::generated::dataset_published::DatasetPublished;
 use rustix::fs::{FlockOperation, RenameFlags};
 
 use super::record::file_record;
@@ -122,7 +122,7 @@ pub const PUBLISHED_SUFFIX: &str = ".published";
 /// The record of `dataset`, validated in staging, to be published as `key` by `materializer`.
 pub fn published(key: &str, dataset: &ValidatedDataset, materializer: &WorkerId, at: SystemTime) -> DatasetPublished {
     DatasetPublished {
-        format: Format1,
+        format: Format,
         key: key.parse().expect("a dataset key is 64 lowercase hexadecimal digits"),
         files: dataset.files().iter().map(file_record).collect(),
         manifest: file_record(dataset.manifest_file()),
@@ -490,7 +490,7 @@ mod tests {
         let file: FileRecord =
             serde_json::from_value(serde_json::json!({"path": "data", "sha256": "00".repeat(32), "size": 5})).unwrap();
         DatasetPublished {
-            format: Format1,
+            format: Format,
             key: key.parse().unwrap(),
             files: vec![file.clone()],
             manifest: file,

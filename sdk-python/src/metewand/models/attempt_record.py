@@ -30,6 +30,8 @@ from metewand.models.common import (
     _attempt_id,
     _capability,
     _failure_code,
+    _message,
+    _name,
     _phase,
     _problem_contract_id,
     _role,
@@ -525,6 +527,7 @@ class AttemptFailure:
     """What ended a failed or cancelled attempt."""
 
     message: str
+    """A message for the reader: what failed, in words."""
 
     phase: Phase | None
     """A phase of a worker session, named after its request's method."""
@@ -549,7 +552,7 @@ class AttemptFailure:
         self.code = None if code is None else _failure_code(code, "/code")
         self.details = None if details is None else check_json_object(details, "/details")
         self.kind = _failure_kind(kind, "/kind")
-        self.message = check_string(message, "/message", min_length=1)
+        self.message = _message(message, "/message")
         self.phase = None if phase is None else _phase(phase, "/phase")
         self.role = None if role is None else _role(role, "/role")
 
@@ -572,7 +575,7 @@ class AttemptFailure:
             else check_json_object(fields["details"], path + "/details")
         )
         model.kind = _failure_kind(fields["kind"], path + "/kind")
-        model.message = check_string(fields["message"], path + "/message", min_length=1)
+        model.message = _message(fields["message"], path + "/message")
         model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
         model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")
         return model
@@ -608,8 +611,9 @@ class AttemptFailure:
 
 
 class Campaign:
-    """Which campaign, attempt and repetition (from 1) an attempt is, and how many attempts the
-    campaign ran at once (concurrency, -j).
+    """Which campaign ([campaigns.NAME], or ad-hoc when built from flags alone), attempt and
+    repetition (from 1) an attempt is, and how many attempts the campaign ran at once
+    (concurrency, -j).
     """
 
     __slots__ = ("attempt_id", "concurrency", "name", "repetition")
@@ -623,7 +627,9 @@ class Campaign:
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     name: str
-    """The campaign's name ([campaigns.NAME], or ad-hoc when built from flags alone)."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     repetition: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -635,7 +641,7 @@ class Campaign:
     def __init__(self, *, attempt_id: str, concurrency: int, name: str, repetition: int) -> None:
         self.attempt_id = _attempt_id(attempt_id, "/attempt_id")
         self.concurrency = _safe_uint(concurrency, "/concurrency")
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.repetition = _safe_uint(repetition, "/repetition")
 
     @classmethod
@@ -650,7 +656,7 @@ class Campaign:
         model = cls.__new__(cls)
         model.attempt_id = _attempt_id(fields["attempt_id"], path + "/attempt_id")
         model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         model.repetition = _safe_uint(fields["repetition"], path + "/repetition")
         return model
 
@@ -1007,6 +1013,9 @@ class Dataset:
     """
 
     name: str
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
@@ -1039,7 +1048,7 @@ class Dataset:
         )
         self.key = _sha256(key, "/key")
         self.materializer = check_model(materializer, "/materializer", WorkerSession)
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.parameters = check_json_object(parameters, "/parameters")
         self.reused = None if reused is None else check_boolean(reused, "/reused")
         self.seed = _safe_uint(seed, "/seed")
@@ -1061,7 +1070,7 @@ class Dataset:
         )
         model.key = _sha256(fields["key"], path + "/key")
         model.materializer = WorkerSession._decode(fields["materializer"], path + "/materializer")
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
         model.reused = (
             None if fields["reused"] is None else check_boolean(fields["reused"], path + "/reused")
@@ -1227,6 +1236,9 @@ class Implementation:
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     name: str
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
@@ -1334,7 +1346,7 @@ class Implementation:
             if implementation_time_ns is None
             else _safe_uint(implementation_time_ns, "/implementation_time_ns")
         )
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.parameters = check_json_object(parameters, "/parameters")
         self.profile = (
             None if profile is None else check_array(profile, "/profile", check_model, ProfilePoint)
@@ -1391,7 +1403,7 @@ class Implementation:
             if fields["implementation_time_ns"] is None
             else _safe_uint(fields["implementation_time_ns"], path + "/implementation_time_ns")
         )
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
         if "profile" in fields:
             model.profile = check_array(fields["profile"], path + "/profile", ProfilePoint._decode)
@@ -1674,6 +1686,9 @@ class Problem:
     """
 
     name: str
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     parameters: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
@@ -1696,7 +1711,7 @@ class Problem:
         timed: ProblemTimed | None = None,
     ) -> None:
         self.contract_id = _problem_contract_id(contract_id, "/contract_id")
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.parameters = check_json_object(parameters, "/parameters")
         self.timed = None if timed is None else _problem_timed(timed, "/timed")
 
@@ -1711,7 +1726,7 @@ class Problem:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.contract_id = _problem_contract_id(fields["contract_id"], path + "/contract_id")
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
         if "timed" in fields:
             model.timed = _problem_timed(fields["timed"], path + "/timed")

@@ -16,12 +16,11 @@ from metewand._strict import (
     ModelError,
     check_array,
     check_boolean,
-    check_const,
     check_model,
     check_object,
     check_string,
 )
-from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp
+from metewand.models.common import _attempt_id, _format, _safe_uint, _sha256, _timestamp
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -59,7 +58,7 @@ class CampaignFile:
     """A campaign's axes after the command line's flags."""
 
     format: Literal[1]
-    """The document's format: 1, the only one this version reads."""
+    """A document's format: 1, the only one this version reads."""
 
     name: str
     """The campaign's name."""
@@ -86,7 +85,7 @@ class CampaignFile:
     ) -> None:
         self.attempts = check_array(attempts, "/attempts", check_model, PlanEntry)
         self.definition = check_model(definition, "/definition", Definition)
-        self.format = check_const(format, "/format", 1)
+        self.format = _format(format, "/format")
         self.name = check_string(name, "/name")
         self.repository = check_string(repository, "/repository")
         self.runs = check_array(runs, "/runs", check_model, Run)
@@ -103,7 +102,7 @@ class CampaignFile:
         model = cls.__new__(cls)
         model.attempts = check_array(fields["attempts"], path + "/attempts", PlanEntry._decode)
         model.definition = Definition._decode(fields["definition"], path + "/definition")
-        model.format = check_const(fields["format"], path + "/format", 1)
+        model.format = _format(fields["format"], path + "/format")
         model.name = check_string(fields["name"], path + "/name")
         model.repository = check_string(fields["repository"], path + "/repository")
         model.runs = check_array(fields["runs"], path + "/runs", Run._decode)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from metewand._strict import (
     ModelError,
     check_array,
-    check_const,
     check_json_object,
     check_model,
     check_object,
@@ -36,6 +35,9 @@ from metewand.models.attempt_record import (
 )
 from metewand.models.common import (
     _attempt_id,
+    _format,
+    _message,
+    _name,
     _phase,
     _problem_contract_id,
     _role,
@@ -135,7 +137,7 @@ class CampaignIndex:
     """An RFC 3339 timestamp in UTC."""
 
     format: Literal[1]
-    """The entry's format: 1, the only one this version reads."""
+    """A document's format: 1, the only one this version reads."""
 
     implementation: Implementation
     """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
@@ -213,7 +215,7 @@ class CampaignIndex:
         self.evaluator = check_model(evaluator, "/evaluator", IndexedSession)
         self.failure = None if failure is None else check_model(failure, "/failure", Failure)
         self.finished_at = _timestamp(finished_at, "/finished_at")
-        self.format = check_const(format, "/format", 1)
+        self.format = _format(format, "/format")
         self.implementation = check_model(implementation, "/implementation", Implementation)
         self.metrics = check_json_object(metrics, "/metrics")
         self.outcome = _outcome(outcome, "/outcome")
@@ -243,7 +245,7 @@ class CampaignIndex:
             else Failure._decode(fields["failure"], path + "/failure")
         )
         model.finished_at = _timestamp(fields["finished_at"], path + "/finished_at")
-        model.format = check_const(fields["format"], path + "/format", 1)
+        model.format = _format(fields["format"], path + "/format")
         model.implementation = Implementation._decode(
             fields["implementation"], path + "/implementation"
         )
@@ -321,6 +323,9 @@ class Dataset:
     """
 
     name: str
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -328,7 +333,7 @@ class Dataset:
 
     def __init__(self, *, materializer: IndexedSession, name: str) -> None:
         self.materializer = check_model(materializer, "/materializer", IndexedSession)
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
 
     @classmethod
     def from_dict(cls, data: object) -> Dataset:
@@ -341,7 +346,7 @@ class Dataset:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.materializer = IndexedSession._decode(fields["materializer"], path + "/materializer")
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         return model
 
     def to_dict(self) -> dict[str, Any]:
@@ -370,6 +375,7 @@ class Failure:
     log: str | None
 
     message: str
+    """A message for the reader: what failed, in words."""
 
     phase: Phase | None
     """A phase of a worker session, named after its request's method."""
@@ -392,7 +398,7 @@ class Failure:
     ) -> None:
         self.kind = _failure_kind(kind, "/kind")
         self.log = None if log is None else check_string(log, "/log", min_length=1)
-        self.message = check_string(message, "/message", min_length=1)
+        self.message = _message(message, "/message")
         self.phase = None if phase is None else _phase(phase, "/phase")
         self.role = None if role is None else _role(role, "/role")
 
@@ -412,7 +418,7 @@ class Failure:
             if fields["log"] is None
             else check_string(fields["log"], path + "/log", min_length=1)
         )
-        model.message = check_string(fields["message"], path + "/message", min_length=1)
+        model.message = _message(fields["message"], path + "/message")
         model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
         model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")
         return model
@@ -474,6 +480,9 @@ class Implementation:
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     name: str
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     peak_rss_bytes: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -529,7 +538,7 @@ class Implementation:
             if implementation_time_ns is None
             else _safe_uint(implementation_time_ns, "/implementation_time_ns")
         )
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.peak_rss_bytes = (
             None if peak_rss_bytes is None else _safe_uint(peak_rss_bytes, "/peak_rss_bytes")
         )
@@ -559,7 +568,7 @@ class Implementation:
             if fields["implementation_time_ns"] is None
             else _safe_uint(fields["implementation_time_ns"], path + "/implementation_time_ns")
         )
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         model.peak_rss_bytes = (
             None
             if fields["peak_rss_bytes"] is None
@@ -753,6 +762,9 @@ class Problem:
     """
 
     name: str
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     timed: ProblemTimed | None
     """What a problem ranks implementations by: the executor's time of the implementation's execute
@@ -765,7 +777,7 @@ class Problem:
 
     def __init__(self, *, contract_id: str, name: str, timed: ProblemTimed | None = None) -> None:
         self.contract_id = _problem_contract_id(contract_id, "/contract_id")
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.timed = None if timed is None else _problem_timed(timed, "/timed")
 
     @classmethod
@@ -779,7 +791,7 @@ class Problem:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.contract_id = _problem_contract_id(fields["contract_id"], path + "/contract_id")
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         if "timed" in fields:
             model.timed = _problem_timed(fields["timed"], path + "/timed")
         else:

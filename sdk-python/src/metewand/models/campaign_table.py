@@ -2,17 +2,17 @@
 """Metewand campaign table.
 
 index/table.json in a campaign folder: every planned attempt's row as metewand.results.load gives
-it, one column per field, written by the executor whenever it writes results.csv and
-results.jsonl (at the end of a run, by campaign export). It is bound to the plan it was made from
-(plan: the size and SHA-256 of campaign.json's bytes), and each row to the record it was read
-from (the record's size, SHA-256 and, once the record had settled, its file's stamp, as its index
-entry names them). A reader uses the table only while campaign.json is exactly those bytes, and a
-row only while its record is exactly its bytes; every other row is read from the folder as if
-there were no table. Texts that repeat from row to row are written once in strings, and their
-columns hold codes: indexes into strings (a column's description says \"a code\"). Columns have
-one item per planned attempt, in the plan's order. metrics holds the records' numeric metrics: by
-name, for every name any record has, a column of numbers with null where a row's record has no
-such metric.
+it, under the campaign's name as campaign.json has it, one column per field, written by the
+executor whenever it writes results.csv and results.jsonl (at the end of a run, by campaign
+export). It is bound to the plan it was made from (plan: the size and SHA-256 of campaign.json's
+bytes), and each row to the record it was read from (the record's size, SHA-256 and, once the
+record had settled, its file's stamp, as its index entry names them). A reader uses the table
+only while campaign.json is exactly those bytes, and a row only while its record is exactly its
+bytes; every other row is read from the folder as if there were no table. Texts that repeat from
+row to row are written once in strings, and their columns hold codes: indexes into strings (a
+column's description says \"a code\"). Columns have one item per planned attempt, in the plan's
+order. metrics holds the records' numeric metrics: by name, for every name any record has, a
+column of numbers with null where a row's record has no such metric.
 
 Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
 (raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
@@ -24,7 +24,6 @@ from __future__ import annotations
 from metewand._strict import (
     ModelError,
     check_array,
-    check_const,
     check_json_object,
     check_model,
     check_nullable,
@@ -32,7 +31,7 @@ from metewand._strict import (
     check_string,
 )
 from metewand.models.campaign_index import _stamp
-from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp
+from metewand.models.common import _attempt_id, _format, _name, _safe_uint, _sha256, _timestamp
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -46,17 +45,18 @@ class CampaignTable:
     """Metewand campaign table.
 
     index/table.json in a campaign folder: every planned attempt's row as metewand.results.load
-    gives it, one column per field, written by the executor whenever it writes results.csv and
-    results.jsonl (at the end of a run, by campaign export). It is bound to the plan it was made
-    from (plan: the size and SHA-256 of campaign.json's bytes), and each row to the record it was
-    read from (the record's size, SHA-256 and, once the record had settled, its file's stamp, as
-    its index entry names them). A reader uses the table only while campaign.json is exactly
-    those bytes, and a row only while its record is exactly its bytes; every other row is read
-    from the folder as if there were no table. Texts that repeat from row to row are written once
-    in strings, and their columns hold codes: indexes into strings (a column's description says
-    \"a code\"). Columns have one item per planned attempt, in the plan's order. metrics holds
-    the records' numeric metrics: by name, for every name any record has, a column of numbers
-    with null where a row's record has no such metric.
+    gives it, under the campaign's name as campaign.json has it, one column per field, written by
+    the executor whenever it writes results.csv and results.jsonl (at the end of a run, by
+    campaign export). It is bound to the plan it was made from (plan: the size and SHA-256 of
+    campaign.json's bytes), and each row to the record it was read from (the record's size,
+    SHA-256 and, once the record had settled, its file's stamp, as its index entry names them). A
+    reader uses the table only while campaign.json is exactly those bytes, and a row only while
+    its record is exactly its bytes; every other row is read from the folder as if there were no
+    table. Texts that repeat from row to row are written once in strings, and their columns hold
+    codes: indexes into strings (a column's description says \"a code\"). Columns have one item
+    per planned attempt, in the plan's order. metrics holds the records' numeric metrics: by
+    name, for every name any record has, a column of numbers with null where a row's record has
+    no such metric.
     """
 
     __slots__ = ("columns", "format", "metrics", "name", "plan", "repository", "strings")
@@ -65,13 +65,15 @@ class CampaignTable:
     """One column per field of a row."""
 
     format: Literal[1]
-    """The table's format: 1, the only one this version reads."""
+    """A document's format: 1, the only one this version reads."""
 
     metrics: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
 
     name: str
-    """The campaign's name, as campaign.json has it."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     plan: PlanBytes
     """The bytes of campaign.json the table was made from."""
@@ -98,9 +100,9 @@ class CampaignTable:
         strings: list[str],
     ) -> None:
         self.columns = check_model(columns, "/columns", Columns)
-        self.format = check_const(format, "/format", 1)
+        self.format = _format(format, "/format")
         self.metrics = check_json_object(metrics, "/metrics")
-        self.name = check_string(name, "/name", min_length=1)
+        self.name = _name(name, "/name")
         self.plan = check_model(plan, "/plan", PlanBytes)
         self.repository = check_string(repository, "/repository")
         self.strings = check_array(strings, "/strings", check_string)
@@ -116,9 +118,9 @@ class CampaignTable:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.columns = Columns._decode(fields["columns"], path + "/columns")
-        model.format = check_const(fields["format"], path + "/format", 1)
+        model.format = _format(fields["format"], path + "/format")
         model.metrics = check_json_object(fields["metrics"], path + "/metrics")
-        model.name = check_string(fields["name"], path + "/name", min_length=1)
+        model.name = _name(fields["name"], path + "/name")
         model.plan = PlanBytes._decode(fields["plan"], path + "/plan")
         model.repository = check_string(fields["repository"], path + "/repository")
         model.strings = check_array(fields["strings"], path + "/strings", check_string)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from metewand._strict import (
     ModelError,
+    check_const,
     check_enum,
     check_integer,
     check_object,
@@ -126,6 +127,23 @@ def _capability(value: object, path: str) -> Capability:
 def _failure_code(value: object, path: str) -> FailureCode:
     """A worker-owned failure code."""
     return check_enum(value, path, FAILURE_CODE_VALUES)
+
+
+def _format(value: object, path: str) -> Literal[1]:
+    """A document's format: 1, the only one this version reads."""
+    return check_const(value, path, 1)
+
+
+def _message(value: object, path: str) -> str:
+    """A message for the reader: what failed, in words."""
+    return check_string(value, path, min_length=1)
+
+
+def _name(value: object, path: str) -> str:
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
+    return check_string(value, path, min_length=1)
 
 
 def _phase(value: object, path: str) -> Phase:

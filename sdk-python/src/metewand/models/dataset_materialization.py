@@ -1,8 +1,8 @@
 # Generated from schemas/dataset-materialization.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
 """Metewand dataset materialization.
 
-datasets/<key>.json in a campaign folder: how the dataset of one key was obtained alone, before
-the attempts that need it, canonical JSON, written atomically.
+datasets/<key>.json in a campaign folder: how the dataset of one key (dataset: its name) was
+obtained alone, before the attempts that need it, canonical JSON, written atomically.
 
 Each class checks its constructor's arguments, decodes parsed JSON strictly with from_dict
 (raising ModelError with the JSON Pointer of the first value the schema refuses) and encodes with
@@ -15,14 +15,13 @@ from metewand._strict import (
     ModelError,
     check_array,
     check_boolean,
-    check_const,
     check_enum,
     check_model,
     check_object,
     check_string,
 )
 from metewand.models.attempt_record import AttemptFailure, PhaseRecord, WorkerSession
-from metewand.models.common import FileRecord, _safe_uint, _sha256, _timestamp
+from metewand.models.common import FileRecord, _format, _name, _safe_uint, _sha256, _timestamp
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -44,8 +43,8 @@ says how) or cancelled.
 class DatasetMaterialization:
     """Metewand dataset materialization.
 
-    datasets/<key>.json in a campaign folder: how the dataset of one key was obtained alone,
-    before the attempts that need it, canonical JSON, written atomically.
+    datasets/<key>.json in a campaign folder: how the dataset of one key (dataset: its name) was
+    obtained alone, before the attempts that need it, canonical JSON, written atomically.
     """
 
     __slots__ = (
@@ -65,7 +64,9 @@ class DatasetMaterialization:
     )
 
     dataset: str
-    """The dataset's name."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     failure: AttemptFailure | None
     """What ended the attempt: the role and phase it is attributed to (null for the executor's own
@@ -79,7 +80,7 @@ class DatasetMaterialization:
     """An RFC 3339 timestamp in UTC."""
 
     format: Literal[1]
-    """The document's format: 1, the only one this version reads."""
+    """A document's format: 1, the only one this version reads."""
 
     key: str
     """A lowercase hexadecimal SHA-256 digest."""
@@ -149,13 +150,13 @@ class DatasetMaterialization:
         seed: int,
         started_at: str,
     ) -> None:
-        self.dataset = check_string(dataset, "/dataset", min_length=1)
+        self.dataset = _name(dataset, "/dataset")
         self.failure = None if failure is None else check_model(failure, "/failure", AttemptFailure)
         self.files = (
             None if files is None else check_array(files, "/files", check_model, FileRecord)
         )
         self.finished_at = _timestamp(finished_at, "/finished_at")
-        self.format = check_const(format, "/format", 1)
+        self.format = _format(format, "/format")
         self.key = _sha256(key, "/key")
         self.log = None if log is None else check_string(log, "/log", min_length=1)
         self.materializer = check_model(materializer, "/materializer", WorkerSession)
@@ -175,7 +176,7 @@ class DatasetMaterialization:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
-        model.dataset = check_string(fields["dataset"], path + "/dataset", min_length=1)
+        model.dataset = _name(fields["dataset"], path + "/dataset")
         model.failure = (
             None
             if fields["failure"] is None
@@ -187,7 +188,7 @@ class DatasetMaterialization:
             else check_array(fields["files"], path + "/files", FileRecord._decode)
         )
         model.finished_at = _timestamp(fields["finished_at"], path + "/finished_at")
-        model.format = check_const(fields["format"], path + "/format", 1)
+        model.format = _format(fields["format"], path + "/format")
         model.key = _sha256(fields["key"], path + "/key")
         model.log = (
             None

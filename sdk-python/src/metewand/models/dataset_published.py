@@ -12,8 +12,8 @@ to_dict. DEFINITIONS maps the schema's definition names to the classes.
 
 from __future__ import annotations
 
-from metewand._strict import ModelError, check_array, check_const, check_model, check_object
-from metewand.models.common import FileRecord, _sha256, _timestamp, _worker_id
+from metewand._strict import ModelError, check_array, check_model, check_object
+from metewand.models.common import FileRecord, _format, _sha256, _timestamp, _worker_id
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -37,7 +37,7 @@ class DatasetPublished:
     """The declared files, in the validator's order."""
 
     format: Literal[1]
-    """The record's format: 1, the only one this version reads."""
+    """A document's format: 1, the only one this version reads."""
 
     key: str
     """A lowercase hexadecimal SHA-256 digest."""
@@ -68,7 +68,7 @@ class DatasetPublished:
         materializer: str,
     ) -> None:
         self.files = check_array(files, "/files", check_model, FileRecord)
-        self.format = check_const(format, "/format", 1)
+        self.format = _format(format, "/format")
         self.key = _sha256(key, "/key")
         self.manifest = check_model(manifest, "/manifest", FileRecord)
         self.materialized_at = _timestamp(materialized_at, "/materialized_at")
@@ -85,7 +85,7 @@ class DatasetPublished:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.files = check_array(fields["files"], path + "/files", FileRecord._decode)
-        model.format = check_const(fields["format"], path + "/format", 1)
+        model.format = _format(fields["format"], path + "/format")
         model.key = _sha256(fields["key"], path + "/key")
         model.manifest = FileRecord._decode(fields["manifest"], path + "/manifest")
         model.materialized_at = _timestamp(fields["materialized_at"], path + "/materialized_at")

@@ -15,14 +15,13 @@ from metewand._strict import (
     ModelError,
     check_array,
     check_boolean,
-    check_const,
     check_enum,
     check_model,
     check_object,
     check_string,
 )
 from metewand.models.attempt_record import _session_mode
-from metewand.models.common import _attempt_id, _safe_uint, _sha256, _timestamp, _worker_id
+from metewand.models.common import _attempt_id, _format, _safe_uint, _sha256, _timestamp, _worker_id
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -76,7 +75,7 @@ class SlurmSubmission:
     """The keys of the datasets to materialize, dataset task i materializing datasets[i]."""
 
     format: Literal[1]
-    """The document's format: 1, the only one this version reads."""
+    """A document's format: 1, the only one this version reads."""
 
     jobs: list[Job]
     """The jobs, in the order they were submitted."""
@@ -140,7 +139,7 @@ class SlurmSubmission:
         self.binary = check_string(binary, "/binary", min_length=1)
         self.concurrency = _safe_uint(concurrency, "/concurrency")
         self.datasets = check_array(datasets, "/datasets", _sha256)
-        self.format = check_const(format, "/format", 1)
+        self.format = _format(format, "/format")
         self.jobs = check_array(jobs, "/jobs", check_model, Job)
         self.number = _safe_uint(number, "/number")
         self.pack_size = _safe_uint(pack_size, "/pack_size")
@@ -163,7 +162,7 @@ class SlurmSubmission:
         model.binary = check_string(fields["binary"], path + "/binary", min_length=1)
         model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
         model.datasets = check_array(fields["datasets"], path + "/datasets", _sha256)
-        model.format = check_const(fields["format"], path + "/format", 1)
+        model.format = _format(fields["format"], path + "/format")
         model.jobs = check_array(fields["jobs"], path + "/jobs", Job._decode)
         model.number = _safe_uint(fields["number"], path + "/number")
         model.pack_size = _safe_uint(fields["pack_size"], path + "/pack_size")

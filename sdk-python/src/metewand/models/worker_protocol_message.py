@@ -30,6 +30,7 @@ from metewand.models.common import (
     SdkInfo,
     _capability,
     _failure_code,
+    _message,
     _role,
     _safe_uint,
     _verdict,
@@ -666,6 +667,7 @@ class Failure:
     """A JSON object whose members this schema does not constrain."""
 
     message: str
+    """A message for the reader: what failed, in words."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -676,7 +678,7 @@ class Failure:
     ) -> None:
         self.code = _failure_code(code, "/code")
         self.details = None if details is None else check_json_object(details, "/details")
-        self.message = check_string(message, "/message", min_length=1)
+        self.message = _message(message, "/message")
 
     @classmethod
     def from_dict(cls, data: object) -> Failure:
@@ -693,7 +695,7 @@ class Failure:
             model.details = check_json_object(fields["details"], path + "/details")
         else:
             model.details = None
-        model.message = check_string(fields["message"], path + "/message", min_length=1)
+        model.message = _message(fields["message"], path + "/message")
         return model
 
     def to_dict(self) -> dict[str, Any]:
