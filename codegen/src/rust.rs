@@ -10,7 +10,9 @@
 //! - a `$defs` entry that is a list of unique items becomes `crate::strict::UniqueVec<T>`, or
 //!   `crate::strict::NonEmptyUniqueVec<T>` with `minItems: 1`;
 //! - a `$defs` entry that is a free-form object becomes `crate::strict::JsonObject`, declared without `Default` so
-//!   that an optional one is an `Option` and a `{}` that was sent survives re-encoding.
+//!   that an optional one is an `Option` and a `{}` that was sent survives re-encoding;
+//! - a definition with a hand-written type ([`HAND_TYPES`]: `common`'s `sha256` is `crate::digest::Sha256Digest`)
+//!   becomes that type, so that a concept the protocol crate already holds is not generated a second time.
 //!
 //! Any other constraint that neither typify nor this module enforces is an [`Error::Unsupported`], so a schema
 //! change cannot silently weaken the generated types.
@@ -32,6 +34,16 @@ const OUTPUT_DIR: &str = "metewand-protocol/src/generated";
 
 /// The largest integer every JSON reader represents exactly: 2^53 - 1.
 const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+
+/// Definitions whose type is written by hand in `metewand-protocol`: the schema that owns each, its name, the
+/// exact definition the hand type is written for (so that a changed definition is refused, never silently kept
+/// by the old type) and the type.
+const HAND_TYPES: &[(&str, &str, &str, &str)] = &[(
+    "common",
+    "sha256",
+    r#"{"description":"A lowercase hexadecimal SHA-256 digest.","pattern":"^[0-9a-f]{64}$","type":"string"}"#,
+    "crate::digest::Sha256Digest",
+)];
 
 pub(crate) fn generate(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> {
     let mut files = Vec::with_capacity(schemas.len() + 1);
@@ -284,6 +296,17 @@ fn plan_definition(
     plan: &mut Plan,
 ) -> Result<(), Error> {
     let pointer = format!("/$defs/{name}");
+    let home = owner.unwrap_or(&schema.name);
+    if let Some((.., written_for, hand)) = HAND_TYPES.iter().find(|(owner, def, ..)| (*owner, *def) == (home, name)) {
+        let written_for: Value = serde_json::from_str(written_for).expect("a hand type names its definition as JSON");
+        if *def != written_for {
+            return Err(
+                schema.unsupported(&pointer, format!("{hand} is written for {written_for}, not this definition"))
+            );
+        }
+        plan.replacements.insert(type_name(name), (*hand).to_owned());
+        return Ok(());
+    }
     let object = def.as_object().ok_or_else(|| schema.unsupported(&pointer, "a definition must be an object"))?;
     if let Some(constant) = object.get("const") {
         // A const definition is its own type, named after it: the const type a property's const would get, without

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 
 use metewand_runtime::attempt::{SOURCES_DIR, SourceChanges, compare_copy, copy_key};
+use metewand_runtime::protocol::Sha256Digest;
 use metewand_runtime::protocol::common::WorkerId;
 use metewand_runtime::protocol::generated::attempt_record::{AttemptRecord, WorkerIdentity, WorkerProgram};
 use metewand_runtime::repository::Worker;
@@ -217,20 +218,20 @@ impl ProgramCheck {
 fn differs(ran: &WorkerProgram, now: &Program) -> Option<(String, String)> {
     let found_then = ran.path_match.as_ref().map_or(ran.path.as_str(), |found| found.as_str());
     let found_now = now.path_match.as_deref()?;
-    let short = |digest: &str| digest.get(..12).unwrap_or(digest).to_owned();
+    let short = |digest: &Sha256Digest| digest.to_string()[..12].to_owned();
     if found_then != found_now {
-        let now_digest = now.sha256.as_ref().map_or_else(|| "not found".to_owned(), |digest| short(digest.as_str()));
+        let now_digest = now.sha256.as_ref().map_or_else(|| "not found".to_owned(), short);
         return Some((
-            format!("{found_then} (sha256 {})", short(ran.sha256.as_str())),
+            format!("{found_then} (sha256 {})", short(&ran.sha256)),
             format!("{found_now} (sha256 {now_digest})"),
         ));
     }
     let resolved = now.resolved.as_deref()?;
     let digest = now.sha256.as_ref()?;
-    (resolved == ran.path.as_str() && digest.as_str() != ran.sha256.as_str()).then(|| {
+    (resolved == ran.path.as_str() && *digest != ran.sha256).then(|| {
         (
-            format!("{} (sha256 {})", ran.path.as_str(), short(ran.sha256.as_str())),
-            format!("{resolved} (sha256 {})", short(digest.as_str())),
+            format!("{} (sha256 {})", ran.path.as_str(), short(&ran.sha256)),
+            format!("{resolved} (sha256 {})", short(digest)),
         )
     })
 }

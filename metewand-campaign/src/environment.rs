@@ -39,12 +39,7 @@ pub fn program(worker: &str, command: &str, source: &Path, path_var: Option<&std
             let script = bytes.strip_prefix(b"#!").map(|rest| {
                 format!("#!{}", String::from_utf8_lossy(rest.split(|&b| b == b'\n').next().unwrap_or(b"")))
             });
-            (
-                Some(
-                    metewand_runtime::Sha256Digest::of(&bytes).to_string().parse().expect("a digest is lowercase hex"),
-                ),
-                script,
-            )
+            (Some(metewand_runtime::Sha256Digest::of(&bytes)), script)
         }
         None => (None, None),
     };

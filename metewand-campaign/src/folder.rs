@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use metewand_runtime::attempt::DatasetMaterialization;
 use metewand_runtime::document::read_document;
 use metewand_runtime::files::Dir;
-use metewand_runtime::identity::AttemptId;
+use metewand_runtime::identity::{AttemptId, DatasetKey};
 use metewand_runtime::protocol::common::Format;
 use metewand_runtime::protocol::strict::SafeUint;
 
@@ -304,8 +304,8 @@ pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
 }
 
 /// Reads `datasets/<key>.json`, if present and readable.
-pub fn read_materialization(folder: &Path, key: &str) -> Option<DatasetMaterialization> {
+pub fn read_materialization(folder: &Path, key: &DatasetKey) -> Option<DatasetMaterialization> {
     let mut file = open_own(&folder.join("datasets"), &format!("{key}.json")).ok()??;
     let bytes = read_document(&mut file).ok()?;
-    serde_json::from_slice::<DatasetMaterialization>(&bytes).ok().filter(|record| record.key.as_str() == key)
+    serde_json::from_slice::<DatasetMaterialization>(&bytes).ok().filter(|record| record.key == *key)
 }

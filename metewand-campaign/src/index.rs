@@ -127,7 +127,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
         attempt_id: campaign.attempt_id.clone(),
         record: index::RecordBytes {
             size: SafeUint::try_from(bytes.len() as u64).ok()?,
-            sha256: Sha256Digest::of(bytes).to_string().parse().ok()?,
+            sha256: Sha256Digest::of(bytes),
             stamp: None,
         },
         outcome: record.outcome,
@@ -615,7 +615,7 @@ fn look(
         let record = &entry.record;
         let agrees = entry.attempt_id.as_str() == id
             && record.size.get() == candidate.size
-            && record.sha256.parse::<Sha256Digest>().is_ok_and(|digest| digest.as_bytes() == &candidate.sha256)
+            && record.sha256.as_bytes() == &candidate.sha256
             && record.stamp.as_ref().and_then(|stamp| Stamp::parse(stamp)) == candidate.stamp;
         agrees.then_some((entry, line))
     };

@@ -440,7 +440,7 @@ impl<'r> CampaignPlan<'r> {
             problem: self.problems[attempt.problem as usize].clone(),
             dataset: self.datasets[attempt.dataset as usize].clone(),
             dataset_seed: attempt.dataset_seed,
-            dataset_key: self.keys[attempt.key as usize].key.clone(),
+            dataset_key: self.keys[attempt.key as usize].key,
             implementation: self.implementations[attempt.implementation as usize].clone(),
             implementation_seed: attempt.implementation_seed,
             repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),

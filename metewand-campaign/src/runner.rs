@@ -211,7 +211,7 @@ pub fn run(
             continue;
         }
         let dataset = &plan.keys()[key];
-        match read_materialization(folder.path(), dataset.key.as_str()) {
+        match read_materialization(folder.path(), &dataset.key) {
             Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => {
                 state.keys[key] = KeyState::Ready;
                 state.ready.push_back(key as u32);
@@ -302,7 +302,7 @@ pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::AttemptFai
     });
     let message = format!(
         "the dataset's materialization, run once for the campaign, failed (datasets/{}.json): {}",
-        record.key.as_str(),
+        record.key,
         failure.message.as_str()
     );
     failure.message = message.parse().unwrap_or(failure.message);
@@ -635,12 +635,12 @@ pub(crate) fn materialize(
     let dataset = &plan.keys()[key as usize];
     let attempt = &plan.attempts()[first];
     let datasets = folder.path().join("datasets");
-    let dir = datasets.join(dataset.key.as_str());
+    let dir = datasets.join(dataset.key.to_string());
     remove_tree(&dir)
         .and_then(|()| fs::create_dir(&dir))
         .map_err(|source| RunError::DatasetFolder { path: dir.clone(), source })?;
     let record = plan.attempt_plan(attempt).materialize_dataset(&dir, options);
-    let name = format!("{}.json", dataset.key.as_str());
+    let name = format!("{}.json", dataset.key);
     let value = serde_json::to_value(&record).expect("a materialization record serializes");
     write_atomically(&datasets, &name, |out| out.write_all(&metewand_protocol::to_canonical_vec(&value)))
         .map_err(|source| RunError::DatasetRecord { path: datasets.join(&name), source })?;

@@ -90,13 +90,13 @@ impl PlanSummary {
         let datasets_in_store = plan
             .keys()
             .iter()
-            .filter(|dataset| store.join(format!("{}{PUBLISHED_SUFFIX}", dataset.key.as_str())).is_file())
+            .filter(|dataset| store.join(format!("{}{PUBLISHED_SUFFIX}", dataset.key)).is_file())
             .count();
         let datasets_failed = plan
             .keys()
             .iter()
             .filter(|dataset| {
-                read_materialization(folder, dataset.key.as_str())
+                read_materialization(folder, &dataset.key)
                     .is_some_and(|record| record.outcome == DatasetMaterializationOutcome::Failed)
             })
             .count();

@@ -77,7 +77,7 @@ impl TableBuilder {
             problem: plan(&mut |entry| strings.code(&entry.problem)),
             dataset: plan(&mut |entry| strings.code(&entry.dataset)),
             dataset_seed: plan(&mut |entry| entry.dataset_seed),
-            dataset_key: plan(&mut |entry| strings.code(&entry.dataset_key)),
+            dataset_key: plan(&mut |entry| strings.code(&entry.dataset_key.to_string())),
             implementation: plan(&mut |entry| strings.code(&entry.implementation)),
             implementation_seed: plan(&mut |entry| entry.implementation_seed),
             repetition: plan(&mut |entry| entry.repetition),
@@ -140,7 +140,7 @@ impl TableBuilder {
         }
         let count = columns.attempt_id.len();
         columns.record_size[slot] = Some(entry.record.size);
-        columns.record_sha256[slot] = Some(entry.record.sha256.clone());
+        columns.record_sha256[slot] = Some(entry.record.sha256);
         columns.record_stamp[slot] = entry.record.stamp.clone();
         columns.outcome[slot] = Some(strings.code(&entry.outcome.to_string()));
         columns.verdict[slot] = strings.code_of(entry.verdict.map(|verdict| verdict.to_string()).as_deref());
@@ -164,7 +164,7 @@ impl TableBuilder {
         columns.worker_id[slot] = Some(strings.code(&implementation.worker_id));
         columns.program[slot] =
             strings.code_of(program.map(|program| program.path_match.as_deref().unwrap_or(&program.path).as_str()));
-        columns.program_sha256[slot] = strings.code_of(program.map(|program| program.sha256.as_str()));
+        columns.program_sha256[slot] = strings.code_of(program.map(|program| program.sha256.to_string()).as_deref());
         for (name, value) in entry.metrics.iter().filter(|(_, value)| value.is_number()) {
             metrics.entry(name.clone()).or_insert_with(|| vec![Value::Null; count])[slot] = value.clone();
         }
@@ -204,7 +204,7 @@ impl TableRows {
             format: Format,
             plan: table::PlanBytes {
                 size: SafeUint::try_from(plan_bytes.len() as u64).map_err(|_| invalid("plan size"))?,
-                sha256: Sha256Digest::of(plan_bytes).to_string().parse().map_err(|_| invalid("plan digest"))?,
+                sha256: Sha256Digest::of(plan_bytes),
             },
             name: name.parse().map_err(|_| invalid("name"))?,
             repository: repository.to_owned(),

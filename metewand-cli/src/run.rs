@@ -150,7 +150,7 @@ fn summary(record: &AttemptRecord, folder: &Path) -> String {
         "dataset      {} seed {} ({reused}), key {}\n",
         record.dataset.name.as_str(),
         record.dataset.seed,
-        record.dataset.key.as_str()
+        record.dataset.key
     ));
     let execute =
         record.phases.iter().find(|phase| phase.role == Role::Implementation && phase.phase == Phase::Execute);

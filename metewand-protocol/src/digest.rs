@@ -1,5 +1,6 @@
 //! SHA-256 digests: the one type every content digest in Metewand is held in (file records, source trees,
-//! identities, schema ids).
+//! identities, schema ids), and the type of the schemas' `sha256`, which the generated types use in place of a
+//! generated string type.
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,7 +14,10 @@ use sha2::{Digest, Sha256};
 ///
 /// let digest = Sha256Digest::of(b"abc");
 /// assert_eq!(digest.to_string(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-/// assert_eq!(digest.to_string().parse::<Sha256Digest>().unwrap(), digest);
+/// assert_eq!("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad".parse::<Sha256Digest>().unwrap(), digest);
+/// // In a document it is its text, and nothing but 64 lowercase hexadecimal digits is one.
+/// assert_eq!(serde_json::to_value(digest).unwrap(), serde_json::json!(digest.to_string()));
+/// assert!(serde_json::from_str::<Sha256Digest>("\"BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD\"").is_err());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sha256Digest([u8; 32]);
@@ -76,5 +80,27 @@ impl FromStr for Sha256Digest {
             }
         }
         Ok(Sha256Digest(digest))
+    }
+}
+
+impl serde::Serialize for Sha256Digest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Sha256Digest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Sha256Digest, D::Error> {
+        struct DigestVisitor;
+        impl serde::de::Visitor<'_> for DigestVisitor {
+            type Value = Sha256Digest;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("64 lowercase hexadecimal digits")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Sha256Digest, E> {
+                text.parse().map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(DigestVisitor)
     }
 }

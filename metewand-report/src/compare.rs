@@ -435,7 +435,10 @@ fn warnings(a: &Records, b: &Records) -> Vec<String> {
                 let worker = &program.worker;
                 put(
                     "worker programs",
-                    format!("{worker}: {}", program.sha256.as_ref().map_or("not found", |sha| sha.as_str())),
+                    format!(
+                        "{worker}: {}",
+                        program.sha256.map_or_else(|| "not found".to_owned(), |sha| sha.to_string())
+                    ),
                 );
             }
         }

@@ -282,7 +282,7 @@ impl Records {
                         failure.log = materializer_logs
                             .entry(entry.dataset_key.to_string())
                             .or_insert_with(|| {
-                                read_materialization(path, entry.dataset_key.as_str())
+                                read_materialization(path, &entry.dataset_key)
                                     .and_then(|made| made.log)
                                     .map(|log| format!("datasets/{}/{}", entry.dataset_key, log.as_str()))
                             })
@@ -489,7 +489,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             worker_id: record.implementation.worker_id.to_string(),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());
-                (found.to_owned(), program.sha256.as_str().to_owned())
+                (found.to_owned(), program.sha256.to_string())
             }),
             metrics: Vec::new(),
             profile,

@@ -193,7 +193,7 @@ pub fn workers(entry: &EnvironmentEntry) -> Table {
             Cell::text(&program.worker),
             Cell::code(&program.command),
             Cell::code(resolved).then(script),
-            Cell::code(program.sha256.as_ref().map_or("–", |sha| sha.as_str())),
+            Cell::code(program.sha256.map_or_else(|| "–".to_owned(), |sha| sha.to_string())),
         ]);
     }
     table

@@ -125,7 +125,7 @@ fn environments(out: &mut String, report: &Report) {
                 escape(&program.worker),
                 program.command,
                 program.resolved.as_deref().unwrap_or("not found"),
-                program.sha256.as_ref().map_or("–", |sha| sha.as_str())
+                program.sha256.map_or_else(|| "–".to_owned(), |sha| sha.to_string())
             );
         }
     }

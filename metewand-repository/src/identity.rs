@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use metewand_protocol::common::Role;
-pub use metewand_protocol::common::{AttemptId, ProblemContractId, Sha256, WorkerId};
+pub use metewand_protocol::common::{AttemptId, ProblemContractId, WorkerId};
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::{Value, json};
 
@@ -135,7 +135,7 @@ impl SourceTree {
 }
 
 /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store (the schemas' `sha256`).
-pub type DatasetKey = Sha256;
+pub type DatasetKey = Sha256Digest;
 
 /// An identity as its generated type; every preimage's digest is lowercase hex, so the text always fits.
 fn identity<T: std::str::FromStr>(text: String) -> T
@@ -206,7 +206,7 @@ pub fn dataset_key(
         "schemas": schemas,
         "seed": seed.get(),
     });
-    identity(digest(&preimage).to_string())
+    digest(&preimage)
 }
 
 /// The stable id of a campaign's attempt: one cell (problem contract and parameters, dataset key, implementation
@@ -226,7 +226,7 @@ pub fn attempt_id(
 ) -> AttemptId {
     let mut preimage = json!({
         "contract_id": contract_id.as_str(),
-        "dataset_key": dataset_key.as_str(),
+        "dataset_key": dataset_key.to_string(),
         "implementation": implementation.as_str(),
         "implementation_parameters": implementation_parameters,
         "implementation_seed": implementation_seed.get(),

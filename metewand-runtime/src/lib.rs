@@ -34,7 +34,7 @@
 //! "#).unwrap();
 //! let repository = CheckedRepository::load(repo.path()).unwrap();
 //! let dataset = repository.dataset("small").unwrap();
-//! assert_eq!(dataset.key(SafeUint::ZERO).as_str().len(), 64);
+//! assert_eq!(dataset.key(SafeUint::ZERO).to_string().len(), 64);
 //! assert!(repository.worker("gen").unwrap().identity().as_str().starts_with("mw1-resolved-worker-"));
 //!
 //! let out = tempfile::tempdir().unwrap();

@@ -104,3 +104,40 @@ fn a_schema_whose_id_does_not_match_its_name_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_shared_digest_is_the_hand_written_type_and_only_as_written_for() {
+    let common = |pattern: &str| {
+        let document = json!({
+            "$id": "urn:metewand:schema:common:1",
+            "$defs": {
+                "sha256": {"description": "A lowercase hexadecimal SHA-256 digest.", "type": "string", "pattern": pattern},
+            },
+        });
+        SchemaSource { name: "common".to_owned(), text: document.to_string() }
+    };
+    let user = {
+        let document = json!({
+            "$id": "urn:metewand:schema:user:1", "type": "object", "additionalProperties": false,
+            "required": ["key"], "properties": {"key": {"$ref": "urn:metewand:schema:common:1#/$defs/sha256"}},
+        });
+        SchemaSource { name: "user".to_owned(), text: document.to_string() }
+    };
+    let files = generate(&[common("^[0-9a-f]{64}$"), user.clone()]).unwrap();
+    let text = |path: &str| &files.iter().find(|file| file.path.ends_with(path)).unwrap().contents;
+    assert!(
+        text("generated/user.rs").contains("pub key: crate::digest::Sha256Digest"),
+        "{}",
+        text("generated/user.rs")
+    );
+    assert!(!text("generated/common.rs").contains("pub struct Sha256"), "{}", text("generated/common.rs"));
+
+    // A digest of another spelling is no longer what the hand type checks: refused, not silently kept.
+    match generate(&[common("^[0-9a-fA-F]{64}$"), user]) {
+        Err(Error::Unsupported { schema, pointer, reason }) => {
+            assert_eq!((schema.as_str(), pointer.as_str()), ("common", "/$defs/sha256"), "{reason}");
+            assert!(reason.contains("Sha256Digest"), "{reason}");
+        }
+        other => panic!("expected the changed digest to be refused, got {:?}", other.map(|files| files.len())),
+    }
+}

@@ -379,7 +379,7 @@ pub fn submit(
     let datasets: Vec<_> = keys
         .into_iter()
         .map(|key| &plan.keys()[key as usize].key)
-        .filter(|key| match read_materialization(root, key.as_str()) {
+        .filter(|key| match read_materialization(root, key) {
             Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => false,
             Some(record) if record.outcome == DatasetMaterializationOutcome::Failed => config.retry_failed,
             _ => true,

@@ -198,7 +198,7 @@ pub fn work(
                     let path = folder.attempt_dir(&attempt.id);
                     remove_tree(&path).map_err(io_error("remove", &path))?;
                 }
-                let key = plan.keys()[attempt.key as usize].key.as_str();
+                let key = &plan.keys()[attempt.key as usize].key;
                 let failure = match read_materialization(folder.path(), key) {
                     Some(record) if record.outcome == DatasetMaterializationOutcome::Ok => None,
                     Some(record) if record.outcome == DatasetMaterializationOutcome::Failed => {

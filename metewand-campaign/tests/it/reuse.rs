@@ -317,7 +317,7 @@ fn a_held_session_reads_no_dataset_but_the_one_shown_to_it() {
         metewand_campaign::CampaignPlan::new(&repository, Some("main"), &metewand_campaign::Axes::default()).unwrap();
     let datasets = bench.state().join("datasets");
     let mut targets = vec![datasets.clone()];
-    targets.extend(plan.keys().iter().map(|key| datasets.join(key.key.as_str())));
+    targets.extend(plan.keys().iter().map(|key| datasets.join(key.key.to_string())));
     let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
     let attack = r#""read@execute"]"#;
     assert!(toml.contains(attack));

@@ -108,7 +108,7 @@ fn hand_submission_with(bench: &Bench, out: &str, pack: u64, sessions: Value) ->
     let mut submission = json!({
         "format": 1, "number": 1, "submitted_at": "2026-12-01T00:00:00Z", "binary": "/bin/true",
         "state_dir": bench.state().to_str().unwrap(), "sweep_processes": false, "pack_size": pack, "concurrency": 1,
-        "datasets": plan.keys().iter().map(|key| key.key.as_str()).collect::<Vec<_>>(),
+        "datasets": plan.keys().iter().map(|key| key.key.to_string()).collect::<Vec<_>>(),
         "attempts": plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect::<Vec<_>>(),
         "jobs": [],
     });

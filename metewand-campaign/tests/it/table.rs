@@ -50,7 +50,7 @@ fn a_run_leaves_a_table_of_its_records_bound_to_its_plan() {
     for (slot, entry) in file.attempts.iter().enumerate() {
         assert_eq!(text(Some(columns.problem[slot])), Some(entry.problem.as_str()));
         assert_eq!(text(Some(columns.implementation[slot])), Some(entry.implementation.as_str()));
-        assert_eq!(text(Some(columns.dataset_key[slot])), Some(entry.dataset_key.as_str()));
+        assert_eq!(text(Some(columns.dataset_key[slot])), Some(entry.dataset_key.to_string().as_str()));
         assert_eq!(columns.dataset_seed[slot], entry.dataset_seed);
         let record = &records[entry.id.as_str()];
         let bytes = fs::read(folder.join("attempts").join(entry.id.as_str()).join("attempt.json")).unwrap();

@@ -750,7 +750,7 @@ impl ::std::convert::TryFrom<::std::string::String> for CpusBinding {
 pub struct Dataset {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
-    pub key: super::common::Sha256,
+    pub key: crate::digest::Sha256Digest,
     pub materializer: WorkerSession,
     pub name: super::common::Name,
     pub parameters: crate::strict::JsonObject,
@@ -1603,7 +1603,7 @@ pub struct WorkerProgram {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub path_match: ::std::option::Option<WorkerProgramPathMatch>,
-    pub sha256: super::common::Sha256,
+    pub sha256: crate::digest::Sha256Digest,
 }
 ///`WorkerProgramPath`
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]

@@ -76,7 +76,7 @@ pub struct Environment {
 pub struct PlanEntry {
     ///The dataset's name.
     pub dataset: ::std::string::String,
-    pub dataset_key: super::common::Sha256,
+    pub dataset_key: crate::digest::Sha256Digest,
     pub dataset_seed: crate::strict::SafeUint,
     pub id: super::common::AttemptId,
     ///The implementation's name.
@@ -103,7 +103,7 @@ pub struct Program {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub script: ::std::option::Option<::std::string::String>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub sha256: ::std::option::Option<super::common::Sha256>,
+    pub sha256: ::std::option::Option<crate::digest::Sha256Digest>,
     ///The worker's name in the repository.
     pub worker: ::std::string::String,
 }

@@ -182,7 +182,7 @@ pub struct Problem {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct RecordBytes {
-    pub sha256: super::common::Sha256,
+    pub sha256: crate::digest::Sha256Digest,
     pub size: crate::strict::SafeUint,
     #[serde(
         default,

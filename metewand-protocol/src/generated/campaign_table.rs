@@ -78,7 +78,9 @@ pub struct Columns {
     ///That program's SHA-256 (a code).
     pub program_sha256: ::std::vec::Vec<::std::option::Option<crate::strict::SafeUint>>,
     ///That record's SHA-256; null where record_size is.
-    pub record_sha256: ::std::vec::Vec<::std::option::Option<super::common::Sha256>>,
+    pub record_sha256: ::std::vec::Vec<
+        ::std::option::Option<crate::digest::Sha256Digest>,
+    >,
     ///The size of the record the row was read from; null where the attempt had no record with an index entry (no folder, no record, or an invalid one), whose row the reader reads from the folder itself.
     pub record_size: ::std::vec::Vec<::std::option::Option<crate::strict::SafeUint>>,
     ///That record's file's stamp, as its index entry names it; null where the entry has none (the record had not settled), so that the reader hashes the record.
@@ -105,7 +107,7 @@ pub struct Columns {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct PlanBytes {
-    pub sha256: super::common::Sha256,
+    pub sha256: crate::digest::Sha256Digest,
     pub size: crate::strict::SafeUint,
 }
 /// Error types.

@@ -192,7 +192,7 @@ impl ::std::convert::TryFrom<::std::string::String> for FailureCode {
 #[serde(remote = "Self")]
 pub struct FileRecord {
     pub path: FileRecordPath,
-    pub sha256: Sha256,
+    pub sha256: crate::digest::Sha256Digest,
     pub size: crate::strict::SafeUint,
 }
 ///`FileRecordPath`
@@ -719,62 +719,6 @@ impl<'de> ::serde::Deserialize<'de> for SdkInfoVersion {
             })
     }
 }
-///A lowercase hexadecimal SHA-256 digest.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct Sha256(::std::string::String);
-impl ::std::ops::Deref for Sha256 {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<Sha256> for ::std::string::String {
-    fn from(value: Sha256) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for Sha256 {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
-        { crate::strict::Pattern::new("^[0-9a-f]{64}$").unwrap() });
-        if PATTERN.refuses(value) {
-            return Err("doesn't match pattern \"^[0-9a-f]{64}$\"".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for Sha256 {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for Sha256 {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Sha256 {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
-}
 ///An RFC 3339 timestamp in UTC.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
@@ -1079,11 +1023,6 @@ impl ::std::fmt::Display for SdkInfoName {
     }
 }
 impl ::std::fmt::Display for SdkInfoVersion {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl ::std::fmt::Display for Sha256 {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -16,7 +16,7 @@ pub struct DatasetMaterialization {
     pub files: ::std::option::Option<super::attempt_record::FileRecords>,
     pub finished_at: super::common::Timestamp,
     pub format: super::common::Format,
-    pub key: super::common::Sha256,
+    pub key: crate::digest::Sha256Digest,
     ///The materializer's log, relative to the folder it ran in, if its session started.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub log: ::std::option::Option<DatasetMaterializationLog>,

@@ -13,7 +13,7 @@ pub struct DatasetPublished {
     ///The declared files, in the validator's order.
     pub files: ::std::vec::Vec<super::common::FileRecord>,
     pub format: super::common::Format,
-    pub key: super::common::Sha256,
+    pub key: crate::digest::Sha256Digest,
     pub manifest: super::common::FileRecord,
     pub materialized_at: super::common::Timestamp,
     pub materializer: super::common::WorkerId,

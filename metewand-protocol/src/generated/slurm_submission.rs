@@ -158,7 +158,7 @@ pub struct SlurmSubmission {
     pub binary: SlurmSubmissionBinary,
     pub concurrency: crate::strict::SafeUint,
     ///The keys of the datasets to materialize, dataset task i materializing datasets[i].
-    pub datasets: ::std::vec::Vec<super::common::Sha256>,
+    pub datasets: ::std::vec::Vec<crate::digest::Sha256Digest>,
     pub format: super::common::Format,
     ///The jobs, in the order they were submitted.
     pub jobs: ::std::vec::Vec<Job>,

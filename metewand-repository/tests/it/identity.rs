@@ -117,7 +117,7 @@ fn identities_do_not_depend_on_where_the_repository_lives() {
     let moved = CheckedRepository::load(copy.path()).unwrap();
     assert_eq!(moved.worker("gen").unwrap().identity().as_str(), GEN_ID);
     assert_eq!(moved.problem("ls").unwrap().contract_id().as_str(), CONTRACT);
-    assert_eq!(moved.dataset("small").unwrap().key(SafeUint::ZERO).as_str(), KEY_0);
+    assert_eq!(moved.dataset("small").unwrap().key(SafeUint::ZERO).to_string(), KEY_0);
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn dataset_keys_cover_parameters_schemas_and_seed() {
             "seed": seed,
         });
         assert_eq!(canonical_hash(&preimage), golden_key);
-        assert_eq!(dataset.key(SafeUint::from(seed)).as_str(), golden_key);
+        assert_eq!(dataset.key(SafeUint::from(seed)).to_string(), golden_key);
     }
 }
 
@@ -223,7 +223,7 @@ fn attempt_ids_hash_their_cell_and_repetition() {
     );
     let preimage = json!({
         "contract_id": problem.contract_id().as_str(),
-        "dataset_key": key.as_str(),
+        "dataset_key": key.to_string(),
         "implementation": worker.identity().as_str(),
         "implementation_parameters": implementation.parameters(),
         "implementation_seed": 9,

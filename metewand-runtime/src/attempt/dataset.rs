@@ -76,7 +76,8 @@ impl Attempt<'_, '_> {
     /// The stored entry if it validates, has a valid record and matches it, and is still the folder that was
     /// validated; otherwise it is evicted (unless it was replaced meanwhile) and this is `None`.
     fn reuse_stored(&self, store: &Store) -> Result<Option<Resolved>, Failure> {
-        let found = store.lookup(&self.key).map_err(|e| self.store_failure("reading the dataset store", e))?;
+        let found =
+            store.lookup(&self.key.to_string()).map_err(|e| self.store_failure("reading the dataset store", e))?;
         let Some(store::Found { dir, record }) = found else { return Ok(None) };
         let validated = self.verify_entry();
         if let Err(error) = &validated
@@ -92,7 +93,9 @@ impl Attempt<'_, '_> {
         }
         // An entry that fails re-verification, has no valid record or differs from it is evicted and rebuilt; that
         // is not a failure.
-        store.evict(&self.key, Some(&dir)).map_err(|e| self.store_failure("evicting a dataset entry", e))?;
+        store
+            .evict(&self.key.to_string(), Some(&dir))
+            .map_err(|e| self.store_failure("evicting a dataset entry", e))?;
         Ok(None)
     }
 
@@ -139,9 +142,10 @@ impl Attempt<'_, '_> {
             }
         };
         let materializer = self.plan.worker(dataset.materializer()).identity();
-        let record = store::published(&self.key, &validated, materializer, SystemTime::now());
-        let published =
-            store.publish(staging, &self.key, &record).map_err(|e| self.store_failure("publishing the dataset", e))?;
+        let record = store::published(self.key, &validated, materializer, SystemTime::now());
+        let published = store
+            .publish(staging, &self.key.to_string(), &record)
+            .map_err(|e| self.store_failure("publishing the dataset", e))?;
         if let store::Publication::Exists = published {
             return Ok(None);
         }
@@ -270,7 +274,7 @@ impl DatasetHeld {
         let Some(problem) = change((original.files(), original.manifest_file()), again) else { return Ok(()) };
         let dir = self.entry_dir.take();
         self.store
-            .evict(&attempt.key, dir.as_ref())
+            .evict(&attempt.key.to_string(), dir.as_ref())
             .map_err(|e| attempt.store_failure("evicting a modified dataset", e))?;
         let message = format!("the dataset changed during the {role} worker's session and was evicted: {problem}");
         Err(Failure::new(Some(role), Some(phase), FailureKind::DatasetModified, message))

@@ -345,7 +345,7 @@ impl AttemptPlan<'_> {
         };
         DatasetMaterialization {
             format: Default::default(),
-            key: parse(&attempt.key),
+            key: attempt.key,
             dataset: parse(plan.dataset.name()),
             seed: plan.dataset_seed,
             outcome,

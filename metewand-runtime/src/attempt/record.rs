@@ -193,7 +193,7 @@ pub(super) fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
 pub(super) fn file_record(file: &ValidatedFile) -> FileRecord {
     FileRecord {
         path: parse(file.path().as_str()),
-        sha256: parse(&file.sha256().to_string()),
+        sha256: file.sha256(),
         size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
     }
 }
@@ -235,7 +235,7 @@ pub(super) fn program_record(program: &WorkerProgram) -> rec::WorkerProgram {
     rec::WorkerProgram {
         path: parse(&program.path),
         path_match: program.path_match.as_deref().map(parse),
-        sha256: parse(&program.sha256.to_string()),
+        sha256: program.sha256,
     }
 }
 

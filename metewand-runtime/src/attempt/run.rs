@@ -41,7 +41,7 @@ pub(super) struct Attempt<'p, 'r> {
     /// The state folder's verified source copies (`sources/`).
     pub(super) sources: PathBuf,
     /// The dataset key, and the path of its store entry.
-    pub(super) key: String,
+    pub(super) key: crate::identity::DatasetKey,
     pub(super) entry: PathBuf,
     pub(super) cancel: Option<&'static AtomicBool>,
     pub(super) process_isolation: ProcessIsolation,
@@ -83,8 +83,8 @@ impl<'p, 'r> Attempt<'p, 'r> {
     ) -> Attempt<'p, 'r> {
         let state = std::path::absolute(&options.state_dir).unwrap_or_else(|_| options.state_dir.clone());
         let datasets = state.join("datasets");
-        let key = plan.dataset.key(plan.dataset_seed).as_str().to_owned();
-        let entry = datasets.join(&key);
+        let key = plan.dataset.key(plan.dataset_seed);
+        let entry = datasets.join(key.to_string());
         let hidden = [state.clone(), hide.to_owned()].into_iter().chain(options.hidden.iter().cloned()).collect();
         Attempt {
             plan,

@@ -120,10 +120,15 @@ pub const LOCK_LIMIT: Duration = Duration::from_secs(30);
 pub const PUBLISHED_SUFFIX: &str = ".published";
 
 /// The record of `dataset`, validated in staging, to be published as `key` by `materializer`.
-pub fn published(key: &str, dataset: &ValidatedDataset, materializer: &WorkerId, at: SystemTime) -> DatasetPublished {
+pub fn published(
+    key: crate::identity::DatasetKey,
+    dataset: &ValidatedDataset,
+    materializer: &WorkerId,
+    at: SystemTime,
+) -> DatasetPublished {
     DatasetPublished {
         format: Format,
-        key: key.parse().expect("a dataset key is 64 lowercase hexadecimal digits"),
+        key,
         files: dataset.files().iter().map(file_record).collect(),
         manifest: file_record(dataset.manifest_file()),
         materializer: materializer.clone(),
@@ -145,7 +150,7 @@ fn record_bytes(record: &DatasetPublished) -> Vec<u8> {
 /// A record read from disk: it must be valid (format 1 included), for `key`, and in its own canonical form.
 fn parse_record(bytes: &[u8], key: &str) -> Option<DatasetPublished> {
     let record: DatasetPublished = serde_json::from_slice(bytes).ok()?;
-    (record.key.as_str() == key && record_bytes(&record) == bytes).then_some(record)
+    (record.key.to_string() == key && record_bytes(&record) == bytes).then_some(record)
 }
 
 /// Why the store could not be used.

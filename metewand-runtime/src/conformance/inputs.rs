@@ -199,7 +199,7 @@ impl Kit<'_> {
             fs::create_dir_all(dir).map_err(|error| format!("the executor could not create a folder: {error}"))?;
         }
         let options = RunOptions::new(state.clone());
-        let entry = state.join("datasets").join(dataset.key(seed).as_str());
+        let entry = state.join("datasets").join(dataset.key(seed).to_string());
         let validator = WorkerOutputValidator::new(repository);
         let no_dataset = |failure: Option<&AttemptFailure>| {
             format!("the repository's materializer could not make dataset {:?}: {}", dataset.name(), describe(failure))
