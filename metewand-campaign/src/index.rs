@@ -81,6 +81,12 @@ impl Stamp {
         fields.next().is_none().then_some(stamp)
     }
 
+    /// The stamp as an entry holds it: its text (`Display`) in the schema's checked type, which refuses only a
+    /// nanosecond count of more than nine digits, one no kernel gives.
+    fn written(&self) -> Option<index::Stamp> {
+        index::Stamp::try_from(self.to_string()).ok()
+    }
+
     /// Whether the file last changed [`SETTLED`] before `began`.
     fn settled(&self, began: SystemTime) -> bool {
         let changed = UNIX_EPOCH + Duration::new(self.ctime.0, self.ctime.1);
@@ -633,7 +639,7 @@ fn look(
         Ok(read) => read,
         Err(found) => return (found, None, false),
     };
-    let stamp = stamp.filter(|stamp| stamp.settled(began)).and_then(|stamp| stamp.to_string().parse().ok());
+    let stamp = stamp.filter(|stamp| stamp.settled(began)).and_then(|stamp| stamp.written());
     let size = bytes.len() as u64;
     if candidates.iter().any(|candidate| candidate.size == size) {
         let digest = Sha256Digest::of(&bytes);

@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use metewand_protocol::common::WorkerId;
+use metewand_protocol::common::{Message, Name, WorkerId};
 use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
@@ -296,7 +296,7 @@ pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::AttemptFai
         code: None,
         details: None,
         kind: rec::FailureKind::ExecutorError,
-        message: "the dataset's materialization failed".parse().expect("a nonempty message"),
+        message: Message::try_from("the dataset's materialization failed").expect("the message is not empty"),
         phase: None,
         role: None,
     });
@@ -305,7 +305,7 @@ pub(crate) fn shared_failure(record: &DatasetMaterialization) -> rec::AttemptFai
         record.key,
         failure.message.as_str()
     );
-    failure.message = message.parse().unwrap_or(failure.message);
+    failure.message = Message::try_from(message).unwrap_or(failure.message);
     failure
 }
 
@@ -673,9 +673,10 @@ pub(crate) fn run_attempt(
         None => runtime_plan.run_ahead(&dir, options, sessions, next.as_ref()),
     };
     record.campaign = Some(rec::Campaign {
-        attempt_id: attempt.id.as_str().parse().expect("attempt ids match the schema's pattern"),
+        attempt_id: attempt.id.clone(),
         concurrency: SafeUint::try_from(concurrency).unwrap_or(SafeUint::MAX),
-        name: plan.name().parse().expect("a campaign name is nonempty"),
+        name: Name::try_from(plan.name())
+            .unwrap_or_else(|_| unreachable!("a campaign's name is a checked name or ad-hoc- and a digest")),
         repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
     });
     let bytes = write_record(&dir, &record)

@@ -21,7 +21,6 @@
 //! document.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use metewand_protocol::common::Role;
 pub use metewand_protocol::common::{AttemptId, ProblemContractId, WorkerId};
@@ -132,18 +131,15 @@ impl SourceTree {
     pub fn digest(&self) -> String {
         format!("sha256:{}", self.digest)
     }
+
+    /// The digest as the attempt record holds it (`sha256:<hex>`, the same text as [`digest`](SourceTree::digest)).
+    pub fn tree_digest(&self) -> metewand_protocol::generated::attempt_record::TreeDigest {
+        self.digest.into()
+    }
 }
 
 /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store (the schemas' `sha256`).
 pub type DatasetKey = Sha256Digest;
-
-/// An identity as its generated type; every preimage's digest is lowercase hex, so the text always fits.
-fn identity<T: std::str::FromStr>(text: String) -> T
-where
-    T::Err: fmt::Display,
-{
-    text.parse().unwrap_or_else(|error| panic!("{text:?} is not an identity: {error}"))
-}
 
 /// The resolved worker identity of a declared command, environment, network permission and system calls, role,
 /// source tree and include folders (each its path as declared and its tree).
@@ -166,7 +162,7 @@ pub fn worker_identity(
         let folders: BTreeMap<&str, String> = includes.iter().map(|(path, tree)| (*path, tree.digest())).collect();
         preimage["include"] = json!(folders);
     }
-    identity(format!("mw1-resolved-worker-{}", digest(&preimage)))
+    WorkerId::from(digest(&preimage))
 }
 
 /// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named
@@ -185,7 +181,7 @@ pub fn problem_contract_id(
         "result_schema": result_schema,
         "schemas": schemas,
     });
-    identity(format!("mw1-problem-contract-{}", digest(&preimage)))
+    ProblemContractId::from(digest(&preimage))
 }
 
 /// The dataset key of a materializer, a dataset definition's schemas and parameters, and a seed; `schemas` is the
@@ -238,5 +234,5 @@ pub fn attempt_id(
     if let Some(checkpoints) = profile {
         preimage["profile"] = json!({ "checkpoints": checkpoints });
     }
-    identity(format!("mw1-attempt-{}", digest(&preimage)))
+    AttemptId::from(digest(&preimage))
 }

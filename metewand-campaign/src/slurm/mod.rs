@@ -37,8 +37,8 @@ use metewand_protocol::generated::attempt_record::{Outcome, SessionMode};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
 use metewand_runtime::protocol::common::Format;
-use metewand_runtime::protocol::generated::slurm_submission::Sessions;
 pub use metewand_runtime::protocol::generated::slurm_submission::{Job, JobKind, SlurmSubmission};
+use metewand_runtime::protocol::generated::slurm_submission::{JobScript, Sessions};
 use metewand_runtime::protocol::strict::SafeUint;
 
 pub use command::{
@@ -532,7 +532,8 @@ impl Queuer<'_, '_> {
         self.submission.jobs.push(Job {
             job_id: safe(job_id),
             kind,
-            script: format!("{SLURM_DIR}/{number}/{script_name}").parse().expect("a script's path is nonempty"),
+            script: JobScript::try_from(format!("{SLURM_DIR}/{number}/{script_name}"))
+                .expect("a script's path starts with the Slurm folder's name"),
             first: safe(first),
             tasks: safe(tasks),
         });

@@ -50,7 +50,7 @@ pub fn compact_utc(time: SystemTime) -> String {
 
 /// The attempt record's timestamp type for a wall-clock time.
 pub fn timestamp(time: SystemTime) -> Timestamp {
-    rfc3339(time).parse().expect("an RFC 3339 UTC time matches the timestamp pattern")
+    Timestamp::try_from(rfc3339(time)).expect("an RFC 3339 UTC time matches the timestamp pattern")
 }
 
 /// The time an RFC 3339 UTC timestamp as [`rfc3339`] writes it names (`Z`, seconds, an optional fraction of up to
@@ -226,7 +226,7 @@ pub(super) fn identity_record(worker: &Worker) -> rec::WorkerIdentity {
         env,
         include: (!include.is_empty()).then_some(include),
         network: worker.network().then_some(true),
-        source: parse(&worker.source_tree().digest()),
+        source: worker.source_tree().tree_digest(),
     }
 }
 

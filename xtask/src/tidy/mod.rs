@@ -13,7 +13,10 @@
 //! - every relative link of a tracked Markdown file leads to a file or folder of the repository, and to a heading of
 //!   a Markdown file ([`links`]);
 //! - every path ARCHITECTURE.md's recipes name between [`PATHS_BEGIN`] and [`PATHS_END`] exists, so that a recipe
-//!   cannot send a reader to a file that moved.
+//!   cannot send a reader to a file that moved;
+//! - library code never converts a value through its text: no `.to_string().parse()`, and no `.parse()` whose
+//!   failure is a panic (`.parse().unwrap()`, `.parse().expect(..)`), which is how a print-and-parse between types
+//!   hides.
 //!
 //! Rust sources are read with `syn` ([`syntax`]). An exception that no longer applies fails the test too, so that
 //! the lists say what the code needs now.
@@ -271,6 +274,7 @@ fn scan_texts(files: impl IntoIterator<Item = (String, String)>) -> BTreeMap<Str
     for file in test_module_files(&scans) {
         let scan = scans.get_mut(&file).expect("a scanned file");
         scan.functions.clear();
+        scan.bridges.clear();
         scan.globs.iter_mut().for_each(|glob| glob.in_test = true);
     }
     scans
@@ -350,6 +354,15 @@ mod tests {
         let (globs, stale) = glob_imports(&scans, GLOB_IMPORTS);
         assert!(globs.is_empty(), "glob imports in library code: {globs:#?}");
         assert!(stale.is_empty(), "GLOB_IMPORTS lists places without a glob import: {stale:?}");
+        let bridges: Vec<String> = scans
+            .iter()
+            .flat_map(|(file, scan)| scan.bridges.iter().map(move |line| format!("{file}:{line}")))
+            .collect();
+        assert!(
+            bridges.is_empty(),
+            "library code converting through text or panicking on a parse; convert the types directly (a From \
+             impl, or the checked type built from its parts): {bridges:#?}"
+        );
 
         let markdown = tracked_markdown(&root);
         assert!(markdown.contains_key("docs/decisions/README.md"), "{:?}", markdown.keys());
@@ -494,5 +507,17 @@ mod tests {
         let (found, stale) = glob_imports(&scans, &[("alpha/src/stages/", "why"), ("alpha/src/gone.rs", "why")]);
         assert_eq!(found.len(), 3);
         assert_eq!(stale, ["alpha/src/gone.rs"]);
+    }
+
+    #[test]
+    fn a_planted_print_and_parse_counts_outside_a_test_modules_file_only() {
+        let parse = "fn id() -> Id {\n    ID.to_string().parse().ok().unwrap_or_default()\n}\n";
+        let planted = [
+            ("alpha/src/lib.rs", format!("#[cfg(test)]\nmod tests;\n{parse}")),
+            ("alpha/src/tests.rs", parse.to_owned()),
+        ];
+        let scans = scan_texts(planted.map(|(file, text)| (file.to_owned(), text)));
+        assert_eq!(scans["alpha/src/lib.rs"].bridges, [4]);
+        assert!(scans["alpha/src/tests.rs"].bridges.is_empty());
     }
 }

@@ -1,9 +1,12 @@
 //! What the tidy rules read of a Rust source file, parsed with `syn`: how long each function of its non-test code
-//! is, which `use` items import with a glob, and which of its `mod name;` declarations are test modules (whose
-//! files are then test code as a whole).
+//! is, which `use` items import with a glob, where its non-test code converts through text (a print-and-parse),
+//! and which of its `mod name;` declarations are test modules (whose files are then test code as a whole).
 
 use syn::visit::{self, Visit};
-use syn::{Attribute, ImplItemFn, ItemFn, ItemImpl, ItemMod, ItemTrait, ItemUse, TraitItemFn, Type, UseTree};
+use syn::{
+    Attribute, Expr, ExprMethodCall, ImplItemFn, ItemFn, ItemImpl, ItemMod, ItemTrait, ItemUse, TraitItemFn, Type,
+    UseTree,
+};
 
 /// A function of a file's non-test code, from its `fn` to its closing brace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +39,9 @@ pub(crate) struct Scan {
     pub(crate) globs: Vec<Glob>,
     /// The names of its `#[cfg(test)] mod name;` declarations.
     pub(crate) test_modules: Vec<String>,
+    /// The lines of its non-test code where a method chain converts through text (`.to_string().parse()`) or
+    /// panics on a refused parse (`.parse().unwrap()`, `.parse().expect(..)`, turbofish or not).
+    pub(crate) bridges: Vec<usize>,
 }
 
 /// Parses `text` as a Rust file and scans it.
@@ -78,6 +84,17 @@ impl Scanner {
         visit(self);
         self.in_test = in_test;
         self.owner = owner;
+    }
+}
+
+/// Whether `call` is a print-and-parse: `.parse()` called on `.to_string()`, or `.unwrap()` or `.expect(..)`
+/// called on `.parse()`.
+fn bridges(call: &ExprMethodCall) -> bool {
+    let receiver = |method: &str| matches!(&*call.receiver, Expr::MethodCall(inner) if inner.method == method);
+    match call.method.to_string().as_str() {
+        "parse" => receiver("to_string"),
+        "unwrap" | "expect" => receiver("parse"),
+        _ => false,
     }
 }
 
@@ -157,6 +174,13 @@ impl<'ast> Visit<'ast> for Scanner {
         });
     }
 
+    fn visit_expr_method_call(&mut self, node: &'ast ExprMethodCall) {
+        if !self.in_test && bridges(node) {
+            self.scan.bridges.push(node.method.span().start().line);
+        }
+        visit::visit_expr_method_call(self, node);
+    }
+
     fn visit_item_use(&mut self, node: &'ast ItemUse) {
         let mut found = Vec::new();
         globs(&node.tree, if node.leading_colon.is_some() { "::" } else { "" }, &mut found);
@@ -214,6 +238,45 @@ mod kept;
             scan.functions.iter().map(|f| (f.name.as_str(), f.line, f.lines)).collect();
         assert_eq!(found, [("free", 3, 6), ("nested", 6, 1), ("Thing::method", 13, 3), ("Named::provided", 20, 1)]);
         assert_eq!(scan.test_modules, ["more"]);
+    }
+
+    #[test]
+    fn a_print_and_parse_is_found_outside_test_code_only() {
+        let text = "\
+//! `\"0-3\".parse().unwrap()` in a doc comment is a doctest's.
+fn key(digest: Digest) -> Key {
+    digest.to_string().parse().ok().unwrap_or_default()
+}
+fn name(text: &str) -> Name {
+    text.parse().expect(\"a name is nonempty\")
+}
+fn id(text: &str) -> Id {
+    text.parse::<Id>().unwrap()
+}
+fn seed(text: &str) -> Seed {
+    text.trim()
+        .parse::<Wrapper<u64>>()
+        .expect(\"a seed\")
+}
+fn checked(text: &str) -> Option<Seed> {
+    text.parse().ok()
+}
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    fn parsed() -> Id {
+        \"x\".parse().unwrap()
+    }
+}
+#[test]
+fn planted() {
+    let _: u8 = \"1\".parse().unwrap();
+}
+fn after() -> Id {
+    ID.parse().unwrap()
+}
+";
+        assert_eq!(scan(text).unwrap().bridges, [3, 6, 9, 14, 31]);
     }
 
     #[test]
