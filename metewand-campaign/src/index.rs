@@ -104,7 +104,7 @@ impl std::fmt::Display for Stamp {
 /// Whether the attempt of `entry` was judged to the end: it has a verdict and neither failed nor was cancelled. Only
 /// such an attempt is timed, where reports rank it and `results.load` gives it a time.
 pub fn judged(entry: &IndexEntry) -> bool {
-    entry.verdict.is_some() && !matches!(entry.outcome, Outcome::Failed | Outcome::Cancelled)
+    metewand_protocol::judged(entry.outcome, entry.verdict)
 }
 
 /// The entry of `record`, whose bytes on disk are `bytes`; `None` for a record written outside a campaign.

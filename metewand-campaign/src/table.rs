@@ -122,14 +122,7 @@ impl TableBuilder {
             total.and_then(|total| SafeUint::try_from(total).ok())
         };
         let timed = entry.problem.timed.map_or_else(|| "execute".to_owned(), |timed| timed.to_string());
-        let execute = total(Phase::Execute, Some(Role::Implementation));
-        let timed_ns = match (crate::index::judged(entry), timed.as_str()) {
-            (false, _) => None,
-            (true, "execute") => execute,
-            (true, _) => total(Phase::Prepare, Some(Role::Implementation))
-                .zip(execute)
-                .and_then(|(prepare, execute)| SafeUint::try_from(prepare.get() + execute.get()).ok()),
-        };
+        let timed_ns = entry.timed_time().and_then(|time| SafeUint::try_from(time.ns()).ok());
         let implementation = &entry.implementation;
         let failure = entry.failure.as_ref();
         let program = implementation.program.as_ref();

@@ -1,12 +1,95 @@
 //! What Metewand's own documents answer beyond their fields: pure functions of a generated document, kept beside
-//! the types so that every reader of the document asks them the same way.
+//! the types so that every reader of the document asks them the same way (an attempt's time by what its problem
+//! ranks, the campaign table's, the reports' and, through the index entry, every reader's).
 
-use crate::common::Role;
-use crate::generated::attempt_record::Logs;
+use crate::common::{Phase, Role, Verdict};
+use crate::generated::attempt_record::{AttemptRecord, Logs, Outcome, ProblemTimed};
 use crate::generated::campaign_file::SeedAxis;
+use crate::generated::campaign_index::CampaignIndex;
 use crate::generated::common::AttemptId;
 use crate::generated::slurm_submission::{JobKind, SlurmSubmission};
 use crate::strict::SafeUint;
+
+/// An attempt's time by what its problem ranks (`problem.timed`), as the executor measured the implementation's
+/// own requests: its execute requests, and its prepare requests when the problem ranks `prepare+execute`. A
+/// request sent more than once (a retry) counts each time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedTime {
+    /// What the time is of: the problem's `timed`, `execute` for records written before it was recorded.
+    pub timed: ProblemTimed,
+    /// The prepare requests' nanoseconds, with `prepare+execute` only.
+    pub prepare_ns: Option<u64>,
+    /// The execute requests' nanoseconds.
+    pub execute_ns: u64,
+}
+
+impl TimedTime {
+    /// The time of an attempt that ended `outcome` with `verdict`, ranked by `timed`, from its phases (who served
+    /// each, which it was, its nanoseconds). `None` unless the attempt was judged to the end (a verdict, neither
+    /// failed nor cancelled) and the implementation was sent every request the time is of.
+    fn of(
+        outcome: Outcome,
+        verdict: Option<Verdict>,
+        timed: Option<ProblemTimed>,
+        phases: impl Iterator<Item = (Role, Phase, u64)> + Clone,
+    ) -> Option<TimedTime> {
+        if !judged(outcome, verdict) {
+            return None;
+        }
+        let total = |of: Phase| {
+            phases
+                .clone()
+                .filter(|(role, phase, _)| *role == Role::Implementation && *phase == of)
+                .map(|(_, _, ns)| ns)
+                .reduce(u64::saturating_add)
+        };
+        let timed = timed.unwrap_or(ProblemTimed::Execute);
+        let prepare_ns = match timed {
+            ProblemTimed::Execute => None,
+            ProblemTimed::PrepareExecute => Some(total(Phase::Prepare)?),
+        };
+        Some(TimedTime { timed, prepare_ns, execute_ns: total(Phase::Execute)? })
+    }
+
+    /// The time in nanoseconds, as the campaign table holds it: prepare's and execute's added up.
+    pub fn ns(&self) -> u64 {
+        self.prepare_ns.unwrap_or(0).saturating_add(self.execute_ns)
+    }
+
+    /// The time in seconds, as reports rank and `metewand.results.load` gives it: with `prepare+execute`, the
+    /// prepare requests' seconds and the execute requests' seconds added up (each converted on its own, so that
+    /// every reader's sum is the same double).
+    pub fn seconds(&self) -> f64 {
+        let seconds = |ns: u64| ns as f64 / 1e9;
+        match self.prepare_ns {
+            None => seconds(self.execute_ns),
+            Some(prepare) => seconds(prepare) + seconds(self.execute_ns),
+        }
+    }
+}
+
+/// Whether an attempt that ended `outcome` with `verdict` was judged to the end: it has a verdict and neither failed
+/// nor was cancelled. Only such an attempt is timed.
+pub fn judged(outcome: Outcome, verdict: Option<Verdict>) -> bool {
+    verdict.is_some() && !matches!(outcome, Outcome::Failed | Outcome::Cancelled)
+}
+
+impl AttemptRecord {
+    /// The attempt's time by what its problem ranks; `None` for an attempt not judged to the end.
+    pub fn timed_time(&self) -> Option<TimedTime> {
+        let phases = self.phases.iter().map(|phase| (phase.role, phase.phase, phase.duration_ns.get()));
+        TimedTime::of(self.outcome, self.verdict, self.problem.timed, phases)
+    }
+}
+
+impl CampaignIndex {
+    /// The time by what its problem ranks of the attempt this entry summarises: the same as its record's
+    /// ([`AttemptRecord::timed_time`]), from the phases the entry keeps.
+    pub fn timed_time(&self) -> Option<TimedTime> {
+        let phases = self.phases.iter().map(|phase| (phase.role, phase.phase, phase.duration_ns.get()));
+        TimedTime::of(self.outcome, self.verdict, self.problem.timed, phases)
+    }
+}
 
 impl Logs {
     /// The log of `role`'s session, relative to the attempt's folder, when that session had one.

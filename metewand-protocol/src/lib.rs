@@ -51,6 +51,7 @@ pub mod tracker;
 pub use canonical::{ParseError, ParseErrorKind, parse, to_canonical_string, to_canonical_vec, write_canonical};
 pub use decode::{DecodeError, Message, Response, decode_message, decode_response};
 pub use digest::{DigestParseError, Sha256Digest};
+pub use documents::{TimedTime, judged};
 pub use frame::{Frame, FrameError, FrameReader, MAX_LINE_BYTES, encode_message};
 /// The worker protocol's messages: every request and response of protocol version 1.
 pub use generated::common;

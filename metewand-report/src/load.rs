@@ -442,12 +442,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
         phase_seconds[0] = Some(0.0);
     }
     let timed_by = record.problem.timed.unwrap_or(ProblemTimed::Execute);
-    let timed_seconds = match timed_by {
-        ProblemTimed::Execute => phase_seconds[2],
-        ProblemTimed::PrepareExecute => {
-            phase_seconds[1].zip(phase_seconds[2]).map(|(prepare, execute)| prepare + execute)
-        }
-    };
+    let timed_seconds = record.timed_time().map(|time| time.seconds());
     let metrics =
         record.metrics.iter().filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value))).collect();
     let profile: Vec<Checkpoint> = record

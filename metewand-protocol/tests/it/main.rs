@@ -11,6 +11,7 @@ mod methods;
 mod stream;
 mod strict;
 mod support;
+mod timed;
 mod tracker;
 mod vectors;
 

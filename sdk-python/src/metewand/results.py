@@ -40,6 +40,7 @@ from itertools import repeat
 from types import MappingProxyType
 from typing import Any, NamedTuple, overload
 
+from . import documents
 from ._folder import (
     INDEX_DIR,
     RECORD_FILE,
@@ -748,7 +749,7 @@ def _from_entry(entry: dict[str, Any]) -> dict[str, Any]:
         "execute_seconds": _seconds(_phase_ns(phases, "execute")),
         "evaluate_seconds": _seconds(_phase_ns(phases, "evaluate")),
         "timed": timed,
-        "timed_seconds": _timed_seconds(entry["outcome"], entry["verdict"], phases, timed),
+        "timed_seconds": documents.timed_seconds(entry["outcome"], entry["verdict"], timed, phases),
         "worker_reported_seconds": _seconds(implementation["implementation_time_ns"]),
         "peak_memory_bytes": implementation["peak_rss_bytes"],
         "metrics": _numeric(entry["metrics"]),
@@ -765,15 +766,3 @@ def _session_mode(session: Any) -> str | None:
     return None if session is None else str(session["mode"])
 
 
-def _timed_seconds(
-    outcome: str, verdict: str | None, phases: list[tuple[str, str, int]], timed: str
-) -> float | None:
-    # Only an attempt judged to the end is timed, and only by the implementation's own requests,
-    # as reports rank and compare it.
-    if verdict is None or outcome in ("failed", "cancelled"):
-        return None
-    execute = _seconds(_phase_ns(phases, "execute", "implementation"))
-    if timed == "execute":
-        return execute
-    prepare = _seconds(_phase_ns(phases, "prepare", "implementation"))
-    return None if prepare is None or execute is None else prepare + execute
