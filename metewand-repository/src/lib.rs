@@ -38,7 +38,7 @@ use std::time::Duration;
 use metewand_files::{self as files, document};
 use metewand_protocol as protocol;
 use metewand_protocol::Phase;
-use metewand_protocol::common::{Capability, Role};
+use metewand_protocol::common::{Capability, Name, Role};
 /// What a problem's implementations are ranked by: `execute` (the default) or `prepare+execute`.
 pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;
 use metewand_protocol::strict::{JsonObject, SafeUint};

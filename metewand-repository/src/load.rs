@@ -11,7 +11,7 @@ pub(super) struct SchemaRef {
 
 pub(super) struct Declared {
     pub(super) kind: &'static str,
-    pub(super) name: String,
+    pub(super) name: Name,
     pub(super) worker: (String, Range<usize>),
     pub(super) parameters: JsonObject,
     pub(super) parameters_span: Range<usize>,
@@ -50,6 +50,11 @@ pub fn valid_name(name: &str) -> bool {
     let mut bytes = name.bytes();
     bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// A valid name ([`valid_name`]) as the records hold it; `None` for any other text.
+fn checked_name(name: &str) -> Option<Name> {
+    if valid_name(name) { Name::try_from(name).ok() } else { None }
 }
 
 impl Loader<'_> {
@@ -127,7 +132,7 @@ impl Loader<'_> {
         };
         let mut declared_workers = Vec::new();
         for (name, value) in self.named_tables(&top, "workers")? {
-            declared_workers.push(self.worker(name, &value)?);
+            declared_workers.push(self.worker(name.to_string(), &value)?);
         }
         let mut declared = Vec::new();
         for (kind, allowed, worker_key, schema_keys) in [
@@ -159,7 +164,7 @@ impl Loader<'_> {
         let roles: BTreeMap<&str, Role> = declared_workers.iter().map(|w| (w.name.as_str(), w.role)).collect();
         for definition in &declared {
             let (worker, span) = &definition.worker;
-            let owner = format!("{} {:?}", definition.kind, definition.name);
+            let owner = format!("{} {:?}", definition.kind, definition.name.as_str());
             let expected = match definition.kind {
                 "dataset" => Role::DatasetMaterializer,
                 "problem" => Role::ProblemEvaluator,
@@ -260,7 +265,7 @@ impl Loader<'_> {
         // Where each implementation names its worker, to point at both of two twins.
         let mut implementation_at: BTreeMap<String, Range<usize>> = BTreeMap::new();
         for definition in declared {
-            let owner = format!("{} {:?}", definition.kind, definition.name);
+            let owner = format!("{} {:?}", definition.kind, definition.name.as_str());
             if let Some(schema) = &definition.parameters_schema
                 && let Err(diagnostics) = catalog.validate(&schema.id, &Value::Object(definition.parameters.clone()))
             {
@@ -283,7 +288,7 @@ impl Loader<'_> {
                         output_schema: definition.schemas[0].id.clone(),
                         schemas,
                     };
-                    datasets.insert(definition.name, dataset);
+                    datasets.insert(definition.name.to_string(), dataset);
                 }
                 "problem" => {
                     let result_schema = definition.schemas[0].id.clone();
@@ -306,7 +311,7 @@ impl Loader<'_> {
                         timed: definition.timed,
                         profile: definition.profile,
                     };
-                    problems.insert(definition.name, problem);
+                    problems.insert(definition.name.to_string(), problem);
                 }
                 _ => {
                     // Two implementations of one worker identity and parameters would plan the same attempt ids.
@@ -315,13 +320,13 @@ impl Loader<'_> {
                     });
                     if let Some(twin) = twin {
                         let kind = CheckErrorKind::TwinImplementations {
-                            name: definition.name.clone(),
-                            twin: twin.name.clone(),
-                            twin_at: self.source.at(implementation_at[&twin.name].clone()),
+                            name: definition.name.to_string(),
+                            twin: twin.name.to_string(),
+                            twin_at: self.source.at(implementation_at[twin.name.as_str()].clone()),
                         };
                         return Err(self.source.error(definition.worker.1.clone(), kind));
                     }
-                    implementation_at.insert(definition.name.clone(), definition.worker.1.clone());
+                    implementation_at.insert(definition.name.to_string(), definition.worker.1.clone());
                     let implementation = Implementation {
                         name: definition.name.clone(),
                         worker: definition.worker.0,
@@ -329,7 +334,7 @@ impl Loader<'_> {
                         parameters_schema,
                         capabilities: definition.capabilities,
                     };
-                    implementations.insert(definition.name, implementation);
+                    implementations.insert(definition.name.to_string(), implementation);
                 }
             }
         }
@@ -340,8 +345,8 @@ impl Loader<'_> {
         };
         let mut campaigns = BTreeMap::new();
         for (name, table) in self.named_tables(&top, "campaigns")? {
-            let spec = campaign::check(name.clone(), &table, &known, &self.source)?;
-            campaigns.insert(name, spec);
+            let spec = campaign::check(name.to_string(), &table, &known, &self.source)?;
+            campaigns.insert(name.to_string(), spec);
         }
         Ok(CheckedRepository {
             campaigns,
@@ -363,19 +368,19 @@ impl Loader<'_> {
         &self,
         top: &Table<'a, 't>,
         section: &str,
-    ) -> Result<Vec<(String, Table<'a, 't>)>, CheckError> {
+    ) -> Result<Vec<(Name, Table<'a, 't>)>, CheckError> {
         let Some(value) = top.get(section) else { return Ok(Vec::new()) };
         let table = top.table(section, value, &self.source)?;
         let mut out = Vec::new();
         for (name, value) in table.entries() {
-            if !valid_name(name.get_ref()) {
+            let Some(checked) = checked_name(name.get_ref()) else {
                 let kind = CheckErrorKind::InvalidValue {
                     key: format!("{section} name {:?}", name.get_ref()),
                     message: "is not a valid name: use a letter or digit, then letters, digits, _, - or .".to_owned(),
                 };
                 return Err(self.source.error(name.span(), kind));
-            }
-            out.push((name.get_ref().to_string(), table.table(name.get_ref(), value, &self.source)?));
+            };
+            out.push((checked, table.table(name.get_ref(), value, &self.source)?));
         }
         Ok(out)
     }
@@ -571,7 +576,7 @@ impl Loader<'_> {
     pub(super) fn definition(
         &mut self,
         kind: &'static str,
-        name: String,
+        name: Name,
         table: &Table<'_, '_>,
         worker_key: &str,
         schema_keys: &[&str],

@@ -145,7 +145,7 @@ impl Include {
 /// A checked `[datasets.NAME]`.
 #[derive(Clone, Debug)]
 pub struct Dataset {
-    pub(super) name: String,
+    pub(super) name: Name,
     pub(super) materializer: String,
     pub(super) materializer_identity: WorkerId,
     pub(super) parameters: JsonObject,
@@ -157,6 +157,10 @@ pub struct Dataset {
 impl Dataset {
     /// The dataset's name.
     pub fn name(&self) -> &str {
+        self.name.as_str()
+    }
+    /// The dataset's name as the records hold it.
+    pub fn checked_name(&self) -> &Name {
         &self.name
     }
     /// The name of its materializer worker.
@@ -191,7 +195,7 @@ impl Dataset {
 /// A checked `[problems.NAME]`: a problem contract.
 #[derive(Clone, Debug)]
 pub struct Problem {
-    pub(super) name: String,
+    pub(super) name: Name,
     pub(super) evaluator: String,
     pub(super) parameters: JsonObject,
     pub(super) parameters_schema: Option<String>,
@@ -224,6 +228,10 @@ impl Problem {
     }
     /// The problem's name.
     pub fn name(&self) -> &str {
+        self.name.as_str()
+    }
+    /// The problem's name as the records hold it.
+    pub fn checked_name(&self) -> &Name {
         &self.name
     }
     /// The name of its evaluator worker.
@@ -255,7 +263,7 @@ impl Problem {
 /// A checked `[implementations.NAME]`.
 #[derive(Clone, Debug)]
 pub struct Implementation {
-    pub(super) name: String,
+    pub(super) name: Name,
     pub(super) worker: String,
     pub(super) parameters: JsonObject,
     pub(super) parameters_schema: Option<String>,
@@ -265,6 +273,10 @@ pub struct Implementation {
 impl Implementation {
     /// The implementation's name.
     pub fn name(&self) -> &str {
+        self.name.as_str()
+    }
+    /// The implementation's name as the records hold it.
+    pub fn checked_name(&self) -> &Name {
         &self.name
     }
     /// The name of its worker.

@@ -9,7 +9,7 @@ use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::FailureKind;
 use metewand_protocol::strict::JsonObject;
 
-use super::record::{one_line, parse};
+use super::record::one_line;
 use super::store::remove_tree;
 use crate::files::FsError;
 use crate::protocol::Phase;
@@ -50,7 +50,7 @@ impl Failure {
             code: self.code,
             details: self.details,
             kind: self.kind,
-            message: parse(&one_line(&self.message)),
+            message: one_line(&self.message),
             phase: self.phase,
             role: self.role,
         }

@@ -15,8 +15,8 @@ use metewand_protocol::strict::{JsonObject, SafeUint, UniqueVec};
 use super::AttemptPlan;
 use super::failure::Failure;
 use super::record::{
-    LOG_PATHS, confinement_record, cpus_record, identity_record, parse, phase_records, program_record,
-    resources_record, sdk, timestamp,
+    confinement_record, cpus_record, identity_record, log_path, phase_records, program_record, resources_record, sdk,
+    timestamp,
 };
 use crate::SessionConfig;
 use crate::cpus::CpuPlacement;
@@ -172,16 +172,18 @@ impl Journal {
         let implementation_handshake = self.implementation.handshake.clone();
         AttemptRecord {
             campaign: None,
-            metewand_version: parse(env!("CARGO_PKG_VERSION")),
+            metewand_version: rec::AttemptRecordMetewandVersion::try_from(env!("CARGO_PKG_VERSION"))
+                .unwrap_or_else(|_| unreachable!("a crate's version is not empty")),
             started_at: timestamp(started_at),
             finished_at: timestamp(SystemTime::now()),
-            repository: parse(&plan.repository.root().to_string_lossy()),
+            repository: rec::AttemptRecordRepository::try_from(plan.repository.root().to_string_lossy().into_owned())
+                .unwrap_or_else(|_| unreachable!("a canonical path is not empty")),
             outcome,
             verdict: self.verdict,
             failure,
             problem: rec::Problem {
                 contract_id: plan.problem.contract_id().clone(),
-                name: parse(plan.problem.name()),
+                name: plan.problem.checked_name().clone(),
                 parameters: plan.problem.parameters().clone(),
                 timed: Some(plan.problem.timed()),
             },
@@ -189,7 +191,7 @@ impl Journal {
                 files: self.dataset,
                 key: plan.dataset.key(plan.dataset_seed),
                 materializer: worker_session(materializer, &self.materializer),
-                name: parse(plan.dataset.name()),
+                name: plan.dataset.checked_name().clone(),
                 parameters: plan.dataset.parameters().clone(),
                 reused: self.reused,
                 seed: plan.dataset_seed,
@@ -205,7 +207,7 @@ impl Journal {
                 session: self.implementation.session.clone(),
                 profile: self.profile,
                 implementation_time_ns: self.implementation_time_ns,
-                name: parse(plan.implementation.name()),
+                name: plan.implementation.checked_name().clone(),
                 parameters: plan.implementation.parameters().clone(),
                 sdk: implementation_handshake.as_ref().and_then(sdk),
                 seed: plan.implementation_seed,
@@ -217,9 +219,9 @@ impl Journal {
             metrics: self.metrics,
             phases: phase_records(&self.phases),
             logs: rec::Logs {
-                dataset_materializer: self.logs[0].then(|| parse(LOG_PATHS[0])),
-                implementation: self.logs[1].then(|| parse(LOG_PATHS[1])),
-                problem_evaluator: self.logs[2].then(|| parse(LOG_PATHS[2])),
+                dataset_materializer: self.logs[0].then(|| log_path(0)),
+                implementation: self.logs[1].then(|| log_path(1)),
+                problem_evaluator: self.logs[2].then(|| log_path(2)),
             },
         }
     }

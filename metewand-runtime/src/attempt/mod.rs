@@ -89,7 +89,7 @@ use failure::Failure;
 use held::Reuse;
 use journal::Journal;
 use journal::worker_session;
-use record::{LOG_PATHS, parse, phase_records};
+use record::{log_path, phase_records};
 use run::{Attempt, Folders};
 use seal::Sealed;
 
@@ -346,7 +346,7 @@ impl AttemptPlan<'_> {
         DatasetMaterialization {
             format: Default::default(),
             key: attempt.key,
-            dataset: parse(plan.dataset.name()),
+            dataset: plan.dataset.checked_name().clone(),
             seed: plan.dataset_seed,
             outcome,
             reused: journal.reused,
@@ -355,7 +355,7 @@ impl AttemptPlan<'_> {
             phases: phase_records(&journal.phases),
             started_at: timestamp(started_at),
             finished_at: timestamp(SystemTime::now()),
-            log: journal.logs[0].then(|| parse(LOG_PATHS[0])),
+            log: journal.logs[0].then(|| log_path(0)),
             failure: failure.map(Failure::into_record),
         }
     }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use metewand_protocol::common::{FileRecord, Role, SdkInfo, Timestamp};
+use metewand_protocol::common::{FileRecord, FileRecordPath, Message, Role, SdkInfo, Timestamp};
 use metewand_protocol::generated::attempt_record as rec;
 use metewand_protocol::generated::attempt_record::AttemptRecord;
 use metewand_protocol::handshake::Handshake;
@@ -192,7 +192,8 @@ pub(super) fn file_records(files: &[ValidatedFile]) -> rec::FileRecords {
 /// A validated file as every document records one: its path, SHA-256 and size.
 pub(super) fn file_record(file: &ValidatedFile) -> FileRecord {
     FileRecord {
-        path: parse(file.path().as_str()),
+        path: FileRecordPath::try_from(file.path().as_str())
+            .unwrap_or_else(|_| unreachable!("a validated file's relative path is not empty")),
         sha256: file.sha256(),
         size: SafeUint::try_from(file.size()).unwrap_or(SafeUint::MAX),
     }
@@ -233,8 +234,12 @@ pub(super) fn identity_record(worker: &Worker) -> rec::WorkerIdentity {
 /// The program a worker ran, as its session observed it after hello.
 pub(super) fn program_record(program: &WorkerProgram) -> rec::WorkerProgram {
     rec::WorkerProgram {
-        path: parse(&program.path),
-        path_match: program.path_match.as_deref().map(parse),
+        path: rec::WorkerProgramPath::try_from(program.path.as_str())
+            .unwrap_or_else(|_| unreachable!("the program a process runs has an absolute path")),
+        path_match: program.path_match.as_deref().map(|found| {
+            rec::WorkerProgramPathMatch::try_from(found)
+                .unwrap_or_else(|_| unreachable!("a program found on PATH has an absolute path"))
+        }),
         sha256: program.sha256,
     }
 }
@@ -327,18 +332,17 @@ pub(super) fn sdk(handshake: &Handshake) -> Option<SdkInfo> {
     handshake.sdk.clone()
 }
 
-/// A string the executor produced (a name, an identity, a timestamp) as the record's checked type. Every value
-/// passed here was checked by the same schema's rules where it came from, so a refusal is a bug.
-pub(super) fn parse<T: std::str::FromStr>(text: &str) -> T
-where
-    T::Err: std::fmt::Display,
-{
-    text.parse().unwrap_or_else(|error| panic!("{text:?} does not fit the attempt record: {error}"))
+/// The log of the session of role index `index` (see [`LOG_PATHS`]) as the record's type of that log: each is a
+/// nonempty path, which is all that type asks.
+pub(super) fn log_path<T: TryFrom<&'static str>>(index: usize) -> T {
+    T::try_from(LOG_PATHS[index]).unwrap_or_else(|_| unreachable!("a log path is not empty"))
 }
 
-pub(super) fn one_line(message: &str) -> String {
+/// A failure's message on one line, as the record holds it: its words, or `no message` when it has none.
+pub(super) fn one_line(message: &str) -> Message {
     let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.is_empty() { "no message".to_owned() } else { line }
+    let line = if line.is_empty() { "no message".to_owned() } else { line };
+    Message::try_from(line).unwrap_or_else(|_| unreachable!("a line of words is not empty"))
 }
 
 #[cfg(test)]
