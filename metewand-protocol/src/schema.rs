@@ -40,9 +40,10 @@ embedded!(SLURM_SUBMISSION, "slurm-submission");
 embedded!(CAMPAIGN_FILE, "campaign-file");
 embedded!(CAMPAIGN_INDEX, "campaign-index");
 embedded!(CAMPAIGN_TABLE, "campaign-table");
+embedded!(BUNDLE_MANIFEST, "bundle-manifest");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 12] = [
+pub const ALL: [EmbeddedSchema; 13] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -55,6 +56,7 @@ pub const ALL: [EmbeddedSchema; 12] = [
     CAMPAIGN_FILE,
     CAMPAIGN_INDEX,
     CAMPAIGN_TABLE,
+    BUNDLE_MANIFEST,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use metewand_protocol::generated::{
-    artifact_manifest, attempt_record, campaign_file, campaign_index, campaign_table, common, dataset_materialization,
-    dataset_published, metrics, result_manifest, slurm_submission,
+    artifact_manifest, attempt_record, bundle_manifest, campaign_file, campaign_index, campaign_table, common,
+    dataset_materialization, dataset_published, metrics, result_manifest, slurm_submission,
 };
 use metewand_protocol::messages;
 use serde::Serialize;
@@ -58,6 +58,7 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert(("campaign-file", None), round_trip::<campaign_file::CampaignFile>);
     table.insert(("campaign-index", None), round_trip::<campaign_index::CampaignIndex>);
     table.insert(("campaign-table", None), round_trip::<campaign_table::CampaignTable>);
+    table.insert(("bundle-manifest", None), round_trip::<bundle_manifest::BundleManifest>);
     table
 }
 
