@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bundle;
 mod campaign;
 mod canon;
 mod check;
@@ -17,6 +18,7 @@ mod init;
 mod report;
 mod run;
 mod validate;
+mod verify;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -31,7 +33,8 @@ const EXIT_STATUSES: &str = "exit statuses: 0 success, 1 the input was rejected,
 (`check` reports an invalid repository with 2; `conformance` uses 1 when a check failed);
 `run` also uses 1 for a verdict not reached, 3 for a failed attempt and 130 for a cancelled
 one (see `metewand run --help`); `campaign run` uses 3 when an attempt failed and 130 when cancelled;
-`compare --fail-on-regression` uses 1 when a cell is significantly worse";
+`compare --fail-on-regression` uses 1 when a cell is significantly worse; `verify` uses 1 for a bundle that
+differs from what it claims";
 
 /// The command line: one subcommand.
 #[derive(Parser)]
@@ -50,6 +53,8 @@ enum Command {
     Run(run::Args),
     Campaign(campaign::Args),
     Report(report::Args),
+    Bundle(bundle::Args),
+    Verify(verify::Args),
     Compare(compare::Args),
     Validate(validate::Args),
     Canon(canon::Args),
@@ -66,6 +71,8 @@ impl Command {
             Command::Run(args) => run::run(args),
             Command::Campaign(args) => campaign::run(args),
             Command::Report(args) => report::run(args),
+            Command::Bundle(args) => bundle::run(args),
+            Command::Verify(args) => verify::run(args),
             Command::Compare(args) => compare::run(args),
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),

@@ -1,4 +1,5 @@
-//! `metewand report DIR... [--out FILE] [--format html|markdown|csv|json]`: a report of campaign folders, through
+//! `metewand report DIR...|BUNDLE [--out FILE] [--format html|markdown|csv|json]`: a report of campaign folders, or
+//! of the campaigns of a bundle (checked as it is unpacked, named by its manifest's SHA-256), through
 //! `metewand-report`. This module parses flags and writes the text the library makes.
 
 use std::path::{Path, PathBuf};
@@ -36,8 +37,8 @@ enum FormatArg {
                   of different repositories, or an I/O error"
 )]
 pub(crate) struct Args {
-    /// the campaign folders (of one repository)
-    #[arg(value_name = "DIR", required = true)]
+    /// the campaign folders (of one repository), or one bundle `metewand bundle` wrote
+    #[arg(value_name = "DIR|BUNDLE", required = true)]
     dirs: Vec<PathBuf>,
     /// write the report to FILE (atomically) instead of stdout; links are relative to its folder
     #[arg(long, value_name = "FILE")]
@@ -54,12 +55,27 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
     };
-    let records = Records::read(&args.dirs).map_err(|error| Failure::Usage(format!("report: {error}")))?;
+    // A bundle is unpacked and checked in a temporary folder, kept until the report is written.
+    let bundle = match args.dirs.as_slice() {
+        [single] if single.is_file() => Some(metewand_bundle::open(single).map_err(|error| {
+            Failure::Rejected(format!(
+                "report: {} is refused: {error}; it is not the bundle its author wrote, so obtain it again",
+                single.display()
+            ))
+        })?),
+        _ => None,
+    };
+    let dirs = bundle.as_ref().map_or_else(|| args.dirs.clone(), metewand_bundle::Opened::campaign_folders);
+    let records = Records::read(&dirs).map_err(|error| Failure::Usage(format!("report: {error}")))?;
     let base = match &args.out {
         Some(out) => out.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new(".")),
         None => Path::new("."),
     };
-    let report = Report::new(&records, Some(base));
+    let report = match &bundle {
+        // Links into a temporary folder would lead nowhere once it is removed: they name the folders as bundled.
+        Some(opened) => Report::new(&records, Some(opened.folder())).of_bundle(opened.manifest.digest.to_string()),
+        None => Report::new(&records, Some(base)),
+    };
     let text = render(&report, format);
     match &args.out {
         None => print_out("report", &text)?,

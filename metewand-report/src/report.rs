@@ -174,6 +174,9 @@ pub struct Report {
     pub environments: Vec<EnvironmentEntry>,
     /// The identities the records name.
     pub identities: Identities,
+    /// The digest of the bundle's manifest, for a report of the campaigns of a bundle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<String>,
 }
 
 impl Report {
@@ -263,7 +266,14 @@ impl Report {
                 }
             }
         }
-        Report { campaigns, failures, problems, environments, identities: records.identities.clone() }
+        Report { campaigns, failures, problems, environments, identities: records.identities.clone(), bundle: None }
+    }
+
+    /// The report of the campaigns of a bundle, which names the bundle by its manifest's SHA-256 among the
+    /// identities.
+    pub fn of_bundle(mut self, manifest_sha256: impl Into<String>) -> Report {
+        self.bundle = Some(manifest_sha256.into());
+        self
     }
 
     /// Planned attempts without a terminal record, over every folder.

@@ -214,6 +214,9 @@ pub fn identities(report: &Report) -> Table {
             table.push(vec![Cell::text(what), Cell::text(name), Cell::code_lines(set)]);
         }
     }
+    if let Some(digest) = &report.bundle {
+        table.push(vec![Cell::text("bundle"), Cell::text("manifest SHA-256"), Cell::code(digest)]);
+    }
     table
 }
 

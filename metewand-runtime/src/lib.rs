@@ -76,6 +76,7 @@ pub mod attempt;
 pub mod conformance;
 pub mod exit;
 pub mod preflight;
+pub mod rejudge;
 pub mod scaffold;
 
 pub use metewand_files as files;

@@ -329,3 +329,32 @@ pub fn temp() -> tempfile::TempDir {
 pub fn at(dir: &tempfile::TempDir, name: &str) -> PathBuf {
     dir.path().join(name)
 }
+
+/// Makes the records of the synthetic campaign folder `dir` what a run of a real repository leaves: each record of
+/// `ids` names the resolved workers `implementation`, `evaluator` and `materializer`, has its one result file under
+/// `work/result/` with its size and SHA-256, and, with metrics, its `work/metrics/metrics.json`.
+pub fn as_run_by(dir: &Path, ids: &[String], implementation: &str, evaluator: &str, materializer: &str) {
+    use sha2::Digest;
+    for (index, id) in ids.iter().enumerate() {
+        let folder = dir.join("attempts").join(id);
+        let path = folder.join("attempt.json");
+        if !path.exists() {
+            continue;
+        }
+        let mut record: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        record["implementation"]["worker_id"] = json!(implementation);
+        record["evaluator"]["worker_id"] = json!(evaluator);
+        record["dataset"]["materializer"]["worker_id"] = json!(materializer);
+        let answer = format!("answer {index}\n");
+        fs::create_dir_all(folder.join("work/result")).unwrap();
+        fs::write(folder.join("work/result/answer.txt"), &answer).unwrap();
+        let sha256: String = sha2::Sha256::digest(answer.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect();
+        record["implementation"]["files"] = json!([{"path": "answer.txt", "sha256": sha256, "size": answer.len()}]);
+        if !record["metrics"].is_null() {
+            fs::create_dir_all(folder.join("work/metrics")).unwrap();
+            let metrics = serde_json::to_vec(&json!({"metrics": record["metrics"]})).unwrap();
+            fs::write(folder.join("work/metrics/metrics.json"), metrics).unwrap();
+        }
+        fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+    }
+}

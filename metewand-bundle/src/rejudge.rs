@@ -1,0 +1,92 @@
+//! `verify --rejudge`: every stored result of a bundle judged again by the bundled repository's evaluator, each in
+//! a fresh confined session of its own (through the runtime's [`metewand_runtime::rejudge`]), on the bundle's
+//! dataset, and the verdict and metrics compared with the record's. Evaluators are held to equality: the same
+//! result and dataset must be given the same verdict and the same metrics, compared in canonical form.
+
+use std::path::Path;
+
+use metewand_campaign::folder::{Found, read_attempt};
+use metewand_campaign::read_campaign;
+use metewand_runtime::repository::CheckedRepository;
+
+use crate::error::BundleError;
+use crate::manifest::Manifest;
+use crate::verify::Difference;
+
+/// What judging a bundle's results again found.
+#[derive(Debug, Default)]
+pub struct Rejudged {
+    /// The results judged again.
+    pub judged: u64,
+    /// Every record whose verdict or metrics differ from what the evaluator now answers, or that could not be
+    /// judged again.
+    pub differences: Vec<Difference>,
+}
+
+/// Judges every result of the unpacked bundle `folder` again, one fresh evaluator session per record with a
+/// verdict, the sessions' folders made in the system's temporary folder.
+pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleError> {
+    let root = folder.join("repository");
+    let repository = CheckedRepository::load(&root).map_err(|error| BundleError::Source {
+        path: root.clone(),
+        reason: format!("the bundled repository does not check: {error}"),
+    })?;
+    let mut rejudged = Rejudged::default();
+    for campaign in &manifest.document.campaigns {
+        let prefix = format!("campaigns/{}", campaign.folder.as_str());
+        let base = folder.join(&prefix);
+        let file = read_campaign(&base)
+            .map_err(|error| BundleError::Source { path: base.clone(), reason: error.to_string() })?;
+        for planned in &file.attempts {
+            let id = planned.id.to_string();
+            let Found::Record(record) = read_attempt(&base, &id) else { continue };
+            let Some(verdict) = record.verdict else { continue };
+            let path = format!("{prefix}/attempts/{id}/attempt.json");
+            let differ = |what: String| Difference::Record { path: path.clone(), what };
+            let key = record.dataset.key.to_string();
+            let dataset = folder.join("datasets").join(&key);
+            if !dataset.is_dir() {
+                let what =
+                    format!("cannot be judged again: the bundle holds no dataset {key} (bundle with --with-datasets)");
+                rejudged.differences.push(differ(what));
+                continue;
+            }
+            let result = base.join("attempts").join(&id).join("work/result");
+            let work = tempfile::Builder::new()
+                .prefix("metewand-rejudge-")
+                .tempdir()
+                .map_err(BundleError::io("create a temporary folder for", &result))?;
+            let judged = metewand_runtime::rejudge::rejudge(
+                &repository,
+                record.problem.name.as_str(),
+                &dataset,
+                &result,
+                &work.path().join("evaluator"),
+            );
+            rejudged.judged += 1;
+            let judged = match judged {
+                Ok(judged) => judged,
+                Err(error) => {
+                    rejudged.differences.push(differ(format!("cannot be judged again: {error}")));
+                    continue;
+                }
+            };
+            if judged.verdict != verdict {
+                let what = format!("judged again, the verdict is {}, and the record says {verdict}", judged.verdict);
+                rejudged.differences.push(differ(what));
+            }
+            let canonical = |metrics: &metewand_runtime::protocol::strict::JsonObject| {
+                let value = serde_json::to_value(metrics).expect("metrics serialize");
+                metewand_runtime::protocol::to_canonical_string(&value)
+            };
+            let now = canonical(&judged.metrics);
+            let recorded = record.metrics.as_ref().map(canonical).unwrap_or_else(|| "null".to_owned());
+            if now != recorded {
+                rejudged
+                    .differences
+                    .push(differ(format!("judged again, the metrics are {now}, and the record says {recorded}")));
+            }
+        }
+    }
+    Ok(rejudged)
+}
