@@ -18,9 +18,11 @@ use crate::verify::Difference;
 pub struct Rejudged {
     /// The results judged again.
     pub judged: u64,
-    /// Every record whose verdict or metrics differ from what the evaluator now answers, or that could not be
-    /// judged again.
+    /// Every record whose verdict or metrics differ from what the evaluator now answers.
     pub differences: Vec<Difference>,
+    /// Every record with a verdict that could not be judged again (its dataset is not in the bundle, or the
+    /// evaluator did not answer): neither confirmed nor contradicted, so listed apart from the differences.
+    pub unjudged: Vec<Difference>,
 }
 
 /// Judges every result of the unpacked bundle `folder` again, one fresh evaluator session per record with a
@@ -48,7 +50,7 @@ pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleErr
             if !dataset.is_dir() {
                 let what =
                     format!("cannot be judged again: the bundle holds no dataset {key} (bundle with --with-datasets)");
-                rejudged.differences.push(differ(what));
+                rejudged.unjudged.push(differ(what));
                 continue;
             }
             let result = base.join("attempts").join(&id).join("work/result");
@@ -63,14 +65,14 @@ pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleErr
                 &result,
                 &work.path().join("evaluator"),
             );
-            rejudged.judged += 1;
             let judged = match judged {
                 Ok(judged) => judged,
                 Err(error) => {
-                    rejudged.differences.push(differ(format!("cannot be judged again: {error}")));
+                    rejudged.unjudged.push(differ(format!("cannot be judged again: {error}")));
                     continue;
                 }
             };
+            rejudged.judged += 1;
             if judged.verdict != verdict {
                 let what = format!("judged again, the verdict is {}, and the record says {verdict}", judged.verdict);
                 rejudged.differences.push(differ(what));

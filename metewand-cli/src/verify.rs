@@ -45,6 +45,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         (Some(opened), verification)
     };
     let mut judged = None;
+    let mut unjudged = Vec::new();
     if args.rejudge {
         let (folder, manifest) = match &opened {
             Some(opened) => (opened.folder().to_owned(), &opened.manifest),
@@ -52,9 +53,27 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         };
         let rejudged = metewand_bundle::rejudge(&folder, manifest).map_err(refused)?;
         verification.differences.extend(rejudged.differences);
+        unjudged = rejudged.unjudged;
         judged = Some(rejudged.judged);
     }
-    finish(&name, &verification, judged)
+    finish(&name, &verification, judged)?;
+    unconfirmed(&name, &unjudged)
+}
+
+/// Lists the results that could not be judged again, and ends: exit 1 when there are any, since their verdicts
+/// are then neither confirmed nor contradicted (which is not a difference of the bundle's).
+fn unconfirmed(name: &str, unjudged: &[metewand_bundle::Difference]) -> Result<(), Failure> {
+    if unjudged.is_empty() {
+        return Ok(());
+    }
+    let text: String = unjudged.iter().map(|record| format!("{record}\n")).collect();
+    print_out("verify", &text)?;
+    let n = unjudged.len();
+    Err(Failure::Rejected(format!(
+        "verify: {name} is as it claims, but {n} of its results could not be judged again (listed above), so their \
+         verdicts are not confirmed; make the evaluator runnable from the bundle (or bundle with --with-datasets) \
+         and verify again",
+    )))
 }
 
 /// Lists the differences and ends: exit 0 when there are none, 1 otherwise.

@@ -273,6 +273,13 @@ impl Report {
     /// identities.
     pub fn of_bundle(mut self, manifest_sha256: impl Into<String>) -> Report {
         self.bundle = Some(manifest_sha256.into());
+        // The folders were unpacked in a temporary folder, gone once the report is written: each is named as bundled.
+        for campaign in &mut self.campaigns {
+            for entry in self.environments.iter_mut().filter(|entry| entry.folder == campaign.folder) {
+                entry.folder.clone_from(&campaign.link);
+            }
+            campaign.folder.clone_from(&campaign.link);
+        }
         self
     }
 

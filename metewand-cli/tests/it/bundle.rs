@@ -52,6 +52,8 @@ fn a_bundle_is_written_verified_and_reported_under_one_digest() {
     let report = metewand(&args(&["report", path(&bundle), "--format", "markdown"]));
     assert_eq!(report.status.code(), Some(0), "{}", text(&report.stderr));
     assert!(text(&report.stdout).contains(&format!("| bundle | manifest SHA-256 | `{digest}` |")));
+    // The folders are named as bundled, never by the temporary folder they were unpacked in.
+    assert!(!text(&report.stdout).contains("metewand-bundle-"), "{}", text(&report.stdout));
     // The report of the folder itself names no bundle.
     let plain = metewand(&args(&["report", path(&folder), "--format", "markdown"]));
     assert!(!text(&plain.stdout).contains("manifest SHA-256"));
@@ -139,6 +141,16 @@ fn rejudging_catches_an_edited_verdict_and_changed_metrics() {
     let stdout = text(&verified.stdout);
     assert_eq!(verified.status.code(), Some(0), "{stdout}{}", text(&verified.stderr));
     assert!(stdout.contains("4 records verified, 4 results judged again alike"), "{stdout}");
+    // Without its datasets nothing can be judged again: that is said as unconfirmed, never as a difference.
+    let out = bench.path("without-datasets.tar.zst");
+    let written = metewand(&args(&["bundle", path(&folder), "--out", path(&out)]));
+    assert_eq!(written.status.code(), Some(0), "{}", text(&written.stderr));
+    let verified = metewand(&args(&["verify", path(&out), "--rejudge"]));
+    let stderr = text(&verified.stderr);
+    assert_eq!(verified.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is as it claims, but 4 of its results could not be judged again"), "{stderr}");
+    assert!(!stderr.contains("do not trust"), "{stderr}");
+    assert_eq!(text(&verified.stdout).matches("the bundle holds no dataset").count(), 4, "{}", text(&verified.stdout));
 
     for verdict in [true, false] {
         let id = edit_first_record(&folder, verdict);
