@@ -11,6 +11,11 @@
 //!   `crate::strict::NonEmptyUniqueVec<T>` with `minItems: 1`;
 //! - a `$defs` entry that is a free-form object becomes `crate::strict::JsonObject`, declared without `Default` so
 //!   that an optional one is an `Option` and a `{}` that was sent survives re-encoding;
+//! - a `$defs` entry that is a number greater than zero (`exclusiveMinimum: 0`) becomes
+//!   `crate::strict::PositiveNumber`;
+//! - an object with `additionalProperties` but no `properties` is a map (a `BTreeMap`, keyed by the definition
+//!   `propertyNames` refers to), and a definition that is a `oneOf` of branches of distinct JSON types is typify's
+//!   untagged enum, which cannot pick a wrong branch;
 //! - a definition with a hand-written type ([`HAND_TYPES`]: `common`'s `sha256` is `crate::digest::Sha256Digest`)
 //!   becomes that type, so that a concept the protocol crate already holds is not generated a second time.
 //!
@@ -141,7 +146,11 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     }
 
     let mut settings = TypeSpaceSettings::default();
-    settings.with_struct_builder(false).with_derive("PartialEq".to_owned());
+    // Maps (a table of named workers) iterate in key order, so their encoding is deterministic.
+    settings
+        .with_struct_builder(false)
+        .with_derive("PartialEq".to_owned())
+        .with_map_type("::std::collections::BTreeMap");
     for (type_name, replacement) in &plan.replacements {
         settings.with_replacement(type_name, replacement, std::iter::empty());
     }
@@ -362,7 +371,15 @@ fn plan_definition(
             plan.replacements.insert(type_name(name), format!("crate::strict::{wrapper}<{item_type}>"));
             Ok(())
         }
-        Some("object") if !object.contains_key("properties") => {
+        Some("number") => {
+            check_keywords(schema, &pointer, object, &["type", "description", "exclusiveMinimum"])?;
+            if object.get("exclusiveMinimum").and_then(Value::as_u64) != Some(0) {
+                return Err(schema.unsupported(&pointer, "a number must have exclusiveMinimum: 0"));
+            }
+            plan.replacements.insert(type_name(name), "crate::strict::PositiveNumber".to_owned());
+            Ok(())
+        }
+        Some("object") if !object.contains_key("properties") && !object.contains_key("additionalProperties") => {
             check_keywords(schema, &pointer, object, &["type", "description"])?;
             plan.replacements.insert(type_name(name), "crate::strict::JsonObject".to_owned());
             Ok(())
@@ -426,12 +443,15 @@ fn walk(
         let nullable = variants
             .as_array()
             .is_some_and(|variants| variants.len() == 2 && variants[1] == serde_json::json!({"type": "null"}));
-        if !nullable {
-            return Err(schema.unsupported(pointer, "oneOf is supported only as [<schema>, {\"type\": \"null\"}]"));
+        if nullable {
+            return walk(schema, defs, &format!("{pointer}/oneOf/0"), &variants[0], property, plan);
         }
-        return walk(schema, defs, &format!("{pointer}/oneOf/0"), &variants[0], property, plan);
+        return walk_either(schema, defs, pointer, variants, plan);
     }
     match object.get("type").and_then(Value::as_str) {
+        Some("object") if !object.contains_key("properties") && object.contains_key("additionalProperties") => {
+            walk_map(schema, defs, pointer, object, plan)
+        }
         Some("object") => {
             let properties = object.get("properties").and_then(Value::as_object).ok_or_else(|| {
                 schema.unsupported(pointer, "a free-form object must be declared under $defs and referenced")
@@ -485,6 +505,71 @@ fn walk(
         Some(other) => Err(schema.unsupported(pointer, format!("the type {other:?} is not supported"))),
         None => Err(schema.unsupported(pointer, "a subschema must have a type, a const, a $ref or a nullable oneOf")),
     }
+}
+
+/// A map from names to values of one schema: `additionalProperties` is the values' subschema, and `propertyNames`,
+/// if present, a local reference to the string definition the names must satisfy.
+fn walk_map(
+    schema: &Schema,
+    defs: &Map<String, Value>,
+    pointer: &str,
+    object: &Map<String, Value>,
+    plan: &mut Plan,
+) -> Result<(), Error> {
+    check_keywords(schema, pointer, object, &["type", "description", "additionalProperties", "propertyNames"])?;
+    if let Some(names) = object.get("propertyNames") {
+        let name =
+            local_ref(names).filter(|name| defs.get(*name).and_then(|def| def.get("type")) == Some(&"string".into()));
+        if name.is_none() {
+            return Err(schema.unsupported(
+                &format!("{pointer}/propertyNames"),
+                "propertyNames must be a local reference to a string definition",
+            ));
+        }
+    }
+    let values = object.get("additionalProperties").unwrap_or(&Value::Null);
+    if !values.is_object() {
+        return Err(schema.unsupported(
+            &format!("{pointer}/additionalProperties"),
+            "a map's additionalProperties must be the subschema of its values",
+        ));
+    }
+    walk(schema, defs, &format!("{pointer}/additionalProperties"), values, None, plan)
+}
+
+/// A definition that is one of a few branches, each of another JSON type (a string or an object, a list or an
+/// object): typify's untagged enum then picks the only branch the value's type allows, never a wrong one.
+fn walk_either(
+    schema: &Schema,
+    defs: &Map<String, Value>,
+    pointer: &str,
+    variants: &Value,
+    plan: &mut Plan,
+) -> Result<(), Error> {
+    let is_definition = pointer.strip_prefix("/$defs/").is_some_and(|name| !name.contains('/'));
+    let variants = variants.as_array().filter(|variants| variants.len() >= 2 && is_definition).ok_or_else(|| {
+        schema.unsupported(
+            pointer,
+            "oneOf is supported only as [<schema>, {\"type\": \"null\"}], or as a definition whose branches each \
+             have another JSON type",
+        )
+    })?;
+    let mut types = Vec::with_capacity(variants.len());
+    for (index, variant) in variants.iter().enumerate() {
+        let branch = format!("{pointer}/oneOf/{index}");
+        let target = local_ref(variant).and_then(|name| defs.get(name)).unwrap_or(variant);
+        let json_type = target.get("type").and_then(Value::as_str).filter(|ty| *ty != "null").ok_or_else(|| {
+            schema
+                .unsupported(&branch, "each branch of a oneOf must have a type, or be a $ref to a definition with one")
+        })?;
+        let json_type = if json_type == "integer" { "number" } else { json_type };
+        if types.contains(&json_type) {
+            return Err(schema.unsupported(&branch, format!("two branches of the oneOf are both of type {json_type}")));
+        }
+        types.push(json_type);
+        walk(schema, defs, &branch, variant, None, plan)?;
+    }
+    Ok(())
 }
 
 fn register_const(

@@ -41,9 +41,10 @@ embedded!(CAMPAIGN_FILE, "campaign-file");
 embedded!(CAMPAIGN_INDEX, "campaign-index");
 embedded!(CAMPAIGN_TABLE, "campaign-table");
 embedded!(BUNDLE_MANIFEST, "bundle-manifest");
+embedded!(REPOSITORY_DEFINITION, "repository-definition");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 13] = [
+pub const ALL: [EmbeddedSchema; 14] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -57,6 +58,7 @@ pub const ALL: [EmbeddedSchema; 13] = [
     CAMPAIGN_INDEX,
     CAMPAIGN_TABLE,
     BUNDLE_MANIFEST,
+    REPOSITORY_DEFINITION,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

@@ -1,4 +1,4 @@
-//! Checked types for the constraints typify leaves unchecked: 53-bit integers, lists of unique items,
+//! Checked types for the constraints typify leaves unchecked: 53-bit integers, positive numbers, lists of unique items,
 //! free-form JSON objects and constants ([`Constant`]); and [`Pattern`], which generated types check a schema's
 //! `pattern` with.
 //!
@@ -51,6 +51,9 @@ pub enum ConstraintError {
     /// A list that must not be empty is.
     #[error("the list is empty, but must hold at least one item")]
     Empty,
+    /// A number that must be finite and greater than zero is not.
+    #[error("{0} is not a finite number greater than zero")]
+    NotPositive(String),
 }
 
 impl SafeUint {
@@ -145,6 +148,77 @@ impl<'de> Deserialize<'de> for SafeUint {
         }
 
         deserializer.deserialize_any(SafeUintVisitor)
+    }
+}
+
+/// A finite number greater than zero: the schemas' `{"type": "number", "exclusiveMinimum": 0}`, such as a duration in
+/// seconds. An integral value serializes as an integer, as the JSON domain holds it.
+///
+/// ```
+/// # use metewand_protocol::strict::PositiveNumber;
+/// let seconds: PositiveNumber = serde_json::from_str("2.5").unwrap();
+/// assert_eq!(seconds.get(), 2.5);
+/// assert_eq!(serde_json::to_string(&PositiveNumber::try_from(3.0).unwrap()).unwrap(), "3");
+/// assert!(serde_json::from_str::<PositiveNumber>("0").is_err());
+/// assert!(serde_json::from_str::<PositiveNumber>("-1.5").is_err());
+/// assert!(serde_json::from_str::<PositiveNumber>("\"1\"").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct PositiveNumber(f64);
+
+impl PositiveNumber {
+    /// The number.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl TryFrom<f64> for PositiveNumber {
+    type Error = ConstraintError;
+
+    fn try_from(value: f64) -> Result<PositiveNumber, ConstraintError> {
+        if value.is_finite() && value > 0.0 {
+            Ok(PositiveNumber(value))
+        } else {
+            Err(ConstraintError::NotPositive(value.to_string()))
+        }
+    }
+}
+
+impl Serialize for PositiveNumber {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match SafeUint::from_f64(self.0) {
+            Ok(integer) => integer.serialize(serializer),
+            Err(_) => serializer.serialize_f64(self.0),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PositiveNumber {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PositiveNumber, D::Error> {
+        struct PositiveVisitor;
+
+        impl Visitor<'_> for PositiveVisitor {
+            type Value = PositiveNumber;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a finite number greater than zero")
+            }
+
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<PositiveNumber, E> {
+                PositiveNumber::try_from(value as f64).map_err(|_| E::invalid_value(Unexpected::Unsigned(value), &self))
+            }
+
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<PositiveNumber, E> {
+                PositiveNumber::try_from(value as f64).map_err(|_| E::invalid_value(Unexpected::Signed(value), &self))
+            }
+
+            fn visit_f64<E: de::Error>(self, value: f64) -> Result<PositiveNumber, E> {
+                PositiveNumber::try_from(value).map_err(|_| E::invalid_value(Unexpected::Float(value), &self))
+            }
+        }
+
+        deserializer.deserialize_any(PositiveVisitor)
     }
 }
 

@@ -132,10 +132,20 @@ def _same_json(actual: Any, expected: Any) -> bool:
 
 
 def _assert_no_floats(model: Any, where: str = "") -> None:
-    """No schema here has a number type: a float outside a free-form object is a missed integer."""
+    """A float outside a free-form object or a member the schema types as a number (annotated
+    ``float``) is a missed integer."""
     for name in type(model).__slots__:
+        annotation = type(model).__annotations__.get(name, "")
+        if "float" in annotation:
+            continue
         value = getattr(model, name)
-        values = value if isinstance(value, list) else [value]
+        if isinstance(value, list):
+            values = value
+        elif isinstance(value, dict) and "Any" not in annotation:
+            # A map's values; a free-form object's are its own.
+            values = list(value.values())
+        else:
+            values = [value]
         for item in values:
             assert type(item) is not float, f"{where}/{name} holds the float {item!r}"
             if hasattr(type(item), "__slots__"):

@@ -9,6 +9,9 @@
 //!   a `frozenset` of its values and a `typing.Literal` alias;
 //! - a free-form object is a `dict[str, Any]`, copied shallowly; a named array or nullable is written out where it
 //!   is used;
+//! - an object with `additionalProperties` and no properties is a `dict[str, T]`, a number greater than zero a
+//!   `float`, and a definition that is a `oneOf` of branches of distinct JSON types a checking function that picks
+//!   the branch by the value's type;
 //! - `DEFINITIONS` maps each class's `$defs` name (`None` for the root) to the class.
 //!
 //! The checks themselves are hand-written in `metewand._strict`, so the generated text stays declarative. The
@@ -54,8 +57,10 @@ const RESERVED_NAMES: &[&str] = &[
     "check_enum",
     "check_integer",
     "check_json_object",
+    "check_map",
     "check_model",
     "check_object",
+    "check_positive_number",
     "check_string",
     "literal_alias",
     "_LITERAL_ALIASES",
@@ -155,6 +160,8 @@ enum Ty {
         maximum: Option<i64>,
     },
     Boolean,
+    /// A finite number greater than zero.
+    Number,
     Const(Const),
     Array {
         items: Box<Ty>,
@@ -171,15 +178,23 @@ enum Ty {
         target: Box<Ty>,
     },
     Nullable(Box<Ty>),
+    /// An object whose members all have one type: names checked by the function `key`, if any.
+    Map {
+        key: Option<String>,
+        values: Box<Ty>,
+    },
+    /// One of a few types, each of another JSON type; only as a definition, behind its checking function.
+    Either(Vec<Ty>),
 }
 
 impl Ty {
     /// Whether the value is a plain Python scalar: stored as decoded, encoded as stored, hashable.
     fn is_scalar(&self) -> bool {
-        matches!(
-            self,
-            Ty::String { .. } | Ty::Enum { .. } | Ty::Integer { .. } | Ty::Boolean | Ty::Const(_) | Ty::Named { .. }
-        )
+        match self {
+            Ty::String { .. } | Ty::Enum { .. } | Ty::Integer { .. } | Ty::Boolean | Ty::Number | Ty::Const(_) => true,
+            Ty::Named { target, .. } => target.is_scalar(),
+            _ => false,
+        }
     }
 }
 

@@ -290,6 +290,12 @@ impl<'a> Module<'a> {
         }
         if let Some(branches) = object.get("oneOf") {
             check_keywords(self.schema, pointer, object, &["oneOf"])?;
+            let nullable = branches
+                .as_array()
+                .is_some_and(|branches| branches.iter().any(|branch| branch.get("type") == Some(&Value::from("null"))));
+            if def.is_some() && !nullable {
+                return self.parse_either(branches, &pointer_join(pointer, "oneOf"), hint);
+            }
             return self.parse_nullable(branches, &pointer_join(pointer, "oneOf"), hint);
         }
         let kind = match object.get("type") {
@@ -330,6 +336,17 @@ impl<'a> Module<'a> {
                 }
             }
             "array" => self.parse_array(object, pointer, hint),
+            "number" => {
+                check_keywords(self.schema, pointer, object, &["type", "exclusiveMinimum"])?;
+                if object.get("exclusiveMinimum").and_then(Value::as_u64) != Some(0) {
+                    let at = if object.contains_key("exclusiveMinimum") { "exclusiveMinimum" } else { "type" };
+                    return Err(self.unsupported(&pointer_join(pointer, at), "a number must have exclusiveMinimum: 0"));
+                }
+                Ok(Ty::Number)
+            }
+            "object" if object.contains_key("additionalProperties") && !object.contains_key("properties") => {
+                self.parse_map(object, pointer, hint)
+            }
             "object" => {
                 if object.contains_key("properties") {
                     return Err(self.unsupported(
@@ -424,8 +441,8 @@ impl<'a> Module<'a> {
             _ => false,
         };
         match items {
-            Ty::Array { .. } => {
-                return Err(self.unsupported(&items_pointer, "arrays of arrays are not supported"));
+            Ty::Array { .. } | Ty::Map { .. } | Ty::Either(_) => {
+                return Err(self.unsupported(&items_pointer, "arrays of arrays or maps are not supported"));
             }
             Ty::Nullable(ref inner) if matches!(**inner, Ty::Array { .. } | Ty::Nullable(_)) => {
                 return Err(self.unsupported(&items_pointer, "arrays of nullable arrays are not supported"));
@@ -459,6 +476,73 @@ impl<'a> Module<'a> {
             ));
         }
         Ok(Ty::Array { items: Box::new(items), min_items, unique })
+    }
+
+    /// An object whose members all have one type (`additionalProperties`), their names checked by the definition
+    /// `propertyNames` refers to.
+    fn parse_map(&mut self, object: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Ty, Error> {
+        check_keywords(self.schema, pointer, object, &["type", "additionalProperties", "propertyNames"])?;
+        let key = match object.get("propertyNames") {
+            None => None,
+            Some(names) => {
+                let names_pointer = pointer_join(pointer, "propertyNames");
+                let target = names.get("$ref").filter(|_| names.as_object().is_some_and(|o| o.len() == 1));
+                let Some(target) = target else {
+                    return Err(self.unsupported(&names_pointer, "propertyNames must be a lone $ref"));
+                };
+                let name = self.def_name(target, &pointer_join(&names_pointer, "$ref"))?;
+                match self.resolve_ref(&name)? {
+                    Ty::Named { helper, target } if matches!(*target, Ty::String { .. }) => Some(helper),
+                    _ => return Err(self.unsupported(&names_pointer, "propertyNames must name a string definition")),
+                }
+            }
+        };
+        let values_pointer = pointer_join(pointer, "additionalProperties");
+        let values_hint = format!("{hint}_value");
+        let Some(values) = object.get("additionalProperties").filter(|values| values.is_object()) else {
+            return Err(self.unsupported(&values_pointer, "additionalProperties must be the values' subschema"));
+        };
+        let values = match self.parse_type(values, &values_pointer, &values_hint, None)? {
+            Ty::String { min_length: 0, pattern: None } => Ty::String { min_length: 0, pattern: None },
+            ty @ (Ty::Model(_) | Ty::JsonObject | Ty::Boolean | Ty::Named { .. } | Ty::Enum { .. }) => ty,
+            _ => {
+                return Err(self.unsupported(
+                    &values_pointer,
+                    "a map's values must be plain strings, booleans, enums, named types or objects",
+                ));
+            }
+        };
+        Ok(Ty::Map { key, values: Box::new(values) })
+    }
+
+    /// A definition that is one of a few branches, each of another JSON type, told apart by the value's type.
+    fn parse_either(&mut self, branches: &Value, pointer: &str, hint: &str) -> Result<Ty, Error> {
+        let Some(branches) = branches.as_array().filter(|branches| branches.len() >= 2) else {
+            return Err(self.unsupported(pointer, "oneOf must list at least two branches"));
+        };
+        let mut types: Vec<Ty> = Vec::with_capacity(branches.len());
+        let mut kinds: Vec<&str> = Vec::with_capacity(branches.len());
+        for (index, branch) in branches.iter().enumerate() {
+            let branch_pointer = pointer_join(pointer, &index.to_string());
+            let ty = self.parse_type(branch, &branch_pointer, &format!("{hint}_{index}"), None)?;
+            let kind = match &ty {
+                Ty::String { min_length: 0, pattern: None } => "string",
+                Ty::Array { items, .. } if items.is_scalar() => "array",
+                Ty::JsonObject | Ty::Model(_) => "object",
+                _ => {
+                    return Err(self.unsupported(
+                        &branch_pointer,
+                        "a branch must be a plain string, an array of scalars or an object",
+                    ));
+                }
+            };
+            if kinds.contains(&kind) {
+                return Err(self.unsupported(&branch_pointer, format!("two branches are both of type {kind}")));
+            }
+            kinds.push(kind);
+            types.push(ty);
+        }
+        Ok(Ty::Either(types))
     }
 
     fn inline_helper(&mut self, hint: &str, ty: Ty, pointer: &str, doc: Option<String>) -> Result<Ty, Error> {
@@ -574,7 +658,7 @@ impl<'a> Module<'a> {
         let def = self.defs[name].clone();
         let ty = self.parse_type(&def, &pointer, name, Some(name))?;
         self.resolving.remove(name);
-        let ty = if ty.is_scalar() {
+        let ty = if ty.is_scalar() || matches!(ty, Ty::Either(_)) {
             let helper = format!("_{name}");
             self.claim(&helper, &pointer)?;
             let doc = def.as_object().and_then(description);

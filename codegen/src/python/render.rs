@@ -60,8 +60,12 @@ impl Module<'_> {
             if let Some(doc) = &helper.doc {
                 body.docstring(1, doc);
             }
-            let check = self.check(&helper.ty, "value", "path", Mode::Decode, &mut imports);
-            body.expr(1, "return ", &check, "");
+            if let Ty::Either(branches) = &helper.ty {
+                self.render_either(&mut body, branches, &mut imports);
+            } else {
+                let check = self.check(&helper.ty, "value", "path", Mode::Decode, &mut imports);
+                body.expr(1, "return ", &check, "");
+            }
             body.blank();
         }
 
@@ -415,6 +419,19 @@ impl Module<'_> {
                 imports.insert("check_boolean");
                 "check_boolean".to_owned()
             }
+            Ty::Number => {
+                imports.insert("check_positive_number");
+                "check_positive_number".to_owned()
+            }
+            Ty::Map { key, values } => {
+                args.extend(self.item_check(values, mode, imports).into_iter().map(Expr::Atom));
+                if let Some(key) = key {
+                    args.push(Expr::atom(format!("key={key}")));
+                }
+                imports.insert("check_map");
+                "check_map".to_owned()
+            }
+            Ty::Either(_) => unreachable!("a oneOf of types is a definition, checked by its function"),
             Ty::Const(constant) => {
                 args.push(Expr::atom(constant.literal()));
                 imports.insert("check_const");
@@ -469,13 +486,14 @@ impl Module<'_> {
             Ty::Const(constant) => vec![uses("check_const"), constant.literal()],
             Ty::String { .. } => vec![uses("check_string")],
             Ty::Integer { .. } => vec![uses("check_integer")],
+            Ty::Number => vec![uses("check_positive_number")],
             Ty::Nullable(inner) => {
                 let mut check = vec![uses("check_nullable")];
                 check.extend(self.item_check(inner, mode, imports));
                 check
             }
             // Refused when the schema is parsed.
-            Ty::Array { .. } => unreachable!("arrays of arrays are refused"),
+            Ty::Array { .. } | Ty::Map { .. } | Ty::Either(_) => unreachable!("arrays of arrays or maps are refused"),
         }
     }
 
@@ -489,6 +507,22 @@ impl Module<'_> {
             Ty::Array { items, .. } => format!("[{} for item in {expr}]", self.dump(items, "item")),
             Ty::Nullable(inner) if inner.is_scalar() => expr.to_owned(),
             Ty::Nullable(inner) => format!("None if {expr} is None else {}", self.dump(inner, expr)),
+            Ty::Map { values, .. } if values.is_scalar() => format!("dict({expr})"),
+            Ty::Map { values, .. } => format!("{{key: {} for key, item in {expr}.items()}}", self.dump(values, "item")),
+            Ty::Named { target, .. } => self.dump(target, expr),
+            Ty::Either(branches) => {
+                // The branches have distinct JSON types, so the stored value's type says which one it is.
+                let mut out = expr.to_owned();
+                for branch in branches.iter().rev().filter(|branch| !branch.is_scalar()) {
+                    let class = match branch {
+                        Ty::Model(class) => class.as_str(),
+                        Ty::JsonObject => "dict",
+                        _ => "list",
+                    };
+                    out = format!("{} if isinstance({expr}, {class}) else {out}", self.dump(branch, expr));
+                }
+                out
+            }
             _ => expr.to_owned(),
         }
     }
@@ -504,6 +538,12 @@ impl Module<'_> {
             }
             Ty::Integer { .. } => "int".to_owned(),
             Ty::Boolean => "bool".to_owned(),
+            Ty::Number => "float".to_owned(),
+            Ty::Map { values, .. } => format!("dict[str, {}]", self.annotation(values, typing)),
+            Ty::Either(branches) => {
+                let branches: Vec<String> = branches.iter().map(|branch| self.annotation(branch, typing)).collect();
+                branches.join(" | ")
+            }
             Ty::Const(constant) => {
                 typing.insert("Literal");
                 format!("Literal[{}]", constant.literal())
@@ -516,6 +556,32 @@ impl Module<'_> {
             Ty::Model(class) => class.clone(),
             Ty::Named { target, .. } => self.annotation(target, typing),
             Ty::Nullable(inner) => format!("{} | None", self.annotation(inner, typing)),
+        }
+    }
+}
+
+impl Module<'_> {
+    /// The body of a `oneOf` definition's checking function: the branch the value's JSON type selects, and the
+    /// last branch's check (with its message) for a value of none of them. A model branch also takes an instance,
+    /// as a constructor is given one.
+    fn render_either(&self, body: &mut Writer, branches: &[Ty], imports: &mut BTreeSet<&'static str>) {
+        for (index, branch) in branches.iter().enumerate() {
+            if let Ty::Model(class) = branch {
+                body.line(1, &format!("if isinstance(value, {class}):"));
+                body.line(2, "return value");
+            }
+            let check = self.check(branch, "value", "path", Mode::Decode, imports);
+            if index + 1 == branches.len() {
+                body.expr(1, "return ", &check, "");
+                continue;
+            }
+            let class = match branch {
+                Ty::String { .. } => "str",
+                Ty::Array { .. } => "list",
+                _ => "dict",
+            };
+            body.line(1, &format!("if isinstance(value, {class}):"));
+            body.expr(2, "return ", &check, "");
         }
     }
 }

@@ -141,3 +141,66 @@ fn the_shared_digest_is_the_hand_written_type_and_only_as_written_for() {
         other => panic!("expected the changed digest to be refused, got {:?}", other.map(|files| files.len())),
     }
 }
+
+#[test]
+fn maps_positive_numbers_and_unions_of_distinct_types_are_strict_in_both_languages() {
+    let defs = json!({
+        "label": {"type": "string", "minLength": 1},
+        "seconds": {"type": "number", "exclusiveMinimum": 0},
+        "either": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/range"}]},
+        "range": message(json!({"from": {"type": "string"}}), &["from"]),
+        "message": message(
+            json!({
+                "timeouts": {
+                    "type": "object",
+                    "propertyNames": {"$ref": "#/$defs/label"},
+                    "additionalProperties": {"$ref": "#/$defs/seconds"}
+                },
+                "target": {"$ref": "#/$defs/either"}
+            }),
+            &["timeouts", "target"],
+        ),
+    });
+    let files = generate(&[schema(defs)]).unwrap();
+    let rust = &files.iter().find(|f| f.path.ends_with("probe.rs")).unwrap().contents;
+    assert!(
+        rust.contains("pub timeouts: ::std::collections::BTreeMap<Label, crate::strict::PositiveNumber>"),
+        "{rust}"
+    );
+    assert!(rust.contains("#[serde(untagged)]\npub enum Either"), "{rust}");
+    let python = &files.iter().find(|f| f.path.ends_with("probe.py")).unwrap().contents;
+    assert!(python.contains("check_map(timeouts, \"/timeouts\", _seconds, key=_label)"), "{python}");
+    assert!(python.contains("if isinstance(value, str):\n        return check_string(value, path)"), "{python}");
+}
+
+#[test]
+fn a_union_must_be_a_definition_of_distinct_json_types() {
+    let (pointer, reason) = unsupported(json!({
+        "either": {"oneOf": [{"type": "string"}, {"type": "string", "minLength": 1}]},
+        "message": message(json!({"a": {"$ref": "#/$defs/either"}}), &["a"]),
+    }));
+    assert_eq!(pointer, "/$defs/either/oneOf/1", "{reason}");
+    let (pointer, _) = unsupported(json!({
+        "message": message(json!({"a": {"oneOf": [{"type": "string"}, {"type": "boolean"}]}}), &["a"]),
+    }));
+    assert_eq!(pointer, "/$defs/message/properties/a");
+}
+
+#[test]
+fn a_map_needs_a_subschema_for_its_values_and_a_string_definition_for_its_names() {
+    let map = |names: Value, values: Value| {
+        json!({
+            "label": {"type": "string", "minLength": 1},
+            "message": message(
+                json!({"m": {"type": "object", "propertyNames": names, "additionalProperties": values}}),
+                &["m"],
+            ),
+        })
+    };
+    let (pointer, _) = unsupported(map(json!({"$ref": "#/$defs/label"}), json!(true)));
+    assert_eq!(pointer, "/$defs/message/properties/m/additionalProperties");
+    let (pointer, _) = unsupported(map(json!({"type": "string"}), json!({"type": "string"})));
+    assert_eq!(pointer, "/$defs/message/properties/m/propertyNames");
+    let (pointer, _) = unsupported(map(json!({"$ref": "#/$defs/label"}), json!({"type": "number"})));
+    assert_eq!(pointer, "/$defs/message/properties/m/additionalProperties");
+}

@@ -25,6 +25,8 @@ pub mod dataset_materialization;
 pub mod dataset_published;
 /// Metewand metrics envelope: `schemas/metrics.schema.json`.
 pub mod metrics;
+/// Metewand repository definition: `schemas/repository-definition.schema.json`.
+pub mod repository_definition;
 /// Metewand result manifest: `schemas/result-manifest.schema.json`.
 pub mod result_manifest;
 /// Metewand Slurm submission: `schemas/slurm-submission.schema.json`.

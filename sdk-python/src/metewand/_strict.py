@@ -108,6 +108,38 @@ def check_json_object(value: object, path: str) -> dict[str, Any]:
     return dict(value)
 
 
+def check_map(
+    value: object,
+    path: str,
+    item: Callable[..., _T],
+    *args: object,
+    key: Callable[[object, str], str] | None = None,
+) -> dict[str, _T]:
+    """Checks an object whose members all have one type: each name with ``key(name, path)``, if
+    given, and each value with ``item(value, path, *args)``."""
+    if not isinstance(value, dict):
+        raise ModelError(path, f"expected an object, got {_describe(value)}")
+    members: dict[str, _T] = {}
+    for name, element in value.items():
+        if not isinstance(name, str):
+            raise ModelError(path, f"property names must be strings, got {_describe(name)}")
+        member = f"{path}/{name.replace('~', '~0').replace('/', '~1')}"
+        if key is not None:
+            key(name, member)
+        members[name] = item(element, member, *args)
+    return members
+
+
+def check_positive_number(value: object, path: str) -> float:
+    """Checks a finite number greater than zero (an integer or a float, not a boolean)."""
+    if type(value) is not int and type(value) is not float:
+        raise ModelError(path, f"expected a number, got {_describe(value)}")
+    # nan fails both comparisons.
+    if not 0 < value < float("inf"):
+        raise ModelError(path, f"{_describe(value)} is not a finite number greater than zero")
+    return value
+
+
 # Compiled on first use of each pattern, so that importing the models compiles nothing.
 _matchers: dict[str, Callable[[str], object]] = {}
 

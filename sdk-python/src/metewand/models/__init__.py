@@ -17,6 +17,7 @@ worker pays only for the modules it uses:
 - ``metewand.models.dataset_materialization``: Metewand dataset materialization
 - ``metewand.models.dataset_published``: Metewand dataset store record
 - ``metewand.models.metrics``: Metewand metrics envelope
+- ``metewand.models.repository_definition``: Metewand repository definition
 - ``metewand.models.result_manifest``: Metewand result manifest
 - ``metewand.models.slurm_submission``: Metewand Slurm submission
 - ``metewand.models.worker_protocol_message``: Metewand worker protocol message, version 1

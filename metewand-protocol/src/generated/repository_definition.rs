@@ -1,0 +1,704 @@
+// Generated from schemas/repository-definition.schema.json by codegen; do not edit. Regenerate with: cargo xtask codegen
+//! Metewand repository definition: types generated from `schemas/repository-definition.schema.json`.
+//!
+//! metewand.toml, a benchmark repository's definition, as its TOML maps into the JSON domain: its format, schema
+//! files, timeouts, budgets and limits, its workers, datasets, problems, implementations and campaigns. The
+//! loader checks the same shape with positions, and then what a schema cannot say (names that exist, roles that
+//! fit, source folders and their digests).
+
+///[budgets]: the longest a whole materialization, implementation or evaluation session may take.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Budgets {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub evaluation: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub implementation: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub materialization: ::std::option::Option<crate::strict::PositiveNumber>,
+}
+///[campaigns.NAME]: a campaign's axes and how its implementation sessions serve its attempts.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Campaign {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub dataset_seeds: ::std::option::Option<Seeds>,
+    ///Dataset names (default: every dataset).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub datasets: ::std::vec::Vec<super::common::Name>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub implementation_seeds: ::std::option::Option<Seeds>,
+    ///Implementation names (default: every implementation).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub implementations: ::std::vec::Vec<super::common::Name>,
+    ///Problem names (default: every problem).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub problems: ::std::vec::Vec<super::common::Name>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub repetitions: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub sessions: ::std::option::Option<super::attempt_record::SessionMode>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub warmup: ::std::option::Option<crate::strict::SafeUint>,
+}
+///[datasets.NAME]: a dataset, its materializer and its parameters.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Dataset {
+    ///The dataset_materializer worker that builds it.
+    pub materializer: ::std::string::String,
+    pub output_schema: SchemaRef,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub parameters: ::std::option::Option<crate::strict::JsonObject>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub parameters_schema: ::std::option::Option<SchemaRef>,
+}
+///[implementations.NAME]: an implementation, its worker, its parameters and the capabilities it selects.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Implementation {
+    ///The capabilities its sessions select (default: one_shot).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub capabilities: ::std::vec::Vec<super::common::Capability>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub parameters: ::std::option::Option<crate::strict::JsonObject>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub parameters_schema: ::std::option::Option<SchemaRef>,
+    ///The implementation worker that runs it.
+    pub worker: ::std::string::String,
+}
+///[limits]: what a worker process may use; the loader also refuses 0.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Limits {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub memory_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub output_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub processes: ::std::option::Option<crate::strict::SafeUint>,
+}
+///[problems.NAME]: a problem, its evaluator, its parameters and the schemas of its results and metrics.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Problem {
+    ///The problem_evaluator worker that evaluates it.
+    pub evaluator: ::std::string::String,
+    pub metric_schema: SchemaRef,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub parameters: ::std::option::Option<crate::strict::JsonObject>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub parameters_schema: ::std::option::Option<SchemaRef>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub profile: ::std::option::Option<Profile>,
+    pub result_schema: SchemaRef,
+    ///What an attempt's time measures.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub timed: ::std::option::Option<ProblemTimed>,
+}
+///What an attempt's time measures.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ProblemTimed {
+    #[serde(rename = "execute")]
+    Execute,
+    #[serde(rename = "prepare+execute")]
+    PrepareExecute,
+}
+impl ::std::fmt::Display for ProblemTimed {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Execute => f.write_str("execute"),
+            Self::PrepareExecute => f.write_str("prepare+execute"),
+        }
+    }
+}
+impl ::std::str::FromStr for ProblemTimed {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "execute" => Ok(Self::Execute),
+            "prepare+execute" => Ok(Self::PrepareExecute),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for ProblemTimed {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///A problem's streamed profile: the most checkpoints an execution may send (1 to 1000).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Profile {
+    pub checkpoints: crate::strict::SafeUint,
+}
+///metewand.toml, a benchmark repository's definition, as its TOML maps into the JSON domain: its format, schema files, timeouts, budgets and limits, its workers, datasets, problems, implementations and campaigns. The loader checks the same shape with positions, and then what a schema cannot say (names that exist, roles that fit, source folders and their digests).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct RepositoryDefinition {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub budgets: ::std::option::Option<Budgets>,
+    ///The campaigns, by name.
+    #[serde(
+        default,
+        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
+    )]
+    pub campaigns: ::std::collections::BTreeMap<super::common::Name, Campaign>,
+    ///The datasets, by name.
+    #[serde(
+        default,
+        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
+    )]
+    pub datasets: ::std::collections::BTreeMap<super::common::Name, Dataset>,
+    pub format: super::common::Format,
+    ///The implementations, by name.
+    #[serde(
+        default,
+        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
+    )]
+    pub implementations: ::std::collections::BTreeMap<
+        super::common::Name,
+        Implementation,
+    >,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub limits: ::std::option::Option<Limits>,
+    ///The problems, by name.
+    #[serde(
+        default,
+        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
+    )]
+    pub problems: ::std::collections::BTreeMap<super::common::Name, Problem>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub schemas: ::std::option::Option<SchemaFiles>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub timeouts: ::std::option::Option<Timeouts>,
+    ///The workers, by name.
+    #[serde(
+        default,
+        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
+    )]
+    pub workers: ::std::collections::BTreeMap<super::common::Name, Worker>,
+}
+///[schemas]: the repository's schema files.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct SchemaFiles {
+    ///Globs relative to the repository, each matching at least one file.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub files: ::std::vec::Vec<::std::string::String>,
+}
+///A schema: the id of one in the catalog, or an inline schema.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum SchemaRef {
+    String(::std::string::String),
+    JsonObject(crate::strict::JsonObject),
+}
+impl ::std::convert::From<crate::strict::JsonObject> for SchemaRef {
+    fn from(value: crate::strict::JsonObject) -> Self {
+        Self::JsonObject(value)
+    }
+}
+///count consecutive seeds from from.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct SeedRange {
+    pub count: crate::strict::SafeUint,
+    pub from: crate::strict::SafeUint,
+}
+///A seed axis: the seeds listed, or a range of them.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum Seeds {
+    Array(::std::vec::Vec<crate::strict::SafeUint>),
+    SeedRange(SeedRange),
+}
+impl ::std::convert::From<::std::vec::Vec<crate::strict::SafeUint>> for Seeds {
+    fn from(value: ::std::vec::Vec<crate::strict::SafeUint>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::std::convert::From<SeedRange> for Seeds {
+    fn from(value: SeedRange) -> Self {
+        Self::SeedRange(value)
+    }
+}
+///[timeouts]: the longest each phase may take, for the phases declared; the others keep their defaults.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Timeouts {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub evaluate: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub execute: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub hello: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub materialize: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub prepare: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub reset: ::std::option::Option<crate::strict::PositiveNumber>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub shutdown: ::std::option::Option<crate::strict::PositiveNumber>,
+}
+///[workers.NAME]: a worker program, its role, and what it may use.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Worker {
+    ///The program and its arguments; ${repo} is the repository's path.
+    pub command: ::std::vec::Vec<::std::string::String>,
+    ///How the worker's output depends on its seed.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub deterministic: ::std::option::Option<WorkerDeterministic>,
+    ///Environment variables; ${repo} is the repository's path.
+    #[serde(
+        default,
+        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
+    )]
+    pub env: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    ///Folders outside the source copied beside it, relative to the repository.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub include: ::std::vec::Vec<::std::string::String>,
+    ///Whether the worker may reach the network.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub network: ::std::option::Option<bool>,
+    pub role: super::common::Role,
+    ///The worker's source directory, relative to the repository (. for the repository).
+    pub source: ::std::string::String,
+    ///Groups of system calls the worker may make beyond the default filter.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub syscalls: ::std::vec::Vec<super::attempt_record::SyscallGroup>,
+}
+///How the worker's output depends on its seed.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum WorkerDeterministic {
+    #[serde(rename = "seeded")]
+    Seeded,
+    #[serde(rename = "seed-independent")]
+    SeedIndependent,
+}
+impl ::std::fmt::Display for WorkerDeterministic {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Seeded => f.write_str("seeded"),
+            Self::SeedIndependent => f.write_str("seed-independent"),
+        }
+    }
+}
+impl ::std::str::FromStr for WorkerDeterministic {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "seeded" => Ok(Self::Seeded),
+            "seed-independent" => Ok(Self::SeedIndependent),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerDeterministic {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerDeterministic {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+/// Error types.
+pub mod error {
+    /// Error from a `TryFrom` or `FromStr` implementation.
+    pub struct ConversionError(::std::borrow::Cow<'static, str>);
+    impl ::std::error::Error for ConversionError {}
+    impl ::std::fmt::Display for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Display::fmt(&self.0, f)
+        }
+    }
+    impl ::std::fmt::Debug for ConversionError {
+        fn fmt(
+            &self,
+            f: &mut ::std::fmt::Formatter<'_>,
+        ) -> Result<(), ::std::fmt::Error> {
+            ::std::fmt::Debug::fmt(&self.0, f)
+        }
+    }
+    impl From<&'static str> for ConversionError {
+        fn from(value: &'static str) -> Self {
+            Self(value.into())
+        }
+    }
+    impl From<String> for ConversionError {
+        fn from(value: String) -> Self {
+            Self(value.into())
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Budgets {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Budgets::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Budgets {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Budgets::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Campaign {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Campaign::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Campaign {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Campaign::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Dataset {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Dataset::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Dataset {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Dataset::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Implementation::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Implementation {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Implementation::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Limits {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Limits::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Limits {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Limits::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Problem {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Problem::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Problem {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Problem::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Profile {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Profile::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Profile {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Profile::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RepositoryDefinition {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        RepositoryDefinition::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for RepositoryDefinition {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        RepositoryDefinition::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SchemaFiles {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        SchemaFiles::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SchemaFiles {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        SchemaFiles::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SeedRange {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        SeedRange::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SeedRange {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        SeedRange::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Timeouts {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Timeouts::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Timeouts {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Timeouts::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Worker {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Worker::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Worker {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Worker::serialize(self, serializer)
+    }
+}
