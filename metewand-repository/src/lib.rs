@@ -43,14 +43,16 @@ use metewand_protocol::common::{Capability, Name, Role};
 pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
-use toml::de::{DeTable, DeValue};
+use toml::de::DeValue;
 
+use crate::diagnostic::locate;
 pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef, did_you_mean};
-use crate::diagnostic::{locate, sentence};
 use crate::protocol::declared::{SYSCALL_GROUPS, SyscallGroup, SyscallGroups};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
-pub use toml_value::expand;
-use toml_value::{Source, Table, Value_, boolean, check_substitutions, string, strings, to_json, wrong_type};
+use toml_value::{
+    Source, Table, Value_, boolean, check_substitutions, parse_document, string, strings, to_json, wrong_type,
+};
+pub use toml_value::{definition_json, expand};
 
 use crate::catalog::CatalogBuilder;
 pub use crate::catalog::SchemaCatalog;

@@ -88,10 +88,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn check(mut self, options: &CheckOptions) -> Result<CheckedRepository, CheckError> {
-        let document = DeTable::parse(self.source.text).map_err(|error| {
-            let span = error.span().unwrap_or(0..0);
-            self.source.error(span, CheckErrorKind::Toml { message: sentence(error.message()) })
-        })?;
+        let document = parse_document(&self.source)?;
         let top = Table { name: "the top level".to_owned(), key: String::new(), table: document.get_ref(), span: 0..0 };
         top.only(TOP_LEVEL, &self.source)?;
         let format = top.required("format", &self.source)?;

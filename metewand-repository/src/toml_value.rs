@@ -159,6 +159,30 @@ pub(crate) fn strings<'a>(
     items.iter().enumerate().map(|(i, item)| Ok((string(item, format!("{key}[{i}]"), source)?, item.span()))).collect()
 }
 
+/// `metewand.toml` parsed with the spans of its keys and values; a TOML error is a [`CheckError`] at its position.
+pub(crate) fn parse_document<'t>(source: &Source<'t>) -> Result<Spanned<DeTable<'t>>, CheckError> {
+    DeTable::parse(source.text).map_err(|error| {
+        let span = error.span().unwrap_or(0..0);
+        source.error(span, CheckErrorKind::Toml { message: crate::diagnostic::sentence(error.message()) })
+    })
+}
+
+/// The text of a `metewand.toml` as a value of the JSON domain, mapped exactly as the check maps it: the document
+/// the `repository-definition` schema describes. A TOML error, or a value the JSON domain does not hold, is a
+/// [`CheckError`] at its position in `metewand.toml`; nothing else is checked.
+///
+/// ```
+/// let value = metewand_repository::definition_json("format = 1.0\n[timeouts]\nexecute = 2.5\n").unwrap();
+/// assert_eq!(value, serde_json::json!({"format": 1, "timeouts": {"execute": 2.5}}));
+/// let error = metewand_repository::definition_json("format = 1\nwhen = 2024-01-01\n").unwrap_err();
+/// assert_eq!(error.location().position, Some((2, 8)));
+/// ```
+pub fn definition_json(text: &str) -> Result<Value, CheckError> {
+    let source = Source { text, file: PathBuf::from(crate::MANIFEST_FILE) };
+    let document = parse_document(&source)?;
+    to_json(&Spanned::new(0..0, DeValue::Table(document.into_inner())), "", &source)
+}
+
 /// A TOML value as a value of the JSON domain: dates and times, `nan`, infinities and integers beyond ±(2^53 − 1)
 /// are errors at their position. Numbers are values: an integral float within the safe range is an integer.
 pub(crate) fn to_json(value: &Value_<'_>, key: &str, source: &Source<'_>) -> Result<Value, CheckError> {

@@ -4,6 +4,7 @@
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
 mod catalog;
+mod definition;
 mod identity;
 mod repository;
 mod validate;
