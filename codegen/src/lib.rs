@@ -29,6 +29,7 @@
 
 mod imports;
 mod methods;
+mod order;
 mod python;
 mod rust;
 
@@ -120,8 +121,9 @@ impl Schema {
 pub fn generate(sources: &[SchemaSource]) -> Result<Vec<GeneratedFile>, Error> {
     let mut schemas = sources.iter().map(Schema::parse).collect::<Result<Vec<_>, _>>()?;
     schemas.sort_by(|a, b| a.name.cmp(&b.name));
+    let orders = sources.iter().map(|source| (source.name.clone(), order::read(&source.text))).collect();
     let methods = methods::read(&schemas)?;
-    let mut files = rust::generate(&schemas)?;
+    let mut files = rust::generate(&schemas, &orders)?;
     files.extend(python::generate(&schemas)?);
     if let Some(methods) = methods {
         files.extend(methods.files()?);

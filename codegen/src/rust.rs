@@ -32,6 +32,7 @@ use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::imports::Imports;
 use crate::methods;
+use crate::order::Order;
 use crate::{Error, GeneratedFile, REGENERATE_COMMAND, Schema, wrap};
 
 /// Where the generated modules live, relative to the workspace root.
@@ -50,12 +51,15 @@ const HAND_TYPES: &[(&str, &str, &str, &str)] = &[(
     "crate::digest::Sha256Digest",
 )];
 
-pub(crate) fn generate(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, Error> {
+/// The Rust module of each schema, and their index; `orders` holds each schema's member order, by schema name.
+pub(crate) fn generate(schemas: &[Schema], orders: &BTreeMap<String, Order>) -> Result<Vec<GeneratedFile>, Error> {
     let mut files = Vec::with_capacity(schemas.len() + 1);
+    let unordered = Order::new();
     for schema in schemas {
+        let order = orders.get(&schema.name).unwrap_or(&unordered);
         files.push(GeneratedFile {
             path: format!("{OUTPUT_DIR}/{}.rs", module_name(&schema.name)),
-            contents: generate_module(schema, schemas)?,
+            contents: generate_module(schema, schemas, order)?,
         });
     }
     files.push(GeneratedFile { path: format!("{OUTPUT_DIR}/mod.rs"), contents: index_module(schemas) });
@@ -112,7 +116,7 @@ struct Plan {
     consts: BTreeMap<String, Const>,
 }
 
-fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Error> {
+fn generate_module(original: &Schema, schemas: &[Schema], order: &Order) -> Result<String, Error> {
     let expected_id = format!("urn:metewand:schema:{}:1", original.name);
     if original.value.get("$id").and_then(Value::as_str) != Some(expected_id.as_str()) {
         return Err(original.unsupported("/$id", format!("the $id must be {expected_id:?}")));
@@ -179,6 +183,17 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     for constant in plan.consts.values() {
         tokens.extend(const_type(constant));
     }
+    let mut objects: Vec<(String, &Value, String)> = defs
+        .iter()
+        .filter(|(name, _)| !imported.contains_key(*name) && !plan.replacements.contains_key(&type_name(name)))
+        .map(|(name, def)| (type_name(name), def, format!("/$defs/{name}")))
+        .collect();
+    if root_is_type {
+        objects.push((type_name(&schema.name), &schema.value, String::new()));
+    }
+    for (type_name, def, pointer) in objects {
+        tokens.extend(property_names(&type_name, def, order.get(&format!("{pointer}/properties"))));
+    }
     let tokens = strict_patterns(schema, &tokens)?;
     let mut file: syn::File = syn::parse_str(&tokens)
         .map_err(|err| Error::Syntax { schema: schema.name.clone(), message: err.to_string() })?;
@@ -197,6 +212,30 @@ fn generate_module(original: &Schema, schemas: &[Schema]) -> Result<String, Erro
     out.push('\n');
     out.push_str(&prettyplease::unparse(&file));
     Ok(out)
+}
+
+/// `impl T { pub const PROPERTIES }`: the names of the properties of `def`, an object that refuses any other, in the
+/// order the schema writes them (`written`), for readers that check keys themselves before they decode (the
+/// repository loader, which reports an unknown key at its position); nothing for any other definition.
+fn property_names(type_name: &str, def: &Value, written: Option<&Vec<String>>) -> TokenStream {
+    let Some(properties) = def.get("properties").and_then(Value::as_object) else { return TokenStream::new() };
+    if def.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return TokenStream::new();
+    }
+    let mut names: Vec<&str> = written.map(|written| written.iter().map(String::as_str).collect()).unwrap_or_default();
+    names.retain(|name| properties.contains_key(*name));
+    for name in properties.keys() {
+        if !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
+    let ident = format_ident!("{type_name}");
+    quote! {
+        impl #ident {
+            #[doc = " The names of its properties, in the order the schema writes them."]
+            pub const PROPERTIES: &'static [&'static str] = &[#(#names),*];
+        }
+    }
 }
 
 /// typify checks a `pattern` with a `regress::Regex` in a static; generated types use `crate::strict::Pattern`

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use metewand_protocol::generated::attempt_record::SessionMode;
+use metewand_protocol::generated::repository_definition as definition;
 use metewand_protocol::strict::SafeUint;
 use serde_json::Value;
 use toml::de::DeValue;
@@ -113,17 +114,6 @@ pub(crate) struct Known<'a> {
     pub implementations: Vec<&'a str>,
 }
 
-pub(crate) const CAMPAIGN_KEYS: &[&str] = &[
-    "problems",
-    "datasets",
-    "implementations",
-    "dataset_seeds",
-    "implementation_seeds",
-    "repetitions",
-    "sessions",
-    "warmup",
-];
-
 fn invalid(source: &Source<'_>, span: Range<usize>, key: String, message: String) -> CheckError {
     source.error(span, CheckErrorKind::InvalidValue { key, message })
 }
@@ -135,7 +125,7 @@ pub(crate) fn check(
     known: &Known<'_>,
     source: &Source<'_>,
 ) -> Result<CampaignSpec, CheckError> {
-    table.only(CAMPAIGN_KEYS, source)?;
+    table.only(definition::Campaign::PROPERTIES, source)?;
     let names = |key: &str, kind: &str, known: &[&str]| -> Result<Vec<String>, CheckError> {
         let Some(value) = table.get(key) else { return Ok(known.iter().map(|name| (*name).to_owned()).collect()) };
         let member = table.member(key);
@@ -305,7 +295,7 @@ fn seeds(table: &Table<'_, '_>, key: &str, source: &Source<'_>) -> Result<Seeds,
         }
         DeValue::Table(_) => {
             let range = table.table(key, value, source)?;
-            range.only(&["from", "count"], source)?;
+            range.only(definition::SeedRange::PROPERTIES, source)?;
             let from = seed(range.required("from", source)?, range.member("from"), source)?;
             let count_value = range.required("count", source)?;
             let count = match to_json(count_value, &range.member("count"), source)? {

@@ -38,9 +38,11 @@ use std::time::Duration;
 use metewand_files::{self as files, document};
 use metewand_protocol as protocol;
 use metewand_protocol::Phase;
+// The schema of `metewand.toml`: the keys each table allows are its objects' property names.
 use metewand_protocol::common::{Capability, Name, Role};
 /// What a problem's implementations are ranked by: `execute` (the default) or `prepare+execute`.
 pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;
+use metewand_protocol::generated::repository_definition as definition;
 use metewand_protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 use toml::de::DeValue;

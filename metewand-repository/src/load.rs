@@ -28,19 +28,6 @@ pub(super) struct Loader<'t> {
     pub(super) catalog: CatalogBuilder,
 }
 
-pub(super) const TOP_LEVEL: &[&str] = &[
-    "format",
-    "schemas",
-    "timeouts",
-    "budgets",
-    "limits",
-    "workers",
-    "datasets",
-    "problems",
-    "implementations",
-    "campaigns",
-];
-
 pub(super) fn io_error(file: PathBuf, what: String, source: std::io::Error) -> CheckError {
     CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
 }
@@ -90,7 +77,7 @@ impl Loader<'_> {
     pub(super) fn check(mut self, options: &CheckOptions) -> Result<CheckedRepository, CheckError> {
         let document = parse_document(&self.source)?;
         let top = Table { name: "the top level".to_owned(), key: String::new(), table: document.get_ref(), span: 0..0 };
-        top.only(TOP_LEVEL, &self.source)?;
+        top.only(definition::RepositoryDefinition::PROPERTIES, &self.source)?;
         let format = top.required("format", &self.source)?;
         // Numbers are values: `format = 1.0` is format 1.
         if to_json(format, "format", &self.source)? != 1 {
@@ -119,10 +106,8 @@ impl Loader<'_> {
         let (limits, limits_declared) = match top.get("limits") {
             Some(value) => {
                 let table = top.table("limits", value, &self.source)?;
-                let declared = ["output_bytes", "memory_bytes", "processes"]
-                    .into_iter()
-                    .filter(|key| table.get(key).is_some())
-                    .collect();
+                let declared =
+                    definition::Limits::PROPERTIES.iter().copied().filter(|key| table.get(key).is_some()).collect();
                 (self.limits(&table)?, declared)
             }
             None => (Limits::default(), BTreeSet::new()),
@@ -133,20 +118,9 @@ impl Loader<'_> {
         }
         let mut declared = Vec::new();
         for (kind, allowed, worker_key, schema_keys) in [
-            (
-                "dataset",
-                &["materializer", "parameters", "parameters_schema", "output_schema"][..],
-                "materializer",
-                &["output_schema"][..],
-            ),
-            (
-                "problem",
-                &["evaluator", "parameters", "parameters_schema", "result_schema", "metric_schema", "timed", "profile"]
-                    [..],
-                "evaluator",
-                &["result_schema", "metric_schema"][..],
-            ),
-            ("implementation", &["worker", "parameters", "parameters_schema", "capabilities"][..], "worker", &[][..]),
+            ("dataset", definition::Dataset::PROPERTIES, "materializer", &["output_schema"][..]),
+            ("problem", definition::Problem::PROPERTIES, "evaluator", &["result_schema", "metric_schema"][..]),
+            ("implementation", definition::Implementation::PROPERTIES, "worker", &[][..]),
         ] {
             let section = format!("{kind}s");
             for (name, table) in self.named_tables(&top, &section)? {
@@ -383,7 +357,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn schema_files(&mut self, table: &Table<'_, '_>) -> Result<(), CheckError> {
-        table.only(&["files"], &self.source)?;
+        table.only(definition::SchemaFiles::PROPERTIES, &self.source)?;
         let Some(files) = table.get("files") else { return Ok(()) };
         let mut seen = BTreeSet::new();
         for (pattern, span) in strings(files, &table.member("files"), &self.source)? {
@@ -456,8 +430,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn timeouts(&self, table: &Table<'_, '_>) -> Result<BTreeMap<Phase, Duration>, CheckError> {
-        let names: Vec<&str> = Phase::ALL.iter().map(|method| method.as_str()).collect();
-        table.only(&names, &self.source)?;
+        table.only(definition::Timeouts::PROPERTIES, &self.source)?;
         let mut timeouts = BTreeMap::new();
         for method in Phase::ALL {
             if let Some(value) = table.get(method.as_str()) {
@@ -468,7 +441,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn budgets(&self, table: &Table<'_, '_>) -> Result<Budgets, CheckError> {
-        table.only(&["materialization", "implementation", "evaluation"], &self.source)?;
+        table.only(definition::Budgets::PROPERTIES, &self.source)?;
         let get = |key: &str| table.get(key).map(|value| self.duration(value, table.member(key))).transpose();
         Ok(Budgets {
             materialization: get("materialization")?,
@@ -480,7 +453,7 @@ impl Loader<'_> {
     pub(super) fn limits(&self, table: &Table<'_, '_>) -> Result<Limits, CheckError> {
         const BYTES: (&str, &str) = ("bytes", "a number of bytes");
         const PROCESSES: (&str, &str) = ("processes", "a number of processes");
-        table.only(&["output_bytes", "memory_bytes", "processes"], &self.source)?;
+        table.only(definition::Limits::PROPERTIES, &self.source)?;
         let defaults = Limits::default();
         Ok(Limits {
             output_bytes: self.positive(table, "output_bytes", BYTES)?.unwrap_or(defaults.output_bytes),
@@ -519,7 +492,7 @@ impl Loader<'_> {
     fn profile(&self, table: &Table<'_, '_>) -> Result<Option<u64>, CheckError> {
         let Some(value) = table.get("profile") else { return Ok(None) };
         let profile = table.table("profile", value, &self.source)?;
-        profile.only(&["checkpoints"], &self.source)?;
+        profile.only(definition::Profile::PROPERTIES, &self.source)?;
         let checkpoints = profile.required("checkpoints", &self.source)?;
         let count = self.positive(&profile, "checkpoints", ("checkpoints", "a number of checkpoints"))?;
         match count {

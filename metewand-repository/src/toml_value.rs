@@ -51,7 +51,8 @@ impl<'a, 't> Table<'a, 't> {
         if self.key.is_empty() { key.to_owned() } else { format!("{}.{}", self.key, quote_key(key)) }
     }
 
-    /// Fails on the first key (in source order) that is not allowed.
+    /// Fails on the first key (in source order) that is not `allowed`: the property names the `repository-definition`
+    /// schema gives the table, in its order, which the guess at a misspelt key is chosen from.
     pub(crate) fn only(&self, allowed: &[&str], source: &Source<'_>) -> Result<(), CheckError> {
         let mut unknown: Vec<_> =
             self.table.iter().filter(|(name, _)| !allowed.contains(&name.get_ref().as_ref())).collect();

@@ -20,10 +20,7 @@ pub(super) struct DeclaredWorker {
 
 impl Loader<'_> {
     pub(super) fn worker(&self, name: String, table: &Table<'_, '_>) -> Result<DeclaredWorker, CheckError> {
-        table.only(
-            &["role", "command", "source", "include", "env", "network", "syscalls", "deterministic"],
-            &self.source,
-        )?;
+        table.only(definition::Worker::PROPERTIES, &self.source)?;
         let role_value = table.required("role", &self.source)?;
         let role_text = string(role_value, table.member("role"), &self.source)?;
         let role: Role = role_text.parse().map_err(|_| {

@@ -51,6 +51,17 @@ fn a_supported_schema_generates_rust_and_python_deterministically() {
 }
 
 #[test]
+fn an_object_lists_its_property_names_in_the_order_written() {
+    // json! sorts members, so the schema is given as text, its members out of alphabetical order.
+    let text = r##"{"$id": "urn:metewand:schema:probe:1", "anyOf": [{"$ref": "#/$defs/message"}], "$defs": {
+        "message": {"type": "object", "additionalProperties": false, "required": [],
+            "properties": {"zeta": {"type": "string"}, "alpha": {"type": "boolean"}}}}}"##;
+    let files = generate(&[SchemaSource { name: "probe".into(), text: text.into() }]).unwrap();
+    let rust = &files.iter().find(|f| f.path.ends_with("probe.rs")).unwrap().contents;
+    assert!(rust.contains(r#"pub const PROPERTIES: &'static [&'static str] = &["zeta", "alpha"];"#), "{rust}");
+}
+
+#[test]
 fn an_inline_integer_range_must_be_a_definition() {
     let (pointer, reason) = unsupported(json!({
         "message": message(json!({"n": {"type": "integer", "minimum": 0, "maximum": 5}}), &["n"]),

@@ -73,6 +73,15 @@ impl<'de> ::serde::Deserialize<'de> for CompleteTrue {
         crate::strict::deserialize_constant(deserializer)
     }
 }
+impl ArtifactManifest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "complete",
+        "data",
+        "files",
+        "schema",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for ArtifactManifest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

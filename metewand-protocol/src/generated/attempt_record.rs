@@ -1788,6 +1788,198 @@ pub mod error {
         }
     }
 }
+impl AttemptFailure {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "role",
+        "phase",
+        "kind",
+        "message",
+        "code",
+        "details",
+    ];
+}
+impl Campaign {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "attempt_id",
+        "repetition",
+        "concurrency",
+    ];
+}
+impl Confinement {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "filesystem",
+        "landlock_abi",
+        "network",
+        "processes",
+        "user_namespace",
+        "signals",
+        "ipc",
+        "capabilities",
+        "mounts",
+        "limits",
+        "syscall_filter",
+        "syscalls",
+        "user",
+    ];
+}
+impl Cpus {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["list", "binding"];
+}
+impl Dataset {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "key",
+        "reused",
+        "materializer",
+        "parameters",
+        "seed",
+        "files",
+    ];
+}
+impl HostUser {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["uid", "gid"];
+}
+impl Implementation {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "worker_id",
+        "sdk",
+        "capabilities",
+        "selected",
+        "parameters",
+        "seed",
+        "implementation_time_ns",
+        "statistics",
+        "files",
+        "confinement",
+        "resources",
+        "cpus",
+        "identity",
+        "program",
+        "session",
+        "profile",
+    ];
+}
+impl Logs {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "dataset_materializer",
+        "implementation",
+        "problem_evaluator",
+    ];
+}
+impl PhaseRecord {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "role",
+        "phase",
+        "started_at",
+        "duration_ns",
+        "ok",
+    ];
+}
+impl Problem {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "contract_id",
+        "parameters",
+        "timed",
+    ];
+}
+impl ProfilePoint {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "checkpoint",
+        "time_ns",
+        "metrics",
+        "verdict",
+    ];
+}
+impl ResourceLimit {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["value", "mechanism"];
+}
+impl ResourceLimits {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "memory_bytes",
+        "processes",
+        "output_bytes",
+    ];
+}
+impl Resources {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "user_cpu_ns",
+        "system_cpu_ns",
+        "peak_rss_bytes",
+    ];
+}
+impl Session {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "mode",
+        "index",
+        "warmup",
+        "started_on",
+    ];
+}
+impl WorkerIdentity {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "command",
+        "env",
+        "source",
+        "include",
+        "network",
+    ];
+}
+impl WorkerProgram {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["path", "sha256", "path_match"];
+}
+impl WorkerSession {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "worker_id",
+        "sdk",
+        "capabilities",
+        "confinement",
+        "resources",
+        "identity",
+        "program",
+        "session",
+    ];
+}
+impl AttemptRecord {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "metewand_version",
+        "started_at",
+        "finished_at",
+        "repository",
+        "outcome",
+        "verdict",
+        "failure",
+        "problem",
+        "dataset",
+        "implementation",
+        "evaluator",
+        "metrics",
+        "phases",
+        "logs",
+        "campaign",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for AttemptFailure {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

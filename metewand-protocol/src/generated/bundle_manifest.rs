@@ -373,6 +373,30 @@ impl<'de> ::serde::Deserialize<'de> for Format1 {
         crate::strict::deserialize_constant(deserializer)
     }
 }
+impl Campaign {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["folder", "name"];
+}
+impl Worker {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "source",
+        "tree",
+        "worker_id",
+    ];
+}
+impl BundleManifest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "metewand_version",
+        "campaigns",
+        "workers",
+        "datasets",
+        "files",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for BundleManifest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

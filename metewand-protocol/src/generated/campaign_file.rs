@@ -169,6 +169,80 @@ pub mod error {
         }
     }
 }
+impl Definition {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "problems",
+        "datasets",
+        "implementations",
+        "dataset_seeds",
+        "implementation_seeds",
+        "repetitions",
+    ];
+}
+impl Environment {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "metewand_version",
+        "host",
+        "os",
+        "kernel",
+        "cpu_model",
+        "logical_cpus",
+        "memory_bytes",
+        "workers",
+        "git_commit",
+        "git_dirty",
+    ];
+}
+impl PlanEntry {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "id",
+        "problem",
+        "dataset",
+        "dataset_seed",
+        "dataset_key",
+        "implementation",
+        "implementation_seed",
+        "repetition",
+    ];
+}
+impl Program {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "worker",
+        "command",
+        "path_match",
+        "resolved",
+        "sha256",
+        "script",
+    ];
+}
+impl Run {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "started_at",
+        "concurrency",
+        "environment",
+    ];
+}
+impl SeedAxis {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["list", "first", "count"];
+}
+impl CampaignFile {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "name",
+        "repository",
+        "definition",
+        "attempts",
+        "runs",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for CampaignFile {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

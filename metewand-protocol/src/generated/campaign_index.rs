@@ -287,6 +287,69 @@ pub mod error {
         }
     }
 }
+impl Dataset {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["name", "materializer"];
+}
+impl Failure {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "role",
+        "phase",
+        "kind",
+        "message",
+        "log",
+    ];
+}
+impl Implementation {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "worker_id",
+        "program",
+        "implementation_time_ns",
+        "peak_rss_bytes",
+        "session",
+        "cpus",
+        "profile",
+    ];
+}
+impl IndexedSession {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["worker_id", "program"];
+}
+impl PhaseTime {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["role", "phase", "duration_ns"];
+}
+impl Problem {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["name", "contract_id", "timed"];
+}
+impl RecordBytes {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["size", "sha256", "stamp"];
+}
+impl CampaignIndex {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "attempt_id",
+        "record",
+        "outcome",
+        "verdict",
+        "failure",
+        "started_at",
+        "finished_at",
+        "concurrency",
+        "problem",
+        "dataset",
+        "implementation",
+        "evaluator",
+        "phases",
+        "metrics",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for CampaignIndex {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

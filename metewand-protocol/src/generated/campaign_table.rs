@@ -142,6 +142,57 @@ pub mod error {
         }
     }
 }
+impl Columns {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "attempt_id",
+        "problem",
+        "dataset",
+        "dataset_seed",
+        "dataset_key",
+        "implementation",
+        "implementation_seed",
+        "repetition",
+        "record_size",
+        "record_sha256",
+        "record_stamp",
+        "outcome",
+        "verdict",
+        "failure_role",
+        "failure_phase",
+        "failure_kind",
+        "failure_message",
+        "prepare_ns",
+        "execute_ns",
+        "evaluate_ns",
+        "timed",
+        "timed_ns",
+        "implementation_time_ns",
+        "peak_memory_bytes",
+        "started_at",
+        "concurrency",
+        "session",
+        "worker_id",
+        "program",
+        "program_sha256",
+    ];
+}
+impl PlanBytes {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["size", "sha256"];
+}
+impl CampaignTable {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "plan",
+        "name",
+        "repository",
+        "strings",
+        "columns",
+        "metrics",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for CampaignTable {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -957,6 +957,14 @@ impl<'de> ::serde::Deserialize<'de> for Format {
         crate::strict::deserialize_constant(deserializer)
     }
 }
+impl FileRecord {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["path", "sha256", "size"];
+}
+impl SdkInfo {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["name", "version"];
+}
 impl<'de> ::serde::Deserialize<'de> for FileRecord {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -176,6 +176,24 @@ pub mod error {
         }
     }
 }
+impl DatasetMaterialization {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "key",
+        "dataset",
+        "seed",
+        "outcome",
+        "failure",
+        "reused",
+        "materializer",
+        "files",
+        "phases",
+        "started_at",
+        "finished_at",
+        "log",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for DatasetMaterialization {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -50,6 +50,17 @@ pub mod error {
         }
     }
 }
+impl DatasetPublished {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "key",
+        "files",
+        "manifest",
+        "materializer",
+        "materialized_at",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for DatasetPublished {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

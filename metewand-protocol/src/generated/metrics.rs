@@ -49,6 +49,10 @@ pub mod error {
         }
     }
 }
+impl Metrics {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["metrics", "schema"];
+}
 impl<'de> ::serde::Deserialize<'de> for Metrics {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -522,6 +522,117 @@ pub mod error {
         }
     }
 }
+impl Budgets {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "materialization",
+        "implementation",
+        "evaluation",
+    ];
+}
+impl Campaign {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "problems",
+        "datasets",
+        "implementations",
+        "dataset_seeds",
+        "implementation_seeds",
+        "repetitions",
+        "sessions",
+        "warmup",
+    ];
+}
+impl Dataset {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "materializer",
+        "parameters",
+        "parameters_schema",
+        "output_schema",
+    ];
+}
+impl Implementation {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "worker",
+        "parameters",
+        "parameters_schema",
+        "capabilities",
+    ];
+}
+impl Limits {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "output_bytes",
+        "memory_bytes",
+        "processes",
+    ];
+}
+impl Problem {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "evaluator",
+        "parameters",
+        "parameters_schema",
+        "result_schema",
+        "metric_schema",
+        "timed",
+        "profile",
+    ];
+}
+impl Profile {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["checkpoints"];
+}
+impl SchemaFiles {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["files"];
+}
+impl SeedRange {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["from", "count"];
+}
+impl Timeouts {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "hello",
+        "materialize",
+        "prepare",
+        "execute",
+        "reset",
+        "evaluate",
+        "shutdown",
+    ];
+}
+impl Worker {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "role",
+        "command",
+        "source",
+        "include",
+        "env",
+        "network",
+        "syscalls",
+        "deterministic",
+    ];
+}
+impl RepositoryDefinition {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "schemas",
+        "timeouts",
+        "budgets",
+        "limits",
+        "workers",
+        "datasets",
+        "problems",
+        "implementations",
+        "campaigns",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for Budgets {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -50,6 +50,10 @@ pub mod error {
         }
     }
 }
+impl ResultManifest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["data", "files", "schema"];
+}
 impl<'de> ::serde::Deserialize<'de> for ResultManifest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -316,6 +316,42 @@ pub mod error {
         }
     }
 }
+impl Job {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "job_id",
+        "kind",
+        "script",
+        "first",
+        "tasks",
+    ];
+}
+impl Sessions {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "mode",
+        "warmup",
+        "ahead",
+        "refused",
+    ];
+}
+impl SlurmSubmission {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "format",
+        "number",
+        "submitted_at",
+        "binary",
+        "state_dir",
+        "sweep_processes",
+        "sessions",
+        "pack_size",
+        "concurrency",
+        "datasets",
+        "attempts",
+        "jobs",
+    ];
+}
 impl<'de> ::serde::Deserialize<'de> for Job {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

@@ -621,6 +621,125 @@ impl<'de> ::serde::Deserialize<'de> for OkTrue {
         crate::strict::deserialize_constant(deserializer)
     }
 }
+impl AckResponse {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["id", "ok"];
+}
+impl CheckpointAnswer {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["checkpoint", "continue", "id"];
+}
+impl CheckpointMessage {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["checkpoint", "id", "result"];
+}
+impl EvaluateRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "dataset_dir",
+        "id",
+        "method",
+        "metrics_path",
+        "problem_contract_id",
+        "problem_parameters",
+        "result_dir",
+    ];
+}
+impl EvaluateResponse {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["id", "ok", "verdict"];
+}
+impl ExecuteRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["id", "method", "result_dir"];
+}
+impl ExecuteResponse {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "id",
+        "implementation_time_ns",
+        "ok",
+        "result",
+        "statistics",
+    ];
+}
+impl ExecuteStreamRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "id",
+        "max_checkpoints",
+        "method",
+        "result_dir",
+    ];
+}
+impl Failure {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["code", "message", "details"];
+}
+impl FailureResponse {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["error", "id", "ok"];
+}
+impl HelloRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "id",
+        "method",
+        "protocols",
+        "role",
+        "worker_id",
+    ];
+}
+impl HelloResponse {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "capabilities",
+        "id",
+        "ok",
+        "protocol",
+        "sdk",
+        "worker_id",
+    ];
+}
+impl ManifestRef {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["manifest"];
+}
+impl MaterializeRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "dataset_parameters",
+        "dataset_seed",
+        "id",
+        "method",
+        "output_dir",
+        "source_dir",
+    ];
+}
+impl MaterializeResponse {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["dataset", "id", "ok"];
+}
+impl PrepareRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "dataset_dir",
+        "id",
+        "implementation_parameters",
+        "implementation_seed",
+        "method",
+        "problem_contract_id",
+        "problem_parameters",
+    ];
+}
+impl ResetRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["id", "method"];
+}
+impl ShutdownRequest {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["id", "method"];
+}
 impl<'de> ::serde::Deserialize<'de> for AckResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,

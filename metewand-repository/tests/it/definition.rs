@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use metewand_protocol::generated::repository_definition::RepositoryDefinition;
+use metewand_protocol::Phase;
+use metewand_protocol::generated::repository_definition::{RepositoryDefinition, Timeouts};
 use metewand_protocol::schema;
 use metewand_repository::{CheckErrorKind, definition_json};
 use metewand_testkit::workspace;
@@ -113,4 +114,10 @@ fn a_key_the_check_refuses_as_unknown_the_schema_refuses_at_its_table() {
             "{replace:?}: the generated type accepts it"
         );
     }
+}
+
+#[test]
+fn the_timeouts_the_schema_allows_are_the_phases() {
+    let phases: Vec<&str> = Phase::ALL.iter().map(|phase| phase.as_str()).collect();
+    assert_eq!(Timeouts::PROPERTIES, phases);
 }
