@@ -32,6 +32,11 @@ pub(super) fn io_error(file: PathBuf, what: String, source: std::io::Error) -> C
     CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
 }
 
+/// A number of seconds the check found a duration can hold ([`Loader::duration`]), as that duration.
+fn seconds(seconds: PositiveNumber) -> Duration {
+    Duration::from_secs_f64(seconds.get())
+}
+
 /// Names of workers, datasets, problems and implementations: a letter or digit, then letters, digits, `_`, `-`, `.`.
 pub fn valid_name(name: &str) -> bool {
     let mut bytes = name.bytes();
@@ -429,24 +434,49 @@ impl Loader<'_> {
         }
     }
 
+    /// A table whose keys and values the checks above passed, decoded as its generated type. The checks accept
+    /// only what the schema accepts, so a decoding error would be their mistake; it is reported at the table all
+    /// the same.
+    fn decode<T: serde::de::DeserializeOwned>(&self, table: &Table<'_, '_>) -> Result<T, CheckError> {
+        let value = toml::Spanned::new(table.span.clone(), DeValue::Table(table.table.clone()));
+        serde_json::from_value(to_json(&value, &table.key, &self.source)?).map_err(|error| {
+            let kind = CheckErrorKind::InvalidValue { key: table.key.clone(), message: sentence(&error.to_string()) };
+            self.source.error(table.span.clone(), kind)
+        })
+    }
+
     pub(super) fn timeouts(&self, table: &Table<'_, '_>) -> Result<BTreeMap<Phase, Duration>, CheckError> {
         table.only(definition::Timeouts::PROPERTIES, &self.source)?;
-        let mut timeouts = BTreeMap::new();
         for method in Phase::ALL {
             if let Some(value) = table.get(method.as_str()) {
-                timeouts.insert(method, self.duration(value, table.member(method.as_str()))?);
+                self.duration(value, table.member(method.as_str()))?;
             }
         }
-        Ok(timeouts)
+        let timeouts: definition::Timeouts = self.decode(table)?;
+        let declared = |phase: Phase| match phase {
+            Phase::Hello => timeouts.hello,
+            Phase::Materialize => timeouts.materialize,
+            Phase::Prepare => timeouts.prepare,
+            Phase::Execute => timeouts.execute,
+            Phase::Reset => timeouts.reset,
+            Phase::Evaluate => timeouts.evaluate,
+            Phase::Shutdown => timeouts.shutdown,
+        };
+        Ok(Phase::ALL.into_iter().filter_map(|phase| Some((phase, seconds(declared(phase)?)))).collect())
     }
 
     pub(super) fn budgets(&self, table: &Table<'_, '_>) -> Result<Budgets, CheckError> {
         table.only(definition::Budgets::PROPERTIES, &self.source)?;
-        let get = |key: &str| table.get(key).map(|value| self.duration(value, table.member(key))).transpose();
+        for key in definition::Budgets::PROPERTIES {
+            if let Some(value) = table.get(key) {
+                self.duration(value, table.member(key))?;
+            }
+        }
+        let budgets: definition::Budgets = self.decode(table)?;
         Ok(Budgets {
-            materialization: get("materialization")?,
-            implementation: get("implementation")?,
-            evaluation: get("evaluation")?,
+            materialization: budgets.materialization.map(seconds),
+            implementation: budgets.implementation.map(seconds),
+            evaluation: budgets.evaluation.map(seconds),
         })
     }
 
@@ -454,11 +484,15 @@ impl Loader<'_> {
         const BYTES: (&str, &str) = ("bytes", "a number of bytes");
         const PROCESSES: (&str, &str) = ("processes", "a number of processes");
         table.only(definition::Limits::PROPERTIES, &self.source)?;
+        self.positive(table, "output_bytes", BYTES)?;
+        self.positive(table, "memory_bytes", BYTES)?;
+        self.positive(table, "processes", PROCESSES)?;
+        let limits: definition::Limits = self.decode(table)?;
         let defaults = Limits::default();
         Ok(Limits {
-            output_bytes: self.positive(table, "output_bytes", BYTES)?.unwrap_or(defaults.output_bytes),
-            memory_bytes: self.positive(table, "memory_bytes", BYTES)?,
-            processes: self.positive(table, "processes", PROCESSES)?.unwrap_or(defaults.processes),
+            output_bytes: limits.output_bytes.map_or(defaults.output_bytes, u64::from),
+            memory_bytes: limits.memory_bytes.map(u64::from),
+            processes: limits.processes.map_or(defaults.processes, u64::from),
         })
     }
 
