@@ -1,5 +1,5 @@
 //! An attempt's time by what its problem ranks (`timed`), pinned on the shared vectors' records: the record and
-//! its index entry answer alike, and `sdk-python/tests/test_documents.py` pins the same answers for the same
+//! its index entry answer alike, and `sdk-python/tests/test_derived.py` pins the same answers for the same
 //! records in Python.
 
 use std::fs;

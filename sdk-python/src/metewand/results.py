@@ -40,7 +40,7 @@ from itertools import repeat
 from types import MappingProxyType
 from typing import Any, NamedTuple, overload
 
-from . import documents
+from . import derived
 from ._folder import (
     INDEX_DIR,
     RECORD_FILE,
@@ -749,7 +749,7 @@ def _from_entry(entry: dict[str, Any]) -> dict[str, Any]:
         "execute_seconds": _seconds(_phase_ns(phases, "execute")),
         "evaluate_seconds": _seconds(_phase_ns(phases, "evaluate")),
         "timed": timed,
-        "timed_seconds": documents.timed_seconds(entry["outcome"], entry["verdict"], timed, phases),
+        "timed_seconds": derived.timed_seconds(entry["outcome"], entry["verdict"], timed, phases),
         "worker_reported_seconds": _seconds(implementation["implementation_time_ns"]),
         "peak_memory_bytes": implementation["peak_rss_bytes"],
         "metrics": _numeric(entry["metrics"]),

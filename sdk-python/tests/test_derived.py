@@ -1,6 +1,6 @@
 """An attempt's time by what its problem ranks (``timed``), pinned on the shared vectors' records:
 the same records and answers as ``metewand-protocol/tests/it/timed.rs`` pins in Rust, and the same
-answer from ``metewand.results``, which reads a row's time through ``metewand.documents``."""
+answer from ``metewand.results``, which reads a row's time through ``metewand.derived``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from metewand import results
-from metewand.documents import judged, timed_seconds
+from metewand.derived import judged, timed_seconds
 from metewand.models.attempt_record import AttemptRecord
 from support import SCHEMAS_DIR
 
