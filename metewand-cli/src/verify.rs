@@ -56,19 +56,19 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         unjudged = rejudged.unjudged;
         judged = Some(rejudged.judged);
     }
-    finish(&name, &verification, judged)?;
-    unconfirmed(&name, &unjudged)
-}
-
-/// Lists the results that could not be judged again, and ends: exit 1 when there are any, since their verdicts
-/// are then neither confirmed nor contradicted (which is not a difference of the bundle's).
-fn unconfirmed(name: &str, unjudged: &[metewand_bundle::Difference]) -> Result<(), Failure> {
-    if unjudged.is_empty() {
-        return Ok(());
-    }
+    // Listed first, so that they are said whatever the differences are.
     let text: String = unjudged.iter().map(|record| format!("{record}\n")).collect();
     print_out("verify", &text)?;
-    let n = unjudged.len();
+    finish(&name, &verification, judged)?;
+    unconfirmed(&name, unjudged.len())
+}
+
+/// Ends after the results that could not be judged again: exit 1 when there are any (`n`), since their verdicts
+/// are then neither confirmed nor contradicted (which is not a difference of the bundle's).
+fn unconfirmed(name: &str, n: usize) -> Result<(), Failure> {
+    if n == 0 {
+        return Ok(());
+    }
     Err(Failure::Rejected(format!(
         "verify: {name} is as it claims, but {n} of its results could not be judged again (listed above), so their \
          verdicts are not confirmed; make the evaluator runnable from the bundle (or bundle with --with-datasets) \
