@@ -14,8 +14,8 @@ use metewand_protocol::messages::Path as WirePath;
 use metewand_protocol::strict::JsonObject;
 
 use crate::attempt::source::SourceCopyError;
-use crate::attempt::{SOURCES_DIR, phase_timeouts, stored_copy, worker_command};
-use crate::session::{Confinement, EvaluateParams, Evaluator};
+use crate::attempt::{SOURCES_DIR, phase_timeouts, stored_copy, worker_command, worker_confinement};
+use crate::session::{EvaluateParams, Evaluator};
 use crate::{CheckedRepository, Session, SessionConfig, SessionError, ValidationError, WorkerOutputValidator};
 
 /// What the evaluator answered.
@@ -75,13 +75,9 @@ pub fn rejudge(
         std::fs::create_dir(folder).map_err(io("create", folder))?;
     }
     let source = stored_copy(repository, worker, &work.join(SOURCES_DIR))?;
-    let confinement = Confinement::new()
+    let confinement = worker_confinement(worker, repository.limits())
         .writable(&metrics)
         .writable(&tmp)
-        .network(worker.network())
-        .syscalls(worker.syscalls())
-        .limits(repository.limits())
-        .private_view()
         .hide_unless_named(repository.root())
         .readable(dataset)
         .readable(result);

@@ -397,13 +397,13 @@ pub fn expected_confinement(
     kernel: &KernelSupport,
     options: &RunOptions,
 ) -> ConfinementReport {
-    let confinement = Confinement::new()
-        .network(worker.network())
-        .syscalls(worker.syscalls())
-        .limits(limits)
-        .process_isolation(options.process_isolation)
-        .private_view();
-    kernel.expected_for(&confinement)
+    kernel.expected_for(&worker_confinement(worker, limits).process_isolation(options.process_isolation))
+}
+
+/// What every session of `worker` is confined by, whichever folders it is then given: its network access, its
+/// declared system call groups, the repository's `limits`, and a private view.
+pub(crate) fn worker_confinement(worker: &Worker, limits: crate::Limits) -> Confinement {
+    Confinement::new().network(worker.network()).syscalls(worker.syscalls()).limits(limits).private_view()
 }
 
 /// Each way `reports` fall short of full confinement, once, in the order found: what a caller warns about, or

@@ -23,11 +23,11 @@ use super::journal::Journal;
 use super::record::{LOG_PATHS, RECORD_FILE, RECORD_TEMPORARY, output_folder, role_index};
 use super::source::{SOURCES_DIR, stored_copy};
 use super::store::{self, remove_tree};
-use super::{AttemptPlan, RunOptions, phase_timeouts, worker_command};
+use super::{AttemptPlan, RunOptions, phase_timeouts, worker_command, worker_confinement};
 use crate::cpus::CpuSet;
 use crate::files::{Dir, FsError};
 use crate::repository::Worker;
-use crate::session::{Confinement, ProcessIsolation};
+use crate::session::ProcessIsolation;
 use crate::{SessionConfig, WorkerOutputValidator};
 
 /// What an attempt is given and never changes: its plan, its folder and the state folder's places, its dataset's
@@ -236,14 +236,10 @@ impl<'p, 'r> Attempt<'p, 'r> {
         let index = role_index(role);
         journal.logs[index] = true;
         let log = self.folder.join(LOG_PATHS[index]);
-        let mut confinement = Confinement::new()
+        let mut confinement = worker_confinement(worker, self.plan.repository.limits())
             .writable(&writable)
             .writable(&tmp)
-            .network(worker.network())
-            .syscalls(worker.syscalls())
-            .limits(self.plan.repository.limits())
-            .process_isolation(self.process_isolation)
-            .private_view();
+            .process_isolation(self.process_isolation);
         // The repository is hidden but for what the worker's command and environment name there; the state, the
         // attempt and the options' folders are hidden but for what this session's requests name.
         confinement = confinement.hide_unless_named(self.plan.repository.root());
