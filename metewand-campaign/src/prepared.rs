@@ -86,8 +86,8 @@ pub struct PreparedCampaign<'r> {
 impl<'r> PreparedCampaign<'r> {
     /// Prepares `plan` to be recorded in `folder`, its datasets in the store of `state_dir`, its workers' processes
     /// kept together as `isolation` says, after the checks a run makes before it writes anything: neither folder
-    /// inside a worker's source (`--state-dir`, `--out`), the confinement the machine gives, and the limits it
-    /// holds. A shortfall `refusals` does not refuse is passed to `warn`.
+    /// inside a worker's source (`--state-dir`, `--out`), the confinement the machine gives, the limits it
+    /// holds, and both folders within the workers' reach. A shortfall `refusals` does not refuse is passed to `warn`.
     pub fn new(
         plan: CampaignPlan<'r>,
         state_dir: PathBuf,
@@ -113,6 +113,11 @@ impl<'r> PreparedCampaign<'r> {
         for limit in &unenforced {
             warn(PrepareWarning::UnenforcedLimit(limit));
         }
+        preflight::reachable_by_workers(
+            repository,
+            expected.iter().map(|(name, report)| (name.as_str(), report)),
+            &[("--state-dir", &prepared.state_dir), ("--out", &prepared.folder)],
+        )?;
         Ok(prepared)
     }
 

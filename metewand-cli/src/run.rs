@@ -101,6 +101,14 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let missing = attempt::confinement_shortfalls(expected.iter().map(|(_, report)| report));
     confinement_gate("run", &missing, args.require_confinement)?;
     limits_gate("run", &repository, &expected, args.allow_unenforced_limits)?;
+    let mut folders = vec![("--state-dir", state_dir.as_path())];
+    folders.extend(args.out.as_deref().map(|out| ("--out", out)));
+    preflight::reachable_by_workers(
+        &repository,
+        expected.iter().map(|(name, report)| (name.as_str(), report)),
+        &folders,
+    )
+    .map_err(preflight_failure("run"))?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => preflight::new_or_empty_folder("--out", out).map_err(preflight_failure("run"))?,

@@ -1,7 +1,8 @@
 //! The checks before anything starts: that no folder the executor will write lies inside a worker's source, that
-//! the workers can be confined as required, and that an attempt folder named by the caller is new or empty (it is
-//! created then, the one thing made before the attempt starts). `metewand run` and `metewand campaign` run them in
-//! that order and report the first error as one sentence; nothing is created before they pass.
+//! the workers can be confined as required and can reach what they need, and that an attempt folder named by the
+//! caller is new or empty (it is created then, the one thing made before the attempt starts). `metewand run` and
+//! `metewand campaign` run them in that order and report the first error as one sentence; nothing is created before
+//! they pass.
 //!
 //! ```
 //! use metewand_runtime::preflight::{self, PreflightError};
@@ -25,10 +26,13 @@
 
 use std::fs;
 use std::io;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use crate::repository::CheckedRepository;
-use crate::session::{ConfinementReport, LimitMechanism, ProcessConfinement, SyscallGroup};
+use crate::session::{
+    ClosedFolder, ConfinementReport, LimitMechanism, MountConfinement, ProcessConfinement, SyscallGroup, WorkerIdentity,
+};
 
 /// Why a run cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -94,6 +98,24 @@ pub enum PreflightError {
         .0.limit, .0.value, .0.worker, .0.reason, .0.remedy
     )]
     UnenforcedLimit(UnenforcedLimit),
+    /// A worker that would run as an identity of its own, with no private view here to show it what it needs,
+    /// could not pass a folder on its way to a folder or file it needs.
+    #[error(
+        "{what} is out of reach of worker {worker:?}, which runs as uid {uid} here with no private view: it cannot \
+         pass {} (owner uid {}, mode {:04o}); let others pass that folder (chmod o+x), choose a place that uid can \
+         reach, or run where workers get a mount namespace",
+        closed.path.display(), closed.owner, closed.mode
+    )]
+    OutOfReach {
+        /// What the worker needs, as the user named it (`--state-dir PATH`, `the program PATH`, `PYTHONPATH=PATH`).
+        what: String,
+        /// The worker's name.
+        worker: String,
+        /// The uid it runs as.
+        uid: u32,
+        /// The first folder on the way it may not pass.
+        closed: ClosedFolder,
+    },
 }
 
 /// A `[limits]` value a repository sets that nothing would hold for one of its workers on this machine.
@@ -185,6 +207,76 @@ pub fn outside_sources(repository: &CheckedRepository, flag: &'static str, path:
             source_folder: worker.source().to_owned(),
         }),
         Err(source) => Err(PreflightError::Io { flag, path: path.to_owned(), action: "cannot be examined", source }),
+    }
+}
+
+/// Refuses a run whose workers could not reach what they need: a worker that runs as an identity of its own (root's
+/// workers) without a private view (on the sweep route, no mount namespace shows it the way) must pass every folder
+/// above `folders` (each named by its flag: the state folder, the attempt or campaign folder) and above the absolute
+/// paths its command and environment values name (split at `:`, as the view reads them), or its first session
+/// would fail on a permission it was never going to have. `expected` is each worker's confinement here, by name.
+pub fn reachable_by_workers<'a>(
+    repository: &CheckedRepository,
+    expected: impl IntoIterator<Item = (&'a str, &'a ConfinementReport)>,
+    folders: &[(&'static str, &Path)],
+) -> Result<(), PreflightError> {
+    let this_process = WorkerIdentity::of_this_process();
+    for (name, report) in expected {
+        let Some(identity) = report.user.filter(|user| *user != this_process) else { continue };
+        if report.mounts == MountConfinement::Private {
+            continue;
+        }
+        let named = repository.worker(name).map(named_paths).unwrap_or_default();
+        let needed = folders
+            .iter()
+            // What is inside a folder is reached through it: the folder must be passable too, as the way to an
+            // entry of it.
+            .map(|(flag, folder)| (format!("{flag} {}", folder.display()), existing_resolved(folder).join("entry")))
+            .chain(
+                named.into_iter().map(|(what, path)| (format!("{what} {}", path.display()), existing_resolved(&path))),
+            );
+        for (what, path) in needed {
+            if let Some(closed) = identity.first_closed_folder(&path) {
+                return Err(PreflightError::OutOfReach { what, worker: name.to_owned(), uid: identity.uid, closed });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The absolute paths `worker`'s command and environment values name, with what names them.
+fn named_paths(worker: &crate::repository::Worker) -> Vec<(String, PathBuf)> {
+    let words = worker.expanded_command().iter().enumerate().map(|(index, word)| {
+        (if index == 0 { "the program".to_owned() } else { "the argument".to_owned() }, word.as_os_str())
+    });
+    let values = worker.expanded_env().iter().map(|(key, value)| (format!("{key}="), value.as_os_str()));
+    let mut named = Vec::new();
+    for (what, value) in words.chain(values) {
+        for part in value.as_encoded_bytes().split(|&byte| byte == b':') {
+            let path = Path::new(std::ffi::OsStr::from_bytes(part));
+            if path.is_absolute() && path.exists() {
+                named.push((what.clone(), path.to_owned()));
+            }
+        }
+    }
+    named
+}
+
+/// `path` resolved as the kernel will walk it, through its nearest existing ancestor where it is not there yet.
+fn existing_resolved(path: &Path) -> PathBuf {
+    let mut missing = Vec::new();
+    let mut current = path;
+    loop {
+        if let Ok(resolved) = current.canonicalize() {
+            return missing.iter().rev().fold(resolved, |resolved, part: &&std::ffi::OsStr| resolved.join(part));
+        }
+        match (current.parent(), current.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name);
+                current = parent;
+            }
+            _ => return path.to_owned(),
+        }
     }
 }
 

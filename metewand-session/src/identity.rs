@@ -12,6 +12,7 @@
 //! squashes root's files to.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The variable that chooses the identity root's workers run as.
 pub const WORKER_USER_VAR: &str = "METEWAND_WORKER_USER";
@@ -100,6 +101,32 @@ impl WorkerIdentity {
         };
         mode & bit != 0
     }
+
+    /// The first folder on the way to `path` (its ancestors from `/`, `path` itself left out) that this identity
+    /// may not pass through, if any, with its owner and mode: what a worker run as this identity cannot reach
+    /// without a private view to show it. Folders that cannot be examined (not there yet) are passed over.
+    pub fn first_closed_folder(&self, path: &Path) -> Option<ClosedFolder> {
+        use std::os::unix::fs::MetadataExt;
+        path.ancestors().skip(1).collect::<Vec<_>>().into_iter().rev().find_map(|ancestor| {
+            let metadata = std::fs::metadata(ancestor).ok()?;
+            (!self.may_search(metadata.uid(), metadata.gid(), metadata.mode())).then(|| ClosedFolder {
+                path: ancestor.to_owned(),
+                owner: metadata.uid(),
+                mode: metadata.mode() & 0o7777,
+            })
+        })
+    }
+}
+
+/// A folder an identity may not pass through ([`WorkerIdentity::first_closed_folder`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosedFolder {
+    /// The folder.
+    pub path: PathBuf,
+    /// Its owner's uid.
+    pub owner: u32,
+    /// Its permission bits.
+    pub mode: u32,
 }
 
 /// Whether this process holds `CAP_SETUID` and `CAP_SETGID` in its effective set (`/proc/self/status`).
@@ -118,7 +145,7 @@ fn may_change_identities() -> bool {
 
 /// Gives `dir`, a folder the executor made inside the folders a running worker may write (a held session's next
 /// result folder), to the identity workers run as, where they run as one of their own; nothing otherwise.
-pub fn hand_over(dir: &std::path::Path) -> std::io::Result<()> {
+pub fn hand_over(dir: &Path) -> std::io::Result<()> {
     let identity =
         WorkerIdentity::for_workers().map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
     match identity {

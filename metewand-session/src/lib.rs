@@ -75,7 +75,7 @@ pub use confinement::{
 };
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
 pub use identity::hand_over;
-pub use identity::{IdentityError, WORKER_USER_VAR, WorkerIdentity};
+pub use identity::{ClosedFolder, IdentityError, WORKER_USER_VAR, WorkerIdentity};
 use metewand_protocol::common::{Capability, Role, WorkerId};
 pub use metewand_protocol::handshake::Handshake;
 use metewand_protocol::handshake::hello_request;

@@ -85,22 +85,16 @@ pub(super) struct Shows<'a> {
     pub(super) deferred: &'a [PathBuf],
 }
 
-/// The first folder on the way to `path` (its ancestors from `/`, `path` itself left out) that `identity` may not
-/// pass through, if any.
-fn first_closed(path: &Path, identity: WorkerIdentity) -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
-    path.ancestors().skip(1).collect::<Vec<_>>().into_iter().rev().find_map(|ancestor| {
-        let metadata = std::fs::metadata(ancestor).ok()?;
-        (!identity.may_search(metadata.uid(), metadata.gid(), metadata.mode())).then(|| ancestor.to_owned())
-    })
-}
-
 /// The folders an `identity` other than the orchestrator's may not pass through on the way to one of `paths` (the
 /// first such on each way), resolved: each is hidden as an open folder, so that what the worker must reach inside
 /// it is shown and nothing else.
 fn closed_on_the_way(paths: &[PathBuf], identity: Option<WorkerIdentity>) -> Vec<PathBuf> {
     let Some(identity) = identity else { return Vec::new() };
-    resolved(paths.iter().filter_map(|path| first_closed(&path.canonicalize().ok()?, identity)))
+    resolved(
+        paths
+            .iter()
+            .filter_map(|path| identity.first_closed_folder(&path.canonicalize().ok()?).map(|closed| closed.path)),
+    )
 }
 
 /// Who makes the view, which decides what it may take in.

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{
     Bench, assert_worker_dies, entry_of, evaluator_never_evaluated, failed, hanging_sdk_worker, hanging_worker, log,
-    process_state, record, signal, tree, wait_for,
+    process_state, record, run_args, signal, tree, wait_for,
 };
 use crate::{command, run as metewand, text};
 
@@ -150,7 +150,8 @@ fn every_session_records_its_confinement_and_resources() {
 
 #[test]
 fn forcing_the_sweep_warns_and_require_confinement_then_refuses_before_anything_starts() {
-    let bench = Bench::new();
+    // The bench's own SDK: on the sweep, root's workers have no view to show them a checkout in a private folder.
+    let bench = Bench::with_sdk_copy();
     let mut args = bench.args("cholesky", "swept");
     args.push("--sweep-processes".to_owned());
     let output = metewand(&args);
@@ -169,6 +170,45 @@ fn forcing_the_sweep_warns_and_require_confinement_then_refuses_before_anything_
     assert!(stderr.contains("--require-confinement") && stderr.contains("no PID namespace"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
     assert!(!bench.out("refused").exists(), "no attempt folder was created");
+}
+
+/// Run by root, a worker runs as an identity of its own; where it gets no private view (the sweep), nothing shows
+/// it the way past a folder closed to it. A state folder inside root's private folder (a repository in `/root`, as
+/// in a container without user namespaces) is refused before anything starts, in one sentence naming the folder,
+/// rather than every worker failing on a permission it was never going to have; a reachable one runs.
+#[test]
+fn a_folder_root_s_worker_cannot_reach_without_a_private_view_is_refused_before_anything_starts() {
+    if !has_cap_sys_admin() {
+        skip(Requirement::Root, "workers keep this user's identity: every folder of the run is theirs to reach");
+        return;
+    }
+    let bench = Bench::with_sdk_copy();
+    let private = bench.out("private");
+    fs::create_dir(&private).unwrap();
+    fs::set_permissions(&private, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let mut args = run_args(&bench.repo(), "cholesky", &private.join("state"));
+    args.extend(["--out".to_owned(), bench.out("refused").display().to_string(), "--sweep-processes".to_owned()]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    let sentence = stderr.lines().find(|line| !line.contains("warning:")).expect("the refusal");
+    let expected = format!(
+        "metewand: run: --state-dir {} is out of reach of worker \"generate\", which runs as uid 65530 here with no \
+         private view: it cannot pass {} (owner uid 0, mode 0700)",
+        private.join("state").display(),
+        private.canonicalize().unwrap().display()
+    );
+    assert!(sentence.starts_with(&expected), "{sentence}");
+    assert_eq!(stderr.lines().filter(|line| !line.contains("warning:")).count(), 1, "one sentence: {stderr}");
+    assert!(!bench.out("refused").exists() && !private.join("state").exists(), "nothing was created");
+
+    // The same run with its folders where that uid can pass starts, and its workers ran as that uid.
+    let args = bench.args_with("cholesky", "reached", &["--sweep-processes"]);
+    let output = metewand(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    for confinement in confinements(&bench.out("reached")) {
+        assert_eq!(confinement["user"]["uid"], 65530, "{confinement}");
+    }
 }
 
 /// Adds the implementation `writer`, which tries to write each of `targets` (and its dataset entry) during
@@ -573,7 +613,7 @@ fn without_cap_sys_admin_and_user_namespaces_the_sweep_is_recorded_announced_and
 /// records it as not enforced. Here: a process limit with workers swept.
 #[test]
 fn a_limit_this_machine_cannot_hold_refuses_to_start_unless_allowed() {
-    let bench = Bench::new();
+    let bench = Bench::with_sdk_copy();
     bench.append("\n[limits]\nprocesses = 500\n");
     let mut args = bench.args("cholesky", "refused");
     args.push("--sweep-processes".to_owned());
