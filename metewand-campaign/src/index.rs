@@ -293,6 +293,9 @@ struct Parts {
     candidates: Vec<Candidate>,
     starts: Vec<usize>,
     lines: usize,
+    /// For each plan index, the first with the same id, where any id is planned twice (two cells sharing every
+    /// input): the later ones read the first's lines and write none of their own.
+    first: Option<Vec<usize>>,
 }
 
 impl Parts {
@@ -305,7 +308,15 @@ impl Parts {
             candidates: Vec::new(),
             starts: vec![0; ids.len() + 1],
             lines: 0,
+            first: None,
         };
+        let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(ids.len());
+        for (slot, id) in ids.iter().enumerate() {
+            let first = *by_id.entry(id).or_insert(slot);
+            if first != slot {
+                parts.first.get_or_insert_with(|| (0..ids.len()).collect())[slot] = first;
+            }
+        }
         let Ok(dir) = Dir::open(&folder.join(INDEX_DIR)) else { return parts };
         let Ok(entries) = std::fs::read_dir(folder.join(INDEX_DIR)) else { return parts };
         let mut names: Vec<String> = entries
@@ -314,7 +325,6 @@ impl Parts {
             .filter(|name| name.ends_with(".jsonl") && !name.starts_with('.'))
             .collect();
         names.sort();
-        let by_id: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
         let mut placed = Vec::new();
         for name in names {
             let Ok(Some(file)) = dir.open_file(&name) else { continue };
@@ -333,6 +343,11 @@ impl Parts {
         }
         parts.candidates = placed.into_iter().map(|(_, candidate)| candidate).collect();
         parts
+    }
+
+    /// The first plan index with the id of `slot`.
+    fn first(&self, slot: usize) -> usize {
+        self.first.as_ref().map_or(slot, |first| first[slot])
     }
 
     /// The lines naming attempt `slot` (its plan index).
@@ -492,8 +507,10 @@ pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usi
                 let mut used = Vec::new();
                 for (offset, id) in ids.iter().enumerate() {
                     let slot = number * chunk + offset;
-                    let (found, line, made) = look(records, id, parts.slot(slot), parts, began);
-                    if let Some(line) = line {
+                    let first = parts.first(slot);
+                    let (found, line, made) = look(records, id, parts.slot(first), parts, began);
+                    // A twin's line is its first's, written once.
+                    if let Some(line) = line.filter(|_| first == slot) {
                         if merge_to.is_some() {
                             used.extend_from_slice(&line);
                         } else if made {

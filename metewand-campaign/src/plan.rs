@@ -4,7 +4,7 @@
 //! Attempts are held as indices into the plan's name and key tables, so a plan of a million attempts stays a few
 //! tens of bytes per attempt beside its id.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
@@ -122,6 +122,10 @@ pub struct PlannedAttempt {
     pub repetition: u64,
     /// Index into [`CampaignPlan::keys`].
     pub key: u32,
+    /// The earlier attempt of the plan (its index) with the same id, when there is one: the two cells share every
+    /// input (a one-shot implementation on a problem and on its profile twin), so the attempt is run once, for the
+    /// first, and its record serves both.
+    pub shared_with: Option<u32>,
 }
 
 /// A planned attempt before its id is computed.
@@ -328,9 +332,11 @@ impl<'r> CampaignPlan<'r> {
                 implementation_seed: attempt.implementation_seed,
                 repetition: attempt.repetition,
                 key: attempt.key,
+                shared_with: None,
             }
         };
-        let attempts = crate::parallel::map_parallel(&attempts, name);
+        let mut attempts = crate::parallel::map_parallel(&attempts, name);
+        share_twins(&mut attempts);
         Ok(CampaignPlan {
             repository,
             definition,
@@ -342,6 +348,11 @@ impl<'r> CampaignPlan<'r> {
             sessions: spec.sessions,
             warmup: spec.warmup,
         })
+    }
+
+    /// The attempts of the plan run for another cell's with the same id ([`PlannedAttempt::shared_with`]).
+    pub fn shared(&self) -> usize {
+        self.attempts.iter().filter(|attempt| attempt.shared_with.is_some()).count()
     }
 
     /// How the campaign's `[campaigns.NAME]` asks implementation sessions to serve attempts, and the warm-up
@@ -445,5 +456,20 @@ impl<'r> CampaignPlan<'r> {
             implementation_seed: attempt.implementation_seed,
             repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
         }
+    }
+}
+
+/// Marks each attempt whose id an earlier one of `attempts` has as shared with the first.
+fn share_twins(attempts: &mut [PlannedAttempt]) {
+    let mut first: HashMap<&str, u32> = HashMap::with_capacity(attempts.len());
+    let mut shared = Vec::new();
+    for (index, attempt) in attempts.iter().enumerate() {
+        let earlier = *first.entry(attempt.id.as_str()).or_insert(index as u32);
+        if earlier != index as u32 {
+            shared.push((index, earlier));
+        }
+    }
+    for (index, earlier) in shared {
+        attempts[index].shared_with = Some(earlier);
     }
 }

@@ -56,8 +56,9 @@ pub struct RunConfig {
 
 /// What a run reports as it goes; every method has an empty default. Called from the pool's threads.
 pub trait Observer: Sync {
-    /// Before the pool starts: the plan's size, attempts skipped (already terminal), and attempts to run.
-    fn begin(&self, _planned: usize, _skipped: usize, _to_run: usize) {}
+    /// Before the pool starts: the plan's size, attempts skipped (already terminal), attempts another cell's run
+    /// serves ([`PlannedAttempt::shared_with`]), and attempts to run.
+    fn begin(&self, _planned: usize, _skipped: usize, _shared: usize, _to_run: usize) {}
     /// Before [`begin`](Observer::begin), when done attempts ran another program than their workers' commands find
     /// now: each change with its number of attempts, and whether they run again (`--rerun-changed`).
     fn programs_changed(&self, _changes: &[(crate::changes::ProgramChange, usize)], _rerun: bool) {}
@@ -89,6 +90,8 @@ pub struct RunSummary {
     pub planned: usize,
     /// Attempts skipped because they already had a terminal record.
     pub skipped: usize,
+    /// Attempts of the plan another cell's attempt serves, never run themselves ([`PlannedAttempt::shared_with`]).
+    pub shared: usize,
     /// Attempts recorded by this run.
     pub ran: usize,
     /// Records of this run, by outcome.
@@ -182,6 +185,10 @@ pub fn run(
     let mut changed_programs: BTreeMap<crate::changes::ProgramChange, usize> = BTreeMap::new();
     let programs = Some(&config.programs);
     for (index, (attempt, held)) in plan.attempts().iter().zip(held(plan, folder, programs)).enumerate() {
+        if attempt.shared_with.is_some() {
+            // Run once, for the first cell that has it.
+            continue;
+        }
         for change in &held.changes {
             *changed_programs.entry(change.clone()).or_default() += 1;
         }
@@ -227,7 +234,8 @@ pub fn run(
         let changes: Vec<_> = changed_programs.into_iter().collect();
         observer.programs_changed(&changes, config.rerun_changed);
     }
-    observer.begin(plan.attempts().len(), skipped, to_run);
+    let shared = plan.shared();
+    observer.begin(plan.attempts().len(), skipped, shared, to_run);
     let pool = Pool {
         plan,
         folder,
@@ -235,7 +243,7 @@ pub fn run(
         observer,
         state: Mutex::new(state),
         wake: Condvar::new(),
-        summary: Mutex::new(RunSummary { planned: plan.attempts().len(), skipped, ..RunSummary::default() }),
+        summary: Mutex::new(RunSummary { planned: plan.attempts().len(), skipped, shared, ..RunSummary::default() }),
         workers: (0..plan.implementations().len() as u32)
             .map(|index| Some(plan.repository().worker(plan.implementation_worker(index))?.identity().clone()))
             .collect(),

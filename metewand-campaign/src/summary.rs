@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
+use metewand_protocol::generated::attempt_record::Outcome;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX, parse_rfc3339};
 
 use crate::changes::{ChangedWorker, ProgramChange, ProgramCheck, changed_workers};
@@ -20,6 +21,10 @@ use crate::status::Status;
 pub struct PlanSummary {
     /// Attempts in the plan.
     pub attempts: usize,
+    /// Of those, attempts another cell's attempt serves ([`PlannedAttempt::shared_with`](crate::PlannedAttempt::shared_with)).
+    pub shared: usize,
+    /// Of those, the ones already done.
+    pub shared_done: usize,
     /// The size of each axis: problems, datasets, dataset seeds, implementations, implementation seeds,
     /// repetitions (their product is `attempts`).
     pub axes: [u64; 6],
@@ -77,12 +82,13 @@ impl PlanSummary {
     ) -> PlanSummary {
         let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
         let durations = Mutex::new(Vec::new());
+        let shared_done = std::sync::atomic::AtomicUsize::new(0);
         let programs = ProgramCheck::new(plan, environment);
         let changed_programs: Mutex<BTreeMap<ProgramChange, usize>> = Mutex::new(BTreeMap::new());
         // The workers' changes are read from the previous plan beside the scan, which does not need it.
         let (status, changed_workers) = std::thread::scope(|scope| {
             let changed = scope.spawn(|| changed_workers(plan, folder, state_dir));
-            let status = scan(plan, folder, &ids, &programs, &changed_programs, &durations);
+            let status = scan(plan, folder, &ids, &programs, &changed_programs, &durations, &shared_done);
             (status, changed.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         let durations = durations.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -100,7 +106,8 @@ impl PlanSummary {
                     .is_some_and(|record| record.outcome == DatasetMaterializationOutcome::Failed)
             })
             .count();
-        let remaining = plan.attempts().len() - status.done();
+        let shared = (plan.shared(), shared_done.into_inner());
+        let remaining = (plan.attempts().len() - shared.0) - (status.done() - shared.1);
         let estimate = (!durations.is_empty()).then(|| {
             let mean_seconds = durations.iter().sum::<f64>() / durations.len() as f64;
             Estimate {
@@ -112,6 +119,8 @@ impl PlanSummary {
         let definition = plan.definition();
         PlanSummary {
             attempts: plan.attempts().len(),
+            shared: shared.0,
+            shared_done: shared.1,
             axes: [
                 plan.problems().len() as u64,
                 plan.datasets().len() as u64,
@@ -135,9 +144,9 @@ impl PlanSummary {
         }
     }
 
-    /// Attempts still to run: those without a terminal record.
+    /// Attempts still to run: those without a terminal record, less those another cell's attempt serves.
     pub fn remaining(&self) -> usize {
-        self.attempts - self.status.done()
+        (self.attempts - self.shared) - (self.status.done() - self.shared_done)
     }
 }
 
@@ -163,8 +172,16 @@ fn scan(
     programs: &ProgramCheck,
     changed_programs: &Mutex<BTreeMap<ProgramChange, usize>>,
     durations: &Mutex<Vec<f64>>,
+    shared_done: &std::sync::atomic::AtomicUsize,
 ) -> Status {
-    Status::scan(folder, plan.name(), ids, Rebuild::NewPart, |_, record| {
+    Status::scan(folder, plan.name(), ids, Rebuild::NewPart, |slot, record| {
+        if plan.attempts()[slot].shared_with.is_some() {
+            // Another cell's record: counted once, by its first cell.
+            if record.outcome != Outcome::Cancelled {
+                shared_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            return;
+        }
         let changes = programs.changes(plan, record);
         if !changes.is_empty() {
             let mut changed = changed_programs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -359,6 +359,9 @@ pub fn submit(
     for (index, (attempt, held)) in
         plan.attempts().iter().zip(held(plan, &folder, config.rerun_changed.as_ref())).enumerate()
     {
+        if attempt.shared_with.is_some() {
+            continue;
+        }
         let program_changed = !held.changes.is_empty();
         if !program_changed && held.outcome.is_some_and(|outcome| is_terminal(outcome, config.retry_failed)) {
             summary.done += 1;

@@ -175,15 +175,16 @@ pub fn work(
         }
         Task::Pack(index) => {
             let ids = submission.pack(index).ok_or_else(|| no_such(&submission, task))?;
+            // An attempt another cell shares runs as its first cell's, as on the local pool.
             let by_id: HashMap<&str, usize> =
-                plan.attempts().iter().enumerate().map(|(index, attempt)| (attempt.id.as_str(), index)).collect();
+                plan.attempts().iter().enumerate().rev().map(|(index, attempt)| (attempt.id.as_str(), index)).collect();
             let indices: Vec<usize> = ids
                 .iter()
                 .map(|id| {
                     by_id.get(id.as_str()).copied().ok_or_else(|| Error::Changed { what: format!("attempt {id}") })
                 })
                 .collect::<Result<_, _>>()?;
-            observer.begin(ids.len(), 0, ids.len());
+            observer.begin(ids.len(), 0, 0, ids.len());
             // What the task runs, decided first, so that each attempt knows the one after it (whose workers it may
             // start ahead).
             let mut to_run = Vec::new();

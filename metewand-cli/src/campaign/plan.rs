@@ -29,10 +29,15 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
         summary.datasets, summary.datasets_in_store, summary.datasets_failed
     ));
     out.push_str(&format!(
-        "done         {} of {} ({} to run)\n",
+        "done         {} of {} ({} to run{})\n",
         summary.status.done(),
         summary.attempts,
-        summary.remaining()
+        summary.remaining(),
+        match summary.shared {
+            0 => String::new(),
+            1 => ", 1 served by another cell's attempt with the same inputs".to_owned(),
+            n => format!(", {n} served by other cells' attempts with the same inputs"),
+        }
     ));
     for line in changed_worker_lines(&summary.changed_workers) {
         out.push_str(&format!("changed      {line}\n"));

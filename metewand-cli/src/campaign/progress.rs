@@ -61,6 +61,16 @@ impl Plain {
     }
 }
 
+/// The line a run begins with: what the plan holds and what of it runs now.
+fn begin_line(planned: usize, skipped: usize, shared: usize, to_run: usize) -> String {
+    let shared = match shared {
+        0 => String::new(),
+        1 => ", 1 served by another cell's attempt (the same inputs)".to_owned(),
+        n => format!(", {n} served by other cells' attempts (the same inputs)"),
+    };
+    format!("campaign: {planned} attempts planned, {skipped} already done{shared}, {to_run} to run")
+}
+
 impl Observer for Plain {
     fn programs_changed(&self, changes: &[(ProgramChange, usize)], rerun: bool) {
         for (change, attempts) in changes {
@@ -68,9 +78,9 @@ impl Observer for Plain {
         }
     }
 
-    fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
+    fn begin(&self, planned: usize, skipped: usize, shared: usize, to_run: usize) {
         self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
-        say(&format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
+        say(&begin_line(planned, skipped, shared, to_run));
     }
 
     fn dataset_finished(&self, plan: &CampaignPlan<'_>, record: &DatasetMaterialization, elapsed: Duration) {
@@ -157,9 +167,9 @@ impl Observer for Live {
         }
     }
 
-    fn begin(&self, planned: usize, skipped: usize, to_run: usize) {
+    fn begin(&self, planned: usize, skipped: usize, shared: usize, to_run: usize) {
         self.bar.set_length(to_run as u64);
-        self.bar.println(format!("campaign: {planned} attempts planned, {skipped} already done, {to_run} to run"));
+        self.bar.println(begin_line(planned, skipped, shared, to_run));
         self.counts.lock().unwrap_or_else(|p| p.into_inner()).to_run = to_run;
     }
 

@@ -60,10 +60,11 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let outcomes: Vec<String> =
         summary.by_outcome.iter().map(|(outcome, count)| format!("{count} {outcome}")).collect();
     let mut out = format!(
-        "campaign     {} ({} attempts: {} already done, {} run now{})\n",
+        "campaign     {} ({} attempts: {} already done, {}{} run now{})\n",
         plan.name(),
         summary.planned,
         summary.skipped,
+        if summary.shared > 0 { format!("{} served by another cell's, ", summary.shared) } else { String::new() },
         summary.ran,
         if outcomes.is_empty() { String::new() } else { format!(": {}", outcomes.join(", ")) }
     );

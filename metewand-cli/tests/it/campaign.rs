@@ -856,3 +856,58 @@ fn under_j_2_each_slot_runs_on_cpus_of_its_own_that_its_workers_cannot_leave() {
         "metewand keeps a core of its own only when there is one to spare: {stderr}"
     );
 }
+
+/// A one-shot implementation on a problem and on its profile twin has the same inputs, hence the same attempt id:
+/// the attempt is planned for both cells, run once, and reported under both, and no count says it ran twice.
+#[test]
+fn an_attempt_two_cells_share_is_run_once_and_reported_under_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares");
+    let out = dir.path().join("twins");
+    let args = |command: &str| -> Vec<String> {
+        let mut args: Vec<String> = ["campaign", command].map(String::from).to_vec();
+        args.push(example.to_str().unwrap().to_owned());
+        for (flag, value) in [
+            ("--problem", "ridge"),
+            ("--problem", "ridge-profile"),
+            ("--dataset", "small"),
+            ("--implementation", "cholesky"),
+            ("--state-dir", dir.path().join("state").to_str().unwrap()),
+            ("--out", out.to_str().unwrap()),
+        ] {
+            args.extend([flag.to_owned(), value.to_owned()]);
+        }
+        args
+    };
+    let plan = metewand(&args("plan"));
+    assert_eq!(plan.status.code(), Some(0), "{}", text(&plan.stderr));
+    let stdout = text(&plan.stdout);
+    assert!(
+        stdout.contains("done         0 of 2 (1 to run, 1 served by another cell's attempt with the same inputs)\n"),
+        "{stdout}"
+    );
+
+    let run = metewand(&args("run"));
+    let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("(2 attempts: 0 already done, 1 served by another cell's, 1 run now: 1 reached)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("complete     2 of 2 with a verdict, 0 failed"), "{stdout}");
+    assert!(stderr.contains("2 attempts planned, 0 already done, 1 served by another cell's attempt"), "{stderr}");
+    assert_eq!(fs::read_dir(out.join("attempts")).unwrap().count(), 1, "one attempt folder");
+    let csv = fs::read_to_string(out.join("results.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|line| line.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "a row for each cell: {csv}");
+    assert_eq!(rows[0][0], rows[1][0], "the same attempt: {csv}");
+    assert_eq!([rows[0][1], rows[1][1]], ["ridge", "ridge-profile"], "{csv}");
+    assert_eq!([rows[0][7], rows[1][7]], ["reached", "reached"], "{csv}");
+
+    let again = metewand(&args("run"));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).contains("(2 attempts: 1 already done, 1 served by another cell's, 0 run now)"));
+    let status = metewand(&["campaign".to_owned(), "status".to_owned(), out.to_str().unwrap().to_owned()]);
+    assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
+    assert!(text(&status.stdout).contains("done         2 (reached 2)"), "{}", text(&status.stdout));
+}
