@@ -7,13 +7,15 @@ use std::time::Duration;
 
 use metewand_runtime::conformance::{self, BareCommand, ConformanceOptions, Outcome, Report, Subject};
 use metewand_runtime::protocol::common::Role;
+use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::gate::load;
 use crate::{Failure, print_out};
 use metewand_runtime::exit::Exit;
 
-const LONG_ABOUT: &str = "usage: metewand conformance [REPO] --worker W [--json] [--strict]
-       metewand conformance REPO --all [--json] [--strict]
+const LONG_ABOUT: &str = "usage: metewand conformance [REPO] --worker W [--problem P] [--dataset D] [--dataset-seed S]
+                            [--json] [--strict]
+       metewand conformance REPO --all [--problem P] [--dataset D] [--dataset-seed S] [--json] [--strict]
        metewand conformance --role ROLE [--source DIR] [--env NAME=VALUE]... [--dataset DIR] [--result DIR]
                             [--json] [--strict] -- CMD [ARG...]
 
@@ -27,12 +29,15 @@ validated output, another seed another one: a warning, a failure with --strict);
 status 0 within its limit; nothing left running; only frames on stdout.
 
 A repository worker (W of REPO, default the current directory) runs as an attempt runs it, and the kit makes the
-dataset (and result) its requests need with the repository's own workers. A bare command (after --) runs in
+dataset (and result) its requests need with the repository's own workers: problem P and dataset D of seed S
+(default: the first problem by name, or the first the evaluator judges; the first dataset by name, or the first
+the materializer makes; seed 0), which the table's first line names. A large dataset makes every check slow:
+choose a small one. A bare command (after --) runs in
 --source DIR (default an empty folder) with only PATH, LANG, LC_ALL, TMPDIR and each --env; it has no repository
 to validate its output against, so outputs and determinism are skipped, and an implementation's requests need
 --dataset DIR (a folder with dataset-manifest.json), an evaluator's also --result DIR (with result.json).
 
-Prints one line per check (check, outcome, time, why), and for a failed check what was sent, what came back and
+Prints the problem and dataset the requests posed, then one line per check (check, outcome, time, why), and for a failed check what was sent, what came back and
 the end of the worker's stderr. --json prints {\"passed\": ..., \"workers\": [...]} instead.";
 
 const EXIT_STATUSES: &str =
@@ -66,9 +71,16 @@ pub(crate) struct Args {
     /// an environment variable for the bare command (repeatable)
     #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env)]
     env: Vec<(OsString, OsString)>,
-    /// a dataset folder for a bare implementation's or evaluator's requests
-    #[arg(long, value_name = "DIR")]
+    /// the dataset the requests carry: a repository's dataset by name (default: the first), or for a bare
+    /// implementation or evaluator a folder with dataset-manifest.json
+    #[arg(long, value_name = "D|DIR")]
     dataset: Option<PathBuf>,
+    /// the repository's problem the requests pose (default: the first, or the first the evaluator judges)
+    #[arg(long, value_name = "P")]
+    problem: Option<String>,
+    /// the seed of the repository's dataset, 0 <= S <= 9007199254740991 (default 0)
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::parse_seed)]
+    dataset_seed: Option<SafeUint>,
     /// a result folder for a bare evaluator's requests
     #[arg(long, value_name = "DIR")]
     result: Option<PathBuf>,
@@ -111,6 +123,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             if args.repo.is_some() || args.worker.is_some() || args.all {
                 return Err(usage("a bare command (--role ... -- CMD) takes no REPO, --worker or --all"));
             }
+            if args.problem.is_some() || args.dataset_seed.is_some() {
+                return Err(usage("--problem and --dataset-seed are for a repository's worker"));
+            }
             let bare = BareCommand {
                 role,
                 command: command.clone(),
@@ -120,14 +135,27 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 result_dir: args.result.clone().map(absolute).transpose()?,
                 network: args.network,
             };
-            vec![conformance::run(&Subject::Command(bare), &options).map_err(|e| Failure::Usage(e.to_string()))?]
+            vec![
+                conformance::run(&Subject::Command(bare), &options)
+                    .map_err(|e| Failure::Usage(format!("conformance: {e}")))?,
+            ]
         }
         (Some(_), None) => return Err(usage("a bare command needs --role ROLE")),
         (None, Some(_)) => return Err(usage("--role is for a bare command, given after --")),
         (None, None) => {
-            let bare_only = args.source.is_some() || args.dataset.is_some() || args.result.is_some();
+            let bare_only = args.source.is_some() || args.result.is_some();
             if bare_only || !args.env.is_empty() || args.network {
-                return Err(usage("--source, --env, --dataset, --result and --network are for a bare command"));
+                return Err(usage("--source, --env, --result and --network are for a bare command"));
+            }
+            if let Some(problem) = &args.problem {
+                options = options.problem(problem);
+            }
+            if let Some(dataset) = &args.dataset {
+                let name = dataset.to_str().ok_or_else(|| usage("--dataset names a dataset of the repository"))?;
+                options = options.dataset(name);
+            }
+            if let Some(seed) = args.dataset_seed {
+                options = options.dataset_seed(seed);
             }
             let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
             let repository = load(&repo)?;
@@ -140,7 +168,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             let mut reports = Vec::new();
             for worker in workers {
                 let subject = Subject::Repository { repository: &repository, worker };
-                reports.push(conformance::run(&subject, &options).map_err(|e| Failure::Usage(e.to_string()))?);
+                reports.push(
+                    conformance::run(&subject, &options).map_err(|e| Failure::Usage(format!("conformance: {e}")))?,
+                );
             }
             reports
         }
@@ -167,6 +197,9 @@ fn absolute(path: PathBuf) -> Result<PathBuf, Failure> {
 fn table(out: &mut String, report: &Report, heading: bool) {
     if heading {
         out.push_str(&format!("worker {} ({})\n", report.worker, report.role));
+    }
+    if let Some(posed) = &report.posed {
+        out.push_str(&format!("on {}\n", posed.line()));
     }
     let width = report.checks.iter().map(|result| result.check.name().len()).max().unwrap_or(0);
     for result in &report.checks {

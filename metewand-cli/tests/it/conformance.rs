@@ -82,7 +82,9 @@ fn a_repository_worker_that_conforms_gets_a_table_and_exit_0() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), CHECKS.len() + 1, "{stdout}");
+    assert_eq!(lines.len(), CHECKS.len() + 2, "{stdout}");
+    assert_eq!(lines[0], "on problem centre, dataset few seed 0", "what the requests posed comes first");
+    let lines = &lines[1..];
     for (line, check) in lines.iter().zip(CHECKS) {
         assert!(line.starts_with(&format!("{check} ")), "{line}");
         if check == "streaming" {
@@ -186,6 +188,9 @@ fn usage_mistakes_are_one_sentence_and_exit_2() {
         &["conformance", repo, "--role", "implementation", "--", "true"],
         &["conformance", repo, "--worker", "judge", "--dataset", "x"],
         &["conformance", repo, "--worker", "judge", "--network"],
+        &["conformance", repo, "--worker", "judge", "--problem", "centr"],
+        &["conformance", repo, "--worker", "judge", "--dataset-seed", "-1"],
+        &["conformance", "--role", "implementation", "--problem", "centre", "--", "true"],
         &["conformance", "--bogus"],
     ] {
         let output = metewand(args, b"");
@@ -194,4 +199,37 @@ fn usage_mistakes_are_one_sentence_and_exit_2() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
+}
+
+/// The dataset and seed the requests carry are the ones asked for, named first in the table and in the JSON; a name
+/// the repository lacks is refused in one sentence with the closest it has.
+#[test]
+fn the_dataset_and_seed_the_checks_use_are_chosen_and_said() {
+    let repo = sdk_repository();
+    let toml = repo.path().join("metewand.toml");
+    let extra = "\n[datasets.more]\nmaterializer = \"points\"\nparameters = { rows = 7 }\n\
+                 output_schema = { type = \"object\", required = [\"rows\"] }\n";
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + extra).unwrap();
+    let repo = repo.path().to_str().unwrap();
+    let args = ["conformance", repo, "--worker", "centroid", "--dataset", "more", "--dataset-seed", "5", "--json"];
+    let output = metewand(&args, b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let posed = &report["workers"][0]["posed"];
+    assert_eq!(*posed, serde_json::json!({"problem": "centre", "dataset": "more", "dataset_seed": 5}), "{report}");
+
+    // The materializer makes the dataset named, and its table says so.
+    let output = metewand(&["conformance", repo, "--worker", "points", "--dataset", "more"], b"");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert_eq!(stdout.lines().next(), Some("on dataset more seed 0"), "{stdout}");
+
+    let output = metewand(&["conformance", repo, "--worker", "centroid", "--dataset", "mor"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "metewand: conformance: the repository has no dataset named \"mor\" (did you mean \"more\"?) (it has: few, \
+         more)\n"
+    );
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{DATASET_MANIFEST, Finding, Kit, Launch, Opened, Step, wire_path};
+use super::{DATASET_MANIFEST, Finding, Kit, Launch, Opened, Posed, Step, wire_path};
 use crate::WorkerOutputValidator;
 use crate::attempt::{AttemptPlan, RunOptions};
 use crate::protocol::Phase;
@@ -60,16 +60,44 @@ impl Kit<'_> {
         self.own_dataset().map_or_else(JsonObject::new, |dataset| dataset.parameters().clone())
     }
 
-    /// The repository's first dataset made by this materializer.
+    /// The dataset this materializer makes for the requests: the one named, or the repository's first it makes.
     pub(super) fn own_dataset(&self) -> Option<&Dataset> {
         let Launch::Repository { repository, .. } = &self.target.launch else { return None };
-        repository.datasets().values().find(|dataset| dataset.materializer() == self.target.label)
+        let mut own = repository.datasets().values().filter(|dataset| dataset.materializer() == self.target.label);
+        match &self.dataset {
+            Some(name) => own.find(|dataset| dataset.name() == name),
+            None => own.next(),
+        }
+    }
+
+    /// The dataset an implementation's or evaluator's requests carry: the one named, or the repository's first.
+    fn carried_dataset(&self) -> Option<&Dataset> {
+        let Launch::Repository { repository, .. } = &self.target.launch else { return None };
+        match &self.dataset {
+            Some(name) => repository.dataset(name),
+            None => repository.datasets().values().next(),
+        }
+    }
+
+    /// What a repository worker's requests posed: the problem (none for a materializer) and the dataset with its
+    /// seed; `None` for a bare command.
+    pub(super) fn posed(&self) -> Option<Posed> {
+        let Launch::Repository { .. } = &self.target.launch else { return None };
+        let (problem, dataset) = match self.target.role {
+            Role::DatasetMaterializer => (None, self.own_dataset()),
+            _ => (self.problem().map(|problem| problem.name().to_owned()), self.carried_dataset()),
+        };
+        Some(Posed {
+            problem,
+            dataset: dataset.map(|dataset| dataset.name().to_owned()),
+            dataset_seed: self.dataset_seed,
+        })
     }
 
     /// The problem the requests pose: the first the evaluator judges, or the repository's first.
     pub(super) fn problem(&self) -> Option<&Problem> {
         let Launch::Repository { repository, .. } = &self.target.launch else { return None };
-        if let Some((problem, _)) = &self.on {
+        if let Some(problem) = &self.problem {
             return repository.problem(problem);
         }
         let mut problems = repository.problems().values();
@@ -179,11 +207,7 @@ impl Kit<'_> {
         repository: &CheckedRepository,
     ) -> Result<(PathBuf, Result<PathBuf, String>), String> {
         let problem = self.problem().ok_or("the repository has no problem to pose")?;
-        let dataset = match &self.on {
-            Some((_, dataset)) => repository.datasets().get(dataset),
-            None => repository.datasets().values().next(),
-        }
-        .ok_or("the repository has no dataset")?;
+        let dataset = self.carried_dataset().ok_or("the repository has no dataset")?;
         let implementation = match self.target.role {
             Role::Implementation => self.implementation(),
             _ => repository.implementations().values().next(),

@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Report, reports_json};
+pub use report::{Check, CheckResult, EVIDENCE_BYTES, Outcome, Posed, Report, reports_json};
 
 use crate::attempt::{self, source, store};
 use crate::protocol::Phase;
@@ -121,9 +121,12 @@ pub struct ConformanceOptions {
     /// The phase limits for a bare command (a repository worker gets the repository's `[timeouts]` over the
     /// documented defaults).
     pub timeouts: PhaseTimeouts,
-    /// The problem and dataset a repository worker's requests pose and carry, by name; the repository's first
-    /// (the first its evaluator judges, for an evaluator) when `None`.
-    pub on: Option<(String, String)>,
+    /// The problem a repository worker's requests pose, by name; when `None`, the repository's first (the first
+    /// its evaluator judges, for an evaluator). The report says which ([`Report::posed`]).
+    pub problem: Option<String>,
+    /// The dataset a repository worker's requests carry, by name; when `None`, the repository's first (for a
+    /// materializer, the first it makes). The report says which.
+    pub dataset: Option<String>,
     /// The seed of the dataset a repository worker's requests carry (0 unless set).
     pub dataset_seed: SafeUint,
     /// A state folder whose dataset store gives a repository worker its dataset: an entry already there is
@@ -139,16 +142,24 @@ impl ConformanceOptions {
             work_parent: work_parent.into(),
             strict: false,
             timeouts: PhaseTimeouts::documented_defaults(),
-            on: None,
+            problem: None,
+            dataset: None,
             dataset_seed: SafeUint::ZERO,
             store: None,
         }
     }
 
-    /// Poses the repository's problem `problem` on its dataset `dataset` (see [`ConformanceOptions::on`]).
+    /// Poses the repository's problem `problem` (see [`ConformanceOptions::problem`]).
     #[must_use]
-    pub fn on(mut self, problem: &str, dataset: &str) -> ConformanceOptions {
-        self.on = Some((problem.to_owned(), dataset.to_owned()));
+    pub fn problem(mut self, problem: &str) -> ConformanceOptions {
+        self.problem = Some(problem.to_owned());
+        self
+    }
+
+    /// Carries the repository's dataset `dataset` (see [`ConformanceOptions::dataset`]).
+    #[must_use]
+    pub fn dataset(mut self, dataset: &str) -> ConformanceOptions {
+        self.dataset = Some(dataset.to_owned());
         self
     }
 
@@ -177,6 +188,16 @@ pub enum ConformanceError {
         /// The name asked for.
         name: String,
         /// The repository's worker names, comma-separated.
+        known: String,
+    },
+    /// The repository has no problem or dataset of the name the options give.
+    #[error("the repository has no {kind} named {name:?}{} (it has: {known})", attempt::guess(.name, .known))]
+    UnknownInput {
+        /// `problem` or `dataset`.
+        kind: &'static str,
+        /// The name given.
+        name: String,
+        /// The names it has, comma-separated.
         known: String,
     },
     /// A bare command needs a program.
@@ -256,7 +277,8 @@ fn run_with<'r>(
         results: Vec::new(),
         observed: Observed::default(),
         inputs: Inputs::default(),
-        on: options.on.clone(),
+        problem: options.problem.clone(),
+        dataset: options.dataset.clone(),
         dataset_seed: options.dataset_seed,
         store: options.store.clone(),
         streams: false,
@@ -266,6 +288,7 @@ fn run_with<'r>(
     let report = Report {
         worker: kit.target.label.clone(),
         role: kit.target.role,
+        posed: kit.posed(),
         confinement: kit.confinement,
         checks: kit.results,
     };
@@ -299,6 +322,16 @@ impl<'r> Target<'r> {
                     name: worker.clone(),
                     known: repository.workers().keys().cloned().collect::<Vec<_>>().join(", "),
                 })?;
+                let names = [
+                    ("problem", &options.problem, repository.problems().keys().cloned().collect::<Vec<_>>()),
+                    ("dataset", &options.dataset, repository.datasets().keys().cloned().collect()),
+                ];
+                for (kind, name, known) in names {
+                    if let Some(name) = name.as_ref().filter(|name| !known.contains(name)) {
+                        let known = known.join(", ");
+                        return Err(ConformanceError::UnknownInput { kind, name: name.clone(), known });
+                    }
+                }
                 let timeouts = attempt::phase_timeouts(repository);
                 Ok(Target {
                     role: found.role(),
@@ -401,8 +434,10 @@ struct Kit<'r> {
     results: Vec<CheckResult>,
     observed: Observed,
     inputs: Inputs,
-    /// The problem and dataset the requests pose and carry ([`ConformanceOptions::on`]).
-    on: Option<(String, String)>,
+    /// The problem the requests pose ([`ConformanceOptions::problem`]).
+    problem: Option<String>,
+    /// The dataset the requests carry ([`ConformanceOptions::dataset`]).
+    dataset: Option<String>,
     /// The seed of the dataset the requests carry ([`ConformanceOptions::dataset_seed`]).
     dataset_seed: SafeUint,
     /// The state folder whose store gives the dataset ([`ConformanceOptions::store`]).

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::protocol::common::Role;
+use crate::protocol::strict::SafeUint;
 use crate::session::ConfinementReport;
 
 /// How many bytes of a frame a report keeps, sent or received.
@@ -164,6 +165,32 @@ impl CheckResult {
     }
 }
 
+/// The repository's problem and dataset a worker's requests posed and carried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Posed {
+    /// The problem, by name (none for a materializer, or where the repository has none).
+    pub problem: Option<String>,
+    /// The dataset, by name (none where the repository has none for the worker).
+    pub dataset: Option<String>,
+    /// The dataset's seed.
+    pub dataset_seed: SafeUint,
+}
+
+impl Posed {
+    /// One line: `problem ridge, dataset small seed 0`.
+    pub fn line(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(problem) = &self.problem {
+            parts.push(format!("problem {problem}"));
+        }
+        match &self.dataset {
+            Some(dataset) => parts.push(format!("dataset {dataset} seed {}", self.dataset_seed)),
+            None => parts.push("no dataset".to_owned()),
+        }
+        parts.join(", ")
+    }
+}
+
 /// Everything the kit found about one worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -171,6 +198,8 @@ pub struct Report {
     pub worker: String,
     /// The role it was driven as.
     pub role: Role,
+    /// What its requests posed (a repository worker's), so that a reader knows which dataset the checks used.
+    pub posed: Option<Posed>,
     /// The confinement its sessions ran under, as the first session reported it (`None` when none started).
     pub confinement: Option<ConfinementReport>,
     /// One result per check, in [`Check::ALL`]'s order.
@@ -188,7 +217,8 @@ impl Report {
         self.checks.iter().find(|result| result.check == check)
     }
 
-    /// The report as JSON: `{"worker", "role", "passed", "checks": [{"check", "outcome", "why", "duration_ns",
+    /// The report as JSON: `{"worker", "role", "posed" (`{"problem", "dataset", "dataset_seed"}` or null),
+    /// "passed", "checks": [{"check", "outcome", "why", "duration_ns",
     /// "sent", "received", "stderr_tail"}]}`, with `sent` and `received` null unless the check failed.
     pub fn to_json(&self) -> Value {
         let checks: Vec<Value> = self
@@ -206,7 +236,10 @@ impl Report {
                 })
             })
             .collect();
-        json!({"worker": self.worker, "role": self.role, "passed": self.passed(), "checks": checks})
+        let posed = self.posed.as_ref().map(|posed| {
+            json!({"problem": posed.problem, "dataset": posed.dataset, "dataset_seed": posed.dataset_seed.get()})
+        });
+        json!({"worker": self.worker, "role": self.role, "posed": posed, "passed": self.passed(), "checks": checks})
     }
 }
 
