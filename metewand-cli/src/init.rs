@@ -10,7 +10,8 @@ const ABOUT: &str = "Writes a complete benchmark repository into DIR (default: t
 or empty: metewand.toml, a dataset materializer, an implementation and a problem evaluator in Python (each in its \
 own folder under workers/), their schemas, a campaign and a README. It passes `metewand check`, `metewand \
 conformance --all` and `metewand run` as written, with the Python SDK importable by the `python3` on PATH (a virtual \
-environment where `pip install metewand` installed it).";
+environment where `pip install ./metewand-cli ./sdk-python`, run in a checkout of Metewand, installed it: Metewand \
+is not on PyPI yet).";
 
 /// `metewand init`.
 #[derive(clap::Args)]
@@ -33,6 +34,11 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         "next         metewand check {dir} && metewand conformance {dir} --all && metewand run {dir} --problem mean \
          --dataset small --implementation mean\n"
     ));
+    out.push_str(
+        "sdk          its workers import the Python SDK from the python3 on PATH: run metewand from a virtual \
+         environment where `pip install ./metewand-cli ./sdk-python` (in a checkout of Metewand; not on PyPI yet) \
+         installed it\n",
+    );
     let _ = print_out("init", &out);
     Ok(())
 }

@@ -33,7 +33,10 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   codegen           regenerate the Rust types and Python models from schemas/
   codegen --check   fail if any generated file is out of date
-  test              run every check and test: fmt, clippy, Rust tests, drift check, Python tests
+  test              run every check and test: fmt, clippy, Rust tests, drift check, Python tests, the
+                    README's Quick start as written
+  dist              build the release wheels (the metewand command, stripped, and the Python SDK) into
+                    target/dist/
                     (with CI=true, first start the single-node Slurm cluster of xtask/slurm-cluster.sh)";
 
 fn main() {
@@ -59,6 +62,7 @@ fn run(args: Vec<String>) -> Result<()> {
         }
         ["codegen", "--check"] => codegen_files::check(&root),
         ["test"] => test(&root),
+        ["dist"] => python::dist(&root),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             Ok(())

@@ -1,8 +1,8 @@
 //! The Python half of `cargo xtask test`: a virtual environment under `target/` with the pinned test packages,
 //! then pytest over `sdk-python/tests`, the syntax-version linter and a strict type check over the SDK's sources, and
-//! the `metewand` wheel:
-//! built with maturin, installed into a fresh virtual environment with the SDK, and run there with nothing but
-//! that environment on `PATH` (no cargo, no checkout binary).
+//! the README's Quick start run as written (its `pip install` of the command and the SDK into a fresh virtual
+//! environment, then `init`, a campaign and a report), and the example run through that installed command with
+//! nothing but its environment on `PATH` (no cargo, no checkout binary); and `cargo xtask dist`, the release wheels.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -54,49 +54,51 @@ pub(crate) fn test(root: &Path, env: &[(&str, &str)]) -> Result<()> {
             .current_dir(root),
         "mypy",
     )?;
-    wheel(root, &venv)
+    quick_start(root)
 }
 
-/// Builds the `metewand` wheel (a debug build: what is proven is the packaging), installs it with the SDK into a
-/// fresh virtual environment, and runs the example's check, a campaign and its report, and `init` then `run` of a
-/// new repository outside the checkout, through the installed command with only that environment on `PATH`.
-fn wheel(root: &Path, venv: &Path) -> Result<()> {
+/// The README's Quick start, run as written: its commands, taken from the README's first `sh` block under
+/// "Quick start", in a fresh folder that holds the checkout's `metewand-cli` and `sdk-python` (links), so that its
+/// `pip install ./metewand-cli ./sdk-python` builds and installs the command and the SDK into a new virtual
+/// environment, and its `init`, `campaign run` and `report` run through them. The command's wheel is a debug build
+/// over the tests' own (`MATURIN_PEP517_ARGS`): what is proven is the commands and the packaging; `cargo xtask
+/// dist` builds the release wheels. Then the example's check, a campaign and its report through the installed
+/// command with only that environment on `PATH` (no cargo, no checkout binary).
+fn quick_start(root: &Path) -> Result<()> {
     let target = target_dir(root);
-    let wheels = target.join("wheels");
-    let installed = target.join("wheel-venv");
-    let scratch = target.join("wheel-check");
-    for old in [&wheels, &installed, &scratch] {
-        if old.exists() {
-            remove_writable(old).with_context(|| format!("could not remove {}", old.display()))?;
+    let scratch = target.join("quick-start");
+    if scratch.exists() {
+        remove_writable(&scratch).with_context(|| format!("could not remove {}", scratch.display()))?;
+    }
+    fs::create_dir_all(&scratch).with_context(|| format!("could not create {}", scratch.display()))?;
+    for folder in ["metewand-cli", "sdk-python"] {
+        std::os::unix::fs::symlink(root.join(folder), scratch.join(folder))
+            .with_context(|| format!("could not link {folder} into {}", scratch.display()))?;
+    }
+    let readme = fs::read_to_string(root.join("README.md")).context("could not read README.md")?;
+    let commands = quick_start_commands(&readme).context("README.md has no sh block under its Quick start")?;
+    step("the README's Quick start, as written");
+    for line in commands.lines() {
+        println!("    {line}");
+    }
+    run(
+        Command::new("bash")
+            .args(["-e", "-o", "pipefail", "-c", &commands])
+            .env("CARGO_TARGET_DIR", &target)
+            .env("MATURIN_PEP517_ARGS", "--profile dev")
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+            .env_remove("VIRTUAL_ENV")
+            .current_dir(&scratch),
+        "the README's Quick start",
+    )?;
+    for made in ["my-benchmark/metewand.toml", "report.html"] {
+        if !scratch.join(made).is_file() {
+            bail!("the README's Quick start left no {made}");
         }
     }
-    step("maturin build: the metewand wheel");
-    run(
-        Command::new(venv.join("bin/maturin"))
-            .args(["build", "--locked", "--manifest-path", "metewand-cli/Cargo.toml", "--out"])
-            .arg(&wheels)
-            .current_dir(root),
-        "maturin build",
-    )?;
-    let built: Vec<_> = fs::read_dir(&wheels)
-        .with_context(|| format!("could not read {}", wheels.display()))?
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| path.extension().is_some_and(|extension| extension == "whl"))
-        .collect();
-    let [wheel] = built.as_slice() else { bail!("maturin built {} wheels, not one", built.len()) };
-
-    step("the wheel and the SDK in a fresh virtual environment");
-    run(Command::new("python3").args(["-m", "venv"]).arg(&installed), "python3 -m venv")?;
-    run(
-        Command::new(installed.join("bin/python"))
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-            .arg(root.join("sdk-python"))
-            .arg(wheel),
-        "pip install of the wheel",
-    )?;
 
     step("the installed metewand, with only its environment on PATH");
-    let bin = installed.join("bin");
+    let bin = scratch.join(".venv/bin");
     let metewand = |args: &[&std::ffi::OsStr], what: &str| {
         run(Command::new("metewand").args(args).env("PATH", &bin).current_dir(root), what)
     };
@@ -125,25 +127,55 @@ fn wheel(root: &Path, venv: &Path) -> Result<()> {
         ],
         "metewand campaign run of the example",
     )?;
-    let report = scratch.join("report.html");
-    metewand(&[os("report"), campaign.as_os_str(), os("--out"), report.as_os_str()], "metewand report")?;
-    let bench = scratch.join("bench");
-    metewand(&[os("init"), bench.as_os_str()], "metewand init")?;
-    metewand(
-        &[
-            os("run"),
-            bench.as_os_str(),
-            os("--problem"),
-            os("mean"),
-            os("--dataset"),
-            os("small"),
-            os("--implementation"),
-            os("mean"),
-            os("--state-dir"),
-            state.as_os_str(),
-        ],
-        "metewand run of a new repository, its workers importing the installed SDK",
-    )
+    let report = scratch.join("example.html");
+    metewand(&[os("report"), campaign.as_os_str(), os("--out"), report.as_os_str()], "metewand report")
+}
+
+/// The commands of the first `sh` block after the heading `## Quick start` in `readme`.
+fn quick_start_commands(readme: &str) -> Option<String> {
+    let section = &readme[readme.find("\n## Quick start\n")?..];
+    let block = &section[section.find("\n```sh\n")? + "\n```sh\n".len()..];
+    Some(block[..block.find("\n```")? + 1].to_owned())
+}
+
+/// `cargo xtask dist`: the two wheels a machine without Rust installs, built once into `target/dist/`: the
+/// `metewand` command (a release build, stripped) and the Python SDK.
+pub(crate) fn dist(root: &Path) -> Result<()> {
+    let venv = root.join(VENV);
+    prepare_venv(root, &venv)?;
+    let dist = target_dir(root).join("dist");
+    if dist.exists() {
+        fs::remove_dir_all(&dist).with_context(|| format!("could not remove {}", dist.display()))?;
+    }
+    step("maturin build --release --strip: the metewand wheel");
+    run(
+        Command::new(venv.join("bin/maturin"))
+            .args(["build", "--release", "--strip", "--locked", "--manifest-path", "metewand-cli/Cargo.toml", "--out"])
+            .arg(&dist)
+            .current_dir(root),
+        "maturin build",
+    )?;
+    step("pip wheel: the metewand-python wheel");
+    run(
+        Command::new(venv.join("bin/python"))
+            .args(["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--wheel-dir"])
+            .arg(&dist)
+            .arg(root.join("sdk-python"))
+            .current_dir(root),
+        "pip wheel",
+    )?;
+    let mut wheels: Vec<(String, u64)> = fs::read_dir(&dist)
+        .with_context(|| format!("could not read {}", dist.display()))?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().extension().is_some_and(|extension| extension == "whl"))
+        .map(|entry| (entry.path().display().to_string(), entry.metadata().map_or(0, |metadata| metadata.len())))
+        .collect();
+    wheels.sort();
+    for (path, size) in &wheels {
+        println!("{path}  {:.1} MB", *size as f64 / 1e6);
+    }
+    println!("install them with: pip install {}/*.whl", dist.display());
+    Ok(())
 }
 
 pub(crate) fn target_dir(root: &Path) -> std::path::PathBuf {
@@ -201,6 +233,21 @@ fn run(command: &mut Command, what: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Quick start that `cargo xtask test` runs is the README's: its `sh` block, whole, and nothing after it.
+    #[test]
+    fn the_quick_start_run_is_the_readmes() {
+        let readme = fs::read_to_string(crate::workspace_root().join("README.md")).unwrap();
+        let commands = quick_start_commands(&readme).unwrap();
+        let lines: Vec<&str> = commands.lines().collect();
+        assert!(lines[0].starts_with("python3 -m venv .venv && . .venv/bin/activate"), "{commands}");
+        assert!(lines[1].starts_with("pip install ./metewand-cli ./sdk-python "), "{commands}");
+        assert!(lines.last().unwrap().starts_with("metewand report my-benchmark/"), "{commands}");
+        assert!(!commands.contains("```"), "{commands}");
+        let text = "intro\n```sh\nnot this\n```\n\n## Quick start\n\ntext\n\n```sh\na\nb\n```\n```sh\nc\n```\n";
+        assert_eq!(quick_start_commands(text).as_deref(), Some("a\nb\n"));
+        assert_eq!(quick_start_commands("## Quick start\n```sh\na\n"), None);
+    }
 
     /// What a run of the wheel's check leaves (a published dataset: a read-only folder holding a file) is removed by
     /// the next run, whoever runs it (a user without root's privileges could not otherwise).
