@@ -92,7 +92,7 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) 
 }
 
 /// `campaign.json`, read and written as its schema's generated type.
-pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, Run};
+pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, Order, RuleInterleaved, Run};
 
 /// Reads `campaign.json` of `folder`, its format checked.
 pub fn read_campaign(folder: &Path) -> Result<CampaignFile, FolderError> {
@@ -214,6 +214,10 @@ impl CampaignFolder {
             started_at: metewand_runtime::attempt::timestamp(std::time::SystemTime::now()),
             concurrency: SafeUint::try_from(concurrency).unwrap_or(SafeUint::MAX),
             environment,
+            order: Some(Order {
+                rule: RuleInterleaved,
+                seed: SafeUint::try_from(crate::order::order_seed(plan.name())).expect("53 bits"),
+            }),
         });
         let file = CampaignFile {
             format: Format,

@@ -60,6 +60,7 @@ mod error;
 pub mod export;
 pub mod folder;
 pub mod index;
+pub mod order;
 mod own;
 pub mod parallel;
 pub mod plan;

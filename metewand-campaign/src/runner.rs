@@ -205,6 +205,10 @@ pub fn run(
         pending[attempt.key as usize].push_back(index);
         to_run += 1;
     }
+    let seed = crate::order::order_seed(plan.name());
+    for list in &mut pending {
+        *list = crate::order::interleave(plan, list.make_contiguous(), seed).into();
+    }
     let mut state = State {
         to_materialize: VecDeque::new(),
         materializing: 0,

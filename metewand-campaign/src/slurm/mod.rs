@@ -376,6 +376,15 @@ pub fn submit(
     if to_run.is_empty() {
         return Ok(summary);
     }
+    // Interleaved within each dataset, as on the local pool, and the datasets in plan order: packs are cut from
+    // this order.
+    let seed = crate::order::order_seed(plan.name());
+    let mut by_key: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for &index in &to_run {
+        by_key.entry(plan.attempts()[index].key).or_default().push(index);
+    }
+    let to_run: Vec<usize> =
+        by_key.values().flat_map(|indices| crate::order::interleave(plan, indices, seed)).collect();
     let mut keys: Vec<u32> = to_run.iter().map(|&index| plan.attempts()[index].key).collect();
     keys.sort_unstable();
     keys.dedup();

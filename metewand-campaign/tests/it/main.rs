@@ -5,6 +5,7 @@
 
 mod ahead;
 mod index;
+mod order;
 mod plan;
 mod prepared;
 mod profile;
@@ -98,8 +99,26 @@ impl Bench {
         jobs: usize,
         edit: impl FnOnce(&mut RunConfig, &CampaignPlan<'_>),
     ) -> RunSummary {
+        self.run_planned(name, &Axes::default(), out, jobs, edit)
+    }
+
+    /// Runs campaign `name` with its axes changed by `axes` into folder `out` with `jobs` jobs, fresh sessions.
+    pub fn run_axes(&self, name: &str, out: &str, jobs: usize, axes: impl FnOnce(&mut Axes)) -> RunSummary {
+        let mut changed = Axes::default();
+        axes(&mut changed);
+        self.run_planned(name, &changed, out, jobs, |_, _| {})
+    }
+
+    fn run_planned(
+        &self,
+        name: &str,
+        axes: &Axes,
+        out: &str,
+        jobs: usize,
+        edit: impl FnOnce(&mut RunConfig, &CampaignPlan<'_>),
+    ) -> RunSummary {
         let repository = self.load();
-        let plan = CampaignPlan::new(&repository, Some(name), &Axes::default()).unwrap();
+        let plan = CampaignPlan::new(&repository, Some(name), axes).unwrap();
         let environment = metewand_campaign::environment::capture(&repository);
         let programs = metewand_campaign::changes::ProgramCheck::new(&plan, &environment);
         let folder = CampaignFolder::open(&self.folder(out), &plan, jobs as u64, environment).unwrap();

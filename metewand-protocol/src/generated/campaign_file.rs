@@ -69,6 +69,15 @@ pub struct Environment {
     ///Each worker's program, in the order of the workers' names.
     pub workers: ::std::vec::Vec<Program>,
 }
+///The order the run took its attempts in: interleaved, each dataset's cells (problem, implementation and implementation seed) taken in turn so that one cell's repetitions are never back to back while another cell of the dataset has attempts left, the turn among cells rotating each round from an order drawn with the seed. Absent in a folder written before runs recorded it.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Order {
+    ///How the attempts were ordered.
+    pub rule: RuleInterleaved,
+    pub seed: crate::strict::SafeUint,
+}
 ///One attempt of the plan: its id and inputs.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -114,6 +123,12 @@ pub struct Program {
 pub struct Run {
     pub concurrency: crate::strict::SafeUint,
     pub environment: Environment,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub order: ::std::option::Option<Order>,
     pub started_at: super::common::Timestamp,
 }
 ///A seed axis: either list (the seeds listed), or first and count (count consecutive seeds from first); a reader refuses any other combination.
@@ -169,6 +184,29 @@ pub mod error {
         }
     }
 }
+/// How the attempts were ordered. The constant `"interleaved"`: serializes as it and deserializes from nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RuleInterleaved;
+impl crate::strict::Constant for RuleInterleaved {
+    const VALUE: crate::strict::ConstValue = crate::strict::ConstValue::Str(
+        "interleaved",
+    );
+}
+impl ::serde::Serialize for RuleInterleaved {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        crate::strict::serialize_constant::<Self, S>(serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for RuleInterleaved {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        crate::strict::deserialize_constant(deserializer)
+    }
+}
 impl Definition {
     /// The names of its properties, in the order the schema writes them.
     pub const PROPERTIES: &'static [&'static str] = &[
@@ -195,6 +233,10 @@ impl Environment {
         "git_commit",
         "git_dirty",
     ];
+}
+impl Order {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["rule", "seed"];
 }
 impl PlanEntry {
     /// The names of its properties, in the order the schema writes them.
@@ -226,6 +268,7 @@ impl Run {
         "started_at",
         "concurrency",
         "environment",
+        "order",
     ];
 }
 impl SeedAxis {
@@ -286,6 +329,21 @@ impl ::serde::Serialize for Environment {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Environment::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Order {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Order::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Order {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Order::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntry {

@@ -16,6 +16,7 @@ from metewand._strict import (
     ModelError,
     check_array,
     check_boolean,
+    check_const,
     check_model,
     check_object,
     check_string,
@@ -34,6 +35,7 @@ __all__ = [
     "Definition",
     "Environment",
     "ModelError",
+    "Order",
     "PlanEntry",
     "Program",
     "Run",
@@ -439,6 +441,57 @@ class Environment:
         )
 
 
+class Order:
+    """The order the run took its attempts in: interleaved, each dataset's cells (problem,
+    implementation and implementation seed) taken in turn so that one cell's repetitions are
+    never back to back while another cell of the dataset has attempts left, the turn among cells
+    rotating each round from an order drawn with the seed. Absent in a folder written before runs
+    recorded it.
+    """
+
+    __slots__ = ("rule", "seed")
+
+    rule: Literal["interleaved"]
+    """How the attempts were ordered."""
+
+    seed: int
+    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("rule", "seed")
+
+    def __init__(self, *, rule: Literal["interleaved"] = "interleaved", seed: int) -> None:
+        self.rule = check_const(rule, "/rule", "interleaved")
+        self.seed = _safe_uint(seed, "/seed")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Order:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Order:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.rule = check_const(fields["rule"], path + "/rule", "interleaved")
+        model.seed = _safe_uint(fields["seed"], path + "/seed")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"rule": self.rule, "seed": self.seed}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Order):
+            return NotImplemented
+        return self.rule == other.rule and self.seed == other.seed
+
+    def __repr__(self) -> str:
+        return f"Order(rule={self.rule!r}, seed={self.seed!r})"
+
+
 class PlanEntry:
     """One attempt of the plan: its id and inputs."""
 
@@ -684,13 +737,21 @@ class Program:
 class Run:
     """One run of the campaign in this folder."""
 
-    __slots__ = ("concurrency", "environment", "started_at")
+    __slots__ = ("concurrency", "environment", "order", "started_at")
 
     concurrency: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     environment: Environment
     """The machine and programs of one run; a value that could not be read is null."""
+
+    order: Order | None
+    """The order the run took its attempts in: interleaved, each dataset's cells (problem,
+    implementation and implementation seed) taken in turn so that one cell's repetitions are
+    never back to back while another cell of the dataset has attempts left, the turn among cells
+    rotating each round from an order drawn with the seed. Absent in a folder written before runs
+    recorded it.
+    """
 
     started_at: str
     """An RFC 3339 timestamp in UTC."""
@@ -699,9 +760,17 @@ class Run:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("concurrency", "environment", "started_at")
 
-    def __init__(self, *, concurrency: int, environment: Environment, started_at: str) -> None:
+    def __init__(
+        self,
+        *,
+        concurrency: int,
+        environment: Environment,
+        order: Order | None = None,
+        started_at: str,
+    ) -> None:
         self.concurrency = _safe_uint(concurrency, "/concurrency")
         self.environment = check_model(environment, "/environment", Environment)
+        self.order = None if order is None else check_model(order, "/order", Order)
         self.started_at = _timestamp(started_at, "/started_at")
 
     @classmethod
@@ -716,16 +785,23 @@ class Run:
         model = cls.__new__(cls)
         model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
         model.environment = Environment._decode(fields["environment"], path + "/environment")
+        if "order" in fields:
+            model.order = Order._decode(fields["order"], path + "/order")
+        else:
+            model.order = None
         model.started_at = _timestamp(fields["started_at"], path + "/started_at")
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "concurrency": self.concurrency,
             "environment": self.environment.to_dict(),
-            "started_at": self.started_at,
         }
+        if self.order is not None:
+            data["order"] = self.order.to_dict()
+        data["started_at"] = self.started_at
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Run):
@@ -733,13 +809,14 @@ class Run:
         return (
             self.concurrency == other.concurrency
             and self.environment == other.environment
+            and self.order == other.order
             and self.started_at == other.started_at
         )
 
     def __repr__(self) -> str:
         return (
             f"Run(concurrency={self.concurrency!r}, environment={self.environment!r}, "
-            f"started_at={self.started_at!r})"
+            f"order={self.order!r}, started_at={self.started_at!r})"
         )
 
 
@@ -823,6 +900,7 @@ DEFINITIONS: dict[str | None, type] = {
     None: CampaignFile,
     "definition": Definition,
     "environment": Environment,
+    "order": Order,
     "plan_entry": PlanEntry,
     "program": Program,
     "run": Run,
