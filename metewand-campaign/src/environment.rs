@@ -1,7 +1,8 @@
 //! The environment a campaign runs in, captured once per run into `campaign.json`: Metewand's version, the host,
 //! OS and kernel, CPU model and logical CPUs, memory, each worker command's program (the first `PATH` match, the
-//! file it resolves to through links, its SHA-256, and whether it is a script, with its interpreter line), and the
-//! repository's git commit and dirty flag when it is a git checkout.
+//! file it resolves to through links, its SHA-256, and whether it is a script, with its interpreter line), the
+//! repository's git commit and dirty flag when it is a git checkout, and what skews times on the machine
+//! ([`noise`]: what `metewand doctor` shows too).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -12,11 +13,88 @@ use std::process::{Command, Stdio};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::protocol::strict::SafeUint;
 
-pub use metewand_runtime::protocol::generated::campaign_file::{Environment, Program};
+pub use metewand_runtime::protocol::generated::campaign_file::{Environment, Noise, Program};
 
 #[allow(clippy::disallowed_methods, reason = "procfs and sysfs files at fixed paths, which only the kernel writes")]
 fn read_trimmed(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|text| text.trim().to_owned()).filter(|text| !text.is_empty())
+}
+
+/// What skews times on this machine now, as the kernel says: the CPUs' frequency governors, turbo, SMT, ASLR,
+/// the load, swap and isolated CPUs. What cannot be read is `None` (a governor list is empty without cpufreq).
+pub fn noise() -> Noise {
+    let mut governors: Vec<String> = cpus_with("cpufreq/scaling_governor").into_iter().collect();
+    governors.sort();
+    governors.dedup();
+    // Intel's driver says whether turbo is off; other drivers whether boost is on.
+    let turbo = read_trimmed("/sys/devices/system/cpu/intel_pstate/no_turbo")
+        .map(|off| off == "0")
+        .or_else(|| read_trimmed("/sys/devices/system/cpu/cpufreq/boost").map(|on| on == "1"));
+    let meminfo = |key: &str| -> Option<u64> {
+        #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
+        let text = fs::read_to_string("/proc/meminfo").ok()?;
+        let line = text.lines().find(|line| line.starts_with(key))?;
+        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+    };
+    let swap_total = meminfo("SwapTotal:");
+    let safe = |bytes: Option<u64>| bytes.and_then(|bytes| SafeUint::try_from(bytes).ok());
+    Noise {
+        governors,
+        turbo,
+        smt: read_trimmed("/sys/devices/system/cpu/smt/active").map(|active| active == "1"),
+        aslr: read_trimmed("/proc/sys/kernel/randomize_va_space")
+            .and_then(|value| value.parse::<u64>().ok())
+            .and_then(|value| SafeUint::try_from(value).ok()),
+        load: read_trimmed("/proc/loadavg").map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")),
+        swap_total_bytes: safe(swap_total),
+        swap_used_bytes: safe(swap_total.zip(meminfo("SwapFree:")).map(|(total, free)| total.saturating_sub(free))),
+        // The file is there, and empty, when no CPU is isolated.
+        isolated_cpus: fs::exists("/sys/devices/system/cpu/isolated")
+            .ok()
+            .filter(|exists| *exists)
+            .map(|_| read_trimmed("/sys/devices/system/cpu/isolated").unwrap_or_default()),
+    }
+}
+
+/// The values of `/sys/devices/system/cpu/cpuN/<file>` of every CPU that has it.
+fn cpus_with(file: &str) -> Vec<String> {
+    let Ok(entries) = fs::read_dir("/sys/devices/system/cpu") else { return Vec::new() };
+    entries
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.strip_prefix("cpu")
+                .is_some_and(|number| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .filter_map(|entry| read_trimmed(entry.path().join(file).to_str()?))
+        .collect()
+}
+
+/// What `noise` says skews times, one phrase each, for a warning: a governor other than `performance`, turbo on,
+/// SMT active, a load of one or more per CPU, swap in use. ASLR is shown but not warned of: turning it off trades
+/// the machine's safety for a steadier layout, and a layout's luck is part of what a time measures.
+pub fn noise_warnings(noise: &Noise, cpus: u64) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let slow: Vec<&str> =
+        noise.governors.iter().map(String::as_str).filter(|governor| *governor != "performance").collect();
+    if !slow.is_empty() {
+        warnings.push(format!("CPU frequency governor {} (performance keeps the frequency up)", slow.join(", ")));
+    }
+    if noise.turbo == Some(true) {
+        warnings.push("turbo on (a time depends on temperature and on what else runs)".to_owned());
+    }
+    if noise.smt == Some(true) {
+        warnings.push("SMT active (two logical CPUs share a core)".to_owned());
+    }
+    let load = noise.load.as_deref().and_then(|load| load.split(' ').next()?.parse::<f64>().ok());
+    if let Some(load) = load.filter(|load| *load >= cpus.max(1) as f64) {
+        warnings.push(format!("load {load} over {cpus} CPUs (other work shares them)"));
+    }
+    if noise.swap_used_bytes.is_some_and(|used| used.get() > 0) {
+        warnings.push("swap in use (a worker's pages may come back from disk)".to_owned());
+    }
+    warnings
 }
 
 /// This machine's host name, as the kernel has it.
@@ -114,5 +192,47 @@ pub fn capture(repository: &CheckedRepository) -> Environment {
         workers,
         git_commit,
         git_dirty,
+        noise: Some(noise()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Noise, noise_warnings};
+    use metewand_runtime::protocol::strict::SafeUint;
+
+    fn quiet() -> Noise {
+        Noise {
+            governors: vec!["performance".to_owned()],
+            turbo: Some(false),
+            smt: Some(false),
+            aslr: Some(SafeUint::from(2_u32)),
+            load: Some("0.10 0.20 0.30".to_owned()),
+            swap_total_bytes: Some(SafeUint::from(1_u32 << 30)),
+            swap_used_bytes: Some(SafeUint::from(0_u32)),
+            isolated_cpus: Some(String::new()),
+        }
+    }
+
+    #[test]
+    fn a_quiet_machine_gives_no_warning_and_each_skew_one() {
+        assert!(noise_warnings(&quiet(), 4).is_empty(), "ASLR alone is not warned of");
+        let noisy = Noise {
+            governors: vec!["performance".to_owned(), "powersave".to_owned()],
+            turbo: Some(true),
+            smt: Some(true),
+            load: Some("4.00 1.00 1.00".to_owned()),
+            swap_used_bytes: Some(SafeUint::from(4096_u32)),
+            ..quiet()
+        };
+        let warnings = noise_warnings(&noisy, 4);
+        assert_eq!(warnings.len(), 5, "{warnings:?}");
+        assert!(warnings[0].starts_with("CPU frequency governor powersave "), "{warnings:?}");
+        assert!(warnings[3].starts_with("load 4 over 4 CPUs"), "{warnings:?}");
+        let unknown =
+            Noise { governors: Vec::new(), turbo: None, smt: None, load: None, swap_used_bytes: None, ..quiet() };
+        assert!(noise_warnings(&unknown, 4).is_empty(), "what cannot be read is not warned of");
+        let light = Noise { load: Some("3.99 9.00 9.00".to_owned()), ..quiet() };
+        assert!(noise_warnings(&light, 4).is_empty(), "the last minute's load under one per CPU");
     }
 }

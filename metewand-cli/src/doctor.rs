@@ -7,6 +7,8 @@ use metewand_runtime::session::{
     MountConfinement, NetworkConfinement, ProcessConfinement, SyscallFilter, WORKER_USER_VAR, delegated_cgroup,
 };
 
+use metewand_campaign::environment;
+
 use crate::{Failure, print_out};
 
 /// `metewand doctor`.
@@ -113,7 +115,7 @@ pub(crate) fn run(_args: Args) -> Result<(), Failure> {
         limit(limits.processes),
         limit(limits.output_bytes),
     );
-    print_out("doctor", &text)
+    print_out("doctor", &(text + &noise_lines()))
 }
 
 /// How a limit is held, as `doctor` and the record name it.
@@ -125,4 +127,38 @@ fn mechanism_name(mechanism: LimitMechanism) -> &'static str {
         LimitMechanism::Watched => "watched",
         LimitMechanism::None => "none",
     }
+}
+
+/// What skews times here, a line each, then the warnings they give (`noise none` when there is none).
+fn noise_lines() -> String {
+    let noise = environment::noise();
+    let or_unknown = |value: Option<String>| value.unwrap_or_else(|| "unknown".to_owned());
+    let on_off = |flag: Option<bool>| or_unknown(flag.map(|on| if on { "on" } else { "off" }.to_owned()));
+    let bytes = |value: Option<metewand_runtime::protocol::strict::SafeUint>| {
+        or_unknown(value.map(|bytes| format!("{:.1} MiB", bytes.get() as f64 / (1u64 << 20) as f64)))
+    };
+    let governors =
+        if noise.governors.is_empty() { "none (no frequency scaling)".to_owned() } else { noise.governors.join(", ") };
+    let aslr = or_unknown(noise.aslr.map(|aslr| {
+        let what = match aslr.get() {
+            0 => "off",
+            1 => "partial",
+            _ => "full",
+        };
+        format!("{aslr} ({what})")
+    }));
+    let isolated =
+        or_unknown(noise.isolated_cpus.clone().map(|cpus| if cpus.is_empty() { "none".to_owned() } else { cpus }));
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let warnings = environment::noise_warnings(&noise, cpus);
+    format!(
+        "noise.governor {governors}\nnoise.turbo {}\nnoise.smt {}\nnoise.aslr {aslr}\nnoise.load {}\nnoise.swap {} used \
+         of {}\nnoise.isolated_cpus {isolated}\nnoise {}\n",
+        on_off(noise.turbo),
+        on_off(noise.smt),
+        or_unknown(noise.load.clone()),
+        bytes(noise.swap_used_bytes),
+        bytes(noise.swap_total_bytes),
+        if warnings.is_empty() { "none".to_owned() } else { warnings.join("; ") },
+    )
 }

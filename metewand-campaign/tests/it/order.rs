@@ -1,5 +1,5 @@
 //! The order a run takes its attempts in: interleaved within each dataset, a cell's attempts never back to back
-//! while another cell has attempts left, drawn with a recorded seed.
+//! while another cell has attempts left, drawn with a recorded seed; and the machine's noise each run records.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -98,4 +98,11 @@ fn a_run_takes_its_attempts_interleaved_and_records_the_seed() {
         serde_json::from_slice(&std::fs::read(bench.folder("interleaved").join("campaign.json")).unwrap()).unwrap();
     assert_eq!(file["runs"][0]["order"], serde_json::json!({"rule": "interleaved", "seed": order_seed("main")}));
     assert!(order_seed("main") < 1 << 53 && order_seed("main") != order_seed("mixed"));
+    // The run also recorded what skews times on the machine, as the kernel says it now.
+    let noise = &file["runs"][0]["environment"]["noise"];
+    let expected = serde_json::to_value(metewand_campaign::environment::noise()).unwrap();
+    assert_eq!(noise["aslr"], expected["aslr"], "{noise}");
+    assert_eq!(noise["governors"], expected["governors"], "{noise}");
+    assert_eq!(noise["isolated_cpus"], expected["isolated_cpus"], "{noise}");
+    assert!(noise["load"].as_str().is_some_and(|load| load.split(' ').count() == 3), "{noise}");
 }

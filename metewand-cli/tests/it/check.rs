@@ -162,3 +162,26 @@ fn a_limit_this_machine_cannot_hold_is_a_check_error_unless_allowed() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("warning: [limits] memory_bytes = 1073741824 is not held for worker \"exact-solver\""));
 }
+
+/// `doctor` shows what skews times, read from the kernel's own files, then the warnings they give.
+#[test]
+fn doctor_shows_what_skews_times() {
+    let doctor = String::from_utf8(metewand(&["doctor"], b"").stdout).unwrap();
+    let value = |key: &str| -> String {
+        let prefix = format!("{key} ");
+        doctor
+            .lines()
+            .find_map(|line| line.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("{key}: {doctor}"))
+            .to_owned()
+    };
+    let aslr = fs::read_to_string("/proc/sys/kernel/randomize_va_space").unwrap();
+    assert!(value("noise.aslr").starts_with(&format!("{} (", aslr.trim())), "{doctor}");
+    assert_eq!(value("noise.load").split(' ').filter(|part| part.parse::<f64>().is_ok()).count(), 3, "{doctor}");
+    let smt = fs::read_to_string("/sys/devices/system/cpu/smt/active").ok();
+    let expected = smt.map_or("unknown", |active| if active.trim() == "1" { "on" } else { "off" });
+    assert_eq!(value("noise.smt"), expected, "{doctor}");
+    for key in ["noise.governor", "noise.turbo", "noise.swap", "noise.isolated_cpus", "noise"] {
+        assert!(!value(key).is_empty(), "{key}: {doctor}");
+    }
+}

@@ -63,11 +63,46 @@ pub struct Environment {
     pub memory_bytes: ::std::option::Option<crate::strict::SafeUint>,
     ///Metewand's version.
     pub metewand_version: ::std::string::String,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub noise: ::std::option::Option<Noise>,
     ///The OS (/proc/sys/kernel/ostype).
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub os: ::std::option::Option<::std::string::String>,
     ///Each worker's program, in the order of the workers' names.
     pub workers: ::std::vec::Vec<Program>,
+}
+///What skews times on the machine, read from the kernel when the run started (what `metewand doctor` shows); a value that could not be read is null. Absent in a folder written before runs recorded it.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Noise {
+    ///Address space layout randomization (kernel.randomize_va_space: 0 off, 1 partial, 2 full), which moves code and data between runs.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub aslr: ::std::option::Option<crate::strict::SafeUint>,
+    ///The CPU frequency governors of the CPUs, each once, in name order (performance keeps the frequency up); empty where the kernel offers no frequency scaling.
+    pub governors: ::std::vec::Vec<::std::string::String>,
+    ///The CPUs isolated from the scheduler (isolcpus), in the kernel's list form; empty when none.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub isolated_cpus: ::std::option::Option<::std::string::String>,
+    ///The load averages over 1, 5 and 15 minutes, as the kernel writes them ("0.42 0.50 0.61").
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub load: ::std::option::Option<::std::string::String>,
+    ///Whether simultaneous multithreading is active: two logical CPUs of one core share its units.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub smt: ::std::option::Option<bool>,
+    ///The swap space configured.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub swap_total_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    ///The swap space in use: pages a worker touches may have to come back from disk.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub swap_used_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    ///Whether the CPUs may boost above their base frequency (Intel's turbo, the cpufreq boost switch), which makes a time depend on temperature and on what else runs.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub turbo: ::std::option::Option<bool>,
 }
 ///The order the run took its attempts in: interleaved, each dataset's cells (problem, implementation and implementation seed) taken in turn so that one cell's repetitions are never back to back while another cell of the dataset has attempts left, the turn among cells rotating each round from an order drawn with the seed. Absent in a folder written before runs recorded it.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -232,6 +267,20 @@ impl Environment {
         "workers",
         "git_commit",
         "git_dirty",
+        "noise",
+    ];
+}
+impl Noise {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "governors",
+        "turbo",
+        "smt",
+        "aslr",
+        "load",
+        "swap_total_bytes",
+        "swap_used_bytes",
+        "isolated_cpus",
     ];
 }
 impl Order {
@@ -329,6 +378,21 @@ impl ::serde::Serialize for Environment {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Environment::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Noise {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Noise::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Noise {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Noise::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Order {

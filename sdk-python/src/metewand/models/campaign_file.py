@@ -35,6 +35,7 @@ __all__ = [
     "Definition",
     "Environment",
     "ModelError",
+    "Noise",
     "Order",
     "PlanEntry",
     "Program",
@@ -281,6 +282,7 @@ class Environment:
         "logical_cpus",
         "memory_bytes",
         "metewand_version",
+        "noise",
         "os",
         "workers",
     )
@@ -308,6 +310,12 @@ class Environment:
 
     metewand_version: str
     """Metewand's version."""
+
+    noise: Noise | None
+    """What skews times on the machine, read from the kernel when the run started (what `metewand
+    doctor` shows); a value that could not be read is null. Absent in a folder written before
+    runs recorded it.
+    """
 
     os: str | None
     """The OS (/proc/sys/kernel/ostype)."""
@@ -341,6 +349,7 @@ class Environment:
         logical_cpus: int,
         memory_bytes: int | None,
         metewand_version: str,
+        noise: Noise | None = None,
         os: str | None,
         workers: list[Program],
     ) -> None:
@@ -354,6 +363,7 @@ class Environment:
             None if memory_bytes is None else _safe_uint(memory_bytes, "/memory_bytes")
         )
         self.metewand_version = check_string(metewand_version, "/metewand_version")
+        self.noise = None if noise is None else check_model(noise, "/noise", Noise)
         self.os = None if os is None else check_string(os, "/os")
         self.workers = check_array(workers, "/workers", check_model, Program)
 
@@ -397,13 +407,17 @@ class Environment:
         model.metewand_version = check_string(
             fields["metewand_version"], path + "/metewand_version"
         )
+        if "noise" in fields:
+            model.noise = Noise._decode(fields["noise"], path + "/noise")
+        else:
+            model.noise = None
         model.os = None if fields["os"] is None else check_string(fields["os"], path + "/os")
         model.workers = check_array(fields["workers"], path + "/workers", Program._decode)
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
+        data: dict[str, Any] = {
             "cpu_model": self.cpu_model,
             "git_commit": self.git_commit,
             "git_dirty": self.git_dirty,
@@ -412,9 +426,12 @@ class Environment:
             "logical_cpus": self.logical_cpus,
             "memory_bytes": self.memory_bytes,
             "metewand_version": self.metewand_version,
-            "os": self.os,
-            "workers": [item.to_dict() for item in self.workers],
         }
+        if self.noise is not None:
+            data["noise"] = self.noise.to_dict()
+        data["os"] = self.os
+        data["workers"] = [item.to_dict() for item in self.workers]
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Environment):
@@ -428,6 +445,7 @@ class Environment:
             and self.logical_cpus == other.logical_cpus
             and self.memory_bytes == other.memory_bytes
             and self.metewand_version == other.metewand_version
+            and self.noise == other.noise
             and self.os == other.os
             and self.workers == other.workers
         )
@@ -437,7 +455,173 @@ class Environment:
             f"Environment(cpu_model={self.cpu_model!r}, git_commit={self.git_commit!r}, "
             f"git_dirty={self.git_dirty!r}, host={self.host!r}, kernel={self.kernel!r}, "
             f"logical_cpus={self.logical_cpus!r}, memory_bytes={self.memory_bytes!r}, "
-            f"metewand_version={self.metewand_version!r}, os={self.os!r}, workers={self.workers!r})"
+            f"metewand_version={self.metewand_version!r}, noise={self.noise!r}, os={self.os!r}, "
+            f"workers={self.workers!r})"
+        )
+
+
+class Noise:
+    """What skews times on the machine, read from the kernel when the run started (what `metewand
+    doctor` shows); a value that could not be read is null. Absent in a folder written before
+    runs recorded it.
+    """
+
+    __slots__ = (
+        "aslr",
+        "governors",
+        "isolated_cpus",
+        "load",
+        "smt",
+        "swap_total_bytes",
+        "swap_used_bytes",
+        "turbo",
+    )
+
+    aslr: int | None
+    """Address space layout randomization (kernel.randomize_va_space: 0 off, 1 partial, 2 full),
+    which moves code and data between runs.
+    """
+
+    governors: list[str]
+    """The CPU frequency governors of the CPUs, each once, in name order (performance keeps the
+    frequency up); empty where the kernel offers no frequency scaling.
+    """
+
+    isolated_cpus: str | None
+    """The CPUs isolated from the scheduler (isolcpus), in the kernel's list form; empty when
+    none.
+    """
+
+    load: str | None
+    """The load averages over 1, 5 and 15 minutes, as the kernel writes them (\"0.42 0.50
+    0.61\").
+    """
+
+    smt: bool | None
+    """Whether simultaneous multithreading is active: two logical CPUs of one core share its
+    units.
+    """
+
+    swap_total_bytes: int | None
+    """The swap space configured."""
+
+    swap_used_bytes: int | None
+    """The swap space in use: pages a worker touches may have to come back from disk."""
+
+    turbo: bool | None
+    """Whether the CPUs may boost above their base frequency (Intel's turbo, the cpufreq boost
+    switch), which makes a time depend on temperature and on what else runs.
+    """
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = (
+        "aslr",
+        "governors",
+        "isolated_cpus",
+        "load",
+        "smt",
+        "swap_total_bytes",
+        "swap_used_bytes",
+        "turbo",
+    )
+
+    def __init__(
+        self,
+        *,
+        aslr: int | None,
+        governors: list[str],
+        isolated_cpus: str | None,
+        load: str | None,
+        smt: bool | None,
+        swap_total_bytes: int | None,
+        swap_used_bytes: int | None,
+        turbo: bool | None,
+    ) -> None:
+        self.aslr = None if aslr is None else _safe_uint(aslr, "/aslr")
+        self.governors = check_array(governors, "/governors", check_string)
+        self.isolated_cpus = (
+            None if isolated_cpus is None else check_string(isolated_cpus, "/isolated_cpus")
+        )
+        self.load = None if load is None else check_string(load, "/load")
+        self.smt = None if smt is None else check_boolean(smt, "/smt")
+        self.swap_total_bytes = (
+            None if swap_total_bytes is None else _safe_uint(swap_total_bytes, "/swap_total_bytes")
+        )
+        self.swap_used_bytes = (
+            None if swap_used_bytes is None else _safe_uint(swap_used_bytes, "/swap_used_bytes")
+        )
+        self.turbo = None if turbo is None else check_boolean(turbo, "/turbo")
+
+    @classmethod
+    def from_dict(cls, data: object) -> Noise:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Noise:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.aslr = None if fields["aslr"] is None else _safe_uint(fields["aslr"], path + "/aslr")
+        model.governors = check_array(fields["governors"], path + "/governors", check_string)
+        model.isolated_cpus = (
+            None
+            if fields["isolated_cpus"] is None
+            else check_string(fields["isolated_cpus"], path + "/isolated_cpus")
+        )
+        model.load = (
+            None if fields["load"] is None else check_string(fields["load"], path + "/load")
+        )
+        model.smt = None if fields["smt"] is None else check_boolean(fields["smt"], path + "/smt")
+        model.swap_total_bytes = (
+            None
+            if fields["swap_total_bytes"] is None
+            else _safe_uint(fields["swap_total_bytes"], path + "/swap_total_bytes")
+        )
+        model.swap_used_bytes = (
+            None
+            if fields["swap_used_bytes"] is None
+            else _safe_uint(fields["swap_used_bytes"], path + "/swap_used_bytes")
+        )
+        model.turbo = (
+            None if fields["turbo"] is None else check_boolean(fields["turbo"], path + "/turbo")
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "aslr": self.aslr,
+            "governors": list(self.governors),
+            "isolated_cpus": self.isolated_cpus,
+            "load": self.load,
+            "smt": self.smt,
+            "swap_total_bytes": self.swap_total_bytes,
+            "swap_used_bytes": self.swap_used_bytes,
+            "turbo": self.turbo,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Noise):
+            return NotImplemented
+        return (
+            self.aslr == other.aslr
+            and self.governors == other.governors
+            and self.isolated_cpus == other.isolated_cpus
+            and self.load == other.load
+            and self.smt == other.smt
+            and self.swap_total_bytes == other.swap_total_bytes
+            and self.swap_used_bytes == other.swap_used_bytes
+            and self.turbo == other.turbo
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Noise(aslr={self.aslr!r}, governors={self.governors!r}, "
+            f"isolated_cpus={self.isolated_cpus!r}, load={self.load!r}, smt={self.smt!r}, "
+            f"swap_total_bytes={self.swap_total_bytes!r}, "
+            f"swap_used_bytes={self.swap_used_bytes!r}, turbo={self.turbo!r})"
         )
 
 
@@ -900,6 +1084,7 @@ DEFINITIONS: dict[str | None, type] = {
     None: CampaignFile,
     "definition": Definition,
     "environment": Environment,
+    "noise": Noise,
     "order": Order,
     "plan_entry": PlanEntry,
     "program": Program,
