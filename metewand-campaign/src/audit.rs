@@ -40,8 +40,8 @@ pub const AUDITS_DIR: &str = "audits";
 pub const AUDIT_FILE: &str = "audit.json";
 /// How far beyond its cell's fastest and slowest time a re-run may fall, in percent of them, unless told.
 pub const DEFAULT_TOLERANCE_PERCENT: u64 = 50;
-/// The nanoseconds every interval is widened by on each side besides its percentage: 10 ms, below which a time
-/// says more about the machine's moment than about the implementation.
+/// The nanoseconds every interval is widened by on each side besides its percentage, unless told: 10 ms, below
+/// which a time says more about the machine's moment than about the implementation.
 pub const SLACK_NS: u64 = 10_000_000;
 /// How long an audit waits for a run holding the folder to finish before it gives up.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -55,6 +55,11 @@ pub struct AuditConfig {
     pub seed: Option<SafeUint>,
     /// How far beyond its cell's fastest and slowest time a re-run may fall, in percent of them.
     pub tolerance_percent: u64,
+    /// The nanoseconds every interval is widened by on each side besides ([`SLACK_NS`] unless told).
+    pub slack_ns: u64,
+    /// The repository to run the attempts from, when not the one `campaign.json` names (a bundle's `repository/`,
+    /// unpacked elsewhere): it must plan the very attempts the campaign recorded.
+    pub repository: Option<PathBuf>,
     /// The state folder holding the dataset store (by default the repository's `.metewand/`).
     pub state_dir: Option<PathBuf>,
     /// How the workers' processes are kept together.
@@ -78,11 +83,11 @@ pub enum AuditError {
     },
     /// The folder's `campaign.json`, or the folder itself, cannot be read or taken.
     #[error(transparent)]
-    Folder(#[from] FolderError),
+    Folder(Box<FolderError>),
     /// The repository the campaign ran from cannot be loaded or no longer plans the campaign.
-    #[error("the repository {repository} the campaign ran from cannot plan it again: {message}")]
+    #[error("the repository {repository} cannot plan the campaign again: {message}")]
     Repository {
-        /// The repository, as `campaign.json` names it.
+        /// The repository, as given or as `campaign.json` names it.
         repository: String,
         /// Why.
         message: String,
@@ -101,7 +106,7 @@ pub enum AuditError {
     },
     /// The checks a campaign's run makes before anything is written refused.
     #[error(transparent)]
-    Prepare(#[from] PrepareError),
+    Prepare(Box<PrepareError>),
     /// The sample is larger than the campaign's done attempts.
     #[error(
         "a sample of {sample} is more than the {done} done attempts (judged to the end) of the campaign in {}",
@@ -127,13 +132,31 @@ pub enum AuditError {
     },
     /// A re-run's folder or record could not be written.
     #[error(transparent)]
-    Run(#[from] RunError),
+    Run(Box<RunError>),
     /// The cancel flag stopped the audit; its folder has no `audit.json`.
     #[error("the audit was cancelled; {} holds its re-runs so far, and no audit.json", path.display())]
     Cancelled {
         /// The audit's folder.
         path: PathBuf,
     },
+}
+
+impl From<FolderError> for AuditError {
+    fn from(error: FolderError) -> AuditError {
+        AuditError::Folder(Box::new(error))
+    }
+}
+
+impl From<PrepareError> for AuditError {
+    fn from(error: PrepareError) -> AuditError {
+        AuditError::Prepare(Box::new(error))
+    }
+}
+
+impl From<RunError> for AuditError {
+    fn from(error: RunError) -> AuditError {
+        AuditError::Run(Box::new(error))
+    }
 }
 
 /// A finished audit: its folder and its record.
@@ -181,11 +204,11 @@ pub fn audit(
         Err(FolderError::NoPlan { .. }) => return Err(AuditError::NotACampaign { path: folder.to_owned() }),
         found => found?,
     };
-    let repository = CheckedRepository::load(Path::new(&file.repository)).map_err(|error| AuditError::Repository {
-        repository: file.repository.clone(),
-        message: error.kind().to_string(),
-    })?;
-    let unplanned = |message: String| AuditError::Repository { repository: file.repository.clone(), message };
+    let root = config.repository.clone().unwrap_or_else(|| PathBuf::from(&file.repository));
+    let shown = root.display().to_string();
+    let repository = CheckedRepository::load(&root)
+        .map_err(|error| AuditError::Repository { repository: shown.clone(), message: error.kind().to_string() })?;
+    let unplanned = |message: String| AuditError::Repository { repository: shown.clone(), message };
     let axes = recorded_axes(&file.definition).ok_or_else(|| {
         unplanned("campaign.json holds a seed axis that is neither a list nor a first and a count".into())
     })?;
@@ -255,7 +278,7 @@ pub fn audit(
                     let recorded = observe(done[at].entry.outcome, done[at].entry.verdict, done[at].entry.timed_time());
                     let rerun = observe(record.outcome, record.verdict, record.timed_time());
                     let (low, high, repetitions) = cells[&plan.attempt_plan(attempt).cell()];
-                    let interval = widen(low, high, repetitions, config.tolerance_percent);
+                    let interval = widen(low, high, repetitions, config.tolerance_percent, config.slack_ns);
                     attempts.push(compare(&attempt.id, recorded, rerun, interval));
                 }
                 Ok(())
@@ -270,12 +293,12 @@ pub fn audit(
     let audit = Audit {
         format: Format,
         campaign: file.name.clone(),
-        repository: file.repository.clone(),
+        repository: shown,
         seed,
         sample: safe(sample.len() as u64),
         done: safe(done.len() as u64),
         tolerance_percent: safe(config.tolerance_percent),
-        slack_ns: safe(SLACK_NS),
+        slack_ns: safe(config.slack_ns),
         started_at: metewand_runtime::attempt::timestamp(started),
         finished_at: metewand_runtime::attempt::timestamp(SystemTime::now()),
         attempts,
@@ -375,11 +398,11 @@ fn draw(done: usize, k: usize, seed: u64) -> Vec<usize> {
 }
 
 /// The interval of a cell whose timed attempts took `low` to `high` nanoseconds: widened by `percent` of each and by
-/// [`SLACK_NS`].
-fn widen(low: u64, high: u64, repetitions: u64, percent: u64) -> Interval {
+/// `slack` nanoseconds.
+fn widen(low: u64, high: u64, repetitions: u64, percent: u64, slack: u64) -> Interval {
     let scaled = |ns: u64, percent: u64| (u128::from(ns) * u128::from(percent) / 100).min(u128::from(u64::MAX)) as u64;
-    let low = scaled(low, 100u64.saturating_sub(percent)).saturating_sub(SLACK_NS);
-    let high = scaled(high, 100 + percent.min(u64::MAX - 100)).saturating_add(SLACK_NS);
+    let low = scaled(low, 100u64.saturating_sub(percent)).saturating_sub(slack);
+    let high = scaled(high, 100 + percent.min(u64::MAX - 100)).saturating_add(slack);
     Interval { low_ns: safe(low), high_ns: safe(high), repetitions: safe(repetitions) }
 }
 
@@ -470,10 +493,10 @@ mod tests {
     /// The interval is the cell's range widened by the percentage of each end and by the slack.
     #[test]
     fn an_interval_is_the_range_widened() {
-        let interval = widen(100_000_000, 200_000_000, 3, 50);
+        let interval = widen(100_000_000, 200_000_000, 3, 50, SLACK_NS);
         assert_eq!(interval.low_ns.get(), 50_000_000 - SLACK_NS);
         assert_eq!(interval.high_ns.get(), 300_000_000 + SLACK_NS);
-        assert_eq!(widen(1_000, 2_000, 1, 50).low_ns.get(), 0, "never below zero");
-        assert_eq!(widen(100, 100, 1, 150).low_ns.get(), 0);
+        assert_eq!(widen(1_000, 2_000, 1, 50, SLACK_NS).low_ns.get(), 0, "never below zero");
+        assert_eq!(widen(100, 100, 1, 150, SLACK_NS).low_ns.get(), 0);
     }
 }

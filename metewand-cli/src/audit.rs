@@ -5,7 +5,9 @@
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use metewand_campaign::audit::{AuditConfig, AuditError, AuditReport, AuditedAttempt, DEFAULT_TOLERANCE_PERCENT};
+use metewand_campaign::audit::{
+    AuditConfig, AuditError, AuditReport, AuditedAttempt, DEFAULT_TOLERANCE_PERCENT, SLACK_NS,
+};
 use metewand_campaign::{PrepareWarning, Refusals};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::cpus::SlotPlan;
@@ -19,7 +21,7 @@ random with the seed, which is printed and recorded), one after the other in ano
 each in fresh confined sessions exactly as a campaign runs it, from the repository the campaign ran (refused if it
 changed since). Each re-run is held against its record (a changed outcome or verdict) and against its cell, the
 campaign's repetitions of the same implementation, dataset, problem and seeds: its time must fall within the
-fastest and slowest of them, widened by --tolerance percent of each and by 10 ms. A verdict that changes or a time
+fastest and slowest of them, widened by --tolerance percent of each and by --slack milliseconds. A verdict that changes or a time
 outside tells of an implementation that answers from what it kept, or whose time depends on something it was not
 given. The re-runs' attempt folders and audit.json are written in FOLDER/audits/<UTC time>/.";
 
@@ -44,6 +46,13 @@ pub(crate) struct Args {
     /// how far beyond its cell's fastest and slowest time a re-run may fall, in percent of them
     #[arg(long, value_name = "PERCENT", default_value_t = DEFAULT_TOLERANCE_PERCENT)]
     tolerance: u64,
+    /// milliseconds every interval is widened by on each side besides the percentage
+    #[arg(long, value_name = "MS", default_value_t = SLACK_NS / 1_000_000)]
+    slack: u64,
+    /// the repository to run the attempts from (default: the one the campaign ran from, as its campaign.json names
+    /// it); a bundle's repository/ once unpacked, which must plan the very attempts recorded
+    #[arg(long, value_name = "REPO")]
+    repo: Option<PathBuf>,
     /// the state folder holding the dataset store (default: REPO/.metewand/)
     #[arg(long, value_name = "DIR")]
     state_dir: Option<PathBuf>,
@@ -64,6 +73,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         sample: args.sample,
         seed: args.seed,
         tolerance_percent: args.tolerance,
+        slack_ns: args.slack.saturating_mul(1_000_000),
+        repository: args.repo,
         state_dir: args.state_dir,
         isolation: if args.sweep_processes { ProcessIsolation::Sweep } else { ProcessIsolation::default() },
         refusals: Refusals {
