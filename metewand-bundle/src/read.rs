@@ -223,6 +223,7 @@ fn unpack_into(bundle: &Path, target: &Path) -> Result<Manifest, BundleError> {
     if let Some(missing) = expected.next() {
         return Err(BundleError::Removed { path: missing.path.to_string() });
     }
+    drop(expected);
     let mut rest = archive.into_inner();
     let mut tail = Vec::new();
     rest.read_to_end(&mut tail).map_err(|error| stream_error(error, "the end of the archive"))?;

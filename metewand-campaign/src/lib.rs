@@ -54,6 +54,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod changes;
 pub mod environment;
 mod error;

@@ -103,6 +103,25 @@ pub fn seeds_of(axis: &SeedAxis) -> Option<Seeds> {
     }
 }
 
+/// The axes a campaign's recorded definition (`campaign.json`) names, to build its plan again with
+/// [`CampaignPlan::new`] and [`recorded_name`]; `None` when a seed axis is neither a nonempty list nor a first and a
+/// count.
+pub fn recorded_axes(definition: &Definition) -> Option<Axes> {
+    Some(Axes {
+        problems: Some(definition.problems.clone()),
+        datasets: Some(definition.datasets.clone()),
+        implementations: Some(definition.implementations.clone()),
+        dataset_seeds: Some(seeds_of(&definition.dataset_seeds)?),
+        implementation_seeds: Some(seeds_of(&definition.implementation_seeds)?),
+        repetitions: Some(definition.repetitions.get()),
+    })
+}
+
+/// The `[campaigns.NAME]` a recorded campaign's name names, `None` for an ad-hoc campaign (built from flags alone).
+pub fn recorded_name(name: &str) -> Option<&str> {
+    (!name.starts_with(AD_HOC_PREFIX)).then_some(name)
+}
+
 /// One attempt of the plan, by indices into [`CampaignPlan`]'s tables.
 #[derive(Clone, Debug)]
 pub struct PlannedAttempt {

@@ -676,13 +676,32 @@ pub(crate) fn run_attempt(
     sessions: &mut HeldSessions,
     next: Option<&PlannedAttempt>,
 ) -> Result<AttemptRecord, RunError> {
-    let dir = folder.attempt_dir(&attempt.id);
-    fs::create_dir(&dir).map_err(|source| RunError::AttemptFolder { path: dir.clone(), source })?;
+    let (record, bytes) =
+        run_attempt_in(plan, &folder.attempt_dir(&attempt.id), attempt, failure, options, concurrency, sessions, next)?;
+    // The index is a cache of the records: an entry that cannot be written is made again by the next reader.
+    let _ = folder.index().record_written(&record, &bytes);
+    Ok(record)
+}
+
+/// [`run_attempt`] in the attempt folder `dir` (which must not exist) of any folder, its record's bytes returned
+/// beside it: what an audit runs its attempts again through, in folders of its own.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_attempt_in(
+    plan: &CampaignPlan<'_>,
+    dir: &std::path::Path,
+    attempt: &PlannedAttempt,
+    failure: Option<rec::AttemptFailure>,
+    options: &RunOptions,
+    concurrency: u64,
+    sessions: &mut HeldSessions,
+    next: Option<&PlannedAttempt>,
+) -> Result<(AttemptRecord, Vec<u8>), RunError> {
+    fs::create_dir(dir).map_err(|source| RunError::AttemptFolder { path: dir.to_owned(), source })?;
     let runtime_plan = plan.attempt_plan(attempt);
     let next = next.map(|next| plan.attempt_plan(next));
     let mut record = match failure {
         Some(failure) => runtime_plan.record_without_running(failure, options),
-        None => runtime_plan.run_ahead(&dir, options, sessions, next.as_ref()),
+        None => runtime_plan.run_ahead(dir, options, sessions, next.as_ref()),
     };
     record.campaign = Some(rec::Campaign {
         attempt_id: attempt.id.clone(),
@@ -691,9 +710,7 @@ pub(crate) fn run_attempt(
             .unwrap_or_else(|_| unreachable!("a campaign's name is a checked name or ad-hoc- and a digest")),
         repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
     });
-    let bytes = write_record(&dir, &record)
+    let bytes = write_record(dir, &record)
         .map_err(|source| RunError::AttemptRecord { attempt: attempt.id.as_str().to_owned(), source })?;
-    // The index is a cache of the records: an entry that cannot be written is made again by the next reader.
-    let _ = folder.index().record_written(&record, &bytes);
-    Ok(record)
+    Ok((record, bytes))
 }

@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+mod audit;
 mod bundle;
 mod campaign;
 mod canon;
@@ -34,7 +35,7 @@ const EXIT_STATUSES: &str = "exit statuses: 0 success, 1 the input was rejected,
 `run` also uses 1 for a verdict not reached, 3 for a failed attempt and 130 for a cancelled
 one (see `metewand run --help`); `campaign run` uses 3 when an attempt failed and 130 when cancelled;
 `compare --fail-on-regression` uses 1 when a cell is significantly worse; `verify` uses 1 for a bundle that
-differs from what it claims";
+differs from what it claims; `audit` uses 1 when a re-run's verdict or time differs";
 
 /// The command line: one subcommand.
 #[derive(Parser)]
@@ -55,6 +56,7 @@ enum Command {
     Report(report::Args),
     Bundle(bundle::Args),
     Verify(verify::Args),
+    Audit(audit::Args),
     Compare(compare::Args),
     Validate(validate::Args),
     Canon(canon::Args),
@@ -73,6 +75,7 @@ impl Command {
             Command::Report(args) => report::run(args),
             Command::Bundle(args) => bundle::run(args),
             Command::Verify(args) => verify::run(args),
+            Command::Audit(args) => audit::run(args),
             Command::Compare(args) => compare::run(args),
             Command::Validate(args) => validate::run(args),
             Command::Canon(args) => canon::run(args),

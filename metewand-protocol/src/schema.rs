@@ -42,9 +42,10 @@ embedded!(CAMPAIGN_INDEX, "campaign-index");
 embedded!(CAMPAIGN_TABLE, "campaign-table");
 embedded!(BUNDLE_MANIFEST, "bundle-manifest");
 embedded!(REPOSITORY_DEFINITION, "repository-definition");
+embedded!(AUDIT, "audit");
 
 /// Every embedded public schema.
-pub const ALL: [EmbeddedSchema; 14] = [
+pub const ALL: [EmbeddedSchema; 15] = [
     COMMON,
     WORKER_PROTOCOL_MESSAGE,
     ARTIFACT_MANIFEST,
@@ -59,6 +60,7 @@ pub const ALL: [EmbeddedSchema; 14] = [
     CAMPAIGN_TABLE,
     BUNDLE_MANIFEST,
     REPOSITORY_DEFINITION,
+    AUDIT,
 ];
 
 /// A validator of `definition` of the embedded schema `schema` (its root when `None`), resolving cross-document

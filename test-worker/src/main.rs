@@ -52,6 +52,7 @@
 mod attack;
 mod children;
 mod conformant;
+mod recall;
 mod stream;
 mod syscalls;
 
@@ -152,6 +153,13 @@ enum Fault {
     /// Answer `reset` and lose the state every later `execute` needs: each answers with a manifest it did not
     /// write.
     Corrupt,
+    /// At `prepare`, look for a cache of its inputs in files (its `TMPDIR`, its working folder, `/tmp`,
+    /// `/var/tmp`); at `execute`, answer at once from one, or else work 300 ms and write the cache everywhere it
+    /// can, reporting each write as an attack (see `recall.rs`). Given for both methods.
+    CacheFile,
+    /// At `execute`, sleep 300 ms when the result folder's path has a component `audits`: a time that depends on
+    /// something the worker was not given.
+    SlowElsewhere,
 }
 
 impl Fault {
@@ -189,6 +197,8 @@ impl Fault {
             "nondeterministic" => Fault::Nondeterministic,
             "ignore-seed" => Fault::IgnoreSeed,
             "corrupt" => Fault::Corrupt,
+            "cache-file" => Fault::CacheFile,
+            "slow-elsewhere" => Fault::SlowElsewhere,
             _ => usage(&format!("unknown fault {name:?}")),
         }
     }
@@ -468,7 +478,9 @@ fn serve(options: &Options) -> ! {
                 | Fault::ExecuteUnprepared
                 | Fault::Nondeterministic
                 | Fault::IgnoreSeed
-                | Fault::Memoize,
+                | Fault::Memoize
+                | Fault::CacheFile
+                | Fault::SlowElsewhere,
             ) => {}
             Some(Fault::Corrupt) => CORRUPTED.store(true, std::sync::atomic::Ordering::SeqCst),
         }
@@ -582,10 +594,18 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
             if fault == Some(Fault::Memoize) && !remember(&prepare)? {
                 eprintln!("test-worker: memoized");
             }
+            if fault == Some(Fault::CacheFile) {
+                recall::look_up(&prepare);
+            }
             ack
         }
         "execute" => {
             let request: ExecuteRequest = decode(request)?;
+            match fault {
+                Some(Fault::CacheFile) => recall::execute_cached(),
+                Some(Fault::SlowElsewhere) => recall::slow_elsewhere(Path::new(request.result_dir.as_str())),
+                _ => {}
+            }
             if !corrupted() {
                 write(&Path::new(request.result_dir.as_str()).join("result.json"), "{\"answer\":42}\n")?;
             }
@@ -613,10 +633,8 @@ fn answer(method: &str, request: &Frame, options: &Options, fault: Option<Fault>
     })
 }
 
-/// Remembers a prepare's inputs: its parameters and seed, and every file of its dataset by name and bytes. False when
-/// this process remembered the same inputs before.
-fn remember(prepare: &PrepareRequest) -> Result<bool, String> {
-    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+/// A prepare's inputs as one text: its parameters and seed, and every file of its dataset by name and bytes.
+pub(crate) fn inputs_key(prepare: &PrepareRequest) -> Result<String, String> {
     let dataset = Path::new(prepare.dataset_dir.as_str());
     let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dataset)
         .map_err(|error| format!("listing {}: {error}", dataset.display()))?
@@ -624,13 +642,20 @@ fn remember(prepare: &PrepareRequest) -> Result<bool, String> {
         .map(|entry| (entry.file_name().to_string_lossy().into_owned(), fs::read(entry.path()).unwrap_or_default()))
         .collect();
     files.sort();
-    let key = format!(
+    Ok(format!(
         "{} {} {} {:?}",
         serde_json::to_string(&prepare.problem_parameters).unwrap_or_default(),
         serde_json::to_string(&prepare.implementation_parameters).unwrap_or_default(),
         prepare.implementation_seed,
         files
-    );
+    ))
+}
+
+/// Remembers a prepare's inputs: its parameters and seed, and every file of its dataset by name and bytes. False when
+/// this process remembered the same inputs before.
+fn remember(prepare: &PrepareRequest) -> Result<bool, String> {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let key = inputs_key(prepare)?;
     let mut seen = SEEN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if seen.contains(&key) {
         return Ok(false);

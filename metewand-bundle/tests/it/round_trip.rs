@@ -29,7 +29,7 @@ fn a_bundle_unpacks_to_the_campaign_and_the_repository_it_was_made_from() {
     // Every file but the manifest is listed, with its size and digest, and the manifest names the workers.
     assert_eq!(written.files as usize, got.len() - 1);
     let manifest = Manifest::from_bytes(&got[MANIFEST_FILE]).unwrap();
-    for entry in &manifest.entries {
+    for entry in manifest.entries.iter() {
         let bytes = &got[entry.path.as_str()];
         assert_eq!((entry.size, entry.sha256), (bytes.len() as u64, Sha256Digest::of(bytes)), "{}", entry.path);
     }

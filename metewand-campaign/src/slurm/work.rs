@@ -17,13 +17,12 @@ use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, remove_tree};
 use metewand_runtime::cpus::SlotPlan;
-use metewand_runtime::repository::Seeds;
 use metewand_runtime::session::ProcessIsolation;
 
 use super::{Error, SlurmSubmission, io_error, read_submission};
 use crate::error::RunError;
 use crate::folder::{CAMPAIGN_FILE, CampaignFolder, Found, read_attempt, read_campaign, read_materialization};
-use crate::plan::{AD_HOC_PREFIX, Axes, CampaignPlan, SeedAxis, seeds_of};
+use crate::plan::{CampaignPlan, recorded_axes, recorded_name};
 use crate::prepared::PreparedCampaign;
 use crate::runner::{Observer, materialize, run_attempt, shared_failure};
 use metewand_runtime::exit::Exit;
@@ -77,13 +76,6 @@ fn host() -> String {
     crate::environment::host_name().unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// Seeds as the runtime takes them, from `campaign.json`.
-fn seeds(axis: &SeedAxis) -> Result<Seeds, Error> {
-    seeds_of(axis).ok_or_else(|| Error::Repository {
-        message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
-    })
-}
-
 /// Runs task `task` of submission `number` of the campaign folder `dir`, reporting to `observer`, stopping on
 /// `cancel`.
 pub fn work(
@@ -100,16 +92,10 @@ pub fn work(
     let file = read_campaign(dir)?;
     let repository = CheckedRepository::load(Path::new(&file.repository))
         .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
-    let definition = &file.definition;
-    let axes = Axes {
-        problems: Some(definition.problems.clone()),
-        datasets: Some(definition.datasets.clone()),
-        implementations: Some(definition.implementations.clone()),
-        dataset_seeds: Some(seeds(&definition.dataset_seeds)?),
-        implementation_seeds: Some(seeds(&definition.implementation_seeds)?),
-        repetitions: Some(definition.repetitions.get()),
-    };
-    let name = (!file.name.starts_with(AD_HOC_PREFIX)).then_some(file.name.as_str());
+    let axes = recorded_axes(&file.definition).ok_or_else(|| Error::Repository {
+        message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
+    })?;
+    let name = recorded_name(&file.name);
     let isolation = if submission.sweep_processes { ProcessIsolation::Sweep } else { ProcessIsolation::default() };
     let prepared = PreparedCampaign::submitted(
         CampaignPlan::new(&repository, name, &axes)?,

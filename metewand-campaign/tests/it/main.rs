@@ -4,6 +4,7 @@
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
 mod ahead;
+mod audit;
 mod index;
 mod order;
 mod plan;

@@ -3,6 +3,7 @@
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
 mod arguments;
+mod audit;
 mod bundle;
 mod campaign;
 mod canon;

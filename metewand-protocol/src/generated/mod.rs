@@ -9,6 +9,8 @@
 pub mod artifact_manifest;
 /// Metewand attempt record: `schemas/attempt-record.schema.json`.
 pub mod attempt_record;
+/// Metewand audit: `schemas/audit.schema.json`.
+pub mod audit;
 /// Metewand bundle manifest: `schemas/bundle-manifest.schema.json`.
 pub mod bundle_manifest;
 /// Metewand campaign folder index: `schemas/campaign-file.schema.json`.

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use metewand_protocol::generated::{
-    artifact_manifest, attempt_record, bundle_manifest, campaign_file, campaign_index, campaign_table, common,
+    artifact_manifest, attempt_record, audit, bundle_manifest, campaign_file, campaign_index, campaign_table, common,
     dataset_materialization, dataset_published, metrics, repository_definition, result_manifest, slurm_submission,
 };
 use metewand_protocol::messages;
@@ -59,6 +59,7 @@ fn decoders() -> BTreeMap<(&'static str, Option<&'static str>), RoundTrip> {
     table.insert(("campaign-index", None), round_trip::<campaign_index::CampaignIndex>);
     table.insert(("campaign-table", None), round_trip::<campaign_table::CampaignTable>);
     table.insert(("bundle-manifest", None), round_trip::<bundle_manifest::BundleManifest>);
+    table.insert(("audit", None), round_trip::<audit::Audit>);
     table.insert(("repository-definition", None), round_trip::<repository_definition::RepositoryDefinition>);
     table
 }

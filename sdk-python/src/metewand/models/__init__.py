@@ -9,6 +9,7 @@ worker pays only for the modules it uses:
 
 - ``metewand.models.artifact_manifest``: Metewand dataset manifest
 - ``metewand.models.attempt_record``: Metewand attempt record
+- ``metewand.models.audit``: Metewand audit
 - ``metewand.models.bundle_manifest``: Metewand bundle manifest
 - ``metewand.models.campaign_file``: Metewand campaign folder index
 - ``metewand.models.campaign_index``: Metewand campaign index entry
