@@ -310,68 +310,12 @@ pub struct Problem {
     )]
     pub profile: ::std::option::Option<Profile>,
     pub result_schema: SchemaRef,
-    ///What an attempt's time measures.
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub timed: ::std::option::Option<ProblemTimed>,
-}
-///What an attempt's time measures.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum ProblemTimed {
-    #[serde(rename = "execute")]
-    Execute,
-    #[serde(rename = "prepare+execute")]
-    PrepareExecute,
-}
-impl ::std::fmt::Display for ProblemTimed {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Execute => f.write_str("execute"),
-            Self::PrepareExecute => f.write_str("prepare+execute"),
-        }
-    }
-}
-impl ::std::str::FromStr for ProblemTimed {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "execute" => Ok(Self::Execute),
-            "prepare+execute" => Ok(Self::PrepareExecute),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-impl ::std::convert::TryFrom<&str> for ProblemTimed {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
+    pub timed: ::std::option::Option<super::attempt_record::ProblemTimed>,
 }
 ///An argument or environment value: no substitution but ${repo} ($${ is a literal ${); the loader also refuses NUL, which a pattern cannot name.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]

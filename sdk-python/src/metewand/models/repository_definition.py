@@ -26,17 +26,15 @@ from metewand._strict import (
     check_positive_number,
     check_string,
 )
-from metewand.models.attempt_record import _session_mode, _syscall_group
+from metewand.models.attempt_record import _problem_timed, _session_mode, _syscall_group
 from metewand.models.common import _capability, _format, _name, _role, _safe_uint
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
-    from metewand.models.attempt_record import SessionMode, SyscallGroup
+    from metewand.models.attempt_record import ProblemTimed, SessionMode, SyscallGroup
     from metewand.models.common import Capability, Role
-
-    _ProblemTimed: TypeAlias = Literal["execute", "prepare+execute"]
 
     _WorkerDeterministic: TypeAlias = Literal["seeded", "seed-independent"]
 
@@ -56,9 +54,6 @@ __all__ = [
     "Timeouts",
     "Worker",
 ]
-
-_PROBLEM_TIMED_VALUES: frozenset[_ProblemTimed] = frozenset({"execute", "prepare+execute"})
-"""What an attempt's time measures."""
 
 _WORKER_DETERMINISTIC_VALUES: frozenset[_WorkerDeterministic] = frozenset(
     {"seeded", "seed-independent"}
@@ -932,8 +927,10 @@ class Problem:
     result_schema: str | dict[str, Any]
     """A schema: the id of one in the catalog, or an inline schema."""
 
-    timed: Literal["execute", "prepare+execute"] | None
-    """What an attempt's time measures."""
+    timed: ProblemTimed | None
+    """What a problem ranks implementations by: the executor's time of the implementation's execute
+    request, or of prepare and execute together.
+    """
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -948,7 +945,7 @@ class Problem:
         parameters_schema: str | dict[str, Any] | None = None,
         profile: Profile | None = None,
         result_schema: str | dict[str, Any],
-        timed: Literal["execute", "prepare+execute"] | None = None,
+        timed: ProblemTimed | None = None,
     ) -> None:
         self.evaluator = check_string(evaluator, "/evaluator")
         self.metric_schema = _schema_ref(metric_schema, "/metric_schema")
@@ -962,7 +959,7 @@ class Problem:
         )
         self.profile = None if profile is None else check_model(profile, "/profile", Profile)
         self.result_schema = _schema_ref(result_schema, "/result_schema")
-        self.timed = None if timed is None else check_enum(timed, "/timed", _PROBLEM_TIMED_VALUES)
+        self.timed = None if timed is None else _problem_timed(timed, "/timed")
 
     @classmethod
     def from_dict(cls, data: object) -> Problem:
@@ -992,7 +989,7 @@ class Problem:
             model.profile = None
         model.result_schema = _schema_ref(fields["result_schema"], path + "/result_schema")
         if "timed" in fields:
-            model.timed = check_enum(fields["timed"], path + "/timed", _PROBLEM_TIMED_VALUES)
+            model.timed = _problem_timed(fields["timed"], path + "/timed")
         else:
             model.timed = None
         return model
