@@ -6,9 +6,11 @@
 //!
 //! - each `const` becomes a unit struct generated here, a `crate::strict::Constant` that serializes as its value
 //!   and refuses any other; a `const` that is a definition of its own is that definition's type;
-//! - a `$defs` entry that is an integer from 0 to 2^53 - 1 becomes `crate::strict::SafeUint`;
+//! - a `$defs` entry that is an integer from 0 to 2^53 - 1 becomes `crate::strict::SafeUint`, and one with other
+//!   bounds within that range `crate::strict::BoundedUint<MIN, MAX>`;
 //! - a `$defs` entry that is a list of unique items becomes `crate::strict::UniqueVec<T>`, or
-//!   `crate::strict::NonEmptyUniqueVec<T>` with `minItems: 1`;
+//!   `crate::strict::NonEmptyUniqueVec<T>` with `minItems: 1`; a list with `minItems: 1` alone becomes
+//!   `crate::strict::NonEmptyVec<T>`;
 //! - a `$defs` entry that is a free-form object becomes `crate::strict::JsonObject`, declared without `Default` so
 //!   that an optional one is an `Option` and a `{}` that was sent survives re-encoding;
 //! - a `$defs` entry that is a number greater than zero (`exclusiveMinimum: 0`) becomes
@@ -369,25 +371,36 @@ fn plan_definition(
     match object.get("type").and_then(Value::as_str) {
         Some("integer") => {
             check_keywords(schema, &pointer, object, &["type", "description", "minimum", "maximum"])?;
-            if object.get("minimum").and_then(Value::as_u64) != Some(0)
-                || object.get("maximum").and_then(Value::as_u64) != Some(MAX_SAFE_INTEGER)
-            {
-                return Err(
-                    schema.unsupported(&pointer, format!("an integer must range over exactly 0..={MAX_SAFE_INTEGER}"))
-                );
-            }
-            plan.replacements.insert(type_name(name), "crate::strict::SafeUint".to_owned());
+            let bound = |key| object.get(key).and_then(Value::as_u64).filter(|n| *n <= MAX_SAFE_INTEGER);
+            let checked = match (bound("minimum"), bound("maximum")) {
+                (Some(0), Some(MAX_SAFE_INTEGER)) => "crate::strict::SafeUint".to_owned(),
+                (Some(min), Some(max)) if min <= max => format!("crate::strict::BoundedUint<{min}, {max}>"),
+                _ => {
+                    return Err(schema.unsupported(
+                        &pointer,
+                        format!("an integer must have a minimum and a maximum within 0..={MAX_SAFE_INTEGER}"),
+                    ));
+                }
+            };
+            plan.replacements.insert(type_name(name), checked);
             Ok(())
         }
         Some("array") if object.contains_key("uniqueItems") || object.contains_key("minItems") => {
             check_keywords(schema, &pointer, object, &["type", "description", "items", "uniqueItems", "minItems"])?;
-            if object.get("uniqueItems") != Some(&Value::Bool(true)) {
-                return Err(schema.unsupported(&pointer, "a constrained list must have uniqueItems: true"));
-            }
-            let wrapper = match object.get("minItems") {
-                None => "UniqueVec",
-                Some(Value::Number(n)) if n.as_u64() == Some(1) => "NonEmptyUniqueVec",
+            let unique = match object.get("uniqueItems") {
+                None => false,
+                Some(Value::Bool(true)) => true,
+                Some(_) => return Err(schema.unsupported(&pointer, "uniqueItems may only be true")),
+            };
+            let non_empty = match object.get("minItems") {
+                None => false,
+                Some(Value::Number(n)) if n.as_u64() == Some(1) => true,
                 Some(_) => return Err(schema.unsupported(&pointer, "minItems may only be 1")),
+            };
+            let wrapper = match (unique, non_empty) {
+                (true, false) => "UniqueVec",
+                (true, true) => "NonEmptyUniqueVec",
+                _ => "NonEmptyVec",
             };
             let items = object.get("items").unwrap_or(&Value::Null);
             let item_def = local_ref(items).ok_or_else(|| {

@@ -1,6 +1,6 @@
-//! Checked types for the constraints typify leaves unchecked: 53-bit integers, positive numbers, lists of unique items,
-//! free-form JSON objects and constants ([`Constant`]); and [`Pattern`], which generated types check a schema's
-//! `pattern` with.
+//! Checked types for the constraints typify leaves unchecked: 53-bit integers and narrower ranges, positive numbers,
+//! lists of unique items, nonempty lists, free-form JSON objects and constants ([`Constant`]); and [`Pattern`],
+//! which generated types check a schema's `pattern` with.
 //!
 //! The generated types use these wherever a schema says `minimum`/`maximum`, `uniqueItems` or `minItems`, so a
 //! value that breaks the constraint cannot be deserialized, and cannot be built by hand either: the fields are
@@ -54,6 +54,16 @@ pub enum ConstraintError {
     /// A number that must be finite and greater than zero is not.
     #[error("{0} is not a finite number greater than zero")]
     NotPositive(String),
+    /// An integer outside the bounds a schema gives it.
+    #[error("{value} is outside the range {min}..={max}")]
+    OutOfBounds {
+        /// The integer.
+        value: u64,
+        /// The least the schema allows.
+        min: u64,
+        /// The most the schema allows.
+        max: u64,
+    },
 }
 
 impl SafeUint {
@@ -148,6 +158,66 @@ impl<'de> Deserialize<'de> for SafeUint {
         }
 
         deserializer.deserialize_any(SafeUintVisitor)
+    }
+}
+
+/// An integer from `MIN` to `MAX`, both within the safe range: a schema's integer with other bounds than a
+/// [`SafeUint`]'s, such as a count of at least 1.
+///
+/// ```
+/// use metewand_protocol::strict::BoundedUint;
+///
+/// let checkpoints: BoundedUint<1, 1000> = serde_json::from_str("12").unwrap();
+/// assert_eq!(checkpoints.get(), 12);
+/// assert!(serde_json::from_str::<BoundedUint<1, 1000>>("0").is_err());
+/// assert!(serde_json::from_str::<BoundedUint<1, 1000>>("1001").is_err());
+/// assert!(serde_json::from_str::<BoundedUint<1, 1000>>("2.5").is_err());
+/// assert!(BoundedUint::<1, 1000>::try_from(1000_u64).is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BoundedUint<const MIN: u64, const MAX: u64>(u64);
+
+impl<const MIN: u64, const MAX: u64> BoundedUint<MIN, MAX> {
+    /// The integer.
+    pub fn get(self) -> u64 {
+        self.0
+    }
+}
+
+impl<const MIN: u64, const MAX: u64> TryFrom<u64> for BoundedUint<MIN, MAX> {
+    type Error = ConstraintError;
+
+    fn try_from(value: u64) -> Result<Self, ConstraintError> {
+        if (MIN..=MAX.min(SafeUint::MAX.0)).contains(&value) {
+            Ok(BoundedUint(value))
+        } else {
+            Err(ConstraintError::OutOfBounds { value, min: MIN, max: MAX })
+        }
+    }
+}
+
+impl<const MIN: u64, const MAX: u64> From<BoundedUint<MIN, MAX>> for u64 {
+    fn from(value: BoundedUint<MIN, MAX>) -> u64 {
+        value.0
+    }
+}
+
+impl<const MIN: u64, const MAX: u64> fmt::Display for BoundedUint<MIN, MAX> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<const MIN: u64, const MAX: u64> Serialize for BoundedUint<MIN, MAX> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.0)
+    }
+}
+
+impl<'de, const MIN: u64, const MAX: u64> Deserialize<'de> for BoundedUint<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = SafeUint::deserialize(deserializer)?;
+        BoundedUint::try_from(value.get()).map_err(de::Error::custom)
     }
 }
 
@@ -326,6 +396,72 @@ unique_list!(
     NonEmptyUniqueVec,
     non_empty = true
 );
+
+/// A list holding at least one item, in the order given; items may repeat (a program's arguments).
+///
+/// ```
+/// use metewand_protocol::strict::NonEmptyVec;
+///
+/// assert!(NonEmptyVec::try_from(vec!["python3", "python3"]).is_ok());
+/// assert!(NonEmptyVec::<&str>::try_from(vec![]).is_err());
+/// assert!(serde_json::from_str::<NonEmptyVec<u32>>("[]").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NonEmptyVec<T>(Vec<T>);
+
+impl<T> NonEmptyVec<T> {
+    /// The items, in order.
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+
+    /// The items, in order.
+    pub fn into_vec(self) -> Vec<T> {
+        self.0
+    }
+
+    /// An iterator over the items.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+}
+
+impl<T> TryFrom<Vec<T>> for NonEmptyVec<T> {
+    type Error = ConstraintError;
+
+    fn try_from(items: Vec<T>) -> Result<Self, ConstraintError> {
+        if items.is_empty() { Err(ConstraintError::Empty) } else { Ok(NonEmptyVec(items)) }
+    }
+}
+
+impl<T> std::ops::Deref for NonEmptyVec<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a NonEmptyVec<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T: Serialize> Serialize for NonEmptyVec<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for NonEmptyVec<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        NonEmptyVec::try_from(Vec::<T>::deserialize(deserializer)?).map_err(de::Error::custom)
+    }
+}
 
 impl<T> UniqueVec<T> {
     /// The empty list.

@@ -1,15 +1,16 @@
 //! `[campaigns.NAME]`: the axes of a campaign (problems, datasets, implementations, both seeds, repetitions) and how
-//! its implementation sessions serve attempts (`sessions`, `warmup`),
-//! checked with positions like every other key. Planning the attempts is `metewand-campaign`'s; what is checked
+//! its implementation sessions serve attempts (`sessions`, `warmup`), checked with positions like every other key and
+//! then decoded as the schema's `Campaign`, which the [`CampaignSpec`] is built from. Planning the attempts is `metewand-campaign`'s; what is checked
 //! here is what a plan needs to be possible: names that exist, nonempty axes, seeds in range and a plan of at most
 //! [`MAX_PLAN_ATTEMPTS`].
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use metewand_protocol::common::Name;
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_protocol::generated::repository_definition as definition;
-use metewand_protocol::strict::SafeUint;
+use metewand_protocol::strict::{BoundedUint, NonEmptyUniqueVec, SafeUint};
 use serde_json::Value;
 use toml::de::DeValue;
 
@@ -66,6 +67,16 @@ impl Seeds {
     }
 }
 
+impl From<definition::Seeds> for Seeds {
+    /// A seed axis as the schema's type holds it, once checked.
+    fn from(seeds: definition::Seeds) -> Seeds {
+        match seeds {
+            definition::Seeds::List(list) => Seeds::List(list.into_vec()),
+            definition::Seeds::Range(range) => Seeds::Range { from: range.from, count: range.count.get() },
+        }
+    }
+}
+
 /// A checked `[campaigns.NAME]`: every axis filled (defaults applied), every name known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CampaignSpec {
@@ -118,7 +129,8 @@ fn invalid(source: &Source<'_>, span: Range<usize>, key: String, message: String
     source.error(span, CheckErrorKind::InvalidValue { key, message })
 }
 
-/// Checks one `[campaigns.NAME]` table.
+/// Checks one `[campaigns.NAME]` table with positions, then builds the campaign from the table decoded as its
+/// generated type, every axis it leaves out filled with its default.
 pub(crate) fn check(
     name: String,
     table: &Table<'_, '_>,
@@ -126,50 +138,19 @@ pub(crate) fn check(
     source: &Source<'_>,
 ) -> Result<CampaignSpec, CheckError> {
     table.only(definition::Campaign::PROPERTIES, source)?;
-    let names = |key: &str, kind: &str, known: &[&str]| -> Result<Vec<String>, CheckError> {
-        let Some(value) = table.get(key) else { return Ok(known.iter().map(|name| (*name).to_owned()).collect()) };
-        let member = table.member(key);
-        let DeValue::Array(items) = value.get_ref() else {
-            return Err(wrong_type(source, value.span(), member, "an array of names", value.get_ref()));
-        };
-        if items.is_empty() {
-            return Err(invalid(
-                source,
-                value.span(),
-                member,
-                format!("is empty: a campaign needs at least one {kind}"),
-            ));
-        }
-        let mut out = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            let text = string(item, format!("{member}[{i}]"), source)?;
-            if !known.contains(&text) {
-                return Err(invalid(
-                    source,
-                    item.span(),
-                    format!("{member}[{i}]"),
-                    format!(
-                        "names {kind} {text:?}, which the repository does not declare (it has: {})",
-                        known.join(", ")
-                    ),
-                ));
-            }
-            if out.iter().any(|name: &String| name == text) {
-                return Err(invalid(source, item.span(), format!("{member}[{i}]"), format!("names {text:?} twice")));
-            }
-            out.push(text.to_owned());
-        }
-        Ok(out)
-    };
-    let problems = names("problems", "problem", &known.problems)?;
-    let datasets = names("datasets", "dataset", &known.datasets)?;
-    let implementations = names("implementations", "implementation", &known.implementations)?;
-    for (axis, kind, list) in [
-        ("problems", "problem", &problems),
-        ("datasets", "dataset", &datasets),
-        ("implementations", "implementation", &implementations),
+    for (axis, kind, known) in [
+        ("problems", "problem", &known.problems),
+        ("datasets", "dataset", &known.datasets),
+        ("implementations", "implementation", &known.implementations),
     ] {
-        if list.is_empty() {
+        check_names(table, axis, kind, known, source)?;
+    }
+    for (axis, kind, known) in [
+        ("problems", "problem", &known.problems),
+        ("datasets", "dataset", &known.datasets),
+        ("implementations", "implementation", &known.implementations),
+    ] {
+        if table.get(axis).is_none() && known.is_empty() {
             return Err(invalid(
                 source,
                 table.span.clone(),
@@ -178,51 +159,46 @@ pub(crate) fn check(
             ));
         }
     }
-    let dataset_seeds = seeds(table, "dataset_seeds", source)?;
-    let implementation_seeds = seeds(table, "implementation_seeds", source)?;
-    let repetitions = match table.get("repetitions") {
-        None => 1,
-        Some(value) => match to_json(value, &table.member("repetitions"), source)? {
-            Value::Number(number) if number.as_u64().is_some_and(|n| n >= 1) => number.as_u64().unwrap_or(1),
-            _ => {
-                return Err(invalid(
-                    source,
-                    value.span(),
-                    table.member("repetitions"),
-                    "must be a whole number of at least 1".to_owned(),
-                ));
-            }
-        },
-    };
-    let sessions = match table.get("sessions") {
-        None => SessionMode::Fresh,
-        Some(value) => match string(value, table.member("sessions"), source)? {
-            "fresh" => SessionMode::Fresh,
-            "reuse" => SessionMode::Reuse,
-            other => {
-                return Err(invalid(
-                    source,
-                    value.span(),
-                    table.member("sessions"),
-                    format!("is {other:?}; it must be \"fresh\" (each attempt its own worker process) or \"reuse\""),
-                ));
-            }
-        },
-    };
-    let warmup = match table.get("warmup") {
-        None => 0,
-        Some(value) => match to_json(value, &table.member("warmup"), source)? {
-            Value::Number(number) if number.as_u64().is_some_and(|n| n <= MAX_WARMUP) => number.as_u64().unwrap_or(0),
-            _ => {
-                return Err(invalid(
-                    source,
-                    value.span(),
-                    table.member("warmup"),
-                    format!("must be a whole number from 0 to {MAX_WARMUP}"),
-                ));
-            }
-        },
-    };
+    check_seeds(table, "dataset_seeds", source)?;
+    check_seeds(table, "implementation_seeds", source)?;
+    if let Some(value) = table.get("repetitions") {
+        let count = to_json(value, &table.member("repetitions"), source)?;
+        if count.as_u64().is_none_or(|n| n < 1) {
+            return Err(invalid(
+                source,
+                value.span(),
+                table.member("repetitions"),
+                "must be a whole number of at least 1".to_owned(),
+            ));
+        }
+    }
+    if let Some(value) = table.get("sessions") {
+        let text = string(value, table.member("sessions"), source)?;
+        if text.parse::<SessionMode>().is_err() {
+            return Err(invalid(
+                source,
+                value.span(),
+                table.member("sessions"),
+                format!("is {text:?}; it must be \"fresh\" (each attempt its own worker process) or \"reuse\""),
+            ));
+        }
+    }
+    if let Some(value) = table.get("warmup") {
+        let count = to_json(value, &table.member("warmup"), source)?;
+        if count.as_u64().is_none_or(|n| n > MAX_WARMUP) {
+            return Err(invalid(
+                source,
+                value.span(),
+                table.member("warmup"),
+                format!("must be a whole number from 0 to {MAX_WARMUP}"),
+            ));
+        }
+    }
+    let campaign: definition::Campaign = table.decode(source)?;
+    let sessions = campaign.sessions.unwrap_or(SessionMode::Fresh);
+    // The schema's bound is the loader's: a schema that changed it would not compile here.
+    let warmup: Option<BoundedUint<0, MAX_WARMUP>> = campaign.warmup;
+    let warmup = warmup.map_or(0, BoundedUint::get);
     if warmup > 0 && sessions != SessionMode::Reuse {
         let value = table.get("warmup").expect("a warmup above 0 was written");
         return Err(invalid(
@@ -232,14 +208,20 @@ pub(crate) fn check(
             "warms up a reused session, so it needs sessions = \"reuse\" in the same table".to_owned(),
         ));
     }
+    let names = |written: Option<NonEmptyUniqueVec<Name>>, known: &[&str]| -> Vec<String> {
+        match written {
+            Some(names) => names.iter().map(|name| String::clone(name)).collect(),
+            None => known.iter().map(|name| (*name).to_owned()).collect(),
+        }
+    };
     let spec = CampaignSpec {
         name,
-        problems,
-        datasets,
-        implementations,
-        dataset_seeds,
-        implementation_seeds,
-        repetitions,
+        problems: names(campaign.problems, &known.problems),
+        datasets: names(campaign.datasets, &known.datasets),
+        implementations: names(campaign.implementations, &known.implementations),
+        dataset_seeds: campaign.dataset_seeds.map_or_else(Seeds::zero, Seeds::from),
+        implementation_seeds: campaign.implementation_seeds.map_or_else(Seeds::zero, Seeds::from),
+        repetitions: campaign.repetitions.map_or(1, BoundedUint::get),
         sessions,
         warmup,
     };
@@ -260,6 +242,41 @@ pub(crate) fn check(
     Ok(spec)
 }
 
+/// Checks an axis of names, if written: a nonempty array of names the repository declares, each once.
+fn check_names(
+    table: &Table<'_, '_>,
+    key: &str,
+    kind: &str,
+    known: &[&str],
+    source: &Source<'_>,
+) -> Result<(), CheckError> {
+    let Some(value) = table.get(key) else { return Ok(()) };
+    let member = table.member(key);
+    let DeValue::Array(items) = value.get_ref() else {
+        return Err(wrong_type(source, value.span(), member, "an array of names", value.get_ref()));
+    };
+    if items.is_empty() {
+        return Err(invalid(source, value.span(), member, format!("is empty: a campaign needs at least one {kind}")));
+    }
+    let mut seen = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let text = string(item, format!("{member}[{i}]"), source)?;
+        if !known.contains(&text) {
+            return Err(invalid(
+                source,
+                item.span(),
+                format!("{member}[{i}]"),
+                format!("names {kind} {text:?}, which the repository does not declare (it has: {})", known.join(", ")),
+            ));
+        }
+        if seen.contains(&text) {
+            return Err(invalid(source, item.span(), format!("{member}[{i}]"), format!("names {text:?} twice")));
+        }
+        seen.push(text);
+    }
+    Ok(())
+}
+
 fn seed(value: &Value_<'_>, key: String, source: &Source<'_>) -> Result<SafeUint, CheckError> {
     let found = match to_json(value, &key, source)? {
         Value::Number(number) => number.as_u64().and_then(|n| SafeUint::try_from(n).ok()),
@@ -270,8 +287,10 @@ fn seed(value: &Value_<'_>, key: String, source: &Source<'_>) -> Result<SafeUint
     })
 }
 
-fn seeds(table: &Table<'_, '_>, key: &str, source: &Source<'_>) -> Result<Seeds, CheckError> {
-    let Some(value) = table.get(key) else { return Ok(Seeds::zero()) };
+/// Checks a seed axis, if written: a nonempty list of distinct seeds, or a range `{ from, count }` of at least one seed
+/// that stays within the safe integers.
+fn check_seeds(table: &Table<'_, '_>, key: &str, source: &Source<'_>) -> Result<(), CheckError> {
+    let Some(value) = table.get(key) else { return Ok(()) };
     let member = table.member(key);
     match value.get_ref() {
         DeValue::Array(items) => {
@@ -291,7 +310,7 @@ fn seeds(table: &Table<'_, '_>, key: &str, source: &Source<'_>) -> Result<Seeds,
                 }
                 list.push(seed);
             }
-            Ok(Seeds::List(list))
+            Ok(())
         }
         DeValue::Table(_) => {
             let range = table.table(key, value, source)?;
@@ -321,7 +340,7 @@ fn seeds(table: &Table<'_, '_>, key: &str, source: &Source<'_>) -> Result<Seeds,
                     ),
                 ));
             }
-            Ok(Seeds::Range { from, count })
+            Ok(())
         }
         other => Err(wrong_type(source, value.span(), member, "a list of seeds or a table { from, count }", other)),
     }

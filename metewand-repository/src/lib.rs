@@ -43,12 +43,12 @@ use metewand_protocol::common::{Capability, Name, Role};
 /// What a problem's implementations are ranked by: `execute` (the default) or `prepare+execute`.
 pub use metewand_protocol::generated::attempt_record::ProblemTimed as Timed;
 use metewand_protocol::generated::repository_definition as definition;
-use metewand_protocol::strict::{JsonObject, PositiveNumber, SafeUint};
+use metewand_protocol::strict::{BoundedUint, JsonObject, PositiveNumber, SafeUint};
 use serde_json::Value;
 use toml::de::DeValue;
 
+use crate::diagnostic::locate;
 pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef, did_you_mean};
-use crate::diagnostic::{locate, sentence};
 use crate::protocol::declared::{SYSCALL_GROUPS, SyscallGroup, SyscallGroups};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
 use toml_value::{

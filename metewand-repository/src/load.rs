@@ -434,17 +434,6 @@ impl Loader<'_> {
         }
     }
 
-    /// A table whose keys and values the checks above passed, decoded as its generated type. The checks accept
-    /// only what the schema accepts, so a decoding error would be their mistake; it is reported at the table all
-    /// the same.
-    fn decode<T: serde::de::DeserializeOwned>(&self, table: &Table<'_, '_>) -> Result<T, CheckError> {
-        let value = toml::Spanned::new(table.span.clone(), DeValue::Table(table.table.clone()));
-        serde_json::from_value(to_json(&value, &table.key, &self.source)?).map_err(|error| {
-            let kind = CheckErrorKind::InvalidValue { key: table.key.clone(), message: sentence(&error.to_string()) };
-            self.source.error(table.span.clone(), kind)
-        })
-    }
-
     pub(super) fn timeouts(&self, table: &Table<'_, '_>) -> Result<BTreeMap<Phase, Duration>, CheckError> {
         table.only(definition::Timeouts::PROPERTIES, &self.source)?;
         for method in Phase::ALL {
@@ -452,7 +441,7 @@ impl Loader<'_> {
                 self.duration(value, table.member(method.as_str()))?;
             }
         }
-        let timeouts: definition::Timeouts = self.decode(table)?;
+        let timeouts: definition::Timeouts = table.decode(&self.source)?;
         let declared = |phase: Phase| match phase {
             Phase::Hello => timeouts.hello,
             Phase::Materialize => timeouts.materialize,
@@ -472,7 +461,7 @@ impl Loader<'_> {
                 self.duration(value, table.member(key))?;
             }
         }
-        let budgets: definition::Budgets = self.decode(table)?;
+        let budgets: definition::Budgets = table.decode(&self.source)?;
         Ok(Budgets {
             materialization: budgets.materialization.map(seconds),
             implementation: budgets.implementation.map(seconds),
@@ -487,7 +476,7 @@ impl Loader<'_> {
         self.positive(table, "output_bytes", BYTES)?;
         self.positive(table, "memory_bytes", BYTES)?;
         self.positive(table, "processes", PROCESSES)?;
-        let limits: definition::Limits = self.decode(table)?;
+        let limits: definition::Limits = table.decode(&self.source)?;
         let defaults = Limits::default();
         Ok(Limits {
             output_bytes: limits.output_bytes.map_or(defaults.output_bytes, u64::from),
@@ -521,16 +510,16 @@ impl Loader<'_> {
         }
     }
 
-    /// A problem's `profile = { checkpoints = N }`: the most checkpoints a streamed execution may send, from 1 to
-    /// [`MAX_CHECKPOINTS`].
-    fn profile(&self, table: &Table<'_, '_>) -> Result<Option<u64>, CheckError> {
-        let Some(value) = table.get("profile") else { return Ok(None) };
+    /// Checks a problem's `profile = { checkpoints = N }`: the most checkpoints a streamed execution may send, from 1
+    /// to [`MAX_CHECKPOINTS`].
+    fn profile(&self, table: &Table<'_, '_>) -> Result<(), CheckError> {
+        let Some(value) = table.get("profile") else { return Ok(()) };
         let profile = table.table("profile", value, &self.source)?;
         profile.only(definition::Profile::PROPERTIES, &self.source)?;
         let checkpoints = profile.required("checkpoints", &self.source)?;
         let count = self.positive(&profile, "checkpoints", ("checkpoints", "a number of checkpoints"))?;
         match count {
-            Some(count) if count <= MAX_CHECKPOINTS => Ok(Some(count)),
+            Some(count) if count <= MAX_CHECKPOINTS => Ok(()),
             _ => {
                 let message = format!("must be at most {MAX_CHECKPOINTS}");
                 let key = profile.member("checkpoints");
@@ -577,6 +566,10 @@ impl Loader<'_> {
         Ok(SchemaRef { id, key: member, span: value.span() })
     }
 
+    /// A `[datasets.NAME]`, `[problems.NAME]` or `[implementations.NAME]` table: checked key by key with positions
+    /// (its inline schemas registered in the catalog as they are met), then decoded as its generated type, which the
+    /// declaration is built from. The schema ids are the catalog's: an inline schema's id is the one it was
+    /// registered under, which no generated type holds.
     pub(super) fn definition(
         &mut self,
         kind: &'static str,
@@ -586,21 +579,19 @@ impl Loader<'_> {
         schema_keys: &[&str],
     ) -> Result<Declared, CheckError> {
         let worker_value = table.required(worker_key, &self.source)?;
-        let worker = string(worker_value, table.member(worker_key), &self.source)?.to_owned();
-        let (parameters, parameters_span) = match table.get("parameters") {
-            Some(value) => match to_json(value, &table.member("parameters"), &self.source)? {
-                Value::Object(object) => (object, value.span()),
-                _ => {
-                    return Err(wrong_type(
-                        &self.source,
-                        value.span(),
-                        table.member("parameters"),
-                        "a table",
-                        value.get_ref(),
-                    ));
-                }
-            },
-            None => (JsonObject::new(), table.span.clone()),
+        string(worker_value, table.member(worker_key), &self.source)?;
+        let parameters_span = match table.get("parameters") {
+            Some(value) if matches!(value.get_ref(), DeValue::Table(_)) => value.span(),
+            Some(value) => {
+                return Err(wrong_type(
+                    &self.source,
+                    value.span(),
+                    table.member("parameters"),
+                    "a table",
+                    value.get_ref(),
+                ));
+            }
+            None => table.span.clone(),
         };
         let parameters_schema = match table.get("parameters_schema") {
             Some(value) => Some(self.schema_ref(table, "parameters_schema", value)?),
@@ -611,20 +602,16 @@ impl Loader<'_> {
             let value = table.required(key, &self.source)?;
             schemas.push(self.schema_ref(table, key, value)?);
         }
-        let timed = match table.get("timed") {
-            None => Timed::Execute,
-            Some(value) => {
-                let key = table.member("timed");
-                let text = string(value, key.clone(), &self.source)?;
-                text.parse().map_err(|_| {
-                    let message = format!("is {text:?}; expected \"execute\" or \"prepare+execute\"");
-                    self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message })
-                })?
+        if let Some(value) = table.get("timed") {
+            let key = table.member("timed");
+            let text = string(value, key.clone(), &self.source)?;
+            if text.parse::<Timed>().is_err() {
+                let message = format!("is {text:?}; expected \"execute\" or \"prepare+execute\"");
+                return Err(self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message }));
             }
-        };
-        let mut capabilities = vec![Capability::OneShot];
+        }
         if let Some(value) = table.get("capabilities") {
-            capabilities.clear();
+            let mut selected = Vec::new();
             for (i, (text, span)) in
                 strings(value, &table.member("capabilities"), &self.source)?.into_iter().enumerate()
             {
@@ -640,23 +627,40 @@ impl Loader<'_> {
                          streaming_profile"
                     )));
                 }
-                if capabilities.contains(&capability) {
+                if selected.contains(&capability) {
                     return Err(invalid(format!("selects {text:?} twice")));
                 }
-                capabilities.push(capability);
+                selected.push(capability);
             }
         }
+        self.profile(table)?;
+        let (worker, parameters, capabilities, timed, profile) = match kind {
+            "dataset" => {
+                let dataset: definition::Dataset = table.decode(&self.source)?;
+                (dataset.materializer, dataset.parameters, None, None, None)
+            }
+            "problem" => {
+                let problem: definition::Problem = table.decode(&self.source)?;
+                (problem.evaluator, problem.parameters, None, problem.timed, problem.profile)
+            }
+            _ => {
+                let implementation: definition::Implementation = table.decode(&self.source)?;
+                (implementation.worker, implementation.parameters, implementation.capabilities, None, None)
+            }
+        };
+        // The schema's bound is the loader's: a schema that changed it would not compile here.
+        let checkpoints = |profile: definition::Profile| -> BoundedUint<1, MAX_CHECKPOINTS> { profile.checkpoints };
         Ok(Declared {
             kind,
             name,
             worker: (worker, worker_value.span()),
-            parameters,
+            parameters: parameters.unwrap_or_default(),
             parameters_span,
             parameters_schema,
             schemas,
-            capabilities,
-            timed,
-            profile: self.profile(table)?,
+            capabilities: capabilities.map_or_else(|| vec![Capability::OneShot], |selected| selected.into_vec()),
+            timed: timed.unwrap_or(Timed::Execute),
+            profile: profile.map(|profile| checkpoints(profile).get()),
         })
     }
 }

@@ -86,6 +86,19 @@ impl<'a, 't> Table<'a, 't> {
         entries
     }
 
+    /// The table decoded as its generated type, once the checks with positions passed. They accept only what the
+    /// schema accepts, so a decoding error would be their mistake; it is reported at the table all the same.
+    pub(crate) fn decode<T: serde::de::DeserializeOwned>(&self, source: &Source<'_>) -> Result<T, CheckError> {
+        let value = Spanned::new(self.span.clone(), DeValue::Table(self.table.clone()));
+        serde_json::from_value(to_json(&value, &self.key, source)?).map_err(|error| {
+            let kind = CheckErrorKind::InvalidValue {
+                key: self.key.clone(),
+                message: crate::diagnostic::sentence(&error.to_string()),
+            };
+            source.error(self.span.clone(), kind)
+        })
+    }
+
     /// A sub-table.
     pub(crate) fn table(
         &self,

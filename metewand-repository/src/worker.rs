@@ -1,6 +1,6 @@
 //! The check of one `[workers.NAME]` table: its role, command, environment, network access, system calls,
-//! determinism, source and include folders, as declared (the loader then hashes the folders and computes the
-//! worker's identity).
+//! determinism, source and include folders, checked with positions and then decoded as the schema's `Worker`, which
+//! the declaration is built from (the loader then hashes the folders and computes the worker's identity).
 
 use super::*;
 
@@ -23,7 +23,7 @@ impl Loader<'_> {
         table.only(definition::Worker::PROPERTIES, &self.source)?;
         let role_value = table.required("role", &self.source)?;
         let role_text = string(role_value, table.member("role"), &self.source)?;
-        let role: Role = role_text.parse().map_err(|_| {
+        role_text.parse::<Role>().map_err(|_| {
             self.source.error(
                 role_value.span(),
                 CheckErrorKind::InvalidValue {
@@ -46,7 +46,6 @@ impl Loader<'_> {
         for (i, (arg, span)) in command.iter().enumerate() {
             self.check_process_string(arg, span, format!("{}[{i}]", table.member("command")))?;
         }
-        let mut env = BTreeMap::new();
         if let Some(value) = table.get("env") {
             let env_table = table.table("env", value, &self.source)?;
             for (key, value) in env_table.entries() {
@@ -60,17 +59,14 @@ impl Loader<'_> {
                 }
                 let text = string(value, member.clone(), &self.source)?;
                 self.check_process_string(text, &value.span(), member)?;
-                env.insert(key.get_ref().to_string(), text.to_owned());
             }
         }
-        let network = match table.get("network") {
-            Some(value) => boolean(value, table.member("network"), &self.source)?,
-            None => false,
-        };
-        let mut syscalls = SyscallGroups::NONE;
+        if let Some(value) = table.get("network") {
+            boolean(value, table.member("network"), &self.source)?;
+        }
         if let Some(value) = table.get("syscalls") {
             for (i, (name, span)) in strings(value, &table.member("syscalls"), &self.source)?.into_iter().enumerate() {
-                let Ok(group) = name.parse::<SyscallGroup>() else {
+                if name.parse::<SyscallGroup>().is_err() {
                     let known = SYSCALL_GROUPS.map(|group| group.to_string());
                     let suggestion = did_you_mean(name, known.iter().map(String::as_str))
                         .map_or_else(String::new, |close| format!(" (did you mean {close:?}?)"));
@@ -83,25 +79,19 @@ impl Loader<'_> {
                         ),
                     };
                     return Err(self.source.error(span, kind));
-                };
-                syscalls = syscalls.with(group);
+                }
             }
         }
-        // How its output depends on its seed: what the conformance kit's determinism check expects of it.
-        let seed_independent = match table.get("deterministic") {
-            None => false,
-            Some(value) => match string(value, table.member("deterministic"), &self.source)? {
-                "seeded" => false,
-                "seed-independent" => true,
-                other => {
-                    let kind = CheckErrorKind::InvalidValue {
-                        key: table.member("deterministic"),
-                        message: format!("is {other:?}, but must be \"seeded\" or \"seed-independent\""),
-                    };
-                    return Err(self.source.error(value.span(), kind));
-                }
-            },
-        };
+        if let Some(value) = table.get("deterministic") {
+            let text = string(value, table.member("deterministic"), &self.source)?;
+            if text.parse::<definition::WorkerDeterministic>().is_err() {
+                let kind = CheckErrorKind::InvalidValue {
+                    key: table.member("deterministic"),
+                    message: format!("is {text:?}, but must be \"seeded\" or \"seed-independent\""),
+                };
+                return Err(self.source.error(value.span(), kind));
+            }
+        }
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -134,17 +124,21 @@ impl Loader<'_> {
                 include.push((path.to_owned(), span));
             }
         }
+        // The checks above accept only what the schema accepts; the worker is built from the table decoded as its
+        // generated type, and only the spans come from the checks.
+        let worker: definition::Worker = table.decode(&self.source)?;
         Ok(DeclaredWorker {
             name,
-            role,
-            command: command.into_iter().map(|(arg, _)| arg.to_owned()).collect(),
-            env,
-            network,
-            syscalls,
-            seed_independent,
-            source: source.to_owned(),
+            role: worker.role,
+            command: worker.command.iter().map(|arg| String::clone(arg)).collect(),
+            env: worker.env.into_iter().map(|(key, value)| (String::from(key), String::from(value))).collect(),
+            network: worker.network.unwrap_or(false),
+            syscalls: worker.syscalls.into_iter().collect(),
+            // How its output depends on its seed: what the conformance kit's determinism check expects of it.
+            seed_independent: worker.deterministic == Some(definition::WorkerDeterministic::SeedIndependent),
+            source: worker.source,
             source_span: source_value.span(),
-            include,
+            include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),
         })
     }
 }

@@ -71,9 +71,41 @@ fn an_inline_integer_range_must_be_a_definition() {
 }
 
 #[test]
-fn integer_ranges_other_than_the_safe_range_are_refused() {
-    let (pointer, _) = unsupported(json!({"small": {"type": "integer", "minimum": 0, "maximum": 10}}));
-    assert_eq!(pointer, "/$defs/small");
+fn integer_ranges_within_the_safe_range_are_bounded_and_others_refused() {
+    let defs = json!({
+        "small": {"type": "integer", "minimum": 1, "maximum": 10},
+        "message": message(json!({"n": {"$ref": "#/$defs/small"}}), &["n"]),
+    });
+    let files = generate(&[schema(defs)]).unwrap();
+    let rust = &files.iter().find(|f| f.path.ends_with("probe.rs")).unwrap().contents;
+    assert!(rust.contains("pub n: crate::strict::BoundedUint<1, 10>"), "{rust}");
+    for small in [
+        json!({"type": "integer", "minimum": -1, "maximum": 10}),
+        json!({"type": "integer", "minimum": 0, "maximum": 9007199254740992_u64}),
+        json!({"type": "integer", "minimum": 0}),
+        json!({"type": "integer", "minimum": 5, "maximum": 4}),
+    ] {
+        let (pointer, _) = unsupported(json!({"small": small}));
+        assert_eq!(pointer, "/$defs/small", "{small}");
+    }
+}
+
+#[test]
+fn a_list_of_at_least_one_item_is_nonempty_and_may_repeat_them() {
+    let defs = json!({
+        "word": {"type": "string", "minLength": 1},
+        "words": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/word"}},
+        "message": message(json!({"w": {"$ref": "#/$defs/words"}}), &["w"]),
+    });
+    let files = generate(&[schema(defs)]).unwrap();
+    let rust = &files.iter().find(|f| f.path.ends_with("probe.rs")).unwrap().contents;
+    assert!(rust.contains("pub w: crate::strict::NonEmptyVec<Word>"), "{rust}");
+    let (pointer, reason) = unsupported(json!({
+        "word": {"type": "string"},
+        "words": {"type": "array", "minItems": 2, "items": {"$ref": "#/$defs/word"}},
+    }));
+    assert_eq!(pointer, "/$defs/words");
+    assert!(reason.contains("minItems"), "{reason}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub struct Budgets {
     )]
     pub materialization: ::std::option::Option<crate::strict::PositiveNumber>,
 }
-///[campaigns.NAME]: a campaign's axes and how its implementation sessions serve its attempts.
+///[campaigns.NAME]: a campaign's axes (problems, datasets and implementations by name, by default every one declared; dataset and implementation seeds, by default [0]; repetitions, by default 1) and how its implementation sessions serve its attempts (warmup only with sessions = "reuse", which the loader checks).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -41,27 +41,44 @@ pub struct Campaign {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub dataset_seeds: ::std::option::Option<Seeds>,
-    ///Dataset names (default: every dataset).
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub datasets: ::std::vec::Vec<super::common::Name>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub datasets: ::std::option::Option<
+        crate::strict::NonEmptyUniqueVec<super::common::Name>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub implementation_seeds: ::std::option::Option<Seeds>,
-    ///Implementation names (default: every implementation).
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub implementations: ::std::vec::Vec<super::common::Name>,
-    ///Problem names (default: every problem).
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub problems: ::std::vec::Vec<super::common::Name>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub repetitions: ::std::option::Option<crate::strict::SafeUint>,
+    pub implementations: ::std::option::Option<
+        crate::strict::NonEmptyUniqueVec<super::common::Name>,
+    >,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub problems: ::std::option::Option<
+        crate::strict::NonEmptyUniqueVec<super::common::Name>,
+    >,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub repetitions: ::std::option::Option<
+        crate::strict::BoundedUint<1, 9007199254740991>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -73,7 +90,7 @@ pub struct Campaign {
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub warmup: ::std::option::Option<crate::strict::SafeUint>,
+    pub warmup: ::std::option::Option<crate::strict::BoundedUint<0, 1000>>,
 }
 ///[datasets.NAME]: a dataset, its materializer and its parameters.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -96,14 +113,131 @@ pub struct Dataset {
     )]
     pub parameters_schema: ::std::option::Option<SchemaRef>,
 }
+///A name a table declares a worker, dataset, problem, implementation or campaign under: a letter or digit, then letters, digits, _, - or .
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct DeclaredName(::std::string::String);
+impl ::std::ops::Deref for DeclaredName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<DeclaredName> for ::std::string::String {
+    fn from(value: DeclaredName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for DeclaredName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^[A-Za-z0-9][A-Za-z0-9_.-]*$").unwrap() });
+        if PATTERN.refuses(value) {
+            return Err("doesn't match pattern \"^[A-Za-z0-9][A-Za-z0-9_.-]*$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for DeclaredName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for DeclaredName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for DeclaredName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///An environment variable's name: not empty, without =; the loader also refuses NUL.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct EnvName(::std::string::String);
+impl ::std::ops::Deref for EnvName {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<EnvName> for ::std::string::String {
+    fn from(value: EnvName) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for EnvName {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        { crate::strict::Pattern::new("^[^=]+$").unwrap() });
+        if PATTERN.refuses(value) {
+            return Err("doesn't match pattern \"^[^=]+$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for EnvName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for EnvName {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EnvName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
 ///[implementations.NAME]: an implementation, its worker, its parameters and the capabilities it selects.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Implementation {
-    ///The capabilities its sessions select (default: one_shot).
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub capabilities: ::std::vec::Vec<super::common::Capability>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub capabilities: ::std::option::Option<
+        crate::strict::UniqueVec<super::common::Capability>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -119,7 +253,7 @@ pub struct Implementation {
     ///The implementation worker that runs it.
     pub worker: ::std::string::String,
 }
-///[limits]: what a worker process may use; the loader also refuses 0.
+///[limits]: what a worker process may use, each at least 1.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -129,19 +263,25 @@ pub struct Limits {
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub memory_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    pub memory_bytes: ::std::option::Option<
+        crate::strict::BoundedUint<1, 9007199254740991>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub output_bytes: ::std::option::Option<crate::strict::SafeUint>,
+    pub output_bytes: ::std::option::Option<
+        crate::strict::BoundedUint<1, 9007199254740991>,
+    >,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub processes: ::std::option::Option<crate::strict::SafeUint>,
+    pub processes: ::std::option::Option<
+        crate::strict::BoundedUint<1, 9007199254740991>,
+    >,
 }
 ///[problems.NAME]: a problem, its evaluator, its parameters and the schemas of its results and metrics.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -170,54 +310,50 @@ pub struct Problem {
     )]
     pub profile: ::std::option::Option<Profile>,
     pub result_schema: SchemaRef,
-    ///What an attempt's time measures.
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
-    pub timed: ::std::option::Option<ProblemTimed>,
+    pub timed: ::std::option::Option<super::attempt_record::ProblemTimed>,
 }
-///What an attempt's time measures.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum ProblemTimed {
-    #[serde(rename = "execute")]
-    Execute,
-    #[serde(rename = "prepare+execute")]
-    PrepareExecute,
-}
-impl ::std::fmt::Display for ProblemTimed {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Execute => f.write_str("execute"),
-            Self::PrepareExecute => f.write_str("prepare+execute"),
-        }
+///An argument or environment value: no substitution but ${repo} ($${ is a literal ${); the loader also refuses NUL, which a pattern cannot name.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ProcessText(::std::string::String);
+impl ::std::ops::Deref for ProcessText {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
     }
 }
-impl ::std::str::FromStr for ProblemTimed {
+impl ::std::convert::From<ProcessText> for ::std::string::String {
+    fn from(value: ProcessText) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ProcessText {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "execute" => Ok(Self::Execute),
-            "prepare+execute" => Ok(Self::PrepareExecute),
-            _ => Err("invalid value".into()),
+        static PATTERN: ::std::sync::LazyLock<crate::strict::Pattern> = ::std::sync::LazyLock::new(||
+        {
+            crate::strict::Pattern::new(
+                    "^(?:[^$]|\\$+(?:[^${]|\\{repo\\})|\\$*\\$\\$\\{)*\\$*$",
+                )
+                .unwrap()
+        });
+        if PATTERN.refuses(value) {
+            return Err(
+                "doesn't match pattern \"^(?:[^$]|\\$+(?:[^${]|\\{repo\\})|\\$*\\$\\$\\{)*\\$*$\""
+                    .into(),
+            );
         }
+        Ok(Self(value.to_string()))
     }
 }
-impl ::std::convert::TryFrom<&str> for ProblemTimed {
+impl ::std::convert::TryFrom<&str> for ProcessText {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -225,7 +361,7 @@ impl ::std::convert::TryFrom<&str> for ProblemTimed {
         value.parse()
     }
 }
-impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
+impl ::std::convert::TryFrom<::std::string::String> for ProcessText {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -233,12 +369,24 @@ impl ::std::convert::TryFrom<::std::string::String> for ProblemTimed {
         value.parse()
     }
 }
+impl<'de> ::serde::Deserialize<'de> for ProcessText {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
 ///A problem's streamed profile: the most checkpoints an execution may send (1 to 1000).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Profile {
-    pub checkpoints: crate::strict::SafeUint,
+    pub checkpoints: crate::strict::BoundedUint<1, 1000>,
 }
 ///metewand.toml, a benchmark repository's definition, as its TOML maps into the JSON domain: its format, schema files, timeouts, budgets and limits, its workers, datasets, problems, implementations and campaigns. The loader checks the same shape with positions, and then what a schema cannot say (names that exist, roles that fit, source folders and their digests).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -256,23 +404,20 @@ pub struct RepositoryDefinition {
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
-    pub campaigns: ::std::collections::BTreeMap<super::common::Name, Campaign>,
+    pub campaigns: ::std::collections::BTreeMap<DeclaredName, Campaign>,
     ///The datasets, by name.
     #[serde(
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
-    pub datasets: ::std::collections::BTreeMap<super::common::Name, Dataset>,
+    pub datasets: ::std::collections::BTreeMap<DeclaredName, Dataset>,
     pub format: super::common::Format,
     ///The implementations, by name.
     #[serde(
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
-    pub implementations: ::std::collections::BTreeMap<
-        super::common::Name,
-        Implementation,
-    >,
+    pub implementations: ::std::collections::BTreeMap<DeclaredName, Implementation>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -284,7 +429,7 @@ pub struct RepositoryDefinition {
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
-    pub problems: ::std::collections::BTreeMap<super::common::Name, Problem>,
+    pub problems: ::std::collections::BTreeMap<DeclaredName, Problem>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -302,7 +447,7 @@ pub struct RepositoryDefinition {
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
-    pub workers: ::std::collections::BTreeMap<super::common::Name, Worker>,
+    pub workers: ::std::collections::BTreeMap<DeclaredName, Worker>,
 }
 ///[schemas]: the repository's schema files.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -325,29 +470,30 @@ impl ::std::convert::From<crate::strict::JsonObject> for SchemaRef {
         Self::JsonObject(value)
     }
 }
-///count consecutive seeds from from.
+///count consecutive seeds from from; the loader also refuses a range that passes the largest safe integer.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct SeedRange {
-    pub count: crate::strict::SafeUint,
+    pub count: crate::strict::BoundedUint<1, 9007199254740991>,
     pub from: crate::strict::SafeUint,
 }
 ///A seed axis: the seeds listed, or a range of them.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum Seeds {
-    Array(::std::vec::Vec<crate::strict::SafeUint>),
-    SeedRange(SeedRange),
+    List(crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>),
+    Range(SeedRange),
 }
-impl ::std::convert::From<::std::vec::Vec<crate::strict::SafeUint>> for Seeds {
-    fn from(value: ::std::vec::Vec<crate::strict::SafeUint>) -> Self {
-        Self::Array(value)
+impl ::std::convert::From<crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>>
+for Seeds {
+    fn from(value: crate::strict::NonEmptyUniqueVec<crate::strict::SafeUint>) -> Self {
+        Self::List(value)
     }
 }
 impl ::std::convert::From<SeedRange> for Seeds {
     fn from(value: SeedRange) -> Self {
-        Self::SeedRange(value)
+        Self::Range(value)
     }
 }
 ///[timeouts]: the longest each phase may take, for the phases declared; the others keep their defaults.
@@ -403,8 +549,7 @@ pub struct Timeouts {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Worker {
-    ///The program and its arguments; ${repo} is the repository's path.
-    pub command: ::std::vec::Vec<::std::string::String>,
+    pub command: crate::strict::NonEmptyVec<ProcessText>,
     ///How the worker's output depends on its seed.
     #[serde(
         default,
@@ -417,7 +562,7 @@ pub struct Worker {
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
-    pub env: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    pub env: ::std::collections::BTreeMap<EnvName, ProcessText>,
     ///Folders outside the source copied beside it, relative to the repository.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub include: ::std::vec::Vec<::std::string::String>,
@@ -811,5 +956,20 @@ impl ::serde::Serialize for Worker {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Worker::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for DeclaredName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for EnvName {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for ProcessText {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
     }
 }

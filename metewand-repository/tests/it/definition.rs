@@ -121,3 +121,74 @@ fn the_timeouts_the_schema_allows_are_the_phases() {
     let phases: Vec<&str> = Phase::ALL.iter().map(|phase| phase.as_str()).collect();
     assert_eq!(Timeouts::PROPERTIES, phases);
 }
+
+#[test]
+fn a_value_the_check_refuses_the_schema_refuses_where_it_can_say_so() {
+    // Each edit breaks one rule the check enforces and the schema also says: both refuse it, the schema at the
+    // value's JSON path (or beneath it), and so does the generated type.
+    let campaign = |line: &str| format!("format = 1\n[campaigns.main]\n{line}");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("[implementations.exact]", "[implementations.\"exact solver\"]".to_owned(), "/implementations"),
+        ("[workers.judge]", "[workers.-judge]".to_owned(), "/workers"),
+        ("format = 1", "format = 1\n[limits]\nprocesses = 0".to_owned(), "/limits/processes"),
+        ("format = 1", "format = 1\n[limits]\nmemory_bytes = -1".to_owned(), "/limits/memory_bytes"),
+        ("format = 1", "format = 1\n[limits]\noutput_bytes = 0".to_owned(), "/limits/output_bytes"),
+        ("command = [\"python3\", \"judge.py\"]", "command = []".to_owned(), "/workers/judge/command"),
+        (
+            "command = [\"python3\", \"judge.py\"]",
+            "command = [\"python3\", \"${HOME}/judge.py\"]".to_owned(),
+            "/workers/judge/command/1",
+        ),
+        (
+            "source = \"workers/judge\"",
+            "source = \"workers/judge\"\nenv = { \"A=B\" = \"x\" }".to_owned(),
+            "/workers/judge/env",
+        ),
+        (
+            "source = \"workers/judge\"",
+            "source = \"workers/judge\"\nenv = { A = \"${repo\" }".to_owned(),
+            "/workers/judge/env/A",
+        ),
+        (
+            "evaluator = \"judge\"",
+            "evaluator = \"judge\"\nprofile = { checkpoints = 0 }".to_owned(),
+            "/problems/ls/profile/checkpoints",
+        ),
+        (
+            "evaluator = \"judge\"",
+            "evaluator = \"judge\"\nprofile = { checkpoints = 1001 }".to_owned(),
+            "/problems/ls/profile/checkpoints",
+        ),
+        (
+            "worker = \"exact-solver\"",
+            "worker = \"exact-solver\"\ncapabilities = [\"one_shot\", \"one_shot\"]".to_owned(),
+            "/implementations/exact/capabilities",
+        ),
+        ("format = 1", campaign("problems = []"), "/campaigns/main/problems"),
+        ("format = 1", campaign("datasets = [\"small\", \"small\"]"), "/campaigns/main/datasets"),
+        ("format = 1", campaign("repetitions = 0"), "/campaigns/main/repetitions"),
+        ("format = 1", campaign("warmup = 1001\nsessions = \"reuse\""), "/campaigns/main/warmup"),
+        ("format = 1", campaign("dataset_seeds = []"), "/campaigns/main/dataset_seeds"),
+        ("format = 1", campaign("implementation_seeds = [3, 3]"), "/campaigns/main/implementation_seeds"),
+        ("format = 1", campaign("dataset_seeds = { from = 4, count = 0 }"), "/campaigns/main/dataset_seeds"),
+    ];
+    for (find, replace, path) in cases {
+        let dir = golden_copy(|toml| toml.replacen(find, &replace, 1));
+        let error = check_error(dir.path());
+        assert!(
+            matches!(error.kind(), CheckErrorKind::InvalidValue { .. } | CheckErrorKind::Substitution { .. }),
+            "{replace:?}: the check refuses it for another reason: {error}"
+        );
+        let text = fs::read_to_string(dir.path().join("metewand.toml")).unwrap();
+        let value = definition_json(&text).unwrap();
+        let errors = schema_errors(&value);
+        assert!(
+            errors.iter().any(|(at, _)| at.starts_with(path)),
+            "{replace:?}: the schema reports {errors:?}, none at {path:?}"
+        );
+        assert!(
+            serde_json::from_value::<RepositoryDefinition>(value).is_err(),
+            "{replace:?}: the generated type accepts it"
+        );
+    }
+}

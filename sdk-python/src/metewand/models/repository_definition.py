@@ -18,6 +18,7 @@ from metewand._strict import (
     check_array,
     check_boolean,
     check_enum,
+    check_integer,
     check_json_object,
     check_map,
     check_model,
@@ -25,17 +26,15 @@ from metewand._strict import (
     check_positive_number,
     check_string,
 )
-from metewand.models.attempt_record import _session_mode, _syscall_group
+from metewand.models.attempt_record import _problem_timed, _session_mode, _syscall_group
 from metewand.models.common import _capability, _format, _name, _role, _safe_uint
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
-    from metewand.models.attempt_record import SessionMode, SyscallGroup
+    from metewand.models.attempt_record import ProblemTimed, SessionMode, SyscallGroup
     from metewand.models.common import Capability, Role
-
-    _ProblemTimed: TypeAlias = Literal["execute", "prepare+execute"]
 
     _WorkerDeterministic: TypeAlias = Literal["seeded", "seed-independent"]
 
@@ -56,13 +55,39 @@ __all__ = [
     "Worker",
 ]
 
-_PROBLEM_TIMED_VALUES: frozenset[_ProblemTimed] = frozenset({"execute", "prepare+execute"})
-"""What an attempt's time measures."""
-
 _WORKER_DETERMINISTIC_VALUES: frozenset[_WorkerDeterministic] = frozenset(
     {"seeded", "seed-independent"}
 )
 """How the worker's output depends on its seed."""
+
+
+def _checkpoints(value: object, path: str) -> int:
+    """The most checkpoints a streamed execution may send."""
+    return check_integer(value, path, minimum=1, maximum=1000)
+
+
+def _declared_name(value: object, path: str) -> str:
+    """A name a table declares a worker, dataset, problem, implementation or campaign under: a
+    letter or digit, then letters, digits, _, - or .
+    """
+    return check_string(value, path, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def _env_name(value: object, path: str) -> str:
+    """An environment variable's name: not empty, without =; the loader also refuses NUL."""
+    return check_string(value, path, pattern=r"^[^=]+$")
+
+
+def _positive_count(value: object, path: str) -> int:
+    """A whole number of at least 1, within the safe range."""
+    return check_integer(value, path, minimum=1, maximum=9007199254740991)
+
+
+def _process_text(value: object, path: str) -> str:
+    """An argument or environment value: no substitution but ${repo} ($${ is a literal ${); the
+    loader also refuses NUL, which a pattern cannot name.
+    """
+    return check_string(value, path, pattern=r"^(?:[^$]|\$+(?:[^${]|\{repo\})|\$*\$\$\{)*\$*$")
 
 
 def _schema_ref(value: object, path: str) -> str | dict[str, Any]:
@@ -80,10 +105,15 @@ def _seconds(value: object, path: str) -> float:
 def _seeds(value: object, path: str) -> list[int] | SeedRange:
     """A seed axis: the seeds listed, or a range of them."""
     if isinstance(value, list):
-        return check_array(value, path, _safe_uint)
+        return check_array(value, path, _safe_uint, min_items=1, unique=True)
     if isinstance(value, SeedRange):
         return value
     return SeedRange._decode(value, path)
+
+
+def _warmup(value: object, path: str) -> int:
+    """Discarded cycles a reused session runs before its first attempt, at most 1000."""
+    return check_integer(value, path, minimum=0, maximum=1000)
 
 
 class RepositoryDefinition:
@@ -126,7 +156,7 @@ class RepositoryDefinition:
     """The implementations, by name."""
 
     limits: Limits | None
-    """[limits]: what a worker process may use; the loader also refuses 0."""
+    """[limits]: what a worker process may use, each at least 1."""
 
     problems: dict[str, Problem] | None
     """The problems, by name."""
@@ -164,33 +194,33 @@ class RepositoryDefinition:
         self.campaigns = (
             None
             if campaigns is None
-            else check_map(campaigns, "/campaigns", check_model, Campaign, key=_name)
+            else check_map(campaigns, "/campaigns", check_model, Campaign, key=_declared_name)
         )
         self.datasets = (
             None
             if datasets is None
-            else check_map(datasets, "/datasets", check_model, Dataset, key=_name)
+            else check_map(datasets, "/datasets", check_model, Dataset, key=_declared_name)
         )
         self.format = _format(format, "/format")
         self.implementations = (
             None
             if implementations is None
             else check_map(
-                implementations, "/implementations", check_model, Implementation, key=_name
+                implementations, "/implementations", check_model, Implementation, key=_declared_name
             )
         )
         self.limits = None if limits is None else check_model(limits, "/limits", Limits)
         self.problems = (
             None
             if problems is None
-            else check_map(problems, "/problems", check_model, Problem, key=_name)
+            else check_map(problems, "/problems", check_model, Problem, key=_declared_name)
         )
         self.schemas = None if schemas is None else check_model(schemas, "/schemas", SchemaFiles)
         self.timeouts = None if timeouts is None else check_model(timeouts, "/timeouts", Timeouts)
         self.workers = (
             None
             if workers is None
-            else check_map(workers, "/workers", check_model, Worker, key=_name)
+            else check_map(workers, "/workers", check_model, Worker, key=_declared_name)
         )
 
     @classmethod
@@ -209,13 +239,13 @@ class RepositoryDefinition:
             model.budgets = None
         if "campaigns" in fields:
             model.campaigns = check_map(
-                fields["campaigns"], path + "/campaigns", Campaign._decode, key=_name
+                fields["campaigns"], path + "/campaigns", Campaign._decode, key=_declared_name
             )
         else:
             model.campaigns = None
         if "datasets" in fields:
             model.datasets = check_map(
-                fields["datasets"], path + "/datasets", Dataset._decode, key=_name
+                fields["datasets"], path + "/datasets", Dataset._decode, key=_declared_name
             )
         else:
             model.datasets = None
@@ -225,7 +255,7 @@ class RepositoryDefinition:
                 fields["implementations"],
                 path + "/implementations",
                 Implementation._decode,
-                key=_name,
+                key=_declared_name,
             )
         else:
             model.implementations = None
@@ -235,7 +265,7 @@ class RepositoryDefinition:
             model.limits = None
         if "problems" in fields:
             model.problems = check_map(
-                fields["problems"], path + "/problems", Problem._decode, key=_name
+                fields["problems"], path + "/problems", Problem._decode, key=_declared_name
             )
         else:
             model.problems = None
@@ -249,7 +279,7 @@ class RepositoryDefinition:
             model.timeouts = None
         if "workers" in fields:
             model.workers = check_map(
-                fields["workers"], path + "/workers", Worker._decode, key=_name
+                fields["workers"], path + "/workers", Worker._decode, key=_declared_name
             )
         else:
             model.workers = None
@@ -392,8 +422,10 @@ class Budgets:
 
 
 class Campaign:
-    """[campaigns.NAME]: a campaign's axes and how its implementation sessions serve its
-    attempts.
+    """[campaigns.NAME]: a campaign's axes (problems, datasets and implementations by name, by
+    default every one declared; dataset and implementation seeds, by default [0]; repetitions, by
+    default 1) and how its implementation sessions serve its attempts (warmup only with sessions
+    = \"reuse\", which the loader checks).
     """
 
     __slots__ = (
@@ -411,19 +443,19 @@ class Campaign:
     """A seed axis: the seeds listed, or a range of them."""
 
     datasets: list[str] | None
-    """Dataset names (default: every dataset)."""
+    """Names, at least one, each once."""
 
     implementation_seeds: list[int] | SeedRange | None
     """A seed axis: the seeds listed, or a range of them."""
 
     implementations: list[str] | None
-    """Implementation names (default: every implementation)."""
+    """Names, at least one, each once."""
 
     problems: list[str] | None
-    """Problem names (default: every problem)."""
+    """Names, at least one, each once."""
 
     repetitions: int | None
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """A whole number of at least 1, within the safe range."""
 
     sessions: SessionMode | None
     """How implementation sessions serve attempts: fresh (each attempt starts its own worker
@@ -432,7 +464,7 @@ class Campaign:
     """
 
     warmup: int | None
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """Discarded cycles a reused session runs before its first attempt, at most 1000."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -453,7 +485,11 @@ class Campaign:
         self.dataset_seeds = (
             None if dataset_seeds is None else _seeds(dataset_seeds, "/dataset_seeds")
         )
-        self.datasets = None if datasets is None else check_array(datasets, "/datasets", _name)
+        self.datasets = (
+            None
+            if datasets is None
+            else check_array(datasets, "/datasets", _name, min_items=1, unique=True)
+        )
         self.implementation_seeds = (
             None
             if implementation_seeds is None
@@ -462,12 +498,18 @@ class Campaign:
         self.implementations = (
             None
             if implementations is None
-            else check_array(implementations, "/implementations", _name)
+            else check_array(implementations, "/implementations", _name, min_items=1, unique=True)
         )
-        self.problems = None if problems is None else check_array(problems, "/problems", _name)
-        self.repetitions = None if repetitions is None else _safe_uint(repetitions, "/repetitions")
+        self.problems = (
+            None
+            if problems is None
+            else check_array(problems, "/problems", _name, min_items=1, unique=True)
+        )
+        self.repetitions = (
+            None if repetitions is None else _positive_count(repetitions, "/repetitions")
+        )
         self.sessions = None if sessions is None else _session_mode(sessions, "/sessions")
-        self.warmup = None if warmup is None else _safe_uint(warmup, "/warmup")
+        self.warmup = None if warmup is None else _warmup(warmup, "/warmup")
 
     @classmethod
     def from_dict(cls, data: object) -> Campaign:
@@ -484,7 +526,9 @@ class Campaign:
         else:
             model.dataset_seeds = None
         if "datasets" in fields:
-            model.datasets = check_array(fields["datasets"], path + "/datasets", _name)
+            model.datasets = check_array(
+                fields["datasets"], path + "/datasets", _name, min_items=1, unique=True
+            )
         else:
             model.datasets = None
         if "implementation_seeds" in fields:
@@ -495,16 +539,22 @@ class Campaign:
             model.implementation_seeds = None
         if "implementations" in fields:
             model.implementations = check_array(
-                fields["implementations"], path + "/implementations", _name
+                fields["implementations"],
+                path + "/implementations",
+                _name,
+                min_items=1,
+                unique=True,
             )
         else:
             model.implementations = None
         if "problems" in fields:
-            model.problems = check_array(fields["problems"], path + "/problems", _name)
+            model.problems = check_array(
+                fields["problems"], path + "/problems", _name, min_items=1, unique=True
+            )
         else:
             model.problems = None
         if "repetitions" in fields:
-            model.repetitions = _safe_uint(fields["repetitions"], path + "/repetitions")
+            model.repetitions = _positive_count(fields["repetitions"], path + "/repetitions")
         else:
             model.repetitions = None
         if "sessions" in fields:
@@ -512,7 +562,7 @@ class Campaign:
         else:
             model.sessions = None
         if "warmup" in fields:
-            model.warmup = _safe_uint(fields["warmup"], path + "/warmup")
+            model.warmup = _warmup(fields["warmup"], path + "/warmup")
         else:
             model.warmup = None
         return model
@@ -662,7 +712,9 @@ class Implementation:
     __slots__ = ("capabilities", "parameters", "parameters_schema", "worker")
 
     capabilities: list[Capability] | None
-    """The capabilities its sessions select (default: one_shot)."""
+    """The capabilities an implementation's sessions select, each once (default: one_shot); the
+    loader refuses the reserved ones too.
+    """
 
     parameters: dict[str, Any] | None
     """A JSON object whose members this schema does not constrain."""
@@ -688,7 +740,7 @@ class Implementation:
         self.capabilities = (
             None
             if capabilities is None
-            else check_array(capabilities, "/capabilities", _capability)
+            else check_array(capabilities, "/capabilities", _capability, unique=True)
         )
         self.parameters = (
             None if parameters is None else check_json_object(parameters, "/parameters")
@@ -712,7 +764,7 @@ class Implementation:
         model = cls.__new__(cls)
         if "capabilities" in fields:
             model.capabilities = check_array(
-                fields["capabilities"], path + "/capabilities", _capability
+                fields["capabilities"], path + "/capabilities", _capability, unique=True
             )
         else:
             model.capabilities = None
@@ -759,18 +811,18 @@ class Implementation:
 
 
 class Limits:
-    """[limits]: what a worker process may use; the loader also refuses 0."""
+    """[limits]: what a worker process may use, each at least 1."""
 
     __slots__ = ("memory_bytes", "output_bytes", "processes")
 
     memory_bytes: int | None
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """A whole number of at least 1, within the safe range."""
 
     output_bytes: int | None
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """A whole number of at least 1, within the safe range."""
 
     processes: int | None
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """A whole number of at least 1, within the safe range."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -784,12 +836,12 @@ class Limits:
         processes: int | None = None,
     ) -> None:
         self.memory_bytes = (
-            None if memory_bytes is None else _safe_uint(memory_bytes, "/memory_bytes")
+            None if memory_bytes is None else _positive_count(memory_bytes, "/memory_bytes")
         )
         self.output_bytes = (
-            None if output_bytes is None else _safe_uint(output_bytes, "/output_bytes")
+            None if output_bytes is None else _positive_count(output_bytes, "/output_bytes")
         )
-        self.processes = None if processes is None else _safe_uint(processes, "/processes")
+        self.processes = None if processes is None else _positive_count(processes, "/processes")
 
     @classmethod
     def from_dict(cls, data: object) -> Limits:
@@ -802,15 +854,15 @@ class Limits:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         if "memory_bytes" in fields:
-            model.memory_bytes = _safe_uint(fields["memory_bytes"], path + "/memory_bytes")
+            model.memory_bytes = _positive_count(fields["memory_bytes"], path + "/memory_bytes")
         else:
             model.memory_bytes = None
         if "output_bytes" in fields:
-            model.output_bytes = _safe_uint(fields["output_bytes"], path + "/output_bytes")
+            model.output_bytes = _positive_count(fields["output_bytes"], path + "/output_bytes")
         else:
             model.output_bytes = None
         if "processes" in fields:
-            model.processes = _safe_uint(fields["processes"], path + "/processes")
+            model.processes = _positive_count(fields["processes"], path + "/processes")
         else:
             model.processes = None
         return model
@@ -875,8 +927,10 @@ class Problem:
     result_schema: str | dict[str, Any]
     """A schema: the id of one in the catalog, or an inline schema."""
 
-    timed: Literal["execute", "prepare+execute"] | None
-    """What an attempt's time measures."""
+    timed: ProblemTimed | None
+    """What a problem ranks implementations by: the executor's time of the implementation's execute
+    request, or of prepare and execute together.
+    """
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -891,7 +945,7 @@ class Problem:
         parameters_schema: str | dict[str, Any] | None = None,
         profile: Profile | None = None,
         result_schema: str | dict[str, Any],
-        timed: Literal["execute", "prepare+execute"] | None = None,
+        timed: ProblemTimed | None = None,
     ) -> None:
         self.evaluator = check_string(evaluator, "/evaluator")
         self.metric_schema = _schema_ref(metric_schema, "/metric_schema")
@@ -905,7 +959,7 @@ class Problem:
         )
         self.profile = None if profile is None else check_model(profile, "/profile", Profile)
         self.result_schema = _schema_ref(result_schema, "/result_schema")
-        self.timed = None if timed is None else check_enum(timed, "/timed", _PROBLEM_TIMED_VALUES)
+        self.timed = None if timed is None else _problem_timed(timed, "/timed")
 
     @classmethod
     def from_dict(cls, data: object) -> Problem:
@@ -935,7 +989,7 @@ class Problem:
             model.profile = None
         model.result_schema = _schema_ref(fields["result_schema"], path + "/result_schema")
         if "timed" in fields:
-            model.timed = check_enum(fields["timed"], path + "/timed", _PROBLEM_TIMED_VALUES)
+            model.timed = _problem_timed(fields["timed"], path + "/timed")
         else:
             model.timed = None
         return model
@@ -984,14 +1038,14 @@ class Profile:
     __slots__ = ("checkpoints",)
 
     checkpoints: int
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """The most checkpoints a streamed execution may send."""
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("checkpoints",)
 
     def __init__(self, *, checkpoints: int) -> None:
-        self.checkpoints = _safe_uint(checkpoints, "/checkpoints")
+        self.checkpoints = _checkpoints(checkpoints, "/checkpoints")
 
     @classmethod
     def from_dict(cls, data: object) -> Profile:
@@ -1003,7 +1057,7 @@ class Profile:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
-        model.checkpoints = _safe_uint(fields["checkpoints"], path + "/checkpoints")
+        model.checkpoints = _checkpoints(fields["checkpoints"], path + "/checkpoints")
         return model
 
     def to_dict(self) -> dict[str, Any]:
@@ -1067,12 +1121,14 @@ class SchemaFiles:
 
 
 class SeedRange:
-    """count consecutive seeds from from."""
+    """count consecutive seeds from from; the loader also refuses a range that passes the largest
+    safe integer.
+    """
 
     __slots__ = ("count", "from_")
 
     count: int
-    """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
+    """A whole number of at least 1, within the safe range."""
 
     from_: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -1082,7 +1138,7 @@ class SeedRange:
     _REQUIRED = ("count", "from")
 
     def __init__(self, *, count: int, from_: int) -> None:
-        self.count = _safe_uint(count, "/count")
+        self.count = _positive_count(count, "/count")
         self.from_ = _safe_uint(from_, "/from")
 
     @classmethod
@@ -1095,7 +1151,7 @@ class SeedRange:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
-        model.count = _safe_uint(fields["count"], path + "/count")
+        model.count = _positive_count(fields["count"], path + "/count")
         model.from_ = _safe_uint(fields["from"], path + "/from")
         return model
 
@@ -1258,7 +1314,9 @@ class Worker:
     )
 
     command: list[str]
-    """The program and its arguments; ${repo} is the repository's path."""
+    """The program and its arguments; ${repo} is the repository's path. The loader also refuses an
+    empty program name.
+    """
 
     deterministic: Literal["seeded", "seed-independent"] | None
     """How the worker's output depends on its seed."""
@@ -1297,13 +1355,13 @@ class Worker:
         source: str,
         syscalls: list[SyscallGroup] | None = None,
     ) -> None:
-        self.command = check_array(command, "/command", check_string)
+        self.command = check_array(command, "/command", _process_text, min_items=1)
         self.deterministic = (
             None
             if deterministic is None
             else check_enum(deterministic, "/deterministic", _WORKER_DETERMINISTIC_VALUES)
         )
-        self.env = None if env is None else check_map(env, "/env", check_string)
+        self.env = None if env is None else check_map(env, "/env", _process_text, key=_env_name)
         self.include = None if include is None else check_array(include, "/include", check_string)
         self.network = None if network is None else check_boolean(network, "/network")
         self.role = _role(role, "/role")
@@ -1322,7 +1380,9 @@ class Worker:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
-        model.command = check_array(fields["command"], path + "/command", check_string)
+        model.command = check_array(
+            fields["command"], path + "/command", _process_text, min_items=1
+        )
         if "deterministic" in fields:
             model.deterministic = check_enum(
                 fields["deterministic"], path + "/deterministic", _WORKER_DETERMINISTIC_VALUES
@@ -1330,7 +1390,7 @@ class Worker:
         else:
             model.deterministic = None
         if "env" in fields:
-            model.env = check_map(fields["env"], path + "/env", check_string)
+            model.env = check_map(fields["env"], path + "/env", _process_text, key=_env_name)
         else:
             model.env = None
         if "include" in fields:
