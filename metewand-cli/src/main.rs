@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+mod adapter;
 mod audit;
 mod bundle;
 mod campaign;
@@ -63,6 +64,8 @@ enum Command {
     Conformance(conformance::Args),
     Doctor(doctor::Args),
     Completions(completions::Args),
+    #[command(hide = true)]
+    Adapter(adapter::Args),
 }
 
 impl Command {
@@ -82,6 +85,7 @@ impl Command {
             Command::Conformance(args) => conformance::run(args),
             Command::Doctor(args) => doctor::run(args),
             Command::Completions(args) => completions::run(args),
+            Command::Adapter(args) => adapter::run(args),
         }
     }
 }
@@ -101,6 +105,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return parse_failure(&error),
     };
+    // A command worker's adapter is this program, started again in the worker's confinement.
+    if let Ok(program) = std::env::current_exe() {
+        metewand_runtime::attempt::set_adapter_program(program);
+    }
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Rejected(message)) => {

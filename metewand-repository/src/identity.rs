@@ -141,10 +141,11 @@ impl SourceTree {
 /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store (the schemas' `sha256`).
 pub type DatasetKey = Sha256Digest;
 
-/// The resolved worker identity of a declared command, environment, network permission and system calls, role,
-/// source tree and include folders (each its path as declared and its tree).
+/// The resolved worker identity of a declared command (and whether Metewand's command adapter runs it),
+/// environment, network permission and system calls, role, source tree and include folders (each its path as
+/// declared and its tree).
 pub fn worker_identity(
-    command: &[String],
+    (command, adapter): (&[String], bool),
     env: &BTreeMap<String, String>,
     (network, syscalls): (bool, crate::protocol::declared::SyscallGroups),
     role: Role,
@@ -154,6 +155,10 @@ pub fn worker_identity(
     let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
     if network {
         preimage["network"] = Value::Bool(true);
+    }
+    // A command run by the adapter is another worker than the same words spoken to directly.
+    if adapter {
+        preimage["adapter"] = Value::from("command");
     }
     if !syscalls.is_empty() {
         preimage["syscalls"] = json!(syscalls.iter().map(|group| group.to_string()).collect::<Vec<_>>());

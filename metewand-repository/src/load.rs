@@ -203,7 +203,7 @@ impl Loader<'_> {
                 }
             }
             let identity = worker_identity(
-                &declared_worker.command,
+                (&declared_worker.command, declared_worker.adapter),
                 &declared_worker.env,
                 (declared_worker.network, declared_worker.syscalls),
                 declared_worker.role,
@@ -226,6 +226,7 @@ impl Loader<'_> {
                 network: declared_worker.network,
                 syscalls: declared_worker.syscalls,
                 seed_independent: declared_worker.seed_independent,
+                adapter: declared_worker.adapter,
                 source: declared_worker.source,
                 source_tree: tree,
                 includes,

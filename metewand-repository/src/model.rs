@@ -46,6 +46,7 @@ pub struct Worker {
     pub(super) network: bool,
     pub(super) syscalls: SyscallGroups,
     pub(super) seed_independent: bool,
+    pub(super) adapter: bool,
     pub(super) source: String,
     pub(super) source_path: PathBuf,
     pub(super) source_tree: SourceTree,
@@ -87,6 +88,12 @@ impl Worker {
     /// run, only what a check expects.
     pub fn seed_independent(&self) -> bool {
         self.seed_independent
+    }
+
+    /// Whether Metewand's command adapter runs the command once per request (`adapter = "command"`), rather than
+    /// the command speaking the protocol itself.
+    pub fn command_adapter(&self) -> bool {
+        self.adapter
     }
     /// Its argv with `${repo}` expanded: what is run.
     pub fn expanded_command(&self) -> &[OsString] {

@@ -1,6 +1,7 @@
 //! The check of one `[workers.NAME]` table: its role, command, environment, network access, system calls,
-//! determinism, source and include folders, checked with positions and then decoded as the schema's `Worker`, which
-//! the declaration is built from (the loader then hashes the folders and computes the worker's identity).
+//! determinism, adapter (and the placeholders of an adapted command), source and include folders, checked with
+//! positions and then decoded as the schema's `Worker`, which the declaration is built from (the loader then hashes
+//! the folders and computes the worker's identity).
 
 use super::*;
 
@@ -12,6 +13,7 @@ pub(super) struct DeclaredWorker {
     pub(super) network: bool,
     pub(super) syscalls: SyscallGroups,
     pub(super) seed_independent: bool,
+    pub(super) adapter: bool,
     pub(super) source: String,
     pub(super) source_span: Range<usize>,
     /// The `include` folders as written, each with its span.
@@ -92,6 +94,33 @@ impl Loader<'_> {
                 return Err(self.source.error(value.span(), kind));
             }
         }
+        if let Some(value) = table.get("adapter") {
+            let text = string(value, table.member("adapter"), &self.source)?;
+            if text.parse::<definition::WorkerAdapter>().is_err() {
+                let kind = CheckErrorKind::InvalidValue {
+                    key: table.member("adapter"),
+                    message: format!("is {text:?}, but the one adapter is \"command\""),
+                };
+                return Err(self.source.error(value.span(), kind));
+            }
+            for (i, (arg, span)) in command.iter().enumerate() {
+                for name in metewand_adapter::placeholders_in(arg) {
+                    if !metewand_adapter::PLACEHOLDERS.contains(&name) {
+                        let suggestion = did_you_mean(name, metewand_adapter::PLACEHOLDERS)
+                            .map_or_else(String::new, |close| format!(" (did you mean {{{close}}}?)"));
+                        let kind = CheckErrorKind::InvalidValue {
+                            key: format!("{}[{i}]", table.member("command")),
+                            message: format!(
+                                "holds {{{name}}}, which is not a placeholder of the command adapter{suggestion}; \
+                                 they are {}",
+                                metewand_adapter::PLACEHOLDERS.map(|known| format!("{{{known}}}")).join(", ")
+                            ),
+                        };
+                        return Err(self.source.error(span.clone(), kind));
+                    }
+                }
+            }
+        }
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -136,6 +165,7 @@ impl Loader<'_> {
             syscalls: worker.syscalls.into_iter().collect(),
             // How its output depends on its seed: what the conformance kit's determinism check expects of it.
             seed_independent: worker.deterministic == Some(definition::WorkerDeterministic::SeedIndependent),
+            adapter: worker.adapter.is_some(),
             source: worker.source,
             source_span: source_value.span(),
             include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),

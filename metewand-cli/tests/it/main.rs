@@ -8,6 +8,7 @@ mod bundle;
 mod campaign;
 mod canon;
 mod check;
+mod command;
 mod conformance;
 mod init;
 mod report;

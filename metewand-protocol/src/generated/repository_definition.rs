@@ -549,6 +549,13 @@ pub struct Timeouts {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Worker {
+    ///How the worker speaks the protocol: absent, its command does; "command", Metewand's own adapter does and runs the command once per request, its words' placeholders ({dataset}, {result}, {metrics}, {seed}, {parameters}, {tmp}) replaced.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub adapter: ::std::option::Option<WorkerAdapter>,
     pub command: crate::strict::NonEmptyVec<ProcessText>,
     ///How the worker's output depends on its seed.
     #[serde(
@@ -579,6 +586,57 @@ pub struct Worker {
     ///Groups of system calls the worker may make beyond the default filter.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub syscalls: ::std::vec::Vec<super::attempt_record::SyscallGroup>,
+}
+///How the worker speaks the protocol: absent, its command does; "command", Metewand's own adapter does and runs the command once per request, its words' placeholders ({dataset}, {result}, {metrics}, {seed}, {parameters}, {tmp}) replaced.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum WorkerAdapter {
+    #[serde(rename = "command")]
+    Command,
+}
+impl ::std::fmt::Display for WorkerAdapter {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Command => f.write_str("command"),
+        }
+    }
+}
+impl ::std::str::FromStr for WorkerAdapter {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "command" => Ok(Self::Command),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerAdapter {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerAdapter {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
 }
 ///How the worker's output depends on its seed.
 #[derive(
@@ -761,6 +819,7 @@ impl Worker {
         "network",
         "syscalls",
         "deterministic",
+        "adapter",
     ];
 }
 impl RepositoryDefinition {

@@ -429,11 +429,36 @@ pub fn phase_timeouts(repository: &CheckedRepository) -> PhaseTimeouts {
     timeouts
 }
 
+/// The program a command worker's adapter is: set by the program that runs attempts (the `metewand` executable
+/// itself), else `METEWAND_ADAPTER`, else `metewand` found on `PATH`.
+static ADAPTER_PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Sets the program that serves command workers (`metewand adapter`); the first call wins.
+pub fn set_adapter_program(program: PathBuf) {
+    let _ = ADAPTER_PROGRAM.set(program);
+}
+
+fn adapter_program() -> std::ffi::OsString {
+    ADAPTER_PROGRAM
+        .get()
+        .map(|program| program.as_os_str().to_owned())
+        .or_else(|| std::env::var_os("METEWAND_ADAPTER"))
+        .unwrap_or_else(|| "metewand".into())
+}
+
 /// A repository worker's command, run in `source` (its private copy of the source) with `TMPDIR` (when given) and
-/// then its declared environment, which may set it otherwise.
+/// then its declared environment, which may set it otherwise. A command worker's is the adapter's, serving its role
+/// and running the declared command per request.
 pub(crate) fn worker_command(worker: &Worker, source: &Path, tmpdir: Option<&Path>) -> WorkerCommand {
     let expanded = worker.expanded_command();
-    let mut command = WorkerCommand::new(expanded[0].clone(), source).args(expanded[1..].iter().cloned());
+    let mut command = if worker.command_adapter() {
+        let role = worker.role().to_string();
+        WorkerCommand::new(adapter_program(), source)
+            .args(["adapter", "--role", &role, "--"])
+            .args(expanded.iter().cloned())
+    } else {
+        WorkerCommand::new(expanded[0].clone(), source).args(expanded[1..].iter().cloned())
+    };
     if let Some(tmpdir) = tmpdir {
         command = command.env("TMPDIR", tmpdir);
     }

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from metewand.models.attempt_record import ProblemTimed, SessionMode, SyscallGroup
     from metewand.models.common import Capability, Role
 
+    _WorkerAdapter: TypeAlias = Literal["command"]
+
     _WorkerDeterministic: TypeAlias = Literal["seeded", "seed-independent"]
 
 __all__ = [
@@ -54,6 +56,12 @@ __all__ = [
     "Timeouts",
     "Worker",
 ]
+
+_WORKER_ADAPTER_VALUES: frozenset[_WorkerAdapter] = frozenset({"command"})
+"""How the worker speaks the protocol: absent, its command does; \"command\", Metewand's own adapter
+does and runs the command once per request, its words' placeholders ({dataset}, {result},
+{metrics}, {seed}, {parameters}, {tmp}) replaced.
+"""
 
 _WORKER_DETERMINISTIC_VALUES: frozenset[_WorkerDeterministic] = frozenset(
     {"seeded", "seed-independent"}
@@ -1303,6 +1311,7 @@ class Worker:
     """[workers.NAME]: a worker program, its role, and what it may use."""
 
     __slots__ = (
+        "adapter",
         "command",
         "deterministic",
         "env",
@@ -1312,6 +1321,12 @@ class Worker:
         "source",
         "syscalls",
     )
+
+    adapter: Literal["command"] | None
+    """How the worker speaks the protocol: absent, its command does; \"command\", Metewand's own
+    adapter does and runs the command once per request, its words' placeholders ({dataset},
+    {result}, {metrics}, {seed}, {parameters}, {tmp}) replaced.
+    """
 
     command: list[str]
     """The program and its arguments; ${repo} is the repository's path. The loader also refuses an
@@ -1346,6 +1361,7 @@ class Worker:
     def __init__(
         self,
         *,
+        adapter: Literal["command"] | None = None,
         command: list[str],
         deterministic: Literal["seeded", "seed-independent"] | None = None,
         env: dict[str, str] | None = None,
@@ -1355,6 +1371,9 @@ class Worker:
         source: str,
         syscalls: list[SyscallGroup] | None = None,
     ) -> None:
+        self.adapter = (
+            None if adapter is None else check_enum(adapter, "/adapter", _WORKER_ADAPTER_VALUES)
+        )
         self.command = check_array(command, "/command", _process_text, min_items=1)
         self.deterministic = (
             None
@@ -1380,6 +1399,10 @@ class Worker:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "adapter" in fields:
+            model.adapter = check_enum(fields["adapter"], path + "/adapter", _WORKER_ADAPTER_VALUES)
+        else:
+            model.adapter = None
         model.command = check_array(
             fields["command"], path + "/command", _process_text, min_items=1
         )
@@ -1411,7 +1434,10 @@ class Worker:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {"command": list(self.command)}
+        data: dict[str, Any] = {}
+        if self.adapter is not None:
+            data["adapter"] = self.adapter
+        data["command"] = list(self.command)
         if self.deterministic is not None:
             data["deterministic"] = self.deterministic
         if self.env is not None:
@@ -1430,7 +1456,8 @@ class Worker:
         if not isinstance(other, Worker):
             return NotImplemented
         return (
-            self.command == other.command
+            self.adapter == other.adapter
+            and self.command == other.command
             and self.deterministic == other.deterministic
             and self.env == other.env
             and self.include == other.include
@@ -1442,9 +1469,10 @@ class Worker:
 
     def __repr__(self) -> str:
         return (
-            f"Worker(command={self.command!r}, deterministic={self.deterministic!r}, "
-            f"env={self.env!r}, include={self.include!r}, network={self.network!r}, "
-            f"role={self.role!r}, source={self.source!r}, syscalls={self.syscalls!r})"
+            f"Worker(adapter={self.adapter!r}, command={self.command!r}, "
+            f"deterministic={self.deterministic!r}, env={self.env!r}, include={self.include!r}, "
+            f"network={self.network!r}, role={self.role!r}, source={self.source!r}, "
+            f"syscalls={self.syscalls!r})"
         )
 
 

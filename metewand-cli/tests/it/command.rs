@@ -1,0 +1,123 @@
+//! Command workers: a benchmark whose three roles are shell commands run by Metewand's adapter, end to end; a
+//! command that fails, one that tries to write outside its folders, and a placeholder that does not exist.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{run as metewand, text};
+
+/// The fixture in a temporary folder, with a folder outside every worker's reach for the intruder to try.
+struct Bench {
+    dir: tempfile::TempDir,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        fs::create_dir_all(repo.join("src")).unwrap();
+        fs::write(repo.join("src/README"), "the workers are shell commands\n").unwrap();
+        fs::create_dir(dir.path().join("outside")).unwrap();
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/command/metewand.toml");
+        let toml =
+            fs::read_to_string(fixture).unwrap().replace("@PLANT@", dir.path().join("outside").to_str().unwrap());
+        fs::write(repo.join("metewand.toml"), toml).unwrap();
+        Bench { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn run(&self, implementation: &str) -> (std::process::Output, PathBuf) {
+        let out = self.path(implementation);
+        let (repo, state) = (self.path("repo"), self.path("state"));
+        let args = [
+            "run",
+            repo.to_str().unwrap(),
+            "--problem",
+            "echo",
+            "--dataset",
+            "seeds",
+            "--implementation",
+            implementation,
+            "--dataset-seed",
+            "5",
+            "--state-dir",
+            state.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        (metewand(&args.map(str::to_owned)), out)
+    }
+}
+
+fn record(folder: &Path) -> Value {
+    serde_json::from_slice(&fs::read(folder.join("attempt.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn shell_commands_serve_every_role_conform_and_reach() {
+    let bench = Bench::new();
+    let repo = bench.path("repo");
+    let check = metewand(&["check".to_owned(), repo.to_str().unwrap().to_owned()]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    for worker in ["make", "solve", "judge"] {
+        let args =
+            ["conformance", repo.to_str().unwrap(), "--worker", worker, "--dataset", "seeds", "--problem", "echo"];
+        let output = metewand(&args.map(str::to_owned));
+        assert_eq!(output.status.code(), Some(0), "{worker}: {}", text(&output.stdout));
+        assert!(text(&output.stdout).contains(&format!(" {worker}: conforms")), "{}", text(&output.stdout));
+    }
+    let (output, out) = bench.run("solve");
+    assert_eq!(output.status.code(), Some(0), "{}{}", text(&output.stdout), text(&output.stderr));
+    let record = record(&out);
+    assert_eq!(record["outcome"], "reached", "{record}");
+    assert_eq!(record["implementation"]["sdk"]["name"], "metewand-adapter", "{record}");
+    let manifest: Value = serde_json::from_slice(&fs::read(out.join("work/result/result.json")).unwrap()).unwrap();
+    assert_eq!(manifest["data"], serde_json::json!({"seed": 0}), "the implementation's own seed: {manifest}");
+    assert_eq!(fs::read_to_string(out.join("work/result/answer.txt")).unwrap(), "5\n", "the dataset's seed");
+}
+
+#[test]
+fn a_command_that_exits_badly_fails_its_attempt_with_its_status() {
+    let bench = Bench::new();
+    let (output, out) = bench.run("crash");
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let record = record(&out);
+    let failure = &record["failure"];
+    assert_eq!(failure["kind"], "worker_failure", "{record}");
+    assert_eq!(failure["details"], serde_json::json!({"exit_status": 4}), "{record}");
+    assert_eq!(failure["code"], "operation_failed", "{record}");
+    assert!(failure["message"].as_str().unwrap().contains("the command exited with status 4"), "{record}");
+    assert!(fs::read_to_string(out.join("logs/implementation.log")).unwrap().contains("giving up"));
+}
+
+#[test]
+fn a_command_is_confined_as_any_worker() {
+    let bench = Bench::new();
+    let (output, out) = bench.run("intrude");
+    let stderr = text(&output.stderr);
+    assert!(!bench.path("outside/planted").exists(), "a folder outside its reach: {stderr}");
+    let entry =
+        fs::read_dir(bench.path("state/datasets")).unwrap().filter_map(Result::ok).find(|entry| entry.path().is_dir());
+    assert!(!entry.unwrap().path().join("planted").exists(), "the dataset is read-only to it");
+    assert_eq!(record(&out)["outcome"], "reached", "its own folders still work: {stderr}");
+    assert!(!out.join("work/result/kept").exists());
+}
+
+#[test]
+fn a_placeholder_that_does_not_exist_is_refused_at_check() {
+    let bench = Bench::new();
+    let toml = bench.path("repo/metewand.toml");
+    fs::write(&toml, fs::read_to_string(&toml).unwrap().replacen("{result}/answer.txt", "{resutl}/answer.txt", 1))
+        .unwrap();
+    let output = metewand(&["check".to_owned(), bench.path("repo").to_str().unwrap().to_owned()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("workers.solve.command[2]") && stderr.contains("holds {resutl}"), "{stderr}");
+    assert!(stderr.contains("(did you mean {result}?)"), "{stderr}");
+}
