@@ -41,7 +41,8 @@ pub struct RunConfig {
     /// Whether an implementation's session serves consecutive attempts of its worker on a slot (`--sessions
     /// reuse`), or each attempt starts its own (the default).
     pub sessions: rec::SessionMode,
-    /// The warm-up cycles of each new reused session (see [`HeldSessions::warmup`]).
+    /// The warm-up cycles of each new reused session (see [`HeldSessions::warmup`]), and of each fresh one (see
+    /// [`RunOptions::warmup`]).
     pub warmup: u64,
     /// The implementation workers whose sessions are never reused ([`refused_for_reuse`]).
     pub refused: Vec<WorkerId>,
@@ -441,7 +442,8 @@ impl Pool<'_, '_> {
     }
 
     fn work(&self, slot: usize) {
-        let mut options = self.config.options.clone();
+        // A fresh session warms up as a new reused one does.
+        let mut options = self.config.options.clone().warmup(self.config.warmup);
         let mut sessions = HeldSessions::new(self.config.sessions)
             .warmup(self.config.warmup)
             .refuse(self.config.refused.iter().cloned());

@@ -74,6 +74,11 @@ pub(crate) struct Args {
     /// used where namespaces are refused)
     #[arg(long)]
     sweep_processes: bool,
+    /// discarded prepare and execute cycles the implementation's session runs on the attempt's inputs before the
+    /// timed one (default 0)
+    #[arg(long, value_name = "K", default_value = "0", hide_default_value = true,
+          value_parser = clap::value_parser!(u64).range(0..=1000))]
+    warmup: u64,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -97,6 +102,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if args.sweep_processes {
         options = options.process_isolation(ProcessIsolation::Sweep);
     }
+    options = options.warmup(args.warmup);
     let expected = plan.expected_confinement(&KernelSupport::probe(), &options);
     let missing = attempt::confinement_shortfalls(expected.iter().map(|(_, report)| report));
     confinement_gate("run", &missing, args.require_confinement)?;

@@ -97,8 +97,8 @@ pub struct CampaignSpec {
     /// How implementation sessions serve its attempts (`sessions`, default `"fresh"`; `campaign run --sessions`
     /// overrides it).
     pub sessions: SessionMode,
-    /// Discarded prepare and execute cycles a reused session runs before its first attempt (`warmup`, default 0;
-    /// only with `sessions = "reuse"`).
+    /// Discarded prepare and execute cycles an implementation session runs before it is timed (`warmup`, default
+    /// 0): a reused session before its first attempt, a fresh one before its attempt's timed cycle.
     pub warmup: u64,
 }
 
@@ -199,15 +199,6 @@ pub(crate) fn check(
     // The schema's bound is the loader's: a schema that changed it would not compile here.
     let warmup: Option<BoundedUint<0, MAX_WARMUP>> = campaign.warmup;
     let warmup = warmup.map_or(0, BoundedUint::get);
-    if warmup > 0 && sessions != SessionMode::Reuse {
-        let value = table.get("warmup").expect("a warmup above 0 was written");
-        return Err(invalid(
-            source,
-            value.span(),
-            table.member("warmup"),
-            "warms up a reused session, so it needs sessions = \"reuse\" in the same table".to_owned(),
-        ));
-    }
     let names = |written: Option<NonEmptyUniqueVec<Name>>, known: &[&str]| -> Vec<String> {
         match written {
             Some(names) => names.iter().map(|name| String::clone(name)).collect(),

@@ -106,6 +106,9 @@ pub fn work(
     let plan = prepared.plan();
     let folder = CampaignFolder::join(dir, LOCK_WAIT)?;
     let mut options = prepared.options().clone();
+    if let Some(sessions) = &submission.sessions {
+        options = options.warmup(sessions.warmup.get());
+    }
     if let Some(flag) = cancel {
         options = options.cancel_on(flag);
     }

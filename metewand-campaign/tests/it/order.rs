@@ -106,3 +106,14 @@ fn a_run_takes_its_attempts_interleaved_and_records_the_seed() {
     assert_eq!(noise["isolated_cpus"], expected["isolated_cpus"], "{noise}");
     assert!(noise["load"].as_str().is_some_and(|load| load.split(' ').count() == 3), "{noise}");
 }
+
+/// A campaign's `warmup` warms its fresh sessions too: each attempt's record says so.
+#[test]
+fn a_campaign_warms_up_its_fresh_sessions() {
+    let bench = Bench::new("");
+    let summary = bench.run_configured("main", "warm", 1, |config, _| config.warmup = 2);
+    assert_eq!(summary.ran, 4);
+    for record in records(&bench.folder("warm")).values() {
+        assert_eq!(record["implementation"]["session"], serde_json::json!({"index": 0, "mode": "fresh", "warmup": 2}));
+    }
+}

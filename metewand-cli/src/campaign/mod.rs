@@ -191,6 +191,10 @@ struct RunArgs {
     /// them [default: the campaign's `sessions`, or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
+    /// discarded prepare and execute cycles each implementation session runs on its attempt's inputs before it is
+    /// timed: a fresh one before its attempt, a reused one before its first [default: the campaign's `warmup`, or 0]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1000))]
+    warmup: Option<u64>,
 }
 
 /// With reused sessions, the implementation workers of `prepared` that may not be reused (see
@@ -222,15 +226,16 @@ enum Sessions {
 }
 
 impl Sessions {
-    /// The mode `given` says, or the campaign's, and the warm-up cycles of a reused session (the campaign's).
-    fn resolve(given: Option<Sessions>, plan: &CampaignPlan<'_>) -> (SessionMode, u64) {
-        let (planned, warmup) = plan.sessions();
+    /// The mode `given` says, or the campaign's, and the warm-up cycles of each session: `warmup` given, or the
+    /// campaign's.
+    fn resolve(given: Option<Sessions>, warmup: Option<u64>, plan: &CampaignPlan<'_>) -> (SessionMode, u64) {
+        let (planned, planned_warmup) = plan.sessions();
         let mode = match given {
             None => planned,
             Some(Sessions::Fresh) => SessionMode::Fresh,
             Some(Sessions::Reuse) => SessionMode::Reuse,
         };
-        (mode, if mode == SessionMode::Reuse { warmup } else { 0 })
+        (mode, warmup.unwrap_or(planned_warmup))
     }
 }
 
@@ -282,6 +287,10 @@ struct SubmitArgs {
     /// `sessions`, or fresh]
     #[arg(long, value_enum)]
     sessions: Option<Sessions>,
+    /// discarded prepare and execute cycles each implementation session runs on its attempt's inputs before it is
+    /// timed [default: the campaign's `warmup`, or 0]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1000))]
+    warmup: Option<u64>,
     /// with fresh sessions, have each task whose allocation has two cores or more start the workers of its next
     /// attempt while one is judged, on a core kept off its workers'
     #[arg(long)]

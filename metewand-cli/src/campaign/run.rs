@@ -19,6 +19,15 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let prepared = selection.prepare("run", &repository, args.sweep_processes, refusals)?;
     let plan = prepared.plan();
     let jobs = args.jobs.get();
+    let (sessions, warmup) = Sessions::resolve(args.sessions, args.warmup, plan);
+    let ahead = args.jobs.ahead(sessions);
+    if ahead && warmup > 0 {
+        return Err(Failure::Usage(
+            "campaign run: --ahead starts each attempt's workers before it, and does not warm them up; drop --ahead \
+             or the warm-up (--warmup 0)"
+                .to_owned(),
+        ));
+    }
     let cancel = crate::gate::install_signal_handlers()?;
     for line in plan::changed_worker_lines(&prepared.changed_workers()) {
         say(&format!("campaign run: {line}"));
@@ -28,8 +37,6 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let folder = prepared
         .open(jobs.get() as u64, environment)
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
-    let (sessions, warmup) = Sessions::resolve(args.sessions, plan);
-    let ahead = args.jobs.ahead(sessions);
     let cpus = args.jobs.cpus("campaign run", ahead);
     let refused = refused_for_reuse("run", &prepared, sessions, cpus.as_ref());
     let config = RunConfig {

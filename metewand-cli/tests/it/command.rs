@@ -32,7 +32,11 @@ impl Bench {
     }
 
     fn run(&self, implementation: &str) -> (std::process::Output, PathBuf) {
-        let out = self.path(implementation);
+        self.run_with(implementation, implementation, &[])
+    }
+
+    fn run_with(&self, implementation: &str, name: &str, extra: &[&str]) -> (std::process::Output, PathBuf) {
+        let out = self.path(name);
         let (repo, state) = (self.path("repo"), self.path("state"));
         let args = [
             "run",
@@ -50,7 +54,8 @@ impl Bench {
             "--out",
             out.to_str().unwrap(),
         ];
-        (metewand(&args.map(str::to_owned)), out)
+        let args: Vec<String> = args.iter().chain(extra).map(|arg| (*arg).to_owned()).collect();
+        (metewand(&args), out)
     }
 }
 
@@ -120,4 +125,22 @@ fn a_placeholder_that_does_not_exist_is_refused_at_check() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("workers.solve.command[2]") && stderr.contains("holds {resutl}"), "{stderr}");
     assert!(stderr.contains("(did you mean {result}?)"), "{stderr}");
+}
+
+/// `--warmup K` runs K discarded cycles in the fresh session before the timed one: the command, counting its runs in
+/// the session's `TMPDIR`, says in its timed result that it ran K + 1 times; the record says K, and keeps only the
+/// timed cycle's phases.
+#[test]
+fn a_fresh_session_warms_up_before_it_is_timed() {
+    let bench = Bench::new();
+    for (warmup, runs) in [("0", 1), ("2", 3)] {
+        let (output, out) = bench.run_with("count", &format!("count-{warmup}"), &["--warmup", warmup]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let manifest: Value = serde_json::from_slice(&fs::read(out.join("work/result/result.json")).unwrap()).unwrap();
+        assert_eq!(manifest["data"]["runs"], runs, "{manifest}");
+        let record = record(&out);
+        assert_eq!(record["implementation"]["session"]["warmup"], warmup.parse::<u64>().unwrap(), "{record}");
+        let executes = record["phases"].as_array().unwrap().iter().filter(|phase| phase["phase"] == "execute").count();
+        assert_eq!(executes, 1, "the warm-up's phases are not the attempt's: {record}");
+    }
 }

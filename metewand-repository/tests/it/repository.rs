@@ -680,11 +680,15 @@ fn a_campaign_fills_its_defaults_and_reads_both_seed_forms() {
     let reused = with_campaign("sessions = \"reuse\"\nwarmup = 3");
     let spec = CheckedRepository::load(reused.path()).unwrap().campaign("c").unwrap().clone();
     assert_eq!((spec.sessions, spec.warmup), (SessionMode::Reuse, 3));
+    // Fresh sessions warm up too: each before its attempt's timed cycle.
+    let fresh = with_campaign("warmup = 2");
+    let spec = CheckedRepository::load(fresh.path()).unwrap().campaign("c").unwrap().clone();
+    assert_eq!((spec.sessions, spec.warmup), (SessionMode::Fresh, 2));
 }
 
 #[test]
 fn campaign_mistakes_are_reported_at_their_position() {
-    let cases: [(&str, &str, &str); 12] = [
+    let cases: [(&str, &str, &str); 11] = [
         (
             "implementations = [\"exact\", \"fast\"]",
             "\"fast\"",
@@ -698,7 +702,6 @@ fn campaign_mistakes_are_reported_at_their_position() {
         ("sessions = \"warm\"", "\"warm\"", "must be \"fresh\""),
         ("sessions = true", "true", "string"),
         ("sessions = \"reuse\"\nwarmup = 1001", "1001", "from 0 to 1000"),
-        ("warmup = 2", "2", "needs sessions = \"reuse\""),
         ("seeds = [1]", "seeds", "unknown key"),
         (
             "dataset_seeds = { from = 0, count = 1000 }\nimplementation_seeds = { from = 0, count = 1001 }",

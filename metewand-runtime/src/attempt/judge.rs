@@ -94,7 +94,7 @@ impl Attempt<'_, '_> {
             }
         };
         journal.last_worker = Some((Role::ProblemEvaluator, Phase::Evaluate));
-        journal.evaluator.session = Some(fresh_session());
+        journal.evaluator.session = Some(fresh_session(0));
         checkpoint_folders(&checkpoints, &metrics_dir)?;
         let outcome = self.evaluate_checkpoints(&mut session, &params, &metrics_dir, &mut checkpoints).and_then(|()| {
             if let Some(budget) = plan.repository.budgets().evaluation {

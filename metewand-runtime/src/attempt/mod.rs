@@ -156,6 +156,11 @@ pub struct RunOptions {
     pub hidden: Vec<PathBuf>,
     /// The CPUs every worker of the attempt starts on (a campaign slot's), or `None` for the executor's own.
     pub cpus: Option<CpuSet>,
+    /// The discarded prepare, execute and reset cycles a fresh implementation session runs on the attempt's own
+    /// inputs before the timed ones (a reused session's are [`HeldSessions::warmup`]), so that first-call costs
+    /// (imports, caches, a JIT) are left out of the time when the benchmark chooses so; recorded as the session's
+    /// `warmup`.
+    pub warmup: u64,
 }
 
 impl RunOptions {
@@ -167,7 +172,16 @@ impl RunOptions {
             process_isolation: ProcessIsolation::default(),
             hidden: Vec::new(),
             cpus: None,
+            warmup: 0,
         }
+    }
+
+    /// Runs `cycles` discarded cycles in each fresh implementation session before the timed ones (see
+    /// [`RunOptions::warmup`]).
+    #[must_use]
+    pub fn warmup(mut self, cycles: u64) -> RunOptions {
+        self.warmup = cycles;
+        self
     }
 
     /// Hides `dir` from every worker's view too.

@@ -200,14 +200,15 @@ pub(super) fn file_record(file: &ValidatedFile) -> FileRecord {
 }
 
 /// How a fresh session served its one attempt.
-pub(super) fn fresh_session() -> rec::Session {
-    rec::Session { mode: rec::SessionMode::Fresh, index: SafeUint::ZERO, warmup: SafeUint::ZERO, started_on: None }
+pub(super) fn fresh_session(warmup: u64) -> rec::Session {
+    let warmup = SafeUint::try_from(warmup).unwrap_or(SafeUint::MAX);
+    rec::Session { mode: rec::SessionMode::Fresh, index: SafeUint::ZERO, warmup, started_on: None }
 }
 
 /// How a fresh session started ahead of its attempt on `on` served it.
 pub(super) fn ahead_session(on: &CpuSet) -> rec::Session {
     let list: Vec<SafeUint> = on.iter().map(SafeUint::from).collect();
-    rec::Session { started_on: list.try_into().ok(), ..fresh_session() }
+    rec::Session { started_on: list.try_into().ok(), ..fresh_session(0) }
 }
 
 /// How a reused session served its attempt, the `index`th it served.

@@ -57,7 +57,8 @@ impl Start {
 
 /// The implementation's session as it serves the attempt.
 pub(super) enum Serving {
-    Fresh(Box<crate::Session<Implementation>>),
+    /// A fresh session, with the range of its phases its warm-up took (not the attempt's).
+    Fresh(Box<crate::Session<Implementation>>, std::ops::Range<usize>),
     /// A session kept for later attempts: new, or held for earlier ones.
     Held(Box<Held>),
 }
@@ -116,7 +117,14 @@ impl Attempt<'_, '_> {
         match start {
             Start::Held(held) => Ok(Serving::Held(held)),
             Start::New { config, folder: None } => {
-                journal.connect(*config).map(|session| Serving::Fresh(Box::new(session)))
+                let mut session = journal.connect::<Implementation>(*config)?;
+                match self.warm_up_fresh(&mut session, prepare, cycles) {
+                    Ok(skip) => Ok(Serving::Fresh(Box::new(session), skip)),
+                    Err(failure) => {
+                        journal.phases.extend(session.phases().iter().cloned());
+                        Err(failure)
+                    }
+                }
             }
             Start::New { config, folder: Some(place) } => {
                 let folder = place.path().to_owned();
@@ -175,6 +183,31 @@ impl Attempt<'_, '_> {
                 .map_err(|error| Failure::session(&error))?;
             remove_tree(&dir).map_err(|source| {
                 Failure::executor("warming up a session", FsError::Io { action: "remove", path: dir, source })
+            })?;
+        }
+        Ok(first..session.phases().len())
+    }
+
+    /// Runs `cycles` discarded prepare, execute and reset cycles in a fresh session, each result in the attempt's
+    /// own result folder (the one folder besides its `TMPDIR` the session may write), emptied after each, so that the
+    /// timed execute finds it as a session without warm-up would. Returns the session's phases they took.
+    fn warm_up_fresh(
+        &self,
+        session: &mut crate::Session<Implementation>,
+        prepare: &PrepareParams,
+        cycles: u64,
+    ) -> Result<std::ops::Range<usize>, Failure> {
+        let first = session.phases().len();
+        let dir = self.folder.join("work/result");
+        for _ in 0..cycles {
+            let execute = ExecuteParams { result_dir: self.path(&dir)? };
+            session
+                .prepare(prepare.clone())
+                .and_then(|()| session.execute(execute))
+                .and_then(|_| session.reset())
+                .map_err(|error| Failure::session(&error))?;
+            empty_folder(&dir).map_err(|source| {
+                Failure::executor("warming up a session", FsError::Io { action: "empty", path: dir.clone(), source })
             })?;
         }
         Ok(first..session.phases().len())
@@ -349,4 +382,12 @@ impl Attempt<'_, '_> {
             }
         }
     }
+}
+
+/// Removes everything in `dir` and keeps the folder itself (which its worker was handed).
+fn empty_folder(dir: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        remove_tree(&entry?.path())?;
+    }
+    Ok(())
 }

@@ -46,6 +46,8 @@ pub(super) struct Attempt<'p, 'r> {
     pub(super) cancel: Option<&'static AtomicBool>,
     pub(super) process_isolation: ProcessIsolation,
     pub(super) cpus: Option<CpuSet>,
+    /// The discarded prepare, execute and reset cycles a fresh implementation session runs before the timed one.
+    pub(super) warmup: u64,
     /// What every worker's private view hides besides the repository: the state folder, the attempt folder and
     /// the options' folders.
     pub(super) hidden: Vec<PathBuf>,
@@ -96,6 +98,7 @@ impl<'p, 'r> Attempt<'p, 'r> {
             cancel: options.cancel,
             process_isolation: options.process_isolation,
             cpus: options.cpus.clone(),
+            warmup: options.warmup,
             hidden,
             timed_over,
         }

@@ -58,7 +58,7 @@ impl Attempt<'_, '_> {
         let prepare = self.prepare_params(start.dataset_dir())?;
         let execute = ExecuteParams { result_dir: self.path(&result_dir)? };
         let evaluator = self.evaluator_config(folders, journal, reuse)?;
-        let cycles = reuse.as_ref().map_or(0, |reuse| reuse.warmup);
+        let cycles = reuse.as_ref().map_or(self.warmup, |reuse| reuse.warmup);
         journal.last_worker = Some((Role::Implementation, Phase::Prepare));
         let (connected, evaluator) = std::thread::scope(|scope| {
             let evaluator = evaluator.map(|(config, tmpdir, params)| {
@@ -137,9 +137,15 @@ impl Attempt<'_, '_> {
         requests: Requests,
     ) -> Result<(ValidatedResult, Vec<StreamedCheckpoint>), Failure> {
         match serving {
-            Serving::Fresh(session) => {
-                journal.implementation.session = Some(fresh_session());
-                self.implementation_session(dataset, journal, *session, requests)
+            Serving::Fresh(session, skip) => {
+                journal.implementation.session = Some(fresh_session(self.warmup));
+                // The warm-up's phases are not the attempt's: they come first among the session's, wherever the
+                // session's phases land in the journal.
+                let base = journal.phases.len();
+                let ran = self.implementation_session(dataset, journal, *session, requests);
+                let end = (base + skip.end).min(journal.phases.len());
+                journal.phases.drain((base + skip.start).min(end)..end);
+                ran
             }
             Serving::Held(held) => {
                 let Requests { prepare, tmpdir, .. } = requests;
