@@ -83,5 +83,7 @@ mod tests {
         assert!(!valid_name(""));
         assert!(!valid_name("-x"));
         assert!(!valid_name("a b"));
+        assert!(!valid_name("é"));
+        assert!(!valid_name("a\n"));
     }
 }

@@ -37,11 +37,10 @@ fn seconds(seconds: PositiveNumber) -> Duration {
     Duration::from_secs_f64(seconds.get())
 }
 
-/// Names of workers, datasets, problems and implementations: a letter or digit, then letters, digits, `_`, `-`, `.`.
+/// Names of workers, datasets, problems, implementations and campaigns: a letter or digit, then letters, digits,
+/// `_`, `-`, `.`, as the `repository-definition` schema's `declared_name` says.
 pub fn valid_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    definition::DeclaredName::try_from(name).is_ok()
 }
 
 /// A valid name ([`valid_name`]) as the records hold it; `None` for any other text.

@@ -47,66 +47,12 @@ pub struct Dataset {
 pub struct Failure {
     pub kind: super::attempt_record::FailureKind,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub log: ::std::option::Option<FailureLog>,
+    pub log: ::std::option::Option<super::common::LogPath>,
     pub message: super::common::Message,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub phase: ::std::option::Option<super::common::Phase>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub role: ::std::option::Option<super::common::Role>,
-}
-///`FailureLog`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct FailureLog(::std::string::String);
-impl ::std::ops::Deref for FailureLog {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<FailureLog> for ::std::string::String {
-    fn from(value: FailureLog) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for FailureLog {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for FailureLog {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for FailureLog {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FailureLog {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -468,11 +414,6 @@ impl ::serde::Serialize for RecordBytes {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         RecordBytes::serialize(self, serializer)
-    }
-}
-impl ::std::fmt::Display for FailureLog {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
     }
 }
 impl ::std::fmt::Display for Stamp {

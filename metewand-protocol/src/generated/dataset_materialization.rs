@@ -19,7 +19,7 @@ pub struct DatasetMaterialization {
     pub key: crate::digest::Sha256Digest,
     ///The materializer's log, relative to the folder it ran in, if its session started.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub log: ::std::option::Option<DatasetMaterializationLog>,
+    pub log: ::std::option::Option<super::common::LogPath>,
     pub materializer: super::attempt_record::WorkerSession,
     ///How it ended: ok (the dataset is in the store, verified, reused or materialized), failed (failure says how) or cancelled.
     pub outcome: DatasetMaterializationOutcome,
@@ -30,60 +30,6 @@ pub struct DatasetMaterialization {
     pub reused: ::std::option::Option<bool>,
     pub seed: crate::strict::SafeUint,
     pub started_at: super::common::Timestamp,
-}
-///`DatasetMaterializationLog`
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct DatasetMaterializationLog(::std::string::String);
-impl ::std::ops::Deref for DatasetMaterializationLog {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<DatasetMaterializationLog> for ::std::string::String {
-    fn from(value: DatasetMaterializationLog) -> Self {
-        value.0
-    }
-}
-impl ::std::str::FromStr for DatasetMaterializationLog {
-    type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-impl ::std::convert::TryFrom<&str> for DatasetMaterializationLog {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl ::std::convert::TryFrom<::std::string::String> for DatasetMaterializationLog {
-    type Error = self::error::ConversionError;
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DatasetMaterializationLog {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
-    }
 }
 ///How it ended: ok (the dataset is in the store, verified, reused or materialized), failed (failure says how) or cancelled.
 #[derive(
@@ -207,10 +153,5 @@ impl ::serde::Serialize for DatasetMaterialization {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         DatasetMaterialization::serialize(self, serializer)
-    }
-}
-impl ::std::fmt::Display for DatasetMaterializationLog {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
     }
 }

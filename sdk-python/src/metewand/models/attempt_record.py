@@ -30,6 +30,7 @@ from metewand.models.common import (
     _attempt_id,
     _capability,
     _failure_code,
+    _log_path,
     _message,
     _name,
     _phase,
@@ -1507,8 +1508,19 @@ class Logs:
     __slots__ = ("dataset_materializer", "implementation", "problem_evaluator")
 
     dataset_materializer: str | None
+    """A worker's stderr log, as a path relative to the folder the document that names it
+    describes.
+    """
+
     implementation: str | None
+    """A worker's stderr log, as a path relative to the folder the document that names it
+    describes.
+    """
+
     problem_evaluator: str | None
+    """A worker's stderr log, as a path relative to the folder the document that names it
+    describes.
+    """
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
@@ -1524,17 +1536,15 @@ class Logs:
         self.dataset_materializer = (
             None
             if dataset_materializer is None
-            else check_string(dataset_materializer, "/dataset_materializer", min_length=1)
+            else _log_path(dataset_materializer, "/dataset_materializer")
         )
         self.implementation = (
-            None
-            if implementation is None
-            else check_string(implementation, "/implementation", min_length=1)
+            None if implementation is None else _log_path(implementation, "/implementation")
         )
         self.problem_evaluator = (
             None
             if problem_evaluator is None
-            else check_string(problem_evaluator, "/problem_evaluator", min_length=1)
+            else _log_path(problem_evaluator, "/problem_evaluator")
         )
 
     @classmethod
@@ -1550,21 +1560,17 @@ class Logs:
         model.dataset_materializer = (
             None
             if fields["dataset_materializer"] is None
-            else check_string(
-                fields["dataset_materializer"], path + "/dataset_materializer", min_length=1
-            )
+            else _log_path(fields["dataset_materializer"], path + "/dataset_materializer")
         )
         model.implementation = (
             None
             if fields["implementation"] is None
-            else check_string(fields["implementation"], path + "/implementation", min_length=1)
+            else _log_path(fields["implementation"], path + "/implementation")
         )
         model.problem_evaluator = (
             None
             if fields["problem_evaluator"] is None
-            else check_string(
-                fields["problem_evaluator"], path + "/problem_evaluator", min_length=1
-            )
+            else _log_path(fields["problem_evaluator"], path + "/problem_evaluator")
         )
         return model
 

@@ -36,6 +36,7 @@ from metewand.models.attempt_record import (
 from metewand.models.common import (
     _attempt_id,
     _format,
+    _log_path,
     _message,
     _name,
     _phase,
@@ -373,6 +374,9 @@ class Failure:
     """What ended a failed or cancelled attempt."""
 
     log: str | None
+    """A worker's stderr log, as a path relative to the folder the document that names it
+    describes.
+    """
 
     message: str
     """A message for the reader: what failed, in words."""
@@ -397,7 +401,7 @@ class Failure:
         role: Role | None,
     ) -> None:
         self.kind = _failure_kind(kind, "/kind")
-        self.log = None if log is None else check_string(log, "/log", min_length=1)
+        self.log = None if log is None else _log_path(log, "/log")
         self.message = _message(message, "/message")
         self.phase = None if phase is None else _phase(phase, "/phase")
         self.role = None if role is None else _role(role, "/role")
@@ -413,11 +417,7 @@ class Failure:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.kind = _failure_kind(fields["kind"], path + "/kind")
-        model.log = (
-            None
-            if fields["log"] is None
-            else check_string(fields["log"], path + "/log", min_length=1)
-        )
+        model.log = None if fields["log"] is None else _log_path(fields["log"], path + "/log")
         model.message = _message(fields["message"], path + "/message")
         model.phase = None if fields["phase"] is None else _phase(fields["phase"], path + "/phase")
         model.role = None if fields["role"] is None else _role(fields["role"], path + "/role")

@@ -134,6 +134,13 @@ def _format(value: object, path: str) -> Literal[1]:
     return check_const(value, path, 1)
 
 
+def _log_path(value: object, path: str) -> str:
+    """A worker's stderr log, as a path relative to the folder the document that names it
+    describes.
+    """
+    return check_string(value, path, min_length=1)
+
+
 def _message(value: object, path: str) -> str:
     """A message for the reader: what failed, in words."""
     return check_string(value, path, min_length=1)

@@ -18,10 +18,17 @@ from metewand._strict import (
     check_enum,
     check_model,
     check_object,
-    check_string,
 )
 from metewand.models.attempt_record import AttemptFailure, PhaseRecord, WorkerSession
-from metewand.models.common import FileRecord, _format, _name, _safe_uint, _sha256, _timestamp
+from metewand.models.common import (
+    FileRecord,
+    _format,
+    _log_path,
+    _name,
+    _safe_uint,
+    _sha256,
+    _timestamp,
+)
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -158,7 +165,7 @@ class DatasetMaterialization:
         self.finished_at = _timestamp(finished_at, "/finished_at")
         self.format = _format(format, "/format")
         self.key = _sha256(key, "/key")
-        self.log = None if log is None else check_string(log, "/log", min_length=1)
+        self.log = None if log is None else _log_path(log, "/log")
         self.materializer = check_model(materializer, "/materializer", WorkerSession)
         self.outcome = check_enum(outcome, "/outcome", _DATASET_MATERIALIZATION_OUTCOME_VALUES)
         self.phases = check_array(phases, "/phases", check_model, PhaseRecord)
@@ -190,11 +197,7 @@ class DatasetMaterialization:
         model.finished_at = _timestamp(fields["finished_at"], path + "/finished_at")
         model.format = _format(fields["format"], path + "/format")
         model.key = _sha256(fields["key"], path + "/key")
-        model.log = (
-            None
-            if fields["log"] is None
-            else check_string(fields["log"], path + "/log", min_length=1)
-        )
+        model.log = None if fields["log"] is None else _log_path(fields["log"], path + "/log")
         model.materializer = WorkerSession._decode(fields["materializer"], path + "/materializer")
         model.outcome = check_enum(
             fields["outcome"], path + "/outcome", _DATASET_MATERIALIZATION_OUTCOME_VALUES
