@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use metewand_protocol::common::Name;
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, remove_tree};
@@ -101,10 +102,11 @@ pub fn work(
     let repository = CheckedRepository::load(Path::new(&file.repository))
         .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
     let definition = &file.definition;
+    let names = |names: &[Name]| Some(names.iter().map(|name| name.as_str().to_owned()).collect());
     let axes = Axes {
-        problems: Some(definition.problems.clone()),
-        datasets: Some(definition.datasets.clone()),
-        implementations: Some(definition.implementations.clone()),
+        problems: names(&definition.problems),
+        datasets: names(&definition.datasets),
+        implementations: names(&definition.implementations),
         dataset_seeds: Some(seeds(&definition.dataset_seeds)?),
         implementation_seeds: Some(seeds(&definition.implementation_seeds)?),
         repetitions: Some(definition.repetitions.get()),
