@@ -149,7 +149,7 @@ pub fn check_records(folder: &Path, manifest: &Manifest) -> (Vec<Difference>, u6
                 continue;
             }
         };
-        if file.name != campaign.name {
+        if file.name.as_str() != campaign.name {
             let what = format!("names campaign {:?}, and the manifest {:?}", file.name, campaign.name);
             differences.push(differ(format!("{prefix}/campaign.json"), what));
         }

@@ -153,8 +153,10 @@ fn plan(request: &BundleRequest) -> Result<(Head, Vec<Item>), BundleError> {
             });
         }
         keys.extend(file.attempts.iter().map(|entry| entry.dataset_key.to_string()));
-        head.campaigns
-            .push(Campaign { folder: name.as_str().try_into().expect("a nonempty name"), name: file.name.clone() });
+        head.campaigns.push(Campaign {
+            folder: name.as_str().try_into().expect("a nonempty name"),
+            name: file.name.as_str().to_owned(),
+        });
         items.push(Item::Tree { prefix: format!("campaigns/{name}"), dir: folder.clone(), skip: &[".lock"] });
     }
     let Some(repository) = repository else {

@@ -292,7 +292,7 @@ pub fn audit(
     }
     let audit = Audit {
         format: Format,
-        campaign: file.name.clone(),
+        campaign: file.name.as_str().to_owned(),
         repository: shown,
         seed,
         sample: safe(sample.len() as u64),

@@ -190,10 +190,10 @@ impl CampaignFolder {
         let mut runs = Vec::new();
         match read_campaign(&path) {
             Ok(found) => {
-                if found.name != plan.name() || found.repository != repository {
+                if found.name.as_str() != plan.name() || found.repository != repository {
                     return Err(FolderError::Foreign {
                         path,
-                        found_name: found.name,
+                        found_name: String::from(found.name),
                         found_repository: found.repository,
                         name: plan.name().to_owned(),
                         repository,
@@ -221,7 +221,7 @@ impl CampaignFolder {
         });
         let file = CampaignFile {
             format: Format,
-            name: plan.name().to_owned(),
+            name: plan.definition().name.clone(),
             repository,
             definition: plan.definition().clone(),
             attempts: plan.attempts().iter().map(|attempt| plan.entry(attempt)).collect(),

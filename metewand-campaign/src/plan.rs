@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use metewand_protocol::common::Name;
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError, RunOptions, expected_confinement};
@@ -108,13 +109,17 @@ pub fn seeds_of(axis: &SeedAxis) -> Option<Seeds> {
 /// count.
 pub fn recorded_axes(definition: &Definition) -> Option<Axes> {
     Some(Axes {
-        problems: Some(definition.problems.clone()),
-        datasets: Some(definition.datasets.clone()),
-        implementations: Some(definition.implementations.clone()),
+        problems: Some(names(&definition.problems)),
+        datasets: Some(names(&definition.datasets)),
+        implementations: Some(names(&definition.implementations)),
         dataset_seeds: Some(seeds_of(&definition.dataset_seeds)?),
         implementation_seeds: Some(seeds_of(&definition.implementation_seeds)?),
         repetitions: Some(definition.repetitions.get()),
     })
+}
+
+fn names(names: &[Name]) -> Vec<String> {
+    names.iter().map(|name| name.as_str().to_owned()).collect()
 }
 
 /// The `[campaigns.NAME]` a recorded campaign's name names, `None` for an ad-hoc campaign (built from flags alone).
@@ -200,6 +205,12 @@ fn check_names(names: &[String], kind: &'static str, known: &BTreeMap<String, im
     Ok(())
 }
 
+/// A campaign's name as `campaign.json` holds it: a repository's campaign's, checked when the repository was, or an
+/// ad-hoc one's, never empty.
+fn campaign_name(name: &str) -> Name {
+    Name::try_from(name).expect("a campaign's name is a checked name or ad-hoc- and a digest")
+}
+
 fn dedup(names: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(names.len());
     for name in names {
@@ -270,20 +281,32 @@ impl<'r> CampaignPlan<'r> {
         if size > MAX_PLAN_ATTEMPTS {
             return Err(PlanError::TooLarge { size });
         }
-        let mut definition = Definition {
-            name: spec.name.clone(),
-            problems: spec.problems.clone(),
-            datasets: spec.datasets.clone(),
-            implementations: spec.implementations.clone(),
+        // The names as the records hold them: every name was just found among the repository's.
+        let problems = spec.problems.iter().map(|name| repository.problems()[name].checked_name().clone()).collect();
+        let datasets = spec.datasets.iter().map(|name| repository.datasets()[name].checked_name().clone()).collect();
+        let implementations =
+            spec.implementations.iter().map(|name| repository.implementations()[name].checked_name().clone()).collect();
+        let axes = Definition {
+            // Replaced just below: by the campaign's name, or an ad-hoc campaign's.
+            name: campaign_name(AD_HOC_PREFIX),
+            problems,
+            datasets,
+            implementations,
             dataset_seeds: seed_axis(&spec.dataset_seeds),
             implementation_seeds: seed_axis(&spec.implementation_seeds),
             repetitions: SafeUint::try_from(spec.repetitions).unwrap_or(SafeUint::MAX),
         };
-        if name.is_none() {
-            let value = serde_json::to_value(&definition).expect("a definition serializes");
-            let digest = metewand_runtime::Sha256Digest::of(&metewand_protocol::to_canonical_vec(&value)).to_string();
-            definition.name = format!("{AD_HOC_PREFIX}{}", &digest[..12]);
-        }
+        let definition = match name {
+            Some(_) => Definition { name: campaign_name(&spec.name), ..axes },
+            None => {
+                // An ad-hoc campaign is named after the digest of its axes under an empty name.
+                let mut value = serde_json::to_value(&axes).expect("a definition serializes");
+                value["name"] = serde_json::Value::String(String::new());
+                let digest =
+                    metewand_runtime::Sha256Digest::of(&metewand_protocol::to_canonical_vec(&value)).to_string();
+                Definition { name: campaign_name(&format!("{AD_HOC_PREFIX}{}", &digest[..12])), ..axes }
+            }
+        };
 
         let mut keys: Vec<PlannedDataset> = Vec::new();
         let mut key_index: BTreeMap<(u32, u64), u32> = BTreeMap::new();
@@ -467,11 +490,11 @@ impl<'r> CampaignPlan<'r> {
     pub fn entry(&self, attempt: &PlannedAttempt) -> PlanEntry {
         PlanEntry {
             id: attempt.id.clone(),
-            problem: self.problems[attempt.problem as usize].clone(),
-            dataset: self.datasets[attempt.dataset as usize].clone(),
+            problem: self.definition.problems[attempt.problem as usize].clone(),
+            dataset: self.definition.datasets[attempt.dataset as usize].clone(),
             dataset_seed: attempt.dataset_seed,
             dataset_key: self.keys[attempt.key as usize].key,
-            implementation: self.implementations[attempt.implementation as usize].clone(),
+            implementation: self.definition.implementations[attempt.implementation as usize].clone(),
             implementation_seed: attempt.implementation_seed,
             repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
         }

@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use metewand_protocol::common::{Message, Name, WorkerId};
+use metewand_protocol::common::{Message, WorkerId};
 use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
@@ -708,8 +708,7 @@ pub(crate) fn run_attempt_in(
     record.campaign = Some(rec::Campaign {
         attempt_id: attempt.id.clone(),
         concurrency: SafeUint::try_from(concurrency).unwrap_or(SafeUint::MAX),
-        name: Name::try_from(plan.name())
-            .unwrap_or_else(|_| unreachable!("a campaign's name is a checked name or ad-hoc- and a digest")),
+        name: plan.definition().name.clone(),
         repetition: SafeUint::try_from(attempt.repetition).unwrap_or(SafeUint::MAX),
     });
     let bytes = write_record(dir, &record)

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use metewand_protocol::Phase;
-use metewand_protocol::common::Role;
+use metewand_protocol::common::{Name, Role};
 use metewand_protocol::generated::attempt_record::ProfilePoint;
 use metewand_protocol::generated::campaign_table::{self as table, CampaignTable, Columns};
 use metewand_runtime::Sha256Digest;
@@ -189,7 +189,7 @@ impl TableRows {
 
     /// Writes the table (atomically) to `folder`'s index folder: the table of `plan_bytes`, the bytes of
     /// `campaign.json` whose attempts it was made with, of campaign `name` in `repository`.
-    pub(crate) fn write(self, folder: &Path, plan_bytes: &[u8], name: &str, repository: &str) -> io::Result<()> {
+    pub(crate) fn write(self, folder: &Path, plan_bytes: &[u8], name: &Name, repository: &str) -> io::Result<()> {
         let TableRows { strings, columns, metrics, .. } = self;
         let invalid =
             |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("the table's {what} is not valid"));
@@ -199,7 +199,7 @@ impl TableRows {
                 size: SafeUint::try_from(plan_bytes.len() as u64).map_err(|_| invalid("plan size"))?,
                 sha256: Sha256Digest::of(plan_bytes),
             },
-            name: name.parse().map_err(|_| invalid("name"))?,
+            name: name.clone(),
             repository: repository.to_owned(),
             strings,
             columns,

@@ -308,7 +308,7 @@ impl Records {
             }
             records.folders.push(Folder {
                 path: path.clone(),
-                name: file.name,
+                name: String::from(file.name),
                 repository: file.repository,
                 planned: ids.len(),
                 never_started: status.missing,

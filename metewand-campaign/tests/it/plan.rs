@@ -87,6 +87,19 @@ fn unknown_names_and_campaigns_list_what_exists() {
 }
 
 #[test]
+fn an_ad_hoc_campaign_is_named_after_its_axes_under_an_empty_name() {
+    // The first 12 hex digits of the SHA-256 of
+    // {"dataset_seeds":{"list":[0]},"datasets":["broken","small"],"implementation_seeds":{"list":[0]},
+    // "implementations":["fail","solve"],"name":"","problems":["answer"],"repetitions":1}: the name folders already
+    // carry, which must not change.
+    let bench = Bench::new("");
+    let repository = bench.load();
+    let ad_hoc = CampaignPlan::new(&repository, None, &Axes::default()).unwrap();
+    assert_eq!(ad_hoc.name(), "ad-hoc-b361ccdcf6e6");
+    assert_eq!(ad_hoc.definition().name.as_str(), "ad-hoc-b361ccdcf6e6");
+}
+
+#[test]
 fn a_plan_of_a_hundred_thousand_attempts_is_refused_only_past_the_limit() {
     let bench = Bench::new("");
     let repository = bench.load();

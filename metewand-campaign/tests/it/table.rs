@@ -38,7 +38,7 @@ fn a_run_leaves_a_table_of_its_records_bound_to_its_plan() {
     assert_eq!(table.plan.size.get(), plan.len() as u64);
     assert_eq!(table.plan.sha256.to_string(), Sha256Digest::of(&plan).to_string());
     let file = read_campaign(&folder).unwrap();
-    assert_eq!(table.name.to_string(), file.name);
+    assert_eq!(table.name, file.name);
     let columns = &table.columns;
     let ids: Vec<&str> = columns.attempt_id.iter().map(|id| id.as_str()).collect();
     assert_eq!(ids, file.attempts.iter().map(|entry| entry.id.as_str()).collect::<Vec<_>>());

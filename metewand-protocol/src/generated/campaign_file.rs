@@ -14,8 +14,7 @@ pub struct CampaignFile {
     pub attempts: ::std::vec::Vec<PlanEntry>,
     pub definition: Definition,
     pub format: super::common::Format,
-    ///The campaign's name.
-    pub name: ::std::string::String,
+    pub name: super::common::Name,
     ///The repository's canonical path.
     pub repository: ::std::string::String,
     ///Every run in this folder, oldest first.
@@ -28,14 +27,13 @@ pub struct CampaignFile {
 pub struct Definition {
     pub dataset_seeds: SeedAxis,
     ///Dataset names.
-    pub datasets: ::std::vec::Vec<::std::string::String>,
+    pub datasets: ::std::vec::Vec<super::common::Name>,
     pub implementation_seeds: SeedAxis,
     ///Implementation names.
-    pub implementations: ::std::vec::Vec<::std::string::String>,
-    ///The campaign's name.
-    pub name: ::std::string::String,
+    pub implementations: ::std::vec::Vec<super::common::Name>,
+    pub name: super::common::Name,
     ///Problem names.
-    pub problems: ::std::vec::Vec<::std::string::String>,
+    pub problems: ::std::vec::Vec<super::common::Name>,
     pub repetitions: crate::strict::SafeUint,
 }
 ///The machine and programs of one run; a value that could not be read is null.
@@ -118,16 +116,13 @@ pub struct Order {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct PlanEntry {
-    ///The dataset's name.
-    pub dataset: ::std::string::String,
+    pub dataset: super::common::Name,
     pub dataset_key: crate::digest::Sha256Digest,
     pub dataset_seed: crate::strict::SafeUint,
     pub id: super::common::AttemptId,
-    ///The implementation's name.
-    pub implementation: ::std::string::String,
+    pub implementation: super::common::Name,
     pub implementation_seed: crate::strict::SafeUint,
-    ///The problem's name.
-    pub problem: ::std::string::String,
+    pub problem: super::common::Name,
     pub repetition: crate::strict::SafeUint,
 }
 ///A worker command's program: its first PATH match, the file it resolves to through links, that file's SHA-256, and its #! line when it is a script.

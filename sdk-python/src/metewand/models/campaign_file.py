@@ -21,7 +21,7 @@ from metewand._strict import (
     check_object,
     check_string,
 )
-from metewand.models.common import _attempt_id, _format, _safe_uint, _sha256, _timestamp
+from metewand.models.common import _attempt_id, _format, _name, _safe_uint, _sha256, _timestamp
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
 TYPE_CHECKING = False
@@ -64,7 +64,9 @@ class CampaignFile:
     """A document's format: 1, the only one this version reads."""
 
     name: str
-    """The campaign's name."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     repository: str
     """The repository's canonical path."""
@@ -89,7 +91,7 @@ class CampaignFile:
         self.attempts = check_array(attempts, "/attempts", check_model, PlanEntry)
         self.definition = check_model(definition, "/definition", Definition)
         self.format = _format(format, "/format")
-        self.name = check_string(name, "/name")
+        self.name = _name(name, "/name")
         self.repository = check_string(repository, "/repository")
         self.runs = check_array(runs, "/runs", check_model, Run)
 
@@ -106,7 +108,7 @@ class CampaignFile:
         model.attempts = check_array(fields["attempts"], path + "/attempts", PlanEntry._decode)
         model.definition = Definition._decode(fields["definition"], path + "/definition")
         model.format = _format(fields["format"], path + "/format")
-        model.name = check_string(fields["name"], path + "/name")
+        model.name = _name(fields["name"], path + "/name")
         model.repository = check_string(fields["repository"], path + "/repository")
         model.runs = check_array(fields["runs"], path + "/runs", Run._decode)
         return model
@@ -172,7 +174,9 @@ class Definition:
     """Implementation names."""
 
     name: str
-    """The campaign's name."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     problems: list[str]
     """Problem names."""
@@ -204,13 +208,13 @@ class Definition:
         repetitions: int,
     ) -> None:
         self.dataset_seeds = check_model(dataset_seeds, "/dataset_seeds", SeedAxis)
-        self.datasets = check_array(datasets, "/datasets", check_string)
+        self.datasets = check_array(datasets, "/datasets", _name)
         self.implementation_seeds = check_model(
             implementation_seeds, "/implementation_seeds", SeedAxis
         )
-        self.implementations = check_array(implementations, "/implementations", check_string)
-        self.name = check_string(name, "/name")
-        self.problems = check_array(problems, "/problems", check_string)
+        self.implementations = check_array(implementations, "/implementations", _name)
+        self.name = _name(name, "/name")
+        self.problems = check_array(problems, "/problems", _name)
         self.repetitions = _safe_uint(repetitions, "/repetitions")
 
     @classmethod
@@ -224,15 +228,15 @@ class Definition:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.dataset_seeds = SeedAxis._decode(fields["dataset_seeds"], path + "/dataset_seeds")
-        model.datasets = check_array(fields["datasets"], path + "/datasets", check_string)
+        model.datasets = check_array(fields["datasets"], path + "/datasets", _name)
         model.implementation_seeds = SeedAxis._decode(
             fields["implementation_seeds"], path + "/implementation_seeds"
         )
         model.implementations = check_array(
-            fields["implementations"], path + "/implementations", check_string
+            fields["implementations"], path + "/implementations", _name
         )
-        model.name = check_string(fields["name"], path + "/name")
-        model.problems = check_array(fields["problems"], path + "/problems", check_string)
+        model.name = _name(fields["name"], path + "/name")
+        model.problems = check_array(fields["problems"], path + "/problems", _name)
         model.repetitions = _safe_uint(fields["repetitions"], path + "/repetitions")
         return model
 
@@ -691,7 +695,9 @@ class PlanEntry:
     )
 
     dataset: str
-    """The dataset's name."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     dataset_key: str
     """A lowercase hexadecimal SHA-256 digest."""
@@ -705,13 +711,17 @@ class PlanEntry:
     """
 
     implementation: str
-    """The implementation's name."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     implementation_seed: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
     problem: str
-    """The problem's name."""
+    """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
+    campaign's.
+    """
 
     repetition: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -741,13 +751,13 @@ class PlanEntry:
         problem: str,
         repetition: int,
     ) -> None:
-        self.dataset = check_string(dataset, "/dataset")
+        self.dataset = _name(dataset, "/dataset")
         self.dataset_key = _sha256(dataset_key, "/dataset_key")
         self.dataset_seed = _safe_uint(dataset_seed, "/dataset_seed")
         self.id = _attempt_id(id, "/id")
-        self.implementation = check_string(implementation, "/implementation")
+        self.implementation = _name(implementation, "/implementation")
         self.implementation_seed = _safe_uint(implementation_seed, "/implementation_seed")
-        self.problem = check_string(problem, "/problem")
+        self.problem = _name(problem, "/problem")
         self.repetition = _safe_uint(repetition, "/repetition")
 
     @classmethod
@@ -760,15 +770,15 @@ class PlanEntry:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
-        model.dataset = check_string(fields["dataset"], path + "/dataset")
+        model.dataset = _name(fields["dataset"], path + "/dataset")
         model.dataset_key = _sha256(fields["dataset_key"], path + "/dataset_key")
         model.dataset_seed = _safe_uint(fields["dataset_seed"], path + "/dataset_seed")
         model.id = _attempt_id(fields["id"], path + "/id")
-        model.implementation = check_string(fields["implementation"], path + "/implementation")
+        model.implementation = _name(fields["implementation"], path + "/implementation")
         model.implementation_seed = _safe_uint(
             fields["implementation_seed"], path + "/implementation_seed"
         )
-        model.problem = check_string(fields["problem"], path + "/problem")
+        model.problem = _name(fields["problem"], path + "/problem")
         model.repetition = _safe_uint(fields["repetition"], path + "/repetition")
         return model
 
