@@ -2,7 +2,7 @@
 //! ones is reported so, first; mean ranks, their bootstrap intervals and the signed-rank p-values against an
 //! independent computation (`ranks_check.py`); Holm's adjustment against a hand computation.
 
-use metewand_report::ranks::{Ranking, mid_ranks};
+use metewand_report::ranks::{RANK_DRAWN_LIMIT, Ranking, mid_ranks};
 use metewand_report::report::RESOLVING_ATTEMPTS;
 use metewand_report::stats::{BOOTSTRAP_RESAMPLES, SplitMix64, holm, seed_for, signed_rank, smallest_signed_p};
 use metewand_report::{Format, Records, Report, render};
@@ -273,4 +273,37 @@ fn too_few_instances_say_that_no_pair_can_be_separated() {
     };
     assert_eq!(resolves("rare"), format!("none (fewer than {RESOLVING_ATTEMPTS})"));
     assert_eq!(resolves("slow"), "–");
+}
+
+#[test]
+fn large_cells_resample_their_medians_from_order_statistics_with_the_same_bounds() {
+    // Cells above RANK_DRAWN_LIMIT draw their resample medians from order statistics (no reference computation
+    // draws them alike): every resampled median stays within its cell, so disjoint cells keep their order.
+    let n = RANK_DRAWN_LIMIT + 8;
+    let mut rng = SplitMix64::new(11);
+    let mut cell = |low: f64| {
+        let mut cell: Vec<f64> = (0..n).map(|_| low + rng.open_unit()).collect();
+        cell.sort_by(f64::total_cmp);
+        cell
+    };
+    let cells: Vec<Vec<Vec<f64>>> = vec![
+        (0..6).map(|_| cell(1.0)).collect(),
+        (0..6).map(|_| cell(3.0)).collect(),
+        (0..6).map(|_| cell(3.0)).collect(),
+        (0..6).map(|_| cell(9.0)).collect(),
+    ];
+    let names: Vec<String> = ["a", "b", "c", "d"].map(str::to_owned).to_vec();
+    let ranking = Ranking::new(&names, &cells, seed_for("large")).unwrap();
+    assert_eq!(Ranking::new(&names, &cells, seed_for("large")).as_ref(), Some(&ranking), "the same bytes");
+    let bounds: Vec<(&str, f64, f64)> =
+        ranking.ranked.iter().map(|ranked| (ranked.implementation.as_str(), ranked.ci_low, ranked.ci_high)).collect();
+    assert_eq!((bounds[0].0, bounds[0].1, bounds[0].2), ("a", 1.0, 1.0));
+    assert_eq!((bounds[3].0, bounds[3].1, bounds[3].2), ("d", 4.0, 4.0));
+    for (name, low, high) in &bounds[1..3] {
+        assert!(2.0 <= *low && low < high && *high <= 3.0, "{name}: {low}–{high}");
+    }
+    // The 6 instances all one way: exact p = 2 / 64 (Holm's method over 6 pairs then keeps it above 0.05).
+    let pair = ranking.pair("a", "d").unwrap();
+    assert!((pair.p - 2.0 / 64.0).abs() < 1e-15 && pair.second_slower);
+    assert!(!ranking.pair("b", "c").unwrap().separated());
 }

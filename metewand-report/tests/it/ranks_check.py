@@ -10,7 +10,8 @@ when their magnitudes have no ties, the tie-corrected normal approximation with 
 An empty cell (no judged attempt) has an infinite median and ranks last. The bootstrap draws the same SplitMix64
 stream as the Rust code, in the order the Rust documentation states: per resample, per slot, one instance index,
 then each implementation's resample of that instance's cell, built as a list here and given to
-`statistics.median` (a cell of one distinct value draws nothing).
+`statistics.median` (a cell of one distinct value draws nothing). Cells of more than 32 values, whose medians Rust
+draws from their order statistics, are not given to it.
 """
 
 from __future__ import annotations
