@@ -1,5 +1,5 @@
-//! The report's and the comparison's own computation (tables, bootstraps, Mann–Whitney tests, profiles, plots and
-//! HTML) on records held in memory, so that the figure does not depend on the disk: 100,000 attempts (5
+//! The report's and the comparison's own computation (tables, bootstraps, Mann–Whitney tests, rankings, profiles,
+//! plots and HTML) on records held in memory, so that the figure does not depend on the disk: 100,000 attempts (5
 //! implementations × 4 datasets × 50 dataset seeds × 100 repetitions), beside 10,000 in the same run.
 //! `benches/report.py` measures the commands end to end, reading included.
 //!
@@ -14,6 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use metewand_protocol::common::Verdict;
 use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
 use metewand_report::load::{Attempt, Folder, Identities, Recorded};
+use metewand_report::ranks::Ranking;
 use metewand_report::stats::SplitMix64;
 use metewand_report::{Comparison, Format, Records, Report, render};
 
@@ -92,6 +93,20 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function(format!("compare {name}"), |bench| {
             bench.iter(|| Comparison::of(black_box(&a), black_box(&b), 1.1).markdown())
+        });
+        // The ranking alone: its bootstrap resamples every cell of every drawn instance.
+        let names: Vec<String> = a.implementations.clone();
+        let mut cells = vec![vec![Vec::new(); 4 * seeds as usize]; names.len()];
+        for attempt in &a.attempts {
+            let instance = attempt.dataset as usize * seeds as usize + attempt.dataset_seed as usize;
+            let times = &mut cells[attempt.implementation as usize][instance];
+            times.extend(attempt.record.as_ref().and_then(|record| record.timed_seconds));
+        }
+        for cell in cells.iter_mut().flatten() {
+            cell.sort_by(f64::total_cmp);
+        }
+        group.bench_function(format!("ranking {name}"), |bench| {
+            bench.iter(|| Ranking::new(black_box(&names), black_box(&cells), 1))
         });
     }
     group.finish();

@@ -18,7 +18,8 @@ line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2e
 margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em;border:2px solid}\
 .complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}.failures{border-color:#E69F00;border-width:3px}figure{margin:1em 0}\
-figcaption{font-size:.9em;color:#333;max-width:60em}code{font-size:.95em}.muted{color:#555}\
+figcaption{font-size:.9em;color:#333;max-width:60em}caption{text-align:left;padding-bottom:.3em}\
+code{font-size:.95em}.muted{color:#555}\
 @media print{h2{break-before:auto}figure{break-inside:avoid}}";
 
 /// The report as HTML.
@@ -34,12 +35,13 @@ pub fn render(report: &Report) -> String {
         escape(&title)
     );
     status(&mut out, report);
-    out.push_str("<nav><p>Contents: <a href=\"#plan\">plan against done</a> · <a href=\"#failures\">failures</a>");
+    out.push_str("<nav><p>Contents: <a href=\"#ranking\">ranking</a> · <a href=\"#plan\">plan against done</a> · <a href=\"#failures\">failures</a>");
     for (index, section) in report.problems.iter().enumerate() {
         let _ = write!(out, " · <a href=\"#problem-{index}\">problem {}</a>", escape(&section.problem));
     }
     out.push_str(" · <a href=\"#environment\">environment</a> · <a href=\"#identities\">identities</a></p></nav>\n");
     out.push_str("</header>\n<main>\n");
+    ranking(&mut out, report);
     plan(&mut out, report);
     failures(&mut out, report);
     for (index, section) in report.problems.iter().enumerate() {
@@ -112,6 +114,19 @@ fn status(out: &mut String, report: &Report) {
     let _ = writeln!(out, "<p>Records: {}.</p>", escape(&parts.join(", ")));
 }
 
+/// Each problem's ranking: before anything else about results, who is tied with whom.
+fn ranking(out: &mut String, report: &Report) {
+    out.push_str("<section id=\"ranking\">\n<h2>Ranking</h2>\n");
+    let tables: Vec<_> = report.problems.iter().filter_map(tables::ranking).collect();
+    if tables.is_empty() {
+        out.push_str("<p>No problem has an instance to rank on.</p>\n");
+    }
+    for table in &tables {
+        table::html::write(out, table);
+    }
+    out.push_str("</section>\n");
+}
+
 fn plan(out: &mut String, report: &Report) {
     out.push_str("<section id=\"plan\">\n<h2>Plan against done</h2>\n");
     table::html::write(out, &tables::plan(report));
@@ -168,7 +183,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \
                   executor's time of the implementation's <code>execute</code> request, or of <code>prepare</code> \
                   and <code>execute</code> together, of attempts with a verdict; the interval is a percentile \
-                  bootstrap of the median (2000 resamples, fixed seed). Start-up is its <code>hello</code> (none, \
+                  bootstrap of the median (2000 resamples, fixed seed); <em>resolves</em> is its half-width \
+                  relative to the median, the smallest difference the cell tells from its own noise (none with \
+                  fewer than 4 timed attempts). Start-up is its <code>hello</code> (none, \
                   0, for an attempt a reused session served after its first), shown beside <code>prepare</code> and \
                   <code>execute</code> whatever is ranked.</p>\n",
     );

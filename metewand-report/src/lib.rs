@@ -5,9 +5,12 @@
 //! - [`Records::read`] reads one or more campaign folders of one repository (typed [`ReportError`]s for a folder
 //!   that is not a campaign folder, one without records, an invalid record, or folders of different
 //!   repositories).
-//! - [`Report::new`] builds the report: the plan against what was done, failures by role, phase and kind with
+//! - [`Report::new`] builds the report: per problem the ranking first (each implementation's mean rank over
+//!   instances with a bootstrap interval, and who is tied with whom by signed-rank tests with Holm's adjustment:
+//!   [`ranks::Ranking`]), the plan against what was done, failures by role, phase and kind with
 //!   links to their logs, per problem the implementation × dataset table (verdict counts, success rate, execute
-//!   time median [IQR] with a bootstrap 95% interval of the median, median of each numeric metric), performance
+//!   time median [IQR] with a bootstrap 95% interval of the median and the smallest relative difference it
+//!   resolves, median of each numeric metric), performance
 //!   profiles, execute times and failures as plots, each metric of streamed attempts against time (their
 //!   convergence curves), the environment and the identities. [`render`] writes it as
 //!   one self-contained HTML file, Markdown, CSV or JSON.
@@ -51,6 +54,7 @@ pub mod error;
 pub mod html;
 pub mod load;
 pub mod profile;
+pub mod ranks;
 pub mod report;
 pub mod stats;
 pub mod svg;

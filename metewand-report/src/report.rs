@@ -1,5 +1,6 @@
 //! The report of campaign folders as data: the plan against what was done, failures by role, phase and kind, per
-//! problem the implementation × dataset table and the performance profiles, the environment and the identities.
+//! problem the ranking, the implementation × dataset table and the performance profiles, the environment and the
+//! identities.
 //! [`crate::html`] and [`crate::text`] render it; `--format json` is its serialization.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,6 +13,7 @@ use serde::Serialize;
 
 use crate::load::{Attempt, Identities, Records};
 use crate::profile::Profile;
+use crate::ranks::Ranking;
 use crate::stats::{Summary, median, seed_for};
 
 /// One campaign folder against its plan.
@@ -122,6 +124,10 @@ pub struct CellRow {
     pub phase_medians: [Option<f64>; 3],
     /// The median of each numeric metric of [`ProblemSection::metrics`] over the attempts that have it.
     pub metric_medians: Vec<Option<f64>>,
+    /// The smallest relative difference of medians the cell resolves: the half-width of the bootstrap 95% interval
+    /// of its median over the median. `None` with fewer than [`RESOLVING_ATTEMPTS`] timed attempts, which no test
+    /// against a cell like it can separate at all, or without a positive median.
+    pub resolution: Option<f64>,
     /// The ranked times themselves, ascending (for the plots).
     #[serde(skip)]
     pub times: Vec<f64>,
@@ -145,6 +151,9 @@ pub struct ProblemSection {
     pub implementations: Vec<String>,
     /// Datasets, in order.
     pub datasets: Vec<String>,
+    /// Its implementations' mean ranks over instances with their intervals, and the pairs no test separates (none
+    /// without an instance).
+    pub ranking: Option<Ranking>,
     /// Each numeric metric of the streamed attempts' checkpoints against time (none without a streamed attempt).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub curves: Vec<crate::curves::MetricCurves>,
@@ -317,6 +326,16 @@ impl Report {
     }
 }
 
+/// The fewest timed attempts whose cell can resolve any difference: the exact Mann–Whitney test of two cells of 4
+/// attempts can reach p < 0.05 ([`crate::stats::smallest_p`]), of 3 cannot.
+pub const RESOLVING_ATTEMPTS: usize = 4;
+
+/// The resolution of a cell of `summary` ([`CellRow::resolution`]).
+pub fn resolution(summary: &Summary) -> Option<f64> {
+    (summary.n >= RESOLVING_ATTEMPTS && summary.median > 0.0)
+        .then(|| (summary.ci_high - summary.ci_low) / 2.0 / summary.median)
+}
+
 /// One problem's section.
 fn section(records: &Records, problem: u32) -> ProblemSection {
     let of_problem: Vec<_> = records.attempts.iter().filter(|attempt| attempt.problem == problem).collect();
@@ -391,6 +410,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
                 median(&values)
             })
             .collect();
+        let summary = Summary::of(&times, seed_for(&label));
         CellRow {
             implementation: implementation_name.clone(),
             dataset: dataset_name.clone(),
@@ -404,12 +424,38 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             cancelled: count(Outcome::Cancelled),
             missing: cell.len() - attempts,
             success_rate: (attempts > 0).then(|| (reached + not_required) as f64 / attempts as f64),
-            timed_seconds: Summary::of(&times, seed_for(&label)),
+            resolution: summary.as_ref().and_then(resolution),
+            timed_seconds: summary,
             phase_medians,
             metric_medians,
             times,
         }
     });
+    let (times, judged_times) = instance_times(&of_problem, &implementations);
+    let implementation_names: Vec<String> =
+        implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();
+    let curves = crate::curves::curves(records, &of_problem, &implementations, &datasets);
+    ProblemSection {
+        curves,
+        problem: problem_name.clone(),
+        metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
+        timed,
+        rows,
+        profile: Profile::new(&implementation_names, &times),
+        ranking: Ranking::new(&implementation_names, &judged_times, seed_for(&format!("{problem_name}\0ranking"))),
+        implementations: implementation_names,
+        datasets: datasets.iter().map(|&d| records.datasets[d as usize].clone()).collect(),
+    }
+}
+
+/// The times of each implementation (rows, in the order of `implementations`) on each instance (a dataset and
+/// dataset seed, in plan order), over its terminal attempts there: for the profile, each attempt's time to
+/// `reached` (`None` where it did not reach); for the ranking, the ranked times of the attempts judged to the end,
+/// sorted.
+type InstanceTimes = (Vec<Vec<Vec<Option<f64>>>>, Vec<Vec<Vec<f64>>>);
+
+/// [`InstanceTimes`] of one problem's attempts.
+fn instance_times(of_problem: &[&Attempt], implementations: &[u32]) -> InstanceTimes {
     // A failure of the benchmark's own workers says nothing of the implementations: an instance whose dataset could
     // not be made, or whose evaluator judged no attempt there, is left out of the profile, where it would count as
     // infinitely slow for whichever implementation met it. An evaluator that failed on some implementations' results
@@ -435,7 +481,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         .collect();
     // Instances: (dataset, dataset seed) pairs, in plan order.
     let mut instances: Vec<(u32, u64)> = Vec::new();
-    for attempt in &of_problem {
+    for attempt in of_problem {
         if excluded.contains(&(attempt.dataset, attempt.dataset_seed)) {
             continue;
         }
@@ -446,26 +492,20 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     let instance_index: BTreeMap<(u32, u64), usize> =
         instances.iter().enumerate().map(|(index, instance)| (*instance, index)).collect();
     let mut times: Vec<Vec<Vec<Option<f64>>>> = vec![vec![Vec::new(); instances.len()]; implementations.len()];
-    for attempt in &of_problem {
+    // The ranked times of the attempts judged to the end, per implementation and instance, for the ranking.
+    let mut judged_times: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); instances.len()]; implementations.len()];
+    for attempt in of_problem {
         let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
         let Some(&instance) = instance_index.get(&(attempt.dataset, attempt.dataset_seed)) else { continue };
         let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
         let time = record.reached_seconds;
         times[row][instance].push(time);
+        judged_times[row][instance].extend(record.timed_seconds);
     }
-    let implementation_names: Vec<String> =
-        implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();
-    let curves = crate::curves::curves(records, &of_problem, &implementations, &datasets);
-    ProblemSection {
-        curves,
-        problem: problem_name.clone(),
-        metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
-        timed,
-        rows,
-        profile: Profile::new(&implementation_names, &times),
-        implementations: implementation_names,
-        datasets: datasets.iter().map(|&d| records.datasets[d as usize].clone()).collect(),
+    for cell in judged_times.iter_mut().flatten() {
+        cell.sort_by(f64::total_cmp);
     }
+    (times, judged_times)
 }
 
 /// `target` relative to the folder `base`, both made absolute (and canonical where they exist); `.` separators

@@ -4,7 +4,9 @@
 use std::collections::BTreeSet;
 
 use crate::curves::MetricCurves;
+use crate::ranks::p_value;
 use crate::report::{EnvironmentEntry, ProblemSection, Report};
+use crate::stats::{ALPHA, BOOTSTRAP_RESAMPLES, smallest_signed_p};
 use crate::table::{Cell, Column, Kind, Table};
 use crate::units;
 
@@ -63,6 +65,57 @@ pub fn failures(report: &Report) -> Table {
     table
 }
 
+/// A problem's ranking, the report's first table: each implementation by mean rank with its bootstrap interval,
+/// and in words whether a test separates it from each one ranked above it (with Holm's adjusted p). `None` for a
+/// problem without an instance.
+pub fn ranking(section: &ProblemSection) -> Option<Table> {
+    let ranking = section.ranking.as_ref()?;
+    let columns = vec![
+        Column::text("implementation"),
+        Column::figure("mean rank (95% CI)"),
+        Column::figure("instances timed"),
+        Column::text("against those ranked above"),
+    ];
+    let n = ranking.instances;
+    let mut caption = format!(
+        "Problem {}: mean rank over {n} instance{} (dataset × dataset seed; 1 is fastest) by each cell's median {} \
+         time over attempts judged to the end; a cell without one (failed, timed out or not run) ranks last. The \
+         interval is a bootstrap over repetitions within cells, then instances ({} resamples, fixed seed); p is the \
+         two-sided Wilcoxon signed-rank test of the per-instance log ratios of medians, Holm-adjusted over {} \
+         pair{}; tied means p ≥ {}.",
+        section.problem,
+        if n == 1 { "" } else { "s" },
+        section.timed,
+        BOOTSTRAP_RESAMPLES,
+        ranking.pairs.len(),
+        if ranking.pairs.len() == 1 { "" } else { "s" },
+        ALPHA
+    );
+    let floor = smallest_signed_p(n);
+    if floor >= ALPHA && !ranking.pairs.is_empty() {
+        caption.push_str(&format!(
+            " With {n} instance{} no pair can be separated: the smallest p the test can give is {}.",
+            if n == 1 { "" } else { "s" },
+            p_value(floor)
+        ));
+    }
+    let mut table = Table::new(columns).caption(caption);
+    for (position, ranked) in ranking.ranked.iter().enumerate() {
+        table.push(vec![
+            Cell::text(&ranked.implementation),
+            Cell::text(format!(
+                "{} ({}–{})",
+                units::rank(ranked.mean_rank),
+                units::rank(ranked.ci_low),
+                units::rank(ranked.ci_high)
+            )),
+            Cell::text(format!("{} of {n}", ranked.timed_instances)),
+            Cell::text(ranking.against_above(position)),
+        ]);
+    }
+    Some(table)
+}
+
 /// A problem's implementation × dataset rows: attempts of planned, each outcome, missing and success rate.
 pub fn outcomes(section: &ProblemSection) -> Table {
     let mut columns = vec![Column::text("implementation"), Column::text("dataset"), Column::figure("attempts")];
@@ -86,13 +139,17 @@ pub fn times(section: &ProblemSection) -> Table {
         Column::text("dataset"),
         Column::figure(format!("{timed} time median [IQR] (95% CI)"))
             .long(format!("{timed} time median [IQR] (95% CI of the median)")),
+        Column::figure("resolves").long("resolves (± relative to the median)"),
         Column::figure("start-up / prepare / execute medians"),
     ];
     columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
     let mut table = Table::new(columns);
     for (row, figures) in section.rows.iter().zip(units::time_figures(&section.rows)) {
         let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
-        cells.extend(figures.into_iter().map(Cell::text));
+        let mut figures = figures.into_iter().map(Cell::text);
+        cells.extend(figures.next());
+        cells.push(Cell::text(units::resolution(row)));
+        cells.extend(figures);
         table.push(cells);
     }
     table

@@ -16,6 +16,15 @@ pub fn markdown(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Metewand report: {}\n", escape(&report.title()));
     status(&mut out, report);
+    out.push_str("## Ranking\n\n");
+    let rankings: Vec<_> = report.problems.iter().filter_map(tables::ranking).collect();
+    if rankings.is_empty() {
+        out.push_str("No problem has an instance to rank on.\n\n");
+    }
+    for table in &rankings {
+        out.push_str(&markdown::render(table));
+        out.push('\n');
+    }
     out.push_str("## Plan against done\n\n");
     out.push_str(&markdown::render(&tables::plan(report)));
     failures(&mut out, report);

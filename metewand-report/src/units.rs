@@ -2,7 +2,7 @@
 //! percentages, other numbers with four significant digits. Every renderer uses these, so the HTML, Markdown and
 //! text of one report agree.
 
-use crate::report::CellRow;
+use crate::report::{CellRow, RESOLVING_ATTEMPTS};
 use crate::stats::Summary;
 
 /// The unit a duration of `seconds` is best written in: its name and its size in seconds.
@@ -57,6 +57,21 @@ pub fn time_summary(summary: &Summary) -> String {
 /// A share as a percentage with one decimal.
 pub fn percent(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
+}
+
+/// A mean rank, with two decimals.
+pub fn rank(rank: f64) -> String {
+    format!("{rank:.2}")
+}
+
+/// A cell's resolution ([`CellRow::resolution`]): `±3.1%`; `none (fewer than 4)` for a cell with too few timed
+/// attempts to resolve anything; `–` for a cell without a timed attempt.
+pub fn resolution(row: &CellRow) -> String {
+    match (row.resolution, &row.timed_seconds) {
+        (Some(share), _) => format!("±{}", percent(share)),
+        (None, Some(summary)) if summary.n < RESOLVING_ATTEMPTS => format!("none (fewer than {RESOLVING_ATTEMPTS})"),
+        _ => "–".to_owned(),
+    }
 }
 
 /// A number with four significant digits, in scientific notation outside [1e-3, 1e6).

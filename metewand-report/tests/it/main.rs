@@ -8,6 +8,7 @@
 
 mod compare;
 mod profile;
+mod ranks;
 mod report;
 mod stats;
 mod table;

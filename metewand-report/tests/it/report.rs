@@ -388,7 +388,9 @@ fn a_problem_timed_by_prepare_and_execute_ranks_by_their_sum() {
     assert!((time("steady") - 0.001286219).abs() < 1e-12, "{}", time("steady"));
     let markdown = render(&report, Format::Markdown);
     assert!(
-        markdown.contains("| prepare+execute time median [IQR] (95% CI) | start-up / prepare / execute medians |"),
+        markdown.contains(
+            "| prepare+execute time median [IQR] (95% CI) | resolves | start-up / prepare / execute medians |"
+        ),
         "{markdown}"
     );
     let csv = render(&report, Format::Csv);
