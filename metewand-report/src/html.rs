@@ -178,6 +178,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     let _ = writeln!(out, "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>", escape(&section.problem));
     table::html::write(out, &tables::outcomes(section));
     table::html::write(out, &tables::times(section));
+    if let Some(noise) = tables::noise(section) {
+        table::html::write(out, &noise);
+    }
     out.push_str(
         "<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \

@@ -131,6 +131,9 @@ pub struct CellRow {
     /// The ranked times themselves, ascending (for the plots).
     #[serde(skip)]
     pub times: Vec<f64>,
+    /// What makes its times doubtful ([`crate::stats::noise_of`]): outliers, a high coefficient of variation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub noise: Vec<String>,
 }
 
 /// One problem's table and profiles.
@@ -428,6 +431,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             timed_seconds: summary,
             phase_medians,
             metric_medians,
+            noise: crate::stats::noise_of(&times),
             times,
         }
     });

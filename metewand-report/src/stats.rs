@@ -462,3 +462,33 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     }
     adjusted
 }
+
+/// The coefficient of variation above which a cell's times are warned of as noisy.
+pub const NOISY_VARIATION: f64 = 0.10;
+
+/// What makes a cell's times (`sorted`, ascending) doubtful, one phrase each: times beyond Tukey's fences (1.5
+/// interquartile ranges past the quartiles), and a coefficient of variation above [`NOISY_VARIATION`]; nothing with
+/// fewer than 4 times, where neither says anything.
+pub fn noise_of(sorted: &[f64]) -> Vec<String> {
+    let mut found = Vec::new();
+    if sorted.len() < 4 {
+        return found;
+    }
+    let (Some(q1), Some(q3)) = (quantile(sorted, 0.25), quantile(sorted, 0.75)) else { return found };
+    let fence = 1.5 * (q3 - q1);
+    let outliers = sorted.iter().filter(|&&time| time < q1 - fence || time > q3 + fence).count();
+    if outliers > 0 {
+        found.push(format!("{outliers} of {} times beyond Tukey's fences (1.5 IQR past the quartiles)", sorted.len()));
+    }
+    let n = sorted.len() as f64;
+    let mean = sorted.iter().sum::<f64>() / n;
+    let variance = sorted.iter().map(|time| (time - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    if mean > 0.0 && variance.sqrt() / mean > NOISY_VARIATION {
+        found.push(format!(
+            "coefficient of variation {:.0}% (above {:.0}%)",
+            100.0 * variance.sqrt() / mean,
+            100.0 * NOISY_VARIATION
+        ));
+    }
+    found
+}

@@ -130,6 +130,18 @@ pub fn outcomes(section: &ProblemSection) -> Table {
     table
 }
 
+/// The cells of a problem whose times are doubtful, with why (`None` when none is).
+pub fn noise(section: &ProblemSection) -> Option<Table> {
+    let mut table = Table::new(["implementation", "dataset", "warning"].map(Column::text).to_vec())
+        .caption("Cells whose times are doubtful: outliers beyond Tukey's fences, or a high coefficient of variation.");
+    for row in &section.rows {
+        for warning in &row.noise {
+            table.push(vec![Cell::text(&row.implementation), Cell::text(&row.dataset), Cell::text(warning)]);
+        }
+    }
+    (!table.rows.is_empty()).then_some(table)
+}
+
 /// A problem's implementation × dataset times: the ranked time's median with its interquartile range and the
 /// bootstrap interval of the median, the phases' medians, and each metric's median.
 pub fn times(section: &ProblemSection) -> Table {
@@ -236,6 +248,12 @@ pub fn environment(entry: &EnvironmentEntry) -> Table {
     let mut table = Table::new(vec![Column::new(Kind::Heading, ""), Column::text("")]).headless();
     for (name, value) in rows {
         table.push(vec![Cell::text(name), Cell::text(value)]);
+    }
+    // What skewed times on the machine, as the run recorded it (runs before it was recorded have none).
+    if let Some(noise) = &env.noise {
+        let warnings = metewand_campaign::environment::noise_warnings(noise, env.logical_cpus.get());
+        let said = if warnings.is_empty() { "none warned of".to_owned() } else { warnings.join("; ") };
+        table.push(vec![Cell::text("noise"), Cell::text(said)]);
     }
     table
 }

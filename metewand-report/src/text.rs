@@ -31,10 +31,14 @@ pub fn markdown(report: &Report) -> String {
     for section in &report.problems {
         let _ = write!(out, "\n## Problem {}\n\n", escape(&section.problem));
         out.push_str(&markdown::render(&tables::outcomes(section)));
-        for table in [tables::times(section), tables::profile(section)] {
+        out.push('\n');
+        out.push_str(&markdown::render(&tables::times(section)));
+        if let Some(noise) = tables::noise(section) {
             out.push('\n');
-            out.push_str(&markdown::render(&table));
+            out.push_str(&markdown::render(&noise));
         }
+        out.push('\n');
+        out.push_str(&markdown::render(&tables::profile(section)));
         for metric in &section.curves {
             out.push('\n');
             out.push_str(&markdown::render(&tables::curves(metric)));

@@ -307,3 +307,39 @@ fn large_cells_resample_their_medians_from_order_statistics_with_the_same_bounds
     assert!((pair.p - 2.0 / 64.0).abs() < 1e-15 && pair.second_slower);
     assert!(!ranking.pair("b", "c").unwrap().separated());
 }
+
+/// A cell with a time far beyond the others is named with its outlier and its spread, in HTML and Markdown; a
+/// steady cell is not. The fences and the coefficient of variation are computed here again, by hand.
+#[test]
+fn a_noisy_cell_is_warned_of_by_name() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let times = [10_000_000u64, 10_100_000, 9_900_000, 10_000_000, 30_000_000];
+    let mut plan = Vec::new();
+    for (repetition, &time) in (1..).zip(&times) {
+        plan.push(Planned::new("ridge", "small", "noisy").repetition(repetition).time(time));
+        plan.push(Planned::new("ridge", "small", "steady").repetition(repetition).time(10_000_000 + repetition));
+    }
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let rows = &report.problems[0].rows;
+    let noisy = rows.iter().find(|row| row.implementation == "noisy").unwrap();
+    // Quartiles of 9.9, 10, 10, 10.1, 30 (ms) by linear interpolation: 10 and 10.1, so the upper fence is 10.25.
+    let seconds: Vec<f64> = times.iter().map(|&ns| ns as f64 / 1e9).collect();
+    let mean = seconds.iter().sum::<f64>() / 5.0;
+    let sd = (seconds.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / 4.0).sqrt();
+    assert_eq!(
+        noisy.noise,
+        [
+            "1 of 5 times beyond Tukey's fences (1.5 IQR past the quartiles)".to_owned(),
+            format!("coefficient of variation {:.0}% (above 10%)", 100.0 * sd / mean),
+        ]
+    );
+    assert!(rows.iter().find(|row| row.implementation == "steady").unwrap().noise.is_empty());
+    for format in [Format::Html, Format::Markdown] {
+        let text = render(&report, format);
+        assert!(text.contains("Cells whose times are doubtful"), "{format:?}");
+        assert!(text.contains("1 of 5 times beyond Tukey"), "{format:?}");
+        assert!(!text.contains("steady | small | coefficient"), "{format:?}");
+    }
+}
