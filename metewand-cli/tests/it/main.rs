@@ -9,6 +9,7 @@ mod campaign;
 mod canon;
 mod check;
 mod conformance;
+mod grid;
 mod init;
 mod report;
 mod run;
