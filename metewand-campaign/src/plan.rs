@@ -10,7 +10,9 @@ use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError, RunOptions, expected_confinement};
 use metewand_runtime::identity::{AttemptId, DatasetKey, attempt_id};
-use metewand_runtime::repository::{CampaignSpec, DefinitionKind, MAX_PLAN_ATTEMPTS, Seeds, SelectionError};
+use metewand_runtime::repository::{
+    CampaignSpec, DefinitionKind, MAX_PLAN_ATTEMPTS, Seeds, SelectionError, SelectionErrorKind,
+};
 use metewand_runtime::session::{ConfinementReport, KernelSupport};
 
 /// The name of a campaign built from flags alone begins with this, followed by a digest of its axes, so two
@@ -201,9 +203,9 @@ fn select(repository: &CheckedRepository, names: &[String], kind: DefinitionKind
     let mut out = Vec::with_capacity(names.len());
     let mut seen = std::collections::BTreeSet::new();
     for name in names {
-        let points = repository.select(kind, name).map_err(|error| match error {
-            SelectionError::UnknownName { kind, name, known, .. } => PlanError::UnknownName { kind, name, known },
-            other => PlanError::Selection(other),
+        let points = repository.select(kind, name).map_err(|error| match error.into_kind() {
+            SelectionErrorKind::UnknownName { kind, name, known, .. } => PlanError::UnknownName { kind, name, known },
+            other => PlanError::Selection(other.into()),
         })?;
         for point in points {
             if seen.insert(point) {

@@ -16,7 +16,7 @@ use toml::de::DeValue;
 
 use super::toml_value::{Source, Table, Value_, string, to_json, wrong_type};
 use crate::diagnostic::{CheckError, CheckErrorKind};
-use crate::grid::{DefinitionKind, Names, SelectionError};
+use crate::grid::{DefinitionKind, Names, SelectionErrorKind};
 
 /// The most warm-up cycles a campaign may ask of each reused session.
 pub const MAX_WARMUP: u64 = 1000;
@@ -268,12 +268,15 @@ fn check_names(
         let text = string(item, format!("{member}[{i}]"), source)?;
         let points = match known.select(kind, text) {
             Ok(points) => points,
-            Err(SelectionError::UnknownName { known, .. }) if !text.contains('[') => {
-                let message =
-                    format!("names {kind_name} {text:?}, which the repository does not declare (it has: {known})");
+            Err(error) => {
+                let message = match error.kind() {
+                    SelectionErrorKind::UnknownName { known, .. } if !text.contains('[') => {
+                        format!("names {kind_name} {text:?}, which the repository does not declare (it has: {known})")
+                    }
+                    _ => error.to_string(),
+                };
                 return Err(invalid(source, item.span(), format!("{member}[{i}]"), message));
             }
-            Err(error) => return Err(invalid(source, item.span(), format!("{member}[{i}]"), error.to_string())),
         };
         if seen.contains(&text) {
             return Err(invalid(source, item.span(), format!("{member}[{i}]"), format!("names {text:?} twice")));

@@ -6,7 +6,16 @@
 //! is its resolved parameters, so a plain definition with the same parameters has the same ids, and adding a value
 //! to a grid adds points without changing any other.
 
-use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use metewand_protocol as protocol;
+use metewand_protocol::strict::JsonObject;
+use serde_json::Value;
+use toml::de::DeValue;
+
+use crate::diagnostic::{CheckError, CheckErrorKind, did_you_mean};
+use crate::toml_value::{Source, Table, to_json, wrong_type};
 
 /// The most values one key of a grid may list.
 pub const MAX_GRID_VALUES: usize = 1000;
@@ -63,9 +72,32 @@ impl DefinitionKind {
     }
 }
 
-/// A selection that names no definition or no point.
+/// A selection that names no definition or no point: its [`SelectionErrorKind`], boxed, so that a result that may
+/// hold one stays small.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum SelectionError {
+#[error(transparent)]
+pub struct SelectionError(Box<SelectionErrorKind>);
+
+impl SelectionError {
+    /// What is wrong.
+    pub fn kind(&self) -> &SelectionErrorKind {
+        &self.0
+    }
+    /// What is wrong, owned.
+    pub fn into_kind(self) -> SelectionErrorKind {
+        *self.0
+    }
+}
+
+impl From<SelectionErrorKind> for SelectionError {
+    fn from(kind: SelectionErrorKind) -> SelectionError {
+        SelectionError(Box::new(kind))
+    }
+}
+
+/// What a selection that names nothing got wrong.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SelectionErrorKind {
     /// Neither a definition nor a grid of that name.
     #[error("the repository has no {kind} named {name:?}{} (it has: {known})", suffix(.suggestion))]
     UnknownName {
@@ -159,7 +191,8 @@ impl Names {
             return Ok(vec![plain.as_str()]);
         }
         let kind_name = kind.as_str();
-        let malformed = || SelectionError::Malformed { kind: kind_name, selection: selection.to_owned() };
+        let malformed =
+            || SelectionError::from(SelectionErrorKind::Malformed { kind: kind_name, selection: selection.to_owned() });
         let (name, filter) = match selection.split_once('[') {
             None => (selection, None),
             Some((name, rest)) => (name, Some(rest.strip_suffix(']').ok_or_else(malformed)?)),
@@ -167,27 +200,29 @@ impl Names {
         let Some(grid) = self.grids.get(name) else {
             if self.plain.contains(name) {
                 let name = name.to_owned();
-                return Err(SelectionError::NoGrid { kind: kind_name, name, selection: selection.to_owned() });
+                return Err(
+                    SelectionErrorKind::NoGrid { kind: kind_name, name, selection: selection.to_owned() }.into()
+                );
             }
             let known: Vec<&str> = self.plain.iter().chain(self.grids.keys()).map(String::as_str).collect();
-            return Err(SelectionError::UnknownName {
+            return Err(SelectionError::from(SelectionErrorKind::UnknownName {
                 kind: kind_name,
                 name: name.to_owned(),
                 suggestion: did_you_mean(name, known.iter().copied()).map(str::to_owned),
                 known: if known.is_empty() { "none".to_owned() } else { known.join(", ") },
-            });
+            }));
         };
         let Some(filter) = filter else { return Ok(grid.points().collect()) };
         let mut wanted: Vec<(usize, Vec<u8>)> = Vec::new();
         for (key, value) in parse_filter(filter).ok_or_else(malformed)? {
             let Some(index) = grid.keys.iter().position(|known| *known == key) else {
-                return Err(SelectionError::UnknownKey {
+                return Err(SelectionError::from(SelectionErrorKind::UnknownKey {
                     kind: kind_name,
                     name: name.to_owned(),
                     suggestion: did_you_mean(&key, grid.keys.iter().map(String::as_str)).map(str::to_owned),
                     key,
                     known: grid.keys.join(", "),
-                });
+                }));
             };
             let canonical = protocol::to_canonical_vec(&value);
             let listed: Vec<String> = {
@@ -202,14 +237,14 @@ impl Names {
             };
             if !listed.iter().any(|text| text.as_bytes() == canonical) {
                 let value = protocol::to_canonical_string(&value);
-                return Err(SelectionError::UnknownValue {
+                return Err(SelectionError::from(SelectionErrorKind::UnknownValue {
                     kind: kind_name,
                     name: name.to_owned(),
                     suggestion: did_you_mean(&value, listed.iter().map(String::as_str)).map(str::to_owned),
                     value,
                     key,
                     known: listed.join(", "),
-                });
+                }));
             }
             wanted.push((index, canonical));
         }

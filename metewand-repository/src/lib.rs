@@ -66,7 +66,7 @@ use crate::identity::{
 };
 
 use grid::GridAxis;
-pub use grid::{DefinitionKind, Grid, MAX_GRID_POINTS, MAX_GRID_VALUES, Names, SelectionError};
+pub use grid::{DefinitionKind, Grid, MAX_GRID_POINTS, MAX_GRID_VALUES, Names, SelectionError, SelectionErrorKind};
 pub use load::valid_name;
 use load::*;
 pub use model::*;

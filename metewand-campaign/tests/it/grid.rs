@@ -4,7 +4,7 @@
 use std::fs;
 
 use metewand_campaign::{Axes, CampaignPlan, PlanError};
-use metewand_runtime::repository::SelectionError;
+use metewand_runtime::repository::SelectionErrorKind;
 use serde_json::{Value, json};
 
 use crate::Bench;
@@ -49,7 +49,10 @@ fn an_axis_names_a_grid_or_its_points_and_a_point_like_a_plain_dataset_has_its_i
     assert_eq!(both.datasets(), ["sized[rows=3]", "sized[rows=2]"]);
 
     let error = CampaignPlan::new(&repository, Some("main"), &axes(&["sized[rows=30]"])).unwrap_err();
-    assert!(matches!(error, PlanError::Selection(SelectionError::UnknownValue { .. })), "{error}");
+    assert!(
+        matches!(&error, PlanError::Selection(selection) if matches!(selection.kind(), SelectionErrorKind::UnknownValue { .. })),
+        "{error}"
+    );
     assert_eq!(
         error.to_string(),
         "dataset \"sized\" has no point with rows=30 (did you mean \"3\"?) (its values: 2, 3)"

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use metewand_protocol::strict::SafeUint;
 use metewand_repository::identity::attempt_id;
-use metewand_repository::{CheckErrorKind, CheckedRepository, DefinitionKind, SelectionError};
+use metewand_repository::{CheckErrorKind, CheckedRepository, DefinitionKind, SelectionErrorKind};
 use serde_json::json;
 
 use crate::{check_error, golden_copy};
@@ -150,22 +150,28 @@ fn a_selection_names_every_point_or_some_and_a_wrong_one_gets_a_guess() {
         ["tuned[iterations=10,tol=0.001]"]
     );
     let error = select(DefinitionKind::Dataset, "sizes[row=100]").unwrap_err();
-    assert!(matches!(&error, SelectionError::UnknownKey { suggestion: Some(key), .. } if key == "rows"), "{error}");
+    assert!(
+        matches!(error.kind(), SelectionErrorKind::UnknownKey { suggestion: Some(key), .. } if key == "rows"),
+        "{error}"
+    );
     assert_eq!(
         error.to_string(),
         "dataset \"sizes\" has no grid key \"row\" (did you mean \"rows\"?) (its keys: rows)"
     );
     let error = select(DefinitionKind::Dataset, "sizes[rows=1000]").unwrap_err();
     assert!(
-        matches!(&error, SelectionError::UnknownValue { suggestion: Some(value), .. } if value == "100"),
+        matches!(error.kind(), SelectionErrorKind::UnknownValue { suggestion: Some(value), .. } if value == "100"),
         "{error}"
     );
     let error = select(DefinitionKind::Dataset, "sizez").unwrap_err();
-    assert!(matches!(&error, SelectionError::UnknownName { suggestion: Some(name), .. } if name == "sizes"), "{error}");
+    assert!(
+        matches!(error.kind(), SelectionErrorKind::UnknownName { suggestion: Some(name), .. } if name == "sizes"),
+        "{error}"
+    );
     let error = select(DefinitionKind::Dataset, "small[rows=100]").unwrap_err();
-    assert!(matches!(error, SelectionError::NoGrid { .. }), "{error}");
+    assert!(matches!(error.kind(), SelectionErrorKind::NoGrid { .. }), "{error}");
     let error = select(DefinitionKind::Dataset, "sizes[rows=100").unwrap_err();
-    assert!(matches!(error, SelectionError::Malformed { .. }), "{error}");
+    assert!(matches!(error.kind(), SelectionErrorKind::Malformed { .. }), "{error}");
 }
 
 #[test]

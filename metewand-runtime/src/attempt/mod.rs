@@ -82,7 +82,7 @@ pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::CpuSet;
-use crate::repository::{Dataset, DefinitionKind, Implementation, Problem, SelectionError, Worker};
+use crate::repository::{Dataset, DefinitionKind, Implementation, Problem, SelectionError, SelectionErrorKind, Worker};
 use crate::session::{Confinement, ConfinementReport, KernelSupport, PhaseTimeouts, ProcessIsolation};
 use crate::{CheckedRepository, WorkerCommand};
 use failure::Failure;
@@ -231,9 +231,9 @@ impl<'r> AttemptPlan<'r> {
             kind: DefinitionKind,
             name: &str,
         ) -> Result<&'a T, PlanError> {
-            let points = repository.select(kind, name).map_err(|error| match error {
-                SelectionError::UnknownName { kind, name, known, .. } => PlanError::Unknown { kind, name, known },
-                other => PlanError::Selection(other),
+            let points = repository.select(kind, name).map_err(|error| match error.into_kind() {
+                SelectionErrorKind::UnknownName { kind, name, known, .. } => PlanError::Unknown { kind, name, known },
+                other => PlanError::Selection(other.into()),
             })?;
             match points[..] {
                 [point] => Ok(&map[point]),

@@ -58,7 +58,7 @@ use crate::protocol::handshake::hello_request;
 use crate::protocol::messages::{Path as WirePath, RequestId};
 use crate::protocol::strict::SafeUint;
 use crate::protocol::{Frame, encode_message};
-use crate::repository::{CheckedRepository, DefinitionKind, SelectionError, Worker};
+use crate::repository::{CheckedRepository, DefinitionKind, SelectionError, SelectionErrorKind, Worker};
 use crate::session::{
     Confinement, ConfinementReport, ProtocolViolation, SessionConfig, SessionError, SessionErrorKind, SessionSummary,
     WorkerCommand, WorkerSession,
@@ -331,14 +331,15 @@ impl<'r> Target<'r> {
                     return Err(ConformanceError::UnknownInput { kind: "problem", name: name.clone(), known });
                 }
                 // A grid's name, or a selection of its points, carries its first point.
-                if let Some(name) = &options.dataset {
-                    match repository.select(DefinitionKind::Dataset, name) {
-                        Ok(_) => {}
-                        Err(SelectionError::UnknownName { kind, name, known, .. }) => {
-                            return Err(ConformanceError::UnknownInput { kind, name, known });
+                if let Some(name) = &options.dataset
+                    && let Err(error) = repository.select(DefinitionKind::Dataset, name)
+                {
+                    return Err(match error.into_kind() {
+                        SelectionErrorKind::UnknownName { kind, name, known, .. } => {
+                            ConformanceError::UnknownInput { kind, name, known }
                         }
-                        Err(other) => return Err(ConformanceError::Selection(other)),
-                    }
+                        other => ConformanceError::Selection(other.into()),
+                    });
                 }
                 let timeouts = attempt::phase_timeouts(repository);
                 Ok(Target {
