@@ -27,6 +27,8 @@ pub const MAX_GRID_POINTS: u64 = 100_000;
 #[derive(Clone, Debug)]
 pub(crate) struct GridAxis {
     pub key: String,
+    /// Its dotted key in `metewand.toml`.
+    pub member: String,
     pub values: Vec<Value>,
     pub span: Range<usize>,
 }
@@ -36,6 +38,8 @@ pub(crate) struct GridAxis {
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
     keys: Vec<String>,
+    /// Each key's values, in the order written.
+    values: Vec<Vec<Value>>,
     points: Vec<(String, Vec<Value>)>,
 }
 
@@ -213,7 +217,7 @@ impl Names {
             }));
         };
         let Some(filter) = filter else { return Ok(grid.points().collect()) };
-        let mut wanted: Vec<(usize, Vec<u8>)> = Vec::new();
+        let mut wanted: Vec<(usize, &Value)> = Vec::new();
         for (key, value) in parse_filter(filter).ok_or_else(malformed)? {
             let Some(index) = grid.keys.iter().position(|known| *known == key) else {
                 return Err(SelectionError::from(SelectionErrorKind::UnknownKey {
@@ -224,19 +228,10 @@ impl Names {
                     known: grid.keys.join(", "),
                 }));
             };
-            let canonical = protocol::to_canonical_vec(&value);
-            let listed: Vec<String> = {
-                let mut seen = Vec::new();
-                for (_, values) in &grid.points {
-                    let text = protocol::to_canonical_string(&values[index]);
-                    if !seen.contains(&text) {
-                        seen.push(text);
-                    }
-                }
-                seen
-            };
-            if !listed.iter().any(|text| text.as_bytes() == canonical) {
-                let value = protocol::to_canonical_string(&value);
+            let canonical = protocol::to_canonical_string(&value);
+            let listed: Vec<String> = grid.values[index].iter().map(protocol::to_canonical_string).collect();
+            let Some(position) = listed.iter().position(|text| *text == canonical) else {
+                let value = canonical;
                 return Err(SelectionError::from(SelectionErrorKind::UnknownValue {
                     kind: kind_name,
                     name: name.to_owned(),
@@ -245,15 +240,14 @@ impl Names {
                     key,
                     known: listed.join(", "),
                 }));
-            }
-            wanted.push((index, canonical));
+            };
+            // A point holds a clone of its key's value: equal as values, exactly.
+            wanted.push((index, &grid.values[index][position]));
         }
         Ok(grid
             .points
             .iter()
-            .filter(|(_, values)| {
-                wanted.iter().all(|(index, canonical)| protocol::to_canonical_vec(&values[*index]) == *canonical)
-            })
+            .filter(|(_, values)| wanted.iter().all(|(index, value)| values[*index] == **value))
             .map(|(name, _)| name.as_str())
             .collect())
     }
@@ -349,7 +343,7 @@ pub(crate) fn check_grid(
             }
             values.push(value);
         }
-        axes.push(GridAxis { key: key.get_ref().to_string(), values, span: list.span() });
+        axes.push(GridAxis { key: key.get_ref().to_string(), member, values, span: list.span() });
     }
     if axes.is_empty() {
         let message = "is empty: a grid names at least one key and its values".to_owned();
@@ -366,6 +360,31 @@ pub(crate) fn check_grid(
     }
     axes.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
     Ok(axes)
+}
+
+/// Checks that each key of a grid is a parameter its schema `document` names, when the schema names every one it
+/// allows (`additionalProperties: false` beside `properties`): a misspelt key would otherwise be refused once per
+/// point.
+pub(crate) fn check_keys(
+    axes: &[GridAxis],
+    schema_id: &str,
+    document: Option<&Value>,
+    source: &Source<'_>,
+) -> Result<(), CheckError> {
+    let Some(document) = document.filter(|document| document.get("additionalProperties") == Some(&Value::Bool(false)))
+    else {
+        return Ok(());
+    };
+    let Some(properties) = document.get("properties").and_then(Value::as_object) else { return Ok(()) };
+    match axes.iter().find(|axis| !properties.contains_key(&axis.key)) {
+        None => Ok(()),
+        Some(axis) => {
+            let guess = did_you_mean(&axis.key, properties.keys().map(String::as_str))
+                .map_or_else(String::new, |close| format!(" (did you mean {close:?}?)"));
+            let message = format!("is not a parameter {schema_id} allows{guess}");
+            Err(source.error(axis.span.clone(), CheckErrorKind::InvalidValue { key: axis.member.clone(), message }))
+        }
+    }
 }
 
 /// A grid's points, in the order of the product: each one's name, its parameters (the grid's values merged over
@@ -396,6 +415,7 @@ pub(crate) fn points(name: &str, parameters: &JsonObject, axes: &[GridAxis]) -> 
 pub(crate) fn grid_of(axes: &[GridAxis], points: &[(String, JsonObject, Vec<Value>)]) -> Grid {
     Grid {
         keys: axes.iter().map(|axis| axis.key.clone()).collect(),
+        values: axes.iter().map(|axis| axis.values.clone()).collect(),
         points: points.iter().map(|(name, _, values)| (name.clone(), values.clone())).collect(),
     }
 }

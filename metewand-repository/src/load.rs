@@ -254,6 +254,9 @@ impl Loader<'_> {
                 points.push(definition);
                 continue;
             }
+            if let Some(schema) = &definition.parameters_schema {
+                grid::check_keys(&definition.grid, &schema.id, catalog.document(&schema.id), &self.source)?;
+            }
             let expanded = grid::points(definition.name.as_str(), &definition.parameters, &definition.grid);
             names[slot].grids.insert(definition.name.to_string(), grid::grid_of(&definition.grid, &expanded));
             for (name, parameters, values) in expanded {

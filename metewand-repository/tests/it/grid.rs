@@ -136,6 +136,21 @@ fn a_point_its_schema_refuses_is_named() {
 }
 
 #[test]
+fn a_key_its_parameters_schema_does_not_allow_gets_a_guess() {
+    let dir = golden_copy(|toml| format!("{toml}{}", with_grids("1", "1").replace("rows = [1]", "rws = [1, 2]")));
+    let error = check_error(dir.path());
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "metewand.toml:{}:{}: datasets.sizes.grid.rws is not a parameter urn:example:dataset-parameters:1 allows \
+             (did you mean \"rows\"?)",
+            at(dir.path(), "[1, 2]").unwrap().0,
+            at(dir.path(), "[1, 2]").unwrap().1
+        )
+    );
+}
+
+#[test]
 fn a_selection_names_every_point_or_some_and_a_wrong_one_gets_a_guess() {
     let dir = golden_copy(|toml| format!("{toml}{}", with_grids("200, 100", "1e-3, 0.5")));
     let repository = CheckedRepository::load(dir.path()).unwrap();
