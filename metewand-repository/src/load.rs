@@ -1,5 +1,7 @@
 //! The loader: `metewand.toml` read with its spans and checked in a fixed order into a [`CheckedRepository`].
 
+use std::sync::Arc;
+
 use super::*;
 
 /// A schema reference as written: an id, or an inline table that became one.
@@ -278,6 +280,7 @@ impl Loader<'_> {
         // Where each implementation names its worker, to point at both of two twins.
         let mut implementation_at: BTreeMap<String, Range<usize>> = BTreeMap::new();
         let mut implementation_inputs: BTreeMap<(String, Vec<u8>), String> = BTreeMap::new();
+        let mut closures: BTreeMap<Vec<String>, Arc<BTreeMap<String, Value>>> = BTreeMap::new();
         for definition in declared {
             let owner = format!("{} {:?}", definition.kind, definition.name.as_str());
             if let Some(schema) = &definition.parameters_schema
@@ -288,9 +291,14 @@ impl Loader<'_> {
             }
             let worker = &workers[&definition.worker.0];
             let parameters_schema = definition.parameters_schema.map(|schema| schema.id);
-            let named: Vec<&str> =
-                definition.schemas.iter().map(|s| s.id.as_str()).chain(parameters_schema.as_deref()).collect();
-            let schemas = catalog.closure(named);
+            let named: Vec<String> =
+                definition.schemas.iter().map(|s| s.id.clone()).chain(parameters_schema.clone()).collect();
+            // A grid's points name the same schemas: their closure is computed and held once.
+            let schemas = Arc::clone(
+                closures
+                    .entry(named)
+                    .or_insert_with_key(|named| Arc::new(catalog.closure(named.iter().map(String::as_str)))),
+            );
             match definition.kind {
                 "dataset" => {
                     let dataset = Dataset {
