@@ -4,13 +4,17 @@
 //! session did not end cleanly) and `started_at`; `results.jsonl` adds `profile`, a streamed attempt's checkpoints as
 //! its record has them (null for an attempt that did not stream). `profiles.csv`: one row per checkpoint of every
 //! streamed attempt, in plan order then checkpoint order: [`PROFILE_COLUMNS`], then every numeric metric any
-//! checkpoint has as `metric.<name>` (sorted). The files are written atomically, from the rows of the reading that
+//! checkpoint has as `metric.<name>` (sorted). Both results files end with a column per grid key of the plan's
+//! points (`dataset.rows`, `implementation.iterations`, `problem.tolerance`: sorted, typed as the grid's values),
+//! empty for a row whose definition has no such key. The files are written atomically, from the rows of the reading that
 //! writes the campaign table ([`crate::table`]).
 
+use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::path::Path;
 
 use metewand_runtime::protocol::strict::SafeUint;
+use metewand_runtime::repository::grid::point_values;
 use serde_json::{Map, Value};
 
 use crate::folder::{CampaignFolder, FolderError, read_campaign_bytes, write_atomically};
@@ -58,6 +62,45 @@ pub const FIXED_COLUMNS: [&str; 16] = [
     "evaluate_ns",
     "implementation_time_ns",
 ];
+
+/// The grid columns of a campaign's rows: for every problem, dataset and implementation name that is a grid's point,
+/// its values as `problem.<key>`, `dataset.<key>` and `implementation.<key>` (read from the name, which holds them
+/// in canonical JSON); the columns' names sorted.
+#[derive(Default)]
+struct GridColumns {
+    by_name: HashMap<String, Vec<(String, Value)>>,
+    columns: BTreeSet<String>,
+}
+
+impl GridColumns {
+    fn new(attempts: &[crate::plan::PlanEntry]) -> GridColumns {
+        let mut grid = GridColumns::default();
+        for entry in attempts {
+            for (kind, name) in
+                [("problem", &entry.problem), ("dataset", &entry.dataset), ("implementation", &entry.implementation)]
+            {
+                if grid.by_name.contains_key(name.as_str()) {
+                    continue;
+                }
+                let values: Vec<(String, Value)> = point_values(name).map_or_else(Vec::new, |(_, values)| {
+                    values.into_iter().map(|(key, value)| (format!("{kind}.{key}"), value)).collect()
+                });
+                grid.columns.extend(values.iter().map(|(column, _)| column.clone()));
+                grid.by_name.insert(name.to_string(), values);
+            }
+        }
+        grid
+    }
+
+    fn insert(&self, row: &mut Map<String, Value>) {
+        for kind in ["problem", "dataset", "implementation"] {
+            let values = row.get(kind).and_then(Value::as_str).and_then(|name| self.by_name.get(name));
+            for (column, value) in values.into_iter().flatten() {
+                row.insert(column.clone(), value.clone());
+            }
+        }
+    }
+}
 
 /// Row `slot` of a reading's rows, as both exports write it: the fixed columns, `metric.<name>` for every metric any
 /// row has, and the trailing columns.
@@ -126,6 +169,8 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
     let mut columns: Vec<String> = FIXED_COLUMNS.iter().map(|name| (*name).to_owned()).collect();
     columns.extend(rows.metrics.keys().map(|name| format!("metric.{name}")));
     columns.extend(["peak_memory_bytes".to_owned(), "started_at".to_owned()]);
+    let grid = GridColumns::new(&file.attempts);
+    columns.extend(grid.columns.iter().cloned());
     let io = |name: &str| {
         let path = folder.join(name);
         move |source| FolderError::Io { action: "write", path, source }
@@ -133,7 +178,8 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
     write_atomically(folder, RESULTS_CSV, |out| {
         writeln!(out, "{}", columns.join(","))?;
         for &slot in &recorded {
-            let map = row(&rows, slot);
+            let mut map = row(&rows, slot);
+            grid.insert(&mut map);
             let line: Vec<String> =
                 columns.iter().map(|column| csv_field(map.get(column).unwrap_or(&Value::Null))).collect();
             writeln!(out, "{}", line.join(","))?;
@@ -144,6 +190,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
     write_atomically(folder, RESULTS_JSONL, |out| {
         for &slot in &recorded {
             let mut map = row(&rows, slot);
+            grid.insert(&mut map);
             let profile = rows.profiles.get(&slot).map_or(Ok(Value::Null), serde_json::to_value);
             map.insert("profile".to_owned(), profile.map_err(io::Error::other)?);
             serde_json::to_writer(&mut *out, &Value::Object(map)).map_err(io::Error::other)?;
@@ -161,7 +208,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
 
 /// `profiles.csv`, from a reading's rows.
 fn write_profiles(folder: &Path, rows: &TableRows) -> io::Result<()> {
-    let metrics: std::collections::BTreeSet<&str> = rows
+    let metrics: BTreeSet<&str> = rows
         .profiles
         .values()
         .flatten()

@@ -11,7 +11,9 @@ use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{AttemptPlan, PlanError as RuntimePlanError, RunOptions, expected_confinement};
 use metewand_runtime::identity::{AttemptId, DatasetKey, attempt_id};
-use metewand_runtime::repository::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
+use metewand_runtime::repository::{
+    CampaignSpec, DefinitionKind, MAX_PLAN_ATTEMPTS, Seeds, SelectionError, SelectionErrorKind,
+};
 use metewand_runtime::session::{ConfinementReport, KernelSupport};
 
 /// The name of a campaign built from flags alone begins with this, followed by a digest of its axes, so two
@@ -51,6 +53,12 @@ pub enum PlanError {
         /// The plan's size.
         size: u64,
     },
+    /// A selection of grid points that names none.
+    #[error("{0}")]
+    Selection(SelectionError),
+    /// An attempt's names that select more than one definition each.
+    #[error("{0}")]
+    Attempt(String),
     /// Repetitions of zero.
     #[error("repetitions must be at least 1")]
     NoRepetitions,
@@ -60,6 +68,8 @@ impl From<RuntimePlanError> for PlanError {
     fn from(error: RuntimePlanError) -> PlanError {
         match error {
             RuntimePlanError::Unknown { kind, name, known } => PlanError::UnknownName { kind, name, known },
+            RuntimePlanError::Selection(error) => PlanError::Selection(error),
+            several @ RuntimePlanError::Several { .. } => PlanError::Attempt(several.to_string()),
         }
     }
 }
@@ -189,20 +199,26 @@ pub struct CampaignPlan<'r> {
     warmup: u64,
 }
 
-fn check_names(names: &[String], kind: &'static str, known: &BTreeMap<String, impl Sized>) -> Result<(), PlanError> {
+/// The definitions an axis's selections name (a grid's name every point of it, `NAME[key=value]` some), in order,
+/// each once.
+fn select(repository: &CheckedRepository, names: &[String], kind: DefinitionKind) -> Result<Vec<String>, PlanError> {
     if names.is_empty() {
-        return Err(PlanError::EmptyAxis { kind });
+        return Err(PlanError::EmptyAxis { kind: kind.as_str() });
     }
+    let mut out = Vec::with_capacity(names.len());
+    let mut seen = std::collections::BTreeSet::new();
     for name in names {
-        if !known.contains_key(name) {
-            return Err(PlanError::UnknownName {
-                kind,
-                name: name.clone(),
-                known: known.keys().cloned().collect::<Vec<_>>().join(", "),
-            });
+        let points = repository.select(kind, name).map_err(|error| match error.into_kind() {
+            SelectionErrorKind::UnknownName { kind, name, known, .. } => PlanError::UnknownName { kind, name, known },
+            other => PlanError::Selection(other.into()),
+        })?;
+        for point in points {
+            if seen.insert(point) {
+                out.push(point.to_owned());
+            }
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// A campaign's name as `campaign.json` holds it: a repository's campaign's, checked when the repository was, or an
@@ -268,9 +284,9 @@ impl<'r> CampaignPlan<'r> {
         if let Some(repetitions) = axes.repetitions {
             spec.repetitions = repetitions;
         }
-        check_names(&spec.problems, "problem", repository.problems())?;
-        check_names(&spec.datasets, "dataset", repository.datasets())?;
-        check_names(&spec.implementations, "implementation", repository.implementations())?;
+        spec.problems = select(repository, &spec.problems, DefinitionKind::Problem)?;
+        spec.datasets = select(repository, &spec.datasets, DefinitionKind::Dataset)?;
+        spec.implementations = select(repository, &spec.implementations, DefinitionKind::Implementation)?;
         if spec.repetitions == 0 {
             return Err(PlanError::NoRepetitions);
         }

@@ -5,6 +5,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use metewand_runtime::WorkerOutputValidator;
+use metewand_runtime::repository::{DefinitionKind, SelectionErrorKind};
 use metewand_runtime::validate::{DATASET_MANIFEST, RESULT_MANIFEST, RootProblem, ValidatedFile, ValidationErrorKind};
 
 use crate::{Failure, print_out};
@@ -94,9 +95,13 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let dir = common.dir.as_path();
     let result = match &args.kind {
         Kind::Dataset { .. } => {
-            let dataset = repository
-                .dataset(name)
-                .ok_or_else(|| Failure::Usage(format!("validate: the repository declares no dataset {name:?}")))?;
+            // A grid's points share their schemas: the first of those named validates as any would.
+            let dataset = match repository.select(DefinitionKind::Dataset, name) {
+                Ok(points) => points.first().and_then(|point| repository.dataset(point)),
+                Err(error) if matches!(error.kind(), SelectionErrorKind::UnknownName { .. }) => None,
+                Err(other) => return Err(Failure::Usage(format!("validate: {other}"))),
+            }
+            .ok_or_else(|| Failure::Usage(format!("validate: the repository declares no dataset {name:?}")))?;
             validator
                 .validate_dataset(dataset, dir, DATASET_MANIFEST)
                 .map(|v| lines(v.files(), Some(v.manifest_file())))

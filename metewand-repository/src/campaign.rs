@@ -4,7 +4,7 @@
 //! here is what a plan needs to be possible: names that exist, nonempty axes, seeds in range and a plan of at most
 //! [`MAX_PLAN_ATTEMPTS`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use metewand_protocol::common::Name;
@@ -16,6 +16,7 @@ use toml::de::DeValue;
 
 use super::toml_value::{Source, Table, Value_, string, to_json, wrong_type};
 use crate::diagnostic::{CheckError, CheckErrorKind};
+use crate::grid::{DefinitionKind, Names, SelectionErrorKind};
 
 /// The most warm-up cycles a campaign may ask of each reused session.
 pub const MAX_WARMUP: u64 = 1000;
@@ -82,11 +83,11 @@ impl From<definition::Seeds> for Seeds {
 pub struct CampaignSpec {
     /// The campaign's name.
     pub name: String,
-    /// Problem names, in the order written (default: every problem, by name).
+    /// Problem names, in the order written, a grid's points in its place (default: every problem, by name).
     pub problems: Vec<String>,
-    /// Dataset names (default: every dataset).
+    /// Dataset names, a grid's points in its place (default: every dataset).
     pub datasets: Vec<String>,
-    /// Implementation names (default: every implementation).
+    /// Implementation names, a grid's points in its place (default: every implementation).
     pub implementations: Vec<String>,
     /// Dataset seeds (default `[0]`).
     pub dataset_seeds: Seeds,
@@ -118,11 +119,11 @@ impl CampaignSpec {
     }
 }
 
-/// The names a campaign may use, by kind.
+/// The names a campaign may use, by kind: every definition (a grid's points, not the grid) and what selects them.
 pub(crate) struct Known<'a> {
-    pub problems: Vec<&'a str>,
-    pub datasets: Vec<&'a str>,
-    pub implementations: Vec<&'a str>,
+    pub problems: (Vec<&'a str>, &'a Names),
+    pub datasets: (Vec<&'a str>, &'a Names),
+    pub implementations: (Vec<&'a str>, &'a Names),
 }
 
 fn invalid(source: &Source<'_>, span: Range<usize>, key: String, message: String) -> CheckError {
@@ -138,17 +139,19 @@ pub(crate) fn check(
     source: &Source<'_>,
 ) -> Result<CampaignSpec, CheckError> {
     table.only(definition::Campaign::PROPERTIES, source)?;
-    for (axis, kind, known) in [
-        ("problems", "problem", &known.problems),
-        ("datasets", "dataset", &known.datasets),
-        ("implementations", "implementation", &known.implementations),
+    let mut selected = Vec::with_capacity(3);
+    for (axis, kind, (every, names)) in [
+        ("problems", DefinitionKind::Problem, &known.problems),
+        ("datasets", DefinitionKind::Dataset, &known.datasets),
+        ("implementations", DefinitionKind::Implementation, &known.implementations),
     ] {
-        check_names(table, axis, kind, known, source)?;
+        let written = check_names(table, axis, kind, names, source)?;
+        selected.push(written.unwrap_or_else(|| every.iter().map(|name| (*name).to_owned()).collect()));
     }
     for (axis, kind, known) in [
-        ("problems", "problem", &known.problems),
-        ("datasets", "dataset", &known.datasets),
-        ("implementations", "implementation", &known.implementations),
+        ("problems", "problem", &known.problems.0),
+        ("datasets", "dataset", &known.datasets.0),
+        ("implementations", "implementation", &known.implementations.0),
     ] {
         if table.get(axis).is_none() && known.is_empty() {
             return Err(invalid(
@@ -199,17 +202,14 @@ pub(crate) fn check(
     // The schema's bound is the loader's: a schema that changed it would not compile here.
     let warmup: Option<BoundedUint<0, MAX_WARMUP>> = campaign.warmup;
     let warmup = warmup.map_or(0, BoundedUint::get);
-    let names = |written: Option<NonEmptyUniqueVec<Name>>, known: &[&str]| -> Vec<String> {
-        match written {
-            Some(names) => names.iter().map(|name| String::clone(name)).collect(),
-            None => known.iter().map(|name| (*name).to_owned()).collect(),
-        }
-    };
+    // The lists as written were checked above and expanded into the definitions they select.
+    let _: [Option<NonEmptyUniqueVec<Name>>; 3] = [campaign.problems, campaign.datasets, campaign.implementations];
+    let [problems, datasets, implementations]: [Vec<String>; 3] = selected.try_into().expect("three axes");
     let spec = CampaignSpec {
         name,
-        problems: names(campaign.problems, &known.problems),
-        datasets: names(campaign.datasets, &known.datasets),
-        implementations: names(campaign.implementations, &known.implementations),
+        problems,
+        datasets,
+        implementations,
         dataset_seeds: campaign.dataset_seeds.map_or_else(Seeds::zero, Seeds::from),
         implementation_seeds: campaign.implementation_seeds.map_or_else(Seeds::zero, Seeds::from),
         repetitions: campaign.repetitions.map_or(1, BoundedUint::get),
@@ -233,39 +233,53 @@ pub(crate) fn check(
     Ok(spec)
 }
 
-/// Checks an axis of names, if written: a nonempty array of names the repository declares, each once.
+/// Checks an axis of names, if written: a nonempty array of selections (a definition's name, a grid's for every
+/// point of it, `NAME[key=value]` for some), each once. Returns the definitions they select, in order, each once.
 fn check_names(
     table: &Table<'_, '_>,
     key: &str,
-    kind: &str,
-    known: &[&str],
+    kind: DefinitionKind,
+    known: &Names,
     source: &Source<'_>,
-) -> Result<(), CheckError> {
-    let Some(value) = table.get(key) else { return Ok(()) };
+) -> Result<Option<Vec<String>>, CheckError> {
+    let Some(value) = table.get(key) else { return Ok(None) };
+    let kind_name = kind.as_str();
     let member = table.member(key);
     let DeValue::Array(items) = value.get_ref() else {
         return Err(wrong_type(source, value.span(), member, "an array of names", value.get_ref()));
     };
     if items.is_empty() {
-        return Err(invalid(source, value.span(), member, format!("is empty: a campaign needs at least one {kind}")));
+        let message = format!("is empty: a campaign needs at least one {kind_name}");
+        return Err(invalid(source, value.span(), member, message));
     }
     let mut seen = Vec::new();
+    let mut selected: Vec<String> = Vec::new();
+    let mut chosen = BTreeSet::new();
     for (i, item) in items.iter().enumerate() {
         let text = string(item, format!("{member}[{i}]"), source)?;
-        if !known.contains(&text) {
-            return Err(invalid(
-                source,
-                item.span(),
-                format!("{member}[{i}]"),
-                format!("names {kind} {text:?}, which the repository does not declare (it has: {})", known.join(", ")),
-            ));
-        }
+        let points = match known.select(kind, text) {
+            Ok(points) => points,
+            Err(error) => {
+                let message = match error.kind() {
+                    SelectionErrorKind::UnknownName { known, .. } if !text.contains('[') => {
+                        format!("names {kind_name} {text:?}, which the repository does not declare (it has: {known})")
+                    }
+                    _ => error.to_string(),
+                };
+                return Err(invalid(source, item.span(), format!("{member}[{i}]"), message));
+            }
+        };
         if seen.contains(&text) {
             return Err(invalid(source, item.span(), format!("{member}[{i}]"), format!("names {text:?} twice")));
         }
         seen.push(text);
+        for point in points {
+            if chosen.insert(point) {
+                selected.push(point.to_owned());
+            }
+        }
     }
-    Ok(())
+    Ok(Some(selected))
 }
 
 fn seed(value: &Value_<'_>, key: String, source: &Source<'_>) -> Result<SafeUint, CheckError> {

@@ -9,7 +9,7 @@
 //!
 //! `model.rs` holds what a checked repository is (its workers, datasets, problems, implementations, budgets);
 //! `load.rs` the loader that checks `metewand.toml` into one; `campaign.rs` the `[campaigns]` tables;
-//! `worker.rs` the check of one `[workers.NAME]` table; `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
+//! `worker.rs` the check of one `[workers.NAME]` table; `grid.rs` parameter grids, their points and the selections that name them; `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
 //! directories and include folders; `toml_value.rs` TOML values into JSON.
 
 #![forbid(unsafe_code)]
@@ -18,6 +18,7 @@ mod campaign;
 pub mod catalog;
 mod containment;
 pub mod diagnostic;
+pub mod grid;
 pub mod identity;
 mod load;
 mod model;
@@ -64,6 +65,8 @@ use crate::identity::{
     DatasetKey, ProblemContractId, SourceTree, WorkerId, dataset_key, problem_contract_id, worker_identity,
 };
 
+use grid::GridAxis;
+pub use grid::{DefinitionKind, Grid, MAX_GRID_POINTS, MAX_GRID_VALUES, Names, SelectionError, SelectionErrorKind};
 pub use load::valid_name;
 use load::*;
 pub use model::*;

@@ -1,14 +1,18 @@
 //! The loader: `metewand.toml` read with its spans and checked in a fixed order into a [`CheckedRepository`].
 
+use std::sync::Arc;
+
 use super::*;
 
 /// A schema reference as written: an id, or an inline table that became one.
+#[derive(Clone)]
 pub(super) struct SchemaRef {
     pub(super) id: String,
     pub(super) key: String,
     pub(super) span: Range<usize>,
 }
 
+#[derive(Clone)]
 pub(super) struct Declared {
     pub(super) kind: &'static str,
     pub(super) name: Name,
@@ -20,6 +24,10 @@ pub(super) struct Declared {
     pub(super) capabilities: Vec<Capability>,
     pub(super) timed: Timed,
     pub(super) profile: Option<u64>,
+    /// The grid's keys in byte order (none without a grid).
+    pub(super) grid: Vec<GridAxis>,
+    /// A point of a grid: its values, by key.
+    pub(super) coordinates: BTreeMap<String, Value>,
 }
 
 pub(super) struct Loader<'t> {
@@ -234,12 +242,45 @@ impl Loader<'_> {
             workers.insert(worker.name.clone(), worker);
         }
 
+        // Each grid becomes its points, each one a definition of its own.
+        let mut names: [Names; 3] = Default::default();
+        let mut points = Vec::with_capacity(declared.len());
+        for definition in declared {
+            let slot = match definition.kind {
+                "dataset" => 0,
+                "problem" => 1,
+                _ => 2,
+            };
+            if definition.grid.is_empty() {
+                names[slot].plain.insert(definition.name.to_string());
+                points.push(definition);
+                continue;
+            }
+            if let Some(schema) = &definition.parameters_schema {
+                grid::check_keys(&definition.grid, &schema.id, catalog.document(&schema.id), &self.source)?;
+            }
+            let expanded = grid::points(definition.name.as_str(), &definition.parameters, &definition.grid);
+            names[slot].grids.insert(definition.name.to_string(), grid::grid_of(&definition.grid, &expanded));
+            for (name, parameters, values) in expanded {
+                let mut point = definition.clone();
+                point.name = Name::try_from(name.as_str()).expect("a point's name is not empty");
+                point.parameters = parameters;
+                point.coordinates = definition.grid.iter().map(|axis| axis.key.clone()).zip(values).collect();
+                point.grid = Vec::new();
+                points.push(point);
+            }
+        }
+        let declared = points;
+        let [dataset_names, problem_names, implementation_names] = names;
+
         // Parameters against their schemas, then the checked definitions.
         let mut datasets = BTreeMap::new();
         let mut problems = BTreeMap::new();
         let mut implementations: BTreeMap<String, Implementation> = BTreeMap::new();
         // Where each implementation names its worker, to point at both of two twins.
         let mut implementation_at: BTreeMap<String, Range<usize>> = BTreeMap::new();
+        let mut implementation_inputs: BTreeMap<(String, Vec<u8>), String> = BTreeMap::new();
+        let mut closures: BTreeMap<Vec<String>, Arc<BTreeMap<String, Value>>> = BTreeMap::new();
         for definition in declared {
             let owner = format!("{} {:?}", definition.kind, definition.name.as_str());
             if let Some(schema) = &definition.parameters_schema
@@ -250,9 +291,14 @@ impl Loader<'_> {
             }
             let worker = &workers[&definition.worker.0];
             let parameters_schema = definition.parameters_schema.map(|schema| schema.id);
-            let named: Vec<&str> =
-                definition.schemas.iter().map(|s| s.id.as_str()).chain(parameters_schema.as_deref()).collect();
-            let schemas = catalog.closure(named);
+            let named: Vec<String> =
+                definition.schemas.iter().map(|s| s.id.clone()).chain(parameters_schema.clone()).collect();
+            // A grid's points name the same schemas: their closure is computed and held once.
+            let schemas = Arc::clone(
+                closures
+                    .entry(named)
+                    .or_insert_with_key(|named| Arc::new(catalog.closure(named.iter().map(String::as_str)))),
+            );
             match definition.kind {
                 "dataset" => {
                     let dataset = Dataset {
@@ -263,6 +309,7 @@ impl Loader<'_> {
                         parameters_schema,
                         output_schema: definition.schemas[0].id.clone(),
                         schemas,
+                        grid: definition.coordinates,
                     };
                     datasets.insert(definition.name.to_string(), dataset);
                 }
@@ -286,14 +333,18 @@ impl Loader<'_> {
                         contract_id,
                         timed: definition.timed,
                         profile: definition.profile,
+                        grid: definition.coordinates,
                     };
                     problems.insert(definition.name.to_string(), problem);
                 }
                 _ => {
                     // Two implementations of one worker identity and parameters would plan the same attempt ids.
-                    let twin = implementations.values().find(|other| {
-                        workers[&other.worker].identity == worker.identity && other.parameters == definition.parameters
-                    });
+                    // Looked up by identity and canonical parameters: a grid may make many thousand implementations.
+                    let inputs = (
+                        worker.identity.to_string(),
+                        protocol::to_canonical_vec(&Value::Object(definition.parameters.clone())),
+                    );
+                    let twin = implementation_inputs.get(&inputs).map(|name| &implementations[name]);
                     if let Some(twin) = twin {
                         let kind = CheckErrorKind::TwinImplementations {
                             name: definition.name.to_string(),
@@ -303,21 +354,23 @@ impl Loader<'_> {
                         return Err(self.source.error(definition.worker.1.clone(), kind));
                     }
                     implementation_at.insert(definition.name.to_string(), definition.worker.1.clone());
+                    implementation_inputs.insert(inputs, definition.name.to_string());
                     let implementation = Implementation {
                         name: definition.name.clone(),
                         worker: definition.worker.0,
                         parameters: definition.parameters,
                         parameters_schema,
                         capabilities: definition.capabilities,
+                        grid: definition.coordinates,
                     };
                     implementations.insert(definition.name.to_string(), implementation);
                 }
             }
         }
         let known = campaign::Known {
-            problems: problems.keys().map(String::as_str).collect(),
-            datasets: datasets.keys().map(String::as_str).collect(),
-            implementations: implementations.keys().map(String::as_str).collect(),
+            problems: (problems.keys().map(String::as_str).collect(), &problem_names),
+            datasets: (datasets.keys().map(String::as_str).collect(), &dataset_names),
+            implementations: (implementations.keys().map(String::as_str).collect(), &implementation_names),
         };
         let mut campaigns = BTreeMap::new();
         for (name, table) in self.named_tables(&top, "campaigns")? {
@@ -336,6 +389,9 @@ impl Loader<'_> {
             datasets,
             problems,
             implementations,
+            dataset_names,
+            problem_names,
+            implementation_names,
         })
     }
 
@@ -648,19 +704,24 @@ impl Loader<'_> {
                 (implementation.worker, implementation.parameters, implementation.capabilities, None, None)
             }
         };
+        let parameters = parameters.unwrap_or_default();
+        let owner = format!("{kind} {:?}", name.as_str());
+        let grid = grid::check_grid(table, &parameters, &owner, &self.source)?;
         // The schema's bound is the loader's: a schema that changed it would not compile here.
         let checkpoints = |profile: definition::Profile| -> BoundedUint<1, MAX_CHECKPOINTS> { profile.checkpoints };
         Ok(Declared {
             kind,
             name,
             worker: (worker, worker_value.span()),
-            parameters: parameters.unwrap_or_default(),
-            parameters_span,
+            parameters,
+            parameters_span: grid.first().map_or(parameters_span, |axis| axis.span.clone()),
             parameters_schema,
             schemas,
             capabilities: capabilities.map_or_else(|| vec![Capability::OneShot], |selected| selected.into_vec()),
             timed: timed.unwrap_or(Timed::Execute),
             profile: profile.map(|profile| checkpoints(profile).get()),
+            grid,
+            coordinates: BTreeMap::new(),
         })
     }
 }

@@ -158,7 +158,8 @@ pub struct Dataset {
     pub(super) parameters: JsonObject,
     pub(super) parameters_schema: Option<String>,
     pub(super) output_schema: String,
-    pub(super) schemas: BTreeMap<String, Value>,
+    pub(super) schemas: std::sync::Arc<BTreeMap<String, Value>>,
+    pub(super) grid: BTreeMap<String, Value>,
 }
 
 impl Dataset {
@@ -181,6 +182,10 @@ impl Dataset {
     /// The id of its parameters' schema, if declared.
     pub fn parameters_schema(&self) -> Option<&str> {
         self.parameters_schema.as_deref()
+    }
+    /// A grid's point: its values by key (empty for a definition without a grid).
+    pub fn grid_values(&self) -> &BTreeMap<String, Value> {
+        &self.grid
     }
     /// The id of the schema its manifest's `data` must satisfy.
     pub fn output_schema(&self) -> &str {
@@ -211,6 +216,7 @@ pub struct Problem {
     pub(super) contract_id: ProblemContractId,
     pub(super) timed: Timed,
     pub(super) profile: Option<u64>,
+    pub(super) grid: BTreeMap<String, Value>,
 }
 
 /// The most checkpoints a problem's `profile` may allow a stream.
@@ -253,6 +259,10 @@ impl Problem {
     pub fn parameters_schema(&self) -> Option<&str> {
         self.parameters_schema.as_deref()
     }
+    /// A grid's point: its values by key (empty for a definition without a grid).
+    pub fn grid_values(&self) -> &BTreeMap<String, Value> {
+        &self.grid
+    }
     /// The id of the schema a result manifest's `data` must satisfy.
     pub fn result_schema(&self) -> &str {
         &self.result_schema
@@ -275,6 +285,7 @@ pub struct Implementation {
     pub(super) parameters: JsonObject,
     pub(super) parameters_schema: Option<String>,
     pub(super) capabilities: Vec<Capability>,
+    pub(super) grid: BTreeMap<String, Value>,
 }
 
 impl Implementation {
@@ -298,6 +309,10 @@ impl Implementation {
     pub fn parameters_schema(&self) -> Option<&str> {
         self.parameters_schema.as_deref()
     }
+    /// A grid's point: its values by key (empty for a definition without a grid).
+    pub fn grid_values(&self) -> &BTreeMap<String, Value> {
+        &self.grid
+    }
     /// The capabilities the plan selects (`["one_shot"]` unless declared).
     pub fn capabilities(&self) -> &[Capability] {
         &self.capabilities
@@ -319,6 +334,9 @@ pub struct CheckedRepository {
     pub(super) problems: BTreeMap<String, Problem>,
     pub(super) implementations: BTreeMap<String, Implementation>,
     pub(super) campaigns: campaign::Campaigns,
+    pub(super) dataset_names: Names,
+    pub(super) problem_names: Names,
+    pub(super) implementation_names: Names,
 }
 
 impl CheckedRepository {
@@ -396,5 +414,18 @@ impl CheckedRepository {
     /// The implementation with this name.
     pub fn implementation(&self, name: &str) -> Option<&Implementation> {
         self.implementations.get(name)
+    }
+    /// The names of one kind of definition: those without a grid, and the grids.
+    pub fn names(&self, kind: DefinitionKind) -> &Names {
+        match kind {
+            DefinitionKind::Dataset => &self.dataset_names,
+            DefinitionKind::Problem => &self.problem_names,
+            DefinitionKind::Implementation => &self.implementation_names,
+        }
+    }
+    /// The names of the definitions of `kind` a selection names ([`Names::select`]): `D` every point of grid D (or
+    /// D itself), `D[key=value]` some points.
+    pub fn select(&self, kind: DefinitionKind, selection: &str) -> Result<Vec<&str>, SelectionError> {
+        self.names(kind).select(kind, selection)
     }
 }

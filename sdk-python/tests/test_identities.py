@@ -5,6 +5,7 @@ exactly what `metewand check` prints."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import subprocess
@@ -108,6 +109,23 @@ def closure(roots: list[str], catalog: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def points(definitions: dict[str, Any]) -> dict[str, Any]:
+    """Each definition, a grid's points in its place: ``NAME[key=value,...]`` (keys in byte order, values in
+    canonical JSON), each the grid's values merged over ``parameters``."""
+    out = {}
+    for name, definition in definitions.items():
+        grid = definition.get("grid")
+        if not grid:
+            out[name] = definition
+            continue
+        keys = sorted(grid, key=str.encode)
+        for values in itertools.product(*(grid[key] for key in keys)):
+            label = ",".join(f"{key}={dumps(value).decode()}" for key, value in zip(keys, values))
+            parameters = {**definition.get("parameters", {}), **dict(zip(keys, values))}
+            out[f"{name}[{label}]"] = {**definition, "parameters": parameters}
+    return out
+
+
 def expected_identities(root: Path, seed: int) -> list[str]:
     manifest = tomllib.loads((root / "metewand.toml").read_text(encoding="utf-8"))
     catalog = schema_catalog(root, manifest)
@@ -139,7 +157,7 @@ def expected_identities(root: Path, seed: int) -> list[str]:
             "schemas": closure(roots, catalog),
         }
         lines.append(f"contract {name} mw1-problem-contract-{sha256_hex(preimage)}")
-    for name, dataset in sorted(manifest.get("datasets", {}).items()):
+    for name, dataset in sorted(points(manifest.get("datasets", {})).items()):
         output_schema = schema_id(dataset["output_schema"], catalog)
         parameters_schema = schema_id(dataset["parameters_schema"], catalog) if "parameters_schema" in dataset else None
         roots = [output_schema, *([parameters_schema] if parameters_schema else [])]

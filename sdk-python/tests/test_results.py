@@ -621,7 +621,7 @@ def test_an_unusable_record_still_has_its_row(campaign: Path, damage: Any, state
     from_record = [
         name for name in AttemptRow._fields
         if name not in {"attempt_id", "problem", "dataset", "dataset_seed", "dataset_key", "implementation",
-                             "implementation_seed", "repetition", "state", "metrics", "invalid_reason"}
+                             "implementation_seed", "repetition", "state", "metrics", "invalid_reason", "grid"}
     ]
     assert {name: getattr(row, name) for name in from_record} == dict.fromkeys(from_record)
     assert dict(row.metrics) == {}
@@ -699,3 +699,47 @@ def test_loading_does_not_import_pandas(campaign_run: Path) -> None:
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert completed.stdout.strip() == "False"
     assert results.STATES == ("recorded", "missing", "unfinished", "invalid")
+
+
+def test_rows_have_a_typed_column_per_grid_key(tmp_path: Path) -> None:
+    """The example's ``sweep`` is a grid over rows: a row of one of its points has ``dataset.rows``, a number,
+    whether it is read through the table or from the records; a row of a plain dataset has no grid column."""
+    completed = subprocess.run(
+        [
+            metewand_binary(), "campaign", "run", str(EXAMPLE),
+            "--problem", "ridge", "--dataset", "sweep[rows=800]", "--dataset", "small",
+            "--implementation", "cholesky", "--dataset-seeds", "0", "--repetitions", "1",
+            "--out", str(tmp_path / "campaign"), "--state-dir", str(tmp_path / "state"), "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    folder = tmp_path / "campaign"
+    try:
+        through_table = load(folder)
+        table_path(folder).unlink()
+        from_records = load(folder)
+        assert list(through_table) == list(from_records)
+        for rows in (through_table, from_records):
+            grids = {row.dataset: dict(row.grid) for row in rows}
+            assert grids == {"sweep[rows=800]": {"dataset.rows": 800}, "small": {}}
+            assert type(grids["sweep[rows=800]"]["dataset.rows"]) is int
+        with open(folder / "results.csv", newline="", encoding="utf-8") as file:
+            exported = {line["dataset"]: line["dataset.rows"] for line in csv.DictReader(file)}
+        assert exported == {"sweep[rows=800]": "800", "small": ""}
+    finally:
+        make_writable(tmp_path)
+
+
+def test_a_points_values_are_read_from_its_name() -> None:
+    from metewand._grid import grid_columns, point_values
+
+    assert point_values('solver[name="a,b]",tol=1e-06]') == {"name": "a,b]", "tol": 1e-06}
+    assert point_values("small") == {}
+    assert point_values("broken[rows=]") == {}
+    assert dict(grid_columns("ridge[lambda=0.5]", "sweep[rows=200]", "cg[iterations=10]")) == {
+        "dataset.rows": 200, "implementation.iterations": 10, "problem.lambda": 0.5,
+    }

@@ -5,6 +5,7 @@
 
 mod ahead;
 mod audit;
+mod grid;
 mod index;
 mod order;
 mod plan;

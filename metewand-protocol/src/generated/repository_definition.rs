@@ -97,6 +97,12 @@ pub struct Campaign {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Dataset {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub grid: ::std::option::Option<crate::strict::JsonObject>,
     ///The dataset_materializer worker that builds it.
     pub materializer: ::std::string::String,
     pub output_schema: SchemaRef,
@@ -243,6 +249,12 @@ pub struct Implementation {
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
+    pub grid: ::std::option::Option<crate::strict::JsonObject>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
     pub parameters: ::std::option::Option<crate::strict::JsonObject>,
     #[serde(
         default,
@@ -290,6 +302,12 @@ pub struct Limits {
 pub struct Problem {
     ///The problem_evaluator worker that evaluates it.
     pub evaluator: ::std::string::String,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub grid: ::std::option::Option<crate::strict::JsonObject>,
     pub metric_schema: SchemaRef,
     #[serde(
         default,
@@ -751,6 +769,7 @@ impl Dataset {
     pub const PROPERTIES: &'static [&'static str] = &[
         "materializer",
         "parameters",
+        "grid",
         "parameters_schema",
         "output_schema",
     ];
@@ -760,6 +779,7 @@ impl Implementation {
     pub const PROPERTIES: &'static [&'static str] = &[
         "worker",
         "parameters",
+        "grid",
         "parameters_schema",
         "capabilities",
     ];
@@ -777,6 +797,7 @@ impl Problem {
     pub const PROPERTIES: &'static [&'static str] = &[
         "evaluator",
         "parameters",
+        "grid",
         "parameters_schema",
         "result_schema",
         "metric_schema",

@@ -82,7 +82,7 @@ pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};
 
 use crate::cpus::CpuSet;
-use crate::repository::{Dataset, Implementation, Problem, Worker};
+use crate::repository::{Dataset, DefinitionKind, Implementation, Problem, SelectionError, SelectionErrorKind, Worker};
 use crate::session::{Confinement, ConfinementReport, KernelSupport, PhaseTimeouts, ProcessIsolation};
 use crate::{CheckedRepository, WorkerCommand};
 use failure::Failure;
@@ -109,6 +109,21 @@ pub enum PlanError {
         name: String,
         /// The names the repository has, comma-separated.
         known: String,
+    },
+    /// A selection of grid points that names none.
+    #[error("{0}")]
+    Selection(SelectionError),
+    /// A selection that names several points where an attempt needs one.
+    #[error("{kind} {name:?} names {count} points and an attempt needs one: name one, such as {first:?}")]
+    Several {
+        /// `problem`, `dataset` or `implementation`.
+        kind: &'static str,
+        /// The selection given.
+        name: String,
+        /// How many points it names.
+        count: usize,
+        /// The first of them.
+        first: String,
     },
 }
 
@@ -225,21 +240,35 @@ impl<'r> AttemptPlan<'r> {
         implementation_seed: SafeUint,
     ) -> Result<AttemptPlan<'r>, PlanError> {
         fn find<'a, T>(
+            repository: &CheckedRepository,
             map: &'a std::collections::BTreeMap<String, T>,
-            kind: &'static str,
+            kind: DefinitionKind,
             name: &str,
         ) -> Result<&'a T, PlanError> {
-            map.get(name).ok_or_else(|| PlanError::Unknown {
-                kind,
-                name: name.to_owned(),
-                known: map.keys().cloned().collect::<Vec<_>>().join(", "),
-            })
+            let points = repository.select(kind, name).map_err(|error| match error.into_kind() {
+                SelectionErrorKind::UnknownName { kind, name, known, .. } => PlanError::Unknown { kind, name, known },
+                other => PlanError::Selection(other.into()),
+            })?;
+            match points[..] {
+                [point] => Ok(&map[point]),
+                _ => Err(PlanError::Several {
+                    kind: kind.as_str(),
+                    name: name.to_owned(),
+                    count: points.len(),
+                    first: points.first().map_or_else(String::new, |first| (*first).to_owned()),
+                }),
+            }
         }
         Ok(AttemptPlan {
             repository,
-            problem: find(repository.problems(), "problem", problem)?,
-            dataset: find(repository.datasets(), "dataset", dataset)?,
-            implementation: find(repository.implementations(), "implementation", implementation)?,
+            problem: find(repository, repository.problems(), DefinitionKind::Problem, problem)?,
+            dataset: find(repository, repository.datasets(), DefinitionKind::Dataset, dataset)?,
+            implementation: find(
+                repository,
+                repository.implementations(),
+                DefinitionKind::Implementation,
+                implementation,
+            )?,
             dataset_seed,
             implementation_seed,
         })

@@ -15,7 +15,7 @@ use crate::protocol::common::Role;
 use crate::protocol::generated::attempt_record::AttemptFailure;
 use crate::protocol::messages::ProblemContractRef;
 use crate::protocol::strict::{JsonObject, SafeUint};
-use crate::repository::{CheckedRepository, Dataset, Implementation, Problem};
+use crate::repository::{CheckedRepository, Dataset, DefinitionKind, Implementation, Problem};
 use crate::session::{EvaluateParams, PrepareParams};
 
 /// What the scientific requests are given.
@@ -65,7 +65,10 @@ impl Kit<'_> {
         let Launch::Repository { repository, .. } = &self.target.launch else { return None };
         let mut own = repository.datasets().values().filter(|dataset| dataset.materializer() == self.target.label);
         match &self.dataset {
-            Some(name) => own.find(|dataset| dataset.name() == name),
+            Some(name) => {
+                let selected = repository.select(DefinitionKind::Dataset, name).unwrap_or_default();
+                own.find(|dataset| selected.contains(&dataset.name()))
+            }
             None => own.next(),
         }
     }
@@ -74,7 +77,10 @@ impl Kit<'_> {
     fn carried_dataset(&self) -> Option<&Dataset> {
         let Launch::Repository { repository, .. } = &self.target.launch else { return None };
         match &self.dataset {
-            Some(name) => repository.dataset(name),
+            Some(name) => {
+                let selected = repository.select(DefinitionKind::Dataset, name).ok()?;
+                selected.first().and_then(|first| repository.dataset(first))
+            }
             None => repository.datasets().values().next(),
         }
     }

@@ -58,7 +58,7 @@ use crate::protocol::handshake::hello_request;
 use crate::protocol::messages::{Path as WirePath, RequestId};
 use crate::protocol::strict::SafeUint;
 use crate::protocol::{Frame, encode_message};
-use crate::repository::{CheckedRepository, Worker};
+use crate::repository::{CheckedRepository, DefinitionKind, SelectionError, SelectionErrorKind, Worker};
 use crate::session::{
     Confinement, ConfinementReport, ProtocolViolation, SessionConfig, SessionError, SessionErrorKind, SessionSummary,
     WorkerCommand, WorkerSession,
@@ -200,6 +200,9 @@ pub enum ConformanceError {
         /// The names it has, comma-separated.
         known: String,
     },
+    /// A selection of grid points that names none.
+    #[error("{0}")]
+    Selection(SelectionError),
     /// A bare command needs a program.
     #[error("the worker's command is empty")]
     EmptyCommand,
@@ -322,15 +325,21 @@ impl<'r> Target<'r> {
                     name: worker.clone(),
                     known: repository.workers().keys().cloned().collect::<Vec<_>>().join(", "),
                 })?;
-                let names = [
-                    ("problem", &options.problem, repository.problems().keys().cloned().collect::<Vec<_>>()),
-                    ("dataset", &options.dataset, repository.datasets().keys().cloned().collect()),
-                ];
-                for (kind, name, known) in names {
-                    if let Some(name) = name.as_ref().filter(|name| !known.contains(name)) {
-                        let known = known.join(", ");
-                        return Err(ConformanceError::UnknownInput { kind, name: name.clone(), known });
-                    }
+                let problems = repository.problems().keys().cloned().collect::<Vec<_>>();
+                if let Some(name) = options.problem.as_ref().filter(|name| !problems.contains(name)) {
+                    let known = problems.join(", ");
+                    return Err(ConformanceError::UnknownInput { kind: "problem", name: name.clone(), known });
+                }
+                // A grid's name, or a selection of its points, carries its first point.
+                if let Some(name) = &options.dataset
+                    && let Err(error) = repository.select(DefinitionKind::Dataset, name)
+                {
+                    return Err(match error.into_kind() {
+                        SelectionErrorKind::UnknownName { kind, name, known, .. } => {
+                            ConformanceError::UnknownInput { kind, name, known }
+                        }
+                        other => ConformanceError::Selection(other.into()),
+                    });
                 }
                 let timeouts = attempt::phase_timeouts(repository);
                 Ok(Target {

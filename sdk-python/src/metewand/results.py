@@ -41,6 +41,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, overload
 
 from . import derived
+from ._grid import grid_columns
 from ._folder import (
     INDEX_DIR,
     RECORD_FILE,
@@ -102,8 +103,8 @@ class AttemptRow(NamedTuple):
     fields by name (``row.verdict``), ``row._asdict()``, and ``AttemptRow._fields`` for their
     names in order.
 
-    The inputs (``attempt_id`` to ``repetition``) are always there. Every field after ``state`` is
-    read from the record, and is None unless ``state`` is ``"recorded"`` (and, within a record,
+    The inputs (``attempt_id`` to ``repetition``) are always there, as is ``grid``, read from their
+    names. Every other field after ``state`` is read from the record, and is None unless ``state`` is ``"recorded"`` (and, within a record,
     where the record itself has nothing: a verdict for a failed attempt, the durations of phases
     that never ran).
     """
@@ -185,12 +186,19 @@ class AttemptRow(NamedTuple):
     invalid_reason: str | None
     """Why the record could not be used, for an ``invalid`` row."""
 
+    grid: Mapping[str, Any] = MappingProxyType({})
+    """A column per grid key of the points the row names, typed as the grid's values:
+    ``dataset.rows``, ``implementation.iterations``, ``problem.tolerance`` (read-only; empty when
+    no name is a grid's point)."""
+
     def __hash__(self) -> int:
-        # Every field but the metrics, whose read-only mapping cannot be hashed; equal rows still hash alike.
-        return hash(self[:_METRICS_AT] + self[_METRICS_AT + 1 :])
+        # Every field but the metrics and the grid, read-only mappings that cannot be hashed; equal rows still hash
+        # alike.
+        return hash(self[:_METRICS_AT] + self[_METRICS_AT + 1 : _GRID_AT])
 
 
 _METRICS_AT = AttemptRow._fields.index("metrics")
+_GRID_AT = AttemptRow._fields.index("grid")
 
 
 class Results(Sequence[AttemptRow]):
@@ -236,8 +244,8 @@ class Results(Sequence[AttemptRow]):
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame`` with one row per attempt: one column per field of ``AttemptRow``
-        but ``metrics``, then one ``metric.<name>`` column per metric any row has, sorted by name
-        (missing values are NaN).
+        but ``metrics`` and ``grid``, then one ``metric.<name>`` column per metric any row has,
+        sorted by name, then one column per grid key any row has, sorted (missing values are NaN).
 
         Raises ImportError when pandas is not installed.
         """
@@ -252,16 +260,19 @@ class Results(Sequence[AttemptRow]):
                 "to_pandas needs pandas, which is not installed; install it with "
                 "pip install metewand-python[pandas] (or pip install pandas)"
             ) from error
-        scalars = [name for name in AttemptRow._fields if name != "metrics"]
+        scalars = [name for name in AttemptRow._fields if name not in ("metrics", "grid")]
         metric_names = sorted({name for row in self._rows for name in row.metrics})
+        grid_names = sorted({name for row in self._rows for name in row.grid})
         data: dict[str, list[Any]] = {
             name: [row[index] for row in self._rows]
             for index, name in enumerate(AttemptRow._fields)
-            if index != _METRICS_AT
+            if index not in (_METRICS_AT, _GRID_AT)
         }
         for name in metric_names:
             data["metric." + name] = [row.metrics.get(name) for row in self._rows]
-        columns = scalars + ["metric." + name for name in metric_names]
+        for name in grid_names:
+            data[name] = [row.grid.get(name) for row in self._rows]
+        columns = scalars + ["metric." + name for name in metric_names] + grid_names
         return pandas.DataFrame(data, columns=columns)
 
 
@@ -492,6 +503,7 @@ def _from_table(root: str, table: dict[str, Any]) -> Results:
         "program_sha256": _decoded(strings, columns["program_sha256"]),
         "invalid_reason": [None] * count,
     }
+    by_field["grid"] = list(map(grid_columns, by_field["problem"], by_field["dataset"], by_field["implementation"]))
     rows = list(map(partial(tuple.__new__, AttemptRow), zip(*(by_field[name] for name in AttemptRow._fields))))
     if elsewhere:
         index = _Index(root, set(map(ids.__getitem__, elsewhere))) if len(elsewhere) > _PARSED_AT_MOST else None
@@ -672,6 +684,7 @@ def _row(
         repetition=repetition,
         state=state,
         invalid_reason=reason,
+        grid=grid_columns(problem, dataset, implementation),
         **(found or _NOTHING),
     )
 

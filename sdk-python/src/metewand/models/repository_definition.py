@@ -622,7 +622,14 @@ class Campaign:
 class Dataset:
     """[datasets.NAME]: a dataset, its materializer and its parameters."""
 
-    __slots__ = ("materializer", "output_schema", "parameters", "parameters_schema")
+    __slots__ = ("grid", "materializer", "output_schema", "parameters", "parameters_schema")
+
+    grid: dict[str, Any] | None
+    """A parameter grid beside parameters: each key names a nonempty list of at most 1,000 values
+    (any JSON), and each combination of the lists' values, merged over parameters, is one point.
+    The loader checks the lists with their positions, and refuses a key that parameters has and a
+    product of more than 100,000 points.
+    """
 
     materializer: str
     """The dataset_materializer worker that builds it."""
@@ -643,11 +650,13 @@ class Dataset:
     def __init__(
         self,
         *,
+        grid: dict[str, Any] | None = None,
         materializer: str,
         output_schema: str | dict[str, Any],
         parameters: dict[str, Any] | None = None,
         parameters_schema: str | dict[str, Any] | None = None,
     ) -> None:
+        self.grid = None if grid is None else check_json_object(grid, "/grid")
         self.materializer = check_string(materializer, "/materializer")
         self.output_schema = _schema_ref(output_schema, "/output_schema")
         self.parameters = (
@@ -669,6 +678,10 @@ class Dataset:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "grid" in fields:
+            model.grid = check_json_object(fields["grid"], path + "/grid")
+        else:
+            model.grid = None
         model.materializer = check_string(fields["materializer"], path + "/materializer")
         model.output_schema = _schema_ref(fields["output_schema"], path + "/output_schema")
         if "parameters" in fields:
@@ -685,10 +698,11 @@ class Dataset:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {
-            "materializer": self.materializer,
-            "output_schema": dict(self.output_schema) if isinstance(self.output_schema, dict) else self.output_schema,
-        }
+        data: dict[str, Any] = {}
+        if self.grid is not None:
+            data["grid"] = dict(self.grid)
+        data["materializer"] = self.materializer
+        data["output_schema"] = dict(self.output_schema) if isinstance(self.output_schema, dict) else self.output_schema
         if self.parameters is not None:
             data["parameters"] = dict(self.parameters)
         if self.parameters_schema is not None:
@@ -699,7 +713,8 @@ class Dataset:
         if not isinstance(other, Dataset):
             return NotImplemented
         return (
-            self.materializer == other.materializer
+            self.grid == other.grid
+            and self.materializer == other.materializer
             and self.output_schema == other.output_schema
             and self.parameters == other.parameters
             and self.parameters_schema == other.parameters_schema
@@ -707,8 +722,9 @@ class Dataset:
 
     def __repr__(self) -> str:
         return (
-            f"Dataset(materializer={self.materializer!r}, output_schema={self.output_schema!r}, "
-            f"parameters={self.parameters!r}, parameters_schema={self.parameters_schema!r})"
+            f"Dataset(grid={self.grid!r}, materializer={self.materializer!r}, "
+            f"output_schema={self.output_schema!r}, parameters={self.parameters!r}, "
+            f"parameters_schema={self.parameters_schema!r})"
         )
 
 
@@ -717,11 +733,18 @@ class Implementation:
     selects.
     """
 
-    __slots__ = ("capabilities", "parameters", "parameters_schema", "worker")
+    __slots__ = ("capabilities", "grid", "parameters", "parameters_schema", "worker")
 
     capabilities: list[Capability] | None
     """The capabilities an implementation's sessions select, each once (default: one_shot); the
     loader refuses the reserved ones too.
+    """
+
+    grid: dict[str, Any] | None
+    """A parameter grid beside parameters: each key names a nonempty list of at most 1,000 values
+    (any JSON), and each combination of the lists' values, merged over parameters, is one point.
+    The loader checks the lists with their positions, and refuses a key that parameters has and a
+    product of more than 100,000 points.
     """
 
     parameters: dict[str, Any] | None
@@ -741,6 +764,7 @@ class Implementation:
         self,
         *,
         capabilities: list[Capability] | None = None,
+        grid: dict[str, Any] | None = None,
         parameters: dict[str, Any] | None = None,
         parameters_schema: str | dict[str, Any] | None = None,
         worker: str,
@@ -750,6 +774,7 @@ class Implementation:
             if capabilities is None
             else check_array(capabilities, "/capabilities", _capability, unique=True)
         )
+        self.grid = None if grid is None else check_json_object(grid, "/grid")
         self.parameters = (
             None if parameters is None else check_json_object(parameters, "/parameters")
         )
@@ -776,6 +801,10 @@ class Implementation:
             )
         else:
             model.capabilities = None
+        if "grid" in fields:
+            model.grid = check_json_object(fields["grid"], path + "/grid")
+        else:
+            model.grid = None
         if "parameters" in fields:
             model.parameters = check_json_object(fields["parameters"], path + "/parameters")
         else:
@@ -794,6 +823,8 @@ class Implementation:
         data: dict[str, Any] = {}
         if self.capabilities is not None:
             data["capabilities"] = list(self.capabilities)
+        if self.grid is not None:
+            data["grid"] = dict(self.grid)
         if self.parameters is not None:
             data["parameters"] = dict(self.parameters)
         if self.parameters_schema is not None:
@@ -806,6 +837,7 @@ class Implementation:
             return NotImplemented
         return (
             self.capabilities == other.capabilities
+            and self.grid == other.grid
             and self.parameters == other.parameters
             and self.parameters_schema == other.parameters_schema
             and self.worker == other.worker
@@ -813,8 +845,9 @@ class Implementation:
 
     def __repr__(self) -> str:
         return (
-            f"Implementation(capabilities={self.capabilities!r}, parameters={self.parameters!r}, "
-            f"parameters_schema={self.parameters_schema!r}, worker={self.worker!r})"
+            f"Implementation(capabilities={self.capabilities!r}, grid={self.grid!r}, "
+            f"parameters={self.parameters!r}, parameters_schema={self.parameters_schema!r}, "
+            f"worker={self.worker!r})"
         )
 
 
@@ -909,6 +942,7 @@ class Problem:
 
     __slots__ = (
         "evaluator",
+        "grid",
         "metric_schema",
         "parameters",
         "parameters_schema",
@@ -919,6 +953,13 @@ class Problem:
 
     evaluator: str
     """The problem_evaluator worker that evaluates it."""
+
+    grid: dict[str, Any] | None
+    """A parameter grid beside parameters: each key names a nonempty list of at most 1,000 values
+    (any JSON), and each combination of the lists' values, merged over parameters, is one point.
+    The loader checks the lists with their positions, and refuses a key that parameters has and a
+    product of more than 100,000 points.
+    """
 
     metric_schema: str | dict[str, Any]
     """A schema: the id of one in the catalog, or an inline schema."""
@@ -948,6 +989,7 @@ class Problem:
         self,
         *,
         evaluator: str,
+        grid: dict[str, Any] | None = None,
         metric_schema: str | dict[str, Any],
         parameters: dict[str, Any] | None = None,
         parameters_schema: str | dict[str, Any] | None = None,
@@ -956,6 +998,7 @@ class Problem:
         timed: ProblemTimed | None = None,
     ) -> None:
         self.evaluator = check_string(evaluator, "/evaluator")
+        self.grid = None if grid is None else check_json_object(grid, "/grid")
         self.metric_schema = _schema_ref(metric_schema, "/metric_schema")
         self.parameters = (
             None if parameters is None else check_json_object(parameters, "/parameters")
@@ -980,6 +1023,10 @@ class Problem:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.evaluator = check_string(fields["evaluator"], path + "/evaluator")
+        if "grid" in fields:
+            model.grid = check_json_object(fields["grid"], path + "/grid")
+        else:
+            model.grid = None
         model.metric_schema = _schema_ref(fields["metric_schema"], path + "/metric_schema")
         if "parameters" in fields:
             model.parameters = check_json_object(fields["parameters"], path + "/parameters")
@@ -1004,10 +1051,10 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {
-            "evaluator": self.evaluator,
-            "metric_schema": dict(self.metric_schema) if isinstance(self.metric_schema, dict) else self.metric_schema,
-        }
+        data: dict[str, Any] = {"evaluator": self.evaluator}
+        if self.grid is not None:
+            data["grid"] = dict(self.grid)
+        data["metric_schema"] = dict(self.metric_schema) if isinstance(self.metric_schema, dict) else self.metric_schema
         if self.parameters is not None:
             data["parameters"] = dict(self.parameters)
         if self.parameters_schema is not None:
@@ -1024,6 +1071,7 @@ class Problem:
             return NotImplemented
         return (
             self.evaluator == other.evaluator
+            and self.grid == other.grid
             and self.metric_schema == other.metric_schema
             and self.parameters == other.parameters
             and self.parameters_schema == other.parameters_schema
@@ -1034,9 +1082,10 @@ class Problem:
 
     def __repr__(self) -> str:
         return (
-            f"Problem(evaluator={self.evaluator!r}, metric_schema={self.metric_schema!r}, "
-            f"parameters={self.parameters!r}, parameters_schema={self.parameters_schema!r}, "
-            f"profile={self.profile!r}, result_schema={self.result_schema!r}, timed={self.timed!r})"
+            f"Problem(evaluator={self.evaluator!r}, grid={self.grid!r}, "
+            f"metric_schema={self.metric_schema!r}, parameters={self.parameters!r}, "
+            f"parameters_schema={self.parameters_schema!r}, profile={self.profile!r}, "
+            f"result_schema={self.result_schema!r}, timed={self.timed!r})"
         )
 
 
