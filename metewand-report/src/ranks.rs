@@ -3,7 +3,7 @@
 //! separates, so that a report says who is tied with whom before it says anything else about results.
 //!
 //! Within an instance, implementations are ranked by their cell's median ranked time (the problem's `timed`) over
-//! the attempts judged to the end; a cell without one (its attempts failed, timed out or were not run) ranks last,
+//! the attempts that reached; a cell without one (its attempts did not reach, failed, timed out or were not run) ranks last,
 //! ties sharing their mean rank. The interval resamples repetitions within cells, then instances. Every pair is
 //! tested by the Wilcoxon signed-rank test of its per-instance log ratios of medians, and the pairs' p-values are
 //! adjusted by Holm's method; why, in `docs/decisions/reports-and-comparisons.md`.

@@ -454,7 +454,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
 
 /// The times of each implementation (rows, in the order of `implementations`) on each instance (a dataset and
 /// dataset seed, in plan order), over its terminal attempts there: for the profile, each attempt's time to
-/// `reached` (`None` where it did not reach); for the ranking, the ranked times of the attempts judged to the end,
+/// `reached` (`None` where it did not reach); for the ranking, the ranked times of the attempts that reached,
 /// sorted.
 type InstanceTimes = (Vec<Vec<Vec<Option<f64>>>>, Vec<Vec<Vec<f64>>>);
 
@@ -496,7 +496,7 @@ fn instance_times(of_problem: &[&Attempt], implementations: &[u32]) -> InstanceT
     let instance_index: BTreeMap<(u32, u64), usize> =
         instances.iter().enumerate().map(|(index, instance)| (*instance, index)).collect();
     let mut times: Vec<Vec<Vec<Option<f64>>>> = vec![vec![Vec::new(); instances.len()]; implementations.len()];
-    // The ranked times of the attempts judged to the end, per implementation and instance, for the ranking.
+    // The ranked times of the attempts that reached, per implementation and instance, for the ranking.
     let mut judged_times: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); instances.len()]; implementations.len()];
     for attempt in of_problem {
         let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
@@ -504,7 +504,10 @@ fn instance_times(of_problem: &[&Attempt], implementations: &[u32]) -> InstanceT
         let row = implementations.iter().position(|&i| i == attempt.implementation).unwrap_or(0);
         let time = record.reached_seconds;
         times[row][instance].push(time);
-        judged_times[row][instance].extend(record.timed_seconds);
+        // Ranked by speed among answers that solved the instance: one that did not reach ranks last there.
+        if matches!(record.outcome, Outcome::Reached | Outcome::NotRequired) {
+            judged_times[row][instance].extend(record.timed_seconds);
+        }
     }
     for cell in judged_times.iter_mut().flatten() {
         cell.sort_by(f64::total_cmp);

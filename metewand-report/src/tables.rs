@@ -79,7 +79,7 @@ pub fn ranking(section: &ProblemSection) -> Option<Table> {
     let n = ranking.instances;
     let mut caption = format!(
         "Problem {}: mean rank over {n} instance{} (dataset × dataset seed; 1 is fastest) by each cell's median {} \
-         time over attempts judged to the end; a cell without one (failed, timed out or not run) ranks last. The \
+         time over attempts that reached; a cell without one (not reached, failed, timed out or not run) ranks last. The \
          interval is a bootstrap over repetitions within cells, then instances ({} resamples, fixed seed); p is the \
          two-sided Wilcoxon signed-rank test of the per-instance log ratios of medians, Holm-adjusted over {} \
          pair{}; tied means p ≥ {}.",

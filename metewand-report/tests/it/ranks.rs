@@ -343,3 +343,36 @@ fn a_noisy_cell_is_warned_of_by_name() {
         assert!(!text.contains("steady | small | coefficient"), "{format:?}");
     }
 }
+
+/// A fast answer that never reaches ranks last on every instance, below a slow one that does.
+#[test]
+fn an_implementation_that_does_not_reach_ranks_last_however_fast() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let mut plan = Vec::new();
+    for seed in 0..6 {
+        for repetition in 1..=2 {
+            plan.push(
+                Planned::new("ridge", "small", "wrong")
+                    .seed(seed)
+                    .repetition(repetition)
+                    .time(1_000_000)
+                    .state(State::Record("not_reached")),
+            );
+            plan.push(Planned::new("ridge", "small", "right").seed(seed).repetition(repetition).time(9_000_000));
+        }
+    }
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let ranking = report.problems[0].ranking.as_ref().unwrap();
+    let json = serde_json::to_value(ranking).unwrap();
+    let row = |name: &str| -> Value {
+        let rows = json["ranked"].as_array().unwrap_or_else(|| panic!("{json}"));
+        rows.iter().find(|row| row["implementation"] == name).unwrap().clone()
+    };
+    let rank = |name: &str| (row(name)["mean_rank"].as_f64().unwrap() * 1e6).round() / 1e6;
+    assert_eq!((rank("right"), rank("wrong")), (1.0, 2.0), "{json}");
+    assert_eq!(row("wrong")["timed_instances"], 0, "{json}");
+    assert_eq!(json["pairs"][0]["second"], "wrong", "{json}");
+    assert_eq!(json["pairs"][0]["second_slower"], true, "{json}");
+}
