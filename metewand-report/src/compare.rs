@@ -205,6 +205,7 @@ impl Comparison {
         };
         let (a_side, b_side) = (side(a), side(b));
         let mut warnings = warnings(a, b);
+        warnings.extend(noisy_cells(&matched));
         for (name, side) in [("A", &a_side), ("B", &b_side)] {
             if side.missing > 0 {
                 warnings.push(format!(
@@ -400,6 +401,33 @@ pub(crate) fn sessions_differ(a: &Records, b: &Records) -> Option<(&'static str,
 }
 
 /// What differs between the two folders' environments and identities.
+/// The most doubtful cells a comparison names one by one; the rest are counted.
+const NOISY_CELLS_NAMED: usize = 10;
+
+/// A warning for each matched cell whose times on either side are doubtful ([`crate::stats::noise_of`]): outliers
+/// beyond Tukey's fences, a high coefficient of variation; the first [`NOISY_CELLS_NAMED`], then how many more.
+fn noisy_cells(matched: &[(&CellKey<'_>, &Vec<f64>, &Vec<f64>)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for ((problem, dataset, dataset_seed, implementation, implementation_seed), a, b) in matched {
+        for (side, times) in [("A", a), ("B", b)] {
+            let mut sorted = (*times).clone();
+            sorted.sort_by(f64::total_cmp);
+            for phrase in crate::stats::noise_of(&sorted) {
+                found.push(format!(
+                    "{side}'s cell {problem} {dataset}#{dataset_seed} {implementation}#{implementation_seed} is \
+                     doubtful: {phrase}"
+                ));
+            }
+        }
+    }
+    if found.len() > NOISY_CELLS_NAMED {
+        let more = found.len() - NOISY_CELLS_NAMED;
+        found.truncate(NOISY_CELLS_NAMED);
+        found.push(format!("and {more} more doubtful cells (outliers or a high coefficient of variation)"));
+    }
+    found
+}
+
 fn warnings(a: &Records, b: &Records) -> Vec<String> {
     let mut warnings = Vec::new();
     let (fa, fb) = (&a.folders[0], &b.folders[0]);
