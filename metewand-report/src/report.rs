@@ -431,7 +431,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             timed_seconds: summary,
             phase_medians,
             metric_medians,
-            noise: crate::stats::noise_of(&times),
+            noise: crate::stats::noise_of(&times).into_iter().chain(drift(cell)).collect(),
             times,
         }
     });
@@ -530,4 +530,17 @@ pub fn relative(base: &Path, target: &Path) -> String {
     let mut parts: Vec<String> = vec!["..".to_owned(); base.len() - common];
     parts.extend(target[common..].iter().map(|part| part.as_os_str().to_string_lossy().into_owned()));
     if parts.is_empty() { ".".to_owned() } else { parts.join("/") }
+}
+
+/// A drift of `cell`'s ranked times over the order its attempts started in ([`crate::stats::drift_of`]).
+fn drift(cell: &[&Attempt]) -> Option<String> {
+    let mut timed: Vec<(&str, f64)> = cell
+        .iter()
+        .filter_map(|attempt| {
+            let record = attempt.record.as_ref()?;
+            Some((record.started_at.as_str(), record.timed_seconds?))
+        })
+        .collect();
+    timed.sort_by(|a, b| a.0.cmp(b.0));
+    crate::stats::drift_of(&timed.iter().map(|(_, time)| *time).collect::<Vec<_>>())
 }

@@ -492,3 +492,38 @@ pub fn noise_of(sorted: &[f64]) -> Vec<String> {
     }
     found
 }
+
+/// The fewest times in a cell a drift is looked for in.
+pub const DRIFT_ATTEMPTS: usize = 8;
+/// The Mann–Kendall p-value below which a cell's times are said to drift.
+pub const DRIFT_ALPHA: f64 = 0.01;
+
+/// A trend of a cell's times over the run's order (`in_order`: the times, in the order their attempts started),
+/// by the Mann–Kendall test: Kendall's tau against the order and its two-sided p-value (normal approximation with
+/// continuity correction, without a tie correction), as one phrase when p is below [`DRIFT_ALPHA`] with at least
+/// [`DRIFT_ATTEMPTS`] times: the machine changed under the cell (a throttling CPU, a neighbour's job).
+pub fn drift_of(in_order: &[f64]) -> Option<String> {
+    let n = in_order.len();
+    if n < DRIFT_ATTEMPTS {
+        return None;
+    }
+    let mut s: i64 = 0;
+    for i in 0..n {
+        for j in i + 1..n {
+            s += match in_order[j].total_cmp(&in_order[i]) {
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+            };
+        }
+    }
+    let nf = n as f64;
+    let variance = nf * (nf - 1.0) * (2.0 * nf + 5.0) / 18.0;
+    let z = (s.abs() as f64 - 1.0).max(0.0) / variance.sqrt();
+    let p = (2.0 * normal_upper_tail(z)).min(1.0);
+    let tau = s as f64 / (nf * (nf - 1.0) / 2.0);
+    (p < DRIFT_ALPHA).then(|| {
+        let way = if s > 0 { "rise" } else { "fall" };
+        format!("times {way} over the run (Kendall's tau {tau:.2} against the order, p = {p:.3})")
+    })
+}

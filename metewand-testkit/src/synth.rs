@@ -47,6 +47,8 @@ pub struct Planned {
     pub timed: Option<&'static str>,
     /// A streamed attempt's checkpoints, as `(time_ns, verdict, error)`, numbered from 1.
     pub profile: Vec<(u64, &'static str, f64)>,
+    /// When it started, in seconds after the template's start, where a test sets the run's order.
+    pub started: Option<u64>,
 }
 
 impl Planned {
@@ -64,7 +66,14 @@ impl Planned {
             error: 0.0,
             timed: None,
             profile: Vec::new(),
+            started: None,
         }
+    }
+
+    /// Started `second` seconds into the run (records otherwise all start at one time).
+    pub fn started(mut self, second: u64) -> Planned {
+        self.started = Some(second);
+        self
     }
 
     /// Streamed: with `checkpoints`, each `(time_ns, verdict, error)`.
@@ -178,6 +187,10 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
     record["problem"]["name"] = json!(planned.problem);
     if let Some(timed) = planned.timed {
         record["problem"]["timed"] = json!(timed);
+    }
+    if let Some(second) = planned.started {
+        record["started_at"] =
+            json!(format!("2026-01-01T{:02}:{:02}:{:02}.000000000Z", second / 3600, second / 60 % 60, second % 60));
     }
     record["dataset"]["name"] = json!(planned.dataset);
     record["dataset"]["seed"] = json!(planned.dataset_seed);

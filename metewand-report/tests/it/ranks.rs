@@ -376,3 +376,32 @@ fn an_implementation_that_does_not_reach_ranks_last_however_fast() {
     assert_eq!(json["pairs"][0]["second"], "wrong", "{json}");
     assert_eq!(json["pairs"][0]["second_slower"], true, "{json}");
 }
+
+/// A cell whose times rise with the order its attempts started in is warned of as drifting; the same times in a
+/// shuffled order are not.
+#[test]
+fn a_cell_whose_times_drift_over_the_run_is_warned_of() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    // 12 repetitions, 10 ms rising by 0.1 ms each in the order they started; "steady" gets the same times in an
+    // order that goes up and down.
+    let shuffled = [5u64, 0, 9, 2, 11, 7, 1, 10, 4, 6, 3, 8];
+    let mut plan = Vec::new();
+    for repetition in 0..12u64 {
+        let rising = 10_000_000 + 100_000 * repetition;
+        let mixed = 10_000_000 + 100_000 * shuffled[repetition as usize];
+        plan.push(
+            Planned::new("ridge", "small", "drifting").repetition(repetition + 1).time(rising).started(2 * repetition),
+        );
+        plan.push(
+            Planned::new("ridge", "small", "steady").repetition(repetition + 1).time(mixed).started(2 * repetition + 1),
+        );
+    }
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let rows = &report.problems[0].rows;
+    let noise = |name: &str| rows.iter().find(|row| row.implementation == name).unwrap().noise.clone();
+    // Every pair in order: S = 66, var = 12 × 11 × 29 / 18 = 212.67, z = 65 / 14.58 = 4.457, p = 8.3e-6.
+    assert_eq!(noise("drifting"), ["times rise over the run (Kendall's tau 1.00 against the order, p = 0.000)"]);
+    assert!(noise("steady").is_empty(), "{:?}", noise("steady"));
+}
