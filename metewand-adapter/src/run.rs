@@ -56,9 +56,23 @@ pub(crate) fn run_in(
     parameters: &Map<String, Value>,
 ) -> Result<Finished, Failed> {
     let tmp = std::env::var_os("TMPDIR").map_or_else(std::env::temp_dir, PathBuf::from);
-    let parameters_file = tmp.join("metewand-parameters.json");
+    // A name of this request's own: a temporary folder may be shared (a test's, a session's across requests).
+    static REQUESTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let request = REQUESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let parameters_file = tmp.join(format!("metewand-parameters-{}-{request}.json", std::process::id()));
     let text = serde_json::to_vec(parameters).map_err(|error| Failed::from(error.to_string()))?;
     fs::write(&parameters_file, text).map_err(|error| Failed::from(format!("cannot write the parameters: {error}")))?;
+    let ran = run_command(command, words, &tmp, &parameters_file);
+    let _ = fs::remove_file(&parameters_file);
+    ran
+}
+
+fn run_command(
+    command: &[OsString],
+    words: &Words<'_>,
+    tmp: &Path,
+    parameters_file: &Path,
+) -> Result<Finished, Failed> {
     let replace = |word: &OsString| -> Result<OsString, Failed> {
         let mut bytes = word.as_bytes().to_vec();
         let path = |path: Option<&Path>, name: &str| {
