@@ -111,6 +111,12 @@ fn run_command(
         .map_err(|error| Failed::from(format!("cannot start {}: {error}", program.to_string_lossy())))?;
     let mut stdout = Vec::new();
     let read = child.stdout.take().expect("stdout is piped").take(STDOUT_LIMIT as u64 + 1).read_to_end(&mut stdout);
+    if stdout.len() > STDOUT_LIMIT {
+        // It would block on a full pipe nobody reads: it has printed more than its data may be.
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(Failed::from(format!("the command printed more than {STDOUT_LIMIT} bytes on stdout")));
+    }
     let status = child.wait().map_err(|error| Failed::from(format!("cannot wait for the command: {error}")))?;
     let elapsed = started.elapsed();
     read.map_err(|error| Failed::from(format!("cannot read the command's stdout: {error}")))?;
@@ -121,9 +127,6 @@ fn run_command(
         });
     }
     match status.code() {
-        Some(0) if stdout.len() > STDOUT_LIMIT => {
-            Err(Failed::from(format!("the command printed more than {STDOUT_LIMIT} bytes on stdout")))
-        }
         Some(0) => Ok(Finished { stdout, elapsed }),
         code => Err(Failed {
             message: format!("the command exited with status {}", code.unwrap_or(-1)),

@@ -72,6 +72,8 @@ fn a_command_that_fails_or_prints_no_object_fails_the_request_with_why() {
         ("kill -9 $$", "the command was killed by signal 9", json!({"signal": 9})),
         ("echo not json", "the command's stdout is not one JSON object", Value::Null),
         ("echo '[1]'", "the command's stdout is not one JSON object", Value::Null),
+        // Printing without end: ended once past the limit, not waited for.
+        ("yes x", "the command printed more than 16777216 bytes on stdout", Value::Null),
     ] {
         let requests = [hello("implementation"), prepare(dir.path()), execute(&result)];
         let (answers, _) = drive(Role::Implementation, script, &requests);
