@@ -1,5 +1,5 @@
-//! `verify --rejudge`: every stored result of a bundle judged again by the bundled repository's evaluator, each in
-//! a fresh confined session of its own (through the runtime's [`metewand_runtime::rejudge`]), on the bundle's
+//! `verify --rejudge`: every stored result of a bundle, and every checkpoint of a streamed one, judged again by the
+//! bundled repository's evaluator, each in a fresh confined session of its own (through the runtime's [`metewand_runtime::rejudge`]), on the bundle's
 //! dataset, and the verdict and metrics compared with the record's. Evaluators are held to equality: the same
 //! result and dataset must be given the same verdict and the same metrics, compared in canonical form.
 
@@ -18,6 +18,8 @@ use crate::verify::Difference;
 pub struct Rejudged {
     /// The results judged again.
     pub judged: u64,
+    /// The checkpoints of streamed results judged again.
+    pub checkpoints: u64,
     /// Every record whose verdict or metrics differ from what the evaluator now answers.
     pub differences: Vec<Difference>,
     /// Every record with a verdict that could not be judged again (its dataset is not in the bundle, or the
@@ -87,6 +89,36 @@ pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleErr
                 rejudged
                     .differences
                     .push(differ(format!("judged again, the metrics are {now}, and the record says {recorded}")));
+            }
+            // Each checkpoint of a streamed result, each in a session of its own, against its profile point.
+            for point in &record.implementation.profile {
+                let number = point.checkpoint.get();
+                let checkpoint = result.join("checkpoints").join(number.to_string());
+                let evaluator = work.path().join(format!("evaluator-{number}"));
+                let problem = record.problem.name.as_str();
+                let judged =
+                    match metewand_runtime::rejudge::rejudge(&repository, problem, &dataset, &checkpoint, &evaluator) {
+                        Ok(judged) => judged,
+                        Err(error) => {
+                            rejudged
+                                .unjudged
+                                .push(differ(format!("checkpoint {number} cannot be judged again: {error}")));
+                            continue;
+                        }
+                    };
+                rejudged.checkpoints += 1;
+                if judged.verdict != point.verdict {
+                    rejudged.differences.push(differ(format!(
+                        "checkpoint {number} judged again, the verdict is {}, and the record says {}",
+                        judged.verdict, point.verdict
+                    )));
+                }
+                let (now, recorded) = (canonical(&judged.metrics), canonical(&point.metrics));
+                if now != recorded {
+                    rejudged.differences.push(differ(format!(
+                        "checkpoint {number} judged again, the metrics are {now}, and the record says {recorded}"
+                    )));
+                }
             }
         }
     }

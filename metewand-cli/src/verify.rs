@@ -54,7 +54,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         let rejudged = metewand_bundle::rejudge(&folder, manifest).map_err(refused)?;
         verification.differences.extend(rejudged.differences);
         unjudged = rejudged.unjudged;
-        judged = Some(rejudged.judged);
+        judged = Some((rejudged.judged, rejudged.checkpoints));
     }
     // Listed first, so that they are said whatever the differences are.
     let text: String = unjudged.iter().map(|record| format!("{record}\n")).collect();
@@ -77,13 +77,16 @@ fn unconfirmed(name: &str, n: usize) -> Result<(), Failure> {
 }
 
 /// Lists the differences and ends: exit 0 when there are none, 1 otherwise.
-pub(crate) fn finish(name: &str, verification: &Verification, judged: Option<u64>) -> Result<(), Failure> {
+pub(crate) fn finish(name: &str, verification: &Verification, judged: Option<(u64, u64)>) -> Result<(), Failure> {
     let mut text = String::new();
     for difference in &verification.differences {
         text.push_str(&format!("{difference}\n"));
     }
     if verification.differences.is_empty() {
-        let judged = judged.map_or(String::new(), |judged| format!(", {judged} results judged again alike"));
+        let judged = judged.map_or(String::new(), |(judged, checkpoints)| match checkpoints {
+            0 => format!(", {judged} results judged again alike"),
+            _ => format!(", {judged} results and {checkpoints} checkpoints judged again alike"),
+        });
         text.push_str(&format!(
             "{name}: {} files and {} records verified{judged}\nmanifest SHA-256 {}\n",
             verification.files, verification.records, verification.digest

@@ -173,3 +173,73 @@ fn rejudging_catches_an_edited_verdict_and_changed_metrics() {
         assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     }
 }
+
+/// A streamed result's checkpoints are judged again too, each against its profile point: an honest bundle is judged
+/// alike, and a checkpoint whose recorded verdict was edited is caught by its number.
+#[test]
+fn rejudging_catches_an_edited_checkpoint_verdict() {
+    let bench = Bench::new("");
+    fs::create_dir_all(bench.path("repo/src-stream")).unwrap();
+    fs::write(bench.path("repo/src-stream/README"), "the test worker is an executable elsewhere\n").unwrap();
+    let worker = metewand_testkit::test_worker().to_str().unwrap().to_owned();
+    let streamed = format!(
+        r#"
+[workers.streamer]
+role = "implementation"
+command = ["{worker}", "serve", "--conformant", "--quiet", "--capabilities", "one_shot,streaming_profile"]
+source = "src-stream"
+
+[problems.profiled]
+evaluator = "judge"
+parameters = {{}}
+result_schema = {{ type = "object", required = ["seed"] }}
+metric_schema = {{ type = "object", required = ["error"] }}
+profile = {{ checkpoints = 3 }}
+
+[implementations.stream]
+worker = "streamer"
+parameters = {{}}
+capabilities = ["one_shot", "streaming_profile"]
+
+[campaigns.profiled]
+problems = ["profiled"]
+datasets = ["small"]
+implementations = ["stream"]
+"#
+    );
+    let toml = bench.path("repo/metewand.toml");
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + &streamed).unwrap();
+    let ran = metewand(&bench.run_args("profiled", "state", &["--quiet"]));
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    let folder = bench.folder("state", "profiled");
+    let bundle = |name: &str| {
+        let out = bench.path(name);
+        let state = bench.path("state");
+        let args =
+            args(&["bundle", path(&folder), "--out", path(&out), "--with-datasets", "--state-dir", path(&state)]);
+        assert_eq!(metewand(&args).status.code(), Some(0));
+        out
+    };
+    let honest = bundle("honest.tar.zst");
+    let verified = metewand(&args(&["verify", path(&honest), "--rejudge"]));
+    let stdout = text(&verified.stdout);
+    assert_eq!(verified.status.code(), Some(0), "{stdout}{}", text(&verified.stderr));
+    assert!(stdout.contains("1 results and 3 checkpoints judged again alike"), "{stdout}");
+
+    let entry = fs::read_dir(folder.join("attempts")).unwrap().map(|entry| entry.unwrap()).next().unwrap();
+    let record_path = entry.path().join("attempt.json");
+    let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&record_path).unwrap()).unwrap();
+    let point = &mut record["implementation"]["profile"][1];
+    assert_eq!(point["verdict"], "reached", "the test worker's judge reaches every checkpoint after the first");
+    point["verdict"] = "not_reached".into();
+    fs::write(&record_path, serde_json::to_vec(&record).unwrap()).unwrap();
+    let edited = bundle("edited.tar.zst");
+    let verified = metewand(&args(&["verify", path(&edited), "--rejudge"]));
+    let stdout = text(&verified.stdout);
+    assert_eq!(verified.status.code(), Some(1), "{stdout}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("checkpoint 2 judged again, the verdict is reached, and the record says not_reached"),
+        "{stdout}"
+    );
+}
