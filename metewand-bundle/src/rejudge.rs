@@ -83,9 +83,13 @@ pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleErr
                 let value = serde_json::to_value(metrics).expect("metrics serialize");
                 metewand_runtime::protocol::to_canonical_string(&value)
             };
+            let tolerance =
+                repository.problem(record.problem.name.as_str()).and_then(|problem| problem.rejudge_tolerance());
             let now = canonical(&judged.metrics);
             let recorded = record.metrics.as_ref().map(canonical).unwrap_or_else(|| "null".to_owned());
-            if now != recorded {
+            let agree =
+                record.metrics.as_ref().is_some_and(|metrics| metrics_agree(&judged.metrics, metrics, tolerance));
+            if !agree {
                 rejudged
                     .differences
                     .push(differ(format!("judged again, the metrics are {now}, and the record says {recorded}")));
@@ -114,7 +118,7 @@ pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleErr
                     )));
                 }
                 let (now, recorded) = (canonical(&judged.metrics), canonical(&point.metrics));
-                if now != recorded {
+                if !metrics_agree(&judged.metrics, &point.metrics, tolerance) {
                     rejudged.differences.push(differ(format!(
                         "checkpoint {number} judged again, the metrics are {now}, and the record says {recorded}"
                     )));
@@ -123,4 +127,29 @@ pub fn rejudge(folder: &Path, manifest: &Manifest) -> Result<Rejudged, BundleErr
         }
     }
     Ok(rejudged)
+}
+
+/// Whether metrics judged again agree with the recorded ones: equal in canonical form, or with a problem's
+/// `tolerance`, the same keys, each number within `tolerance` × max(1, |now|, |recorded|) of the other and every
+/// other value equal.
+fn metrics_agree(
+    now: &metewand_runtime::protocol::strict::JsonObject,
+    recorded: &metewand_runtime::protocol::strict::JsonObject,
+    tolerance: Option<f64>,
+) -> bool {
+    use metewand_runtime::protocol::to_canonical_string as canonical;
+    let as_value = |metrics| serde_json::to_value(metrics).expect("metrics serialize");
+    let (now, recorded) = (as_value(now), as_value(recorded));
+    // Compared in canonical form: `1` and `1.0` are one number.
+    let Some(tolerance) = tolerance else { return canonical(&now) == canonical(&recorded) };
+    let (Some(now), Some(recorded)) = (now.as_object(), recorded.as_object()) else { return false };
+    now.len() == recorded.len()
+        && now.iter().all(|(key, value)| match (value.as_f64(), recorded.get(key)) {
+            (Some(a), Some(other)) if other.is_number() => {
+                let b = other.as_f64().unwrap_or(f64::NAN);
+                (a - b).abs() <= tolerance * 1f64.max(a.abs()).max(b.abs())
+            }
+            (_, Some(other)) => canonical(value) == canonical(other),
+            (_, None) => false,
+        })
 }

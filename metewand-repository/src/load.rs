@@ -24,6 +24,8 @@ pub(super) struct Declared {
     pub(super) capabilities: Vec<Capability>,
     pub(super) timed: Timed,
     pub(super) profile: Option<u64>,
+    /// A problem's `rejudge_tolerance`.
+    pub(super) rejudge_tolerance: Option<f64>,
     /// The grid's keys in byte order (none without a grid).
     pub(super) grid: Vec<GridAxis>,
     /// A point of a grid: its values, by key.
@@ -333,6 +335,7 @@ impl Loader<'_> {
                         contract_id,
                         timed: definition.timed,
                         profile: definition.profile,
+                        rejudge_tolerance: definition.rejudge_tolerance,
                         grid: definition.coordinates,
                     };
                     problems.insert(definition.name.to_string(), problem);
@@ -658,6 +661,16 @@ impl Loader<'_> {
             let value = table.required(key, &self.source)?;
             schemas.push(self.schema_ref(table, key, value)?);
         }
+        if let Some(value) = table.get("rejudge_tolerance") {
+            let positive = to_json(value, &table.member("rejudge_tolerance"), &self.source)?
+                .as_f64()
+                .is_some_and(|tolerance| tolerance > 0.0 && tolerance.is_finite());
+            if !positive {
+                let key = table.member("rejudge_tolerance");
+                let message = "must be a number above 0 (a relative tolerance)".to_owned();
+                return Err(self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message }));
+            }
+        }
         if let Some(value) = table.get("timed") {
             let key = table.member("timed");
             let text = string(value, key.clone(), &self.source)?;
@@ -690,6 +703,7 @@ impl Loader<'_> {
             }
         }
         self.profile(table)?;
+        let mut rejudge_tolerance = None;
         let (worker, parameters, capabilities, timed, profile) = match kind {
             "dataset" => {
                 let dataset: definition::Dataset = table.decode(&self.source)?;
@@ -697,6 +711,7 @@ impl Loader<'_> {
             }
             "problem" => {
                 let problem: definition::Problem = table.decode(&self.source)?;
+                rejudge_tolerance = problem.rejudge_tolerance.map(|tolerance| tolerance.get());
                 (problem.evaluator, problem.parameters, None, problem.timed, problem.profile)
             }
             _ => {
@@ -720,6 +735,7 @@ impl Loader<'_> {
             capabilities: capabilities.map_or_else(|| vec![Capability::OneShot], |selected| selected.into_vec()),
             timed: timed.unwrap_or(Timed::Execute),
             profile: profile.map(|profile| checkpoints(profile).get()),
+            rejudge_tolerance,
             grid,
             coordinates: BTreeMap::new(),
         })

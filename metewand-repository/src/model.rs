@@ -216,6 +216,7 @@ pub struct Problem {
     pub(super) contract_id: ProblemContractId,
     pub(super) timed: Timed,
     pub(super) profile: Option<u64>,
+    pub(super) rejudge_tolerance: Option<f64>,
     pub(super) grid: BTreeMap<String, Value>,
 }
 
@@ -223,6 +224,12 @@ pub struct Problem {
 pub const MAX_CHECKPOINTS: u64 = 1000;
 
 impl Problem {
+    /// With `rejudge_tolerance = T`: how far a numeric metric judged again may differ from the recorded one,
+    /// relative to the larger of their magnitudes and 1 (`None`: they must be equal). Not part of the contract.
+    pub fn rejudge_tolerance(&self) -> Option<f64> {
+        self.rejudge_tolerance
+    }
+
     /// With `profile = { checkpoints = N }`: the most checkpoints a streamed execution may send. An implementation
     /// that declares `streaming_profile` streams on such a problem; not part of its contract, since a one-shot
     /// implementation solves the same problem.

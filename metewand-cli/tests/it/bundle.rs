@@ -243,3 +243,44 @@ implementations = ["stream"]
         "{stdout}"
     );
 }
+
+/// A problem's `rejudge_tolerance` lets a metric judged again differ within it (an evaluator whose metrics vary
+/// between runs), and no further; without it, metrics must be equal.
+#[test]
+fn a_declared_tolerance_lets_metrics_judged_again_differ_within_it() {
+    for (tolerance, shift, alike) in [(None, 1e-9, false), (Some("1e-6"), 1e-9, true), (Some("1e-6"), 1e-3, false)] {
+        let bench = Bench::new("");
+        if let Some(tolerance) = tolerance {
+            let toml = bench.path("repo/metewand.toml");
+            let text = fs::read_to_string(&toml).unwrap();
+            let declared = format!("[problems.answer]\nrejudge_tolerance = {tolerance}\n");
+            fs::write(&toml, text.replacen("[problems.answer]\n", &declared, 1)).unwrap();
+        }
+        let ran = metewand(&bench.run_args("main", "state", &["--quiet"]));
+        assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+        let folder = bench.folder("state", "main");
+        let entry = fs::read_dir(folder.join("attempts")).unwrap().map(|entry| entry.unwrap()).next().unwrap();
+        let record_path = entry.path().join("attempt.json");
+        let mut record: serde_json::Value = serde_json::from_slice(&fs::read(&record_path).unwrap()).unwrap();
+        let error = record["metrics"]["error"].as_f64().unwrap();
+        record["metrics"]["error"] = serde_json::json!(error + shift);
+        let document = serde_json::json!({"metrics": record["metrics"]});
+        fs::write(entry.path().join("work/metrics/metrics.json"), serde_json::to_vec(&document).unwrap()).unwrap();
+        fs::write(&record_path, serde_json::to_vec(&record).unwrap()).unwrap();
+        let (out, state) = (bench.path("edited.tar.zst"), bench.path("state"));
+        let written = metewand(&args(&[
+            "bundle",
+            path(&folder),
+            "--out",
+            path(&out),
+            "--with-datasets",
+            "--state-dir",
+            path(&state),
+        ]));
+        assert_eq!(written.status.code(), Some(0), "{}", text(&written.stderr));
+        let verified = metewand(&args(&["verify", path(&out), "--rejudge"]));
+        let stdout = text(&verified.stdout);
+        assert_eq!(verified.status.code(), Some(if alike { 0 } else { 1 }), "{tolerance:?} {shift}: {stdout}");
+        assert_eq!(stdout.contains("the metrics are"), !alike, "{tolerance:?} {shift}: {stdout}");
+    }
+}

@@ -327,6 +327,12 @@ pub struct Problem {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub profile: ::std::option::Option<Profile>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub rejudge_tolerance: ::std::option::Option<crate::strict::PositiveNumber>,
     pub result_schema: SchemaRef,
     #[serde(
         default,
@@ -803,6 +809,7 @@ impl Problem {
         "metric_schema",
         "timed",
         "profile",
+        "rejudge_tolerance",
     ];
 }
 impl Profile {

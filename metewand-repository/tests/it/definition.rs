@@ -160,6 +160,16 @@ fn a_value_the_check_refuses_the_schema_refuses_where_it_can_say_so() {
             "/problems/ls/profile/checkpoints",
         ),
         (
+            "evaluator = \"judge\"",
+            "evaluator = \"judge\"\nrejudge_tolerance = 0".to_owned(),
+            "/problems/ls/rejudge_tolerance",
+        ),
+        (
+            "evaluator = \"judge\"",
+            "evaluator = \"judge\"\nrejudge_tolerance = -1e-6".to_owned(),
+            "/problems/ls/rejudge_tolerance",
+        ),
+        (
             "worker = \"exact-solver\"",
             "worker = \"exact-solver\"\ncapabilities = [\"one_shot\", \"one_shot\"]".to_owned(),
             "/implementations/exact/capabilities",

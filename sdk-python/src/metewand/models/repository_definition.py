@@ -119,6 +119,14 @@ def _seeds(value: object, path: str) -> list[int] | SeedRange:
     return SeedRange._decode(value, path)
 
 
+def _tolerance(value: object, path: str) -> float:
+    """How far a numeric metric judged again (verify --rejudge) may differ from the recorded one,
+    relative to the larger of the two and 1; absent: equal. For an evaluator whose metrics vary
+    between runs of the same judgement; not part of the problem's contract.
+    """
+    return check_positive_number(value, path)
+
+
 def _warmup(value: object, path: str) -> int:
     """Discarded cycles a reused session runs before its first attempt, at most 1000."""
     return check_integer(value, path, minimum=0, maximum=1000)
@@ -947,6 +955,7 @@ class Problem:
         "parameters",
         "parameters_schema",
         "profile",
+        "rejudge_tolerance",
         "result_schema",
         "timed",
     )
@@ -973,6 +982,12 @@ class Problem:
     profile: Profile | None
     """A problem's streamed profile: the most checkpoints an execution may send (1 to 1000)."""
 
+    rejudge_tolerance: float | None
+    """How far a numeric metric judged again (verify --rejudge) may differ from the recorded one,
+    relative to the larger of the two and 1; absent: equal. For an evaluator whose metrics vary
+    between runs of the same judgement; not part of the problem's contract.
+    """
+
     result_schema: str | dict[str, Any]
     """A schema: the id of one in the catalog, or an inline schema."""
 
@@ -994,6 +1009,7 @@ class Problem:
         parameters: dict[str, Any] | None = None,
         parameters_schema: str | dict[str, Any] | None = None,
         profile: Profile | None = None,
+        rejudge_tolerance: float | None = None,
         result_schema: str | dict[str, Any],
         timed: ProblemTimed | None = None,
     ) -> None:
@@ -1009,6 +1025,11 @@ class Problem:
             else _schema_ref(parameters_schema, "/parameters_schema")
         )
         self.profile = None if profile is None else check_model(profile, "/profile", Profile)
+        self.rejudge_tolerance = (
+            None
+            if rejudge_tolerance is None
+            else _tolerance(rejudge_tolerance, "/rejudge_tolerance")
+        )
         self.result_schema = _schema_ref(result_schema, "/result_schema")
         self.timed = None if timed is None else _problem_timed(timed, "/timed")
 
@@ -1042,6 +1063,12 @@ class Problem:
             model.profile = Profile._decode(fields["profile"], path + "/profile")
         else:
             model.profile = None
+        if "rejudge_tolerance" in fields:
+            model.rejudge_tolerance = _tolerance(
+                fields["rejudge_tolerance"], path + "/rejudge_tolerance"
+            )
+        else:
+            model.rejudge_tolerance = None
         model.result_schema = _schema_ref(fields["result_schema"], path + "/result_schema")
         if "timed" in fields:
             model.timed = _problem_timed(fields["timed"], path + "/timed")
@@ -1061,6 +1088,8 @@ class Problem:
             data["parameters_schema"] = dict(self.parameters_schema) if isinstance(self.parameters_schema, dict) else self.parameters_schema
         if self.profile is not None:
             data["profile"] = self.profile.to_dict()
+        if self.rejudge_tolerance is not None:
+            data["rejudge_tolerance"] = self.rejudge_tolerance
         data["result_schema"] = dict(self.result_schema) if isinstance(self.result_schema, dict) else self.result_schema
         if self.timed is not None:
             data["timed"] = self.timed
@@ -1076,6 +1105,7 @@ class Problem:
             and self.parameters == other.parameters
             and self.parameters_schema == other.parameters_schema
             and self.profile == other.profile
+            and self.rejudge_tolerance == other.rejudge_tolerance
             and self.result_schema == other.result_schema
             and self.timed == other.timed
         )
@@ -1085,7 +1115,8 @@ class Problem:
             f"Problem(evaluator={self.evaluator!r}, grid={self.grid!r}, "
             f"metric_schema={self.metric_schema!r}, parameters={self.parameters!r}, "
             f"parameters_schema={self.parameters_schema!r}, profile={self.profile!r}, "
-            f"result_schema={self.result_schema!r}, timed={self.timed!r})"
+            f"rejudge_tolerance={self.rejudge_tolerance!r}, result_schema={self.result_schema!r}, "
+            f"timed={self.timed!r})"
         )
 
 
