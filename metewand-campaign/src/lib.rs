@@ -75,6 +75,8 @@ pub mod table;
 pub use environment::Environment;
 pub use error::{ReuseRefusal, RunError};
 pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};
+/// A grid point's name split into its grid's name and its values by key, read from the name alone.
+pub use metewand_runtime::repository::grid::point_values;
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
 pub use prepared::{PrepareError, PrepareWarning, PreparedCampaign, Refusals};
 pub use runner::{Observer, RefusedForReuse, RunConfig, RunSummary, Silent, refused_for_reuse, run};

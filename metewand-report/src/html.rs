@@ -181,6 +181,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     if let Some(noise) = tables::noise(section) {
         table::html::write(out, &noise);
     }
+    if let Some(scaling) = tables::scaling(section) {
+        table::html::write(out, &scaling);
+    }
     out.push_str(
         "<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
                   attempts with a terminal record. The ranked time (the problem's <code>timed</code>): the \

@@ -56,6 +56,7 @@ pub mod load;
 pub mod profile;
 pub mod ranks;
 pub mod report;
+pub mod scaling;
 pub mod stats;
 pub mod svg;
 pub mod table;

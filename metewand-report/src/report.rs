@@ -160,6 +160,10 @@ pub struct ProblemSection {
     /// Each numeric metric of the streamed attempts' checkpoints against time (none without a streamed attempt).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub curves: Vec<crate::curves::MetricCurves>,
+    /// How each implementation's time scales along each numeric key of a dataset grid (none without a grid of 3
+    /// points or more).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scaling: Vec<crate::scaling::Exponent>,
 }
 
 /// One environment a folder's runs ran in, with the runs that share it.
@@ -441,6 +445,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     let curves = crate::curves::curves(records, &of_problem, &implementations, &datasets);
     ProblemSection {
         curves,
+        scaling: crate::scaling::exponents(&rows),
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
         timed,

@@ -130,6 +130,31 @@ pub fn outcomes(section: &ProblemSection) -> Table {
     table
 }
 
+/// How each implementation's time scales along each numeric key of a dataset grid (`None` without a series).
+pub fn scaling(section: &ProblemSection) -> Option<Table> {
+    let columns = vec![
+        Column::text("implementation"),
+        Column::text("grid"),
+        Column::text("scaling (95% CI)"),
+        Column::figure("points"),
+    ];
+    let mut table = Table::new(columns).caption(format!(
+        "How each implementation's median {} time scales with each numeric key of a dataset grid: time ∝ key^b, b \
+         fitted by least squares in log-log over the points' medians; the interval is a bootstrap over repetitions \
+         within points ({BOOTSTRAP_RESAMPLES} resamples, fixed seed).",
+        section.timed
+    ));
+    for fit in &section.scaling {
+        table.push(vec![
+            Cell::text(&fit.implementation),
+            Cell::text(&fit.grid),
+            Cell::text(format!("time ∝ {}^{:.2} [{:.2}, {:.2}]", fit.key, fit.exponent, fit.low, fit.high)),
+            Cell::text(fit.points.to_string()),
+        ]);
+    }
+    (!table.rows.is_empty()).then_some(table)
+}
+
 /// The cells of a problem whose times are doubtful, with why (`None` when none is).
 pub fn noise(section: &ProblemSection) -> Option<Table> {
     let mut table = Table::new(["implementation", "dataset", "warning"].map(Column::text).to_vec())

@@ -33,9 +33,9 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(&markdown::render(&tables::outcomes(section)));
         out.push('\n');
         out.push_str(&markdown::render(&tables::times(section)));
-        if let Some(noise) = tables::noise(section) {
+        for table in [tables::noise(section), tables::scaling(section)].into_iter().flatten() {
             out.push('\n');
-            out.push_str(&markdown::render(&noise));
+            out.push_str(&markdown::render(&table));
         }
         out.push('\n');
         out.push_str(&markdown::render(&tables::profile(section)));

@@ -405,3 +405,50 @@ fn a_cell_whose_times_drift_over_the_run_is_warned_of() {
     assert_eq!(noise("drifting"), ["times rise over the run (Kendall's tau 1.00 against the order, p = 0.000)"]);
     assert!(noise("steady").is_empty(), "{:?}", noise("steady"));
 }
+
+/// Times that follow a known power law in a grid's key give that exponent, with an interval around it, for each
+/// implementation; the fit is computed here again by hand over the points' medians.
+#[test]
+fn a_grid_s_scaling_exponent_is_fitted_with_an_interval() {
+    let dir = temp();
+    let folder = at(&dir, "campaign");
+    let points: [(&'static str, f64); 4] = [
+        ("sweep[rows=100]", 100.0),
+        ("sweep[rows=400]", 400.0),
+        ("sweep[rows=1600]", 1600.0),
+        ("sweep[rows=6400]", 6400.0),
+    ];
+    let time = |implementation: &str, rows: f64, repetition: u64| -> u64 {
+        let power = if implementation == "quadratic" { 2.0 } else { 1.0 };
+        let wobble = 1.0 + 0.01 * (repetition % 3) as f64;
+        (1_000.0 * rows.powf(power) * wobble) as u64
+    };
+    let mut plan = Vec::new();
+    for (dataset, rows) in points {
+        for implementation in ["linear", "quadratic"] {
+            for repetition in 1..=5 {
+                let planned = Planned::new("ridge", dataset, implementation).repetition(repetition);
+                plan.push(planned.time(time(implementation, rows, repetition)));
+            }
+        }
+    }
+    write_campaign(&folder, &Campaign::default(), &plan);
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let scaling = &report.problems[0].scaling;
+    assert_eq!(scaling.len(), 2, "{scaling:?}");
+    for fit in scaling {
+        // By hand: the median of repetitions 1..=5 has wobble 1.01 (1, 2, 0, 1, 2 → sorted 0, 1, 1, 2, 2).
+        let xs: Vec<f64> = points.iter().map(|(_, rows)| rows.ln()).collect();
+        let ys: Vec<f64> =
+            points.iter().map(|(_, rows)| (time(&fit.implementation, *rows, 1) as f64 / 1e9).ln()).collect();
+        let (mx, my) = (xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0);
+        let slope = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum::<f64>()
+            / xs.iter().map(|x| (x - mx).powi(2)).sum::<f64>();
+        assert!((fit.exponent - slope).abs() < 1e-9, "{fit:?} against {slope}");
+        let power = if fit.implementation == "quadratic" { 2.0 } else { 1.0 };
+        assert!((fit.exponent - power).abs() < 0.01 && fit.low <= fit.exponent && fit.exponent <= fit.high, "{fit:?}");
+        assert_eq!((fit.grid.as_str(), fit.key.as_str(), fit.points), ("sweep", "rows", 4));
+    }
+    let markdown = render(&report, Format::Markdown);
+    assert!(markdown.contains("time ∝ rows^2.00 ["), "{markdown}");
+}
