@@ -10,7 +10,7 @@
 //! What the command leaves is described by the adapter, and validated by the executor as any worker's output:
 //! - a materializer's or an implementation's folder gets a manifest listing every regular file the command left
 //!   there (path, size, SHA-256), its `data` the one JSON object the command printed on stdout (`{}` when it printed
-//!   nothing);
+//!   nothing), or the one in the file `result_data` names there;
 //! - an evaluator's command prints one JSON object, `{"verdict": ..., "metrics": {...}}`, which the adapter answers
 //!   and writes to the metrics file.
 //!
@@ -83,9 +83,22 @@ struct Session {
     prepared: Option<(PathBuf, Map<String, Value>, u64)>,
 }
 
-/// Serves the protocol on `input` and `output` for `role`, running `command` per scientific request, until
-/// `shutdown` or the end of `input`; returns the process's exit status.
-pub fn serve(role: Role, command: &[OsString], input: impl BufRead, mut output: impl Write) -> i32 {
+/// What the adapter serves: a role, the command it runs per request, and where the data of what the command leaves
+/// is read from.
+#[derive(Clone, Debug)]
+pub struct Adapter {
+    /// The role served.
+    pub role: Role,
+    /// The command and its words, with placeholders.
+    pub command: Vec<OsString>,
+    /// The file, in the folder the command writes, holding the manifest's data (`None`: the command's stdout).
+    pub result_data: Option<String>,
+}
+
+/// Serves the protocol on `input` and `output` as `adapter` says, running its command per scientific request,
+/// until `shutdown` or the end of `input`; returns the process's exit status.
+pub fn serve(adapter: &Adapter, input: impl BufRead, mut output: impl Write) -> i32 {
+    let role = adapter.role;
     let mut reader = FrameReader::new(input);
     let mut session = Session::default();
     loop {
@@ -105,7 +118,7 @@ pub fn serve(role: Role, command: &[OsString], input: impl BufRead, mut output: 
         let method = frame.value().get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
         let (answer, acknowledged) = match gate(&mut session, role, &frame) {
             Err((code, message)) => (refusal(&id, code, &message), false),
-            Ok(()) => (answer(&mut session, role, command, &method, &frame, &id), true),
+            Ok(()) => (answer(&mut session, adapter, &method, &frame, &id), true),
         };
         let line = encode_value(&answer).expect("an answer encodes");
         if output.write_all(&line).and_then(|()| output.flush()).is_err() {
@@ -160,7 +173,8 @@ fn gate(session: &mut Session, role: Role, frame: &Frame) -> Result<(), (&'stati
     Ok(())
 }
 
-fn answer(session: &mut Session, role: Role, command: &[OsString], method: &str, frame: &Frame, id: &str) -> Value {
+fn answer(session: &mut Session, adapter: &Adapter, method: &str, frame: &Frame, id: &str) -> Value {
+    let (role, command, data) = (adapter.role, adapter.command.as_slice(), adapter.result_data.as_deref());
     let ack = json!({"id": id, "ok": true});
     let outcome = match method {
         "hello" => {
@@ -189,7 +203,7 @@ fn answer(session: &mut Session, role: Role, command: &[OsString], method: &str,
             let folder = PathBuf::from(request.output_dir.as_str());
             let parameters = Map::from_iter(request.dataset_parameters);
             let words = Words { dataset: Some(&folder), seed: Some(request.dataset_seed.get()), ..Words::default() };
-            described(command, &words, &parameters, &folder, DATASET_MANIFEST)
+            described(command, &words, &parameters, (&folder, data), DATASET_MANIFEST)
                 .map(|_| json!({"dataset": {"manifest": DATASET_MANIFEST}, "id": id, "ok": true}))
         }
         "execute" => {
@@ -197,7 +211,7 @@ fn answer(session: &mut Session, role: Role, command: &[OsString], method: &str,
             let (dataset, parameters, seed) = session.prepared.clone().expect("the gate checked the prepare");
             let folder = PathBuf::from(request.result_dir.as_str());
             let words = Words { dataset: Some(&dataset), result: Some(&folder), seed: Some(seed), ..Words::default() };
-            described(command, &words, &parameters, &folder, RESULT_MANIFEST).map(|finished| {
+            described(command, &words, &parameters, (&folder, data), RESULT_MANIFEST).map(|finished| {
                 json!({
                     "id": id, "implementation_time_ns": u64::try_from(finished.elapsed.as_nanos()).unwrap_or(u64::MAX),
                     "ok": true, "result": {"manifest": RESULT_MANIFEST}, "statistics": {},
@@ -229,16 +243,26 @@ struct Words<'a> {
 }
 
 /// Runs `command` for a materializer or an implementation and writes `manifest` in `folder`: every regular file the
-/// command left there, and the JSON object it printed as the data.
+/// command left there, and as the data the JSON object in its `data` file there, or else the one it printed.
 fn described(
     command: &[OsString],
     words: &Words<'_>,
     parameters: &Map<String, Value>,
-    folder: &Path,
+    (folder, data): (&Path, Option<&str>),
     manifest: &str,
 ) -> Result<Finished, Failed> {
     let finished = run::run_in(command, words, parameters)?;
-    let data = stdout_object(&finished.stdout, true)?;
+    let data = match data {
+        None => stdout_object(&finished.stdout, true)?,
+        Some(file) => {
+            let bytes = std::fs::read(folder.join(file))
+                .map_err(|error| Failed::from(format!("the command left no readable {file}: {error}")))?;
+            match serde_json::from_slice::<Value>(&bytes) {
+                Ok(value @ Value::Object(_)) => value,
+                _ => return Err(Failed::from(format!("{file} is not one JSON object"))),
+            }
+        }
+    };
     let files = run::files_of(folder, manifest)
         .map_err(|error| Failed::from(format!("cannot list what the command left: {error}")))?;
     let mut document = json!({"data": data, "files": files});

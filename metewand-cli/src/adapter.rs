@@ -15,6 +15,9 @@ pub(crate) struct Args {
     /// the role served
     #[arg(long, value_name = "ROLE", value_parser = parse_role)]
     role: Role,
+    /// the file, in the folder the command writes, holding the manifest's data (default: the command's stdout)
+    #[arg(long, value_name = "FILE")]
+    result_data: Option<String>,
     /// the command and its words, with placeholders, after --
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
@@ -26,6 +29,7 @@ fn parse_role(text: &str) -> Result<Role, String> {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let status = metewand_adapter::serve(args.role, &args.command, std::io::stdin().lock(), std::io::stdout().lock());
+    let adapter = metewand_adapter::Adapter { role: args.role, command: args.command, result_data: args.result_data };
+    let status = metewand_adapter::serve(&adapter, std::io::stdin().lock(), std::io::stdout().lock());
     if status == 0 { Ok(()) } else { Err(Failure::Status(Exit::Failed)) }
 }

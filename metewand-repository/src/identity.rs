@@ -141,11 +141,12 @@ impl SourceTree {
 /// A dataset key: 64 lowercase hex digits, the name of the dataset's folder in the store (the schemas' `sha256`).
 pub type DatasetKey = Sha256Digest;
 
-/// The resolved worker identity of a declared command (and whether Metewand's command adapter runs it),
+/// The resolved worker identity of a declared command (whether Metewand's command adapter runs it, and the file
+/// its data is read from),
 /// environment, network permission and system calls, role, source tree and include folders (each its path as
 /// declared and its tree).
 pub fn worker_identity(
-    (command, adapter): (&[String], bool),
+    (command, adapter, result_data): (&[String], bool, Option<&str>),
     env: &BTreeMap<String, String>,
     (network, syscalls): (bool, crate::protocol::declared::SyscallGroups),
     role: Role,
@@ -159,6 +160,9 @@ pub fn worker_identity(
     // A command run by the adapter is another worker than the same words spoken to directly.
     if adapter {
         preimage["adapter"] = Value::from("command");
+    }
+    if let Some(file) = result_data {
+        preimage["result_data"] = Value::from(file);
     }
     if !syscalls.is_empty() {
         preimage["syscalls"] = json!(syscalls.iter().map(|group| group.to_string()).collect::<Vec<_>>());

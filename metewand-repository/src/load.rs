@@ -212,7 +212,7 @@ impl Loader<'_> {
                 }
             }
             let identity = worker_identity(
-                (&declared_worker.command, declared_worker.adapter),
+                (&declared_worker.command, declared_worker.adapter, declared_worker.result_data.as_deref()),
                 &declared_worker.env,
                 (declared_worker.network, declared_worker.syscalls),
                 declared_worker.role,
@@ -236,6 +236,7 @@ impl Loader<'_> {
                 syscalls: declared_worker.syscalls,
                 seed_independent: declared_worker.seed_independent,
                 adapter: declared_worker.adapter,
+                result_data: declared_worker.result_data.clone(),
                 source: declared_worker.source,
                 source_tree: tree,
                 includes,

@@ -47,6 +47,7 @@ pub struct Worker {
     pub(super) syscalls: SyscallGroups,
     pub(super) seed_independent: bool,
     pub(super) adapter: bool,
+    pub(super) result_data: Option<String>,
     pub(super) source: String,
     pub(super) source_path: PathBuf,
     pub(super) source_tree: SourceTree,
@@ -94,6 +95,12 @@ impl Worker {
     /// the command speaking the protocol itself.
     pub fn command_adapter(&self) -> bool {
         self.adapter
+    }
+
+    /// A command worker's `result_data`: the file in the folder its command writes that holds the manifest's data
+    /// (`None`: the command's stdout).
+    pub fn result_data(&self) -> Option<&str> {
+        self.result_data.as_deref()
     }
     /// Its argv with `${repo}` expanded: what is run.
     pub fn expanded_command(&self) -> &[OsString] {

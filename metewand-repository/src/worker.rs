@@ -14,6 +14,7 @@ pub(super) struct DeclaredWorker {
     pub(super) syscalls: SyscallGroups,
     pub(super) seed_independent: bool,
     pub(super) adapter: bool,
+    pub(super) result_data: Option<String>,
     pub(super) source: String,
     pub(super) source_span: Range<usize>,
     /// The `include` folders as written, each with its span.
@@ -121,6 +122,24 @@ impl Loader<'_> {
                 }
             }
         }
+        if let Some(value) = table.get("result_data") {
+            let key = table.member("result_data");
+            let path = string(value, key.clone(), &self.source)?;
+            let message = if table.get("adapter").is_none() {
+                Some("is for a command worker: add adapter = \"command\", or leave the data to the worker".to_owned())
+            } else if role_text == "problem_evaluator" {
+                Some("is for a materializer or an implementation: an evaluator's command prints its verdict".to_owned())
+            } else {
+                None
+            };
+            if let Some(message) = message {
+                return Err(self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message }));
+            }
+            if let Err(reason) = RelativePath::new(path) {
+                let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
+                return Err(self.source.error(value.span(), kind));
+            }
+        }
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -166,6 +185,7 @@ impl Loader<'_> {
             // How its output depends on its seed: what the conformance kit's determinism check expects of it.
             seed_independent: worker.deterministic == Some(definition::WorkerDeterministic::SeedIndependent),
             adapter: worker.adapter.is_some(),
+            result_data: worker.result_data.map(|path| String::clone(&path)),
             source: worker.source,
             source_span: source_value.span(),
             include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),

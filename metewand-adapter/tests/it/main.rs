@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use metewand_adapter::serve;
+use metewand_adapter::{Adapter, serve};
 use metewand_protocol::common::Role;
 use serde_json::{Value, json};
 
@@ -15,14 +15,20 @@ const CONTRACT: &str = "mw1-problem-contract-00000000000000000000000000000000000
 
 /// The answers `serve` gives `requests` for `role` running `sh -c script`, with its exit status.
 fn drive(role: Role, script: &str, requests: &[Value]) -> (Vec<Value>, i32) {
+    drive_with(role, script, None, requests)
+}
+
+/// [`drive`], the data read from the file `result_data` names.
+fn drive_with(role: Role, script: &str, result_data: Option<&str>, requests: &[Value]) -> (Vec<Value>, i32) {
     let mut input = Vec::new();
     for request in requests {
         input.extend(serde_json::to_vec(request).unwrap());
         input.push(b'\n');
     }
     let command: Vec<OsString> = ["sh", "-c", script].map(OsString::from).to_vec();
+    let adapter = Adapter { role, command, result_data: result_data.map(str::to_owned) };
     let mut output = Vec::new();
-    let status = serve(role, &command, input.as_slice(), &mut output);
+    let status = serve(&adapter, input.as_slice(), &mut output);
     let answers = output.split(|&byte| byte == b'\n').filter(|line| !line.is_empty());
     (answers.map(|line| serde_json::from_slice(line).unwrap()).collect(), status)
 }
@@ -130,4 +136,28 @@ fn an_evaluator_answers_the_verdict_its_command_prints_and_writes_its_metrics() 
         answers[1]["error"]["message"],
         "an evaluator's command prints one JSON object with \"verdict\" and \"metrics\""
     );
+}
+
+/// With `result_data`, the data is the JSON object the command left in that file, whatever it printed; a missing or
+/// malformed file fails the request.
+#[test]
+fn the_data_comes_from_the_result_data_file_when_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = dir.path().join("result");
+    std::fs::create_dir_all(&result).unwrap();
+    let requests = [hello("implementation"), prepare(dir.path()), execute(&result)];
+    let script = "echo '{\"seed\": {seed}}' > {result}/data.json; echo not json";
+    let (answers, _) = drive_with(Role::Implementation, script, Some("data.json"), &requests);
+    assert_eq!(answers[2]["ok"], true, "{answers:?}");
+    let manifest: Value = serde_json::from_slice(&std::fs::read(result.join("result.json")).unwrap()).unwrap();
+    assert_eq!(manifest["data"], json!({"seed": 7}), "{manifest}");
+    assert_eq!(manifest["files"][0]["path"], "data.json", "the data file is one of the result's files: {manifest}");
+    std::fs::remove_dir_all(&result).unwrap();
+    std::fs::create_dir_all(&result).unwrap();
+    let malformed = "echo '[1]' > {result}/data.json";
+    let (answers, _) = drive_with(Role::Implementation, malformed, Some("data.json"), &requests);
+    assert_eq!(answers[2]["error"]["message"], "data.json is not one JSON object", "{answers:?}");
+    let (answers, _) = drive_with(Role::Implementation, "true", Some("missing.json"), &requests);
+    let message = answers[2]["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("the command left no readable missing.json"), "{message}");
 }

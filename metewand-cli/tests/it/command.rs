@@ -144,3 +144,21 @@ fn a_fresh_session_warms_up_before_it_is_timed() {
         assert_eq!(executes, 1, "the warm-up's phases are not the attempt's: {record}");
     }
 }
+
+/// With `result_data`, the result's data is the JSON object the command left in that file; `result_data` on a worker
+/// that speaks the protocol itself is refused at check.
+#[test]
+fn a_command_s_data_may_come_from_a_file_it_leaves() {
+    let bench = Bench::new();
+    let (output, out) = bench.run("leave");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let manifest: Value = serde_json::from_slice(&fs::read(out.join("work/result/result.json")).unwrap()).unwrap();
+    assert_eq!(manifest["data"], serde_json::json!({"seed": 0}), "{manifest}");
+    let toml = bench.path("repo/metewand.toml");
+    let text_of = fs::read_to_string(&toml).unwrap();
+    fs::write(&toml, text_of.replacen("adapter = \"command\"\nresult_data", "result_data", 1)).unwrap();
+    let check = metewand(&["check".to_owned(), bench.path("repo").to_str().unwrap().to_owned()]);
+    assert_eq!(check.status.code(), Some(2));
+    let stderr = text(&check.stderr);
+    assert!(stderr.contains("workers.leave.result_data") && stderr.contains("is for a command worker"), "{stderr}");
+}

@@ -604,6 +604,13 @@ pub struct Worker {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub network: ::std::option::Option<bool>,
+    ///With adapter = "command": the file, relative to the folder the command writes (a materializer's dataset, an implementation's result), that holds the one JSON object of the manifest's data; without it, the data is what the command prints on stdout.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub result_data: ::std::option::Option<WorkerResultData>,
     pub role: super::common::Role,
     ///The worker's source directory, relative to the repository (. for the repository).
     pub source: ::std::string::String,
@@ -715,6 +722,60 @@ impl ::std::convert::TryFrom<::std::string::String> for WorkerDeterministic {
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
+    }
+}
+///With adapter = "command": the file, relative to the folder the command writes (a materializer's dataset, an implementation's result), that holds the one JSON object of the manifest's data; without it, the data is what the command prints on stdout.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WorkerResultData(::std::string::String);
+impl ::std::ops::Deref for WorkerResultData {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<WorkerResultData> for ::std::string::String {
+    fn from(value: WorkerResultData) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for WorkerResultData {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerResultData {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerResultData {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for WorkerResultData {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
     }
 }
 /// Error types.
@@ -848,6 +909,7 @@ impl Worker {
         "syscalls",
         "deterministic",
         "adapter",
+        "result_data",
     ];
 }
 impl RepositoryDefinition {
@@ -1056,6 +1118,11 @@ impl ::std::fmt::Display for EnvName {
     }
 }
 impl ::std::fmt::Display for ProcessText {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for WorkerResultData {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

@@ -496,9 +496,11 @@ pub(crate) fn worker_command(worker: &Worker, source: &Path, tmpdir: Option<&Pat
     let expanded = worker.expanded_command();
     let mut command = if worker.command_adapter() {
         let role = worker.role().to_string();
-        WorkerCommand::new(adapter_program(), source)
-            .args(["adapter", "--role", &role, "--"])
-            .args(expanded.iter().cloned())
+        let mut adapter = WorkerCommand::new(adapter_program(), source).args(["adapter", "--role", &role]);
+        if let Some(file) = worker.result_data() {
+            adapter = adapter.args(["--result-data", file]);
+        }
+        adapter.arg("--").args(expanded.iter().cloned())
     } else {
         WorkerCommand::new(expanded[0].clone(), source).args(expanded[1..].iter().cloned())
     };

@@ -1397,6 +1397,7 @@ class Worker:
         "env",
         "include",
         "network",
+        "result_data",
         "role",
         "source",
         "syscalls",
@@ -1425,6 +1426,12 @@ class Worker:
     network: bool | None
     """Whether the worker may reach the network."""
 
+    result_data: str | None
+    """With adapter = \"command\": the file, relative to the folder the command writes (a
+    materializer's dataset, an implementation's result), that holds the one JSON object of the
+    manifest's data; without it, the data is what the command prints on stdout.
+    """
+
     role: Role
     """The role a worker process serves."""
 
@@ -1447,6 +1454,7 @@ class Worker:
         env: dict[str, str] | None = None,
         include: list[str] | None = None,
         network: bool | None = None,
+        result_data: str | None = None,
         role: Role,
         source: str,
         syscalls: list[SyscallGroup] | None = None,
@@ -1463,6 +1471,9 @@ class Worker:
         self.env = None if env is None else check_map(env, "/env", _process_text, key=_env_name)
         self.include = None if include is None else check_array(include, "/include", check_string)
         self.network = None if network is None else check_boolean(network, "/network")
+        self.result_data = (
+            None if result_data is None else check_string(result_data, "/result_data", min_length=1)
+        )
         self.role = _role(role, "/role")
         self.source = check_string(source, "/source")
         self.syscalls = (
@@ -1504,6 +1515,12 @@ class Worker:
             model.network = check_boolean(fields["network"], path + "/network")
         else:
             model.network = None
+        if "result_data" in fields:
+            model.result_data = check_string(
+                fields["result_data"], path + "/result_data", min_length=1
+            )
+        else:
+            model.result_data = None
         model.role = _role(fields["role"], path + "/role")
         model.source = check_string(fields["source"], path + "/source")
         if "syscalls" in fields:
@@ -1526,6 +1543,8 @@ class Worker:
             data["include"] = list(self.include)
         if self.network is not None:
             data["network"] = self.network
+        if self.result_data is not None:
+            data["result_data"] = self.result_data
         data["role"] = self.role
         data["source"] = self.source
         if self.syscalls is not None:
@@ -1542,6 +1561,7 @@ class Worker:
             and self.env == other.env
             and self.include == other.include
             and self.network == other.network
+            and self.result_data == other.result_data
             and self.role == other.role
             and self.source == other.source
             and self.syscalls == other.syscalls
@@ -1551,8 +1571,8 @@ class Worker:
         return (
             f"Worker(adapter={self.adapter!r}, command={self.command!r}, "
             f"deterministic={self.deterministic!r}, env={self.env!r}, include={self.include!r}, "
-            f"network={self.network!r}, role={self.role!r}, source={self.source!r}, "
-            f"syscalls={self.syscalls!r})"
+            f"network={self.network!r}, result_data={self.result_data!r}, role={self.role!r}, "
+            f"source={self.source!r}, syscalls={self.syscalls!r})"
         )
 
 
