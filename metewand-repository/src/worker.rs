@@ -95,51 +95,7 @@ impl Loader<'_> {
                 return Err(self.source.error(value.span(), kind));
             }
         }
-        if let Some(value) = table.get("adapter") {
-            let text = string(value, table.member("adapter"), &self.source)?;
-            if text.parse::<definition::WorkerAdapter>().is_err() {
-                let kind = CheckErrorKind::InvalidValue {
-                    key: table.member("adapter"),
-                    message: format!("is {text:?}, but the one adapter is \"command\""),
-                };
-                return Err(self.source.error(value.span(), kind));
-            }
-            for (i, (arg, span)) in command.iter().enumerate() {
-                for name in metewand_adapter::placeholders_in(arg) {
-                    if !metewand_adapter::PLACEHOLDERS.contains(&name) {
-                        let suggestion = did_you_mean(name, metewand_adapter::PLACEHOLDERS)
-                            .map_or_else(String::new, |close| format!(" (did you mean {{{close}}}?)"));
-                        let kind = CheckErrorKind::InvalidValue {
-                            key: format!("{}[{i}]", table.member("command")),
-                            message: format!(
-                                "holds {{{name}}}, which is not a placeholder of the command adapter{suggestion}; \
-                                 they are {}",
-                                metewand_adapter::PLACEHOLDERS.map(|known| format!("{{{known}}}")).join(", ")
-                            ),
-                        };
-                        return Err(self.source.error(span.clone(), kind));
-                    }
-                }
-            }
-        }
-        if let Some(value) = table.get("result_data") {
-            let key = table.member("result_data");
-            let path = string(value, key.clone(), &self.source)?;
-            let message = if table.get("adapter").is_none() {
-                Some("is for a command worker: add adapter = \"command\", or leave the data to the worker".to_owned())
-            } else if role_text == "problem_evaluator" {
-                Some("is for a materializer or an implementation: an evaluator's command prints its verdict".to_owned())
-            } else {
-                None
-            };
-            if let Some(message) = message {
-                return Err(self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message }));
-            }
-            if let Err(reason) = RelativePath::new(path) {
-                let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
-                return Err(self.source.error(value.span(), kind));
-            }
-        }
+        self.adapter_keys(table, &command, role_text)?;
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -190,5 +146,61 @@ impl Loader<'_> {
             source_span: source_value.span(),
             include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),
         })
+    }
+
+    /// The keys of a command worker: `adapter` (the one adapter is `"command"`), the placeholders its `command`'s
+    /// words hold, and `result_data` (a relative path, only with the adapter, never an evaluator's).
+    fn adapter_keys(
+        &self,
+        table: &Table<'_, '_>,
+        command: &[(&str, Range<usize>)],
+        role_text: &str,
+    ) -> Result<(), CheckError> {
+        if let Some(value) = table.get("adapter") {
+            let text = string(value, table.member("adapter"), &self.source)?;
+            if text.parse::<definition::WorkerAdapter>().is_err() {
+                let kind = CheckErrorKind::InvalidValue {
+                    key: table.member("adapter"),
+                    message: format!("is {text:?}, but the one adapter is \"command\""),
+                };
+                return Err(self.source.error(value.span(), kind));
+            }
+            for (i, (arg, span)) in command.iter().enumerate() {
+                for name in metewand_adapter::placeholders_in(arg) {
+                    if !metewand_adapter::PLACEHOLDERS.contains(&name) {
+                        let suggestion = did_you_mean(name, metewand_adapter::PLACEHOLDERS)
+                            .map_or_else(String::new, |close| format!(" (did you mean {{{close}}}?)"));
+                        let kind = CheckErrorKind::InvalidValue {
+                            key: format!("{}[{i}]", table.member("command")),
+                            message: format!(
+                                "holds {{{name}}}, which is not a placeholder of the command adapter{suggestion}; \
+                             they are {}",
+                                metewand_adapter::PLACEHOLDERS.map(|known| format!("{{{known}}}")).join(", ")
+                            ),
+                        };
+                        return Err(self.source.error(span.clone(), kind));
+                    }
+                }
+            }
+        }
+        if let Some(value) = table.get("result_data") {
+            let key = table.member("result_data");
+            let path = string(value, key.clone(), &self.source)?;
+            let message = if table.get("adapter").is_none() {
+                Some("is for a command worker: add adapter = \"command\", or leave the data to the worker".to_owned())
+            } else if role_text == "problem_evaluator" {
+                Some("is for a materializer or an implementation: an evaluator's command prints its verdict".to_owned())
+            } else {
+                None
+            };
+            if let Some(message) = message {
+                return Err(self.source.error(value.span(), CheckErrorKind::InvalidValue { key, message }));
+            }
+            if let Err(reason) = RelativePath::new(path) {
+                let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
+                return Err(self.source.error(value.span(), kind));
+            }
+        }
+        Ok(())
     }
 }
