@@ -362,30 +362,11 @@ fn safe(value: u64) -> SafeUint {
     SafeUint::try_from(value).unwrap_or(SafeUint::MAX)
 }
 
-/// SplitMix64: a small generator whose every output depends on the seed alone, so a seed draws the same sample on
-/// every machine and version.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (at least 1), by the high half of a 128-bit product.
-    fn below(&mut self, bound: usize) -> usize {
-        ((u128::from(self.next()) * bound as u128) >> 64) as usize
-    }
-}
-
 /// `k` positions among `done` done attempts, drawn with `seed` (the first `k` steps of a Fisher–Yates shuffle), in the order they
 /// run: the order drawn, unless that is the campaign's own (plan order), which is then reversed.
 fn draw(done: usize, k: usize, seed: u64) -> Vec<usize> {
     let mut positions: Vec<usize> = (0..done).collect();
-    let mut generator = SplitMix(seed);
+    let mut generator = crate::order::SplitMix64::new(seed);
     for i in 0..k {
         let j = i + generator.below(done - i);
         positions.swap(i, j);

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::plan::CampaignPlan;
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a generator whose whole state is one counter, so that a seed gives
-/// one stream on every machine.
+/// one stream on every machine: a campaign's order, an audit's sample.
 #[derive(Clone, Debug)]
 pub struct SplitMix64 {
     state: u64,
@@ -36,21 +36,16 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..bound` (`bound` > 0), by rejection, so that every number is as likely.
-    pub fn below(&mut self, bound: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % bound;
-        loop {
-            let value = self.next_u64();
-            if value < zone {
-                return value % bound;
-            }
-        }
+    /// A number below `bound` (at least 1), by the high half of a 128-bit product (Lemire's multiply-and-shift; its
+    /// bias, below `bound / 2^64`, is far under anything a draw of attempts could show).
+    pub fn below(&mut self, bound: usize) -> usize {
+        ((u128::from(self.next_u64()) * bound as u128) >> 64) as usize
     }
 
     /// `items` shuffled in place (Fisher–Yates).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for last in (1..items.len()).rev() {
-            let other = self.below(last as u64 + 1) as usize;
+            let other = self.below(last + 1);
             items.swap(last, other);
         }
     }
