@@ -30,13 +30,8 @@ pub fn noise() -> Noise {
     let turbo = read_trimmed("/sys/devices/system/cpu/intel_pstate/no_turbo")
         .map(|off| off == "0")
         .or_else(|| read_trimmed("/sys/devices/system/cpu/cpufreq/boost").map(|on| on == "1"));
-    let meminfo = |key: &str| -> Option<u64> {
-        #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
-        let text = fs::read_to_string("/proc/meminfo").ok()?;
-        let line = text.lines().find(|line| line.starts_with(key))?;
-        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
-    };
-    let swap_total = meminfo("SwapTotal:");
+    let memory = meminfo().unwrap_or_default();
+    let swap_total = meminfo_bytes(&memory, "SwapTotal:");
     let safe = |bytes: Option<u64>| bytes.and_then(|bytes| SafeUint::try_from(bytes).ok());
     Noise {
         governors,
@@ -47,7 +42,9 @@ pub fn noise() -> Noise {
             .and_then(|value| SafeUint::try_from(value).ok()),
         load: read_trimmed("/proc/loadavg").map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")),
         swap_total_bytes: safe(swap_total),
-        swap_used_bytes: safe(swap_total.zip(meminfo("SwapFree:")).map(|(total, free)| total.saturating_sub(free))),
+        swap_used_bytes: safe(
+            swap_total.zip(meminfo_bytes(&memory, "SwapFree:")).map(|(total, free)| total.saturating_sub(free)),
+        ),
         // The file is there, and empty, when no CPU is isolated.
         isolated_cpus: fs::exists("/sys/devices/system/cpu/isolated")
             .ok()
@@ -95,6 +92,18 @@ pub fn noise_warnings(noise: &Noise, cpus: u64) -> Vec<String> {
         warnings.push("swap in use (a worker's pages may come back from disk)".to_owned());
     }
     warnings
+}
+
+/// The kernel's memory counters, `/proc/meminfo`, read once for all the counters wanted.
+fn meminfo() -> Option<String> {
+    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
+    fs::read_to_string("/proc/meminfo").ok()
+}
+
+/// The counter `key` (`MemTotal:`) of `/proc/meminfo`'s `text`, in bytes (the kernel writes kB).
+fn meminfo_bytes(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with(key))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
 /// This machine's host name, as the kernel has it.
@@ -155,12 +164,7 @@ pub fn capture(repository: &CheckedRepository) -> Environment {
             .and_then(|line| line.split_once(':'))
             .map(|(_, model)| model.trim().to_owned())
     });
-    #[allow(clippy::disallowed_methods, reason = "procfs, which only the kernel writes")]
-    let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib * 1024)
-    });
+    let memory_bytes = meminfo().and_then(|text| meminfo_bytes(&text, "MemTotal:"));
     // Workers usually share their program: each is found and hashed once.
     let mut seen: BTreeMap<(String, PathBuf, Option<std::ffi::OsString>), Program> = BTreeMap::new();
     let workers = repository
