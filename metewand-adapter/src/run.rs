@@ -176,7 +176,7 @@ pub(crate) fn files_of(folder: &Path, manifest: &str) -> io::Result<Vec<Value>> 
                     digest.update(&buffer[..read]);
                     size += read as u64;
                 }
-                let sha256: String = digest.finalize().iter().map(|byte| format!("{byte:02x}")).collect();
+                let sha256 = metewand_protocol::Sha256Digest::from_hasher(digest).to_string();
                 let name = path.to_str().ok_or_else(|| io::Error::other(format!("{} is not UTF-8", path.display())))?;
                 files.push(json!({"path": name, "sha256": sha256, "size": size}));
             }
