@@ -218,6 +218,18 @@ fn refused_for_reuse(
         .collect()
 }
 
+/// Refuses workers started `ahead` with a `warmup` above 0, in one sentence of `campaign COMMAND`: a worker started
+/// ahead of its attempt is not warmed up.
+fn refuse_ahead_with_warmup(command: &str, ahead: bool, warmup: u64) -> Result<(), Failure> {
+    if ahead && warmup > 0 {
+        return Err(Failure::Usage(format!(
+            "campaign {command}: --ahead starts each attempt's workers before it, and does not warm them up; drop \
+             --ahead or the warm-up (--warmup 0)"
+        )));
+    }
+    Ok(())
+}
+
 /// How implementation sessions serve attempts.
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Sessions {

@@ -8,7 +8,7 @@ use metewand_campaign::{Observer, Refusals, RunConfig, run as run_campaign};
 use crate::{Failure, print_out, say};
 
 use super::progress::{Live, Plain};
-use super::{RunArgs, Sessions, plan, refused_for_reuse};
+use super::{RunArgs, Sessions, plan, refuse_ahead_with_warmup, refused_for_reuse};
 use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
@@ -21,13 +21,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     let jobs = args.jobs.get();
     let (sessions, warmup) = Sessions::resolve(args.sessions, args.warmup, plan);
     let ahead = args.jobs.ahead(sessions);
-    if ahead && warmup > 0 {
-        return Err(Failure::Usage(
-            "campaign run: --ahead starts each attempt's workers before it, and does not warm them up; drop --ahead \
-             or the warm-up (--warmup 0)"
-                .to_owned(),
-        ));
-    }
+    refuse_ahead_with_warmup("run", ahead, warmup)?;
     let cancel = crate::gate::install_signal_handlers()?;
     for line in plan::changed_worker_lines(&prepared.changed_workers()) {
         say(&format!("campaign run: {line}"));

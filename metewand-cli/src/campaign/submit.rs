@@ -32,13 +32,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let environment = metewand_campaign::environment::capture(&repository);
     let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(plan, &environment));
     let sessions = Sessions::resolve(args.sessions, args.warmup, plan);
-    if args.ahead && sessions.1 > 0 {
-        return Err(slurm_failure(
-            "submit",
-            "--ahead starts each attempt's workers before it, and does not warm them up; drop --ahead or the warm-up \
-             (--warmup 0)",
-        ));
-    }
+    super::refuse_ahead_with_warmup("submit", args.ahead, sessions.1)?;
     let refused = refused_for_reuse("submit", &prepared, sessions.0, None);
     let config = slurm::SubmitConfig {
         binary,

@@ -911,3 +911,16 @@ fn an_attempt_two_cells_share_is_run_once_and_reported_under_both() {
     assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
     assert!(text(&status.stdout).contains("done         2 (reached 2)"), "{}", text(&status.stdout));
 }
+
+/// Workers started ahead are not warmed up: `--ahead` with a warm-up is refused in one sentence, before anything
+/// starts.
+#[test]
+fn ahead_with_a_warm_up_is_refused_before_anything_starts() {
+    let bench = Bench::new("");
+    let output = metewand(&bench.run_args("main", "state", &["--ahead", "--warmup", "1"]));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("metewand: campaign run: --ahead starts each attempt's workers before it"), "{stderr}");
+    assert!(!bench.folder("state", "main").join("attempts").exists(), "no attempt ran");
+}
