@@ -233,3 +233,28 @@ fn the_dataset_and_seed_the_checks_use_are_chosen_and_said() {
          more)\n"
     );
 }
+
+/// A grid's point is chosen by its name, `D[key=v]`, and said as such; a value the grid lacks is refused in one
+/// sentence with the closest value it has.
+#[test]
+fn a_grid_point_is_chosen_by_its_name() {
+    let repo = sdk_repository();
+    let toml = repo.path().join("metewand.toml");
+    let extra = "\n[datasets.sized]\nmaterializer = \"points\"\nparameters = {}\ngrid = { rows = [3, 9] }\n\
+                 output_schema = { type = \"object\", required = [\"rows\"] }\n";
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + extra).unwrap();
+    let repo = repo.path().to_str().unwrap();
+    let output = metewand(&["conformance", repo, "--worker", "centroid", "--dataset", "sized[rows=9]", "--json"], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let posed = &report["workers"][0]["posed"];
+    assert_eq!(*posed, serde_json::json!({"problem": "centre", "dataset": "sized[rows=9]", "dataset_seed": 0}));
+
+    let output = metewand(&["conformance", repo, "--worker", "centroid", "--dataset", "sized[rows=90]"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "metewand: conformance: dataset \"sized\" has no point with rows=90 (did you mean \"9\"?) (its values: 3, 9)\n"
+    );
+}
