@@ -40,6 +40,8 @@ pub struct Grid {
     keys: Vec<String>,
     /// Each key's values, in the order written.
     values: Vec<Vec<Value>>,
+    /// Each key's values in canonical JSON, as a selection names them: made once, since a plan selects every point.
+    canonical: Vec<Vec<String>>,
     points: Vec<(String, Vec<Value>)>,
 }
 
@@ -218,6 +220,7 @@ impl Names {
         };
         let Some(filter) = filter else { return Ok(grid.points().collect()) };
         let mut wanted: Vec<(usize, &Value)> = Vec::new();
+        let mut positions: Vec<Option<usize>> = vec![None; grid.keys.len()];
         for (key, value) in parse_filter(filter).ok_or_else(malformed)? {
             let Some(index) = grid.keys.iter().position(|known| *known == key) else {
                 return Err(SelectionError::from(SelectionErrorKind::UnknownKey {
@@ -229,7 +232,7 @@ impl Names {
                 }));
             };
             let canonical = protocol::to_canonical_string(&value);
-            let listed: Vec<String> = grid.values[index].iter().map(protocol::to_canonical_string).collect();
+            let listed = &grid.canonical[index];
             let Some(position) = listed.iter().position(|text| *text == canonical) else {
                 let value = canonical;
                 return Err(SelectionError::from(SelectionErrorKind::UnknownValue {
@@ -243,6 +246,16 @@ impl Names {
             };
             // A point holds a clone of its key's value: equal as values, exactly.
             wanted.push((index, &grid.values[index][position]));
+            positions[index] = Some(position);
+        }
+        // A filter naming every key names one point, found by its place in the product rather than by a scan: a
+        // campaign's plan selects each of its points by name, and a scan per point grows with the square of the grid.
+        if let Some(positions) = positions.into_iter().collect::<Option<Vec<usize>>>()
+            && wanted.len() == grid.keys.len()
+        {
+            let place =
+                positions.iter().zip(&grid.values).fold(0, |place, (position, values)| place * values.len() + position);
+            return Ok(grid.points.get(place).map(|(name, _)| name.as_str()).into_iter().collect());
         }
         Ok(grid
             .points
@@ -416,6 +429,7 @@ pub(crate) fn grid_of(axes: &[GridAxis], points: &[(String, JsonObject, Vec<Valu
     Grid {
         keys: axes.iter().map(|axis| axis.key.clone()).collect(),
         values: axes.iter().map(|axis| axis.values.clone()).collect(),
+        canonical: axes.iter().map(|axis| axis.values.iter().map(protocol::to_canonical_string).collect()).collect(),
         points: points.iter().map(|(name, _, values)| (name.clone(), values.clone())).collect(),
     }
 }

@@ -206,3 +206,24 @@ fn a_campaign_lists_grids_and_points_and_a_selection_naming_none_is_refused_wher
     assert!(error.to_string().contains("has no point with rows=2000 (did you mean \"200\"?)"), "{error}");
     assert_eq!(error.location().position, at(dir.path(), "\"sizes[rows=2000]\""), "{error}");
 }
+
+/// A selection naming every key finds its one point by its place in the product: each point of a grid of three keys
+/// (values in no sorted order) selects itself and no other.
+#[test]
+fn every_point_selects_itself() {
+    let three = "grid = { tol = [0.5, 1e-3, 2], iterations = [10, 3], variant = [\"b\", \"a\", \"c\", \"d\"] }";
+    let dir = golden_copy(|toml| {
+        format!("{toml}{}", with_grids("200, 100", "1").replace("grid = { tol = [1], iterations = [10] }", three))
+    });
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    let points = repository.select(DefinitionKind::Implementation, "tuned").unwrap();
+    assert_eq!(points.len(), 24);
+    for point in &points {
+        assert_eq!(repository.select(DefinitionKind::Implementation, point).unwrap(), [*point]);
+        let implementation = repository.implementation(point).unwrap();
+        let (_, values) = metewand_repository::grid::point_values(point).unwrap();
+        for (key, value) in values {
+            assert_eq!(implementation.parameters().get(&key), Some(&value), "{point}");
+        }
+    }
+}
