@@ -193,6 +193,27 @@ pub fn problem_contract_id(
     ProblemContractId::from(digest(&preimage))
 }
 
+/// The closure of a definition's named schemas through `$ref`, with its canonical JSON: a grid's points share one
+/// closure, and each of their dataset keys would otherwise write it again.
+#[derive(Clone, Debug)]
+pub struct SchemaClosure {
+    schemas: BTreeMap<String, Value>,
+    canonical: Vec<u8>,
+}
+
+impl SchemaClosure {
+    /// The closure of these schemas, by id.
+    pub fn new(schemas: BTreeMap<String, Value>) -> SchemaClosure {
+        let canonical = metewand_protocol::to_canonical_vec(&json!(schemas));
+        SchemaClosure { schemas, canonical }
+    }
+
+    /// The schemas by id.
+    pub fn schemas(&self) -> &BTreeMap<String, Value> {
+        &self.schemas
+    }
+}
+
 /// The dataset key of a materializer, a dataset definition's schemas and parameters, and a seed; `schemas` is the
 /// closure of the named schemas through `$ref`.
 pub fn dataset_key(
@@ -200,18 +221,23 @@ pub fn dataset_key(
     output_schema: &str,
     parameters: &JsonObject,
     parameters_schema: Option<&str>,
-    schemas: &BTreeMap<String, Value>,
+    schemas: &SchemaClosure,
     seed: SafeUint,
 ) -> DatasetKey {
-    let preimage = json!({
+    // The preimage is the canonical object of these six members. The four before `schemas` in key order are written
+    // as one object whose closing brace is then replaced by the closure's canonical bytes and the seed.
+    let head = json!({
         "materializer": materializer.as_str(),
         "output_schema": output_schema,
         "parameters": parameters,
         "parameters_schema": parameters_schema,
-        "schemas": schemas,
-        "seed": seed.get(),
     });
-    digest(&preimage)
+    let mut preimage = metewand_protocol::to_canonical_vec(&head);
+    preimage.pop();
+    preimage.extend_from_slice(b",\"schemas\":");
+    preimage.extend_from_slice(&schemas.canonical);
+    preimage.extend_from_slice(format!(",\"seed\":{}}}", seed.get()).as_bytes());
+    Sha256Digest::of(&preimage)
 }
 
 /// The stable id of a campaign's attempt: one cell (problem contract and parameters, dataset key, implementation

@@ -283,7 +283,7 @@ impl Loader<'_> {
         // Where each implementation names its worker, to point at both of two twins.
         let mut implementation_at: BTreeMap<String, Range<usize>> = BTreeMap::new();
         let mut implementation_inputs: BTreeMap<(String, Vec<u8>), String> = BTreeMap::new();
-        let mut closures: BTreeMap<Vec<String>, Arc<BTreeMap<String, Value>>> = BTreeMap::new();
+        let mut closures: BTreeMap<Vec<String>, Arc<identity::SchemaClosure>> = BTreeMap::new();
         for definition in declared {
             let owner = format!("{} {:?}", definition.kind, definition.name.as_str());
             if let Some(schema) = &definition.parameters_schema
@@ -297,11 +297,9 @@ impl Loader<'_> {
             let named: Vec<String> =
                 definition.schemas.iter().map(|s| s.id.clone()).chain(parameters_schema.clone()).collect();
             // A grid's points name the same schemas: their closure is computed and held once.
-            let schemas = Arc::clone(
-                closures
-                    .entry(named)
-                    .or_insert_with_key(|named| Arc::new(catalog.closure(named.iter().map(String::as_str)))),
-            );
+            let schemas = Arc::clone(closures.entry(named).or_insert_with_key(|named| {
+                Arc::new(identity::SchemaClosure::new(catalog.closure(named.iter().map(String::as_str))))
+            }));
             match definition.kind {
                 "dataset" => {
                     let dataset = Dataset {
@@ -324,7 +322,7 @@ impl Loader<'_> {
                         &metric_schema,
                         parameters_schema.as_deref(),
                         &result_schema,
-                        &schemas,
+                        schemas.schemas(),
                     );
                     let problem = Problem {
                         name: definition.name.clone(),

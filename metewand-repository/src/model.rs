@@ -165,7 +165,7 @@ pub struct Dataset {
     pub(super) parameters: JsonObject,
     pub(super) parameters_schema: Option<String>,
     pub(super) output_schema: String,
-    pub(super) schemas: std::sync::Arc<BTreeMap<String, Value>>,
+    pub(super) schemas: std::sync::Arc<identity::SchemaClosure>,
     pub(super) grid: BTreeMap<String, Value>,
 }
 

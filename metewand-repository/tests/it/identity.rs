@@ -161,6 +161,17 @@ fn dataset_keys_cover_parameters_schemas_and_seed() {
         assert_eq!(canonical_hash(&preimage), golden_key);
         assert_eq!(dataset.key(SafeUint::from(seed)).to_string(), golden_key);
     }
+    // The largest seed, whose digits the key writes after the schemas.
+    let seed = 9_007_199_254_740_991_u64;
+    let preimage = json!({
+        "materializer": GEN_ID,
+        "output_schema": "urn:example:dataset:1",
+        "parameters": {"noise": 0.25, "rows": 100},
+        "parameters_schema": "urn:example:dataset-parameters:1",
+        "schemas": schemas,
+        "seed": seed,
+    });
+    assert_eq!(dataset.key(SafeUint::try_from(seed).unwrap()).to_string(), canonical_hash(&preimage));
 }
 
 #[test]
