@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use metewand_campaign::Status;
-use metewand_campaign::folder::{Run, read_campaign, read_materialization};
+use metewand_campaign::folder::{Found, Run, read_attempt, read_campaign, read_materialization};
 use metewand_campaign::index::{IndexEntry, Rebuild};
 use metewand_protocol::common::{Phase, Role, Verdict};
 use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, SessionMode};
@@ -193,6 +193,8 @@ pub struct Records {
     pub attempts: Vec<Attempt>,
     /// The identities the records name.
     pub identities: Identities,
+    /// Each problem's `tolerance` parameter, where it has a numeric one (as the first record of the problem says).
+    pub tolerances: Vec<Option<f64>>,
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {
@@ -228,6 +230,7 @@ impl Records {
             metrics: Vec::new(),
             attempts: Vec::new(),
             identities: Identities::default(),
+            tolerances: Vec::new(),
         };
         let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
         for path in paths {
@@ -319,6 +322,7 @@ impl Records {
                 runs: file.runs,
             });
         }
+        records.tolerances = records.problems.iter().enumerate().map(|(index, _)| records.tolerance(index)).collect();
         records.separate_conditions();
         let names: BTreeSet<&String> = metric_slots.iter().flatten().map(|(name, _)| name).collect();
         records.metrics = names.into_iter().cloned().collect();
@@ -409,6 +413,17 @@ impl Records {
                 self.attempts[index].implementation = intern(&mut self.implementations, &name);
             }
         }
+    }
+
+    /// Problem `problem`'s numeric `tolerance` parameter, read from the first of its attempts that has a record (its
+    /// parameters are the same in every record: they are part of its contract's identity).
+    fn tolerance(&self, problem: usize) -> Option<f64> {
+        let attempt =
+            self.attempts.iter().find(|attempt| attempt.problem as usize == problem && attempt.record.is_some())?;
+        let Found::Record(record) = read_attempt(&self.folders[attempt.folder as usize].path, &attempt.id) else {
+            return None;
+        };
+        record.problem.parameters.get("tolerance").and_then(serde_json::Value::as_f64).filter(|t| *t > 0.0)
     }
 
     /// Attempts that have a record.

@@ -160,6 +160,12 @@ pub struct ProblemSection {
     /// Each numeric metric of the streamed attempts' checkpoints against time (none without a streamed attempt).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub curves: Vec<crate::curves::MetricCurves>,
+    /// The problem's `tolerance` parameter, where it has a numeric one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// Per dataset and implementation, how many attempts reached and their median time to it (only beside curves).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub to_tolerance: Vec<crate::curves::ToTolerance>,
     /// How each implementation's time scales along each numeric key of a dataset grid (none without a grid of 3
     /// points or more).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -443,8 +449,15 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     let implementation_names: Vec<String> =
         implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();
     let curves = crate::curves::curves(records, &of_problem, &implementations, &datasets);
+    let to_tolerance = if curves.is_empty() {
+        Vec::new()
+    } else {
+        crate::curves::to_tolerance(records, &of_problem, &implementations, &datasets)
+    };
     ProblemSection {
         curves,
+        tolerance: records.tolerances.get(problem as usize).copied().flatten(),
+        to_tolerance,
         scaling: crate::scaling::exponents(&rows),
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),

@@ -210,41 +210,69 @@ pub fn profile(section: &ProblemSection) -> Table {
     table
 }
 
-/// One metric's convergence curves, a row per series: its first and last checkpoint (the median time and median
-/// value, the last with its interquartile range). Every point is in the campaign's `profiles.csv`; the HTML draws
-/// them.
+/// One metric's convergence curves, a row per series: its attempts, the most checkpoints one streamed, and the
+/// median suboptimality (with its interquartile range) at the series' first and last time. The HTML draws them.
 pub fn curves(metric: &MetricCurves) -> Table {
     let columns = vec![
         Column::text("implementation"),
         Column::text("dataset"),
         Column::figure("attempts"),
         Column::figure("checkpoints"),
-        Column::figure("first checkpoint"),
-        Column::figure("last checkpoint [IQR]"),
+        Column::figure("first"),
+        Column::figure("last [IQR]"),
     ];
     let mut table = Table::new(columns).caption(format!(
-        "Convergence of {} (streamed attempts: medians over the attempts at each checkpoint, time measured by \
-         Metewand):",
-        metric.metric
+        "Convergence of {} (streamed attempts): {}, the median over the attempts on a common time grid (each \
+         attempt's curve a step function), at the series' first and last time:",
+        metric.metric,
+        crate::svg::suboptimality_label(metric)
     ));
-    for series in &metric.series {
-        let (Some(first), Some(last)) = (series.points.first(), series.points.last()) else { continue };
-        table.push(vec![
-            Cell::text(&series.implementation),
-            Cell::text(&series.dataset),
-            Cell::count(series.attempts),
-            Cell::text(last.checkpoint.to_string()),
-            Cell::text(format!("{}: {}", units::duration(first.seconds), units::number(first.median))),
-            Cell::text(format!(
-                "{}: {} [{}–{}]",
-                units::duration(last.seconds),
-                units::number(last.median),
-                units::number(last.q1),
-                units::number(last.q3)
-            )),
-        ]);
+    for panel in &metric.panels {
+        for series in &panel.series {
+            let (Some(first), Some(last)) = (series.points.first(), series.points.last()) else { continue };
+            table.push(vec![
+                Cell::text(&series.implementation),
+                Cell::text(&panel.dataset),
+                Cell::count(series.attempts),
+                Cell::text(series.checkpoints.to_string()),
+                Cell::text(format!("{}: {}", units::duration(first.seconds), units::number(first.median))),
+                Cell::text(format!(
+                    "{}: {} [{}–{}]",
+                    units::duration(last.seconds),
+                    units::number(last.median),
+                    units::number(last.q1),
+                    units::number(last.q3)
+                )),
+            ]);
+        }
     }
     table
+}
+
+/// Per dataset and implementation, the median time to reach the problem's tolerance and how many attempts did
+/// (`None` without curves).
+pub fn to_tolerance(section: &ProblemSection) -> Option<Table> {
+    let columns = vec![
+        Column::text("dataset"),
+        Column::text("implementation"),
+        Column::figure("median time to tolerance"),
+        Column::figure("attempts that reached"),
+    ];
+    let tolerance = section.tolerance.map_or_else(String::new, |tolerance| format!(" ({})", units::plain(tolerance)));
+    let mut table = Table::new(columns).caption(format!(
+        "Time to the problem's tolerance{tolerance}: the median, over the attempts (dataset seeds and repetitions) \
+         whose verdict was reached, of the time to the first checkpoint the evaluator judged reached (a one-shot \
+         attempt's ranked time)."
+    ));
+    for row in &section.to_tolerance {
+        table.push(vec![
+            Cell::text(&row.dataset),
+            Cell::text(&row.implementation),
+            Cell::text(row.median_seconds.map_or_else(|| "not reached".to_owned(), units::duration)),
+            Cell::text(format!("{} of {}", row.reached, row.attempts)),
+        ]);
+    }
+    (!table.rows.is_empty()).then_some(table)
 }
 
 /// One environment as a key–value table: the runs that share it, Metewand, the host and its hardware, the commit.

@@ -177,20 +177,33 @@ fn nice_step(range: f64) -> f64 {
 }
 
 /// A metric axis's tick label: a power of ten as `1e-6` (or plainly from 0.001 to 1000); a linear tick with as many
-/// decimals as its axis's `step` needs.
-fn value_label(value: f64, logarithmic: bool, step: f64) -> String {
+/// decimals as its axis's `step` needs, or as `4e-10`, `1.5e6` when it is tiny or large beside its step.
+pub fn value_label(value: f64, logarithmic: bool, step: f64) -> String {
     if logarithmic {
         let exponent = value.log10().round() as i32;
         return if (-3..=3).contains(&exponent) { format!("{value}") } else { format!("1e{exponent}") };
     }
-    let decimals = (-step.log10().floor()).max(0.0) as usize;
-    let text = format!("{value:.decimals$}");
-    // No "-0" for a tick at zero.
-    if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
-        text.trim_start_matches('-').to_owned()
-    } else {
-        text
+    if value.abs() < step * 1e-6 {
+        return "0".to_owned();
     }
+    let magnitude = value.abs().log10().floor() as i32;
+    let step_magnitude = step.log10().floor() as i32;
+    if (-3..5).contains(&magnitude) && step_magnitude >= -4 {
+        let decimals = (-step_magnitude).max(0) as usize;
+        let text = format!("{value:.decimals$}");
+        // No "-0" for a tick at zero.
+        return if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+            text.trim_start_matches('-').to_owned()
+        } else {
+            text
+        };
+    }
+    // Scientific, with the digits the step tells apart: 4e-10, 1.5e-9, 2.25e6.
+    let digits = (magnitude - step_magnitude).clamp(0, 6) as usize;
+    let mantissa = format!("{:.digits$}", value / 10f64.powi(magnitude));
+    let mantissa =
+        if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { &mantissa };
+    format!("{mantissa}e{magnitude}")
 }
 
 /// Where values lie in a frame: a copy of its layout and scales, for a plot to place its series with while the
