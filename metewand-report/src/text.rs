@@ -43,6 +43,10 @@ pub fn markdown(report: &Report) -> String {
             out.push('\n');
             out.push_str(&markdown::render(&tables::curves(metric)));
         }
+        if let Some(table) = tables::to_tolerance(section) {
+            out.push('\n');
+            out.push_str(&markdown::render(&table));
+        }
     }
     environments(&mut out, report);
     out.push_str("\n## Identities\n\n");

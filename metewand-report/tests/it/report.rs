@@ -50,7 +50,7 @@ pub fn mixed() -> Vec<Planned> {
     plan
 }
 
-fn describe(html: &str) -> Value {
+pub(crate) fn describe(html: &str) -> Value {
     python("html_check.py", &Value::String(html.to_owned()))
 }
 
@@ -651,35 +651,34 @@ fn streamed_attempts_are_plotted_against_time_and_ranked_by_their_time_to_reache
     assert_eq!(fastest, ["stream"]);
     let curves = &section.curves;
     assert_eq!(curves.len(), 1, "one numeric metric");
-    let series = &curves[0].series;
-    assert_eq!(series.len(), 2, "one series per dataset the streaming implementation ran on");
-    let points = &series[0].points;
-    assert_eq!(points.iter().map(|point| point.checkpoint).collect::<Vec<_>>(), [1, 2, 3]);
-    assert!((points[0].seconds - 0.00115).abs() < 1e-9, "the median time over seeds and repetitions");
-    assert!((points[2].median - 0.15).abs() < 1e-12 && points[2].q1 < points[2].q3, "{:?}", points[2]);
+    let panels: Vec<&str> = curves[0].panels.iter().map(|panel| panel.dataset.as_str()).collect();
+    assert_eq!(panels, ["small", "tall"], "one panel per dataset the streaming implementation ran on");
+    let points = &curves[0].panels[0].series[0].points;
+    // From the time every attempt has a checkpoint (1.2 ms) to the last one's end (4.2 ms), on the grid between.
+    assert!((points[0].seconds - 0.0012).abs() < 1e-12 && (points[points.len() - 1].seconds - 0.0042).abs() < 1e-12);
+    // The best reached is `once`'s error of 0: at the end the attempts hold 0.1 (twice) and 0.2 (twice).
+    let last = &points[points.len() - 1];
+    assert!((last.median - 0.15).abs() < 1e-12 && (last.q1, last.q3) == (0.1, 0.2), "{last:?}");
 
     let html = render(&report, Format::Html);
     let found = describe(&html);
     assert_eq!(found["errors"], Value::Array(vec![]));
     let svgs = found["svgs"].as_array().unwrap();
-    assert_eq!(svgs.len(), 4, "profile, convergence, execute times and failure heatmap");
-    let plot = &svgs[1];
-    assert_eq!(plot["title"], "error against time, problem p");
+    assert_eq!(svgs.len(), 6, "two convergence panels and their legend, profile, execute times, failure heatmap");
+    let plot = &svgs[0];
+    assert_eq!(plot["title"], "error suboptimality against time on small, problem p");
     let names: Vec<&str> = plot["series"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
-    assert_eq!(names, ["stream / small", "stream / tall"]);
+    assert_eq!(names, ["stream"]);
     let texts: Vec<&str> = plot["texts"].as_array().unwrap().iter().map(|text| text.as_str().unwrap()).collect();
-    assert!(texts.contains(&"time to checkpoint (seconds, log₁₀ scale)"), "{texts:?}");
+    assert!(texts.contains(&"time (seconds, log₁₀ scale)"), "{texts:?}");
     assert!(texts.contains(&"1 ms") && texts.contains(&"10 ms"), "{texts:?}");
-    // The Markdown report sums each series up: its first and last checkpoints' medians.
+    // The Markdown report sums each series up: its first and last times' medians.
     let markdown = render(&report, Format::Markdown);
-    assert!(markdown.contains("\nConvergence of error (streamed attempts:"), "{markdown}");
-    assert!(
-        markdown.contains("| stream | small | 4 | 3 | 1.15 ms: 0.4000 | 4.15 ms: 0.1500 [0.1000–0.2000] |"),
-        "{markdown}"
-    );
+    assert!(markdown.contains("\nConvergence of error (streamed attempts):"), "{markdown}");
+    assert!(markdown.contains("| stream | small | 4 | 3 | 1.20 ms: "), "{markdown}");
     // The JSON report carries the curves; a problem without streamed attempts has none.
     let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
-    assert_eq!(json["problems"][0]["curves"][0]["series"][1]["dataset"], "tall");
+    assert_eq!(json["problems"][0]["curves"][0]["panels"][1]["dataset"], "tall");
     let plain = at(&dir, "plain");
     write_campaign(&plain, &Campaign::default(), &[Planned::new("p", "small", "once")]);
     let report = Report::new(&Records::read(std::slice::from_ref(&plain)).unwrap(), Some(dir.path()));
