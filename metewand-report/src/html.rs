@@ -16,11 +16,11 @@ use crate::units;
 pub const LISTED_FAILURES: usize = 20;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:.5em auto;max-width:min(96vw,110em);padding:0 1em;color:#111;\
-line-height:1.4}h1{font-size:1.5em;margin:.4em 0}header p{margin:.4em 0}#ranking h2{margin-top:.6em}\
-table caption{max-width:60em}.panels{display:flex;flex-wrap:wrap;align-items:flex-end;gap:0 .5em}\
+line-height:1.4}h1{font-size:1.5em;margin:.2em 0}header p{margin:.3em 0}#ranking h2{margin:.4em 0 .2em}\
+caption{font-size:.9em}#main-plot figure{margin:0}#ranking table{margin:.2em 0}.panels{display:flex;flex-wrap:wrap;align-items:flex-end;gap:0 .5em}\
 h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
-margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}\
-td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em;border:2px solid}\
+margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left;overflow-wrap:anywhere}#ranking td:not(:last-child){white-space:nowrap}\
+td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.4em 1em;border:2px solid}\
 .complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}.failures{border-color:#E69F00;border-width:3px}figure{margin:1em 0}\
 figcaption{font-size:.9em;color:#333;max-width:60em}caption{text-align:left;padding-bottom:.3em}\
 code{font-size:.95em}.muted{color:#555}\
@@ -81,24 +81,24 @@ fn status(out: &mut String, report: &Report) {
     let sum = |field: fn(&CampaignSummary) -> usize| report.campaigns.iter().map(field).sum::<usize>();
     let failed = report.failed();
     if missing == 0 && failed == 0 {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<p class=\"status complete\"><strong>Complete:</strong> all {planned} planned attempts have a terminal \
-             record.</p>"
+             record."
         );
     } else if missing == 0 {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<p class=\"status failures\"><strong>Complete, {failed} of {planned} failed:</strong> every planned \
-             attempt has a terminal record, but {failed} failed{}. See <a href=\"#failures\">Failures</a>.</p>",
+             attempt has a terminal record, but {failed} failed{}. See <a href=\"#failures\">Failures</a>.",
             benchmark_share(report)
         );
     } else {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<p class=\"status incomplete\"><strong>Incomplete:</strong> {missing} of {planned} planned attempts \
              have no terminal record ({} never started, {} unfinished, {} cancelled). The tables below count only \
-             what was recorded; run <code>metewand campaign run</code> again to resume.</p>",
+             what was recorded; run <code>metewand campaign run</code> again to resume.",
             sum(|c| c.never_started),
             sum(|c| c.unfinished),
             sum(|c| c.cancelled)
@@ -116,7 +116,7 @@ fn status(out: &mut String, report: &Report) {
         .filter(|(count, _)| **count > 0)
         .map(|(count, outcome)| format!("{count} {outcome}"))
         .collect();
-    let _ = writeln!(out, "<p>Records: {}.</p>", escape(&parts.join(", ")));
+    let _ = writeln!(out, " <span class=\"muted\">Records: {}.</span></p>", escape(&parts.join(", ")));
 }
 
 /// Each problem's ranking: before anything else about results, who is tied with whom.
@@ -183,6 +183,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     let _ = writeln!(out, "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>", escape(&section.problem));
     table::html::write(out, &tables::outcomes(section));
     table::html::write(out, &tables::times(section));
+    for metrics in tables::metrics(section) {
+        table::html::write(out, &metrics);
+    }
     if let Some(noise) = tables::noise(section) {
         table::html::write(out, &noise);
     }

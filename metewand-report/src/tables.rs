@@ -179,17 +179,53 @@ pub fn times(section: &ProblemSection) -> Table {
         Column::figure("resolves").long("resolves (± relative to the median)"),
         Column::figure("start-up / prepare / execute medians"),
     ];
-    columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
+    // Many metrics would make the table wider than a screen: they get tables of their own (`metrics`).
+    let inline = section.metrics.len() <= METRIC_COLUMNS;
+    if inline {
+        columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
+    }
     let mut table = Table::new(columns);
     for (row, figures) in section.rows.iter().zip(units::time_figures(&section.rows)) {
         let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
         let mut figures = figures.into_iter().map(Cell::text);
         cells.extend(figures.next());
         cells.push(Cell::text(units::resolution(row)));
-        cells.extend(figures);
+        cells.extend(figures.take(if inline { usize::MAX } else { 1 }));
         table.push(cells);
     }
     table
+}
+
+/// The most metric columns the times table holds; a problem with more has its metrics' medians in tables of their
+/// own, this many metrics each, so that no table is wider than a screen.
+pub const METRIC_COLUMNS: usize = 4;
+
+/// A problem's metrics' medians per implementation and dataset, [`METRIC_COLUMNS`] metrics a table, when the
+/// times table cannot hold them (none otherwise).
+pub fn metrics(section: &ProblemSection) -> Vec<Table> {
+    if section.metrics.len() <= METRIC_COLUMNS {
+        return Vec::new();
+    }
+    let figures = units::time_figures(&section.rows);
+    let mut tables = Vec::new();
+    for (chunk, names) in section.metrics.chunks(METRIC_COLUMNS).enumerate() {
+        let mut columns = vec![Column::text("implementation"), Column::text("dataset")];
+        columns.extend(names.iter().map(|metric| Column::figure(format!("median {metric}"))));
+        let mut table = Table::new(columns).caption(format!(
+            "Metrics' medians ({} to {} of {}):",
+            chunk * METRIC_COLUMNS + 1,
+            chunk * METRIC_COLUMNS + names.len(),
+            section.metrics.len()
+        ));
+        for (row, figures) in section.rows.iter().zip(&figures) {
+            let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
+            let start = 2 + chunk * METRIC_COLUMNS;
+            cells.extend(figures[start..start + names.len()].iter().map(Cell::text));
+            table.push(cells);
+        }
+        tables.push(table);
+    }
+    tables
 }
 
 /// A problem's performance profiles as ρ(τ) at each of [`PROFILE_TAUS`], and the share reached at all.

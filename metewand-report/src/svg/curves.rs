@@ -11,7 +11,7 @@ use crate::curves::{MetricCurves, Panel};
 use crate::units::plain;
 
 /// A panel's width and height, in pixels: three fit beside each other in a 1,280 px window.
-const PANEL: (f64, f64) = (390.0, 330.0);
+const PANEL: (f64, f64) = (390.0, 290.0);
 
 /// What a suboptimality axis is labelled: the distance to the best value any implementation reached.
 pub fn suboptimality_label(curves: &MetricCurves) -> String {
@@ -45,7 +45,7 @@ fn panel(
     tolerance: Option<f64>,
 ) -> String {
     let (width, height) = PANEL;
-    let (left, top, right, bottom) = (70.0, 34.0, 16.0, 50.0);
+    let (left, top, right, bottom) = (70.0, 34.0, 26.0, 50.0);
     let layout = Layout {
         width,
         height,
@@ -82,7 +82,7 @@ fn panel(
             id,
             title: &format!("{metric} suboptimality against time on {dataset}, problem {problem}"),
             desc: &desc,
-            heading: &format!("{dataset}: {metric}"),
+            heading: dataset,
         });
     let place = frame.place();
     if let Some(tolerance) = tolerance {
