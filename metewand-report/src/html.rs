@@ -19,7 +19,7 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:.5em auto;max-
 line-height:1.4}h1{font-size:1.5em;margin:.2em 0}header p{margin:.3em 0}#ranking h2{margin:.4em 0 .2em}\
 caption{font-size:.9em}#main-plot figure{margin:0}#ranking table{margin:.2em 0}.panels{display:flex;flex-wrap:wrap;align-items:flex-end;gap:0 .5em}\
 h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
-margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left;overflow-wrap:anywhere}#ranking td:not(:last-child){white-space:nowrap}\
+margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}#ranking td:not(:last-child){white-space:nowrap}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.4em 1em;border:2px solid}\
 .complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}.failures{border-color:#E69F00;border-width:3px}figure{margin:1em 0}\
 figcaption{font-size:.9em;color:#333;max-width:60em}caption{text-align:left;padding-bottom:.3em}\
@@ -191,6 +191,26 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     }
     if let Some(scaling) = tables::scaling(section) {
         table::html::write(out, &scaling);
+    }
+    for (plot, scaling) in crate::scaling::plots(&section.rows, &section.metrics).iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<figure>{}<figcaption>How the implementations scale with <code>{}</code> on the grid <code>{}</code>: \
+             medians on log scales (the time's band is the bootstrap 95% interval of each point's median); a \
+             cross marks a point where attempts failed or timed out.</figcaption></figure>",
+            svg::scaling(
+                &format!("scaling-{index}-{plot}"),
+                &section.problem,
+                scaling,
+                &section.implementations,
+                &section.timed
+            ),
+            escape(&scaling.key),
+            escape(&scaling.grid)
+        );
+    }
+    if let Some(grouped) = tables::grouped(section) {
+        table::html::write(out, &grouped);
     }
     out.push_str(
         "<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \

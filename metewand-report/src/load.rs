@@ -91,6 +91,8 @@ pub struct Recorded {
     /// its first checkpoint judged `reached` (its whole ranked time when only its final result was), any other's
     /// ranked time. With `prepare+execute` ranked, a checkpoint's time counts from `prepare`'s start.
     pub reached_seconds: Option<f64>,
+    /// The implementation's peak resident memory in bytes, as `wait4` reported it.
+    pub peak_memory_bytes: Option<f64>,
     /// When the attempt started, as its record says: the executor writes every time at the same width (UTC,
     /// nanoseconds), so these order attempts as they started.
     pub started_at: String,
@@ -507,6 +509,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             metrics: Vec::new(),
             profile,
             reached_seconds,
+            peak_memory_bytes: record.implementation.peak_rss_bytes.map(|bytes| bytes.get() as f64),
             started_at: record.started_at.as_str().to_owned(),
         },
         metrics,

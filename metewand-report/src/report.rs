@@ -128,6 +128,10 @@ pub struct CellRow {
     /// of its median over the median. `None` with fewer than [`RESOLVING_ATTEMPTS`] timed attempts, which no test
     /// against a cell like it can separate at all, or without a positive median.
     pub resolution: Option<f64>,
+    /// The median of the implementation's peak resident memory, in bytes, over the attempts with a terminal
+    /// record that report it (for the scaling plots).
+    #[serde(skip)]
+    pub memory_median: Option<f64>,
     /// The ranked times themselves, ascending (for the plots).
     #[serde(skip)]
     pub times: Vec<f64>,
@@ -441,6 +445,16 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             timed_seconds: summary,
             phase_medians,
             metric_medians,
+            memory_median: {
+                let mut values: Vec<f64> = cell
+                    .iter()
+                    .filter_map(|attempt| attempt.record.as_ref())
+                    .filter(|record| record.terminal())
+                    .filter_map(|record| record.peak_memory_bytes)
+                    .collect();
+                values.sort_by(f64::total_cmp);
+                median(&values)
+            },
             noise: crate::stats::noise_of(&times).into_iter().chain(drift(cell)).collect(),
             times,
         }

@@ -155,6 +155,35 @@ pub fn scaling(section: &ProblemSection) -> Option<Table> {
     (!table.rows.is_empty()).then_some(table)
 }
 
+/// The cells along each non-numeric key of a dataset grid, grouped by grid and key, a row per value and
+/// implementation (`None` without such a key).
+pub fn grouped(section: &ProblemSection) -> Option<Table> {
+    let timed = &section.timed;
+    let columns = vec![
+        Column::text("grid"),
+        Column::text("key"),
+        Column::text("value"),
+        Column::text("implementation"),
+        Column::figure(format!("{timed} time median [IQR] (95% CI)")),
+        Column::figure("failed"),
+    ];
+    let mut table = Table::new(columns)
+        .caption("Cells along each non-numeric key of a dataset grid, grouped by grid and key, by the key's value:");
+    let grouped = crate::scaling::grouped(&section.rows);
+    let rows: Vec<_> = grouped.iter().map(|grouped| grouped.row.clone()).collect();
+    for (grouped, figures) in grouped.iter().zip(units::time_figures(&rows)) {
+        table.push(vec![
+            Cell::text(&grouped.grid),
+            Cell::text(&grouped.key),
+            Cell::code(&grouped.value),
+            Cell::text(&grouped.row.implementation),
+            Cell::text(figures.into_iter().next().unwrap_or_default()),
+            Cell::text(format!("{} of {}", grouped.row.failed, grouped.row.attempts)),
+        ]);
+    }
+    (!table.rows.is_empty()).then_some(table)
+}
+
 /// The cells of a problem whose times are doubtful, with why (`None` when none is).
 pub fn noise(section: &ProblemSection) -> Option<Table> {
     let mut table = Table::new(["implementation", "dataset", "warning"].map(Column::text).to_vec())

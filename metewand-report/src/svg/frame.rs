@@ -152,6 +152,28 @@ impl Axis {
         }
     }
 
+    /// Positive values from `low` to `high` on a log₁₀ scale over whole decades whatever their span (a scaling
+    /// plot's grid key), labelled `name (log₁₀ scale)`, with a tick at each decade and, within one or two decades,
+    /// at 2 and 5 times each.
+    pub fn log(low: f64, high: f64, name: &str) -> Axis {
+        let (low, high) = if low > 0.0 && low.is_finite() { (low, high.max(low)) } else { (1.0, 10.0) };
+        let (first, last) =
+            (low.log10().floor() as i32, (high.log10().ceil() as i32).max(low.log10().floor() as i32 + 1));
+        let factors: &[f64] = if last - first <= 2 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+        let step = ((last - first) / 6).max(1) as usize;
+        let mut ticks = Vec::new();
+        for exponent in (first..=last).step_by(step) {
+            for factor in factors {
+                let value = factor * 10f64.powi(exponent);
+                if value <= 10f64.powi(last) * 1.001 {
+                    ticks.push((value, value_label(value, true, 1.0)));
+                }
+            }
+        }
+        let scale = Scale::Log10 { low: 10f64.powi(first), high: 10f64.powi(last) };
+        Axis { scale, ticks, label: format!("{name} (log₁₀ scale)") }
+    }
+
     /// Whether the axis is logarithmic.
     pub fn logarithmic(&self) -> bool {
         matches!(self.scale, Scale::Log2 { .. } | Scale::Log10 { .. })
@@ -180,8 +202,14 @@ fn nice_step(range: f64) -> f64 {
 /// decimals as its axis's `step` needs, or as `4e-10`, `1.5e6` when it is tiny or large beside its step.
 pub fn value_label(value: f64, logarithmic: bool, step: f64) -> String {
     if logarithmic {
-        let exponent = value.log10().round() as i32;
-        return if (-3..=3).contains(&exponent) { format!("{value}") } else { format!("1e{exponent}") };
+        // A hair above the logarithm, so that 1e-10 (whose logarithm may fall a hair below -10) is not 10e-11.
+        let exponent = (value.log10() + 1e-9).floor() as i32;
+        let mantissa = (value / 10f64.powi(exponent) * 1e6).round() / 1e6;
+        return if (-3..=3).contains(&exponent) {
+            format!("{}", (value * 1e6).round() / 1e6)
+        } else {
+            format!("{mantissa}e{exponent}")
+        };
     }
     if value.abs() < step * 1e-6 {
         return "0".to_owned();

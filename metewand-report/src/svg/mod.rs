@@ -13,9 +13,11 @@ use std::fmt::Write;
 
 mod curves;
 mod frame;
+mod scaling;
 
 pub use curves::{curves, legend, suboptimality_label};
 pub use frame::value_label;
+pub use scaling::scaling;
 
 use crate::profile::Profile;
 use crate::report::{CellRow, ProblemSection};

@@ -11,6 +11,7 @@ mod curves;
 mod profile;
 mod ranks;
 mod report;
+mod scaling;
 mod stats;
 mod table;
 

@@ -645,7 +645,7 @@ fn many() -> Vec<Planned> {
                 let count = if solver == "celer" { 2 } else { 6 };
                 let checkpoints: Vec<(u64, &'static str, f64)> = (1..=count)
                     .map(|k| {
-                        let error = 10f64.powi(-(2 * k as i32)) * (1.0 + seed as f64);
+                        let error = 10f64.powi(-2 * k) * (1.0 + seed as f64);
                         (scale * k as u64, if error < 1e-9 { "reached" } else { "not_reached" }, error)
                     })
                     .collect();
