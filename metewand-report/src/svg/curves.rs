@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use super::frame::{Axis, Captions, Frame, Layout};
-use super::{colour, dash, line, marker, polyline, text};
+use super::frame::{Axis, Captions, Frame, Layout, legend_figure};
+use super::{colour, line, marker, polyline, text};
 use crate::curves::{MetricCurves, Panel};
 use crate::units::plain;
 
@@ -128,24 +128,7 @@ fn panel(
 /// One legend for a figure's panels: each of `names` (the series drawn) with its line, dash and marker, its style
 /// its place among `implementations`.
 pub fn legend(id: &str, names: &[&str], implementations: &[String]) -> String {
-    let longest = names.iter().map(|name| name.chars().count()).max().unwrap_or(0);
-    let width = (60.0 + 7.0 * longest as f64).max(160.0);
-    let height = 14.0 + 22.0 * names.len().max(1) as f64;
-    let mut out = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" role="img" aria-labelledby="{id}-title" font-family="sans-serif" font-size="12"><title id="{id}-title">Legend</title><rect width="100%" height="100%" fill="#ffffff"/>"##
-    );
-    for (row, name) in names.iter().enumerate() {
-        let style = implementations.iter().position(|known| known == name).unwrap_or(0);
-        let y = 18.0 + 22.0 * row as f64;
-        let _ = write!(
-            out,
-            r#"<path d="M8.0 {y:.1}h28" stroke="{}" stroke-width="2" fill="none" stroke-dasharray="{}"/>"#,
-            colour(style),
-            dash(style)
-        );
-        marker(&mut out, style, 22.0, y, colour(style));
-        text(&mut out, 44.0, y + 4.0, "start", "", name);
-    }
-    out.push_str("</svg>");
-    out
+    let entries: Vec<(&str, usize)> =
+        names.iter().map(|name| (*name, implementations.iter().position(|known| known == name).unwrap_or(0))).collect();
+    legend_figure(id, &entries)
 }

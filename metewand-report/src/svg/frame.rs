@@ -392,3 +392,27 @@ impl Frame {
         self.out
     }
 }
+
+/// A legend standing alone, for figures whose panels share one: each entry `(name, style)` with its line sample,
+/// dash and marker, one under another.
+pub(crate) fn legend_figure(id: &str, entries: &[(&str, usize)]) -> String {
+    let longest = entries.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+    let width = (60.0 + 7.0 * longest as f64).max(160.0);
+    let height = 14.0 + 22.0 * entries.len().max(1) as f64;
+    let mut out = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" role="img" aria-labelledby="{id}-title" font-family="sans-serif" font-size="12"><title id="{id}-title">Legend</title><rect width="100%" height="100%" fill="#ffffff"/>"##
+    );
+    for (row, (name, style)) in entries.iter().enumerate() {
+        let y = 18.0 + 22.0 * row as f64;
+        let colour = super::colour(*style);
+        let _ = write!(
+            out,
+            r#"<path d="M8.0 {y:.1}h28" stroke="{colour}" stroke-width="2" fill="none" stroke-dasharray="{}"/>"#,
+            super::dash(*style)
+        );
+        marker(&mut out, *style, 22.0, y, colour);
+        text(&mut out, 44.0, y + 4.0, "start", "", name);
+    }
+    out.push_str("</svg>");
+    out
+}
