@@ -106,6 +106,13 @@ fn panel(
     for series in &panel.series {
         let style = implementations.iter().position(|name| *name == series.implementation).unwrap_or(0);
         frame.series(&series.implementation, style, |out| {
+            // A single point (one checkpoint) is its marker alone: no band or line to draw.
+            if series.points.len() < 2 {
+                if let Some(point) = series.points.first() {
+                    marker(out, style, place.x(point.seconds), place.y(point.median), colour(style));
+                }
+                return;
+            }
             let mut band = String::new();
             polyline(&mut band, series.points.iter().map(|point| (place.x(point.seconds), place.y(point.q3))));
             for point in series.points.iter().rev() {
@@ -116,8 +123,7 @@ fn panel(
             polyline(&mut d, series.points.iter().map(|point| (place.x(point.seconds), place.y(point.median))));
             line(out, style, &d);
             // Markers at the ends only: the grid's points are not checkpoints.
-            let ends = [series.points.first(), series.points.last()];
-            for point in ends.into_iter().flatten().take(if series.points.len() > 1 { 2 } else { 1 }) {
+            for point in [series.points.first(), series.points.last()].into_iter().flatten() {
                 marker(out, style, place.x(point.seconds), place.y(point.median), colour(style));
             }
         });
