@@ -81,7 +81,10 @@ pub fn scaling(id: &str, problem: &str, plot: &ScalingPlot, implementations: &[S
                 let (x, y) = (place.x(point.x), point.median.map_or(top, |median| place.y(median * factor)));
                 out.push_str(r#"<g class="failed">"#);
                 marker(out, 5, x, y, "#000000");
-                text(out, x + 6.0, y - 6.0, "start", "", &format!("{} of {} failed", point.failed, point.attempts));
+                // Its count on the side of the cross towards the plot's middle, clear of the legend.
+                let (dx, anchor) = if x > layout.left + layout.plot_w / 2.0 { (-6.0, "end") } else { (6.0, "start") };
+                let count = format!("{} of {} failed", point.failed, point.attempts);
+                text(out, x + dx, y - 6.0, anchor, "", &count);
                 out.push_str("</g>");
             }
         });
