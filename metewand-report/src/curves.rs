@@ -12,6 +12,8 @@
 //! every one of its attempts has a checkpoint to the time the last one ended, those two times included, so an
 //! implementation with a single checkpoint is still a point.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::load::{Attempt, Records};
@@ -118,6 +120,7 @@ pub fn curves(
         let falls = traces.iter().filter(|(_, t)| t.len() > 1 && t[t.len() - 1].1 < t[0].1).count();
         let rises = traces.iter().filter(|(_, t)| t.len() > 1 && t[t.len() - 1].1 > t[0].1).count();
         let lower_is_better = falls >= rises;
+        let bests = bests(records, of_problem, metric, lower_is_better);
         let mut panels = Vec::new();
         for &dataset in datasets {
             let on_dataset: Vec<&(&Attempt, Trace)> =
@@ -130,7 +133,7 @@ pub fn curves(
             let subs: Vec<(&Attempt, Trace)> = on_dataset
                 .iter()
                 .map(|(attempt, trace)| {
-                    let best = best(records, of_problem, attempt, metric, lower_is_better);
+                    let best = bests.get(&(attempt.dataset, attempt.dataset_seed)).copied().unwrap_or(f64::NAN);
                     let gap = |value: f64| if lower_is_better { value - best } else { best - value }.max(0.0);
                     (*attempt, trace.iter().map(|&(seconds, value)| (seconds, gap(value))).collect())
                 })
@@ -178,26 +181,24 @@ fn trace(attempt: &Attempt, metric: &str) -> Trace {
     points.into_iter().map(|(_, seconds, value)| (seconds, value)).collect()
 }
 
-/// The best value of `metric` on `attempt`'s instance: over every checkpoint of every attempt of the problem on the
-/// same dataset and dataset seed, and every final value recorded there.
-fn best(records: &Records, of_problem: &[&Attempt], attempt: &Attempt, metric: &str, lower_is_better: bool) -> f64 {
+/// The best value of `metric` on each instance (dataset and dataset seed): over every checkpoint of every attempt of
+/// the problem there, and every final value recorded there.
+fn bests(records: &Records, of_problem: &[&Attempt], metric: &str, lower_is_better: bool) -> BTreeMap<(u32, u64), f64> {
     let index = records.metrics.iter().position(|name| name == metric);
-    let values = of_problem
-        .iter()
-        .filter(|other| other.dataset == attempt.dataset && other.dataset_seed == attempt.dataset_seed)
-        .filter_map(|other| other.record.as_ref())
-        .filter(|record| record.terminal())
-        .flat_map(|record| {
-            let finals =
-                record.metrics.iter().filter(move |(name, _)| Some(*name as usize) == index).map(|(_, value)| *value);
-            let points = record
-                .profile
-                .iter()
-                .flat_map(|point| point.metrics.iter().filter(|(name, _)| name == metric).map(|(_, value)| *value));
-            finals.chain(points).collect::<Vec<f64>>()
-        })
-        .filter(|value| value.is_finite());
-    if lower_is_better { values.fold(f64::INFINITY, f64::min) } else { values.fold(f64::NEG_INFINITY, f64::max) }
+    let mut bests: BTreeMap<(u32, u64), f64> = BTreeMap::new();
+    for attempt in of_problem {
+        let Some(record) = attempt.record.as_ref().filter(|record| record.terminal()) else { continue };
+        let finals = record.metrics.iter().filter(|(name, _)| Some(*name as usize) == index).map(|(_, value)| *value);
+        let points = record
+            .profile
+            .iter()
+            .flat_map(|point| point.metrics.iter().filter(|(name, _)| name == metric).map(|(_, value)| *value));
+        for value in finals.chain(points).filter(|value| value.is_finite()) {
+            let best = bests.entry((attempt.dataset, attempt.dataset_seed)).or_insert(value);
+            *best = if lower_is_better { best.min(value) } else { best.max(value) };
+        }
+    }
+    bests
 }
 
 /// [`GRID_POINTS`] times evenly spaced on a log scale from the earliest checkpoint of `traces` to the latest (one
