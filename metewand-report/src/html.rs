@@ -5,18 +5,22 @@
 
 use std::fmt::Write;
 
+use crate::curves::MetricCurves;
 use crate::report::{CampaignSummary, EnvironmentEntry, ProblemSection, Report};
 use crate::svg::{self, escape};
 use crate::table::{self, url_path};
 use crate::tables::{self, OUTCOMES};
+use crate::units;
 
 /// How many attempts of one failure group are listed (the rest are counted).
 pub const LISTED_FAILURES: usize = 20;
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:min(96vw,110em);padding:0 1em;color:#111;\
-line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
-margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}\
-td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.6em 1em;border:2px solid}\
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:.5em auto;max-width:min(96vw,110em);padding:0 1em;color:#111;\
+line-height:1.4}h1{font-size:1.5em;margin:.2em 0}header p{margin:.3em 0}#ranking h2{margin:.4em 0 .2em}\
+caption{font-size:.9em}#main-plot figure{margin:0}#ranking table{margin:.2em 0}.panels{display:flex;flex-wrap:wrap;align-items:flex-end;gap:0 .5em}\
+h2{border-bottom:1px solid #999;margin-top:2em}table{border-collapse:collapse;\
+margin:1em 0}th,td{border:1px solid #bbb;padding:.25em .5em;vertical-align:top}th{background:#eee;text-align:left}#ranking td:not(:last-child){white-space:nowrap}\
+td.n{text-align:right;font-variant-numeric:tabular-nums}.status{padding:.4em 1em;border:2px solid}\
 .complete{border-color:#009E73}.incomplete{border-color:#D55E00;border-width:3px}.failures{border-color:#E69F00;border-width:3px}figure{margin:1em 0}\
 figcaption{font-size:.9em;color:#333;max-width:60em}caption{text-align:left;padding-bottom:.3em}\
 code{font-size:.95em}.muted{color:#555}\
@@ -42,6 +46,7 @@ pub fn render(report: &Report) -> String {
     out.push_str(" · <a href=\"#environment\">environment</a> · <a href=\"#identities\">identities</a></p></nav>\n");
     out.push_str("</header>\n<main>\n");
     ranking(&mut out, report);
+    main_plot(&mut out, report);
     plan(&mut out, report);
     failures(&mut out, report);
     for (index, section) in report.problems.iter().enumerate() {
@@ -76,24 +81,24 @@ fn status(out: &mut String, report: &Report) {
     let sum = |field: fn(&CampaignSummary) -> usize| report.campaigns.iter().map(field).sum::<usize>();
     let failed = report.failed();
     if missing == 0 && failed == 0 {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<p class=\"status complete\"><strong>Complete:</strong> all {planned} planned attempts have a terminal \
-             record.</p>"
+             record."
         );
     } else if missing == 0 {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<p class=\"status failures\"><strong>Complete, {failed} of {planned} failed:</strong> every planned \
-             attempt has a terminal record, but {failed} failed{}. See <a href=\"#failures\">Failures</a>.</p>",
+             attempt has a terminal record, but {failed} failed{}. See <a href=\"#failures\">Failures</a>.",
             benchmark_share(report)
         );
     } else {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "<p class=\"status incomplete\"><strong>Incomplete:</strong> {missing} of {planned} planned attempts \
              have no terminal record ({} never started, {} unfinished, {} cancelled). The tables below count only \
-             what was recorded; run <code>metewand campaign run</code> again to resume.</p>",
+             what was recorded; run <code>metewand campaign run</code> again to resume.",
             sum(|c| c.never_started),
             sum(|c| c.unfinished),
             sum(|c| c.cancelled)
@@ -111,7 +116,7 @@ fn status(out: &mut String, report: &Report) {
         .filter(|(count, _)| **count > 0)
         .map(|(count, outcome)| format!("{count} {outcome}"))
         .collect();
-    let _ = writeln!(out, "<p>Records: {}.</p>", escape(&parts.join(", ")));
+    let _ = writeln!(out, " <span class=\"muted\">Records: {}.</span></p>", escape(&parts.join(", ")));
 }
 
 /// Each problem's ranking: before anything else about results, who is tied with whom.
@@ -178,11 +183,34 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     let _ = writeln!(out, "<section id=\"problem-{index}\">\n<h2>Problem {}</h2>", escape(&section.problem));
     table::html::write(out, &tables::outcomes(section));
     table::html::write(out, &tables::times(section));
+    for metrics in tables::metrics(section) {
+        table::html::write(out, &metrics);
+    }
     if let Some(noise) = tables::noise(section) {
         table::html::write(out, &noise);
     }
     if let Some(scaling) = tables::scaling(section) {
         table::html::write(out, &scaling);
+    }
+    for (plot, scaling) in crate::scaling::plots(&section.rows, &section.metrics).iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<figure>{}<figcaption>How the implementations scale with <code>{}</code> on the grid <code>{}</code>: \
+             medians on log scales (the time's band is the bootstrap 95% interval of each point's median); a \
+             cross marks a point where attempts failed or timed out.</figcaption></figure>",
+            svg::scaling(
+                &format!("scaling-{index}-{plot}"),
+                &section.problem,
+                scaling,
+                &section.implementations,
+                &section.timed
+            ),
+            escape(&scaling.key),
+            escape(&scaling.grid)
+        );
+    }
+    if let Some(grouped) = tables::grouped(section) {
+        table::html::write(out, &grouped);
     }
     out.push_str(
         "<p class=\"muted\">Success rate: <code>reached</code> and <code>not_required</code> over \
@@ -195,26 +223,14 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
                   0, for an attempt a reused session served after its first), shown beside <code>prepare</code> and \
                   <code>execute</code> whatever is ranked.</p>\n",
     );
-    let _ = writeln!(
-        out,
-        "<figure>{}<figcaption>Performance profiles of time to <code>reached</code> over {} instances (dataset and \
-         seed): ρ(τ) is the share of instances on which an implementation's median ranked time is within τ times \
-         the best; <code>not_reached</code> and an implementation's failures count as infinite, so a curve's height at \
-         the right is the share of instances it reaches at all. An instance where the benchmark's own workers \
-         failed is left out.</figcaption></figure>",
-        svg::profile(&format!("profile-{index}"), section),
-        section.profile.instances
-    );
-    for (curve, curves) in section.curves.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<figure>{}<figcaption>Convergence: <code>{}</code> of each checkpoint the implementations streamed, \
-             against the executor's time to it (the worker held stopped while each was sealed is not counted). \
-             Lines join the medians over dataset seeds and repetitions, checkpoint by checkpoint; bands span the \
-             quartiles.</figcaption></figure>",
-            svg::curves(&format!("curves-{index}-{curve}"), &section.problem, curves),
-            escape(&curves.metric)
-        );
+    if index > 0 || !section.curves.is_empty() {
+        profile(out, index, section);
+    }
+    for (curve, curves) in section.curves.iter().enumerate().skip(usize::from(index == 0)) {
+        convergence(out, &format!("curves-{index}-{curve}"), section, curves);
+    }
+    if let Some(table) = tables::to_tolerance(section) {
+        table::html::write(out, &table);
     }
     let _ = writeln!(
         out,
@@ -228,6 +244,64 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
         "<figure>{}<figcaption>Failed attempts over attempts with a terminal record.</figcaption></figure>\n\
          </section>\n",
         svg::failure_heatmap(&format!("failures-{index}"), section)
+    );
+}
+
+/// A problem's performance profile, with what it shows.
+fn profile(out: &mut String, index: usize, section: &ProblemSection) {
+    let _ = writeln!(
+        out,
+        "<figure>{}<figcaption>Performance profiles of time to <code>reached</code> over {} instances (dataset and \
+         seed): ρ(τ) is the share of instances on which an implementation's median ranked time is within τ times \
+         the best; <code>not_reached</code> and an implementation's failures count as infinite, so a curve's height at \
+         the right is the share of instances it reaches at all. An instance where the benchmark's own workers \
+         failed is left out.</figcaption></figure>",
+        svg::profile(&format!("profile-{index}"), section),
+        section.profile.instances
+    );
+}
+
+/// The first problem's main plot, on the first screen beside its ranking: its first metric's convergence where
+/// it has curves, else its performance profile.
+fn main_plot(out: &mut String, report: &Report) {
+    let Some(section) = report.problems.first() else { return };
+    out.push_str("<section id=\"main-plot\">\n");
+    match section.curves.first() {
+        Some(curves) => convergence(out, "curves-0-0", section, curves),
+        None => profile(out, 0, section),
+    }
+    out.push_str("</section>\n");
+}
+
+/// One metric's convergence figure: a panel per dataset and one legend, with what they show.
+fn convergence(out: &mut String, id: &str, section: &ProblemSection, curves: &MetricCurves) {
+    let mut names: Vec<&str> = Vec::new();
+    for series in curves.panels.iter().flat_map(|panel| &panel.series) {
+        if !names.contains(&series.implementation.as_str()) {
+            names.push(&series.implementation);
+        }
+    }
+    names.sort_by_key(|name| section.implementations.iter().position(|known| known == name));
+    out.push_str("<figure class=\"panels\"><div class=\"panels\">");
+    for panel in svg::curves(id, &section.problem, curves, &section.implementations, section.tolerance) {
+        out.push_str(&panel);
+    }
+    out.push_str(&svg::legend(&format!("{id}-legend"), &names, &section.implementations));
+    let tolerance = match section.tolerance {
+        Some(tolerance) => format!(" The dashed line is the problem's tolerance ({}).", units::plain(tolerance)),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "</div><figcaption>Convergence of <code>{metric}</code> on problem {problem}, one panel per dataset: \
+         the suboptimality <code>{label}</code>, where <em>best reached</em> is the best value any \
+         implementation reached on the same dataset and seed (benchopt's default), against the executor's time \
+         (the worker held stopped while each checkpoint was sealed is not counted). Each attempt's curve is a \
+         step function; lines join the medians over dataset seeds and repetitions on a common time grid, bands \
+         span the quartiles, markers the first and last times.{tolerance}</figcaption></figure>",
+        metric = escape(&curves.metric),
+        problem = escape(&section.problem),
+        label = escape(&svg::suboptimality_label(curves)),
     );
 }
 

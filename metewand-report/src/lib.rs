@@ -11,8 +11,9 @@
 //!   links to their logs, per problem the implementation × dataset table (verdict counts, success rate, execute
 //!   time median [IQR] with a bootstrap 95% interval of the median and the smallest relative difference it
 //!   resolves, median of each numeric metric), performance
-//!   profiles, execute times and failures as plots, each metric of streamed attempts against time (their
-//!   convergence curves), the environment and the identities. [`render`] writes it as
+//!   profiles, execute times and failures as plots, the convergence curves of streamed attempts (each changing
+//!   metric's suboptimality against time, a panel per dataset, with the problem's tolerance and the time to reach
+//!   it), the scaling along a dataset grid's keys, the environment and the identities. [`render`] writes it as
 //!   one self-contained HTML file, Markdown, CSV or JSON.
 //! - One table model, one plot frame, a renderer per format: each of the report's tables is built once as a
 //!   [`table::Table`] and written by [`table::html`], [`table::markdown`] or [`table::csv`], and each plot supplies

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use metewand_campaign::Status;
-use metewand_campaign::folder::{Run, read_campaign, read_materialization};
+use metewand_campaign::folder::{Found, Run, read_attempt, read_campaign, read_materialization};
 use metewand_campaign::index::{IndexEntry, Rebuild};
 use metewand_protocol::common::{Phase, Role, Verdict};
 use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, SessionMode};
@@ -91,6 +91,8 @@ pub struct Recorded {
     /// its first checkpoint judged `reached` (its whole ranked time when only its final result was), any other's
     /// ranked time. With `prepare+execute` ranked, a checkpoint's time counts from `prepare`'s start.
     pub reached_seconds: Option<f64>,
+    /// The implementation's peak resident memory in bytes, as `wait4` reported it.
+    pub peak_memory_bytes: Option<f64>,
     /// When the attempt started, as its record says: the executor writes every time at the same width (UTC,
     /// nanoseconds), so these order attempts as they started.
     pub started_at: String,
@@ -193,6 +195,8 @@ pub struct Records {
     pub attempts: Vec<Attempt>,
     /// The identities the records name.
     pub identities: Identities,
+    /// Each problem's `tolerance` parameter, where it has a numeric one (as the first record of the problem says).
+    pub tolerances: Vec<Option<f64>>,
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {
@@ -228,6 +232,7 @@ impl Records {
             metrics: Vec::new(),
             attempts: Vec::new(),
             identities: Identities::default(),
+            tolerances: Vec::new(),
         };
         let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
         for path in paths {
@@ -319,6 +324,7 @@ impl Records {
                 runs: file.runs,
             });
         }
+        records.tolerances = records.problems.iter().enumerate().map(|(index, _)| records.tolerance(index)).collect();
         records.separate_conditions();
         let names: BTreeSet<&String> = metric_slots.iter().flatten().map(|(name, _)| name).collect();
         records.metrics = names.into_iter().cloned().collect();
@@ -411,6 +417,17 @@ impl Records {
         }
     }
 
+    /// Problem `problem`'s numeric `tolerance` parameter, read from the first of its attempts that has a record (its
+    /// parameters are the same in every record: they are part of its contract's identity).
+    fn tolerance(&self, problem: usize) -> Option<f64> {
+        let attempt =
+            self.attempts.iter().find(|attempt| attempt.problem as usize == problem && attempt.record.is_some())?;
+        let Found::Record(record) = read_attempt(&self.folders[attempt.folder as usize].path, &attempt.id) else {
+            return None;
+        };
+        record.problem.parameters.get("tolerance").and_then(serde_json::Value::as_f64).filter(|t| *t > 0.0)
+    }
+
     /// Attempts that have a record.
     pub fn recorded(&self) -> impl Iterator<Item = (&Attempt, &Recorded)> {
         self.attempts.iter().filter_map(|attempt| attempt.record.as_ref().map(|record| (attempt, record)))
@@ -492,6 +509,7 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             metrics: Vec::new(),
             profile,
             reached_seconds,
+            peak_memory_bytes: record.implementation.peak_rss_bytes.map(|bytes| bytes.get() as f64),
             started_at: record.started_at.as_str().to_owned(),
         },
         metrics,

@@ -128,6 +128,10 @@ pub struct CellRow {
     /// of its median over the median. `None` with fewer than [`RESOLVING_ATTEMPTS`] timed attempts, which no test
     /// against a cell like it can separate at all, or without a positive median.
     pub resolution: Option<f64>,
+    /// The median of the implementation's peak resident memory, in bytes, over the attempts with a terminal
+    /// record that report it (for the scaling plots).
+    #[serde(skip)]
+    pub memory_median: Option<f64>,
     /// The ranked times themselves, ascending (for the plots).
     #[serde(skip)]
     pub times: Vec<f64>,
@@ -160,6 +164,12 @@ pub struct ProblemSection {
     /// Each numeric metric of the streamed attempts' checkpoints against time (none without a streamed attempt).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub curves: Vec<crate::curves::MetricCurves>,
+    /// The problem's `tolerance` parameter, where it has a numeric one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// Per dataset and implementation, how many attempts reached and their median time to it (only beside curves).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub to_tolerance: Vec<crate::curves::ToTolerance>,
     /// How each implementation's time scales along each numeric key of a dataset grid (none without a grid of 3
     /// points or more).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -435,6 +445,16 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             timed_seconds: summary,
             phase_medians,
             metric_medians,
+            memory_median: {
+                let mut values: Vec<f64> = cell
+                    .iter()
+                    .filter_map(|attempt| attempt.record.as_ref())
+                    .filter(|record| record.terminal())
+                    .filter_map(|record| record.peak_memory_bytes)
+                    .collect();
+                values.sort_by(f64::total_cmp);
+                median(&values)
+            },
             noise: crate::stats::noise_of(&times).into_iter().chain(drift(cell)).collect(),
             times,
         }
@@ -443,8 +463,15 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
     let implementation_names: Vec<String> =
         implementations.iter().map(|&i| records.implementations[i as usize].clone()).collect();
     let curves = crate::curves::curves(records, &of_problem, &implementations, &datasets);
+    let to_tolerance = if curves.is_empty() {
+        Vec::new()
+    } else {
+        crate::curves::to_tolerance(records, &of_problem, &implementations, &datasets)
+    };
     ProblemSection {
         curves,
+        tolerance: records.tolerances.get(problem as usize).copied().flatten(),
+        to_tolerance,
         scaling: crate::scaling::exponents(&rows),
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),

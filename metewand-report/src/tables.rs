@@ -155,6 +155,35 @@ pub fn scaling(section: &ProblemSection) -> Option<Table> {
     (!table.rows.is_empty()).then_some(table)
 }
 
+/// The cells along each non-numeric key of a dataset grid, grouped by grid and key, a row per value and
+/// implementation (`None` without such a key).
+pub fn grouped(section: &ProblemSection) -> Option<Table> {
+    let timed = &section.timed;
+    let columns = vec![
+        Column::text("grid"),
+        Column::text("key"),
+        Column::text("value"),
+        Column::text("implementation"),
+        Column::figure(format!("{timed} time median [IQR] (95% CI)")),
+        Column::figure("failed"),
+    ];
+    let mut table = Table::new(columns)
+        .caption("Cells along each non-numeric key of a dataset grid, grouped by grid and key, by the key's value:");
+    let grouped = crate::scaling::grouped(&section.rows);
+    let rows: Vec<_> = grouped.iter().map(|grouped| grouped.row.clone()).collect();
+    for (grouped, figures) in grouped.iter().zip(units::time_figures(&rows)) {
+        table.push(vec![
+            Cell::text(&grouped.grid),
+            Cell::text(&grouped.key),
+            Cell::code(&grouped.value),
+            Cell::text(&grouped.row.implementation),
+            Cell::text(figures.into_iter().next().unwrap_or_default()),
+            Cell::text(format!("{} of {}", grouped.row.failed, grouped.row.attempts)),
+        ]);
+    }
+    (!table.rows.is_empty()).then_some(table)
+}
+
 /// The cells of a problem whose times are doubtful, with why (`None` when none is).
 pub fn noise(section: &ProblemSection) -> Option<Table> {
     let mut table = Table::new(["implementation", "dataset", "warning"].map(Column::text).to_vec())
@@ -179,17 +208,53 @@ pub fn times(section: &ProblemSection) -> Table {
         Column::figure("resolves").long("resolves (± relative to the median)"),
         Column::figure("start-up / prepare / execute medians"),
     ];
-    columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
+    // Many metrics would make the table wider than a screen: they get tables of their own (`metrics`).
+    let inline = section.metrics.len() <= METRIC_COLUMNS;
+    if inline {
+        columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
+    }
     let mut table = Table::new(columns);
     for (row, figures) in section.rows.iter().zip(units::time_figures(&section.rows)) {
         let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
         let mut figures = figures.into_iter().map(Cell::text);
         cells.extend(figures.next());
         cells.push(Cell::text(units::resolution(row)));
-        cells.extend(figures);
+        cells.extend(figures.take(if inline { usize::MAX } else { 1 }));
         table.push(cells);
     }
     table
+}
+
+/// The most metric columns the times table holds; a problem with more has its metrics' medians in tables of their
+/// own, this many metrics each, so that no table is wider than a screen.
+pub const METRIC_COLUMNS: usize = 4;
+
+/// A problem's metrics' medians per implementation and dataset, [`METRIC_COLUMNS`] metrics a table, when the
+/// times table cannot hold them (none otherwise).
+pub fn metrics(section: &ProblemSection) -> Vec<Table> {
+    if section.metrics.len() <= METRIC_COLUMNS {
+        return Vec::new();
+    }
+    let figures = units::time_figures(&section.rows);
+    let mut tables = Vec::new();
+    for (chunk, names) in section.metrics.chunks(METRIC_COLUMNS).enumerate() {
+        let mut columns = vec![Column::text("implementation"), Column::text("dataset")];
+        columns.extend(names.iter().map(|metric| Column::figure(format!("median {metric}"))));
+        let mut table = Table::new(columns).caption(format!(
+            "Metrics' medians ({} to {} of {}):",
+            chunk * METRIC_COLUMNS + 1,
+            chunk * METRIC_COLUMNS + names.len(),
+            section.metrics.len()
+        ));
+        for (row, figures) in section.rows.iter().zip(&figures) {
+            let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
+            let start = 2 + chunk * METRIC_COLUMNS;
+            cells.extend(figures[start..start + names.len()].iter().map(Cell::text));
+            table.push(cells);
+        }
+        tables.push(table);
+    }
+    tables
 }
 
 /// A problem's performance profiles as ρ(τ) at each of [`PROFILE_TAUS`], and the share reached at all.
@@ -210,41 +275,69 @@ pub fn profile(section: &ProblemSection) -> Table {
     table
 }
 
-/// One metric's convergence curves, a row per series: its first and last checkpoint (the median time and median
-/// value, the last with its interquartile range). Every point is in the campaign's `profiles.csv`; the HTML draws
-/// them.
+/// One metric's convergence curves, a row per series: its attempts, the most checkpoints one streamed, and the
+/// median suboptimality (with its interquartile range) at the series' first and last time. The HTML draws them.
 pub fn curves(metric: &MetricCurves) -> Table {
     let columns = vec![
         Column::text("implementation"),
         Column::text("dataset"),
         Column::figure("attempts"),
         Column::figure("checkpoints"),
-        Column::figure("first checkpoint"),
-        Column::figure("last checkpoint [IQR]"),
+        Column::figure("first"),
+        Column::figure("last [IQR]"),
     ];
     let mut table = Table::new(columns).caption(format!(
-        "Convergence of {} (streamed attempts: medians over the attempts at each checkpoint, time measured by \
-         Metewand):",
-        metric.metric
+        "Convergence of {} (streamed attempts): {}, the median over the attempts on a common time grid (each \
+         attempt's curve a step function), at the series' first and last time:",
+        metric.metric,
+        crate::svg::suboptimality_label(metric)
     ));
-    for series in &metric.series {
-        let (Some(first), Some(last)) = (series.points.first(), series.points.last()) else { continue };
-        table.push(vec![
-            Cell::text(&series.implementation),
-            Cell::text(&series.dataset),
-            Cell::count(series.attempts),
-            Cell::text(last.checkpoint.to_string()),
-            Cell::text(format!("{}: {}", units::duration(first.seconds), units::number(first.median))),
-            Cell::text(format!(
-                "{}: {} [{}–{}]",
-                units::duration(last.seconds),
-                units::number(last.median),
-                units::number(last.q1),
-                units::number(last.q3)
-            )),
-        ]);
+    for panel in &metric.panels {
+        for series in &panel.series {
+            let (Some(first), Some(last)) = (series.points.first(), series.points.last()) else { continue };
+            table.push(vec![
+                Cell::text(&series.implementation),
+                Cell::text(&panel.dataset),
+                Cell::count(series.attempts),
+                Cell::text(series.checkpoints.to_string()),
+                Cell::text(format!("{}: {}", units::duration(first.seconds), units::number(first.median))),
+                Cell::text(format!(
+                    "{}: {} [{}–{}]",
+                    units::duration(last.seconds),
+                    units::number(last.median),
+                    units::number(last.q1),
+                    units::number(last.q3)
+                )),
+            ]);
+        }
     }
     table
+}
+
+/// Per dataset and implementation, the median time to reach the problem's tolerance and how many attempts did
+/// (`None` without curves).
+pub fn to_tolerance(section: &ProblemSection) -> Option<Table> {
+    let columns = vec![
+        Column::text("dataset"),
+        Column::text("implementation"),
+        Column::figure("median time to tolerance"),
+        Column::figure("attempts that reached"),
+    ];
+    let tolerance = section.tolerance.map_or_else(String::new, |tolerance| format!(" ({})", units::plain(tolerance)));
+    let mut table = Table::new(columns).caption(format!(
+        "Time to the problem's tolerance{tolerance}: the median, over the attempts (dataset seeds and repetitions) \
+         whose verdict was reached, of the time to the first checkpoint the evaluator judged reached (a one-shot \
+         attempt's ranked time)."
+    ));
+    for row in &section.to_tolerance {
+        table.push(vec![
+            Cell::text(&row.dataset),
+            Cell::text(&row.implementation),
+            Cell::text(row.median_seconds.map_or_else(|| "not reached".to_owned(), units::duration)),
+            Cell::text(format!("{} of {}", row.reached, row.attempts)),
+        ]);
+    }
+    (!table.rows.is_empty()).then_some(table)
 }
 
 /// One environment as a key–value table: the runs that share it, Metewand, the host and its hardware, the commit.

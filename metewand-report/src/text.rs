@@ -33,6 +33,10 @@ pub fn markdown(report: &Report) -> String {
         out.push_str(&markdown::render(&tables::outcomes(section)));
         out.push('\n');
         out.push_str(&markdown::render(&tables::times(section)));
+        for table in tables::metrics(section) {
+            out.push('\n');
+            out.push_str(&markdown::render(&table));
+        }
         for table in [tables::noise(section), tables::scaling(section)].into_iter().flatten() {
             out.push('\n');
             out.push_str(&markdown::render(&table));
@@ -42,6 +46,10 @@ pub fn markdown(report: &Report) -> String {
         for metric in &section.curves {
             out.push('\n');
             out.push_str(&markdown::render(&tables::curves(metric)));
+        }
+        if let Some(table) = tables::to_tolerance(section) {
+            out.push('\n');
+            out.push_str(&markdown::render(&table));
         }
     }
     environments(&mut out, report);

@@ -146,6 +146,12 @@ pub fn number_column(values: &[Option<f64>]) -> Vec<String> {
         .collect()
 }
 
+/// A parameter's value as written in a configuration: `0.5`, `250`, or `1e-9`, `2.5e-7` and `3e6` when it is tiny or
+/// large (never `0.000000001`).
+pub fn plain(value: f64) -> String {
+    if value == 0.0 || (1e-3..1e5).contains(&value.abs()) { format!("{value}") } else { format!("{value:e}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

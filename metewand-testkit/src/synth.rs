@@ -49,6 +49,11 @@ pub struct Planned {
     pub profile: Vec<(u64, &'static str, f64)>,
     /// When it started, in seconds after the template's start, where a test sets the run's order.
     pub started: Option<u64>,
+    /// The problem's `tolerance` parameter, when the record has one.
+    pub tolerance: Option<f64>,
+    /// More metrics, each `(name, factor)`: `factor` times `error` in the record and at each checkpoint (a factor
+    /// of 0 makes a constant metric).
+    pub scaled: Vec<(&'static str, f64)>,
 }
 
 impl Planned {
@@ -67,6 +72,8 @@ impl Planned {
             timed: None,
             profile: Vec::new(),
             started: None,
+            tolerance: None,
+            scaled: Vec::new(),
         }
     }
 
@@ -109,6 +116,18 @@ impl Planned {
     /// With the problem's `timed` recorded as `timed`.
     pub fn timed(mut self, timed: &'static str) -> Planned {
         self.timed = Some(timed);
+        self
+    }
+
+    /// With the problem's parameter `tolerance`.
+    pub fn tolerance(mut self, tolerance: f64) -> Planned {
+        self.tolerance = Some(tolerance);
+        self
+    }
+
+    /// With `metrics` beside `error`, each `(name, factor)`: `factor` times `error` wherever `error` is.
+    pub fn scaled(mut self, metrics: &[(&'static str, f64)]) -> Planned {
+        self.scaled = metrics.to_vec();
         self
     }
 
@@ -185,6 +204,17 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
     record["repository"] = json!(campaign.repository);
     record["campaign"] = json!({"attempt_id": id, "concurrency": campaign.concurrency, "name": campaign.name, "repetition": planned.repetition});
     record["problem"]["name"] = json!(planned.problem);
+    if let Some(tolerance) = planned.tolerance {
+        record["problem"]["parameters"] = json!({"tolerance": tolerance});
+    }
+    let metrics = |error: f64| {
+        let mut metrics = serde_json::Map::new();
+        metrics.insert("error".to_owned(), json!(error));
+        for (name, factor) in &planned.scaled {
+            metrics.insert((*name).to_owned(), json!(factor * error));
+        }
+        Value::Object(metrics)
+    };
     if let Some(timed) = planned.timed {
         record["problem"]["timed"] = json!(timed);
     }
@@ -225,7 +255,7 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
             .iter()
             .enumerate()
             .map(|(index, (time_ns, verdict, error))| {
-                json!({"checkpoint": index + 1, "metrics": {"error": error}, "time_ns": time_ns, "verdict": verdict})
+                json!({"checkpoint": index + 1, "metrics": metrics(*error), "time_ns": time_ns, "verdict": verdict})
             })
             .collect();
         record["implementation"]["profile"] = Value::Array(points);
@@ -249,7 +279,7 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
         }
         verdict => {
             record["verdict"] = json!(verdict);
-            record["metrics"] = json!({"error": planned.error});
+            record["metrics"] = metrics(planned.error);
         }
     }
     record

@@ -152,6 +152,28 @@ impl Axis {
         }
     }
 
+    /// Positive values from `low` to `high` on a log₁₀ scale over whole decades whatever their span (a scaling
+    /// plot's grid key), labelled `name (log₁₀ scale)`, with a tick at each decade and, within one or two decades,
+    /// at 2 and 5 times each.
+    pub fn log(low: f64, high: f64, name: &str) -> Axis {
+        let (low, high) = if low > 0.0 && low.is_finite() { (low, high.max(low)) } else { (1.0, 10.0) };
+        let (first, last) =
+            (low.log10().floor() as i32, (high.log10().ceil() as i32).max(low.log10().floor() as i32 + 1));
+        let factors: &[f64] = if last - first <= 2 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+        let step = ((last - first) / 6).max(1) as usize;
+        let mut ticks = Vec::new();
+        for exponent in (first..=last).step_by(step) {
+            for factor in factors {
+                let value = factor * 10f64.powi(exponent);
+                if value <= 10f64.powi(last) * 1.001 {
+                    ticks.push((value, value_label(value, true, 1.0)));
+                }
+            }
+        }
+        let scale = Scale::Log10 { low: 10f64.powi(first), high: 10f64.powi(last) };
+        Axis { scale, ticks, label: format!("{name} (log₁₀ scale)") }
+    }
+
     /// Whether the axis is logarithmic.
     pub fn logarithmic(&self) -> bool {
         matches!(self.scale, Scale::Log2 { .. } | Scale::Log10 { .. })
@@ -177,20 +199,39 @@ fn nice_step(range: f64) -> f64 {
 }
 
 /// A metric axis's tick label: a power of ten as `1e-6` (or plainly from 0.001 to 1000); a linear tick with as many
-/// decimals as its axis's `step` needs.
-fn value_label(value: f64, logarithmic: bool, step: f64) -> String {
+/// decimals as its axis's `step` needs, or as `4e-10`, `1.5e6` when it is tiny or large beside its step.
+pub fn value_label(value: f64, logarithmic: bool, step: f64) -> String {
     if logarithmic {
-        let exponent = value.log10().round() as i32;
-        return if (-3..=3).contains(&exponent) { format!("{value}") } else { format!("1e{exponent}") };
+        // A hair above the logarithm, so that 1e-10 (whose logarithm may fall a hair below -10) is not 10e-11.
+        let exponent = (value.log10() + 1e-9).floor() as i32;
+        let mantissa = (value / 10f64.powi(exponent) * 1e6).round() / 1e6;
+        return if (-3..=3).contains(&exponent) {
+            format!("{}", (value * 1e6).round() / 1e6)
+        } else {
+            format!("{mantissa}e{exponent}")
+        };
     }
-    let decimals = (-step.log10().floor()).max(0.0) as usize;
-    let text = format!("{value:.decimals$}");
-    // No "-0" for a tick at zero.
-    if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
-        text.trim_start_matches('-').to_owned()
-    } else {
-        text
+    if value.abs() < step * 1e-6 {
+        return "0".to_owned();
     }
+    let magnitude = value.abs().log10().floor() as i32;
+    let step_magnitude = step.log10().floor() as i32;
+    if (-3..5).contains(&magnitude) && step_magnitude >= -4 {
+        let decimals = (-step_magnitude).max(0) as usize;
+        let text = format!("{value:.decimals$}");
+        // No "-0" for a tick at zero.
+        return if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+            text.trim_start_matches('-').to_owned()
+        } else {
+            text
+        };
+    }
+    // Scientific, with the digits the step tells apart: 4e-10, 1.5e-9, 2.25e6.
+    let digits = (magnitude - step_magnitude).clamp(0, 6) as usize;
+    let mantissa = format!("{:.digits$}", value / 10f64.powi(magnitude));
+    let mantissa =
+        if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { &mantissa };
+    format!("{mantissa}e{magnitude}")
 }
 
 /// Where values lie in a frame: a copy of its layout and scales, for a plot to place its series with while the
@@ -350,4 +391,28 @@ impl Frame {
         self.out.push_str("</svg>");
         self.out
     }
+}
+
+/// A legend standing alone, for figures whose panels share one: each entry `(name, style)` with its line sample,
+/// dash and marker, one under another.
+pub(crate) fn legend_figure(id: &str, entries: &[(&str, usize)]) -> String {
+    let longest = entries.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+    let width = (60.0 + 7.0 * longest as f64).max(160.0);
+    let height = 14.0 + 22.0 * entries.len().max(1) as f64;
+    let mut out = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" role="img" aria-labelledby="{id}-title" font-family="sans-serif" font-size="12"><title id="{id}-title">Legend</title><rect width="100%" height="100%" fill="#ffffff"/>"##
+    );
+    for (row, (name, style)) in entries.iter().enumerate() {
+        let y = 18.0 + 22.0 * row as f64;
+        let colour = super::colour(*style);
+        let _ = write!(
+            out,
+            r#"<path d="M8.0 {y:.1}h28" stroke="{colour}" stroke-width="2" fill="none" stroke-dasharray="{}"/>"#,
+            super::dash(*style)
+        );
+        marker(&mut out, *style, 22.0, y, colour);
+        text(&mut out, 44.0, y + 4.0, "start", "", name);
+    }
+    out.push_str("</svg>");
+    out
 }

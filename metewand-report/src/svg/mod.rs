@@ -11,9 +11,14 @@
 
 use std::fmt::Write;
 
+mod curves;
 mod frame;
+mod scaling;
 
-use crate::curves::MetricCurves;
+pub use curves::{curves, legend, suboptimality_label};
+pub use frame::value_label;
+pub use scaling::scaling;
+
 use crate::profile::Profile;
 use crate::report::{CellRow, ProblemSection};
 use crate::stats::quantile;
@@ -329,53 +334,4 @@ fn shade(share: f64) -> String {
     let (from, to) = ([0xff_u8, 0xf5, 0xeb], [0xa6_u8, 0x36, 0x03]);
     let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * share.clamp(0.0, 1.0)).round() as u8;
     format!("#{:02x}{:02x}{:02x}", mix(from[0], to[0]), mix(from[1], to[1]), mix(from[2], to[2]))
-}
-
-/// A metric's convergence curves on one problem: the metric against the executor's time to each checkpoint, a line
-/// through each series' medians with a marker per checkpoint and its interquartile band, on a log₁₀ time axis (and
-/// a log₁₀ metric axis when every value is positive and they span more than two decades).
-pub fn curves(id: &str, problem: &str, curves: &MetricCurves) -> String {
-    let names: Vec<String> =
-        curves.series.iter().map(|series| format!("{} / {}", series.implementation, series.dataset)).collect();
-    let layout = Layout::beside_legend(names.iter().map(|name| name.chars().count()), 78.0);
-    let points = || curves.series.iter().flat_map(|series| series.points.iter());
-    let low = points().flat_map(|point| [point.q1, point.median]).fold(f64::INFINITY, f64::min);
-    let high = points().flat_map(|point| [point.q3, point.median]).fold(f64::NEG_INFINITY, f64::max);
-    let values = Axis::values(low, high, &curves.metric);
-    let metric = &curves.metric;
-    let desc = format!(
-        "For each implementation and dataset that streamed checkpoints, the metric {metric} of each checkpoint against \
-         the executor's time to it: the line joins the medians over the attempts (every dataset seed and \
-         repetition), a marker per checkpoint, and the shaded band spans the first to the third quartile. The \
-         time axis is logarithmic{}.",
-        if values.logarithmic() { ", and so is the metric axis" } else { "" }
-    );
-    let mut frame = Frame::new(layout)
-        .x_axis(Axis::seconds(points().map(|point| point.seconds), "time to checkpoint (seconds, log₁₀ scale)"))
-        .y_axis(values)
-        .legend()
-        .open(&Captions {
-            id,
-            title: &format!("{metric} against time, problem {problem}"),
-            desc: &desc,
-            heading: &format!("{metric}: {problem}"),
-        });
-    let place = frame.place();
-    for (index, (series, name)) in curves.series.iter().zip(&names).enumerate() {
-        frame.series(name, index, |out| {
-            let mut band = String::new();
-            polyline(&mut band, series.points.iter().map(|point| (place.x(point.seconds), place.y(point.q3))));
-            for point in series.points.iter().rev() {
-                let _ = write!(band, "L{:.1} {:.1}", place.x(point.seconds), place.y(point.q1));
-            }
-            let _ = write!(out, r#"<path d="{band}Z" fill="{}" fill-opacity="0.15" stroke="none"/>"#, colour(index));
-            let mut d = String::new();
-            polyline(&mut d, series.points.iter().map(|point| (place.x(point.seconds), place.y(point.median))));
-            line(out, index, &d);
-            for point in &series.points {
-                marker(out, index, place.x(point.seconds), place.y(point.median), colour(index));
-            }
-        });
-    }
-    frame.close()
 }

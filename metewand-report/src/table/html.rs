@@ -25,7 +25,9 @@ pub fn write(out: &mut String, table: &Table) {
         out.push_str("<tr>");
         for &column in &shown {
             let column = &table.columns[column];
-            let _ = write!(out, "<th>{}</th>", escape(column.long_header.as_ref().unwrap_or(&column.header)));
+            // A header may break after an underscore: a metric's long name would otherwise widen its column.
+            let header = escape(column.long_header.as_ref().unwrap_or(&column.header)).replace('_', "_<wbr>");
+            let _ = write!(out, "<th>{header}</th>");
         }
         out.push_str("</tr>\n");
     }

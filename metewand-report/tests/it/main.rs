@@ -7,9 +7,11 @@
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
 mod compare;
+mod curves;
 mod profile;
 mod ranks;
 mod report;
+mod scaling;
 mod stats;
 mod table;
 

@@ -50,7 +50,7 @@ pub fn mixed() -> Vec<Planned> {
     plan
 }
 
-fn describe(html: &str) -> Value {
+pub(crate) fn describe(html: &str) -> Value {
     python("html_check.py", &Value::String(html.to_owned()))
 }
 
@@ -559,23 +559,39 @@ fn attempts_of_different_worker_programs_are_separate_named_rows() {
     assert!(names.contains(&"slow (-j 1)"), "{names:?}");
 }
 
-/// Lays the HTML report out in headless Chromium at `width` px and returns what it measured: the document's scroll
-/// width, the window's inner width, and the right edge of the widest table.
-fn layout(html: &str, width: u32) -> Option<(f64, f64, f64)> {
+/// What headless Chromium measured of a page laid out at some width: the document's scroll width, the window's
+/// inner width, the right edge of the widest table and of the widest figure, and the bottom of the ranking's table
+/// and of the main plot's first panel.
+#[derive(Debug)]
+struct Measured {
+    scroll: f64,
+    inner: f64,
+    table_right: f64,
+    figure_right: f64,
+    ranking_bottom: f64,
+    plot_bottom: f64,
+}
+
+/// Lays the HTML report out in headless Chromium at `width` px (`None` when there is no Chromium, a failure when
+/// `CI` is `true`).
+fn layout(html: &str, width: u32) -> Option<Measured> {
     let available = std::process::Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
     if !available {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI is true but there is no chromium on PATH");
         metewand_testkit::skip(metewand_testkit::Requirement::Chromium, "no chromium on PATH");
         return None;
     }
-    let measure = "<script>const right = Math.max(0, ...[...document.querySelectorAll('table')].map(t => \
-                   t.getBoundingClientRect().right)); document.body.setAttribute('data-fit', \
-                   document.documentElement.scrollWidth + ' ' + window.innerWidth + ' ' + right);</script>";
+    let measure = "<script>const right = s => Math.max(0, ...[...document.querySelectorAll(s)].map(t => \
+                   t.getBoundingClientRect().right)); const bottom = s => { const e = document.querySelector(s); \
+                   return e ? e.getBoundingClientRect().bottom : -1; }; document.body.setAttribute('data-fit', \
+                   [document.documentElement.scrollWidth, window.innerWidth, right('table'), right('svg'), \
+                   bottom('#ranking table'), bottom('#main-plot svg')].join(' '));</script>";
     let dir = temp();
     let page = at(&dir, "report.html");
     fs::write(&page, html.replace("</body>", &format!("{measure}</body>"))).unwrap();
     let output = std::process::Command::new("chromium")
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--dump-dom"])
-        .arg(format!("--window-size={width},900"))
+        .arg(format!("--window-size={width},800"))
         .arg(format!("file://{}", page.display()))
         .output()
         .unwrap();
@@ -585,8 +601,70 @@ fn layout(html: &str, width: u32) -> Option<(f64, f64, f64)> {
         .nth(1)
         .and_then(|rest| rest.split('"').next())
         .unwrap_or_else(|| panic!("chromium measured nothing: {}", String::from_utf8_lossy(&output.stderr)));
-    let numbers: Vec<f64> = fit.split(' ').map(|n| n.parse().unwrap()).collect();
-    Some((numbers[0], numbers[1], numbers[2]))
+    let n: Vec<f64> = fit.split(' ').map(|n| n.parse().unwrap()).collect();
+    Some(Measured {
+        scroll: n[0],
+        inner: n[1],
+        table_right: n[2],
+        figure_right: n[3],
+        ranking_bottom: n[4],
+        plot_bottom: n[5],
+    })
+}
+
+/// A Lasso-like study at the scale a reviewer compares with benchopt's: six datasets with long names, five
+/// solvers (one of them streaming only two checkpoints), three seeds, and ten metrics beside `error`, two of them
+/// constant; the problem has a tolerance.
+fn many() -> Vec<Planned> {
+    let datasets = [
+        "simulated[n_samples=100,n_features=5000]",
+        "simulated[n_samples=5000,n_features=200]",
+        "leukemia",
+        "rcv1.train",
+        "news20.binary",
+        "finance-log1p",
+    ];
+    let solvers = ["sklearn-coordinate-descent", "numpy-ista", "numpy-fista", "scipy-lbfgs-with-a-long-name", "celer"];
+    let metrics = [
+        ("objective_value", 1.0),
+        ("objective_support_size", 40.0),
+        ("objective_duality_gap", 0.5),
+        ("objective_sparsity_ratio", 0.01),
+        ("objective_test_loss", 3.0),
+        ("objective_train_loss", 2.0),
+        ("objective_l1_norm", 7.0),
+        ("objective_distance_to_optimum", 0.1),
+        ("objective_lambda_max", 0.0),
+        ("objective_n_iterations_planned", 0.0),
+    ];
+    let mut plan = Vec::new();
+    for (d, dataset) in datasets.into_iter().enumerate() {
+        for (i, solver) in solvers.into_iter().enumerate() {
+            for seed in 0..3u64 {
+                let scale = (1 + d + i) as u64 * 1_000_000 + seed * 100_000;
+                let count = if solver == "celer" { 2 } else { 6 };
+                let checkpoints: Vec<(u64, &'static str, f64)> = (1..=count)
+                    .map(|k| {
+                        let error = 10f64.powi(-2 * k) * (1.0 + seed as f64);
+                        (scale * k as u64, if error < 1e-9 { "reached" } else { "not_reached" }, error)
+                    })
+                    .collect();
+                let last = checkpoints[checkpoints.len() - 1];
+                let mut planned = Planned::new("lasso", dataset, solver)
+                    .seed(seed)
+                    .time(scale * count as u64 + 1_000)
+                    .profile(&checkpoints)
+                    .error(last.2)
+                    .tolerance(1e-9)
+                    .scaled(&metrics);
+                if last.1 != "reached" {
+                    planned = planned.state(State::Record("not_reached"));
+                }
+                plan.push(planned);
+            }
+        }
+    }
+    plan
 }
 
 #[test]
@@ -596,12 +674,31 @@ fn the_html_fits_a_1280_px_window_and_widens_on_a_wide_one() {
     write_campaign(&folder, &Campaign::default(), &mixed());
     let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
     let html = render(&report, Format::Html);
-    let Some((scroll, inner, right)) = layout(&html, 1280) else { return };
+    let Some(narrow) = layout(&html, 1280) else { return };
+    let Measured { scroll, inner, table_right: right, .. } = narrow;
     assert!(scroll <= inner, "a horizontal scrollbar at 1280 px: the page is {scroll} px wide in {inner}");
     assert!(right <= inner, "a table reaches {right} px in a {inner} px window");
     // On a wide screen the page uses the room instead of keeping one narrow column.
-    let Some((_, _, wide_right)) = layout(&html, 2200) else { return };
-    assert!(wide_right > right, "the tables did not widen: {right} px at 1280, {wide_right} px at 2200");
+    let Some(wide) = layout(&html, 2200) else { return };
+    assert!(wide.table_right > right, "the tables did not widen: {right} px at 1280, {} px at 2200", wide.table_right);
+}
+
+#[test]
+fn many_metrics_and_datasets_fit_1280_px_with_the_ranking_and_the_main_plot_on_the_first_screen() {
+    let dir = temp();
+    let folder = at(&dir, "lasso");
+    write_campaign(&folder, &Campaign::default(), &many());
+    let report = Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()));
+    let section = &report.problems[0];
+    assert_eq!(section.curves.len(), 9, "error and eight metrics that change; the two constants dropped");
+    assert!(section.curves.iter().all(|curves| curves.panels.len() == 6), "a panel per dataset");
+    let html = render(&report, Format::Html);
+    let Some(measured) = layout(&html, 1280) else { return };
+    let Measured { scroll, inner, table_right, figure_right, ranking_bottom, plot_bottom } = measured;
+    assert!(scroll <= inner, "a horizontal scrollbar at 1280 px: the page is {scroll} px wide in {inner}");
+    assert!(table_right <= inner && figure_right <= inner, "{measured:?}");
+    assert!(ranking_bottom > 0.0 && ranking_bottom < plot_bottom, "the ranking comes first: {measured:?}");
+    assert!(plot_bottom <= 800.0, "the main plot's first panel is below the first screen: {measured:?}");
 }
 
 /// Problem `p`: `stream` streams three checkpoints on `small` and `tall` (seeds 0 and 1, two repetitions), its error
@@ -651,35 +748,34 @@ fn streamed_attempts_are_plotted_against_time_and_ranked_by_their_time_to_reache
     assert_eq!(fastest, ["stream"]);
     let curves = &section.curves;
     assert_eq!(curves.len(), 1, "one numeric metric");
-    let series = &curves[0].series;
-    assert_eq!(series.len(), 2, "one series per dataset the streaming implementation ran on");
-    let points = &series[0].points;
-    assert_eq!(points.iter().map(|point| point.checkpoint).collect::<Vec<_>>(), [1, 2, 3]);
-    assert!((points[0].seconds - 0.00115).abs() < 1e-9, "the median time over seeds and repetitions");
-    assert!((points[2].median - 0.15).abs() < 1e-12 && points[2].q1 < points[2].q3, "{:?}", points[2]);
+    let panels: Vec<&str> = curves[0].panels.iter().map(|panel| panel.dataset.as_str()).collect();
+    assert_eq!(panels, ["small", "tall"], "one panel per dataset the streaming implementation ran on");
+    let points = &curves[0].panels[0].series[0].points;
+    // From the time every attempt has a checkpoint (1.2 ms) to the last one's end (4.2 ms), on the grid between.
+    assert!((points[0].seconds - 0.0012).abs() < 1e-12 && (points[points.len() - 1].seconds - 0.0042).abs() < 1e-12);
+    // The best reached is `once`'s error of 0: at the end the attempts hold 0.1 (twice) and 0.2 (twice).
+    let last = &points[points.len() - 1];
+    assert!((last.median - 0.15).abs() < 1e-12 && (last.q1, last.q3) == (0.1, 0.2), "{last:?}");
 
     let html = render(&report, Format::Html);
     let found = describe(&html);
     assert_eq!(found["errors"], Value::Array(vec![]));
     let svgs = found["svgs"].as_array().unwrap();
-    assert_eq!(svgs.len(), 4, "profile, convergence, execute times and failure heatmap");
-    let plot = &svgs[1];
-    assert_eq!(plot["title"], "error against time, problem p");
+    assert_eq!(svgs.len(), 6, "two convergence panels and their legend, profile, execute times, failure heatmap");
+    let plot = &svgs[0];
+    assert_eq!(plot["title"], "error suboptimality against time on small, problem p");
     let names: Vec<&str> = plot["series"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
-    assert_eq!(names, ["stream / small", "stream / tall"]);
+    assert_eq!(names, ["stream"]);
     let texts: Vec<&str> = plot["texts"].as_array().unwrap().iter().map(|text| text.as_str().unwrap()).collect();
-    assert!(texts.contains(&"time to checkpoint (seconds, log₁₀ scale)"), "{texts:?}");
+    assert!(texts.contains(&"time (seconds, log₁₀ scale)"), "{texts:?}");
     assert!(texts.contains(&"1 ms") && texts.contains(&"10 ms"), "{texts:?}");
-    // The Markdown report sums each series up: its first and last checkpoints' medians.
+    // The Markdown report sums each series up: its first and last times' medians.
     let markdown = render(&report, Format::Markdown);
-    assert!(markdown.contains("\nConvergence of error (streamed attempts:"), "{markdown}");
-    assert!(
-        markdown.contains("| stream | small | 4 | 3 | 1.15 ms: 0.4000 | 4.15 ms: 0.1500 [0.1000–0.2000] |"),
-        "{markdown}"
-    );
+    assert!(markdown.contains("\nConvergence of error (streamed attempts):"), "{markdown}");
+    assert!(markdown.contains("| stream | small | 4 | 3 | 1.20 ms: "), "{markdown}");
     // The JSON report carries the curves; a problem without streamed attempts has none.
     let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
-    assert_eq!(json["problems"][0]["curves"][0]["series"][1]["dataset"], "tall");
+    assert_eq!(json["problems"][0]["curves"][0]["panels"][1]["dataset"], "tall");
     let plain = at(&dir, "plain");
     write_campaign(&plain, &Campaign::default(), &[Planned::new("p", "small", "once")]);
     let report = Report::new(&Records::read(std::slice::from_ref(&plain)).unwrap(), Some(dir.path()));
