@@ -264,12 +264,15 @@ impl Loader<'_> {
             }
             let expanded = grid::points(definition.name.as_str(), &definition.parameters, &definition.grid);
             names[slot].grids.insert(definition.name.to_string(), grid::grid_of(&definition.grid, &expanded));
+            // Each point is the definition without its grid: cloning the grid into every point would cost the
+            // product of the grid's size and its values.
+            let mut definition = definition;
+            let axes = std::mem::take(&mut definition.grid);
             for (name, parameters, values) in expanded {
                 let mut point = definition.clone();
                 point.name = Name::try_from(name.as_str()).expect("a point's name is not empty");
                 point.parameters = parameters;
-                point.coordinates = definition.grid.iter().map(|axis| axis.key.clone()).zip(values).collect();
-                point.grid = Vec::new();
+                point.coordinates = axes.iter().map(|axis| axis.key.clone()).zip(values).collect();
                 points.push(point);
             }
         }
