@@ -245,6 +245,7 @@ pub(super) fn spawn(
             ruleset,
             file_size,
             address_space,
+            cpu_seconds: limits.and_then(|limits| limits.cpu_seconds),
             nproc,
             pid_max,
             user_namespace,
