@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use metewand_report::{Format, Records, Report, render};
+use metewand_report::{Format, Measure, Records, Report, render};
 
 use crate::{Failure, print_out, say};
 
@@ -27,6 +27,29 @@ enum FormatArg {
     Json,
 }
 
+/// What is ranked, tabulated and compared.
+#[derive(Clone, Copy, Default, clap::ValueEnum)]
+pub(crate) enum MeasureArg {
+    /// the executor's time of the problem's timed requests
+    #[default]
+    Wall,
+    /// the CPU time (user and system) of the implementation's whole session
+    Cpu,
+    /// the implementation's peak resident memory
+    Memory,
+}
+
+impl MeasureArg {
+    /// The library's measure.
+    pub(crate) fn measure(self) -> Measure {
+        match self {
+            MeasureArg::Wall => Measure::Wall,
+            MeasureArg::Cpu => Measure::Cpu,
+            MeasureArg::Memory => Measure::Memory,
+        }
+    }
+}
+
 /// `metewand report`.
 #[derive(clap::Args)]
 #[command(
@@ -46,6 +69,9 @@ pub(crate) struct Args {
     /// the output format
     #[arg(long, value_enum, default_value = "html")]
     format: FormatArg,
+    /// what the ranking, the tables, the profiles and the plots use (the title says so when it is not wall time)
+    #[arg(long, value_enum, default_value = "wall")]
+    measure: MeasureArg,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -67,6 +93,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     let dirs = bundle.as_ref().map_or_else(|| args.dirs.clone(), metewand_bundle::Opened::campaign_folders);
     let records = Records::read(&dirs).map_err(|error| Failure::Usage(format!("report: {error}")))?;
+    let records = records.measured(args.measure.measure());
     let base = match &args.out {
         Some(out) => out.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new(".")),
         None => Path::new("."),

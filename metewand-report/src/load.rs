@@ -18,6 +18,7 @@ use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, Sessio
 use serde::Serialize;
 
 use crate::error::ReportError;
+use crate::measure::Measure;
 
 /// One campaign folder.
 #[derive(Clone, Debug)]
@@ -71,6 +72,10 @@ pub struct Recorded {
     /// The implementation's start-up (its `hello`), `prepare` and `execute`, in seconds, each when the attempt
     /// has a verdict.
     pub phase_seconds: [Option<f64>; 3],
+    /// The CPU time (user and system) of the implementation's whole session, in seconds, when it ended cleanly.
+    pub cpu_seconds: Option<f64>,
+    /// The implementation's peak resident memory, in bytes, when its session ended cleanly.
+    pub peak_memory_bytes: Option<u64>,
     /// How many attempts its campaign ran at once (`-j`), when the record says.
     pub concurrency: Option<u64>,
     /// Whether the implementation's session served earlier attempts too (`--sessions reuse`); records that do not
@@ -193,6 +198,9 @@ pub struct Records {
     pub attempts: Vec<Attempt>,
     /// The identities the records name.
     pub identities: Identities,
+    /// What [`Recorded::timed_seconds`] and [`Recorded::reached_seconds`] hold: wall time as read, or the measure
+    /// [`Records::measured`] put in their place.
+    pub measure: Measure,
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {
@@ -228,6 +236,7 @@ impl Records {
             metrics: Vec::new(),
             attempts: Vec::new(),
             identities: Identities::default(),
+            measure: Measure::Wall,
         };
         let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
         for path in paths {
@@ -411,6 +420,25 @@ impl Records {
         }
     }
 
+    /// These records ranked and compared by `measure`: each attempt's ranked time (and its time to `reached`, when
+    /// it has one) replaced by its session's CPU time or peak memory, so that the ranking, the tables, the profiles
+    /// and the comparisons all use it. An attempt without a ranked time (no verdict) still has none, and one whose
+    /// session did not end cleanly has no value for CPU time or memory.
+    #[must_use]
+    pub fn measured(mut self, measure: Measure) -> Records {
+        for record in self.attempts.iter_mut().filter_map(|attempt| attempt.record.as_mut()) {
+            let value = match measure {
+                Measure::Wall => continue,
+                Measure::Cpu => record.cpu_seconds,
+                Measure::Memory => record.peak_memory_bytes.map(|bytes| bytes as f64),
+            };
+            record.timed_seconds = record.timed_seconds.and(value);
+            record.reached_seconds = record.reached_seconds.and(value);
+        }
+        self.measure = measure;
+        self
+    }
+
     /// Attempts that have a record.
     pub fn recorded(&self) -> impl Iterator<Item = (&Attempt, &Recorded)> {
         self.attempts.iter().filter_map(|attempt| attempt.record.as_ref().map(|record| (attempt, record)))
@@ -481,6 +509,8 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             timed: timed_by,
             timed_seconds,
             phase_seconds,
+            cpu_seconds: record.implementation.cpu_ns.map(|ns| ns.get() as f64 / 1e9),
+            peak_memory_bytes: record.implementation.peak_rss_bytes.map(|bytes| bytes.get()),
             concurrency: Some(record.concurrency.get()),
             reused,
             cpus: record.implementation.cpus.as_ref().map(|cpus| cpus.list.len()),

@@ -49,6 +49,9 @@ pub struct Planned {
     pub profile: Vec<(u64, &'static str, f64)>,
     /// When it started, in seconds after the template's start, where a test sets the run's order.
     pub started: Option<u64>,
+    /// The implementation session's user CPU time and peak resident memory, where a test sets them (the
+    /// template's otherwise).
+    pub resources: Option<(u64, u64)>,
 }
 
 impl Planned {
@@ -67,6 +70,7 @@ impl Planned {
             timed: None,
             profile: Vec::new(),
             started: None,
+            resources: None,
         }
     }
 
@@ -109,6 +113,12 @@ impl Planned {
     /// With the problem's `timed` recorded as `timed`.
     pub fn timed(mut self, timed: &'static str) -> Planned {
         self.timed = Some(timed);
+        self
+    }
+
+    /// With `cpu_ns` of user CPU time (and none of system time) and `peak_memory_bytes` in its session's resources.
+    pub fn resources(mut self, cpu_ns: u64, peak_memory_bytes: u64) -> Planned {
+        self.resources = Some((cpu_ns, peak_memory_bytes));
         self
     }
 
@@ -217,6 +227,10 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
             });
             record["implementation"].as_object_mut().unwrap().remove("resources");
         }
+    }
+    if let Some((cpu_ns, bytes)) = planned.resources {
+        record["implementation"]["resources"] =
+            json!({"peak_rss_bytes": bytes, "system_cpu_ns": 0, "user_cpu_ns": cpu_ns});
     }
     if !planned.profile.is_empty() {
         record["implementation"]["selected"] = json!(["streaming_profile"]);
