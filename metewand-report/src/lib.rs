@@ -50,6 +50,7 @@
 
 pub mod compare;
 pub mod curves;
+pub mod decide;
 pub mod error;
 pub mod html;
 pub mod load;

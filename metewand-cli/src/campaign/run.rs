@@ -3,10 +3,11 @@
 use std::io::IsTerminal;
 
 use metewand_campaign::export::RESULTS_CSV;
-use metewand_campaign::{Observer, Refusals, RunConfig, run as run_campaign};
+use metewand_campaign::{Axes, CampaignPlan, Observer, Refusals, RunConfig, run as run_campaign};
 
 use crate::{Failure, print_out, say};
 
+use super::decided::{self, UntilDecided, run_until_decided};
 use super::progress::{Live, Plain};
 use super::{RunArgs, Sessions, plan, refuse_ahead_with_warmup, refused_for_reuse};
 use metewand_runtime::exit::Exit;
@@ -18,6 +19,22 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         Refusals { weaker_confinement: args.require_confinement, unenforced_limits: !args.allow_unenforced_limits };
     let prepared = selection.prepare("run", &repository, args.sweep_processes, refusals)?;
     let plan = prepared.plan();
+    let until = args
+        .until_decided
+        .then(|| UntilDecided::new(plan, args.max_repetitions, args.alpha, args.resolution))
+        .transpose()?;
+    // The plan with the cap's repetitions, whose attempts the rounds take: the same ids as a plan of that many.
+    let capped = match &until {
+        Some(until) => Some(
+            CampaignPlan::new(
+                &repository,
+                selection.name.as_deref(),
+                &Axes { repetitions: Some(until.max_repetitions), ..selection.axes() },
+            )
+            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?,
+        ),
+        None => None,
+    };
     let jobs = args.jobs.get();
     let (sessions, warmup) = Sessions::resolve(args.sessions, args.warmup, plan);
     let ahead = args.jobs.ahead(sessions);
@@ -28,8 +45,9 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     }
     let environment = metewand_campaign::environment::capture(&repository);
     let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment);
+    // With --until-decided each round opens the folder for its own plan; the first checks it can be opened.
     let folder = prepared
-        .open(jobs.get() as u64, environment)
+        .open(jobs.get() as u64, environment.clone())
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
     let cpus = args.jobs.cpus("campaign run", ahead);
     let refused = refused_for_reuse("run", &prepared, sessions, cpus.as_ref());
@@ -52,8 +70,19 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     } else {
         Box::new(Plain::new())
     };
-    let summary = run_campaign(plan, &folder, &config, observer.as_ref())
-        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    let path = folder.path().to_owned();
+    let (summary, decided) = match (&until, &capped) {
+        (Some(until), Some(capped)) => {
+            drop(folder);
+            let decided = run_until_decided(until, plan, capped, &path, &environment, &config, observer.as_ref())?;
+            (decided.summary, Some((decided.standings, decided.rounds)))
+        }
+        _ => {
+            let summary = run_campaign(plan, &folder, &config, observer.as_ref())
+                .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+            (summary, None)
+        }
+    };
     drop(observer);
     for error in &summary.errors {
         say(&format!("campaign run: {error}"));
@@ -73,8 +102,11 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         "complete     {} of {} with a verdict, {} failed\n",
         summary.with_verdict, summary.planned, summary.failed
     ));
-    out.push_str(&format!("folder       {}\n", folder.path().display()));
-    out.push_str(&format!("results      {}\n", folder.path().join(RESULTS_CSV).display()));
+    if let (Some(until), Some((standings, rounds))) = (&until, decided) {
+        out.push_str(&decided::lines(&standings, rounds, until));
+    }
+    out.push_str(&format!("folder       {}\n", path.display()));
+    out.push_str(&format!("results      {}\n", path.join(RESULTS_CSV).display()));
     let _ = print_out("campaign run", &out);
     let exit = summary.exit();
     if exit == Exit::Cancelled {
