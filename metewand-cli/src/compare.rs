@@ -51,7 +51,7 @@ pub(crate) struct Args {
     format: FormatArg,
     /// what the cells compare (the output says so when it is not wall time)
     #[arg(long, value_enum, default_value = "wall")]
-    measure: crate::report::MeasureArg,
+    measure: crate::gate::MeasureArg,
 }
 
 fn parse_factor(text: &str) -> Result<f64, String> {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use metewand_report::{Format, Measure, Records, Report, render};
+use metewand_report::{Format, Records, Report, render};
 
 use crate::{Failure, print_out, say};
 
@@ -25,29 +25,6 @@ enum FormatArg {
     Markdown,
     Csv,
     Json,
-}
-
-/// What is ranked, tabulated and compared.
-#[derive(Clone, Copy, Default, clap::ValueEnum)]
-pub(crate) enum MeasureArg {
-    /// the executor's time of the problem's timed requests
-    #[default]
-    Wall,
-    /// the CPU time (user and system) of the implementation's whole session
-    Cpu,
-    /// the implementation's peak resident memory
-    Memory,
-}
-
-impl MeasureArg {
-    /// The library's measure.
-    pub(crate) fn measure(self) -> Measure {
-        match self {
-            MeasureArg::Wall => Measure::Wall,
-            MeasureArg::Cpu => Measure::Cpu,
-            MeasureArg::Memory => Measure::Memory,
-        }
-    }
 }
 
 /// `metewand report`.
@@ -71,7 +48,7 @@ pub(crate) struct Args {
     format: FormatArg,
     /// what the ranking, the tables, the profiles and the plots use (the title says so when it is not wall time)
     #[arg(long, value_enum, default_value = "wall")]
-    measure: MeasureArg,
+    measure: crate::gate::MeasureArg,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {

@@ -83,10 +83,13 @@ impl PairStanding {
     }
 }
 
+/// An instance's cells (implementation and implementation seed, by index), in plan order, with their ranked times.
+type InstanceCells = Vec<((u32, u64), Vec<f64>)>;
+
 /// Every pair of cells of every instance, in plan order, with how each stands.
 pub fn standings(records: &Records, thresholds: Thresholds) -> Vec<PairStanding> {
     // Each instance's cells, in plan order, with their ranked times.
-    let mut instances: BTreeMap<(u32, u32, u64), Vec<((u32, u64), Vec<f64>)>> = BTreeMap::new();
+    let mut instances: BTreeMap<(u32, u32, u64), InstanceCells> = BTreeMap::new();
     for attempt in &records.attempts {
         let cells = instances.entry((attempt.problem, attempt.dataset, attempt.dataset_seed)).or_default();
         let cell = (attempt.implementation, attempt.implementation_seed);

@@ -425,8 +425,11 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             median(&values)
         });
         times.sort_by(f64::total_cmp);
-        let judged: Vec<&Recorded> =
-            cell.iter().filter_map(|attempt| attempt.record.as_ref()).filter(|record| record.verdict.is_some()).collect();
+        let judged: Vec<&Recorded> = cell
+            .iter()
+            .filter_map(|attempt| attempt.record.as_ref())
+            .filter(|record| record.verdict.is_some())
+            .collect();
         let median_of = |value: fn(&Recorded) -> Option<f64>| {
             let mut values: Vec<f64> = judged.iter().filter_map(|record| value(record)).collect();
             values.sort_by(f64::total_cmp);

@@ -147,7 +147,8 @@ pub fn time_figures(rows: &[CellRow], measure: Measure) -> Vec<Vec<String>> {
     rows.iter()
         .enumerate()
         .map(|(index, row)| {
-            let mut figures = vec![row.timed_seconds.as_ref().map_or("–".to_owned(), |summary| measure.summary(summary))];
+            let mut figures =
+                vec![row.timed_seconds.as_ref().map_or("–".to_owned(), |summary| measure.summary(summary))];
             let phases: Vec<String> =
                 row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)).collect();
             figures.push(phases.join(" / "));

@@ -431,7 +431,11 @@ fn a_worker_past_its_cpu_limit_is_stopped_and_its_attempt_names_the_limit() {
     let record = records.values().next().unwrap();
     assert_eq!(outcome(record), "failed", "{record}");
     let failure = &record["failure"];
-    assert_eq!((failure["kind"].as_str(), failure["phase"].as_str()), (Some("resource_limit"), Some("execute")), "{failure}");
+    assert_eq!(
+        (failure["kind"].as_str(), failure["phase"].as_str()),
+        (Some("resource_limit"), Some("execute")),
+        "{failure}"
+    );
     let message = failure["message"].as_str().unwrap();
     assert!(message.contains("`[limits] cpu_seconds`") && message.contains("limit of 1000"), "{message}");
     let observed: u64 = message.split("cpu_seconds`: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();

@@ -154,12 +154,8 @@ fn the_measure_decides_what_is_compared_and_ranked() {
     let (before, after) = (at(&dir, "before"), at(&dir, "after"));
     let verdicts = |measure: Measure| {
         let comparison = Comparison::by(&before, &after, 1.1, measure).unwrap();
-        let verdicts: Vec<Change> = comparison
-            .cells
-            .iter()
-            .filter(|cell| cell.implementation == "parallel")
-            .map(|cell| cell.verdict)
-            .collect();
+        let verdicts: Vec<Change> =
+            comparison.cells.iter().filter(|cell| cell.implementation == "parallel").map(|cell| cell.verdict).collect();
         (verdicts, comparison.markdown())
     };
     let (wall, wall_text) = verdicts(Measure::Wall);

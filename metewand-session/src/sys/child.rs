@@ -266,7 +266,8 @@ fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::ViewPlan>) 
         set_rlimit(libc::RLIMIT_AS, bytes)?;
     }
     if let Some(seconds) = setup.cpu_seconds {
-        let limit = libc::rlimit { rlim_cur: seconds as libc::rlim_t, rlim_max: seconds.saturating_add(1) as libc::rlim_t };
+        let limit =
+            libc::rlimit { rlim_cur: seconds as libc::rlim_t, rlim_max: seconds.saturating_add(1) as libc::rlim_t };
         // SAFETY: setrlimit reads the local struct and changes only this process's limit.
         check(unsafe { libc::setrlimit(libc::RLIMIT_CPU, &limit) })?;
     }
