@@ -325,7 +325,7 @@ impl Live {
             .cgroup
             .take()
             .and_then(|cgroup| cgroup.limit_hit(self.limits?))
-            .or_else(|| cpu_limit_hit(self.limits?, &termination));
+            .or_else(|| termination.cpu_limit_hit(self.limits?));
         let taken_back = self.take_back().err();
         Ended { termination, tail, log_error, exceeded, limited, taken_back }
     }
@@ -341,24 +341,6 @@ impl Live {
         }
         Ok(())
     }
-}
-
-/// The CPU limit a worker reached, if it did: the kernel sends `SIGXCPU` to a process that reaches `RLIMIT_CPU`'s
-/// soft limit (which ends it unless it handles the signal) and kills it at the hard limit a second later, so a
-/// worker ended by `SIGXCPU`, or whose CPU time is past the limit when it is reaped, was ended by it. What `wait4`
-/// reports is rounded to the scheduler's ticks, a few milliseconds either side of the kernel's own count.
-fn cpu_limit_hit(limits: Limits, termination: &Termination) -> Option<SessionErrorKind> {
-    use std::os::unix::process::ExitStatusExt;
-    let value = limits.cpu_seconds?.saturating_mul(1000);
-    let resources = termination.resources.as_ref()?;
-    let observed = u64::try_from((resources.user_cpu + resources.system_cpu).as_millis()).unwrap_or(u64::MAX);
-    let signalled = termination.status.and_then(|status| status.signal()) == Some(libc::SIGXCPU);
-    (signalled || observed >= value).then_some(SessionErrorKind::ResourceLimit {
-        limit: "cpu_seconds",
-        value,
-        observed,
-        unit: "milliseconds of CPU time (as wait4 counted them)",
-    })
 }
 
 /// What ending a worker left.
