@@ -19,22 +19,6 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         Refusals { weaker_confinement: args.require_confinement, unenforced_limits: !args.allow_unenforced_limits };
     let prepared = selection.prepare("run", &repository, args.sweep_processes, refusals)?;
     let plan = prepared.plan();
-    let until = args
-        .until_decided
-        .then(|| UntilDecided::new(plan, args.max_repetitions, args.alpha, args.resolution))
-        .transpose()?;
-    // The plan with the cap's repetitions, whose attempts the rounds take: the same ids as a plan of that many.
-    let capped = match &until {
-        Some(until) => Some(
-            CampaignPlan::new(
-                &repository,
-                selection.name.as_deref(),
-                &Axes { repetitions: Some(until.max_repetitions), ..selection.axes() },
-            )
-            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?,
-        ),
-        None => None,
-    };
     let jobs = args.jobs.get();
     let (sessions, warmup) = Sessions::resolve(args.sessions, args.warmup, plan);
     let ahead = args.jobs.ahead(sessions);
@@ -45,10 +29,20 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     }
     let environment = metewand_campaign::environment::capture(&repository);
     let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment);
-    // With --until-decided each round opens the folder for its own plan; the first checks it can be opened.
-    let folder = prepared
-        .open(jobs.get() as u64, environment.clone())
-        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    // With --until-decided each round opens the folder for its own plan, taken from the plan with the cap's
+    // repetitions (the same ids as a plan of that many); otherwise the run holds it from here.
+    let mode = if args.until_decided {
+        let until = UntilDecided::new(plan, args.max_repetitions, args.alpha, args.resolution)?;
+        let axes = Axes { repetitions: Some(until.max_repetitions), ..selection.axes() };
+        let capped = CampaignPlan::new(&repository, selection.name.as_deref(), &axes)
+            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+        Mode::UntilDecided(until, Box::new(capped))
+    } else {
+        let folder = prepared
+            .open(jobs.get() as u64, environment.clone())
+            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+        Mode::Plain(folder)
+    };
     let cpus = args.jobs.cpus("campaign run", ahead);
     let refused = refused_for_reuse("run", &prepared, sessions, cpus.as_ref());
     let config = RunConfig {
@@ -70,17 +64,16 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     } else {
         Box::new(Plain::new())
     };
-    let path = folder.path().to_owned();
-    let (summary, decided) = match (&until, &capped) {
-        (Some(until), Some(capped)) => {
-            drop(folder);
-            let decided = run_until_decided(until, plan, capped, &path, &environment, &config, observer.as_ref())?;
-            (decided.summary, Some((decided.standings, decided.rounds)))
+    let (path, summary, decided) = match &mode {
+        Mode::UntilDecided(until, capped) => {
+            let path = prepared.folder();
+            let decided = run_until_decided(until, plan, capped, path, &environment, &config, observer.as_ref())?;
+            (path.to_owned(), decided.summary, Some((until, decided.standings, decided.rounds)))
         }
-        _ => {
-            let summary = run_campaign(plan, &folder, &config, observer.as_ref())
+        Mode::Plain(folder) => {
+            let summary = run_campaign(plan, folder, &config, observer.as_ref())
                 .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
-            (summary, None)
+            (folder.path().to_owned(), summary, None)
         }
     };
     drop(observer);
@@ -102,7 +95,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         "complete     {} of {} with a verdict, {} failed\n",
         summary.with_verdict, summary.planned, summary.failed
     ));
-    if let (Some(until), Some((standings, rounds))) = (&until, decided) {
+    if let Some((until, standings, rounds)) = decided {
         out.push_str(&decided::lines(&standings, rounds, until));
     }
     out.push_str(&format!("folder       {}\n", path.display()));
@@ -113,4 +106,12 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
     }
     if exit == Exit::Success { Ok(()) } else { Err(Failure::Status(exit)) }
+}
+
+/// How the run holds its folder.
+enum Mode<'r> {
+    /// The plan as asked, in the folder the run holds.
+    Plain(metewand_campaign::CampaignFolder),
+    /// `--until-decided`: rounds over the plan with the cap's repetitions, each opening the folder itself.
+    UntilDecided(UntilDecided, Box<CampaignPlan<'r>>),
 }
