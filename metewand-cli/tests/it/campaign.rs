@@ -968,8 +968,8 @@ fn ids_by_repetition(folder: &Path) -> BTreeMap<(String, u64), String> {
 /// `--until-decided` adds repetitions only where the test leaves a pair undecided: an implementation 20% slower
 /// is not separated by the three planned repetitions (the exact Mann–Whitney test of three against three cannot
 /// reach p < 0.05), is separated once rounds add repetitions, with the ids those repetitions have in a plan of that
-/// many, and a run again starts from what the folder holds; two implementations alike are never separated, and
-/// with a resolution are found tied without any repetition added.
+/// many, and a run again starts from what the folder holds; two implementations alike, with a resolution, are
+/// never separated.
 #[test]
 fn until_decided_separates_a_slower_implementation_and_not_two_alike() {
     let bench = racing_bench();
