@@ -1,7 +1,7 @@
 //! `results.csv` and `results.jsonl`: one row per planned attempt that has a valid record, in plan order. The
 //! columns are those of [`FIXED_COLUMNS`], then every numeric metric any record has as `metric.<name>` (sorted),
-//! then `peak_memory_bytes` (the implementation's peak resident memory as `wait4` reported it, empty when its
-//! session did not end cleanly) and `started_at`; `results.jsonl` adds `profile`, a streamed attempt's checkpoints as
+//! then `cpu_ns` and `peak_memory_bytes` (the CPU time, user and system, and the peak resident memory of the
+//! implementation's session as `wait4` reported them, empty when its session did not end cleanly) and `started_at`; `results.jsonl` adds `profile`, a streamed attempt's checkpoints as
 //! its record has them (null for an attempt that did not stream). `profiles.csv`: one row per checkpoint of every
 //! streamed attempt, in plan order then checkpoint order: [`PROFILE_COLUMNS`], then every numeric metric any
 //! checkpoint has as `metric.<name>` (sorted). Both results files end with a column per grid key of the plan's
@@ -126,6 +126,7 @@ fn row(rows: &TableRows, slot: usize) -> Map<String, Value> {
         ("execute_ns", number(columns.execute_ns[slot])),
         ("evaluate_ns", number(columns.evaluate_ns[slot])),
         ("implementation_time_ns", number(columns.implementation_time_ns[slot])),
+        ("cpu_ns", number(columns.cpu_ns[slot])),
         ("peak_memory_bytes", number(columns.peak_memory_bytes[slot])),
         ("started_at", columns.started_at[slot].as_ref().map_or(Value::Null, |at| Value::String(at.to_string()))),
     ] {
@@ -168,7 +169,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
     let recorded: Vec<usize> = (0..ids.len()).filter(|&slot| rows.columns.record_size[slot].is_some()).collect();
     let mut columns: Vec<String> = FIXED_COLUMNS.iter().map(|name| (*name).to_owned()).collect();
     columns.extend(rows.metrics.keys().map(|name| format!("metric.{name}")));
-    columns.extend(["peak_memory_bytes".to_owned(), "started_at".to_owned()]);
+    columns.extend(["cpu_ns".to_owned(), "peak_memory_bytes".to_owned(), "started_at".to_owned()]);
     let grid = GridColumns::new(&file.attempts);
     columns.extend(grid.columns.iter().cloned());
     let io = |name: &str| {

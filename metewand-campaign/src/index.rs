@@ -156,6 +156,9 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
             worker_id: implementation.worker_id.clone(),
             program: implementation.program.clone(),
             implementation_time_ns: implementation.implementation_time_ns,
+            cpu_ns: implementation.resources.as_ref().and_then(|resources| {
+                SafeUint::try_from(resources.user_cpu_ns.get().saturating_add(resources.system_cpu_ns.get())).ok()
+            }),
             peak_rss_bytes: implementation.resources.as_ref().map(|resources| resources.peak_rss_bytes),
             session: implementation.session.clone(),
             cpus: implementation.cpus.clone(),

@@ -408,6 +408,31 @@ impl<'r> CampaignPlan<'r> {
         })
     }
 
+    /// This plan with only the attempts `keep` keeps (in plan order, each with its id), recorded as `definition`:
+    /// a plan made with the most repetitions a run may give a cell, cut to the repetitions each cell has been
+    /// given so far (`campaign run --until-decided`), under the definition of the repetitions first planned. Every
+    /// dataset key stays: each cell keeps its first repetitions.
+    pub fn restricted(&self, definition: Definition, keep: impl Fn(&PlannedAttempt) -> bool) -> CampaignPlan<'r> {
+        let mut attempts: Vec<PlannedAttempt> = self
+            .attempts
+            .iter()
+            .filter(|attempt| keep(attempt))
+            .map(|attempt| PlannedAttempt { shared_with: None, ..attempt.clone() })
+            .collect();
+        share_twins(&mut attempts);
+        CampaignPlan {
+            repository: self.repository,
+            definition,
+            problems: self.problems.clone(),
+            datasets: self.datasets.clone(),
+            implementations: self.implementations.clone(),
+            keys: self.keys.clone(),
+            attempts,
+            sessions: self.sessions,
+            warmup: self.warmup,
+        }
+    }
+
     /// The attempts of the plan run for another cell's with the same id ([`PlannedAttempt::shared_with`]).
     pub fn shared(&self) -> usize {
         self.attempts.iter().filter(|attempt| attempt.shared_with.is_some()).count()

@@ -96,6 +96,7 @@ impl TableBuilder {
             timed: vec![None; count],
             timed_ns: vec![None; count],
             implementation_time_ns: vec![None; count],
+            cpu_ns: vec![None; count],
             peak_memory_bytes: vec![None; count],
             started_at: vec![None; count],
             concurrency: vec![None; count],
@@ -149,6 +150,7 @@ impl TableBuilder {
         columns.timed[slot] = Some(strings.code(&timed));
         columns.timed_ns[slot] = timed_ns;
         columns.implementation_time_ns[slot] = implementation.implementation_time_ns;
+        columns.cpu_ns[slot] = implementation.cpu_ns;
         columns.peak_memory_bytes[slot] = implementation.peak_rss_bytes;
         columns.started_at[slot] = Some(entry.started_at.clone());
         columns.concurrency[slot] = Some(entry.concurrency);

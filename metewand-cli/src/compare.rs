@@ -49,6 +49,9 @@ pub(crate) struct Args {
     /// the output format
     #[arg(long, value_enum, default_value = "markdown")]
     format: FormatArg,
+    /// what the cells compare (the output says so when it is not wall time)
+    #[arg(long, value_enum, default_value = "wall")]
+    measure: crate::gate::MeasureArg,
 }
 
 fn parse_factor(text: &str) -> Result<f64, String> {
@@ -59,8 +62,8 @@ fn parse_factor(text: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let comparison =
-        Comparison::new(&args.a, &args.b, args.factor).map_err(|error| Failure::Usage(format!("compare: {error}")))?;
+    let comparison = Comparison::by(&args.a, &args.b, args.factor, args.measure.measure())
+        .map_err(|error| Failure::Usage(format!("compare: {error}")))?;
     if comparison.cells.is_empty() {
         return Err(Failure::Usage(format!(
             "compare: no cell is in both campaigns ({} only in A, {} only in B), so there is nothing to compare; \

@@ -1,6 +1,6 @@
 //! What the commands share before anything starts: the repository loaded (a check error said with the file as the
 //! user can open it), the preflight checks' refusals as one sentence and their warnings as one line each, and the
-//! signal handlers that cancel a run. The decisions are the runtime's ([`metewand_runtime::preflight`]); this
+//! signal handlers that cancel a run, and the `--measure` flag `report` and `compare` share. The decisions are the runtime's ([`metewand_runtime::preflight`]); this
 //! module only says them, so that no command module uses another's.
 
 use std::path::{Path, PathBuf};
@@ -86,5 +86,28 @@ fn describe(repo: &Path, error: &CheckError) -> String {
     match location.position {
         Some((line, column)) => format!("{}:{line}:{column}: {}", file.display(), error.kind()),
         None => format!("{}: {}", file.display(), error.kind()),
+    }
+}
+
+/// What `report` and `compare` rank, tabulate and compare (`--measure`).
+#[derive(Clone, Copy, Default, clap::ValueEnum)]
+pub(crate) enum MeasureArg {
+    /// the executor's time of the problem's timed requests
+    #[default]
+    Wall,
+    /// the CPU time (user and system) of the implementation's whole session
+    Cpu,
+    /// the implementation's peak resident memory
+    Memory,
+}
+
+impl MeasureArg {
+    /// The library's measure.
+    pub(crate) fn measure(self) -> metewand_report::Measure {
+        match self {
+            MeasureArg::Wall => metewand_report::Measure::Wall,
+            MeasureArg::Cpu => metewand_report::Measure::Cpu,
+            MeasureArg::Memory => metewand_report::Measure::Memory,
+        }
     }
 }

@@ -46,6 +46,9 @@ pub(crate) struct Args {
     /// the output format
     #[arg(long, value_enum, default_value = "html")]
     format: FormatArg,
+    /// what the ranking, the tables, the profiles and the plots use (the title says so when it is not wall time)
+    #[arg(long, value_enum, default_value = "wall")]
+    measure: crate::gate::MeasureArg,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -67,6 +70,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     let dirs = bundle.as_ref().map_or_else(|| args.dirs.clone(), metewand_bundle::Opened::campaign_folders);
     let records = Records::read(&dirs).map_err(|error| Failure::Usage(format!("report: {error}")))?;
+    let records = records.measured(args.measure.measure());
     let base = match &args.out {
         Some(out) => out.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new(".")),
         None => Path::new("."),

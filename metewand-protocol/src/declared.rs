@@ -21,6 +21,9 @@ pub struct Limits {
     pub memory_bytes: Option<u64>,
     /// The most tasks (processes and threads, the worker included) its PID namespace may hold.
     pub processes: u64,
+    /// The most CPU time, in seconds, each of the worker's processes may use (`RLIMIT_CPU`), or `None` for no
+    /// limit.
+    pub cpu_seconds: Option<u64>,
 }
 
 impl Limits {
@@ -35,7 +38,12 @@ impl Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: None, processes: Limits::DEFAULT_PROCESSES }
+        Limits {
+            output_bytes: Limits::DEFAULT_OUTPUT_BYTES,
+            memory_bytes: None,
+            processes: Limits::DEFAULT_PROCESSES,
+            cpu_seconds: None,
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
 use metewand_report::load::{Attempt, Folder, Identities, Recorded};
 use metewand_report::ranks::Ranking;
 use metewand_report::stats::SplitMix64;
-use metewand_report::{Comparison, Format, Records, Report, render};
+use metewand_report::{Comparison, Format, Measure, Records, Report, render};
 
 /// `seeds` dataset seeds of the 5 × 4 × 100 plan, execute times log-uniform around each cell's median, `slower`
 /// times slower for implementation 2.
@@ -48,6 +48,8 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             timed: ProblemTimed::Execute,
                             timed_seconds: Some(seconds),
                             phase_seconds: [Some(0.08), Some(0.001), Some(seconds)],
+                            cpu_seconds: Some(seconds + 0.08),
+                            peak_memory_bytes: Some(30 << 20),
                             concurrency: Some(1),
                             reused: false,
                             cpus: None,
@@ -81,7 +83,11 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
         metrics: vec!["error".to_owned()],
         attempts,
         identities: Identities::default(),
+<<<<<<< HEAD
         tolerances: vec![None],
+=======
+        measure: Measure::Wall,
+>>>>>>> stats
     }
 }
 

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::error::ReportError;
 use crate::load::Records;
+use crate::measure::Measure;
 use crate::stats::{ALPHA, geometric_mean, mann_whitney, median, ratio_of_medians, seed_for, smallest_p};
 use crate::table::markdown::{self, escape};
 use crate::table::{Cell, Column, Table};
@@ -138,6 +139,9 @@ pub struct Comparison {
     /// How each side's sessions served its records, where they differ ([`Comparison::sessions_differ`]).
     #[serde(skip)]
     pub sessions_differ: Option<(&'static str, &'static str)>,
+    /// What the cells compare (`--measure`): wall time unless said.
+    #[serde(skip_serializing_if = "Measure::is_wall")]
+    pub measure: Measure,
 }
 
 /// (problem, dataset, dataset seed, implementation, implementation seed) by name.
@@ -170,13 +174,18 @@ fn cells(records: &Records) -> (Vec<CellKey<'_>>, HashMap<CellKey<'_>, Vec<f64>>
 impl Comparison {
     /// Reads and compares folders `a` and `b` with `factor` (greater than 1).
     pub fn new(a: &Path, b: &Path, factor: f64) -> Result<Comparison, ReportError> {
+        Comparison::by(a, b, factor, Measure::Wall)
+    }
+
+    /// Reads and compares folders `a` and `b` with `factor` (greater than 1) by `measure`.
+    pub fn by(a: &Path, b: &Path, factor: f64, measure: Measure) -> Result<Comparison, ReportError> {
         // Side by side: each reading waits on its files part of the time.
         let (a, b) = std::thread::scope(|scope| {
             let a = scope.spawn(|| Records::read_any(&[a.to_owned()], false));
             let b = Records::read_any(&[b.to_owned()], false);
             (a.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), b)
         });
-        Ok(Comparison::of(&a?, &b?, factor))
+        Ok(Comparison::of(&a?.measured(measure), &b?.measured(measure), factor))
     }
 
     /// Compares records already read.
@@ -227,6 +236,7 @@ impl Comparison {
             by_verdict,
             warnings,
             sessions_differ: sessions_differ(a, b),
+            measure: a.measure,
         }
     }
 
@@ -258,6 +268,9 @@ impl Comparison {
         let _ = writeln!(out, "# Metewand comparison\n");
         let _ = writeln!(out, "- A: {} (campaign {})", escape(&self.a.folder), escape(&self.a.name));
         let _ = writeln!(out, "- B: {} (campaign {})\n", escape(&self.b.folder), escape(&self.b.name));
+        if !self.measure.is_wall() {
+            let _ = writeln!(out, "Compared by {} (`--measure`), not wall time.\n", self.measure.describe());
+        }
         for warning in &self.warnings {
             let _ = writeln!(out, "**Warning:** {}\n", escape(warning));
         }
@@ -323,8 +336,8 @@ impl Comparison {
                 Cell::text(cell.implementation_seed.to_string()),
                 Cell::count(cell.n_a),
                 Cell::count(cell.n_b),
-                Cell::text(cell.median_a.map_or_else(none, units::duration)),
-                Cell::text(cell.median_b.map_or_else(none, units::duration)),
+                Cell::text(cell.median_a.map_or_else(none, |value| self.measure.value(value))),
+                Cell::text(cell.median_b.map_or_else(none, |value| self.measure.value(value))),
                 Cell::text(ratio),
                 Cell::text(cell.p_value.map_or_else(none, |p| format!("{p:.3}"))),
                 Cell::text(cell.verdict.label()),

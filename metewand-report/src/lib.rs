@@ -51,9 +51,11 @@
 
 pub mod compare;
 pub mod curves;
+pub mod decide;
 pub mod error;
 pub mod html;
 pub mod load;
+pub mod measure;
 pub mod profile;
 pub mod ranks;
 pub mod report;
@@ -70,6 +72,7 @@ use std::path::{Path, PathBuf};
 pub use compare::{Change, Comparison, DEFAULT_FACTOR};
 pub use error::ReportError;
 pub use load::Records;
+pub use measure::Measure;
 pub use profile::Profile;
 pub use report::Report;
 

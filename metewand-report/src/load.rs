@@ -18,6 +18,7 @@ use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, Sessio
 use serde::Serialize;
 
 use crate::error::ReportError;
+use crate::measure::Measure;
 
 /// One campaign folder.
 #[derive(Clone, Debug)]
@@ -71,6 +72,10 @@ pub struct Recorded {
     /// The implementation's start-up (its `hello`), `prepare` and `execute`, in seconds, each when the attempt
     /// has a verdict.
     pub phase_seconds: [Option<f64>; 3],
+    /// The CPU time (user and system) of the implementation's whole session, in seconds, when it ended cleanly.
+    pub cpu_seconds: Option<f64>,
+    /// The implementation's peak resident memory, in bytes, when its session ended cleanly.
+    pub peak_memory_bytes: Option<u64>,
     /// How many attempts its campaign ran at once (`-j`), when the record says.
     pub concurrency: Option<u64>,
     /// Whether the implementation's session served earlier attempts too (`--sessions reuse`); records that do not
@@ -195,8 +200,14 @@ pub struct Records {
     pub attempts: Vec<Attempt>,
     /// The identities the records name.
     pub identities: Identities,
+<<<<<<< HEAD
     /// Each problem's `tolerance` parameter, where it has a numeric one (as the first record of the problem says).
     pub tolerances: Vec<Option<f64>>,
+=======
+    /// What [`Recorded::timed_seconds`] and [`Recorded::reached_seconds`] hold: wall time as read, or the measure
+    /// [`Records::measured`] put in their place.
+    pub measure: Measure,
+>>>>>>> stats
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {
@@ -232,7 +243,11 @@ impl Records {
             metrics: Vec::new(),
             attempts: Vec::new(),
             identities: Identities::default(),
+<<<<<<< HEAD
             tolerances: Vec::new(),
+=======
+            measure: Measure::Wall,
+>>>>>>> stats
         };
         let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
         for path in paths {
@@ -417,6 +432,7 @@ impl Records {
         }
     }
 
+<<<<<<< HEAD
     /// Problem `problem`'s numeric `tolerance` parameter, read from the first of its attempts that has a record (its
     /// parameters are the same in every record: they are part of its contract's identity).
     fn tolerance(&self, problem: usize) -> Option<f64> {
@@ -426,6 +442,25 @@ impl Records {
             return None;
         };
         record.problem.parameters.get("tolerance").and_then(serde_json::Value::as_f64).filter(|t| *t > 0.0)
+=======
+    /// These records ranked and compared by `measure`: each attempt's ranked time (and its time to `reached`, when
+    /// it has one) replaced by its session's CPU time or peak memory, so that the ranking, the tables, the profiles
+    /// and the comparisons all use it. An attempt without a ranked time (no verdict) still has none, and one whose
+    /// session did not end cleanly has no value for CPU time or memory.
+    #[must_use]
+    pub fn measured(mut self, measure: Measure) -> Records {
+        for record in self.attempts.iter_mut().filter_map(|attempt| attempt.record.as_mut()) {
+            let value = match measure {
+                Measure::Wall => continue,
+                Measure::Cpu => record.cpu_seconds,
+                Measure::Memory => record.peak_memory_bytes.map(|bytes| bytes as f64),
+            };
+            record.timed_seconds = record.timed_seconds.and(value);
+            record.reached_seconds = record.reached_seconds.and(value);
+        }
+        self.measure = measure;
+        self
+>>>>>>> stats
     }
 
     /// Attempts that have a record.
@@ -498,6 +533,8 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             timed: timed_by,
             timed_seconds,
             phase_seconds,
+            cpu_seconds: record.implementation.cpu_ns.map(|ns| ns.get() as f64 / 1e9),
+            peak_memory_bytes: record.implementation.peak_rss_bytes.map(|bytes| bytes.get()),
             concurrency: Some(record.concurrency.get()),
             reused,
             cpus: record.implementation.cpus.as_ref().map(|cpus| cpus.list.len()),

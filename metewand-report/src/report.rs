@@ -11,7 +11,8 @@ use metewand_campaign::parallel::map_parallel;
 use metewand_protocol::generated::attempt_record::Outcome;
 use serde::Serialize;
 
-use crate::load::{Attempt, Identities, Records};
+use crate::load::{Attempt, Identities, Recorded, Records};
+use crate::measure::Measure;
 use crate::profile::Profile;
 use crate::ranks::Ranking;
 use crate::stats::{Summary, median, seed_for};
@@ -122,6 +123,11 @@ pub struct CellRow {
     /// The medians of the implementation's start-up (`hello`), `prepare` and `execute`, in seconds, over the
     /// attempts with a verdict: side by side, whatever is ranked.
     pub phase_medians: [Option<f64>; 3],
+    /// The median CPU time (user and system) of the implementation's session, in seconds, over the attempts with a
+    /// verdict whose session ended cleanly: whatever is ranked.
+    pub cpu_seconds_median: Option<f64>,
+    /// The median of the implementation's peak resident memory, in bytes, over the same attempts.
+    pub peak_memory_bytes_median: Option<f64>,
     /// The median of each numeric metric of [`ProblemSection::metrics`] over the attempts that have it.
     pub metric_medians: Vec<Option<f64>>,
     /// The smallest relative difference of medians the cell resolves: the half-width of the bootstrap 95% interval
@@ -148,6 +154,9 @@ pub struct ProblemSection {
     /// What its implementations are ranked by: `execute`, or `prepare+execute` (its records' `problem.timed`;
     /// when they differ, as after the repository changed it, `mixed`, and each attempt is timed by its own).
     pub timed: String,
+    /// What its implementations are ranked, tabulated and profiled by (`--measure`): wall time unless said.
+    #[serde(skip_serializing_if = "Measure::is_wall")]
+    pub measure: Measure,
     /// The numeric metrics its records have.
     pub metrics: Vec<String>,
     /// Implementation × dataset, in the plans' order (implementation first).
@@ -203,6 +212,9 @@ pub struct Report {
     /// The digest of the bundle's manifest, for a report of the campaigns of a bundle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bundle: Option<String>,
+    /// What implementations are ranked, tabulated and compared by (`--measure`): wall time unless said.
+    #[serde(skip_serializing_if = "Measure::is_wall")]
+    pub measure: Measure,
 }
 
 impl Report {
@@ -292,7 +304,15 @@ impl Report {
                 }
             }
         }
-        Report { campaigns, failures, problems, environments, identities: records.identities.clone(), bundle: None }
+        Report {
+            campaigns,
+            failures,
+            problems,
+            environments,
+            identities: records.identities.clone(),
+            bundle: None,
+            measure: records.measure,
+        }
     }
 
     /// The report of the campaigns of a bundle, which names the bundle by its manifest's SHA-256 among the
@@ -339,7 +359,10 @@ impl Report {
     /// The report's title: the campaigns' names.
     pub fn title(&self) -> String {
         let names: Vec<&str> = self.campaigns.iter().map(|campaign| campaign.name.as_str()).collect();
-        format!("campaign {}", names.join(", "))
+        match self.measure {
+            Measure::Wall => format!("campaign {}", names.join(", ")),
+            measure => format!("campaign {}, ranked by {}", names.join(", "), measure.describe()),
+        }
     }
 }
 
@@ -412,6 +435,16 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             median(&values)
         });
         times.sort_by(f64::total_cmp);
+        let judged: Vec<&Recorded> = cell
+            .iter()
+            .filter_map(|attempt| attempt.record.as_ref())
+            .filter(|record| record.verdict.is_some())
+            .collect();
+        let median_of = |value: fn(&Recorded) -> Option<f64>| {
+            let mut values: Vec<f64> = judged.iter().filter_map(|record| value(record)).collect();
+            values.sort_by(f64::total_cmp);
+            median(&values)
+        };
         let label = format!("{problem_name}\0{implementation_name}\0{dataset_name}");
         let metric_medians = metric_indices
             .iter()
@@ -444,6 +477,8 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
             resolution: summary.as_ref().and_then(resolution),
             timed_seconds: summary,
             phase_medians,
+            cpu_seconds_median: median_of(|record| record.cpu_seconds),
+            peak_memory_bytes_median: median_of(|record| record.peak_memory_bytes.map(|bytes| bytes as f64)),
             metric_medians,
             memory_median: {
                 let mut values: Vec<f64> = cell
@@ -476,6 +511,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
         timed,
+        measure: records.measure,
         rows,
         profile: Profile::new(&implementation_names, &times),
         ranking: Ranking::new(&implementation_names, &judged_times, seed_for(&format!("{problem_name}\0ranking"))),

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::curves::MetricCurves;
+use crate::measure::Measure;
 use crate::ranks::p_value;
 use crate::report::{EnvironmentEntry, ProblemSection, Report};
 use crate::stats::{ALPHA, BOOTSTRAP_RESAMPLES, smallest_signed_p};
@@ -199,14 +200,16 @@ pub fn noise(section: &ProblemSection) -> Option<Table> {
 /// A problem's implementation × dataset times: the ranked time's median with its interquartile range and the
 /// bootstrap interval of the median, the phases' medians, and each metric's median.
 pub fn times(section: &ProblemSection) -> Table {
-    let timed = &section.timed;
+    let measured = section.measure.column(&section.timed);
     let mut columns = vec![
         Column::text("implementation"),
         Column::text("dataset"),
-        Column::figure(format!("{timed} time median [IQR] (95% CI)"))
-            .long(format!("{timed} time median [IQR] (95% CI of the median)")),
+        Column::figure(format!("{measured} median [IQR] (95% CI)"))
+            .long(format!("{measured} median [IQR] (95% CI of the median)")),
         Column::figure("resolves").long("resolves (± relative to the median)"),
         Column::figure("start-up / prepare / execute medians"),
+        Column::figure("CPU time median").long("CPU time median (user and system, the whole session)"),
+        Column::figure("peak memory median").long("peak memory median (resident)"),
     ];
     // Many metrics would make the table wider than a screen: they get tables of their own (`metrics`).
     let inline = section.metrics.len() <= METRIC_COLUMNS;
@@ -214,7 +217,7 @@ pub fn times(section: &ProblemSection) -> Table {
         columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
     }
     let mut table = Table::new(columns);
-    for (row, figures) in section.rows.iter().zip(units::time_figures(&section.rows)) {
+    for (row, figures) in section.rows.iter().zip(units::time_figures(&section.rows, section.measure)) {
         let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
         let mut figures = figures.into_iter().map(Cell::text);
         cells.extend(figures.next());
@@ -414,7 +417,8 @@ pub fn identities(report: &Report) -> Table {
 }
 
 /// The implementation × dataset table of every problem in one: a row per cell, numbers unrounded, times in seconds,
-/// a column per metric any problem has.
+/// a column per metric any problem has. With `--measure cpu` or `memory` the `time_*` columns hold that measure
+/// (seconds of CPU time, bytes) and `timed` says which.
 pub fn cells(report: &Report) -> Table {
     let metrics: BTreeSet<&String> = report.problems.iter().flat_map(|section| &section.metrics).collect();
     let mut columns: Vec<Column> = ["problem", "implementation", "dataset"].map(Column::text).to_vec();
@@ -445,6 +449,8 @@ pub fn cells(report: &Report) -> Table {
             "startup_median_s",
             "prepare_median_s",
             "execute_median_s",
+            "cpu_median_s",
+            "peak_memory_median_bytes",
         ]
         .map(Column::figure),
     );
@@ -461,13 +467,20 @@ pub fn cells(report: &Report) -> Table {
                     .map(Cell::count),
             );
             cells.extend([row.cancelled, row.missing].map(Cell::count));
-            cells.extend([number(row.success_rate), Cell::text(&section.timed)]);
+            // What the `time_*` columns hold: the ranked time, or the measure ranked instead (bytes for memory).
+            let timed = match section.measure {
+                Measure::Wall => section.timed.as_str(),
+                Measure::Cpu => "cpu",
+                Measure::Memory => "memory",
+            };
+            cells.extend([number(row.success_rate), Cell::text(timed)]);
             cells.push(Cell::count(summary.map_or(0, |s| s.n)));
             cells.extend(
                 [summary.map(|s| s.median), summary.map(|s| s.q1), summary.map(|s| s.q3)]
                     .into_iter()
                     .chain([summary.map(|s| s.ci_low), summary.map(|s| s.ci_high)])
                     .chain(row.phase_medians)
+                    .chain([row.cpu_seconds_median, row.peak_memory_bytes_median])
                     .map(number),
             );
             cells.extend(metrics.iter().map(|metric| {

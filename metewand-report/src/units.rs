@@ -2,6 +2,7 @@
 //! percentages, other numbers with four significant digits. Every renderer uses these, so the HTML, Markdown and
 //! text of one report agree.
 
+use crate::measure::Measure;
 use crate::report::{CellRow, RESOLVING_ATTEMPTS};
 use crate::stats::Summary;
 
@@ -43,6 +44,35 @@ pub fn duration(seconds: f64) -> String {
 /// A time summary: `median [q1–q3] (95% CI low–high)`, all in the median's unit.
 pub fn time_summary(summary: &Summary) -> String {
     let (name, size) = unit(summary.median);
+    let f = |value: f64| three(value / size);
+    format!(
+        "{} {name} [{}–{}] (95% CI {}–{})",
+        f(summary.median),
+        f(summary.q1),
+        f(summary.q3),
+        f(summary.ci_low),
+        f(summary.ci_high)
+    )
+}
+
+/// The binary unit a size of `bytes` is best written in: its name and its size in bytes.
+fn byte_unit(bytes: f64) -> (&'static str, f64) {
+    let magnitude = bytes.abs();
+    [("GiB", 1_073_741_824.0), ("MiB", 1_048_576.0), ("KiB", 1024.0)]
+        .into_iter()
+        .find(|(_, size)| magnitude >= *size)
+        .unwrap_or(("B", 1.0))
+}
+
+/// A size in bytes, e.g. `30.0 MiB`.
+pub fn bytes(bytes: f64) -> String {
+    let (name, size) = byte_unit(bytes);
+    format!("{} {name}", three(bytes / size))
+}
+
+/// A summary of sizes in bytes, as [`time_summary`] writes durations.
+pub fn bytes_summary(summary: &Summary) -> String {
+    let (name, size) = byte_unit(summary.median);
     let f = |value: f64| three(value / size);
     format!(
         "{} {name} [{}–{}] (95% CI {}–{})",
@@ -105,10 +135,10 @@ pub fn outcome_figures(row: &CellRow) -> Vec<String> {
     figures
 }
 
-/// The figures of an implementation x dataset row in the times table, after its two names: the ranked time, the
-/// start-up, prepare and execute medians (one cell, `a / b / c`), and each metric's median (`–` where there is
-/// none).
-pub fn time_figures(rows: &[CellRow]) -> Vec<Vec<String>> {
+/// The figures of an implementation x dataset row in the times table, after its two names: the ranked `measure`,
+/// the start-up, prepare and execute medians (one cell, `a / b / c`), the CPU time and peak memory medians, and
+/// each metric's median (`–` where there is none).
+pub fn time_figures(rows: &[CellRow], measure: Measure) -> Vec<Vec<String>> {
     // Each metric column in one format, so that its numbers compare at a glance.
     let metrics = rows.first().map_or(0, |row| row.metric_medians.len());
     let columns: Vec<Vec<String>> = (0..metrics)
@@ -117,10 +147,13 @@ pub fn time_figures(rows: &[CellRow]) -> Vec<Vec<String>> {
     rows.iter()
         .enumerate()
         .map(|(index, row)| {
-            let mut figures = vec![row.timed_seconds.as_ref().map_or("–".to_owned(), time_summary)];
+            let mut figures =
+                vec![row.timed_seconds.as_ref().map_or("–".to_owned(), |summary| measure.summary(summary))];
             let phases: Vec<String> =
                 row.phase_medians.iter().map(|value| value.map_or("–".to_owned(), duration)).collect();
             figures.push(phases.join(" / "));
+            figures.push(row.cpu_seconds_median.map_or("–".to_owned(), duration));
+            figures.push(row.peak_memory_bytes_median.map_or("–".to_owned(), bytes));
             figures.extend(columns.iter().map(|column| column[index].clone()));
             figures
         })

@@ -533,16 +533,19 @@ impl Loader<'_> {
     pub(super) fn limits(&self, table: &Table<'_, '_>) -> Result<Limits, CheckError> {
         const BYTES: (&str, &str) = ("bytes", "a number of bytes");
         const PROCESSES: (&str, &str) = ("processes", "a number of processes");
+        const SECONDS: (&str, &str) = ("seconds", "a number of seconds");
         table.only(definition::Limits::PROPERTIES, &self.source)?;
         self.positive(table, "output_bytes", BYTES)?;
         self.positive(table, "memory_bytes", BYTES)?;
         self.positive(table, "processes", PROCESSES)?;
+        self.positive(table, "cpu_seconds", SECONDS)?;
         let limits: definition::Limits = table.decode(&self.source)?;
         let defaults = Limits::default();
         Ok(Limits {
             output_bytes: limits.output_bytes.map_or(defaults.output_bytes, u64::from),
             memory_bytes: limits.memory_bytes.map(u64::from),
             processes: limits.processes.map_or(defaults.processes, u64::from),
+            cpu_seconds: limits.cpu_seconds.map(u64::from),
         })
     }
 

@@ -384,7 +384,7 @@ impl CheckedRepository {
     pub fn limits(&self) -> Limits {
         self.limits
     }
-    /// Whether `[limits]` sets `key` (`output_bytes`, `memory_bytes`, `processes`) itself, rather than leaving its
+    /// Whether `[limits]` sets `key` (`output_bytes`, `memory_bytes`, `processes`, `cpu_seconds`) itself, rather than leaving its
     /// default: a limit it sets must be held wherever its workers run, or refused.
     pub fn declares_limit(&self, key: &str) -> bool {
         self.limits_declared.contains(key)

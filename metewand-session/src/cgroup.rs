@@ -566,7 +566,7 @@ mod tests {
         let delegated = Delegated::set_up(dir.path(), Controllers { memory: true, pids: true }, 4243)
             .expect("a set-up in a folder");
         let worker = delegated.worker(Some(1 << 20), Some(10)).unwrap();
-        let limits = Limits { output_bytes: 1 << 30, memory_bytes: Some(1 << 20), processes: 9 };
+        let limits = Limits { output_bytes: 1 << 30, memory_bytes: Some(1 << 20), processes: 9, cpu_seconds: None };
         assert!(worker.limit_hit(limits).is_none(), "nothing counted, nothing held");
         let counts = dir.path().join("metewand-4243/w-0");
         fs::write(counts.join("pids.events"), "max 2\n").unwrap();

@@ -62,6 +62,7 @@ use super::procfs::{
 };
 use super::record::Resources;
 use super::sys;
+use super::{Limits, SessionErrorKind};
 use crate::cpus::{CpuPlacement, CpuSet, CpusBinding};
 
 /// How long ending a session waits, after SIGKILL, for the worker's processes to disappear before reporting the
@@ -245,6 +246,7 @@ pub(super) fn spawn(
             ruleset,
             file_size,
             address_space,
+            cpu_seconds: limits.and_then(|limits| limits.cpu_seconds),
             nproc,
             pid_max,
             user_namespace,
@@ -353,6 +355,26 @@ pub(super) struct Termination {
     /// it was ended: what it left behind. `None` in a PID namespace where they were not counted before the
     /// worker's exit took them (see [`WorkerProcess::note_shutdown`]).
     pub(super) left_running: Option<usize>,
+}
+
+impl Termination {
+    /// The CPU limit the worker reached, if it did: the kernel sends `SIGXCPU` to a process that reaches
+    /// `RLIMIT_CPU`'s soft limit (which ends it unless it handles the signal) and kills it at the hard limit a second
+    /// later, so a worker ended by `SIGXCPU`, or whose CPU time is past the limit when it is reaped, was ended by
+    /// it. What `wait4` reports is rounded to the scheduler's ticks, a few milliseconds either side of the kernel's
+    /// own count.
+    pub(super) fn cpu_limit_hit(&self, limits: Limits) -> Option<SessionErrorKind> {
+        let value = limits.cpu_seconds?.saturating_mul(1000);
+        let resources = self.resources.as_ref()?;
+        let observed = u64::try_from((resources.user_cpu + resources.system_cpu).as_millis()).unwrap_or(u64::MAX);
+        let signalled = self.status.and_then(|status| status.signal()) == Some(libc::SIGXCPU);
+        (signalled || observed >= value).then_some(SessionErrorKind::ResourceLimit {
+            limit: "cpu_seconds",
+            value,
+            observed,
+            unit: "milliseconds of CPU time (as wait4 counted them)",
+        })
+    }
 }
 
 /// A worker process that has not been reaped yet: its pid, and with it its process group and session id, stay

@@ -54,6 +54,9 @@ pub struct Planned {
     /// More metrics, each `(name, factor)`: `factor` times `error` in the record and at each checkpoint (a factor
     /// of 0 makes a constant metric).
     pub scaled: Vec<(&'static str, f64)>,
+    /// The implementation session's user CPU time and peak resident memory, where a test sets them (the
+    /// template's otherwise).
+    pub resources: Option<(u64, u64)>,
 }
 
 impl Planned {
@@ -74,6 +77,7 @@ impl Planned {
             started: None,
             tolerance: None,
             scaled: Vec::new(),
+            resources: None,
         }
     }
 
@@ -128,6 +132,12 @@ impl Planned {
     /// With `metrics` beside `error`, each `(name, factor)`: `factor` times `error` wherever `error` is.
     pub fn scaled(mut self, metrics: &[(&'static str, f64)]) -> Planned {
         self.scaled = metrics.to_vec();
+        self
+    }
+
+    /// With `cpu_ns` of user CPU time (and none of system time) and `peak_memory_bytes` in its session's resources.
+    pub fn resources(mut self, cpu_ns: u64, peak_memory_bytes: u64) -> Planned {
+        self.resources = Some((cpu_ns, peak_memory_bytes));
         self
     }
 
@@ -247,6 +257,10 @@ fn record(campaign: &Campaign<'_>, id: &str, planned: &Planned, outcome: &str) -
             });
             record["implementation"].as_object_mut().unwrap().remove("resources");
         }
+    }
+    if let Some((cpu_ns, bytes)) = planned.resources {
+        record["implementation"]["resources"] =
+            json!({"peak_rss_bytes": bytes, "system_cpu_ns": 0, "user_cpu_ns": cpu_ns});
     }
     if !planned.profile.is_empty() {
         record["implementation"]["selected"] = json!(["streaming_profile"]);

@@ -123,6 +123,8 @@ def test_one_row_per_planned_attempt_as_recorded(campaign_run: Path) -> None:
         assert row.timed_seconds == row.execute_seconds
         assert row.worker_reported_seconds == record["implementation"]["implementation_time_ns"] / 1e9
         assert row.peak_memory_bytes == record["implementation"]["resources"]["peak_rss_bytes"]
+        resources = record["implementation"]["resources"]
+        assert row.cpu_seconds == (resources["user_cpu_ns"] + resources["system_cpu_ns"]) / 1e9
         assert dict(row.metrics) == record["metrics"]
         assert {"objective", "optimum", "relative_gap"} <= set(row.metrics)
         assert all(type(value) is float for value in row.metrics.values())
@@ -186,6 +188,7 @@ def test_rows_agree_with_the_export_where_they_overlap(campaign_run: Path) -> No
             assert int(line[f"{phase}_ns"]) / 1e9 == getattr(row, f"{phase}_seconds")
         assert int(line["implementation_time_ns"]) / 1e9 == row.worker_reported_seconds
         assert int(line["peak_memory_bytes"]) == row.peak_memory_bytes
+        assert int(line["cpu_ns"]) / 1e9 == row.cpu_seconds
         assert line["started_at"] == row.started_at
         metrics = {
             name.removeprefix("metric."): float(value) for name, value in line.items() if name.startswith("metric.")

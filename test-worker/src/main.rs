@@ -82,6 +82,8 @@ const OTHER_WORKER_ID: &str = "mw1-resolved-worker-fffffffffffffffffffffffffffff
 enum Fault {
     /// Never answer (and keep running).
     NeverAnswer,
+    /// Never answer, computing on one CPU all the while: a worker past a CPU limit.
+    Spin,
     /// Answer with another request id.
     WrongId,
     /// Write the answer twice, in one write.
@@ -166,6 +168,7 @@ impl Fault {
     fn parse(name: &str) -> Fault {
         match name {
             "never-answer" => Fault::NeverAnswer,
+            "spin" => Fault::Spin,
             "wrong-id" => Fault::WrongId,
             "answer-twice" => Fault::AnswerTwice,
             "answer-twice-late" => Fault::AnswerTwiceLate,
@@ -429,6 +432,13 @@ fn serve(options: &Options) -> ! {
             Some(Fault::Exit) => {
                 eprintln!("test-worker: exiting in the middle of {method}");
                 process::exit(3);
+            }
+            Some(Fault::Spin) => {
+                eprintln!("test-worker: spinning in {method}");
+                let mut state = 1_u64;
+                loop {
+                    state = std::hint::black_box(state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+                }
             }
             Some(Fault::CloseStdout) => {
                 eprintln!("test-worker: closing stdout and staying alive");

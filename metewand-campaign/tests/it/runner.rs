@@ -5,6 +5,7 @@ use std::fs;
 
 use metewand_campaign::folder::FolderError;
 use metewand_campaign::{Axes, CampaignFolder, CampaignPlan, Environment, Status, read_campaign};
+use metewand_runtime::repository::Seeds;
 use serde_json::Value;
 
 use metewand_testkit::Requirement;
@@ -105,6 +106,10 @@ fn a_mixed_campaign_records_every_outcome_and_materializes_each_key_once() {
         assert_eq!(row["outcome"], record["outcome"], "{row}");
         // The implementation's peak memory, as wait4 reported it when its session ended cleanly.
         assert_eq!(row["peak_memory_bytes"], record["implementation"]["resources"]["peak_rss_bytes"], "{row}");
+        // And its CPU time, user and system together.
+        let resources = &record["implementation"]["resources"];
+        let cpu = resources["user_cpu_ns"].as_u64().zip(resources["system_cpu_ns"].as_u64()).map(|(u, s)| u + s);
+        assert_eq!(row["cpu_ns"].as_u64(), cpu, "{row}");
     }
     assert!(rows.iter().any(|row| row["peak_memory_bytes"].as_u64().is_some_and(|bytes| bytes > 0)), "{rows:?}");
 }
@@ -405,4 +410,34 @@ fn a_run_after_the_datasets_settled_trusts_each_entry_by_its_own_stamp() {
         assert_eq!(obtained["outcome"], "ok", "{obtained}");
         assert_eq!(obtained["reused"], true, "the second run built no dataset: {obtained}");
     }
+}
+
+/// `[limits] cpu_seconds` bounds the implementation's CPU time: a worker that computes without end in `execute`
+/// is killed by the kernel when its process reaches the limit (`RLIMIT_CPU`), long before the phase's own time
+/// limit, and its attempt fails `resource_limit` naming the CPU limit and what the worker took.
+#[test]
+fn a_worker_past_its_cpu_limit_is_stopped_and_its_attempt_names_the_limit() {
+    let bench = Bench::new(r#""--fault", "spin@execute""#);
+    let toml = fs::read_to_string(bench.repo().join("metewand.toml")).unwrap();
+    fs::write(bench.repo().join("metewand.toml"), toml + "\n[limits]\ncpu_seconds = 1\n").unwrap();
+    let started = std::time::Instant::now();
+    let summary = bench.run_axes("main", "out", 1, |axes| {
+        axes.dataset_seeds = Some(Seeds::List(vec![0_u64.try_into().unwrap()]));
+        axes.repetitions = Some(1);
+    });
+    assert_eq!(summary.exit().code(), 3, "the attempt failed");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "stopped at its limit: {:?}", started.elapsed());
+    let records = records(&bench.folder("out"));
+    let record = records.values().next().unwrap();
+    assert_eq!(outcome(record), "failed", "{record}");
+    let failure = &record["failure"];
+    assert_eq!(
+        (failure["kind"].as_str(), failure["phase"].as_str()),
+        (Some("resource_limit"), Some("execute")),
+        "{failure}"
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("`[limits] cpu_seconds`") && message.contains("limit of 1000"), "{message}");
+    let observed: u64 = message.split("cpu_seconds`: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!((900..3000).contains(&observed), "about one second of CPU time: {message}");
 }

@@ -17,6 +17,7 @@ use metewand_runtime::session::binding_of_chosen_cpus;
 
 use crate::{Failure, parse_seed, say};
 
+mod decided;
 mod plan;
 mod progress;
 mod run;
@@ -195,6 +196,20 @@ struct RunArgs {
     /// timed: a fresh one before its attempt, a reused one before its first [default: the campaign's `warmup`, or 0]
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1000))]
     warmup: Option<u64>,
+    /// after the planned repetitions, add repetitions in rounds to the cells whose pairs the report's test leaves
+    /// undecided (within each problem, dataset and dataset seed), until each is separated or tied
+    #[arg(long)]
+    until_decided: bool,
+    /// with --until-decided, the most repetitions a cell is given [default: 20, or the planned repetitions if more]
+    #[arg(long, value_name = "N", requires = "until_decided", value_parser = crate::at_least_one::<u64>)]
+    max_repetitions: Option<u64>,
+    /// with --until-decided, the significance level of the test, in (0, 0.5]
+    #[arg(long, value_name = "A", requires = "until_decided", default_value_t = 0.05, allow_negative_numbers = true)]
+    alpha: f64,
+    /// with --until-decided, a relative difference under which two cells count as tied (0.05 for 5%): decided once
+    /// the 95% interval of the ratio of their medians lies within it [default: none]
+    #[arg(long, value_name = "R", requires = "until_decided", allow_negative_numbers = true)]
+    resolution: Option<f64>,
 }
 
 /// With reused sessions, the implementation workers of `prepared` that may not be reused (see

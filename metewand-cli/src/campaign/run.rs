@@ -3,10 +3,11 @@
 use std::io::IsTerminal;
 
 use metewand_campaign::export::RESULTS_CSV;
-use metewand_campaign::{Observer, Refusals, RunConfig, run as run_campaign};
+use metewand_campaign::{Axes, CampaignPlan, Observer, Refusals, RunConfig, run as run_campaign};
 
 use crate::{Failure, print_out, say};
 
+use super::decided::{self, UntilDecided, run_until_decided};
 use super::progress::{Live, Plain};
 use super::{RunArgs, Sessions, plan, refuse_ahead_with_warmup, refused_for_reuse};
 use metewand_runtime::exit::Exit;
@@ -28,9 +29,20 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     }
     let environment = metewand_campaign::environment::capture(&repository);
     let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment);
-    let folder = prepared
-        .open(jobs.get() as u64, environment)
-        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    // With --until-decided each round opens the folder for its own plan, taken from the plan with the cap's
+    // repetitions (the same ids as a plan of that many); otherwise the run holds it from here.
+    let mode = if args.until_decided {
+        let until = UntilDecided::new(plan, args.max_repetitions, args.alpha, args.resolution)?;
+        let axes = Axes { repetitions: Some(until.max_repetitions), ..selection.axes() };
+        let capped = CampaignPlan::new(&repository, selection.name.as_deref(), &axes)
+            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+        Mode::UntilDecided(until, Box::new(capped))
+    } else {
+        let folder = prepared
+            .open(jobs.get() as u64, environment.clone())
+            .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+        Mode::Plain(folder)
+    };
     let cpus = args.jobs.cpus("campaign run", ahead);
     let refused = refused_for_reuse("run", &prepared, sessions, cpus.as_ref());
     let config = RunConfig {
@@ -52,8 +64,18 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     } else {
         Box::new(Plain::new())
     };
-    let summary = run_campaign(plan, &folder, &config, observer.as_ref())
-        .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+    let (path, summary, decided) = match &mode {
+        Mode::UntilDecided(until, capped) => {
+            let path = prepared.folder();
+            let decided = run_until_decided(until, plan, capped, path, &environment, &config, observer.as_ref())?;
+            (path.to_owned(), decided.summary, Some((until, decided.standings, decided.rounds)))
+        }
+        Mode::Plain(folder) => {
+            let summary = run_campaign(plan, folder, &config, observer.as_ref())
+                .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
+            (folder.path().to_owned(), summary, None)
+        }
+    };
     drop(observer);
     for error in &summary.errors {
         say(&format!("campaign run: {error}"));
@@ -73,12 +95,23 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         "complete     {} of {} with a verdict, {} failed\n",
         summary.with_verdict, summary.planned, summary.failed
     ));
-    out.push_str(&format!("folder       {}\n", folder.path().display()));
-    out.push_str(&format!("results      {}\n", folder.path().join(RESULTS_CSV).display()));
+    if let Some((until, standings, rounds)) = decided {
+        out.push_str(&decided::lines(&standings, rounds, until));
+    }
+    out.push_str(&format!("folder       {}\n", path.display()));
+    out.push_str(&format!("results      {}\n", path.join(RESULTS_CSV).display()));
     let _ = print_out("campaign run", &out);
     let exit = summary.exit();
     if exit == Exit::Cancelled {
         say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
     }
     if exit == Exit::Success { Ok(()) } else { Err(Failure::Status(exit)) }
+}
+
+/// How the run holds its folder.
+enum Mode<'r> {
+    /// The plan as asked, in the folder the run holds.
+    Plain(metewand_campaign::CampaignFolder),
+    /// `--until-decided`: rounds over the plan with the cap's repetitions, each opening the folder itself.
+    UntilDecided(UntilDecided, Box<CampaignPlan<'r>>),
 }

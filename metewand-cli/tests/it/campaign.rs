@@ -924,3 +924,106 @@ fn ahead_with_a_warm_up_is_refused_before_anything_starts() {
     assert!(stderr.starts_with("metewand: campaign run: --ahead starts each attempt's workers before it"), "{stderr}");
     assert!(!bench.folder("state", "main").join("attempts").exists(), "no attempt ran");
 }
+
+/// Two implementations of the test worker that sleep 20 ms in `execute`, and one that sleeps 24 ms (20% slower),
+/// each pair a campaign of three repetitions on one instance.
+fn racing_bench() -> Bench {
+    let bench = Bench::new(r#""--delay", "execute=20""#);
+    let worker = |name: &str, delay: u32| {
+        format!(
+            "\n[workers.{name}]\nrole = \"implementation\"\ncommand = [\"{}\", \"serve\", \"--conformant\", \"--quiet\", \
+             \"--delay\", \"execute={delay}\"]\nsource = \"src-solver\"\n\n[implementations.{name}]\nworker = \
+             \"{name}\"\nparameters = {{ variant = \"{name}\" }}\n",
+            test_worker().display()
+        )
+    };
+    let campaign = |name: &str, other: &str| {
+        format!(
+            "\n[campaigns.{name}]\ndatasets = [\"small\"]\nimplementations = [\"solve\", \"{other}\"]\nrepetitions = 3\n"
+        )
+    };
+    let path = bench.path("repo/metewand.toml");
+    let toml = fs::read_to_string(&path).unwrap()
+        + &worker("slow", 24)
+        + &worker("twin", 20)
+        + &campaign("race", "slow")
+        + &campaign("twins", "twin");
+    fs::write(path, toml).unwrap();
+    bench
+}
+
+/// Each attempt id of a folder's `results.jsonl` by (implementation, repetition).
+fn ids_by_repetition(folder: &Path) -> BTreeMap<(String, u64), String> {
+    fs::read_to_string(folder.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(|row| {
+            let key = (row["implementation"].as_str().unwrap().to_owned(), row["repetition"].as_u64().unwrap());
+            (key, row["attempt_id"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+/// `--until-decided` adds repetitions only where the test leaves a pair undecided: an implementation 20% slower
+/// is not separated by the three planned repetitions (the exact Mann–Whitney test of three against three cannot
+/// reach p < 0.05), is separated once rounds add repetitions, with the ids those repetitions have in a plan of that
+/// many, and a run again starts from what the folder holds; two implementations alike, with a resolution, are
+/// never separated.
+#[test]
+fn until_decided_separates_a_slower_implementation_and_not_two_alike() {
+    let bench = racing_bench();
+    let capped = metewand(&bench.run_args("race", "state", &["--until-decided", "--max-repetitions", "3", "-q"]));
+    let out = text(&capped.stdout);
+    assert_eq!(capped.status.code(), Some(0), "{out}{}", text(&capped.stderr));
+    assert!(out.contains("1 pairs after 1 rounds: 0 separated, 0 tied, 1 undecided at 3 repetitions"), "{out}");
+    // Three against three: the smallest two-sided p is 0.1.
+    assert!(out.contains("undecided    answer / small#0: solve#0 and slow#0 (p = "), "{out}");
+
+    let decided = metewand(&bench.run_args("race", "state", &["--until-decided", "--max-repetitions", "12", "-q"]));
+    let out = text(&decided.stdout);
+    assert_eq!(decided.status.code(), Some(0), "{out}{}", text(&decided.stderr));
+    assert!(out.contains(": 1 separated, 0 tied, 0 undecided at 12 repetitions"), "{out}");
+    let folder = bench.folder("state", "race");
+    let ids = ids_by_repetition(&folder);
+    let given = ids.keys().filter(|(implementation, _)| implementation == "slow").count() as u64;
+    assert!((4..=12).contains(&given), "repetitions were added: {ids:?}");
+    assert_eq!(ids.keys().filter(|(implementation, _)| implementation == "solve").count() as u64, given);
+    // The added repetitions have the ids of a plain run of that many.
+    let (count, out) = (given.to_string(), bench.path("plain"));
+    let plain = bench.run_args("race", "state", &["--repetitions", &count, "--out", out.to_str().unwrap(), "-q"]);
+    assert_eq!(metewand(&plain).status.code(), Some(0));
+    assert_eq!(ids_by_repetition(&bench.path("plain")), ids);
+    // Run again, it takes the repetitions the folder holds as given: one round, nothing run.
+    let again = metewand(&bench.run_args("race", "state", &["--until-decided", "--max-repetitions", "12", "-q"]));
+    let out = text(&again.stdout);
+    assert!(out.contains(&format!("{} already done, 0 run now", 2 * given)), "{out}");
+    assert!(out.contains("1 pairs after 1 rounds: 1 separated"), "{out}");
+
+    let twins = ["--until-decided", "--max-repetitions", "6", "--resolution", "0.1", "-q"];
+    let alike = metewand(&bench.run_args("twins", "state", &twins));
+    let out = text(&alike.stdout);
+    assert_eq!(alike.status.code(), Some(0), "{out}{}", text(&alike.stderr));
+    assert!(out.contains(": 0 separated, "), "two alike are never separated: {out}");
+}
+
+/// `--until-decided` refuses, in one sentence and exit 2, a campaign of one implementation, a level outside
+/// (0, 0.5], a cap under the planned repetitions, and its options without it.
+#[test]
+fn until_decided_refuses_what_it_cannot_decide() {
+    let bench = racing_bench();
+    for (name, extra, expected) in [
+        ("main", &["--until-decided"][..], "compares implementations, and the campaign has only 1"),
+        ("race", &["--until-decided", "--alpha", "0.7"][..], "--alpha is a significance level in (0, 0.5]"),
+        ("race", &["--until-decided", "--alpha", "0"][..], "--alpha is a significance level in (0, 0.5]"),
+        ("race", &["--until-decided", "--max-repetitions", "2"][..], "is under the 3 repetitions"),
+        ("race", &["--until-decided", "--resolution", "-1"][..], "--resolution is a positive relative difference"),
+        ("race", &["--alpha", "0.1"][..], "--until-decided"),
+    ] {
+        let output = metewand(&bench.run_args(name, "state", extra));
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert!(!bench.folder("state", name).join("attempts").exists(), "{extra:?}: nothing ran");
+    }
+}

@@ -54,11 +54,14 @@ pub struct Failure {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub role: ::std::option::Option<super::common::Role>,
 }
-///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its peak resident memory when its session ended cleanly.
+///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its session's CPU time and peak resident memory when it ended cleanly.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct Implementation {
+    ///The CPU time (user and system) of the implementation's session, when it ended cleanly.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub cpu_ns: ::std::option::Option<crate::strict::SafeUint>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -254,6 +257,7 @@ impl Implementation {
         "worker_id",
         "program",
         "implementation_time_ns",
+        "cpu_ns",
         "peak_rss_bytes",
         "session",
         "cpus",

@@ -37,6 +37,8 @@ pub struct Columns {
     pub attempt_id: ::std::vec::Vec<super::common::AttemptId>,
     ///How many attempts the campaign ran at once when this one ran.
     pub concurrency: ::std::vec::Vec<::std::option::Option<crate::strict::SafeUint>>,
+    ///The CPU time (user and system) of the implementation's session, when it ended cleanly.
+    pub cpu_ns: ::std::vec::Vec<::std::option::Option<crate::strict::SafeUint>>,
     ///The dataset's name (a code).
     pub dataset: ::std::vec::Vec<crate::strict::SafeUint>,
     ///The dataset's key (a code).
@@ -168,6 +170,7 @@ impl Columns {
         "timed",
         "timed_ns",
         "implementation_time_ns",
+        "cpu_ns",
         "peak_memory_bytes",
         "started_at",
         "concurrency",

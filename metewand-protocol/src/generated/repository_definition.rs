@@ -275,6 +275,14 @@ pub struct Limits {
         skip_serializing_if = "::std::option::Option::is_none",
         deserialize_with = "crate::strict::deserialize_present"
     )]
+    pub cpu_seconds: ::std::option::Option<
+        crate::strict::BoundedUint<1, 9007199254740991>,
+    >,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
     pub memory_bytes: ::std::option::Option<
         crate::strict::BoundedUint<1, 9007199254740991>,
     >,
@@ -857,6 +865,7 @@ impl Limits {
         "output_bytes",
         "memory_bytes",
         "processes",
+        "cpu_seconds",
     ];
 }
 impl Problem {

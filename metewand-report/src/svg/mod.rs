@@ -19,6 +19,11 @@ pub use curves::{curves, legend, suboptimality_label};
 pub use frame::value_label;
 pub use scaling::scaling;
 
+<<<<<<< HEAD
+=======
+use crate::curves::MetricCurves;
+use crate::measure::Measure;
+>>>>>>> stats
 use crate::profile::Profile;
 use crate::report::{CellRow, ProblemSection};
 use crate::stats::quantile;
@@ -214,18 +219,23 @@ pub fn execute_times(id: &str, section: &ProblemSection) -> String {
         plot_h: height - top - bottom,
         x_label: height - 12.0,
     };
-    let timed = &section.timed;
-    let axis = Axis::seconds(
-        rows.iter().flat_map(|row| row.times.iter().copied()),
-        &format!("{timed} time (seconds, log₁₀ scale)"),
-    );
+    // What is plotted: the ranked time, or the measure ranked instead (`--measure`); sizes on a scale of their own.
+    let measured = section.measure.column(&section.timed);
+    let values = || rows.iter().flat_map(|row| row.times.iter().copied());
+    let axis = match section.measure {
+        Measure::Memory => {
+            let (low, high) = values().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+            Axis::values(low, high, &format!("{measured} (bytes)"))
+        }
+        Measure::Wall | Measure::Cpu => Axis::seconds(values(), &format!("{measured} (seconds, log₁₀ scale)")),
+    };
     let mut frame = Frame::new(layout).x_axis(axis).open(&Captions {
         id,
-        title: &format!("{timed} time per implementation and dataset, problem {}", section.problem),
+        title: &format!("{measured} per implementation and dataset, problem {}", section.problem),
         desc: "Each marker is one attempt with a verdict (at most 200 per row, evenly spaced by rank); the black box \
                spans the first to the third quartile and the black bar inside it is the median. The axis is \
                logarithmic.",
-        heading: &format!("{timed} time: {}", section.problem),
+        heading: &format!("{measured}: {}", section.problem),
     });
     let place = frame.place();
     for (position, row) in rows.iter().enumerate() {

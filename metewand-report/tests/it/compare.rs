@@ -2,7 +2,7 @@
 //! too few repetitions make a difference not significant (`~`), unmatched cells are counted, and differing
 //! environments and identities are warned about.
 
-use metewand_report::{Change, Comparison, Records};
+use metewand_report::{Change, Comparison, Measure, Records, Report};
 
 use crate::{Campaign, Planned, at, temp, write_campaign};
 
@@ -122,4 +122,65 @@ fn differing_environments_identities_and_cells_are_reported() {
     assert!(comparison.markdown().contains("**Warning:** the environments differ in host"));
     // Same bytes for the same records.
     assert_eq!(Comparison::of(&a, &b, 1.1).json(), comparison.json());
+}
+
+/// Two campaigns where wall time and CPU time disagree: after, every cell takes half as long on the clock but
+/// three times the CPU (a parallel implementation), and the same peak memory. `--measure` decides which the
+/// comparison, the report's ranking and its tables use, and says so.
+#[test]
+fn the_measure_decides_what_is_compared_and_ranked() {
+    let dir = temp();
+    let side = |wall_factor: f64, cpu_factor: f64| {
+        let mut plan = Vec::new();
+        for implementation in ["serial", "parallel"] {
+            let (wall, cpu) = if implementation == "parallel" { (wall_factor, cpu_factor) } else { (1.0, 1.0) };
+            for dataset_seed in 0..6 {
+                for repetition in 1..=8 {
+                    let base = 1_000_000.0 + 10_000.0 * (repetition + dataset_seed) as f64;
+                    plan.push(
+                        Planned::new("p", "small", implementation)
+                            .seed(dataset_seed)
+                            .repetition(repetition)
+                            .time((base * wall) as u64)
+                            .resources((base * cpu) as u64, 30 << 20),
+                    );
+                }
+            }
+        }
+        plan
+    };
+    write_campaign(&at(&dir, "before"), &Campaign::default(), &side(1.0, 1.0));
+    write_campaign(&at(&dir, "after"), &Campaign::default(), &side(0.5, 3.0));
+    let (before, after) = (at(&dir, "before"), at(&dir, "after"));
+    let verdicts = |measure: Measure| {
+        let comparison = Comparison::by(&before, &after, 1.1, measure).unwrap();
+        let verdicts: Vec<Change> =
+            comparison.cells.iter().filter(|cell| cell.implementation == "parallel").map(|cell| cell.verdict).collect();
+        (verdicts, comparison.markdown())
+    };
+    let (wall, wall_text) = verdicts(Measure::Wall);
+    assert_eq!(wall, [Change::Better; 6], "half the wall time");
+    assert!(!wall_text.contains("Compared by"), "wall time is not announced: {wall_text}");
+    let (cpu, cpu_text) = verdicts(Measure::Cpu);
+    assert_eq!(cpu, [Change::Worse; 6], "three times the CPU time");
+    assert!(cpu_text.contains("Compared by CPU time"), "{cpu_text}");
+    let (memory, memory_text) = verdicts(Measure::Memory);
+    assert_eq!(memory, [Change::Same; 6], "the same peak memory");
+    assert!(memory_text.contains("| 30.0 MiB | 30.0 MiB |"), "{memory_text}");
+
+    // The report of the after campaign ranks parallel first by wall time and last by CPU time.
+    let records = Records::read(&[after]).unwrap();
+    let first = |records: Records| {
+        let report = Report::new(&records, None);
+        let ranking = report.problems[0].ranking.clone().unwrap();
+        let times = metewand_report::table::markdown::render(&metewand_report::tables::times(&report.problems[0]));
+        (ranking.ranked[0].implementation.clone(), report.title(), times)
+    };
+    let (fastest, title, times) = first(records.clone());
+    assert_eq!((fastest.as_str(), title.as_str()), ("parallel", "campaign main"), "{times}");
+    assert!(times.contains("execute time median") && times.contains("CPU time median"), "{times}");
+    let (fastest, title, times) = first(records.measured(Measure::Cpu));
+    assert_eq!(fastest, "serial", "{times}");
+    assert!(title.ends_with("ranked by CPU time (user and system, of the implementation's whole session)"), "{title}");
+    assert!(times.contains("| CPU time median [IQR] (95% CI) |"), "{times}");
 }

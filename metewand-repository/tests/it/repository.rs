@@ -622,14 +622,19 @@ fn limits_default_to_64_gib_no_memory_limit_and_4096_processes_and_are_checked_w
     let repository = CheckedRepository::load(&golden()).unwrap();
     assert_eq!(
         repository.limits(),
-        Limits { output_bytes: 68_719_476_736, memory_bytes: None, processes: 4096 },
+        Limits { output_bytes: 68_719_476_736, memory_bytes: None, processes: 4096, cpu_seconds: None },
         "the documented defaults"
     );
-    let dir = golden_copy(|toml| toml + "\n[limits]\noutput_bytes = 4096\nmemory_bytes = 1e9\nprocesses = 64\n");
+    let dir = golden_copy(|toml| {
+        toml + "\n[limits]\noutput_bytes = 4096\nmemory_bytes = 1e9\nprocesses = 64\ncpu_seconds = 2\n"
+    });
     // Numbers are values: 1e9 is the integer 1000000000.
     let limits = CheckedRepository::load(dir.path()).unwrap().limits();
-    assert_eq!(limits, Limits { output_bytes: 4096, memory_bytes: Some(1_000_000_000), processes: 64 });
-    for key in ["output_bytes", "memory_bytes", "processes"] {
+    assert_eq!(
+        limits,
+        Limits { output_bytes: 4096, memory_bytes: Some(1_000_000_000), processes: 64, cpu_seconds: Some(2) }
+    );
+    for key in ["output_bytes", "memory_bytes", "processes", "cpu_seconds"] {
         for (value, wrong_type) in [("0", false), ("-1", false), ("1.5", false), ("\"64G\"", true)] {
             let dir = golden_copy(|toml| toml + &format!("\n[limits]\n{key} = {value}\n"));
             let error = check_error(dir.path());

@@ -19,6 +19,9 @@ pub(crate) struct ChildSetup {
     pub(crate) file_size: Option<u64>,
     /// `RLIMIT_AS`, or `None` to keep the inherited one.
     pub(crate) address_space: Option<u64>,
+    /// `RLIMIT_CPU`'s soft limit, in seconds (`SIGXCPU`, which ends the process unless it handles it), with the
+    /// hard limit a second later (`SIGKILL`), or `None` to keep the inherited one.
+    pub(crate) cpu_seconds: Option<u64>,
     /// `RLIMIT_NPROC`, set only where it counts the worker's own processes (a user namespace of its own, a uid
     /// other than 0), or `None`.
     pub(crate) nproc: Option<u64>,
@@ -223,7 +226,7 @@ fn die_with_parent() -> io::Result<()> {
 
 /// Run in the forked child before `exec`, in this order: every descriptor but 0, 1 and 2 marked close-on-exec; a
 /// new session (so also a new process group, both with the child's pid as id in the orchestrator's namespace); the
-/// worker's cgroup joined, where it has one ([`ChildSetup::cgroup_procs`]); the resource limits (`RLIMIT_CORE` 0, `RLIMIT_AS` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a
+/// worker's cgroup joined, where it has one ([`ChildSetup::cgroup_procs`]); the resource limits (`RLIMIT_CORE` 0, `RLIMIT_AS` and `RLIMIT_CPU` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a
 /// write past the limit fails with `EFBIG` instead of killing the worker); then
 ///
 /// - without a user namespace, the child-subreaper flag, which survives `exec`, and the other namespaces
@@ -261,6 +264,12 @@ fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::ViewPlan>) 
     set_rlimit(libc::RLIMIT_CORE, 0)?;
     if let Some(bytes) = setup.address_space {
         set_rlimit(libc::RLIMIT_AS, bytes)?;
+    }
+    if let Some(seconds) = setup.cpu_seconds {
+        let limit =
+            libc::rlimit { rlim_cur: seconds as libc::rlim_t, rlim_max: seconds.saturating_add(1) as libc::rlim_t };
+        // SAFETY: setrlimit reads the local struct and changes only this process's limit.
+        check(unsafe { libc::setrlimit(libc::RLIMIT_CPU, &limit) })?;
     }
     if let Some(bytes) = setup.file_size {
         set_rlimit(libc::RLIMIT_FSIZE, bytes)?;

@@ -837,7 +837,12 @@ const ENOMEM: &str = "errno 12";
 /// 6.14), else `RLIMIT_NPROC` in a user namespace without root, else none (reported, and weaker than full
 /// confinement); on the sweep route it is never kept.
 fn memory_and_processes_are_bounded() {
-    let limits = Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: Some(512 << 20), processes: 400 };
+    let limits = Limits {
+        output_bytes: Limits::DEFAULT_OUTPUT_BYTES,
+        memory_bytes: Some(512 << 20),
+        processes: 400,
+        cpu_seconds: None,
+    };
     for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
         let confinement = Confinement::new().limits(limits).process_isolation(isolation);
         let play = |bytes: u64, count: u64| {
@@ -914,7 +919,8 @@ fn written(dir: &std::path::Path) -> u64 {
 /// the session ends; one within it is untouched.
 fn output_is_bounded() {
     let limit = 4 << 20;
-    let limits = Limits { output_bytes: limit, memory_bytes: None, processes: Limits::DEFAULT_PROCESSES };
+    let limits =
+        Limits { output_bytes: limit, memory_bytes: None, processes: Limits::DEFAULT_PROCESSES, cpu_seconds: None };
     let session = |fixture: &Fixture, bytes: u64| {
         let pids = fixture.path("pids");
         let args = ["--attack", "fill@prepare", "--big-bytes", &bytes.to_string(), "--target", pids.to_str().unwrap()];
@@ -972,7 +978,8 @@ fn without_privileges_writing_past_the_output_limit_ends_the_worker() {
 /// runs as an identity of its own. Only the sweep route keeps none, which the report says and full confinement
 /// lacks.
 fn small_process_limits_fall_back() {
-    let limits = Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: None, processes: 100 };
+    let limits =
+        Limits { output_bytes: Limits::DEFAULT_OUTPUT_BYTES, memory_bytes: None, processes: 100, cpu_seconds: None };
     for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
         let fixture = Fixture::new();
         let args = ["--attack", "spawn@prepare", "--count", "150", "--quiet"];

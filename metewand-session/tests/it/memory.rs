@@ -25,7 +25,12 @@ fn held(log: &str, what: &str) -> u64 {
 }
 
 fn shared_memory_counts() {
-    let limited = Limits { output_bytes: 16 << 20, memory_bytes: Some(LIMIT), processes: Limits::DEFAULT_PROCESSES };
+    let limited = Limits {
+        output_bytes: 16 << 20,
+        memory_bytes: Some(LIMIT),
+        processes: Limits::DEFAULT_PROCESSES,
+        cpu_seconds: None,
+    };
     let asked = ASKED.to_string();
     for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
         for (attack, what) in [("shm", " of System V shared memory"), ("memfd", " in memfds")] {

@@ -156,6 +156,11 @@ class AttemptRow(NamedTuple):
     worker_reported_seconds: float | None
     """What the implementation itself claimed (``implementation_time_ns``): diagnostic only."""
 
+    cpu_seconds: float | None
+    """The CPU time (user and system) of the implementation's whole session, as ``wait4`` reported it when the
+    session ended cleanly: its start-up and every request, not only the timed ones (a reused session's, every
+    attempt it served up to its end)."""
+
     peak_memory_bytes: int | None
     """The implementation's peak resident memory, when its session ended cleanly."""
 
@@ -320,7 +325,7 @@ _CODED = (
     "worker_id", "program", "program_sha256",
 )
 _COUNTS = ("dataset_seed", "implementation_seed", "repetition")
-_NANOSECONDS = ("prepare_ns", "execute_ns", "evaluate_ns", "timed_ns", "implementation_time_ns")
+_NANOSECONDS = ("prepare_ns", "execute_ns", "evaluate_ns", "timed_ns", "implementation_time_ns", "cpu_ns")
 _NUMBERS = ("record_size", "peak_memory_bytes", "concurrency")
 _TEXTS = ("record_sha256", "record_stamp", "started_at", "failure_message")
 _COLUMNS = frozenset(
@@ -493,6 +498,7 @@ def _from_table(root: str, table: dict[str, Any]) -> Results:
         "timed": _decoded(strings, columns["timed"]),
         "timed_seconds": timed_seconds,
         "worker_reported_seconds": _in_seconds(columns["implementation_time_ns"]),
+        "cpu_seconds": _in_seconds(columns["cpu_ns"]),
         "peak_memory_bytes": columns["peak_memory_bytes"],
         "metrics": metrics,
         "started_at": columns["started_at"],
@@ -620,6 +626,7 @@ _NOTHING: dict[str, Any] = {
     "timed": None,
     "timed_seconds": None,
     "worker_reported_seconds": None,
+    "cpu_seconds": None,
     "peak_memory_bytes": None,
     "metrics": MappingProxyType({}),
     "started_at": None,
@@ -730,6 +737,7 @@ def _from_record(record: AttemptRecord) -> dict[str, Any]:
             "problem": {"timed": record.problem.timed},
             "implementation": {
                 "implementation_time_ns": implementation.implementation_time_ns,
+                "cpu_ns": None if resources is None else resources.user_cpu_ns + resources.system_cpu_ns,
                 "peak_rss_bytes": None if resources is None else resources.peak_rss_bytes,
                 "worker_id": implementation.worker_id,
                 "program": None if program is None else {
@@ -764,6 +772,7 @@ def _from_entry(entry: dict[str, Any]) -> dict[str, Any]:
         "timed": timed,
         "timed_seconds": derived.timed_seconds(entry["outcome"], entry["verdict"], timed, phases),
         "worker_reported_seconds": _seconds(implementation["implementation_time_ns"]),
+        "cpu_seconds": _seconds(implementation["cpu_ns"]),
         "peak_memory_bytes": implementation["peak_rss_bytes"],
         "metrics": _numeric(entry["metrics"]),
         "started_at": entry["started_at"],

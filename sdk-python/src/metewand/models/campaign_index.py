@@ -143,7 +143,8 @@ class CampaignIndex:
     implementation: Implementation
     """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
     and a streamed attempt's profile (each absent in entries of records that do not say), what it
-    claimed of its own time, and its peak resident memory when its session ended cleanly.
+    claimed of its own time, and its session's CPU time and peak resident memory when it ended
+    cleanly.
     """
 
     metrics: dict[str, Any]
@@ -454,10 +455,12 @@ class Failure:
 class Implementation:
     """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
     and a streamed attempt's profile (each absent in entries of records that do not say), what it
-    claimed of its own time, and its peak resident memory when its session ended cleanly.
+    claimed of its own time, and its session's CPU time and peak resident memory when it ended
+    cleanly.
     """
 
     __slots__ = (
+        "cpu_ns",
         "cpus",
         "implementation_time_ns",
         "name",
@@ -467,6 +470,9 @@ class Implementation:
         "session",
         "worker_id",
     )
+
+    cpu_ns: int | None
+    """The CPU time (user and system) of the implementation's session, when it ended cleanly."""
 
     cpus: Cpus | None
     """The CPUs the implementation's worker was started on (its affinity), ascending, and how it was
@@ -518,11 +524,12 @@ class Implementation:
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
-    _REQUIRED = ("implementation_time_ns", "name", "peak_rss_bytes", "worker_id")
+    _REQUIRED = ("cpu_ns", "implementation_time_ns", "name", "peak_rss_bytes", "worker_id")
 
     def __init__(
         self,
         *,
+        cpu_ns: int | None,
         cpus: Cpus | None = None,
         implementation_time_ns: int | None,
         name: str,
@@ -532,6 +539,7 @@ class Implementation:
         session: Session | None = None,
         worker_id: str,
     ) -> None:
+        self.cpu_ns = None if cpu_ns is None else _safe_uint(cpu_ns, "/cpu_ns")
         self.cpus = None if cpus is None else check_model(cpus, "/cpus", Cpus)
         self.implementation_time_ns = (
             None
@@ -559,6 +567,9 @@ class Implementation:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        model.cpu_ns = (
+            None if fields["cpu_ns"] is None else _safe_uint(fields["cpu_ns"], path + "/cpu_ns")
+        )
         if "cpus" in fields:
             model.cpus = Cpus._decode(fields["cpus"], path + "/cpus")
         else:
@@ -591,7 +602,7 @@ class Implementation:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        data: dict[str, Any] = {}
+        data: dict[str, Any] = {"cpu_ns": self.cpu_ns}
         if self.cpus is not None:
             data["cpus"] = self.cpus.to_dict()
         data["implementation_time_ns"] = self.implementation_time_ns
@@ -610,7 +621,8 @@ class Implementation:
         if not isinstance(other, Implementation):
             return NotImplemented
         return (
-            self.cpus == other.cpus
+            self.cpu_ns == other.cpu_ns
+            and self.cpus == other.cpus
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.peak_rss_bytes == other.peak_rss_bytes
@@ -622,7 +634,7 @@ class Implementation:
 
     def __repr__(self) -> str:
         return (
-            f"Implementation(cpus={self.cpus!r}, "
+            f"Implementation(cpu_ns={self.cpu_ns!r}, cpus={self.cpus!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
             f"peak_rss_bytes={self.peak_rss_bytes!r}, profile={self.profile!r}, "
             f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"

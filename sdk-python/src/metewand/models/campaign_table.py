@@ -165,6 +165,7 @@ class Columns:
     __slots__ = (
         "attempt_id",
         "concurrency",
+        "cpu_ns",
         "dataset",
         "dataset_key",
         "dataset_seed",
@@ -200,6 +201,9 @@ class Columns:
 
     concurrency: list[int | None]
     """How many attempts the campaign ran at once when this one ran."""
+
+    cpu_ns: list[int | None]
+    """The CPU time (user and system) of the implementation's session, when it ended cleanly."""
 
     dataset: list[int]
     """The dataset's name (a code)."""
@@ -301,6 +305,7 @@ class Columns:
     _REQUIRED = (
         "attempt_id",
         "concurrency",
+        "cpu_ns",
         "dataset",
         "dataset_key",
         "dataset_seed",
@@ -336,6 +341,7 @@ class Columns:
         *,
         attempt_id: list[str],
         concurrency: list[int | None],
+        cpu_ns: list[int | None],
         dataset: list[int],
         dataset_key: list[int],
         dataset_seed: list[int],
@@ -367,6 +373,7 @@ class Columns:
     ) -> None:
         self.attempt_id = check_array(attempt_id, "/attempt_id", _attempt_id)
         self.concurrency = check_array(concurrency, "/concurrency", check_nullable, _safe_uint)
+        self.cpu_ns = check_array(cpu_ns, "/cpu_ns", check_nullable, _safe_uint)
         self.dataset = check_array(dataset, "/dataset", _safe_uint)
         self.dataset_key = check_array(dataset_key, "/dataset_key", _safe_uint)
         self.dataset_seed = check_array(dataset_seed, "/dataset_seed", _safe_uint)
@@ -422,6 +429,7 @@ class Columns:
         model.concurrency = check_array(
             fields["concurrency"], path + "/concurrency", check_nullable, _safe_uint
         )
+        model.cpu_ns = check_array(fields["cpu_ns"], path + "/cpu_ns", check_nullable, _safe_uint)
         model.dataset = check_array(fields["dataset"], path + "/dataset", _safe_uint)
         model.dataset_key = check_array(fields["dataset_key"], path + "/dataset_key", _safe_uint)
         model.dataset_seed = check_array(fields["dataset_seed"], path + "/dataset_seed", _safe_uint)
@@ -504,6 +512,7 @@ class Columns:
         return {
             "attempt_id": list(self.attempt_id),
             "concurrency": [item for item in self.concurrency],
+            "cpu_ns": [item for item in self.cpu_ns],
             "dataset": list(self.dataset),
             "dataset_key": list(self.dataset_key),
             "dataset_seed": list(self.dataset_seed),
@@ -540,6 +549,7 @@ class Columns:
         return (
             self.attempt_id == other.attempt_id
             and self.concurrency == other.concurrency
+            and self.cpu_ns == other.cpu_ns
             and self.dataset == other.dataset
             and self.dataset_key == other.dataset_key
             and self.dataset_seed == other.dataset_seed
@@ -573,7 +583,7 @@ class Columns:
     def __repr__(self) -> str:
         return (
             f"Columns(attempt_id={self.attempt_id!r}, concurrency={self.concurrency!r}, "
-            f"dataset={self.dataset!r}, dataset_key={self.dataset_key!r}, "
+            f"cpu_ns={self.cpu_ns!r}, dataset={self.dataset!r}, dataset_key={self.dataset_key!r}, "
             f"dataset_seed={self.dataset_seed!r}, evaluate_ns={self.evaluate_ns!r}, "
             f"execute_ns={self.execute_ns!r}, failure_kind={self.failure_kind!r}, "
             f"failure_message={self.failure_message!r}, failure_phase={self.failure_phase!r}, "

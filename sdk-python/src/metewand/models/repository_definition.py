@@ -862,7 +862,10 @@ class Implementation:
 class Limits:
     """[limits]: what a worker process may use, each at least 1."""
 
-    __slots__ = ("memory_bytes", "output_bytes", "processes")
+    __slots__ = ("cpu_seconds", "memory_bytes", "output_bytes", "processes")
+
+    cpu_seconds: int | None
+    """A whole number of at least 1, within the safe range."""
 
     memory_bytes: int | None
     """A whole number of at least 1, within the safe range."""
@@ -880,10 +883,14 @@ class Limits:
     def __init__(
         self,
         *,
+        cpu_seconds: int | None = None,
         memory_bytes: int | None = None,
         output_bytes: int | None = None,
         processes: int | None = None,
     ) -> None:
+        self.cpu_seconds = (
+            None if cpu_seconds is None else _positive_count(cpu_seconds, "/cpu_seconds")
+        )
         self.memory_bytes = (
             None if memory_bytes is None else _positive_count(memory_bytes, "/memory_bytes")
         )
@@ -902,6 +909,10 @@ class Limits:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "cpu_seconds" in fields:
+            model.cpu_seconds = _positive_count(fields["cpu_seconds"], path + "/cpu_seconds")
+        else:
+            model.cpu_seconds = None
         if "memory_bytes" in fields:
             model.memory_bytes = _positive_count(fields["memory_bytes"], path + "/memory_bytes")
         else:
@@ -919,6 +930,8 @@ class Limits:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
         data: dict[str, Any] = {}
+        if self.cpu_seconds is not None:
+            data["cpu_seconds"] = self.cpu_seconds
         if self.memory_bytes is not None:
             data["memory_bytes"] = self.memory_bytes
         if self.output_bytes is not None:
@@ -931,15 +944,16 @@ class Limits:
         if not isinstance(other, Limits):
             return NotImplemented
         return (
-            self.memory_bytes == other.memory_bytes
+            self.cpu_seconds == other.cpu_seconds
+            and self.memory_bytes == other.memory_bytes
             and self.output_bytes == other.output_bytes
             and self.processes == other.processes
         )
 
     def __repr__(self) -> str:
         return (
-            f"Limits(memory_bytes={self.memory_bytes!r}, output_bytes={self.output_bytes!r}, "
-            f"processes={self.processes!r})"
+            f"Limits(cpu_seconds={self.cpu_seconds!r}, memory_bytes={self.memory_bytes!r}, "
+            f"output_bytes={self.output_bytes!r}, processes={self.processes!r})"
         )
 
 
