@@ -58,7 +58,6 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             metrics: vec![(0, draw)],
                             profile: Vec::new(),
                             reached_seconds: (outcome == Outcome::Reached).then_some(seconds),
-                            peak_memory_bytes: Some(16e6),
                             started_at: format!("2026-01-01T00:00:{:02}.000000000Z", repetition % 60),
                         }),
                     });
@@ -83,11 +82,8 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
         metrics: vec!["error".to_owned()],
         attempts,
         identities: Identities::default(),
-<<<<<<< HEAD
         tolerances: vec![None],
-=======
         measure: Measure::Wall,
->>>>>>> stats
     }
 }
 

@@ -96,8 +96,6 @@ pub struct Recorded {
     /// its first checkpoint judged `reached` (its whole ranked time when only its final result was), any other's
     /// ranked time. With `prepare+execute` ranked, a checkpoint's time counts from `prepare`'s start.
     pub reached_seconds: Option<f64>,
-    /// The implementation's peak resident memory in bytes, as `wait4` reported it.
-    pub peak_memory_bytes: Option<f64>,
     /// When the attempt started, as its record says: the executor writes every time at the same width (UTC,
     /// nanoseconds), so these order attempts as they started.
     pub started_at: String,
@@ -200,14 +198,11 @@ pub struct Records {
     pub attempts: Vec<Attempt>,
     /// The identities the records name.
     pub identities: Identities,
-<<<<<<< HEAD
     /// Each problem's `tolerance` parameter, where it has a numeric one (as the first record of the problem says).
     pub tolerances: Vec<Option<f64>>,
-=======
     /// What [`Recorded::timed_seconds`] and [`Recorded::reached_seconds`] hold: wall time as read, or the measure
     /// [`Records::measured`] put in their place.
     pub measure: Measure,
->>>>>>> stats
 }
 
 fn intern(names: &mut Vec<String>, name: &str) -> u32 {
@@ -243,11 +238,8 @@ impl Records {
             metrics: Vec::new(),
             attempts: Vec::new(),
             identities: Identities::default(),
-<<<<<<< HEAD
             tolerances: Vec::new(),
-=======
             measure: Measure::Wall,
->>>>>>> stats
         };
         let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
         for path in paths {
@@ -432,7 +424,6 @@ impl Records {
         }
     }
 
-<<<<<<< HEAD
     /// Problem `problem`'s numeric `tolerance` parameter, read from the first of its attempts that has a record (its
     /// parameters are the same in every record: they are part of its contract's identity).
     fn tolerance(&self, problem: usize) -> Option<f64> {
@@ -442,7 +433,8 @@ impl Records {
             return None;
         };
         record.problem.parameters.get("tolerance").and_then(serde_json::Value::as_f64).filter(|t| *t > 0.0)
-=======
+    }
+
     /// These records ranked and compared by `measure`: each attempt's ranked time (and its time to `reached`, when
     /// it has one) replaced by its session's CPU time or peak memory, so that the ranking, the tables, the profiles
     /// and the comparisons all use it. An attempt without a ranked time (no verdict) still has none, and one whose
@@ -460,7 +452,6 @@ impl Records {
         }
         self.measure = measure;
         self
->>>>>>> stats
     }
 
     /// Attempts that have a record.
@@ -546,7 +537,6 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             metrics: Vec::new(),
             profile,
             reached_seconds,
-            peak_memory_bytes: record.implementation.peak_rss_bytes.map(|bytes| bytes.get() as f64),
             started_at: record.started_at.as_str().to_owned(),
         },
         metrics,

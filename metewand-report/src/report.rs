@@ -485,7 +485,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
                     .iter()
                     .filter_map(|attempt| attempt.record.as_ref())
                     .filter(|record| record.terminal())
-                    .filter_map(|record| record.peak_memory_bytes)
+                    .filter_map(|record| record.peak_memory_bytes.map(|bytes| bytes as f64))
                     .collect();
                 values.sort_by(f64::total_cmp);
                 median(&values)

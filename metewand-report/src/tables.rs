@@ -172,7 +172,7 @@ pub fn grouped(section: &ProblemSection) -> Option<Table> {
         .caption("Cells along each non-numeric key of a dataset grid, grouped by grid and key, by the key's value:");
     let grouped = crate::scaling::grouped(&section.rows);
     let rows: Vec<_> = grouped.iter().map(|grouped| grouped.row.clone()).collect();
-    for (grouped, figures) in grouped.iter().zip(units::time_figures(&rows)) {
+    for (grouped, figures) in grouped.iter().zip(units::time_figures(&rows, section.measure)) {
         table.push(vec![
             Cell::text(&grouped.grid),
             Cell::text(&grouped.key),
@@ -222,7 +222,7 @@ pub fn times(section: &ProblemSection) -> Table {
         let mut figures = figures.into_iter().map(Cell::text);
         cells.extend(figures.next());
         cells.push(Cell::text(units::resolution(row)));
-        cells.extend(figures.take(if inline { usize::MAX } else { 1 }));
+        cells.extend(figures.take(if inline { usize::MAX } else { 3 }));
         table.push(cells);
     }
     table
@@ -238,7 +238,7 @@ pub fn metrics(section: &ProblemSection) -> Vec<Table> {
     if section.metrics.len() <= METRIC_COLUMNS {
         return Vec::new();
     }
-    let figures = units::time_figures(&section.rows);
+    let figures = units::time_figures(&section.rows, section.measure);
     let mut tables = Vec::new();
     for (chunk, names) in section.metrics.chunks(METRIC_COLUMNS).enumerate() {
         let mut columns = vec![Column::text("implementation"), Column::text("dataset")];
@@ -251,7 +251,8 @@ pub fn metrics(section: &ProblemSection) -> Vec<Table> {
         ));
         for (row, figures) in section.rows.iter().zip(&figures) {
             let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
-            let start = 2 + chunk * METRIC_COLUMNS;
+            // After the ranked time, the phases, the CPU time and the peak memory.
+            let start = 4 + chunk * METRIC_COLUMNS;
             cells.extend(figures[start..start + names.len()].iter().map(Cell::text));
             table.push(cells);
         }

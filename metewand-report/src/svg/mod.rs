@@ -19,11 +19,7 @@ pub use curves::{curves, legend, suboptimality_label};
 pub use frame::value_label;
 pub use scaling::scaling;
 
-<<<<<<< HEAD
-=======
-use crate::curves::MetricCurves;
 use crate::measure::Measure;
->>>>>>> stats
 use crate::profile::Profile;
 use crate::report::{CellRow, ProblemSection};
 use crate::stats::quantile;
