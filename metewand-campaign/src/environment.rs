@@ -130,8 +130,12 @@ pub fn program(worker: &str, command: &str, source: &Path, path_var: Option<&std
         }
         None => (None, None),
     };
+    let environment = metewand_runtime::session::python_interpreter(found.as_deref(), resolved.as_deref(), path_var)
+        .and_then(|interpreter| metewand_runtime::session::python_environment(&interpreter))
+        .map(|environment| metewand_runtime::attempt::environment_record(&environment));
     Program {
         worker: worker.to_owned(),
+        environment,
         command: command.to_owned(),
         path_match: found.map(|path| path.to_string_lossy().into_owned()),
         resolved: resolved.map(|path| path.to_string_lossy().into_owned()),

@@ -27,7 +27,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         say(&format!("campaign run: {line}"));
     }
     let environment = metewand_campaign::environment::capture(&repository);
-    let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment);
+    let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment).reading(prepared.folder());
     let folder = prepared
         .open(jobs.get() as u64, environment)
         .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;

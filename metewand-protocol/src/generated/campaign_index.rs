@@ -65,6 +65,12 @@ pub struct Implementation {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub cpus: ::std::option::Option<super::attempt_record::Cpus>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<crate::digest::Sha256Digest>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: super::common::Name,
@@ -92,6 +98,12 @@ pub struct Implementation {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct IndexedSession {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<crate::digest::Sha256Digest>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -253,6 +265,7 @@ impl Implementation {
         "name",
         "worker_id",
         "program",
+        "environment",
         "implementation_time_ns",
         "peak_rss_bytes",
         "session",
@@ -262,7 +275,11 @@ impl Implementation {
 }
 impl IndexedSession {
     /// The names of its properties, in the order the schema writes them.
-    pub const PROPERTIES: &'static [&'static str] = &["worker_id", "program"];
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "worker_id",
+        "program",
+        "environment",
+    ];
 }
 impl PhaseTime {
     /// The names of its properties, in the order the schema writes them.

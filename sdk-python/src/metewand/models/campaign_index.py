@@ -459,6 +459,7 @@ class Implementation:
 
     __slots__ = (
         "cpus",
+        "environment",
         "implementation_time_ns",
         "name",
         "peak_rss_bytes",
@@ -475,6 +476,9 @@ class Implementation:
     worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with
     -j 1).
     """
+
+    environment: str | None
+    """A lowercase hexadecimal SHA-256 digest."""
 
     implementation_time_ns: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -524,6 +528,7 @@ class Implementation:
         self,
         *,
         cpus: Cpus | None = None,
+        environment: str | None = None,
         implementation_time_ns: int | None,
         name: str,
         peak_rss_bytes: int | None,
@@ -533,6 +538,7 @@ class Implementation:
         worker_id: str,
     ) -> None:
         self.cpus = None if cpus is None else check_model(cpus, "/cpus", Cpus)
+        self.environment = None if environment is None else _sha256(environment, "/environment")
         self.implementation_time_ns = (
             None
             if implementation_time_ns is None
@@ -563,6 +569,10 @@ class Implementation:
             model.cpus = Cpus._decode(fields["cpus"], path + "/cpus")
         else:
             model.cpus = None
+        if "environment" in fields:
+            model.environment = _sha256(fields["environment"], path + "/environment")
+        else:
+            model.environment = None
         model.implementation_time_ns = (
             None
             if fields["implementation_time_ns"] is None
@@ -594,6 +604,8 @@ class Implementation:
         data: dict[str, Any] = {}
         if self.cpus is not None:
             data["cpus"] = self.cpus.to_dict()
+        if self.environment is not None:
+            data["environment"] = self.environment
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
         data["peak_rss_bytes"] = self.peak_rss_bytes
@@ -611,6 +623,7 @@ class Implementation:
             return NotImplemented
         return (
             self.cpus == other.cpus
+            and self.environment == other.environment
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.peak_rss_bytes == other.peak_rss_bytes
@@ -622,7 +635,7 @@ class Implementation:
 
     def __repr__(self) -> str:
         return (
-            f"Implementation(cpus={self.cpus!r}, "
+            f"Implementation(cpus={self.cpus!r}, environment={self.environment!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
             f"peak_rss_bytes={self.peak_rss_bytes!r}, profile={self.profile!r}, "
             f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"
@@ -634,7 +647,10 @@ class IndexedSession:
     ran.
     """
 
-    __slots__ = ("program", "worker_id")
+    __slots__ = ("environment", "program", "worker_id")
+
+    environment: str | None
+    """A lowercase hexadecimal SHA-256 digest."""
 
     program: WorkerProgram | None
     """The program the worker's process was running when it answered hello, as the executor found
@@ -652,7 +668,14 @@ class IndexedSession:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("worker_id",)
 
-    def __init__(self, *, program: WorkerProgram | None = None, worker_id: str) -> None:
+    def __init__(
+        self,
+        *,
+        environment: str | None = None,
+        program: WorkerProgram | None = None,
+        worker_id: str,
+    ) -> None:
+        self.environment = None if environment is None else _sha256(environment, "/environment")
         self.program = None if program is None else check_model(program, "/program", WorkerProgram)
         self.worker_id = _worker_id(worker_id, "/worker_id")
 
@@ -666,6 +689,10 @@ class IndexedSession:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "environment" in fields:
+            model.environment = _sha256(fields["environment"], path + "/environment")
+        else:
+            model.environment = None
         if "program" in fields:
             model.program = WorkerProgram._decode(fields["program"], path + "/program")
         else:
@@ -676,6 +703,8 @@ class IndexedSession:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
         data: dict[str, Any] = {}
+        if self.environment is not None:
+            data["environment"] = self.environment
         if self.program is not None:
             data["program"] = self.program.to_dict()
         data["worker_id"] = self.worker_id
@@ -684,10 +713,17 @@ class IndexedSession:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, IndexedSession):
             return NotImplemented
-        return self.program == other.program and self.worker_id == other.worker_id
+        return (
+            self.environment == other.environment
+            and self.program == other.program
+            and self.worker_id == other.worker_id
+        )
 
     def __repr__(self) -> str:
-        return f"IndexedSession(program={self.program!r}, worker_id={self.worker_id!r})"
+        return (
+            f"IndexedSession(environment={self.environment!r}, program={self.program!r}, "
+            f"worker_id={self.worker_id!r})"
+        )
 
 
 class PhaseTime:
