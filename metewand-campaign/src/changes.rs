@@ -269,7 +269,7 @@ fn short(digest: &Sha256Digest) -> String {
     digest.to_string()[..12].to_owned()
 }
 
-/// How two environments' distributions differ, by normalized name: `numpy 1.26.4 -> 2.1.0`, `scipy 1.13.0 added`,
+/// How two environments' distributions differ, by normalized name: `numpy 1.26.4 → 2.1.0`, `scipy 1.13.0 added`,
 /// `pandas 2.2.0 removed`, `attrs 23.2.0 files changed` (the same version with another `RECORD`); at most five, then
 /// how many more.
 pub fn environment_difference(then: &[PythonDistribution], now: &[PythonDistribution]) -> String {
@@ -281,7 +281,7 @@ pub fn environment_difference(then: &[PythonDistribution], now: &[PythonDistribu
     for name in names {
         match (then.get(name), now.get(name)) {
             (Some(a), Some(b)) if a.version != b.version => {
-                parts.push(format!("{} {} -> {}", b.name, a.version, b.version));
+                parts.push(format!("{} {} → {}", b.name, a.version, b.version));
             }
             (Some(a), Some(b)) if a.record_sha256 != b.record_sha256 => {
                 parts.push(format!("{} {} files changed", b.name, b.version));

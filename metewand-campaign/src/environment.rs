@@ -14,6 +14,7 @@ use metewand_runtime::CheckedRepository;
 use metewand_runtime::protocol::strict::SafeUint;
 
 pub use metewand_runtime::protocol::generated::campaign_file::{Environment, Noise, Program};
+pub use metewand_runtime::session::normalized_distribution_name;
 
 #[allow(clippy::disallowed_methods, reason = "procfs and sysfs files at fixed paths, which only the kernel writes")]
 fn read_trimmed(path: &str) -> Option<String> {

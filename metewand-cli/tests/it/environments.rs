@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::campaign::{Bench, any_record, path_with};
-use crate::{command, text};
+use crate::{command, run as metewand, text};
 use metewand_testkit::test_worker;
 
 /// Installs `numpy` at `version` in the environment `venv`, as a wheel's installer leaves it, replacing any other.
@@ -75,12 +75,15 @@ fn a_changed_distribution_is_recorded_named_by_plan_and_run_again_with_rerun_cha
     let plan_args = bench.plan_args("main", "state");
     let same = in_env(plan_args.clone());
     assert!(!text(&same.stdout).contains("Python environment"), "{}", text(&same.stdout));
+    let before = bench.path("before");
+    let copied = std::process::Command::new("cp").arg("-a").arg(bench.folder("state", "main")).arg(&before).status();
+    assert!(copied.unwrap().success());
     install(&venv, "2.1.0");
     let plan = in_env(plan_args);
     let shown = text(&plan.stdout);
     assert!(shown.contains("done         4 of 4 (0 to run)\n"), "{shown}");
     assert!(shown.contains("worker solver: 4 done attempts ran Python environment "), "{shown}");
-    assert!(shown.contains("(numpy 1.26.4 -> 2.1.0) now; they are kept; --rerun-changed runs them again\n"), "{shown}");
+    assert!(shown.contains("(numpy 1.26.4 → 2.1.0) now; they are kept; --rerun-changed runs them again\n"), "{shown}");
 
     let rerun = in_env(bench.run_args("main", "state", &["--rerun-changed"]));
     assert_eq!(rerun.status.code(), Some(0), "{}", text(&rerun.stderr));
@@ -89,4 +92,24 @@ fn a_changed_distribution_is_recorded_named_by_plan_and_run_again_with_rerun_cha
     assert_eq!(record["implementation"]["environment"]["distributions"][0]["version"], "2.1.0");
     let again = in_env(bench.run_args("main", "state", &["--rerun-changed"]));
     assert!(text(&again.stdout).contains("(4 attempts: 4 already done, 0 run now)"), "{}", text(&again.stdout));
+
+    // The report shows each Python worker's versions; compare names the distribution that differs.
+    let after = bench.folder("state", "main");
+    let path = |path: &Path| path.to_str().unwrap().to_owned();
+    let report = metewand(&["report".to_owned(), path(&after), "--format".to_owned(), "markdown".to_owned()]);
+    let shown = text(&report.stdout);
+    // One table per environment the runs had (the load is part of one): 1.26.4 first, 2.1.0 last.
+    let rows: Vec<&str> = shown
+        .split("Python distributions, by worker:")
+        .skip(1)
+        .filter_map(|table| table.lines().find(|line| line.contains("numpy")))
+        .collect();
+    assert_eq!(rows.first(), Some(&"| numpy | `1.26.4` |"), "{shown}");
+    assert_eq!(rows.last(), Some(&"| numpy | `2.1.0` |"), "{shown}");
+    let compared = metewand(&["compare".to_owned(), path(&before), path(&after)]);
+    let shown = text(&compared.stdout);
+    assert!(
+        shown.contains("the Python distributions of worker solver differ from A to B: numpy 1.26.4 → 2.1.0"),
+        "{shown}"
+    );
 }
