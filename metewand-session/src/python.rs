@@ -44,8 +44,11 @@ pub struct PythonEnvironment {
 /// upgrading a distribution adds or removes a `dist-info` folder, which changes its folder's times).
 type FolderKeys = Vec<(u64, u64, i64, i64, i64, i64)>;
 
-/// Environments already read, by their folders, so that every session of a worker reads its environment once.
-static ENVIRONMENTS: Mutex<Option<HashMap<Vec<PathBuf>, (FolderKeys, Arc<PythonEnvironment>)>>> = Mutex::new(None);
+/// Environments read, by their folders, with the folders' identities they were read under.
+type Cache = HashMap<Vec<PathBuf>, (FolderKeys, Arc<PythonEnvironment>)>;
+
+/// Environments already read, so that every session of a worker reads its environment once.
+static ENVIRONMENTS: Mutex<Option<Cache>> = Mutex::new(None);
 
 /// Whether a program's file name is a Python interpreter's (`python`, `python3`, `python3.12`).
 fn is_python(path: &Path) -> bool {
@@ -188,7 +191,7 @@ pub fn read_environment(folders: &[PathBuf]) -> PythonEnvironment {
             }
         }
     }
-    distributions.sort_by(|a, b| normalized(&a.name).cmp(&normalized(&b.name)));
+    distributions.sort_by_key(|distribution| normalized(&distribution.name));
     let preimage: Vec<serde_json::Value> = distributions
         .iter()
         .map(|d| json!({"name": d.name, "record_sha256": d.record_sha256.map(|s| s.to_string()), "version": d.version}))
