@@ -878,7 +878,7 @@ pub struct HostUser {
     pub gid: crate::strict::SafeUint,
     pub uid: crate::strict::SafeUint,
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed), and environment with it when that program is Python; confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1580,7 +1580,7 @@ impl<'de> ::serde::Deserialize<'de> for WorkerProgramPathMatch {
             })
     }
 }
-///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement is recorded once the worker started, resources when its session shut down cleanly (never for a reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed), and environment with it when that program is Python; confinement is recorded once the worker started, resources when its session shut down cleanly (never for a reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]

@@ -302,9 +302,10 @@ class AttemptRecord:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     failure: AttemptFailure | None
@@ -320,10 +321,11 @@ class AttemptRecord:
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
     validated result files. identity (what worker_id is the digest of) is absent from records
     written before it was recorded; program is recorded once the worker answered hello, when the
-    executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session, which serves more than one attempt); session once the worker answered hello;
-    profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+    executor could read it (a program over 512 MiB is not hashed), and environment with it when
+    that program is Python; confinement and cpus are recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session, which serves more than one
+    attempt); session once the worker answered hello; profile once every checkpoint of a streamed
+    execution was judged; each is absent otherwise.
     """
 
     logs: Logs
@@ -1010,9 +1012,10 @@ class Dataset:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     name: str
@@ -1165,10 +1168,11 @@ class Implementation:
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
     validated result files. identity (what worker_id is the digest of) is absent from records
     written before it was recorded; program is recorded once the worker answered hello, when the
-    executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session, which serves more than one attempt); session once the worker answered hello;
-    profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+    executor could read it (a program over 512 MiB is not hashed), and environment with it when
+    that program is Python; confinement and cpus are recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session, which serves more than one
+    attempt); session once the worker answered hello; profile once every checkpoint of a streamed
+    execution was judged; each is absent otherwise.
     """
 
     __slots__ = (
@@ -2489,9 +2493,10 @@ class WorkerSession:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     __slots__ = (
