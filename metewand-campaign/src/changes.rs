@@ -5,12 +5,15 @@
 //! that is no longer first on `PATH`, an interpreter upgraded in place), which ids do not show.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use metewand_runtime::attempt::{SOURCES_DIR, SourceChanges, compare_copy, copy_key};
 use metewand_runtime::protocol::Sha256Digest;
 use metewand_runtime::protocol::common::WorkerId;
-use metewand_runtime::protocol::generated::attempt_record::{AttemptRecord, WorkerIdentity, WorkerProgram};
+use metewand_runtime::protocol::generated::attempt_record::{
+    AttemptRecord, PythonDistribution, WorkerIdentity, WorkerProgram,
+};
 use metewand_runtime::repository::Worker;
 
 use crate::environment::{Environment, Program};
@@ -165,6 +168,10 @@ pub struct ProgramCheck {
     /// By worker name: the program its command finds now, for commands found on `PATH` or named by an absolute
     /// path (a program inside the worker's source is covered by its identity).
     now: BTreeMap<String, Program>,
+    /// The campaign folder whose records say which distributions an earlier environment held, when given.
+    folder: Option<PathBuf>,
+    /// Those distributions by environment digest, each read once from the first record that names it.
+    recorded: Arc<Mutex<BTreeMap<Sha256Digest, Vec<PythonDistribution>>>>,
 }
 
 /// Done attempts whose worker ran another program than the one its command finds now.
@@ -188,7 +195,14 @@ impl ProgramCheck {
             .filter(|program| !program.command.contains('/') || program.command.starts_with('/'))
             .map(|program| (program.worker.clone(), program.clone()))
             .collect();
-        ProgramCheck { now }
+        ProgramCheck { now, folder: None, recorded: Arc::default() }
+    }
+
+    /// The check, reading the records of `folder` to say which distributions of a changed environment differ.
+    #[must_use]
+    pub fn reading(mut self, folder: &Path) -> ProgramCheck {
+        self.folder = Some(folder.to_owned());
+        self
     }
 
     /// The workers of an attempt (its index entry) that ran another program than their command finds now.
@@ -199,16 +213,89 @@ impl ProgramCheck {
             entry.dataset.materializer.program.as_ref(),
             entry.evaluator.program.as_ref(),
         ];
-        workers
-            .into_iter()
-            .zip(programs)
-            .filter_map(|(worker, program)| {
-                let worker = worker?;
-                let change = differs(program?, self.now.get(worker)?)?;
-                Some(ProgramChange { worker: worker.to_owned(), then: change.0, now: change.1 })
-            })
-            .collect()
+        let environments =
+            [entry.implementation.environment, entry.dataset.materializer.environment, entry.evaluator.environment];
+        let mut changes = Vec::new();
+        for (slot, (worker, program)) in workers.into_iter().zip(programs).enumerate() {
+            let Some(worker) = worker else { continue };
+            let Some(now) = self.now.get(worker) else { continue };
+            if let Some((then, now)) = program.and_then(|program| differs(program, now)) {
+                changes.push(ProgramChange { worker: worker.to_owned(), then, now });
+            }
+            if let (Some(then), Some(current)) = (environments[slot], now.environment.as_ref())
+                && then != current.digest
+            {
+                let earlier = self.recorded_environment(entry, slot, then);
+                let difference = earlier.map_or_else(String::new, |earlier| {
+                    format!(" ({})", environment_difference(&earlier, &current.distributions))
+                });
+                changes.push(ProgramChange {
+                    worker: worker.to_owned(),
+                    then: format!("Python environment {}", short(&then)),
+                    now: format!("Python environment {}{difference}", short(&current.digest)),
+                });
+            }
+        }
+        changes
     }
+
+    /// The distributions of the environment `digest` that the record of `entry` names for its session `slot`
+    /// (implementation, materializer, evaluator), read once per digest; `None` without a folder or a record.
+    fn recorded_environment(
+        &self,
+        entry: &IndexEntry,
+        slot: usize,
+        digest: Sha256Digest,
+    ) -> Option<Vec<PythonDistribution>> {
+        if let Some(known) = self.recorded.lock().unwrap_or_else(PoisonError::into_inner).get(&digest) {
+            return Some(known.clone());
+        }
+        let Found::Record(record) = read_attempt(self.folder.as_deref()?, entry.attempt_id.as_str()) else {
+            return None;
+        };
+        let environment = match slot {
+            0 => record.implementation.environment,
+            1 => record.dataset.materializer.environment,
+            _ => record.evaluator.environment,
+        }?;
+        let distributions = environment.distributions;
+        self.recorded.lock().unwrap_or_else(PoisonError::into_inner).insert(digest, distributions.clone());
+        Some(distributions)
+    }
+}
+
+/// The first twelve hex digits of a digest, as changes are told.
+fn short(digest: &Sha256Digest) -> String {
+    digest.to_string()[..12].to_owned()
+}
+
+/// How two environments' distributions differ, by normalized name: `numpy 1.26.4 → 2.1.0`, `scipy 1.13.0 added`,
+/// `pandas 2.2.0 removed`, `attrs 23.2.0 files changed` (the same version with another `RECORD`); at most five, then
+/// how many more.
+pub fn environment_difference(then: &[PythonDistribution], now: &[PythonDistribution]) -> String {
+    let key = |d: &PythonDistribution| metewand_runtime::session::normalized_distribution_name(&d.name);
+    let then: BTreeMap<String, &PythonDistribution> = then.iter().map(|d| (key(d), d)).collect();
+    let now: BTreeMap<String, &PythonDistribution> = now.iter().map(|d| (key(d), d)).collect();
+    let names: BTreeSet<&String> = then.keys().chain(now.keys()).collect();
+    let mut parts = Vec::new();
+    for name in names {
+        match (then.get(name), now.get(name)) {
+            (Some(a), Some(b)) if a.version != b.version => {
+                parts.push(format!("{} {} → {}", b.name, a.version, b.version));
+            }
+            (Some(a), Some(b)) if a.record_sha256 != b.record_sha256 => {
+                parts.push(format!("{} {} files changed", b.name, b.version));
+            }
+            (None, Some(b)) => parts.push(format!("{} {} added", b.name, b.version)),
+            (Some(a), None) => parts.push(format!("{} {} removed", a.name, a.version)),
+            _ => {}
+        }
+    }
+    let mut text = parts.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if parts.len() > 5 {
+        text.push_str(&format!(" and {} more", parts.len() - 5));
+    }
+    text
 }
 
 /// How a recorded program differs from the one found now, as `(then, now)`; `None` when they agree or cannot be
@@ -218,7 +305,6 @@ impl ProgramCheck {
 fn differs(ran: &WorkerProgram, now: &Program) -> Option<(String, String)> {
     let found_then = ran.path_match.as_ref().map_or(ran.path.as_str(), |found| found.as_str());
     let found_now = now.path_match.as_deref()?;
-    let short = |digest: &Sha256Digest| digest.to_string()[..12].to_owned();
     if found_then != found_now {
         let now_digest = now.sha256.as_ref().map_or_else(|| "not found".to_owned(), short);
         return Some((

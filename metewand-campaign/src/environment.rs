@@ -14,6 +14,7 @@ use metewand_runtime::CheckedRepository;
 use metewand_runtime::protocol::strict::SafeUint;
 
 pub use metewand_runtime::protocol::generated::campaign_file::{Environment, Noise, Program};
+pub use metewand_runtime::session::normalized_distribution_name;
 
 #[allow(clippy::disallowed_methods, reason = "procfs and sysfs files at fixed paths, which only the kernel writes")]
 fn read_trimmed(path: &str) -> Option<String> {
@@ -130,8 +131,12 @@ pub fn program(worker: &str, command: &str, source: &Path, path_var: Option<&std
         }
         None => (None, None),
     };
+    let environment = metewand_runtime::session::python_interpreter(found.as_deref(), resolved.as_deref(), path_var)
+        .and_then(|interpreter| metewand_runtime::session::python_environment(&interpreter))
+        .map(|environment| metewand_runtime::attempt::environment_record(&environment));
     Program {
         worker: worker.to_owned(),
+        environment,
         command: command.to_owned(),
         path_match: found.map(|path| path.to_string_lossy().into_owned()),
         resolved: resolved.map(|path| path.to_string_lossy().into_owned()),

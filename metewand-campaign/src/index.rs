@@ -123,9 +123,10 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
             })
         }
     };
-    let session = |worker_id: &metewand_protocol::common::WorkerId,
-                   program: &Option<metewand_protocol::generated::attempt_record::WorkerProgram>| {
-        index::IndexedSession { worker_id: worker_id.clone(), program: program.clone() }
+    let session = |recorded: &metewand_protocol::generated::attempt_record::WorkerSession| index::IndexedSession {
+        worker_id: recorded.worker_id.clone(),
+        program: recorded.program.clone(),
+        environment: recorded.environment.as_ref().map(|environment| environment.digest),
     };
     let implementation = &record.implementation;
     Some(IndexEntry {
@@ -149,12 +150,13 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
         },
         dataset: index::Dataset {
             name: record.dataset.name.as_str().parse().ok()?,
-            materializer: session(&record.dataset.materializer.worker_id, &record.dataset.materializer.program),
+            materializer: session(&record.dataset.materializer),
         },
         implementation: index::Implementation {
             name: implementation.name.as_str().parse().ok()?,
             worker_id: implementation.worker_id.clone(),
             program: implementation.program.clone(),
+            environment: implementation.environment.as_ref().map(|environment| environment.digest),
             implementation_time_ns: implementation.implementation_time_ns,
             cpu_ns: implementation.resources.as_ref().and_then(|resources| {
                 SafeUint::try_from(resources.user_cpu_ns.get().saturating_add(resources.system_cpu_ns.get())).ok()
@@ -164,7 +166,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
             cpus: implementation.cpus.clone(),
             profile: implementation.profile.clone(),
         },
-        evaluator: session(&record.evaluator.worker_id, &record.evaluator.program),
+        evaluator: session(&record.evaluator),
         phases: record
             .phases
             .iter()

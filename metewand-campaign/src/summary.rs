@@ -83,7 +83,7 @@ impl PlanSummary {
         let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
         let durations = Mutex::new(Vec::new());
         let shared_done = std::sync::atomic::AtomicUsize::new(0);
-        let programs = ProgramCheck::new(plan, environment);
+        let programs = ProgramCheck::new(plan, environment).reading(folder);
         let changed_programs: Mutex<BTreeMap<ProgramChange, usize>> = Mutex::new(BTreeMap::new());
         // The workers' changes are read from the previous plan beside the scan, which does not need it.
         let (status, changed_workers) = std::thread::scope(|scope| {

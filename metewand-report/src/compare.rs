@@ -499,6 +499,27 @@ fn warnings(a: &Records, b: &Records) -> Vec<String> {
             ));
         }
     }
+    // Each side's Python workers as their last run found them: which distributions differ, by name.
+    let python = |records: &Records| {
+        let mut found = BTreeMap::new();
+        for run in &records.folders[0].runs {
+            for program in &run.environment.workers {
+                if let Some(environment) = &program.environment {
+                    found.insert(program.worker.clone(), environment.distributions.clone());
+                }
+            }
+        }
+        found
+    };
+    let (python_a, python_b) = (python(a), python(b));
+    for (worker, distributions_a) in &python_a {
+        if let Some(distributions_b) = python_b.get(worker) {
+            let difference = metewand_campaign::changes::environment_difference(distributions_a, distributions_b);
+            if !difference.is_empty() {
+                warnings.push(format!("the Python distributions of worker {worker} differ from A to B: {difference}"));
+            }
+        }
+    }
     for ((kind, what), map_a, map_b) in [
         (("implementation", "worker identity"), &a.identities.implementations, &b.identities.implementations),
         (("problem", "contract id"), &a.identities.contracts, &b.identities.contracts),

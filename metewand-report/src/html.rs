@@ -314,6 +314,9 @@ fn environments(out: &mut String, entries: &[EnvironmentEntry]) {
         let _ = writeln!(out, "<h3>{}</h3>", escape(&entry.folder));
         table::html::write(out, &tables::environment(entry));
         table::html::write(out, &tables::workers(entry));
+        if let Some(distributions) = tables::distributions(entry) {
+            table::html::write(out, &distributions);
+        }
     }
     out.push_str("</section>\n");
 }

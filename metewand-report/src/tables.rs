@@ -1,7 +1,7 @@
 //! The report's tables, each built once from the [`Report`] as a [`Table`]: [`crate::html`] and [`crate::text`] write
 //! the same tables through their format's renderer, so the HTML, the Markdown and the CSV cannot disagree.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::curves::MetricCurves;
 use crate::measure::Measure;
@@ -394,6 +394,37 @@ pub fn workers(entry: &EnvironmentEntry) -> Table {
         ]);
     }
     table
+}
+
+/// The Python distributions of one environment's Python workers: a row per distribution (by normalized name),
+/// a column per worker, its version there or `–`; `None` when no worker's program is Python.
+pub fn distributions(entry: &EnvironmentEntry) -> Option<Table> {
+    let workers: Vec<_> = entry
+        .environment
+        .workers
+        .iter()
+        .filter_map(|program| Some((program.worker.as_str(), program.environment.as_ref()?)))
+        .collect();
+    if workers.is_empty() {
+        return None;
+    }
+    let normalized = metewand_campaign::environment::normalized_distribution_name;
+    let mut versions: BTreeMap<String, (String, Vec<Option<&str>>)> = BTreeMap::new();
+    for (slot, (_, environment)) in workers.iter().enumerate() {
+        for distribution in &environment.distributions {
+            let row = versions
+                .entry(normalized(&distribution.name))
+                .or_insert_with(|| (distribution.name.clone(), vec![None; workers.len()]));
+            row.1[slot] = Some(distribution.version.as_str());
+        }
+    }
+    let columns = std::iter::once("distribution").chain(workers.iter().map(|(worker, _)| *worker));
+    let mut table = Table::new(columns.map(Column::text).collect());
+    for (name, found) in versions.into_values() {
+        let cells = found.into_iter().map(|version| Cell::code(version.unwrap_or("–")));
+        table.push(std::iter::once(Cell::text(name)).chain(cells).collect());
+    }
+    Some(table)
 }
 
 /// The identities the records name: each implementation's, problem's and dataset's ids, more than one where it

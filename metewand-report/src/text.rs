@@ -149,6 +149,10 @@ fn environments(out: &mut String, report: &Report) {
                 program.sha256.map_or_else(|| "–".to_owned(), |sha| sha.to_string())
             );
         }
+        if let Some(distributions) = tables::distributions(entry) {
+            out.push_str("\nPython distributions, by worker:\n\n");
+            out.push_str(&markdown::render(&distributions));
+        }
     }
 }
 

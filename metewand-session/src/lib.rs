@@ -46,6 +46,7 @@ mod io;
 mod process;
 mod procfs;
 mod program;
+mod python;
 mod record;
 mod request;
 mod reuse;
@@ -87,6 +88,10 @@ use metewand_protocol::{Frame, FrameError, encode_message, validate_hello_respon
 use metewand_protocol::{Phase, RequestTracker};
 pub use process::REAP_LIMIT;
 pub use program::{WorkerProgram, path_match};
+pub use python::{
+    PythonDistribution, PythonEnvironment, normalized as normalized_distribution_name, python_environment,
+    python_interpreter, read_environment, site_packages,
+};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};

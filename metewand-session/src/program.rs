@@ -7,11 +7,12 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 
 use super::command::{WorkerCommand, find_program};
+use super::python::{PythonEnvironment, python_environment, python_interpreter};
 use crate::protocol::Sha256Digest;
 
 /// What a worker process was running when it answered hello.
@@ -24,6 +25,8 @@ pub struct WorkerProgram {
     /// The command's first word as found on `PATH` (or the absolute path it names), when that is another path: a
     /// link, a script, a shim. `None` for a program named by a relative path (inside the worker's source).
     pub path_match: Option<String>,
+    /// The Python distributions it imports, when it is a Python interpreter or a script run by one.
+    pub environment: Option<Arc<PythonEnvironment>>,
 }
 
 /// The largest program hashed: a worker may `exec` a file of its own making before hello, and hashing it must not
@@ -97,6 +100,10 @@ pub(super) fn observe(pid: i32, command: &WorkerCommand) -> Option<WorkerProgram
             digest
         }
     };
-    let path_match = path_match(command).filter(|found| *found != path);
-    Some(WorkerProgram { path, sha256, path_match })
+    let found = path_match(command);
+    let path_var = command.environment().get(std::ffi::OsStr::new("PATH")).cloned();
+    let environment = python_interpreter(found.as_deref().map(Path::new), Some(Path::new(&path)), path_var.as_deref())
+        .and_then(|interpreter| python_environment(&interpreter));
+    let path_match = found.filter(|found| *found != path);
+    Some(WorkerProgram { path, sha256, path_match, environment })
 }

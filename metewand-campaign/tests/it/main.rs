@@ -5,6 +5,7 @@
 
 mod ahead;
 mod audit;
+mod environments;
 mod grid;
 mod index;
 mod order;

@@ -28,7 +28,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
         say(&format!("campaign run: {line}"));
     }
     let environment = metewand_campaign::environment::capture(&repository);
-    let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment);
+    let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment).reading(prepared.folder());
     // With --until-decided each round opens the folder for its own plan, taken from the plan with the cap's
     // repetitions (the same ids as a plan of that many); otherwise the run holds it from here.
     let mode = if args.until_decided {

@@ -30,7 +30,9 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
     let plan = prepared.plan();
     let environment = metewand_campaign::environment::capture(&repository);
-    let rerun_changed = args.rerun_changed.then(|| metewand_campaign::changes::ProgramCheck::new(plan, &environment));
+    let rerun_changed = args
+        .rerun_changed
+        .then(|| metewand_campaign::changes::ProgramCheck::new(plan, &environment).reading(prepared.folder()));
     let sessions = Sessions::resolve(args.sessions, args.warmup, plan);
     super::refuse_ahead_with_warmup("submit", args.ahead, sessions.1)?;
     let refused = refused_for_reuse("submit", &prepared, sessions.0, None);

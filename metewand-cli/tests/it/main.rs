@@ -10,6 +10,7 @@ mod canon;
 mod check;
 mod command;
 mod conformance;
+mod environments;
 mod grid;
 mod init;
 mod report;

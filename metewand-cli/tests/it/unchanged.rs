@@ -29,8 +29,9 @@ const REPORTS: [(&str, &str); 4] =
 const EXPORTS: [&str; 3] = ["results.csv", "results.jsonl", "profiles.csv"];
 
 /// Fields of a record that the machine or the clock decides: times, resources, the confinement and CPUs this
-/// machine gave, the interpreter found, where the repository was.
-const MACHINE_FIELDS: [&str; 6] = ["resources", "confinement", "cpus", "program", "repository", "concurrency"];
+/// machine gave, the interpreter found and the distributions it imports, where the repository was.
+const MACHINE_FIELDS: [&str; 7] =
+    ["resources", "confinement", "cpus", "program", "environment", "repository", "concurrency"];
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/unchanged")

@@ -878,7 +878,7 @@ pub struct HostUser {
     pub gid: crate::strict::SafeUint,
     pub uid: crate::strict::SafeUint,
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed), and environment with it when that program is Python; confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -899,6 +899,12 @@ pub struct Implementation {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub cpus: ::std::option::Option<Cpus>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<PythonEnvironment>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub files: ::std::option::Option<FileRecords>,
     #[serde(
@@ -1114,6 +1120,29 @@ pub struct ProfilePoint {
     pub metrics: crate::strict::JsonObject,
     pub time_ns: crate::strict::SafeUint,
     pub verdict: super::common::Verdict,
+}
+///An installed Python distribution: its Name and Version as its METADATA says, and the SHA-256 of its RECORD file when it has one.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct PythonDistribution {
+    pub name: ::std::string::String,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub record_sha256: ::std::option::Option<crate::digest::Sha256Digest>,
+    pub version: ::std::string::String,
+}
+///The Python distributions a worker imports, recorded when its program is a Python interpreter or a script run by one (docs/decisions/environments.md): the site-packages folders read (a virtual environment's, else the interpreter's prefix's), each dist-info folder's name and version from METADATA and the SHA-256 of its RECORD file, sorted by normalized name, and digest, the SHA-256 of the canonical JSON of [{name, record_sha256, version}, ...] in that order; absent for a program that is not Python and in records written before environments were recorded.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct PythonEnvironment {
+    pub digest: crate::digest::Sha256Digest,
+    pub distributions: ::std::vec::Vec<PythonDistribution>,
+    pub site_packages: ::std::vec::Vec<::std::string::String>,
 }
 ///One resource limit of a session: its value (null when there was none) and how it was enforced: rlimit (a resource limit of the worker's processes: RLIMIT_AS for memory_bytes, RLIMIT_NPROC counted in a user namespace of the worker's own for processes), pid_max (the pid_max of the worker's own PID namespace, Linux 6.14 and later), cgroup (memory.max or pids.max of a cgroup of the worker's own, in the cgroup v2 subtree delegated to the user running metewand), watched (measured by metewand while the worker ran, the worker killed once past it) or none.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1551,7 +1580,7 @@ impl<'de> ::serde::Deserialize<'de> for WorkerProgramPathMatch {
             })
     }
 }
-///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed); confinement is recorded once the worker started, resources when its session shut down cleanly (never for a reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+///A worker session: the resolved identity, and what the worker reported in hello (capabilities is null when the handshake did not complete; sdk is null for a direct protocol worker or when the handshake did not complete). identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed), and environment with it when that program is Python; confinement is recorded once the worker started, resources when its session shut down cleanly (never for a reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -1566,6 +1595,12 @@ pub struct WorkerSession {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub confinement: ::std::option::Option<Confinement>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<PythonEnvironment>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -1702,6 +1737,7 @@ impl Implementation {
         "cpus",
         "identity",
         "program",
+        "environment",
         "session",
         "profile",
     ];
@@ -1740,6 +1776,22 @@ impl ProfilePoint {
         "time_ns",
         "metrics",
         "verdict",
+    ];
+}
+impl PythonDistribution {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "name",
+        "version",
+        "record_sha256",
+    ];
+}
+impl PythonEnvironment {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "digest",
+        "site_packages",
+        "distributions",
     ];
 }
 impl ResourceLimit {
@@ -1795,6 +1847,7 @@ impl WorkerSession {
         "resources",
         "identity",
         "program",
+        "environment",
         "session",
     ];
 }
@@ -1996,6 +2049,36 @@ impl ::serde::Serialize for ProfilePoint {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         ProfilePoint::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PythonDistribution {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PythonDistribution::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PythonDistribution {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PythonDistribution::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PythonEnvironment {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PythonEnvironment::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PythonEnvironment {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PythonEnvironment::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ResourceLimit {

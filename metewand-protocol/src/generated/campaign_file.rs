@@ -132,6 +132,12 @@ pub struct PlanEntry {
 pub struct Program {
     ///The command's first word as declared.
     pub command: ::std::string::String,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<super::attempt_record::PythonEnvironment>,
     ///The first match on PATH (or the path itself when it has a /).
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub path_match: ::std::option::Option<::std::string::String>,
@@ -304,6 +310,7 @@ impl Program {
         "resolved",
         "sha256",
         "script",
+        "environment",
     ];
 }
 impl Run {

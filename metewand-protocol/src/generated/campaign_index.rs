@@ -68,6 +68,12 @@ pub struct Implementation {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub cpus: ::std::option::Option<super::attempt_record::Cpus>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<crate::digest::Sha256Digest>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: super::common::Name,
@@ -95,6 +101,12 @@ pub struct Implementation {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct IndexedSession {
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<crate::digest::Sha256Digest>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -256,6 +268,7 @@ impl Implementation {
         "name",
         "worker_id",
         "program",
+        "environment",
         "implementation_time_ns",
         "cpu_ns",
         "peak_rss_bytes",
@@ -266,7 +279,11 @@ impl Implementation {
 }
 impl IndexedSession {
     /// The names of its properties, in the order the schema writes them.
-    pub const PROPERTIES: &'static [&'static str] = &["worker_id", "program"];
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "worker_id",
+        "program",
+        "environment",
+    ];
 }
 impl PhaseTime {
     /// The names of its properties, in the order the schema writes them.

@@ -15,8 +15,8 @@ use metewand_protocol::strict::{JsonObject, SafeUint, UniqueVec};
 use super::AttemptPlan;
 use super::failure::Failure;
 use super::record::{
-    confinement_record, cpus_record, identity_record, log_path, phase_records, program_record, resources_record, sdk,
-    timestamp,
+    confinement_record, cpus_record, environment_record, identity_record, log_path, phase_records, program_record,
+    resources_record, sdk, timestamp,
 };
 use crate::SessionConfig;
 use crate::cpus::CpuPlacement;
@@ -204,6 +204,7 @@ impl Journal {
                 files: self.result,
                 identity: Some(identity_record(implementer)),
                 program: self.implementation.program.as_ref().map(program_record),
+                environment: environment_of(&self.implementation),
                 session: self.implementation.session.clone(),
                 profile: self.profile,
                 implementation_time_ns: self.implementation_time_ns,
@@ -227,12 +228,18 @@ impl Journal {
     }
 }
 
+/// The Python environment a session's program imports, when it is Python.
+fn environment_of(seen: &Seen) -> Option<rec::PythonEnvironment> {
+    seen.program.as_ref()?.environment.as_deref().map(environment_record)
+}
+
 pub(super) fn worker_session(worker: &Worker, seen: &Seen) -> rec::WorkerSession {
     rec::WorkerSession {
         capabilities: seen.handshake.as_ref().map(|handshake| handshake.reported.clone()),
         confinement: seen.confinement.as_ref().map(confinement_record),
         identity: Some(identity_record(worker)),
         program: seen.program.as_ref().map(program_record),
+        environment: environment_of(seen),
         resources: seen.resources.as_ref().map(resources_record),
         sdk: seen.handshake.as_ref().and_then(sdk),
         session: seen.session.clone(),

@@ -76,7 +76,8 @@ pub use metewand_protocol::generated::dataset_materialization::{
     DatasetMaterialization, DatasetMaterializationOutcome,
 };
 pub use record::{
-    RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, parse_rfc3339, rfc3339, timestamp, write_record,
+    RECORD_FILE, RECORD_TEMPORARY, canonical_bytes, compact_utc, environment_record, parse_rfc3339, rfc3339, timestamp,
+    write_record,
 };
 pub use source::{SOURCES_DIR, SourceChanges, compare_copy, copy_key, stored_copy, worker_copy_key};
 pub use store::{PUBLISHED_SUFFIX, STAGING_PREFIX, remove_tree};

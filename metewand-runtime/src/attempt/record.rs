@@ -19,8 +19,8 @@ use crate::files::{Dir, FsError};
 use crate::repository::Worker;
 use crate::session::{
     CapabilityConfinement, ConfinementReport, FilesystemConfinement, IpcConfinement, LimitMechanism, LimitReport,
-    MountConfinement, NetworkConfinement, PhaseTiming, ProcessConfinement, Resources, SignalConfinement, SyscallFilter,
-    WorkerProgram,
+    MountConfinement, NetworkConfinement, PhaseTiming, ProcessConfinement, PythonEnvironment, Resources,
+    SignalConfinement, SyscallFilter, WorkerProgram,
 };
 use crate::validate::{ValidatedFile, ValidationError};
 
@@ -242,6 +242,23 @@ pub(super) fn program_record(program: &WorkerProgram) -> rec::WorkerProgram {
                 .unwrap_or_else(|_| unreachable!("a program found on PATH has an absolute path"))
         }),
         sha256: program.sha256,
+    }
+}
+
+/// The Python distributions a worker imports, as a record says them.
+pub fn environment_record(environment: &PythonEnvironment) -> rec::PythonEnvironment {
+    rec::PythonEnvironment {
+        digest: environment.digest,
+        site_packages: environment.site_packages.clone(),
+        distributions: environment
+            .distributions
+            .iter()
+            .map(|distribution| rec::PythonDistribution {
+                name: distribution.name.clone(),
+                version: distribution.version.clone(),
+                record_sha256: distribution.record_sha256,
+            })
+            .collect(),
     }
 }
 

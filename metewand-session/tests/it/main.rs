@@ -16,6 +16,7 @@ mod memory;
 mod methods;
 mod misbehaviour;
 mod processes;
+mod python;
 mod roles;
 mod stream;
 

@@ -134,6 +134,8 @@ __all__ = [
     "Problem",
     "ProblemTimed",
     "ProfilePoint",
+    "PythonDistribution",
+    "PythonEnvironment",
     "ResourceLimit",
     "ResourceLimits",
     "Resources",
@@ -300,9 +302,10 @@ class AttemptRecord:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     failure: AttemptFailure | None
@@ -318,10 +321,11 @@ class AttemptRecord:
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
     validated result files. identity (what worker_id is the digest of) is absent from records
     written before it was recorded; program is recorded once the worker answered hello, when the
-    executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session, which serves more than one attempt); session once the worker answered hello;
-    profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+    executor could read it (a program over 512 MiB is not hashed), and environment with it when
+    that program is Python; confinement and cpus are recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session, which serves more than one
+    attempt); session once the worker answered hello; profile once every checkpoint of a streamed
+    execution was judged; each is absent otherwise.
     """
 
     logs: Logs
@@ -1008,9 +1012,10 @@ class Dataset:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     name: str
@@ -1163,16 +1168,18 @@ class Implementation:
     parameters and seed, the worker-reported time (diagnostic only), its statistics and its
     validated result files. identity (what worker_id is the digest of) is absent from records
     written before it was recorded; program is recorded once the worker answered hello, when the
-    executor could read it (a program over 512 MiB is not hashed); confinement and cpus are
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session, which serves more than one attempt); session once the worker answered hello;
-    profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+    executor could read it (a program over 512 MiB is not hashed), and environment with it when
+    that program is Python; confinement and cpus are recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session, which serves more than one
+    attempt); session once the worker answered hello; profile once every checkpoint of a streamed
+    execution was judged; each is absent otherwise.
     """
 
     __slots__ = (
         "capabilities",
         "confinement",
         "cpus",
+        "environment",
         "files",
         "identity",
         "implementation_time_ns",
@@ -1220,6 +1227,16 @@ class Implementation:
     sched_setaffinity, so no process of the worker can leave them), advisory (chosen, but the
     worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with
     -j 1).
+    """
+
+    environment: PythonEnvironment | None
+    """The Python distributions a worker imports, recorded when its program is a Python interpreter
+    or a script run by one (docs/decisions/environments.md): the site-packages folders read (a
+    virtual environment's, else the interpreter's prefix's), each dist-info folder's name and
+    version from METADATA and the SHA-256 of its RECORD file, sorted by normalized name, and
+    digest, the SHA-256 of the canonical JSON of [{name, record_sha256, version}, ...] in that
+    order; absent for a program that is not Python and in records written before environments
+    were recorded.
     """
 
     files: list[FileRecord] | None
@@ -1312,6 +1329,7 @@ class Implementation:
         capabilities: list[Capability] | None,
         confinement: Confinement | None = None,
         cpus: Cpus | None = None,
+        environment: PythonEnvironment | None = None,
         files: list[FileRecord] | None,
         identity: WorkerIdentity | None = None,
         implementation_time_ns: int | None,
@@ -1336,6 +1354,11 @@ class Implementation:
             None if confinement is None else check_model(confinement, "/confinement", Confinement)
         )
         self.cpus = None if cpus is None else check_model(cpus, "/cpus", Cpus)
+        self.environment = (
+            None
+            if environment is None
+            else check_model(environment, "/environment", PythonEnvironment)
+        )
         self.files = (
             None if files is None else check_array(files, "/files", check_model, FileRecord)
         )
@@ -1390,6 +1413,12 @@ class Implementation:
             model.cpus = Cpus._decode(fields["cpus"], path + "/cpus")
         else:
             model.cpus = None
+        if "environment" in fields:
+            model.environment = PythonEnvironment._decode(
+                fields["environment"], path + "/environment"
+            )
+        else:
+            model.environment = None
         model.files = (
             None
             if fields["files"] is None
@@ -1444,6 +1473,8 @@ class Implementation:
             data["confinement"] = self.confinement.to_dict()
         if self.cpus is not None:
             data["cpus"] = self.cpus.to_dict()
+        if self.environment is not None:
+            data["environment"] = self.environment.to_dict()
         data["files"] = None if self.files is None else [item.to_dict() for item in self.files]
         if self.identity is not None:
             data["identity"] = self.identity.to_dict()
@@ -1472,6 +1503,7 @@ class Implementation:
             self.capabilities == other.capabilities
             and self.confinement == other.confinement
             and self.cpus == other.cpus
+            and self.environment == other.environment
             and self.files == other.files
             and self.identity == other.identity
             and self.implementation_time_ns == other.implementation_time_ns
@@ -1491,11 +1523,11 @@ class Implementation:
     def __repr__(self) -> str:
         return (
             f"Implementation(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
-            f"cpus={self.cpus!r}, files={self.files!r}, identity={self.identity!r}, "
-            f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
-            f"parameters={self.parameters!r}, profile={self.profile!r}, program={self.program!r}, "
-            f"resources={self.resources!r}, sdk={self.sdk!r}, seed={self.seed!r}, "
-            f"selected={self.selected!r}, session={self.session!r}, "
+            f"cpus={self.cpus!r}, environment={self.environment!r}, files={self.files!r}, "
+            f"identity={self.identity!r}, implementation_time_ns={self.implementation_time_ns!r}, "
+            f"name={self.name!r}, parameters={self.parameters!r}, profile={self.profile!r}, "
+            f"program={self.program!r}, resources={self.resources!r}, sdk={self.sdk!r}, "
+            f"seed={self.seed!r}, selected={self.selected!r}, session={self.session!r}, "
             f"statistics={self.statistics!r}, worker_id={self.worker_id!r})"
         )
 
@@ -1839,6 +1871,148 @@ class ProfilePoint:
         return (
             f"ProfilePoint(checkpoint={self.checkpoint!r}, metrics={self.metrics!r}, "
             f"time_ns={self.time_ns!r}, verdict={self.verdict!r})"
+        )
+
+
+class PythonDistribution:
+    """An installed Python distribution: its Name and Version as its METADATA says, and the SHA-256
+    of its RECORD file when it has one.
+    """
+
+    __slots__ = ("name", "record_sha256", "version")
+
+    name: str
+
+    record_sha256: str | None
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    version: str
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("name", "version")
+
+    def __init__(self, *, name: str, record_sha256: str | None = None, version: str) -> None:
+        self.name = check_string(name, "/name")
+        self.record_sha256 = (
+            None if record_sha256 is None else _sha256(record_sha256, "/record_sha256")
+        )
+        self.version = check_string(version, "/version")
+
+    @classmethod
+    def from_dict(cls, data: object) -> PythonDistribution:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> PythonDistribution:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.name = check_string(fields["name"], path + "/name")
+        if "record_sha256" in fields:
+            model.record_sha256 = _sha256(fields["record_sha256"], path + "/record_sha256")
+        else:
+            model.record_sha256 = None
+        model.version = check_string(fields["version"], path + "/version")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        data: dict[str, Any] = {"name": self.name}
+        if self.record_sha256 is not None:
+            data["record_sha256"] = self.record_sha256
+        data["version"] = self.version
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PythonDistribution):
+            return NotImplemented
+        return (
+            self.name == other.name
+            and self.record_sha256 == other.record_sha256
+            and self.version == other.version
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"PythonDistribution(name={self.name!r}, record_sha256={self.record_sha256!r}, "
+            f"version={self.version!r})"
+        )
+
+
+class PythonEnvironment:
+    """The Python distributions a worker imports, recorded when its program is a Python interpreter
+    or a script run by one (docs/decisions/environments.md): the site-packages folders read (a
+    virtual environment's, else the interpreter's prefix's), each dist-info folder's name and
+    version from METADATA and the SHA-256 of its RECORD file, sorted by normalized name, and
+    digest, the SHA-256 of the canonical JSON of [{name, record_sha256, version}, ...] in that
+    order; absent for a program that is not Python and in records written before environments
+    were recorded.
+    """
+
+    __slots__ = ("digest", "distributions", "site_packages")
+
+    digest: str
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    distributions: list[PythonDistribution]
+
+    site_packages: list[str]
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("digest", "distributions", "site_packages")
+
+    def __init__(
+        self, *, digest: str, distributions: list[PythonDistribution], site_packages: list[str]
+    ) -> None:
+        self.digest = _sha256(digest, "/digest")
+        self.distributions = check_array(
+            distributions, "/distributions", check_model, PythonDistribution
+        )
+        self.site_packages = check_array(site_packages, "/site_packages", check_string)
+
+    @classmethod
+    def from_dict(cls, data: object) -> PythonEnvironment:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> PythonEnvironment:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.digest = _sha256(fields["digest"], path + "/digest")
+        model.distributions = check_array(
+            fields["distributions"], path + "/distributions", PythonDistribution._decode
+        )
+        model.site_packages = check_array(
+            fields["site_packages"], path + "/site_packages", check_string
+        )
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {
+            "digest": self.digest,
+            "distributions": [item.to_dict() for item in self.distributions],
+            "site_packages": list(self.site_packages),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PythonEnvironment):
+            return NotImplemented
+        return (
+            self.digest == other.digest
+            and self.distributions == other.distributions
+            and self.site_packages == other.site_packages
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"PythonEnvironment(digest={self.digest!r}, distributions={self.distributions!r}, "
+            f"site_packages={self.site_packages!r})"
         )
 
 
@@ -2319,14 +2493,16 @@ class WorkerSession:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     __slots__ = (
         "capabilities",
         "confinement",
+        "environment",
         "identity",
         "program",
         "resources",
@@ -2358,6 +2534,16 @@ class WorkerSession:
     allowed; user: the host uid and gid the worker ran as (run by root, an identity of its own,
     never 0 where root could give it one). user_namespace, ipc, capabilities, mounts, limits,
     syscall_filter, syscalls and user are absent from records written before they were recorded.
+    """
+
+    environment: PythonEnvironment | None
+    """The Python distributions a worker imports, recorded when its program is a Python interpreter
+    or a script run by one (docs/decisions/environments.md): the site-packages folders read (a
+    virtual environment's, else the interpreter's prefix's), each dist-info folder's name and
+    version from METADATA and the SHA-256 of its RECORD file, sorted by normalized name, and
+    digest, the SHA-256 of the canonical JSON of [{name, record_sha256, version}, ...] in that
+    order; absent for a program that is not Python and in records written before environments
+    were recorded.
     """
 
     identity: WorkerIdentity | None
@@ -2409,6 +2595,7 @@ class WorkerSession:
         *,
         capabilities: list[Capability] | None,
         confinement: Confinement | None = None,
+        environment: PythonEnvironment | None = None,
         identity: WorkerIdentity | None = None,
         program: WorkerProgram | None = None,
         resources: Resources | None = None,
@@ -2423,6 +2610,11 @@ class WorkerSession:
         )
         self.confinement = (
             None if confinement is None else check_model(confinement, "/confinement", Confinement)
+        )
+        self.environment = (
+            None
+            if environment is None
+            else check_model(environment, "/environment", PythonEnvironment)
         )
         self.identity = (
             None if identity is None else check_model(identity, "/identity", WorkerIdentity)
@@ -2456,6 +2648,12 @@ class WorkerSession:
             model.confinement = Confinement._decode(fields["confinement"], path + "/confinement")
         else:
             model.confinement = None
+        if "environment" in fields:
+            model.environment = PythonEnvironment._decode(
+                fields["environment"], path + "/environment"
+            )
+        else:
+            model.environment = None
         if "identity" in fields:
             model.identity = WorkerIdentity._decode(fields["identity"], path + "/identity")
         else:
@@ -2483,6 +2681,8 @@ class WorkerSession:
         }
         if self.confinement is not None:
             data["confinement"] = self.confinement.to_dict()
+        if self.environment is not None:
+            data["environment"] = self.environment.to_dict()
         if self.identity is not None:
             data["identity"] = self.identity.to_dict()
         if self.program is not None:
@@ -2501,6 +2701,7 @@ class WorkerSession:
         return (
             self.capabilities == other.capabilities
             and self.confinement == other.confinement
+            and self.environment == other.environment
             and self.identity == other.identity
             and self.program == other.program
             and self.resources == other.resources
@@ -2512,8 +2713,9 @@ class WorkerSession:
     def __repr__(self) -> str:
         return (
             f"WorkerSession(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
-            f"identity={self.identity!r}, program={self.program!r}, resources={self.resources!r}, "
-            f"sdk={self.sdk!r}, session={self.session!r}, worker_id={self.worker_id!r})"
+            f"environment={self.environment!r}, identity={self.identity!r}, "
+            f"program={self.program!r}, resources={self.resources!r}, sdk={self.sdk!r}, "
+            f"session={self.session!r}, worker_id={self.worker_id!r})"
         )
 
 
@@ -2531,6 +2733,8 @@ DEFINITIONS: dict[str | None, type] = {
     "phase_record": PhaseRecord,
     "problem": Problem,
     "profile_point": ProfilePoint,
+    "python_distribution": PythonDistribution,
+    "python_environment": PythonEnvironment,
     "resource_limit": ResourceLimit,
     "resource_limits": ResourceLimits,
     "resources": Resources,

@@ -21,6 +21,7 @@ from metewand._strict import (
     check_object,
     check_string,
 )
+from metewand.models.attempt_record import PythonEnvironment
 from metewand.models.common import _attempt_id, _format, _name, _safe_uint, _sha256, _timestamp
 
 # Annotations are strings (see the __future__ import), so typing is needed only by type checkers.
@@ -824,10 +825,20 @@ class Program:
     file's SHA-256, and its #! line when it is a script.
     """
 
-    __slots__ = ("command", "path_match", "resolved", "script", "sha256", "worker")
+    __slots__ = ("command", "environment", "path_match", "resolved", "script", "sha256", "worker")
 
     command: str
     """The command's first word as declared."""
+
+    environment: PythonEnvironment | None
+    """The Python distributions a worker imports, recorded when its program is a Python interpreter
+    or a script run by one (docs/decisions/environments.md): the site-packages folders read (a
+    virtual environment's, else the interpreter's prefix's), each dist-info folder's name and
+    version from METADATA and the SHA-256 of its RECORD file, sorted by normalized name, and
+    digest, the SHA-256 of the canonical JSON of [{name, record_sha256, version}, ...] in that
+    order; absent for a program that is not Python and in records written before environments
+    were recorded.
+    """
 
     path_match: str | None
     """The first match on PATH (or the path itself when it has a /)."""
@@ -854,6 +865,7 @@ class Program:
         self,
         *,
         command: str,
+        environment: PythonEnvironment | None = None,
         path_match: str | None,
         resolved: str | None,
         script: str | None,
@@ -861,6 +873,11 @@ class Program:
         worker: str,
     ) -> None:
         self.command = check_string(command, "/command")
+        self.environment = (
+            None
+            if environment is None
+            else check_model(environment, "/environment", PythonEnvironment)
+        )
         self.path_match = None if path_match is None else check_string(path_match, "/path_match")
         self.resolved = None if resolved is None else check_string(resolved, "/resolved")
         self.script = None if script is None else check_string(script, "/script")
@@ -878,6 +895,12 @@ class Program:
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
         model.command = check_string(fields["command"], path + "/command")
+        if "environment" in fields:
+            model.environment = PythonEnvironment._decode(
+                fields["environment"], path + "/environment"
+            )
+        else:
+            model.environment = None
         model.path_match = (
             None
             if fields["path_match"] is None
@@ -899,20 +922,22 @@ class Program:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {
-            "command": self.command,
-            "path_match": self.path_match,
-            "resolved": self.resolved,
-            "script": self.script,
-            "sha256": self.sha256,
-            "worker": self.worker,
-        }
+        data: dict[str, Any] = {"command": self.command}
+        if self.environment is not None:
+            data["environment"] = self.environment.to_dict()
+        data["path_match"] = self.path_match
+        data["resolved"] = self.resolved
+        data["script"] = self.script
+        data["sha256"] = self.sha256
+        data["worker"] = self.worker
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Program):
             return NotImplemented
         return (
             self.command == other.command
+            and self.environment == other.environment
             and self.path_match == other.path_match
             and self.resolved == other.resolved
             and self.script == other.script
@@ -922,9 +947,9 @@ class Program:
 
     def __repr__(self) -> str:
         return (
-            f"Program(command={self.command!r}, path_match={self.path_match!r}, "
-            f"resolved={self.resolved!r}, script={self.script!r}, sha256={self.sha256!r}, "
-            f"worker={self.worker!r})"
+            f"Program(command={self.command!r}, environment={self.environment!r}, "
+            f"path_match={self.path_match!r}, resolved={self.resolved!r}, script={self.script!r}, "
+            f"sha256={self.sha256!r}, worker={self.worker!r})"
         )
 
 

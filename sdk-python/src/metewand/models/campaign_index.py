@@ -462,6 +462,7 @@ class Implementation:
     __slots__ = (
         "cpu_ns",
         "cpus",
+        "environment",
         "implementation_time_ns",
         "name",
         "peak_rss_bytes",
@@ -481,6 +482,9 @@ class Implementation:
     worker could change its affinity), inherited (none chosen: the executor's own CPUs, as with
     -j 1).
     """
+
+    environment: str | None
+    """A lowercase hexadecimal SHA-256 digest."""
 
     implementation_time_ns: int | None
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
@@ -531,6 +535,7 @@ class Implementation:
         *,
         cpu_ns: int | None,
         cpus: Cpus | None = None,
+        environment: str | None = None,
         implementation_time_ns: int | None,
         name: str,
         peak_rss_bytes: int | None,
@@ -541,6 +546,7 @@ class Implementation:
     ) -> None:
         self.cpu_ns = None if cpu_ns is None else _safe_uint(cpu_ns, "/cpu_ns")
         self.cpus = None if cpus is None else check_model(cpus, "/cpus", Cpus)
+        self.environment = None if environment is None else _sha256(environment, "/environment")
         self.implementation_time_ns = (
             None
             if implementation_time_ns is None
@@ -574,6 +580,10 @@ class Implementation:
             model.cpus = Cpus._decode(fields["cpus"], path + "/cpus")
         else:
             model.cpus = None
+        if "environment" in fields:
+            model.environment = _sha256(fields["environment"], path + "/environment")
+        else:
+            model.environment = None
         model.implementation_time_ns = (
             None
             if fields["implementation_time_ns"] is None
@@ -605,6 +615,8 @@ class Implementation:
         data: dict[str, Any] = {"cpu_ns": self.cpu_ns}
         if self.cpus is not None:
             data["cpus"] = self.cpus.to_dict()
+        if self.environment is not None:
+            data["environment"] = self.environment
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
         data["peak_rss_bytes"] = self.peak_rss_bytes
@@ -623,6 +635,7 @@ class Implementation:
         return (
             self.cpu_ns == other.cpu_ns
             and self.cpus == other.cpus
+            and self.environment == other.environment
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
             and self.peak_rss_bytes == other.peak_rss_bytes
@@ -635,6 +648,7 @@ class Implementation:
     def __repr__(self) -> str:
         return (
             f"Implementation(cpu_ns={self.cpu_ns!r}, cpus={self.cpus!r}, "
+            f"environment={self.environment!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
             f"peak_rss_bytes={self.peak_rss_bytes!r}, profile={self.profile!r}, "
             f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"
@@ -646,7 +660,10 @@ class IndexedSession:
     ran.
     """
 
-    __slots__ = ("program", "worker_id")
+    __slots__ = ("environment", "program", "worker_id")
+
+    environment: str | None
+    """A lowercase hexadecimal SHA-256 digest."""
 
     program: WorkerProgram | None
     """The program the worker's process was running when it answered hello, as the executor found
@@ -664,7 +681,14 @@ class IndexedSession:
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("worker_id",)
 
-    def __init__(self, *, program: WorkerProgram | None = None, worker_id: str) -> None:
+    def __init__(
+        self,
+        *,
+        environment: str | None = None,
+        program: WorkerProgram | None = None,
+        worker_id: str,
+    ) -> None:
+        self.environment = None if environment is None else _sha256(environment, "/environment")
         self.program = None if program is None else check_model(program, "/program", WorkerProgram)
         self.worker_id = _worker_id(worker_id, "/worker_id")
 
@@ -678,6 +702,10 @@ class IndexedSession:
         """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
         fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
         model = cls.__new__(cls)
+        if "environment" in fields:
+            model.environment = _sha256(fields["environment"], path + "/environment")
+        else:
+            model.environment = None
         if "program" in fields:
             model.program = WorkerProgram._decode(fields["program"], path + "/program")
         else:
@@ -688,6 +716,8 @@ class IndexedSession:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
         data: dict[str, Any] = {}
+        if self.environment is not None:
+            data["environment"] = self.environment
         if self.program is not None:
             data["program"] = self.program.to_dict()
         data["worker_id"] = self.worker_id
@@ -696,10 +726,17 @@ class IndexedSession:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, IndexedSession):
             return NotImplemented
-        return self.program == other.program and self.worker_id == other.worker_id
+        return (
+            self.environment == other.environment
+            and self.program == other.program
+            and self.worker_id == other.worker_id
+        )
 
     def __repr__(self) -> str:
-        return f"IndexedSession(program={self.program!r}, worker_id={self.worker_id!r})"
+        return (
+            f"IndexedSession(environment={self.environment!r}, program={self.program!r}, "
+            f"worker_id={self.worker_id!r})"
+        )
 
 
 class PhaseTime:

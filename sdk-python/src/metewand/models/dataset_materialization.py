@@ -100,9 +100,10 @@ class DatasetMaterialization:
     is null when the handshake did not complete; sdk is null for a direct protocol worker or when
     the handshake did not complete). identity (what worker_id is the digest of) is absent from
     records written before it was recorded; program is recorded once the worker answered hello,
-    when the executor could read it (a program over 512 MiB is not hashed); confinement is
-    recorded once the worker started, resources when its session shut down cleanly (never for a
-    reused session), session (for an evaluator) once it answered hello; each is absent otherwise.
+    when the executor could read it (a program over 512 MiB is not hashed), and environment with
+    it when that program is Python; confinement is recorded once the worker started, resources
+    when its session shut down cleanly (never for a reused session), session (for an evaluator)
+    once it answered hello; each is absent otherwise.
     """
 
     outcome: Literal["ok", "failed", "cancelled"]
