@@ -172,6 +172,13 @@ fn summary(record: &AttemptRecord, folder: &Path) -> String {
         record.dataset.seed,
         record.dataset.key
     ));
+    if let Some(origin) = &record.implementation.origin {
+        out.push_str(&format!(
+            "external     implementation {} from {}\n",
+            record.implementation.name.as_str(),
+            origin.folder.as_str()
+        ));
+    }
     let execute =
         record.phases.iter().find(|phase| phase.role == Role::Implementation && phase.phase == Phase::Execute);
     if let Some(execute) = execute {

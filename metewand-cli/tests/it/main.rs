@@ -10,6 +10,7 @@ mod canon;
 mod check;
 mod command;
 mod conformance;
+mod external;
 mod grid;
 mod init;
 mod report;
