@@ -160,6 +160,10 @@ pub struct Identities {
     pub evaluators: BTreeMap<String, BTreeSet<String>>,
     /// Dataset name to its materializer's worker identities.
     pub materializers: BTreeMap<String, BTreeSet<String>>,
+    /// Implementation name to the external folders it came from, for implementations from outside the repository
+    /// (none for a repository's own, and then absent from the JSON).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub external: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Identities {
@@ -173,6 +177,9 @@ impl Identities {
         put(&mut self.contracts, &record.problem.name, &record.problem.contract_id);
         put(&mut self.evaluators, &record.problem.name, &record.evaluator.worker_id);
         put(&mut self.materializers, &record.dataset.name, &record.dataset.materializer.worker_id);
+        if let Some(origin) = &record.implementation.origin {
+            put(&mut self.external, &record.implementation.name, &origin.folder);
+        }
     }
 }
 

@@ -106,6 +106,21 @@ fn an_external_folder_joins_a_campaign_with_its_own_attempts_marked_external() {
         let record = json(&bench.campaign().join("attempts").join(id).join("attempt.json"));
         assert!(record["implementation"].get("origin").is_none(), "the repository's own carry no origin");
     }
+    // The exports and the report mark it too.
+    let csv = fs::read_to_string(bench.campaign().join("results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(header.ends_with(",origin,origin_folder"), "{header}");
+    let marked = format!(",external,{}", canonical.display());
+    assert_eq!(csv.lines().filter(|line| line.ends_with(&marked)).count(), 6, "{csv}");
+    assert_eq!(csv.lines().filter(|line| line.ends_with(",,")).count(), 12, "the others' are left empty: {csv}");
+    let report = metewand(&[
+        "report".to_owned(),
+        bench.campaign().to_str().unwrap().to_owned(),
+        "--format".to_owned(),
+        "markdown".to_owned(),
+    ]);
+    let report = text(&report.stdout);
+    assert!(report.contains(&format!("| external implementation | mine | `{}` |", canonical.display())), "{report}");
     let status = bench.metewand(&["campaign", "status", repo, "main"]);
     assert!(text(&status.stdout).contains("planned      18\ndone         18 (reached 18)"), "{}", text(&status.stdout));
     assert_eq!(fs::read(bench.path("repo/metewand.toml")).unwrap(), before, "the repository is left as it is");
