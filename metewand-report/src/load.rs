@@ -275,6 +275,7 @@ impl Records {
                 (&mut records.identities.contracts, found.contracts),
                 (&mut records.identities.evaluators, found.evaluators),
                 (&mut records.identities.materializers, found.materializers),
+                (&mut records.identities.external, found.external),
             ] {
                 for (name, ids) in source {
                     target.entry(name).or_default().extend(ids);
