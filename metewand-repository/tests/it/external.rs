@@ -47,7 +47,7 @@ fn a_folder_joins_with_its_own_tree_as_its_identity() {
     assert_eq!(worker.external(), Some(canonical.as_path()));
     assert_eq!(worker.expanded_command()[1], canonical.join("solve.py").as_os_str());
     assert_eq!(repository.external_implementations(), ["mine"]);
-    assert_eq!(repository.externals(), [canonical.clone()]);
+    assert_eq!(repository.externals(), std::slice::from_ref(&canonical));
 
     // Its identity is its folder's tree: a changed file is another worker; the repository's are unchanged.
     let before = worker.identity().clone();
