@@ -191,6 +191,11 @@ fn a_folder_that_redefines_a_name_or_lacks_its_file_is_refused() {
     let said = text(&metewand(&args(&sub)).stderr);
     assert!(said.contains("metewand-implementation.toml:6:1") && said.contains("sorce"), "the key is named: {said}");
 
+    let submit =
+        bench.metewand(&["campaign", "submit", repo.to_str().unwrap(), "main", "--with", sub.to_str().unwrap()]);
+    assert_eq!(submit.status.code(), Some(2));
+    assert!(text(&submit.stderr).contains("campaign submit: --with is for campaigns run on this machine"));
+
     let empty = bench.path("empty");
     fs::create_dir(&empty).unwrap();
     let output = metewand(&args(&empty));
