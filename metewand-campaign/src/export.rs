@@ -6,7 +6,9 @@
 //! streamed attempt, in plan order then checkpoint order: [`PROFILE_COLUMNS`], then every numeric metric any
 //! checkpoint has as `metric.<name>` (sorted). Both results files end with a column per grid key of the plan's
 //! points (`dataset.rows`, `implementation.iterations`, `problem.tolerance`: sorted, typed as the grid's values),
-//! empty for a row whose definition has no such key. The files are written atomically, from the rows of the reading that
+//! empty for a row whose definition has no such key. Where an implementation came from outside the repository, both
+//! end with `origin` (`external`) and `origin_folder` (its folder), empty for the repository's own; a campaign
+//! without one has neither column. The files are written atomically, from the rows of the reading that
 //! writes the campaign table ([`crate::table`]).
 
 use std::collections::{BTreeSet, HashMap};
@@ -172,6 +174,15 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
     columns.extend(["cpu_ns".to_owned(), "peak_memory_bytes".to_owned(), "started_at".to_owned()]);
     let grid = GridColumns::new(&file.attempts);
     columns.extend(grid.columns.iter().cloned());
+    if !rows.origins.is_empty() {
+        columns.extend(["origin".to_owned(), "origin_folder".to_owned()]);
+    }
+    let origin = |map: &mut Map<String, Value>, slot: usize| {
+        if let Some(folder) = rows.origins.get(&slot) {
+            map.insert("origin".to_owned(), Value::String("external".to_owned()));
+            map.insert("origin_folder".to_owned(), Value::String(folder.clone()));
+        }
+    };
     let io = |name: &str| {
         let path = folder.join(name);
         move |source| FolderError::Io { action: "write", path, source }
@@ -181,6 +192,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
         for &slot in &recorded {
             let mut map = row(&rows, slot);
             grid.insert(&mut map);
+            origin(&mut map, slot);
             let line: Vec<String> =
                 columns.iter().map(|column| csv_field(map.get(column).unwrap_or(&Value::Null))).collect();
             writeln!(out, "{}", line.join(","))?;
@@ -192,6 +204,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError
         for &slot in &recorded {
             let mut map = row(&rows, slot);
             grid.insert(&mut map);
+            origin(&mut map, slot);
             let profile = rows.profiles.get(&slot).map_or(Ok(Value::Null), serde_json::to_value);
             map.insert("profile".to_owned(), profile.map_err(io::Error::other)?);
             serde_json::to_writer(&mut *out, &Value::Object(map)).map_err(io::Error::other)?;

@@ -165,6 +165,7 @@ pub fn entry_of(record: &AttemptRecord, bytes: &[u8]) -> Option<IndexEntry> {
             session: implementation.session.clone(),
             cpus: implementation.cpus.clone(),
             profile: implementation.profile.clone(),
+            origin: implementation.origin.clone(),
         },
         evaluator: session(&record.evaluator),
         phases: record

@@ -31,6 +31,12 @@ pub enum PlanError {
         /// The campaigns it has, comma-separated, or `none`.
         known: String,
     },
+    /// No campaign named, and the repository has none, or several of which none is named `default`.
+    #[error("name the campaign with --campaign: the repository has {known}, and none is its default")]
+    NoDefaultCampaign {
+        /// The campaigns it has, comma-separated, or `no campaign`.
+        known: String,
+    },
     /// An axis value the repository does not declare.
     #[error("the repository has no {kind} named {name:?}{} (it has: {known})", metewand_runtime::attempt::guess(.name, .known))]
     UnknownName {
@@ -237,6 +243,28 @@ fn dedup(names: Vec<String>) -> Vec<String> {
     out
 }
 
+/// The campaign a submission is judged in: `name` when given (it must exist), else the repository's one campaign,
+/// or of several the one named `default`.
+pub fn default_campaign<'a>(repository: &'a CheckedRepository, name: Option<&'a str>) -> Result<&'a str, PlanError> {
+    let campaigns = repository.campaigns();
+    let known = || {
+        if campaigns.is_empty() {
+            "no campaign".to_owned()
+        } else {
+            campaigns.keys().cloned().collect::<Vec<_>>().join(", ")
+        }
+    };
+    match name {
+        Some(name) if campaigns.contains_key(name) => Ok(name),
+        Some(name) => Err(PlanError::UnknownCampaign { name: name.to_owned(), known: known() }),
+        None if campaigns.len() == 1 => Ok(campaigns.keys().next().expect("one campaign").as_str()),
+        None => campaigns
+            .get_key_value("default")
+            .map(|(name, _)| name.as_str())
+            .ok_or_else(|| PlanError::NoDefaultCampaign { known: known() }),
+    }
+}
+
 impl<'r> CampaignPlan<'r> {
     /// The plan of campaign `name` of the repository with `axes` applied, or of an ad-hoc campaign over every
     /// problem, dataset and implementation (seeds `[0]`, one repetition) when `name` is `None`.
@@ -272,8 +300,16 @@ impl<'r> CampaignPlan<'r> {
         if let Some(datasets) = &axes.datasets {
             spec.datasets = dedup(datasets.clone());
         }
-        if let Some(implementations) = &axes.implementations {
-            spec.implementations = dedup(implementations.clone());
+        match &axes.implementations {
+            Some(implementations) => spec.implementations = dedup(implementations.clone()),
+            // External folders' implementations join every campaign the axes leave whole.
+            None => {
+                for name in repository.external_implementations() {
+                    if !spec.implementations.iter().any(|planned| planned == name) {
+                        spec.implementations.push(name.to_owned());
+                    }
+                }
+            }
         }
         if let Some(seeds) = &axes.dataset_seeds {
             spec.dataset_seeds = seeds.clone();

@@ -113,10 +113,12 @@ impl<'r> PreparedCampaign<'r> {
         for limit in &unenforced {
             warn(PrepareWarning::UnenforcedLimit(limit));
         }
+        let mut folders = vec![("--state-dir", prepared.state_dir.as_path()), ("--out", prepared.folder.as_path())];
+        folders.extend(repository.externals().iter().map(|folder| ("--with", folder.as_path())));
         preflight::reachable_by_workers(
             repository,
             expected.iter().map(|(name, report)| (name.as_str(), report)),
-            &[("--state-dir", &prepared.state_dir), ("--out", &prepared.folder)],
+            &folders,
         )?;
         Ok(prepared)
     }

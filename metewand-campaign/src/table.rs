@@ -64,6 +64,8 @@ struct Building {
     metrics: BTreeMap<String, Vec<Value>>,
     /// By row, a streamed attempt's checkpoints.
     profiles: BTreeMap<usize, Vec<ProfilePoint>>,
+    /// By row, the external folder of an implementation from outside the repository.
+    origins: BTreeMap<usize, String>,
 }
 
 impl TableBuilder {
@@ -105,7 +107,13 @@ impl TableBuilder {
             program: vec![None; count],
             program_sha256: vec![None; count],
         };
-        let building = Building { strings, columns, metrics: BTreeMap::new(), profiles: BTreeMap::new() };
+        let building = Building {
+            strings,
+            columns,
+            metrics: BTreeMap::new(),
+            profiles: BTreeMap::new(),
+            origins: BTreeMap::new(),
+        };
         TableBuilder { building: Mutex::new(building) }
     }
 
@@ -128,9 +136,12 @@ impl TableBuilder {
         let failure = entry.failure.as_ref();
         let program = implementation.program.as_ref();
         let mut building = self.building.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let Building { strings, columns, metrics, profiles } = &mut *building;
+        let Building { strings, columns, metrics, profiles, origins } = &mut *building;
         if !implementation.profile.is_empty() {
             profiles.insert(slot, implementation.profile.clone());
+        }
+        if let Some(origin) = &implementation.origin {
+            origins.insert(slot, origin.folder.to_string());
         }
         let count = columns.attempt_id.len();
         columns.record_size[slot] = Some(entry.record.size);
@@ -167,9 +178,9 @@ impl TableBuilder {
 
     /// The rows, once the reading is over.
     pub(crate) fn finish(self) -> TableRows {
-        let Building { strings, columns, metrics, profiles } =
+        let Building { strings, columns, metrics, profiles, origins } =
             self.building.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        TableRows { strings: strings.texts, columns, metrics, profiles }
+        TableRows { strings: strings.texts, columns, metrics, profiles, origins }
     }
 }
 
@@ -181,6 +192,9 @@ pub(crate) struct TableRows {
     pub(crate) metrics: BTreeMap<String, Vec<Value>>,
     /// By row, a streamed attempt's checkpoints (not in the table: the exports carry them).
     pub(crate) profiles: BTreeMap<usize, Vec<ProfilePoint>>,
+    /// By row, the external folder of an implementation from outside the repository (not in the table: the
+    /// exports carry it).
+    pub(crate) origins: BTreeMap<usize, String>,
 }
 
 impl TableRows {

@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock};
 
 use metewand_runtime::preflight::{self, PreflightError, UnenforcedLimit};
+use metewand_runtime::repository::CheckOptions;
 use metewand_runtime::session::ConfinementReport;
 use metewand_runtime::{CheckError, CheckedRepository};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -77,6 +78,18 @@ pub(crate) fn warn_unenforced_limit(command: &str, limit: &UnenforcedLimit) {
 /// Loads a repository, turning a check error into one sentence whose file is named as the user can open it.
 pub(crate) fn load(repo: &Path) -> Result<CheckedRepository, Failure> {
     CheckedRepository::load(repo).map_err(|error| Failure::Usage(describe(repo, &error)))
+}
+
+/// The repository at `repo` with each external folder of `externals` joined to it (`--implementation-from`,
+/// `--with`): a mistake in a folder's `metewand-implementation.toml` is said with that file's path as given.
+pub(crate) fn load_with_externals(repo: &Path, externals: &[PathBuf]) -> Result<CheckedRepository, Failure> {
+    let mut repository = load(repo)?;
+    for folder in externals {
+        repository
+            .add_external(folder, &CheckOptions::default())
+            .map_err(|error| Failure::Usage(describe(Path::new(""), &error)))?;
+    }
+    Ok(repository)
 }
 
 /// `REPO/metewand.toml:12:9: ...`: the location joined to the repository path the user gave.

@@ -48,6 +48,10 @@ pub(crate) struct Args {
     /// the implementation to run (required)
     #[arg(long, value_name = "I")]
     implementation: String,
+    /// a folder outside the repository holding metewand-implementation.toml: its workers and implementations join
+    /// the repository's for this run (I may then name one of them), which is left as it is
+    #[arg(long, value_name = "DIR")]
+    implementation_from: Option<PathBuf>,
     /// the dataset's seed, 0 <= N <= 9007199254740991 (default 0)
     #[arg(long, value_name = "N", default_value = "0", hide_default_value = true, allow_negative_numbers = true,
           value_parser = parse_seed)]
@@ -83,7 +87,8 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-    let repository = crate::gate::load(&repo)?;
+    let externals: Vec<PathBuf> = args.implementation_from.iter().cloned().collect();
+    let repository = crate::gate::load_with_externals(&repo, &externals)?;
     let plan = AttemptPlan::new(
         &repository,
         &args.problem,
@@ -109,6 +114,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     limits_gate("run", &repository, &expected, args.allow_unenforced_limits)?;
     let mut folders = vec![("--state-dir", state_dir.as_path())];
     folders.extend(args.out.as_deref().map(|out| ("--out", out)));
+    folders.extend(args.implementation_from.as_deref().map(|folder| ("--implementation-from", folder)));
     preflight::reachable_by_workers(
         &repository,
         expected.iter().map(|(name, report)| (name.as_str(), report)),
@@ -166,6 +172,13 @@ fn summary(record: &AttemptRecord, folder: &Path) -> String {
         record.dataset.seed,
         record.dataset.key
     ));
+    if let Some(origin) = &record.implementation.origin {
+        out.push_str(&format!(
+            "external     implementation {} from {}\n",
+            record.implementation.name.as_str(),
+            origin.folder.as_str()
+        ));
+    }
     let execute =
         record.phases.iter().find(|phase| phase.role == Role::Implementation && phase.phase == Phase::Execute);
     if let Some(execute) = execute {

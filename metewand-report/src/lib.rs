@@ -20,6 +20,8 @@
 //!   only its series to the one frame that draws its axes, ticks, labels and legend.
 //! - [`Comparison`] matches two folders' attempts by cell and gives each cell a ratio of median execute times
 //!   with a bootstrap interval, a Mann–Whitney U p-value and a verdict.
+//! - [`standing`] says where a submission's implementations stand in a folder's ranking, problem by problem: what
+//!   `metewand judge` prints.
 //!
 //! Everything is deterministic: bootstrap resampling uses [`stats::SplitMix64`] seeded from each cell's name, and
 //! no time of writing is printed, so the same records give the same bytes.
@@ -54,6 +56,7 @@ pub mod curves;
 pub mod decide;
 pub mod error;
 pub mod html;
+pub mod judge;
 pub mod load;
 pub mod measure;
 pub mod profile;
@@ -71,6 +74,7 @@ use std::path::{Path, PathBuf};
 
 pub use compare::{Change, Comparison, DEFAULT_FACTOR};
 pub use error::ReportError;
+pub use judge::{Standing, standing};
 pub use load::Records;
 pub use measure::Measure;
 pub use profile::Profile;

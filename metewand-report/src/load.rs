@@ -165,6 +165,10 @@ pub struct Identities {
     pub evaluators: BTreeMap<String, BTreeSet<String>>,
     /// Dataset name to its materializer's worker identities.
     pub materializers: BTreeMap<String, BTreeSet<String>>,
+    /// Implementation name to the external folders it came from, for implementations from outside the repository
+    /// (none for a repository's own, and then absent from the JSON).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub external: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Identities {
@@ -178,6 +182,9 @@ impl Identities {
         put(&mut self.contracts, &record.problem.name, &record.problem.contract_id);
         put(&mut self.evaluators, &record.problem.name, &record.evaluator.worker_id);
         put(&mut self.materializers, &record.dataset.name, &record.dataset.materializer.worker_id);
+        if let Some(origin) = &record.implementation.origin {
+            put(&mut self.external, &record.implementation.name, &origin.folder);
+        }
     }
 }
 
@@ -280,6 +287,7 @@ impl Records {
                 (&mut records.identities.contracts, found.contracts),
                 (&mut records.identities.evaluators, found.evaluators),
                 (&mut records.identities.materializers, found.materializers),
+                (&mut records.identities.external, found.external),
             ] {
                 for (name, ids) in source {
                     target.entry(name).or_default().extend(ids);

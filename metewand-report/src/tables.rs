@@ -428,7 +428,7 @@ pub fn distributions(entry: &EnvironmentEntry) -> Option<Table> {
 }
 
 /// The identities the records name: each implementation's, problem's and dataset's ids, more than one where it
-/// changed between runs.
+/// changed between runs, and the folder of each implementation from outside the repository.
 pub fn identities(report: &Report) -> Table {
     let mut table = Table::new(["what", "name", "id"].map(Column::text).to_vec());
     let ids = &report.identities;
@@ -437,6 +437,7 @@ pub fn identities(report: &Report) -> Table {
         ("problem contract", &ids.contracts),
         ("evaluator worker", &ids.evaluators),
         ("dataset materializer", &ids.materializers),
+        ("external implementation", &ids.external),
     ] {
         for (name, set) in map {
             table.push(vec![Cell::text(what), Cell::text(name), Cell::code_lines(set)]);

@@ -9,7 +9,7 @@
 //!
 //! `model.rs` holds what a checked repository is (its workers, datasets, problems, implementations, budgets);
 //! `load.rs` the loader that checks `metewand.toml` into one; `campaign.rs` the `[campaigns]` tables;
-//! `worker.rs` the check of one `[workers.NAME]` table; `grid.rs` parameter grids, their points and the selections that name them; `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
+//! `worker.rs` the check of one `[workers.NAME]` table; `grid.rs` parameter grids, their points and the selections that name them; `external.rs` the implementations of a folder outside the repository (`metewand-implementation.toml`); `containment.rs` whether a folder lies inside a worker's source; `sources.rs` the hashed trees of workers' source
 //! directories and include folders; `toml_value.rs` TOML values into JSON.
 
 #![forbid(unsafe_code)]
@@ -18,6 +18,7 @@ mod campaign;
 pub mod catalog;
 mod containment;
 pub mod diagnostic;
+mod external;
 pub mod grid;
 pub mod identity;
 mod load;
@@ -52,6 +53,7 @@ use crate::diagnostic::locate;
 pub use crate::diagnostic::{CheckError, CheckErrorKind, Location, NotJsonReason, UnresolvedRef, did_you_mean};
 use crate::protocol::declared::{SYSCALL_GROUPS, SyscallGroup, SyscallGroups};
 pub use campaign::{CampaignSpec, MAX_PLAN_ATTEMPTS, Seeds};
+pub use external::IMPLEMENTATION_FILE;
 use toml_value::{
     Source, Table, Value_, boolean, check_substitutions, parse_document, string, strings, to_json, wrong_type,
 };

@@ -36,10 +36,38 @@ pub(super) struct Loader<'t> {
     pub(super) source: Source<'t>,
     pub(super) root: PathBuf,
     pub(super) catalog: CatalogBuilder,
+    /// Whether the root is an external folder's (`metewand-implementation.toml`) rather than the repository's.
+    pub(super) external: bool,
 }
 
 pub(super) fn io_error(file: PathBuf, what: String, source: std::io::Error) -> CheckError {
     CheckError::new(Location { file, position: None }, CheckErrorKind::Io { what, source })
+}
+
+/// The text of a definition file (`metewand.toml`, `metewand-implementation.toml`) at `path`, UTF-8 and bounded like
+/// every document; errors name the file as `shown`.
+pub(super) fn read_definition(path: &Path, shown: &Path) -> Result<String, CheckError> {
+    let name =
+        shown.file_name().map_or_else(|| shown.display().to_string(), |name| name.to_string_lossy().into_owned());
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "a definition file is its author's, read by check before any worker runs; the document is bounded by document.rs"
+    )]
+    let mut file = File::open(path).map_err(|source| io_error(shown.to_owned(), name.clone(), source))?;
+    let bytes = document::read_document(&mut file).map_err(|error| match error {
+        document::DocumentError::TooLarge { size } => CheckError::new(
+            Location { file: shown.to_owned(), position: None },
+            CheckErrorKind::TooLarge { what: name.clone(), size },
+        ),
+        document::DocumentError::Io(source) => io_error(shown.to_owned(), name.clone(), source),
+    })?;
+    String::from_utf8(bytes).map_err(|error| {
+        let position = Some(locate::line_column(error.as_bytes(), error.utf8_error().valid_up_to()));
+        CheckError::new(
+            Location { file: shown.to_owned(), position },
+            CheckErrorKind::Toml { message: "the file is not UTF-8".to_owned() },
+        )
+    })
 }
 
 /// A number of seconds the check found a duration can hold ([`Loader::duration`]), as that duration.
@@ -63,28 +91,13 @@ impl Loader<'_> {
         let manifest_name = PathBuf::from(MANIFEST_FILE);
         let root = std::fs::canonicalize(path)
             .map_err(|source| io_error(path.to_owned(), format!("repository {}", path.display()), source))?;
-        #[allow(
-            clippy::disallowed_methods,
-            reason = "the repository is its author's, read by check before any worker runs; the document is bounded by document.rs"
-        )]
-        let mut file = File::open(root.join(MANIFEST_FILE))
-            .map_err(|source| io_error(manifest_name.clone(), MANIFEST_FILE.to_owned(), source))?;
-        let bytes = document::read_document(&mut file).map_err(|error| match error {
-            document::DocumentError::TooLarge { size } => CheckError::new(
-                Location { file: manifest_name.clone(), position: None },
-                CheckErrorKind::TooLarge { what: MANIFEST_FILE.to_owned(), size },
-            ),
-            document::DocumentError::Io(source) => io_error(manifest_name.clone(), MANIFEST_FILE.to_owned(), source),
-        })?;
-        let text = String::from_utf8(bytes).map_err(|error| {
-            let position = Some(locate::line_column(error.as_bytes(), error.utf8_error().valid_up_to()));
-            CheckError::new(
-                Location { file: manifest_name.clone(), position },
-                CheckErrorKind::Toml { message: "the file is not UTF-8".to_owned() },
-            )
-        })?;
-        let loader =
-            Loader { source: Source { text: &text, file: manifest_name }, root, catalog: CatalogBuilder::new() };
+        let text = read_definition(&root.join(MANIFEST_FILE), &manifest_name)?;
+        let loader = Loader {
+            source: Source { text: &text, file: manifest_name },
+            root,
+            catalog: CatalogBuilder::new(),
+            external: false,
+        };
         loader.check(options)
     }
 
@@ -185,63 +198,7 @@ impl Loader<'_> {
             .map_err(|source| io_error(self.root.clone(), format!("repository {}", self.root.display()), source))?;
         let mut workers = BTreeMap::new();
         for declared_worker in declared_workers {
-            let folder = ("source directory", declared_worker.source.as_str(), &declared_worker.source_span);
-            let tree = self.source_tree(root_fd.as_fd(), &declared_worker.name, folder, options)?;
-            let mut includes = Vec::with_capacity(declared_worker.include.len());
-            for (path, span) in &declared_worker.include {
-                let folder = ("include folder", path.as_str(), span);
-                let tree = self.source_tree(root_fd.as_fd(), &declared_worker.name, folder, options)?;
-                let name = include_name(path).to_owned();
-                includes.push(Include { path: path.clone(), name, tree });
-            }
-            for include in &includes {
-                let prefix = format!("{}/", include.name);
-                if let Some(file) =
-                    tree.files().iter().find(|file| file.path == include.name || file.path.starts_with(&prefix))
-                {
-                    let (_, span) =
-                        declared_worker.include.iter().find(|(path, _)| *path == include.path).expect("declared");
-                    let kind = CheckErrorKind::InvalidValue {
-                        key: format!("workers.{}.include", declared_worker.name),
-                        message: format!(
-                            "names {:?}, but the source directory already has {:?}: the copy would hold both at one path",
-                            include.path, file.path
-                        ),
-                    };
-                    return Err(self.source.error(span.clone(), kind));
-                }
-            }
-            let identity = worker_identity(
-                (&declared_worker.command, declared_worker.adapter, declared_worker.result_data.as_deref()),
-                &declared_worker.env,
-                (declared_worker.network, declared_worker.syscalls),
-                declared_worker.role,
-                &tree,
-                &includes.iter().map(|include| (include.path(), include.tree())).collect::<Vec<_>>(),
-            );
-            let repo = self.root.as_os_str();
-            let worker = Worker {
-                expanded_command: declared_worker.command.iter().map(|arg| expand(arg, repo)).collect(),
-                expanded_env: declared_worker.env.iter().map(|(k, v)| (k.clone(), expand(v, repo))).collect(),
-                source_path: if declared_worker.source == "." {
-                    self.root.clone()
-                } else {
-                    self.root.join(&declared_worker.source)
-                },
-                name: declared_worker.name.clone(),
-                role: declared_worker.role,
-                command: declared_worker.command,
-                env: declared_worker.env,
-                network: declared_worker.network,
-                syscalls: declared_worker.syscalls,
-                seed_independent: declared_worker.seed_independent,
-                adapter: declared_worker.adapter,
-                result_data: declared_worker.result_data.clone(),
-                source: declared_worker.source,
-                source_tree: tree,
-                includes,
-                identity,
-            };
+            let worker = self.checked_worker(root_fd.as_fd(), declared_worker, options)?;
             workers.insert(worker.name.clone(), worker);
         }
 
@@ -367,6 +324,7 @@ impl Loader<'_> {
                         parameters_schema,
                         capabilities: definition.capabilities,
                         grid: definition.coordinates,
+                        external: None,
                     };
                     implementations.insert(definition.name.to_string(), implementation);
                 }
@@ -397,6 +355,7 @@ impl Loader<'_> {
             dataset_names,
             problem_names,
             implementation_names,
+            externals: Vec::new(),
         })
     }
 

@@ -55,6 +55,8 @@ pub struct Worker {
     pub(super) identity: WorkerId,
     pub(super) expanded_command: Vec<OsString>,
     pub(super) expanded_env: BTreeMap<String, OsString>,
+    pub(super) base: PathBuf,
+    pub(super) external: Option<PathBuf>,
 }
 
 impl Worker {
@@ -129,6 +131,15 @@ impl Worker {
     /// The resolved worker identity.
     pub fn identity(&self) -> &WorkerId {
         &self.identity
+    }
+    /// The folder its source directory and include folders are relative to: the repository's root, or the external
+    /// folder that declared it.
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+    /// The external folder that declared it (its canonical path), `None` for a worker of the repository.
+    pub fn external(&self) -> Option<&Path> {
+        self.external.as_deref()
     }
 }
 
@@ -300,9 +311,15 @@ pub struct Implementation {
     pub(super) parameters_schema: Option<String>,
     pub(super) capabilities: Vec<Capability>,
     pub(super) grid: BTreeMap<String, Value>,
+    pub(super) external: Option<PathBuf>,
 }
 
 impl Implementation {
+    /// The external folder that declared it (its canonical path: `metewand run --implementation-from`, `campaign
+    /// run --with`), `None` for an implementation of the repository.
+    pub fn external(&self) -> Option<&Path> {
+        self.external.as_deref()
+    }
     /// The implementation's name.
     pub fn name(&self) -> &str {
         self.name.as_str()
@@ -351,6 +368,8 @@ pub struct CheckedRepository {
     pub(super) dataset_names: Names,
     pub(super) problem_names: Names,
     pub(super) implementation_names: Names,
+    /// The external folders joined to the repository, in the order they were added.
+    pub(super) externals: Vec<PathBuf>,
 }
 
 impl CheckedRepository {

@@ -148,6 +148,76 @@ impl Loader<'_> {
         })
     }
 
+    /// A declared worker made whole: its source directory and include folders hashed (beneath the loader's root,
+    /// the repository or an external folder), its identity computed and `${repo}` expanded to that root.
+    pub(super) fn checked_worker(
+        &self,
+        root_fd: std::os::fd::BorrowedFd<'_>,
+        declared_worker: DeclaredWorker,
+        options: &CheckOptions,
+    ) -> Result<Worker, CheckError> {
+        let folder = ("source directory", declared_worker.source.as_str(), &declared_worker.source_span);
+        let tree = self.source_tree(root_fd, &declared_worker.name, folder, options)?;
+        let mut includes = Vec::with_capacity(declared_worker.include.len());
+        for (path, span) in &declared_worker.include {
+            let folder = ("include folder", path.as_str(), span);
+            let tree = self.source_tree(root_fd, &declared_worker.name, folder, options)?;
+            let name = include_name(path).to_owned();
+            includes.push(Include { path: path.clone(), name, tree });
+        }
+        for include in &includes {
+            let prefix = format!("{}/", include.name);
+            if let Some(file) =
+                tree.files().iter().find(|file| file.path == include.name || file.path.starts_with(&prefix))
+            {
+                let (_, span) =
+                    declared_worker.include.iter().find(|(path, _)| *path == include.path).expect("declared");
+                let kind = CheckErrorKind::InvalidValue {
+                    key: format!("workers.{}.include", declared_worker.name),
+                    message: format!(
+                        "names {:?}, but the source directory already has {:?}: the copy would hold both at one path",
+                        include.path, file.path
+                    ),
+                };
+                return Err(self.source.error(span.clone(), kind));
+            }
+        }
+        let identity = worker_identity(
+            (&declared_worker.command, declared_worker.adapter, declared_worker.result_data.as_deref()),
+            &declared_worker.env,
+            (declared_worker.network, declared_worker.syscalls),
+            declared_worker.role,
+            &tree,
+            &includes.iter().map(|include| (include.path(), include.tree())).collect::<Vec<_>>(),
+        );
+        let repo = self.root.as_os_str();
+        let worker = Worker {
+            expanded_command: declared_worker.command.iter().map(|arg| expand(arg, repo)).collect(),
+            expanded_env: declared_worker.env.iter().map(|(k, v)| (k.clone(), expand(v, repo))).collect(),
+            source_path: if declared_worker.source == "." {
+                self.root.clone()
+            } else {
+                self.root.join(&declared_worker.source)
+            },
+            name: declared_worker.name.clone(),
+            role: declared_worker.role,
+            command: declared_worker.command,
+            env: declared_worker.env,
+            network: declared_worker.network,
+            syscalls: declared_worker.syscalls,
+            seed_independent: declared_worker.seed_independent,
+            adapter: declared_worker.adapter,
+            result_data: declared_worker.result_data.clone(),
+            source: declared_worker.source,
+            source_tree: tree,
+            includes,
+            identity,
+            base: self.root.clone(),
+            external: self.external.then(|| self.root.clone()),
+        };
+        Ok(worker)
+    }
+
     /// The keys of a command worker: `adapter` (the one adapter is `"command"`), the placeholders its `command`'s
     /// words hold, and `result_data` (a relative path, only with the adapter, never an evaluator's).
     fn adapter_keys(

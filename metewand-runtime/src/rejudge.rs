@@ -74,7 +74,7 @@ pub fn rejudge(
     for folder in [&metrics, &tmp] {
         std::fs::create_dir(folder).map_err(io("create", folder))?;
     }
-    let source = stored_copy(repository, worker, &work.join(SOURCES_DIR))?;
+    let source = stored_copy(worker, &work.join(SOURCES_DIR))?;
     let confinement = worker_confinement(worker, repository.limits())
         .writable(&metrics)
         .writable(&tmp)

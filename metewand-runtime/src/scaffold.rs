@@ -1,7 +1,9 @@
 //! `metewand init`: a complete benchmark repository (materializer, implementation, evaluator, schemas, a campaign
 //! and a README) written into a new or empty folder, that passes `check`, `conformance --all` and `run` as written.
+//! Its workers speak the protocol through the Python SDK ([`Template::Sdk`]), or are commands Metewand's adapter
+//! runs ([`Template::Command`]: shell scripts and a C program to compile).
 //!
-//! The files are the templates of `templates/init/`, with `@NAME@` replaced by the benchmark's name. They are written
+//! The files are the templates of `templates/init/` (or `templates/init-command/`), with `@NAME@` replaced by the benchmark's name. They are written
 //! into a hidden folder beside the target and renamed onto it once complete, so a failure leaves no half-written
 //! repository; the rename replaces only an empty folder.
 
@@ -29,6 +31,31 @@ const TEMPLATE: [(&str, &str); 10] = [
     ("workers/mean/mean.py", include_str!("../templates/init/workers/mean/mean.py")),
     ("workers/judge/judge.py", include_str!("../templates/init/workers/judge/judge.py")),
 ];
+
+/// The command template's files: every worker a command run by Metewand's adapter.
+const COMMAND_TEMPLATE: [(&str, &str); 7] = [
+    ("metewand.toml", include_str!("../templates/init-command/metewand.toml")),
+    ("README.md", include_str!("../templates/init-command/README.md")),
+    (".gitignore", include_str!("../templates/init-command/.gitignore")),
+    ("workers/generate/generate.sh", include_str!("../templates/init-command/workers/generate/generate.sh")),
+    ("workers/sum-sh/sum.sh", include_str!("../templates/init-command/workers/sum-sh/sum.sh")),
+    ("workers/sum-c/sum.c", include_str!("../templates/init-command/workers/sum-c/sum.c")),
+    ("workers/judge/judge.sh", include_str!("../templates/init-command/workers/judge/judge.sh")),
+];
+
+/// What kind of workers a new repository has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Template {
+    /// Python workers that speak the protocol through the SDK.
+    #[default]
+    Sdk,
+    /// Command workers (`adapter = "command"`): shell scripts, and a C implementation to compile with
+    /// [`C_BUILD`].
+    Command,
+}
+
+/// The command that builds the command template's C implementation, run in the repository.
+pub const C_BUILD: &str = "cc -O2 -o workers/sum-c/sum workers/sum-c/sum.c";
 
 /// The name a benchmark gets when none is given and its folder's name is not one.
 pub const DEFAULT_NAME: &str = "benchmark";
@@ -81,6 +108,20 @@ pub struct Scaffolded {
 /// assert!(metewand_runtime::CheckedRepository::load(&target).is_ok());
 /// ```
 pub fn scaffold(dir: &Path, name: Option<&str>) -> Result<Scaffolded, ScaffoldError> {
+    scaffold_from(dir, name, Template::Sdk)
+}
+
+/// Writes the repository of `template` into `dir`, as [`scaffold`] does.
+///
+/// ```
+/// use metewand_runtime::scaffold::{Template, scaffold_from};
+/// let dir = tempfile::tempdir().unwrap();
+/// let target = dir.path().join("sums");
+/// let written = scaffold_from(&target, None, Template::Command).unwrap();
+/// assert!(written.files.contains(&"workers/sum-c/sum.c"));
+/// assert!(metewand_runtime::CheckedRepository::load(&target).is_ok());
+/// ```
+pub fn scaffold_from(dir: &Path, name: Option<&str>, template: Template) -> Result<Scaffolded, ScaffoldError> {
     fn io<'p>(action: &'static str, path: &'p Path) -> impl FnOnce(io::Error) -> ScaffoldError + 'p {
         move |source| ScaffoldError::Io { action, path: path.to_owned(), source }
     }
@@ -109,7 +150,11 @@ pub fn scaffold(dir: &Path, name: Option<&str>) -> Result<Scaffolded, ScaffoldEr
     let staging = parent.join(&staging_name);
     let relative = RelativePath::new(&staging_name).map_err(|e| io("create", &staging)(io::Error::other(e)))?;
     let root = create_new_dir_beneath(parent_fd.as_fd(), &relative, 0o755).map_err(io("create", &staging))?;
-    let written = write_template(root.as_fd(), &name).map_err(|(path, source)| ScaffoldError::Io {
+    let files: &[(&'static str, &str)] = match template {
+        Template::Sdk => &TEMPLATE,
+        Template::Command => &COMMAND_TEMPLATE,
+    };
+    let written = write_template(root.as_fd(), files, &name).map_err(|(path, source)| ScaffoldError::Io {
         action: "write",
         path: dir.join(path),
         source,
@@ -128,10 +173,14 @@ pub fn scaffold(dir: &Path, name: Option<&str>) -> Result<Scaffolded, ScaffoldEr
 }
 
 /// Writes every template file beneath `root`; an error names the file.
-fn write_template(root: std::os::fd::BorrowedFd<'_>, name: &str) -> Result<Vec<&'static str>, (String, io::Error)> {
+fn write_template(
+    root: std::os::fd::BorrowedFd<'_>,
+    template: &[(&'static str, &str)],
+    name: &str,
+) -> Result<Vec<&'static str>, (String, io::Error)> {
     let mut made = std::collections::BTreeSet::new();
-    let mut files = Vec::with_capacity(TEMPLATE.len());
-    for (path, text) in TEMPLATE {
+    let mut files = Vec::with_capacity(template.len());
+    for &(path, text) in template {
         let relative = RelativePath::new(path).expect("template paths are relative");
         for ancestor in relative.ancestors() {
             if made.insert(ancestor.to_owned()) {

@@ -18,6 +18,7 @@ use metewand_runtime::session::binding_of_chosen_cpus;
 use crate::{Failure, parse_seed, say};
 
 mod decided;
+pub(crate) mod judge;
 mod plan;
 mod progress;
 mod run;
@@ -106,6 +107,10 @@ struct Selection {
     /// attempts per cell with identical inputs, at least 1
     #[arg(long, value_name = "N", value_parser = crate::at_least_one::<u64>)]
     repetitions: Option<u64>,
+    /// a folder outside the repository holding metewand-implementation.toml (repeatable): its implementations join
+    /// the campaign's, each marked external in its records, and the repository is left as it is
+    #[arg(long = "with", value_name = "DIR")]
+    with: Vec<PathBuf>,
     /// the campaign folder (default: STATE/campaigns/NAME/)
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -409,7 +414,7 @@ impl Selection {
     }
 
     fn load(&self) -> Result<CheckedRepository, Failure> {
-        crate::gate::load(self.repo.as_deref().unwrap_or(Path::new(".")))
+        crate::gate::load_with_externals(self.repo.as_deref().unwrap_or(Path::new(".")), &self.with)
     }
 
     fn plan<'r>(&self, command: &str, repository: &'r CheckedRepository) -> Result<CampaignPlan<'r>, Failure> {

@@ -24,6 +24,11 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
          repetitions)\n",
         summary.attempts,
     ));
+    for implementation in plan.implementations() {
+        if let Some(folder) = repository.implementations()[implementation].external() {
+            out.push_str(&format!("external     implementation {implementation} from {}\n", folder.display()));
+        }
+    }
     out.push_str(&format!(
         "datasets     {} distinct ({} already in the store, {} failed earlier in this folder)\n",
         summary.datasets, summary.datasets_in_store, summary.datasets_failed

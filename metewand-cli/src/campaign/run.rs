@@ -13,6 +13,14 @@ use super::{RunArgs, Sessions, plan, refuse_ahead_with_warmup, refused_for_reuse
 use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
+    match run_in_folder(&args)?.1 {
+        Exit::Success => Ok(()),
+        exit => Err(Failure::Status(exit)),
+    }
+}
+
+/// Runs the campaign `args` select and prints its summary: the campaign folder and how the run ends.
+pub(super) fn run_in_folder(args: &RunArgs) -> Result<(std::path::PathBuf, Exit), Failure> {
     let selection = &args.selection;
     let repository = selection.load()?;
     let refusals =
@@ -105,7 +113,7 @@ pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
     if exit == Exit::Cancelled {
         say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
     }
-    if exit == Exit::Success { Ok(()) } else { Err(Failure::Status(exit)) }
+    Ok((path, exit))
 }
 
 /// How the run holds its folder.

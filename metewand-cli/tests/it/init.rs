@@ -100,3 +100,56 @@ fn init_names_the_benchmark_after_its_folder_or_a_default() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(empty.join("workers/judge/judge.py").is_file());
 }
+
+#[test]
+fn init_with_the_command_adapter_writes_a_repository_of_commands_that_checks_and_runs() {
+    let place = tempfile::tempdir().unwrap();
+    let repo = place.path().join("sums");
+    let repo_text = repo.to_str().unwrap();
+    let output = metewand(&["init".into(), repo_text.into(), "--adapter".into(), "command".into()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let said = text(&output.stdout);
+    assert!(said.starts_with(&format!("benchmark    sums in {repo_text} (7 files)\n")), "{said}");
+    assert!(said.contains("cc -O2 -o workers/sum-c/sum workers/sum-c/sum.c"), "the build is said: {said}");
+    let toml = fs::read_to_string(repo.join("metewand.toml")).unwrap();
+    assert_eq!(toml.matches("\nadapter = \"command\"\n").count(), 4, "every worker is a command: {toml}");
+
+    let check = metewand(&["check".into(), repo_text.into()]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    let state = place.path().join("state");
+    let run = |implementation: &str, out: &str| {
+        let out = place.path().join(out);
+        let args = [
+            "run",
+            repo_text,
+            "--problem",
+            "sum",
+            "--dataset",
+            "small",
+            "--implementation",
+            implementation,
+            "--state-dir",
+            state.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let output = metewand(&args.map(str::to_owned));
+        let record: serde_json::Value = serde_json::from_slice(&fs::read(out.join("attempt.json")).unwrap()).unwrap();
+        (output, record)
+    };
+    // The shell implementation is reached: its sum, printed by awk, is the judge's.
+    let (output, record) = run("sum-sh", "sh");
+    assert_eq!(output.status.code(), Some(0), "{}{}", text(&output.stdout), text(&output.stderr));
+    assert_eq!(record["verdict"], "reached");
+    assert_eq!(record["metrics"]["error"], 0);
+    assert!(record["implementation"]["implementation_time_ns"].as_u64().is_some(), "the adapter timed sum.sh");
+
+    // The C implementation, once built with the command the README gives, is reached too.
+    let built = Command::new("sh").arg("-c").arg(metewand_runtime::scaffold::C_BUILD).current_dir(&repo).output();
+    let built = built.expect("a C compiler (cc) on PATH, to build the C implementation");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let (output, record) = run("sum-c", "c");
+    assert_eq!(output.status.code(), Some(0), "{}{}", text(&output.stdout), text(&output.stderr));
+    assert_eq!(record["verdict"], "reached");
+    assert_eq!(record["metrics"]["error"], 0);
+}

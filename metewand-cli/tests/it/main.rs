@@ -11,6 +11,7 @@ mod check;
 mod command;
 mod conformance;
 mod environments;
+mod external;
 mod grid;
 mod init;
 mod report;

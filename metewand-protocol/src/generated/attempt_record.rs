@@ -878,7 +878,7 @@ pub struct HostUser {
     pub gid: crate::strict::SafeUint,
     pub uid: crate::strict::SafeUint,
 }
-///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed), and environment with it when that program is Python; confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise.
+///The implementation attempted: its identity, what it reported and was selected for, its parameters and seed, the worker-reported time (diagnostic only), its statistics and its validated result files. identity (what worker_id is the digest of) is absent from records written before it was recorded; program is recorded once the worker answered hello, when the executor could read it (a program over 512 MiB is not hashed), and environment with it when that program is Python; confinement and cpus are recorded once the worker started, resources when its session shut down cleanly (never for a reused session, which serves more than one attempt); session once the worker answered hello; profile once every checkpoint of a streamed execution was judged; each is absent otherwise. origin is present only for an implementation from outside the benchmark repository.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -916,6 +916,12 @@ pub struct Implementation {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: super::common::Name,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub origin: ::std::option::Option<Origin>,
     pub parameters: crate::strict::JsonObject,
     ///With streaming_profile selected: every checkpoint the implementation streamed, in order, each validated like a result and judged by the evaluator. Present once every checkpoint was judged, absent otherwise.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -957,6 +963,121 @@ pub struct Logs {
     pub implementation: ::std::option::Option<super::common::LogPath>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub problem_evaluator: ::std::option::Option<super::common::LogPath>,
+}
+///Where an implementation from outside the benchmark repository came from: an external folder holding metewand-implementation.toml (metewand run --implementation-from, campaign run --with, judge), by its canonical absolute path. Absent for the repository's own implementations.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Origin {
+    ///The external folder's canonical absolute path.
+    pub folder: OriginFolder,
+    ///external: the one origin other than the repository.
+    pub kind: OriginKind,
+}
+///The external folder's canonical absolute path.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct OriginFolder(::std::string::String);
+impl ::std::ops::Deref for OriginFolder {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<OriginFolder> for ::std::string::String {
+    fn from(value: OriginFolder) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for OriginFolder {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for OriginFolder {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for OriginFolder {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for OriginFolder {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+///external: the one origin other than the repository.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum OriginKind {
+    #[serde(rename = "external")]
+    External,
+}
+impl ::std::fmt::Display for OriginKind {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::External => f.write_str("external"),
+        }
+    }
+}
+impl ::std::str::FromStr for OriginKind {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "external" => Ok(Self::External),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for OriginKind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for OriginKind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
 }
 ///How the attempt ended: the validated verdict when every session succeeded, otherwise failed or cancelled.
 #[derive(
@@ -1740,6 +1861,7 @@ impl Implementation {
         "environment",
         "session",
         "profile",
+        "origin",
     ];
 }
 impl Logs {
@@ -1749,6 +1871,10 @@ impl Logs {
         "implementation",
         "problem_evaluator",
     ];
+}
+impl Origin {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["kind", "folder"];
 }
 impl PhaseRecord {
     /// The names of its properties, in the order the schema writes them.
@@ -2006,6 +2132,21 @@ impl ::serde::Serialize for Logs {
         Logs::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for Origin {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Origin::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Origin {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Origin::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PhaseRecord {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2192,6 +2333,11 @@ impl ::std::fmt::Display for AttemptRecordMetewandVersion {
     }
 }
 impl ::std::fmt::Display for AttemptRecordRepository {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl ::std::fmt::Display for OriginFolder {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }

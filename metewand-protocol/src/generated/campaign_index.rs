@@ -54,7 +54,7 @@ pub struct Failure {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub role: ::std::option::Option<super::common::Role>,
 }
-///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its session's CPU time and peak resident memory when it ended cleanly.
+///The implementation's name and worker, how its session served the attempt, the CPUs it ran on and a streamed attempt's profile (each absent in entries of records that do not say), what it claimed of its own time, and its session's CPU time and peak resident memory when it ended cleanly. origin is the record's, for an implementation from outside the repository.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -77,6 +77,12 @@ pub struct Implementation {
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub implementation_time_ns: ::std::option::Option<crate::strict::SafeUint>,
     pub name: super::common::Name,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub origin: ::std::option::Option<super::attempt_record::Origin>,
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub peak_rss_bytes: ::std::option::Option<crate::strict::SafeUint>,
     ///A streamed attempt's checkpoints, each with the executor's time to it and the evaluator's metrics and verdict, as the record has them.
@@ -275,6 +281,7 @@ impl Implementation {
         "session",
         "cpus",
         "profile",
+        "origin",
     ];
 }
 impl IndexedSession {

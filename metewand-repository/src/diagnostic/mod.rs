@@ -225,6 +225,19 @@ pub enum CheckErrorKind {
         /// The id.
         id: String,
     },
+    /// An external folder's definition whose name the benchmark (or an external folder joined before) defines.
+    #[error(
+        "{kind} {name:?} is already defined by {by}; an external folder adds its own names beside the benchmark's and \
+         redefines none"
+    )]
+    Redefined {
+        /// `worker` or `implementation`.
+        kind: &'static str,
+        /// The name.
+        name: String,
+        /// Who defines it: the benchmark repository or an external folder, with its path.
+        by: String,
+    },
     /// Two implementations with one worker identity and equal parameters, whose attempts would share their ids.
     #[error(
         "implementation {name:?} runs the same worker with the same parameters as implementation {twin:?} \

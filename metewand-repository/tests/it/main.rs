@@ -5,6 +5,7 @@
 
 mod catalog;
 mod definition;
+mod external;
 mod grid;
 mod identity;
 mod repository;

@@ -209,6 +209,11 @@ impl Journal {
                 profile: self.profile,
                 implementation_time_ns: self.implementation_time_ns,
                 name: plan.implementation.checked_name().clone(),
+                origin: plan.implementation.external().map(|folder| rec::Origin {
+                    folder: rec::OriginFolder::try_from(folder.to_string_lossy().into_owned())
+                        .unwrap_or_else(|_| unreachable!("a canonical path is not empty")),
+                    kind: rec::OriginKind::External,
+                }),
                 parameters: plan.implementation.parameters().clone(),
                 sdk: implementation_handshake.as_ref().and_then(sdk),
                 seed: plan.implementation_seed,

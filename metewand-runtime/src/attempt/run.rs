@@ -231,7 +231,7 @@ impl<'p, 'r> Attempt<'p, 'r> {
             Some(held) => held.join("work"),
             None => output.to_owned(),
         };
-        let source = stored_copy(self.plan.repository, worker, &self.sources)
+        let source = stored_copy(worker, &self.sources)
             .map_err(|error| Failure::executor("copying the worker's source", error))?;
         let timeouts = phase_timeouts(self.plan.repository);
         let command = worker_command(worker, &source, Some(&tmp));

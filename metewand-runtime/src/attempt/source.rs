@@ -12,7 +12,6 @@ use std::io;
 use std::os::fd::{AsFd, BorrowedFd};
 use std::path::Path;
 
-use crate::CheckedRepository;
 use crate::files::create::{create_new_dir_beneath, create_new_file_beneath, open_directory_beneath};
 use crate::files::read::{FileCheck, FileError, ReadControl, default_hash_threads, read_checked};
 use crate::files::stamped::Stamped;
@@ -99,17 +98,18 @@ fn share(fd: BorrowedFd<'_>, group: Option<u32>) -> io::Result<()> {
 /// Copies a worker's source files into `target`, a new folder (created here, exclusively) whose parent exists,
 /// and each of its include folders into `target/<name>`.
 ///
-/// Each folder is opened beneath the repository's root and walked without following links, exactly as when the
+/// Each folder is opened beneath the worker's [base](Worker::base) (the repository's root, or the external folder
+/// that declared it) and walked without following links, exactly as when the
 /// repository was checked; every file is read with the checked read, bounded by the size and compared with the
 /// digest the check recorded, and written to a file created with `O_CREAT | O_EXCL | O_NOFOLLOW` in a folder
 /// created here. A tree that no longer matches its checked digest (a link, a FIFO, a new, missing or changed file,
 /// an execute bit) is an error naming the path; nothing in it is followed or read past its size.
-pub fn copy_source(repository: &CheckedRepository, worker: &Worker, target: &Path) -> Result<(), SourceCopyError> {
+pub fn copy_source(worker: &Worker, target: &Path) -> Result<(), SourceCopyError> {
     let fail =
         |path: &str, problem| SourceCopyError { worker: worker.name().to_owned(), path: path.to_owned(), problem };
     let io = |path: &str, error: io::Error| fail(path, SourceCopyProblem::Io(error));
 
-    let root = open_root(repository.root()).map_err(|e| io("", e))?;
+    let root = open_root(worker.base()).map_err(|e| io("", e))?;
     let (parent, name) = match (target.parent(), target.file_name().and_then(|name| name.to_str())) {
         (Some(parent), Some(name)) => (parent, name),
         _ => return Err(io("", io::Error::other(format!("{} cannot be a copy's folder", target.display())))),
@@ -260,11 +260,7 @@ static STAGING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new
 /// hashed against the checked trees before every use (nothing added, removed or changed, execute bits included), or
 /// found to keep the stamp of a settled check that found it matching; one that differs is moved aside and removed,
 /// and a fresh copy made.
-pub fn stored_copy(
-    repository: &CheckedRepository,
-    worker: &Worker,
-    sources: &Path,
-) -> Result<std::path::PathBuf, SourceCopyError> {
+pub fn stored_copy(worker: &Worker, sources: &Path) -> Result<std::path::PathBuf, SourceCopyError> {
     let io = |error: io::Error| SourceCopyError {
         worker: worker.name().to_owned(),
         path: String::new(),
@@ -290,7 +286,7 @@ pub fn stored_copy(
             Err(error) => return Err(io(error)),
         }
         let staging = sources.join(format!(".staging-{key}-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
-        let made = copy_source(repository, worker, &staging)
+        let made = copy_source(worker, &staging)
             .and_then(|()| make_read_only_keeping_execute(&staging).map_err(io))
             .and_then(|()| match std::fs::rename(&staging, &path) {
                 Ok(()) => Ok(true),
@@ -396,6 +392,7 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+    use crate::CheckedRepository;
 
     /// A checked repository whose worker `w` has the source folder `src` with `run.py` and `lib/util.py`.
     fn source_repository() -> (tempfile::TempDir, CheckedRepository) {
@@ -425,7 +422,7 @@ mod tests {
         let (_repo, repository) = source_repository();
         let out = tempfile::tempdir().unwrap();
         let target = out.path().join("copy");
-        copy_source(&repository, repository.worker("w").unwrap(), &target).unwrap();
+        copy_source(repository.worker("w").unwrap(), &target).unwrap();
         assert_eq!(fs::read_to_string(target.join("run.py")).unwrap(), "print('run')\n");
         assert_eq!(fs::read_to_string(target.join("lib/util.py")).unwrap(), "X = 1\n");
         // Run by root, the copy is shared with the group confined workers run as, who must read it.
@@ -443,7 +440,7 @@ mod tests {
         // The target is created exclusively: anything already there, a link included, is an error.
         let planted = out.path().join("planted");
         std::os::unix::fs::symlink(out.path().join("elsewhere"), &planted).unwrap();
-        let error = copy_source(&repository, repository.worker("w").unwrap(), &planted).unwrap_err();
+        let error = copy_source(repository.worker("w").unwrap(), &planted).unwrap_err();
         assert!(
             matches!(&error.problem, SourceCopyProblem::Io(e) if e.kind() == io::ErrorKind::AlreadyExists),
             "{error}"
@@ -457,17 +454,17 @@ mod tests {
         let worker = repository.worker("w").unwrap();
         let out = tempfile::tempdir().unwrap();
         fs::set_permissions(repo.path().join("src/lib/util.py"), fs::Permissions::from_mode(0o700)).unwrap();
-        let error = copy_source(&repository, worker, &out.path().join("one")).unwrap_err();
+        let error = copy_source(worker, &out.path().join("one")).unwrap_err();
         assert_eq!(error.path, "lib/util.py");
         assert!(error.to_string().contains("has an execute bit now"), "{error}");
         fs::set_permissions(repo.path().join("src/lib/util.py"), fs::Permissions::from_mode(0o600)).unwrap();
         fs::write(repo.path().join("src/new.py"), "").unwrap();
-        let error = copy_source(&repository, worker, &out.path().join("two")).unwrap_err();
+        let error = copy_source(worker, &out.path().join("two")).unwrap_err();
         assert_eq!(error.path, "new.py");
         assert!(error.to_string().contains("was not there when the repository was checked"), "{error}");
         fs::remove_file(repo.path().join("src/new.py")).unwrap();
         fs::write(repo.path().join("src/run.py"), "print('RUN')\n").unwrap();
-        let error = copy_source(&repository, worker, &out.path().join("three")).unwrap_err();
+        let error = copy_source(worker, &out.path().join("three")).unwrap_err();
         assert_eq!(error.path, "run.py");
         assert!(error.to_string().contains("has SHA-256"), "{error}");
         fs::remove_file(repo.path().join("src/run.py")).unwrap();
@@ -479,7 +476,7 @@ mod tests {
             0,
         )
         .unwrap();
-        let error = copy_source(&repository, worker, &out.path().join("four")).unwrap_err();
+        let error = copy_source(worker, &out.path().join("four")).unwrap_err();
         assert_eq!(error.path, "run.py");
         assert!(error.to_string().contains("is a FIFO"), "{error}");
     }
@@ -495,7 +492,7 @@ mod tests {
         let worker = repository.worker("w").unwrap();
         let out = tempfile::tempdir().unwrap();
         let copy = out.path().join("copy");
-        copy_source(&repository, worker, &copy).unwrap();
+        copy_source(worker, &copy).unwrap();
         assert_eq!(fs::read_to_string(copy.join("numerics/__init__.py")).unwrap(), "N = 1\n");
         assert_eq!(compare_copy(worker, &copy), Some(SourceChanges::default()));
         // Edited, added and removed files, in the source and in the include folder, each by its copy's path.
@@ -510,7 +507,7 @@ mod tests {
         // With the source as it was, the include folder no longer matches the old check: the copy fails, naming
         // the file by the copy's path.
         fs::write(repo.path().join("src/lib/util.py"), "X = 1\n").unwrap();
-        let error = copy_source(&repository, worker, &out.path().join("stale")).unwrap_err();
+        let error = copy_source(worker, &out.path().join("stale")).unwrap_err();
         assert_eq!(error.path, "numerics/extra.py", "{error}");
         assert!(compare_copy(worker, &out.path().join("absent")).is_none());
     }
@@ -523,8 +520,7 @@ mod tests {
         let sources = state.path().join(SOURCES_DIR);
         // Made at once by four sessions: one copy, the others' staging folders gone.
         let paths: Vec<std::path::PathBuf> = std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                (0..4).map(|_| scope.spawn(|| stored_copy(&repository, worker, &sources).unwrap())).collect();
+            let handles: Vec<_> = (0..4).map(|_| scope.spawn(|| stored_copy(worker, &sources).unwrap())).collect();
             handles.into_iter().map(|handle| handle.join().unwrap()).collect()
         });
         assert!(paths.windows(2).all(|pair| pair[0] == pair[1]), "{paths:?}");
@@ -538,14 +534,14 @@ mod tests {
         fs::set_permissions(copy.join("lib"), fs::Permissions::from_mode(0o700)).unwrap();
         fs::set_permissions(copy.join("lib/util.py"), fs::Permissions::from_mode(0o600)).unwrap();
         fs::write(copy.join("lib/util.py"), "X = 'planted'\n").unwrap();
-        assert_eq!(stored_copy(&repository, worker, &sources).unwrap(), *copy);
+        assert_eq!(stored_copy(worker, &sources).unwrap(), *copy);
         assert_eq!(fs::read_to_string(copy.join("lib/util.py")).unwrap(), "X = 1\n");
         let entries: Vec<_> = fs::read_dir(&sources).unwrap().map(|entry| entry.unwrap().file_name()).collect();
         assert_eq!(entries.len(), 1, "the changed copy was removed: {entries:?}");
         // The key names the content: an edit of the source is another copy beside the first.
         fs::write(repo.path().join("src/run.py"), "print('v2')\n").unwrap();
         let edited = CheckedRepository::load(repo.path()).unwrap();
-        let second = stored_copy(&edited, edited.worker("w").unwrap(), &sources).unwrap();
+        let second = stored_copy(edited.worker("w").unwrap(), &sources).unwrap();
         assert_ne!(second, *copy);
         assert_eq!(fs::read_to_string(second.join("run.py")).unwrap(), "print('v2')\n");
         assert_eq!(fs::read_to_string(copy.join("run.py")).unwrap(), "print('run')\n");

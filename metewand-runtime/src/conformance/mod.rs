@@ -599,7 +599,7 @@ impl Kit<'_> {
         let (command, source) = match &self.target.launch {
             Launch::Repository { repository, worker } => {
                 confinement = confinement.hide_unless_named(repository.root());
-                source::copy_source(repository, worker, &own_source)
+                source::copy_source(worker, &own_source)
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
                 confinement =
                     confinement.network(worker.network()).syscalls(worker.syscalls()).limits(repository.limits());

@@ -89,6 +89,7 @@ const GLOB_IMPORTS: &[(&str, &str)] = &[
         "metewand-repository/src/lib.rs",
         "gathers load.rs, model.rs and sources.rs into the one namespace the loader shares",
     ),
+    ("metewand-repository/src/external.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
     ("metewand-repository/src/load.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
     ("metewand-repository/src/model.rs", "takes the loader's one namespace (lib.rs) as its prelude"),
     ("metewand-repository/src/sources.rs", "takes the loader's one namespace (lib.rs) as its prelude"),

@@ -104,6 +104,8 @@ if TYPE_CHECKING:
 
     _CpusBinding: TypeAlias = Literal["locked", "advisory", "inherited"]
 
+    _OriginKind: TypeAlias = Literal["external"]
+
     _ResourceLimitMechanism: TypeAlias = Literal["rlimit", "pid_max", "cgroup", "watched", "none"]
 else:
 
@@ -128,6 +130,7 @@ __all__ = [
     "Logs",
     "ModelError",
     "OUTCOME_VALUES",
+    "Origin",
     "Outcome",
     "PROBLEM_TIMED_VALUES",
     "PhaseRecord",
@@ -211,6 +214,9 @@ _CONFINEMENT_SYSCALL_FILTER_VALUES: frozenset[_ConfinementSyscallFilter] = froze
 )
 
 _CPUS_BINDING_VALUES: frozenset[_CpusBinding] = frozenset({"locked", "advisory", "inherited"})
+
+_ORIGIN_KIND_VALUES: frozenset[_OriginKind] = frozenset({"external"})
+"""external: the one origin other than the repository."""
 
 _RESOURCE_LIMIT_MECHANISM_VALUES: frozenset[_ResourceLimitMechanism] = frozenset(
     {"rlimit", "pid_max", "cgroup", "watched", "none"}
@@ -325,7 +331,8 @@ class AttemptRecord:
     that program is Python; confinement and cpus are recorded once the worker started, resources
     when its session shut down cleanly (never for a reused session, which serves more than one
     attempt); session once the worker answered hello; profile once every checkpoint of a streamed
-    execution was judged; each is absent otherwise.
+    execution was judged; each is absent otherwise. origin is present only for an implementation
+    from outside the benchmark repository.
     """
 
     logs: Logs
@@ -1172,7 +1179,8 @@ class Implementation:
     that program is Python; confinement and cpus are recorded once the worker started, resources
     when its session shut down cleanly (never for a reused session, which serves more than one
     attempt); session once the worker answered hello; profile once every checkpoint of a streamed
-    execution was judged; each is absent otherwise.
+    execution was judged; each is absent otherwise. origin is present only for an implementation
+    from outside the benchmark repository.
     """
 
     __slots__ = (
@@ -1184,6 +1192,7 @@ class Implementation:
         "identity",
         "implementation_time_ns",
         "name",
+        "origin",
         "parameters",
         "profile",
         "program",
@@ -1256,6 +1265,13 @@ class Implementation:
     name: str
     """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
     campaign's.
+    """
+
+    origin: Origin | None
+    """Where an implementation from outside the benchmark repository came from: an external folder
+    holding metewand-implementation.toml (metewand run --implementation-from, campaign run
+    --with, judge), by its canonical absolute path. Absent for the repository's own
+    implementations.
     """
 
     parameters: dict[str, Any]
@@ -1334,6 +1350,7 @@ class Implementation:
         identity: WorkerIdentity | None = None,
         implementation_time_ns: int | None,
         name: str,
+        origin: Origin | None = None,
         parameters: dict[str, Any],
         profile: list[ProfilePoint] | None = None,
         program: WorkerProgram | None = None,
@@ -1371,6 +1388,7 @@ class Implementation:
             else _safe_uint(implementation_time_ns, "/implementation_time_ns")
         )
         self.name = _name(name, "/name")
+        self.origin = None if origin is None else check_model(origin, "/origin", Origin)
         self.parameters = check_json_object(parameters, "/parameters")
         self.profile = (
             None if profile is None else check_array(profile, "/profile", check_model, ProfilePoint)
@@ -1434,6 +1452,10 @@ class Implementation:
             else _safe_uint(fields["implementation_time_ns"], path + "/implementation_time_ns")
         )
         model.name = _name(fields["name"], path + "/name")
+        if "origin" in fields:
+            model.origin = Origin._decode(fields["origin"], path + "/origin")
+        else:
+            model.origin = None
         model.parameters = check_json_object(fields["parameters"], path + "/parameters")
         if "profile" in fields:
             model.profile = check_array(fields["profile"], path + "/profile", ProfilePoint._decode)
@@ -1480,6 +1502,8 @@ class Implementation:
             data["identity"] = self.identity.to_dict()
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
+        if self.origin is not None:
+            data["origin"] = self.origin.to_dict()
         data["parameters"] = dict(self.parameters)
         if self.profile is not None:
             data["profile"] = [item.to_dict() for item in self.profile]
@@ -1508,6 +1532,7 @@ class Implementation:
             and self.identity == other.identity
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
+            and self.origin == other.origin
             and self.parameters == other.parameters
             and self.profile == other.profile
             and self.program == other.program
@@ -1525,10 +1550,11 @@ class Implementation:
             f"Implementation(capabilities={self.capabilities!r}, confinement={self.confinement!r}, "
             f"cpus={self.cpus!r}, environment={self.environment!r}, files={self.files!r}, "
             f"identity={self.identity!r}, implementation_time_ns={self.implementation_time_ns!r}, "
-            f"name={self.name!r}, parameters={self.parameters!r}, profile={self.profile!r}, "
-            f"program={self.program!r}, resources={self.resources!r}, sdk={self.sdk!r}, "
-            f"seed={self.seed!r}, selected={self.selected!r}, session={self.session!r}, "
-            f"statistics={self.statistics!r}, worker_id={self.worker_id!r})"
+            f"name={self.name!r}, origin={self.origin!r}, parameters={self.parameters!r}, "
+            f"profile={self.profile!r}, program={self.program!r}, resources={self.resources!r}, "
+            f"sdk={self.sdk!r}, seed={self.seed!r}, selected={self.selected!r}, "
+            f"session={self.session!r}, statistics={self.statistics!r}, "
+            f"worker_id={self.worker_id!r})"
         )
 
 
@@ -1628,6 +1654,56 @@ class Logs:
             f"Logs(dataset_materializer={self.dataset_materializer!r}, "
             f"implementation={self.implementation!r}, problem_evaluator={self.problem_evaluator!r})"
         )
+
+
+class Origin:
+    """Where an implementation from outside the benchmark repository came from: an external folder
+    holding metewand-implementation.toml (metewand run --implementation-from, campaign run
+    --with, judge), by its canonical absolute path. Absent for the repository's own
+    implementations.
+    """
+
+    __slots__ = ("folder", "kind")
+
+    folder: str
+    """The external folder's canonical absolute path."""
+
+    kind: Literal["external"]
+    """external: the one origin other than the repository."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("folder", "kind")
+
+    def __init__(self, *, folder: str, kind: Literal["external"]) -> None:
+        self.folder = check_string(folder, "/folder", min_length=1)
+        self.kind = check_enum(kind, "/kind", _ORIGIN_KIND_VALUES)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Origin:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> Origin:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.folder = check_string(fields["folder"], path + "/folder", min_length=1)
+        model.kind = check_enum(fields["kind"], path + "/kind", _ORIGIN_KIND_VALUES)
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"folder": self.folder, "kind": self.kind}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Origin):
+            return NotImplemented
+        return self.folder == other.folder and self.kind == other.kind
+
+    def __repr__(self) -> str:
+        return f"Origin(folder={self.folder!r}, kind={self.kind!r})"
 
 
 class PhaseRecord:
@@ -2730,6 +2806,7 @@ DEFINITIONS: dict[str | None, type] = {
     "host_user": HostUser,
     "implementation": Implementation,
     "logs": Logs,
+    "origin": Origin,
     "phase_record": PhaseRecord,
     "problem": Problem,
     "profile_point": ProfilePoint,

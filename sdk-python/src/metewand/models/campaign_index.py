@@ -26,6 +26,7 @@ from metewand._strict import (
 )
 from metewand.models.attempt_record import (
     Cpus,
+    Origin,
     ProfilePoint,
     Session,
     WorkerProgram,
@@ -144,7 +145,7 @@ class CampaignIndex:
     """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
     and a streamed attempt's profile (each absent in entries of records that do not say), what it
     claimed of its own time, and its session's CPU time and peak resident memory when it ended
-    cleanly.
+    cleanly. origin is the record's, for an implementation from outside the repository.
     """
 
     metrics: dict[str, Any]
@@ -456,7 +457,7 @@ class Implementation:
     """The implementation's name and worker, how its session served the attempt, the CPUs it ran on
     and a streamed attempt's profile (each absent in entries of records that do not say), what it
     claimed of its own time, and its session's CPU time and peak resident memory when it ended
-    cleanly.
+    cleanly. origin is the record's, for an implementation from outside the repository.
     """
 
     __slots__ = (
@@ -465,6 +466,7 @@ class Implementation:
         "environment",
         "implementation_time_ns",
         "name",
+        "origin",
         "peak_rss_bytes",
         "profile",
         "program",
@@ -492,6 +494,13 @@ class Implementation:
     name: str
     """A name the repository's manifest gives: a dataset's, an implementation's, a problem's or a
     campaign's.
+    """
+
+    origin: Origin | None
+    """Where an implementation from outside the benchmark repository came from: an external folder
+    holding metewand-implementation.toml (metewand run --implementation-from, campaign run
+    --with, judge), by its canonical absolute path. Absent for the repository's own
+    implementations.
     """
 
     peak_rss_bytes: int | None
@@ -538,6 +547,7 @@ class Implementation:
         environment: str | None = None,
         implementation_time_ns: int | None,
         name: str,
+        origin: Origin | None = None,
         peak_rss_bytes: int | None,
         profile: list[ProfilePoint] | None = None,
         program: WorkerProgram | None = None,
@@ -553,6 +563,7 @@ class Implementation:
             else _safe_uint(implementation_time_ns, "/implementation_time_ns")
         )
         self.name = _name(name, "/name")
+        self.origin = None if origin is None else check_model(origin, "/origin", Origin)
         self.peak_rss_bytes = (
             None if peak_rss_bytes is None else _safe_uint(peak_rss_bytes, "/peak_rss_bytes")
         )
@@ -590,6 +601,10 @@ class Implementation:
             else _safe_uint(fields["implementation_time_ns"], path + "/implementation_time_ns")
         )
         model.name = _name(fields["name"], path + "/name")
+        if "origin" in fields:
+            model.origin = Origin._decode(fields["origin"], path + "/origin")
+        else:
+            model.origin = None
         model.peak_rss_bytes = (
             None
             if fields["peak_rss_bytes"] is None
@@ -619,6 +634,8 @@ class Implementation:
             data["environment"] = self.environment
         data["implementation_time_ns"] = self.implementation_time_ns
         data["name"] = self.name
+        if self.origin is not None:
+            data["origin"] = self.origin.to_dict()
         data["peak_rss_bytes"] = self.peak_rss_bytes
         if self.profile is not None:
             data["profile"] = [item.to_dict() for item in self.profile]
@@ -638,6 +655,7 @@ class Implementation:
             and self.environment == other.environment
             and self.implementation_time_ns == other.implementation_time_ns
             and self.name == other.name
+            and self.origin == other.origin
             and self.peak_rss_bytes == other.peak_rss_bytes
             and self.profile == other.profile
             and self.program == other.program
@@ -650,8 +668,9 @@ class Implementation:
             f"Implementation(cpu_ns={self.cpu_ns!r}, cpus={self.cpus!r}, "
             f"environment={self.environment!r}, "
             f"implementation_time_ns={self.implementation_time_ns!r}, name={self.name!r}, "
-            f"peak_rss_bytes={self.peak_rss_bytes!r}, profile={self.profile!r}, "
-            f"program={self.program!r}, session={self.session!r}, worker_id={self.worker_id!r})"
+            f"origin={self.origin!r}, peak_rss_bytes={self.peak_rss_bytes!r}, "
+            f"profile={self.profile!r}, program={self.program!r}, session={self.session!r}, "
+            f"worker_id={self.worker_id!r})"
         )
 
 

@@ -1,0 +1,90 @@
+//! An external folder's `metewand-implementation.toml` joined to the golden repository: its worker hashed beneath the
+//! folder and `${repo}` expanded to it, its identity its own tree; a name the repository defines, a worker it does
+//! not bring, an inline schema and a folder without the file refused with the file and the key.
+
+use std::fs;
+use std::path::Path;
+
+use metewand_repository::{CheckErrorKind, CheckOptions, CheckedRepository, IMPLEMENTATION_FILE};
+
+use crate::golden;
+
+const SUBMISSION: &str = r#"
+[workers.mine]
+role = "implementation"
+command = ["python3", "${repo}/solve.py"]
+source = "."
+
+[implementations.mine]
+worker = "mine"
+parameters = { tolerance = 1 }
+"#;
+
+fn folder(toml: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join(IMPLEMENTATION_FILE), toml).unwrap();
+    fs::write(dir.path().join("solve.py"), "print('solved')\n").unwrap();
+    dir
+}
+
+fn join(dir: &Path) -> Result<(CheckedRepository, Vec<String>), metewand_repository::CheckError> {
+    let mut repository = CheckedRepository::load(&golden()).unwrap();
+    let added = repository.add_external(dir, &CheckOptions::default())?;
+    Ok((repository, added))
+}
+
+#[test]
+fn a_folder_joins_with_its_own_tree_as_its_identity() {
+    let dir = folder(SUBMISSION);
+    let (repository, added) = join(dir.path()).unwrap();
+    assert_eq!(added, ["mine"]);
+    let canonical = fs::canonicalize(dir.path()).unwrap();
+    let implementation = repository.implementation("mine").unwrap();
+    assert_eq!(implementation.external(), Some(canonical.as_path()));
+    assert!(repository.implementation("exact").unwrap().external().is_none());
+    let worker = repository.worker("mine").unwrap();
+    assert_eq!(worker.base(), canonical);
+    assert_eq!(worker.external(), Some(canonical.as_path()));
+    assert_eq!(worker.expanded_command()[1], canonical.join("solve.py").as_os_str());
+    assert_eq!(repository.external_implementations(), ["mine"]);
+    assert_eq!(repository.externals(), std::slice::from_ref(&canonical));
+
+    // Its identity is its folder's tree: a changed file is another worker; the repository's are unchanged.
+    let before = worker.identity().clone();
+    let exact = repository.worker("exact-solver").unwrap().identity().clone();
+    fs::write(dir.path().join("solve.py"), "print('solved again')\n").unwrap();
+    let (again, _) = join(dir.path()).unwrap();
+    assert_ne!(again.worker("mine").unwrap().identity(), &before);
+    assert_eq!(again.worker("exact-solver").unwrap().identity(), &exact);
+}
+
+#[test]
+fn a_folder_that_redefines_or_reaches_past_itself_is_refused() {
+    let dir = folder(&SUBMISSION.replace("[implementations.mine]", "[implementations.exact]"));
+    let error = join(dir.path()).unwrap_err();
+    assert!(matches!(error.kind(), CheckErrorKind::Redefined { kind: "implementation", .. }), "{error}");
+    assert_eq!(error.location().file, dir.path().join(IMPLEMENTATION_FILE));
+    assert!(error.to_string().contains("implementation \"exact\" is already defined by the benchmark repository"));
+
+    let dir = folder(&SUBMISSION.replace("[workers.mine]", "[workers.gen]").replace("\"mine\"\n", "\"gen\"\n"));
+    let error = join(dir.path()).unwrap_err();
+    assert!(matches!(error.kind(), CheckErrorKind::Redefined { kind: "worker", .. }), "{error}");
+
+    // Its implementations run its own workers only.
+    let dir = folder(&SUBMISSION.replace("worker = \"mine\"", "worker = \"exact-solver\""));
+    let error = join(dir.path()).unwrap_err();
+    assert!(matches!(error.kind(), CheckErrorKind::UnknownWorker { .. }), "{error}");
+
+    let dir = folder(&format!("{SUBMISSION}parameters_schema = {{ type = \"object\" }}\n"));
+    let error = join(dir.path()).unwrap_err();
+    assert!(error.to_string().contains("implementations.mine.parameters_schema"), "{error}");
+
+    let dir = folder(&format!("{SUBMISSION}\n[datasets.more]\nmaterializer = \"gen\"\n"));
+    let error = join(dir.path()).unwrap_err();
+    assert!(error.to_string().contains("datasets"), "an unknown key is named: {error}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let error = join(empty.path()).unwrap_err();
+    assert!(matches!(error.kind(), CheckErrorKind::Io { .. }), "{error}");
+    assert_eq!(error.location().file, empty.path().join(IMPLEMENTATION_FILE));
+}
