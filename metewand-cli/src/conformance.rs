@@ -9,13 +9,14 @@ use metewand_runtime::conformance::{self, BareCommand, ConformanceOptions, Outco
 use metewand_runtime::protocol::common::Role;
 use metewand_runtime::protocol::strict::SafeUint;
 
-use crate::gate::load;
+use crate::gate::load_with_externals;
 use crate::{Failure, print_out};
 use metewand_runtime::exit::Exit;
 
-const LONG_ABOUT: &str = "usage: metewand conformance [REPO] --worker W [--problem P] [--dataset D] [--dataset-seed S]
+const LONG_ABOUT: &str = "usage: metewand conformance [REPO] --worker W [--implementation-from DIR] [--problem P]
+                            [--dataset D] [--dataset-seed S] [--json] [--strict]
+       metewand conformance REPO --all [--implementation-from DIR] [--problem P] [--dataset D] [--dataset-seed S]
                             [--json] [--strict]
-       metewand conformance REPO --all [--problem P] [--dataset D] [--dataset-seed S] [--json] [--strict]
        metewand conformance --role ROLE [--source DIR] [--env NAME=VALUE]... [--dataset DIR] [--result DIR]
                             [--json] [--strict] -- CMD [ARG...]
 
@@ -32,7 +33,8 @@ A repository worker (W of REPO, default the current directory) runs as an attemp
 dataset (and result) its requests need with the repository's own workers: problem P and dataset D of seed S
 (default: the first problem by name, or the first the evaluator judges; the first dataset by name, or the first
 the materializer makes; seed 0), which the table's first line names. A large dataset makes every check slow:
-choose a small one. A bare command (after --) runs in
+choose a small one. With --implementation-from DIR, the workers of DIR's metewand-implementation.toml join the
+repository's (a submission checked before it is run). A bare command (after --) runs in
 --source DIR (default an empty folder) with only PATH, LANG, LC_ALL, TMPDIR and each --env; it has no repository
 to validate its output against, so outputs and determinism are skipped, and an implementation's requests need
 --dataset DIR (a folder with dataset-manifest.json), an evaluator's also --result DIR (with result.json).
@@ -59,6 +61,10 @@ pub(crate) struct Args {
     /// the repository worker to check
     #[arg(long, value_name = "W")]
     worker: Option<String>,
+    /// a folder holding metewand-implementation.toml whose workers join the repository's, as `run
+    /// --implementation-from` joins them
+    #[arg(long, value_name = "DIR")]
+    implementation_from: Option<PathBuf>,
     /// check every worker of the repository, in name order
     #[arg(long)]
     all: bool,
@@ -120,8 +126,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     options.strict = args.strict;
     let reports = match (&command, args.role) {
         (Some(command), Some(role)) => {
-            if args.repo.is_some() || args.worker.is_some() || args.all {
-                return Err(usage("a bare command (--role ... -- CMD) takes no REPO, --worker or --all"));
+            if args.repo.is_some() || args.worker.is_some() || args.all || args.implementation_from.is_some() {
+                return Err(usage(
+                    "a bare command (--role ... -- CMD) takes no REPO, --worker, --all or --implementation-from",
+                ));
             }
             if args.problem.is_some() || args.dataset_seed.is_some() {
                 return Err(usage("--problem and --dataset-seed are for a repository's worker"));
@@ -158,7 +166,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 options = options.dataset_seed(seed);
             }
             let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-            let repository = load(&repo)?;
+            let externals: Vec<PathBuf> = args.implementation_from.iter().cloned().collect();
+            let repository = load_with_externals(&repo, &externals)?;
             let workers: Vec<String> = match (&args.worker, args.all) {
                 (Some(worker), false) => vec![worker.clone()],
                 (None, true) => repository.workers().keys().cloned().collect(),

@@ -231,3 +231,21 @@ fn judge_places_a_submission_among_the_stored_results() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("judge: the repository has no campaign named \"other\" (it has: main)"));
 }
+
+/// The conformance kit checks a submission's worker before it is run: the folder's workers join the repository's,
+/// and its command worker conforms; without the folder the worker is unknown.
+#[test]
+fn conformance_checks_a_submission_s_worker() {
+    let bench = Bench::new("0");
+    let (repo, sub) = (bench.path("repo"), bench.path("sub"));
+    let (repo, sub) = (repo.to_str().unwrap(), sub.to_str().unwrap());
+    let conformance = |args: &[&str]| metewand(&args.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>());
+    let output = conformance(&["conformance", repo, "--implementation-from", sub, "--worker", "mine"]);
+    let out = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}{}", text(&output.stderr));
+    assert!(out.lines().any(|line| line.starts_with("outputs ") && line.contains(" pass ")), "{out}");
+    assert!(out.ends_with("implementation mine: conforms\n"), "{out}");
+
+    let output = conformance(&["conformance", repo, "--worker", "mine"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
+}
