@@ -212,7 +212,7 @@ pub fn times(section: &ProblemSection) -> Table {
         Column::figure("peak memory median").long("peak memory median (resident)"),
     ];
     // Many metrics would make the table wider than a screen: they get tables of their own (`metrics`).
-    let inline = section.metrics.len() <= METRIC_COLUMNS;
+    let inline = section.metrics.len() <= INLINE_METRICS;
     if inline {
         columns.extend(section.metrics.iter().map(|metric| Column::figure(format!("median {metric}"))));
     }
@@ -228,14 +228,17 @@ pub fn times(section: &ProblemSection) -> Table {
     table
 }
 
-/// The most metric columns the times table holds; a problem with more has its metrics' medians in tables of their
-/// own, this many metrics each, so that no table is wider than a screen.
+/// The most metric columns the times table holds beside its seven others (names, time, resolution, phases, CPU
+/// time, memory); a problem with more has its metrics' medians in tables of their own.
+pub const INLINE_METRICS: usize = 2;
+
+/// The metric columns of each of those tables, so that no table is wider than a screen.
 pub const METRIC_COLUMNS: usize = 4;
 
 /// A problem's metrics' medians per implementation and dataset, [`METRIC_COLUMNS`] metrics a table, when the
-/// times table cannot hold them (none otherwise).
+/// times table cannot hold them (more than [`INLINE_METRICS`]; none otherwise).
 pub fn metrics(section: &ProblemSection) -> Vec<Table> {
-    if section.metrics.len() <= METRIC_COLUMNS {
+    if section.metrics.len() <= INLINE_METRICS {
         return Vec::new();
     }
     let figures = units::time_figures(&section.rows, section.measure);
