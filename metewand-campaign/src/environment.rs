@@ -176,7 +176,13 @@ pub fn capture(repository: &CheckedRepository) -> Environment {
         .workers()
         .iter()
         .map(|(name, worker)| {
-            let first = worker.expanded_command()[0].to_string_lossy().into_owned();
+            // A command worker's session runs the adapter, which runs its command per request: the adapter is
+            // the program its records name.
+            let first = if worker.command_adapter() {
+                metewand_runtime::attempt::adapter_program().to_string_lossy().into_owned()
+            } else {
+                worker.expanded_command()[0].to_string_lossy().into_owned()
+            };
             // The worker's own `PATH` when it declares one, as its session would have it.
             let path_var = worker.expanded_env().get("PATH").cloned().or_else(|| std::env::var_os("PATH"));
             let key = (first.clone(), worker.source_path().to_owned(), path_var.clone());

@@ -162,3 +162,22 @@ fn a_command_s_data_may_come_from_a_file_it_leaves() {
     let stderr = text(&check.stderr);
     assert!(stderr.contains("workers.leave.result_data") && stderr.contains("is for a command worker"), "{stderr}");
 }
+
+/// A command worker's session runs the adapter, so its records name the adapter's program; the plan holds them
+/// against that program, not against the command's first word, and a campaign that ran has no program change to
+/// name.
+#[test]
+fn a_command_worker_s_program_is_the_adapter_s() {
+    let bench = Bench::new();
+    let (repo, state) = (bench.path("repo"), bench.path("state"));
+    let (repo, state) = (repo.to_str().unwrap(), state.to_str().unwrap());
+    let axes = ["--problem", "echo", "--dataset", "seeds", "--implementation", "solve", "--state-dir", state];
+    let args = |command: &[&str]| command.iter().chain(&axes).map(|arg| (*arg).to_owned()).collect::<Vec<_>>();
+    let output = metewand(&args(&["campaign", "run", repo, "-q"]));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = metewand(&args(&["campaign", "plan", repo]));
+    let out = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(out.contains("done         1 of 1 (0 to run)"), "{out}");
+    assert!(!out.contains("program "), "no program changed since the run: {out}");
+}

@@ -482,7 +482,9 @@ pub fn set_adapter_program(program: PathBuf) {
     let _ = ADAPTER_PROGRAM.set(program);
 }
 
-fn adapter_program() -> std::ffi::OsString {
+/// The program that serves command workers, as [`set_adapter_program`] set it: what a command worker's session
+/// runs, and so the program its records name.
+pub fn adapter_program() -> std::ffi::OsString {
     ADAPTER_PROGRAM
         .get()
         .map(|program| program.as_os_str().to_owned())
