@@ -249,3 +249,52 @@ fn conformance_checks_a_submission_s_worker() {
     let output = conformance(&["conformance", repo, "--worker", "mine"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
 }
+
+/// A compiled C solver of the example's problem, from a folder outside the repository, as a command implementation:
+/// it knows nothing of the protocol (it reads the dataset's CSV files, writes `solution.json` and prints the
+/// result's data), and the example's own judge finds that it reached the optimum.
+#[test]
+fn a_compiled_solver_of_the_example_s_problem_reaches() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/least-squares").canonicalize().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    fs::create_dir(&sub).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/command/ridge.c");
+    fs::copy(source, sub.join("ridge.c")).unwrap();
+    let built = std::process::Command::new("cc")
+        .args(["-O2", "-o", "ridge", "ridge.c", "-lm"])
+        .current_dir(&sub)
+        .status()
+        .expect("a C compiler (cc) on PATH, to build the solver");
+    assert!(built.success());
+    fs::write(
+        sub.join("metewand-implementation.toml"),
+        "[workers.ridge-c]\nrole = \"implementation\"\nadapter = \"command\"\ncommand = [\"./ridge\", \"{dataset}\", \
+         \"{result}\", \"0.1\"]\nsource = \".\"\n\n[implementations.ridge-c]\nworker = \"ridge-c\"\n",
+    )
+    .unwrap();
+    let (out, state) = (dir.path().join("attempt"), dir.path().join("state"));
+    let args = [
+        "run",
+        example.to_str().unwrap(),
+        "--implementation-from",
+        sub.to_str().unwrap(),
+        "--problem",
+        "ridge",
+        "--dataset",
+        "small",
+        "--implementation",
+        "ridge-c",
+        "--state-dir",
+        state.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = metewand(&args.map(str::to_owned));
+    assert_eq!(output.status.code(), Some(0), "{}{}", text(&output.stdout), text(&output.stderr));
+    let record = json(&out.join("attempt.json"));
+    assert_eq!(record["verdict"], "reached", "{record}");
+    assert_eq!(record["implementation"]["origin"]["kind"], "external", "{record}");
+    assert_eq!(record["implementation"]["sdk"]["name"], "metewand-adapter", "{record}");
+    assert_eq!(record["metrics"]["relative_gap"].as_f64().map(|gap| gap.abs() < 1e-9), Some(true), "{record}");
+}
