@@ -326,11 +326,8 @@ impl Live {
             let (limit, value, unit) = ("output_bytes", watch.limit(), "bytes in its output folder and TMPDIR");
             Some(SessionErrorKind::ResourceLimit { limit, value, observed, unit })
         });
-        let limited = self
-            .cgroup
-            .take()
-            .and_then(|cgroup| cgroup.limit_hit(self.limits?))
-            .or_else(|| termination.cpu_limit_hit(self.limits?));
+        let cgroup_limit = self.cgroup.take().and_then(|cgroup| cgroup.limit_hit(self.limits?));
+        let limited = cgroup_limit.or_else(|| termination.cpu_limit_hit(self.limits?));
         let taken_back = self.take_back().err();
         Ended { termination, tail, log_error, exceeded, limited, taken_back }
     }
