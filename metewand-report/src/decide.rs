@@ -164,6 +164,65 @@ pub fn undecided_cells(standings: &[PairStanding]) -> Vec<CellKey> {
     cells
 }
 
+/// A pair of implementations of one problem, over the instances where a cell of each was compared: on how many
+/// instances the test leaves some pair of their cells undecided, and the smallest adjusted p among those.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UndecidedPair {
+    /// The implementation earlier in the plan.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// The instances on which a pair of their cells is undecided.
+    pub undecided: usize,
+    /// The instances on which a pair of their cells was compared.
+    pub compared: usize,
+    /// The smallest Holm-adjusted p of their undecided pairs.
+    pub smallest_p: f64,
+}
+
+/// The pairs of implementations of `problem` that some instance leaves undecided, in plan order: what the report
+/// names, and what `campaign run --until-decided` would add repetitions for. Two seeds of one implementation are
+/// not a pair of implementations.
+pub fn undecided_pairs(standings: &[PairStanding], problem: &str) -> Vec<UndecidedPair> {
+    let mut pairs: Vec<UndecidedPair> = Vec::new();
+    // Instances counted per pair, so that two seeds of one implementation count an instance once.
+    let mut seen: Vec<Vec<((String, u64), bool)>> = Vec::new();
+    for pair in standings.iter().filter(|pair| pair.a.0 == problem && pair.a.3 != pair.b.0) {
+        let (_, dataset, dataset_seed, a, _) = &pair.a;
+        let at = match pairs.iter().position(|known| known.a == *a && known.b == pair.b.0) {
+            Some(at) => at,
+            None => {
+                let (a, b) = (a.clone(), pair.b.0.clone());
+                pairs.push(UndecidedPair { a, b, undecided: 0, compared: 0, smallest_p: f64::INFINITY });
+                seen.push(Vec::new());
+                pairs.len() - 1
+            }
+        };
+        let instance = (dataset.clone(), *dataset_seed);
+        let undecided = match pair.standing {
+            Standing::Undecided(p) => {
+                pairs[at].smallest_p = pairs[at].smallest_p.min(p);
+                true
+            }
+            Standing::Separated(_) | Standing::Tied => false,
+        };
+        match seen[at].iter_mut().find(|(known, _)| *known == instance) {
+            Some((_, counted)) if undecided && !*counted => {
+                *counted = true;
+                pairs[at].undecided += 1;
+            }
+            Some(_) => {}
+            None => {
+                seen[at].push((instance, undecided));
+                pairs[at].compared += 1;
+                pairs[at].undecided += usize::from(undecided);
+            }
+        }
+    }
+    pairs.retain(|pair| pair.undecided > 0);
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

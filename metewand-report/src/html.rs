@@ -189,6 +189,9 @@ fn problem(out: &mut String, index: usize, section: &ProblemSection) {
     if let Some(noise) = tables::noise(section) {
         table::html::write(out, &noise);
     }
+    if let Some(undecided) = tables::undecided(section) {
+        table::html::write(out, &undecided);
+    }
     if let Some(scaling) = tables::scaling(section) {
         table::html::write(out, &scaling);
     }

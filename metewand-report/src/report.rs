@@ -183,6 +183,10 @@ pub struct ProblemSection {
     /// points or more).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scaling: Vec<crate::scaling::Exponent>,
+    /// The pairs of implementations some instance's repetitions leave undecided (two-sided Mann–Whitney over the
+    /// repetitions, Holm-adjusted within the instance, at 0.05), in plan order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undecided: Vec<crate::decide::UndecidedPair>,
 }
 
 /// One environment a folder's runs ran in, with the runs that share it.
@@ -288,7 +292,11 @@ impl Report {
             .into_iter()
             .map(|((role, phase, kind), attempts)| FailureGroup { role, phase, kind, attempts })
             .collect();
-        let problems = (0..records.problems.len()).map(|problem| section(records, problem as u32)).collect();
+        // Pairs of cells within each instance, by the test `campaign run --until-decided` decides with.
+        let thresholds = crate::decide::Thresholds::new(0.05, None).expect("0.05 is a significance level");
+        let standings = crate::decide::standings(records, thresholds);
+        let problems =
+            (0..records.problems.len()).map(|problem| section(records, problem as u32, &standings)).collect();
         let mut environments: Vec<EnvironmentEntry> = Vec::new();
         for folder in &records.folders {
             let folder_name = folder.path.to_string_lossy().into_owned();
@@ -377,7 +385,7 @@ pub fn resolution(summary: &Summary) -> Option<f64> {
 }
 
 /// One problem's section.
-fn section(records: &Records, problem: u32) -> ProblemSection {
+fn section(records: &Records, problem: u32, standings: &[crate::decide::PairStanding]) -> ProblemSection {
     let of_problem: Vec<_> = records.attempts.iter().filter(|attempt| attempt.problem == problem).collect();
     let mut implementations: Vec<u32> = Vec::new();
     let mut datasets: Vec<u32> = Vec::new();
@@ -508,6 +516,7 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         tolerance: records.tolerances.get(problem as usize).copied().flatten(),
         to_tolerance,
         scaling: crate::scaling::exponents(&rows),
+        undecided: crate::decide::undecided_pairs(standings, problem_name),
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
         timed,

@@ -197,6 +197,33 @@ pub fn noise(section: &ProblemSection) -> Option<Table> {
     (!table.rows.is_empty()).then_some(table)
 }
 
+/// The pairs of implementations whose repetitions leave an instance undecided (`None` when none does).
+pub fn undecided(section: &ProblemSection) -> Option<Table> {
+    if section.undecided.is_empty() {
+        return None;
+    }
+    let columns = vec![
+        Column::text("implementation"),
+        Column::text("and"),
+        Column::figure("instances undecided"),
+        Column::figure("smallest p"),
+    ];
+    let mut table = Table::new(columns).caption(
+        "Pairs of implementations that some instance's repetitions leave undecided: on that dataset and seed, no \
+         two-sided Mann–Whitney test of their times (Holm-adjusted within the instance) is below 0.05. More \
+         repetitions could decide them: `metewand campaign run --until-decided` adds them only there.",
+    );
+    for pair in &section.undecided {
+        table.push(vec![
+            Cell::text(&pair.a),
+            Cell::text(&pair.b),
+            Cell::text(format!("{} of {}", pair.undecided, pair.compared)),
+            Cell::text(p_value(pair.smallest_p)),
+        ]);
+    }
+    Some(table)
+}
+
 /// A problem's implementation × dataset times: the ranked time's median with its interquartile range and the
 /// bootstrap interval of the median, the phases' medians, and each metric's median.
 pub fn times(section: &ProblemSection) -> Table {

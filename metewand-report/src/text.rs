@@ -37,7 +37,9 @@ pub fn markdown(report: &Report) -> String {
             out.push('\n');
             out.push_str(&markdown::render(&table));
         }
-        for table in [tables::noise(section), tables::scaling(section)].into_iter().flatten() {
+        for table in
+            [tables::noise(section), tables::undecided(section), tables::scaling(section)].into_iter().flatten()
+        {
             out.push('\n');
             out.push_str(&markdown::render(&table));
         }

@@ -452,3 +452,42 @@ fn a_grid_s_scaling_exponent_is_fitted_with_an_interval() {
     let markdown = render(&report, Format::Markdown);
     assert!(markdown.contains("time ∝ rows^2.00 ["), "{markdown}");
 }
+
+/// The report names the pairs of implementations whose repetitions leave an instance undecided: with 3 repetitions
+/// no pair of cells can be separated (3 against 3 gives at best p = 2/20, Holm-adjusted over an instance's 3 pairs
+/// to 0.3); with 8, `fast` is separated from both others on every instance and only the two alike are left.
+#[test]
+fn the_pairs_repetitions_leave_undecided_are_named() {
+    let report_of = |repetitions: u64| {
+        let dir = temp();
+        let folder = at(&dir, "campaign");
+        let mut plan = Vec::new();
+        for (dataset, name) in DATASETS.into_iter().enumerate() {
+            for seed in 0..SEEDS {
+                for implementation in ["left", "fast", "right"] {
+                    for repetition in 1..=repetitions {
+                        let time = time_ns(implementation, dataset, seed, repetition);
+                        plan.push(
+                            Planned::new("ridge", name, implementation).seed(seed).repetition(repetition).time(time),
+                        );
+                    }
+                }
+            }
+        }
+        write_campaign(&folder, &Campaign::default(), &plan);
+        Report::new(&Records::read(std::slice::from_ref(&folder)).unwrap(), Some(dir.path()))
+    };
+    let report = report_of(3);
+    let undecided = &report.problems[0].undecided;
+    let pairs: Vec<(&str, &str, usize, usize)> =
+        undecided.iter().map(|pair| (pair.a.as_str(), pair.b.as_str(), pair.undecided, pair.compared)).collect();
+    assert_eq!(pairs, [("left", "fast", 8, 8), ("left", "right", 8, 8), ("fast", "right", 8, 8)]);
+    assert!((undecided[0].smallest_p - 0.3).abs() < 1e-12, "{undecided:?}");
+    let markdown = render(&report, Format::Markdown);
+    assert!(markdown.contains("| left | fast | 8 of 8 | 0.30 |"), "{markdown}");
+
+    let report = report_of(8);
+    let pairs: Vec<(&str, &str)> =
+        report.problems[0].undecided.iter().map(|pair| (pair.a.as_str(), pair.b.as_str())).collect();
+    assert_eq!(pairs, [("left", "right")]);
+}
