@@ -211,7 +211,7 @@ pub fn undecided(section: &ProblemSection) -> Option<Table> {
     let mut table = Table::new(columns).caption(
         "Pairs of implementations that some instance's repetitions leave undecided: on that dataset and seed, no \
          two-sided Mann–Whitney test of their times (Holm-adjusted within the instance) is below 0.05. More \
-         repetitions could decide them: `metewand campaign run --until-decided` adds them only there.",
+         repetitions could decide them, and campaign run --until-decided adds them only there.",
     );
     for pair in &section.undecided {
         table.push(vec![
