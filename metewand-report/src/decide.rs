@@ -164,58 +164,72 @@ pub fn undecided_cells(standings: &[PairStanding]) -> Vec<CellKey> {
     cells
 }
 
-/// A pair of implementations of one problem, over the instances where a cell of each was compared: on how many
-/// instances the test leaves some pair of their cells undecided, and the smallest adjusted p among those.
+/// A pair of implementations of one problem, over the instances where both have ranked times: on how many
+/// instances the test leaves them undecided, and the smallest adjusted p among those.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct UndecidedPair {
     /// The implementation earlier in the plan.
     pub a: String,
     /// The other.
     pub b: String,
-    /// The instances on which a pair of their cells is undecided.
+    /// The instances on which they are undecided.
     pub undecided: usize,
-    /// The instances on which a pair of their cells was compared.
+    /// The instances on which both have ranked times.
     pub compared: usize,
-    /// The smallest Holm-adjusted p of their undecided pairs.
+    /// The smallest Holm-adjusted p of the instances on which they are undecided.
     pub smallest_p: f64,
 }
 
-/// The pairs of implementations of `problem` that some instance leaves undecided, in plan order: what the report
-/// names, and what `campaign run --until-decided` would add repetitions for. Two seeds of one implementation are
-/// not a pair of implementations.
-pub fn undecided_pairs(standings: &[PairStanding], problem: &str) -> Vec<UndecidedPair> {
+/// The pairs of implementations of problem `problem` that some instance (a dataset and dataset seed) leaves
+/// undecided, in plan order: within each instance, each implementation's ranked times (over its implementation
+/// seeds and repetitions) against each other's by the two-sided Mann–Whitney test, Holm-adjusted over the
+/// instance's pairs, undecided at `alpha` or above. What the report names: it tests pairs of implementations, not of
+/// cells, so that a campaign of many implementation seeds costs the square of its implementations, not of its
+/// cells.
+pub fn undecided_pairs(records: &Records, problem: u32, alpha: f64) -> Vec<UndecidedPair> {
+    let mut order: Vec<u32> = Vec::new();
+    let mut instances: BTreeMap<(u32, u64), BTreeMap<u32, Vec<f64>>> = BTreeMap::new();
+    for attempt in records.attempts.iter().filter(|attempt| attempt.problem == problem) {
+        if !order.contains(&attempt.implementation) {
+            order.push(attempt.implementation);
+        }
+        let reached = attempt
+            .record
+            .as_ref()
+            .filter(|record| matches!(record.outcome, Outcome::Reached | Outcome::NotRequired))
+            .and_then(|record| record.timed_seconds);
+        if let Some(time) = reached {
+            let cells = instances.entry((attempt.dataset, attempt.dataset_seed)).or_default();
+            cells.entry(attempt.implementation).or_default().push(time);
+        }
+    }
     let mut pairs: Vec<UndecidedPair> = Vec::new();
-    // Instances counted per pair, so that two seeds of one implementation count an instance once.
-    let mut seen: Vec<Vec<((String, u64), bool)>> = Vec::new();
-    for pair in standings.iter().filter(|pair| pair.a.0 == problem && pair.a.3 != pair.b.0) {
-        let (_, dataset, dataset_seed, a, _) = &pair.a;
-        let at = match pairs.iter().position(|known| known.a == *a && known.b == pair.b.0) {
-            Some(at) => at,
-            None => {
-                let (a, b) = (a.clone(), pair.b.0.clone());
-                pairs.push(UndecidedPair { a, b, undecided: 0, compared: 0, smallest_p: f64::INFINITY });
-                seen.push(Vec::new());
-                pairs.len() - 1
+    for (i, &a) in order.iter().enumerate() {
+        for &b in &order[i + 1..] {
+            let (a, b) = (records.implementations[a as usize].clone(), records.implementations[b as usize].clone());
+            pairs.push(UndecidedPair { a, b, undecided: 0, compared: 0, smallest_p: f64::INFINITY });
+        }
+    }
+    for cells in instances.values() {
+        let mut tested: Vec<(usize, f64)> = Vec::new();
+        let mut at = 0;
+        for (i, a) in order.iter().enumerate() {
+            for b in &order[i + 1..] {
+                if let (Some(x), Some(y)) = (cells.get(a), cells.get(b))
+                    && let Some(test) = mann_whitney(x, y)
+                {
+                    tested.push((at, test.p));
+                }
+                at += 1;
             }
-        };
-        let instance = (dataset.clone(), *dataset_seed);
-        let undecided = match pair.standing {
-            Standing::Undecided(p) => {
-                pairs[at].smallest_p = pairs[at].smallest_p.min(p);
-                true
-            }
-            Standing::Separated(_) | Standing::Tied => false,
-        };
-        match seen[at].iter_mut().find(|(known, _)| *known == instance) {
-            Some((_, counted)) if undecided && !*counted => {
-                *counted = true;
-                pairs[at].undecided += 1;
-            }
-            Some(_) => {}
-            None => {
-                seen[at].push((instance, undecided));
-                pairs[at].compared += 1;
-                pairs[at].undecided += usize::from(undecided);
+        }
+        let adjusted = holm(&tested.iter().map(|(_, p)| *p).collect::<Vec<_>>());
+        for ((at, _), p) in tested.into_iter().zip(adjusted) {
+            let pair = &mut pairs[at];
+            pair.compared += 1;
+            if p >= alpha {
+                pair.undecided += 1;
+                pair.smallest_p = pair.smallest_p.min(p);
             }
         }
     }

@@ -292,11 +292,7 @@ impl Report {
             .into_iter()
             .map(|((role, phase, kind), attempts)| FailureGroup { role, phase, kind, attempts })
             .collect();
-        // Pairs of cells within each instance, by the test `campaign run --until-decided` decides with.
-        let thresholds = crate::decide::Thresholds::new(0.05, None).expect("0.05 is a significance level");
-        let standings = crate::decide::standings(records, thresholds);
-        let problems =
-            (0..records.problems.len()).map(|problem| section(records, problem as u32, &standings)).collect();
+        let problems = (0..records.problems.len()).map(|problem| section(records, problem as u32)).collect();
         let mut environments: Vec<EnvironmentEntry> = Vec::new();
         for folder in &records.folders {
             let folder_name = folder.path.to_string_lossy().into_owned();
@@ -385,7 +381,7 @@ pub fn resolution(summary: &Summary) -> Option<f64> {
 }
 
 /// One problem's section.
-fn section(records: &Records, problem: u32, standings: &[crate::decide::PairStanding]) -> ProblemSection {
+fn section(records: &Records, problem: u32) -> ProblemSection {
     let of_problem: Vec<_> = records.attempts.iter().filter(|attempt| attempt.problem == problem).collect();
     let mut implementations: Vec<u32> = Vec::new();
     let mut datasets: Vec<u32> = Vec::new();
@@ -516,7 +512,7 @@ fn section(records: &Records, problem: u32, standings: &[crate::decide::PairStan
         tolerance: records.tolerances.get(problem as usize).copied().flatten(),
         to_tolerance,
         scaling: crate::scaling::exponents(&rows),
-        undecided: crate::decide::undecided_pairs(standings, problem_name),
+        undecided: crate::decide::undecided_pairs(records, problem, crate::stats::ALPHA),
         problem: problem_name.clone(),
         metrics: metric_indices.iter().map(|&index| records.metrics[index as usize].clone()).collect(),
         timed,
