@@ -195,7 +195,8 @@ impl Ranking {
     }
 
     /// What the tests say of the implementation at `position` against each one ranked above it, in words: `tied
-    /// with A (p = 0.41) and B (p = 1.00); slower than C (p = 0.003)`; `first by mean rank` for the first.
+    /// with A (p = 0.41) and B (p = 1.00); slower than C (p = 0.003)`; `first by mean rank` for the first; first
+    /// `no attempt reached, so last on every instance` for one never timed.
     pub fn against_above(&self, position: usize) -> String {
         let name = &self.ranked[position].implementation;
         let (mut tied, mut slower, mut faster) = (Vec::new(), Vec::new(), Vec::new());
@@ -215,7 +216,14 @@ impl Ranking {
             .filter(|(_, names)| !names.is_empty())
             .map(|(words, names)| format!("{words} {}", and_list(&names)))
             .collect();
-        if parts.is_empty() { "first by mean rank".to_owned() } else { parts.join("; ") }
+        let said = if parts.is_empty() { "first by mean rank".to_owned() } else { parts.join("; ") };
+        // An implementation that never reached ranks last by rule: said first, so that a test too weak to separate
+        // it is not read as a tie of times.
+        if self.ranked[position].timed_instances == 0 {
+            format!("no attempt reached, so last on every instance; {said}")
+        } else {
+            said
+        }
     }
 }
 

@@ -254,7 +254,10 @@ fn too_few_instances_say_that_no_pair_can_be_separated() {
         .map(|ranked| (ranked.implementation.as_str(), ranked.mean_rank, ranked.timed_instances))
         .collect();
     assert_eq!(ranks, vec![("quick", 1.0, 1), ("rare", 2.0, 1), ("slow", 3.0, 0)]);
-    assert_eq!(ranking.against_above(2), "tied with quick (p = 1.00) and rare (p = 1.00)");
+    assert_eq!(
+        ranking.against_above(2),
+        "no attempt reached, so last on every instance; tied with quick (p = 1.00) and rare (p = 1.00)"
+    );
     let markdown = render(&report, Format::Markdown);
     assert!(
         markdown.contains("With 1 instance no pair can be separated: the smallest p the test can give is 1.00."),
@@ -375,6 +378,10 @@ fn an_implementation_that_does_not_reach_ranks_last_however_fast() {
     assert_eq!(row("wrong")["timed_instances"], 0, "{json}");
     assert_eq!(json["pairs"][0]["second"], "wrong", "{json}");
     assert_eq!(json["pairs"][0]["second_slower"], true, "{json}");
+    // Six instances all one way: separated, and said after the rule that put it last.
+    let position = ranking.ranked.iter().position(|ranked| ranked.implementation == "wrong").unwrap();
+    let said = ranking.against_above(position);
+    assert!(said.starts_with("no attempt reached, so last on every instance; slower than right (p = "), "{said}");
 }
 
 /// A cell whose times rise with the order its attempts started in is warned of as drifting; the same times in a
