@@ -11,10 +11,9 @@
 
 use std::collections::BTreeMap;
 
-use metewand_protocol::generated::attempt_record::Outcome;
 use serde::Serialize;
 
-use crate::load::Records;
+use crate::load::{Recorded, Records};
 use crate::stats::{holm, mann_whitney, ratio_of_medians, seed_for};
 
 /// The thresholds a decision is taken with.
@@ -100,12 +99,7 @@ pub fn standings(records: &Records, thresholds: Thresholds) -> Vec<PairStanding>
                 cells.len() - 1
             }
         };
-        let reached = attempt
-            .record
-            .as_ref()
-            .filter(|record| matches!(record.outcome, Outcome::Reached | Outcome::NotRequired))
-            .and_then(|record| record.timed_seconds);
-        cells[at].1.extend(reached);
+        cells[at].1.extend(attempt.record.as_ref().and_then(Recorded::ranked_seconds));
     }
     let mut out = Vec::new();
     for ((problem, dataset, dataset_seed), cells) in instances {
@@ -193,12 +187,7 @@ pub fn undecided_pairs(records: &Records, problem: u32, alpha: f64) -> Vec<Undec
         if !order.contains(&attempt.implementation) {
             order.push(attempt.implementation);
         }
-        let reached = attempt
-            .record
-            .as_ref()
-            .filter(|record| matches!(record.outcome, Outcome::Reached | Outcome::NotRequired))
-            .and_then(|record| record.timed_seconds);
-        if let Some(time) = reached {
+        if let Some(time) = attempt.record.as_ref().and_then(Recorded::ranked_seconds) {
             let cells = instances.entry((attempt.dataset, attempt.dataset_seed)).or_default();
             cells.entry(attempt.implementation).or_default().push(time);
         }

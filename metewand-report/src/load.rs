@@ -120,6 +120,12 @@ impl Recorded {
         self.outcome != Outcome::Cancelled
     }
 
+    /// The time the ranking and its tests use: the ranked time of an attempt that reached (`reached` or
+    /// `not_required`), none otherwise.
+    pub fn ranked_seconds(&self) -> Option<f64> {
+        matches!(self.outcome, Outcome::Reached | Outcome::NotRequired).then_some(self.timed_seconds).flatten()
+    }
+
     /// Whether the implementation streamed a profile.
     pub fn streamed(&self) -> bool {
         !self.profile.is_empty()

@@ -578,9 +578,7 @@ fn instance_times(of_problem: &[&Attempt], implementations: &[u32]) -> InstanceT
         let time = record.reached_seconds;
         times[row][instance].push(time);
         // Ranked by speed among answers that solved the instance: one that did not reach ranks last there.
-        if matches!(record.outcome, Outcome::Reached | Outcome::NotRequired) {
-            judged_times[row][instance].extend(record.timed_seconds);
-        }
+        judged_times[row][instance].extend(record.ranked_seconds());
     }
     for cell in judged_times.iter_mut().flatten() {
         cell.sort_by(f64::total_cmp);
