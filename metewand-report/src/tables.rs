@@ -249,7 +249,7 @@ pub fn times(section: &ProblemSection) -> Table {
         let mut figures = figures.into_iter().map(Cell::text);
         cells.extend(figures.next());
         cells.push(Cell::text(units::resolution(row)));
-        cells.extend(figures.take(if inline { usize::MAX } else { 3 }));
+        cells.extend(figures.take(if inline { usize::MAX } else { units::LEADING_FIGURES - 1 }));
         table.push(cells);
     }
     table
@@ -281,8 +281,7 @@ pub fn metrics(section: &ProblemSection) -> Vec<Table> {
         ));
         for (row, figures) in section.rows.iter().zip(&figures) {
             let mut cells = vec![Cell::text(&row.implementation), Cell::text(&row.dataset)];
-            // After the ranked time, the phases, the CPU time and the peak memory.
-            let start = 4 + chunk * METRIC_COLUMNS;
+            let start = units::LEADING_FIGURES + chunk * METRIC_COLUMNS;
             cells.extend(figures[start..start + names.len()].iter().map(Cell::text));
             table.push(cells);
         }

@@ -135,6 +135,10 @@ pub fn outcome_figures(row: &CellRow) -> Vec<String> {
     figures
 }
 
+/// How many of [`time_figures`]' figures come before the metrics' medians: the ranked measure, the phases, the CPU
+/// time and the peak memory.
+pub const LEADING_FIGURES: usize = 4;
+
 /// The figures of an implementation x dataset row in the times table, after its two names: the ranked `measure`,
 /// the start-up, prepare and execute medians (one cell, `a / b / c`), the CPU time and peak memory medians, and
 /// each metric's median (`–` where there is none).
