@@ -239,14 +239,13 @@ fn conformance_checks_a_submission_s_worker() {
     let bench = Bench::new("0");
     let (repo, sub) = (bench.path("repo"), bench.path("sub"));
     let (repo, sub) = (repo.to_str().unwrap(), sub.to_str().unwrap());
-    let conformance = |args: &[&str]| metewand(&args.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>());
-    let output = conformance(&["conformance", repo, "--implementation-from", sub, "--worker", "mine"]);
+    let output = crate::metewand(&["conformance", repo, "--implementation-from", sub, "--worker", "mine"], b"");
     let out = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{out}{}", text(&output.stderr));
     assert!(out.lines().any(|line| line.starts_with("outputs ") && line.contains(" pass ")), "{out}");
     assert!(out.ends_with("implementation mine: conforms\n"), "{out}");
 
-    let output = conformance(&["conformance", repo, "--worker", "mine"]);
+    let output = crate::metewand(&["conformance", repo, "--worker", "mine"], b"");
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
 }
 
