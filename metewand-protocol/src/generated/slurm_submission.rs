@@ -4,6 +4,50 @@
 //! slurm/<n>/submission.json in a campaign folder: what one submission runs and the jobs it queued. Its tasks
 //! read it to find their work.
 
+///What the round's decide job decided, written by it: next_submission, the next round's submission; or, when no round was needed, how many pairs were compared and how many are separated, tied and still undecided at the cap; or, failure, why it failed, in one sentence.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Decision {
+    pub decided_at: super::common::Timestamp,
+    ///Why the decide job failed, in one sentence.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub failure: ::std::option::Option<::std::string::String>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub next_submission: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub pairs: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub separated: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub tied: ::std::option::Option<crate::strict::SafeUint>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub undecided: ::std::option::Option<crate::strict::SafeUint>,
+}
 ///One job of a submission.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -11,13 +55,13 @@
 pub struct Job {
     pub first: crate::strict::SafeUint,
     pub job_id: crate::strict::SafeUint,
-    ///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv, results.jsonl and profiles.csv).
+    ///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task), export (one job writing results.csv, results.jsonl and profiles.csv) or decide (with until_decided, in place of export: one job deciding, once the attempts ended, whether to submit the next round or write the exports).
     pub kind: JobKind,
     ///Its batch script, relative to the campaign folder.
     pub script: JobScript,
     pub tasks: crate::strict::SafeUint,
 }
-///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task) or export (one job writing results.csv, results.jsonl and profiles.csv).
+///What it runs: datasets (an array materializing one dataset a task), attempts (an array running one pack of attempts a task), export (one job writing results.csv, results.jsonl and profiles.csv) or decide (with until_decided, in place of export: one job deciding, once the attempts ended, whether to submit the next round or write the exports).
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -37,6 +81,8 @@ pub enum JobKind {
     Attempts,
     #[serde(rename = "export")]
     Export,
+    #[serde(rename = "decide")]
+    Decide,
 }
 impl ::std::fmt::Display for JobKind {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -44,6 +90,7 @@ impl ::std::fmt::Display for JobKind {
             Self::Datasets => f.write_str("datasets"),
             Self::Attempts => f.write_str("attempts"),
             Self::Export => f.write_str("export"),
+            Self::Decide => f.write_str("decide"),
         }
     }
 }
@@ -56,6 +103,7 @@ impl ::std::str::FromStr for JobKind {
             "datasets" => Ok(Self::Datasets),
             "attempts" => Ok(Self::Attempts),
             "export" => Ok(Self::Export),
+            "decide" => Ok(Self::Decide),
             _ => Err("invalid value".into()),
         }
     }
@@ -175,6 +223,12 @@ pub struct SlurmSubmission {
     pub submitted_at: super::common::Timestamp,
     ///Whether workers' processes are kept together by the freezing sweep rather than a PID namespace.
     pub sweep_processes: bool,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub until_decided: ::std::option::Option<UntilDecided>,
 }
 ///The metewand the tasks run, by absolute path.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -284,6 +338,57 @@ impl<'de> ::serde::Deserialize<'de> for SlurmSubmissionStateDir {
             })
     }
 }
+///A round of campaign submit --until-decided: the cap on a cell's repetitions (max_repetitions; the tasks plan with that many, so that repetition k has the id it has in a plan of k), the test's level and resolution its decide job decides with, and the options the next round is submitted with (max_parallel as --max-parallel); absent in a submission without --until-decided.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct UntilDecided {
+    ///--account.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub account: ::std::option::Option<::std::string::String>,
+    ///The test's significance level, in (0, 0.5], as a decimal number written as text (as --alpha took it).
+    pub alpha: ::std::string::String,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub decision: ::std::option::Option<Decision>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub max_parallel: ::std::option::Option<crate::strict::SafeUint>,
+    pub max_repetitions: crate::strict::SafeUint,
+    ///--partition.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub partition: ::std::option::Option<::std::string::String>,
+    ///The relative difference under which a pair is tied, as a decimal number written as text; absent: no pair is tied.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub resolution: ::std::option::Option<::std::string::String>,
+    ///--sbatch-arg, in order.
+    pub sbatch_args: ::std::vec::Vec<::std::string::String>,
+    ///--time, as given; absent: worked out from the repository.
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub time: ::std::option::Option<::std::string::String>,
+}
 /// Error types.
 pub mod error {
     /// Error from a `TryFrom` or `FromStr` implementation.
@@ -316,6 +421,18 @@ pub mod error {
         }
     }
 }
+impl Decision {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "decided_at",
+        "next_submission",
+        "pairs",
+        "separated",
+        "tied",
+        "undecided",
+        "failure",
+    ];
+}
 impl Job {
     /// The names of its properties, in the order the schema writes them.
     pub const PROPERTIES: &'static [&'static str] = &[
@@ -335,6 +452,20 @@ impl Sessions {
         "refused",
     ];
 }
+impl UntilDecided {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &[
+        "max_repetitions",
+        "alpha",
+        "resolution",
+        "time",
+        "partition",
+        "account",
+        "max_parallel",
+        "sbatch_args",
+        "decision",
+    ];
+}
 impl SlurmSubmission {
     /// The names of its properties, in the order the schema writes them.
     pub const PROPERTIES: &'static [&'static str] = &[
@@ -350,7 +481,23 @@ impl SlurmSubmission {
         "datasets",
         "attempts",
         "jobs",
+        "until_decided",
     ];
+}
+impl<'de> ::serde::Deserialize<'de> for Decision {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Decision::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Decision {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Decision::serialize(self, serializer)
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for Job {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -395,6 +542,21 @@ impl ::serde::Serialize for SlurmSubmission {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         SlurmSubmission::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for UntilDecided {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        UntilDecided::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for UntilDecided {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        UntilDecided::serialize(self, serializer)
     }
 }
 impl ::std::fmt::Display for JobScript {
