@@ -102,6 +102,13 @@ impl Logs {
     }
 }
 
+impl JobKind {
+    /// Whether a job of this kind is one task rather than an array (the export job, a round's decide job).
+    pub fn single(self) -> bool {
+        matches!(self, JobKind::Export | JobKind::Decide)
+    }
+}
+
 impl SlurmSubmission {
     /// The attempt ids of pack `pack`: `attempts[pack * K .. (pack + 1) * K]` for the pack size K (at least 1).
     ///

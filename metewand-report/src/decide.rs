@@ -46,6 +46,16 @@ impl Thresholds {
         }
         Ok(Thresholds { alpha, resolution })
     }
+
+    /// The significance level.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// The resolution, when one was given.
+    pub fn resolution(&self) -> Option<f64> {
+        self.resolution
+    }
 }
 
 /// A cell: problem, dataset, dataset seed, implementation, implementation seed (by name).

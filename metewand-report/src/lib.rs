@@ -62,6 +62,7 @@ pub mod measure;
 pub mod profile;
 pub mod ranks;
 pub mod report;
+pub mod rounds;
 pub mod scaling;
 pub mod stats;
 pub mod svg;

@@ -37,7 +37,9 @@ use metewand_protocol::generated::attempt_record::{Outcome, SessionMode};
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
 use metewand_runtime::protocol::common::Format;
-pub use metewand_runtime::protocol::generated::slurm_submission::{Job, JobKind, SlurmSubmission};
+pub use metewand_runtime::protocol::generated::slurm_submission::{
+    Decision, Job, JobKind, SlurmSubmission, UntilDecided,
+};
 use metewand_runtime::protocol::generated::slurm_submission::{JobScript, Sessions};
 use metewand_runtime::protocol::strict::SafeUint;
 
@@ -68,7 +70,8 @@ pub const TIME_MARGIN: Duration = Duration::from_secs(300);
 /// The signal a task gets before its time limit: the batch shell (the `metewand` it became) gets SIGTERM 120 s
 /// before the limit.
 pub const SIGNAL: &str = "B:TERM@120";
-/// The time limit of the job that writes the exports.
+/// The time limit of the job that writes the exports, and of a round's decide job (which reads the records, may
+/// submit the next round, and otherwise writes the exports).
 const EXPORT_MINUTES: u64 = 10;
 
 /// What went wrong with a submission, a status or a cancel.
@@ -261,6 +264,59 @@ pub struct SubmitConfig {
     /// With fresh sessions, whether each task starts the workers of the attempt it runs next ahead (see
     /// [`crate::RunConfig::ahead`]), where its allocation has a core to keep for that.
     pub ahead: bool,
+    /// A round of `--until-decided`: recorded in the submission, whose last job is then a decide job
+    /// (`campaign decide`) in place of the export job.
+    pub until_decided: Option<UntilDecided>,
+    /// The job this submission is made from (a round's decide job), which the refusal to submit while jobs of
+    /// earlier submissions are pending or running leaves out.
+    pub own_job: Option<u64>,
+}
+
+impl SubmitConfig {
+    /// How the decide job `own_job` of `submission` (a round of `--until-decided`) submits the next round: with the
+    /// submission's program, state folder, pack size, sessions and Slurm options, failed attempts left as they are
+    /// (a round retries nothing) and no check of programs; `None` for a submission without `--until-decided`.
+    pub fn next_round(submission: &SlurmSubmission, own_job: Option<u64>) -> Option<SubmitConfig> {
+        let until = submission.until_decided.clone()?;
+        let (sessions, refused, ahead) = match &submission.sessions {
+            Some(sessions) => (
+                (sessions.mode, sessions.warmup.get()),
+                sessions.refused.clone(),
+                sessions.ahead == Some(true),
+            ),
+            None => ((SessionMode::Fresh, 0), Vec::new(), false),
+        };
+        Some(SubmitConfig {
+            binary: PathBuf::from(submission.binary.as_str()),
+            state_dir: PathBuf::from(submission.state_dir.as_str()),
+            pack: NonZeroU64::new(submission.pack_size.get()).unwrap_or(NonZeroU64::MIN),
+            max_parallel: until.max_parallel.and_then(|n| NonZeroU64::new(n.get())),
+            time: until.time.clone(),
+            partition: until.partition.clone(),
+            account: until.account.clone(),
+            sbatch_args: until.sbatch_args.clone(),
+            retry_failed: false,
+            rerun_changed: None,
+            sweep_processes: submission.sweep_processes,
+            sessions,
+            refused,
+            ahead,
+            until_decided: Some(UntilDecided { decision: None, ..until }),
+            own_job,
+        })
+    }
+}
+
+/// Records `decision` in submission `number` of `folder` (a round of `--until-decided`): what its decide job did.
+pub fn record_decision(folder: &Path, number: u64, decision: Decision) -> Result<(), Error> {
+    let mut submission = read_submission(folder, number)?;
+    let Some(until) = submission.until_decided.as_mut() else {
+        return Err(Error::NoSuchTask {
+            what: format!("submission {number} of {} is not a round of --until-decided", folder.display()),
+        });
+    };
+    until.decision = Some(decision);
+    write_submission(&submission, folder)
 }
 
 /// What a submission did.
@@ -317,10 +373,15 @@ fn job_name(plan: &CampaignPlan<'_>, folder: &Path, number: u64) -> String {
     format!("metewand-{}-{}", plan.name(), &digest[..8])
 }
 
-/// The folder's submissions, or [`Error::StillQueued`] when a job of one of them is pending or running.
-fn refuse_active(folder: &Path, slurm: &Slurm) -> Result<Vec<SlurmSubmission>, Error> {
+/// The folder's submissions, or [`Error::StillQueued`] when a job of one of them (other than `own`) is pending or
+/// running.
+fn refuse_active(folder: &Path, slurm: &Slurm, own: Option<u64>) -> Result<Vec<SlurmSubmission>, Error> {
     let earlier = submissions(folder)?;
-    let jobs: Vec<u64> = earlier.iter().flat_map(|s| s.jobs.iter().map(|job| job.job_id.get())).collect();
+    let jobs: Vec<u64> = earlier
+        .iter()
+        .flat_map(|s| s.jobs.iter().map(|job| job.job_id.get()))
+        .filter(|&job| Some(job) != own)
+        .collect();
     let active = slurm.active(&jobs)?;
     if active.is_empty() {
         Ok(earlier)
@@ -346,11 +407,11 @@ pub fn submit(
 ) -> Result<SubmitSummary, Error> {
     // Asked before the folder is opened (running tasks hold its lock shared, which would only say "in use"), and
     // again once this submission holds the lock, so that two submissions never take the same number.
-    refuse_active(path, slurm)?;
+    refuse_active(path, slurm, config.own_job)?;
     let concurrency = config.max_parallel.map_or(0, NonZeroU64::get);
     let folder = CampaignFolder::open(path, plan, concurrency, environment)?;
     let root = folder.path();
-    let earlier = refuse_active(root, slurm)?;
+    let earlier = refuse_active(root, slurm, config.own_job)?;
     let max_array = slurm.max_array_size().max(1);
 
     let mut summary =
@@ -422,6 +483,7 @@ pub fn submit(
         datasets,
         attempts: to_run.iter().map(|&index| plan.attempts()[index].id.clone()).collect(),
         jobs: Vec::new(),
+        until_decided: config.until_decided.clone(),
     };
     write_submission(&submission, root)?;
 
@@ -474,7 +536,11 @@ impl Queuer<'_, '_> {
         let packs = self.submission.packs();
         let attempt_jobs = self.queue_arrays(JobKind::Attempts, packs, &dataset_jobs, attempt_minutes)?;
         let after: Vec<u64> = dataset_jobs.iter().chain(&attempt_jobs).copied().collect();
-        self.queue(JobKind::Export, 0, 1, &after, EXPORT_MINUTES, "export.sh".to_owned())?;
+        if self.submission.until_decided.is_some() {
+            self.queue(JobKind::Decide, 0, 1, &after, EXPORT_MINUTES, "decide.sh".to_owned())?;
+        } else {
+            self.queue(JobKind::Export, 0, 1, &after, EXPORT_MINUTES, "export.sh".to_owned())?;
+        }
         Ok(())
     }
 
@@ -512,7 +578,7 @@ impl Queuer<'_, '_> {
         let dir = submission_dir(self.root, number);
         let stem = script_name.trim_end_matches(".sh");
         let mut args = vec![format!("--job-name={}", self.name)];
-        if kind == JobKind::Export {
+        if kind.single() {
             args.push(format!("--output={}", dir.join("logs").join(format!("{stem}-%j.out")).display()));
             args.push(format!("--time={minutes}"));
         } else {
@@ -580,6 +646,11 @@ impl Queuer<'_, '_> {
             JobKind::Export => {
                 writeln!(text, "# Writes results.csv, results.jsonl and profiles.csv once every task above ended.")
             }
+            JobKind::Decide => writeln!(
+                text,
+                "# A round of --until-decided: once every task above ended, decides from the records whether another \
+                 round is due and submits it, or writes results.csv, results.jsonl and profiles.csv."
+            ),
         };
         let quoted: Vec<String> = args.iter().map(|arg| quote(arg)).collect();
         let _ = writeln!(
@@ -607,6 +678,7 @@ impl Queuer<'_, '_> {
                 "exec {binary} campaign work \"$folder\" --submission {number} --pack \"$((SLURM_ARRAY_TASK_ID + {first}))\""
             ),
             JobKind::Export => writeln!(text, "exec {binary} campaign export \"$folder\""),
+            JobKind::Decide => writeln!(text, "exec {binary} campaign decide \"$folder\" --submission {number}"),
         };
         text
     }
@@ -639,7 +711,7 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
     let tasks: HashMap<(u64, Option<u64>), TaskState> =
         slurm.queue(&ids)?.into_iter().map(|task| ((task.job, task.task), task)).collect();
     let state_of = |job: &Job, index: u64| {
-        let key = (job.job_id.get(), (job.kind != JobKind::Export).then_some(index));
+        let key = (job.job_id.get(), (!job.kind.single()).then_some(index));
         tasks.get(&key)
     };
     let mut status = SlurmStatus::default();

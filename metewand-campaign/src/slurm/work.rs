@@ -76,6 +76,18 @@ fn host() -> String {
     crate::environment::host_name().unwrap_or_else(|| "unknown".to_owned())
 }
 
+/// The repository of the campaign in `dir`, loaded again from the path `campaign.json` names, with the axes and
+/// the name `campaign.json` records (the plan of the campaign as asked).
+pub fn recorded(dir: &Path) -> Result<(CheckedRepository, crate::plan::Axes, String), Error> {
+    let file = read_campaign(dir)?;
+    let repository = CheckedRepository::load(Path::new(&file.repository))
+        .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
+    let axes = recorded_axes(&file.definition).ok_or_else(|| Error::Repository {
+        message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
+    })?;
+    Ok((repository, axes, file.name.to_string()))
+}
+
 /// Runs task `task` of submission `number` of the campaign folder `dir`, reporting to `observer`, stopping on
 /// `cancel`.
 pub fn work(
@@ -89,13 +101,13 @@ pub fn work(
         return Err(Error::Invisible { path: dir.to_owned(), host: host(), reason: error.to_string() });
     }
     let submission = read_submission(dir, number)?;
-    let file = read_campaign(dir)?;
-    let repository = CheckedRepository::load(Path::new(&file.repository))
-        .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
-    let axes = recorded_axes(&file.definition).ok_or_else(|| Error::Repository {
-        message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
-    })?;
-    let name = recorded_name(&file.name);
+    let (repository, mut axes, name) = recorded(dir)?;
+    // A round of --until-decided plans with the cap's repetitions, so that the repetitions a round added are in
+    // the plan with the ids they were submitted under.
+    if let Some(until) = &submission.until_decided {
+        axes.repetitions = Some(until.max_repetitions.get());
+    }
+    let name = recorded_name(&name);
     let isolation = if submission.sweep_processes { ProcessIsolation::Sweep } else { ProcessIsolation::default() };
     let prepared = PreparedCampaign::submitted(
         CampaignPlan::new(&repository, name, &axes)?,

@@ -71,10 +71,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         sweep_processes: false,
         sessions: None,
         warmup: None,
-        until_decided: false,
-        max_repetitions: None,
-        alpha: 0.05,
-        resolution: None,
+        until: super::UntilDecidedArgs { until_decided: false, max_repetitions: None, alpha: 0.05, resolution: None },
     };
     let submission: Vec<String> = {
         let repository = run.selection.load()?;

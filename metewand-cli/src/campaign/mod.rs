@@ -66,6 +66,12 @@ enum Sub {
                             are left without one, 130 cancelled (SIGTERM), 2 the folder, repository or submission \
                             cannot be used")]
     Work(WorkArgs),
+    /// decide a round of `campaign submit --until-decided` once its attempts ended: submit the next round, or
+    /// write the exports: what the submitted batch scripts run
+    #[command(hide = true, after_help = "exit statuses: 0 decided (the next round submitted, or none needed), 2 \
+                                         the folder, repository, submission or Slurm cannot be used (the reason is \
+                                         recorded in the submission)")]
+    Decide(DecideArgs),
     /// cancel the Slurm jobs of a campaign that are still pending or running
     #[command(after_help = "exit statuses: 0 no job of the campaign is pending or running any more, 2 a folder or \
                             Slurm error, or jobs still there after the wait")]
@@ -201,6 +207,13 @@ struct RunArgs {
     /// timed: a fresh one before its attempt, a reused one before its first [default: the campaign's `warmup`, or 0]
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1000))]
     warmup: Option<u64>,
+    #[command(flatten)]
+    until: UntilDecidedArgs,
+}
+
+/// `--until-decided` and its options, the same for `campaign run` and `campaign submit`.
+#[derive(clap::Args)]
+struct UntilDecidedArgs {
     /// after the planned repetitions, add repetitions in rounds to the cells whose pairs the report's test leaves
     /// undecided (within each problem, dataset and dataset seed), until each is separated or tied
     #[arg(long)]
@@ -327,6 +340,8 @@ struct SubmitArgs {
     /// attempt while one is judged, on a core kept off its workers'
     #[arg(long)]
     ahead: bool,
+    #[command(flatten)]
+    until: UntilDecidedArgs,
 }
 
 #[derive(clap::Args)]
@@ -344,6 +359,16 @@ struct WorkArgs {
     /// materialize dataset I of the submission
     #[arg(long, value_name = "I")]
     dataset: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct DecideArgs {
+    /// the campaign folder
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// the submission of the round, slurm/<N>/ of the folder
+    #[arg(long, value_name = "N")]
+    submission: u64,
 }
 
 /// A time limit in sbatch's notation: digits with `:` and `-` (sbatch itself judges the rest).
@@ -396,6 +421,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         Sub::Export(args) => status::export(args),
         Sub::Submit(args) => submit::submit(args),
         Sub::Work(args) => submit::work(args),
+        Sub::Decide(args) => submit::decide(args),
         Sub::Cancel(args) => submit::cancel(args),
     }
 }

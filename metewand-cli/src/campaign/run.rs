@@ -5,9 +5,11 @@ use std::io::IsTerminal;
 use metewand_campaign::export::RESULTS_CSV;
 use metewand_campaign::{Axes, CampaignPlan, Observer, Refusals, RunConfig, run as run_campaign};
 
+use metewand_report::rounds::UntilDecided;
+
 use crate::{Failure, print_out, say};
 
-use super::decided::{self, UntilDecided, run_until_decided};
+use super::decided::{self, run_until_decided};
 use super::progress::{Live, Plain};
 use super::{RunArgs, Sessions, plan, refuse_ahead_with_warmup, refused_for_reuse};
 use metewand_runtime::exit::Exit;
@@ -39,8 +41,8 @@ pub(super) fn run_in_folder(args: &RunArgs) -> Result<(std::path::PathBuf, Exit)
     let programs = metewand_campaign::changes::ProgramCheck::new(plan, &environment).reading(prepared.folder());
     // With --until-decided each round opens the folder for its own plan, taken from the plan with the cap's
     // repetitions (the same ids as a plan of that many); otherwise the run holds it from here.
-    let mode = if args.until_decided {
-        let until = UntilDecided::new(plan, args.max_repetitions, args.alpha, args.resolution)?;
+    let mode = if args.until.until_decided {
+        let until = decided::request("run", plan, args.until.max_repetitions, args.until.alpha, args.until.resolution)?;
         let axes = Axes { repetitions: Some(until.max_repetitions), ..selection.axes() };
         let capped = CampaignPlan::new(&repository, selection.name.as_deref(), &axes)
             .map_err(|error| Failure::Usage(format!("campaign run: {error}")))?;
