@@ -1,15 +1,26 @@
-//! `metewand campaign submit`, `work` and `cancel`: campaigns on Slurm.
+//! `metewand campaign submit`, `work`, `decide` and `cancel`: campaigns on Slurm.
+//!
+//! With `--until-decided` a submission is a round: the plan with the cap's repetitions cut to each cell's
+//! repetitions so far ([`Rounds`]), submitted as any other, whose last job is `campaign decide` in place of the
+//! export. That job decides from the records as `campaign run --until-decided` does and submits the next round (the
+//! undecided cells' next repetition, and its own decide job), or, when no pair is undecided under the cap, writes
+//! the exports. Submitting again continues from what the folder holds; a round with nothing left to run is decided
+//! at once.
 
-use std::path::PathBuf;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
-use metewand_campaign::slurm::{self, Slurm};
-use metewand_campaign::{Refusals, read_campaign};
+use metewand_campaign::plan::recorded_name;
+use metewand_campaign::slurm::{self, Decision, Slurm, SubmitConfig, SubmitSummary};
+use metewand_campaign::{Axes, CampaignPlan, Environment, Refusals, read_campaign};
+use metewand_report::decide::PairStanding;
+use metewand_report::rounds::{Rounds, Tally, UntilDecided};
+use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::{Failure, print_out, say};
 
 use super::progress::Plain;
-use super::{Sessions, StatusArgs, SubmitArgs, WorkArgs, refused_for_reuse};
+use super::{DecideArgs, Sessions, StatusArgs, SubmitArgs, WorkArgs, decided, refused_for_reuse};
 use metewand_runtime::exit::Exit;
 
 fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
@@ -37,6 +48,12 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let binary = std::env::current_exe()
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
     let plan = prepared.plan();
+    let until = &args.until;
+    let rounds = if until.until_decided {
+        Some(decided::request("submit", plan, until.max_repetitions, until.alpha, until.resolution)?)
+    } else {
+        None
+    };
     let environment = metewand_campaign::environment::capture(&repository);
     let rerun_changed = args
         .rerun_changed
@@ -44,7 +61,7 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let sessions = Sessions::resolve(args.sessions, args.warmup, plan);
     super::refuse_ahead_with_warmup("submit", args.ahead, sessions.1)?;
     let refused = refused_for_reuse("submit", &prepared, sessions.0, None);
-    let config = slurm::SubmitConfig {
+    let config = SubmitConfig {
         binary,
         state_dir,
         pack: args.pack,
@@ -59,9 +76,27 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         sessions,
         refused,
         ahead: args.ahead,
+        until_decided: None,
+        own_job: None,
     };
-    let summary = slurm::submit(plan, prepared.folder(), environment, &config, &slurm)
+    let Some(request) = rounds else {
+        let summary = slurm::submit(plan, prepared.folder(), environment, &config, &slurm)
+            .map_err(|error| slurm_failure("submit", error))?;
+        return print_out("campaign submit", &summary_lines(plan, &summary));
+    };
+    let config = SubmitConfig { until_decided: Some(recorded(&request, &config)), ..config };
+    let axes = Axes { repetitions: Some(request.max_repetitions), ..selection.axes() };
+    let capped = CampaignPlan::new(&repository, selection.name.as_deref(), &axes)
         .map_err(|error| slurm_failure("submit", error))?;
+    let next = submit_rounds(&request, plan, &capped, prepared.folder(), &environment, &config, &slurm)
+        .map_err(|error| slurm_failure("submit", error))?;
+    let mut out = summary_lines(plan, next.summary());
+    out.push_str(&next.lines(&request));
+    print_out("campaign submit", &out)
+}
+
+/// What a submission printed: the campaign's counts, what was submitted and the folder.
+fn summary_lines(plan: &CampaignPlan<'_>, summary: &SubmitSummary) -> String {
     let mut out =
         format!("campaign     {} ({} attempts: {} already done)\n", plan.name(), summary.planned, summary.done);
     match &summary.submission {
@@ -92,7 +127,161 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
         }
     }
     out.push_str(&format!("folder       {}\n", summary.folder.display()));
-    print_out("campaign submit", &out)
+    out
+}
+
+/// What a round of `--until-decided` ended with.
+enum Next {
+    /// A round was submitted; its decide job decides what follows.
+    Submitted(SubmitSummary),
+    /// No round was due: every pair is decided, or its cells are at the cap.
+    Decided(SubmitSummary, Vec<PairStanding>),
+}
+
+impl Next {
+    fn summary(&self) -> &SubmitSummary {
+        match self {
+            Next::Submitted(summary) | Next::Decided(summary, _) => summary,
+        }
+    }
+
+    /// The lines a submission or a decide job ends with.
+    fn lines(&self, until: &UntilDecided) -> String {
+        match self {
+            Next::Submitted(summary) => format!(
+                "rounds       submission {} ends with a decide job: it submits the next round if a pair is still \
+                 undecided under {} repetitions\n",
+                summary.submission.as_ref().map_or(0, |submission| submission.number.get()),
+                until.max_repetitions
+            ),
+            Next::Decided(_, standings) => {
+                let tally = Tally::of(standings);
+                let mut out = format!(
+                    "decided      {} pairs: {} separated, {} tied, {} undecided at {} repetitions\n",
+                    tally.pairs, tally.separated, tally.tied, tally.undecided, until.max_repetitions
+                );
+                out.push_str(&decided::undecided_lines(standings));
+                out
+            }
+        }
+    }
+}
+
+/// The round `until` as a submission records it, with the Slurm options of `config` for the rounds after it.
+fn recorded(until: &UntilDecided, config: &SubmitConfig) -> slurm::UntilDecided {
+    slurm::UntilDecided {
+        max_repetitions: SafeUint::try_from(until.max_repetitions).unwrap_or(SafeUint::MAX),
+        alpha: until.thresholds.alpha().to_string(),
+        resolution: until.thresholds.resolution().map(|resolution| resolution.to_string()),
+        time: config.time.clone(),
+        partition: config.partition.clone(),
+        account: config.account.clone(),
+        max_parallel: config.max_parallel.map(|n| SafeUint::try_from(n.get()).unwrap_or(SafeUint::MAX)),
+        sbatch_args: config.sbatch_args.clone(),
+        decision: None,
+    }
+}
+
+/// Submits the next round of `capped` (the plan with the cap's repetitions) into `folder`, starting from the
+/// repetitions the folder holds: a round with nothing to run is decided at once, and the next one tried.
+fn submit_rounds(
+    until: &UntilDecided,
+    base: &CampaignPlan<'_>,
+    capped: &CampaignPlan<'_>,
+    folder: &Path,
+    environment: &Environment,
+    config: &SubmitConfig,
+    slurm: &Slurm,
+) -> Result<Next, String> {
+    let mut rounds = Rounds::from_folder(capped, base.definition().repetitions.get(), folder);
+    loop {
+        let round = rounds.plan(base, capped);
+        let summary =
+            slurm::submit(&round, folder, environment.clone(), config, slurm).map_err(|error| error.to_string())?;
+        if summary.submission.is_some() {
+            return Ok(Next::Submitted(summary));
+        }
+        let (standings, more) = rounds.decide(folder, until).map_err(|error| error.to_string())?;
+        if !more {
+            return Ok(Next::Decided(summary, standings));
+        }
+    }
+}
+
+/// `campaign decide DIR --submission N`: the decide job of a round. What it decided, or why it could not, is
+/// recorded in the submission (for `campaign status`) and said in its log.
+pub(super) fn decide(args: DecideArgs) -> Result<(), Failure> {
+    let decided = decide_round(&args.dir, args.submission);
+    let decision = match &decided {
+        Ok((decision, _)) => decision.clone(),
+        Err(failure) => Decision { failure: Some(failure.clone()), ..decision_now() },
+    };
+    if let Err(error) = slurm::record_decision(&args.dir, args.submission, decision) {
+        say(&format!("campaign decide: the decision cannot be recorded: {error}"));
+    }
+    match decided {
+        Ok((_, out)) => print_out("campaign decide", &out),
+        Err(failure) => Err(slurm_failure("decide", failure)),
+    }
+}
+
+fn decision_now() -> Decision {
+    Decision {
+        decided_at: metewand_runtime::attempt::timestamp(SystemTime::now()),
+        failure: None,
+        next_submission: None,
+        pairs: None,
+        separated: None,
+        tied: None,
+        undecided: None,
+    }
+}
+
+/// Decides round `number` of the folder `dir` and submits the next one, or writes the exports: the decision and
+/// the lines to print, or why it failed in one sentence.
+fn decide_round(dir: &Path, number: u64) -> Result<(Decision, String), String> {
+    let submission = slurm::read_submission(dir, number).map_err(|error| error.to_string())?;
+    // The decide job itself is still running: it is left out of the refusal to submit beside active jobs.
+    let own = std::env::var("SLURM_JOB_ID").ok().and_then(|id| id.parse().ok());
+    let config = SubmitConfig::next_round(&submission, own)
+        .ok_or_else(|| format!("submission {number} of {} is not a round of --until-decided", dir.display()))?;
+    let recorded = config.until_decided.as_ref().expect("a round's configuration holds its request");
+    let number_of = |text: &str, flag: &str| {
+        text.parse::<f64>().map_err(|_| format!("submission {number} records {flag} {text:?}, which is not a number"))
+    };
+    let alpha = number_of(&recorded.alpha, "alpha")?;
+    let resolution = recorded.resolution.as_deref().map(|text| number_of(text, "resolution")).transpose()?;
+    let (repository, axes, name) = slurm::work::recorded(dir).map_err(|error| error.to_string())?;
+    let name = recorded_name(&name);
+    let max_repetitions = recorded.max_repetitions.get();
+    let base = CampaignPlan::new(&repository, name, &axes).map_err(|error| error.to_string())?;
+    let until =
+        UntilDecided::new(&base, Some(max_repetitions), alpha, resolution).map_err(|error| error.to_string())?;
+    let capped = CampaignPlan::new(&repository, name, &Axes { repetitions: Some(max_repetitions), ..axes })
+        .map_err(|error| error.to_string())?;
+    let environment = metewand_campaign::environment::capture(&repository);
+    let slurm = Slurm::connect().map_err(|error| error.to_string())?;
+    let next = submit_rounds(&until, &base, &capped, dir, &environment, &config, &slurm)?;
+    let mut out = summary_lines(&base, next.summary());
+    out.push_str(&next.lines(&until));
+    let safe = |n: usize| Some(SafeUint::try_from(n as u64).unwrap_or(SafeUint::MAX));
+    let decision = match &next {
+        Next::Submitted(summary) => {
+            Decision { next_submission: summary.submission.as_ref().map(|s| s.number), ..decision_now() }
+        }
+        Next::Decided(_, standings) => {
+            metewand_campaign::export::write(dir).map_err(|error| error.to_string())?;
+            let tally = Tally::of(standings);
+            Decision {
+                pairs: safe(tally.pairs),
+                separated: safe(tally.separated),
+                tied: safe(tally.tied),
+                undecided: safe(tally.undecided),
+                ..decision_now()
+            }
+        }
+    };
+    Ok((decision, out))
 }
 
 pub(super) fn work(args: WorkArgs) -> Result<(), Failure> {
