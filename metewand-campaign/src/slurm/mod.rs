@@ -279,11 +279,9 @@ impl SubmitConfig {
     pub fn next_round(submission: &SlurmSubmission, own_job: Option<u64>) -> Option<SubmitConfig> {
         let until = submission.until_decided.clone()?;
         let (sessions, refused, ahead) = match &submission.sessions {
-            Some(sessions) => (
-                (sessions.mode, sessions.warmup.get()),
-                sessions.refused.clone(),
-                sessions.ahead == Some(true),
-            ),
+            Some(sessions) => {
+                ((sessions.mode, sessions.warmup.get()), sessions.refused.clone(), sessions.ahead == Some(true))
+            }
             None => ((SessionMode::Fresh, 0), Vec::new(), false),
         };
         Some(SubmitConfig {

@@ -68,9 +68,12 @@ enum Sub {
     Work(WorkArgs),
     /// decide a round of `campaign submit --until-decided` once its attempts ended: submit the next round, or
     /// write the exports: what the submitted batch scripts run
-    #[command(hide = true, after_help = "exit statuses: 0 decided (the next round submitted, or none needed), 2 \
+    #[command(
+        hide = true,
+        after_help = "exit statuses: 0 decided (the next round submitted, or none needed), 2 \
                                          the folder, repository, submission or Slurm cannot be used (the reason is \
-                                         recorded in the submission)")]
+                                         recorded in the submission)"
+    )]
     Decide(DecideArgs),
     /// cancel the Slurm jobs of a campaign that are still pending or running
     #[command(after_help = "exit statuses: 0 no job of the campaign is pending or running any more, 2 a folder or \

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use metewand_campaign::Status;
 use metewand_campaign::export::{self, RESULTS_CSV};
 use metewand_campaign::prepared::{default_folder, default_state_dir};
-use metewand_campaign::slurm::{self, Slurm};
+use metewand_campaign::slurm::{self, Decision, JobKind, Slurm};
+use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::{Failure, print_out};
 
@@ -77,7 +78,54 @@ fn slurm_lines(dir: &Path) -> String {
          submit runs them), {} never submitted\n",
         status.pending, status.running, status.lost, status.not_submitted
     ));
+    out.push_str(&round_lines(dir, &status));
     out
+}
+
+/// One line for each round of `--until-decided`: what its decide job decided, that it waits, or why it failed.
+fn round_lines(dir: &Path, status: &slurm::SlurmStatus) -> String {
+    let Ok(all) = slurm::submissions(dir) else { return String::new() };
+    let mut out = String::new();
+    for submission in &all {
+        let Some(until) = &submission.until_decided else { continue };
+        let number = submission.number;
+        let decide = status.jobs.iter().find(|(n, job, _)| *n == number.get() && job.kind == JobKind::Decide);
+        let line = match &until.decision {
+            Some(Decision { failure: Some(failure), .. }) => {
+                format!("its decide job failed: {failure}; fix that and submit again with --until-decided")
+            }
+            Some(Decision { next_submission: Some(next), .. }) => {
+                format!("decided: the next round is submission {next}")
+            }
+            Some(decision) => format!(
+                "decided: {} pairs, {} separated, {} tied, {} undecided at {} repetitions",
+                count(decision.pairs),
+                count(decision.separated),
+                count(decision.tied),
+                count(decision.undecided),
+                until.max_repetitions
+            ),
+            None => match decide {
+                Some((_, job, states))
+                    if states.keys().any(|state| ["pending", "running"].contains(&state.as_str())) =>
+                {
+                    format!("its decide job {} decides once the round's attempts end", job.job_id)
+                }
+                Some((_, job, _)) => format!(
+                    "its decide job {} ended without deciding (see slurm/{number}/logs/decide-{}.out); submit again \
+                     with --until-decided to continue",
+                    job.job_id, job.job_id
+                ),
+                None => "its decide job was never queued; submit again with --until-decided to continue".to_owned(),
+            },
+        };
+        out.push_str(&format!("round        submission {number}: {line}\n"));
+    }
+    out
+}
+
+fn count(n: Option<SafeUint>) -> u64 {
+    n.map_or(0, SafeUint::get)
 }
 
 pub(super) fn export(args: StatusArgs) -> Result<(), Failure> {

@@ -37,7 +37,6 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
                 .to_owned(),
         ));
     }
-    let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;
     let refusals =
@@ -54,6 +53,8 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     } else {
         None
     };
+    // Asked once the request is known good: a bad request is refused alike with or without a cluster.
+    let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let environment = metewand_campaign::environment::capture(&repository);
     let rerun_changed = args
         .rerun_changed

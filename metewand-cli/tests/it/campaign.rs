@@ -927,7 +927,7 @@ fn ahead_with_a_warm_up_is_refused_before_anything_starts() {
 
 /// Two implementations of the test worker that sleep 20 ms in `execute`, and one that sleeps 24 ms (20% slower),
 /// each pair a campaign of three repetitions on one instance.
-fn racing_bench() -> Bench {
+pub(crate) fn racing_bench() -> Bench {
     let bench = Bench::new(r#""--delay", "execute=20""#);
     let worker = |name: &str, delay: u32| {
         format!(
@@ -953,7 +953,7 @@ fn racing_bench() -> Bench {
 }
 
 /// Each attempt id of a folder's `results.jsonl` by (implementation, repetition).
-fn ids_by_repetition(folder: &Path) -> BTreeMap<(String, u64), String> {
+pub(crate) fn ids_by_repetition(folder: &Path) -> BTreeMap<(String, u64), String> {
     fs::read_to_string(folder.join("results.jsonl"))
         .unwrap()
         .lines()

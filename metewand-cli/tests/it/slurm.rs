@@ -16,7 +16,9 @@ use metewand_campaign::slurm::{JobKind, Slurm, parse_max_array_size, submissions
 use metewand_testkit::{Requirement, skip};
 use serde_json::Value;
 
-use crate::campaign::{Bench, any_record, failures, outcomes, path_with, solver_found_on_path};
+use crate::campaign::{
+    Bench, any_record, failures, ids_by_repetition, outcomes, path_with, racing_bench, solver_found_on_path,
+};
 use crate::{command, run as metewand, text};
 
 /// `MaxArraySize` of the cluster `sbatch` reaches, or `None` after reporting the skip.
@@ -413,4 +415,113 @@ fn slurm_rerun_changed_resubmits_the_attempts_that_ran_another_program() {
     wait_for_jobs(&folder, Duration::from_secs(300));
     assert!(outcomes(&folder).values().all(|outcome| outcome == "reached"), "{:#?}", failures(&folder));
     assert_eq!(any_record(&folder)["implementation"]["program"]["path_match"].as_str(), Some(found("bin-b").as_str()));
+}
+
+/// `campaign submit --until-decided` on Slurm: an implementation 20% slower is not separated by the three planned
+/// repetitions (one round, whose decide job records the pair undecided at the cap and writes the exports); with a
+/// higher cap a submission again decides the folder's records at once and submits rounds, each ending in a decide
+/// job that submits the next, until the pair is separated, with the ids a plain plan of that many repetitions
+/// gives; a resubmission while a round is queued submits nothing, no attempt is ever in two submissions, and each
+/// round's attempts are interleaved. A decide job that cannot decide records why, and `campaign status` says it.
+#[test]
+fn slurm_until_decided_submits_rounds_until_a_slower_implementation_is_separated() {
+    let Some(_) = cluster() else { return };
+    let bench = racing_bench();
+    let folder = bench.path("out");
+    let _queued = Queued(folder.clone());
+    let capped = submit(&bench, "race", &["--until-decided", "--max-repetitions", "3"]);
+    let out = text(&capped.stdout);
+    assert_eq!(capped.status.code(), Some(0), "{out}{}", text(&capped.stderr));
+    assert!(out.contains("rounds       submission 1 ends with a decide job"), "{out}");
+    let first = &submissions(&folder).unwrap()[0];
+    assert_eq!(first.jobs.last().unwrap().kind, JobKind::Decide, "the decide job replaces the export job");
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    assert_eq!(submissions(&folder).unwrap().len(), 1, "no round under a cap of the planned repetitions");
+    let shown = text(&status(&folder).stdout);
+    assert!(
+        shown.contains("round        submission 1: decided: 1 pairs, 0 separated, 0 tied, 1 undecided at 3"),
+        "{shown}"
+    );
+    assert_eq!(ids_by_repetition(&folder).len(), 6, "the decide job wrote the exports");
+
+    let more = ["--until-decided", "--max-repetitions", "12"];
+    let rounds = submit(&bench, "race", &more);
+    let out = text(&rounds.stdout);
+    assert_eq!(rounds.status.code(), Some(0), "{out}{}", text(&rounds.stderr));
+    assert!(out.contains("rounds       submission 2 ends with a decide job"), "{out}");
+    let second = &submissions(&folder).unwrap()[1];
+    assert_eq!(second.attempts.len(), 2, "the fourth repetition of each cell: {second:?}");
+    // The round is queued (its decide job waits for its attempts): submitting again submits nothing.
+    let again = submit(&bench, "race", &more);
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again.stdout));
+    assert!(text(&again.stderr).contains("still pending or running"), "{}", text(&again.stderr));
+    wait_for_jobs(&folder, Duration::from_secs(900));
+
+    let all = submissions(&folder).unwrap();
+    let shown = text(&status(&folder).stdout);
+    let last = all.last().unwrap().number;
+    assert!(shown.contains(&format!("round        submission {last}: decided: 1 pairs, 1 separated")), "{shown}");
+    for submission in &all[1..all.len() - 1] {
+        let next = submission.number.get() + 1;
+        assert!(
+            shown.contains(&format!("submission {}: decided: the next round is submission {next}", submission.number))
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for id in all.iter().flat_map(|submission| &submission.attempts) {
+        assert!(seen.insert(id.as_str().to_owned()), "{id} was submitted twice");
+    }
+    let ids = ids_by_repetition(&folder);
+    let given = ids.keys().filter(|(implementation, _)| implementation == "slow").count() as u64;
+    assert!((4..=12).contains(&given), "rounds added repetitions: {ids:?}");
+    assert_eq!(ids.keys().filter(|(implementation, _)| implementation == "solve").count() as u64, given);
+    assert_eq!(all.len() as u64, given - 2, "one round a repetition after the planned three");
+    // Interleaved within the round: no cell's repetitions back to back.
+    let cell: BTreeMap<&str, &str> =
+        ids.iter().map(|((implementation, _), id)| (id.as_str(), implementation.as_str())).collect();
+    for pair in all[0].attempts.windows(2) {
+        assert_ne!(cell[pair[0].as_str()], cell[pair[1].as_str()], "{:?}", all[0].attempts);
+    }
+    // The ids of a plain run of that many repetitions.
+    let (count, plain) = (given.to_string(), bench.path("plain"));
+    let local = bench.run_args("race", "state", &["--repetitions", &count, "--out", plain.to_str().unwrap(), "-q"]);
+    assert_eq!(metewand(&local).status.code(), Some(0));
+    assert_eq!(ids_by_repetition(&plain), ids);
+
+    // A decide job that cannot load the repository says so in its log and in the status.
+    fs::rename(bench.path("repo"), bench.path("moved")).unwrap();
+    let number = last.to_string();
+    let decide = metewand(&strings(&["campaign", "decide", folder.to_str().unwrap(), "--submission", &number]));
+    let said = text(&decide.stderr);
+    assert_eq!(decide.status.code(), Some(2), "{said}");
+    assert!(said.contains("the campaign's repository cannot be loaded here"), "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    fs::rename(bench.path("moved"), bench.path("repo")).unwrap();
+    let shown = text(&status(&folder).stdout);
+    assert!(
+        shown.contains(&format!("round        submission {last}: its decide job failed: the campaign's repository")),
+        "{shown}"
+    );
+}
+
+/// `campaign submit --until-decided` refuses what `campaign run --until-decided` refuses, in the same sentence and
+/// exit 2, before anything is submitted (with a cluster or without).
+#[test]
+fn slurm_until_decided_refuses_what_the_local_flag_refuses() {
+    let bench = racing_bench();
+    for (name, extra, expected) in [
+        ("main", &["--until-decided"][..], "compares implementations, and the campaign has only 1"),
+        ("race", &["--until-decided", "--alpha", "0.7"][..], "--alpha is a significance level in (0, 0.5]"),
+        ("race", &["--until-decided", "--alpha", "0"][..], "--alpha is a significance level in (0, 0.5]"),
+        ("race", &["--until-decided", "--max-repetitions", "2"][..], "is under the 3 repetitions"),
+        ("race", &["--until-decided", "--resolution", "-1"][..], "--resolution is a positive relative difference"),
+        ("race", &["--alpha", "0.1"][..], "--until-decided"),
+    ] {
+        let output = submit(&bench, name, extra);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{extra:?}: {stderr}");
+        assert!(!bench.path("out").join("slurm").exists(), "{extra:?}: nothing was submitted");
+    }
 }
