@@ -212,7 +212,7 @@ pub fn submission_dir(folder: &Path, number: u64) -> PathBuf {
     folder.join(SLURM_DIR).join(number.to_string())
 }
 
-/// Every submission of the folder, oldest first.
+/// Every submission of the folder, oldest first (a folder of `slurm/` without its record is none yet).
 pub fn submissions(folder: &Path) -> Result<Vec<SlurmSubmission>, Error> {
     let dir = folder.join(SLURM_DIR);
     let entries = match fs::read_dir(&dir) {
@@ -228,7 +228,13 @@ pub fn submissions(folder: &Path) -> Result<Vec<SlurmSubmission>, Error> {
         }
     }
     numbers.sort_unstable();
-    numbers.into_iter().map(|number| read_submission(folder, number)).collect()
+    // A folder without its record yet is a submission being made (by a round's decide job, while others read):
+    // it is not a submission until its record is written.
+    numbers
+        .into_iter()
+        .filter(|&number| submission_dir(folder, number).join(SUBMISSION_FILE).exists())
+        .map(|number| read_submission(folder, number))
+        .collect()
 }
 
 /// How a campaign is submitted.
