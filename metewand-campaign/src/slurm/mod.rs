@@ -20,6 +20,10 @@
 //!   is what the local pool would run: attempts without a record, cancelled ones, and failed ones with
 //!   `--retry-failed`. An attempt whose task ended (or that Slurm forgot) without a record is *lost*: the next
 //!   submission runs it again.
+//! - A round of `--until-decided` ([`SubmitConfig::until_decided`]) records the cap, the thresholds and the
+//!   options of the next rounds in its submission, and ends in a decide job (`decide.sh`, `campaign decide`) in
+//!   place of the export job; that job submits the next round as any submission ([`SubmitConfig::next_round`],
+//!   leaving itself out of the refusal above) and records what it decided ([`record_decision`]).
 
 mod command;
 pub mod work;

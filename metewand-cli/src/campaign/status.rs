@@ -106,9 +106,7 @@ fn round_lines(dir: &Path, status: &slurm::SlurmStatus) -> String {
                 until.max_repetitions
             ),
             None => match decide {
-                Some((_, job, states))
-                    if states.keys().any(|state| ["pending", "running"].contains(&state.as_str())) =>
-                {
+                Some((_, job, states)) if states.keys().any(|state| ACTIVE.contains(&state.as_str())) => {
                     format!("its decide job {} decides once the round's attempts end", job.job_id)
                 }
                 Some((_, job, _)) => format!(
@@ -123,6 +121,9 @@ fn round_lines(dir: &Path, status: &slurm::SlurmStatus) -> String {
     }
     out
 }
+
+/// The states (as `campaign status` writes them) of a job that has not ended.
+const ACTIVE: [&str; 4] = ["pending", "configuring", "running", "completing"];
 
 fn count(n: Option<SafeUint>) -> u64 {
     n.map_or(0, SafeUint::get)
