@@ -1,9 +1,9 @@
 //! `metewand campaign run --until-decided`: after the planned repetitions, rounds of one more repetition for each
 //! cell with a pair the report's test leaves undecided (`metewand_report::decide`), until every pair is decided or
 //! its cells are at `--max-repetitions`. Each round is a run of the local pool over the plan cut to the
-//! repetitions each cell has been given ([`CampaignPlan::restricted`] of the plan with the cap's repetitions), so
-//! repetition `k` has the id it has with `repetitions = k`, and a run after a kill starts from the repetitions
-//! the folder already holds.
+//! repetitions each cell has been given ([`Rounds`], shared with `campaign submit --until-decided`), so repetition
+//! `k` has the id it has with `repetitions = k`, and a run after a kill starts from the repetitions the folder
+//! already holds.
 
 use std::path::Path;
 

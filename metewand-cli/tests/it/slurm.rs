@@ -1,9 +1,10 @@
 //! `metewand campaign submit | work | status | cancel` against a real Slurm cluster (`xtask/slurm-cluster.sh`, which
 //! `cargo xtask test` starts under `CI=true`): the example campaign gives the local pool's ids, keys and verdicts,
 //! a task at its time limit records its attempt cancelled and a second submission completes the campaign, arrays
-//! are split at `MaxArraySize` with their offsets carried, `cancel` leaves no job, and Slurm's own refusal is one
-//! sentence. Without a cluster these tests report that they were skipped (and fail where a cluster is required:
-//! `METEWAND_TEST_REQUIRED=slurm`, or `CI=true`, see `metewand-testkit`). Each test has its own folders and cancels only its own jobs, so they run in
+//! are split at `MaxArraySize` with their offsets carried, `cancel` leaves no job, Slurm's own refusal is one
+//! sentence, and `--until-decided` submits rounds until a slower implementation is separated. Without a cluster
+//! these tests report that they were skipped (and fail where a cluster is required: `METEWAND_TEST_REQUIRED=slurm`,
+//! or `CI=true`, see `metewand-testkit`). Each test has its own folders and cancels only its own jobs, so they run in
 //! parallel on one cluster.
 
 use std::collections::{BTreeMap, BTreeSet};
