@@ -34,8 +34,11 @@ impl CheckedRepository {
         let added: Vec<String> = implementations.keys().cloned().collect();
         self.implementation_names.plain.extend(names.plain);
         self.implementation_names.grids.extend(names.grids);
+        let worker_ids = workers.iter().map(|(name, worker)| (name.as_str(), &worker.identity)).collect();
+        let identity = identity::external_identity(&files::Sha256Digest::of(text.as_bytes()), &worker_ids);
         self.workers.extend(workers);
         self.implementations.extend(implementations);
+        self.external_identities.insert(loader.root.clone(), identity);
         self.externals.push(loader.root);
         Ok(added)
     }
@@ -43,6 +46,13 @@ impl CheckedRepository {
     /// The external folders joined with [`CheckedRepository::add_external`], in the order they were added.
     pub fn externals(&self) -> &[PathBuf] {
         &self.externals
+    }
+
+    /// The identity of the external folder `folder` (its canonical path, as [`CheckedRepository::externals`] lists
+    /// it): what a Slurm submission records and each of its tasks checks again, so that no task runs a changed
+    /// folder under the ids planned from the old one. `None` for a folder not joined.
+    pub fn external_identity(&self, folder: &Path) -> Option<files::Sha256Digest> {
+        self.external_identities.get(folder).copied()
     }
 
     /// The names of the implementations external folders declare, in byte order.

@@ -17,6 +17,10 @@
 //!   "problem_parameters", "repetition"}`, with `implementation` the implementation's resolved worker identity and
 //!   `repetition` counted from 1.
 //!
+//! - **External folder identity** `<hex>` over `{"definition", "workers"}`: the SHA-256 of the folder's
+//!   `metewand-implementation.toml` as read, and each of its workers' names mapped to its resolved worker identity
+//!   (which covers the worker's source tree beneath the folder).
+//!
 //! `schemas` maps the id of every named schema, and of every schema reachable from them through `$ref`, to its
 //! document.
 
@@ -172,6 +176,13 @@ pub fn worker_identity(
         preimage["include"] = json!(folders);
     }
     WorkerId::from(digest(&preimage))
+}
+
+/// The identity of an external folder: its definition file's digest and the identities of the workers it declares,
+/// by name. Every id planned from the folder follows from these, so a folder with the same identity plans the same
+/// attempts.
+pub fn external_identity(definition: &Sha256Digest, workers: &BTreeMap<&str, &WorkerId>) -> Sha256Digest {
+    digest(&json!({"definition": definition.to_string(), "workers": workers}))
 }
 
 /// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named

@@ -370,6 +370,8 @@ pub struct CheckedRepository {
     pub(super) implementation_names: Names,
     /// The external folders joined to the repository, in the order they were added.
     pub(super) externals: Vec<PathBuf>,
+    /// Each external folder's identity ([`identity::external_identity`]), by its canonical path.
+    pub(super) external_identities: BTreeMap<PathBuf, files::Sha256Digest>,
 }
 
 impl CheckedRepository {

@@ -76,6 +76,22 @@ fn host() -> String {
     crate::environment::host_name().unwrap_or_else(|| "unknown".to_owned())
 }
 
+/// Joins the submission's external folders to `repository` again, refusing one whose identity is not the one
+/// recorded: its implementations' ids would be planned from other files than those submitted.
+fn join_externals(repository: &mut CheckedRepository, submission: &SlurmSubmission) -> Result<(), Error> {
+    for external in &submission.externals {
+        let folder = PathBuf::from(external.folder.as_str());
+        repository
+            .add_external(&folder, &metewand_runtime::CheckOptions::default())
+            .map_err(|error| Error::External { folder: folder.clone(), message: error.to_string() })?;
+        let joined = repository.externals().last().cloned().unwrap_or_default();
+        if repository.external_identity(&joined) != Some(external.identity) {
+            return Err(Error::ExternalChanged { folder });
+        }
+    }
+    Ok(())
+}
+
 /// Runs task `task` of submission `number` of the campaign folder `dir`, reporting to `observer`, stopping on
 /// `cancel`.
 pub fn work(
@@ -90,8 +106,9 @@ pub fn work(
     }
     let submission = read_submission(dir, number)?;
     let file = read_campaign(dir)?;
-    let repository = CheckedRepository::load(Path::new(&file.repository))
+    let mut repository = CheckedRepository::load(Path::new(&file.repository))
         .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
+    join_externals(&mut repository, &submission)?;
     let axes = recorded_axes(&file.definition).ok_or_else(|| Error::Repository {
         message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
     })?;

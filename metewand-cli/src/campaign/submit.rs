@@ -18,14 +18,6 @@ fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
 
 pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let _ = args.slurm;
-    if !args.selection.with.is_empty() {
-        // A task loads the repository from the submission's record, which names no external folder.
-        return Err(Failure::Usage(
-            "campaign submit: --with is for campaigns run on this machine (campaign run, judge): a Slurm task loads \
-             the repository alone"
-                .to_owned(),
-        ));
-    }
     let slurm = Slurm::connect().map_err(|error| slurm_failure("submit", error))?;
     let selection = &args.selection;
     let repository = selection.load()?;

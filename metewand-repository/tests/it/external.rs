@@ -52,10 +52,22 @@ fn a_folder_joins_with_its_own_tree_as_its_identity() {
     // Its identity is its folder's tree: a changed file is another worker; the repository's are unchanged.
     let before = worker.identity().clone();
     let exact = repository.worker("exact-solver").unwrap().identity().clone();
+    let folder_identity = repository.external_identity(&canonical).unwrap();
+    assert_eq!(
+        join(dir.path()).unwrap().0.external_identity(&canonical),
+        Some(folder_identity),
+        "read again, the same"
+    );
     fs::write(dir.path().join("solve.py"), "print('solved again')\n").unwrap();
     let (again, _) = join(dir.path()).unwrap();
     assert_ne!(again.worker("mine").unwrap().identity(), &before);
     assert_eq!(again.worker("exact-solver").unwrap().identity(), &exact);
+    // The folder's identity follows its workers' and its file's.
+    let changed_worker = again.external_identity(&canonical).unwrap();
+    assert_ne!(changed_worker, folder_identity);
+    fs::write(dir.path().join(IMPLEMENTATION_FILE), format!("{SUBMISSION}\n# a comment\n")).unwrap();
+    assert_ne!(join(dir.path()).unwrap().0.external_identity(&canonical), Some(changed_worker));
+    assert_eq!(repository.external_identity(&dir.path().join("elsewhere")), None);
 }
 
 #[test]
