@@ -7,7 +7,9 @@
 //!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion),
 //!   `"network": true` added only for a worker that declares it, `"syscalls"` (the groups it declared, by name, in
 //!   name order) only for a worker that declares some, and `"include"` (each include folder as declared mapped to
-//!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity).
+//!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity), and
+//!   `"environment"` (the digest of the Python environment its interpreter imports) only for a worker that declares
+//!   `identity = ["environment"]`.
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over
@@ -147,17 +149,21 @@ pub type DatasetKey = Sha256Digest;
 
 /// The resolved worker identity of a declared command (whether Metewand's command adapter runs it, and the file
 /// its data is read from),
-/// environment, network permission and system calls, role, source tree and include folders (each its path as
-/// declared and its tree).
+/// environment, network permission and system calls, role, source tree (with the digest of its Python environment,
+/// for a worker whose identity covers it) and include folders (each its path as declared and its tree).
 pub fn worker_identity(
     (command, adapter, result_data): (&[String], bool, Option<&str>),
     env: &BTreeMap<String, String>,
     (network, syscalls): (bool, crate::protocol::declared::SyscallGroups),
     role: Role,
-    source: &SourceTree,
+    (source, environment): (&SourceTree, Option<&Sha256Digest>),
     includes: &[(&str, &SourceTree)],
 ) -> WorkerId {
     let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
+    // Only a worker that declares `identity = ["environment"]` has the digest of what its interpreter imports.
+    if let Some(environment) = environment {
+        preimage["environment"] = Value::from(environment.to_string());
+    }
     if network {
         preimage["network"] = Value::Bool(true);
     }
