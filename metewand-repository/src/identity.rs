@@ -21,7 +21,8 @@
 //!
 //! - **External folder identity** `<hex>` over `{"definition", "workers"}`: the SHA-256 of the folder's
 //!   `metewand-implementation.toml` as read, and each of its workers' names mapped to its resolved worker identity
-//!   (which covers the worker's source tree beneath the folder).
+//!   (which covers the worker's source tree beneath the folder), with `"schemas"` (each parameters schema its
+//!   implementations name, by id, mapped to the digest of its canonical JSON) only where they name some.
 //!
 //! `schemas` maps the id of every named schema, and of every schema reachable from them through `$ref`, to its
 //! document.
@@ -184,11 +185,22 @@ pub fn worker_identity(
     WorkerId::from(digest(&preimage))
 }
 
-/// The identity of an external folder: its definition file's digest and the identities of the workers it declares,
-/// by name. Every id planned from the folder follows from these, so a folder with the same identity plans the same
+/// The identity of an external folder: its definition file's digest, the identities of the workers it declares, by
+/// name, and the parameters schemas its implementations name (each id mapped to its canonical JSON's digest). Every id planned from the folder follows from these, so a folder with the same identity plans the same
 /// attempts.
-pub fn external_identity(definition: &Sha256Digest, workers: &BTreeMap<&str, &WorkerId>) -> Sha256Digest {
-    digest(&json!({"definition": definition.to_string(), "workers": workers}))
+pub fn external_identity(
+    definition: &Sha256Digest,
+    workers: &BTreeMap<&str, &WorkerId>,
+    schemas: &BTreeMap<&str, &Value>,
+) -> Sha256Digest {
+    let mut preimage = json!({"definition": definition.to_string(), "workers": workers});
+    // A folder whose implementations name no parameters schema keeps the two-key preimage.
+    if !schemas.is_empty() {
+        let digests: BTreeMap<&str, String> =
+            schemas.iter().map(|(id, document)| (*id, digest(document).to_string())).collect();
+        preimage["schemas"] = json!(digests);
+    }
+    digest(&preimage)
 }
 
 /// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named
