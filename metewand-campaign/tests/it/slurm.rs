@@ -1,7 +1,7 @@
 //! The Slurm module without a cluster: the parsers of Slurm's output, time limits, packs, and array tasks run
 //! in-process from a hand-written submission, which must give what the local pool gives (and run nothing when an
-//! external folder it records changed since). The same commands against
-//! a real cluster are tested end to end by the CLI's tests.
+//! external folder it records changed since). The same commands against a real cluster are tested end to end by
+//! the CLI's tests.
 
 use std::collections::BTreeMap;
 use std::fs;
