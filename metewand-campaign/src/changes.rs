@@ -159,6 +159,10 @@ fn changed_parts(worker: &Worker, recorded: &WorkerIdentity) -> Vec<String> {
     if recorded.network.unwrap_or(false) != worker.network() {
         parts.push("network".to_owned());
     }
+    // Part of the identity only where the worker declares `identity = ["environment"]`.
+    if recorded.environment != worker.identity_environment() {
+        parts.push("environment".to_owned());
+    }
     parts
 }
 

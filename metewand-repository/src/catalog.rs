@@ -204,18 +204,15 @@ struct Pending {
 
 impl Pending {
     fn location(&self, pointer: &str) -> Location {
-        match (&self.origin, &self.text) {
-            (SchemaOrigin::Inline { location }, _) => location.clone(),
-            (origin, Some(text)) => {
-                let file = match origin {
-                    SchemaOrigin::Embedded { path } => PathBuf::from(path),
-                    SchemaOrigin::File { path } => path.clone(),
-                    SchemaOrigin::Inline { .. } => unreachable!(),
-                };
-                Location { file, position: Some(line_column(text, locate_pointer(text, pointer))) }
-            }
-            (_, None) => unreachable!("files keep their text"),
-        }
+        let file = match &self.origin {
+            SchemaOrigin::Inline { location } => return location.clone(),
+            SchemaOrigin::Embedded { path } => PathBuf::from(path),
+            SchemaOrigin::File { path } => path.clone(),
+        };
+        // A document carried over from a built catalog has no text: it was checked then, and is named without a
+        // position.
+        let position = self.text.as_ref().map(|text| line_column(text, locate_pointer(text, pointer)));
+        Location { file, position }
     }
 }
 
@@ -239,12 +236,28 @@ impl CatalogBuilder {
         CatalogBuilder { pending }
     }
 
+    /// A builder holding every document of `catalog`, to which an external folder's schemas are added before the
+    /// catalog is built again (the documents already checked pass their checks again unchanged).
+    pub(crate) fn extending(catalog: &SchemaCatalog) -> CatalogBuilder {
+        let pending = catalog
+            .entries
+            .iter()
+            .map(|(id, entry)| Pending {
+                id: id.clone(),
+                document: entry.document.clone(),
+                origin: entry.origin.clone(),
+                text: None,
+            })
+            .collect();
+        CatalogBuilder { pending }
+    }
+
     fn find(&self, id: &str) -> Option<&Pending> {
         self.pending.iter().find(|pending| pending.id == id)
     }
 
-    /// Adds a repository schema file, given its path relative to the repository and its bytes.
-    pub(crate) fn add_file(&mut self, path: PathBuf, text: Vec<u8>) -> Result<(), CheckError> {
+    /// Adds a repository schema file, given its path relative to the repository and its bytes; returns its `$id`.
+    pub(crate) fn add_file(&mut self, path: PathBuf, text: Vec<u8>) -> Result<String, CheckError> {
         let document = match metewand_protocol::parse(&text) {
             Ok(document) => document,
             Err(error) => {
@@ -273,9 +286,9 @@ impl CatalogBuilder {
             let kind = CheckErrorKind::DuplicateSchemaId { id: id.clone(), first: first.origin.to_string() };
             return Err(CheckError::new(pending.location("/$id"), kind));
         }
-        pending.id = id;
+        pending.id = id.clone();
         self.pending.push(pending);
-        Ok(())
+        Ok(id)
     }
 
     /// Adds an inline schema written at `location`, returning its id.

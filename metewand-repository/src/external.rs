@@ -4,8 +4,9 @@
 //!
 //! The folder is checked like a repository's own tables, key by key with positions in its file: each worker's source
 //! directory is hashed beneath the folder, so its identity is the folder's own tree. It may name only its own
-//! workers, which serve implementations, and the benchmark's schemas by id; it may redefine none of the
-//! repository's names, nor another external folder's.
+//! workers, which serve implementations, and as a parameters schema an id of the benchmark's catalog, an inline
+//! table or a schema file of its own (never one outside the folder), which join the catalog; it may redefine none of
+//! the repository's names, nor another external folder's.
 
 use super::*;
 
@@ -27,15 +28,25 @@ impl CheckedRepository {
         let mut loader = Loader {
             source: Source { text: &text, file: shown },
             root,
-            catalog: CatalogBuilder::new(),
+            catalog: CatalogBuilder::extending(&self.catalog),
             external: true,
         };
-        let (workers, implementations, names) = loader.external(self, options)?;
+        let (workers, implementations, names, catalog) = loader.external(self, options)?;
         let added: Vec<String> = implementations.keys().cloned().collect();
         self.implementation_names.plain.extend(names.plain);
         self.implementation_names.grids.extend(names.grids);
+        let worker_ids = workers.iter().map(|(name, worker)| (name.as_str(), &worker.identity)).collect();
+        // The parameters schemas its implementations name (a file of the folder among them), by id.
+        let schemas = implementations
+            .values()
+            .filter_map(|implementation| implementation.parameters_schema.as_deref())
+            .filter_map(|id| catalog.document(id).map(|document| (id, document)))
+            .collect();
+        let identity = identity::external_identity(&files::Sha256Digest::of(text.as_bytes()), &worker_ids, &schemas);
         self.workers.extend(workers);
         self.implementations.extend(implementations);
+        self.catalog = catalog;
+        self.external_identities.insert(loader.root.clone(), identity);
         self.externals.push(loader.root);
         Ok(added)
     }
@@ -45,13 +56,20 @@ impl CheckedRepository {
         &self.externals
     }
 
+    /// The identity of the external folder `folder` (its canonical path, as [`CheckedRepository::externals`] lists
+    /// it): what a Slurm submission records and each of its tasks checks again, so that no task runs a changed
+    /// folder under the ids planned from the old one. `None` for a folder not joined.
+    pub fn external_identity(&self, folder: &Path) -> Option<files::Sha256Digest> {
+        self.external_identities.get(folder).copied()
+    }
+
     /// The names of the implementations external folders declare, in byte order.
     pub fn external_implementations(&self) -> Vec<&str> {
         self.implementations.values().filter(|i| i.external.is_some()).map(|i| i.name.as_str()).collect()
     }
 }
 
-type External = (BTreeMap<String, Worker>, BTreeMap<String, Implementation>, Names);
+type External = (BTreeMap<String, Worker>, BTreeMap<String, Implementation>, Names, SchemaCatalog);
 
 impl Loader<'_> {
     /// Checks an external folder's file against `repository`: its workers and implementations, made whole.
@@ -87,19 +105,19 @@ impl Loader<'_> {
             };
             return Err(CheckError::new(Location { file: self.source.file.clone(), position: None }, kind));
         }
+        // Each table is checked, and its schema file read, before the catalog is built again with the folder's
+        // schemas; the parameters are validated against that catalog.
+        let mut declarations = Vec::with_capacity(implementation_tables.len());
         for (name, table) in implementation_tables {
             self.not_redefined(repository, "implementation", name.as_str(), &table)?;
             table.only(definition::Implementation::PROPERTIES, &self.source)?;
-            if let Some(value) = table.get("parameters_schema")
-                && !matches!(value.get_ref(), DeValue::String(_))
-            {
-                let kind = CheckErrorKind::InvalidValue {
-                    key: table.member("parameters_schema"),
-                    message: "must be the id of one of the benchmark's schemas in an external folder".to_owned(),
-                };
-                return Err(self.source.error(value.span(), kind));
-            }
             let mut declared = self.definition("implementation", name, &table, "worker", &[])?;
+            if let Some(schema) = &mut declared.parameters_schema
+                && matches!(table.get("parameters_schema").map(toml::Spanned::get_ref), Some(DeValue::String(_)))
+                && !schema.id.contains(':')
+            {
+                schema.id = self.schema_file(&schema.id, &schema.key, &schema.span)?;
+            }
             let (worker_name, span) = &declared.worker;
             let owner = format!("implementation {:?}", declared.name.as_str());
             let Some(worker) = workers.get(worker_name) else {
@@ -116,8 +134,13 @@ impl Loader<'_> {
                 };
                 return Err(self.source.error(span.clone(), kind));
             }
+            declarations.push(declared);
+        }
+        let catalog = std::mem::replace(&mut self.catalog, CatalogBuilder::new()).build()?;
+        for mut declared in declarations {
+            let worker_name = &declared.worker.0;
             if let Some(schema) = &declared.parameters_schema
-                && !repository.catalog.contains(&schema.id)
+                && !catalog.contains(&schema.id)
             {
                 let kind = CheckErrorKind::UnknownSchema { key: schema.key.clone(), id: schema.id.clone() };
                 return Err(self.source.error(schema.span.clone(), kind));
@@ -138,8 +161,7 @@ impl Loader<'_> {
             };
             for (point, parameters, coordinates) in points {
                 if let Some(schema) = &declared.parameters_schema
-                    && let Err(diagnostics) =
-                        repository.catalog.validate(&schema.id, &Value::Object(parameters.clone()))
+                    && let Err(diagnostics) = catalog.validate(&schema.id, &Value::Object(parameters.clone()))
                 {
                     let kind = CheckErrorKind::InvalidParameters {
                         owner: format!("implementation {point:?}"),
@@ -164,7 +186,51 @@ impl Loader<'_> {
                 implementations.insert(point, implementation);
             }
         }
-        Ok((workers, implementations, names))
+        Ok((workers, implementations, names, catalog))
+    }
+
+    /// Reads the schema file `path` names inside the folder (`parameters_schema = "schemas/params.schema.json"`)
+    /// into the catalog, checked as a repository's schema file is, and returns its `$id`. A path that leaves the
+    /// folder, by `..` or through a link, is refused at `span`.
+    fn schema_file(&mut self, path: &str, key: &str, span: &Range<usize>) -> Result<String, CheckError> {
+        let invalid = |message: String| {
+            self.source.error(span.clone(), CheckErrorKind::InvalidValue { key: key.to_owned(), message })
+        };
+        let relative = match RelativePath::new(path) {
+            Ok(relative) => relative,
+            Err(files::PathError::DotDotComponent | files::PathError::Absolute) => {
+                return Err(invalid(format!(
+                    "is {path:?}, which leaves the external folder: name a schema file by its path inside the \
+                     folder, or a schema of the benchmark by its id"
+                )));
+            }
+            Err(reason) => {
+                let kind = CheckErrorKind::InvalidPath { key: key.to_owned(), path: path.to_owned(), reason };
+                return Err(self.source.error(span.clone(), kind));
+            }
+        };
+        let shown = self.source.file.parent().unwrap_or(Path::new("")).join(relative.as_str());
+        let what = format!("schema file {}", shown.display());
+        let found = std::fs::canonicalize(self.root.join(relative.as_str()))
+            .map_err(|source| io_error(shown.clone(), what.clone(), source))?;
+        if !found.starts_with(&self.root) {
+            return Err(invalid(format!(
+                "is {path:?}, which leads out of the external folder through a link: a schema file lies inside it"
+            )));
+        }
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "a schema file of the external folder, its submitter's, read before any worker runs; bounded by document.rs"
+        )]
+        let mut file = File::open(&found).map_err(|source| io_error(shown.clone(), what.clone(), source))?;
+        let bytes = document::read_document(&mut file).map_err(|error| match error {
+            document::DocumentError::TooLarge { size } => CheckError::new(
+                Location { file: shown.clone(), position: None },
+                CheckErrorKind::TooLarge { what: what.clone(), size },
+            ),
+            document::DocumentError::Io(source) => io_error(shown.clone(), what.clone(), source),
+        })?;
+        self.catalog.add_file(shown, bytes)
     }
 
     /// Refuses `name` of `kind` where the repository (or an external folder joined before) already defines it.

@@ -7,7 +7,9 @@
 //!   `{"command", "env", "role", "source"}`, with `command` and `env` as declared (before `${repo}` expansion),
 //!   `"network": true` added only for a worker that declares it, `"syscalls"` (the groups it declared, by name, in
 //!   name order) only for a worker that declares some, and `"include"` (each include folder as declared mapped to
-//!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity).
+//!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity), and
+//!   `"environment"` (the digest of the Python environment its interpreter imports) only for a worker that declares
+//!   `identity = ["environment"]`.
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over
@@ -16,6 +18,11 @@
 //!   `{"contract_id", "dataset_key", "implementation", "implementation_parameters", "implementation_seed",
 //!   "problem_parameters", "repetition"}`, with `implementation` the implementation's resolved worker identity and
 //!   `repetition` counted from 1.
+//!
+//! - **External folder identity** `<hex>` over `{"definition", "workers"}`: the SHA-256 of the folder's
+//!   `metewand-implementation.toml` as read, and each of its workers' names mapped to its resolved worker identity
+//!   (which covers the worker's source tree beneath the folder), with `"schemas"` (each parameters schema its
+//!   implementations name, by id, mapped to the digest of its canonical JSON) only where they name some.
 //!
 //! `schemas` maps the id of every named schema, and of every schema reachable from them through `$ref`, to its
 //! document.
@@ -143,17 +150,21 @@ pub type DatasetKey = Sha256Digest;
 
 /// The resolved worker identity of a declared command (whether Metewand's command adapter runs it, and the file
 /// its data is read from),
-/// environment, network permission and system calls, role, source tree and include folders (each its path as
-/// declared and its tree).
+/// environment, network permission and system calls, role, source tree (with the digest of its Python environment,
+/// for a worker whose identity covers it) and include folders (each its path as declared and its tree).
 pub fn worker_identity(
     (command, adapter, result_data): (&[String], bool, Option<&str>),
     env: &BTreeMap<String, String>,
     (network, syscalls): (bool, crate::protocol::declared::SyscallGroups),
     role: Role,
-    source: &SourceTree,
+    (source, environment): (&SourceTree, Option<&Sha256Digest>),
     includes: &[(&str, &SourceTree)],
 ) -> WorkerId {
     let mut preimage = json!({"command": command, "env": env, "role": role.to_string(), "source": source.digest()});
+    // Only a worker that declares `identity = ["environment"]` has the digest of what its interpreter imports.
+    if let Some(environment) = environment {
+        preimage["environment"] = Value::from(environment.to_string());
+    }
     if network {
         preimage["network"] = Value::Bool(true);
     }
@@ -172,6 +183,24 @@ pub fn worker_identity(
         preimage["include"] = json!(folders);
     }
     WorkerId::from(digest(&preimage))
+}
+
+/// The identity of an external folder: its definition file's digest, the identities of the workers it declares, by
+/// name, and the parameters schemas its implementations name (each id mapped to its canonical JSON's digest). Every id planned from the folder follows from these, so a folder with the same identity plans the same
+/// attempts.
+pub fn external_identity(
+    definition: &Sha256Digest,
+    workers: &BTreeMap<&str, &WorkerId>,
+    schemas: &BTreeMap<&str, &Value>,
+) -> Sha256Digest {
+    let mut preimage = json!({"definition": definition.to_string(), "workers": workers});
+    // A folder whose implementations name no parameters schema keeps the two-key preimage.
+    if !schemas.is_empty() {
+        let digests: BTreeMap<&str, String> =
+            schemas.iter().map(|(id, document)| (*id, digest(document).to_string())).collect();
+        preimage["schemas"] = json!(digests);
+    }
+    digest(&preimage)
 }
 
 /// The problem contract id of an evaluator and a problem's schemas; `schemas` is the closure of the three named

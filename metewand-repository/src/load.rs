@@ -356,6 +356,7 @@ impl Loader<'_> {
             problem_names,
             implementation_names,
             externals: Vec::new(),
+            external_identities: BTreeMap::new(),
         })
     }
 

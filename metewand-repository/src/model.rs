@@ -53,6 +53,7 @@ pub struct Worker {
     pub(super) source_tree: SourceTree,
     pub(super) includes: Vec<Include>,
     pub(super) identity: WorkerId,
+    pub(super) environment: Option<files::Sha256Digest>,
     pub(super) expanded_command: Vec<OsString>,
     pub(super) expanded_env: BTreeMap<String, OsString>,
     pub(super) base: PathBuf,
@@ -131,6 +132,11 @@ impl Worker {
     /// The resolved worker identity.
     pub fn identity(&self) -> &WorkerId {
         &self.identity
+    }
+    /// The digest of the Python environment its interpreter imports, read when the repository was checked, for a
+    /// worker that declared `identity = ["environment"]` (part of its identity); `None` otherwise.
+    pub fn identity_environment(&self) -> Option<files::Sha256Digest> {
+        self.environment
     }
     /// The folder its source directory and include folders are relative to: the repository's root, or the external
     /// folder that declared it.
@@ -370,6 +376,8 @@ pub struct CheckedRepository {
     pub(super) implementation_names: Names,
     /// The external folders joined to the repository, in the order they were added.
     pub(super) externals: Vec<PathBuf>,
+    /// Each external folder's identity ([`identity::external_identity`]), by its canonical path.
+    pub(super) external_identities: BTreeMap<PathBuf, files::Sha256Digest>,
 }
 
 impl CheckedRepository {

@@ -19,6 +19,8 @@ pub(super) struct DeclaredWorker {
     pub(super) source_span: Range<usize>,
     /// The `include` folders as written, each with its span.
     pub(super) include: Vec<(String, Range<usize>)>,
+    /// The span of `identity = ["environment"]` when the worker declared it.
+    pub(super) identity_environment: Option<Range<usize>>,
 }
 
 impl Loader<'_> {
@@ -96,6 +98,7 @@ impl Loader<'_> {
             }
         }
         self.adapter_keys(table, &command, role_text)?;
+        let identity_environment = self.identity_key(table)?;
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -145,6 +148,61 @@ impl Loader<'_> {
             source: worker.source,
             source_span: source_value.span(),
             include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),
+            identity_environment,
+        })
+    }
+
+    /// The `identity` key: a list of what the worker's identity covers beyond its declaration and files, whose one
+    /// entry is `"environment"`. Returns the span of that entry when it is declared.
+    fn identity_key(&self, table: &Table<'_, '_>) -> Result<Option<Range<usize>>, CheckError> {
+        let Some(value) = table.get("identity") else { return Ok(None) };
+        let mut found = None;
+        for (i, (entry, span)) in strings(value, &table.member("identity"), &self.source)?.into_iter().enumerate() {
+            if entry.parse::<definition::WorkerIdentityItem>().is_err() {
+                let suggestion = did_you_mean(entry, ["environment"])
+                    .map_or_else(String::new, |close| format!(" (did you mean {close:?}?)"));
+                let kind = CheckErrorKind::InvalidValue {
+                    key: format!("{}[{i}]", table.member("identity")),
+                    message: format!(
+                        "is {entry:?}, which a worker's identity cannot cover{suggestion}; the one entry is \
+                         \"environment\", the Python distributions its interpreter imports"
+                    ),
+                };
+                return Err(self.source.error(span, kind));
+            }
+            found = Some(span);
+        }
+        Ok(found)
+    }
+
+    /// The digest of the Python environment the worker's program imports, for `identity = ["environment"]`: its
+    /// program found as the spawn will find it (on the `PATH` it will have, or beneath its source directory), then
+    /// read as the session reads it after hello. A program that is no Python interpreter, nor a script run by one,
+    /// is refused at `span`.
+    fn environment_digest(
+        &self,
+        name: &str,
+        command: &[OsString],
+        env: &BTreeMap<String, OsString>,
+        source_path: &Path,
+        span: &Range<usize>,
+    ) -> Result<files::Sha256Digest, CheckError> {
+        let path_var = env.get("PATH").cloned().or_else(|| std::env::var_os("PATH"));
+        let found = metewand_environment::find_program(&command[0], source_path, path_var.as_deref());
+        let resolved = found.as_deref().and_then(|path| std::fs::canonicalize(path).ok());
+        let environment =
+            metewand_environment::python_interpreter(found.as_deref(), resolved.as_deref(), path_var.as_deref())
+                .and_then(|interpreter| metewand_environment::python_environment(&interpreter));
+        environment.map(|environment| environment.digest).ok_or_else(|| {
+            let kind = CheckErrorKind::InvalidValue {
+                key: format!("workers.{name}.identity"),
+                message: format!(
+                    "names \"environment\", but the program {:?} is neither a Python interpreter with site-packages \
+                     here nor a script run by one: remove the entry, or make the command start Python",
+                    command[0]
+                ),
+            };
+            self.source.error(span.clone(), kind)
         })
     }
 
@@ -182,23 +240,35 @@ impl Loader<'_> {
                 return Err(self.source.error(span.clone(), kind));
             }
         }
+        let repo = self.root.as_os_str();
+        let expanded_command: Vec<OsString> = declared_worker.command.iter().map(|arg| expand(arg, repo)).collect();
+        let expanded_env: BTreeMap<String, OsString> =
+            declared_worker.env.iter().map(|(k, v)| (k.clone(), expand(v, repo))).collect();
+        let source_path =
+            if declared_worker.source == "." { self.root.clone() } else { self.root.join(&declared_worker.source) };
+        let environment = match &declared_worker.identity_environment {
+            Some(span) => Some(self.environment_digest(
+                &declared_worker.name,
+                &expanded_command,
+                &expanded_env,
+                &source_path,
+                span,
+            )?),
+            None => None,
+        };
         let identity = worker_identity(
             (&declared_worker.command, declared_worker.adapter, declared_worker.result_data.as_deref()),
             &declared_worker.env,
             (declared_worker.network, declared_worker.syscalls),
             declared_worker.role,
-            &tree,
+            (&tree, environment.as_ref()),
             &includes.iter().map(|include| (include.path(), include.tree())).collect::<Vec<_>>(),
         );
-        let repo = self.root.as_os_str();
         let worker = Worker {
-            expanded_command: declared_worker.command.iter().map(|arg| expand(arg, repo)).collect(),
-            expanded_env: declared_worker.env.iter().map(|(k, v)| (k.clone(), expand(v, repo))).collect(),
-            source_path: if declared_worker.source == "." {
-                self.root.clone()
-            } else {
-                self.root.join(&declared_worker.source)
-            },
+            expanded_command,
+            expanded_env,
+            source_path,
+            environment,
             name: declared_worker.name.clone(),
             role: declared_worker.role,
             command: declared_worker.command,

@@ -2,9 +2,9 @@
 //! is found on `PATH`, as the spawn will find it. Both the spawn and the observation of what ran read it.
 
 use std::collections::BTreeMap;
-use std::ffi::{OsStr, OsString};
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+
+use std::path::PathBuf;
 
 /// The environment variables a worker inherits from the orchestrator; everything else is declared.
 pub const INHERITED_ENV: [&str; 4] = ["PATH", "LANG", "LC_ALL", "TMPDIR"];
@@ -76,14 +76,4 @@ impl WorkerCommand {
     }
 }
 
-/// The file `program` names, as the spawn's `execvp` will find it: a path with a `/` (from `working_dir` when
-/// relative), otherwise the first executable regular file of that name on `path` (a `PATH` value).
-pub fn find_program(program: &OsStr, working_dir: &Path, path: Option<&OsStr>) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    if program.as_encoded_bytes().contains(&b'/') {
-        return Some(working_dir.join(program));
-    }
-    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| {
-        fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
-    })
-}
+pub use metewand_environment::find_program;

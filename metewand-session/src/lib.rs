@@ -46,7 +46,6 @@ mod io;
 mod process;
 mod procfs;
 mod program;
-mod python;
 mod record;
 mod request;
 mod reuse;
@@ -77,6 +76,10 @@ pub use confinement::{
 pub use error::{ExitCause, ProtocolViolation, SessionError, SessionErrorKind};
 pub use identity::hand_over;
 pub use identity::{ClosedFolder, IdentityError, WORKER_USER_VAR, WorkerIdentity};
+pub use metewand_environment::{
+    PythonDistribution, PythonEnvironment, normalized as normalized_distribution_name, python_environment,
+    python_interpreter, read_environment, site_packages,
+};
 use metewand_protocol::common::{Capability, Role, WorkerId};
 pub use metewand_protocol::handshake::Handshake;
 use metewand_protocol::handshake::hello_request;
@@ -88,10 +91,6 @@ use metewand_protocol::{Frame, FrameError, encode_message, validate_hello_respon
 use metewand_protocol::{Phase, RequestTracker};
 pub use process::REAP_LIMIT;
 pub use program::{WorkerProgram, path_match};
-pub use python::{
-    PythonDistribution, PythonEnvironment, normalized as normalized_distribution_name, python_environment,
-    python_interpreter, read_environment, site_packages,
-};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
 pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use sha2::{Digest, Sha256};
 
 use super::command::{WorkerCommand, find_program};
-use super::python::{PythonEnvironment, python_environment, python_interpreter};
 use crate::protocol::Sha256Digest;
+use metewand_environment::{PythonEnvironment, python_environment, python_interpreter};
 
 /// What a worker process was running when it answered hello.
 #[derive(Clone, Debug, PartialEq, Eq)]

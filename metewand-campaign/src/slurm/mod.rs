@@ -45,7 +45,7 @@ use metewand_runtime::protocol::common::Format;
 pub use metewand_runtime::protocol::generated::slurm_submission::{
     Decision, Job, JobKind, SlurmSubmission, UntilDecided,
 };
-use metewand_runtime::protocol::generated::slurm_submission::{JobScript, Sessions};
+use metewand_runtime::protocol::generated::slurm_submission::{External, JobScript, Sessions};
 use metewand_runtime::protocol::strict::SafeUint;
 
 pub use command::{
@@ -152,6 +152,24 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// An external folder the submission joined cannot be joined again on the node.
+    #[error("the external folder {} of the submission cannot be joined here: {message}", folder.display())]
+    External {
+        /// The folder, as the submission recorded it.
+        folder: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// An external folder the submission joined is not what it was when the campaign was submitted.
+    #[error(
+        "the external folder {} changed since the submission (its metewand-implementation.toml or a worker's \
+         files), so this task runs nothing under the ids planned from it; restore it, or submit again",
+        folder.display()
+    )]
+    ExternalChanged {
+        /// The folder, as the submission recorded it.
+        folder: PathBuf,
+    },
     /// The plan the node builds is not the submitted one.
     #[error(
         "{what} of this task is not in the campaign's plan any more: the repository or the campaign changed since \
@@ -240,6 +258,18 @@ pub fn submissions(folder: &Path) -> Result<Vec<SlurmSubmission>, Error> {
         .into_iter()
         .filter(|&number| submission_dir(folder, number).join(SUBMISSION_FILE).exists())
         .map(|number| read_submission(folder, number))
+        .collect()
+}
+
+/// The external folders joined to `repository`, each with its identity, as a submission records them.
+fn externals(repository: &CheckedRepository) -> Result<Vec<External>, Error> {
+    repository
+        .externals()
+        .iter()
+        .map(|folder| {
+            let identity = repository.external_identity(folder).expect("a joined folder has an identity");
+            Ok(External { folder: nonempty(folder)?, identity })
+        })
         .collect()
 }
 
@@ -449,6 +479,7 @@ pub fn submit(
         attempts: to_run.iter().map(|&index| plan.attempts()[index].id.clone()).collect(),
         jobs: Vec::new(),
         until_decided: config.until_decided.clone(),
+        externals: externals(plan.repository())?,
     };
     write_submission(&submission, root)?;
 

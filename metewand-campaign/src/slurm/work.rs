@@ -76,16 +76,37 @@ fn host() -> String {
     crate::environment::host_name().unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// The repository of the campaign in `dir`, loaded again from the path `campaign.json` names, with the axes and
-/// the name `campaign.json` records (the plan of the campaign as asked).
-pub fn recorded(dir: &Path) -> Result<(CheckedRepository, crate::plan::Axes, String), Error> {
+/// The repository of the campaign in `dir`, loaded again from the path `campaign.json` names with the external
+/// folders `submission` records joined again, and the axes and the name `campaign.json` records (the plan of the
+/// campaign as asked).
+pub fn recorded(
+    dir: &Path,
+    submission: &SlurmSubmission,
+) -> Result<(CheckedRepository, crate::plan::Axes, String), Error> {
     let file = read_campaign(dir)?;
-    let repository = CheckedRepository::load(Path::new(&file.repository))
+    let mut repository = CheckedRepository::load(Path::new(&file.repository))
         .map_err(|error| Error::Repository { message: format!("{}: {}", file.repository, error.kind()) })?;
+    join_externals(&mut repository, submission)?;
     let axes = recorded_axes(&file.definition).ok_or_else(|| Error::Repository {
         message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
     })?;
     Ok((repository, axes, file.name.to_string()))
+}
+
+/// Joins the submission's external folders to `repository` again, refusing one whose identity is not the one
+/// recorded: its implementations' ids would be planned from other files than those submitted.
+fn join_externals(repository: &mut CheckedRepository, submission: &SlurmSubmission) -> Result<(), Error> {
+    for external in &submission.externals {
+        let folder = PathBuf::from(external.folder.as_str());
+        repository
+            .add_external(&folder, &metewand_runtime::CheckOptions::default())
+            .map_err(|error| Error::External { folder: folder.clone(), message: error.to_string() })?;
+        let joined = repository.externals().last().cloned().unwrap_or_default();
+        if repository.external_identity(&joined) != Some(external.identity) {
+            return Err(Error::ExternalChanged { folder });
+        }
+    }
+    Ok(())
 }
 
 /// Runs task `task` of submission `number` of the campaign folder `dir`, reporting to `observer`, stopping on
@@ -101,7 +122,7 @@ pub fn work(
         return Err(Error::Invisible { path: dir.to_owned(), host: host(), reason: error.to_string() });
     }
     let submission = read_submission(dir, number)?;
-    let (repository, mut axes, name) = recorded(dir)?;
+    let (repository, mut axes, name) = recorded(dir, &submission)?;
     // A round of --until-decided plans with the cap's repetitions, so that the repetitions a round added are in
     // the plan with the ids they were submitted under.
     if let Some(until) = &submission.until_decided {

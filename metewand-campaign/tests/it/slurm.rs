@@ -1,6 +1,7 @@
 //! The Slurm module without a cluster: the parsers of Slurm's output, time limits, packs, and array tasks run
-//! in-process from a hand-written submission, which must give what the local pool gives. The same commands against
-//! a real cluster are tested end to end by the CLI's tests.
+//! in-process from a hand-written submission, which must give what the local pool gives (and run nothing when an
+//! external folder it records changed since). The same commands against a real cluster are tested end to end by
+//! the CLI's tests.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -257,4 +258,52 @@ fn a_task_refuses_a_plan_that_changed_since_the_submission() {
     let error = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap_err().to_string();
     assert!(error.contains("is not in the campaign's plan any more"), "{error}");
     assert!(records(&folder).is_empty());
+}
+
+#[test]
+fn a_task_whose_external_folder_changed_since_the_submission_runs_nothing() {
+    let bench = Bench::new("");
+    let sub = tempfile::tempdir().unwrap();
+    fs::write(
+        sub.path().join("metewand-implementation.toml"),
+        "[workers.mine]\nrole = \"implementation\"\ncommand = [\"python3\", \"solve.py\"]\nsource = \".\"\n\n\
+         [implementations.mine]\nworker = \"mine\"\n",
+    )
+    .unwrap();
+    fs::write(sub.path().join("solve.py"), "print('solved')\n").unwrap();
+    let canonical = fs::canonicalize(sub.path()).unwrap();
+    let mut repository = bench.load();
+    repository.add_external(sub.path(), &metewand_runtime::CheckOptions::default()).unwrap();
+    let identity = repository.external_identity(&canonical).unwrap();
+    let submission = hand_submission(&bench, "tasks", 3);
+    let folder = bench.folder("tasks");
+    let mut recorded = serde_json::to_value(&submission).unwrap();
+    recorded["externals"] = json!([{"folder": canonical.to_str().unwrap(), "identity": identity.to_string()}]);
+    fs::write(submission_dir(&folder, 1).join("submission.json"), serde_json::to_vec(&recorded).unwrap()).unwrap();
+
+    // Unchanged, the folder joins and the task runs.
+    let done = work(&folder, 1, Task::Dataset(0), None, &Silent).unwrap();
+    assert_eq!((done.ran, done.exit().code()), (1, 0));
+    // Changed, every task refuses before planning anything, naming the folder.
+    fs::write(sub.path().join("solve.py"), "print('other code')\n").unwrap();
+    let error = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        format!(
+            "the external folder {} changed since the submission (its metewand-implementation.toml or a worker's \
+             files), so this task runs nothing under the ids planned from it; restore it, or submit again",
+            canonical.display()
+        )
+    );
+    assert!(records(&folder).is_empty());
+    // Gone, it is named too.
+    drop(sub);
+    let error = work(&folder, 1, Task::Pack(0), None, &Silent).unwrap_err().to_string();
+    assert!(
+        error.starts_with(&format!(
+            "the external folder {} of the submission cannot be joined here",
+            canonical.display()
+        )),
+        "{error}"
+    );
 }

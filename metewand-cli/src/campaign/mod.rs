@@ -87,7 +87,8 @@ and exits. One job array materializes the datasets still missing (one a task); a
 it (afterany) and run `metewand campaign work` by absolute path; a last job writes results.csv, results.jsonl and profiles.csv. \
 Arrays are split at the cluster's MaxArraySize. Submitting again submits only what is missing, cancelled, or (with \
 --retry-failed) failed, or (with --rerun-changed) done by another program than the workers' commands find now; it refuses while jobs of an earlier submission are pending or running. `campaign status` shows \
-the jobs' Slurm states; `campaign cancel` ends them.";
+the jobs' Slurm states; `campaign cancel` ends them. With --with DIR the submission records each external folder's \
+path and identity, and a task whose folder changed since runs nothing and says so.";
 
 /// The repository, the campaign and the axis flags, shared by `plan` and `run`.
 #[derive(clap::Args)]

@@ -29,14 +29,6 @@ fn slurm_failure(command: &str, error: impl std::fmt::Display) -> Failure {
 
 pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let _ = args.slurm;
-    if !args.selection.with.is_empty() {
-        // A task loads the repository from the submission's record, which names no external folder.
-        return Err(Failure::Usage(
-            "campaign submit: --with is for campaigns run on this machine (campaign run, judge): a Slurm task loads \
-             the repository alone"
-                .to_owned(),
-        ));
-    }
     let selection = &args.selection;
     let repository = selection.load()?;
     let refusals =
@@ -252,7 +244,7 @@ fn decide_round(dir: &Path, number: u64) -> Result<(Decision, String), String> {
     };
     let alpha = number_of(&recorded.alpha, "alpha")?;
     let resolution = recorded.resolution.as_deref().map(|text| number_of(text, "resolution")).transpose()?;
-    let (repository, axes, name) = slurm::work::recorded(dir).map_err(|error| error.to_string())?;
+    let (repository, axes, name) = slurm::work::recorded(dir, &submission).map_err(|error| error.to_string())?;
     let name = recorded_name(&name);
     let max_repetitions = recorded.max_repetitions.get();
     let base = CampaignPlan::new(&repository, name, &axes).map_err(|error| error.to_string())?;

@@ -7,7 +7,7 @@ use crate::metewand;
 use metewand_testkit::sdk;
 
 /// A repository whose three workers are the SDK's example workers, with schemas that accept their outputs.
-fn sdk_repository() -> tempfile::TempDir {
+pub(crate) fn sdk_repository() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let workers = sdk().join("tests/workers");
     fs::create_dir(dir.path().join("workers")).unwrap();

@@ -1,6 +1,7 @@
 //! The Python distributions a worker imports, recorded without running anything: a virtual environment made by
 //! the test (its `pyvenv.cfg`, its `bin/python3` and a `dist-info` folder as installing a wheel leaves it) whose
-//! `python3` is the test worker, so that what is read is the environment's files and nothing an interpreter says.
+//! `python3` is the test worker, so that what is read is the environment's files and nothing an interpreter says;
+//! and `identity = ["environment"]`, with which an upgrade in a real virtual environment gives new attempt ids.
 
 use std::fs;
 use std::path::Path;
@@ -110,6 +111,57 @@ fn a_changed_distribution_is_recorded_named_by_plan_and_run_again_with_rerun_cha
     let shown = text(&compared.stdout);
     assert!(
         shown.contains("the Python distributions of worker solver differ from A to B: numpy 1.26.4 → 2.1.0"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn identity_environment_gives_new_ids_when_the_environment_changes_and_plan_names_it() {
+    let repo = crate::conformance::sdk_repository();
+    let outside = tempfile::tempdir().unwrap();
+    let venv = outside.path().join("venv");
+    let made = std::process::Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
+    assert!(made.success());
+    let site = fs::read_dir(venv.join("lib")).unwrap().next().unwrap().unwrap().path().join("site-packages");
+    let install = |version: &str| {
+        let info = site.join(format!("tiny-{version}.dist-info"));
+        fs::create_dir_all(&info).unwrap();
+        fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: tiny\nVersion: {version}\n")).unwrap();
+        fs::write(info.join("RECORD"), format!("tiny-{version}.dist-info/METADATA,,\n")).unwrap();
+    };
+    install("1.0");
+    let file = repo.path().join("metewand.toml");
+    let toml = fs::read_to_string(&file).unwrap().replace(
+        "command = [\"python3\", \"implementation.py\"]",
+        &format!(
+            "command = [{:?}, \"implementation.py\"]\nidentity = [\"environment\"]",
+            venv.join("bin/python3").to_str().unwrap()
+        ),
+    );
+    fs::write(&file, toml).unwrap();
+    let state = outside.path().join("state");
+    let campaign = |command: &str| {
+        metewand(&[
+            "campaign".to_owned(),
+            command.to_owned(),
+            repo.path().to_str().unwrap().to_owned(),
+            "--state-dir".to_owned(),
+            state.to_str().unwrap().to_owned(),
+        ])
+    };
+    let ran = campaign("run");
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    let shown = text(&campaign("plan").stdout);
+    assert!(shown.contains("(0 to run)\n") && !shown.contains("changed      "), "{shown}");
+
+    // An upgrade of a distribution the interpreter imports: new ids, and the plan says why.
+    fs::remove_dir_all(site.join("tiny-1.0.dist-info")).unwrap();
+    install("1.1");
+    let shown = text(&campaign("plan").stdout);
+    assert!(shown.contains("done         0 of "), "{shown}");
+    assert!(
+        shown.contains("changed      worker centroid changed since ")
+            && shown.contains(" of the earlier records (environment), so its attempts have new ids"),
         "{shown}"
     );
 }

@@ -2,7 +2,8 @@
 //! `cargo xtask test` starts under `CI=true`): the example campaign gives the local pool's ids, keys and verdicts,
 //! a task at its time limit records its attempt cancelled and a second submission completes the campaign, arrays
 //! are split at `MaxArraySize` with their offsets carried, `cancel` leaves no job, Slurm's own refusal is one
-//! sentence, and `--until-decided` submits rounds until a slower implementation is separated. Without a cluster
+//! sentence, `--until-decided` submits rounds until a slower implementation is separated, and an external folder
+//! (`--with`) gives the local pool's ids while a folder changed after its submission runs nothing. Without a cluster
 //! these tests report that they were skipped (and fail where a cluster is required: `METEWAND_TEST_REQUIRED=slurm`,
 //! or `CI=true`, see `metewand-testkit`). Each test has its own folders and cancels only its own jobs, so they run in
 //! parallel on one cluster.
@@ -525,4 +526,62 @@ fn slurm_until_decided_refuses_what_the_local_flag_refuses() {
         assert_eq!(stderr.trim().lines().count(), 1, "{extra:?}: {stderr}");
         assert!(!bench.path("out").join("slurm").exists(), "{extra:?}: nothing was submitted");
     }
+}
+
+/// `campaign submit --with`: an external folder's attempts reach on Slurm with the ids the local pool gives them,
+/// and a folder changed after its submission runs nothing, its tasks naming it.
+#[test]
+fn slurm_an_external_folder_gives_the_local_ids_and_a_changed_one_runs_nothing() {
+    let Some(_) = cluster() else { return };
+    let bench = crate::external::Bench::new("0");
+    let (repo, sub) = (bench.path("repo"), bench.path("sub"));
+    let (repo, sub) = (repo.to_str().unwrap(), sub.to_str().unwrap());
+    let narrow = ["--implementation", "mine", "--dataset-seeds", "0,1", "--repetitions", "1"];
+    let campaign = |command: &str, out: &str, extra: &[&str]| {
+        let folder = bench.path(out);
+        let mut args = vec!["campaign", command, repo, "main", "--with", sub, "--out", folder.to_str().unwrap()];
+        args.extend(narrow);
+        args.extend(extra);
+        bench.metewand(&args)
+    };
+    let ran = campaign("run", "local", &["-q"]);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    let folder = bench.path("slurm");
+    let _queued = Queued(folder.clone());
+    let submitted = campaign("submit", "slurm", &[]);
+    assert_eq!(submitted.status.code(), Some(0), "{}", text(&submitted.stderr));
+    let canonical = fs::canonicalize(bench.path("sub")).unwrap();
+    let recorded = &submissions(&folder).unwrap()[0];
+    assert_eq!(recorded.externals.len(), 1);
+    assert_eq!(recorded.externals[0].folder.as_str(), canonical.to_str().unwrap());
+    wait_for_jobs(&folder, Duration::from_secs(300));
+    let (local, slurm) = (verdicts(&bench.path("local")), verdicts(&folder));
+    assert_eq!(local.len(), 2);
+    assert!(local.values().all(|(outcome, _, _)| outcome == "reached"), "{local:?}");
+    assert_eq!(slurm, local, "the same attempt ids, outcomes, verdicts and dataset keys");
+    for id in slurm.keys() {
+        let record: Value =
+            serde_json::from_slice(&fs::read(folder.join("attempts").join(id).join("attempt.json")).unwrap()).unwrap();
+        assert_eq!(record["implementation"]["origin"]["folder"], canonical.to_str().unwrap());
+    }
+
+    // Held until the folder changed: every task refuses, naming it, and no attempt has a record.
+    let changed = bench.path("changed");
+    let _changed = Queued(changed.clone());
+    let submitted = campaign("submit", "changed", &["--sbatch-arg=--hold"]);
+    assert_eq!(submitted.status.code(), Some(0), "{}", text(&submitted.stderr));
+    fs::write(bench.path("sub/solve.sh"), "echo other code >&2\nexit 1\n").unwrap();
+    let held: Vec<String> = job_ids(&changed).iter().map(u64::to_string).collect();
+    let released = Command::new("scontrol").arg("release").arg(held.join(",")).output().unwrap();
+    assert!(released.status.success(), "{}", text(&released.stderr));
+    wait_for_jobs(&changed, Duration::from_secs(300));
+    assert!(!changed.join("attempts").exists() || fs::read_dir(changed.join("attempts")).unwrap().next().is_none());
+    let logs = changed.join("slurm/1/logs");
+    let mut said = String::new();
+    for entry in fs::read_dir(&logs).unwrap() {
+        said.push_str(&fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    let sentence = format!("the external folder {} changed since the submission", canonical.display());
+    assert!(said.contains(&sentence), "{said}");
+    assert!(!said.contains("other code"), "the changed folder's code never ran: {said}");
 }

@@ -1558,13 +1558,19 @@ impl<'de> ::serde::Deserialize<'de> for TreeDigest {
             })
     }
 }
-///What worker_id is the digest of (docs/decisions/identities.md): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, and network when the worker declared it. Kept so that a reader can say which part of a worker changed between two records.
+///What worker_id is the digest of (docs/decisions/identities.md): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, network when the worker declared it, and environment, the digest of the Python environment its interpreter imports, when it declared identity = ["environment"]. Kept so that a reader can say which part of a worker changed between two records.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct WorkerIdentity {
     pub command: ::std::vec::Vec<::std::string::String>,
     pub env: crate::strict::JsonObject,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub environment: ::std::option::Option<crate::digest::Sha256Digest>,
     #[serde(
         default,
         skip_serializing_if = "::std::option::Option::is_none",
@@ -1957,6 +1963,7 @@ impl WorkerIdentity {
         "source",
         "include",
         "network",
+        "environment",
     ];
 }
 impl WorkerProgram {

@@ -602,6 +602,9 @@ pub struct Worker {
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
     pub env: ::std::collections::BTreeMap<EnvName, ProcessText>,
+    ///What the worker's identity covers beside its declaration and its files: "environment", the Python distributions its interpreter imports (name, version and RECORD digest of each).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub identity: ::std::vec::Vec<WorkerIdentityItem>,
     ///Folders outside the source copied beside it, relative to the repository.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub include: ::std::vec::Vec<::std::string::String>,
@@ -725,6 +728,57 @@ impl ::std::convert::TryFrom<&str> for WorkerDeterministic {
     }
 }
 impl ::std::convert::TryFrom<::std::string::String> for WorkerDeterministic {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`WorkerIdentityItem`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum WorkerIdentityItem {
+    #[serde(rename = "environment")]
+    Environment,
+}
+impl ::std::fmt::Display for WorkerIdentityItem {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Environment => f.write_str("environment"),
+        }
+    }
+}
+impl ::std::str::FromStr for WorkerIdentityItem {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "environment" => Ok(Self::Environment),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for WorkerIdentityItem {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for WorkerIdentityItem {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -915,6 +969,7 @@ impl Worker {
         "include",
         "env",
         "network",
+        "identity",
         "syscalls",
         "deterministic",
         "adapter",

@@ -48,6 +48,69 @@ pub struct Decision {
     )]
     pub undecided: ::std::option::Option<crate::strict::SafeUint>,
 }
+///One external folder of a submission: its path, and its identity when the submission was made (the digest of its metewand-implementation.toml and its workers' identities, docs/decisions/identities.md).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct External {
+    ///The folder, by its absolute canonical path.
+    pub folder: ExternalFolder,
+    pub identity: crate::digest::Sha256Digest,
+}
+///The folder, by its absolute canonical path.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct ExternalFolder(::std::string::String);
+impl ::std::ops::Deref for ExternalFolder {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<ExternalFolder> for ::std::string::String {
+    fn from(value: ExternalFolder) -> Self {
+        value.0
+    }
+}
+impl ::std::str::FromStr for ExternalFolder {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+impl ::std::convert::TryFrom<&str> for ExternalFolder {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for ExternalFolder {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExternalFolder {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
 ///One job of a submission.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -207,6 +270,9 @@ pub struct SlurmSubmission {
     pub concurrency: crate::strict::SafeUint,
     ///The keys of the datasets to materialize, dataset task i materializing datasets[i].
     pub datasets: ::std::vec::Vec<crate::digest::Sha256Digest>,
+    ///The external folders (campaign submit --with) the campaign's implementations come from, in the order they were given; every task joins them to the repository again and runs nothing if one's identity changed. Absent when there are none.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub externals: ::std::vec::Vec<External>,
     pub format: super::common::Format,
     ///The jobs, in the order they were submitted.
     pub jobs: ::std::vec::Vec<Job>,
@@ -433,6 +499,10 @@ impl Decision {
         "failure",
     ];
 }
+impl External {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["folder", "identity"];
+}
 impl Job {
     /// The names of its properties, in the order the schema writes them.
     pub const PROPERTIES: &'static [&'static str] = &[
@@ -476,6 +546,7 @@ impl SlurmSubmission {
         "state_dir",
         "sweep_processes",
         "sessions",
+        "externals",
         "pack_size",
         "concurrency",
         "datasets",
@@ -497,6 +568,21 @@ impl ::serde::Serialize for Decision {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Decision::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for External {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        External::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for External {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        External::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Job {
@@ -557,6 +643,11 @@ impl ::serde::Serialize for UntilDecided {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         UntilDecided::serialize(self, serializer)
+    }
+}
+impl ::std::fmt::Display for ExternalFolder {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 impl ::std::fmt::Display for JobScript {

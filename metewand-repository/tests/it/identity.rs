@@ -273,3 +273,79 @@ fn attempt_ids_hash_their_cell_and_repetition() {
         "a streamed attempt is another"
     );
 }
+
+/// A virtual environment made with the machine's `python3 -m venv` (no pip, nothing downloaded), holding one
+/// distribution written by hand into its `site-packages`: `tiny` at `version`. Returns its interpreter.
+fn venv_with_tiny(dir: &std::path::Path, version: &str) -> std::path::PathBuf {
+    let venv = dir.join("venv");
+    let made = std::process::Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
+    assert!(made.success());
+    set_tiny(&venv, None, version);
+    venv.join("bin/python3")
+}
+
+/// Installs `tiny` at `version` into `venv`, removing it at `before` first, as an upgrade does (a new `dist-info`).
+fn set_tiny(venv: &std::path::Path, before: Option<&str>, version: &str) {
+    let lib = fs::read_dir(venv.join("lib")).unwrap().next().unwrap().unwrap().path();
+    let site = lib.join("site-packages");
+    if let Some(before) = before {
+        fs::remove_dir_all(site.join(format!("tiny-{before}.dist-info"))).unwrap();
+    }
+    let info = site.join(format!("tiny-{version}.dist-info"));
+    fs::create_dir_all(&info).unwrap();
+    fs::write(info.join("METADATA"), format!("Metadata-Version: 2.1\nName: tiny\nVersion: {version}\n")).unwrap();
+    fs::write(info.join("RECORD"), format!("tiny/__init__.py,sha256=x,1\ntiny-{version}.dist-info/METADATA,,\n"))
+        .unwrap();
+}
+
+#[test]
+fn identity_environment_makes_the_interpreters_distributions_part_of_the_id() {
+    let outside = tempfile::tempdir().unwrap();
+    let python = venv_with_tiny(outside.path(), "1.0");
+    let solver = |identity: &str| {
+        let command = format!("command = [{:?}, \"solve.py\", \"--exact\"]\n{identity}", python.to_str().unwrap());
+        crate::golden_copy(|toml| toml.replacen("command = [\"python3\", \"solve.py\", \"--exact\"]\n", &command, 1))
+    };
+    let (with, without) = (solver("identity = [\"environment\"]\n"), solver(""));
+    let id = |dir: &tempfile::TempDir| {
+        let repository = CheckedRepository::load(dir.path()).unwrap();
+        let worker = repository.worker("exact-solver").unwrap();
+        (worker.identity().clone(), worker.identity_environment())
+    };
+    let (with_before, environment_before) = id(&with);
+    let (without_before, none) = id(&without);
+    assert!(environment_before.is_some() && none.is_none());
+    assert_ne!(with_before, without_before, "the environment is in the preimage only where declared");
+
+    set_tiny(&outside.path().join("venv"), Some("1.0"), "1.1");
+    let (with_after, environment_after) = id(&with);
+    assert_ne!(with_after, with_before, "a new version of a distribution is another worker");
+    assert_ne!(environment_after, environment_before);
+    assert_eq!(id(&without).0, without_before, "without the entry the environment changes no id");
+}
+
+#[test]
+fn an_unknown_identity_entry_or_a_program_that_is_not_python_is_refused() {
+    let declared = |identity: &str, command: &str| {
+        crate::golden_copy(|toml| {
+            toml.replacen(
+                "command = [\"python3\", \"solve.py\", \"--exact\"]\n",
+                &format!("command = {command}\nidentity = {identity}\n"),
+                1,
+            )
+        })
+    };
+    let dir = declared("[\"enviroment\"]", "[\"python3\", \"solve.py\", \"--exact\"]");
+    let error = crate::check_error(dir.path());
+    let said = error.to_string();
+    assert!(said.contains("workers.exact-solver.identity[0]"), "{said}");
+    assert!(said.contains("is \"enviroment\", which a worker's identity cannot cover (did you mean \"environment\"?)"));
+    assert_eq!(said.lines().count(), 1, "{said}");
+
+    let dir = declared("[\"environment\"]", "[\"/bin/sh\", \"solve.py\"]");
+    let said = crate::check_error(dir.path()).to_string();
+    assert!(
+        said.contains("names \"environment\", but the program \"/bin/sh\" is neither a Python interpreter"),
+        "{said}"
+    );
+}

@@ -229,6 +229,7 @@ pub(super) fn identity_record(worker: &Worker) -> rec::WorkerIdentity {
         include: (!include.is_empty()).then_some(include),
         network: worker.network().then_some(true),
         source: worker.source_tree().tree_digest(),
+        environment: worker.identity_environment(),
     }
 }
 

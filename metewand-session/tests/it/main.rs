@@ -16,7 +16,6 @@ mod memory;
 mod methods;
 mod misbehaviour;
 mod processes;
-mod python;
 mod roles;
 mod stream;
 

@@ -1254,9 +1254,10 @@ class Implementation:
     identity: WorkerIdentity | None
     """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
-    digest, include each include folder as declared to its tree digest, and network when the
-    worker declared it. Kept so that a reader can say which part of a worker changed between two
-    records.
+    digest, include each include folder as declared to its tree digest, network when the worker
+    declared it, and environment, the digest of the Python environment its interpreter imports,
+    when it declared identity = [\"environment\"]. Kept so that a reader can say which part of a
+    worker changed between two records.
     """
 
     implementation_time_ns: int | None
@@ -2399,17 +2400,21 @@ class Session:
 class WorkerIdentity:
     """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
-    digest, include each include folder as declared to its tree digest, and network when the
-    worker declared it. Kept so that a reader can say which part of a worker changed between two
-    records.
+    digest, include each include folder as declared to its tree digest, network when the worker
+    declared it, and environment, the digest of the Python environment its interpreter imports,
+    when it declared identity = [\"environment\"]. Kept so that a reader can say which part of a
+    worker changed between two records.
     """
 
-    __slots__ = ("command", "env", "include", "network", "source")
+    __slots__ = ("command", "env", "environment", "include", "network", "source")
 
     command: list[str]
 
     env: dict[str, Any]
     """A JSON object whose members this schema does not constrain."""
+
+    environment: str | None
+    """A lowercase hexadecimal SHA-256 digest."""
 
     include: dict[str, Any] | None
     """A JSON object whose members this schema does not constrain."""
@@ -2430,12 +2435,14 @@ class WorkerIdentity:
         *,
         command: list[str],
         env: dict[str, Any],
+        environment: str | None = None,
         include: dict[str, Any] | None = None,
         network: bool | None = None,
         source: str,
     ) -> None:
         self.command = check_array(command, "/command", check_string)
         self.env = check_json_object(env, "/env")
+        self.environment = None if environment is None else _sha256(environment, "/environment")
         self.include = None if include is None else check_json_object(include, "/include")
         self.network = None if network is None else check_boolean(network, "/network")
         self.source = _tree_digest(source, "/source")
@@ -2452,6 +2459,10 @@ class WorkerIdentity:
         model = cls.__new__(cls)
         model.command = check_array(fields["command"], path + "/command", check_string)
         model.env = check_json_object(fields["env"], path + "/env")
+        if "environment" in fields:
+            model.environment = _sha256(fields["environment"], path + "/environment")
+        else:
+            model.environment = None
         if "include" in fields:
             model.include = check_json_object(fields["include"], path + "/include")
         else:
@@ -2466,6 +2477,8 @@ class WorkerIdentity:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
         data: dict[str, Any] = {"command": list(self.command), "env": dict(self.env)}
+        if self.environment is not None:
+            data["environment"] = self.environment
         if self.include is not None:
             data["include"] = dict(self.include)
         if self.network is not None:
@@ -2479,6 +2492,7 @@ class WorkerIdentity:
         return (
             self.command == other.command
             and self.env == other.env
+            and self.environment == other.environment
             and self.include == other.include
             and self.network == other.network
             and self.source == other.source
@@ -2486,7 +2500,8 @@ class WorkerIdentity:
 
     def __repr__(self) -> str:
         return (
-            f"WorkerIdentity(command={self.command!r}, env={self.env!r}, include={self.include!r}, "
+            f"WorkerIdentity(command={self.command!r}, env={self.env!r}, "
+            f"environment={self.environment!r}, include={self.include!r}, "
             f"network={self.network!r}, source={self.source!r})"
         )
 
@@ -2625,9 +2640,10 @@ class WorkerSession:
     identity: WorkerIdentity | None
     """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
-    digest, include each include folder as declared to its tree digest, and network when the
-    worker declared it. Kept so that a reader can say which part of a worker changed between two
-    records.
+    digest, include each include folder as declared to its tree digest, network when the worker
+    declared it, and environment, the digest of the Python environment its interpreter imports,
+    when it declared identity = [\"environment\"]. Kept so that a reader can say which part of a
+    worker changed between two records.
     """
 
     program: WorkerProgram | None

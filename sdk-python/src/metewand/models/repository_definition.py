@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
     _WorkerDeterministic: TypeAlias = Literal["seeded", "seed-independent"]
 
+    _WorkerIdentityItem: TypeAlias = Literal["environment"]
+
 __all__ = [
     "Budgets",
     "Campaign",
@@ -67,6 +69,8 @@ _WORKER_DETERMINISTIC_VALUES: frozenset[_WorkerDeterministic] = frozenset(
     {"seeded", "seed-independent"}
 )
 """How the worker's output depends on its seed."""
+
+_WORKER_IDENTITY_ITEM_VALUES: frozenset[_WorkerIdentityItem] = frozenset({"environment"})
 
 
 def _checkpoints(value: object, path: str) -> int:
@@ -1409,6 +1413,7 @@ class Worker:
         "command",
         "deterministic",
         "env",
+        "identity",
         "include",
         "network",
         "result_data",
@@ -1433,6 +1438,11 @@ class Worker:
 
     env: dict[str, str] | None
     """Environment variables; ${repo} is the repository's path."""
+
+    identity: list[Literal["environment"]] | None
+    """What the worker's identity covers beside its declaration and its files: \"environment\", the
+    Python distributions its interpreter imports (name, version and RECORD digest of each).
+    """
 
     include: list[str] | None
     """Folders outside the source copied beside it, relative to the repository."""
@@ -1466,6 +1476,7 @@ class Worker:
         command: list[str],
         deterministic: Literal["seeded", "seed-independent"] | None = None,
         env: dict[str, str] | None = None,
+        identity: list[Literal["environment"]] | None = None,
         include: list[str] | None = None,
         network: bool | None = None,
         result_data: str | None = None,
@@ -1483,6 +1494,11 @@ class Worker:
             else check_enum(deterministic, "/deterministic", _WORKER_DETERMINISTIC_VALUES)
         )
         self.env = None if env is None else check_map(env, "/env", _process_text, key=_env_name)
+        self.identity = (
+            None
+            if identity is None
+            else check_array(identity, "/identity", check_enum, _WORKER_IDENTITY_ITEM_VALUES)
+        )
         self.include = None if include is None else check_array(include, "/include", check_string)
         self.network = None if network is None else check_boolean(network, "/network")
         self.result_data = (
@@ -1521,6 +1537,12 @@ class Worker:
             model.env = check_map(fields["env"], path + "/env", _process_text, key=_env_name)
         else:
             model.env = None
+        if "identity" in fields:
+            model.identity = check_array(
+                fields["identity"], path + "/identity", check_enum, _WORKER_IDENTITY_ITEM_VALUES
+            )
+        else:
+            model.identity = None
         if "include" in fields:
             model.include = check_array(fields["include"], path + "/include", check_string)
         else:
@@ -1553,6 +1575,8 @@ class Worker:
             data["deterministic"] = self.deterministic
         if self.env is not None:
             data["env"] = dict(self.env)
+        if self.identity is not None:
+            data["identity"] = list(self.identity)
         if self.include is not None:
             data["include"] = list(self.include)
         if self.network is not None:
@@ -1573,6 +1597,7 @@ class Worker:
             and self.command == other.command
             and self.deterministic == other.deterministic
             and self.env == other.env
+            and self.identity == other.identity
             and self.include == other.include
             and self.network == other.network
             and self.result_data == other.result_data
@@ -1584,9 +1609,10 @@ class Worker:
     def __repr__(self) -> str:
         return (
             f"Worker(adapter={self.adapter!r}, command={self.command!r}, "
-            f"deterministic={self.deterministic!r}, env={self.env!r}, include={self.include!r}, "
-            f"network={self.network!r}, result_data={self.result_data!r}, role={self.role!r}, "
-            f"source={self.source!r}, syscalls={self.syscalls!r})"
+            f"deterministic={self.deterministic!r}, env={self.env!r}, identity={self.identity!r}, "
+            f"include={self.include!r}, network={self.network!r}, "
+            f"result_data={self.result_data!r}, role={self.role!r}, source={self.source!r}, "
+            f"syscalls={self.syscalls!r})"
         )
 
 

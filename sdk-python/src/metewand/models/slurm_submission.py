@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFINITIONS",
     "Decision",
+    "External",
     "Job",
     "ModelError",
     "Sessions",
@@ -61,6 +62,7 @@ class SlurmSubmission:
         "binary",
         "concurrency",
         "datasets",
+        "externals",
         "format",
         "jobs",
         "number",
@@ -83,6 +85,12 @@ class SlurmSubmission:
 
     datasets: list[str]
     """The keys of the datasets to materialize, dataset task i materializing datasets[i]."""
+
+    externals: list[External] | None
+    """The external folders (campaign submit --with) the campaign's implementations come from, in
+    the order they were given; every task joins them to the repository again and runs nothing if
+    one's identity changed. Absent when there are none.
+    """
 
     format: Literal[1]
     """A document's format: 1, the only one this version reads."""
@@ -144,6 +152,7 @@ class SlurmSubmission:
         binary: str,
         concurrency: int,
         datasets: list[str],
+        externals: list[External] | None = None,
         format: Literal[1] = 1,
         jobs: list[Job],
         number: int,
@@ -158,6 +167,11 @@ class SlurmSubmission:
         self.binary = check_string(binary, "/binary", min_length=1)
         self.concurrency = _safe_uint(concurrency, "/concurrency")
         self.datasets = check_array(datasets, "/datasets", _sha256)
+        self.externals = (
+            None
+            if externals is None
+            else check_array(externals, "/externals", check_model, External)
+        )
         self.format = _format(format, "/format")
         self.jobs = check_array(jobs, "/jobs", check_model, Job)
         self.number = _safe_uint(number, "/number")
@@ -186,6 +200,12 @@ class SlurmSubmission:
         model.binary = check_string(fields["binary"], path + "/binary", min_length=1)
         model.concurrency = _safe_uint(fields["concurrency"], path + "/concurrency")
         model.datasets = check_array(fields["datasets"], path + "/datasets", _sha256)
+        if "externals" in fields:
+            model.externals = check_array(
+                fields["externals"], path + "/externals", External._decode
+            )
+        else:
+            model.externals = None
         model.format = _format(fields["format"], path + "/format")
         model.jobs = check_array(fields["jobs"], path + "/jobs", Job._decode)
         model.number = _safe_uint(fields["number"], path + "/number")
@@ -212,11 +232,13 @@ class SlurmSubmission:
             "binary": self.binary,
             "concurrency": self.concurrency,
             "datasets": list(self.datasets),
-            "format": self.format,
-            "jobs": [item.to_dict() for item in self.jobs],
-            "number": self.number,
-            "pack_size": self.pack_size,
         }
+        if self.externals is not None:
+            data["externals"] = [item.to_dict() for item in self.externals]
+        data["format"] = self.format
+        data["jobs"] = [item.to_dict() for item in self.jobs]
+        data["number"] = self.number
+        data["pack_size"] = self.pack_size
         if self.sessions is not None:
             data["sessions"] = self.sessions.to_dict()
         data["state_dir"] = self.state_dir
@@ -234,6 +256,7 @@ class SlurmSubmission:
             and self.binary == other.binary
             and self.concurrency == other.concurrency
             and self.datasets == other.datasets
+            and self.externals == other.externals
             and self.format == other.format
             and self.jobs == other.jobs
             and self.number == other.number
@@ -249,8 +272,8 @@ class SlurmSubmission:
         return (
             f"SlurmSubmission(attempts={self.attempts!r}, binary={self.binary!r}, "
             f"concurrency={self.concurrency!r}, datasets={self.datasets!r}, "
-            f"format={self.format!r}, jobs={self.jobs!r}, number={self.number!r}, "
-            f"pack_size={self.pack_size!r}, sessions={self.sessions!r}, "
+            f"externals={self.externals!r}, format={self.format!r}, jobs={self.jobs!r}, "
+            f"number={self.number!r}, pack_size={self.pack_size!r}, sessions={self.sessions!r}, "
             f"state_dir={self.state_dir!r}, submitted_at={self.submitted_at!r}, "
             f"sweep_processes={self.sweep_processes!r}, until_decided={self.until_decided!r})"
         )
@@ -391,6 +414,55 @@ class Decision:
             f"next_submission={self.next_submission!r}, pairs={self.pairs!r}, "
             f"separated={self.separated!r}, tied={self.tied!r}, undecided={self.undecided!r})"
         )
+
+
+class External:
+    """One external folder of a submission: its path, and its identity when the submission was made
+    (the digest of its metewand-implementation.toml and its workers' identities,
+    docs/decisions/identities.md).
+    """
+
+    __slots__ = ("folder", "identity")
+
+    folder: str
+    """The folder, by its absolute canonical path."""
+
+    identity: str
+    """A lowercase hexadecimal SHA-256 digest."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("folder", "identity")
+
+    def __init__(self, *, folder: str, identity: str) -> None:
+        self.folder = check_string(folder, "/folder", min_length=1)
+        self.identity = _sha256(identity, "/identity")
+
+    @classmethod
+    def from_dict(cls, data: object) -> External:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> External:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.folder = check_string(fields["folder"], path + "/folder", min_length=1)
+        model.identity = _sha256(fields["identity"], path + "/identity")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"folder": self.folder, "identity": self.identity}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, External):
+            return NotImplemented
+        return self.folder == other.folder and self.identity == other.identity
+
+    def __repr__(self) -> str:
+        return f"External(folder={self.folder!r}, identity={self.identity!r})"
 
 
 class Job:
@@ -737,6 +809,7 @@ class UntilDecided:
 DEFINITIONS: dict[str | None, type] = {
     None: SlurmSubmission,
     "decision": Decision,
+    "external": External,
     "job": Job,
     "sessions": Sessions,
     "until_decided": UntilDecided,

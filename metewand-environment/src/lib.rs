@@ -4,6 +4,12 @@
 //! SHA-256 of its `RECORD` file (which lists every installed file with its digest, so a changed file of a
 //! distribution that kept its version changes it). A worker whose numpy went from 1.26 to 2.1 keeps its id; this is
 //! what says so.
+//!
+//! It runs nothing and opens no worker's folder, so both the session (which records what a worker imported) and
+//! the repository (whose `identity = ["environment"]` makes a worker's environment part of its identity) read
+//! it.
+
+#![forbid(unsafe_code)]
 
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
@@ -12,9 +18,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::json;
 
-use super::command::find_program;
-use crate::protocol::Sha256Digest;
-use crate::protocol::canonical::to_canonical_vec;
+use metewand_protocol::Sha256Digest;
+use metewand_protocol::canonical::to_canonical_vec;
 
 /// One installed distribution, as its `dist-info` folder says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -232,5 +237,17 @@ fn read_distribution(info: &Path) -> Option<PythonDistribution> {
         name: header("Name").filter(|name| !name.is_empty())?,
         version: header("Version").filter(|version| !version.is_empty())?,
         record_sha256: record.map(|bytes| Sha256Digest::of(&bytes)),
+    })
+}
+
+/// The file `program` names, as the spawn's `execvp` will find it: a path with a `/` (from `working_dir` when
+/// relative), otherwise the first executable regular file of that name on `path` (a `PATH` value).
+pub fn find_program(program: &std::ffi::OsStr, working_dir: &Path, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    if program.as_encoded_bytes().contains(&b'/') {
+        return Some(working_dir.join(program));
+    }
+    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| {
+        std::fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
     })
 }

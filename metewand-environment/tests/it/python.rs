@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use metewand_session::{python_environment, python_interpreter, site_packages};
+use metewand_environment::{python_environment, python_interpreter, site_packages};
 
 /// Writes the wheel `tiny-<version>-py3-none-any.whl` into `dir` and returns its path.
 fn wheel(dir: &Path, version: &str) -> std::path::PathBuf {
