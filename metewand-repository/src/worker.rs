@@ -19,6 +19,8 @@ pub(super) struct DeclaredWorker {
     pub(super) source_span: Range<usize>,
     /// The `include` folders as written, each with its span.
     pub(super) include: Vec<(String, Range<usize>)>,
+    /// The `python.requirements` file as written, with its span.
+    pub(super) python: Option<(String, Range<usize>)>,
 }
 
 impl Loader<'_> {
@@ -96,6 +98,7 @@ impl Loader<'_> {
             }
         }
         self.adapter_keys(table, &command, role_text)?;
+        let python = self.python_key(table)?;
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -145,6 +148,7 @@ impl Loader<'_> {
             source: worker.source,
             source_span: source_value.span(),
             include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),
+            python,
         })
     }
 
@@ -214,8 +218,57 @@ impl Loader<'_> {
             identity,
             base: self.root.clone(),
             external: self.external.then(|| self.root.clone()),
+            python: match &declared_worker.python {
+                Some((path, span)) => Some(self.requirements_file(root_fd, &declared_worker.name, path, span)?),
+                None => None,
+            },
         };
         Ok(worker)
+    }
+
+    /// The `python` table of a worker: its `requirements` file, a relative path, with its span.
+    fn python_key(&self, table: &Table<'_, '_>) -> Result<Option<(String, Range<usize>)>, CheckError> {
+        let Some(value) = table.get("python") else { return Ok(None) };
+        let python = table.table("python", value, &self.source)?;
+        python.only(definition::PythonEnvironment::PROPERTIES, &self.source)?;
+        let requirements = python.required("requirements", &self.source)?;
+        let key = python.member("requirements");
+        let path = string(requirements, key.clone(), &self.source)?;
+        if let Err(reason) = RelativePath::new(path) {
+            let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
+            return Err(self.source.error(requirements.span(), kind));
+        }
+        Ok(Some((path.to_owned(), requirements.span())))
+    }
+
+    /// The requirements file `path` of worker `worker`, read beneath the loader's root without following links.
+    fn requirements_file(
+        &self,
+        root_fd: std::os::fd::BorrowedFd<'_>,
+        worker: &str,
+        path: &str,
+        span: &Range<usize>,
+    ) -> Result<PythonRequirements, CheckError> {
+        let unreadable = |problem: String| {
+            let kind = CheckErrorKind::InvalidValue {
+                key: format!("workers.{worker}.python.requirements"),
+                message: format!("names {path:?}, which {problem}"),
+            };
+            self.source.error(span.clone(), kind)
+        };
+        let relative = RelativePath::new(path).expect("checked when read");
+        let mut file = match open_beneath(root_fd, &relative) {
+            Ok(file) => file,
+            Err(OpenError::Missing) => return Err(unreadable("does not exist".to_owned())),
+            Err(OpenError::SymbolicLink) => {
+                return Err(unreadable("is a symbolic link (or lies under one)".to_owned()));
+            }
+            Err(OpenError::NotADirectory { found }) => return Err(unreadable(format!("lies under {found}"))),
+            Err(OpenError::Io(error)) => return Err(unreadable(format!("cannot be opened: {error}"))),
+        };
+        let bytes =
+            document::read_document(&mut file).map_err(|error| unreadable(format!("cannot be read: {error}")))?;
+        Ok(PythonRequirements { path: path.to_owned(), file: self.root.join(path), bytes })
     }
 
     /// The keys of a command worker: `adapter` (the one adapter is `"command"`), the placeholders its `command`'s

@@ -81,7 +81,7 @@ pub fn rejudge(
         .hide_unless_named(repository.root())
         .readable(dataset)
         .readable(result);
-    let command = worker_command(worker, &source, Some(&tmp));
+    let command = worker_command(worker, &source, Some(&tmp), None);
     let log = work.join("problem_evaluator.log");
     let config =
         SessionConfig::new(command, worker.identity().clone(), phase_timeouts(repository), log).confine(confinement);

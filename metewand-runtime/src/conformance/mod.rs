@@ -603,7 +603,7 @@ impl Kit<'_> {
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
                 confinement =
                     confinement.network(worker.network()).syscalls(worker.syscalls()).limits(repository.limits());
-                (attempt::worker_command(worker, &own_source, Some(&tmp)), own_source)
+                (attempt::worker_command(worker, &own_source, Some(&tmp), None), own_source)
             }
             Launch::Command(bare) => {
                 let source = match &bare.source_dir {

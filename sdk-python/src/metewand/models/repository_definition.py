@@ -50,6 +50,7 @@ __all__ = [
     "ModelError",
     "Problem",
     "Profile",
+    "PythonEnvironment",
     "RepositoryDefinition",
     "SchemaFiles",
     "SeedRange",
@@ -1175,6 +1176,49 @@ class Profile:
         return f"Profile(checkpoints={self.checkpoints!r})"
 
 
+class PythonEnvironment:
+    """[workers.NAME] python: the Python environment Metewand builds for the worker, whose python3
+    it runs.
+    """
+
+    __slots__ = ("requirements",)
+
+    requirements: str
+    """A pinned requirements file, relative to the repository."""
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("requirements",)
+
+    def __init__(self, *, requirements: str) -> None:
+        self.requirements = check_string(requirements, "/requirements")
+
+    @classmethod
+    def from_dict(cls, data: object) -> PythonEnvironment:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> PythonEnvironment:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.requirements = check_string(fields["requirements"], path + "/requirements")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"requirements": self.requirements}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PythonEnvironment):
+            return NotImplemented
+        return self.requirements == other.requirements
+
+    def __repr__(self) -> str:
+        return f"PythonEnvironment(requirements={self.requirements!r})"
+
+
 class SchemaFiles:
     """[schemas]: the repository's schema files."""
 
@@ -1411,6 +1455,7 @@ class Worker:
         "env",
         "include",
         "network",
+        "python",
         "result_data",
         "role",
         "source",
@@ -1440,6 +1485,11 @@ class Worker:
     network: bool | None
     """Whether the worker may reach the network."""
 
+    python: PythonEnvironment | None
+    """[workers.NAME] python: the Python environment Metewand builds for the worker, whose python3
+    it runs.
+    """
+
     result_data: str | None
     """With adapter = \"command\": the file, relative to the folder the command writes (a
     materializer's dataset, an implementation's result), that holds the one JSON object of the
@@ -1468,6 +1518,7 @@ class Worker:
         env: dict[str, str] | None = None,
         include: list[str] | None = None,
         network: bool | None = None,
+        python: PythonEnvironment | None = None,
         result_data: str | None = None,
         role: Role,
         source: str,
@@ -1485,6 +1536,7 @@ class Worker:
         self.env = None if env is None else check_map(env, "/env", _process_text, key=_env_name)
         self.include = None if include is None else check_array(include, "/include", check_string)
         self.network = None if network is None else check_boolean(network, "/network")
+        self.python = None if python is None else check_model(python, "/python", PythonEnvironment)
         self.result_data = (
             None if result_data is None else check_string(result_data, "/result_data", min_length=1)
         )
@@ -1529,6 +1581,10 @@ class Worker:
             model.network = check_boolean(fields["network"], path + "/network")
         else:
             model.network = None
+        if "python" in fields:
+            model.python = PythonEnvironment._decode(fields["python"], path + "/python")
+        else:
+            model.python = None
         if "result_data" in fields:
             model.result_data = check_string(
                 fields["result_data"], path + "/result_data", min_length=1
@@ -1557,6 +1613,8 @@ class Worker:
             data["include"] = list(self.include)
         if self.network is not None:
             data["network"] = self.network
+        if self.python is not None:
+            data["python"] = self.python.to_dict()
         if self.result_data is not None:
             data["result_data"] = self.result_data
         data["role"] = self.role
@@ -1575,6 +1633,7 @@ class Worker:
             and self.env == other.env
             and self.include == other.include
             and self.network == other.network
+            and self.python == other.python
             and self.result_data == other.result_data
             and self.role == other.role
             and self.source == other.source
@@ -1585,8 +1644,8 @@ class Worker:
         return (
             f"Worker(adapter={self.adapter!r}, command={self.command!r}, "
             f"deterministic={self.deterministic!r}, env={self.env!r}, include={self.include!r}, "
-            f"network={self.network!r}, result_data={self.result_data!r}, role={self.role!r}, "
-            f"source={self.source!r}, syscalls={self.syscalls!r})"
+            f"network={self.network!r}, python={self.python!r}, result_data={self.result_data!r}, "
+            f"role={self.role!r}, source={self.source!r}, syscalls={self.syscalls!r})"
         )
 
 
@@ -1600,6 +1659,7 @@ DEFINITIONS: dict[str | None, type] = {
     "limits": Limits,
     "problem": Problem,
     "profile": Profile,
+    "python_environment": PythonEnvironment,
     "schema_files": SchemaFiles,
     "seed_range": SeedRange,
     "timeouts": Timeouts,
