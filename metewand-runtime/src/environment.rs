@@ -154,13 +154,28 @@ pub fn first_unpinned(text: &str) -> Option<(String, String)> {
     None
 }
 
-/// The Python that builds environments: the `python3` on `PATH`, its version and base prefix, read once.
+/// The Python that builds environments: the `python3` on `PATH`, its version and base prefix, and the Metewand SDK
+/// it imports, if any (found without importing it), read once.
 #[derive(Clone, Debug)]
 struct BuildingPython {
     /// `sys.executable`.
     executable: String,
-    /// `sys.version` and `sys.base_prefix`, what names it in a declaration's digest.
+    /// `sys.version`, `sys.base_prefix` and the digest of the SDK's files, what names it in a declaration's digest.
     identity: String,
+    /// The `metewand` package folder it imports: the SDK that ships with the CLI, copied into every environment
+    /// built, since it is on no package index.
+    sdk: Option<PathBuf>,
+}
+
+/// What `python3` prints for [`BuildingPython`], one item a line.
+const FIND_PYTHON: &str = "import importlib.util, sys
+print(sys.executable); print(sys.version.replace(chr(10), ' ')); print(sys.base_prefix)
+spec = importlib.util.find_spec('metewand')
+print(spec.submodule_search_locations[0] if spec and spec.submodule_search_locations else '')";
+
+/// Whether a manifest entry lies in a `__pycache__` folder: bytecode an interpreter writes beside the SDK it imports.
+fn in_pycache(entry: &Value) -> bool {
+    entry[0].as_str().is_some_and(|path| path.split('/').any(|name| name == "__pycache__"))
 }
 
 static BUILDING_PYTHON: OnceLock<Result<BuildingPython, String>> = OnceLock::new();
@@ -168,15 +183,31 @@ static BUILDING_PYTHON: OnceLock<Result<BuildingPython, String>> = OnceLock::new
 fn building_python(file: &str) -> Result<BuildingPython, EnvironmentError> {
     let found = BUILDING_PYTHON.get_or_init(|| {
         let output = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable); print(sys.version); print(sys.base_prefix)"])
+            .args(["-c", FIND_PYTHON])
             .stdin(Stdio::null())
             .output()
             .map_err(|error| error.to_string())?;
         let text = String::from_utf8_lossy(&output.stdout).into_owned();
         let mut lines = text.lines();
-        match (output.status.success(), lines.next(), lines.next(), lines.next()) {
-            (true, Some(executable), Some(version), Some(prefix)) => {
-                Ok(BuildingPython { executable: executable.to_owned(), identity: format!("{version}\n{prefix}") })
+        match (output.status.success(), lines.next(), lines.next(), lines.next(), lines.next()) {
+            (true, Some(executable), Some(version), Some(prefix), sdk) => {
+                let sdk = sdk.filter(|folder| !folder.is_empty()).map(PathBuf::from);
+                // The SDK's files name the environment too: one built with another SDK is another environment.
+                let sdk_files = match &sdk {
+                    Some(folder) => {
+                        let (entries, _, _) = read_tree(folder, true).map_err(|error| {
+                            format!("the Metewand SDK it imports, in {}, cannot be read: {error}", folder.display())
+                        })?;
+                        let entries: Vec<Value> = entries.into_iter().filter(|entry| !in_pycache(entry)).collect();
+                        Sha256Digest::of(&metewand_protocol::to_canonical_vec(&Value::Array(entries))).to_string()
+                    }
+                    None => String::new(),
+                };
+                Ok(BuildingPython {
+                    executable: executable.to_owned(),
+                    identity: format!("{version}\n{prefix}\n{sdk_files}"),
+                    sdk,
+                })
             }
             _ => Err(format!("it exited with {} and printed {:?}", output.status, text.trim())),
         }
@@ -465,6 +496,14 @@ fn build_into(
     };
     install.current_dir(folder);
     run_step(&mut install, file, step)?;
+    if let Some(sdk) = &python.sdk {
+        progress(&format!("environment {short} of {file}: adding the Metewand SDK from {}", sdk.display()));
+        copy_sdk(sdk, &venv).map_err(|error| EnvironmentError::Build {
+            file: file.to_owned(),
+            step: "adding the Metewand SDK",
+            detail: error.to_string(),
+        })?;
+    }
     progress(&format!("environment {short} of {file}: recording the manifest of its files"));
     let (entries, _, _) = read_tree(&venv, true).map_err(EnvironmentError::io("read", &venv))?;
     let built = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs());
@@ -481,6 +520,31 @@ fn build_into(
         create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", staging))?;
     io::Write::write_all(&mut out, &metewand_protocol::to_canonical_vec(&manifest))
         .map_err(EnvironmentError::io("write", staging))?;
+    Ok(())
+}
+
+/// Copies the SDK's package folder `sdk` (its bytecode left out) into the `site-packages` of `venv`, as installing
+/// it would place it.
+fn copy_sdk(sdk: &Path, venv: &Path) -> io::Result<()> {
+    let lib = venv.join("lib");
+    let site = std::fs::read_dir(&lib)?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path().join("site-packages"))
+        .find(|site| site.is_dir())
+        .ok_or_else(|| io::Error::other(format!("{} has no site-packages folder", lib.display())))?;
+    let target = site.join("metewand");
+    std::fs::create_dir(&target)?;
+    let (entries, _, _) = read_tree(sdk, false)?;
+    for entry in entries.iter().filter(|entry| !in_pycache(entry)) {
+        let path = entry[0].as_str().unwrap_or_default();
+        match entry[1].as_str() {
+            Some("d") => std::fs::create_dir(target.join(path))?,
+            Some("f") => {
+                std::fs::copy(sdk.join(path), target.join(path))?;
+            }
+            _ => return Err(io::Error::other(format!("{path:?} in the SDK is a link"))),
+        }
+    }
     Ok(())
 }
 
