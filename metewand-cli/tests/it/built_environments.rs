@@ -32,8 +32,8 @@ with zipfile.ZipFile(sys.argv[1] + "/tinypkg-1.0-py3-none-any.whl", "w") as whee
     assert!(made.success(), "writing the wheel failed");
 }
 
-/// `init`'s repository in `place/bench`, its implementation `mean` declaring `requirements.txt` (holding
-/// `requirements`) and importing `tinypkg`, after trying to change the package in its environment (which it must not
+/// `init`'s repository in `place/bench`, its workers declaring `requirements.txt` (here holding `requirements`), its
+/// implementation `mean` importing `tinypkg`, after trying to change the package in its environment (which it must not
 /// manage); the wheel in `bench/wheels`.
 fn bench(place: &Path, requirements: &str) -> PathBuf {
     let repo = place.join("bench");
@@ -42,12 +42,7 @@ fn bench(place: &Path, requirements: &str) -> PathBuf {
     write_wheel(&repo.join("wheels"));
     fs::write(repo.join("requirements.txt"), requirements).unwrap();
     let toml = fs::read_to_string(repo.join("metewand.toml")).unwrap();
-    let toml = toml.replacen(
-        "source = \"workers/mean\"\n",
-        "source = \"workers/mean\"\npython = { requirements = \"requirements.txt\" }\n",
-        1,
-    );
-    fs::write(repo.join("metewand.toml"), toml).unwrap();
+    assert_eq!(toml.matches("python = { requirements = \"requirements.txt\" }\n").count(), 3, "{toml}");
     let solver = repo.join("workers/mean/mean.py");
     let attack = "import pathlib\nimport tinypkg\ntry:\n    pathlib.Path(tinypkg.__file__).write_text(\"VALUE = 0\\n\")\n\
                   except OSError:\n    pass\nassert tinypkg.VALUE == 42\n";
@@ -118,7 +113,7 @@ fn a_declared_environment_is_built_once_used_read_only_and_rebuilt_when_changed_
     assert!(names.contains(&"tinypkg"), "{environment}");
     let list = in_venv(&venv, &["env", "list", repo_text, "--state-dir", state_text]);
     assert_eq!(list.status.code(), Some(0), "{}", stderr(&list));
-    assert!(text(&list.stdout).starts_with(&format!("{digest} mean ")), "{}", text(&list.stdout));
+    assert!(text(&list.stdout).starts_with(&format!("{digest} generate,judge,mean ")), "{}", text(&list.stdout));
     assert!(text(&list.stdout).trim_end().ends_with(" verified"), "the worker changed nothing: {}", text(&list.stdout));
 
     // Changed by hand: listed as changed, and built again before the next attempt runs.
@@ -163,7 +158,7 @@ fn unpinned_and_missing_packages_are_refused_by_name_and_leave_nothing_in_envs()
     assert_eq!(refused.status.code(), Some(2));
     assert_eq!(
         stderr(&refused),
-        "metewand: env build: worker \"mean\": requirement \"tinypkg>=1\" in requirements.txt is not pinned: write \
+        "metewand: env build: worker \"generate\": requirement \"tinypkg>=1\" in requirements.txt is not pinned: write \
          tinypkg==VERSION (an exact version), so that a rebuild installs what was measured\n"
     );
     let campaign = in_venv(&venv, &["campaign", "run", repo_text, "main", "--state-dir", state_text]);
@@ -178,7 +173,7 @@ fn unpinned_and_missing_packages_are_refused_by_name_and_leave_nothing_in_envs()
     let last = stderr(&missing).lines().last().unwrap().to_owned();
     assert!(
         last.starts_with(
-            "metewand: env build: worker \"mean\": package \"nosuchpkg\" named in requirements.txt cannot be installed"
+            "metewand: env build: worker \"generate\": package \"nosuchpkg\" named in requirements.txt cannot be installed"
         ),
         "{last}"
     );

@@ -44,7 +44,7 @@ fn init_writes_a_repository_that_passes_check_conformance_and_run_with_the_insta
     let repo_text = repo.to_str().unwrap();
     let output = metewand(&["init".into(), repo_text.into(), "--name".into(), "demo".into()]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).starts_with(&format!("benchmark    demo in {repo_text} (10 files)\n")));
+    assert!(text(&output.stdout).starts_with(&format!("benchmark    demo in {repo_text} (11 files)\n")));
     let toml = fs::read_to_string(repo.join("metewand.toml")).unwrap();
     assert!(toml.contains("urn:demo:dataset:1") && !toml.contains("@NAME@"), "{toml}");
     assert!(!toml.contains("sdk-python") && !toml.contains("PYTHONPATH"), "workers find the installed SDK: {toml}");
