@@ -136,6 +136,8 @@ pub fn first_unpinned(text: &str) -> Option<(String, String)> {
         let name_end = without_marker
             .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
             .unwrap_or(without_marker.len());
+        // A path or URL (`./wheel.whl`) names no package: it is refused whole.
+        let name_end = if without_marker.starts_with(|c: char| c.is_ascii_alphanumeric()) { name_end } else { 0 };
         let package = without_marker[..name_end].to_owned();
         let rest = without_marker[name_end..].trim_start();
         let rest = match rest.strip_prefix('[') {
@@ -652,4 +654,70 @@ pub fn prune(envs: &Path, keep: &BTreeMap<String, Vec<String>>) -> Result<Vec<St
     }
     removed.sort();
     Ok(removed)
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
+mod tests {
+    use std::fs;
+
+    use super::*;
+
+    #[test]
+    fn a_requirement_is_pinned_only_with_one_exact_version() {
+        let pinned = "# comment\n--no-index\n--find-links wheels\nnumpy==2.1.3 --hash=sha256:ab \\\n  --hash=sha256:cd\n\
+                      scipy[extra]===1.0 ; python_version >= \"3.9\"  # why\n-i https://example.org/simple\n";
+        assert_eq!(first_unpinned(pinned), None);
+        for (text, package) in [
+            ("numpy>=1\n", "numpy"),
+            ("numpy\n", "numpy"),
+            ("ok==1\nnumpy==1.*\n", "numpy"),
+            ("numpy==1,<2\n", "numpy"),
+            ("numpy ~= 1.2\n", "numpy"),
+            ("./local/wheel.whl\n", "./local/wheel.whl"),
+        ] {
+            assert_eq!(first_unpinned(text).map(|(found, _)| found).as_deref(), Some(package), "{text:?}");
+        }
+        assert_eq!(first_unpinned("a==1\nb>=2  # later\n"), Some(("b".to_owned(), "b>=2".to_owned())));
+    }
+
+    #[test]
+    fn an_attempt_never_uses_an_environment_not_built_or_changed_since() {
+        let repo = tempfile::tempdir().unwrap();
+        fs::create_dir(repo.path().join("src")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "print('run')\n").unwrap();
+        fs::write(repo.path().join("requirements.txt"), "# the standard library only\n").unwrap();
+        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\n\
+                    source = \"src\"\npython = { requirements = \"requirements.txt\" }\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        let worker = repository.worker("w").unwrap();
+        let state = tempfile::tempdir().unwrap();
+        let envs = state.path().join(ENVS_DIR);
+        let error = verified_environment(worker, &envs).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the environment of worker \"w\" (requirements.txt) is not built: run `metewand env build` to build it \
+             before running the worker"
+        );
+        let mut steps = Vec::new();
+        let folder =
+            build(worker.python().unwrap(), &envs, Pins::Required, &mut |line| steps.push(line.to_owned())).unwrap();
+        assert_eq!(folder, envs.join(declaration_digest(worker.python().unwrap()).unwrap()));
+        assert!(steps.iter().any(|step| step.contains("creating the virtual environment")), "{steps:?}");
+        let venv = verified_environment(worker, &envs).unwrap().unwrap();
+        assert_eq!(venv, folder.join(VENV));
+        assert!(venv.join("bin/python3").exists());
+        // A file planted in it: refused, naming it, until built again.
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&folder).status();
+        fs::write(venv.join("planted.py"), "").unwrap();
+        let error = verified_environment(worker, &envs).unwrap_err();
+        assert!(error.to_string().contains("has \"planted.py\" changed or added since it was built"), "{error}");
+        build(worker.python().unwrap(), &envs, Pins::Required, &mut |_| {}).unwrap();
+        assert!(!venv.join("planted.py").exists());
+        assert!(verified_environment(worker, &envs).is_ok());
+        let entries: Vec<_> = fs::read_dir(&envs).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(state.path()).status();
+    }
 }
