@@ -229,10 +229,16 @@ fn digest_of(bytes: &[u8], python: &str) -> String {
     Sha256Digest::of(&metewand_protocol::to_canonical_vec(&preimage)).to_string()
 }
 
+/// What a tree's entry is stamped by: its inode, mode, size, ctime and mtime.
+type EntryStamp = (u64, u32, u64, i64, i64);
+
+/// An environment of `envs/`, with whether it matches its manifest (`Err` says how not).
+pub type Listed = (BuiltEnvironment, Result<(), String>);
+
 /// The manifest of the tree at `root`: every entry by its path, a folder as `["path", "d"]`, a regular file as
 /// `["path", "f", size, "sha256", executable]`, a link as `["path", "l", "target"]`, sorted by path; anything
 /// else is an error. With it, the stamp of every entry (inode, mode, size, ctime, mtime) and the latest ctime.
-fn read_tree(root: &Path, hash: bool) -> io::Result<(Vec<Value>, Vec<(u64, u32, u64, i64, i64)>, i64)> {
+fn read_tree(root: &Path, hash: bool) -> io::Result<(Vec<Value>, Vec<EntryStamp>, i64)> {
     let root_fd = open_root(root)?;
     let mut entries = Vec::new();
     let mut stamps = Vec::new();
@@ -298,7 +304,7 @@ pub struct BuiltEnvironment {
 }
 
 /// The environments the process found to match their manifests, by folder, with the stamp they had then.
-static VERIFIED: Mutex<BTreeMap<PathBuf, Vec<(u64, u32, u64, i64, i64)>>> = Mutex::new(BTreeMap::new());
+static VERIFIED: Mutex<BTreeMap<PathBuf, Vec<EntryStamp>>> = Mutex::new(BTreeMap::new());
 
 /// The manifest of the environment in `folder`, and whether its `venv/` matches it: read and hashed, unless it keeps
 /// the stamp of a settled reading this process made that found it so. `Err` names how it differs.
@@ -588,7 +594,7 @@ fn missing_package(output: &str) -> Option<(String, String)> {
 }
 
 /// The environments in `envs`, each with whether it still matches its manifest (`Err` says how not).
-pub fn list(envs: &Path) -> Result<Vec<(BuiltEnvironment, Result<(), String>)>, EnvironmentError> {
+pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
     let mut found = Vec::new();
     let entries = match std::fs::read_dir(envs) {
         Ok(entries) => entries,
