@@ -33,8 +33,8 @@ source copies, the result and the metrics). A short summary is printed on stdout
     about = "run one attempt end to end and record it in attempt.json",
     long_about = LONG_ABOUT,
     after_help = "exit statuses: 0 verdict reached or not_required, 1 verdict not_reached or invalid, 2 usage, \
-                  repository or\n--out error (no attempt started), 3 the attempt failed, 130 cancelled (Ctrl-C, \
-                  SIGTERM or SIGHUP; the attempt is recorded)"
+                  repository or\n--out error, or a declared Python environment that cannot be built (no attempt \
+                  started), 3 the attempt\nfailed, 130 cancelled (Ctrl-C, SIGTERM or SIGHUP; the attempt is recorded)"
 )]
 pub(crate) struct Args {
     /// the benchmark repository (default: the current directory)
