@@ -150,13 +150,15 @@ impl Worker {
     }
 }
 
-/// A worker's `python = { requirements = FILE }`: the file as declared and the bytes it held when the repository was
-/// checked, which (with the Python that builds it) name the environment built from it.
+/// A worker's `python = { requirements = FILE }`: the file as declared (a requirements file, or a `pyproject.toml`
+/// whose `[project] dependencies` are read) and the bytes it held when the repository was checked, which (with the
+/// Python that builds it) name the environment built from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PythonRequirements {
     pub(super) path: String,
     pub(super) file: PathBuf,
     pub(super) bytes: Vec<u8>,
+    pub(super) dependencies: Option<Vec<String>>,
 }
 
 impl PythonRequirements {
@@ -171,6 +173,17 @@ impl PythonRequirements {
     /// Its bytes when the repository was checked.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+    /// For a `pyproject.toml`, its `[project] dependencies`, each a requirement; `None` for a requirements file.
+    pub fn pyproject_dependencies(&self) -> Option<&[String]> {
+        self.dependencies.as_deref()
+    }
+    /// The requirements as a requirements file holds them: the file's text, or a pyproject's dependencies a line each.
+    pub fn requirements_text(&self) -> String {
+        match &self.dependencies {
+            Some(dependencies) => dependencies.iter().map(|requirement| format!("{requirement}\n")).collect(),
+            None => String::from_utf8_lossy(&self.bytes).into_owned(),
+        }
     }
 }
 

@@ -268,7 +268,12 @@ impl Loader<'_> {
         };
         let bytes =
             document::read_document(&mut file).map_err(|error| unreadable(format!("cannot be read: {error}")))?;
-        Ok(PythonRequirements { path: path.to_owned(), file: self.root.join(path), bytes })
+        let dependencies = if include_name(path) == "pyproject.toml" {
+            Some(pyproject_dependencies(&bytes).map_err(|problem| unreadable(problem.to_owned()))?)
+        } else {
+            None
+        };
+        Ok(PythonRequirements { path: path.to_owned(), file: self.root.join(path), bytes, dependencies })
     }
 
     /// The keys of a command worker: `adapter` (the one adapter is `"command"`), the placeholders its `command`'s
@@ -326,4 +331,28 @@ impl Loader<'_> {
         }
         Ok(())
     }
+}
+
+/// The `[project] dependencies` of a `pyproject.toml`, each a requirement as a requirements file would hold it.
+fn pyproject_dependencies(bytes: &[u8]) -> Result<Vec<String>, &'static str> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8 text")?;
+    let document = toml::de::DeTable::parse(text).map_err(|_| "is not valid TOML")?;
+    let dependencies = document
+        .get_ref()
+        .get("project")
+        .and_then(|project| match project.get_ref() {
+            DeValue::Table(table) => table.get("dependencies"),
+            _ => None,
+        })
+        .ok_or("has no [project] dependencies array")?;
+    let DeValue::Array(items) = dependencies.get_ref() else {
+        return Err("has [project] dependencies that is not an array");
+    };
+    items
+        .iter()
+        .map(|item| match item.get_ref() {
+            DeValue::String(requirement) => Ok(requirement.to_string()),
+            _ => Err("has a [project] dependencies item that is not a string"),
+        })
+        .collect()
 }

@@ -396,7 +396,7 @@ pub fn build(
     progress: &mut dyn FnMut(&str),
 ) -> Result<PathBuf, EnvironmentError> {
     let file = requirements.path();
-    let text = String::from_utf8_lossy(requirements.bytes());
+    let text = requirements.requirements_text();
     if pins == Pins::Required
         && let Some((package, requirement)) = first_unpinned(&text)
     {
@@ -483,6 +483,20 @@ fn build_into(
     };
     run_step(&mut create, file, step)?;
     let interpreter = venv.join("bin/python3");
+    // A pyproject's dependencies are installed from a requirements file of them, beside the environment.
+    let listed = match requirements.pyproject_dependencies() {
+        Some(_) => {
+            let listed = staging.join("requirements.txt");
+            let root = open_root(staging).map_err(EnvironmentError::io("open", staging))?;
+            let name = RelativePath::new("requirements.txt").expect("a file name");
+            let mut out =
+                create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", staging))?;
+            io::Write::write_all(&mut out, requirements.requirements_text().as_bytes())
+                .map_err(EnvironmentError::io("write", staging))?;
+            listed
+        }
+        None => requirements.file().to_owned(),
+    };
     // Relative paths in the file's option lines (`--find-links wheels`) are the file's folder's.
     let folder = requirements.file().parent().unwrap_or(Path::new("/"));
     let step = "installing the requirements";
@@ -490,15 +504,13 @@ fn build_into(
         Some(uv) => {
             progress(&format!("environment {short} of {file}: installing its requirements with uv pip"));
             let mut command = Command::new(uv);
-            command.args(["pip", "install", "--python"]).arg(&interpreter).arg("-r").arg(requirements.file());
+            command.args(["pip", "install", "--python"]).arg(&interpreter).arg("-r").arg(&listed);
             command
         }
         None => {
             progress(&format!("environment {short} of {file}: installing its requirements with pip"));
             let mut command = Command::new(&interpreter);
-            command
-                .args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-r"])
-                .arg(requirements.file());
+            command.args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-r"]).arg(&listed);
             command
         }
     };
@@ -685,6 +697,28 @@ mod tests {
             assert_eq!(first_unpinned(text).map(|(found, _)| found).as_deref(), Some(package), "{text:?}");
         }
         assert_eq!(first_unpinned("a==1\nb>=2  # later\n"), Some(("b".to_owned(), "b>=2".to_owned())));
+    }
+
+    #[test]
+    fn a_pyprojects_unpinned_dependency_is_refused_before_anything_is_built() {
+        let repo = tempfile::tempdir().unwrap();
+        fs::create_dir(repo.path().join("src")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "").unwrap();
+        fs::write(repo.path().join("src/pyproject.toml"), "[project]\nname = \"w\"\ndependencies = [\"scipy>=1\"]\n")
+            .unwrap();
+        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\n\
+                    source = \"src\"\npython = { requirements = \"src/pyproject.toml\" }\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        let envs = repo.path().join("state").join(ENVS_DIR);
+        let python = repository.worker("w").unwrap().python().unwrap();
+        let error = build(python, &envs, Pins::Required, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&error, EnvironmentError::Unpinned { file, package, .. }
+                if file == "src/pyproject.toml" && package == "scipy"),
+            "{error}"
+        );
+        assert!(!envs.exists());
     }
 
     #[test]

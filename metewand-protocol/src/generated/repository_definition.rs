@@ -425,7 +425,7 @@ pub struct Profile {
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct PythonEnvironment {
-    ///A pinned requirements file, relative to the repository.
+    ///A pinned requirements file, or a pyproject.toml whose [project] dependencies are read, relative to the repository.
     pub requirements: ::std::string::String,
 }
 ///metewand.toml, a benchmark repository's definition, as its TOML maps into the JSON domain: its format, schema files, timeouts, budgets and limits, its workers, datasets, problems, implementations and campaigns. The loader checks the same shape with positions, and then what a schema cannot say (names that exist, roles that fit, source folders and their digests).

@@ -414,6 +414,18 @@ fn python_requirements_are_read_at_check_and_refused_where_written() {
     let python = repository.worker("judge").unwrap().python().unwrap();
     assert_eq!((python.path(), python.bytes()), ("requirements.txt", b"numpy==2.1.3\n".as_slice()));
     assert!(repository.worker("gen").unwrap().python().is_none());
+    // A pyproject.toml: its [project] dependencies are the requirements; without them it is refused where named.
+    let dir = declared("{ requirements = \"judge/pyproject.toml\" }");
+    fs::create_dir(dir.path().join("judge")).unwrap();
+    let pyproject = "[project]\nname = \"judge\"\ndependencies = [\"numpy==2.1.3\", \"scipy>=1\"]\n";
+    fs::write(dir.path().join("judge/pyproject.toml"), pyproject).unwrap();
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    let python = repository.worker("judge").unwrap().python().unwrap();
+    assert_eq!(python.requirements_text(), "numpy==2.1.3\nscipy>=1\n");
+    fs::write(dir.path().join("judge/pyproject.toml"), "[project]\nname = \"judge\"\n").unwrap();
+    let error = check_error(dir.path());
+    assert!(error.to_string().contains("which has no [project] dependencies array"), "{error}");
+    assert_at(dir.path(), &error, "\"judge/pyproject.toml\"");
 }
 
 #[test]

@@ -1184,7 +1184,9 @@ class PythonEnvironment:
     __slots__ = ("requirements",)
 
     requirements: str
-    """A pinned requirements file, relative to the repository."""
+    """A pinned requirements file, or a pyproject.toml whose [project] dependencies are read,
+    relative to the repository.
+    """
 
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
