@@ -168,6 +168,14 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
             let externals: Vec<PathBuf> = args.implementation_from.iter().cloned().collect();
             let repository = load_with_externals(&repo, &externals)?;
+            // Its workers run as attempts do, in the environments they declare, built in the default state folder.
+            let state_dir = metewand_campaign::prepared::default_state_dir(repository.root());
+            crate::env::build_declared(
+                "conformance",
+                &repository,
+                &state_dir,
+                metewand_runtime::environment::Pins::Optional,
+            )?;
             let workers: Vec<String> = match (&args.worker, args.all) {
                 (Some(worker), false) => vec![worker.clone()],
                 (None, true) => repository.workers().keys().cloned().collect(),

@@ -15,6 +15,7 @@ mod compare;
 mod completions;
 mod conformance;
 mod doctor;
+mod env;
 mod gate;
 mod init;
 mod report;
@@ -64,6 +65,7 @@ enum Command {
     Canon(canon::Args),
     Conformance(conformance::Args),
     Doctor(doctor::Args),
+    Env(env::Args),
     Completions(completions::Args),
     #[command(hide = true)]
     Adapter(adapter::Args),
@@ -86,6 +88,7 @@ impl Command {
             Command::Canon(args) => canon::run(args),
             Command::Conformance(args) => conformance::run(args),
             Command::Doctor(args) => doctor::run(args),
+            Command::Env(args) => env::run(args),
             Command::Completions(args) => completions::run(args),
             Command::Adapter(args) => adapter::run(args),
         }

@@ -8,6 +8,7 @@ use metewand_protocol::common::{Phase, Role, Verdict};
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{self, AttemptPlan, RECORD_FILE, RunOptions};
+use metewand_runtime::environment::Pins;
 use metewand_runtime::preflight;
 use metewand_runtime::session::{KernelSupport, ProcessIsolation};
 
@@ -32,8 +33,8 @@ source copies, the result and the metrics). A short summary is printed on stdout
     about = "run one attempt end to end and record it in attempt.json",
     long_about = LONG_ABOUT,
     after_help = "exit statuses: 0 verdict reached or not_required, 1 verdict not_reached or invalid, 2 usage, \
-                  repository or\n--out error (no attempt started), 3 the attempt failed, 130 cancelled (Ctrl-C, \
-                  SIGTERM or SIGHUP; the attempt is recorded)"
+                  repository or\n--out error, or a declared Python environment that cannot be built (no attempt \
+                  started), 3 the attempt\nfailed, 130 cancelled (Ctrl-C, SIGTERM or SIGHUP; the attempt is recorded)"
 )]
 pub(crate) struct Args {
     /// the benchmark repository (default: the current directory)
@@ -83,6 +84,10 @@ pub(crate) struct Args {
     #[arg(long, value_name = "K", default_value = "0", hide_default_value = true,
           value_parser = clap::value_parser!(u64).range(0..=1000))]
     warmup: u64,
+    /// refuse (exit 2) a worker's Python requirements that are not pinned to one version each (`numpy==2.1.3`),
+    /// as campaigns always do; by default a single run builds them as written, for trying a worker out
+    #[arg(long)]
+    require_pinned: bool,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -121,6 +126,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         &folders,
     )
     .map_err(preflight_failure("run"))?;
+    let pins = if args.require_pinned { Pins::Required } else { Pins::Optional };
+    crate::env::build_declared("run", &repository, &state_dir, pins)?;
     let cancel = install_signal_handlers()?;
     let folder = match &args.out {
         Some(out) => preflight::new_or_empty_folder("--out", out).map_err(preflight_failure("run"))?,

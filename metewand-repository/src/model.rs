@@ -58,6 +58,7 @@ pub struct Worker {
     pub(super) expanded_env: BTreeMap<String, OsString>,
     pub(super) base: PathBuf,
     pub(super) external: Option<PathBuf>,
+    pub(super) python: Option<PythonRequirements>,
 }
 
 impl Worker {
@@ -146,6 +147,49 @@ impl Worker {
     /// The external folder that declared it (its canonical path), `None` for a worker of the repository.
     pub fn external(&self) -> Option<&Path> {
         self.external.as_deref()
+    }
+
+    /// The Python environment it declares (`python = { requirements = ... }`), which Metewand builds and whose
+    /// `python3` it runs; `None` when it runs the `python3` on `PATH` (or no Python at all).
+    pub fn python(&self) -> Option<&PythonRequirements> {
+        self.python.as_ref()
+    }
+}
+
+/// A worker's `python = { requirements = FILE }`: the file as declared (a requirements file, or a `pyproject.toml`
+/// whose `[project] dependencies` are read) and the bytes it held when the repository was checked, which (with the
+/// Python that builds it) name the environment built from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PythonRequirements {
+    pub(super) path: String,
+    pub(super) file: PathBuf,
+    pub(super) bytes: Vec<u8>,
+    pub(super) dependencies: Option<Vec<String>>,
+}
+
+impl PythonRequirements {
+    /// The file as declared, relative to the worker's base (the repository, or the external folder that declared it).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+    /// The file's absolute path: what relative paths in its option lines (`--find-links DIR`) are relative to.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+    /// Its bytes when the repository was checked.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    /// For a `pyproject.toml`, its `[project] dependencies`, each a requirement; `None` for a requirements file.
+    pub fn pyproject_dependencies(&self) -> Option<&[String]> {
+        self.dependencies.as_deref()
+    }
+    /// The requirements as a requirements file holds them: the file's text, or a pyproject's dependencies a line each.
+    pub fn requirements_text(&self) -> String {
+        match &self.dependencies {
+            Some(dependencies) => dependencies.iter().map(|requirement| format!("{requirement}\n")).collect(),
+            None => String::from_utf8_lossy(&self.bytes).into_owned(),
+        }
     }
 }
 

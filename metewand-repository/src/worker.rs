@@ -21,6 +21,8 @@ pub(super) struct DeclaredWorker {
     pub(super) include: Vec<(String, Range<usize>)>,
     /// The span of `identity = ["environment"]` when the worker declared it.
     pub(super) identity_environment: Option<Range<usize>>,
+    /// The `python.requirements` file as written, with its span.
+    pub(super) python: Option<(String, Range<usize>)>,
 }
 
 impl Loader<'_> {
@@ -99,6 +101,7 @@ impl Loader<'_> {
         }
         self.adapter_keys(table, &command, role_text)?;
         let identity_environment = self.identity_key(table)?;
+        let python = self.python_key(table)?;
         let source_value = table.required("source", &self.source)?;
         let source = string(source_value, table.member("source"), &self.source)?;
         if source != "."
@@ -149,6 +152,7 @@ impl Loader<'_> {
             source_span: source_value.span(),
             include: worker.include.into_iter().zip(include).map(|(path, (_, span))| (path, span)).collect(),
             identity_environment,
+            python,
         })
     }
 
@@ -284,8 +288,62 @@ impl Loader<'_> {
             identity,
             base: self.root.clone(),
             external: self.external.then(|| self.root.clone()),
+            python: match &declared_worker.python {
+                Some((path, span)) => Some(self.requirements_file(root_fd, &declared_worker.name, path, span)?),
+                None => None,
+            },
         };
         Ok(worker)
+    }
+
+    /// The `python` table of a worker: its `requirements` file, a relative path, with its span.
+    fn python_key(&self, table: &Table<'_, '_>) -> Result<Option<(String, Range<usize>)>, CheckError> {
+        let Some(value) = table.get("python") else { return Ok(None) };
+        let python = table.table("python", value, &self.source)?;
+        python.only(definition::PythonEnvironment::PROPERTIES, &self.source)?;
+        let requirements = python.required("requirements", &self.source)?;
+        let key = python.member("requirements");
+        let path = string(requirements, key.clone(), &self.source)?;
+        if let Err(reason) = RelativePath::new(path) {
+            let kind = CheckErrorKind::InvalidPath { key, path: path.to_owned(), reason };
+            return Err(self.source.error(requirements.span(), kind));
+        }
+        Ok(Some((path.to_owned(), requirements.span())))
+    }
+
+    /// The requirements file `path` of worker `worker`, read beneath the loader's root without following links.
+    fn requirements_file(
+        &self,
+        root_fd: std::os::fd::BorrowedFd<'_>,
+        worker: &str,
+        path: &str,
+        span: &Range<usize>,
+    ) -> Result<PythonRequirements, CheckError> {
+        let unreadable = |problem: String| {
+            let kind = CheckErrorKind::InvalidValue {
+                key: format!("workers.{worker}.python.requirements"),
+                message: format!("names {path:?}, which {problem}"),
+            };
+            self.source.error(span.clone(), kind)
+        };
+        let relative = RelativePath::new(path).expect("checked when read");
+        let mut file = match open_beneath(root_fd, &relative) {
+            Ok(file) => file,
+            Err(OpenError::Missing) => return Err(unreadable("does not exist".to_owned())),
+            Err(OpenError::SymbolicLink) => {
+                return Err(unreadable("is a symbolic link (or lies under one)".to_owned()));
+            }
+            Err(OpenError::NotADirectory { found }) => return Err(unreadable(format!("lies under {found}"))),
+            Err(OpenError::Io(error)) => return Err(unreadable(format!("cannot be opened: {error}"))),
+        };
+        let bytes =
+            document::read_document(&mut file).map_err(|error| unreadable(format!("cannot be read: {error}")))?;
+        let dependencies = if include_name(path) == "pyproject.toml" {
+            Some(pyproject_dependencies(&bytes).map_err(|problem| unreadable(problem.to_owned()))?)
+        } else {
+            None
+        };
+        Ok(PythonRequirements { path: path.to_owned(), file: self.root.join(path), bytes, dependencies })
     }
 
     /// The keys of a command worker: `adapter` (the one adapter is `"command"`), the placeholders its `command`'s
@@ -343,4 +401,28 @@ impl Loader<'_> {
         }
         Ok(())
     }
+}
+
+/// The `[project] dependencies` of a `pyproject.toml`, each a requirement as a requirements file would hold it.
+fn pyproject_dependencies(bytes: &[u8]) -> Result<Vec<String>, &'static str> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8 text")?;
+    let document = toml::de::DeTable::parse(text).map_err(|_| "is not valid TOML")?;
+    let dependencies = document
+        .get_ref()
+        .get("project")
+        .and_then(|project| match project.get_ref() {
+            DeValue::Table(table) => table.get("dependencies"),
+            _ => None,
+        })
+        .ok_or("has no [project] dependencies array")?;
+    let DeValue::Array(items) = dependencies.get_ref() else {
+        return Err("has [project] dependencies that is not an array");
+    };
+    items
+        .iter()
+        .map(|item| match item.get_ref() {
+            DeValue::String(requirement) => Ok(requirement.to_string()),
+            _ => Err("has a [project] dependencies item that is not a string"),
+        })
+        .collect()
 }

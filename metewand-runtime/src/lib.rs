@@ -74,6 +74,7 @@
 
 pub mod attempt;
 pub mod conformance;
+pub mod environment;
 pub mod exit;
 pub mod preflight;
 pub mod rejudge;

@@ -46,6 +46,10 @@ pub enum RejudgeError {
     /// The evaluator's source could not be copied.
     #[error("the evaluator's source cannot be copied: {0}")]
     Source(#[from] SourceCopyError),
+    /// The evaluator declares a Python environment that is not built (in the repository's default state folder) or
+    /// that changed since it was built.
+    #[error("the evaluator's Python environment cannot be used: {0}")]
+    Environment(#[from] crate::environment::EnvironmentError),
     /// The evaluator's session failed.
     #[error("the evaluator's session failed: {0}")]
     Session(#[from] SessionError),
@@ -75,13 +79,19 @@ pub fn rejudge(
         std::fs::create_dir(folder).map_err(io("create", folder))?;
     }
     let source = stored_copy(worker, &work.join(SOURCES_DIR))?;
-    let confinement = worker_confinement(worker, repository.limits())
+    // The environment it declares, as `env build` made it in the repository's default state folder: never built here.
+    let envs = repository.root().join(".metewand").join(crate::environment::ENVS_DIR);
+    let environment = crate::environment::verified_environment(worker, &envs)?;
+    let mut confinement = worker_confinement(worker, repository.limits())
         .writable(&metrics)
         .writable(&tmp)
         .hide_unless_named(repository.root())
         .readable(dataset)
         .readable(result);
-    let command = worker_command(worker, &source, Some(&tmp));
+    if let Some(venv) = &environment {
+        confinement = confinement.readable(venv);
+    }
+    let command = worker_command(worker, &source, Some(&tmp), environment.as_deref());
     let log = work.join("problem_evaluator.log");
     let config =
         SessionConfig::new(command, worker.identity().clone(), phase_timeouts(repository), log).confine(confinement);

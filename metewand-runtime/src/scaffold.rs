@@ -16,10 +16,11 @@ use crate::files::create::{create_new_dir_beneath, create_new_file_beneath};
 use crate::files::walk::open_root;
 
 /// The template's files, by path, as written with `@NAME@` for the name.
-const TEMPLATE: [(&str, &str); 10] = [
+const TEMPLATE: [(&str, &str); 11] = [
     ("metewand.toml", include_str!("../templates/init/metewand.toml")),
     ("README.md", include_str!("../templates/init/README.md")),
     (".gitignore", include_str!("../templates/init/.gitignore")),
+    ("requirements.txt", include_str!("../templates/init/requirements.txt")),
     (
         "schemas/dataset-parameters.schema.json",
         include_str!("../templates/init/schemas/dataset-parameters.schema.json"),

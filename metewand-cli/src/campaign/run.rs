@@ -12,6 +12,7 @@ use crate::{Failure, print_out, say};
 use super::decided::{self, run_until_decided};
 use super::progress::{Live, Plain};
 use super::{RunArgs, Sessions, plan, refuse_ahead_with_warmup, refused_for_reuse};
+use metewand_runtime::environment::Pins;
 use metewand_runtime::exit::Exit;
 
 pub(super) fn run(args: RunArgs) -> Result<(), Failure> {
@@ -33,6 +34,8 @@ pub(super) fn run_in_folder(args: &RunArgs) -> Result<(std::path::PathBuf, Exit)
     let (sessions, warmup) = Sessions::resolve(args.sessions, args.warmup, plan);
     let ahead = args.jobs.ahead(sessions);
     refuse_ahead_with_warmup("run", ahead, warmup)?;
+    // Campaigns measure what a rebuild can reproduce: every requirement pinned.
+    crate::env::build_declared("campaign run", &repository, prepared.state_dir(), Pins::Required)?;
     let cancel = crate::gate::install_signal_handlers()?;
     for line in plan::changed_worker_lines(&prepared.changed_workers()) {
         say(&format!("campaign run: {line}"));

@@ -36,6 +36,13 @@ pub(super) fn submit(args: SubmitArgs) -> Result<(), Failure> {
     let mut prepared = selection.prepare("submit", &repository, args.sweep_processes, refusals)?;
     // The tasks find the dataset store by this path: absolute, whatever the login node's working directory.
     let state_dir = prepared.settle_state_dir().map_err(|error| slurm_failure("submit", error))?.to_owned();
+    // Built here, before any task starts: the tasks use them from the shared state folder, without the network.
+    crate::env::build_declared(
+        "campaign submit",
+        &repository,
+        &state_dir,
+        metewand_runtime::environment::Pins::Required,
+    )?;
     let binary = std::env::current_exe()
         .map_err(|error| slurm_failure("submit", format!("cannot find the metewand program itself: {error}")))?;
     let plan = prepared.plan();

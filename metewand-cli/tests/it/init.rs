@@ -13,7 +13,7 @@ use metewand_testkit::sdk_src;
 /// `pip install` puts it. In `/tmp`, which a worker's view hides but for what its command names: a program found in
 /// a virtual environment names the environment, packages included (a `.pth` naming this checkout would not do, as
 /// a checkout in `/tmp` stays hidden).
-fn sdk_venv(at: &Path) -> PathBuf {
+pub(crate) fn sdk_venv(at: &Path) -> PathBuf {
     let venv = at.join("venv");
     let made = Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).status().unwrap();
     assert!(made.success(), "python3 -m venv failed");
@@ -29,7 +29,7 @@ fn sdk_venv(at: &Path) -> PathBuf {
 }
 
 /// `metewand` with `args`, the virtual environment first on `PATH`.
-fn in_venv(venv: &Path, args: &[&str]) -> Output {
+pub(crate) fn in_venv(venv: &Path, args: &[&str]) -> Output {
     let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
     let mut command = command(&args);
     command.env("PATH", path_with(&venv.join("bin")));
@@ -44,7 +44,7 @@ fn init_writes_a_repository_that_passes_check_conformance_and_run_with_the_insta
     let repo_text = repo.to_str().unwrap();
     let output = metewand(&["init".into(), repo_text.into(), "--name".into(), "demo".into()]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).starts_with(&format!("benchmark    demo in {repo_text} (10 files)\n")));
+    assert!(text(&output.stdout).starts_with(&format!("benchmark    demo in {repo_text} (11 files)\n")));
     let toml = fs::read_to_string(repo.join("metewand.toml")).unwrap();
     assert!(toml.contains("urn:demo:dataset:1") && !toml.contains("@NAME@"), "{toml}");
     assert!(!toml.contains("sdk-python") && !toml.contains("PYTHONPATH"), "workers find the installed SDK: {toml}");

@@ -4,6 +4,7 @@
 
 mod arguments;
 mod audit;
+mod built_environments;
 mod bundle;
 mod campaign;
 mod canon;

@@ -420,6 +420,14 @@ impl<'de> ::serde::Deserialize<'de> for ProcessText {
 pub struct Profile {
     pub checkpoints: crate::strict::BoundedUint<1, 1000>,
 }
+///[workers.NAME] python: the Python environment Metewand builds for the worker, whose python3 it runs.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct PythonEnvironment {
+    ///A pinned requirements file, or a pyproject.toml whose [project] dependencies are read, relative to the repository.
+    pub requirements: ::std::string::String,
+}
 ///metewand.toml, a benchmark repository's definition, as its TOML maps into the JSON domain: its format, schema files, timeouts, budgets and limits, its workers, datasets, problems, implementations and campaigns. The loader checks the same shape with positions, and then what a schema cannot say (names that exist, roles that fit, source folders and their digests).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -615,6 +623,12 @@ pub struct Worker {
         deserialize_with = "crate::strict::deserialize_present"
     )]
     pub network: ::std::option::Option<bool>,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub python: ::std::option::Option<PythonEnvironment>,
     ///With adapter = "command": the file, relative to the folder the command writes (a materializer's dataset, an implementation's result), that holds the one JSON object of the manifest's data; without it, the data is what the command prints on stdout.
     #[serde(
         default,
@@ -940,6 +954,10 @@ impl Profile {
     /// The names of its properties, in the order the schema writes them.
     pub const PROPERTIES: &'static [&'static str] = &["checkpoints"];
 }
+impl PythonEnvironment {
+    /// The names of its properties, in the order the schema writes them.
+    pub const PROPERTIES: &'static [&'static str] = &["requirements"];
+}
 impl SchemaFiles {
     /// The names of its properties, in the order the schema writes them.
     pub const PROPERTIES: &'static [&'static str] = &["files"];
@@ -967,6 +985,7 @@ impl Worker {
         "command",
         "source",
         "include",
+        "python",
         "env",
         "network",
         "identity",
@@ -1094,6 +1113,21 @@ impl ::serde::Serialize for Profile {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Profile::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PythonEnvironment {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        PythonEnvironment::deserialize(crate::strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for PythonEnvironment {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        PythonEnvironment::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RepositoryDefinition {

@@ -385,6 +385,49 @@ fn include_folders_that_are_missing_clash_or_overlap_the_source_are_refused_wher
     );
 }
 
+/// A worker's `python.requirements` is read when the repository is checked: a missing file, a link, a path out of the
+/// repository or an unknown key is refused where written; a file found is kept with its bytes.
+#[test]
+fn python_requirements_are_read_at_check_and_refused_where_written() {
+    let declared = |python: &str| {
+        let python = python.to_owned();
+        golden_copy(move |toml| {
+            toml.replace("source = \"workers/judge\"\n", &format!("source = \"workers/judge\"\npython = {python}\n"))
+        })
+    };
+    let cases = [
+        ("{ requirements = \"nowhere.txt\" }", "\"nowhere.txt\"", "names \"nowhere.txt\", which does not exist"),
+        ("{ requirements = \"../outside.txt\" }", "\"../outside.txt\"", "workers.judge.python.requirements"),
+        ("{ requirements = \"linked.txt\" }", "\"linked.txt\"", "which is a symbolic link"),
+        ("{ requirement = \"r.txt\" }", "requirement = ", "unknown key \"requirement\""),
+    ];
+    for (python, at, message) in cases {
+        let dir = declared(python);
+        symlink("/etc/passwd", dir.path().join("linked.txt")).unwrap();
+        let error = check_error(dir.path());
+        assert!(error.to_string().contains(message), "{python}: {error}");
+        assert_at(dir.path(), &error, at);
+    }
+    let dir = declared("{ requirements = \"requirements.txt\" }");
+    fs::write(dir.path().join("requirements.txt"), "numpy==2.1.3\n").unwrap();
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    let python = repository.worker("judge").unwrap().python().unwrap();
+    assert_eq!((python.path(), python.bytes()), ("requirements.txt", b"numpy==2.1.3\n".as_slice()));
+    assert!(repository.worker("gen").unwrap().python().is_none());
+    // A pyproject.toml: its [project] dependencies are the requirements; without them it is refused where named.
+    let dir = declared("{ requirements = \"judge/pyproject.toml\" }");
+    fs::create_dir(dir.path().join("judge")).unwrap();
+    let pyproject = "[project]\nname = \"judge\"\ndependencies = [\"numpy==2.1.3\", \"scipy>=1\"]\n";
+    fs::write(dir.path().join("judge/pyproject.toml"), pyproject).unwrap();
+    let repository = CheckedRepository::load(dir.path()).unwrap();
+    let python = repository.worker("judge").unwrap().python().unwrap();
+    assert_eq!(python.requirements_text(), "numpy==2.1.3\nscipy>=1\n");
+    fs::write(dir.path().join("judge/pyproject.toml"), "[project]\nname = \"judge\"\n").unwrap();
+    let error = check_error(dir.path());
+    assert!(error.to_string().contains("which has no [project] dependencies array"), "{error}");
+    assert_at(dir.path(), &error, "\"judge/pyproject.toml\"");
+}
+
 #[test]
 fn a_symlink_in_a_source_directory_is_an_error() {
     let dir = golden_copy(|toml| toml);

@@ -495,7 +495,15 @@ pub fn adapter_program() -> std::ffi::OsString {
 /// A repository worker's command, run in `source` (its private copy of the source) with `TMPDIR` (when given) and
 /// then its declared environment, which may set it otherwise. A command worker's is the adapter's, serving its role
 /// and running the declared command per request.
-pub(crate) fn worker_command(worker: &Worker, source: &Path, tmpdir: Option<&Path>) -> WorkerCommand {
+///
+/// With `environment` (the `venv/` of the environment the worker declares), its `bin/` comes first on the worker's
+/// `PATH`, so that the worker's `python3` is the environment's.
+pub(crate) fn worker_command(
+    worker: &Worker,
+    source: &Path,
+    tmpdir: Option<&Path>,
+    environment: Option<&Path>,
+) -> WorkerCommand {
     let expanded = worker.expanded_command();
     let mut command = if worker.command_adapter() {
         let role = worker.role().to_string();
@@ -512,6 +520,15 @@ pub(crate) fn worker_command(worker: &Worker, source: &Path, tmpdir: Option<&Pat
     }
     for (name, value) in worker.expanded_env() {
         command = command.env(name, value);
+    }
+    if let Some(venv) = environment {
+        let path = command.environment().remove(std::ffi::OsStr::new("PATH")).unwrap_or_default();
+        let mut joined = venv.join("bin").into_os_string();
+        if !path.is_empty() {
+            joined.push(":");
+            joined.push(path);
+        }
+        command = command.env("PATH", joined);
     }
     command
 }

@@ -40,6 +40,8 @@ pub(super) struct Attempt<'p, 'r> {
     pub(super) datasets: PathBuf,
     /// The state folder's verified source copies (`sources/`).
     pub(super) sources: PathBuf,
+    /// The state folder's built Python environments (`envs/`).
+    pub(super) envs: PathBuf,
     /// The dataset key, and the path of its store entry.
     pub(super) key: crate::identity::DatasetKey,
     pub(super) entry: PathBuf,
@@ -92,6 +94,7 @@ impl<'p, 'r> Attempt<'p, 'r> {
             plan,
             folder,
             sources: state.join(SOURCES_DIR),
+            envs: state.join(crate::environment::ENVS_DIR),
             datasets,
             key,
             entry,
@@ -234,7 +237,9 @@ impl<'p, 'r> Attempt<'p, 'r> {
         let source = stored_copy(worker, &self.sources)
             .map_err(|error| Failure::executor("copying the worker's source", error))?;
         let timeouts = phase_timeouts(self.plan.repository);
-        let command = worker_command(worker, &source, Some(&tmp));
+        let environment = crate::environment::verified_environment(worker, &self.envs)
+            .map_err(|error| Failure::executor("verifying the worker's Python environment", error))?;
+        let command = worker_command(worker, &source, Some(&tmp), environment.as_deref());
         let worker_id = worker.identity().clone();
         let index = role_index(role);
         journal.logs[index] = true;
@@ -243,6 +248,10 @@ impl<'p, 'r> Attempt<'p, 'r> {
             .writable(&writable)
             .writable(&tmp)
             .process_isolation(self.process_isolation);
+        // Its environment, read-only: the state folder holding it is hidden.
+        if let Some(venv) = &environment {
+            confinement = confinement.readable(venv);
+        }
         // The repository is hidden but for what the worker's command and environment name there; the state, the
         // attempt and the options' folders are hidden but for what this session's requests name.
         confinement = confinement.hide_unless_named(self.plan.repository.root());

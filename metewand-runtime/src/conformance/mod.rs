@@ -603,7 +603,14 @@ impl Kit<'_> {
                     .map_err(|error| Finding::new(format!("the executor could not copy the source: {error}")))?;
                 confinement =
                     confinement.network(worker.network()).syscalls(worker.syscalls()).limits(repository.limits());
-                (attempt::worker_command(worker, &own_source, Some(&tmp)), own_source)
+                // The environment it declares, as `metewand conformance` built it in the default state folder.
+                let envs = repository.root().join(".metewand").join(crate::environment::ENVS_DIR);
+                let environment = crate::environment::verified_environment(worker, &envs)
+                    .map_err(|error| Finding::new(format!("the executor could not use the environment: {error}")))?;
+                if let Some(venv) = &environment {
+                    confinement = confinement.readable(venv);
+                }
+                (attempt::worker_command(worker, &own_source, Some(&tmp), environment.as_deref()), own_source)
             }
             Launch::Command(bare) => {
                 let source = match &bare.source_dir {

@@ -52,6 +52,7 @@ __all__ = [
     "ModelError",
     "Problem",
     "Profile",
+    "PythonEnvironment",
     "RepositoryDefinition",
     "SchemaFiles",
     "SeedRange",
@@ -1179,6 +1180,51 @@ class Profile:
         return f"Profile(checkpoints={self.checkpoints!r})"
 
 
+class PythonEnvironment:
+    """[workers.NAME] python: the Python environment Metewand builds for the worker, whose python3
+    it runs.
+    """
+
+    __slots__ = ("requirements",)
+
+    requirements: str
+    """A pinned requirements file, or a pyproject.toml whose [project] dependencies are read,
+    relative to the repository.
+    """
+
+    # What from_dict accepts: these members and no others, the required ones always.
+    _PROPERTIES = frozenset(__slots__)
+    _REQUIRED = ("requirements",)
+
+    def __init__(self, *, requirements: str) -> None:
+        self.requirements = check_string(requirements, "/requirements")
+
+    @classmethod
+    def from_dict(cls, data: object) -> PythonEnvironment:
+        """Decodes parsed JSON strictly; raises ModelError at the first value the schema refuses."""
+        return cls._decode(data, "")
+
+    @classmethod
+    def _decode(cls, data: object, path: str) -> PythonEnvironment:
+        """from_dict for a value at the JSON Pointer ``path`` within a larger document."""
+        fields = check_object(data, path, cls._PROPERTIES, cls._REQUIRED)
+        model = cls.__new__(cls)
+        model.requirements = check_string(fields["requirements"], path + "/requirements")
+        return model
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready form: members in name order, absent optional members left out."""
+        return {"requirements": self.requirements}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PythonEnvironment):
+            return NotImplemented
+        return self.requirements == other.requirements
+
+    def __repr__(self) -> str:
+        return f"PythonEnvironment(requirements={self.requirements!r})"
+
+
 class SchemaFiles:
     """[schemas]: the repository's schema files."""
 
@@ -1416,6 +1462,7 @@ class Worker:
         "identity",
         "include",
         "network",
+        "python",
         "result_data",
         "role",
         "source",
@@ -1450,6 +1497,11 @@ class Worker:
     network: bool | None
     """Whether the worker may reach the network."""
 
+    python: PythonEnvironment | None
+    """[workers.NAME] python: the Python environment Metewand builds for the worker, whose python3
+    it runs.
+    """
+
     result_data: str | None
     """With adapter = \"command\": the file, relative to the folder the command writes (a
     materializer's dataset, an implementation's result), that holds the one JSON object of the
@@ -1479,6 +1531,7 @@ class Worker:
         identity: list[Literal["environment"]] | None = None,
         include: list[str] | None = None,
         network: bool | None = None,
+        python: PythonEnvironment | None = None,
         result_data: str | None = None,
         role: Role,
         source: str,
@@ -1501,6 +1554,7 @@ class Worker:
         )
         self.include = None if include is None else check_array(include, "/include", check_string)
         self.network = None if network is None else check_boolean(network, "/network")
+        self.python = None if python is None else check_model(python, "/python", PythonEnvironment)
         self.result_data = (
             None if result_data is None else check_string(result_data, "/result_data", min_length=1)
         )
@@ -1551,6 +1605,10 @@ class Worker:
             model.network = check_boolean(fields["network"], path + "/network")
         else:
             model.network = None
+        if "python" in fields:
+            model.python = PythonEnvironment._decode(fields["python"], path + "/python")
+        else:
+            model.python = None
         if "result_data" in fields:
             model.result_data = check_string(
                 fields["result_data"], path + "/result_data", min_length=1
@@ -1581,6 +1639,8 @@ class Worker:
             data["include"] = list(self.include)
         if self.network is not None:
             data["network"] = self.network
+        if self.python is not None:
+            data["python"] = self.python.to_dict()
         if self.result_data is not None:
             data["result_data"] = self.result_data
         data["role"] = self.role
@@ -1600,6 +1660,7 @@ class Worker:
             and self.identity == other.identity
             and self.include == other.include
             and self.network == other.network
+            and self.python == other.python
             and self.result_data == other.result_data
             and self.role == other.role
             and self.source == other.source
@@ -1610,7 +1671,7 @@ class Worker:
         return (
             f"Worker(adapter={self.adapter!r}, command={self.command!r}, "
             f"deterministic={self.deterministic!r}, env={self.env!r}, identity={self.identity!r}, "
-            f"include={self.include!r}, network={self.network!r}, "
+            f"include={self.include!r}, network={self.network!r}, python={self.python!r}, "
             f"result_data={self.result_data!r}, role={self.role!r}, source={self.source!r}, "
             f"syscalls={self.syscalls!r})"
         )
@@ -1626,6 +1687,7 @@ DEFINITIONS: dict[str | None, type] = {
     "limits": Limits,
     "problem": Problem,
     "profile": Profile,
+    "python_environment": PythonEnvironment,
     "schema_files": SchemaFiles,
     "seed_range": SeedRange,
     "timeouts": Timeouts,

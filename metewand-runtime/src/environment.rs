@@ -1,0 +1,763 @@
+//! Python environments built from a worker's declaration (`[workers.X] python = { requirements = FILE }`): one
+//! virtual environment per declaration digest (the file's bytes and the Python that builds it) in the state folder's
+//! `envs/<digest>/`, built with `uv` when it is on `PATH`, else `python3 -m venv` and pip.
+//!
+//! An environment is built in a staging folder beside and renamed into place only once complete, with the manifest
+//! of its tree (every folder, file with its digest and execute bit, and link with its target) and made read-only, so
+//! nothing half-built is ever used. Before each use its tree is read again and compared with the manifest (or found
+//! to keep the stamp of a settled reading that matched, as a source copy is): a folder changed by hand is refused at
+//! an attempt and rebuilt by the next build, never run. The network is used while building only; attempts see the
+//! folder read-only and reach what their worker declares.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::os::fd::AsFd;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+
+use crate::files::create::create_new_file_beneath;
+use crate::files::stamped::SETTLED;
+use crate::files::tree::{make_read_only_keeping_execute, remove_tree};
+use crate::files::walk::{open_beneath, open_root};
+use crate::files::{RelativePath, Sha256Digest};
+use crate::repository::{CheckedRepository, PythonRequirements, Worker};
+
+/// The folder of the state folder that holds the built environments.
+pub const ENVS_DIR: &str = "envs";
+
+/// The virtual environment's folder inside an environment's folder.
+const VENV: &str = "venv";
+
+/// The manifest of the environment's tree, beside its `venv/`.
+const MANIFEST: &str = "manifest.json";
+
+/// Why an environment could not be built or used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EnvironmentError {
+    /// A requirement without an exact version, refused where pins are required.
+    #[error(
+        "requirement {requirement:?} in {file} is not pinned: write {package}==VERSION (an exact version), so that \
+         a rebuild installs what was measured"
+    )]
+    Unpinned {
+        /// The requirements file as declared.
+        file: String,
+        /// The package's name.
+        package: String,
+        /// The requirement as written.
+        requirement: String,
+    },
+    /// A requirement the installer found no distribution of.
+    #[error("package {package:?} named in {file} cannot be installed: no distribution of it was found ({detail})")]
+    NoSuchPackage {
+        /// The requirements file as declared.
+        file: String,
+        /// The package's name as the installer reported it.
+        package: String,
+        /// The installer's line that said so.
+        detail: String,
+    },
+    /// A step of the build failed; nothing of it was kept.
+    #[error("building the environment of {file} failed while {step}: {detail}")]
+    Build {
+        /// The requirements file as declared.
+        file: String,
+        /// The step (`creating the virtual environment`, `installing the requirements`).
+        step: &'static str,
+        /// The tool's last line of output, or the system's reason.
+        detail: String,
+    },
+    /// The Python that builds environments cannot be found or run.
+    #[error("cannot run python3 from PATH to build the environment of {file}: {detail}")]
+    NoPython {
+        /// The requirements file as declared.
+        file: String,
+        /// Why.
+        detail: String,
+    },
+    /// The environment a worker declares is not built, or no longer matches its manifest.
+    #[error(
+        "the environment of worker {worker:?} ({file}) {problem}: run `metewand env build` to build it before \
+         running the worker"
+    )]
+    NotReady {
+        /// The worker's name.
+        worker: String,
+        /// The requirements file as declared.
+        file: String,
+        /// `is not built`, or how it differs from its manifest.
+        problem: String,
+    },
+    /// The state folder could not be read or written.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// Where.
+        path: PathBuf,
+        /// The system's reason.
+        source: io::Error,
+    },
+}
+
+impl EnvironmentError {
+    fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> EnvironmentError {
+        let path = path.to_owned();
+        move |source| EnvironmentError::Io { action, path, source }
+    }
+}
+
+/// The first requirement of a requirements file that is not pinned to one version (`name==VERSION`), as the package
+/// and the line; `None` when every one is. Option lines (`--find-links DIR`, `--no-index`, `-i URL`) and hashes
+/// (`--hash=sha256:...`) are not requirements; a line continued with `\` is read as one.
+pub fn first_unpinned(text: &str) -> Option<(String, String)> {
+    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
+    for line in joined.lines() {
+        // A comment starts at `#` at the line's start or after whitespace (a URL's fragment is not one).
+        let line = match line.find(" #").or_else(|| line.starts_with('#').then_some(0)) {
+            Some(at) => &line[..at],
+            None => line,
+        };
+        let words: Vec<&str> = line.split_whitespace().filter(|word| !word.starts_with("--hash")).collect();
+        let requirement = words.join(" ");
+        let requirement = requirement.trim();
+        if requirement.is_empty() || requirement.starts_with('-') {
+            continue;
+        }
+        let without_marker = requirement.split(';').next().unwrap_or(requirement).trim();
+        let name_end = without_marker
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+            .unwrap_or(without_marker.len());
+        // A path or URL (`./wheel.whl`) names no package: it is refused whole.
+        let name_end = if without_marker.starts_with(|c: char| c.is_ascii_alphanumeric()) { name_end } else { 0 };
+        let package = without_marker[..name_end].to_owned();
+        let rest = without_marker[name_end..].trim_start();
+        let rest = match rest.strip_prefix('[') {
+            Some(extras) => extras.split_once(']').map_or("", |(_, after)| after).trim_start(),
+            None => rest,
+        };
+        let pinned = rest.strip_prefix("===").or_else(|| rest.strip_prefix("==")).is_some_and(|version| {
+            let version = version.trim();
+            !version.is_empty() && !version.contains(['*', ',', '<', '>', '!', '~', ' '])
+        });
+        if !pinned || package.is_empty() {
+            let package = if package.is_empty() { requirement.to_owned() } else { package };
+            return Some((package, requirement.to_owned()));
+        }
+    }
+    None
+}
+
+/// The Python that builds environments: the `python3` on `PATH`, its version and base prefix, and the Metewand SDK
+/// it imports, if any (found without importing it), read once.
+#[derive(Clone, Debug)]
+struct BuildingPython {
+    /// `sys.executable`.
+    executable: String,
+    /// `sys.version`, `sys.base_prefix` and the digest of the SDK's files, what names it in a declaration's digest.
+    identity: String,
+    /// The `metewand` package folder it imports: the SDK that ships with the CLI, copied into every environment
+    /// built, since it is on no package index.
+    sdk: Option<PathBuf>,
+}
+
+/// What `python3` prints for [`BuildingPython`], one item a line.
+const FIND_PYTHON: &str = "import importlib.util, sys
+print(sys.executable); print(sys.version.replace(chr(10), ' ')); print(sys.base_prefix)
+spec = importlib.util.find_spec('metewand')
+print(spec.submodule_search_locations[0] if spec and spec.submodule_search_locations else '')";
+
+/// Whether a manifest entry lies in a `__pycache__` folder: bytecode an interpreter writes beside the SDK it imports.
+fn in_pycache(entry: &Value) -> bool {
+    entry[0].as_str().is_some_and(|path| path.split('/').any(|name| name == "__pycache__"))
+}
+
+static BUILDING_PYTHON: OnceLock<Result<BuildingPython, String>> = OnceLock::new();
+
+fn building_python(file: &str) -> Result<BuildingPython, EnvironmentError> {
+    let found = BUILDING_PYTHON.get_or_init(|| {
+        let output = Command::new("python3")
+            .args(["-c", FIND_PYTHON])
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|error| error.to_string())?;
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        let mut lines = text.lines();
+        match (output.status.success(), lines.next(), lines.next(), lines.next(), lines.next()) {
+            (true, Some(executable), Some(version), Some(prefix), sdk) => {
+                let sdk = sdk.filter(|folder| !folder.is_empty()).map(PathBuf::from);
+                // The SDK's files name the environment too: one built with another SDK is another environment.
+                let sdk_files = match &sdk {
+                    Some(folder) => {
+                        let (entries, _, _) = read_tree(folder, true).map_err(|error| {
+                            format!("the Metewand SDK it imports, in {}, cannot be read: {error}", folder.display())
+                        })?;
+                        let entries: Vec<Value> = entries.into_iter().filter(|entry| !in_pycache(entry)).collect();
+                        Sha256Digest::of(&metewand_protocol::to_canonical_vec(&Value::Array(entries))).to_string()
+                    }
+                    None => String::new(),
+                };
+                Ok(BuildingPython {
+                    executable: executable.to_owned(),
+                    identity: format!("{version}\n{prefix}\n{sdk_files}"),
+                    sdk,
+                })
+            }
+            _ => Err(format!("it exited with {} and printed {:?}", output.status, text.trim())),
+        }
+    });
+    found.clone().map_err(|detail| EnvironmentError::NoPython { file: file.to_owned(), detail })
+}
+
+/// The digest that names the environment built from `requirements`: the SHA-256 of the canonical JSON of
+/// `{"python": its version and prefix, "requirements": the file's SHA-256}`.
+pub fn declaration_digest(requirements: &PythonRequirements) -> Result<String, EnvironmentError> {
+    let python = building_python(requirements.path())?;
+    Ok(digest_of(requirements.bytes(), &python.identity))
+}
+
+fn digest_of(bytes: &[u8], python: &str) -> String {
+    let preimage = json!({"python": python, "requirements": Sha256Digest::of(bytes).to_string()});
+    Sha256Digest::of(&metewand_protocol::to_canonical_vec(&preimage)).to_string()
+}
+
+/// What a tree's entry is stamped by: its inode, mode, size, ctime and mtime.
+type EntryStamp = (u64, u32, u64, i64, i64);
+
+/// An environment of `envs/`, with whether it matches its manifest (`Err` says how not).
+pub type Listed = (BuiltEnvironment, Result<(), String>);
+
+/// The manifest of the tree at `root`: every entry by its path, a folder as `["path", "d"]`, a regular file as
+/// `["path", "f", size, "sha256", executable]`, a link as `["path", "l", "target"]`, sorted by path; anything
+/// else is an error. With it, the stamp of every entry (inode, mode, size, ctime, mtime) and the latest ctime.
+fn read_tree(root: &Path, hash: bool) -> io::Result<(Vec<Value>, Vec<EntryStamp>, i64)> {
+    let root_fd = open_root(root)?;
+    let mut entries = Vec::new();
+    let mut stamps = Vec::new();
+    let mut latest = i64::MIN;
+    let mut pending = vec![String::new()];
+    let mut buffer = Vec::new();
+    while let Some(folder) = pending.pop() {
+        let mut names: Vec<String> = Vec::new();
+        for entry in std::fs::read_dir(root.join(&folder))? {
+            let name = entry?.file_name();
+            let name = name.into_string().map_err(|name| io::Error::other(format!("{name:?} is not UTF-8")))?;
+            names.push(if folder.is_empty() { name } else { format!("{folder}/{name}") });
+        }
+        for path in names {
+            let metadata = std::fs::symlink_metadata(root.join(&path))?;
+            stamps.push((metadata.ino(), metadata.mode(), metadata.size(), metadata.ctime(), metadata.mtime()));
+            latest = latest.max(metadata.ctime());
+            let kind = metadata.file_type();
+            if kind.is_dir() {
+                entries.push(json!([path, "d"]));
+                pending.push(path);
+            } else if kind.is_symlink() {
+                let target = std::fs::read_link(root.join(&path))?;
+                entries.push(json!([path, "l", target.to_string_lossy()]));
+            } else if kind.is_file() {
+                let executable = metadata.permissions().mode() & 0o100 != 0;
+                let digest = if hash {
+                    let relative = RelativePath::new(&path).map_err(io::Error::other)?;
+                    let mut file = open_beneath(root_fd.as_fd(), &relative).map_err(|error| match error {
+                        crate::files::walk::OpenError::Io(error) => error,
+                        other => io::Error::other(format!("{path}: {other:?}")),
+                    })?;
+                    buffer.clear();
+                    file.read_to_end(&mut buffer)?;
+                    Sha256Digest::of(&buffer).to_string()
+                } else {
+                    String::new()
+                };
+                entries.push(json!([path, "f", metadata.size(), digest, executable]));
+            } else {
+                return Err(io::Error::other(format!("{path:?} is neither a file, a folder nor a link")));
+            }
+        }
+    }
+    entries.sort_by(|a, b| a[0].as_str().cmp(&b[0].as_str()));
+    stamps.sort_unstable();
+    Ok((entries, stamps, latest))
+}
+
+/// One built environment, as its manifest says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltEnvironment {
+    /// Its digest: the name of its folder in `envs/`.
+    pub digest: String,
+    /// Its folder, `envs/<digest>/`.
+    pub folder: PathBuf,
+    /// The requirements file it was built from, as declared.
+    pub requirements: String,
+    /// When it was built, in seconds since the Unix epoch.
+    pub built_unix: u64,
+    /// The bytes of its files.
+    pub bytes: u64,
+}
+
+/// The environments the process found to match their manifests, by folder, with the stamp they had then.
+static VERIFIED: Mutex<BTreeMap<PathBuf, Vec<EntryStamp>>> = Mutex::new(BTreeMap::new());
+
+/// The manifest of the environment in `folder`, and whether its `venv/` matches it: read and hashed, unless it keeps
+/// the stamp of a settled reading this process made that found it so. `Err` names how it differs.
+fn verify(folder: &Path) -> Result<BuiltEnvironment, String> {
+    let manifest = read_manifest(folder)?;
+    let venv = folder.join(VENV);
+    let (_, stamps, latest) = read_tree(&venv, false).map_err(|error| format!("cannot be read ({error})"))?;
+    if VERIFIED.lock().unwrap_or_else(PoisonError::into_inner).get(folder) == Some(&stamps) {
+        return Ok(manifest.0);
+    }
+    let (entries, stamps_after, _) = read_tree(&venv, true).map_err(|error| format!("cannot be read ({error})"))?;
+    if entries != manifest.1 {
+        let recorded: BTreeMap<&str, &Value> =
+            manifest.1.iter().filter_map(|entry| Some((entry[0].as_str()?, entry))).collect();
+        let now: BTreeMap<&str, &Value> =
+            entries.iter().filter_map(|entry| Some((entry[0].as_str()?, entry))).collect();
+        let changed = now
+            .iter()
+            .find(|(path, entry)| recorded.get(*path) != Some(*entry))
+            .map(|(path, _)| format!("has {path:?} changed or added since it was built"))
+            .or_else(|| recorded.keys().find(|path| !now.contains_key(*path)).map(|path| format!("lacks {path:?}")));
+        return Err(changed.unwrap_or_else(|| "differs from its manifest".to_owned()));
+    }
+    let settled = SystemTime::now()
+        .checked_sub(SETTLED)
+        .and_then(|at| at.duration_since(UNIX_EPOCH).ok())
+        .is_some_and(|at| latest < i64::try_from(at.as_secs()).unwrap_or(i64::MAX));
+    if settled && stamps_after == stamps {
+        VERIFIED.lock().unwrap_or_else(PoisonError::into_inner).insert(folder.to_owned(), stamps);
+    }
+    Ok(manifest.0)
+}
+
+fn read_manifest(folder: &Path) -> Result<(BuiltEnvironment, Vec<Value>), String> {
+    let root = open_root(folder).map_err(|error| format!("cannot be opened ({error})"))?;
+    let name = RelativePath::new(MANIFEST).expect("a file name");
+    let mut file = open_beneath(root.as_fd(), &name).map_err(|_| "has no manifest".to_owned())?;
+    let bytes = crate::document::read_document(&mut file).map_err(|error| format!("has no manifest ({error})"))?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(|error| format!("has a broken manifest ({error})"))?;
+    let entries = value["entries"].as_array().cloned().ok_or("has a manifest without entries")?;
+    let bytes = entries.iter().filter(|entry| entry[1] == "f").filter_map(|entry| entry[2].as_u64()).sum();
+    let built = BuiltEnvironment {
+        digest: folder.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
+        folder: folder.to_owned(),
+        requirements: value["requirements"].as_str().unwrap_or_default().to_owned(),
+        built_unix: value["built_unix"].as_u64().unwrap_or(0),
+        bytes,
+    };
+    Ok((built, entries))
+}
+
+/// The `venv/` of the verified environment `worker` declares in `envs`: what its sessions run, with its `bin/`
+/// first on their `PATH`. An environment not built, or changed since it was built, is an error: an attempt never
+/// builds one (nor reaches the network to), and never runs one changed by hand.
+pub fn verified_environment(worker: &Worker, envs: &Path) -> Result<Option<PathBuf>, EnvironmentError> {
+    let Some(requirements) = worker.python() else { return Ok(None) };
+    let folder = envs.join(declaration_digest(requirements)?);
+    let not_ready = |problem: String| EnvironmentError::NotReady {
+        worker: worker.name().to_owned(),
+        file: requirements.path().to_owned(),
+        problem,
+    };
+    if !folder.exists() {
+        return Err(not_ready("is not built".to_owned()));
+    }
+    verify(&folder).map_err(not_ready)?;
+    Ok(Some(folder.join(VENV)))
+}
+
+/// What [`build`] does when its requirements are not all pinned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pins {
+    /// Refuses the file (`--require-pinned`, the default of campaigns).
+    Required,
+    /// Builds it all the same (a single `run`, exploring).
+    Optional,
+}
+
+/// Tells builds of one process apart.
+static STAGING: AtomicU64 = AtomicU64::new(0);
+
+/// The environment `requirements` declares, in `envs`: kept when it is there and matches its manifest, else built
+/// (a changed one is removed first). `progress` is told each step, one line each. Its folder's path, whose `venv/`
+/// is the virtual environment.
+pub fn build(
+    requirements: &PythonRequirements,
+    envs: &Path,
+    pins: Pins,
+    progress: &mut dyn FnMut(&str),
+) -> Result<PathBuf, EnvironmentError> {
+    let file = requirements.path();
+    let text = requirements.requirements_text();
+    if pins == Pins::Required
+        && let Some((package, requirement)) = first_unpinned(&text)
+    {
+        return Err(EnvironmentError::Unpinned { file: file.to_owned(), package, requirement });
+    }
+    let python = building_python(file)?;
+    let digest = digest_of(requirements.bytes(), &python.identity);
+    let folder = envs.join(&digest);
+    let short = &digest[..12];
+    if folder.exists() {
+        match verify(&folder) {
+            Ok(_) => {
+                progress(&format!("environment {short} of {file}: built and verified, kept"));
+                return Ok(folder);
+            }
+            Err(problem) => {
+                progress(&format!("environment {short} of {file}: {problem}; removing it to build it again"));
+                remove_aside(&folder, envs)?;
+            }
+        }
+    }
+    std::fs::create_dir_all(envs).map_err(EnvironmentError::io("create", envs))?;
+    let staging = envs.join(format!(".staging-{digest}-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
+    let made = build_into(requirements, &python, &staging, short, progress).and_then(|()| {
+        progress(&format!("environment {short} of {file}: moving it into place"));
+        make_read_only_keeping_execute(&staging).map_err(EnvironmentError::io("make read-only", &staging))?;
+        match std::fs::rename(&staging, &folder) {
+            Ok(()) => Ok(true),
+            // Another build of the same declaration was renamed first: it stays.
+            Err(error) if matches!(error.raw_os_error(), Some(libc::ENOTEMPTY | libc::EEXIST)) => Ok(false),
+            Err(error) => Err(EnvironmentError::io("move into place", &folder)(error)),
+        }
+    });
+    match made {
+        Ok(true) => Ok(folder),
+        Ok(false) => {
+            remove_tree(&staging).map_err(EnvironmentError::io("remove", &staging))?;
+            Ok(folder)
+        }
+        Err(error) => {
+            // Nothing half-built is left.
+            let _ = remove_tree(&staging);
+            Err(error)
+        }
+    }
+}
+
+/// Moves `folder` aside in `envs` and removes it, so that no reader sees it half-removed.
+fn remove_aside(folder: &Path, envs: &Path) -> Result<(), EnvironmentError> {
+    let aside = envs.join(format!(".removing-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
+    match std::fs::rename(folder, &aside) {
+        Ok(()) => remove_tree(&aside).map_err(EnvironmentError::io("remove", &aside)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(EnvironmentError::io("move aside", folder)(error)),
+    }
+}
+
+/// Builds the virtual environment into `staging/venv` and writes its manifest beside.
+fn build_into(
+    requirements: &PythonRequirements,
+    python: &BuildingPython,
+    staging: &Path,
+    short: &str,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), EnvironmentError> {
+    let file = requirements.path();
+    std::fs::create_dir(staging).map_err(EnvironmentError::io("create", staging))?;
+    let venv = staging.join(VENV);
+    let uv = crate::session::find_program("uv".as_ref(), Path::new("/"), std::env::var_os("PATH").as_deref());
+    let step = "creating the virtual environment";
+    let mut create = match &uv {
+        Some(uv) => {
+            progress(&format!("environment {short} of {file}: creating the virtual environment with uv"));
+            let mut command = Command::new(uv);
+            command.args(["venv", "--quiet", "--python", &python.executable]).arg(&venv);
+            command
+        }
+        None => {
+            progress(&format!("environment {short} of {file}: creating the virtual environment with python3 -m venv"));
+            let mut command = Command::new(&python.executable);
+            command.args(["-m", "venv"]).arg(&venv);
+            command
+        }
+    };
+    run_step(&mut create, file, step)?;
+    let interpreter = venv.join("bin/python3");
+    // A pyproject's dependencies are installed from a requirements file of them, beside the environment.
+    let listed = match requirements.pyproject_dependencies() {
+        Some(_) => {
+            let listed = staging.join("requirements.txt");
+            let root = open_root(staging).map_err(EnvironmentError::io("open", staging))?;
+            let name = RelativePath::new("requirements.txt").expect("a file name");
+            let mut out =
+                create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", staging))?;
+            io::Write::write_all(&mut out, requirements.requirements_text().as_bytes())
+                .map_err(EnvironmentError::io("write", staging))?;
+            listed
+        }
+        None => requirements.file().to_owned(),
+    };
+    // Relative paths in the file's option lines (`--find-links wheels`) are the file's folder's.
+    let folder = requirements.file().parent().unwrap_or(Path::new("/"));
+    let step = "installing the requirements";
+    let mut install = match &uv {
+        Some(uv) => {
+            progress(&format!("environment {short} of {file}: installing its requirements with uv pip"));
+            let mut command = Command::new(uv);
+            command.args(["pip", "install", "--python"]).arg(&interpreter).arg("-r").arg(&listed);
+            command
+        }
+        None => {
+            progress(&format!("environment {short} of {file}: installing its requirements with pip"));
+            let mut command = Command::new(&interpreter);
+            command.args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-r"]).arg(&listed);
+            command
+        }
+    };
+    install.current_dir(folder);
+    run_step(&mut install, file, step)?;
+    if let Some(sdk) = &python.sdk {
+        progress(&format!("environment {short} of {file}: adding the Metewand SDK from {}", sdk.display()));
+        copy_sdk(sdk, &venv).map_err(|error| EnvironmentError::Build {
+            file: file.to_owned(),
+            step: "adding the Metewand SDK",
+            detail: error.to_string(),
+        })?;
+    }
+    progress(&format!("environment {short} of {file}: recording the manifest of its files"));
+    let (entries, _, _) = read_tree(&venv, true).map_err(EnvironmentError::io("read", &venv))?;
+    let built = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs());
+    let manifest = json!({
+        "built_unix": built,
+        "entries": entries,
+        "python": python.identity,
+        "requirements": file,
+        "requirements_sha256": Sha256Digest::of(requirements.bytes()).to_string(),
+    });
+    let root = open_root(staging).map_err(EnvironmentError::io("open", staging))?;
+    let name = RelativePath::new(MANIFEST).expect("a file name");
+    let mut out =
+        create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", staging))?;
+    io::Write::write_all(&mut out, &metewand_protocol::to_canonical_vec(&manifest))
+        .map_err(EnvironmentError::io("write", staging))?;
+    Ok(())
+}
+
+/// Copies the SDK's package folder `sdk` (its bytecode left out) into the `site-packages` of `venv`, as installing
+/// it would place it.
+fn copy_sdk(sdk: &Path, venv: &Path) -> io::Result<()> {
+    let lib = venv.join("lib");
+    let site = std::fs::read_dir(&lib)?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path().join("site-packages"))
+        .find(|site| site.is_dir())
+        .ok_or_else(|| io::Error::other(format!("{} has no site-packages folder", lib.display())))?;
+    let target = site.join("metewand");
+    std::fs::create_dir(&target)?;
+    let (entries, _, _) = read_tree(sdk, false)?;
+    for entry in entries.iter().filter(|entry| !in_pycache(entry)) {
+        let path = entry[0].as_str().unwrap_or_default();
+        match entry[1].as_str() {
+            Some("d") => std::fs::create_dir(target.join(path))?,
+            Some("f") => {
+                std::fs::copy(sdk.join(path), target.join(path))?;
+            }
+            _ => return Err(io::Error::other(format!("{path:?} in the SDK is a link"))),
+        }
+    }
+    Ok(())
+}
+
+/// Runs one step of a build, its output kept to name what failed.
+fn run_step(command: &mut Command, file: &str, step: &'static str) -> Result<(), EnvironmentError> {
+    let output = command.stdin(Stdio::null()).output().map_err(|error| EnvironmentError::Build {
+        file: file.to_owned(),
+        step,
+        detail: error.to_string(),
+    })?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let text = format!("{}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    if let Some((package, detail)) = missing_package(&text) {
+        return Err(EnvironmentError::NoSuchPackage { file: file.to_owned(), package, detail });
+    }
+    let last = text.lines().map(str::trim).rfind(|line| !line.is_empty()).unwrap_or("").to_owned();
+    Err(EnvironmentError::Build { file: file.to_owned(), step, detail: format!("{last} ({})", output.status) })
+}
+
+/// The package an installer's output says it found no distribution of, with the line that says so.
+fn missing_package(output: &str) -> Option<(String, String)> {
+    for line in output.lines().map(str::trim) {
+        // pip: "ERROR: No matching distribution found for nosuchpkg==1.0"
+        if let Some(rest) = line.split("No matching distribution found for ").nth(1) {
+            let package = rest.split(|c: char| "=<>!~[ ;".contains(c)).next().unwrap_or(rest);
+            return Some((package.to_owned(), line.to_owned()));
+        }
+        // uv: "Because nosuchpkg was not found in the package registry ..."
+        if let Some(rest) = line.split("Because ").nth(1)
+            && let Some((package, _)) = rest.split_once(" was not found")
+        {
+            let package = package.split(|c: char| "=<>!~[ ;".contains(c)).next().unwrap_or(package);
+            return Some((package.to_owned(), line.to_owned()));
+        }
+    }
+    None
+}
+
+/// The environments in `envs`, each with whether it still matches its manifest (`Err` says how not).
+pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
+    let mut found = Vec::new();
+    let entries = match std::fs::read_dir(envs) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(found),
+        Err(error) => return Err(EnvironmentError::io("list", envs)(error)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(EnvironmentError::io("list", envs))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let folder = entry.path();
+        match verify(&folder) {
+            Ok(built) => found.push((built, Ok(()))),
+            Err(problem) => {
+                let built = read_manifest(&folder).map(|(built, _)| built).unwrap_or_else(|_| BuiltEnvironment {
+                    digest: name,
+                    folder: folder.clone(),
+                    requirements: String::new(),
+                    built_unix: 0,
+                    bytes: 0,
+                });
+                found.push((built, Err(problem)));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.digest.cmp(&b.0.digest));
+    Ok(found)
+}
+
+/// The digests of the environments `repository`'s workers declare, each with the workers that declare it.
+pub fn declared(repository: &CheckedRepository) -> Result<BTreeMap<String, Vec<String>>, EnvironmentError> {
+    let mut digests: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for worker in repository.workers().values() {
+        if let Some(requirements) = worker.python() {
+            digests.entry(declaration_digest(requirements)?).or_default().push(worker.name().to_owned());
+        }
+    }
+    Ok(digests)
+}
+
+/// Removes the environments of `envs` whose digests `keep` lacks (all of them when it is empty): the digests
+/// removed. Staging folders are left to the builds that made them.
+pub fn prune(envs: &Path, keep: &BTreeMap<String, Vec<String>>) -> Result<Vec<String>, EnvironmentError> {
+    let mut removed = Vec::new();
+    let entries = match std::fs::read_dir(envs) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(removed),
+        Err(error) => return Err(EnvironmentError::io("list", envs)(error)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(EnvironmentError::io("list", envs))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            // A staging folder may be a build still running, in another process.
+            continue;
+        }
+        if !keep.contains_key(&name) {
+            remove_aside(&entry.path(), envs)?;
+            removed.push(name);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
+mod tests {
+    use std::fs;
+
+    use super::*;
+
+    #[test]
+    fn a_requirement_is_pinned_only_with_one_exact_version() {
+        let pinned = "# comment\n--no-index\n--find-links wheels\nnumpy==2.1.3 --hash=sha256:ab \\\n  --hash=sha256:cd\n\
+                      scipy[extra]===1.0 ; python_version >= \"3.9\"  # why\n-i https://example.org/simple\n";
+        assert_eq!(first_unpinned(pinned), None);
+        for (text, package) in [
+            ("numpy>=1\n", "numpy"),
+            ("numpy\n", "numpy"),
+            ("ok==1\nnumpy==1.*\n", "numpy"),
+            ("numpy==1,<2\n", "numpy"),
+            ("numpy ~= 1.2\n", "numpy"),
+            ("./local/wheel.whl\n", "./local/wheel.whl"),
+        ] {
+            assert_eq!(first_unpinned(text).map(|(found, _)| found).as_deref(), Some(package), "{text:?}");
+        }
+        assert_eq!(first_unpinned("a==1\nb>=2  # later\n"), Some(("b".to_owned(), "b>=2".to_owned())));
+    }
+
+    #[test]
+    fn a_pyprojects_unpinned_dependency_is_refused_before_anything_is_built() {
+        let repo = tempfile::tempdir().unwrap();
+        fs::create_dir(repo.path().join("src")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "").unwrap();
+        fs::write(repo.path().join("src/pyproject.toml"), "[project]\nname = \"w\"\ndependencies = [\"scipy>=1\"]\n")
+            .unwrap();
+        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\n\
+                    source = \"src\"\npython = { requirements = \"src/pyproject.toml\" }\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        let envs = repo.path().join("state").join(ENVS_DIR);
+        let python = repository.worker("w").unwrap().python().unwrap();
+        let error = build(python, &envs, Pins::Required, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&error, EnvironmentError::Unpinned { file, package, .. }
+                if file == "src/pyproject.toml" && package == "scipy"),
+            "{error}"
+        );
+        assert!(!envs.exists());
+    }
+
+    #[test]
+    fn an_attempt_never_uses_an_environment_not_built_or_changed_since() {
+        let repo = tempfile::tempdir().unwrap();
+        fs::create_dir(repo.path().join("src")).unwrap();
+        fs::write(repo.path().join("src/run.py"), "print('run')\n").unwrap();
+        fs::write(repo.path().join("requirements.txt"), "# the standard library only\n").unwrap();
+        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\n\
+                    source = \"src\"\npython = { requirements = \"requirements.txt\" }\n";
+        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
+        let repository = CheckedRepository::load(repo.path()).unwrap();
+        let worker = repository.worker("w").unwrap();
+        let state = tempfile::tempdir().unwrap();
+        let envs = state.path().join(ENVS_DIR);
+        let error = verified_environment(worker, &envs).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the environment of worker \"w\" (requirements.txt) is not built: run `metewand env build` to build it \
+             before running the worker"
+        );
+        let mut steps = Vec::new();
+        let folder =
+            build(worker.python().unwrap(), &envs, Pins::Required, &mut |line| steps.push(line.to_owned())).unwrap();
+        assert_eq!(folder, envs.join(declaration_digest(worker.python().unwrap()).unwrap()));
+        assert!(steps.iter().any(|step| step.contains("creating the virtual environment")), "{steps:?}");
+        let venv = verified_environment(worker, &envs).unwrap().unwrap();
+        assert_eq!(venv, folder.join(VENV));
+        assert!(venv.join("bin/python3").exists());
+        // A file planted in it: refused, naming it, until built again.
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&folder).status();
+        fs::write(venv.join("planted.py"), "").unwrap();
+        let error = verified_environment(worker, &envs).unwrap_err();
+        assert!(error.to_string().contains("has \"planted.py\" changed or added since it was built"), "{error}");
+        build(worker.python().unwrap(), &envs, Pins::Required, &mut |_| {}).unwrap();
+        assert!(!venv.join("planted.py").exists());
+        assert!(verified_environment(worker, &envs).is_ok());
+        let entries: Vec<_> = fs::read_dir(&envs).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(state.path()).status();
+    }
+}
