@@ -45,7 +45,7 @@ use metewand_runtime::protocol::common::Format;
 pub use metewand_runtime::protocol::generated::slurm_submission::{
     Decision, Job, JobKind, SlurmSubmission, UntilDecided,
 };
-use metewand_runtime::protocol::generated::slurm_submission::{External, JobScript, Sessions};
+use metewand_runtime::protocol::generated::slurm_submission::{JobScript, Sessions};
 use metewand_runtime::protocol::strict::SafeUint;
 
 pub use command::{
@@ -195,7 +195,7 @@ fn safe(n: u64) -> SafeUint {
 
 /// An absolute path as the submission records it, refusing one that is not valid UTF-8 (every node must read it
 /// back as it was written).
-fn nonempty<T: std::str::FromStr>(path: &Path) -> Result<T, Error> {
+pub(super) fn nonempty<T: std::str::FromStr>(path: &Path) -> Result<T, Error> {
     path.to_str().and_then(|text| text.parse().ok()).ok_or_else(|| Error::NotUtf8 { path: path.to_owned() })
 }
 
@@ -258,18 +258,6 @@ pub fn submissions(folder: &Path) -> Result<Vec<SlurmSubmission>, Error> {
         .into_iter()
         .filter(|&number| submission_dir(folder, number).join(SUBMISSION_FILE).exists())
         .map(|number| read_submission(folder, number))
-        .collect()
-}
-
-/// The external folders joined to `repository`, each with its identity, as a submission records them.
-fn externals(repository: &CheckedRepository) -> Result<Vec<External>, Error> {
-    repository
-        .externals()
-        .iter()
-        .map(|folder| {
-            let identity = repository.external_identity(folder).expect("a joined folder has an identity");
-            Ok(External { folder: nonempty(folder)?, identity })
-        })
         .collect()
 }
 
@@ -479,7 +467,7 @@ pub fn submit(
         attempts: to_run.iter().map(|&index| plan.attempts()[index].id.clone()).collect(),
         jobs: Vec::new(),
         until_decided: config.until_decided.clone(),
-        externals: externals(plan.repository())?,
+        externals: work::externals(plan.repository())?,
     };
     write_submission(&submission, root)?;
 

@@ -17,9 +17,10 @@ use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, HeldSessions, remove_tree};
 use metewand_runtime::cpus::SlotPlan;
+use metewand_runtime::protocol::generated::slurm_submission::External;
 use metewand_runtime::session::ProcessIsolation;
 
-use super::{Error, SlurmSubmission, io_error, read_submission};
+use super::{Error, SlurmSubmission, io_error, nonempty, read_submission};
 use crate::error::RunError;
 use crate::folder::{CAMPAIGN_FILE, CampaignFolder, Found, read_attempt, read_campaign, read_materialization};
 use crate::plan::{CampaignPlan, recorded_axes, recorded_name};
@@ -91,6 +92,18 @@ pub fn recorded(
         message: "campaign.json holds a seed axis that is neither a list nor a first and a count".to_owned(),
     })?;
     Ok((repository, axes, file.name.to_string()))
+}
+
+/// The external folders joined to `repository`, each with its identity, as a submission records them.
+pub(super) fn externals(repository: &CheckedRepository) -> Result<Vec<External>, Error> {
+    repository
+        .externals()
+        .iter()
+        .map(|folder| {
+            let identity = repository.external_identity(folder).expect("a joined folder has an identity");
+            Ok(External { folder: nonempty(folder)?, identity })
+        })
+        .collect()
 }
 
 /// Joins the submission's external folders to `repository` again, refusing one whose identity is not the one
