@@ -523,7 +523,7 @@ impl WorkerSession {
     fn show_deferred(&mut self, deferred: &[std::ffi::CString]) -> Result<(), SessionError> {
         let live = self.live.as_ref().expect("a worker that just answered hello runs");
         let shown = match live.process.worker_pid() {
-            Some(pid) => deferred.iter().try_for_each(|path| sys::show_in_view(pid, path)),
+            Some(pid) => sys::show_in_view(pid, deferred),
             None => Err(std::io::Error::from_raw_os_error(libc::ESRCH)),
         };
         shown.map_err(|source| {

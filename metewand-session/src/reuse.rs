@@ -2,7 +2,7 @@
 //! stopped between requests, a log file per attempt, and each attempt's dataset shown on the same mount point of
 //! the worker's view in place of the last.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::Instant;
@@ -112,16 +112,31 @@ impl WorkerSession {
     /// ([`Confinement::readable_after_hello`](super::Confinement::readable_after_hello)). A failure discards the
     /// worker, as the executor's own.
     pub fn show_in_place_of(&mut self, source: &Path, target: &Path) -> Result<(), SessionError> {
+        self.show_all_in_place_of(&[(source, target)])
+    }
+
+    /// Like [`show_in_place_of`](WorkerSession::show_in_place_of) for each pair of `pairs`, in order, all at once
+    /// (one thread enters the view for all of them).
+    pub fn show_all_in_place_of(&mut self, pairs: &[(&Path, &Path)]) -> Result<(), SessionError> {
         if self.confinement.mounts != super::MountConfinement::Private {
             // Without a view of its own, the mount would be made in the host's namespace: never.
             let source = std::io::Error::other("the worker has no private view");
             let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
             return Err(self.local(Phase::Prepare, kind));
         }
-        let paths = CString::new(source.as_os_str().as_bytes())
-            .and_then(|source| CString::new(target.as_os_str().as_bytes()).map(|target| (source, target)));
+        let paths: Result<Vec<(CString, CString)>, _> = pairs
+            .iter()
+            .map(|(source, target)| {
+                CString::new(source.as_os_str().as_bytes())
+                    .and_then(|source| CString::new(target.as_os_str().as_bytes()).map(|target| (source, target)))
+            })
+            .collect();
         let shown = match (paths, self.live.as_ref().and_then(|live| live.process.worker_pid())) {
-            (Ok((source, target)), Some(pid)) => sys::show_in_view_at(pid, &source, &target, true),
+            (Ok(paths), Some(pid)) => {
+                let pairs: Vec<(&CStr, &CStr)> =
+                    paths.iter().map(|(source, target)| (source.as_c_str(), target.as_c_str())).collect();
+                sys::show_in_view_at(pid, &pairs, true)
+            }
             (Err(_), _) => Err(std::io::Error::from(std::io::ErrorKind::InvalidInput)),
             (_, None) => Err(std::io::Error::from_raw_os_error(libc::ESRCH)),
         };

@@ -130,6 +130,12 @@ impl<R: SessionRole> Session<R> {
         self.inner.show_in_place_of(source, target)
     }
 
+    /// Shows several folders in place of others in the worker's view at once (see
+    /// [`WorkerSession::show_all_in_place_of`]).
+    pub fn show_all_in_place_of(&mut self, pairs: &[(&std::path::Path, &std::path::Path)]) -> Result<(), SessionError> {
+        self.inner.show_all_in_place_of(pairs)
+    }
+
     /// Sends `shutdown` and waits for exit status 0 (see [`WorkerSession::shutdown`]).
     pub fn shutdown(self) -> Result<SessionSummary, SessionError> {
         self.inner.shutdown()

@@ -245,10 +245,11 @@ impl Attempt<'_, '_> {
         });
         let folder = held.place.path().to_owned();
         let metrics_dir = folder.join(format!("work/metrics-{}", held.served));
+        let (result_dir, dataset_at, result_at) =
+            (self.folder.join("work/result"), folder.join("dataset"), folder.join("result"));
         let shown = held
             .session
-            .show_in_place_of(&self.entry, &folder.join("dataset"))
-            .and_then(|()| held.session.show_in_place_of(&self.folder.join("work/result"), &folder.join("result")))
+            .show_all_in_place_of(&[(&self.entry, &dataset_at), (&result_dir, &result_at)])
             .map_err(|error| Failure::session(&error))
             .and_then(|()| request_folder(&folder, &format!("metrics-{}", held.served)).map(drop));
         let params = shown.and_then(|()| {

@@ -27,20 +27,24 @@ fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::R
     check(result as libc::c_int)
 }
 
-/// Shows the host's folder `path` read-only at the same path in the private view of the process `pid`, where an
-/// empty mount point waits for it (a deferred path of `view.rs`). A short-lived thread does it: it clones the
-/// folder's mounts, enters the view's mount namespace and moves the clone onto the mount point. Where that
-/// namespace belongs to another user namespace than this process's (the user-namespace route), a short-lived child
-/// does it instead, since a process with threads may not enter a user namespace: it first enters that user
-/// namespace, in which it holds every capability as its owner, and clones from a mount namespace of its own made
-/// there (a copy of the host's).
-pub(crate) fn show_in_view(pid: i32, path: &CStr) -> io::Result<()> {
-    show_in_view_at(pid, path, path, false)
+/// Shows each host folder of `paths` read-only at the same path in the private view of the process `pid`, where an
+/// empty mount point waits for it (the deferred paths of `view.rs`). A short-lived thread does it, one for all of
+/// them: it clones each folder's mounts, enters the view's mount namespace and moves each clone onto its mount
+/// point. Where that namespace belongs to another user namespace than this process's (the user-namespace route), a
+/// short-lived child does it instead, since a process with threads may not enter a user namespace: it first enters
+/// that user namespace, in which it holds every capability as its owner, and clones from a mount namespace of its
+/// own made there (a copy of the host's).
+pub(crate) fn show_in_view(pid: i32, paths: &[CString]) -> io::Result<()> {
+    let pairs: Vec<(&CStr, &CStr)> = paths.iter().map(|path| (path.as_c_str(), path.as_c_str())).collect();
+    show_in_view_at(pid, &pairs, false)
 }
 
-/// Like [`show_in_view`], showing the host's folder `source` at `target` in the view; with `replace`, whatever is
-/// mounted at `target` is detached first (a reused session's next dataset on the mount point of the last).
-pub(crate) fn show_in_view_at(pid: i32, source: &CStr, target: &CStr, replace: bool) -> io::Result<()> {
+/// Like [`show_in_view`], showing each host folder `source` of `pairs` at its `target` in the view, in order; with
+/// `replace`, whatever is mounted at a `target` is detached first (a reused session's next dataset on the mount point
+/// of the last). Every source is cloned before the view is entered (a source is the host's path), and one thread
+/// (or child) shows them all: starting one is a wait for a CPU on a busy machine, so two folders shown together cost
+/// one wait where each shown alone cost its own.
+pub(crate) fn show_in_view_at(pid: i32, pairs: &[(&CStr, &CStr)], replace: bool) -> io::Result<()> {
     const NS_GET_USERNS: libc::c_ulong = 0xb701;
     const OPEN_TREE_CLONE: libc::c_uint = 1;
     const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
@@ -66,35 +70,45 @@ pub(crate) fn show_in_view_at(pid: i32, source: &CStr, target: &CStr, replace: b
         Ok((stat.st_dev as u64, stat.st_ino as u64))
     };
     let foreign = identity(&owner)? != identity(&ours)?;
-    // Clones `source`'s mounts read-only in the mount namespace this task is in, enters the view's, and moves the
-    // clone onto `target`.
+    // Clones each `source`'s mounts read-only in the mount namespace this task is in, enters the view's, and moves
+    // each clone onto its `target`.
     let show = || -> io::Result<()> {
         let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
-        // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
-        let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, source.as_ptr(), flags) })?;
-        // SAFETY: a descriptor just returned is owned by nothing else; it is closed when this returns.
-        let tree = unsafe { OwnedFd::from_raw_fd(tree) };
-        make_read_only(tree.as_raw_fd(), c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
+        let mut trees = Vec::with_capacity(pairs.len());
+        for (source, _) in pairs {
+            // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
+            let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, source.as_ptr(), flags) })?;
+            // SAFETY: a descriptor just returned is owned by nothing else; it is closed when this returns.
+            let tree = unsafe { OwnedFd::from_raw_fd(tree) };
+            make_read_only(tree.as_raw_fd(), c"", (libc::AT_EMPTY_PATH | libc::AT_RECURSIVE) as libc::c_uint)?;
+            trees.push(tree);
+        }
         // SAFETY: setns takes a descriptor this task holds and a flag.
         check(unsafe { libc::setns(mounts.as_raw_fd(), libc::CLONE_NEWNS) })?;
-        if replace {
-            // SAFETY: umount2 reads the path; what was mounted there by an earlier show is detached lazily (a
-            // descriptor the worker holds keeps it alive, read-only as it was shown).
-            check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) })?;
+        for (tree, (_, target)) in trees.iter().zip(pairs) {
+            if replace {
+                // SAFETY: umount2 reads the path; what was mounted there by an earlier show is detached lazily (a
+                // descriptor the worker holds keeps it alive, read-only as it was shown).
+                check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) })?;
+            }
+            // SAFETY: move_mount reads the path and attaches the detached tree there.
+            let moved = unsafe {
+                libc::syscall(
+                    libc::SYS_move_mount,
+                    tree.as_raw_fd(),
+                    c"".as_ptr(),
+                    libc::AT_FDCWD,
+                    target.as_ptr(),
+                    MOVE_MOUNT_F_EMPTY_PATH,
+                )
+            };
+            check(moved as libc::c_int)?;
         }
-        // SAFETY: move_mount reads the path and attaches the detached tree there.
-        let moved = unsafe {
-            libc::syscall(
-                libc::SYS_move_mount,
-                tree.as_raw_fd(),
-                c"".as_ptr(),
-                libc::AT_FDCWD,
-                target.as_ptr(),
-                MOVE_MOUNT_F_EMPTY_PATH,
-            )
-        };
-        check(moved as libc::c_int)
+        Ok(())
     };
+    if pairs.is_empty() {
+        return Ok(());
+    }
     if !foreign {
         // Only a user namespace needs a process without threads: a thread may enter another mount namespace once it
         // shares its filesystem attributes (root, working directory) with no other (CLONE_FS), and both end with

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The executor's own time per attempt, this build beside a baseline build (an earlier binary, given by --baseline),
+alternated in one run.
+
+    cargo build --release -p metewand-cli
+    git worktree add /tmp/before <commit> && cargo build --release -p metewand-cli --manifest-path /tmp/before/Cargo.toml
+    python3 metewand-campaign/benches/own.py --baseline /tmp/before/target/release/metewand [--rounds 2]
+
+The example's `main` campaign (48 attempts) at -j 1, its datasets and source copies made first (one campaign run, not
+measured) and left to settle (as in store.py), then
+each binary with fresh and with reused sessions, alternated --rounds times. The executor's own time of an attempt is
+its record's wall time less the union of its workers' phases (as in campaign.py): what the executor does between and
+around the workers' requests (folders, confinement, source and dataset checks, seals, stops, validation), not the
+record's writing, which comes after `finished_at`. Prints the median and the mean per attempt of each run.
+
+Standard library only. Prints a table; nothing is asserted (performance is not a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from campaign import EXAMPLE, ROOT, busy_seconds, parse_time, records, timed
+from store import SETTLED_SECONDS
+
+
+def own_ms(record: dict[str, Any]) -> float:
+    """One attempt's own time: its record's wall time less the union of its workers' phases."""
+    wall = parse_time(record["finished_at"]) - parse_time(record["started_at"])
+    return 1000 * (wall - busy_seconds(record["phases"]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", type=Path, default=ROOT / "target" / "release" / "metewand")
+    parser.add_argument("--baseline", type=Path, required=True, help="a metewand binary of an earlier build")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="metewand-own-bench-"))
+    try:
+        print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}")
+        state = work / "state"
+        done = subprocess.run([args.bin, "campaign", "run", EXAMPLE, "main", "--quiet", "--state-dir", state,
+                               "--out", work / "warm"], capture_output=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"making the datasets failed: {done.stderr.decode()}")
+        time.sleep(SETTLED_SECONDS + 1)
+        binaries = {"baseline": args.baseline.resolve(), "this build": args.bin.resolve()}
+        results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
+        for round_ in range(args.rounds):
+            for name, binary in binaries.items():
+                for sessions in ("fresh", "reuse"):
+                    folder = work / f"{name.replace(' ', '-')}-{sessions}-{round_}"
+                    wall, done = timed([binary, "campaign", "run", EXAMPLE, "main", "-j", "1", "--sessions", sessions,
+                                        "--quiet", "--state-dir", state, "--out", folder])
+                    if done.returncode != 0:
+                        sys.exit(f"{name} {sessions} failed: {done.stderr.decode()}")
+                    own = [own_ms(record) for record in records(folder / "attempts")]
+                    results.setdefault((name, sessions), []).append(
+                        (1000 * wall / len(own), statistics.median(own), statistics.mean(own)))
+        print("\nthe example's main campaign at -j 1; ms per attempt: wall | executor's own, median / mean (each run)")
+        for (name, sessions), runs in results.items():
+            cells = "   ".join(f"{wall:6.1f} | {median:5.2f} / {mean:5.2f}" for wall, median, mean in runs)
+            print(f"  {name:<11} {sessions:<6} {cells}")
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", work], check=False)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
