@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use metewand_campaign::prepared::default_state_dir;
 use metewand_runtime::CheckedRepository;
-use metewand_runtime::environment::{self, ENVS_DIR, Pins};
+use metewand_runtime::environment::{self, Condition, ENVS_DIR, Pins};
 
 use crate::{Failure, print_out, say};
 
@@ -14,7 +14,8 @@ const LONG_ABOUT: &str = "The Python environments workers declare with `python =
 PATH that builds it) in STATE/envs/<digest>/, with uv when it is on PATH, else python3 -m venv and pip; the worker's
 python3 is that environment's. An environment is verified against the manifest of its files before every session:
 one changed by hand is refused, and built again by the next `env build`, `run` or `campaign run`. The network is
-used while building only.
+used while building only. A build interrupted leaves a folder without its manifest, listed as unfinished, never
+used, and removed by the next build.
 
 `run` and `campaign run` build what their repository declares before any attempt starts; `env build` does it ahead.";
 
@@ -135,8 +136,10 @@ fn list(args: ListArgs) -> Result<(), Failure> {
     for (built, verified) in found {
         let workers = declared.get(&built.digest).map_or_else(|| "-".to_owned(), |names| names.join(","));
         let verified = match verified {
-            Ok(()) => "verified".to_owned(),
-            Err(problem) => format!("changed ({problem})"),
+            Condition::Verified => "verified".to_owned(),
+            Condition::Changed(problem) => format!("changed ({problem})"),
+            Condition::Unfinished => "unfinished (its build was cut short: the next build removes it)".to_owned(),
+            Condition::Building => "building".to_owned(),
         };
         out.push_str(&format!(
             "{} {} {} built-unix:{} {} {}\n",

@@ -8,8 +8,8 @@
 //!   `"network": true` added only for a worker that declares it, `"syscalls"` (the groups it declared, by name, in
 //!   name order) only for a worker that declares some, and `"include"` (each include folder as declared mapped to
 //!   its tree digest) only for a worker that declares some (so a worker without those keys keeps its identity), and
-//!   `"environment"` (the digest of the Python environment its interpreter imports) only for a worker that declares
-//!   `identity = ["environment"]`.
+//!   `"environment"` (the digest of the Python environment its interpreter imports, or of its `python.requirements`
+//!   declaration when it has one) only for a worker that declares `identity = ["environment"]`.
 //! - **Problem contract id** `mw1-problem-contract-<hex>` over
 //!   `{"evaluator", "metric_schema", "parameters_schema", "result_schema", "schemas"}`.
 //! - **Dataset key** `<hex>` over

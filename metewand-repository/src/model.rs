@@ -135,7 +135,9 @@ impl Worker {
         &self.identity
     }
     /// The digest of the Python environment its interpreter imports, read when the repository was checked, for a
-    /// worker that declared `identity = ["environment"]` (part of its identity); `None` otherwise.
+    /// worker that declared `identity = ["environment"]` (part of its identity); for one that also declares
+    /// `python = { requirements = ... }`, the digest of that declaration ([`PythonRequirements::declaration_digest`]);
+    /// `None` otherwise.
     pub fn identity_environment(&self) -> Option<files::Sha256Digest> {
         self.environment
     }
@@ -183,6 +185,15 @@ impl PythonRequirements {
     /// For a `pyproject.toml`, its `[project] dependencies`, each a requirement; `None` for a requirements file.
     pub fn pyproject_dependencies(&self) -> Option<&[String]> {
         self.dependencies.as_deref()
+    }
+    /// The digest of the declaration, what `identity = ["environment"]` adds to the worker's identity: the SHA-256
+    /// of the requirements file's bytes, or of a pyproject's dependencies a line each (so that its other tables
+    /// change no id). The Python that builds the environment is not in it: ids stay a function of the repository.
+    pub fn declaration_digest(&self) -> files::Sha256Digest {
+        match &self.dependencies {
+            Some(_) => files::Sha256Digest::of(self.requirements_text().as_bytes()),
+            None => files::Sha256Digest::of(&self.bytes),
+        }
     }
     /// The requirements as a requirements file holds them: the file's text, or a pyproject's dependencies a line each.
     pub fn requirements_text(&self) -> String {

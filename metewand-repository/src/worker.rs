@@ -250,15 +250,22 @@ impl Loader<'_> {
             declared_worker.env.iter().map(|(k, v)| (k.clone(), expand(v, repo))).collect();
         let source_path =
             if declared_worker.source == "." { self.root.clone() } else { self.root.join(&declared_worker.source) };
-        let environment = match &declared_worker.identity_environment {
-            Some(span) => Some(self.environment_digest(
+        let python = match &declared_worker.python {
+            Some((path, span)) => Some(self.requirements_file(root_fd, &declared_worker.name, path, span)?),
+            None => None,
+        };
+        // A worker whose environment Metewand builds is identified by what it declares, not by an interpreter the
+        // check could find: the environment may not be built yet, and is the same on every machine.
+        let environment = match (&declared_worker.identity_environment, &python) {
+            (Some(_), Some(requirements)) => Some(requirements.declaration_digest()),
+            (Some(span), None) => Some(self.environment_digest(
                 &declared_worker.name,
                 &expanded_command,
                 &expanded_env,
                 &source_path,
                 span,
             )?),
-            None => None,
+            (None, _) => None,
         };
         let identity = worker_identity(
             (&declared_worker.command, declared_worker.adapter, declared_worker.result_data.as_deref()),
@@ -288,10 +295,7 @@ impl Loader<'_> {
             identity,
             base: self.root.clone(),
             external: self.external.then(|| self.root.clone()),
-            python: match &declared_worker.python {
-                Some((path, span)) => Some(self.requirements_file(root_fd, &declared_worker.name, path, span)?),
-                None => None,
-            },
+            python,
         };
         Ok(worker)
     }

@@ -2,9 +2,11 @@
 //! virtual environment per declaration digest (the file's bytes and the Python that builds it) in the state folder's
 //! `envs/<digest>/`, built with `uv` when it is on `PATH`, else `python3 -m venv` and pip.
 //!
-//! An environment is built in a staging folder beside and renamed into place only once complete, with the manifest
-//! of its tree (every folder, file with its digest and execute bit, and link with its target) and made read-only, so
-//! nothing half-built is ever used. Before each use its tree is read again and compared with the manifest (or found
+//! An environment is built in place, in `envs/<digest>/venv` (so the scripts its installer writes name their final
+//! paths), under an exclusive lock of its digest (`envs/.lock-<digest>`); it is made read-only and given the
+//! manifest of its tree (every folder, file with its digest and execute bit, and link with its target) last. A
+//! folder without its manifest is a build not finished: never used, and removed by the next build, so nothing
+//! half-built is ever used. Before each use its tree is read again and compared with the manifest (or found
 //! to keep the stamp of a settled reading that matched, as a source copy is): a folder changed by hand is refused at
 //! an attempt and rebuilt by the next build, never run. The network is used while building only; attempts see the
 //! folder read-only and reach what their worker declares.
@@ -232,8 +234,33 @@ fn digest_of(bytes: &[u8], python: &str) -> String {
 /// What a tree's entry is stamped by: its inode, mode, size, ctime and mtime.
 type EntryStamp = (u64, u32, u64, i64, i64);
 
-/// An environment of `envs/`, with whether it matches its manifest (`Err` says how not).
-pub type Listed = (BuiltEnvironment, Result<(), String>);
+/// An environment of `envs/`, with what it is found to be.
+pub type Listed = (BuiltEnvironment, Condition);
+
+/// What an environment of `envs/` is found to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// It matches its manifest.
+    Verified,
+    /// It differs from its manifest, as said.
+    Changed(String),
+    /// It has no manifest and no build holds its lock: a build was cut short, and the next removes it.
+    Unfinished,
+    /// It has no manifest yet and a build holds its lock.
+    Building,
+}
+
+/// Whether a build holds the lock of `digest` in `envs` (read without creating the lock file).
+fn being_built(envs: &Path, digest: &str) -> bool {
+    use rustix::fs::{FlockOperation, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    match rustix::fs::open(lock_path(envs, digest), flags, Mode::empty()) {
+        Ok(fd) => {
+            matches!(rustix::fs::flock(&fd, FlockOperation::NonBlockingLockShared), Err(rustix::io::Errno::WOULDBLOCK))
+        }
+        Err(_) => false,
+    }
+}
 
 /// The manifest of the tree at `root`: every entry by its path, a folder as `["path", "d"]`, a regular file as
 /// `["path", "f", size, "sha256", executable]`, a link as `["path", "l", "target"]`, sorted by path; anything
@@ -367,7 +394,8 @@ pub fn verified_environment(worker: &Worker, envs: &Path) -> Result<Option<PathB
         file: requirements.path().to_owned(),
         problem,
     };
-    if !folder.exists() {
+    // A folder without its manifest is a build a kill cut short, or one still running: not built yet.
+    if !folder.join(MANIFEST).exists() {
         return Err(not_ready("is not built".to_owned()));
     }
     verify(&folder).map_err(not_ready)?;
@@ -383,12 +411,58 @@ pub enum Pins {
     Optional,
 }
 
-/// Tells builds of one process apart.
-static STAGING: AtomicU64 = AtomicU64::new(0);
+/// Tells removals of one process apart.
+static REMOVING: AtomicU64 = AtomicU64::new(0);
+
+/// The lock file of the environment `digest` in `envs`: held (`flock`, exclusive) by whoever builds or removes it.
+fn lock_path(envs: &Path, digest: &str) -> PathBuf {
+    envs.join(format!(".lock-{digest}"))
+}
+
+/// The exclusive lock of the environment `digest`, held for as long as this value lives; its file is removed when
+/// the holder is done (so `envs/` keeps none), and a waiter that then finds its file gone locks a new one.
+struct DigestLock {
+    path: PathBuf,
+    fd: std::os::fd::OwnedFd,
+}
+
+impl DigestLock {
+    /// Waits for the lock of `digest` (`blocking`), or returns `None` when another holds it.
+    fn take(envs: &Path, digest: &str, blocking: bool) -> io::Result<Option<DigestLock>> {
+        use rustix::fs::{FlockOperation, Mode, OFlags};
+        let path = lock_path(envs, digest);
+        loop {
+            let flags = OFlags::CREATE | OFlags::RDWR | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let fd = rustix::fs::open(&path, flags, Mode::from_raw_mode(0o600))?;
+            let operation =
+                if blocking { FlockOperation::LockExclusive } else { FlockOperation::NonBlockingLockExclusive };
+            match rustix::fs::flock(&fd, operation) {
+                Ok(()) => {}
+                Err(rustix::io::Errno::WOULDBLOCK) if !blocking => return Ok(None),
+                Err(error) => return Err(error.into()),
+            }
+            // The holder before removed the file it locked: this one locks nothing another would wait on.
+            if rustix::fs::fstat(&fd)?.st_nlink > 0 {
+                return Ok(Some(DigestLock { path, fd }));
+            }
+        }
+    }
+}
+
+impl Drop for DigestLock {
+    fn drop(&mut self) {
+        // Removed while held, so that no one waiting holds a file no longer in `envs/`.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = rustix::fs::flock(&self.fd, rustix::fs::FlockOperation::Unlock);
+    }
+}
 
 /// The environment `requirements` declares, in `envs`: kept when it is there and matches its manifest, else built
-/// (a changed one is removed first). `progress` is told each step, one line each. Its folder's path, whose `venv/`
-/// is the virtual environment.
+/// (a changed one, or one a build cut short left without its manifest, is removed first). It is built in place,
+/// `envs/<digest>/venv`, so that the scripts its installer writes name their final paths, under the exclusive lock
+/// of its digest (two builds of one declaration never both build), and its manifest is written last: a folder
+/// without one is never used. `progress` is told each step, one line each. Its folder's path, whose `venv/` is the
+/// virtual environment.
 pub fn build(
     requirements: &PythonRequirements,
     envs: &Path,
@@ -406,7 +480,15 @@ pub fn build(
     let digest = digest_of(requirements.bytes(), &python.identity);
     let folder = envs.join(&digest);
     let short = &digest[..12];
-    if folder.exists() {
+    std::fs::create_dir_all(envs).map_err(EnvironmentError::io("create", envs))?;
+    let lock_file = lock_path(envs, &digest);
+    let _lock = DigestLock::take(envs, &digest, true)
+        .map_err(EnvironmentError::io("lock", &lock_file))?
+        .expect("a blocking lock is taken");
+    if folder.exists() && !folder.join(MANIFEST).exists() {
+        progress(&format!("environment {short} of {file}: its build was cut short; removing it to build it again"));
+        remove_aside(&folder, envs)?;
+    } else if folder.exists() {
         match verify(&folder) {
             Ok(_) => {
                 progress(&format!("environment {short} of {file}: built and verified, kept"));
@@ -418,35 +500,17 @@ pub fn build(
             }
         }
     }
-    std::fs::create_dir_all(envs).map_err(EnvironmentError::io("create", envs))?;
-    let staging = envs.join(format!(".staging-{digest}-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
-    let made = build_into(requirements, &python, &staging, short, progress).and_then(|()| {
-        progress(&format!("environment {short} of {file}: moving it into place"));
-        make_read_only_keeping_execute(&staging).map_err(EnvironmentError::io("make read-only", &staging))?;
-        match std::fs::rename(&staging, &folder) {
-            Ok(()) => Ok(true),
-            // Another build of the same declaration was renamed first: it stays.
-            Err(error) if matches!(error.raw_os_error(), Some(libc::ENOTEMPTY | libc::EEXIST)) => Ok(false),
-            Err(error) => Err(EnvironmentError::io("move into place", &folder)(error)),
-        }
-    });
-    match made {
-        Ok(true) => Ok(folder),
-        Ok(false) => {
-            remove_tree(&staging).map_err(EnvironmentError::io("remove", &staging))?;
-            Ok(folder)
-        }
-        Err(error) => {
-            // Nothing half-built is left.
-            let _ = remove_tree(&staging);
-            Err(error)
-        }
+    let made = build_into(requirements, &python, &folder, short, progress);
+    if made.is_err() {
+        // Nothing half-built is left.
+        let _ = remove_tree(&folder);
     }
+    made.map(|()| folder)
 }
 
 /// Moves `folder` aside in `envs` and removes it, so that no reader sees it half-removed.
 fn remove_aside(folder: &Path, envs: &Path) -> Result<(), EnvironmentError> {
-    let aside = envs.join(format!(".removing-{}-{}", std::process::id(), STAGING.fetch_add(1, SeqCst)));
+    let aside = envs.join(format!(".removing-{}-{}", std::process::id(), REMOVING.fetch_add(1, SeqCst)));
     match std::fs::rename(folder, &aside) {
         Ok(()) => remove_tree(&aside).map_err(EnvironmentError::io("remove", &aside)),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -454,17 +518,17 @@ fn remove_aside(folder: &Path, envs: &Path) -> Result<(), EnvironmentError> {
     }
 }
 
-/// Builds the virtual environment into `staging/venv` and writes its manifest beside.
+/// Builds the virtual environment into `folder/venv`, makes it read-only, and writes its manifest beside, last.
 fn build_into(
     requirements: &PythonRequirements,
     python: &BuildingPython,
-    staging: &Path,
+    folder: &Path,
     short: &str,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), EnvironmentError> {
     let file = requirements.path();
-    std::fs::create_dir(staging).map_err(EnvironmentError::io("create", staging))?;
-    let venv = staging.join(VENV);
+    std::fs::create_dir(folder).map_err(EnvironmentError::io("create", folder))?;
+    let venv = folder.join(VENV);
     let uv = crate::session::find_program("uv".as_ref(), Path::new("/"), std::env::var_os("PATH").as_deref());
     let step = "creating the virtual environment";
     let mut create = match &uv {
@@ -486,19 +550,19 @@ fn build_into(
     // A pyproject's dependencies are installed from a requirements file of them, beside the environment.
     let listed = match requirements.pyproject_dependencies() {
         Some(_) => {
-            let listed = staging.join("requirements.txt");
-            let root = open_root(staging).map_err(EnvironmentError::io("open", staging))?;
+            let listed = folder.join("requirements.txt");
+            let root = open_root(folder).map_err(EnvironmentError::io("open", folder))?;
             let name = RelativePath::new("requirements.txt").expect("a file name");
             let mut out =
-                create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", staging))?;
+                create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", folder))?;
             io::Write::write_all(&mut out, requirements.requirements_text().as_bytes())
-                .map_err(EnvironmentError::io("write", staging))?;
+                .map_err(EnvironmentError::io("write", folder))?;
             listed
         }
         None => requirements.file().to_owned(),
     };
     // Relative paths in the file's option lines (`--find-links wheels`) are the file's folder's.
-    let folder = requirements.file().parent().unwrap_or(Path::new("/"));
+    let file_folder = requirements.file().parent().unwrap_or(Path::new("/"));
     let step = "installing the requirements";
     let mut install = match &uv {
         Some(uv) => {
@@ -514,7 +578,7 @@ fn build_into(
             command
         }
     };
-    install.current_dir(folder);
+    install.current_dir(file_folder);
     run_step(&mut install, file, step)?;
     if let Some(sdk) = &python.sdk {
         progress(&format!("environment {short} of {file}: adding the Metewand SDK from {}", sdk.display()));
@@ -534,13 +598,15 @@ fn build_into(
         "requirements": file,
         "requirements_sha256": Sha256Digest::of(requirements.bytes()).to_string(),
     });
-    let root = open_root(staging).map_err(EnvironmentError::io("open", staging))?;
+    make_read_only_keeping_execute(&venv).map_err(EnvironmentError::io("make read-only", &venv))?;
+    // The manifest last: until it is whole, the folder is a build not finished, which nothing uses.
+    let root = open_root(folder).map_err(EnvironmentError::io("open", folder))?;
     let name = RelativePath::new(MANIFEST).expect("a file name");
-    let mut out =
-        create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", staging))?;
+    let mut out = create_new_file_beneath(root.as_fd(), &name, 0o644).map_err(EnvironmentError::io("write", folder))?;
     io::Write::write_all(&mut out, &metewand_protocol::to_canonical_vec(&manifest))
-        .map_err(EnvironmentError::io("write", staging))?;
-    Ok(())
+        .and_then(|()| out.sync_all())
+        .map_err(EnvironmentError::io("write", folder))?;
+    make_read_only_keeping_execute(folder).map_err(EnvironmentError::io("make read-only", folder))
 }
 
 /// Copies the SDK's package folder `sdk` (its bytecode left out) into the `site-packages` of `venv`, as installing
@@ -605,7 +671,7 @@ fn missing_package(output: &str) -> Option<(String, String)> {
     None
 }
 
-/// The environments in `envs`, each with whether it still matches its manifest (`Err` says how not).
+/// The environments in `envs`, each with whether it still matches its manifest, or was never finished.
 pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
     let mut found = Vec::new();
     let entries = match std::fs::read_dir(envs) {
@@ -620,8 +686,14 @@ pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
             continue;
         }
         let folder = entry.path();
+        if !folder.join(MANIFEST).exists() {
+            let condition = if being_built(envs, &name) { Condition::Building } else { Condition::Unfinished };
+            let built = BuiltEnvironment { digest: name, folder, requirements: String::new(), built_unix: 0, bytes: 0 };
+            found.push((built, condition));
+            continue;
+        }
         match verify(&folder) {
-            Ok(built) => found.push((built, Ok(()))),
+            Ok(built) => found.push((built, Condition::Verified)),
             Err(problem) => {
                 let built = read_manifest(&folder).map(|(built, _)| built).unwrap_or_else(|_| BuiltEnvironment {
                     digest: name,
@@ -630,7 +702,7 @@ pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
                     built_unix: 0,
                     bytes: 0,
                 });
-                found.push((built, Err(problem)));
+                found.push((built, Condition::Changed(problem)));
             }
         }
     }
@@ -650,7 +722,7 @@ pub fn declared(repository: &CheckedRepository) -> Result<BTreeMap<String, Vec<S
 }
 
 /// Removes the environments of `envs` whose digests `keep` lacks (all of them when it is empty): the digests
-/// removed. Staging folders are left to the builds that made them.
+/// removed. One a build holds the lock of is left to it.
 pub fn prune(envs: &Path, keep: &BTreeMap<String, Vec<String>>) -> Result<Vec<String>, EnvironmentError> {
     let mut removed = Vec::new();
     let entries = match std::fs::read_dir(envs) {
@@ -662,102 +734,17 @@ pub fn prune(envs: &Path, keep: &BTreeMap<String, Vec<String>>) -> Result<Vec<St
         let entry = entry.map_err(EnvironmentError::io("list", envs))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') {
-            // A staging folder may be a build still running, in another process.
+            // A lock file, or a folder a removal cut short.
             continue;
         }
         if !keep.contains_key(&name) {
-            remove_aside(&entry.path(), envs)?;
-            removed.push(name);
+            let lock = DigestLock::take(envs, &name, false).map_err(EnvironmentError::io("lock", &entry.path()))?;
+            if lock.is_some() {
+                remove_aside(&entry.path(), envs)?;
+                removed.push(name);
+            }
         }
     }
     removed.sort();
     Ok(removed)
-}
-
-#[cfg(test)]
-#[allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
-mod tests {
-    use std::fs;
-
-    use super::*;
-
-    #[test]
-    fn a_requirement_is_pinned_only_with_one_exact_version() {
-        let pinned = "# comment\n--no-index\n--find-links wheels\nnumpy==2.1.3 --hash=sha256:ab \\\n  --hash=sha256:cd\n\
-                      scipy[extra]===1.0 ; python_version >= \"3.9\"  # why\n-i https://example.org/simple\n";
-        assert_eq!(first_unpinned(pinned), None);
-        for (text, package) in [
-            ("numpy>=1\n", "numpy"),
-            ("numpy\n", "numpy"),
-            ("ok==1\nnumpy==1.*\n", "numpy"),
-            ("numpy==1,<2\n", "numpy"),
-            ("numpy ~= 1.2\n", "numpy"),
-            ("./local/wheel.whl\n", "./local/wheel.whl"),
-        ] {
-            assert_eq!(first_unpinned(text).map(|(found, _)| found).as_deref(), Some(package), "{text:?}");
-        }
-        assert_eq!(first_unpinned("a==1\nb>=2  # later\n"), Some(("b".to_owned(), "b>=2".to_owned())));
-    }
-
-    #[test]
-    fn a_pyprojects_unpinned_dependency_is_refused_before_anything_is_built() {
-        let repo = tempfile::tempdir().unwrap();
-        fs::create_dir(repo.path().join("src")).unwrap();
-        fs::write(repo.path().join("src/run.py"), "").unwrap();
-        fs::write(repo.path().join("src/pyproject.toml"), "[project]\nname = \"w\"\ndependencies = [\"scipy>=1\"]\n")
-            .unwrap();
-        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\n\
-                    source = \"src\"\npython = { requirements = \"src/pyproject.toml\" }\n";
-        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
-        let repository = CheckedRepository::load(repo.path()).unwrap();
-        let envs = repo.path().join("state").join(ENVS_DIR);
-        let python = repository.worker("w").unwrap().python().unwrap();
-        let error = build(python, &envs, Pins::Required, &mut |_| {}).unwrap_err();
-        assert!(
-            matches!(&error, EnvironmentError::Unpinned { file, package, .. }
-                if file == "src/pyproject.toml" && package == "scipy"),
-            "{error}"
-        );
-        assert!(!envs.exists());
-    }
-
-    #[test]
-    fn an_attempt_never_uses_an_environment_not_built_or_changed_since() {
-        let repo = tempfile::tempdir().unwrap();
-        fs::create_dir(repo.path().join("src")).unwrap();
-        fs::write(repo.path().join("src/run.py"), "print('run')\n").unwrap();
-        fs::write(repo.path().join("requirements.txt"), "# the standard library only\n").unwrap();
-        let toml = "format = 1\n[workers.w]\nrole = \"implementation\"\ncommand = [\"python3\", \"run.py\"]\n\
-                    source = \"src\"\npython = { requirements = \"requirements.txt\" }\n";
-        fs::write(repo.path().join("metewand.toml"), toml).unwrap();
-        let repository = CheckedRepository::load(repo.path()).unwrap();
-        let worker = repository.worker("w").unwrap();
-        let state = tempfile::tempdir().unwrap();
-        let envs = state.path().join(ENVS_DIR);
-        let error = verified_environment(worker, &envs).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "the environment of worker \"w\" (requirements.txt) is not built: run `metewand env build` to build it \
-             before running the worker"
-        );
-        let mut steps = Vec::new();
-        let folder =
-            build(worker.python().unwrap(), &envs, Pins::Required, &mut |line| steps.push(line.to_owned())).unwrap();
-        assert_eq!(folder, envs.join(declaration_digest(worker.python().unwrap()).unwrap()));
-        assert!(steps.iter().any(|step| step.contains("creating the virtual environment")), "{steps:?}");
-        let venv = verified_environment(worker, &envs).unwrap().unwrap();
-        assert_eq!(venv, folder.join(VENV));
-        assert!(venv.join("bin/python3").exists());
-        // A file planted in it: refused, naming it, until built again.
-        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&folder).status();
-        fs::write(venv.join("planted.py"), "").unwrap();
-        let error = verified_environment(worker, &envs).unwrap_err();
-        assert!(error.to_string().contains("has \"planted.py\" changed or added since it was built"), "{error}");
-        build(worker.python().unwrap(), &envs, Pins::Required, &mut |_| {}).unwrap();
-        assert!(!venv.join("planted.py").exists());
-        assert!(verified_environment(worker, &envs).is_ok());
-        let entries: Vec<_> = fs::read_dir(&envs).unwrap().map(|entry| entry.unwrap().file_name()).collect();
-        assert_eq!(entries.len(), 1, "{entries:?}");
-        let _ = Command::new("chmod").args(["-R", "u+w"]).arg(state.path()).status();
-    }
 }

@@ -140,6 +140,16 @@ def expected_identities(root: Path, seed: int) -> list[str]:
         if worker.get("include"):
             # So are the include folders, each by its tree digest; a worker without any keeps the preimage above.
             preimage["include"] = {folder: source_digest(root / folder) for folder in worker["include"]}
+        if "environment" in worker.get("identity", []):
+            # Of a worker whose environment Metewand builds, the digest of its declaration: the requirements file's
+            # bytes, or a pyproject's dependencies a line each. What an interpreter imports is read by the check only.
+            declared = root / worker["python"]["requirements"]
+            if declared.name == "pyproject.toml":
+                dependencies = tomllib.loads(declared.read_text(encoding="utf-8"))["project"]["dependencies"]
+                text = "".join(f"{dependency}\n" for dependency in dependencies).encode()
+            else:
+                text = declared.read_bytes()
+            preimage["environment"] = hashlib.sha256(text).hexdigest()
         workers[name] = "mw1-resolved-worker-" + sha256_hex(preimage)
     for name in sorted(sources):
         lines.append(f"source {name} {sources[name]}")
@@ -211,6 +221,10 @@ def test_inline_schemas_references_and_undeclared_env_agree(tmp_path: Path) -> N
         (tmp_path / worker / "sub" / "données é.txt").write_bytes(b"\x00\x01 binary")
         (tmp_path / worker / "__pycache__").mkdir()
         (tmp_path / worker / "__pycache__" / "skipped.pyc").write_bytes(b"ignored")
+    (tmp_path / "requirements.txt").write_text("--no-index\nnumpy==2.1.3  # pinned\n", encoding="utf-8")
+    (tmp_path / "judge" / "pyproject.toml").write_text(
+        '[project]\nname = "judge"\ndependencies = ["scipy==1.14.1", "numpy==2.1.3"]\n', encoding="utf-8"
+    )
     (tmp_path / "metewand.toml").write_text(
         """
 format = 1
@@ -226,11 +240,15 @@ role = "implementation"
 command = ["python3", "main.py"]
 source = "solve"
 network = true
+python = { requirements = "requirements.txt" }
+identity = ["environment"]
 [workers.judge]
 role = "problem_evaluator"
 command = ["python3", "main.py"]
 source = "judge"
 network = false
+python = { requirements = "judge/pyproject.toml" }
+identity = ["environment"]
 [datasets.points]
 materializer = "gen"
 parameters = { rows = 3, scale = 0.5, label = "é", nested = { list = [1, 2.5, "x"] } }

@@ -1,7 +1,8 @@
 //! Environments built from a declaration (`python = { requirements = FILE }`): `init`'s repository with its
 //! implementation declaring a requirements file that names a wheel the test writes (installed with `--no-index
-//! --find-links`, no network), built once and reused, verified before use, rebuilt when changed by hand, and never
-//! written by the worker that runs in it; unpinned and missing packages refused by name, leaving nothing behind.
+//! --find-links`, no network), built once and reused, verified before use, rebuilt when changed by hand, listed as
+//! unfinished without its manifest, and never written by the worker that runs in it; unpinned and missing packages
+//! refused by name, leaving nothing behind.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -140,6 +141,16 @@ fn a_declared_environment_is_built_once_used_read_only_and_rebuilt_when_changed_
     assert_eq!(again.status.code(), Some(0), "{}{}", text(&again.stdout), stderr(&again));
     assert!(stderr(&again).contains("removing it to build it again"), "{}", stderr(&again));
     assert_eq!(fs::read_to_string(&package).unwrap(), "VALUE = 42\n");
+
+    // A build cut short before its manifest: listed as unfinished (no build holds its lock), never used.
+    let _ = std::process::Command::new("chmod").args(["-R", "u+w"]).arg(state.join("envs")).status();
+    fs::remove_file(state.join("envs").join(digest).join("manifest.json")).unwrap();
+    let list = in_venv(&venv, &["env", "list", repo_text, "--state-dir", state_text]);
+    assert!(
+        text(&list.stdout).starts_with(&format!("{digest} generate,judge,mean 0 built-unix:0  unfinished (its build")),
+        "{}",
+        text(&list.stdout)
+    );
 
     // Pruned when nothing declares it.
     let prune = in_venv(&venv, &["env", "prune", "--all", "--state-dir", state_text]);

@@ -1558,7 +1558,7 @@ impl<'de> ::serde::Deserialize<'de> for TreeDigest {
             })
     }
 }
-///What worker_id is the digest of (docs/decisions/identities.md): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, network when the worker declared it, and environment, the digest of the Python environment its interpreter imports, when it declared identity = ["environment"]. Kept so that a reader can say which part of a worker changed between two records.
+///What worker_id is the digest of (docs/decisions/identities.md): command and env as declared (before ${repo} expansion; env maps names to strings), source the source directory's tree digest, include each include folder as declared to its tree digest, network when the worker declared it, and environment, the digest of the Python environment its interpreter imports (or of its python.requirements declaration, when it has one), when it declared identity = ["environment"]. Kept so that a reader can say which part of a worker changed between two records.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]

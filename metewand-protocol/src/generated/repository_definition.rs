@@ -610,7 +610,7 @@ pub struct Worker {
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
     )]
     pub env: ::std::collections::BTreeMap<EnvName, ProcessText>,
-    ///What the worker's identity covers beside its declaration and its files: "environment", the Python distributions its interpreter imports (name, version and RECORD digest of each).
+    ///What the worker's identity covers beside its declaration and its files: "environment", the Python distributions its interpreter imports (name, version and RECORD digest of each), or for a worker that declares python.requirements, that declaration's digest.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub identity: ::std::vec::Vec<WorkerIdentityItem>,
     ///Folders outside the source copied beside it, relative to the repository.

@@ -349,3 +349,38 @@ fn an_unknown_identity_entry_or_a_program_that_is_not_python_is_refused() {
         "{said}"
     );
 }
+
+#[test]
+fn identity_environment_of_a_built_environment_is_its_declaration() {
+    let declared = |identity: &str, requirements: (&str, &str)| {
+        let python = format!("python = {{ requirements = {:?} }}\n{identity}", requirements.0);
+        let dir = crate::golden_copy(|toml| {
+            toml.replacen("source = \"workers/solver\"\n", &format!("source = \"workers/solver\"\n{python}"), 1)
+        });
+        fs::write(dir.path().join(requirements.0), requirements.1).unwrap();
+        dir
+    };
+    let id = |dir: &tempfile::TempDir| {
+        let repository = CheckedRepository::load(dir.path()).unwrap();
+        let worker = repository.worker("exact-solver").unwrap();
+        (worker.identity().clone(), worker.identity_environment())
+    };
+    // The command's `python3` is never read: nothing is built at check, and the digest is the file's.
+    let pinned = "numpy==2.1.3\n";
+    let (before, environment) = id(&declared("identity = [\"environment\"]\n", ("requirements.txt", pinned)));
+    assert_eq!(environment.map(|digest| digest.to_string()), Some(hex(pinned.as_bytes())));
+    let (after, changed) = id(&declared("identity = [\"environment\"]\n", ("requirements.txt", "numpy==2.1.4\n")));
+    assert_ne!(after, before, "a changed pin is another worker");
+    assert_ne!(changed, environment);
+    let (without, none) = id(&declared("", ("requirements.txt", pinned)));
+    assert!(none.is_none());
+    assert_eq!(id(&declared("", ("requirements.txt", "numpy==2.1.4\n"))).0, without, "only where declared");
+
+    // A pyproject is named by its dependencies, a line each: its other tables change no id.
+    let pyproject =
+        |name: &str| format!("[project]\nname = {name:?}\ndependencies = [\"numpy==2.1.3\", \"scipy==1.14.1\"]\n");
+    let (first, digest) = id(&declared("identity = [\"environment\"]\n", ("pyproject.toml", &pyproject("a"))));
+    let (renamed, same) = id(&declared("identity = [\"environment\"]\n", ("pyproject.toml", &pyproject("b"))));
+    assert_eq!((renamed, same), (first, digest));
+    assert_eq!(digest.map(|digest| digest.to_string()), Some(hex(b"numpy==2.1.3\nscipy==1.14.1\n")));
+}

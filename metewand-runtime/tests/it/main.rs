@@ -3,5 +3,6 @@
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
 mod conformance;
+mod environment;
 mod removal;
 mod sdk;

@@ -1255,9 +1255,10 @@ class Implementation:
     """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
     digest, include each include folder as declared to its tree digest, network when the worker
-    declared it, and environment, the digest of the Python environment its interpreter imports,
-    when it declared identity = [\"environment\"]. Kept so that a reader can say which part of a
-    worker changed between two records.
+    declared it, and environment, the digest of the Python environment its interpreter imports
+    (or of its python.requirements declaration, when it has one), when it declared identity =
+    [\"environment\"]. Kept so that a reader can say which part of a worker changed between two
+    records.
     """
 
     implementation_time_ns: int | None
@@ -2401,9 +2402,10 @@ class WorkerIdentity:
     """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
     digest, include each include folder as declared to its tree digest, network when the worker
-    declared it, and environment, the digest of the Python environment its interpreter imports,
-    when it declared identity = [\"environment\"]. Kept so that a reader can say which part of a
-    worker changed between two records.
+    declared it, and environment, the digest of the Python environment its interpreter imports
+    (or of its python.requirements declaration, when it has one), when it declared identity =
+    [\"environment\"]. Kept so that a reader can say which part of a worker changed between two
+    records.
     """
 
     __slots__ = ("command", "env", "environment", "include", "network", "source")
@@ -2641,9 +2643,10 @@ class WorkerSession:
     """What worker_id is the digest of (docs/decisions/identities.md): command and env as declared
     (before ${repo} expansion; env maps names to strings), source the source directory's tree
     digest, include each include folder as declared to its tree digest, network when the worker
-    declared it, and environment, the digest of the Python environment its interpreter imports,
-    when it declared identity = [\"environment\"]. Kept so that a reader can say which part of a
-    worker changed between two records.
+    declared it, and environment, the digest of the Python environment its interpreter imports
+    (or of its python.requirements declaration, when it has one), when it declared identity =
+    [\"environment\"]. Kept so that a reader can say which part of a worker changed between two
+    records.
     """
 
     program: WorkerProgram | None

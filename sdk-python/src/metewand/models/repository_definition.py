@@ -1488,7 +1488,8 @@ class Worker:
 
     identity: list[Literal["environment"]] | None
     """What the worker's identity covers beside its declaration and its files: \"environment\", the
-    Python distributions its interpreter imports (name, version and RECORD digest of each).
+    Python distributions its interpreter imports (name, version and RECORD digest of each), or
+    for a worker that declares python.requirements, that declaration's digest.
     """
 
     include: list[str] | None
