@@ -714,7 +714,7 @@ impl Confinement {
     pub(super) fn view_plan(
         &self,
         working_dir: &Path,
-        program: Option<&Path>,
+        programs: &[PathBuf],
         words: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
         maker: view::Maker,
     ) -> io::Result<Option<view::ViewPlan>> {
@@ -724,7 +724,7 @@ impl Confinement {
         let (hidden, open) = (&self.hidden, &self.hidden_unless_named);
         let shows =
             view::Shows { writable: &self.writable, readable: &self.readable, deferred: &self.readable_after_hello };
-        view::plan(hidden, open, shows, working_dir, program, words, maker).map(Some)
+        view::plan(hidden, open, shows, working_dir, programs, words, maker).map(Some)
     }
 }
 

@@ -107,6 +107,12 @@ pub(super) struct Spawned {
     pub(super) identity: Option<WorkerIdentity>,
 }
 
+/// Whether `path` is an executable file (links followed), as `execvp` would run it.
+fn is_program(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
+}
+
 /// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio, confined
 /// as `confinement` says (not at all when `None`).
 ///
@@ -137,18 +143,32 @@ pub(super) fn spawn(
             let path = environment.get(OsStr::new("PATH")).map(OsString::as_os_str);
             let found = find_program(command.program(), command.working_dir(), path);
             program = found.as_ref().and_then(|found| found.canonicalize().ok());
-            let environment_root = found.as_deref().and_then(super::program::virtual_environment);
+            // The programs the command names after its first word are run in the view too: the adapter's command
+            // (`metewand adapter -- /venv/bin/python3 ...`, or `python3` found on the worker's `PATH`) must be
+            // shown to it as a direct worker's program is.
+            let named: Vec<PathBuf> = command
+                .arguments()
+                .iter()
+                .filter_map(|word| find_program(word, command.working_dir(), path))
+                .filter(|found| is_program(found))
+                .collect();
+            // A program in a virtual environment names the environment too: the environment's interpreter link
+            // runs as it only with its `pyvenv.cfg` and packages.
+            let environment_roots: Vec<OsString> =
+                found.iter().chain(&named).filter_map(|found| super::program::virtual_environment(found)).collect();
+            let programs: Vec<PathBuf> =
+                program.iter().cloned().chain(named.iter().filter_map(|found| found.canonicalize().ok())).collect();
             let words = std::iter::once(command.program())
                 .chain(command.arguments())
                 .chain(environment.values())
-                .chain(environment_root.as_ref());
+                .chain(&environment_roots);
             let made_by_identity =
                 confinement.processes == ProcessIsolation::UserNamespace && confinement::user_namespace_route().works;
             let maker = match identity {
                 Some(identity) if made_by_identity => super::view::Maker::Identity(identity),
                 identity => super::view::Maker::Orchestrator(identity),
             };
-            confinement.view_plan(command.working_dir(), program.as_deref(), words, maker)?
+            confinement.view_plan(command.working_dir(), &programs, words, maker)?
         }
         None => None,
     };

@@ -119,7 +119,7 @@ pub(super) fn plan(
     open: &[PathBuf],
     shows: Shows<'_>,
     working_dir: &Path,
-    program: Option<&Path>,
+    programs: &[PathBuf],
     command_words: impl IntoIterator<Item = impl AsRef<OsStr>>,
     maker: Maker,
 ) -> io::Result<ViewPlan> {
@@ -140,7 +140,7 @@ pub(super) fn plan(
         .chain(readable)
         .chain(deferred)
         .chain(std::iter::once(&working_dir.to_owned()))
-        .chain(program.map(Path::to_owned).as_ref())
+        .chain(programs)
         .chain(&command_words)
         .cloned()
         .collect();
@@ -150,11 +150,15 @@ pub(super) fn plan(
     };
     // The program's installation: the folder of the closed one it lies in (root's `~/.pyenv` for an interpreter, or
     // for pyenv's shim, which runs `~/.pyenv/libexec/pyenv`, which runs `~/.pyenv/versions/<v>/bin/python3`).
-    let installation = program.and_then(|program| program.canonicalize().ok()).and_then(|program| {
-        let folder = closed.iter().find(|folder| program.starts_with(folder))?;
-        let top = folder.join(program.strip_prefix(folder).ok()?.components().next()?);
-        top.is_dir().then_some(top)
-    });
+    let installations: Vec<PathBuf> = programs
+        .iter()
+        .filter_map(|program| program.canonicalize().ok())
+        .filter_map(|program| {
+            let folder = closed.iter().find(|folder| program.starts_with(folder))?;
+            let top = folder.join(program.strip_prefix(folder).ok()?.components().next()?);
+            top.is_dir().then_some(top)
+        })
+        .collect();
     let protected = resolved(protected.iter().cloned().chain(PROTECTED_BY_DEFAULT.iter().map(PathBuf::from)));
     let open = resolved(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)).chain(closed));
     let roots = resolved(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
@@ -162,15 +166,16 @@ pub(super) fn plan(
     let mut wanted: Vec<(PathBuf, bool)> = writable.iter().map(|path| (path.clone(), true)).collect();
     wanted.extend(readable.iter().map(|path| (path.clone(), false)));
     wanted.push((working_dir.to_owned(), false));
-    let program = program
-        .and_then(|program| program.canonicalize().ok())
+    let programs = programs
+        .iter()
+        .filter_map(|program| program.canonicalize().ok())
         .filter(|program| !protected.iter().any(|root| program.starts_with(root)));
-    wanted.extend(program.map(|program| (program, false)));
+    wanted.extend(programs.map(|program| (program, false)));
     let named = wanted.len();
     // The folders a named path passes through before a `..` (`/repo/../sdk`): the kernel walks them as written, so
     // each must exist in the view too, if only as an empty folder.
     let mut passages: Vec<PathBuf> = Vec::new();
-    for path in command_words.iter().chain(installation.as_ref()) {
+    for path in command_words.iter().chain(&installations) {
         let mut prefix = PathBuf::new();
         for component in path.components() {
             if component == std::path::Component::ParentDir
@@ -293,7 +298,7 @@ mod tests {
             std::slice::from_ref(&repo),
             shows,
             &source,
-            None,
+            &[],
             &words,
             Maker::Orchestrator(None),
         )

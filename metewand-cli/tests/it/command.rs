@@ -181,3 +181,39 @@ fn a_command_worker_s_program_is_the_adapter_s() {
     assert!(out.contains("done         1 of 1 (0 to run)"), "{out}");
     assert!(!out.contains("program "), "no program changed since the run: {out}");
 }
+
+/// A command whose first word is a virtual environment's `python3` (a link to the base interpreter), by its path or
+/// found on the `PATH` the worker declares, starts and runs as that environment (its `sys.prefix` the environment's):
+/// the adapter's view shows the environment, read-only, as a direct worker's would. The command tries to write a file
+/// into the environment, which stays unwritten.
+#[test]
+fn a_command_in_a_virtual_environment_runs_as_it_read_only() {
+    let bench = Bench::new();
+    let venv = bench.path("place/venv");
+    let made = std::process::Command::new("python3").args(["-m", "venv", "--without-pip"]).arg(&venv).output().unwrap();
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let venv_text = venv.to_str().unwrap();
+    // Braces are the command's placeholders: the script builds its object with `dict`.
+    let script = "import json, pathlib, sys\ntry:\n    pathlib.Path(sys.prefix, 'planted').write_text('x')\n\
+                  except OSError:\n    pass\nprint(json.dumps(dict(seed=int(open('{dataset}/seed.txt').read()), \
+                  prefix=sys.prefix)))";
+    let workers = format!(
+        "\n[workers.venv]\nrole = \"implementation\"\nadapter = \"command\"\ncommand = [{python:?}, \"-c\", \
+         {script:?}]\nsource = \"src\"\n\n[workers.onpath]\nrole = \"implementation\"\nadapter = \"command\"\n\
+         command = [\"python3\", \"-c\", {script:?}]\nenv = {{ PATH = {path:?} }}\nsource = \"src\"\n\n\
+         [implementations.venv]\nworker = \"venv\"\nparameters = {{}}\n\n[implementations.onpath]\n\
+         worker = \"onpath\"\nparameters = {{}}\n",
+        python = venv.join("bin/python3").to_str().unwrap(),
+        path = format!("{venv_text}/bin:/usr/local/bin:/usr/bin:/bin"),
+    );
+    let toml = bench.path("repo/metewand.toml");
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + &workers).unwrap();
+    for implementation in ["venv", "onpath"] {
+        let (output, out) = bench.run(implementation);
+        let attempt = fs::read_to_string(out.join("attempt.json")).unwrap_or_default();
+        assert_eq!(output.status.code(), Some(0), "{implementation}: {}{attempt}", text(&output.stderr));
+        let manifest: Value = serde_json::from_slice(&fs::read(out.join("work/result/result.json")).unwrap()).unwrap();
+        assert_eq!(manifest["data"], serde_json::json!({"seed": 5, "prefix": venv_text}), "{implementation}");
+        assert!(!venv.join("planted").exists(), "{implementation}: the environment is read-only to it");
+    }
+}
