@@ -9,8 +9,10 @@
 //! `/var/tmp`) also shows the files and folders the worker's program, arguments and environment values (split at
 //! `:`) name inside it, so that an interpreter, a virtual environment, an SDK or a library path there still
 //! resolves (a checkout in `/tmp` included), unless that lies in a protected folder; an open folder itself, and a
-//! socket or FIFO, is never shown that way. The program the worker runs is shown too (the file alone), unless it
-//! lies in a protected folder: it must be there to be executed. Shown again at their own paths, from clones of the
+//! socket or FIFO, is never shown that way. The programs the worker runs are shown too (the files alone), unless
+//! they lie in a protected folder: they must be there to be executed. Those are its command's first word and the
+//! programs its other words name (the command a command worker's adapter runs in turn), each with its virtual
+//! environment (`process.rs`). Shown again at their own paths, from clones of the
 //! host's mounts taken before anything is hidden: the folders the worker may write (read-write), those it may read
 //! ([`Confinement::readable`](super::Confinement::readable)) and its working directory (read-only). A hidden
 //! folder inside a shown one is hidden after the shown one is in place. Its `/proc` is mounted fresh for its PID
@@ -111,7 +113,7 @@ pub(super) enum Maker {
 /// Plans the view (see the module documentation). Paths that do not exist are left out; a shown path outside
 /// every hidden folder needs nothing. A worker run as an `identity` of its own also gets, hidden as open folders,
 /// those it could not pass through on the way to what it must reach (a repository in root's 0700 home, an
-/// interpreter there), with the installation of its program shown whole where the program is inside one: the
+/// interpreter there), with the installation of each of its `programs` shown whole where it is inside one: the
 /// folder of that closed folder it lies in (what is private inside stays so by its own mode, since the identity
 /// owns nothing; what the closed folder's mode alone kept private is not shown).
 pub(super) fn plan(
