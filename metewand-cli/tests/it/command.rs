@@ -182,10 +182,18 @@ fn a_command_worker_s_program_is_the_adapter_s() {
     assert!(!out.contains("program "), "no program changed since the run: {out}");
 }
 
-/// A command whose first word is a virtual environment's `python3` (a link to the base interpreter), by its path or
-/// found on the `PATH` the worker declares, starts and runs as that environment (its `sys.prefix` the environment's):
-/// the adapter's view shows the environment, read-only, as a direct worker's would. The command tries to write a file
-/// into the environment, which stays unwritten.
+/// A command worker whose command is named in `metewand.toml` by `fields` (TOML lines), as `name`.
+fn command_worker(name: &str, fields: &str) -> String {
+    format!(
+        "\n[workers.{name}]\nrole = \"implementation\"\nadapter = \"command\"\n{fields}source = \"src\"\n\n\
+         [implementations.{name}]\nworker = \"{name}\"\nparameters = {{}}\n"
+    )
+}
+
+/// A command whose first word is a virtual environment's `python3` (a link to the base interpreter), by its path, or
+/// found on the `PATH` the worker declares or on the one its declared environment heads, starts and runs as that
+/// environment (its `sys.prefix` the environment's): the adapter's view shows the environment, read-only, as a direct
+/// worker's would. The command tries to write a file into the environment, which stays unwritten.
 #[test]
 fn a_command_in_a_virtual_environment_runs_as_it_read_only() {
     let bench = Bench::new();
@@ -197,23 +205,39 @@ fn a_command_in_a_virtual_environment_runs_as_it_read_only() {
     let script = "import json, pathlib, sys\ntry:\n    pathlib.Path(sys.prefix, 'planted').write_text('x')\n\
                   except OSError:\n    pass\nprint(json.dumps(dict(seed=int(open('{dataset}/seed.txt').read()), \
                   prefix=sys.prefix)))";
-    let workers = format!(
-        "\n[workers.venv]\nrole = \"implementation\"\nadapter = \"command\"\ncommand = [{python:?}, \"-c\", \
-         {script:?}]\nsource = \"src\"\n\n[workers.onpath]\nrole = \"implementation\"\nadapter = \"command\"\n\
-         command = [\"python3\", \"-c\", {script:?}]\nenv = {{ PATH = {path:?} }}\nsource = \"src\"\n\n\
-         [implementations.venv]\nworker = \"venv\"\nparameters = {{}}\n\n[implementations.onpath]\n\
-         worker = \"onpath\"\nparameters = {{}}\n",
-        python = venv.join("bin/python3").to_str().unwrap(),
-        path = format!("{venv_text}/bin:/usr/local/bin:/usr/bin:/bin"),
-    );
+    let python = venv.join("bin/python3");
+    let path = format!("{venv_text}/bin:/usr/local/bin:/usr/bin:/bin");
+    let workers = [
+        command_worker("venv", &format!("command = [{:?}, \"-c\", {script:?}]\n", python.to_str().unwrap())),
+        command_worker(
+            "onpath",
+            &format!("command = [\"python3\", \"-c\", {script:?}]\nenv = {{ PATH = {path:?} }}\n"),
+        ),
+        command_worker(
+            "declared",
+            &format!(
+                "command = [\"python3\", \"-c\", {script:?}]\npython = {{ requirements = \"requirements.txt\" }}\n"
+            ),
+        ),
+    ];
     let toml = bench.path("repo/metewand.toml");
-    fs::write(&toml, fs::read_to_string(&toml).unwrap() + &workers).unwrap();
-    for implementation in ["venv", "onpath"] {
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + &workers.concat()).unwrap();
+    // No requirements: the environment is built from the interpreter alone, with no network.
+    fs::write(bench.path("repo/requirements.txt"), "").unwrap();
+    for implementation in ["venv", "onpath", "declared"] {
         let (output, out) = bench.run(implementation);
         let attempt = fs::read_to_string(out.join("attempt.json")).unwrap_or_default();
         assert_eq!(output.status.code(), Some(0), "{implementation}: {}{attempt}", text(&output.stderr));
         let manifest: Value = serde_json::from_slice(&fs::read(out.join("work/result/result.json")).unwrap()).unwrap();
-        assert_eq!(manifest["data"], serde_json::json!({"seed": 5, "prefix": venv_text}), "{implementation}");
-        assert!(!venv.join("planted").exists(), "{implementation}: the environment is read-only to it");
+        assert_eq!(manifest["data"]["seed"], 5, "{implementation}: {manifest}");
+        let prefix = PathBuf::from(manifest["data"]["prefix"].as_str().unwrap());
+        match implementation {
+            "declared" => assert!(
+                prefix.starts_with(bench.path("state/envs")) && prefix.ends_with("venv"),
+                "the declared environment's: {manifest}"
+            ),
+            _ => assert_eq!(prefix, venv, "{implementation}: {manifest}"),
+        }
+        assert!(prefix.is_dir() && !prefix.join("planted").exists(), "{implementation}: its environment is read-only");
     }
 }
