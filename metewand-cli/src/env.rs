@@ -119,8 +119,13 @@ pub(crate) fn build_declared(
 
 fn list(args: ListArgs) -> Result<(), Failure> {
     let repo = repo_or_here(args.repo);
-    // The workers are named when the repository loads; the state folder is listed either way.
-    let repository = crate::gate::load_with_externals(&repo, &[]).ok();
+    // The workers are named when the repository loads. A state folder given is listed either way; without one, the
+    // state folder is the repository's, so a repository that does not load is refused rather than listed as empty.
+    let repository = match crate::gate::load_with_externals(&repo, &[]) {
+        Ok(repository) => Some(repository),
+        Err(failure) if args.state_dir.is_none() => return Err(failure),
+        Err(_) => None,
+    };
     let state_dir = args.state_dir.unwrap_or_else(|| {
         repository.as_ref().map_or_else(|| default_state_dir(&repo), |repository| default_state_dir(repository.root()))
     });

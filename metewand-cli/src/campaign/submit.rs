@@ -216,12 +216,19 @@ pub(super) fn decide(args: DecideArgs) -> Result<(), Failure> {
         Ok((decision, _)) => decision.clone(),
         Err(failure) => Decision { failure: Some(failure.clone()), ..decision_now() },
     };
-    if let Err(error) = slurm::record_decision(&args.dir, args.submission, decision) {
-        say(&format!("campaign decide: the decision cannot be recorded: {error}"));
-    }
-    match decided {
-        Ok((_, out)) => print_out("campaign decide", &out),
-        Err(failure) => Err(slurm_failure("decide", failure)),
+    let recorded = slurm::record_decision(&args.dir, args.submission, decision);
+    match (decided, recorded) {
+        (Ok((_, out)), Ok(())) => print_out("campaign decide", &out),
+        (Ok((_, out)), Err(error)) => {
+            say(&format!("campaign decide: the decision cannot be recorded: {error}"));
+            print_out("campaign decide", &out)
+        }
+        (Err(failure), Ok(())) => Err(slurm_failure("decide", failure)),
+        // One sentence: what failed, and that the submission could not keep it either.
+        (Err(failure), Err(error)) if error.to_string() == failure => Err(slurm_failure("decide", failure)),
+        (Err(failure), Err(error)) => {
+            Err(slurm_failure("decide", format!("{failure} (and it cannot be recorded: {error})")))
+        }
     }
 }
 

@@ -190,3 +190,27 @@ fn unpinned_and_missing_packages_are_refused_by_name_and_leave_nothing_in_envs()
     );
     assert!(envs_of(&state).is_empty(), "nothing half-built is kept: {:?}", envs_of(&state));
 }
+
+/// `env list` of a repository that does not load is refused in one sentence (its state folder is the repository's,
+/// so an empty listing would say nothing true); given a state folder, it lists that folder whatever the repository.
+#[test]
+fn env_list_refuses_a_repository_it_cannot_load_unless_given_a_state_folder() {
+    let place = tempfile::tempdir().unwrap();
+    let missing = place.path().join("missing");
+    let state = place.path().join("state");
+    fs::create_dir(&state).unwrap();
+    let refused = metewand(&["env".into(), "list".into(), missing.to_str().unwrap().into()]);
+    let said = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("cannot read repository"), "{said}");
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    let listed = metewand(&[
+        "env".into(),
+        "list".into(),
+        missing.to_str().unwrap().into(),
+        "--state-dir".into(),
+        state.to_str().unwrap().into(),
+    ]);
+    assert_eq!(listed.status.code(), Some(0), "{}", text(&listed.stderr));
+    assert_eq!(text(&listed.stdout), "", "no environment is built in the state folder");
+}
