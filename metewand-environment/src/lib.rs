@@ -243,11 +243,14 @@ fn read_distribution(info: &Path) -> Option<PythonDistribution> {
 /// The file `program` names, as the spawn's `execvp` will find it: a path with a `/` (from `working_dir` when
 /// relative), otherwise the first executable regular file of that name on `path` (a `PATH` value).
 pub fn find_program(program: &std::ffi::OsStr, working_dir: &Path, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     if program.as_encoded_bytes().contains(&b'/') {
         return Some(working_dir.join(program));
     }
-    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| {
-        std::fs::metadata(candidate).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
-    })
+    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| is_program(candidate))
+}
+
+/// Whether `path` is an executable file (links followed), as `execvp` would run it.
+pub fn is_program(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
 }

@@ -330,6 +330,13 @@ pub struct BuiltEnvironment {
     pub bytes: u64,
 }
 
+impl BuiltEnvironment {
+    /// An environment of `envs/` known only by its folder: no manifest read from it.
+    fn unread(digest: String, folder: PathBuf) -> BuiltEnvironment {
+        BuiltEnvironment { digest, folder, requirements: String::new(), built_unix: 0, bytes: 0 }
+    }
+}
+
 /// The environments the process found to match their manifests, by folder, with the stamp they had then.
 static VERIFIED: Mutex<BTreeMap<PathBuf, Vec<EntryStamp>>> = Mutex::new(BTreeMap::new());
 
@@ -671,37 +678,39 @@ fn missing_package(output: &str) -> Option<(String, String)> {
     None
 }
 
-/// The environments in `envs`, each with whether it still matches its manifest, or was never finished.
-pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
-    let mut found = Vec::new();
+/// The environments' folders in `envs` by digest (none when it does not exist). Names beginning with a dot are
+/// not environments: a lock file, a staging folder, or a folder a removal cut short.
+fn environment_folders(envs: &Path) -> Result<Vec<(String, PathBuf)>, EnvironmentError> {
     let entries = match std::fs::read_dir(envs) {
         Ok(entries) => entries,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(found),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => return Err(EnvironmentError::io("list", envs)(error)),
     };
+    let mut folders = Vec::new();
     for entry in entries {
         let entry = entry.map_err(EnvironmentError::io("list", envs))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
+        if !name.starts_with('.') {
+            folders.push((name, entry.path()));
         }
-        let folder = entry.path();
+    }
+    Ok(folders)
+}
+
+/// The environments in `envs`, each with whether it still matches its manifest, or was never finished.
+pub fn list(envs: &Path) -> Result<Vec<Listed>, EnvironmentError> {
+    let mut found = Vec::new();
+    for (name, folder) in environment_folders(envs)? {
         if !folder.join(MANIFEST).exists() {
             let condition = if being_built(envs, &name) { Condition::Building } else { Condition::Unfinished };
-            let built = BuiltEnvironment { digest: name, folder, requirements: String::new(), built_unix: 0, bytes: 0 };
-            found.push((built, condition));
+            found.push((BuiltEnvironment::unread(name, folder), condition));
             continue;
         }
         match verify(&folder) {
             Ok(built) => found.push((built, Condition::Verified)),
             Err(problem) => {
-                let built = read_manifest(&folder).map(|(built, _)| built).unwrap_or_else(|_| BuiltEnvironment {
-                    digest: name,
-                    folder: folder.clone(),
-                    requirements: String::new(),
-                    built_unix: 0,
-                    bytes: 0,
-                });
+                let built = read_manifest(&folder)
+                    .map_or_else(|_| BuiltEnvironment::unread(name, folder.clone()), |(built, _)| built);
                 found.push((built, Condition::Changed(problem)));
             }
         }
@@ -725,22 +734,11 @@ pub fn declared(repository: &CheckedRepository) -> Result<BTreeMap<String, Vec<S
 /// removed. One a build holds the lock of is left to it.
 pub fn prune(envs: &Path, keep: &BTreeMap<String, Vec<String>>) -> Result<Vec<String>, EnvironmentError> {
     let mut removed = Vec::new();
-    let entries = match std::fs::read_dir(envs) {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(removed),
-        Err(error) => return Err(EnvironmentError::io("list", envs)(error)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(EnvironmentError::io("list", envs))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            // A lock file, or a folder a removal cut short.
-            continue;
-        }
+    for (name, folder) in environment_folders(envs)? {
         if !keep.contains_key(&name) {
-            let lock = DigestLock::take(envs, &name, false).map_err(EnvironmentError::io("lock", &entry.path()))?;
+            let lock = DigestLock::take(envs, &name, false).map_err(EnvironmentError::io("lock", &folder))?;
             if lock.is_some() {
-                remove_aside(&entry.path(), envs)?;
+                remove_aside(&folder, envs)?;
                 removed.push(name);
             }
         }

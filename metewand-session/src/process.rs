@@ -107,12 +107,6 @@ pub(super) struct Spawned {
     pub(super) identity: Option<WorkerIdentity>,
 }
 
-/// Whether `path` is an executable file (links followed), as `execvp` would run it.
-fn is_program(path: &std::path::Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|found| found.is_file() && found.permissions().mode() & 0o111 != 0)
-}
-
 /// Starts a worker in a new session, marked a child subreaper, with a clean environment and piped stdio, confined
 /// as `confinement` says (not at all when `None`).
 ///
@@ -150,7 +144,7 @@ pub(super) fn spawn(
                 .arguments()
                 .iter()
                 .filter_map(|word| find_program(word, command.working_dir(), path))
-                .filter(|found| is_program(found))
+                .filter(|found| metewand_environment::is_program(found))
                 .collect();
             // A program in a virtual environment names the environment too: the environment's interpreter link
             // runs as it only with its `pyvenv.cfg` and packages.
