@@ -80,21 +80,19 @@ fn a_declared_environment_is_built_once_used_read_only_and_rebuilt_when_changed_
     let digest = &built[0];
 
     // Used by attempts: built nothing more, the worker's python3 is the environment's, which it cannot change.
-    let run = in_venv(
-        &venv,
-        &[
-            "run",
-            repo_text,
-            "--problem",
-            "mean",
-            "--dataset",
-            "small",
-            "--implementation",
-            "mean",
-            "--state-dir",
-            state_text,
-        ],
-    );
+    let run_mean = [
+        "run",
+        repo_text,
+        "--problem",
+        "mean",
+        "--dataset",
+        "small",
+        "--implementation",
+        "mean",
+        "--state-dir",
+        state_text,
+    ];
+    let run = in_venv(&venv, &run_mean);
     assert_eq!(run.status.code(), Some(0), "{}{}", text(&run.stdout), stderr(&run));
     assert!(
         stderr(&run).contains("built and verified, kept") && !stderr(&run).contains("creating"),
@@ -123,21 +121,7 @@ fn a_declared_environment_is_built_once_used_read_only_and_rebuilt_when_changed_
     fs::write(&package, "VALUE = 0\n").unwrap();
     let list = in_venv(&venv, &["env", "list", repo_text, "--state-dir", state_text]);
     assert!(text(&list.stdout).contains("changed (has \""), "{}", text(&list.stdout));
-    let again = in_venv(
-        &venv,
-        &[
-            "run",
-            repo_text,
-            "--problem",
-            "mean",
-            "--dataset",
-            "small",
-            "--implementation",
-            "mean",
-            "--state-dir",
-            state_text,
-        ],
-    );
+    let again = in_venv(&venv, &run_mean);
     assert_eq!(again.status.code(), Some(0), "{}{}", text(&again.stdout), stderr(&again));
     assert!(stderr(&again).contains("removing it to build it again"), "{}", stderr(&again));
     assert_eq!(fs::read_to_string(&package).unwrap(), "VALUE = 42\n");

@@ -1007,19 +1007,23 @@ fn until_decided_separates_a_slower_implementation_and_not_two_alike() {
     assert!(out.contains(": 0 separated, "), "two alike are never separated: {out}");
 }
 
+/// What `--until-decided` refuses on the racing bench, by `campaign run` and `campaign submit` alike: the campaign, the
+/// arguments, and what the one sentence says.
+pub(crate) const UNTIL_DECIDED_REFUSALS: [(&str, &[&str], &str); 6] = [
+    ("main", &["--until-decided"], "compares implementations, and the campaign has only 1"),
+    ("race", &["--until-decided", "--alpha", "0.7"], "--alpha is a significance level in (0, 0.5]"),
+    ("race", &["--until-decided", "--alpha", "0"], "--alpha is a significance level in (0, 0.5]"),
+    ("race", &["--until-decided", "--max-repetitions", "2"], "is under the 3 repetitions"),
+    ("race", &["--until-decided", "--resolution", "-1"], "--resolution is a positive relative difference"),
+    ("race", &["--alpha", "0.1"], "--until-decided"),
+];
+
 /// `--until-decided` refuses, in one sentence and exit 2, a campaign of one implementation, a level outside
 /// (0, 0.5], a cap under the planned repetitions, and its options without it.
 #[test]
 fn until_decided_refuses_what_it_cannot_decide() {
     let bench = racing_bench();
-    for (name, extra, expected) in [
-        ("main", &["--until-decided"][..], "compares implementations, and the campaign has only 1"),
-        ("race", &["--until-decided", "--alpha", "0.7"][..], "--alpha is a significance level in (0, 0.5]"),
-        ("race", &["--until-decided", "--alpha", "0"][..], "--alpha is a significance level in (0, 0.5]"),
-        ("race", &["--until-decided", "--max-repetitions", "2"][..], "is under the 3 repetitions"),
-        ("race", &["--until-decided", "--resolution", "-1"][..], "--resolution is a positive relative difference"),
-        ("race", &["--alpha", "0.1"][..], "--until-decided"),
-    ] {
+    for (name, extra, expected) in UNTIL_DECIDED_REFUSALS {
         let output = metewand(&bench.run_args(name, "state", extra));
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");

@@ -19,7 +19,8 @@ use metewand_testkit::{Requirement, skip};
 use serde_json::Value;
 
 use crate::campaign::{
-    Bench, any_record, failures, ids_by_repetition, outcomes, path_with, racing_bench, solver_found_on_path,
+    Bench, UNTIL_DECIDED_REFUSALS, any_record, failures, ids_by_repetition, outcomes, path_with, racing_bench,
+    solver_found_on_path,
 };
 use crate::{command, run as metewand, text};
 
@@ -511,14 +512,7 @@ fn slurm_until_decided_submits_rounds_until_a_slower_implementation_is_separated
 #[test]
 fn slurm_until_decided_refuses_what_the_local_flag_refuses() {
     let bench = racing_bench();
-    for (name, extra, expected) in [
-        ("main", &["--until-decided"][..], "compares implementations, and the campaign has only 1"),
-        ("race", &["--until-decided", "--alpha", "0.7"][..], "--alpha is a significance level in (0, 0.5]"),
-        ("race", &["--until-decided", "--alpha", "0"][..], "--alpha is a significance level in (0, 0.5]"),
-        ("race", &["--until-decided", "--max-repetitions", "2"][..], "is under the 3 repetitions"),
-        ("race", &["--until-decided", "--resolution", "-1"][..], "--resolution is a positive relative difference"),
-        ("race", &["--alpha", "0.1"][..], "--until-decided"),
-    ] {
+    for (name, extra, expected) in UNTIL_DECIDED_REFUSALS {
         let output = submit(&bench, name, extra);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
