@@ -10,9 +10,9 @@
 //! A cgroup with processes cannot hand controllers to children (cgroup v2's "no internal processes" rule), so on
 //! first use `metewand` makes `metewand-<pid>/executor/` in its cgroup and moves itself there, enables the
 //! controllers for `metewand-<pid>/`'s children, and makes each worker's cgroup `metewand-<pid>/w-<n>/` beside
-//! `executor/`; the forked child joins it before anything else (`sys::worker_pre_exec`). Where the cgroup holds
-//! other processes too (a shell), the controllers cannot be handed down: `metewand` moves back and the limits fall
-//! back to resource limits. A worker's cgroup is removed once its processes are gone; `metewand-<pid>/` folders
+//! `executor/`; the worker is forked into it (`sys::spawn`), or where the kernel cannot do that the forked child
+//! joins it before anything else (`sys::worker_pre_exec`). Where the cgroup holds other processes too (a shell),
+//! the controllers cannot be handed down: `metewand` moves back and the limits fall back to resource limits. A worker's cgroup is removed once its processes are gone; `metewand-<pid>/` folders
 //! of processes that ended are removed by the next `metewand` that uses the delegation.
 
 #![allow(
@@ -249,7 +249,7 @@ impl Delegated {
     pub(crate) fn worker(&self, memory_bytes: Option<u64>, tasks: Option<u64>) -> io::Result<WorkerCgroup> {
         let dir = self.base.join(format!("w-{}", self.next.fetch_add(1, Ordering::Relaxed)));
         fs::create_dir(&dir)?;
-        let cgroup = WorkerCgroup { dir, procs: None };
+        let cgroup = WorkerCgroup { dir, procs: None, folder: None };
         if let (Some(bytes), true) = (memory_bytes, self.controllers.memory) {
             write_file(&cgroup.dir.join("memory.max"), &bytes.to_string())?;
             // Without swap (where the kernel accounts it): the limit is the worker's memory, not its RAM share.
@@ -260,8 +260,10 @@ impl Delegated {
         }
         let procs =
             fs::OpenOptions::new().write(true).create(true).truncate(true).open(cgroup.dir.join("cgroup.procs"))?;
+        let folder = fs::File::open(&cgroup.dir)?;
         let mut cgroup = cgroup;
         cgroup.procs = Some(procs.into());
+        cgroup.folder = Some(folder.into());
         Ok(cgroup)
     }
 }
@@ -296,6 +298,8 @@ fn write_file(path: &Path, text: &str) -> io::Result<()> {
 pub(crate) struct WorkerCgroup {
     dir: PathBuf,
     procs: Option<OwnedFd>,
+    /// Its folder, open for the worker to be forked into it (`clone3` with `CLONE_INTO_CGROUP`).
+    folder: Option<OwnedFd>,
 }
 
 /// What the kernel counted in a worker's cgroup.
@@ -310,9 +314,15 @@ pub(crate) struct Events {
 }
 
 impl WorkerCgroup {
-    /// The descriptor of its `cgroup.procs`, which the forked child writes `0` into to join it.
+    /// The descriptor of its `cgroup.procs`, which the forked child writes `0` into to join it where the kernel
+    /// could not fork it there.
     pub(crate) fn procs(&self) -> Option<&OwnedFd> {
         self.procs.as_ref()
+    }
+
+    /// The descriptor of its folder, which the worker is forked into where the kernel allows.
+    pub(crate) fn folder(&self) -> Option<&OwnedFd> {
+        self.folder.as_ref()
     }
 
     /// The limit the kernel's counts say it held the worker to, if any: an OOM kill is `memory_bytes` (with the
@@ -400,6 +410,7 @@ impl WorkerCgroup {
 impl Drop for WorkerCgroup {
     fn drop(&mut self) {
         self.procs = None;
+        self.folder = None;
         // A cgroup is removable once its last task has been reaped, which may lag its exit by a moment.
         for _ in 0..50 {
             match fs::remove_dir(&self.dir) {

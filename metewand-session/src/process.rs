@@ -48,7 +48,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{ChildStderr, ChildStdin, ChildStdout, ExitStatus};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 use std::{io, thread};
@@ -168,22 +168,11 @@ pub(super) fn spawn(
     };
     // In a private view only shown paths resolve: a program named by a path is executed by its resolved one (what
     // the view shows), keeping the name it was given as `argv[0]`.
-    let mut builder = match program.filter(|_| view.is_some() && command.program().as_encoded_bytes().contains(&b'/')) {
-        Some(resolved) => {
-            let mut builder = Command::new(resolved);
-            std::os::unix::process::CommandExt::arg0(&mut builder, command.program());
-            builder
-        }
-        None => Command::new(command.program()),
+    let executed = match program.filter(|_| view.is_some() && command.program().as_encoded_bytes().contains(&b'/')) {
+        Some(resolved) => resolved.into_os_string(),
+        None => command.program().clone(),
     };
-    builder
-        .args(command.arguments())
-        .current_dir(command.working_dir())
-        .env_clear()
-        .envs(&environment)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let exec = sys::Exec::new(&executed, command.program(), command.arguments(), &environment, command.working_dir())?;
     let deferred = view.as_ref().map(|view| view.deferred.clone()).unwrap_or_default();
     // The ruleset descriptor stays open in `prepared` until the spawn has returned.
     let ruleset = prepared.as_ref().and_then(|prepared| prepared.ruleset.as_ref().map(|fd| fd.as_raw_fd()));
@@ -192,6 +181,8 @@ pub(super) fn spawn(
     // Every confined worker gets a cgroup of its own where one can be made: its limits, and the kernel's freezer.
     let cgroup = prepared.as_ref().and_then(|_| confinement::worker_cgroup(limits));
     let cgroup_procs = cgroup.as_ref().and_then(|(cgroup, _)| cgroup.procs().map(AsRawFd::as_raw_fd));
+    // The folder's descriptor stays open in `cgroup` until the spawn has returned.
+    let cgroup_folder = cgroup.as_ref().and_then(|(cgroup, _)| cgroup.folder().map(AsRawFd::as_raw_fd));
     let controllers = cgroup.as_ref().map(|(_, controllers)| *controllers).unwrap_or_default();
     let isolation = prepared.as_ref().map(|prepared| prepared.processes);
     let network = prepared.as_ref().is_some_and(|prepared| prepared.network);
@@ -272,11 +263,10 @@ pub(super) fn spawn(
             ipc_limits,
             identity: identity.map(|identity| (identity.uid, identity.gid)),
         };
-        sys::set_pre_exec(&mut builder, setup, view);
         let spawned = {
             let mut workers = live_workers();
-            builder.spawn().inspect(|child| {
-                workers.insert(child.id() as i32);
+            sys::spawn(&exec, cgroup_folder, setup, view).inspect(|started| {
+                workers.insert(started.pid);
             })
         };
         let started = spawned.is_ok();
@@ -287,7 +277,7 @@ pub(super) fn spawn(
     })?;
     let (spawned, route, placed) =
         result.recv().map_err(|_| io::Error::other("the thread starting the worker stopped"))?;
-    let mut child = spawned?;
+    let started = spawned?;
     let (placed, filtered) = placed.expect("a started worker was placed on CPUs");
     // A confined worker started on chosen CPUs cannot leave them, unless it may use io_uring, whose kernel threads
     // can run elsewhere; an unconfined one could, so its placement is advisory.
@@ -304,22 +294,20 @@ pub(super) fn spawn(
         Some(prepared) => prepared.report(route, controllers, filtered, identity),
         None => ConfinementReport::unconfined(ProcessConfinement::Sweep),
     };
-    let pid = child.id() as i32;
+    let pid = started.pid;
     let pidfd = match sys::pidfd_open(pid) {
         Ok(pidfd) => pidfd,
         Err(error) => {
             // Without a pidfd the exit cannot be watched; end the worker as any session end would.
             let _ = sys::kill(-pid);
             let _ = sys::kill(pid);
-            let _ = child.wait();
+            let _ = sys::wait_blocking(pid);
             live_workers().remove(&pid);
             return Err(error);
         }
     };
-    let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        unreachable!("all three streams were piped");
-    };
+    let (stdin, stdout, stderr) =
+        (ChildStdin::from(started.stdin), ChildStdout::from(started.stdout), ChildStderr::from(started.stderr));
     let process = WorkerProcess {
         pid,
         pidfd: Arc::new(pidfd),

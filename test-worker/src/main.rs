@@ -139,6 +139,9 @@ enum Fault {
     /// keep a thread that writes `test-worker: thread cpus <list>` whenever its own affinity changes (looked at every
     /// millisecond): a worker that hopes a helper started at hello stays on the CPUs it was started on.
     Affinity,
+    /// Write `test-worker: cgroup <line>` for each line of its `/proc/self/cgroup` (or `test-worker: cgroup errno
+    /// N`) to stderr and answer: at `hello`, where the worker was before it ran anything else.
+    Cgroup,
     // Faults against the protocol's rules, for the conformance kit; they matter with `--conformant`.
     /// Answer a second `hello` as if it were the first.
     AcceptSecondHello,
@@ -193,6 +196,7 @@ impl Fault {
             "tick-vfork" => Fault::TickVfork,
             "memoize" => Fault::Memoize,
             "affinity" => Fault::Affinity,
+            "cgroup" => Fault::Cgroup,
             "accept-second-hello" => Fault::AcceptSecondHello,
             "mangle-ids" => Fault::MangleIds,
             "execute-unprepared" => Fault::ExecuteUnprepared,
@@ -476,6 +480,13 @@ fn serve(options: &Options) -> ! {
                     thread::spawn(move || watch_cpus(&started));
                     let _ = first.recv();
                 }
+            }
+            Some(Fault::Cgroup) => {
+                let lines = match fs::read_to_string("/proc/self/cgroup") {
+                    Ok(text) => text.lines().map(|line| format!("test-worker: cgroup {line}\n")).collect(),
+                    Err(error) => format!("test-worker: cgroup errno {}\n", error.raw_os_error().unwrap_or(0)),
+                };
+                let _ = io::stderr().write_all(lines.as_bytes());
             }
             Some(Fault::JunkStdout) => line = [b"debug: about to answer\n".to_vec(), line].concat(),
             Some(

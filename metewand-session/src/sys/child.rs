@@ -3,8 +3,6 @@
 
 use std::io;
 use std::os::fd::{BorrowedFd, RawFd};
-use std::os::unix::process::CommandExt;
-use std::process::Command;
 
 use super::mount::enter_view;
 use super::namespace::{IdMaps, Line, write_id_maps, write_proc_file};
@@ -42,7 +40,8 @@ pub(crate) struct ChildSetup {
     /// The seccomp program of the worker's system call filter ([`filter_program`](super::filter_program)),
     /// installed last; `None` for none.
     pub(crate) filter: Option<&'static [libc::sock_filter]>,
-    /// The `cgroup.procs` of the worker's cgroup (`session::cgroup`), which the child joins first; `None` for none.
+    /// The `cgroup.procs` of the worker's cgroup (`session::cgroup`), which the child joins first where the kernel
+    /// did not fork it there (`sys::spawn`); `None` for none.
     pub(crate) cgroup_procs: Option<RawFd>,
     /// The limits of the worker's IPC namespace, set from its memory limit by the child as that namespace's root;
     /// `None` for none.
@@ -101,7 +100,7 @@ fn set_rlimit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()>
 }
 
 /// Marks every descriptor from 3 up close-on-exec, so that only stdin, stdout and stderr reach the worker whatever
-/// the orchestrator inherited; the ones the hook still needs (the Landlock ruleset, std's spawn-error pipe) stay
+/// the orchestrator inherited; the ones the hook still needs (the Landlock ruleset, the spawn's error pipe) stay
 /// usable until `exec`.
 fn close_other_descriptors_on_exec() -> io::Result<()> {
     const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
@@ -201,15 +200,6 @@ fn drop_capabilities() -> io::Result<()> {
     check(unsafe { libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as libc::c_int })
 }
 
-/// Has `command`'s child run [`worker_pre_exec`] with `setup` (and the private `view`, if any) between fork and
-/// exec.
-pub(crate) fn set_pre_exec(command: &mut Command, setup: ChildSetup, mut view: Option<crate::view::ViewPlan>) {
-    // SAFETY: the hook runs between fork and exec and makes only async-signal-safe system calls (see
-    // `worker_pre_exec`; the view's paths and descriptor slots were allocated before the fork); the ruleset
-    // descriptor it names is kept open by the caller until the spawn has returned.
-    unsafe { command.pre_exec(move || worker_pre_exec(setup, view.as_mut())) };
-}
-
 /// Sets the parent-death signal (`SIGKILL`), then checks that the orchestrator has not died before it was set: the
 /// orchestrator holds the writing end of the worker's stdin, so a hung-up stdin means it is gone.
 fn die_with_parent() -> io::Result<()> {
@@ -226,8 +216,9 @@ fn die_with_parent() -> io::Result<()> {
 
 /// Run in the forked child before `exec`, in this order: every descriptor but 0, 1 and 2 marked close-on-exec; a
 /// new session (so also a new process group, both with the child's pid as id in the orchestrator's namespace); the
-/// worker's cgroup joined, where it has one ([`ChildSetup::cgroup_procs`]); the resource limits (`RLIMIT_CORE` 0, `RLIMIT_AS` and `RLIMIT_CPU` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that a
-/// write past the limit fails with `EFBIG` instead of killing the worker); then
+/// worker's cgroup joined, where it has one and was not forked into it ([`ChildSetup::cgroup_procs`]); the resource
+/// limits (`RLIMIT_CORE` 0, `RLIMIT_AS` and `RLIMIT_CPU` where asked, `RLIMIT_FSIZE`, with `SIGXFSZ` ignored so that
+/// a write past the limit fails with `EFBIG` instead of killing the worker); then
 ///
 /// - without a user namespace, the child-subreaper flag, which survives `exec`, and the other namespaces
 ///   ([`ChildSetup::namespaces`]);
@@ -248,7 +239,7 @@ fn die_with_parent() -> io::Result<()> {
 ///
 /// Only async-signal-safe system calls are made, as code between `fork` and `exec` in a multithreaded process
 /// must.
-fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::ViewPlan>) -> io::Result<()> {
+pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::ViewPlan>) -> io::Result<()> {
     close_other_descriptors_on_exec()?;
     // SAFETY: setsid takes no arguments and only changes the calling (forked) process's session.
     if unsafe { libc::setsid() } < 0 {
@@ -381,7 +372,7 @@ fn supervise(worker: i32) -> ! {
     if libc::WIFSIGNALED(status) {
         let signal = libc::WTERMSIG(status);
         // SAFETY: restoring the default disposition installs no handler; kill then sends the signal to this
-        // process itself (the signal mask is empty, as std leaves it before the pre-exec hook).
+        // process itself (the signal mask is empty, as the spawn leaves it before this setup).
         unsafe {
             libc::signal(signal, libc::SIG_DFL);
             libc::kill(libc::getpid(), signal);

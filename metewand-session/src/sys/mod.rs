@@ -1,22 +1,23 @@
 //! The few system calls that std does not offer, each wrapped once: `poll`, non-blocking pipes, pidfds, signals,
 //! reaping one pid (with its resource use), the child-subreaper and dumpable flags, namespaces, resource limits,
-//! capabilities, Landlock and the parent-death signal, and what a forked worker does before `exec`. Every `unsafe`
-//! block of the session module is here or in this module's files.
+//! capabilities, Landlock and the parent-death signal, a worker's fork (into its cgroup) and what it does before
+//! `exec`. Every `unsafe` block of the session module is here or in this module's files.
 //!
 //! This file holds the calls on running processes and the forks the others share; `namespace.rs` the user and PID
-//! namespaces, `mount.rs` the private view's mounts, `seccomp.rs` the system call filter (the CPU lock among its rules) and
-//! `child.rs` what a forked worker does before `exec`.
+//! namespaces, `mount.rs` the private view's mounts, `seccomp.rs` the system call filter (the CPU lock among its
+//! rules), `spawn.rs` a worker's fork, streams and `exec`, and `child.rs` what a forked worker does before `exec`.
 
 mod child;
 mod mount;
 mod namespace;
 mod seccomp;
+mod spawn;
 
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::time::Duration;
 
-pub(super) use child::{ChildSetup, IpcLimits, Namespaces, set_pre_exec};
+pub(super) use child::{ChildSetup, IpcLimits, Namespaces};
 pub(super) use mount::{show_in_view, show_in_view_at};
 pub(super) use namespace::{
     IdMaps, Line, UserNamespaceRoute, pid_max_per_namespace, probe_user_namespace_route, unshare_pid_namespace,
@@ -24,6 +25,7 @@ pub(super) use namespace::{
 };
 pub use seccomp::SyscallGroup;
 pub(super) use seccomp::{FilterPlan, program as filter_program};
+pub(super) use spawn::{Exec, spawn};
 
 /// Ready for reading (or at end of file, or hung up: a read then tells which).
 pub(super) const READABLE: i16 = libc::POLLIN | libc::POLLHUP | libc::POLLERR;
@@ -240,7 +242,7 @@ fn exit_now(code: i32) -> ! {
 }
 
 /// Waits for `pid` (our child) to end, retrying interrupted waits; its wait status.
-fn wait_blocking(pid: i32) -> io::Result<i32> {
+pub(super) fn wait_blocking(pid: i32) -> io::Result<i32> {
     let mut status = 0;
     loop {
         // SAFETY: waitpid writes the status into a local integer.

@@ -1,10 +1,11 @@
 //! Every way a session ends kills and reaps everything its worker started, and nothing another session's worker
-//! started.
+//! started; and a confined worker is in its own cgroup from its start.
 
+use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 
 use metewand_protocol::Phase;
-use metewand_session::{ImplementationSession, PhaseTimeouts, SessionErrorKind};
+use metewand_session::{Confinement, ImplementationSession, PhaseTimeouts, SessionErrorKind};
 
 use super::{Fixture, GENEROUS, assert_all_gone, assert_worker_and_threads_gone, exists, short};
 
@@ -117,4 +118,39 @@ fn ending_a_session_leaves_another_sessions_processes_alone() {
     assert!(kept.is_usable());
     kept.shutdown().unwrap();
     assert_all_gone(&kept_processes);
+}
+
+/// The cgroup line (`0::PATH`) of a process's `/proc/<pid>/cgroup` text.
+fn unified_cgroup(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| line.strip_prefix("0::"))
+}
+
+#[test]
+fn a_confined_worker_is_in_its_own_cgroup_before_it_runs_anything_of_its_own() {
+    let fixture = Fixture::new();
+    let config = super::confinement::confined(&fixture, &["--fault", "cgroup@hello"], Confinement::new());
+    let session = ImplementationSession::connect(config).unwrap();
+    let ours = fs::read_to_string("/proc/self/cgroup").unwrap();
+    // The delegation is made on first use: after this session started, its folder says whether there is one.
+    let delegated = metewand_session::delegated_cgroup()
+        .is_ok_and(|(dir, _)| dir.join(format!("metewand-{}", std::process::id())).is_dir());
+    session.shutdown().unwrap();
+    let log = fs::read_to_string(fixture.log()).unwrap();
+    let worker = log
+        .lines()
+        .filter_map(|line| line.strip_prefix("test-worker: cgroup "))
+        .find_map(unified_cgroup)
+        .unwrap_or_else(|| panic!("the worker read its cgroup at hello:\n{log}"));
+    if delegated {
+        // `metewand-<pid>/w-<n>`, read by the worker's first request: it ran nothing of its own outside it.
+        let mut parts = worker.rsplit('/');
+        let (own, base) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+        assert!(
+            own.strip_prefix("w-").is_some_and(|n| n.parse::<u32>().is_ok())
+                && base == format!("metewand-{}", std::process::id()),
+            "the worker's own cgroup: {worker}"
+        );
+    } else {
+        assert_eq!(Some(worker), unified_cgroup(&ours), "without a delegation, the worker stays in ours");
+    }
 }
