@@ -404,6 +404,8 @@ pub struct WorkerSession {
     program: Option<WorkerProgram>,
     /// Whether `shutdown` counts what the worker leaves running ([`SessionConfig::count_left_running`]).
     count_left_running: bool,
+    /// What each target of the view shows (`reuse.rs`): its source folder, and that folder's device and inode then.
+    shown: Vec<(PathBuf, PathBuf, (u64, u64))>,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -505,6 +507,7 @@ impl WorkerSession {
             cpus,
             program: None,
             count_left_running,
+            shown: Vec::new(),
         };
         session.hello()?;
         session.program = session

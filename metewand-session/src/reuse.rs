@@ -1,9 +1,10 @@
 //! What lets one session serve more than one attempt (reused sessions, DESIGN §19): every process of the worker
 //! stopped between requests, a log file per attempt, and each attempt's dataset shown on the same mount point of
-//! the worker's view in place of the last.
+//! the worker's view in place of the last (left there when it is the same folder).
 
 use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::Instant;
 
@@ -116,7 +117,9 @@ impl WorkerSession {
     }
 
     /// Like [`show_in_place_of`](WorkerSession::show_in_place_of) for each pair of `pairs`, in order, all at once
-    /// (one thread enters the view for all of them).
+    /// (one thread enters the view for all of them). A folder its target already shows (the same path, still the
+    /// same folder: its device and inode) is left there: its detach and mount would wait for the kernel (an RCU
+    /// grace period) to show the same thing again.
     pub fn show_all_in_place_of(&mut self, pairs: &[(&Path, &Path)]) -> Result<(), SessionError> {
         if self.confinement.mounts != super::MountConfinement::Private {
             // Without a view of its own, the mount would be made in the host's namespace: never.
@@ -124,6 +127,16 @@ impl WorkerSession {
             let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
             return Err(self.local(Phase::Prepare, kind));
         }
+        let identity = |path: &Path| std::fs::metadata(path).ok().map(|metadata| (metadata.dev(), metadata.ino()));
+        let wanted: Vec<_> = pairs.iter().map(|&(source, target)| (source, target, identity(source))).collect();
+        let pairs: Vec<(&Path, &Path)> = wanted
+            .iter()
+            .filter(|&&(source, target, folder)| {
+                !self.shown.iter().any(|(was, at, then)| was == source && at == target && Some(*then) == folder)
+            })
+            .map(|&(source, target, _)| (source, target))
+            .collect();
+        self.shown.retain(|(_, at, _)| !pairs.iter().any(|&(_, target)| at == target));
         let paths: Result<Vec<(CString, CString)>, _> = pairs
             .iter()
             .map(|(source, target)| {
@@ -140,7 +153,14 @@ impl WorkerSession {
             (Err(_), _) => Err(std::io::Error::from(std::io::ErrorKind::InvalidInput)),
             (_, None) => Err(std::io::Error::from_raw_os_error(libc::ESRCH)),
         };
+        if shown.is_ok() {
+            let made = wanted.iter().filter(|(_, target, _)| pairs.iter().any(|&(_, shown)| shown == *target));
+            let kept =
+                made.filter_map(|&(source, target, folder)| Some((source.to_owned(), target.to_owned(), folder?)));
+            self.shown.extend(kept.collect::<Vec<_>>());
+        }
         shown.map_err(|source| {
+            self.shown.clear();
             let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
             if self.live.is_some() {
                 self.end();

@@ -829,6 +829,54 @@ fn without_privileges_a_folder_shown_after_hello_is_mounted_in_the_workers_view_
     );
 }
 
+/// The mount id and the content of `data.txt` at `target` in the view of the worker `pid`, as this process sees
+/// them (through `/proc/<pid>/root`, which only a process allowed to trace the worker reads).
+fn shown_at(pid: u32, target: &std::path::Path) -> (String, String) {
+    let mounts = fs::read_to_string(format!("/proc/{pid}/mountinfo")).unwrap();
+    let point = format!(" {} ", target.display());
+    let id = mounts.lines().rev().find(|line| line.contains(&point)).and_then(|line| line.split(' ').next());
+    let data = format!("/proc/{pid}/root{}/data.txt", target.display());
+    (
+        id.unwrap_or_else(|| panic!("{} is a mount point:\n{mounts}", target.display())).to_owned(),
+        fs::read_to_string(data).unwrap(),
+    )
+}
+
+#[test]
+fn a_folder_shown_again_at_the_same_place_is_left_there_unless_it_changed() {
+    let fixture = Fixture::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("dataset");
+    let (first, second) = (elsewhere.path().join("first"), elsewhere.path().join("second"));
+    for (folder, text) in [(&target, ""), (&first, "1\n"), (&second, "2\n")] {
+        fs::create_dir(folder).unwrap();
+        fs::write(folder.join("data.txt"), text).unwrap();
+    }
+    let confinement = Confinement::new().private_view().hide(elsewhere.path()).readable_after_hello(&target);
+    let mut session = ImplementationSession::connect(confined(&fixture, &[], confinement)).unwrap();
+    if session.confinement().mounts != MountConfinement::Private || session.confinement().user_namespace {
+        skip(Requirement::PidNamespace, "no private view whose mounts this process reads through the worker's pid");
+        return;
+    }
+    let pid = session.pid();
+    session.show_in_place_of(&first, &target).unwrap();
+    let shown = shown_at(pid, &target);
+    assert_eq!(shown.1, "1\n");
+    session.show_in_place_of(&first, &target).unwrap();
+    assert_eq!(shown_at(pid, &target), shown, "the same folder again: the same mount");
+    // The same path, another folder (as a store entry made again): shown anew.
+    fs::rename(&first, elsewhere.path().join("old")).unwrap();
+    fs::create_dir(&first).unwrap();
+    fs::write(first.join("data.txt"), "1 again\n").unwrap();
+    session.show_in_place_of(&first, &target).unwrap();
+    let again = shown_at(pid, &target);
+    assert!(again.0 != shown.0 && again.1 == "1 again\n", "{again:?} after {shown:?}");
+    session.show_in_place_of(&second, &target).unwrap();
+    let other = shown_at(pid, &target);
+    assert!(other.0 != again.0 && other.1 == "2\n", "{other:?} after {again:?}");
+    session.shutdown().unwrap();
+}
+
 const ENOMEM: &str = "errno 12";
 
 /// `[limits] memory_bytes` and `processes` hold: an allocation past the first fails with ENOMEM and a fork past
