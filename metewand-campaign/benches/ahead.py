@@ -5,7 +5,7 @@
     python3 metewand-campaign/benches/ahead.py --python DIR/bin/python [--repetitions 4] [--anchor DIR]
 
 1. Runs the benchopt anchor's `mw-numpy/` science (`direct` and `noop` on six numpy datasets, the workers on
-   `--python`, an interpreter with numpy, and this checkout's SDK) as `metewand campaign run -j 1` with fresh
+   `--python`, an interpreter with numpy, and this checkout's SDK compiled to bytecode) as `metewand campaign run -j 1` with fresh
    sessions, once plainly and once with `--ahead`, and reads the parts of an attempt from the plain run's records
    (means): each worker's `hello` (its start), the timed window (`prepare` and `execute`), what follows it up to the
    record's end (the seal, `evaluate`, the shutdowns, the executor's own work), what precedes the first `hello`, and
@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from campaign import ROOT, parse_time, records
+from science import compiled_sdk
 
 AXES = ["--problem", "lstsq", "--dataset", "small", "--dataset", "tall", "--implementation", "direct",
         "--implementation", "noop", "--dataset-seeds", "0,1,2"]
@@ -134,7 +135,8 @@ def main() -> None:
         repo = work / "repo"
         shutil.copytree(args.anchor / "mw-numpy", repo)
         template = (repo / "metewand.toml.in").read_text()
-        (repo / "metewand.toml").write_text(template.replace("@SDK@", str(args.sdk.resolve())))
+        sdk = compiled_sdk(args.sdk, work, args.python)
+        (repo / "metewand.toml").write_text(template.replace("@SDK@", str(sdk)))
         env = dict(os.environ, PATH=f"{args.python.resolve().parent}:{os.environ['PATH']}")
         state = work / "state"
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}", flush=True)

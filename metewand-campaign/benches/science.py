@@ -10,7 +10,8 @@ repository (the same `default_rng` data, 200 x 50 and 20000 x 50, seeds 0-2; the
 `noop`, zeros; the same objective). A unit is one solver on one dataset once: 12 units a repetition.
 
 1. Makes (or reuses, with --venv) a virtual environment holding benchopt 1.10.0, numpy, pandas and pyarrow, from PyPI;
-   the Metewand workers run on its interpreter, with this checkout's SDK.
+   the Metewand workers run on its interpreter, with a copy of this checkout's SDK compiled to bytecode as `pip
+   install` leaves it (a confined worker cannot write the `__pycache__` of a source folder).
 2. Materializes the six datasets once (one unmeasured `campaign run`).
 3. Each round runs, at 1, 4 and 8 repetitions, three series one after the other, their order turned by one each
    round so that none always follows another: benchopt (`-s direct -s noop -j 1`), `metewand campaign run -j 1
@@ -63,6 +64,15 @@ def environment(folder: Path) -> Path:
     return python
 
 
+def compiled_sdk(source: Path, work: Path, python: Path) -> Path:
+    """A copy of the SDK at `source` in `work`, compiled by `python` as `pip install` leaves it: a confined worker
+    cannot write the `__pycache__` of a source folder, so an SDK without one is compiled at every worker's start."""
+    copy = work / "sdk"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([str(python), "-m", "compileall", "-q", str(copy)], check=True, capture_output=True)
+    return copy
+
+
 class Bench:
     """One run's folders, binaries and counters."""
 
@@ -78,7 +88,8 @@ class Bench:
         shutil.copytree(self.anchor / "bench", self.bench)
         shutil.copytree(self.anchor / "mw-numpy", self.repo)
         template = (self.repo / "metewand.toml.in").read_text()
-        (self.repo / "metewand.toml").write_text(template.replace("@SDK@", str(args.sdk.resolve())))
+        sdk = compiled_sdk(args.sdk, work, python)
+        (self.repo / "metewand.toml").write_text(template.replace("@SDK@", str(sdk)))
         self.state = work / "state"
         self.runs = 0
         self.reused_records: list[dict[str, Any]] = []
