@@ -55,7 +55,8 @@ def run(binary: Path, repo: Path, state: Path, out: Path, repetitions: int, extr
     started = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, env=env, check=False)
     wall = time.perf_counter() - started
-    if done.returncode != 0:
+    # Exit status 3: every attempt has a record, some failed (a deadline under load, say); the run still counts.
+    if done.returncode not in (0, 3):
         sys.exit(f"campaign run failed: {(done.stdout + done.stderr).decode()[-800:]}")
     return wall / (12 * repetitions)
 
@@ -72,9 +73,9 @@ def parts(found: list[dict[str, Any]]) -> dict[str, float]:
     """The mean parts of an attempt, in seconds, from a plain fresh run's records."""
     rows: dict[str, list[float]] = {"hello_impl": [], "hello_eval": [], "before": [], "timed": [], "after": []}
     for record in found:
-        hello_impl, hello_eval = span(record, "implementation", "hello"), span(record, "evaluator", "hello")
+        hello_impl, hello_eval = span(record, "implementation", "hello"), span(record, "problem_evaluator", "hello")
         prepare, execute = span(record, "implementation", "prepare"), span(record, "implementation", "execute")
-        if not (hello_impl and hello_eval and prepare and execute):
+        if record["outcome"] == "failed" or not (hello_impl and hello_eval and prepare and execute):
             continue
         started, finished = parse_time(record["started_at"]), parse_time(record["finished_at"])
         rows["hello_impl"].append(hello_impl[1] - hello_impl[0])
@@ -137,7 +138,7 @@ def main() -> None:
         template = (repo / "metewand.toml.in").read_text()
         sdk = compiled_sdk(args.sdk, work, args.python)
         (repo / "metewand.toml").write_text(template.replace("@SDK@", str(sdk)))
-        env = dict(os.environ, PATH=f"{args.python.resolve().parent}:{os.environ['PATH']}")
+        env = dict(os.environ, PATH=f"{args.python.absolute().parent}:{os.environ['PATH']}")
         state = work / "state"
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}", flush=True)
         run(args.bin, repo, state, work / "warm", 1, [], env)

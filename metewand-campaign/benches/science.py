@@ -122,10 +122,16 @@ class Bench:
         started = time.perf_counter()
         done = subprocess.run(argv, capture_output=True, env=self.env, check=False)
         wall = time.perf_counter() - started
-        if done.returncode != 0:
+        # Exit status 3 is a run whose every attempt has a record, some of them failed (a deadline under load, say):
+        # its time counts as any run's, and its failures are said.
+        if done.returncode not in (0, 3):
             sys.exit(f"campaign run failed: {(done.stdout + done.stderr).decode()[-800:]}")
         with (out / "results.csv").open() as file:
             rows = list(csv.DictReader(file))
+        for row in rows:
+            if row["outcome"] == "failed":
+                print(f"  a failed attempt ({' '.join(extra) or 'fresh'}, r={repetitions}): {row['failure_role']} "
+                      f"{row['failure_phase']} {row['failure_kind']}", flush=True)
         column = next(name for name in rows[0] if "execute" in name)
         science = sum(int(row[column]) for row in rows if row[column]) / 1e9
         if keep:
