@@ -19,8 +19,9 @@ repository (the same `default_rng` data, 200 x 50 and 20000 x 50, seeds 0-2; the
 4. Fits, per series, wall = fixed + units x per-unit by least squares over every point of every round, and the same
    fit within each round; the interval is Student's t at 95% over the rounds' fits. Prints every round's fit, the
    pooled one with its interval, each one less the science (benchopt's solver time, the executor-measured
-   `execute`), the ratios to benchopt's, and where a reused attempt's time goes (its records' phases, the
-   executor's own remainder, and the campaign's time between records).
+   `execute`), the same fits of the runs' CPU time (user and system, every process of the run: what other work on
+   the machine inflates far less than the wall time), the ratios to benchopt's, and where a reused attempt's time
+   goes (its records' phases, the executor's own remainder, and the fitted cost less the record).
 
 Standard library only (the environment it makes holds the rest). Prints tables; nothing is asserted (performance is
 not a test). The machine's load is printed before and after: a run beside other work says so.
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import resource
 import os
 import shutil
 import statistics
@@ -94,14 +96,14 @@ class Bench:
         self.runs = 0
         self.reused_records: list[dict[str, Any]] = []
 
-    def benchopt(self, repetitions: int) -> tuple[float, float]:
-        """One benchopt run: its wall time and its solvers' time, in seconds."""
+    def benchopt(self, repetitions: int) -> tuple[float, float, float]:
+        """One benchopt run: its wall time, its solvers' time and its processes' CPU time, in seconds."""
         argv = [str(self.python.parent / "benchopt"), "run", str(self.bench), "--no-plot", "--no-cache",
                 "-d", "simulated", "-s", "direct", "-s", "noop", "-n", "1", "-r", str(repetitions), "-j", "1",
                 "--output", "paired"]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), children_cpu()
         done = subprocess.run(argv, capture_output=True, env=self.env, cwd=self.work, check=False)
-        wall = time.perf_counter() - started
+        wall, cpu = time.perf_counter() - started, children_cpu() - cpu
         if done.returncode != 0:
             sys.exit(f"benchopt failed: {done.stderr.decode()[-800:]}")
         found = list(self.bench.rglob("paired*.parquet"))
@@ -111,17 +113,18 @@ class Bench:
             capture_output=True, check=True, text=True).stdout
         for path in found:
             path.unlink()
-        return wall, float(science)
+        return wall, float(science), cpu
 
-    def metewand(self, repetitions: int, extra: list[str], keep: bool = False) -> tuple[float, float]:
-        """One `campaign run`: its wall time and the executor-measured `execute` time of its attempts, in seconds."""
+    def metewand(self, repetitions: int, extra: list[str], keep: bool = False) -> tuple[float, float, float]:
+        """One `campaign run`: its wall time, the executor-measured `execute` time of its attempts and its processes'
+        CPU time, in seconds."""
         self.runs += 1
         out = self.work / f"campaign-{self.runs}"
         argv = [str(self.bin), "campaign", "run", str(self.repo), *AXES, "--repetitions", str(repetitions), "-j", "1",
                 "--state-dir", str(self.state), "--out", str(out), "--quiet", *extra]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), children_cpu()
         done = subprocess.run(argv, capture_output=True, env=self.env, check=False)
-        wall = time.perf_counter() - started
+        wall, cpu = time.perf_counter() - started, children_cpu() - cpu
         # Exit status 3 is a run whose every attempt has a record, some of them failed (a deadline under load, say):
         # its time counts as any run's, and its failures are said.
         if done.returncode not in (0, 3):
@@ -138,14 +141,21 @@ class Bench:
             self.reused_records += records(out)
         subprocess.run(["chmod", "-R", "u+w", str(out)], check=False)
         shutil.rmtree(out)
-        return wall, science
+        return wall, science, cpu
 
-    def one(self, series: str, repetitions: int) -> tuple[float, float]:
+    def one(self, series: str, repetitions: int) -> tuple[float, float, float]:
         if series == "benchopt":
             return self.benchopt(repetitions)
         if series == "metewand reused":
             return self.metewand(repetitions, ["--sessions", "reuse"], keep=repetitions == REPETITIONS[-1])
         return self.metewand(repetitions, [])
+
+
+def children_cpu() -> float:
+    """The user and system CPU time of every waited-for descendant so far, in seconds: a cost that other work on the
+    machine inflates far less than wall time."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def fit(points: list[tuple[float, float]]) -> tuple[float, float]:
@@ -166,30 +176,39 @@ def half_width(values: list[float]) -> float:
     return t * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def report(points: dict[str, list[list[tuple[int, float, float]]]]) -> float:
+def report(points: dict[str, list[list[tuple[int, float, float, float]]]]) -> float:
     """Every round's fit, the pooled fit with its interval, the same less the science, and the ratios; returns
     the reused series' pooled cost per unit."""
     pooled: dict[str, tuple[float, float, float, float]] = {}
+    pooled_cpu: dict[str, tuple[float, float]] = {}
     for series in SERIES:
         rounds = points[series]
-        per_round = [fit([(u, w) for u, w, _ in runs]) for runs in rounds]
-        less = [fit([(u, w - s) for u, w, s in runs]) for runs in rounds]
+        per_round = [fit([(u, w) for u, w, _, _ in runs]) for runs in rounds]
+        less = [fit([(u, w - s) for u, w, s, _ in runs]) for runs in rounds]
+        cpu = [fit([(u, c) for u, _, _, c in runs]) for runs in rounds]
         print(f"{series}: by round, per unit ms / fixed s: "
               + "; ".join(f"{1e3 * b:.1f} / {a:.2f}" for b, a in per_round))
-        everything = [(u, w) for runs in rounds for u, w, _ in runs]
+        everything = [(u, w) for runs in rounds for u, w, _, _ in runs]
         slope, fixed = fit(everything)
-        harness, _ = fit([(u, w - s) for runs in rounds for u, w, s in runs])
+        harness, _ = fit([(u, w - s) for runs in rounds for u, w, s, _ in runs])
+        cpu_slope, cpu_fixed = fit([(u, c) for runs in rounds for u, _, _, c in runs])
+        pooled_cpu[series] = (cpu_slope, cpu_fixed)
         slope_hw = half_width([b for b, _ in per_round])
         fixed_hw = half_width([a for _, a in per_round])
         pooled[series] = (slope, fixed, harness, slope_hw)
         print(f"{series}: per unit {1e3 * slope:.1f} ms +- {1e3 * slope_hw:.1f}, fixed {fixed:.3f} s +- "
               f"{fixed_hw:.3f}; less the science per unit {1e3 * harness:.1f} ms "
               f"+- {1e3 * half_width([b for b, _ in less]):.1f}")
+        print(f"{series}: CPU per unit {1e3 * cpu_slope:.1f} ms +- {1e3 * half_width([b for b, _ in cpu]):.1f}, "
+              f"fixed {cpu_fixed:.3f} s +- {half_width([a for _, a in cpu]):.3f}; by round: "
+              + "; ".join(f"{1e3 * b:.1f} / {a:.2f}" for b, a in cpu))
     base = pooled["benchopt"]
     for series in SERIES[1:]:
         slope, fixed, harness, _ = pooled[series]
         print(f"{series} against benchopt: per unit {slope / base[0]:.2f}x, fixed {fixed / base[1]:.2f}x, "
-              f"less the science {harness / base[2]:.2f}x")
+              f"less the science {harness / base[2]:.2f}x; CPU per unit "
+              f"{pooled_cpu[series][0] / pooled_cpu['benchopt'][0]:.2f}x, fixed "
+              f"{pooled_cpu[series][1] / pooled_cpu['benchopt'][1]:.2f}x")
     return pooled["metewand reused"][0]
 
 
@@ -224,17 +243,18 @@ def main() -> None:
         bench = Bench(args, work, python)
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}", flush=True)
         bench.metewand(1, [])
-        points: dict[str, list[list[tuple[int, float, float]]]] = {series: [] for series in SERIES}
+        points: dict[str, list[list[tuple[int, float, float, float]]]] = {series: [] for series in SERIES}
         for round_ in range(args.rounds):
             for series in SERIES:
                 points[series].append([])
             order = SERIES[round_ % 3:] + SERIES[:round_ % 3]
             for repetitions in REPETITIONS:
                 for series in order:
-                    wall, science = bench.one(series, repetitions)
-                    points[series][-1].append((UNITS * repetitions, wall, science))
+                    wall, science, cpu = bench.one(series, repetitions)
+                    points[series][-1].append((UNITS * repetitions, wall, science, cpu))
             print(f"round {round_ + 1}: " + "; ".join(
-                f"{series} " + " ".join(f"{wall:.2f}" for _, wall, _ in points[series][-1]) + " s"
+                f"{series} " + " ".join(f"{wall:.2f}" for _, wall, _, _ in points[series][-1]) + " s (CPU "
+                + " ".join(f"{cpu:.2f}" for _, _, _, cpu in points[series][-1]) + " s)"
                 for series in SERIES) + f" (load average {os.getloadavg()[0]:.2f})", flush=True)
         slope = report(points)
         where_reused_time_goes(bench, args.rounds, slope)
