@@ -568,6 +568,22 @@ pub struct RefusedForReuse {
     pub why: ReuseRefusal,
 }
 
+/// Whether starting workers ahead pays with the slots and the executor's CPUs of `plan`, where a run does not say:
+/// the default of `campaign run` with fresh sessions. A slot starts its two workers side by side where it has two
+/// CPUs and one after the other on one; ahead, every slot's starts share the executor's CPUs instead. They pay, in
+/// the model of the paired benchmark (`benches/ahead.py`), where the executor has at least as many CPUs as the
+/// slots would start their workers on (two a slot, or one a slot of one CPU): the starts are then no slower than
+/// plainly, and what the running attempt does after its timed window hides them. One slot never qualifies, since
+/// starting ahead would take a core from it.
+pub fn ahead_pays(plan: &SlotPlan) -> bool {
+    let (slots, executor) = (plan.slots(), plan.executor());
+    let Some(executor) = executor.filter(|_| slots.len() > 1) else {
+        return false;
+    };
+    let starts: usize = slots.iter().map(|slot| slot.len().min(2)).sum();
+    executor.len() >= starts
+}
+
 /// The implementation workers of `plan` whose sessions may not be reused. The check is real work, so that nothing a
 /// worker sees tells it from the campaign's (DESIGN §24): the first two attempts of the worker's first two cells
 /// (in plan order) run through one reused session, exactly as a pool slot would serve them (the same folders of a

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::fs;
 
-use metewand_runtime::cpus::{CpuSet, SlotPlan};
+use metewand_campaign::ahead_pays;
+use metewand_runtime::cpus::{CpuSet, SlotPlan, Topology};
 use metewand_testkit::Requirement;
 use serde_json::Value;
 
@@ -197,4 +198,38 @@ fn workers_started_ahead_start_after_the_running_attempts_timed_requests() {
         }
     }
     assert_eq!(ahead, 2);
+}
+
+/// Where workers started ahead are the default, on machines of 8 and 16 cores (and 2 CPUs of each core): only where
+/// the executor keeps as many CPUs as the slots would start their workers on, which one slot never does.
+#[test]
+fn workers_are_started_ahead_by_default_where_the_executor_keeps_a_cpu_for_each_start() {
+    let by_default = |cores: u32, threads: u32, jobs: usize| {
+        let cpus = CpuSet::new(0..cores * threads).unwrap();
+        let topology = if threads == 1 {
+            Topology::flat(&cpus)
+        } else {
+            let root = tempfile::tempdir().unwrap();
+            for cpu in 0..cores * threads {
+                let folder = root.path().join(format!("cpu{cpu}/topology"));
+                fs::create_dir_all(&folder).unwrap();
+                fs::write(folder.join("physical_package_id"), "0\n").unwrap();
+                fs::write(folder.join("core_id"), format!("{}\n", cpu % cores)).unwrap();
+            }
+            Topology::read(root.path(), &cpus)
+        };
+        ahead_pays(&SlotPlan::new(jobs, &cpus, &topology))
+    };
+    let chosen = |cores: u32, threads: u32| -> Vec<usize> {
+        (1..=cores as usize + 1).filter(|&jobs| by_default(cores, threads, jobs)).collect()
+    };
+    // 8 cores at -j 4: four slots of one core, the executor four: each slot's two starts take turns on one CPU
+    // either way, and ahead they overlap the running attempt's judging.
+    assert_eq!(chosen(8, 1), [4]);
+    assert_eq!(chosen(16, 1), [8]);
+    // With SMT CPUs are counted, as the executor counts them to start two workers at once: a slot of one core has
+    // two to start its workers on side by side, and needs two of the executor's; at -j 2 the executor's two cores
+    // have the four CPUs the two slots' starts take.
+    assert_eq!(chosen(8, 2), [2, 4]);
+    assert_eq!(chosen(2, 1), Vec::<usize>::new());
 }

@@ -62,7 +62,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             out: None,
             state_dir: args.state_dir.clone(),
         },
-        jobs: Jobs { jobs: args.jobs, share_cpus: false, ahead: false },
+        jobs: Jobs { jobs: args.jobs, share_cpus: false, ahead: false, no_ahead: true },
         retry_failed: false,
         rerun_changed: false,
         quiet: args.quiet,

@@ -6,7 +6,7 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 
 use metewand_campaign::prepared::{default_folder, default_state_dir};
-use metewand_campaign::{Axes, CampaignPlan, PrepareWarning, PreparedCampaign, Refusals};
+use metewand_campaign::{Axes, CampaignPlan, PrepareWarning, PreparedCampaign, Refusals, ahead_pays};
 use metewand_protocol::common::WorkerId;
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
@@ -141,9 +141,14 @@ struct Jobs {
     #[arg(long)]
     share_cpus: bool,
     /// with fresh sessions, have each slot start the workers of its next attempt while one is judged, on a core
-    /// kept for metewand (with -j 1 the slot then leaves it the first core, where there are two or more)
-    #[arg(long)]
+    /// kept for metewand (with -j 1 the slot then leaves it the first core, where there are two or more) [default:
+    /// on where the CPUs kept for metewand are at least those the slots would start their workers on, with no
+    /// warm-up]
+    #[arg(long, overrides_with = "no_ahead")]
     ahead: bool,
+    /// start each attempt's workers when it begins, even where workers started ahead would be the default
+    #[arg(long, overrides_with = "ahead")]
+    no_ahead: bool,
 }
 
 impl Jobs {
@@ -151,9 +156,14 @@ impl Jobs {
         self.jobs.unwrap_or(NonZeroUsize::MIN)
     }
 
-    /// Whether workers are started ahead of their attempts, with sessions served as `sessions`.
-    fn ahead(&self, sessions: SessionMode) -> bool {
-        self.ahead && !self.share_cpus && sessions == SessionMode::Fresh
+    /// Whether workers are started ahead of their attempts, with sessions served as `sessions` after `warmup`
+    /// cycles: as `--ahead` or `--no-ahead` says, or else where it pays on this machine's CPUs
+    /// ([`metewand_campaign::ahead_pays`]) and nothing is warmed up.
+    fn ahead(&self, sessions: SessionMode, warmup: u64) -> bool {
+        if self.share_cpus || sessions != SessionMode::Fresh || self.no_ahead {
+            return false;
+        }
+        self.ahead || (warmup == 0 && SlotPlan::probe(self.get().get()).is_ok_and(|plan| ahead_pays(&plan)))
     }
 
     /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short;

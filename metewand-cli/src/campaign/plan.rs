@@ -60,7 +60,8 @@ pub(super) fn plan(args: PlanArgs) -> Result<(), Failure> {
         )),
     }
     out.push_str(&format!("folder       {}\n", folder.display()));
-    let ahead = args.jobs.ahead(plan.sessions().0);
+    let (sessions, warmup) = plan.sessions();
+    let ahead = args.jobs.ahead(sessions, warmup);
     out.push_str(&format!("cpus         {}\n", describe_cpus(args.jobs.cpus("campaign plan", ahead).as_ref(), ahead)));
     for script in &summary.scripts {
         out.push_str(&format!(

@@ -32,7 +32,7 @@ pub(super) fn run_in_folder(args: &RunArgs) -> Result<(std::path::PathBuf, Exit)
     let plan = prepared.plan();
     let jobs = args.jobs.get();
     let (sessions, warmup) = Sessions::resolve(args.sessions, args.warmup, plan);
-    let ahead = args.jobs.ahead(sessions);
+    let ahead = args.jobs.ahead(sessions, warmup);
     refuse_ahead_with_warmup("run", ahead, warmup)?;
     // Campaigns measure what a rebuild can reproduce: every requirement pinned.
     crate::env::build_declared("campaign run", &repository, prepared.state_dir(), Pins::Required)?;

@@ -925,6 +925,29 @@ fn ahead_with_a_warm_up_is_refused_before_anything_starts() {
     assert!(!bench.folder("state", "main").join("attempts").exists(), "no attempt ran");
 }
 
+/// Workers started ahead are the default only where the executor keeps a CPU for each start the slots would make,
+/// which one slot never does: `campaign plan -j 1` says so on any machine; `--ahead` asks for them (where there are
+/// two CPUs or more), and the later of `--ahead` and `--no-ahead` wins.
+#[test]
+fn ahead_is_never_the_default_with_one_slot_and_the_later_flag_wins() {
+    let bench = Bench::new("");
+    let ahead = |extra: &[&str]| {
+        let output = metewand(&bench.campaign_args("plan", "main", "state", extra));
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let stdout = text(&output.stdout);
+        let cpus = stdout.lines().find(|line| line.starts_with("cpus ")).unwrap_or_else(|| panic!("{stdout}"));
+        cpus.contains("with the workers started ahead of their attempts")
+    };
+    assert!(!ahead(&[]), "-j 1 starts no worker ahead by default");
+    assert!(!ahead(&["--ahead", "--no-ahead"]), "--no-ahead after --ahead");
+    if metewand_runtime::cpus::CpuSet::of_current_thread().map_or(1, |cpus| cpus.len()) < 2 {
+        metewand_testkit::skip(metewand_testkit::Requirement::TwoCpus, "one CPU keeps none for starting ahead");
+        return;
+    }
+    assert!(ahead(&["--ahead"]), "--ahead asks for it");
+    assert!(ahead(&["--no-ahead", "--ahead"]), "--ahead after --no-ahead");
+}
+
 /// Two implementations of the test worker that sleep 20 ms in `execute`, and one that sleeps 24 ms (20% slower),
 /// each pair a campaign of three repetitions on one instance.
 pub(crate) fn racing_bench() -> Bench {

@@ -586,7 +586,7 @@ class _Session:
                 f"offered (offered: {offered})",
             )
         self._greeted = True
-        _preload()
+        _preload(_streams(self._worker))
         return _messages.HelloResponse(
             capabilities=_capabilities(self._worker),
             id=request.id,
@@ -788,20 +788,24 @@ class _Stream:
         return answer
 
 
-def _preload() -> None:
+def _preload(streams: bool) -> None:
     """Loads, and uses once, everything the requests after ``hello`` need.
 
     Run before ``hello`` is answered, which is start-up: what a request imports or builds on its
     first call (the artifact helpers, the manifest models and their patterns, the JSON scanner and
     encoder, SHA-256) would otherwise be timed inside it, and a fresh process's first ``execute``
     would cost milliseconds its later ones do not. Importing ``metewand`` stays cheap: nothing here
-    runs until a worker is greeted.
+    runs until a worker is greeted. What only a worker that ``streams`` uses (``shutil``, for a
+    checkpoint's copy inside the timed window) is loaded for that worker alone, and what only a
+    failure uses (``traceback``) is loaded when one comes, after any timed window: each is
+    milliseconds of every worker's start.
     """
     import hashlib
-    import shutil  # noqa: F401  (a checkpoint's copy)
     import stat  # noqa: F401
-    import traceback  # noqa: F401
     from pathlib import Path  # noqa: F401
+
+    if streams:
+        import shutil  # noqa: F401
 
     from . import artifacts
     from .models import artifact_manifest, metrics, result_manifest
