@@ -308,10 +308,8 @@ impl Live {
         threads
     }
 
-    /// Stops the I/O thread, kills and reaps every process, then drains what is left of stderr and joins its
-    /// thread.
+    /// Kills and reaps every process, then drains what is left of stderr and joins its thread.
     fn end(mut self) -> Ended {
-        self.io.stop();
         let termination = self.process.terminate();
         if !termination.survivors.is_empty() {
             self.stderr.note(&format!(
@@ -478,8 +476,9 @@ impl WorkerSession {
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
         // On an error here, dropping `process` kills and reaps the worker, and dropping a started drain joins it.
         let stderr = StderrDrain::start(spawned.stderr, log, log_cap, format!("mw-err-{pid}")).map_err(executor_io)?;
-        let io = ProtocolIo::start(spawned.stdin, spawned.stdout, process.pidfd(), format!("mw-io-{pid}"))
-            .map_err(executor_io)?;
+        let io = ProtocolIo::new(spawned.stdin, spawned.stdout, process.pidfd()).map_err(|source| {
+            early(SessionErrorKind::ExecutorIo { action: "setting up the worker's pipes", source })
+        })?;
         let watch = match confinement_asked.and_then(|(dirs, limits)| Some((dirs, limits?))) {
             Some((dirs, limits)) if !dirs.is_empty() => Some(
                 OutputWatch::start(dirs, limits.output_bytes, process.pidfd(), format!("mw-out-{pid}"))
@@ -752,7 +751,7 @@ impl WorkerSession {
             live.process.note_shutdown();
         }
         let _: AckResponse = self.exchange(&pending, line)?;
-        let live = self.live.as_ref().expect("an exchange that succeeded leaves the worker running");
+        let live = self.live.as_mut().expect("an exchange that succeeded leaves the worker running");
         // A worker that reads until end of input exits now; one that exits on its own does not mind.
         live.io.close_stdin();
         if !live.process.wait_for_exit(pending.deadline) {
