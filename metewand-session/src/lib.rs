@@ -4,7 +4,7 @@
 //! A session is started with [`Session::connect`] (role-typed: [`MaterializerSession`], [`ImplementationSession`],
 //! [`EvaluatorSession`]) or [`WorkerSession::connect`] (the role chosen at run time, requests made through the
 //! dynamic [`WorkerSession::call`]). Connecting spawns the worker ([`WorkerCommand`], a clean environment, its own
-//! session and process group), starts the stderr drain and the protocol-I/O thread, and completes the handshake
+//! session and process group), starts the stderr drain, and completes the handshake
 //! against the plan's capability selection. Each later request waits at most until the earlier of its phase's
 //! limit ([`PhaseTimeouts`]) and the scientific deadline, if one is set.
 //!
