@@ -22,7 +22,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -291,15 +291,6 @@ fn write_file(path: &Path, text: &str) -> io::Result<()> {
     fs::OpenOptions::new().write(true).create(true).truncate(true).open(path)?.write_all(text.as_bytes())
 }
 
-/// Whether `cgroup.events`, read again from its start through a descriptor held open, says `frozen 1`; the read
-/// also marks the file read, so that the next change wakes a `poll` for `POLLPRI`.
-fn frozen_in(events: &fs::File) -> bool {
-    use std::os::unix::fs::FileExt;
-    let mut buffer = [0u8; 256];
-    let Ok(length) = events.read_at(&mut buffer, 0) else { return false };
-    buffer[..length].split(|&byte| byte == b'\n').any(|line| line == b"frozen 1")
-}
-
 /// One worker's cgroup; removed when dropped, once its processes are gone.
 #[derive(Debug)]
 pub(crate) struct WorkerCgroup {
@@ -348,30 +339,9 @@ impl WorkerCgroup {
     /// all of them are (`frozen 1` in `cgroup.events`) or `deadline` passes: true once they are. A task blocked in
     /// `vfork` counts as frozen, since it cannot run until its child does.
     pub(crate) fn freeze(&self, deadline: Instant) -> bool {
-        // Opened before the write, so that the change the freeze makes is one `poll` sees (kernfs marks the file
-        // with `POLLPRI` whenever its content changes after it was last read).
-        let events = fs::File::open(self.dir.join("cgroup.events"));
         if write_file(&self.dir.join("cgroup.freeze"), "1").is_err() {
             return false;
         }
-        let Ok(events) = events else { return self.wait_frozen(deadline) };
-        loop {
-            if frozen_in(&events) {
-                return true;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return false;
-            }
-            // Woken by the change itself rather than a timer: on a loaded machine a sleep ends well after it. The
-            // slice bounds a notification missed.
-            let mut fds = [sys::interest(events.as_fd(), libc::POLLPRI)];
-            let _ = sys::poll(&mut fds, Some(left.min(Duration::from_millis(1))));
-        }
-    }
-
-    /// Waits for `frozen 1` by looking again after ever longer pauses, where `cgroup.events` cannot be held open.
-    fn wait_frozen(&self, deadline: Instant) -> bool {
         let mut pause = Duration::from_micros(10);
         loop {
             if self.frozen() {
