@@ -13,8 +13,9 @@ every step (a result of one small file and its manifest), and on one without doe
 Each binary runs --attempts attempts of each problem at -j 1 in fresh sessions, alternated --rounds times. What a
 checkpoint adds is the streamed attempt's measured `execute` less the unstreamed one's, per checkpoint (of the medians,
 and of the least of each, which on a loaded machine is the attempt that waited least for a CPU):
-the SDK's copy of the checkpoint and its message, the executor's reading it, and the worker's resuming after the
-answer; the interval the worker is held stopped while the checkpoint is sealed is not in it.
+the SDK's copy of the checkpoint and its message, the executor's reading it and stopping the worker (the held interval
+begins only once every thread of it is stopped), and the worker's resuming after the answer; the interval the worker
+is held stopped while the checkpoint is sealed is not in it.
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
 """

@@ -38,12 +38,18 @@ pub enum StreamFrame {
 /// assert!(matches!(decode_stream_frame(&frame).unwrap(), StreamFrame::Final(_)));
 /// ```
 pub fn decode_stream_frame(frame: &Frame) -> Result<StreamFrame, DecodeError> {
-    match frame.value() {
-        Value::Object(members) if !members.contains_key("ok") => {
-            decode_value(frame.value()).map(StreamFrame::Checkpoint)
-        }
-        _ => decode_response(frame).map(StreamFrame::Final),
+    if is_checkpoint(frame) {
+        decode_value(frame.value()).map(StreamFrame::Checkpoint)
+    } else {
+        decode_response(frame).map(StreamFrame::Final)
     }
+}
+
+/// Whether a frame read while a stream is pending is a checkpoint (an object without `ok`), which
+/// [`decode_stream_frame`] then decodes as one; telling it costs no decoding, so that a session can stop the worker
+/// first and decode after.
+pub fn is_checkpoint(frame: &Frame) -> bool {
+    matches!(frame.value(), Value::Object(members) if !members.contains_key("ok"))
 }
 
 /// Where checkpoint `n`'s manifest must be, relative to the stream's result directory.

@@ -1,6 +1,7 @@
 //! The cost of a session: one request/response exchange (`reset` and its acknowledgment) with the test worker,
 //! measured in the same run beside (a) the same line echoed through a raw pipe by a child process and (b) that
-//! echo through one thread hand-off each way, the floor a dedicated protocol-I/O thread imposes; then the time
+//! echo through one thread hand-off each way, the floor when a dedicated thread did a session's protocol I/O (a
+//! session now reads and writes on its own thread, so its exchange should come near (a)); then the time
 //! from spawning the test worker to a completed handshake, and the time a clean shutdown takes (acknowledgment,
 //! exit, the sweep for leftovers, reaping, joining the threads).
 //!

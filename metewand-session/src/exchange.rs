@@ -1,5 +1,5 @@
 //! One request's way through a session: begun on the tracker with its deadline (the earlier of its phase's limit
-//! and the scientific deadline), handed to the protocol-I/O thread, waited for under the cancel flag, decoded and
+//! and the scientific deadline), written and its answer read under that deadline and the cancel flag, decoded and
 //! matched to its id, and recorded; and what a failure does, which is to discard the worker with everything it
 //! started.
 
@@ -10,7 +10,7 @@ use metewand_protocol::decode::ResponseId;
 use metewand_protocol::messages::RequestId;
 use metewand_protocol::{Frame, FrameError, Message, Phase, Response, StreamError, TrackerError, decode_response};
 
-use super::io::{self, Wait};
+use super::io::{self, Until};
 use super::{Ended, ExitCause, PhaseTiming, ProtocolViolation, SessionError, SessionErrorKind, WorkerSession};
 
 /// How long a session waits, after the worker's stdout or stdin closed, to learn whether that was the worker
@@ -24,9 +24,6 @@ const FAR_FUTURE: Duration = Duration::from_secs(10 * 365 * 24 * 60 * 60);
 pub(super) fn violation(violation: ProtocolViolation) -> SessionErrorKind {
     SessionErrorKind::ProtocolViolation(violation)
 }
-
-/// How often a pending exchange looks at its cancel flag, when it has one.
-const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// A request begun: its id, when it started, and which deadline bounds it.
 pub(super) struct Pending {
@@ -173,9 +170,9 @@ impl WorkerSession {
         Err(SessionError::new(self.role, pending.method, kind, stderr_tail, self.phases.last().cloned()))
     }
 
-    /// Hands one encoded line to the protocol-I/O thread and waits for the frame that answers it, until the
-    /// pending deadline. Whatever is not a frame (output with no request pending, a bad line, an exit, a closed
-    /// stream, the deadline, the cancel flag) is the kind of error it is; every one of them discards the worker.
+    /// Writes one encoded line and reads the frame that answers it, until the pending deadline. Whatever is not
+    /// a frame (output with no request pending, a bad line, an exit, a closed stream, the deadline, the cancel
+    /// flag) is the kind of error it is; every one of them discards the worker.
     pub(super) fn transmit(&mut self, pending: &Pending, line: Vec<u8>) -> Result<Frame, SessionErrorKind> {
         if Instant::now() >= pending.deadline {
             // Already past the deadline (a scientific deadline that passed between requests): nothing is sent.
@@ -184,73 +181,53 @@ impl WorkerSession {
         if self.cancelled() {
             return Err(SessionErrorKind::Cancelled);
         }
-        let live = self.live.as_ref().expect("begin checked the session is usable");
-        let sent = live.io.send(line);
-        self.await_frame(pending, sent, None)
+        let until = self.until(pending);
+        let live = self.live.as_mut().expect("begin checked the session is usable");
+        let reply = live.io.exchange(&line, until);
+        self.frame_or_error(pending, reply, None)
     }
 
-    /// Waits for the frame that answers what was just handed to the protocol-I/O thread (if it was), until the
-    /// pending deadline. `answered` is the checkpoint an answer was sent to, whose early output is the worker's
-    /// not waiting for it.
-    pub(super) fn await_frame(
-        &mut self,
+    /// How long a wait for the pending request may last: until its deadline, or the cancel flag.
+    pub(super) fn until(&self, pending: &Pending) -> Until {
+        Until { deadline: pending.deadline, cancel: self.cancel }
+    }
+
+    /// The frame that answers what was just written, or the kind of error the protocol I/O met instead.
+    /// `answered` is the checkpoint an answer was sent to, whose early output is the worker's not waiting for it.
+    pub(super) fn frame_or_error(
+        &self,
         pending: &Pending,
-        sent: bool,
+        reply: Result<Frame, io::Reply>,
         answered: Option<u64>,
     ) -> Result<Frame, SessionErrorKind> {
-        let reply = if sent { self.wait(pending.deadline) } else { Some(Err(Wait::Lost)) };
-        let Some(reply) = reply else {
-            return Err(SessionErrorKind::Cancelled);
-        };
         Err(match reply {
-            Ok(io::Reply::Frame(frame)) => return Ok(frame),
-            Ok(io::Reply::Unsolicited(Ok(frame))) => match frame.value().get("id").and_then(|id| id.as_str()) {
+            Ok(frame) => return Ok(frame),
+            Err(io::Reply::Unsolicited(Ok(frame))) => match frame.value().get("id").and_then(|id| id.as_str()) {
                 Some(id) => {
                     violation(ProtocolViolation::Tracker(TrackerError::ExtraResponse { observed: id.to_owned() }))
                 }
                 None => violation(ProtocolViolation::UnsolicitedOutput { bytes: frame.line().len() + 1 }),
             },
-            Ok(io::Reply::Unsolicited(Err(bytes))) => violation(ProtocolViolation::UnsolicitedOutput { bytes }),
-            Ok(io::Reply::BadFrame(error)) => violation(ProtocolViolation::Frame(error)),
-            Ok(io::Reply::Early) => {
+            Err(io::Reply::Unsolicited(Err(bytes))) => violation(ProtocolViolation::UnsolicitedOutput { bytes }),
+            Err(io::Reply::BadFrame(error)) => violation(ProtocolViolation::Frame(error)),
+            Err(io::Reply::Early) => {
                 let checkpoint = answered.expect("only an answer to a checkpoint looks for early output");
                 violation(ProtocolViolation::Stream(StreamError::DidNotWait { checkpoint }))
             }
-            Ok(io::Reply::Exited) => SessionErrorKind::WorkerExit { cause: ExitCause::Exited, status: None },
-            Ok(io::Reply::StdoutClosed) => self.closed(ExitCause::ClosedStdout),
-            Ok(io::Reply::StdinClosed) => self.closed(ExitCause::ClosedStdin),
-            Ok(io::Reply::Failed(source)) => {
+            Err(io::Reply::Exited) => SessionErrorKind::WorkerExit { cause: ExitCause::Exited, status: None },
+            Err(io::Reply::StdoutClosed) => self.closed(ExitCause::ClosedStdout),
+            Err(io::Reply::StdinClosed) => self.closed(ExitCause::ClosedStdin),
+            Err(io::Reply::Failed(source)) => {
                 SessionErrorKind::ExecutorIo { action: "reading or writing the worker's pipes", source }
             }
-            Err(Wait::TimedOut) => pending.timed_out(),
-            Err(Wait::Lost) => SessionErrorKind::ExecutorIo {
-                action: "running the protocol-I/O thread",
-                source: std::io::Error::other("the thread stopped"),
-            },
+            Err(io::Reply::TimedOut) => pending.timed_out(),
+            Err(io::Reply::Cancelled) => SessionErrorKind::Cancelled,
         })
     }
 
     /// Whether the cancel flag, if any, is set.
     fn cancelled(&self) -> bool {
         self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
-    }
-
-    /// Waits for the protocol-I/O thread's reply until `deadline`; `None` when the cancel flag was set first.
-    fn wait(&self, deadline: Instant) -> Option<Result<io::Reply, Wait>> {
-        let live = self.live.as_ref().expect("only called while the worker runs");
-        let Some(flag) = self.cancel else {
-            return Some(live.io.wait(deadline));
-        };
-        loop {
-            if flag.load(Ordering::SeqCst) {
-                return None;
-            }
-            let slice = deadline.min(Instant::now() + CANCEL_POLL);
-            match live.io.wait(slice) {
-                Err(Wait::TimedOut) if slice < deadline => continue,
-                other => return Some(other),
-            }
-        }
     }
 
     /// A closed stream is the worker exiting if its exit follows within [`EXIT_GRACE`].
@@ -312,7 +289,7 @@ impl WorkerSession {
         SessionError::new(self.role, method, kind, self.stderr_tail(), None)
     }
 
-    /// Ends the worker: stops the I/O thread, kills and reaps every process, finishes the stderr drain.
+    /// Ends the worker: kills and reaps every process, finishes the stderr drain.
     pub(super) fn end(&mut self) -> Ended {
         let live = self.live.take().expect("a worker is ended once");
         let ended = live.end();

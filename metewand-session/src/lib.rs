@@ -4,7 +4,7 @@
 //! A session is started with [`Session::connect`] (role-typed: [`MaterializerSession`], [`ImplementationSession`],
 //! [`EvaluatorSession`]) or [`WorkerSession::connect`] (the role chosen at run time, requests made through the
 //! dynamic [`WorkerSession::call`]). Connecting spawns the worker ([`WorkerCommand`], a clean environment, its own
-//! session and process group), starts the stderr drain and the protocol-I/O thread, and completes the handshake
+//! session and process group), starts the stderr drain, and completes the handshake
 //! against the plan's capability selection. Each later request waits at most until the earlier of its phase's
 //! limit ([`PhaseTimeouts`]) and the scientific deadline, if one is set.
 //!
@@ -308,10 +308,8 @@ impl Live {
         threads
     }
 
-    /// Stops the I/O thread, kills and reaps every process, then drains what is left of stderr and joins its
-    /// thread.
+    /// Kills and reaps every process, then drains what is left of stderr and joins its thread.
     fn end(mut self) -> Ended {
-        self.io.stop();
         let termination = self.process.terminate();
         if !termination.survivors.is_empty() {
             self.stderr.note(&format!(
@@ -480,8 +478,9 @@ impl WorkerSession {
         let executor_io = |source| early(SessionErrorKind::ExecutorIo { action: "starting a session thread", source });
         // On an error here, dropping `process` kills and reaps the worker, and dropping a started drain joins it.
         let stderr = StderrDrain::start(spawned.stderr, log, log_cap, format!("mw-err-{pid}")).map_err(executor_io)?;
-        let io = ProtocolIo::start(spawned.stdin, spawned.stdout, process.pidfd(), format!("mw-io-{pid}"))
-            .map_err(executor_io)?;
+        let io = ProtocolIo::new(spawned.stdin, spawned.stdout, process.pidfd()).map_err(|source| {
+            early(SessionErrorKind::ExecutorIo { action: "setting up the worker's pipes", source })
+        })?;
         let watch = match confinement_asked.and_then(|(dirs, limits)| Some((dirs, limits?))) {
             Some((dirs, limits)) if !dirs.is_empty() => Some(
                 OutputWatch::start(dirs, limits.output_bytes, process.pidfd(), format!("mw-out-{pid}"))
@@ -755,7 +754,7 @@ impl WorkerSession {
             live.process.note_shutdown();
         }
         let _: AckResponse = self.exchange(&pending, line)?;
-        let live = self.live.as_ref().expect("an exchange that succeeded leaves the worker running");
+        let live = self.live.as_mut().expect("an exchange that succeeded leaves the worker running");
         // A worker that reads until end of input exits now; one that exits on its own does not mind.
         live.io.close_stdin();
         if !live.process.wait_for_exit(pending.deadline) {

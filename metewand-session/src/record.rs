@@ -10,7 +10,7 @@ use super::confinement::ConfinementReport;
 use crate::protocol::Phase;
 use crate::protocol::common::Role;
 
-/// The executor's measurement of one request: when it was handed to the protocol-I/O thread and how long it took
+/// The executor's measurement of one request: when it was written to the worker and how long it took
 /// until its response was read (for `shutdown`, until the worker exited), on the executor's monotonic clock.
 ///
 /// A worker's own timings (`implementation_time_ns`) are diagnostic; these are authoritative.

@@ -8,10 +8,13 @@
 
 use std::time::{Duration, Instant};
 
-use metewand_protocol::messages::{ExecuteResponse, ExecuteStreamRequest, MethodExecuteStream, Path};
-use metewand_protocol::stream::{CheckpointStream, StreamFrame, decode_stream_frame};
+use metewand_protocol::decode::decode_value;
+use metewand_protocol::messages::{
+    CheckpointMessage, ExecuteResponse, ExecuteStreamRequest, MethodExecuteStream, Path,
+};
+use metewand_protocol::stream::{CheckpointStream, is_checkpoint};
 use metewand_protocol::strict::SafeUint;
-use metewand_protocol::{Phase, encode_message};
+use metewand_protocol::{Phase, decode_response, encode_message};
 
 use super::exchange::{Pending, violation};
 use super::{ProtocolViolation, STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession};
@@ -98,57 +101,70 @@ impl WorkerSession {
         };
         let mut stream = CheckpointStream::new(pending.id.clone(), max);
         let mut checkpoints = Vec::new();
-        let mut frame = self.transmit(&pending, line);
+        let mut next = self.transmit(&pending, line);
         loop {
-            let read = frame.and_then(|frame| {
-                self.not_repeated(&frame, &pending)?;
-                decode_stream_frame(&frame).map_err(|error| violation(ProtocolViolation::Decode(error)))
-            });
-            let message = match read {
-                Ok(StreamFrame::Checkpoint(message)) => message,
-                Ok(StreamFrame::Final(response)) => {
-                    let response = self.complete_id(response);
-                    let response = self.conclude(&pending, response)?;
-                    self.record(&pending, true);
-                    return Ok(Streamed { response, checkpoints });
-                }
+            let frame = match next {
+                Ok(frame) => frame,
                 Err(kind) => return Err(self.fail(&pending, kind)),
             };
-            let number = match stream.accept(&message) {
-                Ok(number) => number,
-                Err(error) => return Err(self.fail(&pending, violation(ProtocolViolation::Stream(error)))),
-            };
-            let received = Instant::now();
-            let checkpoint =
-                Checkpoint { number, manifest: message.result.manifest.to_string(), time: pending.elapsed() };
-            let previous = checkpoints.last().map_or(Duration::ZERO, |(last, _): &(Checkpoint, T)| last.time);
+            if !is_checkpoint(&frame) {
+                let decoded = self.not_repeated(&frame, &pending).and_then(|()| {
+                    decode_response(&frame).map_err(|error| violation(ProtocolViolation::Decode(error)))
+                });
+                let response = match decoded {
+                    Ok(response) => self.complete_id(response),
+                    Err(kind) => return Err(self.fail(&pending, kind)),
+                };
+                let response = self.conclude(&pending, response)?;
+                self.record(&pending, true);
+                return Ok(Streamed { response, checkpoints });
+            }
+            // The checkpoint's time: its message was just read. The worker is stopped at once, and only once every
+            // thread of it is does the held interval begin; decoding and checking the message wait until then.
+            let read = Instant::now();
+            let time = pending.elapsed();
             let live = self.live.as_ref().expect("a pending request has a live worker");
-            let hold = match live.hold(received + STOP_LIMIT) {
-                Ok(hold) => hold,
-                Err(_) => {
-                    // Never sealed while a thread of it runs: the worker is discarded.
-                    let kind = violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
+            let Ok(hold) = live.hold(read + STOP_LIMIT) else {
+                // Never sealed while a thread of it runs: the worker is discarded.
+                let kind = violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
+                return Err(self.fail(&pending, kind));
+            };
+            let stopped = Instant::now();
+            let accepted = self.not_repeated(&frame, &pending).and_then(|()| {
+                let message: CheckpointMessage =
+                    decode_value(frame.value()).map_err(|error| violation(ProtocolViolation::Decode(error)))?;
+                let number = stream.accept(&message).map_err(|error| violation(ProtocolViolation::Stream(error)))?;
+                Ok(Checkpoint { number, manifest: message.result.manifest.to_string(), time })
+            });
+            let checkpoint = match accepted {
+                Ok(checkpoint) => checkpoint,
+                Err(kind) => {
+                    // The worker is discarded as it would be running: let go first.
+                    self.live.as_ref().expect("a held worker is live").release(hold);
                     return Err(self.fail(&pending, kind));
                 }
             };
+            let previous = checkpoints.last().map_or(Duration::ZERO, |(last, _): &(Checkpoint, T)| last.time);
             let sealed = seal(&checkpoint);
             // Another checkpoint as far apart as the last would come after the deadline: better to stop here.
-            let room = self.scientific_deadline.map(|deadline| deadline.saturating_duration_since(received));
+            let room = self.scientific_deadline.map(|deadline| deadline.saturating_duration_since(stopped));
             let go_on = sealed.go_on && room.is_none_or(|room| room > checkpoint.time - previous);
-            let answer = encode_message(&stream.answer(number, go_on)).expect("an answer is small");
-            let written = live.io.send_answer(answer);
-            if let Some(written) = &written {
-                // The answer is tiny and the pipe empty, so it is written at once (or refused at once, for early
-                // output); the bound is for a worker whose stdin is somehow full.
-                let _ = written.recv_timeout(STOP_LIMIT);
-            }
-            // The held interval ends before the first SIGCONT: the worker cannot run before it, and a thread of
-            // ours descheduled after it would otherwise take the worker's running time out of its time.
+            let answer = encode_message(&stream.answer(checkpoint.number, go_on)).expect("an answer is small");
+            let live = self.live.as_mut().expect("a held worker is live");
+            // The answer is tiny and the pipe empty, so all of it is written now, while the worker is stopped (or
+            // refused, for early output); the rest, if its stdin is somehow full, once it runs again.
+            let written = live.io.answer_now(&answer);
+            // The held interval ends before the worker is let go: it cannot run before this, and a thread of ours
+            // descheduled after it would otherwise take the worker's running time out of its time.
             let resumed = Instant::now();
             live.release(hold);
-            self.held(&mut pending, resumed - received);
+            self.held(&mut pending, resumed - stopped);
+            let number = checkpoint.number;
             checkpoints.push((checkpoint, sealed.value));
-            frame = self.await_frame(&pending, written.is_some(), Some(number));
+            let until = self.until(&pending);
+            let live = self.live.as_mut().expect("a released worker is live");
+            let reply = written.and_then(|written| live.io.after_answer(&answer[written..], until));
+            next = self.frame_or_error(&pending, reply, Some(number));
         }
     }
 

@@ -10,7 +10,7 @@ use crate::protocol::Phase;
 
 /// The operational limit of each phase, named after its method.
 ///
-/// A limit covers one request, from the moment it is handed to the protocol-I/O thread until its response is
+/// A limit covers one request, from the moment it is written to the worker until its response is
 /// read; the `shutdown` limit covers both the acknowledgment and the worker's exit. Every field must be given:
 ///
 /// ```

@@ -8,6 +8,7 @@ directory holding files is refused.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -297,6 +298,42 @@ def test_output_close_files_closes_what_open_returned(tmp_path: Path) -> None:
     second.close()
     output.close_files()
     assert first.closed and (tmp_path / "one.bin").stat().st_size == 10000
+
+
+def test_a_checkpoint_copies_every_file_in_one_pass_and_lists_what_it_wrote(tmp_path: Path) -> None:
+    files = {
+        "x.json": b'{"x":1}',
+        "a/b/c.bin": bytes(range(256)) * 9000,
+        "a/d.txt": b"d",
+        "empty": b"",
+    }
+    for relative, content in files.items():
+        write(tmp_path, relative, content)
+    output = metewand.Output(tmp_path, "result.json")
+    output.data = {"step": 1}
+    assert metewand.artifacts.copy_checkpoint(output, 1) == "checkpoints/1/result.json"
+    copy = tmp_path / "checkpoints" / "1"
+    expected = [record(name, files[name]) for name in sorted(files, key=str.encode)]
+    # The copy is what was there, and its manifest lists exactly the bytes a walk of it finds.
+    walked = [entry for entry in file_records(copy) if entry["path"] != "result.json"]
+    assert walked == expected
+    manifest = json.loads((copy / "result.json").read_text())
+    assert manifest["files"] == expected and manifest["data"] == {"step": 1}
+    # The next checkpoint leaves the earlier ones out of what it copies.
+    write(tmp_path, "x.json", b'{"x":2}')
+    assert metewand.artifacts.copy_checkpoint(output, 2) == "checkpoints/2/result.json"
+    assert record("x.json", b'{"x":2}') in file_records(tmp_path / "checkpoints" / "2")
+    with pytest.raises(OutputError, match=r'^"checkpoints/2" already exists$'):
+        metewand.artifacts.copy_checkpoint(output, 2)
+
+
+def test_a_checkpoint_of_an_output_holding_a_link_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "data.csv", b"1")
+    (tmp_path / "alias.csv").symlink_to("data.csv")
+    output = metewand.Output(tmp_path, "result.json")
+    with pytest.raises(OutputError, match=r'^"alias.csv" is a symbolic link; an artifact holds'):
+        metewand.artifacts.copy_checkpoint(output, 1)
+    assert not (tmp_path / "checkpoints" / "1" / "result.json").exists()
 
 
 # ---------------------------------------------------------------------------

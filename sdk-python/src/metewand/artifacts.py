@@ -25,6 +25,7 @@ from .canonical import CanonicalJSONError, dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import IO, Any
 
     from .models.artifact_manifest import ArtifactManifest
@@ -146,10 +147,10 @@ def file_records(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def _file_records(
-    directory: str, skip: str | None, skip_dir: str | None = None
+    directory: str, skip: str | None, skip_dir: str | None = None, copy_to: str | None = None
 ) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
-    _walk(directory, "", records, skip, skip_dir)
+    _walk(directory, "", records, skip, skip_dir, copy_to)
     records.sort(key=lambda record: record["path"].encode("utf-8"))
     return records
 
@@ -160,9 +161,11 @@ def _walk(
     records: list[dict[str, Any]],
     skip: str | None,
     skip_dir: str | None = None,
+    copy_to: str | None = None,
 ) -> int:
     """Appends the records of the files below ``directory`` (but ``skip_dir``, a directory at its
-    top: a streamed result's checkpoints); returns how many it found."""
+    top: a streamed result's checkpoints); returns how many it found. With ``copy_to``, each file
+    is also copied to the same relative path under it, hashed as it is copied."""
     found = 0
     with os.scandir(directory) as entries:
         listed = list(entries)
@@ -181,7 +184,9 @@ def _walk(
         if entry.is_dir(follow_symlinks=False):
             if relative == skip:
                 raise OutputError(f"{_show(relative)} is a directory, but the manifest goes there")
-            inside = _walk(entry.path, relative + "/", records, None)
+            if copy_to is not None:
+                os.mkdir(os.path.join(copy_to, relative))
+            inside = _walk(entry.path, relative + "/", records, None, None, copy_to)
             if inside == 0:
                 raise OutputError(
                     f"directory {_show(relative)} holds no file; an artifact may not hold empty "
@@ -192,7 +197,8 @@ def _walk(
             # The manifest itself is not one of the files it lists (it cannot hash itself), and
             # an earlier one is about to be replaced.
             if relative != skip:
-                records.append(_record(entry.path, relative))
+                copy = None if copy_to is None else os.path.join(copy_to, relative)
+                records.append(_record(entry.path, relative, copy))
                 found += 1
         else:
             raise OutputError(
@@ -202,7 +208,9 @@ def _walk(
     return found
 
 
-def _record(path: str, relative: str) -> dict[str, Any]:
+def _record(path: str, relative: str, copy: str | None = None) -> dict[str, Any]:
+    """The file record of ``path``; with ``copy``, the file is also written there, and the record
+    is of the bytes written (read once, hashed and copied in one pass)."""
     import hashlib
     import stat
 
@@ -214,7 +222,7 @@ def _record(path: str, relative: str) -> dict[str, Any]:
     if not stat.S_ISREG(info.st_mode):
         os.close(descriptor)
         raise OutputError(f"{_show(relative)} stopped being a regular file while it was listed")
-    with open(descriptor, "rb", buffering=0) as file:
+    with open(descriptor, "rb", buffering=0) as file, _copy_target(copy) as target:
         digest = hashlib.sha256()
         # Sized to the file (one byte more, to see it grow): a fresh megabyte for a small file costs
         # more than hashing it, inside the timed execute.
@@ -226,10 +234,22 @@ def _record(path: str, relative: str) -> dict[str, Any]:
             if not count:
                 break
             digest.update(view[:count])
+            if target is not None:
+                target.write(view[:count])
             size += count
     if size != info.st_size:
         raise OutputError(f"{_show(relative)} changed size while it was hashed")
     return {"path": relative, "sha256": digest.hexdigest(), "size": size}
+
+
+def _copy_target(copy: str | None) -> AbstractContextManager[IO[bytes] | None]:
+    """The file a copy is written to (in a folder ``_walk`` made; a link in its place is refused),
+    or a context holding None when nothing is copied."""
+    import contextlib
+
+    if copy is None:
+        return contextlib.nullcontext(None)
+    return open(os.open(copy, _WRITE_FLAGS, 0o666), "wb")
 
 
 # ---------------------------------------------------------------------------
@@ -355,21 +375,26 @@ def copy_checkpoint(output: Output, number: int, *, schema: str | None = None) -
     into ``checkpoints/<number>/`` and writes that checkpoint's ``result.json`` with
     ``output.data``; returns the manifest's path relative to ``output.dir``. Raises OutputError as
     ``file_records`` does, or when the checkpoint's folder already exists."""
-    import shutil
+    from .models.common import FileRecord
+    from .models.result_manifest import ResultManifest
 
     root = os.fspath(output.dir)
     target = os.path.join(root, CHECKPOINTS_DIR, str(number))
     try:
-        os.makedirs(target)
+        try:
+            os.mkdir(target)
+        except FileNotFoundError:
+            # The first checkpoint: checkpoints/ is made with it.
+            os.makedirs(target)
     except FileExistsError:
         raise OutputError(f"{_show(CHECKPOINTS_DIR + '/' + str(number))} already exists") from None
-    for record in _file_records(root, RESULT_MANIFEST, CHECKPOINTS_DIR):
-        relative = record["path"]
-        destination = os.path.join(target, relative)
-        if "/" in relative:
-            os.makedirs(os.path.dirname(destination), exist_ok=True)
-        shutil.copyfile(os.path.join(root, relative), destination, follow_symlinks=False)
-    write_result_manifest(target, output.data, schema=schema)
+    # Each file is read once, copied and hashed in the same pass; the manifest lists what was
+    # written, so the copy is not walked and hashed again.
+    copied = _file_records(root, RESULT_MANIFEST, CHECKPOINTS_DIR, copy_to=target)
+    data = _check_data(output.data, "the result manifest's data")
+    records = [FileRecord(**record) for record in copied]
+    manifest = ResultManifest(data=data, files=records, schema=_check_schema(schema))
+    _write_document(os.path.join(target, RESULT_MANIFEST), manifest.to_dict(), "manifest")
     return f"{CHECKPOINTS_DIR}/{number}/{RESULT_MANIFEST}"
 
 
