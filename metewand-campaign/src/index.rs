@@ -7,17 +7,21 @@
 //! network filesystem. A run holding the folder's lock merges every part into `all.jsonl` when it starts and when it
 //! ends.
 //!
-//! An entry names the size and SHA-256 of the record it was made from, and is used only while
-//! `attempts/<id>/attempt.json` is exactly those bytes. A record edited, removed or added by hand, a part lost or cut
-//! short by SIGKILL, an entry of another attempt: each reads as if there were no entry, and the record itself is read
-//! (and checked as always) in its place. The index is never trusted over the records; it saves parsing them.
+//! The executor writes a record and then its entry, so a reader trusts the entry ([`Check::Entries`], the default
+//! of every reading command): the record is neither opened nor stat'ed. Only an attempt with no entry, or with
+//! entries that disagree (a retry whose parts are not merged yet), is read from its record; which planned attempts
+//! without an entry have a folder at all is learnt from one listing of `attempts/` when they are many.
 //!
-//! Hashing every record would still cost most of a reading, so an entry also carries the [`Stamp`] of the file it
-//! was last hashed from (inode, ctime, mtime), once that file has [`SETTLED`]. While the file still has that stamp
-//! and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime, which
-//! no process can set back. Any other file is hashed.
+//! Checked ([`Check::Records`]: `--check-records`, a run deciding what to run, `verify`), an entry names the size
+//! and SHA-256 of the record it was made from, and is used only while `attempts/<id>/attempt.json` is exactly those
+//! bytes. A record edited, removed or added by hand, a part lost or cut short by SIGKILL, an entry of another
+//! attempt: each reads as if there were no entry, and the record itself is read (and checked as always) in its
+//! place. Hashing every record would cost most of such a reading, so an entry also carries the [`Stamp`] of the
+//! file it was last hashed from (inode, ctime, mtime), once that file has [`SETTLED`]. While the file still has that
+//! stamp and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime,
+//! which no process can set back. Any other file is hashed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::fs::FileExt;
@@ -48,6 +52,21 @@ pub const MERGED_PART: &str = "all.jsonl";
 /// How long before a reading began a record's file must have last changed for its entry to be stamped (the margin
 /// every stamp of the executor's keeps).
 pub use metewand_runtime::files::SETTLED;
+
+/// How a reading takes the entries of the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// As the executor wrote them, with the records they summarize: an entry is used without opening or stat'ing its
+    /// record. A record changed by hand is not noticed (`--check-records` and `metewand verify` notice it).
+    Entries,
+    /// Against the records: an entry is used only while its record's file has the stamp it names or its bytes hash
+    /// to its digest; any other record is read and parsed.
+    Records,
+}
+
+/// How many planned attempts without an entry a trusting reading looks for one by one (when they are also at most a
+/// quarter of the plan); beyond it, `attempts/` is listed once instead.
+const PROBED: usize = 1024;
 
 /// A record file's inode, ctime and mtime, as an entry's `record.stamp` names them (`<inode>:<s>.<ns>:<s>.<ns>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -479,11 +498,21 @@ pub enum Rebuild<'a> {
     Merge(&'a IndexWriter),
 }
 
-/// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when one matches its
-/// record's bytes and by the record otherwise, and hands each (with its plan index) to `each`.
-pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync) {
+/// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when `check` takes
+/// it and by the record otherwise, and hands each (with its plan index) to `each`.
+pub fn scan(
+    folder: &Path,
+    ids: &[&str],
+    rebuild: Rebuild<'_>,
+    check: Check,
+    each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync,
+) {
     let began = SystemTime::now();
     let parts = Parts::read(folder, ids);
+    let listed = match check {
+        Check::Entries => Listed::of(folder, ids, &parts),
+        Check::Records => None,
+    };
     let own;
     // Where new entries go, and, when merging, where every used entry goes (a temporary part renamed over
     // `all.jsonl` at the end). A merge is skipped when the index is already one part of exactly one entry per
@@ -505,7 +534,7 @@ pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usi
     let chunk = ids.len().div_ceil(threads()).max(1);
     std::thread::scope(|scope| {
         for (number, ids) in ids.chunks(chunk).enumerate() {
-            let (parts, each, records) = (&parts, &each, &records);
+            let (parts, each, records, listed) = (&parts, &each, &records, &listed);
             scope.spawn(move || {
                 // Lines are written in batches, so that threads seldom wait for each other's writes.
                 const BATCH: usize = 1 << 20;
@@ -514,7 +543,12 @@ pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usi
                 for (offset, id) in ids.iter().enumerate() {
                     let slot = number * chunk + offset;
                     let first = parts.first(slot);
-                    let (found, line, made) = look(records, id, parts.slot(first), parts, began);
+                    let candidates = parts.slot(first);
+                    let trusted = match check {
+                        Check::Entries => trust(id, candidates, parts, listed.as_ref()),
+                        Check::Records => None,
+                    };
+                    let (found, line, made) = trusted.unwrap_or_else(|| look(records, id, candidates, parts, began));
                     // A twin's line is its first's, written once.
                     if let Some(line) = line.filter(|_| first == slot) {
                         if merge_to.is_some() {
@@ -564,6 +598,56 @@ fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer:
         }
     }
     dir.sync().map_err(fs_io)
+}
+
+/// The names in `attempts/`, listed once by a trusting reading when more than [`PROBED`] planned attempts, or more
+/// than a quarter of them, have no entry (a plan not run yet, records whose entries were lost), so that those
+/// without a folder cost nothing.
+struct Listed(HashSet<Box<str>>);
+
+impl Listed {
+    /// The listing, when it is worth one; `None` when few attempts lack an entry or `attempts/` cannot be listed
+    /// for another reason than its absence (each is then looked for as a checked reading does).
+    fn of(folder: &Path, ids: &[&str], parts: &Parts) -> Option<Listed> {
+        let without = (0..ids.len()).filter(|&slot| parts.slot(parts.first(slot)).is_empty()).count();
+        if without <= PROBED && without * 4 <= ids.len() {
+            return None;
+        }
+        match std::fs::read_dir(folder.join("attempts")) {
+            Ok(entries) => Some(Listed(
+                entries
+                    .filter_map(Result::ok)
+                    .filter_map(|entry| entry.file_name().into_string().ok())
+                    .map(String::into_boxed_str)
+                    .collect(),
+            )),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Some(Listed(HashSet::new())),
+            Err(_) => None,
+        }
+    }
+}
+
+/// What a trusting reading takes for attempt `id` without touching its folder: the entry its lines agree on (the
+/// last of them, the latest stamped), or no folder where the listing has none; `None` where its record must be read
+/// (no entry but a folder, lines naming different bytes, a line that does not parse as its entry).
+fn trust(
+    id: &str,
+    candidates: &[Candidate],
+    parts: &Parts,
+    listed: Option<&Listed>,
+) -> Option<(Found<Box<IndexEntry>>, Option<Vec<u8>>, bool)> {
+    let Some(last) = candidates.last() else {
+        return listed.filter(|listed| !listed.0.contains(id)).map(|_| (Found::Missing, None, false));
+    };
+    if candidates.iter().any(|candidate| candidate.size != last.size || candidate.sha256 != last.sha256) {
+        return None;
+    }
+    let line = parts.line(last)?;
+    let entry = serde_json::from_slice::<IndexEntry>(&line).ok()?;
+    let agrees = entry.attempt_id.as_str() == id
+        && entry.record.size.get() == last.size
+        && entry.record.sha256.as_bytes() == &last.sha256;
+    agrees.then(|| (Found::Record(Box::new(entry)), Some(line), false))
 }
 
 /// A record's bytes, with its file's stamp as it was before they were read (when it could be taken).
