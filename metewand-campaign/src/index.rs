@@ -21,7 +21,7 @@
 //! stamp and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime,
 //! which no process can set back. Any other file is hashed.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::fs::FileExt;
@@ -40,6 +40,9 @@ use serde::Deserialize;
 
 use crate::own::{Found, absent, fs_io, parse_record, read_record_bytes};
 use crate::parallel::threads;
+use crate::trust::{Listed, Window, trust};
+
+pub use crate::trust::Check;
 
 /// One line of an index part: what readers need of one record.
 pub use metewand_protocol::generated::campaign_index::CampaignIndex as IndexEntry;
@@ -52,21 +55,6 @@ pub const MERGED_PART: &str = "all.jsonl";
 /// How long before a reading began a record's file must have last changed for its entry to be stamped (the margin
 /// every stamp of the executor's keeps).
 pub use metewand_runtime::files::SETTLED;
-
-/// How a reading takes the entries of the index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    /// As the executor wrote them, with the records they summarize: an entry is used without opening or stat'ing its
-    /// record. A record changed by hand is not noticed (`--check-records` and `metewand verify` notice it).
-    Entries,
-    /// Against the records: an entry is used only while its record's file has the stamp it names or its bytes hash
-    /// to its digest; any other record is read and parsed.
-    Records,
-}
-
-/// How many planned attempts without an entry a trusting reading looks for one by one (when they are also at most a
-/// quarter of the plan); beyond it, `attempts/` is listed once instead.
-const PROBED: usize = 1024;
 
 /// A record file's inode, ctime and mtime, as an entry's `record.stamp` names them (`<inode>:<s>.<ns>:<s>.<ns>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,12 +252,12 @@ impl IndexWriter {
 
 /// Where one line of a part is, and the record it was made from.
 #[derive(Clone, Copy)]
-struct Candidate {
-    part: u32,
-    offset: u64,
-    len: u32,
-    size: u64,
-    sha256: [u8; 32],
+pub(crate) struct Candidate {
+    pub(crate) part: u32,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
+    pub(crate) size: u64,
+    pub(crate) sha256: [u8; 32],
     stamp: Option<Stamp>,
 }
 
@@ -310,9 +298,9 @@ struct KeyRecord<'a> {
 }
 
 /// The parts of a folder's index, each line placed against the plan.
-struct Parts {
+pub(crate) struct Parts {
     names: Vec<String>,
-    files: Vec<File>,
+    pub(crate) files: Vec<File>,
     /// The lines that name a planned attempt, by plan index: those of attempt `i` are
     /// `candidates[starts[i]..starts[i + 1]]` (one flat list, since most attempts have one line or none).
     candidates: Vec<Candidate>,
@@ -371,17 +359,17 @@ impl Parts {
     }
 
     /// The first plan index with the id of `slot`.
-    fn first(&self, slot: usize) -> usize {
+    pub(crate) fn first(&self, slot: usize) -> usize {
         self.first.as_ref().map_or(slot, |first| first[slot])
     }
 
     /// The lines naming attempt `slot` (its plan index).
-    fn slot(&self, slot: usize) -> &[Candidate] {
+    pub(crate) fn slot(&self, slot: usize) -> &[Candidate] {
         &self.candidates[self.starts[slot]..self.starts[slot + 1]]
     }
 
     /// The line of `candidate`.
-    fn line(&self, candidate: &Candidate) -> Option<Vec<u8>> {
+    pub(crate) fn line(&self, candidate: &Candidate) -> Option<Vec<u8>> {
         let mut line = vec![0; candidate.len as usize];
         self.files[candidate.part as usize].read_exact_at(&mut line, candidate.offset).ok()?;
         Some(line)
@@ -540,12 +528,13 @@ pub fn scan(
                 const BATCH: usize = 1 << 20;
                 let mut fresh = Vec::new();
                 let mut used = Vec::new();
+                let mut window = Window::default();
                 for (offset, id) in ids.iter().enumerate() {
                     let slot = number * chunk + offset;
                     let first = parts.first(slot);
                     let candidates = parts.slot(first);
                     let trusted = match check {
-                        Check::Entries => trust(id, candidates, parts, listed.as_ref()),
+                        Check::Entries => trust(id, candidates, parts, listed.as_ref(), &mut window),
                         Check::Records => None,
                     };
                     let (found, line, made) = trusted.unwrap_or_else(|| look(records, id, candidates, parts, began));
@@ -598,56 +587,6 @@ fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer:
         }
     }
     dir.sync().map_err(fs_io)
-}
-
-/// The names in `attempts/`, listed once by a trusting reading when more than [`PROBED`] planned attempts, or more
-/// than a quarter of them, have no entry (a plan not run yet, records whose entries were lost), so that those
-/// without a folder cost nothing.
-struct Listed(HashSet<Box<str>>);
-
-impl Listed {
-    /// The listing, when it is worth one; `None` when few attempts lack an entry or `attempts/` cannot be listed
-    /// for another reason than its absence (each is then looked for as a checked reading does).
-    fn of(folder: &Path, ids: &[&str], parts: &Parts) -> Option<Listed> {
-        let without = (0..ids.len()).filter(|&slot| parts.slot(parts.first(slot)).is_empty()).count();
-        if without <= PROBED && without * 4 <= ids.len() {
-            return None;
-        }
-        match std::fs::read_dir(folder.join("attempts")) {
-            Ok(entries) => Some(Listed(
-                entries
-                    .filter_map(Result::ok)
-                    .filter_map(|entry| entry.file_name().into_string().ok())
-                    .map(String::into_boxed_str)
-                    .collect(),
-            )),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Some(Listed(HashSet::new())),
-            Err(_) => None,
-        }
-    }
-}
-
-/// What a trusting reading takes for attempt `id` without touching its folder: the entry its lines agree on (the
-/// last of them, the latest stamped), or no folder where the listing has none; `None` where its record must be read
-/// (no entry but a folder, lines naming different bytes, a line that does not parse as its entry).
-fn trust(
-    id: &str,
-    candidates: &[Candidate],
-    parts: &Parts,
-    listed: Option<&Listed>,
-) -> Option<(Found<Box<IndexEntry>>, Option<Vec<u8>>, bool)> {
-    let Some(last) = candidates.last() else {
-        return listed.filter(|listed| !listed.0.contains(id)).map(|_| (Found::Missing, None, false));
-    };
-    if candidates.iter().any(|candidate| candidate.size != last.size || candidate.sha256 != last.sha256) {
-        return None;
-    }
-    let line = parts.line(last)?;
-    let entry = serde_json::from_slice::<IndexEntry>(&line).ok()?;
-    let agrees = entry.attempt_id.as_str() == id
-        && entry.record.size.get() == last.size
-        && entry.record.sha256.as_bytes() == &last.sha256;
-    agrees.then(|| (Found::Record(Box::new(entry)), Some(line), false))
 }
 
 /// A record's bytes, with its file's stamp as it was before they were read (when it could be taken).
