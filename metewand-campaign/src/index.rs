@@ -589,6 +589,9 @@ fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer:
     dir.sync().map_err(fs_io)
 }
 
+/// What an attempt's folder holds, with the line of its entry and whether that line was made just now.
+pub(crate) type Looked = (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool);
+
 /// A record's bytes, with its file's stamp as it was before they were read (when it could be taken).
 type Read = (Vec<u8>, Option<Stamp>);
 
@@ -654,13 +657,7 @@ impl Records {
 
 /// What the folder of attempt `id` holds, with the line of its entry and whether that line was made just now (no
 /// entry matched the record, or the one that did is stamped now). `began` is when the reading began.
-fn look(
-    records: &Records,
-    id: &str,
-    candidates: &[Candidate],
-    parts: &Parts,
-    began: SystemTime,
-) -> (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool) {
+fn look(records: &Records, id: &str, candidates: &[Candidate], parts: &Parts, began: SystemTime) -> Looked {
     let entry = |candidate: &Candidate| {
         let line = parts.line(candidate)?;
         let entry = serde_json::from_slice::<IndexEntry>(&line).ok()?;

@@ -8,7 +8,7 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-use crate::index::{Candidate, IndexEntry, Parts};
+use crate::index::{Candidate, IndexEntry, Looked, Parts};
 use crate::own::Found;
 
 /// How a reading takes the entries of the index.
@@ -117,7 +117,7 @@ pub(crate) fn trust(
     parts: &Parts,
     listed: Option<&Listed>,
     window: &mut Window,
-) -> Option<(Found<Box<IndexEntry>>, Option<Vec<u8>>, bool)> {
+) -> Option<Looked> {
     let Some(last) = candidates.last() else {
         return listed.filter(|listed| !listed.0.contains(id)).map(|_| (Found::Missing, None, false));
     };
