@@ -16,9 +16,11 @@ and writes the index), all in one run.
 2. Times (wall seconds and peak RSS, GNU time): `campaign status`, `campaign plan`, `report --format json`,
    `compare` of the folder and its copy, `metewand.results.load` and `campaign export` by the baseline; `campaign
    status` by this build on the folders without an index (the first reading, which writes stamped entries); the same
-   five with the index; `campaign export`, which writes the campaign table, and `results.load` through it; and, after
-   every record is touched (a new ctime, as for records a run has just written), `campaign status`, which then hashes
-   every record (the figure of a folder whose entries are not stamped yet).
+   five with the index (its entries trusted, as by default); `campaign export`, which writes the campaign table, and
+   `results.load` through it; `campaign status`, `report` and `compare` with `--check-records` (every entry held
+   against its record's stamp). Then every record is touched (a new ctime, as for records a run has just written,
+   whose entries are not stamped yet), and the baseline's `campaign status` (which hashes every record) and this
+   build's `status`, `plan`, `report` and `compare`, and `status --check-records`, are timed again on that folder.
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
 """
@@ -92,6 +94,18 @@ def main() -> None:
                 ("index: results.load", [python, "-c", LOAD, sdk, str(folder)]),
                 ("index: campaign export (writes the table)", [metewand, "campaign", "export", str(folder)]),
                 ("table: results.load", [python, "-c", LOAD, sdk, str(folder)]),
+                ("checked: campaign status", [metewand, "campaign", "status", "--check-records", str(folder)]),
+                ("checked: report (JSON)", [metewand, "report", "--check-records", "--format", "json", str(folder)]),
+                ("checked: compare", [metewand, "compare", "--check-records", str(folder), str(copy)]),
+            ]
+            written = [
+                ("just written, baseline: campaign status", [baseline, "campaign", "status", str(folder)]),
+                ("just written: campaign status", [metewand, "campaign", "status", str(folder)]),
+                ("just written: campaign plan", plan),
+                ("just written: report (JSON)", [metewand, "report", "--format", "json", str(folder)]),
+                ("just written: compare", [metewand, "compare", str(folder), str(copy)]),
+                ("just written, checked: campaign status",
+                 [metewand, "campaign", "status", "--check-records", str(folder)]),
             ]
             print(f"\n{size} attempts")
             for title, argv in rows:
@@ -102,9 +116,9 @@ def main() -> None:
                 print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             subprocess.run(["find", str(folder / "attempts"), "-name", "attempt.json", "-exec", "touch", "{}", "+"],
                            check=True)
-            seconds, kib, status = peak([metewand, "campaign", "status", str(folder)])
-            title = "entries not stamped: campaign status"
-            print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
+            for title, argv in written:
+                seconds, kib, status = peak(argv)
+                print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             shutil.rmtree(folder)
             shutil.rmtree(copy)
     finally:

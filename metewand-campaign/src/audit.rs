@@ -29,7 +29,7 @@ pub use metewand_protocol::generated::audit::{Audit, AuditedAttempt, Interval, O
 use crate::changes::{ChangedWorker, ProgramCheck};
 use crate::error::RunError;
 use crate::folder::{CampaignFolder, FolderError, read_campaign, write_atomically};
-use crate::index::{IndexEntry, Rebuild};
+use crate::index::{Check, IndexEntry, Rebuild};
 use crate::own::Found;
 use crate::plan::{CampaignPlan, recorded_axes, recorded_name};
 use crate::prepared::{PrepareError, PrepareWarning, PreparedCampaign, Refusals, default_state_dir};
@@ -328,7 +328,7 @@ fn describe_workers(changed: &[ChangedWorker]) -> String {
 fn done_attempts(plan: &CampaignPlan<'_>, folder: &CampaignFolder) -> Vec<Done> {
     let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
     let found: Mutex<Vec<Option<Box<IndexEntry>>>> = Mutex::new((0..ids.len()).map(|_| None).collect());
-    crate::index::scan(folder.path(), &ids, Rebuild::To(folder.index()), |slot, entry| {
+    crate::index::scan(folder.path(), &ids, Rebuild::To(folder.index()), Check::Records, |slot, entry| {
         if let Found::Record(entry) = entry
             && crate::index::judged(&entry)
         {

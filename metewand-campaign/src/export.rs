@@ -20,7 +20,7 @@ use metewand_runtime::repository::grid::point_values;
 use serde_json::{Map, Value};
 
 use crate::folder::{CampaignFolder, FolderError, read_campaign_bytes, write_atomically};
-use crate::index::Rebuild;
+use crate::index::{Check, Rebuild};
 use crate::status::Status;
 use crate::table::{TableBuilder, TableRows};
 
@@ -150,22 +150,23 @@ fn csv_field(value: &Value) -> String {
 }
 
 /// Writes both exports of the campaign folder from its records, and returns the folder's status as that one
-/// reading of the records found it. Index entries made while reading go to a part of their own.
-pub fn write(folder: &Path) -> Result<Status, FolderError> {
-    write_from(folder, Rebuild::NewPart)
+/// reading of the records found it, its index's entries taken as `check` says. Index entries made while reading go
+/// to a part of their own.
+pub fn write(folder: &Path, check: Check) -> Result<Status, FolderError> {
+    write_from(folder, Rebuild::NewPart, check)
 }
 
 /// [`write`] by the run that holds `folder`'s lock, once it has written its attempts: the index's parts are merged
-/// into one.
+/// into one, every entry checked against its record.
 pub fn write_merging(folder: &CampaignFolder) -> Result<Status, FolderError> {
-    write_from(folder.path(), Rebuild::Merge(folder.index()))
+    write_from(folder.path(), Rebuild::Merge(folder.index()), Check::Records)
 }
 
-fn write_from(folder: &Path, rebuild: Rebuild<'_>) -> Result<Status, FolderError> {
+fn write_from(folder: &Path, rebuild: Rebuild<'_>, check: Check) -> Result<Status, FolderError> {
     let (file, plan_bytes) = read_campaign_bytes(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let table = TableBuilder::new(&file.attempts);
-    let mut status = Status::scan(folder, &file.name, &ids, rebuild, |i, record| table.record(i, record));
+    let mut status = Status::scan(folder, &file.name, &ids, rebuild, check, |i, record| table.record(i, record));
     // Both exports and the table are written from the one set of rows the reading made, a column each.
     let rows = table.finish();
     let recorded: Vec<usize> = (0..ids.len()).filter(|&slot| rows.columns.record_size[slot].is_some()).collect();

@@ -7,15 +7,19 @@
 //! network filesystem. A run holding the folder's lock merges every part into `all.jsonl` when it starts and when it
 //! ends.
 //!
-//! An entry names the size and SHA-256 of the record it was made from, and is used only while
-//! `attempts/<id>/attempt.json` is exactly those bytes. A record edited, removed or added by hand, a part lost or cut
-//! short by SIGKILL, an entry of another attempt: each reads as if there were no entry, and the record itself is read
-//! (and checked as always) in its place. The index is never trusted over the records; it saves parsing them.
+//! The executor writes a record and then its entry, so a reader trusts the entry ([`Check::Entries`], the default
+//! of every reading command): the record is neither opened nor stat'ed. Only an attempt with no entry, or with
+//! entries that disagree (a retry whose parts are not merged yet), is read from its record; which planned attempts
+//! without an entry have a folder at all is learnt from one listing of `attempts/` when they are many.
 //!
-//! Hashing every record would still cost most of a reading, so an entry also carries the [`Stamp`] of the file it
-//! was last hashed from (inode, ctime, mtime), once that file has [`SETTLED`]. While the file still has that stamp
-//! and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime, which
-//! no process can set back. Any other file is hashed.
+//! Checked ([`Check::Records`]: `--check-records`, a run deciding what to run, `verify`), an entry names the size
+//! and SHA-256 of the record it was made from, and is used only while `attempts/<id>/attempt.json` is exactly those
+//! bytes. A record edited, removed or added by hand, a part lost or cut short by SIGKILL, an entry of another
+//! attempt: each reads as if there were no entry, and the record itself is read (and checked as always) in its
+//! place. Hashing every record would cost most of such a reading, so an entry also carries the [`Stamp`] of the
+//! file it was last hashed from (inode, ctime, mtime), once that file has [`SETTLED`]. While the file still has that
+//! stamp and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime,
+//! which no process can set back. Any other file is hashed.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -36,6 +40,9 @@ use serde::Deserialize;
 
 use crate::own::{Found, absent, fs_io, parse_record, read_record_bytes};
 use crate::parallel::threads;
+use crate::trust::{Listed, Window, trust};
+
+pub use crate::trust::Check;
 
 /// One line of an index part: what readers need of one record.
 pub use metewand_protocol::generated::campaign_index::CampaignIndex as IndexEntry;
@@ -245,12 +252,12 @@ impl IndexWriter {
 
 /// Where one line of a part is, and the record it was made from.
 #[derive(Clone, Copy)]
-struct Candidate {
-    part: u32,
-    offset: u64,
-    len: u32,
-    size: u64,
-    sha256: [u8; 32],
+pub(crate) struct Candidate {
+    pub(crate) part: u32,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
+    pub(crate) size: u64,
+    pub(crate) sha256: [u8; 32],
     stamp: Option<Stamp>,
 }
 
@@ -291,9 +298,9 @@ struct KeyRecord<'a> {
 }
 
 /// The parts of a folder's index, each line placed against the plan.
-struct Parts {
+pub(crate) struct Parts {
     names: Vec<String>,
-    files: Vec<File>,
+    pub(crate) files: Vec<File>,
     /// The lines that name a planned attempt, by plan index: those of attempt `i` are
     /// `candidates[starts[i]..starts[i + 1]]` (one flat list, since most attempts have one line or none).
     candidates: Vec<Candidate>,
@@ -352,17 +359,17 @@ impl Parts {
     }
 
     /// The first plan index with the id of `slot`.
-    fn first(&self, slot: usize) -> usize {
+    pub(crate) fn first(&self, slot: usize) -> usize {
         self.first.as_ref().map_or(slot, |first| first[slot])
     }
 
     /// The lines naming attempt `slot` (its plan index).
-    fn slot(&self, slot: usize) -> &[Candidate] {
+    pub(crate) fn slot(&self, slot: usize) -> &[Candidate] {
         &self.candidates[self.starts[slot]..self.starts[slot + 1]]
     }
 
     /// The line of `candidate`.
-    fn line(&self, candidate: &Candidate) -> Option<Vec<u8>> {
+    pub(crate) fn line(&self, candidate: &Candidate) -> Option<Vec<u8>> {
         let mut line = vec![0; candidate.len as usize];
         self.files[candidate.part as usize].read_exact_at(&mut line, candidate.offset).ok()?;
         Some(line)
@@ -479,11 +486,21 @@ pub enum Rebuild<'a> {
     Merge(&'a IndexWriter),
 }
 
-/// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when one matches its
-/// record's bytes and by the record otherwise, and hands each (with its plan index) to `each`.
-pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync) {
+/// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when `check` takes
+/// it and by the record otherwise, and hands each (with its plan index) to `each`.
+pub fn scan(
+    folder: &Path,
+    ids: &[&str],
+    rebuild: Rebuild<'_>,
+    check: Check,
+    each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync,
+) {
     let began = SystemTime::now();
     let parts = Parts::read(folder, ids);
+    let listed = match check {
+        Check::Entries => Listed::of(folder, ids, &parts),
+        Check::Records => None,
+    };
     let own;
     // Where new entries go, and, when merging, where every used entry goes (a temporary part renamed over
     // `all.jsonl` at the end). A merge is skipped when the index is already one part of exactly one entry per
@@ -505,16 +522,22 @@ pub fn scan(folder: &Path, ids: &[&str], rebuild: Rebuild<'_>, each: impl Fn(usi
     let chunk = ids.len().div_ceil(threads()).max(1);
     std::thread::scope(|scope| {
         for (number, ids) in ids.chunks(chunk).enumerate() {
-            let (parts, each, records) = (&parts, &each, &records);
+            let (parts, each, records, listed) = (&parts, &each, &records, &listed);
             scope.spawn(move || {
                 // Lines are written in batches, so that threads seldom wait for each other's writes.
                 const BATCH: usize = 1 << 20;
                 let mut fresh = Vec::new();
                 let mut used = Vec::new();
+                let mut window = Window::default();
                 for (offset, id) in ids.iter().enumerate() {
                     let slot = number * chunk + offset;
                     let first = parts.first(slot);
-                    let (found, line, made) = look(records, id, parts.slot(first), parts, began);
+                    let candidates = parts.slot(first);
+                    let trusted = match check {
+                        Check::Entries => trust(id, candidates, parts, listed.as_ref(), &mut window),
+                        Check::Records => None,
+                    };
+                    let (found, line, made) = trusted.unwrap_or_else(|| look(records, id, candidates, parts, began));
                     // A twin's line is its first's, written once.
                     if let Some(line) = line.filter(|_| first == slot) {
                         if merge_to.is_some() {
@@ -565,6 +588,9 @@ fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer:
     }
     dir.sync().map_err(fs_io)
 }
+
+/// What an attempt's folder holds, with the line of its entry and whether that line was made just now.
+pub(crate) type Looked = (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool);
 
 /// A record's bytes, with its file's stamp as it was before they were read (when it could be taken).
 type Read = (Vec<u8>, Option<Stamp>);
@@ -631,13 +657,7 @@ impl Records {
 
 /// What the folder of attempt `id` holds, with the line of its entry and whether that line was made just now (no
 /// entry matched the record, or the one that did is stamped now). `began` is when the reading began.
-fn look(
-    records: &Records,
-    id: &str,
-    candidates: &[Candidate],
-    parts: &Parts,
-    began: SystemTime,
-) -> (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool) {
+fn look(records: &Records, id: &str, candidates: &[Candidate], parts: &Parts, began: SystemTime) -> Looked {
     let entry = |candidate: &Candidate| {
         let line = parts.line(candidate)?;
         let entry = serde_json::from_slice::<IndexEntry>(&line).ok()?;

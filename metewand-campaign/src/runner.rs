@@ -21,6 +21,7 @@ use metewand_runtime::cpus::SlotPlan;
 use crate::changes::ProgramCheck;
 use crate::error::{ReuseRefusal, RunError};
 use crate::folder::{CampaignFolder, Found, read_materialization, write_atomically};
+use crate::index::Check;
 use crate::plan::{CampaignPlan, PlannedAttempt, PlannedDataset};
 use metewand_runtime::exit::Exit;
 
@@ -265,7 +266,7 @@ pub fn run(
     // records read again for it.
     let status = crate::export::write_merging(folder).unwrap_or_else(|error| {
         summary.errors.push(RunError::Export(error));
-        crate::status::Status::of_plan(folder.path(), plan)
+        crate::status::Status::of_plan(folder.path(), plan, Check::Records)
     });
     summary.with_verdict = status.with_verdict;
     summary.failed = status.by_outcome.get("failed").copied().unwrap_or(0);
@@ -288,17 +289,23 @@ pub(crate) struct Held {
 pub(crate) fn held(plan: &CampaignPlan<'_>, folder: &CampaignFolder, programs: Option<&ProgramCheck>) -> Vec<Held> {
     let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
     let held: Mutex<Vec<Held>> = Mutex::new((0..ids.len()).map(|_| Held::default()).collect());
-    crate::index::scan(folder.path(), &ids, crate::index::Rebuild::Merge(folder.index()), |slot, found| {
-        let made = Held {
-            outcome: found.outcome(),
-            exists: !matches!(found, Found::Missing),
-            changes: match (&found, programs) {
-                (Found::Record(entry), Some(programs)) => programs.changes(plan, entry),
-                _ => Vec::new(),
-            },
-        };
-        held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = made;
-    });
+    crate::index::scan(
+        folder.path(),
+        &ids,
+        crate::index::Rebuild::Merge(folder.index()),
+        Check::Records,
+        |slot, found| {
+            let made = Held {
+                outcome: found.outcome(),
+                exists: !matches!(found, Found::Missing),
+                changes: match (&found, programs) {
+                    (Found::Record(entry), Some(programs)) => programs.changes(plan, entry),
+                    _ => Vec::new(),
+                },
+            };
+            held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = made;
+        },
+    );
     held.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 

@@ -11,7 +11,7 @@ use metewand_protocol::generated::attempt_record::Outcome;
 use serde::Deserialize;
 
 use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_plan_file};
-use crate::index::{self, IndexEntry, Rebuild};
+use crate::index::{self, Check, IndexEntry, Rebuild};
 use crate::plan::CampaignPlan;
 
 /// The state of a campaign folder.
@@ -49,32 +49,34 @@ impl Status {
         self.done() == self.planned
     }
 
-    /// The status of the folder against its own `campaign.json`.
-    pub fn of(folder: &Path) -> Result<Status, FolderError> {
+    /// The status of the folder against its own `campaign.json`, its index's entries taken as `check` says.
+    pub fn of(folder: &Path, check: Check) -> Result<Status, FolderError> {
         let file = CampaignIds::read(folder)?;
         let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-        let mut status = Status::scan(folder, &file.name, &ids, Rebuild::NewPart, |_, _| {});
+        let mut status = Status::scan(folder, &file.name, &ids, Rebuild::NewPart, check, |_, _| {});
         status.repository = file.repository;
         Ok(status)
     }
 
-    /// The status of the folder against `plan`.
-    pub fn of_plan(folder: &Path, plan: &CampaignPlan<'_>) -> Status {
+    /// The status of the folder against `plan`, its index's entries taken as `check` says.
+    pub fn of_plan(folder: &Path, plan: &CampaignPlan<'_>, check: Check) -> Status {
         let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
-        Status::scan(folder, plan.name(), &ids, Rebuild::NewPart, |_, _| {})
+        Status::scan(folder, plan.name(), &ids, Rebuild::NewPart, check, |_, _| {})
     }
 
     /// Reads what the folder holds of every id (through the index, in parallel), counting it, and hands each valid
-    /// record's entry to `each` with the id's index in `ids`. Entries made while reading go where `rebuild` says.
+    /// record's entry to `each` with the id's index in `ids`. Entries made while reading go where `rebuild` says;
+    /// entries are taken as `check` says.
     pub fn scan(
         folder: &Path,
         name: &str,
         ids: &[&str],
         rebuild: Rebuild<'_>,
+        check: Check,
         each: impl Fn(usize, &IndexEntry) + Sync,
     ) -> Status {
         let status = Mutex::new(Status { name: name.to_owned(), planned: ids.len(), ..Status::default() });
-        index::scan(folder, ids, rebuild, |slot, found| {
+        index::scan(folder, ids, rebuild, check, |slot, found| {
             if let Found::Record(entry) = &found {
                 each(slot, entry);
             }

@@ -12,7 +12,7 @@ use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX,
 use crate::changes::{ChangedWorker, ProgramChange, ProgramCheck, changed_workers};
 use crate::environment::Environment;
 use crate::folder::read_materialization;
-use crate::index::Rebuild;
+use crate::index::{Check, Rebuild};
 use crate::plan::CampaignPlan;
 use crate::status::Status;
 
@@ -174,7 +174,7 @@ fn scan(
     durations: &Mutex<Vec<f64>>,
     shared_done: &std::sync::atomic::AtomicUsize,
 ) -> Status {
-    Status::scan(folder, plan.name(), ids, Rebuild::NewPart, |slot, record| {
+    Status::scan(folder, plan.name(), ids, Rebuild::NewPart, Check::Entries, |slot, record| {
         if plan.attempts()[slot].shared_with.is_some() {
             // Another cell's record: counted once, by its first cell.
             if record.outcome != Outcome::Cancelled {

@@ -52,6 +52,8 @@ pub(crate) struct Args {
     /// what the cells compare (the output says so when it is not wall time)
     #[arg(long, value_enum, default_value = "wall")]
     measure: crate::gate::MeasureArg,
+    #[command(flatten)]
+    check: crate::campaign::CheckArgs,
 }
 
 fn parse_factor(text: &str) -> Result<f64, String> {
@@ -62,7 +64,7 @@ fn parse_factor(text: &str) -> Result<f64, String> {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let comparison = Comparison::by(&args.a, &args.b, args.factor, args.measure.measure())
+    let comparison = Comparison::by(&args.a, &args.b, args.factor, args.measure.measure(), args.check.check())
         .map_err(|error| Failure::Usage(format!("compare: {error}")))?;
     if comparison.cells.is_empty() {
         return Err(Failure::Usage(format!(

@@ -49,6 +49,8 @@ pub(crate) struct Args {
     /// what the ranking, the tables, the profiles and the plots use (the title says so when it is not wall time)
     #[arg(long, value_enum, default_value = "wall")]
     measure: crate::gate::MeasureArg,
+    #[command(flatten)]
+    check: crate::campaign::CheckArgs,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -69,7 +71,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         _ => None,
     };
     let dirs = bundle.as_ref().map_or_else(|| args.dirs.clone(), metewand_bundle::Opened::campaign_folders);
-    let records = Records::read(&dirs).map_err(|error| Failure::Usage(format!("report: {error}")))?;
+    let records =
+        Records::read_checked(&dirs, args.check.check()).map_err(|error| Failure::Usage(format!("report: {error}")))?;
     let records = records.measured(args.measure.measure());
     let base = match &args.out {
         Some(out) => out.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new(".")),

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 
+use metewand_campaign::index::Check;
 use metewand_campaign::parallel::map_parallel;
 use serde::Serialize;
 
@@ -174,15 +175,16 @@ fn cells(records: &Records) -> (Vec<CellKey<'_>>, HashMap<CellKey<'_>, Vec<f64>>
 impl Comparison {
     /// Reads and compares folders `a` and `b` with `factor` (greater than 1).
     pub fn new(a: &Path, b: &Path, factor: f64) -> Result<Comparison, ReportError> {
-        Comparison::by(a, b, factor, Measure::Wall)
+        Comparison::by(a, b, factor, Measure::Wall, Check::Entries)
     }
 
-    /// Reads and compares folders `a` and `b` with `factor` (greater than 1) by `measure`.
-    pub fn by(a: &Path, b: &Path, factor: f64, measure: Measure) -> Result<Comparison, ReportError> {
+    /// Reads and compares folders `a` and `b` with `factor` (greater than 1) by `measure`, their index entries
+    /// taken as `check` says.
+    pub fn by(a: &Path, b: &Path, factor: f64, measure: Measure, check: Check) -> Result<Comparison, ReportError> {
         // Side by side: each reading waits on its files part of the time.
         let (a, b) = std::thread::scope(|scope| {
-            let a = scope.spawn(|| Records::read_any(&[a.to_owned()], false));
-            let b = Records::read_any(&[b.to_owned()], false);
+            let a = scope.spawn(|| Records::read_any(&[a.to_owned()], false, check));
+            let b = Records::read_any(&[b.to_owned()], false, check);
             (a.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), b)
         });
         Ok(Comparison::of(&a?.measured(measure), &b?.measured(measure), factor))

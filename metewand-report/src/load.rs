@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use metewand_campaign::Status;
 use metewand_campaign::folder::{Found, Run, read_attempt, read_campaign, read_materialization};
-use metewand_campaign::index::{IndexEntry, Rebuild};
+use metewand_campaign::index::{Check, IndexEntry, Rebuild};
 use metewand_protocol::common::{Phase, Role, Verdict};
 use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, SessionMode};
 use serde::Serialize;
@@ -234,12 +234,19 @@ type Slot = Option<(Recorded, Vec<(String, f64)>)>;
 impl Records {
     /// Reads campaign folders of one repository. Refuses a folder that is not a campaign folder, one with no
     /// record, one with an invalid record, and folders of different repositories.
+    /// Each folder's index entries are trusted as the executor wrote them ([`Check::Entries`]).
     pub fn read(paths: &[PathBuf]) -> Result<Records, ReportError> {
-        Records::read_any(paths, true)
+        Records::read_any(paths, true, Check::Entries)
     }
 
-    /// Reads campaign folders, of the same repository when `same_repository`.
-    pub(crate) fn read_any(paths: &[PathBuf], same_repository: bool) -> Result<Records, ReportError> {
+    /// [`Records::read`], each folder's index entries taken as `check` says.
+    pub fn read_checked(paths: &[PathBuf], check: Check) -> Result<Records, ReportError> {
+        Records::read_any(paths, true, check)
+    }
+
+    /// Reads campaign folders, of the same repository when `same_repository`, their index entries taken as `check`
+    /// says.
+    pub(crate) fn read_any(paths: &[PathBuf], same_repository: bool, check: Check) -> Result<Records, ReportError> {
         if paths.is_empty() {
             return Err(ReportError::NoFolders);
         }
@@ -272,7 +279,7 @@ impl Records {
             let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
             let slots: Mutex<Vec<Slot>> = Mutex::new(vec![None; ids.len()]);
             let identities = Mutex::new(Identities::default());
-            let status = Status::scan(path, &file.name, &ids, Rebuild::NewPart, |i, record| {
+            let status = Status::scan(path, &file.name, &ids, Rebuild::NewPart, check, |i, record| {
                 let made = recorded(record, ids[i]);
                 identities.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(record);
                 slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);

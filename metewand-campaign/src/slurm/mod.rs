@@ -719,7 +719,7 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
     let file = read_campaign(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; ids.len()]);
-    crate::index::scan(folder, &ids, crate::index::Rebuild::NewPart, |slot, found| {
+    crate::index::scan(folder, &ids, crate::index::Rebuild::NewPart, crate::index::Check::Entries, |slot, found| {
         outcomes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = found.outcome();
     });
     let outcomes = outcomes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -1,7 +1,8 @@
-//! The campaign index: a run leaves one part whose entries match the records byte for byte, and readers never
-//! trust an entry over its record: records edited, removed or added by hand, parts cut short or replaced by links
-//! and FIFOs, entries of other attempts; a stamped entry is trusted without hashing only while its file keeps the
-//! stamp.
+//! The campaign index: a run leaves one part whose entries match the records byte for byte. A trusting reading (the
+//! default) takes the entries without reading their records, and still reads a record that has none. A checked
+//! reading never trusts an entry over its record: records edited, removed or added by hand, parts cut short or
+//! replaced by links and FIFOs, entries of other attempts; a stamped entry is trusted without hashing only while its
+//! file keeps the stamp.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -9,7 +10,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use metewand_campaign::index::{self, IndexEntry, MERGED_PART, Rebuild};
+use metewand_campaign::index::{self, Check, IndexEntry, MERGED_PART, Rebuild};
 use metewand_campaign::{Status, read_campaign};
 use metewand_runtime::Sha256Digest;
 use serde_json::Value;
@@ -40,12 +41,18 @@ fn record_path(folder: &Path, id: &str) -> PathBuf {
     folder.join("attempts").join(id).join("attempt.json")
 }
 
-/// The outcome of every planned attempt as the index scan reads it (`missing`, `unfinished`, `invalid` otherwise).
+/// The outcome of every planned attempt as the index scan reads it, checking every entry against its record
+/// (`missing`, `unfinished`, `invalid` otherwise).
 fn scanned(folder: &Path) -> BTreeMap<String, String> {
+    scanned_by(folder, Check::Records)
+}
+
+/// The outcome of every planned attempt as the index scan reads it, its entries taken as `check` says.
+fn scanned_by(folder: &Path, check: Check) -> BTreeMap<String, String> {
     let file = read_campaign(folder).unwrap();
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let found = std::sync::Mutex::new(BTreeMap::new());
-    index::scan(folder, &ids, Rebuild::NewPart, |slot, what| {
+    index::scan(folder, &ids, Rebuild::NewPart, check, |slot, what| {
         let said = match what {
             metewand_campaign::folder::Found::Record(entry) => entry.outcome.to_string(),
             metewand_campaign::folder::Found::Missing => "missing".to_owned(),
@@ -110,7 +117,7 @@ fn a_record_edited_by_hand_is_read_over_its_entry_and_indexed_again_once() {
         .replace("\"verdict\":\"reached\"", "\"verdict\":\"invalid\"");
     assert_eq!(edited.len(), text.len() - 2 * ("reached".len() - "invalid".len()));
     fs::write(record_path(&folder, &id), &edited).unwrap();
-    let status = Status::of(&folder).unwrap();
+    let status = Status::of(&folder, Check::Records).unwrap();
     assert_eq!(status.by_outcome.get("invalid"), Some(&1), "{status:?}");
     assert_eq!(status.by_outcome.get("reached"), None, "{status:?}");
     let written = parts(&folder);
@@ -137,7 +144,7 @@ fn records_removed_or_added_by_hand_count_as_the_folder_holds_them() {
     // One attempt folder removed, one record removed: the index's entries for them are not used.
     fs::remove_dir_all(folder.join("attempts").join(&ids[0])).unwrap();
     fs::remove_file(record_path(&folder, &ids[1])).unwrap();
-    let status = Status::of(&folder).unwrap();
+    let status = Status::of(&folder, Check::Records).unwrap();
     assert_eq!((status.missing, status.unfinished, status.done()), (1, 1, 2), "{status:?}");
     // The first attempt's folder comes back from the other run of the same plan, which the index has no entry of.
     let copied = bench.folder("copy").join("attempts").join(&ids[0]);
@@ -146,7 +153,7 @@ fn records_removed_or_added_by_hand_count_as_the_folder_holds_them() {
     let scanned = scanned(&folder);
     assert_eq!(scanned[&ids[0]], outcomes_of_records(&bench.folder("copy"))[&ids[0]]);
     assert_eq!(scanned[&ids[1]], "unfinished");
-    let status = Status::of(&folder).unwrap();
+    let status = Status::of(&folder, Check::Records).unwrap();
     assert_eq!((status.missing, status.unfinished, status.done()), (0, 1, 3), "{status:?}");
 }
 
@@ -310,4 +317,67 @@ fn a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_stamp()
     fs::copy(record_path(&folder, ids[1]), &copy).unwrap();
     fs::rename(&copy, record_path(&folder, ids[1])).unwrap();
     assert_eq!(scanned(&folder), truth);
+}
+
+/// Removes every line of every part that names `id`.
+fn drop_entries(folder: &Path, id: &str) {
+    for name in parts(folder) {
+        let path = folder.join("index").join(name);
+        let text = fs::read_to_string(&path).unwrap();
+        let kept: String = text
+            .lines()
+            .filter(|line| serde_json::from_str::<Value>(line).unwrap()["attempt_id"] != id)
+            .map(|line| format!("{line}\n"))
+            .collect();
+        fs::write(&path, kept).unwrap();
+    }
+}
+
+#[test]
+fn an_entry_is_trusted_without_reading_its_record_unless_records_are_checked() {
+    let bench = Bench::new("");
+    bench.run("mixed", "out", 2, false);
+    let folder = bench.folder("out");
+    let truth = outcomes_of_records(&folder);
+    let (id, _) = truth.iter().find(|(_, outcome)| *outcome == "reached").unwrap();
+    // A record replaced by hand with bytes that are no record at all: a reading that opened, stat'ed or hashed
+    // it would not count it reached.
+    fs::write(record_path(&folder, id), "replaced by hand").unwrap();
+    assert_eq!(scanned_by(&folder, Check::Entries), truth, "the entries are taken as the executor wrote them");
+    let status = Status::of(&folder, Check::Entries).unwrap();
+    assert_eq!((status.done(), status.invalid.len()), (4, 0), "{status:?}");
+    assert_eq!(parts(&folder), [MERGED_PART], "a trusting reading writes nothing");
+    // Checked, the record is read and refused.
+    let status = Status::of(&folder, Check::Records).unwrap();
+    assert_eq!((status.done(), status.invalid.len()), (3, 1), "{status:?}");
+    assert_eq!(status.invalid[0].0, *id);
+}
+
+#[test]
+fn a_record_without_an_entry_is_counted_by_a_trusting_reading() {
+    let bench = Bench::new("");
+    bench.run("mixed", "out", 2, false);
+    let folder = bench.folder("out");
+    let truth = outcomes_of_records(&folder);
+    let ids: Vec<&String> = truth.keys().collect();
+    // One record written without its entry (the executor stopped between the two): it is read, and its entry
+    // written to a reader's part for the next reading.
+    drop_entries(&folder, ids[0]);
+    assert_eq!(scanned_by(&folder, Check::Entries), truth);
+    let read: Vec<String> = parts(&folder).into_iter().filter(|name| name.starts_with("read-")).collect();
+    assert_eq!(read.len(), 1, "{read:?}");
+    assert_eq!(fs::read_to_string(folder.join("index").join(&read[0])).unwrap().lines().count(), 1);
+    assert_eq!(scanned_by(&folder, Check::Entries), truth);
+    assert_eq!(parts(&folder).len(), 2, "the next reading found every entry");
+
+    // No index at all (so `attempts/` is listed once): a folder without a record is unfinished, a folder gone is
+    // missing, the rest are read from their records.
+    fs::remove_dir_all(folder.join("index")).unwrap();
+    fs::remove_dir_all(folder.join("attempts").join(ids[0])).unwrap();
+    fs::remove_file(record_path(&folder, ids[1])).unwrap();
+    let status = Status::of(&folder, Check::Entries).unwrap();
+    assert_eq!((status.missing, status.unfinished, status.done()), (1, 1, 2), "{status:?}");
+    let scanned = scanned_by(&folder, Check::Entries);
+    assert_eq!((&*scanned[ids[0]], &*scanned[ids[1]]), ("missing", "unfinished"));
+    assert_eq!((&scanned[ids[2]], &scanned[ids[3]]), (&truth[ids[2]], &truth[ids[3]]));
 }

@@ -90,7 +90,8 @@ fn an_attempt_without_a_record_has_an_empty_row() {
     let folder = bench.folder("out");
     let file = read_campaign(&folder).unwrap();
     fs::remove_dir_all(folder.join("attempts").join(file.attempts[0].id.as_str())).unwrap();
-    metewand_campaign::export::write(&folder).unwrap();
+    // Removed by hand after its entry was written: seen by a reading that checks the records.
+    metewand_campaign::export::write(&folder, metewand_campaign::index::Check::Records).unwrap();
     let columns = table(&folder).columns;
     assert_eq!(columns.attempt_id.len(), file.attempts.len(), "every planned attempt has its row");
     assert_eq!((columns.record_size[0], columns.outcome[0], &columns.started_at[0]), (None, None, &None));

@@ -53,10 +53,10 @@ enum Sub {
     /// summarise a campaign folder: planned, done by outcome, failed by kind, missing
     #[command(after_help = "exit statuses: 0 every planned attempt is done, 1 some are not, 2 not a campaign \
                             folder or an I/O error")]
-    Status(StatusArgs),
+    Status(ReadArgs),
     /// write results.csv, results.jsonl and profiles.csv of a campaign folder from its records
     #[command(after_help = "exit statuses: 0 written, 2 not a campaign folder or an I/O error")]
-    Export(StatusArgs),
+    Export(ReadArgs),
     /// submit what a campaign still needs to Slurm as job arrays, and exit
     #[command(long_about = SUBMIT_ABOUT, after_help = "exit statuses: 0 submitted (or nothing left to submit), 2 \
                                                        usage, repository, folder or Slurm error (nothing queued)")]
@@ -391,6 +391,34 @@ fn parse_time(text: &str) -> Result<String, String> {
         Ok(text.to_owned())
     } else {
         Err("a time limit is MINUTES, M:S, H:M:S, D-H, D-H:M or D-H:M:S".to_owned())
+    }
+}
+
+/// A reading of a campaign folder's records: where the folder is, and whether every index entry is checked.
+#[derive(clap::Args)]
+struct ReadArgs {
+    #[command(flatten)]
+    folder: StatusArgs,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+/// Whether a reading trusts the index's entries, which the executor wrote with the records.
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// check every index entry against its record (the file's stamp, else its SHA-256) and read any record that
+    /// changed since, as after an edit by hand; by default the entries the executor wrote are trusted
+    #[arg(long)]
+    check_records: bool,
+}
+
+impl CheckArgs {
+    /// How the reading takes the index's entries.
+    pub(crate) fn check(&self) -> metewand_campaign::index::Check {
+        match self.check_records {
+            true => metewand_campaign::index::Check::Records,
+            false => metewand_campaign::index::Check::Entries,
+        }
     }
 }
 

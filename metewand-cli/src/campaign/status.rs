@@ -10,16 +10,18 @@ use metewand_runtime::protocol::strict::SafeUint;
 
 use crate::{Failure, print_out};
 
-use super::StatusArgs;
+use super::ReadArgs;
 use metewand_runtime::exit::Exit;
 
-pub(super) fn status(args: StatusArgs) -> Result<(), Failure> {
+pub(super) fn status(args: ReadArgs) -> Result<(), Failure> {
+    let check = args.check.check();
+    let args = args.folder;
     let given = args.dir.unwrap_or_else(|| PathBuf::from("."));
     let dir = match &args.name {
         Some(name) => default_folder(&args.state_dir.unwrap_or_else(|| default_state_dir(&given)), name),
         None => given,
     };
-    let status = Status::of(&dir).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
+    let status = Status::of(&dir, check).map_err(|error| Failure::Usage(format!("campaign status: {error}")))?;
     let mut out = String::new();
     out.push_str(&format!("campaign     {} of {}\n", status.name, status.repository));
     out.push_str(&format!("planned      {}\n", status.planned));
@@ -129,9 +131,9 @@ fn count(n: Option<SafeUint>) -> u64 {
     n.map_or(0, SafeUint::get)
 }
 
-pub(super) fn export(args: StatusArgs) -> Result<(), Failure> {
-    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
-    export::write(&dir).map_err(|error| Failure::Usage(format!("campaign export: {error}")))?;
+pub(super) fn export(args: ReadArgs) -> Result<(), Failure> {
+    let dir = args.folder.dir.unwrap_or_else(|| PathBuf::from("."));
+    export::write(&dir, args.check.check()).map_err(|error| Failure::Usage(format!("campaign export: {error}")))?;
     print_out(
         "campaign export",
         &format!("{}\n{}\n", dir.join(RESULTS_CSV).display(), dir.join(export::RESULTS_JSONL).display()),

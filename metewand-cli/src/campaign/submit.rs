@@ -277,7 +277,8 @@ fn decide_round(dir: &Path, number: u64) -> Result<(Decision, String), String> {
             Decision { next_submission: summary.submission.as_ref().map(|s| s.number), ..decision_now() }
         }
         Next::Decided(_, standings) => {
-            metewand_campaign::export::write(dir).map_err(|error| error.to_string())?;
+            metewand_campaign::export::write(dir, metewand_campaign::index::Check::Entries)
+                .map_err(|error| error.to_string())?;
             let tally = Tally::of(standings);
             Decision {
                 pairs: safe(tally.pairs),

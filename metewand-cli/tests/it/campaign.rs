@@ -277,6 +277,50 @@ pub(crate) fn path_with(dir: &Path) -> std::ffi::OsString {
 /// keeps what ran and where the command found it, `plan` and `run` name done attempts that ran another program
 /// than the command finds now, and only `--rerun-changed` runs them again.
 #[test]
+fn a_record_replaced_by_hand_is_noticed_only_with_check_records() {
+    let bench = Bench::new("");
+    let output = metewand(&bench.run_args("main", "state", &["--quiet"]));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let folder = bench.folder("state", "main");
+    let id = outcomes(&folder).into_keys().next().unwrap();
+    fs::write(folder.join("attempts").join(&id).join("attempt.json"), "replaced by hand").unwrap();
+    let folder = folder.to_str().unwrap().to_owned();
+    let read = |args: &[&str]| metewand(&args.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>());
+    // The index's entries are the executor's, written with the records: a reading takes them as they are.
+    let status = read(&["campaign", "status", &folder]);
+    assert_eq!(status.status.code(), Some(0), "{}", text(&status.stderr));
+    assert!(text(&status.stdout).contains("done         4 (reached 4)\n"), "{}", text(&status.stdout));
+    let report = read(&["report", "--format", "json", &folder]);
+    assert_eq!(report.status.code(), Some(0), "{}", text(&report.stderr));
+    // Checked, each entry is held against its record, and the one replaced is refused.
+    let status = read(&["campaign", "status", "--check-records", &folder]);
+    assert_eq!(status.status.code(), Some(1), "{}", text(&status.stderr));
+    let shown = text(&status.stdout);
+    assert!(shown.contains("done         3 (reached 3)\n"), "{shown}");
+    assert!(
+        shown.contains(&format!("invalid      attempts/{id}/attempt.json fails the attempt-record schema")),
+        "{shown}"
+    );
+    for args in [
+        &["report", "--check-records", "--format", "json", &folder][..],
+        &["compare", "--check-records", &folder, &folder],
+    ] {
+        let refused = read(args);
+        let stderr = text(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("attempts/{id}/attempt.json")), "{args:?}: {stderr}");
+    }
+    // An export writes a row per valid record: the entry's, or, checked, none for the record replaced.
+    let exported = |check: &[&str]| {
+        let export = read(&[&["campaign", "export"][..], check, &[folder.as_str()]].concat());
+        assert_eq!(export.status.code(), Some(0), "{}", text(&export.stderr));
+        fs::read_to_string(Path::new(&folder).join("results.csv")).unwrap()
+    };
+    assert!(exported(&[]).contains(&id));
+    assert!(!exported(&["--check-records"]).contains(&id));
+}
+
+#[test]
 fn done_attempts_that_ran_another_program_are_named_and_run_again_only_with_rerun_changed() {
     let bench = Bench::new("");
     solver_found_on_path(&bench);

@@ -2,6 +2,7 @@
 //! too few repetitions make a difference not significant (`~`), unmatched cells are counted, and differing
 //! environments and identities are warned about.
 
+use metewand_campaign::index::Check;
 use metewand_report::{Change, Comparison, Measure, Records, Report};
 
 use crate::{Campaign, Planned, at, temp, write_campaign};
@@ -153,7 +154,7 @@ fn the_measure_decides_what_is_compared_and_ranked() {
     write_campaign(&at(&dir, "after"), &Campaign::default(), &side(0.5, 3.0));
     let (before, after) = (at(&dir, "before"), at(&dir, "after"));
     let verdicts = |measure: Measure| {
-        let comparison = Comparison::by(&before, &after, 1.1, measure).unwrap();
+        let comparison = Comparison::by(&before, &after, 1.1, measure, Check::Entries).unwrap();
         let verdicts: Vec<Change> =
             comparison.cells.iter().filter(|cell| cell.implementation == "parallel").map(|cell| cell.verdict).collect();
         (verdicts, comparison.markdown())
