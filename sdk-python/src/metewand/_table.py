@@ -1,0 +1,376 @@
+"""Reading the campaign table (``index/table.json``, schema ``campaign-table``) into columns, for ``metewand.results``.
+
+The table of a million attempts is some 330 MB of JSON; parsed whole, its lists and their items take gigabytes. It is
+read a window of a few megabytes at a time instead: each column's items parsed by the standard library's own JSON
+parser, checked and packed into ``array``s (``_columns.Columns``) before the next window is read. The table is
+written by the executor, but a reader must not fail on it: anything that is not a table of the shape the executor
+writes (schema ``campaign-table``: each column as long as the plan, of its type, every code naming a string) gives
+None, and the folder is read without it. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from array import array
+from itertools import repeat
+from typing import Any, cast
+
+from ._columns import ABSENT, ID_WIDTH, Columns, Texts, code_type
+from ._folder import INDEX_DIR
+
+TABLE_FILE = "table.json"
+"""The campaign table in the index's folder: every planned attempt's row, one column per field."""
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+# Bytes of a column read and parsed at once: large enough that the parser's own speed dominates, small enough that
+# the parsed items of one window are a few tens of megabytes.
+WINDOW = 1 << 22
+
+_ID_PREFIX = "mw1-attempt-"
+_CODED = (
+    "problem", "dataset", "dataset_key", "implementation", "outcome", "verdict", "failure_role", "failure_phase",
+    "failure_kind", "timed", "session", "worker_id", "program", "program_sha256",
+)
+_NUMBERS = (
+    "dataset_seed", "implementation_seed", "repetition", "prepare_ns", "execute_ns", "evaluate_ns", "timed_ns",
+    "implementation_time_ns", "cpu_ns", "record_size", "peak_memory_bytes", "concurrency",
+)
+# Columns that are never None in a row the executor writes.
+_PLANNED = ("dataset_seed", "implementation_seed", "repetition")
+_TEXTS = ("started_at", "failure_message", "record_sha256", "record_stamp")
+_COLUMNS = frozenset(("attempt_id",) + _CODED + _NUMBERS + _TEXTS)
+_NONE = type(None)
+
+
+class _NotATable(Exception):
+    """What was read is not a table as the executor writes it."""
+
+
+def _refuse_constant(name: str) -> Any:
+    # NaN and the infinities are not JSON: a table that has them is not one the executor wrote.
+    raise _NotATable(name)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+class _Reader:
+    """A file's bytes by offset, read a window at a time (``os.pread``), never more than one window held."""
+
+    def __init__(self, descriptor: int, size: int) -> None:
+        self.descriptor = descriptor
+        self.size = size
+        self._start = 0
+        self._window = b""
+
+    def text(self, at: int, length: int) -> str:
+        """At most ``length`` bytes from ``at``, decoded as UTF-8 up to the last whole character."""
+        if at < self._start or at + length > self._start + len(self._window):
+            self._window = os.pread(self.descriptor, max(length, 1 << 16), at)
+            self._start = at
+        chunk = self._window[at - self._start : at - self._start + length]
+        try:
+            return chunk.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if error.reason != "unexpected end of data":
+                raise _NotATable("not UTF-8") from None
+            return chunk[: error.start].decode("utf-8")
+
+    def skip(self, at: int) -> tuple[int, str]:
+        """The offset of the first byte from ``at`` that is not JSON white space, and that byte."""
+        while at < self.size:
+            text = self.text(at, 256)
+            stripped = text.lstrip(" \t\r\n")
+            if stripped:
+                return at + len(text) - len(stripped), stripped[0]
+            at += len(text)
+        raise _NotATable("cut short")
+
+    def value(self, at: int) -> tuple[Any, int]:
+        """The JSON value at ``at`` (a small one: a name, a number, the plan) and the offset after it."""
+        length = 1 << 12
+        while True:
+            text = self.text(at, length)
+            try:
+                value, end = _DECODER.raw_decode(text)
+            except ValueError:
+                if at + length >= self.size or length > WINDOW:
+                    raise _NotATable("not a value") from None
+                length *= 4
+                continue
+            return value, at + _byte_length(text[:end])
+
+    def array(self, at: int, take: Any) -> int:
+        """Passes the items of the array at ``at`` to ``take`` a window's worth at a time; the offset after it."""
+        at, first = self.skip(at)
+        if first != "[":
+            raise _NotATable("not an array")
+        at += 1
+        length = WINDOW
+        while True:
+            text = self.text(at, length)
+            if not text:
+                raise _NotATable("cut short")
+            if "]" in text:
+                # The array may end in this window: parsed whole, it says so.
+                try:
+                    items, end = _DECODER.raw_decode("[" + text)
+                except ValueError:
+                    pass
+                else:
+                    take(items)
+                    return at + _byte_length(text[: end - 1])
+            comma = text.rfind(",")
+            try:
+                # A comma inside a text leaves that text open, which no parser accepts: a wider window is read.
+                items = _DECODER.decode("[" + text[:comma] + "]") if comma >= 0 else None
+            except ValueError:
+                items = None
+            if items is None or not items:
+                if at + length >= self.size:
+                    raise _NotATable("not an array")
+                length *= 4
+                continue
+            take(items)
+            at += _byte_length(text[: comma + 1])
+            length = WINDOW
+
+    def members(self, at: int, member: Any) -> int:
+        """Calls ``member(name, offset of its value)`` for each member of the object at ``at``, which returns the
+        offset after the value; the offset after the object. A name given twice is refused."""
+        at, first = self.skip(at)
+        if first != "{":
+            raise _NotATable("not an object")
+        at, next_byte = self.skip(at + 1)
+        seen: set[str] = set()
+        if next_byte == "}":
+            return at + 1
+        while True:
+            name, at = self.value(at)
+            if type(name) is not str or name in seen:
+                raise _NotATable("not a name")
+            seen.add(name)
+            at, colon = self.skip(at)
+            if colon != ":":
+                raise _NotATable("no colon")
+            at = member(name, at + 1)
+            at, after = self.skip(at)
+            if after == "}":
+                return at + 1
+            if after != ",":
+                raise _NotATable("no comma")
+            at, _ = self.skip(at + 1)
+
+
+def _byte_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+class _Building:
+    """The columns of a table as its windows are read, each checked as it comes."""
+
+    def __init__(self, keep_checks: bool) -> None:
+        self.ids: list[str] = []
+        self.codes: dict[str, list[int | None]] = {}
+        self.code_columns: dict[str, array[int]] = {}
+        self.numbers = {name: array("q") for name in _NUMBERS}
+        self.texts = {name: Texts() for name in _TEXTS}
+        self.metrics: dict[str, array[float]] = {}
+        self.seen: set[str] = set()
+        # The digests and stamps are checked, and kept only when the records are to be checked by them.
+        self.keep_checks = keep_checks
+
+    def column(self, reader: _Reader, name: str, at: int) -> int:
+        if name not in _COLUMNS:
+            raise _NotATable(f"no column {name}")
+        self.seen.add(name)
+        if name == "attempt_id":
+            return reader.array(at, self._ids)
+        if name in _CODED:
+            codes: list[int | None] = []
+            self.codes[name] = codes
+            return reader.array(at, partial_extend(codes, _codes))
+        if name in _NUMBERS:
+            return reader.array(at, partial_extend(self.numbers[name], _numbers))
+        texts = self.texts[name]
+        if name in ("record_sha256", "record_stamp") and not self.keep_checks:
+            return reader.array(at, _texts_checked)
+        return reader.array(at, lambda items: texts.extend(_texts_checked(items)))
+
+    def metric(self, reader: _Reader, name: str, at: int) -> int:
+        column = array("d")
+        self.metrics[name] = column
+        return reader.array(at, lambda items: column.extend(_floats(items)))
+
+    def _ids(self, items: list[Any]) -> None:
+        if not set(map(type, items)) <= {str} or not _attempt_ids(items):
+            raise _NotATable("not attempt ids")
+        self.ids.append("".join(items))
+
+
+def partial_extend(column: Any, check: Any) -> Any:
+    return lambda items: column.extend(check(items))
+
+
+def _codes(items: list[Any]) -> list[Any]:
+    if not set(map(type, items)) <= {int, _NONE}:
+        raise _NotATable("not codes")
+    return items
+
+
+def _numbers(items: list[Any]) -> list[int]:
+    if not set(map(type, items)) <= {int, _NONE}:
+        raise _NotATable("not numbers")
+    nulls = items.count(None)
+    if nulls:
+        items = [ABSENT if item is None else item for item in items]
+    # Only a null becomes ABSENT: a number the table gives is never negative.
+    if min(items, default=0) < ABSENT or items.count(ABSENT) != nulls:
+        raise _NotATable("a number out of range")
+    return items
+
+
+def _texts_checked(items: list[Any]) -> list[Any]:
+    if not set(map(type, items)) <= {str, _NONE}:
+        raise _NotATable("not texts")
+    return items
+
+
+def _floats(items: list[Any]) -> list[float]:
+    if not set(map(type, items)) <= {int, float, _NONE}:
+        raise _NotATable("not numbers")
+    try:
+        return [math.nan if item is None else float(item) for item in items]
+    except OverflowError:
+        raise _NotATable("a number out of range") from None
+
+
+def _attempt_ids(ids: list[str]) -> bool:
+    """Whether every text of ``ids`` is an attempt id, ``mw1-attempt-`` and 64 lowercase hexadecimal digits (the
+    schema's pattern), checked over them all at once."""
+    if not ids:
+        return True
+    if set(map(len, ids)) != {ID_WIDTH} or not all(map(str.startswith, ids, repeat(_ID_PREFIX))):
+        return False
+    # With each id its prefix and 64 more, the digits are all that is left only if no id holds a second prefix.
+    digits = "".join(ids).replace(_ID_PREFIX, "")
+    hexadecimal = digits.isascii() and not digits.encode().translate(None, b"0123456789abcdef")
+    return len(digits) == 64 * len(ids) and hexadecimal
+
+
+class Table:
+    """A campaign table read whole: its name, repository, columns and, when asked for, what each row's record was
+    (size, SHA-256, stamp) for checking the records against."""
+
+    def __init__(self, name: str, repository: str, columns: Columns, record_size: array[int], checks: Any) -> None:
+        self.name = name
+        self.repository = repository
+        self.columns = columns
+        self.record_size = record_size
+        self.record_sha256: Texts = checks["record_sha256"]
+        self.record_stamp: Texts = checks["record_stamp"]
+
+
+def read(root: str, plan: dict[str, Any], make: Any, *, keep_checks: bool) -> Table | None:
+    """The folder's campaign table when it was made from the plan of ``plan`` (its size and SHA-256) and has the
+    shape the executor writes; None otherwise. ``make`` makes a row of its values."""
+    try:
+        descriptor = os.open(os.path.join(root, INDEX_DIR, TABLE_FILE), _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return _read(_Reader(descriptor, info.st_size), plan, make, keep_checks)
+    except (_NotATable, OSError, ValueError, OverflowError, MemoryError):
+        return None
+    finally:
+        os.close(descriptor)
+
+
+def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -> Table | None:
+    building = _Building(keep_checks)
+    top: dict[str, Any] = {}
+
+    def member(name: str, at: int) -> int:
+        top[name] = None
+        if name == "columns":
+            return reader.members(at, lambda column, start: building.column(reader, column, start))
+        if name == "metrics":
+            return reader.members(at, lambda metric, start: building.metric(reader, metric, start))
+        if name == "strings":
+            strings: list[Any] = []
+            top[name] = strings
+            return reader.array(at, strings.extend)
+        top[name], end = reader.value(reader.skip(at)[0])
+        return end
+
+    if _trailing(reader, reader.members(0, member)):
+        return None
+    strings = top.get("strings")
+    if not (
+        top.keys() == {"columns", "format", "metrics", "name", "plan", "repository", "strings"}
+        and top["format"] == 1
+        and type(top["format"]) is int
+        and top["plan"] == plan
+        and type(top["name"]) is str
+        and type(top["repository"]) is str
+        and type(strings) is list
+        and set(map(type, strings)) <= {str}
+        and building.seen == _COLUMNS
+    ):
+        return None
+    ids = "".join(building.ids)
+    count = len(ids) // ID_WIDTH
+    lengths = {len(column) for column in building.codes.values()}
+    lengths |= {len(column) for column in building.numbers.values()}
+    lengths |= {len(column) for column in building.metrics.values()}
+    lengths |= {len(building.texts[name]) for name in ("started_at", "failure_message")}
+    if lengths - {count}:
+        return None
+    texts: list[str | None] = [*strings, None]
+    absent = len(strings)
+    codes: dict[str, array[int]] = {}
+    for name, listed in building.codes.items():
+        # A code must name a string: the code after the last is None's, given only to a null.
+        if absent in listed:
+            return None
+        present = [absent if code is None else code for code in listed] if None in listed else cast("list[int]", listed)
+        if min(present, default=0) < 0 or max(present, default=0) > absent:
+            return None
+        column = array(code_type(len(texts)), present)
+        if column.count(absent) and name in ("problem", "dataset", "dataset_key", "implementation"):
+            return None
+        building.codes[name] = []
+        codes[name] = column
+    for name in _PLANNED:
+        if ABSENT in building.numbers[name]:
+            return None
+    for texts_column in building.texts.values():
+        texts_column.close()
+    if keep_checks and {len(building.texts[name]) for name in ("record_sha256", "record_stamp")} != {count}:
+        return None
+    columns = Columns(
+        ids=ids,
+        texts=texts,
+        codes=codes,
+        numbers=building.numbers,
+        failure_message=building.texts["failure_message"],
+        started_at=building.texts["started_at"],
+        metrics=building.metrics,
+        make=make,
+    )
+    return Table(top["name"], top["repository"], columns, building.numbers["record_size"], building.texts)
+
+
+def _trailing(reader: _Reader, at: int) -> bool:
+    """Whether anything but white space follows the table."""
+    try:
+        reader.skip(at)
+    except _NotATable:
+        return False
+    return True
