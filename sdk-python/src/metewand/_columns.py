@@ -1,7 +1,7 @@
 """The rows of a campaign table kept as columns, for ``metewand.results``: a row is made only when it is asked for.
 
 A million ``AttemptRow`` of some thirty fields each take gigabytes; their columns take a few hundred bytes a row:
-the ids in one text, texts that repeat as codes into one list, numbers in ``array``s. Every number of a row is a
+the ids in one text, texts that repeat as codes into one list (``NULL`` for None), numbers in ``array``s. Every number of a row is a
 count, a size or a duration in nanoseconds, never negative, so -1 says None; a metric is never NaN in a table (its
 JSON cannot say NaN), so NaN says that a row has no such metric. Standard library only.
 """
@@ -9,6 +9,7 @@ JSON cannot say NaN), so NaN says that a row has no such metric. Standard librar
 from __future__ import annotations
 
 from array import array
+from itertools import accumulate
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -25,9 +26,8 @@ _NS_PER_SECOND = 1e9
 _EMPTY: Mapping[str, float] = MappingProxyType({})
 
 
-def code_type(count: int) -> str:
-    """The smallest ``array`` type code holding codes into a list of ``count`` texts."""
-    return "B" if count <= 0xFF else "H" if count <= 0xFFFF else "L"
+NULL = 0xFFFFFFFF
+"""A code column's None (``array("I")``): no table has that many strings."""
 
 
 class Texts:
@@ -38,22 +38,28 @@ class Texts:
     def __init__(self) -> None:
         self._joined: list[str] | str = []
         self._ends = array("q")
-        self._none: set[int] = set()
+        # A byte per row, 1 for None.
+        self._none = bytearray()
 
     def extend(self, values: list[str | None]) -> None:
         """Adds ``values`` (texts or None, nothing else) after the rows so far."""
         assert isinstance(self._joined, list)
         at = self._ends[-1] if self._ends else 0
-        if None in values:
-            first = len(self._ends)
-            self._none.update(first + slot for slot, value in enumerate(values) if value is None)
+        kinds = set(map(type, values))
+        nones = 0 if type(None) not in kinds else len(values) if kinds == {type(None)} else values.count(None)
+        if nones == len(values):
+            self._none.extend(b"\x01" * nones)
+            self._ends.extend(array("q", [at]) * nones)
+            return
+        if nones:
+            self._none.extend(bytes(value is None for value in values))
             values = ["" if value is None else value for value in values]
+        else:
+            self._none.extend(bytes(len(values)))
         texts: list[str] = values  # type: ignore[assignment]
-        ends = array("q", map(len, texts))
-        for slot, length in enumerate(ends):
-            at += length
-            ends[slot] = at
-        self._ends.extend(ends)
+        self._ends.extend(accumulate(map(len, texts), initial=at))
+        # accumulate gives the start of the first text too: it is the end of the text before.
+        del self._ends[len(self._ends) - len(texts) - 1]
         self._joined.append("".join(texts))
 
     def close(self) -> None:
@@ -65,7 +71,7 @@ class Texts:
         return len(self._ends)
 
     def __getitem__(self, slot: int) -> str | None:
-        if slot in self._none:
+        if self._none[slot]:
             return None
         assert isinstance(self._joined, str)
         return self._joined[self._ends[slot - 1] if slot else 0 : self._ends[slot]]
@@ -74,7 +80,7 @@ class Texts:
 class Columns:
     """Every row of a campaign table as columns, the rows read from the folder instead (``replaced``) by their slot.
 
-    ``texts`` is the table's strings and None last: a code column's None is its last code. ``codes`` holds a column
+    ``texts`` is the table's strings by code, and None by ``NULL``. ``codes`` holds a column
     per coded field, ``numbers`` a column per number (``dataset_seed``, ``implementation_seed``, ``repetition``,
     ``peak_memory_bytes``, ``concurrency``, and each ``*_ns``), ``metrics`` a column per metric name in sorted order.
     """
@@ -88,7 +94,7 @@ class Columns:
         self,
         *,
         ids: str,
-        texts: list[str | None],
+        texts: dict[int, str | None],
         codes: dict[str, array[int]],
         numbers: dict[str, array[int]],
         failure_message: Texts,
@@ -108,7 +114,7 @@ class Columns:
         self._names = sorted(metrics)
         self._metrics = [metrics[name] for name in self._names]
         # prepare+execute rows add up their two phases in seconds, as reports do; its code, if the table has one.
-        self._together = texts.index("prepare+execute") if "prepare+execute" in texts else -1
+        self._together = next((code for code, text in texts.items() if text == "prepare+execute"), -1)
 
     def __len__(self) -> int:
         return self.count

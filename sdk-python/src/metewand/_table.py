@@ -18,7 +18,7 @@ from array import array
 from itertools import repeat
 from typing import Any, cast
 
-from ._columns import ABSENT, ID_WIDTH, Columns, Texts, code_type
+from ._columns import ABSENT, ID_WIDTH, NULL, Columns, Texts
 from ._folder import INDEX_DIR
 
 TABLE_FILE = "table.json"
@@ -42,6 +42,12 @@ _NUMBERS = (
 _PLANNED = ("dataset_seed", "implementation_seed", "repetition")
 _TEXTS = ("started_at", "failure_message", "record_sha256", "record_stamp")
 _COLUMNS = frozenset(("attempt_id",) + _CODED + _NUMBERS + _TEXTS)
+# What each record's digest and stamp may be made of (their schema's patterns, JSON's punctuation and null): the two
+# columns only a reading that checks the records needs, which a reading that does not passes over unparsed.
+_CHECKS = {
+    "record_sha256": frozenset(b'0123456789abcdef",null \t\r\n'),
+    "record_stamp": frozenset(b'0123456789:.",null \t\r\n'),
+}
 _NONE = type(None)
 
 
@@ -58,50 +64,67 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 class _Reader:
-    """A file's bytes by offset, read a window at a time (``os.pread``), never more than one window held."""
+    """A file's bytes by offset, read a window at a time (``os.pread``) and decoded once per window; never more than
+    one window held."""
 
     def __init__(self, descriptor: int, size: int) -> None:
         self.descriptor = descriptor
         self.size = size
         self._start = 0
-        self._window = b""
+        self._text = ""
+        self._ascii = True
+        self._end = 0
 
-    def text(self, at: int, length: int) -> str:
-        """At most ``length`` bytes from ``at``, decoded as UTF-8 up to the last whole character."""
-        if at < self._start or at + length > self._start + len(self._window):
-            self._window = os.pread(self.descriptor, max(length, 1 << 16), at)
-            self._start = at
-        chunk = self._window[at - self._start : at - self._start + length]
+    def _load(self, at: int, length: int) -> None:
+        chunk = os.pread(self.descriptor, length, at)
         try:
-            return chunk.decode("utf-8")
+            text = chunk.decode("utf-8")
         except UnicodeDecodeError as error:
-            if error.reason != "unexpected end of data":
+            # A window may end inside a character of several bytes: it ends before it instead.
+            if error.reason != "unexpected end of data" or error.start < len(chunk) - 3:
                 raise _NotATable("not UTF-8") from None
-            return chunk[: error.start].decode("utf-8")
+            chunk = chunk[: error.start]
+            text = chunk.decode("utf-8")
+        self._start, self._end, self._text = at, at + len(chunk), text
+        self._ascii = len(text) == len(chunk)
+
+    def window(self, at: int, least: int = 1) -> tuple[str, int]:
+        """A decoded window holding at least ``least`` bytes from ``at`` (fewer at the end of the file) and where
+        ``at`` is in it."""
+        least = min(least, self.size - at)
+        held = self._start <= at and at + least <= self._end and (self._ascii or at == self._start)
+        if not held:
+            self._load(at, max(least, WINDOW))
+        return self._text, at - self._start if self._ascii else 0
+
+    def offset(self, position: int) -> int:
+        """The file offset of ``position`` in the current window."""
+        return self._start + (position if self._ascii else len(self._text[:position].encode("utf-8")))
 
     def skip(self, at: int) -> tuple[int, str]:
         """The offset of the first byte from ``at`` that is not JSON white space, and that byte."""
         while at < self.size:
-            text = self.text(at, 256)
-            stripped = text.lstrip(" \t\r\n")
-            if stripped:
-                return at + len(text) - len(stripped), stripped[0]
-            at += len(text)
+            text, position = self.window(at)
+            while position < len(text) and text[position] in " \t\r\n":
+                position += 1
+            if position < len(text):
+                return self.offset(position), text[position]
+            at = self.offset(position)
         raise _NotATable("cut short")
 
     def value(self, at: int) -> tuple[Any, int]:
         """The JSON value at ``at`` (a small one: a name, a number, the plan) and the offset after it."""
-        length = 1 << 12
+        least = 1 << 12
         while True:
-            text = self.text(at, length)
+            text, position = self.window(at, least)
             try:
-                value, end = _DECODER.raw_decode(text)
+                value, end = _DECODER.raw_decode(text, position)
             except ValueError:
-                if at + length >= self.size or length > WINDOW:
+                if self._end >= self.size or least > WINDOW:
                     raise _NotATable("not a value") from None
-                length *= 4
+                least *= 4
                 continue
-            return value, at + _byte_length(text[:end])
+            return value, self.offset(end)
 
     def array(self, at: int, take: Any) -> int:
         """Passes the items of the array at ``at`` to ``take`` a window's worth at a time; the offset after it."""
@@ -109,34 +132,51 @@ class _Reader:
         if first != "[":
             raise _NotATable("not an array")
         at += 1
-        length = WINDOW
+        least = 1
         while True:
-            text = self.text(at, length)
-            if not text:
+            text, position = self.window(at, least)
+            if position >= len(text):
                 raise _NotATable("cut short")
-            if "]" in text:
-                # The array may end in this window: parsed whole, it says so.
+            if text.find("]", position) >= 0:
+                # The array may end in this window: parsed to its end, it says so.
                 try:
-                    items, end = _DECODER.raw_decode("[" + text)
+                    items, end = _DECODER.raw_decode("[" + text[position:])
                 except ValueError:
                     pass
                 else:
                     take(items)
-                    return at + _byte_length(text[: end - 1])
-            comma = text.rfind(",")
+                    return self.offset(position + end - 1)
+            comma = text.rfind(",", position)
             try:
                 # A comma inside a text leaves that text open, which no parser accepts: a wider window is read.
-                items = _DECODER.decode("[" + text[:comma] + "]") if comma >= 0 else None
+                items = _DECODER.decode("[" + text[position:comma] + "]") if comma >= 0 else None
             except ValueError:
                 items = None
-            if items is None or not items:
-                if at + length >= self.size:
+            if not items:
+                if self._end >= self.size:
                     raise _NotATable("not an array")
-                length *= 4
+                least = max(least, len(text) - position) * 4
                 continue
             take(items)
-            at += _byte_length(text[: comma + 1])
-            length = WINDOW
+            at, least = self.offset(comma + 1), WINDOW
+
+    def passed(self, at: int, allowed: frozenset[int]) -> int:
+        """The offset after the array at ``at``, whose bytes are all ``allowed`` (none of them a bracket): passed over
+        without parsing its items."""
+        at, first = self.skip(at)
+        if first != "[":
+            raise _NotATable("not an array")
+        at += 1
+        delete = bytes(allowed)
+        while at < self.size:
+            chunk = os.pread(self.descriptor, WINDOW, at)
+            end = chunk.find(b"]")
+            if chunk[: None if end < 0 else end].translate(None, delete):
+                raise _NotATable("not a column of its kind")
+            if end >= 0:
+                return at + end + 1
+            at += len(chunk)
+        raise _NotATable("cut short")
 
     def members(self, at: int, member: Any) -> int:
         """Calls ``member(name, offset of its value)`` for each member of the object at ``at``, which returns the
@@ -165,17 +205,12 @@ class _Reader:
             at, _ = self.skip(at + 1)
 
 
-def _byte_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
-
-
 class _Building:
     """The columns of a table as its windows are read, each checked as it comes."""
 
     def __init__(self, keep_checks: bool) -> None:
         self.ids: list[str] = []
-        self.codes: dict[str, list[int | None]] = {}
-        self.code_columns: dict[str, array[int]] = {}
+        self.codes = {name: array("I") for name in _CODED}
         self.numbers = {name: array("q") for name in _NUMBERS}
         self.texts = {name: Texts() for name in _TEXTS}
         self.metrics: dict[str, array[float]] = {}
@@ -190,14 +225,12 @@ class _Building:
         if name == "attempt_id":
             return reader.array(at, self._ids)
         if name in _CODED:
-            codes: list[int | None] = []
-            self.codes[name] = codes
-            return reader.array(at, partial_extend(codes, _codes))
+            return reader.array(at, partial_extend(self.codes[name], _codes))
         if name in _NUMBERS:
             return reader.array(at, partial_extend(self.numbers[name], _numbers))
         texts = self.texts[name]
-        if name in ("record_sha256", "record_stamp") and not self.keep_checks:
-            return reader.array(at, _texts_checked)
+        if name in _CHECKS and not self.keep_checks:
+            return reader.passed(at, _CHECKS[name])
         return reader.array(at, lambda items: texts.extend(_texts_checked(items)))
 
     def metric(self, reader: _Reader, name: str, at: int) -> int:
@@ -215,22 +248,28 @@ def partial_extend(column: Any, check: Any) -> Any:
     return lambda items: column.extend(check(items))
 
 
-def _codes(items: list[Any]) -> list[Any]:
-    if not set(map(type, items)) <= {int, _NONE}:
+def _codes(items: list[Any]) -> Any:
+    kinds = set(map(type, items))
+    if not kinds <= {int, _NONE}:
         raise _NotATable("not codes")
-    return items
+    if _NONE not in kinds:
+        # A code array("I") cannot hold (negative, or past NULL) raises OverflowError: not a table.
+        return items
+    if kinds == {_NONE}:
+        return array("I", [NULL]) * len(items)
+    return [NULL if item is None else item for item in items]
 
 
-def _numbers(items: list[Any]) -> list[int]:
-    if not set(map(type, items)) <= {int, _NONE}:
+def _numbers(items: list[Any]) -> Any:
+    kinds = set(map(type, items))
+    if not kinds <= {int, _NONE}:
         raise _NotATable("not numbers")
-    nulls = items.count(None)
-    if nulls:
-        items = [ABSENT if item is None else item for item in items]
-    # Only a null becomes ABSENT: a number the table gives is never negative.
-    if min(items, default=0) < ABSENT or items.count(ABSENT) != nulls:
+    if kinds == {_NONE}:
+        return array("q", [ABSENT]) * len(items)
+    # A number the table gives is never negative: ABSENT is a null's alone.
+    if min((item for item in items if item is not None) if _NONE in kinds else items, default=0) < 0:
         raise _NotATable("a number out of range")
-    return items
+    return [ABSENT if item is None else item for item in items] if _NONE in kinds else items
 
 
 def _texts_checked(items: list[Any]) -> list[Any]:
@@ -332,21 +371,13 @@ def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -
     lengths |= {len(building.texts[name]) for name in ("started_at", "failure_message")}
     if lengths - {count}:
         return None
-    texts: list[str | None] = [*strings, None]
-    absent = len(strings)
-    codes: dict[str, array[int]] = {}
-    for name, listed in building.codes.items():
-        # A code must name a string: the code after the last is None's, given only to a null.
-        if absent in listed:
+    # A code names a string, or is NULL (None); the inputs from the plan are never None.
+    for name, column in building.codes.items():
+        distinct = set(column)
+        if NULL in distinct and name in ("problem", "dataset", "dataset_key", "implementation"):
             return None
-        present = [absent if code is None else code for code in listed] if None in listed else cast("list[int]", listed)
-        if min(present, default=0) < 0 or max(present, default=0) > absent:
+        if any(code >= len(strings) for code in distinct - {NULL}):
             return None
-        column = array(code_type(len(texts)), present)
-        if column.count(absent) and name in ("problem", "dataset", "dataset_key", "implementation"):
-            return None
-        building.codes[name] = []
-        codes[name] = column
     for name in _PLANNED:
         if ABSENT in building.numbers[name]:
             return None
@@ -356,8 +387,8 @@ def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -
         return None
     columns = Columns(
         ids=ids,
-        texts=texts,
-        codes=codes,
+        texts={**dict(enumerate(strings)), NULL: None},
+        codes=building.codes,
         numbers=building.numbers,
         failure_message=building.texts["failure_message"],
         started_at=building.texts["started_at"],
