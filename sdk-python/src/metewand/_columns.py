@@ -1,7 +1,7 @@
 """The rows of a campaign table kept as columns, for ``metewand.results``: a row is made only when it is asked for.
 
 A million ``AttemptRow`` of some thirty fields each take gigabytes; their columns take a few hundred bytes a row:
-the ids in one text, texts that repeat as codes into one list (``NULL`` for None), numbers in ``array``s. Every number of a row is a
+the ids' digits as bytes, texts that repeat as codes into one list (``NULL`` for None), numbers in ``array``s. Every number of a row is a
 count, a size or a duration in nanoseconds, never negative, so -1 says None; a metric is never NaN in a table (its
 JSON cannot say NaN), so NaN says that a row has no such metric. Standard library only.
 """
@@ -16,8 +16,9 @@ from typing import Any
 
 from ._grid import grid_columns
 
-ID_WIDTH = len("mw1-attempt-") + 64
-"""The length of every attempt id."""
+_ID_PREFIX = "mw1-attempt-"
+ID_WIDTH = len(_ID_PREFIX) + 64
+"""The length of every attempt id: its prefix and the 64 hexadecimal digits of its 32 bytes."""
 
 ABSENT = -1
 """A number column's None."""
@@ -93,7 +94,7 @@ class Columns:
     def __init__(
         self,
         *,
-        ids: str,
+        ids: bytearray,
         texts: dict[int, str | None],
         codes: dict[str, array[int]],
         numbers: dict[str, array[int]],
@@ -102,7 +103,7 @@ class Columns:
         metrics: dict[str, array[float]],
         make: Any,
     ) -> None:
-        self.count = len(ids) // ID_WIDTH
+        self.count = len(ids) // 32
         self.make = make
         self.replaced: dict[int, Any] = {}
         self._ids = ids
@@ -120,7 +121,7 @@ class Columns:
         return self.count
 
     def attempt_id(self, slot: int) -> str:
-        return self._ids[slot * ID_WIDTH : (slot + 1) * ID_WIDTH]
+        return _ID_PREFIX + self._ids[slot * 32 : (slot + 1) * 32].hex()
 
     def __getitem__(self, slot: int) -> Any:
         """Row ``slot``, made now."""
@@ -220,7 +221,7 @@ class Columns:
     def _field(self, name: str) -> list[Any]:
         count = self.count
         if name == "attempt_id":
-            return [self._ids[at : at + ID_WIDTH] for at in range(0, count * ID_WIDTH, ID_WIDTH)]
+            return list(map(self.attempt_id, range(count)))
         if name == "state":
             return ["recorded"] * count
         if name == "invalid_reason":

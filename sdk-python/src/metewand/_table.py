@@ -209,7 +209,8 @@ class _Building:
     """The columns of a table as its windows are read, each checked as it comes."""
 
     def __init__(self, keep_checks: bool) -> None:
-        self.ids: list[str] = []
+        # Each id's 64 digits as its 32 bytes.
+        self.ids = bytearray()
         self.codes = {name: array("I") for name in _CODED}
         self.numbers = {name: array("q") for name in _NUMBERS}
         self.texts = {name: Texts() for name in _TEXTS}
@@ -239,9 +240,10 @@ class _Building:
         return reader.array(at, lambda items: column.extend(_floats(items)))
 
     def _ids(self, items: list[Any]) -> None:
-        if not set(map(type, items)) <= {str} or not _attempt_ids(items):
+        digits = _attempt_digits(items) if set(map(type, items)) <= {str} else None
+        if digits is None:
             raise _NotATable("not attempt ids")
-        self.ids.append("".join(items))
+        self.ids.extend(bytes.fromhex(digits))
 
 
 def partial_extend(column: Any, check: Any) -> Any:
@@ -287,17 +289,15 @@ def _floats(items: list[Any]) -> list[float]:
         raise _NotATable("a number out of range") from None
 
 
-def _attempt_ids(ids: list[str]) -> bool:
-    """Whether every text of ``ids`` is an attempt id, ``mw1-attempt-`` and 64 lowercase hexadecimal digits (the
-    schema's pattern), checked over them all at once."""
-    if not ids:
-        return True
-    if set(map(len, ids)) != {ID_WIDTH} or not all(map(str.startswith, ids, repeat(_ID_PREFIX))):
-        return False
+def _attempt_digits(ids: list[str]) -> str | None:
+    """The digits of ``ids`` in one text when every text of them is an attempt id, ``mw1-attempt-`` and 64 lowercase
+    hexadecimal digits (the schema's pattern), checked over them all at once; None otherwise."""
+    if set(map(len, ids)) - {ID_WIDTH} or not all(map(str.startswith, ids, repeat(_ID_PREFIX))):
+        return None
     # With each id its prefix and 64 more, the digits are all that is left only if no id holds a second prefix.
     digits = "".join(ids).replace(_ID_PREFIX, "")
     hexadecimal = digits.isascii() and not digits.encode().translate(None, b"0123456789abcdef")
-    return len(digits) == 64 * len(ids) and hexadecimal
+    return digits if len(digits) == 64 * len(ids) and hexadecimal else None
 
 
 class Table:
@@ -363,8 +363,8 @@ def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -
         and building.seen == _COLUMNS
     ):
         return None
-    ids = "".join(building.ids)
-    count = len(ids) // ID_WIDTH
+    ids = building.ids
+    count = len(ids) // 32
     lengths = {len(column) for column in building.codes.values()}
     lengths |= {len(column) for column in building.numbers.values()}
     lengths |= {len(column) for column in building.metrics.values()}
