@@ -17,8 +17,9 @@ and writes the index), all in one run.
    `compare` of the folder and its copy, `metewand.results.load` and `campaign export` by the baseline; `campaign
    status` by this build on the folders without an index (the first reading, which writes stamped entries); the same
    five with the index; `campaign export`, which writes the campaign table, and `results.load` through it; and, after
-   every record is touched (a new ctime, as for records a run has just written), `campaign status`, which then hashes
-   every record (the figure of a folder whose entries are not stamped yet).
+   every record is touched (a new ctime, as for records a run has just written), `results.load` by the baseline SDK
+   and by this one, and `campaign status`, which then hashes every record (the figure of a folder whose entries are
+   not stamped yet). `results.load` also runs with `check_records=True` on the settled folder.
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
 """
@@ -43,7 +44,7 @@ LOAD = """
 import sys, time, resource
 sys.path.insert(0, sys.argv[1])
 from metewand import results
-rows = results.load(sys.argv[2])
+rows = results.load(sys.argv[2], **({"check_records": True} if sys.argv[3:] == ["check"] else {}))
 assert len(rows) > 0
 """
 
@@ -92,6 +93,7 @@ def main() -> None:
                 ("index: results.load", [python, "-c", LOAD, sdk, str(folder)]),
                 ("index: campaign export (writes the table)", [metewand, "campaign", "export", str(folder)]),
                 ("table: results.load", [python, "-c", LOAD, sdk, str(folder)]),
+                ("table: results.load(check_records=True)", [python, "-c", LOAD, sdk, str(folder), "check"]),
             ]
             print(f"\n{size} attempts")
             for title, argv in rows:
@@ -102,9 +104,13 @@ def main() -> None:
                 print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             subprocess.run(["find", str(folder / "attempts"), "-name", "attempt.json", "-exec", "touch", "{}", "+"],
                            check=True)
-            seconds, kib, status = peak([metewand, "campaign", "status", str(folder)])
-            title = "entries not stamped: campaign status"
-            print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
+            for title, argv in [
+                ("just written: baseline results.load", [python, "-c", LOAD, baseline_sdk, str(folder)]),
+                ("just written: results.load", [python, "-c", LOAD, sdk, str(folder)]),
+                ("entries not stamped: campaign status", [metewand, "campaign", "status", str(folder)]),
+            ]:
+                seconds, kib, status = peak(argv)
+                print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             shutil.rmtree(folder)
             shutil.rmtree(copy)
     finally:

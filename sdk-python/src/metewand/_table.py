@@ -212,6 +212,9 @@ class _Building:
         # Each id's 64 digits as its 32 bytes.
         self.ids = bytearray()
         self.codes = {name: array("I") for name in _CODED}
+        # The largest code each column gives (-1 for none), and whether it has a null.
+        self.largest = dict.fromkeys(_CODED, -1)
+        self.nulls: set[str] = set()
         self.numbers = {name: array("q") for name in _NUMBERS}
         self.texts = {name: Texts() for name in _TEXTS}
         self.metrics: dict[str, array[float]] = {}
@@ -226,7 +229,7 @@ class _Building:
         if name == "attempt_id":
             return reader.array(at, self._ids)
         if name in _CODED:
-            return reader.array(at, partial_extend(self.codes[name], _codes))
+            return reader.array(at, lambda items: self._codes(name, items))
         if name in _NUMBERS:
             return reader.array(at, partial_extend(self.numbers[name], _numbers))
         texts = self.texts[name]
@@ -239,6 +242,24 @@ class _Building:
         self.metrics[name] = column
         return reader.array(at, lambda items: column.extend(_floats(items)))
 
+    def _codes(self, name: str, items: list[Any]) -> None:
+        kinds = set(map(type, items))
+        if not kinds <= {int, _NONE}:
+            raise _NotATable("not codes")
+        column = self.codes[name]
+        if _NONE not in kinds:
+            # A code array("I") cannot hold (a negative one) raises OverflowError: not a table.
+            column.extend(items)
+            self.largest[name] = max(self.largest[name], max(items, default=-1))
+            return
+        self.nulls.add(name)
+        if kinds == {_NONE}:
+            column.extend(array("I", [NULL]) * len(items))
+            return
+        given = [item for item in items if item is not None]
+        column.extend(array("I", [NULL if item is None else item for item in items]))
+        self.largest[name] = max(self.largest[name], max(given))
+
     def _ids(self, items: list[Any]) -> None:
         digits = _attempt_digits(items) if set(map(type, items)) <= {str} else None
         if digits is None:
@@ -248,18 +269,6 @@ class _Building:
 
 def partial_extend(column: Any, check: Any) -> Any:
     return lambda items: column.extend(check(items))
-
-
-def _codes(items: list[Any]) -> Any:
-    kinds = set(map(type, items))
-    if not kinds <= {int, _NONE}:
-        raise _NotATable("not codes")
-    if _NONE not in kinds:
-        # A code array("I") cannot hold (negative, or past NULL) raises OverflowError: not a table.
-        return items
-    if kinds == {_NONE}:
-        return array("I", [NULL]) * len(items)
-    return [NULL if item is None else item for item in items]
 
 
 def _numbers(items: list[Any]) -> Any:
@@ -372,12 +381,9 @@ def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -
     if lengths - {count}:
         return None
     # A code names a string, or is NULL (None); the inputs from the plan are never None.
-    for name, column in building.codes.items():
-        distinct = set(column)
-        if NULL in distinct and name in ("problem", "dataset", "dataset_key", "implementation"):
-            return None
-        if any(code >= len(strings) for code in distinct - {NULL}):
-            return None
+    planned = {"problem", "dataset", "dataset_key", "implementation"}
+    if max(building.largest.values()) >= len(strings) or building.nulls & planned:
+        return None
     for name in _PLANNED:
         if ABSENT in building.numbers[name]:
             return None
