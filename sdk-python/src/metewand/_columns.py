@@ -1,9 +1,9 @@
 """The rows of a campaign table kept as columns, for ``metewand.results``: a row is made only when it is asked for.
 
 A million ``AttemptRow`` of some thirty fields each take gigabytes; their columns take a few hundred bytes a row:
-the ids' digits as bytes, texts that repeat as codes into one list (``NULL`` for None), numbers in ``array``s. Every number of a row is a
-count, a size or a duration in nanoseconds, never negative, so -1 says None; a metric is never NaN in a table (its
-JSON cannot say NaN), so NaN says that a row has no such metric. Standard library only.
+the ids' digits as bytes, texts that repeat as codes into one list (``NULL`` for None), numbers in ``array``s. Every
+number of a row is a count, a size or a duration in nanoseconds, never negative, so -1 says None; a metric is never
+NaN in a table (its JSON cannot say NaN), so NaN says that a row has no such metric. Standard library only.
 """
 
 from __future__ import annotations

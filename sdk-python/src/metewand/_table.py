@@ -16,7 +16,7 @@ import os
 import stat
 from array import array
 from itertools import repeat
-from typing import Any, cast
+from typing import Any
 
 from ._columns import ABSENT, ID_WIDTH, NULL, Columns, Texts
 from ._folder import INDEX_DIR

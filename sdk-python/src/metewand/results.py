@@ -35,7 +35,6 @@ from __future__ import annotations
 import errno
 import gc
 import hashlib
-import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
