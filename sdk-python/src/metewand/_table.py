@@ -15,6 +15,7 @@ import math
 import os
 import stat
 from array import array
+from functools import partial
 from itertools import repeat
 from typing import Any
 
@@ -231,7 +232,7 @@ class _Building:
         if name in _CODED:
             return reader.array(at, lambda items: self._codes(name, items))
         if name in _NUMBERS:
-            return reader.array(at, partial_extend(self.numbers[name], _numbers))
+            return reader.array(at, partial(_numbers, self.numbers[name]))
         texts = self.texts[name]
         if name in _CHECKS and not self.keep_checks:
             return reader.passed(at, _CHECKS[name])
@@ -267,20 +268,28 @@ class _Building:
         self.ids.extend(bytes.fromhex(digits))
 
 
-def partial_extend(column: Any, check: Any) -> Any:
-    return lambda items: column.extend(check(items))
-
-
-def _numbers(items: list[Any]) -> Any:
+def _numbers(column: array[int], items: list[Any]) -> None:
+    """Adds ``items``, numbers or None, to ``column``."""
+    start = len(column)
+    try:
+        # Items that are all numbers are taken as they are; anything else (a None, a text, a fraction) raises.
+        column.extend(items)
+    except TypeError:
+        del column[start:]
+    else:
+        # A number the table gives is never negative: ABSENT is a null's alone.
+        if min(items, default=0) < 0:
+            raise _NotATable("a number out of range")
+        return
     kinds = set(map(type, items))
     if not kinds <= {int, _NONE}:
         raise _NotATable("not numbers")
     if kinds == {_NONE}:
-        return array("q", [ABSENT]) * len(items)
-    # A number the table gives is never negative: ABSENT is a null's alone.
-    if min((item for item in items if item is not None) if _NONE in kinds else items, default=0) < 0:
+        column.extend(array("q", [ABSENT]) * len(items))
+        return
+    if min((item for item in items if item is not None), default=0) < 0:
         raise _NotATable("a number out of range")
-    return [ABSENT if item is None else item for item in items] if _NONE in kinds else items
+    column.extend([ABSENT if item is None else item for item in items])
 
 
 def _texts_checked(items: list[Any]) -> list[Any]:
