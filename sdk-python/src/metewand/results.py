@@ -19,13 +19,14 @@ while ``campaign.json`` is the plan it was made from; its rows are then trusted 
 executor summarized in them, and only attempts that had no record when it was written are read from
 the folder. ``load(folder, check_records=True)`` trusts a row only while its record is exactly the
 bytes the row names (its file's stamp unchanged, or its bytes hashing to the row's digest), and
-reads the others from the folder: a record changed by hand is found then, not by default. Without a table, an index entry is used only for its record's very bytes,
-checked alike; otherwise the record is parsed and checked against its schema. ``load`` never writes
-either; the values the rows share with the exports are the same (durations in seconds rather than
-nanoseconds). An attempt that has no usable record still has its row, with ``state``
-saying why (``missing``: no folder; ``unfinished``: a folder without a record; ``invalid``: a
-record that fails its schema or names another attempt) and every field read from the record None
-(``metrics`` empty). Only a folder that is not a campaign folder raises, with ``ResultsError``.
+reads the others from the folder: a record changed by hand is found then, not by default. Without a
+table, an index entry is used only for its record's very bytes, checked alike; otherwise the record
+is parsed and checked against its schema. ``load`` never writes either; the values the rows share
+with the exports are the same (durations in seconds rather than nanoseconds). An attempt that has no
+usable record still has its row, with ``state`` saying why (``missing``: no folder; ``unfinished``:
+a folder without a record; ``invalid``: a record that fails its schema or names another attempt) and
+every field read from the record None (``metrics`` empty). Only a folder that is not a campaign
+folder raises, with ``ResultsError``.
 
 Standard library only; pandas is imported by ``to_pandas`` alone.
 """
