@@ -526,6 +526,20 @@ def test_a_table_is_read_a_window_at_a_time_whatever_its_texts_hold(
     assert [row._replace(failure_message=None) for row in rows] == expected
 
 
+def test_codes_looked_up_are_the_codes_parsed(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    damage_remove_record(campaign, plan_of(campaign)[0]["id"])
+    export(campaign)
+    # A row with no record has a null for every code but its inputs'; the other row says what only the table says.
+    table = read_table(campaign)
+    assert table["columns"]["outcome"][0] is None
+    forge_outcome(table, 1, "cancelled")
+    write_table(campaign, table)
+    looked_up = list(load(campaign))
+    assert [row.state for row in looked_up] == ["unfinished", "recorded"] and looked_up[1].outcome == "cancelled"
+    monkeypatch.setattr(_table._Building, "_code_text", lambda self, name, text: False)
+    assert list(load(campaign)) == looked_up
+
+
 def break_table(table: dict[str, Any], damage: str) -> Any:
     columns = table["columns"]
     if damage == "another format":

@@ -56,6 +56,24 @@ class _NotATable(Exception):
     """What was read is not a table as the executor writes it."""
 
 
+class _CodeOf(dict[str, int]):
+    """A code by its text: ``null`` is NULL, digits without a leading zero are their number below NULL; any other
+    text is missing (KeyError)."""
+
+    def __missing__(self, text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or len(text) > 10 or (text[0] == "0" and text != "0"):
+            raise KeyError(text)
+        code = int(text)
+        if code >= NULL:
+            raise KeyError(text)
+        if len(self) < 1 << 16:
+            self[text] = code
+        return code
+
+
+_CODE_OF = _CodeOf(null=NULL)
+
+
 def _refuse_constant(name: str) -> Any:
     # NaN and the infinities are not JSON: a table that has them is not one the executor wrote.
     raise _NotATable(name)
@@ -127,8 +145,10 @@ class _Reader:
                 continue
             return value, self.offset(end)
 
-    def array(self, at: int, take: Any) -> int:
-        """Passes the items of the array at ``at`` to ``take`` a window's worth at a time; the offset after it."""
+    def array(self, at: int, take: Any, text_of: Any = None) -> int:
+        """Passes the items of the array at ``at`` to ``take`` a window's worth at a time; the offset after it.
+        ``text_of``, when given, is offered each window's text of whole items first, and takes it when it can read
+        every item of it itself (returning True): otherwise ``json`` parses it."""
         at, first = self.skip(at)
         if first != "[":
             raise _NotATable("not an array")
@@ -138,6 +158,14 @@ class _Reader:
             text, position = self.window(at, least)
             if position >= len(text):
                 raise _NotATable("cut short")
+            if text_of is not None:
+                end = text.find("]", position)
+                stop = end if end >= 0 else text.rfind(",", position)
+                if stop > position and text_of(text[position:stop]):
+                    if end >= 0:
+                        return self.offset(end + 1)
+                    at, least = self.offset(stop + 1), WINDOW
+                    continue
             if text.find("]", position) >= 0:
                 # The array may end in this window: parsed to its end, it says so.
                 try:
@@ -230,7 +258,7 @@ class _Building:
         if name == "attempt_id":
             return reader.array(at, self._ids)
         if name in _CODED:
-            return reader.array(at, lambda items: self._codes(name, items))
+            return reader.array(at, lambda items: self._codes(name, items), lambda text: self._code_text(name, text))
         if name in _NUMBERS:
             return reader.array(at, partial(_numbers, self.numbers[name]))
         texts = self.texts[name]
@@ -242,6 +270,21 @@ class _Building:
         column = array("d")
         self.metrics[name] = column
         return reader.array(at, lambda items: column.extend(_floats(items)))
+
+    def _code_text(self, name: str, text: str) -> bool:
+        """Takes the codes of ``text`` when each of its items is a code or null as the executor writes them (digits,
+        nothing around them), looked up rather than parsed."""
+        try:
+            codes = array("I", map(_CODE_OF.__getitem__, text.split(",")))
+        except KeyError:
+            return False
+        distinct = set(codes)
+        if NULL in distinct:
+            self.nulls.add(name)
+            distinct.discard(NULL)
+        self.largest[name] = max(self.largest[name], max(distinct, default=-1))
+        self.codes[name].extend(codes)
+        return True
 
     def _codes(self, name: str, items: list[Any]) -> None:
         kinds = set(map(type, items))
