@@ -21,6 +21,8 @@ and writes the index), all in one run.
    against its record's stamp). Then every record is touched (a new ctime, as for records a run has just written,
    whose entries are not stamped yet), and the baseline's `campaign status` (which hashes every record) and this
    build's `status`, `plan`, `report` and `compare`, and `status --check-records`, are timed again on that folder.
+   `results.load` also runs with `check_records=True` on the settled folder, and by the baseline SDK and this one on
+   the just-written folder.
 
 Standard library only. Prints a table; nothing is asserted (performance is not a test).
 """
@@ -45,7 +47,7 @@ LOAD = """
 import sys, time, resource
 sys.path.insert(0, sys.argv[1])
 from metewand import results
-rows = results.load(sys.argv[2])
+rows = results.load(sys.argv[2], **({"check_records": True} if sys.argv[3:] == ["check"] else {}))
 assert len(rows) > 0
 """
 
@@ -94,11 +96,14 @@ def main() -> None:
                 ("index: results.load", [python, "-c", LOAD, sdk, str(folder)]),
                 ("index: campaign export (writes the table)", [metewand, "campaign", "export", str(folder)]),
                 ("table: results.load", [python, "-c", LOAD, sdk, str(folder)]),
+                ("table: results.load(check_records=True)", [python, "-c", LOAD, sdk, str(folder), "check"]),
                 ("checked: campaign status", [metewand, "campaign", "status", "--check-records", str(folder)]),
                 ("checked: report (JSON)", [metewand, "report", "--check-records", "--format", "json", str(folder)]),
                 ("checked: compare", [metewand, "compare", "--check-records", str(folder), str(copy)]),
             ]
             written = [
+                ("just written: baseline results.load", [python, "-c", LOAD, baseline_sdk, str(folder)]),
+                ("just written: results.load", [python, "-c", LOAD, sdk, str(folder)]),
                 ("just written, baseline: campaign status", [baseline, "campaign", "status", str(folder)]),
                 ("just written: campaign status", [metewand, "campaign", "status", str(folder)]),
                 ("just written: campaign plan", plan),

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from metewand import results
+from metewand import _table, results
 from metewand.results import AttemptRow, Results, ResultsError, load
 
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
@@ -203,6 +203,7 @@ def test_results_is_a_read_only_sequence(campaign_run: Path) -> None:
     head = rows[:1]
     assert isinstance(head, Results) and len(head) == 1 and head[0] == rows[0] and head.name == rows.name
     assert rows.count(rows[0]) == 1 and rows.index(rows[1]) == 1
+    assert list(rows[::-1]) == [rows[1], rows[0]] and list(rows[::-1][1:]) == [rows[0]] and not rows[2:]
     with pytest.raises(IndexError):
         rows[2]
     with pytest.raises(AttributeError):
@@ -231,7 +232,7 @@ def test_records_are_read_not_the_exports(campaign: Path) -> None:
         },
     )
     record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
-    row = load(campaign)[0]
+    row = load(campaign, check_records=True)[0]
     assert row.state == "recorded"
     assert (row.outcome, row.verdict) == ("failed", None)
     assert (row.failure_role, row.failure_phase, row.failure_kind) == ("implementation", "execute", "worker_failure")
@@ -250,7 +251,7 @@ def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
     record["metrics"]["label"] = "not a number"
     record["metrics"]["flag"] = True
     record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
-    row = load(campaign)[1]
+    row = load(campaign, check_records=True)[1]
     assert row.timed == "prepare+execute"
     assert row.timed_seconds == phase_ns(record, "prepare") / 1e9 + phase_ns(record, "execute") / 1e9
     assert row.timed_seconds != row.execute_seconds
@@ -262,7 +263,7 @@ def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
         if phase["role"] == "implementation" and phase["phase"] in ("prepare", "execute"):
             phase["duration_ns"] = 1 if phase["phase"] == "prepare" else 2
     record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
-    row = load(campaign)[1]
+    row = load(campaign, check_records=True)[1]
     assert row.timed_seconds == 1 / 1e9 + 2 / 1e9 != 3 / 1e9
     export(campaign)
     assert read_table(campaign)["columns"]["timed_ns"][1] == 3
@@ -290,6 +291,8 @@ def test_rows_read_through_the_index_are_the_rows_read_from_the_records(campaign
 
 
 def test_an_entry_is_used_only_for_the_very_bytes_it_names(campaign: Path) -> None:
+    # The index alone: the table would be read before it.
+    (campaign / "index" / "table.json").unlink()
     entry = plan_of(campaign)[0]
     record = record_of(campaign, entry["id"])
     before = load(campaign)[0]
@@ -366,6 +369,7 @@ def test_a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_s
     ],
 )
 def test_broken_index_lines_fall_back_to_the_records(campaign: Path, damage: str) -> None:
+    (campaign / "index" / "table.json").unlink()
     expected = list(load(campaign))
     (part,) = (campaign / "index").glob("*.jsonl")
     lines = part.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -431,7 +435,7 @@ def test_rows_read_through_the_table_are_the_rows_read_from_the_records(
     export(campaign)
     assert read_table(campaign)["columns"]["record_size"][0] is None
     damage_break_schema(campaign, plan_of(campaign)[1]["id"])
-    through_table = list(load(campaign))
+    through_table = list(load(campaign, check_records=True))
     assert [row.state for row in through_table] == ["unfinished", "invalid"]
     table_path(campaign).unlink()
     assert list(load(campaign)) == through_table
@@ -453,10 +457,32 @@ def test_a_table_row_is_used_only_for_the_very_bytes_it_names(campaign: Path) ->
     table["plan"]["sha256"] = hashlib.sha256((campaign / "campaign.json").read_bytes()).hexdigest()
     write_table(campaign, table)
     assert load(campaign)[0].outcome == "cancelled"
-    # ... and the row only while its record is the bytes it names.
+    # ... and, when the records are checked, the row only while its record is the bytes it names.
     path = record_path(campaign, first)
     path.write_bytes(path.read_bytes().replace(b'"outcome":"reached"', b'"outcome":"invalid"'))
-    assert load(campaign)[0].outcome == "invalid"
+    assert load(campaign)[0].outcome == "cancelled"
+    assert load(campaign, check_records=True)[0].outcome == "invalid"
+
+
+def test_a_record_replaced_by_hand_is_found_only_when_the_records_are_checked(campaign: Path) -> None:
+    expected = list(load(campaign))
+    # Another attempt's record, refiled under the first id: a record the executor never summarized.
+    first, second = plan_of(campaign)[0]["id"], plan_of(campaign)[1]["id"]
+    record = record_of(campaign, second)
+    record["campaign"]["attempt_id"] = first
+    record_path(campaign, first).write_text(json.dumps(record), encoding="utf-8")
+    assert expected[0].outcome != expected[1].outcome
+    # By default the table's row is trusted as the record it summarized: the record is not read.
+    assert list(load(campaign)) == expected
+    # Checking the records finds it changed, and reads it.
+    rows = load(campaign, check_records=True)
+    assert (rows[0].outcome, rows[0].verdict) == (expected[1].outcome, expected[1].verdict)
+    assert rows[0].started_at == expected[1].started_at and rows[0].implementation == expected[0].implementation
+    assert rows[0].execute_seconds == phase_ns(record, "execute") / 1e9
+    assert rows[1] == expected[1]
+    # So does a reading without the table, which checks every index entry against its record.
+    table_path(campaign).unlink()
+    assert list(load(campaign)) == list(rows)
 
 
 def test_a_stamped_table_row_is_used_without_hashing_only_while_its_file_keeps_the_stamp(campaign: Path) -> None:
@@ -467,18 +493,51 @@ def test_a_stamped_table_row_is_used_without_hashing_only_while_its_file_keeps_t
     table = read_table(campaign)
     ids = table["columns"]["attempt_id"]
     assert table["columns"]["record_stamp"] == [stamp_of(record_path(campaign, attempt_id)) for attempt_id in ids]
-    assert list(load(campaign)) == expected
+    assert list(load(campaign, check_records=True)) == expected
     # A row that says another outcome and a digest its record never had, keeping the stamp, is used as it is ...
     forge_outcome(table, 0, "cancelled")
     table["columns"]["record_sha256"][0] = "0" * 64
     write_table(campaign, table)
-    assert load(campaign)[0].outcome == "cancelled"
+    assert load(campaign, check_records=True)[0].outcome == "cancelled"
     # ... until its file changes in any way: then it is hashed, the row refused and the record read.
     os.chmod(record_path(campaign, ids[0]), 0o600)
-    assert list(load(campaign)) == expected
+    assert list(load(campaign, check_records=True)) == expected
     # A record gone since is gone from the rows too.
     shutil.rmtree(campaign / "attempts" / ids[1])
-    assert [row.state for row in load(campaign)] == ["recorded", "missing"]
+    assert [row.state for row in load(campaign, check_records=True)] == ["recorded", "missing"]
+
+
+@pytest.mark.parametrize("window", [7, 100, _table.WINDOW])
+def test_a_table_is_read_a_window_at_a_time_whatever_its_texts_hold(
+    campaign: Path, window: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = list(load(campaign))
+    table = read_table(campaign)
+    # Texts that hold the array's own punctuation, escapes and characters of several bytes, in a table written as
+    # the executor writes it (UTF-8, not escaped).
+    messages = ['a, b] and "c" \\ d', "é, ∑]\u00e9"]
+    table["columns"]["failure_message"] = messages
+    table["strings"].append("x], [y")
+    text = json.dumps(table, separators=(",", ":"), ensure_ascii=False)
+    table_path(campaign).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(_table, "WINDOW", window)
+    rows = load(campaign)
+    assert [row.failure_message for row in rows] == messages
+    assert [row._replace(failure_message=None) for row in rows] == expected
+
+
+def test_codes_looked_up_are_the_codes_parsed(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    damage_remove_record(campaign, plan_of(campaign)[0]["id"])
+    export(campaign)
+    # A row with no record has a null for every code but its inputs'; the other row says what only the table says.
+    table = read_table(campaign)
+    assert table["columns"]["outcome"][0] is None
+    forge_outcome(table, 1, "cancelled")
+    write_table(campaign, table)
+    looked_up = list(load(campaign))
+    assert [row.state for row in looked_up] == ["unfinished", "recorded"] and looked_up[1].outcome == "cancelled"
+    monkeypatch.setattr(_table._Building, "_code_text", lambda self, name, text: False)
+    assert list(load(campaign)) == looked_up
 
 
 def break_table(table: dict[str, Any], damage: str) -> Any:
@@ -507,6 +566,8 @@ def break_table(table: dict[str, Any], damage: str) -> Any:
         columns["attempt_id"][0] = columns["attempt_id"][0][:-1]
     elif damage == "a metric that is text":
         next(iter(table["metrics"].values()))[0] = "0.5"
+    elif damage == "a metric that is not a number":
+        next(iter(table["metrics"].values()))[0] = float("nan")
     elif damage == "not an object":
         return [table]
     return table
@@ -527,8 +588,11 @@ def break_table(table: dict[str, Any], damage: str) -> Any:
         "an id of two prefixes",
         "an id one digit short",
         "a metric that is text",
+        "a metric that is not a number",
         "not an object",
         "cut short",
+        "more after it",
+        "a column twice",
         "a link",
     ],
 )
@@ -539,6 +603,12 @@ def test_a_broken_table_is_not_read(campaign: Path, damage: str) -> None:
     forge_outcome(table, 0, "cancelled")
     if damage == "cut short":
         table_path(campaign).write_text(json.dumps(table)[:-10], encoding="utf-8")
+    elif damage == "more after it":
+        table_path(campaign).write_text(json.dumps(table) + " {}", encoding="utf-8")
+    elif damage == "a column twice":
+        outcome = json.dumps(table["columns"]["outcome"])
+        text = json.dumps(table).replace('"outcome": ', f'"outcome": {outcome}, "outcome": ', 1)
+        table_path(campaign).write_text(text, encoding="utf-8")
     elif damage == "a link":
         write_table(campaign, table)
         table_path(campaign).rename(campaign / "table.json")
@@ -614,7 +684,7 @@ def test_an_unusable_record_still_has_its_row(campaign: Path, damage: Any, state
     plan = plan_of(campaign)
     damaged, intact = plan[0]["id"], plan[1]["id"]
     damage(campaign, damaged)
-    rows = load(campaign)
+    rows = load(campaign, check_records=True)
     assert [row.attempt_id for row in rows] == [damaged, intact]
     row = rows[0]
     assert row.state == state
@@ -634,6 +704,9 @@ def test_an_unusable_record_still_has_its_row(campaign: Path, damage: Any, state
         assert row.invalid_reason is not None and reason in row.invalid_reason
     # The other attempt is read as usual.
     assert rows[1].state == "recorded" and rows[1].outcome == record_of(campaign, intact)["outcome"]
+    # Without the table, the records are checked by default.
+    table_path(campaign).unlink()
+    assert list(load(campaign)) == list(rows)
 
 
 def write_plan_file(folder: Path, content: str) -> Path:
@@ -668,8 +741,11 @@ def test_a_folder_that_is_not_a_campaign_folder_is_refused(tmp_path: Path) -> No
 
 def test_a_plan_with_no_attempt_run_yet(campaign: Path) -> None:
     shutil.rmtree(campaign / "attempts")
-    rows = load(campaign)
-    assert [row.state for row in rows] == ["missing", "missing"]
+    # Checked against the records, the table's rows are all read from the folder ...
+    assert [row.state for row in load(campaign, check_records=True)] == ["missing", "missing"]
+    # ... as they are with no table, as before any run wrote one.
+    shutil.rmtree(campaign / "index")
+    assert [row.state for row in load(campaign)] == ["missing", "missing"]
 
 
 def test_to_pandas(campaign_run: Path) -> None:
@@ -685,6 +761,22 @@ def test_to_pandas(campaign_run: Path) -> None:
     assert list(frame["execute_seconds"]) == [row.execute_seconds for row in rows]
     assert list(frame["metric.relative_gap"]) == [row.metrics["relative_gap"] for row in rows]
     assert list(frame["verdict"]) == [row.verdict for row in rows]
+
+
+def test_to_pandas_reads_the_tables_columns_as_the_rows_have_them(campaign: Path) -> None:
+    pandas = pytest.importorskip("pandas")
+    # One row read from its folder instead of the table (its record gone since), one from the table, a metric only
+    # the table's row has.
+    damage_remove_folder(campaign, plan_of(campaign)[0]["id"])
+    through_table = load(campaign, check_records=True)
+    assert [row.state for row in through_table] == ["missing", "recorded"]
+    table_path(campaign).unlink()
+    through_records = load(campaign)
+    assert list(through_table) == list(through_records)
+    for part in (slice(None), slice(1, None), slice(None, 1), slice(None, None, -1)):
+        frame, expected = through_table[part].to_pandas(), through_records[part].to_pandas()
+        pandas.testing.assert_frame_equal(frame, expected)
+    assert "metric.residual" not in through_table[:1].to_pandas().columns
 
 
 def test_to_pandas_without_pandas(campaign_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:

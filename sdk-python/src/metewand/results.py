@@ -14,15 +14,19 @@ order::
 
 The records decide, never ``results.csv`` or ``results.jsonl``, which can lag behind them. The
 executor writes beside them a table of every row (``index/table.json``, schema ``campaign-table``)
-and an index of the records (``index/*.jsonl``, schema ``campaign-index``). A row of the table is
-used only while ``campaign.json`` is the plan it was made from and the record is exactly the bytes
-the row names (its file's stamp unchanged, or its bytes hashing to the row's digest); an index entry
-likewise; otherwise the record is parsed and checked against its schema. ``load`` never writes
-either; the values the rows share with the exports are the same (durations in seconds rather than
-nanoseconds). An attempt that has no usable record still has its row, with ``state``
-saying why (``missing``: no folder; ``unfinished``: a folder without a record; ``invalid``: a
-record that fails its schema or names another attempt) and every field read from the record None
-(``metrics`` empty). Only a folder that is not a campaign folder raises, with ``ResultsError``.
+and an index of the records (``index/*.jsonl``, schema ``campaign-index``). The table is used only
+while ``campaign.json`` is the plan it was made from; its rows are then trusted as the records the
+executor summarized in them, and only attempts that had no record when it was written are read from
+the folder. ``load(folder, check_records=True)`` trusts a row only while its record is exactly the
+bytes the row names (its file's stamp unchanged, or its bytes hashing to the row's digest), and
+reads the others from the folder: a record changed by hand is found then, not by default. Without a
+table, an index entry is used only for its record's very bytes, checked alike; otherwise the record
+is parsed and checked against its schema. ``load`` never writes either; the values the rows share
+with the exports are the same (durations in seconds rather than nanoseconds). An attempt that has no
+usable record still has its row, with ``state`` saying why (``missing``: no folder; ``unfinished``:
+a folder without a record; ``invalid``: a record that fails its schema or names another attempt) and
+every field read from the record None (``metrics`` empty). Only a folder that is not a campaign
+folder raises, with ``ResultsError``.
 
 Standard library only; pandas is imported by ``to_pandas`` alone.
 """
@@ -32,18 +36,17 @@ from __future__ import annotations
 import errno
 import gc
 import hashlib
-import json
 import os
+import stat
 from collections.abc import Mapping, Sequence
-from functools import partial
-from itertools import repeat
 from types import MappingProxyType
 from typing import Any, NamedTuple, overload
 
-from . import derived
+from . import _table, derived
+from ._columns import ABSENT, Columns
 from ._grid import grid_columns
 from ._folder import (
-    INDEX_DIR,
+    _READ_FLAGS,
     RECORD_FILE,
     _Index,
     _keeps,
@@ -211,24 +214,37 @@ class Results(Sequence[AttemptRow]):
 
     A read-only sequence (``len``, iteration, indexing; a slice is a ``Results`` too), with the
     campaign's ``name``, its ``repository`` (as ``campaign.json`` records it) and the ``folder``
-    it was read from.
+    it was read from. Rows read through the campaign table are kept as its columns, and each row
+    is made when it is indexed or iterated over: equal to the one made before, not the same object.
     """
 
-    __slots__ = ("_rows", "folder", "name", "repository")
+    __slots__ = ("_rows", "_slots", "folder", "name", "repository")
 
     def __init__(
         self, rows: Sequence[AttemptRow], *, folder: str, name: str, repository: str
     ) -> None:
-        self._rows = tuple(rows)
+        self._rows: tuple[AttemptRow, ...] | Columns = tuple(rows)
+        self._slots = range(len(self._rows))
         self.folder = folder
         self.name = name
         self.repository = repository
 
+    @classmethod
+    def _of(
+        cls, rows: tuple[AttemptRow, ...] | Columns, slots: range, *, folder: str, name: str, repository: str
+    ) -> Results:
+        """The rows ``slots`` of ``rows``, kept as they are."""
+        results = cls((), folder=folder, name=name, repository=repository)
+        results._rows, results._slots = rows, slots
+        return results
+
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._slots)
 
     def __iter__(self) -> Iterator[AttemptRow]:
-        return iter(self._rows)
+        if isinstance(self._rows, tuple) and self._slots == range(len(self._rows)):
+            return iter(self._rows)
+        return map(self._rows.__getitem__, self._slots)
 
     @overload
     def __getitem__(self, index: int) -> AttemptRow: ...
@@ -238,14 +254,18 @@ class Results(Sequence[AttemptRow]):
 
     def __getitem__(self, index: int | slice) -> AttemptRow | Results:
         if isinstance(index, slice):
-            return Results(
-                self._rows[index], folder=self.folder, name=self.name, repository=self.repository
+            return Results._of(
+                self._rows, self._slots[index], folder=self.folder, name=self.name, repository=self.repository
             )
-        return self._rows[index]
+        row: AttemptRow = self._rows[self._slots[index]]
+        return row
 
     def __repr__(self) -> str:
-        recorded = sum(1 for row in self._rows if row.state == "recorded")
-        return f"<Results of {self.name!r}: {len(self._rows)} planned, {recorded} recorded>"
+        if isinstance(self._rows, tuple):
+            recorded = sum(1 for row in self if row.state == "recorded")
+        else:
+            recorded = self._rows.recorded(self._slots)
+        return f"<Results of {self.name!r}: {len(self)} planned, {recorded} recorded>"
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame`` with one row per attempt: one column per field of ``AttemptRow``
@@ -266,24 +286,44 @@ class Results(Sequence[AttemptRow]):
                 "pip install metewand-python[pandas] (or pip install pandas)"
             ) from error
         scalars = [name for name in AttemptRow._fields if name not in ("metrics", "grid")]
-        metric_names = sorted({name for row in self._rows for name in row.metrics})
-        grid_names = sorted({name for row in self._rows for name in row.grid})
-        data: dict[str, list[Any]] = {
-            name: [row[index] for row in self._rows]
-            for index, name in enumerate(AttemptRow._fields)
-            if index not in (_METRICS_AT, _GRID_AT)
-        }
-        for name in metric_names:
-            data["metric." + name] = [row.metrics.get(name) for row in self._rows]
+        data: dict[str, list[Any]]
+        if isinstance(self._rows, tuple):
+            rows = list(self)
+            metric_names = sorted({name for row in rows for name in row.metrics})
+            data = {
+                name: [row[index] for row in rows]
+                for index, name in enumerate(AttemptRow._fields)
+                if index not in (_METRICS_AT, _GRID_AT)
+            }
+            for name in metric_names:
+                data["metric." + name] = [row.metrics.get(name) for row in rows]
+            grids = [row.grid for row in rows]
+        else:
+            # Read column by column: a million rows made only to be taken apart again would cost more than pandas.
+            columns, slots = self._rows, self._slots
+            metric_names = sorted(columns.metric_names(slots))
+            data = {name: columns.field(name, slots) for name in scalars}
+            for name in metric_names:
+                data["metric." + name] = columns.metric(name, slots)
+            grids = columns.grids(slots)
+        grid_names = sorted({name for grid in grids for name in grid})
         for name in grid_names:
-            data[name] = [row.grid.get(name) for row in self._rows]
-        columns = scalars + ["metric." + name for name in metric_names] + grid_names
-        return pandas.DataFrame(data, columns=columns)
+            data[name] = [grid.get(name) for grid in grids]
+        names = scalars + ["metric." + name for name in metric_names] + grid_names
+        return pandas.DataFrame(data, columns=names)
 
 
-def load(folder: str | os.PathLike[str]) -> Results:
+def load(folder: str | os.PathLike[str], *, check_records: bool = False) -> Results:
     """Reads the campaign folder ``folder``: one ``AttemptRow`` per attempt of its plan, in plan
     order.
+
+    The executor writes each record and, with the exports, the campaign table summarizing them;
+    ``load`` trusts the table's rows as the records' by default, for the ``campaign.json`` it was
+    made from, and reads from the folder only the attempts that had no record when it was written.
+    With ``check_records=True`` it checks every row against its record first (the file's stamp, or
+    its bytes' SHA-256) and reads each record that changed since: a record edited or replaced by
+    hand is found then, not by default. A folder without a current
+    table is read through the index and the records, each checked alike.
 
     Raises ResultsError when the folder has no readable ``campaign.json`` or that file is not a
     campaign file. A record that cannot be used never raises: its row's ``state`` is
@@ -295,11 +335,12 @@ def load(folder: str | os.PathLike[str]) -> Results:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        content = _plan_bytes(root)
-        table = _table(root, content)
+        table = _table.read(root, _plan_digest(root), _make_row, keep_checks=check_records)
         if table is not None:
-            return _from_table(root, table)
+            return _from_table(root, table, check_records)
+        content = _plan_bytes(root)
         plan = _parse_plan(os.path.join(root, CAMPAIGN_FILE), content)
+        del content
         index = _Index(root, {entry.id for entry in plan.attempts})
         try:
             rows = [
@@ -313,124 +354,58 @@ def load(folder: str | os.PathLike[str]) -> Results:
             gc.enable()
 
 
-TABLE_FILE = "table.json"
-"""The campaign table in the index's folder: every planned attempt's row, one column per field."""
-
 # Where a row's record fails the table's claims: above this many such rows, the index is placed
 # (about 5 microseconds a line) rather than each record parsed (about 300 microseconds).
 _PARSED_AT_MOST = 1000
 
-_CODED = (
-    "outcome", "verdict", "failure_role", "failure_phase", "failure_kind", "timed", "session",
-    "worker_id", "program", "program_sha256",
-)
-_COUNTS = ("dataset_seed", "implementation_seed", "repetition")
-_NANOSECONDS = ("prepare_ns", "execute_ns", "evaluate_ns", "timed_ns", "implementation_time_ns", "cpu_ns")
-_NUMBERS = ("record_size", "peak_memory_bytes", "concurrency")
-_TEXTS = ("record_sha256", "record_stamp", "started_at", "failure_message")
-_COLUMNS = frozenset(
-    ("attempt_id", "problem", "dataset", "dataset_key", "implementation")
-    + _CODED + _COUNTS + _NANOSECONDS + _NUMBERS + _TEXTS
-)
-_ID_PREFIX = "mw1-attempt-"
-_PREPARE_EXECUTE = "prepare+execute"
-_NONE = type(None)
+
+def _make_row(values: tuple[Any, ...]) -> AttemptRow:
+    row: AttemptRow = tuple.__new__(AttemptRow, values)
+    return row
 
 
-def _table(root: str, plan: bytes) -> dict[str, Any] | None:
-    """The folder's campaign table when it was made from exactly the plan ``plan`` and has the shape the executor
-    writes (schema ``campaign-table``: each column as long as the plan, of its type, every code naming a string);
-    None otherwise, and the folder is read without it.
-
-    The shape is checked a column at a time, never an item at a time through the generated model: that would cost
-    more than reading without the table.
-    """
-    try:
-        table = json.loads(_read_document(os.path.join(root, INDEX_DIR, TABLE_FILE), None))
-    except (OSError, _Unreadable, ValueError):
-        return None
-    if not (
-        type(table) is dict
-        and table.get("format") == 1
-        and table.get("plan") == {"sha256": hashlib.sha256(plan).hexdigest(), "size": len(plan)}
-        and type(table.get("name")) is str
-        and type(table.get("repository")) is str
-        and type(table.get("strings")) is list
-        and set(map(type, table["strings"])) <= {str}
-        and type(table.get("columns")) is dict
-        and table["columns"].keys() == _COLUMNS
-        and type(table.get("metrics")) is dict
-    ):
-        return None
-    columns: dict[str, Any] = table["columns"]
-    ids = columns["attempt_id"]
-    count = len(ids) if type(ids) is list else -1
-    lists = list(columns.values()) + list(table["metrics"].values())
-    if count < 0 or any(type(column) is not list or len(column) != count for column in lists):
-        return None
-    if not set(map(type, ids)) <= {str} or not _attempt_ids(ids):
-        return None
-    strings = len(table["strings"])
-    for name in ("problem", "dataset", "dataset_key", "implementation") + _CODED:
-        codes = set(columns[name])
-        codes.discard(None)
-        if not all(type(code) is int and 0 <= code < strings for code in codes):
-            return None
-    for name in _COUNTS + _NANOSECONDS + _NUMBERS:
-        if not set(map(type, columns[name])) <= {int, _NONE}:
-            return None
-        if min(filter(None, columns[name]), default=0) < 0:
-            return None
-    for name in _TEXTS:
-        if not set(map(type, columns[name])) <= {str, _NONE}:
-            return None
-    for column in table["metrics"].values():
-        if not set(map(type, column)) <= {int, float, _NONE}:
-            return None
-    return table
-
-
-def _attempt_ids(ids: list[str]) -> bool:
-    """Whether every text of ``ids`` is an attempt id, ``mw1-attempt-`` and 64 lowercase hexadecimal digits (the
-    schema's pattern), checked over them all at once."""
-    if not ids:
-        return True
-    if set(map(len, ids)) != {len(_ID_PREFIX) + 64} or not all(map(str.startswith, ids, repeat(_ID_PREFIX))):
-        return False
-    # With each id its prefix and 64 more, the digits are all that is left only if no id holds a second prefix.
-    digits = "".join(ids).replace(_ID_PREFIX, "")
-    hexadecimal = digits.isascii() and not digits.encode().translate(None, b"0123456789abcdef")
-    return len(digits) == 64 * len(ids) and hexadecimal
-
-
-def _decoded(texts: dict[int | None, str | None], codes: list[int | None]) -> list[str | None]:
-    return list(map(texts.__getitem__, codes))
-
-
-def _in_seconds(nanoseconds: list[int | None]) -> list[float | None]:
-    return [None if value is None else value / _NS_PER_SECOND for value in nanoseconds]
-
-
-def _from_table(root: str, table: dict[str, Any]) -> Results:
-    """The rows of a folder whose table was made from its plan: each from the table while its record is the bytes
-    the table names (by its file's stamp, or by hashing it), and from the folder otherwise."""
-    columns: dict[str, Any] = table["columns"]
-    # Each code's text, and None for a null.
-    strings: dict[int | None, str | None] = dict(enumerate(table["strings"]))
-    strings[None] = None
-    ids: list[str] = columns["attempt_id"]
-    count = len(ids)
-    sizes, digests, stamps = columns["record_size"], columns["record_sha256"], columns["record_stamp"]
-    # The rows whose records are not what the table names, with their bytes when they were read.
+def _from_table(root: str, table: _table.Table, check_records: bool) -> Results:
+    """The rows of a folder whose table was made from its plan: from the table, but those whose attempts had no
+    record when it was written (and, checking the records, those whose records are not the bytes it names), which
+    are read from the folder."""
+    columns = table.columns
+    # The rows read from the folder instead, with their records' bytes when they were read.
     elsewhere: dict[int, bytes | None] = {}
+    if ABSENT in table.record_size:
+        elsewhere.update((slot, None) for slot, size in enumerate(table.record_size) if size == ABSENT)
+    if check_records:
+        _check_rows(root, table, elsewhere)
+    # A prepare+execute row whose two times do not add up to its timed time is not the executor's: it is read from
+    # its record.
+    elsewhere.update((slot, None) for slot in columns.apart() if slot not in elsewhere)
+    if elsewhere:
+        ids = list(map(columns.attempt_id, elsewhere))
+        index = _Index(root, set(ids)) if len(elsewhere) > _PARSED_AT_MOST else None
+        try:
+            for (slot, content), attempt_id in zip(elsewhere.items(), ids):
+                inputs = columns.inputs(slot)
+                columns.replaced[slot] = _row(inputs, *_found(root, attempt_id, index, content))
+        finally:
+            if index is not None:
+                index.close()
+    return Results._of(columns, range(columns.count), folder=root, name=table.name, repository=table.repository)
+
+
+def _check_rows(root: str, table: _table.Table, elsewhere: dict[int, bytes | None]) -> None:
+    """Adds to ``elsewhere`` each row whose record is not the bytes the table names: a file without the row's stamp
+    (one ``stat`` beneath ``attempts/``) whose bytes do not hash to its digest."""
+    columns = table.columns
     try:
         attempts: int | None = os.open(os.path.join(root, "attempts"), os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         attempts = None
     try:
         suffix = "/" + RECORD_FILE
-        for slot, (attempt_id, size, stamp) in enumerate(zip(ids, sizes, stamps)):
-            if size is None or attempts is None:
+        for slot, size in enumerate(table.record_size):
+            if slot in elsewhere:
+                continue
+            attempt_id, stamp = columns.attempt_id(slot), table.record_stamp[slot]
+            if attempts is None:
                 elsewhere[slot] = None
                 continue
             if stamp is not None:
@@ -443,84 +418,38 @@ def _from_table(root: str, table: dict[str, Any]) -> Results:
                     continue
             # Not stamped yet, or no longer the file hashed: the record's bytes decide.
             _, content, _ = _read_content(root, attempt_id)
-            if content is None or len(content) != size or hashlib.sha256(content).hexdigest() != digests[slot]:
+            digest = table.record_sha256[slot]
+            if content is None or len(content) != size or hashlib.sha256(content).hexdigest() != digest:
                 elsewhere[slot] = content
     finally:
         if attempts is not None:
             os.close(attempts)
-    prepare_seconds, execute_seconds = _in_seconds(columns["prepare_ns"]), _in_seconds(columns["execute_ns"])
-    timed_seconds = _in_seconds(columns["timed_ns"])
-    if _PREPARE_EXECUTE in table["strings"]:
-        # Records add a prepare+execute time up in seconds, prepare's and execute's, as reports do; the table's sum
-        # is of nanoseconds. Prepare and execute are requests only an implementation is sent, so their times are
-        # the row's own; a row whose are not is read from its record.
-        timed = _decoded(strings, columns["timed"])
-        for slot, (kind, ns) in enumerate(zip(timed, columns["timed_ns"])):
-            if kind == _PREPARE_EXECUTE and ns is not None:
-                prepare, execute = columns["prepare_ns"][slot], columns["execute_ns"][slot]
-                if prepare is None or execute is None or prepare + execute != ns:
-                    elsewhere.setdefault(slot, None)
-                else:
-                    timed_seconds[slot] = prepare_seconds[slot] + execute_seconds[slot]  # type: ignore[operator]
-    metric_names = sorted(table["metrics"])
-    metric_columns = [
-        [None if value is None else float(value) for value in table["metrics"][name]] for name in metric_names
-    ]
-    metrics: list[Mapping[str, float]]
-    if not metric_names:
-        metrics = [MappingProxyType({})] * count
-    elif not any(None in column for column in metric_columns):
-        metrics = list(map(MappingProxyType, map(dict, map(zip, repeat(metric_names), zip(*metric_columns)))))
-    else:
-        metrics = [
-            MappingProxyType({name: value for name, value in zip(metric_names, values) if value is not None})
-            for values in zip(*metric_columns)
-        ]
-    by_field: dict[str, list[Any]] = {
-        "attempt_id": ids,
-        "problem": _decoded(strings, columns["problem"]),
-        "dataset": _decoded(strings, columns["dataset"]),
-        "dataset_seed": columns["dataset_seed"],
-        "dataset_key": _decoded(strings, columns["dataset_key"]),
-        "implementation": _decoded(strings, columns["implementation"]),
-        "implementation_seed": columns["implementation_seed"],
-        "repetition": columns["repetition"],
-        "state": ["recorded"] * count,
-        "outcome": _decoded(strings, columns["outcome"]),
-        "verdict": _decoded(strings, columns["verdict"]),
-        "failure_role": _decoded(strings, columns["failure_role"]),
-        "failure_phase": _decoded(strings, columns["failure_phase"]),
-        "failure_kind": _decoded(strings, columns["failure_kind"]),
-        "failure_message": columns["failure_message"],
-        "prepare_seconds": prepare_seconds,
-        "execute_seconds": execute_seconds,
-        "evaluate_seconds": _in_seconds(columns["evaluate_ns"]),
-        "timed": _decoded(strings, columns["timed"]),
-        "timed_seconds": timed_seconds,
-        "worker_reported_seconds": _in_seconds(columns["implementation_time_ns"]),
-        "cpu_seconds": _in_seconds(columns["cpu_ns"]),
-        "peak_memory_bytes": columns["peak_memory_bytes"],
-        "metrics": metrics,
-        "started_at": columns["started_at"],
-        "concurrency": columns["concurrency"],
-        "session": _decoded(strings, columns["session"]),
-        "worker_id": _decoded(strings, columns["worker_id"]),
-        "program": _decoded(strings, columns["program"]),
-        "program_sha256": _decoded(strings, columns["program_sha256"]),
-        "invalid_reason": [None] * count,
-    }
-    by_field["grid"] = list(map(grid_columns, by_field["problem"], by_field["dataset"], by_field["implementation"]))
-    rows = list(map(partial(tuple.__new__, AttemptRow), zip(*(by_field[name] for name in AttemptRow._fields))))
-    if elsewhere:
-        index = _Index(root, set(map(ids.__getitem__, elsewhere))) if len(elsewhere) > _PARSED_AT_MOST else None
-        try:
-            for slot, content in elsewhere.items():
-                inputs = rows[slot][:8]
-                rows[slot] = _row(inputs, *_found(root, ids[slot], index, content))
-        finally:
-            if index is not None:
-                index.close()
-    return Results(rows, folder=root, name=table["name"], repository=table["repository"])
+
+
+def _plan_digest(root: str) -> dict[str, Any]:
+    """The size and SHA-256 of ``campaign.json``, read a megabyte at a time: a table is read only for those."""
+    path = os.path.join(root, CAMPAIGN_FILE)
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ResultsError(
+                path, f"cannot read {path}: it is a symbolic link, which is not followed; {_WHERE}"
+            ) from None
+        raise _plan_error(root, path, error) from None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            # _plan_bytes says what it is.
+            return {}
+        digest, size = hashlib.sha256(), 0
+        while chunk := os.read(descriptor, 1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    except OSError as error:
+        raise _plan_error(root, path, error) from None
+    finally:
+        os.close(descriptor)
+    return {"sha256": digest.hexdigest(), "size": size}
 
 
 def _plan_bytes(root: str) -> bytes:
@@ -531,17 +460,17 @@ def _plan_bytes(root: str) -> bytes:
     except _Unreadable as error:
         raise ResultsError(path, f"cannot read {path}: {error}; {_WHERE}") from None
     except OSError as error:
-        if error.errno == errno.ENOENT:
-            if not os.path.lexists(root):
-                raise ResultsError(root, f"{root} does not exist; {_WHERE}") from None
-            raise ResultsError(
-                root, f"{root} is not a campaign folder: it has no {CAMPAIGN_FILE}; {_WHERE}"
-            ) from None
-        if error.errno == errno.ENOTDIR:
-            raise ResultsError(root, f"{root} is not a folder; {_WHERE}") from None
-        raise ResultsError(
-            path, f"cannot read {path}: {_reason(error)}; make it readable or {_WHERE}"
-        ) from None
+        raise _plan_error(root, path, error) from None
+
+
+def _plan_error(root: str, path: str, error: OSError) -> ResultsError:
+    if error.errno == errno.ENOENT:
+        if not os.path.lexists(root):
+            return ResultsError(root, f"{root} does not exist; {_WHERE}")
+        return ResultsError(root, f"{root} is not a campaign folder: it has no {CAMPAIGN_FILE}; {_WHERE}")
+    if error.errno == errno.ENOTDIR:
+        return ResultsError(root, f"{root} is not a folder; {_WHERE}")
+    return ResultsError(path, f"cannot read {path}: {_reason(error)}; make it readable or {_WHERE}")
 
 
 def _parse_plan(path: str, content: bytes) -> CampaignFile:
