@@ -107,6 +107,10 @@ fn a_declared_environment_is_built_once_used_read_only_and_rebuilt_when_changed_
     let environment = &record["implementation"]["environment"];
     let site = environment["site_packages"][0].as_str().unwrap();
     assert!(site.starts_with(state.join("envs").join(digest).to_str().unwrap()), "{environment}");
+    // The SDK was compiled when the environment was built: its worker, which cannot write beside it, imports bytecode.
+    let bytecode = fs::read_dir(Path::new(site).join("metewand/__pycache__")).unwrap();
+    let compiled: Vec<String> = bytecode.map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    assert!(compiled.iter().any(|name| name.starts_with("worker.") && name.ends_with(".pyc")), "{compiled:?}");
     let names: Vec<&str> =
         environment["distributions"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"tinypkg"), "{environment}");
