@@ -534,6 +534,9 @@ fn build_into(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), EnvironmentError> {
     let file = requirements.path();
+    // Absolute, since the steps run in other folders (the installer in the requirements file's) and the
+    // environment's scripts name it by the path it was built at.
+    let folder = &std::path::absolute(folder).map_err(EnvironmentError::io("resolve", folder))?;
     std::fs::create_dir(folder).map_err(EnvironmentError::io("create", folder))?;
     let venv = folder.join(VENV);
     let uv = crate::session::find_program("uv".as_ref(), Path::new("/"), std::env::var_os("PATH").as_deref());

@@ -202,3 +202,34 @@ fn env_list_refuses_a_repository_it_cannot_load_unless_given_a_state_folder() {
     assert_eq!(listed.status.code(), Some(0), "{}", text(&listed.stderr));
     assert_eq!(text(&listed.stdout), "", "no environment is built in the state folder");
 }
+
+#[test]
+fn an_environment_is_built_and_used_under_a_state_folder_named_relative_to_the_working_folder() {
+    let place = tempfile::tempdir().unwrap();
+    let venv = sdk_venv(place.path());
+    bench(place.path(), "--no-index\n--find-links wheels\ntinypkg==1.0\n");
+    // The installer runs in the requirements file's folder, so a path relative to here would name another place.
+    let here = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        let mut command = crate::command(&args);
+        command.env("PATH", crate::campaign::path_with(&venv.join("bin"))).current_dir(place.path());
+        command.output().unwrap()
+    };
+    let build = here(&["env", "build", "bench", "--state-dir", "state"]);
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    assert_eq!(envs_of(&place.path().join("state")).len(), 1);
+    let run = here(&[
+        "run",
+        "bench",
+        "--problem",
+        "mean",
+        "--dataset",
+        "small",
+        "--implementation",
+        "mean",
+        "--state-dir",
+        "state",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}{}", text(&run.stdout), stderr(&run));
+    assert!(text(&run.stdout).contains("reached (verdict: reached)"), "{}", text(&run.stdout));
+}
