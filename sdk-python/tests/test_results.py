@@ -265,7 +265,7 @@ def test_prepare_and_execute_timed_problems_add_both(campaign: Path) -> None:
     record_path(campaign, entry["id"]).write_text(json.dumps(record), encoding="utf-8")
     row = load(campaign, check_records=True)[1]
     assert row.timed_seconds == 1 / 1e9 + 2 / 1e9 != 3 / 1e9
-    export(campaign)
+    export(campaign, check_records=True)
     assert read_table(campaign)["columns"]["timed_ns"][1] == 3
     assert load(campaign)[1] == row
 
@@ -329,12 +329,11 @@ def test_a_stamped_entry_is_used_without_hashing_only_while_its_file_keeps_the_s
     # The index alone: the table would be read before it.
     (campaign / "index" / "table.json").unlink()
     expected = list(load(campaign))
-    # The copy's records have just been written: once they have settled, the executor's next reading stamps their
-    # entries (5 seconds, as the campaign-index schema says).
+    # The copy's records have just been written: once they have settled, the executor's next checked reading stamps
+    # their entries (5 seconds, as the campaign-index schema says).
     time.sleep(5.5)
-    completed = subprocess.run(
-        [metewand_binary(), "campaign", "status", str(campaign)], capture_output=True, text=True, check=False
-    )
+    status = [metewand_binary(), "campaign", "status", "--check-records", str(campaign)]
+    completed = subprocess.run(status, capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stderr
     stamped = [entry for entry in index_lines(campaign) if "stamp" in entry["record"]]
     assert sorted(entry["attempt_id"] for entry in stamped) == sorted(row.attempt_id for row in expected)
@@ -408,9 +407,11 @@ def forge_outcome(table: dict[str, Any], slot: int, outcome: str) -> None:
     table["columns"]["outcome"][slot] = table["strings"].index(outcome)
 
 
-def export(folder: Path) -> None:
+def export(folder: Path, *, check_records: bool = False) -> None:
+    """``campaign export``; with ``check_records``, of records changed by hand since their entries were written."""
+    checked = ["--check-records"] if check_records else []
     completed = subprocess.run(
-        [metewand_binary(), "campaign", "export", str(folder)], capture_output=True, text=True, check=False
+        [metewand_binary(), "campaign", "export", *checked, str(folder)], capture_output=True, text=True, check=False
     )
     assert completed.returncode == 0, completed.stderr
 
@@ -489,7 +490,7 @@ def test_a_stamped_table_row_is_used_without_hashing_only_while_its_file_keeps_t
     expected = list(load(campaign))
     # Once the copy's records have settled, the next export stamps the table's rows as the index's entries.
     time.sleep(5.5)
-    export(campaign)
+    export(campaign, check_records=True)
     table = read_table(campaign)
     ids = table["columns"]["attempt_id"]
     assert table["columns"]["record_stamp"] == [stamp_of(record_path(campaign, attempt_id)) for attempt_id in ids]
@@ -528,7 +529,7 @@ def test_a_table_is_read_a_window_at_a_time_whatever_its_texts_hold(
 
 def test_codes_looked_up_are_the_codes_parsed(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     damage_remove_record(campaign, plan_of(campaign)[0]["id"])
-    export(campaign)
+    export(campaign, check_records=True)
     # A row with no record has a null for every code but its inputs'; the other row says what only the table says.
     table = read_table(campaign)
     assert table["columns"]["outcome"][0] is None
