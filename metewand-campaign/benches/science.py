@@ -40,13 +40,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import venv
 from pathlib import Path
 from typing import Any
 
+from anchor import environment
 from campaign import ROOT, breakdown, parse_time, records
 
-REQUIREMENTS = ["benchopt==1.10.0", "numpy", "scipy", "pandas", "pyarrow"]
 REPETITIONS = (1, 4, 8)
 UNITS = 12
 AXES = ["--problem", "lstsq", "--dataset", "small", "--dataset", "tall", "--implementation", "direct",
@@ -55,15 +54,6 @@ SERIES = ("benchopt", "metewand reused", "metewand fresh")
 # Student's t at 97.5% by degrees of freedom; beyond the table the normal's 1.96 is close enough.
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
         12: 2.179, 15: 2.131, 20: 2.086}
-
-
-def environment(folder: Path) -> Path:
-    """The virtual environment at `folder`, made and filled when it has no benchopt yet; its interpreter."""
-    python = folder / "bin" / "python"
-    if not (folder / "bin" / "benchopt").exists():
-        venv.EnvBuilder(with_pip=True, clear=True).create(folder)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *REQUIREMENTS], check=True)
-    return python
 
 
 def compiled_sdk(source: Path, work: Path, python: Path) -> Path:
