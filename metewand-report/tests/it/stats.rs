@@ -2,8 +2,8 @@
 //! published critical values of the Mann–Whitney U test.
 
 use metewand_report::stats::{
-    ALPHA, BOOTSTRAP_RESAMPLES, DRAWN_LIMIT, SplitMix64, Summary, geometric_mean, mann_whitney, median_of_draws,
-    median_of_order_statistics, quantile, ratio_of_medians, resampled_median, seed_for, smallest_p,
+    ALPHA, BOOTSTRAP_RESAMPLES, DRAWN_LIMIT, SplitMix64, Summary, geometric_mean, mann_kendall_s, mann_whitney,
+    median_of_draws, median_of_order_statistics, quantile, ratio_of_medians, resampled_median, seed_for, smallest_p,
 };
 use serde_json::{Value, json};
 
@@ -208,4 +208,39 @@ fn medians_drawn_from_order_statistics_have_the_distribution_of_drawn_resamples(
     assert!(summary.ci_low <= summary.median && summary.median <= summary.ci_high);
     let equal = Summary::of(&vec![0.5; 3 * DRAWN_LIMIT], 5).unwrap();
     assert_eq!((equal.ci_low, equal.ci_high), (0.5, 0.5));
+}
+
+/// The Mann–Kendall statistic as its definition says, pair by pair.
+fn mann_kendall_by_pairs(values: &[f64]) -> i64 {
+    let mut s = 0;
+    for i in 0..values.len() {
+        for j in i + 1..values.len() {
+            s += match values[j].total_cmp(&values[i]) {
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+            };
+        }
+    }
+    s
+}
+
+#[test]
+fn the_mann_kendall_statistic_is_that_of_every_pair() {
+    assert_eq!(mann_kendall_s(&[]), 0);
+    assert_eq!(mann_kendall_s(&[1.0]), 0);
+    assert_eq!(mann_kendall_s(&[1.0, 2.0, 3.0]), 3);
+    assert_eq!(mann_kendall_s(&[3.0, 2.0, 1.0]), -3);
+    assert_eq!(mann_kendall_s(&[2.0, 2.0, 2.0]), 0);
+    // Odd and even lengths, with ties (rounded values) and without, rising, falling and flat.
+    for n in [2, 7, 8, 9, 31, 64, 100, 257] {
+        for (seed, round) in [(1, true), (2, false), (3, true)] {
+            let mut values = sample(n, seed + n as u64, 10.0, 6.0, round);
+            assert_eq!(mann_kendall_s(&values), mann_kendall_by_pairs(&values), "n {n}, seed {seed}");
+            for (place, value) in values.iter_mut().enumerate() {
+                *value += place as f64 * if seed == 3 { -0.05 } else { 0.05 };
+            }
+            assert_eq!(mann_kendall_s(&values), mann_kendall_by_pairs(&values), "n {n}, seed {seed}, trend");
+        }
+    }
 }
