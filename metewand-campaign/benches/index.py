@@ -21,6 +21,9 @@ and writes the index), all in one run.
    against its record's stamp). Then every record is touched (a new ctime, as for records a run has just written,
    whose entries are not stamped yet), and the baseline's `campaign status` (which hashes every record) and this
    build's `status`, `plan`, `report` and `compare`, and `status --check-records`, are timed again on that folder.
+   `campaign status` is timed reading the whole index (the tally removed) and from the tally, then with 1% of the
+   entries appended again to a part of their own, as by a run still writing (twice: the first reads them past the
+   tally and writes it anew, the second reads nothing past it).
    `results.load` also runs with `check_records=True` on the settled folder, and by the baseline SDK and this one on
    the just-written folder.
 
@@ -89,7 +92,8 @@ def main() -> None:
                 ("baseline: campaign export", [baseline, "campaign", "export", str(folder)]),
                 ("no index yet: campaign status (writes it)", [metewand, "campaign", "status", str(folder)]),
                 ("no index yet: campaign status of the copy", [metewand, "campaign", "status", str(copy)]),
-                ("index: campaign status", [metewand, "campaign", "status", str(folder)]),
+                ("whole index: campaign status", [metewand, "campaign", "status", str(folder)]),
+                ("tally: campaign status", [metewand, "campaign", "status", str(folder)]),
                 ("index: campaign plan", plan),
                 ("index: report (JSON)", [metewand, "report", "--format", "json", str(folder)]),
                 ("index: compare", [metewand, "compare", str(folder), str(copy)]),
@@ -117,7 +121,20 @@ def main() -> None:
                 if title.startswith("no index yet: "):
                     # A baseline with an index of its own has written one: this build's first reading is without.
                     shutil.rmtree(Path(argv[-1]) / "index", ignore_errors=True)
+                if title.startswith("whole index: "):
+                    # The status before reads the tally the first reading left: this one reads every entry.
+                    (Path(argv[-1]) / "index" / "tally.bin").unlink(missing_ok=True)
                 seconds, kib, status = peak(argv)
+                print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
+            # A campaign still running: a part another writer appends to, here 1% of the entries again (the same
+            # records), read past the tally.
+            index = folder / "index"
+            source = max((part for part in index.glob("*.jsonl")), key=lambda part: part.stat().st_size)
+            with source.open("rb") as lines, (index / "run-bench.jsonl").open("wb") as appended:
+                for _ in range(size // 100):
+                    appended.write(lines.readline())
+            for title in ("1% appended: campaign status", "1% appended, again: campaign status"):
+                seconds, kib, status = peak([metewand, "campaign", "status", str(folder)])
                 print(f"  {title:45} {seconds:7.2f} s {kib / 1024:8.1f} MiB  (exit {status})")
             subprocess.run(["find", str(folder / "attempts"), "-name", "attempt.json", "-exec", "touch", "{}", "+"],
                            check=True)

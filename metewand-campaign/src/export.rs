@@ -14,6 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::path::Path;
+use std::time::SystemTime;
 
 use metewand_runtime::protocol::strict::SafeUint;
 use metewand_runtime::repository::grid::point_values;
@@ -23,6 +24,7 @@ use crate::folder::{CampaignFolder, FolderError, read_campaign_bytes, write_atom
 use crate::index::{Check, Rebuild};
 use crate::status::Status;
 use crate::table::{TableBuilder, TableRows};
+use crate::tally::PlanBytes;
 
 /// The CSV file.
 pub const RESULTS_CSV: &str = "results.csv";
@@ -163,10 +165,19 @@ pub fn write_merging(folder: &CampaignFolder) -> Result<Status, FolderError> {
 }
 
 fn write_from(folder: &Path, rebuild: Rebuild<'_>, check: Check) -> Result<Status, FolderError> {
-    let (file, plan_bytes) = read_campaign_bytes(folder)?;
+    let began = SystemTime::now();
+    let (file, plan_bytes, stat) = read_campaign_bytes(folder)?;
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let table = TableBuilder::new(&file.attempts);
-    let mut status = Status::scan(folder, &file.name, &ids, rebuild, check, |i, record| table.record(i, record));
+    let (mut status, tally) =
+        Status::scan_counting(folder, &file.name, &ids, rebuild, check, true, |i, record| table.record(i, record));
+    // What this reading counted is the next status's start: the tally is a cache, and failing to write it loses
+    // nothing.
+    if let Some(mut tally) = tally {
+        tally.plan = PlanBytes::of(&plan_bytes, stat.as_ref(), began);
+        tally.repository.clone_from(&file.repository);
+        let _ = tally.write(folder);
+    }
     // Both exports and the table are written from the one set of rows the reading made, a column each.
     let rows = table.finish();
     let recorded: Vec<usize> = (0..ids.len()).filter(|&slot| rows.columns.record_size[slot].is_some()).collect();

@@ -96,15 +96,17 @@ pub use metewand_runtime::protocol::generated::campaign_file::{CampaignFile, Ord
 
 /// Reads `campaign.json` of `folder`, its format checked.
 pub fn read_campaign(folder: &Path) -> Result<CampaignFile, FolderError> {
-    read_campaign_bytes(folder).map(|(file, _)| file)
+    read_campaign_bytes(folder).map(|(file, _, _)| file)
 }
 
 /// [`read_campaign`], with the bytes it was parsed from.
-pub(crate) fn read_campaign_bytes(folder: &Path) -> Result<(CampaignFile, Vec<u8>), FolderError> {
+pub(crate) fn read_campaign_bytes(
+    folder: &Path,
+) -> Result<(CampaignFile, Vec<u8>, Option<rustix::fs::Stat>), FolderError> {
     let path = folder.join(CAMPAIGN_FILE);
-    let bytes = read_plan_file(folder)?;
+    let (bytes, stat) = read_plan_file_with_stat(folder)?;
     let file = parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })?;
-    Ok((file, bytes))
+    Ok((file, bytes, stat))
 }
 
 /// Parses one of Metewand's own documents as its generated type, saying first whether its `format` is one this
@@ -292,8 +294,9 @@ fn open_lock(path: &Path) -> Result<(File, PathBuf), FolderError> {
 }
 
 /// The bytes of `campaign.json` in `folder`, read without following a link or blocking (it is not bounded like
-/// other documents: a plan of a million attempts is larger).
-pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
+/// other documents: a plan of a million attempts is larger), with the file's status as it was before they were
+/// read (when it could be taken).
+pub(crate) fn read_plan_file_with_stat(folder: &Path) -> Result<(Vec<u8>, Option<rustix::fs::Stat>), FolderError> {
     let path = folder.join(CAMPAIGN_FILE);
     let mut file = match open_own(folder, CAMPAIGN_FILE) {
         Ok(Some(file)) => file,
@@ -302,9 +305,10 @@ pub(crate) fn read_plan_file(folder: &Path) -> Result<Vec<u8>, FolderError> {
             return Err(FolderError::Io { action: "read", path, source: io::Error::other(error.to_string()) });
         }
     };
+    let stat = rustix::fs::fstat(&file).ok();
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut file, &mut bytes).map_err(io_error("read", &path))?;
-    Ok(bytes)
+    Ok((bytes, stat))
 }
 
 /// Reads `datasets/<key>.json`, if present and readable.

@@ -66,7 +66,7 @@ pub struct Stamp {
 
 impl Stamp {
     /// The stamp of a file's status; `None` for times before 1970.
-    fn of(stat: &rustix::fs::Stat) -> Option<Stamp> {
+    pub(crate) fn of(stat: &rustix::fs::Stat) -> Option<Stamp> {
         let time = |seconds: i64, nanos: i64| Some((u64::try_from(seconds).ok()?, u32::try_from(nanos).ok()?));
         Some(Stamp {
             inode: stat.st_ino,
@@ -94,8 +94,27 @@ impl Stamp {
         index::Stamp::try_from(self.to_string()).ok()
     }
 
+    /// The stamp as 32 bytes, little-endian: inode, ctime's seconds and nanoseconds, mtime's.
+    pub(crate) fn to_bytes(self) -> [u8; 32] {
+        let mut bytes = [0; 32];
+        bytes[..8].copy_from_slice(&self.inode.to_le_bytes());
+        bytes[8..16].copy_from_slice(&self.ctime.0.to_le_bytes());
+        bytes[16..20].copy_from_slice(&self.ctime.1.to_le_bytes());
+        bytes[20..28].copy_from_slice(&self.mtime.0.to_le_bytes());
+        bytes[28..].copy_from_slice(&self.mtime.1.to_le_bytes());
+        bytes
+    }
+
+    /// The stamp of [`Stamp::to_bytes`]; `None` for a nanosecond count over a second.
+    pub(crate) fn from_bytes(bytes: &[u8; 32]) -> Option<Stamp> {
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let (ctime, mtime) = ((u64_at(8), u32_at(16)), (u64_at(20), u32_at(28)));
+        (ctime.1 < 1_000_000_000 && mtime.1 < 1_000_000_000).then_some(Stamp { inode: u64_at(0), ctime, mtime })
+    }
+
     /// Whether the file last changed [`SETTLED`] before `began`.
-    fn settled(&self, began: SystemTime) -> bool {
+    pub(crate) fn settled(&self, began: SystemTime) -> bool {
         let changed = UNIX_EPOCH + Duration::new(self.ctime.0, self.ctime.1);
         changed + SETTLED < began
     }
@@ -229,6 +248,12 @@ impl IndexWriter {
         }
     }
 
+    /// How far this part extends now: `None` while nothing was written, or where its file cannot be stat'ed.
+    fn extent(&self) -> Option<Extent> {
+        let file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Extent::of(self.name.clone(), file.as_ref()?)
+    }
+
     /// Appends whole lines in one write. A process killed mid-write leaves at most a last line cut short, which
     /// readers skip.
     fn append(&self, lines: &[u8]) -> io::Result<()> {
@@ -248,6 +273,119 @@ impl IndexWriter {
         }
         file.as_mut().expect("opened above").write_all(lines)
     }
+}
+
+/// How much of a part a reading took in: its file (by inode) and its first `len` bytes, every line of them whole.
+/// Parts are only ever appended to, so what a later reading finds past `len` in the same file was appended since;
+/// a part merged away, or replaced by a merge, is another file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extent {
+    pub(crate) name: String,
+    pub(crate) inode: u64,
+    pub(crate) len: u64,
+}
+
+impl Extent {
+    /// The extent of the whole of `file` (named `name` in `index/`) as it is now.
+    fn of(name: String, file: &File) -> Option<Extent> {
+        let stat = rustix::fs::fstat(file).ok()?;
+        Some(Extent { name, inode: stat.st_ino, len: u64::try_from(stat.st_size).ok()? })
+    }
+}
+
+/// A line appended to a part past the extent a reading took in, with what it says of its record.
+pub(crate) struct Appended {
+    pub(crate) attempt_id: String,
+    pub(crate) size: u64,
+    pub(crate) sha256: [u8; 32],
+    pub(crate) line: Vec<u8>,
+}
+
+/// The whole lines appended to `folder`'s index since a reading took in `extents`, with the extents that take them
+/// in too; `None` when a part read then is gone, shorter, or another file now (the index was merged or changed by
+/// hand), so that only a reading of the whole index tells what it holds.
+pub(crate) fn appended(folder: &Path, extents: &[Extent]) -> Option<(Vec<Extent>, Vec<Appended>)> {
+    let path = folder.join(INDEX_DIR);
+    let dir = match Dir::open(&path) {
+        Ok(dir) => dir,
+        Err(_) if extents.is_empty() && std::fs::symlink_metadata(&path).is_err() => {
+            return Some((Vec::new(), Vec::new()));
+        }
+        Err(_) => return None,
+    };
+    let mut names = part_names(&path)?;
+    names.sort();
+    if extents.iter().any(|extent| !names.contains(&extent.name)) {
+        return None;
+    }
+    let (mut now, mut lines) = (Vec::new(), Vec::new());
+    for name in names {
+        let extent = extents.iter().find(|extent| extent.name == name);
+        // What is not a regular file is no part, as for a whole reading; unless it was one.
+        let Ok(Some(file)) = dir.open_file(&name) else {
+            if extent.is_some() {
+                return None;
+            }
+            continue;
+        };
+        let stat = rustix::fs::fstat(&file).ok()?;
+        let size = u64::try_from(stat.st_size).ok()?;
+        let from = match extent {
+            Some(extent) if extent.inode != stat.st_ino || extent.len > size => return None,
+            Some(extent) => extent.len,
+            None => 0,
+        };
+        let mut bytes = vec![0; usize::try_from(size - from).ok()?];
+        let filled = crate::trust::fill_at(&file, &mut bytes, from);
+        bytes.truncate(filled);
+        let whole = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |last| last + 1);
+        for line in bytes[..whole].split_inclusive(|&byte| byte == b'\n') {
+            let Some(key) = Key::of(line) else { continue };
+            let Ok(sha256) = key.record.sha256.parse::<Sha256Digest>() else { continue };
+            let (attempt_id, size) = (key.attempt_id.to_owned(), key.record.size);
+            lines.push(Appended { attempt_id, size, sha256: *sha256.as_bytes(), line: line.to_vec() });
+        }
+        now.push(Extent { name, inode: stat.st_ino, len: from + whole as u64 });
+    }
+    Some((now, lines))
+}
+
+/// The names of the parts in the index's folder `path` (regular or not: opening them follows no link).
+fn part_names(path: &Path) -> Option<Vec<String>> {
+    Some(
+        std::fs::read_dir(path)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".jsonl") && !name.starts_with('.'))
+            .collect(),
+    )
+}
+
+/// What the folders of planned attempts that have no entry hold (`ids`, of a plan of `planned`), read as a trusting
+/// reading of the whole index reads them (their records read, or `attempts/` listed once when they are many), the
+/// entries made on the way appended to a new `read-…` part; with that part's extent, when one was written.
+pub(crate) fn unindexed(folder: &Path, ids: &[&str], planned: usize) -> (Vec<Found<Box<IndexEntry>>>, Option<Extent>) {
+    let began = SystemTime::now();
+    let listed = (ids.len() > crate::trust::PROBED || ids.len() * 4 > planned).then(|| Listed::all(folder)).flatten();
+    let (records, parts, writer) = (Records::open(folder), Parts::none(), IndexWriter::new(folder, "read"));
+    let mut fresh = Vec::new();
+    let found = ids
+        .iter()
+        .map(|id| {
+            if listed.as_ref().is_some_and(|listed| !listed.holds(id)) {
+                return Found::Missing;
+            }
+            let (found, line, made) = look(&records, id, &[], &parts, began);
+            if let Some(line) = line.filter(|_| made) {
+                fresh.extend_from_slice(&line);
+            }
+            found
+        })
+        .collect();
+    // The index is a cache of the records: failing to write it loses nothing.
+    let _ = writer.append(&fresh);
+    (found, writer.extent())
 }
 
 /// Where one line of a part is, and the record it was made from.
@@ -301,6 +439,8 @@ struct KeyRecord<'a> {
 pub(crate) struct Parts {
     names: Vec<String>,
     pub(crate) files: Vec<File>,
+    /// How much of each part was read (`None` where a part's file could not be stat'ed).
+    extents: Vec<Option<Extent>>,
     /// The lines that name a planned attempt, by plan index: those of attempt `i` are
     /// `candidates[starts[i]..starts[i + 1]]` (one flat list, since most attempts have one line or none).
     candidates: Vec<Candidate>,
@@ -318,6 +458,7 @@ impl Parts {
         let mut parts = Parts {
             names: Vec::new(),
             files: Vec::new(),
+            extents: Vec::new(),
             candidates: Vec::new(),
             starts: vec![0; ids.len() + 1],
             lines: 0,
@@ -331,18 +472,16 @@ impl Parts {
             }
         }
         let Ok(dir) = Dir::open(&folder.join(INDEX_DIR)) else { return parts };
-        let Ok(entries) = std::fs::read_dir(folder.join(INDEX_DIR)) else { return parts };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .filter(|name| name.ends_with(".jsonl") && !name.starts_with('.'))
-            .collect();
+        let Some(mut names) = part_names(&folder.join(INDEX_DIR)) else { return parts };
         names.sort();
         let mut placed = Vec::new();
         for name in names {
             let Ok(Some(file)) = dir.open_file(&name) else { continue };
             let part = parts.files.len() as u32;
-            parts.lines += place(&file, part, &by_id, &mut placed);
+            let inode = rustix::fs::fstat(&file).ok().map(|stat| stat.st_ino);
+            let (lines, len) = place(&file, part, &by_id, &mut placed);
+            parts.lines += lines;
+            parts.extents.push(inode.map(|inode| Extent { name: name.clone(), inode, len }));
             parts.names.push(name);
             parts.files.push(file);
         }
@@ -356,6 +495,24 @@ impl Parts {
         }
         parts.candidates = placed.into_iter().map(|(_, candidate)| candidate).collect();
         parts
+    }
+
+    /// No parts: what a reading of attempts known to have no entry looks with.
+    fn none() -> Parts {
+        Parts {
+            names: Vec::new(),
+            files: Vec::new(),
+            extents: Vec::new(),
+            candidates: Vec::new(),
+            starts: vec![0],
+            lines: 0,
+            first: None,
+        }
+    }
+
+    /// How much of each part was read, when every part's could be told.
+    fn extents(&self) -> Option<Vec<Extent>> {
+        self.extents.iter().cloned().collect()
     }
 
     /// The first plan index with the id of `slot`.
@@ -377,8 +534,9 @@ impl Parts {
 }
 
 /// Places every whole line of `file` (part number `part`) that names a planned attempt in `placed`, with its
-/// plan index, reading the part in blocks whose lines are read on every available CPU; the number of lines.
-fn place(file: &File, part: u32, by_id: &HashMap<&str, usize>, placed: &mut Vec<(usize, Candidate)>) -> usize {
+/// plan index, reading the part in blocks whose lines are read on every available CPU; the number of lines, and
+/// how many bytes they take (a last line cut short is not read).
+fn place(file: &File, part: u32, by_id: &HashMap<&str, usize>, placed: &mut Vec<(usize, Candidate)>) -> (usize, u64) {
     const BLOCK: usize = 8 << 20;
     let threads = threads();
     let mut reader = BufReader::with_capacity(BLOCK, file);
@@ -401,7 +559,7 @@ fn place(file: &File, part: u32, by_id: &HashMap<&str, usize>, placed: &mut Vec<
         lines += found.0;
         placed.extend(found.1);
     }
-    lines
+    (lines, offset)
 }
 
 /// The lines of `bytes` (whole lines, the first at `offset` in part `part`) that name a planned attempt, read on up
@@ -487,14 +645,16 @@ pub enum Rebuild<'a> {
 }
 
 /// Reads what every planned attempt `ids` of `folder` holds (in parallel), by its index entry when `check` takes
-/// it and by the record otherwise, and hands each (with its plan index) to `each`.
+/// it and by the record otherwise, and hands each (with its plan index) to `each`. Returns how much of each part
+/// of the index the reading took in, those it wrote included, where that can be told: not for a part another
+/// writer may still be appending to (`Rebuild::To`).
 pub fn scan(
     folder: &Path,
     ids: &[&str],
     rebuild: Rebuild<'_>,
     check: Check,
     each: impl Fn(usize, Found<Box<IndexEntry>>) + Sync,
-) {
+) -> Option<Vec<Extent>> {
     let began = SystemTime::now();
     let parts = Parts::read(folder, ids);
     let listed = match check {
@@ -506,6 +666,7 @@ pub fn scan(
     // `all.jsonl` at the end). A merge is skipped when the index is already one part of exactly one entry per
     // planned attempt.
     let placed = parts.candidates.len();
+    let extents_known = !matches!(rebuild, Rebuild::To(_));
     let (fresh_to, merge_to) = match rebuild {
         Rebuild::To(writer) => (writer, None),
         Rebuild::NewPart => {
@@ -564,21 +725,44 @@ pub fn scan(
             });
         }
     });
-    if let Some((temporary, writer)) = merge_to
-        && finish_merge(folder, temporary, &parts.names, writer).is_err()
-    {
-        let _ = std::fs::remove_file(folder.join(INDEX_DIR).join(temporary.name()));
+    // What the index holds now of what was read and written: the merged part alone, or the parts read with what
+    // was appended to the one written.
+    let read_and_written = || {
+        let mut extents = parts.extents()?;
+        if let Some(written) = fresh_to.extent() {
+            extents.retain(|extent| extent.name != written.name);
+            extents.push(written);
+        }
+        Some(extents)
+    };
+    match merge_to {
+        Some((temporary, writer)) => match finish_merge(folder, temporary, &parts.names, writer) {
+            Ok(Some(merged)) => Some(vec![merged]),
+            Ok(None) => read_and_written(),
+            Err(_) => {
+                let _ = std::fs::remove_file(folder.join(INDEX_DIR).join(temporary.name()));
+                None
+            }
+        },
+        None if extents_known => read_and_written(),
+        None => None,
     }
 }
 
 /// Renames the merged part `temporary` over `all.jsonl` (once it is on disk) and removes the parts it replaces:
-/// those read, and `writer`'s own.
-fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer: &IndexWriter) -> io::Result<()> {
+/// those read, and `writer`'s own; with the merged part's extent (`None` where nothing was merged).
+fn finish_merge(
+    folder: &Path,
+    temporary: &IndexWriter,
+    read: &[String],
+    writer: &IndexWriter,
+) -> io::Result<Option<Extent>> {
     let Some(file) = temporary.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() else {
         // Nothing was written: no planned attempt has a record; an index of other attempts is left as it is.
-        return Ok(());
+        return Ok(None);
     };
     file.sync_all()?;
+    let merged = Extent::of(MERGED_PART.to_owned(), &file).ok_or_else(|| io::Error::other("cannot stat"))?;
     let dir = Dir::open(&folder.join(INDEX_DIR)).map_err(fs_io)?;
     rustix::fs::renameat(&dir, temporary.name(), &dir, MERGED_PART)?;
     for name in read.iter().map(String::as_str).chain([writer.name()]) {
@@ -586,7 +770,8 @@ fn finish_merge(folder: &Path, temporary: &IndexWriter, read: &[String], writer:
             dir.remove_file(name).map_err(fs_io)?;
         }
     }
-    dir.sync().map_err(fs_io)
+    dir.sync().map_err(fs_io)?;
+    Ok(Some(merged))
 }
 
 /// What an attempt's folder holds, with the line of its entry and whether that line was made just now.

@@ -71,6 +71,7 @@ pub mod slurm;
 pub mod status;
 pub mod summary;
 pub mod table;
+mod tally;
 mod trust;
 
 pub use environment::Environment;

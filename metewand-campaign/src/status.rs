@@ -1,18 +1,21 @@
 //! What a campaign folder holds against its plan: planned, done by outcome, failed by kind, missing (no folder,
 //! an unfinished one, a cancelled attempt), and records that fail their schema or their id (never counted done).
-//! Records are read through the campaign index ([`crate::index`]), on every available CPU.
+//! Records are read through the campaign index ([`crate::index`]), on every available CPU; a folder's status is
+//! read from its tally ([`crate::tally`]) and what its index was appended since, where it has one.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::SystemTime;
 
 use metewand_protocol::generated::attempt_record::Outcome;
 
 use serde::Deserialize;
 
-use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_plan_file};
+use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_plan_file_with_stat};
 use crate::index::{self, Check, IndexEntry, Rebuild};
 use crate::plan::CampaignPlan;
+use crate::tally::{Counts, PlanBytes, Slot, Tally, id_digest};
 
 /// The state of a campaign folder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,12 +52,27 @@ impl Status {
         self.done() == self.planned
     }
 
-    /// The status of the folder against its own `campaign.json`, its index's entries taken as `check` says.
+    /// The status of the folder against its own `campaign.json`, its index's entries taken as `check` says. A
+    /// trusting reading ([`Check::Entries`]) reads the folder's tally and what was appended to its index since,
+    /// where the folder has a tally it can use; any whole reading writes the tally anew.
     pub fn of(folder: &Path, check: Check) -> Result<Status, FolderError> {
-        let file = CampaignIds::read(folder)?;
+        if check == Check::Entries
+            && let Some(status) = Tally::status(folder)
+        {
+            return Ok(status);
+        }
+        let began = SystemTime::now();
+        let (file, plan) = CampaignIds::read(folder, began)?;
         let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-        let mut status = Status::scan(folder, &file.name, &ids, Rebuild::NewPart, check, |_, _| {});
+        let (mut status, tally) =
+            Status::scan_counting(folder, &file.name, &ids, Rebuild::NewPart, check, true, |_, _| {});
         status.repository = file.repository;
+        if let Some(mut tally) = tally {
+            tally.plan = plan;
+            tally.repository.clone_from(&status.repository);
+            // The tally is a cache: failing to write it loses nothing.
+            let _ = tally.write(folder);
+        }
         Ok(status)
     }
 
@@ -75,35 +93,114 @@ impl Status {
         check: Check,
         each: impl Fn(usize, &IndexEntry) + Sync,
     ) -> Status {
-        let status = Mutex::new(Status { name: name.to_owned(), planned: ids.len(), ..Status::default() });
-        index::scan(folder, ids, rebuild, check, |slot, found| {
+        Status::scan_counting(folder, name, ids, rebuild, check, false, each).0
+    }
+
+    /// [`Status::scan`], with the tally of what was counted of each id when `tallied` asks for it and the reading
+    /// can tell how much of the index it took in (its `plan` and `repository` are left for the caller to set).
+    pub(crate) fn scan_counting(
+        folder: &Path,
+        name: &str,
+        ids: &[&str],
+        rebuild: Rebuild<'_>,
+        check: Check,
+        tallied: bool,
+        each: impl Fn(usize, &IndexEntry) + Sync,
+    ) -> (Status, Option<Tally>) {
+        // A tally names ids by their digest: a plan of ids of another form is not tallied.
+        let digests: Option<Vec<[u8; 32]>> =
+            tallied.then(|| ids.iter().map(|id| id_digest(id)).collect::<Option<Vec<_>>>()).flatten();
+        let empty = Slot { id: [0; 32], counted: 0, size: 0, sha256: [0; 32] };
+        let slots = digests
+            .as_ref()
+            .map(|digests| (Counts::default(), digests.iter().map(|&id| Slot { id, ..empty }).collect::<Vec<Slot>>()));
+        let counting = Mutex::new((Status { name: name.to_owned(), planned: ids.len(), ..Status::default() }, slots));
+        let extents = index::scan(folder, ids, rebuild, check, |slot, found| {
             if let Found::Record(entry) = &found {
                 each(slot, entry);
             }
-            status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).count(ids[slot], found);
+            let (counted, record) = Counted::with_record(&found);
+            let (size, sha256) = record.unwrap_or((0, [0; 32]));
+            let mut counting = counting.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let (status, slots) = &mut *counting;
+            match &counted {
+                Counted::Invalid(reason) => status.invalid.push((ids[slot].to_owned(), reason.clone())),
+                counted => status.add(counted, 1),
+            }
+            if let Some((counts, slots)) = slots {
+                slots[slot] = Slot { counted: counts.number(counted), size, sha256, ..slots[slot] };
+            }
         });
-        let mut status = status.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (mut status, slots) = counting.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         status.invalid.sort();
-        status
+        let tally = slots.zip(extents).map(|((counts, mut slots), extents)| Tally {
+            plan: PlanBytes { size: 0, sha256: [0; 32], stamp: None },
+            name: name.to_owned(),
+            repository: String::new(),
+            extents,
+            counts: counts.in_order(&mut slots),
+            slots,
+        });
+        (status, tally)
     }
 
-    fn count(&mut self, id: &str, found: Found<Box<IndexEntry>>) {
-        match found {
-            Found::Missing => self.missing += 1,
-            Found::Unfinished => self.unfinished += 1,
-            Found::Invalid(reason) => self.invalid.push((id.to_owned(), reason)),
-            Found::Record(entry) => {
-                *self.by_outcome.entry(entry.outcome.to_string()).or_default() += 1;
-                if entry.verdict.is_some() && entry.outcome != Outcome::Cancelled {
-                    self.with_verdict += 1;
+    /// Adds `times` attempts counted as `counted` (an invalid record's id is the caller's to list).
+    pub(crate) fn add(&mut self, counted: &Counted, times: usize) {
+        match counted {
+            Counted::Missing => self.missing += times,
+            Counted::Unfinished => self.unfinished += times,
+            Counted::Invalid(_) => {}
+            Counted::Record { outcome, with_verdict, cause } => {
+                *self.by_outcome.entry(outcome.clone()).or_default() += times;
+                if *with_verdict {
+                    self.with_verdict += times;
                 }
-                if entry.outcome == Outcome::Failed
-                    && let Some(failure) = &entry.failure
-                {
-                    let role = failure.role.map_or_else(|| "executor".to_owned(), |role| role.to_string());
-                    *self.failed_by_cause.entry(format!("{role} {}", failure.kind)).or_default() += 1;
+                if let Some(cause) = cause {
+                    *self.failed_by_cause.entry(cause.clone()).or_default() += times;
                 }
             }
+        }
+    }
+}
+
+/// What one planned attempt adds to a status: what a tally keeps of it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Counted {
+    /// No folder.
+    Missing,
+    /// A folder without a record.
+    Unfinished,
+    /// A record that fails its schema or its id, and why.
+    Invalid(String),
+    /// A valid record: its outcome, whether it counts as one with a verdict, and the cause of a failure (the role
+    /// it is attributed to, `executor` for the executor's own, and its kind).
+    Record { outcome: String, with_verdict: bool, cause: Option<String> },
+}
+
+impl Counted {
+    /// How `found` is counted, with the size and SHA-256 of the record its entry names.
+    pub(crate) fn with_record(found: &Found<Box<IndexEntry>>) -> (Counted, Option<(u64, [u8; 32])>) {
+        let record = match found {
+            Found::Record(entry) => Some((entry.record.size.get(), *entry.record.sha256.as_bytes())),
+            _ => None,
+        };
+        (Counted::of(found), record)
+    }
+
+    /// How `found` is counted.
+    pub(crate) fn of(found: &Found<Box<IndexEntry>>) -> Counted {
+        match found {
+            Found::Missing => Counted::Missing,
+            Found::Unfinished => Counted::Unfinished,
+            Found::Invalid(reason) => Counted::Invalid(reason.clone()),
+            Found::Record(entry) => Counted::Record {
+                outcome: entry.outcome.to_string(),
+                with_verdict: entry.verdict.is_some() && entry.outcome != Outcome::Cancelled,
+                cause: entry.failure.as_ref().filter(|_| entry.outcome == Outcome::Failed).map(|failure| {
+                    let role = failure.role.map_or_else(|| "executor".to_owned(), |role| role.to_string());
+                    format!("{role} {}", failure.kind)
+                }),
+            },
         }
     }
 }
@@ -126,9 +223,12 @@ struct IdOnly {
 }
 
 impl CampaignIds {
-    fn read(folder: &Path) -> Result<CampaignIds, FolderError> {
+    /// The projection of `campaign.json`, with the binding of its bytes a tally records (read by a reading that
+    /// began at `began`).
+    fn read(folder: &Path, began: SystemTime) -> Result<(CampaignIds, PlanBytes), FolderError> {
         let path = folder.join(CAMPAIGN_FILE);
-        let bytes = read_plan_file(folder)?;
-        crate::folder::parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })
+        let (bytes, stat) = read_plan_file_with_stat(folder)?;
+        let file = crate::folder::parse_own(&bytes).map_err(|message| FolderError::BadPlanFile { path, message })?;
+        Ok((file, PlanBytes::of(&bytes, stat.as_ref(), began)))
     }
 }

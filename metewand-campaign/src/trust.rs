@@ -24,7 +24,7 @@ pub enum Check {
 
 /// How many planned attempts without an entry a trusting reading looks for one by one (when they are also at most a
 /// quarter of the plan); beyond it, `attempts/` is listed once instead.
-const PROBED: usize = 1024;
+pub(crate) const PROBED: usize = 1024;
 
 /// The names in `attempts/`, listed once by a trusting reading when more than [`PROBED`] planned attempts, or more
 /// than a quarter of them, have no entry (a plan not run yet, records whose entries were lost), so that those
@@ -39,6 +39,11 @@ impl Listed {
         if without <= PROBED && without * 4 <= ids.len() {
             return None;
         }
+        Listed::all(folder)
+    }
+
+    /// The listing of `attempts/`; `None` where it cannot be listed for another reason than its absence.
+    pub(crate) fn all(folder: &Path) -> Option<Listed> {
         match std::fs::read_dir(folder.join("attempts")) {
             Ok(entries) => Some(Listed(
                 entries
@@ -50,6 +55,13 @@ impl Listed {
             Err(error) if error.kind() == io::ErrorKind::NotFound => Some(Listed(HashSet::new())),
             Err(_) => None,
         }
+    }
+}
+
+impl Listed {
+    /// Whether `attempts/` holds `id`.
+    pub(crate) fn holds(&self, id: &str) -> bool {
+        self.0.contains(id)
     }
 }
 
@@ -97,7 +109,7 @@ impl Window {
 }
 
 /// Reads `file` from `offset` into `bytes` until it is full or the file ends (or fails); how many bytes were read.
-fn fill_at(file: &File, bytes: &mut [u8], offset: u64) -> usize {
+pub(crate) fn fill_at(file: &File, bytes: &mut [u8], offset: u64) -> usize {
     let mut filled = 0;
     while filled < bytes.len() {
         match file.read_at(&mut bytes[filled..], offset + filled as u64) {

@@ -16,6 +16,7 @@ mod reuse;
 mod runner;
 mod slurm;
 mod table;
+mod tally;
 
 use std::fs;
 use std::path::{Path, PathBuf};

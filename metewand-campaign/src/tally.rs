@@ -1,0 +1,437 @@
+//! The tally, `index/tally.bin`: what a reading of the whole index counted of each planned attempt, kept so that
+//! the next `campaign status` reads only what was appended to the index since, rather than every entry of it.
+//!
+//! A status of a million attempts read from the index's lines parses about 2 GB of JSON; the tally is a few dozen
+//! bytes an attempt. It is a cache, bound like the index to what it was made from, and used only while that holds:
+//! - the bytes of `campaign.json` it counted against: the same size and SHA-256, or the same file (inode, ctime,
+//!   mtime) where that file had settled when it was counted;
+//! - the parts of the index it took in ([`index::Extent`]): each still the same file, at least as long. Parts are
+//!   only appended to, so what lies past an extent was appended since, and is read (a part merged away or replaced
+//!   makes the tally unusable, and the whole index is read again);
+//! - its own bytes, which end with their SHA-256 (a tally cut short or changed is not used).
+//!
+//! An entry appended since that names other bytes than the attempt's counted record (a retry), or does not parse,
+//! makes the tally unusable too. Attempts counted without an entry (no folder, an unfinished one, an invalid record)
+//! are looked at again at every reading, as a reading of the whole index looks at them. A record changed by hand is
+//! not noticed, as by any trusting reading: `--check-records` reads the whole index against the records.
+//!
+//! The file is little-endian binary: the magic line, the campaign's binding, name and repository, the extents,
+//! the distinct counts, then per planned attempt its id's digest, count, record size and record SHA-256, and last
+//! the SHA-256 of all before it.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use metewand_runtime::Sha256Digest;
+use metewand_runtime::files::Dir;
+
+use crate::index::{self, Extent, INDEX_DIR, IndexEntry, Stamp};
+use crate::own::{Found, open_own};
+use crate::status::{Counted, Status};
+
+/// The tally's file in the index's folder.
+pub const TALLY_FILE: &str = "tally.bin";
+
+const MAGIC: &[u8] = b"metewand tally 1\n";
+const ID_PREFIX: &str = "mw1-attempt-";
+
+/// The bytes of `campaign.json` a tally was counted against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PlanBytes {
+    pub(crate) size: u64,
+    pub(crate) sha256: [u8; 32],
+    /// The file's stamp, where it had settled before it was read.
+    pub(crate) stamp: Option<Stamp>,
+}
+
+impl PlanBytes {
+    /// The binding of `bytes`, read from a file whose status was `stat` before they were read, by a reading that
+    /// began at `began`.
+    pub(crate) fn of(bytes: &[u8], stat: Option<&rustix::fs::Stat>, began: SystemTime) -> PlanBytes {
+        let stamp = stat.and_then(Stamp::of).filter(|stamp| stamp.settled(began));
+        PlanBytes { size: bytes.len() as u64, sha256: *Sha256Digest::of(bytes).as_bytes(), stamp }
+    }
+
+    /// Whether `folder`'s `campaign.json` is still these bytes; with its binding as a new tally would record it.
+    fn holds(&self, folder: &Path, began: SystemTime) -> Option<PlanBytes> {
+        let mut file = open_own(folder, crate::folder::CAMPAIGN_FILE).ok()??;
+        let stat = rustix::fs::fstat(&file).ok()?;
+        if u64::try_from(stat.st_size).ok()? != self.size {
+            return None;
+        }
+        if self.stamp.is_some() && Stamp::of(&stat) == self.stamp {
+            return Some(self.clone());
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).ok()?;
+        let now = PlanBytes::of(&bytes, Some(&stat), began);
+        (now.size == self.size && now.sha256 == self.sha256).then_some(now)
+    }
+}
+
+/// One planned attempt as a tally counts it: its id's digest, its count (an index into the tally's distinct
+/// counts), and for a record the size and SHA-256 its entry names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub(crate) id: [u8; 32],
+    pub(crate) counted: u32,
+    pub(crate) size: u64,
+    pub(crate) sha256: [u8; 32],
+}
+
+/// The distinct counts of a tally, each numbered once.
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    list: Vec<Counted>,
+    numbers: HashMap<Counted, u32>,
+}
+
+impl Counts {
+    /// The number of `counted`.
+    pub(crate) fn number(&mut self, counted: Counted) -> u32 {
+        if let Some(number) = self.numbers.get(&counted) {
+            return *number;
+        }
+        let number = self.list.len() as u32;
+        self.numbers.insert(counted.clone(), number);
+        self.list.push(counted);
+        number
+    }
+
+    /// The counts in order, with each of `slots` numbered after them, so that what one reading counted is the
+    /// same tally whichever of its threads counted what first.
+    pub(crate) fn in_order(self, slots: &mut [Slot]) -> Counts {
+        let mut order: Vec<usize> = (0..self.list.len()).collect();
+        order.sort_by(|a, b| self.list[*a].cmp(&self.list[*b]));
+        let mut numbers = vec![0; order.len()];
+        let mut sorted = Counts::default();
+        for old in order {
+            numbers[old] = sorted.number(self.list[old].clone());
+        }
+        for slot in slots {
+            slot.counted = numbers[slot.counted as usize];
+        }
+        sorted
+    }
+
+    fn get(&self, number: u32) -> &Counted {
+        &self.list[number as usize]
+    }
+}
+
+/// What a reading counted of each planned attempt, and against what.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    pub(crate) plan: PlanBytes,
+    pub(crate) name: String,
+    pub(crate) repository: String,
+    pub(crate) extents: Vec<Extent>,
+    pub(crate) counts: Counts,
+    pub(crate) slots: Vec<Slot>,
+}
+
+/// The digest an attempt id is named after; `None` for an id of another form.
+pub(crate) fn id_digest(id: &str) -> Option<[u8; 32]> {
+    let digest: Sha256Digest = id.strip_prefix(ID_PREFIX)?.parse().ok()?;
+    Some(*digest.as_bytes())
+}
+
+/// The attempt id named after `digest`.
+fn id_of(digest: &[u8; 32]) -> String {
+    let mut id = String::with_capacity(ID_PREFIX.len() + 64);
+    id.push_str(ID_PREFIX);
+    for byte in digest {
+        let _ = write!(id, "{byte:02x}");
+    }
+    id
+}
+
+impl Tally {
+    /// The status of `folder` from its tally and what was appended to its index since, writing the tally anew when
+    /// anything was; `None` where the folder has no usable tally (the whole index is then read).
+    pub(crate) fn status(folder: &Path) -> Option<Status> {
+        let began = SystemTime::now();
+        let mut tally = Tally::read(folder)?;
+        let plan = tally.plan.holds(folder, began)?;
+        let (mut extents, appended) = index::appended(folder, &tally.extents)?;
+        let changed = !appended.is_empty() || plan != tally.plan;
+        // Each id's first planned attempt, with the others of that id (cells sharing every input), which are
+        // counted as it is: needed only when lines were appended.
+        let mut first: HashMap<[u8; 32], u32> = HashMap::new();
+        let mut twins: Vec<(u32, u32)> = Vec::new();
+        if !appended.is_empty() {
+            first.reserve(tally.slots.len());
+            for (slot, entry) in tally.slots.iter().enumerate() {
+                let at = *first.entry(entry.id).or_insert(slot as u32);
+                if at != slot as u32 {
+                    twins.push((at, slot as u32));
+                }
+            }
+        }
+        let mut touched = vec![false; tally.slots.len()];
+        let mut lines: HashMap<u32, Vec<&index::Appended>> = HashMap::new();
+        for line in &appended {
+            if let Some(slot) = id_digest(&line.attempt_id).and_then(|digest| first.get(&digest)) {
+                lines.entry(*slot).or_default().push(line);
+            }
+        }
+        for &(at, twin) in &twins {
+            touched[twin as usize] = lines.contains_key(&at);
+        }
+        for (slot, lines) in lines {
+            let last = lines.last().expect("a slot has the lines it was placed with");
+            let counted = tally.slots[slot as usize];
+            let recorded = matches!(tally.counts.get(counted.counted), Counted::Record { .. });
+            // Lines naming other bytes than each other, or than the record counted: a retry, read whole.
+            if lines.iter().any(|line| (line.size, line.sha256) != (last.size, last.sha256))
+                || (recorded && (counted.size, counted.sha256) != (last.size, last.sha256))
+            {
+                return None;
+            }
+            let entry = serde_json::from_slice::<IndexEntry>(&last.line).ok()?;
+            let agrees = entry.attempt_id.as_str() == last.attempt_id
+                && entry.record.size.get() == last.size
+                && entry.record.sha256.as_bytes() == &last.sha256;
+            if !agrees {
+                return None;
+            }
+            let number = tally.counts.number(Counted::of(&Found::Record(Box::new(entry))));
+            tally.slots[slot as usize] = Slot { counted: number, size: last.size, sha256: last.sha256, ..counted };
+            touched[slot as usize] = true;
+        }
+        for (at, twin) in twins {
+            tally.slots[twin as usize] = tally.slots[at as usize];
+        }
+        // Attempts counted without an entry are looked at again (each id once), as a reading of the whole index
+        // would.
+        let recorded: Vec<bool> =
+            tally.counts.list.iter().map(|counted| matches!(counted, Counted::Record { .. })).collect();
+        let mut lacking: HashMap<[u8; 32], Vec<u32>> = HashMap::new();
+        for (slot, entry) in tally.slots.iter().enumerate() {
+            if !recorded[entry.counted as usize] && !touched[slot] {
+                lacking.entry(entry.id).or_default().push(slot as u32);
+            }
+        }
+        let mut written = None;
+        if !lacking.is_empty() {
+            let lacking: Vec<(String, Vec<u32>)> =
+                lacking.into_iter().map(|(digest, slots)| (id_of(&digest), slots)).collect();
+            let ids: Vec<&str> = lacking.iter().map(|(id, _)| id.as_str()).collect();
+            let (found, part) = index::unindexed(folder, &ids, tally.slots.len());
+            for ((_, slots), found) in lacking.iter().zip(found) {
+                let (counted, record) = Counted::with_record(&found);
+                let (size, sha256) = record.unwrap_or((0, [0; 32]));
+                let number = tally.counts.number(counted);
+                for &slot in slots {
+                    tally.slots[slot as usize] = Slot { counted: number, size, sha256, ..tally.slots[slot as usize] };
+                }
+            }
+            written = part;
+        }
+        let status = tally.count();
+        if let Some(part) = written {
+            extents.push(part);
+        }
+        if changed || extents != tally.extents {
+            tally.extents = extents;
+            tally.plan = plan;
+            let _ = tally.write(folder);
+        }
+        Some(status)
+    }
+
+    /// The status the tally counts.
+    pub(crate) fn count(&self) -> Status {
+        let mut times = vec![0usize; self.counts.list.len()];
+        for slot in &self.slots {
+            times[slot.counted as usize] += 1;
+        }
+        let mut status = Status {
+            name: self.name.clone(),
+            repository: self.repository.clone(),
+            planned: self.slots.len(),
+            ..Status::default()
+        };
+        for (number, &times) in times.iter().enumerate().filter(|(_, times)| **times > 0) {
+            match self.counts.get(number as u32) {
+                // Each invalid record's reason is its own: the ids are what the status lists.
+                Counted::Invalid(_) => {}
+                counted => status.add(counted, times),
+            }
+        }
+        for slot in &self.slots {
+            if let Counted::Invalid(reason) = self.counts.get(slot.counted) {
+                status.invalid.push((id_of(&slot.id), reason.clone()));
+            }
+        }
+        status.invalid.sort();
+        status
+    }
+
+    /// The folder's tally, when it has one whole.
+    fn read(folder: &Path) -> Option<Tally> {
+        let mut file = Dir::open(&folder.join(INDEX_DIR)).ok()?.open_file(TALLY_FILE).ok()??;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).ok()?;
+        Tally::decode(&bytes)
+    }
+
+    /// Writes the tally in place of the folder's, through a file of its own renamed over it (two readings may write
+    /// at once; either tally is right).
+    pub(crate) fn write(&self, folder: &Path) -> std::io::Result<()> {
+        let dir = Dir::open(&folder.join(INDEX_DIR)).map_err(crate::own::fs_io)?;
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos());
+        let temporary = format!(".tally-{}-{nanos}.tmp", std::process::id());
+        let result = (|| {
+            let mut file = dir.create_file(&temporary).map_err(crate::own::fs_io)?;
+            file.write_all(&self.encode())?;
+            // Not synced: a tally lost or cut short by a crash is not used, and is made again.
+            rustix::fs::renameat(&dir, temporary.as_str(), &dir, TALLY_FILE)?;
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = dir.remove_file(&temporary);
+        }
+        result
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(MAGIC.len() + 256 + self.slots.len() * 76);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&self.plan.size.to_le_bytes());
+        out.extend_from_slice(&self.plan.sha256);
+        match &self.plan.stamp {
+            Some(stamp) => {
+                out.push(1);
+                out.extend_from_slice(&stamp.to_bytes());
+            }
+            None => out.extend_from_slice(&[0; 33]),
+        }
+        text(&mut out, &self.name);
+        text(&mut out, &self.repository);
+        out.extend_from_slice(&(self.extents.len() as u32).to_le_bytes());
+        for extent in &self.extents {
+            text(&mut out, &extent.name);
+            out.extend_from_slice(&extent.inode.to_le_bytes());
+            out.extend_from_slice(&extent.len.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.counts.list.len() as u32).to_le_bytes());
+        for counted in &self.counts.list {
+            match counted {
+                Counted::Missing => out.push(0),
+                Counted::Unfinished => out.push(1),
+                Counted::Invalid(reason) => {
+                    out.push(2);
+                    text(&mut out, reason);
+                }
+                Counted::Record { outcome, with_verdict, cause } => {
+                    out.push(3);
+                    text(&mut out, outcome);
+                    out.push(u8::from(*with_verdict));
+                    out.push(u8::from(cause.is_some()));
+                    text(&mut out, cause.as_deref().unwrap_or(""));
+                }
+            }
+        }
+        out.extend_from_slice(&(self.slots.len() as u64).to_le_bytes());
+        for slot in &self.slots {
+            out.extend_from_slice(&slot.id);
+            out.extend_from_slice(&slot.counted.to_le_bytes());
+            out.extend_from_slice(&slot.size.to_le_bytes());
+            out.extend_from_slice(&slot.sha256);
+        }
+        let digest = Sha256Digest::of(&out);
+        out.extend_from_slice(digest.as_bytes());
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Tally> {
+        let (body, digest) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
+        if Sha256Digest::of(body).as_bytes() != digest {
+            return None;
+        }
+        let mut read = Reader(body.strip_prefix(MAGIC)?);
+        let size = read.u64()?;
+        let sha256 = read.digest()?;
+        let stamped = read.take(1)?[0];
+        let stamp = Stamp::from_bytes(read.take(32)?.try_into().ok()?);
+        let plan = PlanBytes { size, sha256, stamp: if stamped == 1 { Some(stamp?) } else { None } };
+        let (name, repository) = (read.text()?, read.text()?);
+        let mut extents = Vec::new();
+        for _ in 0..read.u32()? {
+            extents.push(Extent { name: read.text()?, inode: read.u64()?, len: read.u64()? });
+        }
+        let mut counts = Counts::default();
+        for _ in 0..read.u32()? {
+            let counted = match read.take(1)?[0] {
+                0 => Counted::Missing,
+                1 => Counted::Unfinished,
+                2 => Counted::Invalid(read.text()?),
+                3 => {
+                    let outcome = read.text()?;
+                    let with_verdict = read.take(1)?[0] == 1;
+                    let caused = read.take(1)?[0] == 1;
+                    let cause = read.text()?;
+                    Counted::Record { outcome, with_verdict, cause: caused.then_some(cause) }
+                }
+                _ => return None,
+            };
+            counts.number(counted);
+        }
+        let slots_len = usize::try_from(read.u64()?).ok()?;
+        if read.0.len() != slots_len.checked_mul(76)? {
+            return None;
+        }
+        let kinds = counts.list.len() as u32;
+        let slots = read
+            .0
+            .chunks_exact(76)
+            .map(|slot| {
+                let counted = u32::from_le_bytes(slot[32..36].try_into().expect("4 bytes"));
+                (counted < kinds).then(|| Slot {
+                    id: slot[..32].try_into().expect("32 bytes"),
+                    counted,
+                    size: u64::from_le_bytes(slot[36..44].try_into().expect("8 bytes")),
+                    sha256: slot[44..76].try_into().expect("32 bytes"),
+                })
+            })
+            .collect::<Option<Vec<Slot>>>()?;
+        Some(Tally { plan, name, repository, extents, counts, slots })
+    }
+}
+
+fn text(out: &mut Vec<u8>, text: &str) {
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+}
+
+/// The bytes of a tally still to decode.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, len: usize) -> Option<&'a [u8]> {
+        let (taken, rest) = self.0.split_at_checked(len)?;
+        self.0 = rest;
+        Some(taken)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn digest(&mut self) -> Option<[u8; 32]> {
+        self.take(32)?.try_into().ok()
+    }
+
+    fn text(&mut self) -> Option<String> {
+        let len = self.u32()? as usize;
+        String::from_utf8(self.take(len)?.to_vec()).ok()
+    }
+}
