@@ -301,9 +301,15 @@ pub(crate) struct Appended {
     pub(crate) line: Vec<u8>,
 }
 
+/// How many bytes may have been appended to the index since a reading for [`appended`] to read them: past it, a
+/// reading of the whole index (which reads the parts a block at a time, and leaves a tally that takes them in)
+/// holds less and costs about as much.
+const APPENDED_READ: u64 = 64 << 20;
+
 /// The whole lines appended to `folder`'s index since a reading took in `extents`, with the extents that take them
 /// in too; `None` when a part read then is gone, shorter, or another file now (the index was merged or changed by
-/// hand), so that only a reading of the whole index tells what it holds.
+/// hand), so that only a reading of the whole index tells what it holds, or when more than [`APPENDED_READ`] bytes
+/// were appended.
 pub(crate) fn appended(folder: &Path, extents: &[Extent]) -> Option<(Vec<Extent>, Vec<Appended>)> {
     let path = folder.join(INDEX_DIR);
     let dir = match Dir::open(&path) {
@@ -318,7 +324,8 @@ pub(crate) fn appended(folder: &Path, extents: &[Extent]) -> Option<(Vec<Extent>
     if extents.iter().any(|extent| !names.contains(&extent.name)) {
         return None;
     }
-    let (mut now, mut lines) = (Vec::new(), Vec::new());
+    // Every part is checked before any is read.
+    let mut opened = Vec::new();
     for name in names {
         let extent = extents.iter().find(|extent| extent.name == name);
         // What is not a regular file is no part, as for a whole reading; unless it was one.
@@ -335,6 +342,13 @@ pub(crate) fn appended(folder: &Path, extents: &[Extent]) -> Option<(Vec<Extent>
             Some(extent) => extent.len,
             None => 0,
         };
+        opened.push((name, file, stat.st_ino, from, size));
+    }
+    if opened.iter().map(|(_, _, _, from, size)| size - from).sum::<u64>() > APPENDED_READ {
+        return None;
+    }
+    let (mut now, mut lines) = (Vec::new(), Vec::new());
+    for (name, file, inode, from, size) in opened {
         let mut bytes = vec![0; usize::try_from(size - from).ok()?];
         let filled = crate::trust::fill_at(&file, &mut bytes, from);
         bytes.truncate(filled);
@@ -345,7 +359,7 @@ pub(crate) fn appended(folder: &Path, extents: &[Extent]) -> Option<(Vec<Extent>
             let (attempt_id, size) = (key.attempt_id.to_owned(), key.record.size);
             lines.push(Appended { attempt_id, size, sha256: *sha256.as_bytes(), line: line.to_vec() });
         }
-        now.push(Extent { name, inode: stat.st_ino, len: from + whole as u64 });
+        now.push(Extent { name, inode, len: from + whole as u64 });
     }
     Some((now, lines))
 }

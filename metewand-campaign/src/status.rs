@@ -112,8 +112,7 @@ impl Status {
             tallied.then(|| ids.iter().map(|id| id_digest(id)).collect::<Option<Vec<_>>>()).flatten();
         let empty = Slot { id: [0; 32], counted: 0, size: 0, sha256: [0; 32] };
         let slots = digests
-            .as_ref()
-            .map(|digests| (Counts::default(), digests.iter().map(|&id| Slot { id, ..empty }).collect::<Vec<Slot>>()));
+            .map(|digests| (Counts::default(), digests.into_iter().map(|id| Slot { id, ..empty }).collect::<Vec<_>>()));
         let counting = Mutex::new((Status { name: name.to_owned(), planned: ids.len(), ..Status::default() }, slots));
         let extents = index::scan(folder, ids, rebuild, check, |slot, found| {
             if let Found::Record(entry) = &found {

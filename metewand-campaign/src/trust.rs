@@ -56,9 +56,7 @@ impl Listed {
             Err(_) => None,
         }
     }
-}
 
-impl Listed {
     /// Whether `attempts/` holds `id`.
     pub(crate) fn holds(&self, id: &str) -> bool {
         self.0.contains(id)
@@ -131,7 +129,7 @@ pub(crate) fn trust(
     window: &mut Window,
 ) -> Option<Looked> {
     let Some(last) = candidates.last() else {
-        return listed.filter(|listed| !listed.0.contains(id)).map(|_| (Found::Missing, None, false));
+        return listed.filter(|listed| !listed.holds(id)).map(|_| (Found::Missing, None, false));
     };
     if candidates.iter().any(|candidate| candidate.size != last.size || candidate.sha256 != last.sha256) {
         return None;

@@ -152,6 +152,17 @@ fn an_appended_entry_naming_other_bytes_than_the_record_counted_is_not_taken_fro
 }
 
 #[test]
+fn more_appended_than_a_tally_reads_is_read_with_the_whole_index() {
+    let (_bench, folder, status) = tallied();
+    // 65 MB of lines that are no entries: past what a status reads beside its tally.
+    let junk = format!("{}\n", "x".repeat(1023)).repeat(65 * 1024);
+    fs::write(folder.join("index").join("run-junk.jsonl"), junk).unwrap();
+    assert_eq!(Status::of(&folder, Check::Entries).unwrap(), status);
+    // The whole reading's tally takes the part in: the next status reads nothing past it.
+    assert_eq!(Status::of(&folder, Check::Entries).unwrap(), status);
+}
+
+#[test]
 fn a_tally_of_other_plan_bytes_or_changed_or_cut_short_is_not_used() {
     let (_bench, folder, status) = tallied();
     let bytes = fs::read(tally(&folder)).unwrap();
