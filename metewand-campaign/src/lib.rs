@@ -81,6 +81,8 @@ pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};
 pub use metewand_runtime::repository::grid::point_values;
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
 pub use prepared::{PrepareError, PrepareWarning, PreparedCampaign, Refusals};
-pub use runner::{Observer, RefusedForReuse, RunConfig, RunSummary, Silent, ahead_pays, refused_for_reuse, run};
+pub use runner::{
+    Observer, RefusedForReuse, RunConfig, RunSummary, Silent, ahead_pays, refused_for_reuse, run, starts_ahead,
+};
 pub use status::Status;
 pub use summary::PlanSummary;

@@ -11,7 +11,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use metewand_protocol::common::{Message, WorkerId};
-use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome};
+use metewand_protocol::generated::attempt_record::{self as rec, AttemptRecord, Outcome, SessionMode};
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::attempt::{
     DatasetMaterialization, DatasetMaterializationOutcome, HeldSessions, RunOptions, remove_tree, write_record,
@@ -41,7 +41,7 @@ pub struct RunConfig {
     pub rerun_changed: bool,
     /// Whether an implementation's session serves consecutive attempts of its worker on a slot (`--sessions
     /// reuse`), or each attempt starts its own (the default).
-    pub sessions: rec::SessionMode,
+    pub sessions: SessionMode,
     /// The warm-up cycles of each new reused session (see [`HeldSessions::warmup`]), and of each fresh one (see
     /// [`RunOptions::warmup`]).
     pub warmup: u64,
@@ -463,7 +463,7 @@ impl Pool<'_, '_> {
             // stays where it is: only the workers' CPUs count.
             if let Some(executor) = cpus.executor() {
                 let _ = executor.apply_to_current_thread();
-                if self.config.ahead && self.config.sessions == rec::SessionMode::Fresh {
+                if self.config.ahead && self.config.sessions == SessionMode::Fresh {
                     sessions = sessions.ahead_on(executor.clone());
                     ahead = true;
                 }
@@ -591,6 +591,18 @@ pub fn ahead_pays(plan: &SlotPlan) -> bool {
     executor.len() >= starts
 }
 
+/// Whether a run's workers are started ahead of their attempts: as the run asks (`Some`: `--ahead` or
+/// `--no-ahead`), or else where it pays ([`ahead_pays`]) for `jobs` slots on this machine's CPUs and nothing is
+/// warmed up (a worker started ahead is not). Never for sessions other than fresh ones (a reused session's worker
+/// is started once for many attempts) or for slots that share every CPU (`share_cpus`), which leave no executor's
+/// CPUs to start workers on.
+pub fn starts_ahead(asked: Option<bool>, jobs: usize, sessions: SessionMode, warmup: u64, share_cpus: bool) -> bool {
+    if share_cpus || sessions != SessionMode::Fresh {
+        return false;
+    }
+    asked.unwrap_or_else(|| warmup == 0 && SlotPlan::probe(jobs).is_ok_and(|plan| ahead_pays(&plan)))
+}
+
 /// The implementation workers of `plan` whose sessions may not be reused. The check is real work, so that nothing a
 /// worker sees tells it from the campaign's (DESIGN §24): the first two attempts of the worker's first two cells
 /// (in plan order) run through one reused session, exactly as a pool slot would serve them (the same folders of a
@@ -633,7 +645,7 @@ fn reuse_check(plan: &CampaignPlan<'_>, worker: &str, options: &RunOptions) -> R
     // A first run's state folder may not exist yet: its runs make it, and the check's folders go in it.
     let place = options.state_dir.join(format!(".reuse-check-{}-{worker}", std::process::id()));
     let _ = remove_tree(&place);
-    let mut sessions = HeldSessions::new(rec::SessionMode::Reuse);
+    let mut sessions = HeldSessions::new(SessionMode::Reuse);
     let mut records = Vec::new();
     for (name, attempt) in [("first", first), ("second", second)] {
         let folder = place.join(name);

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 
-use metewand_campaign::ahead_pays;
+use metewand_campaign::{ahead_pays, starts_ahead};
 use metewand_runtime::cpus::{CpuSet, SlotPlan, Topology};
 use metewand_testkit::Requirement;
 use serde_json::Value;
@@ -232,4 +232,23 @@ fn workers_are_started_ahead_by_default_where_the_executor_keeps_a_cpu_for_each_
     // have the four CPUs the two slots' starts take.
     assert_eq!(chosen(8, 2), [2, 4]);
     assert_eq!(chosen(2, 1), Vec::<usize>::new());
+}
+
+/// What the run asks for stands for fresh sessions on CPUs the slots divide; reused sessions and slots sharing every
+/// CPU never start workers ahead, asked or not; and one slot never does by default, since starting ahead would take a
+/// core from it.
+#[test]
+fn workers_are_started_ahead_as_asked_and_by_default_only_where_it_pays() {
+    use metewand_protocol::generated::attempt_record::SessionMode::{Fresh, Reuse};
+    assert!(starts_ahead(Some(true), 1, Fresh, 0, false));
+    assert!(!starts_ahead(Some(false), 4, Fresh, 0, false));
+    for asked in [None, Some(true), Some(false)] {
+        assert!(!starts_ahead(asked, 2, Reuse, 0, false), "{asked:?}");
+        assert!(!starts_ahead(asked, 2, Fresh, 0, true), "{asked:?}");
+    }
+    assert!(!starts_ahead(None, 1, Fresh, 0, false), "one slot");
+    assert!(!starts_ahead(None, 2, Fresh, 3, false), "a warm-up");
+    // By default, as the model says for this machine's CPUs.
+    let pays = SlotPlan::probe(4).is_ok_and(|plan| ahead_pays(&plan));
+    assert_eq!(starts_ahead(None, 4, Fresh, 0, false), pays);
 }

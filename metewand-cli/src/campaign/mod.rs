@@ -6,7 +6,7 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 
 use metewand_campaign::prepared::{default_folder, default_state_dir};
-use metewand_campaign::{Axes, CampaignPlan, PrepareWarning, PreparedCampaign, Refusals, ahead_pays};
+use metewand_campaign::{Axes, CampaignPlan, PrepareWarning, PreparedCampaign, Refusals, starts_ahead};
 use metewand_protocol::common::WorkerId;
 use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
@@ -157,13 +157,10 @@ impl Jobs {
     }
 
     /// Whether workers are started ahead of their attempts, with sessions served as `sessions` after `warmup`
-    /// cycles: as `--ahead` or `--no-ahead` says, or else where it pays on this machine's CPUs
-    /// ([`metewand_campaign::ahead_pays`]) and nothing is warmed up.
+    /// cycles ([`metewand_campaign::starts_ahead`]): as `--ahead` or `--no-ahead` says, or else by default.
     fn ahead(&self, sessions: SessionMode, warmup: u64) -> bool {
-        if self.share_cpus || sessions != SessionMode::Fresh || self.no_ahead {
-            return false;
-        }
-        self.ahead || (warmup == 0 && SlotPlan::probe(self.get().get()).is_ok_and(|plan| ahead_pays(&plan)))
+        let asked = if self.no_ahead { Some(false) } else { self.ahead.then_some(true) };
+        starts_ahead(asked, self.get().get(), sessions, warmup, self.share_cpus)
     }
 
     /// How the slots divide the CPUs (`None`: they share them all), after a warning for each way they fall short;
