@@ -41,10 +41,15 @@ impl Sha256Digest {
 
 impl fmt::Display for Sha256Digest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for byte in self.0 {
-            write!(f, "{byte:02x}")?;
+        // Written from a table in one piece: a plan of a million attempts writes a digest as text for each, and
+        // formatting them a byte at a time through `{:02x}` was a fifth of its time.
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [0; 64];
+        for (pair, byte) in text.chunks_exact_mut(2).zip(self.0) {
+            pair[0] = DIGITS[usize::from(byte >> 4)];
+            pair[1] = DIGITS[usize::from(byte & 0xf)];
         }
-        Ok(())
+        f.write_str(std::str::from_utf8(&text).expect("hexadecimal digits are ASCII"))
     }
 }
 
