@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -537,8 +538,17 @@ def test_codes_looked_up_are_the_codes_parsed(campaign: Path, monkeypatch: pytes
     write_table(campaign, table)
     looked_up = list(load(campaign))
     assert [row.state for row in looked_up] == ["unfinished", "recorded"] and looked_up[1].outcome == "cancelled"
+    monkeypatch.setattr(_table, "_single_digits", lambda text: None)
+    assert list(load(campaign)) == looked_up
     monkeypatch.setattr(_table._Building, "_code_text", lambda self, name, text: False)
     assert list(load(campaign)) == looked_up
+
+
+def test_one_digit_codes_are_read_without_an_object_each_and_nothing_else_is() -> None:
+    assert _table._single_digits("0,3,9,3") == (array("I", [0, 3, 9, 3]), 9)
+    assert _table._single_digits("7") == (array("I", [7]), 7)
+    for text in ["", "0,", ",0", "10,1", "0,,1", "0, 1", "0,\t", "\t,1", "null,1", "\u0663,1", "0;1", "-1,1", "1,2,a"]:
+        assert _table._single_digits(text) is None, text
 
 
 def break_table(table: dict[str, Any], damage: str) -> Any:
