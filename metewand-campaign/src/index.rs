@@ -27,7 +27,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::generated::attempt_record::{AttemptRecord, Outcome};
 use metewand_protocol::generated::campaign_index as index;
@@ -56,76 +56,7 @@ pub const MERGED_PART: &str = "all.jsonl";
 /// every stamp of the executor's keeps).
 pub use metewand_runtime::files::SETTLED;
 
-/// A record file's inode, ctime and mtime, as an entry's `record.stamp` names them (`<inode>:<s>.<ns>:<s>.<ns>`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stamp {
-    inode: u64,
-    ctime: (u64, u32),
-    mtime: (u64, u32),
-}
-
-impl Stamp {
-    /// The stamp of a file's status; `None` for times before 1970.
-    pub(crate) fn of(stat: &rustix::fs::Stat) -> Option<Stamp> {
-        let time = |seconds: i64, nanos: i64| Some((u64::try_from(seconds).ok()?, u32::try_from(nanos).ok()?));
-        Some(Stamp {
-            inode: stat.st_ino,
-            ctime: time(stat.st_ctime, stat.st_ctime_nsec as i64)?,
-            mtime: time(stat.st_mtime, stat.st_mtime_nsec as i64)?,
-        })
-    }
-
-    /// The stamp an entry names.
-    fn parse(text: &str) -> Option<Stamp> {
-        let time = |text: &str| {
-            let (seconds, nanos) = text.split_once('.')?;
-            (nanos.len() == 9).then_some(())?;
-            Some((seconds.parse().ok()?, nanos.parse().ok()?))
-        };
-        let mut fields = text.split(':');
-        let stamp =
-            Stamp { inode: fields.next()?.parse().ok()?, ctime: time(fields.next()?)?, mtime: time(fields.next()?)? };
-        fields.next().is_none().then_some(stamp)
-    }
-
-    /// The stamp as an entry holds it: its text (`Display`) in the schema's checked type, which refuses only a
-    /// nanosecond count of more than nine digits, one no kernel gives.
-    fn written(&self) -> Option<index::Stamp> {
-        index::Stamp::try_from(self.to_string()).ok()
-    }
-
-    /// The stamp as 32 bytes, little-endian: inode, ctime's seconds and nanoseconds, mtime's.
-    pub(crate) fn to_bytes(self) -> [u8; 32] {
-        let mut bytes = [0; 32];
-        bytes[..8].copy_from_slice(&self.inode.to_le_bytes());
-        bytes[8..16].copy_from_slice(&self.ctime.0.to_le_bytes());
-        bytes[16..20].copy_from_slice(&self.ctime.1.to_le_bytes());
-        bytes[20..28].copy_from_slice(&self.mtime.0.to_le_bytes());
-        bytes[28..].copy_from_slice(&self.mtime.1.to_le_bytes());
-        bytes
-    }
-
-    /// The stamp of [`Stamp::to_bytes`]; `None` for a nanosecond count over a second.
-    pub(crate) fn from_bytes(bytes: &[u8; 32]) -> Option<Stamp> {
-        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        let (ctime, mtime) = ((u64_at(8), u32_at(16)), (u64_at(20), u32_at(28)));
-        (ctime.1 < 1_000_000_000 && mtime.1 < 1_000_000_000).then_some(Stamp { inode: u64_at(0), ctime, mtime })
-    }
-
-    /// Whether the file last changed [`SETTLED`] before `began`.
-    pub(crate) fn settled(&self, began: SystemTime) -> bool {
-        let changed = UNIX_EPOCH + Duration::new(self.ctime.0, self.ctime.1);
-        changed + SETTLED < began
-    }
-}
-
-impl std::fmt::Display for Stamp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Stamp { inode, ctime, mtime } = self;
-        write!(f, "{inode}:{}.{:09}:{}.{:09}", ctime.0, ctime.1, mtime.0, mtime.1)
-    }
-}
+pub use crate::stamp::Stamp;
 
 /// Whether the attempt of `entry` was judged to the end: it has a verdict and neither failed nor was cancelled. Only
 /// such an attempt is timed, where reports rank it and `results.load` gives it a time.
@@ -249,14 +180,14 @@ impl IndexWriter {
     }
 
     /// How far this part extends now: `None` while nothing was written, or where its file cannot be stat'ed.
-    fn extent(&self) -> Option<Extent> {
+    pub(crate) fn extent(&self) -> Option<Extent> {
         let file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         Extent::of(self.name.clone(), file.as_ref()?)
     }
 
     /// Appends whole lines in one write. A process killed mid-write leaves at most a last line cut short, which
     /// readers skip.
-    fn append(&self, lines: &[u8]) -> io::Result<()> {
+    pub(crate) fn append(&self, lines: &[u8]) -> io::Result<()> {
         if lines.is_empty() {
             return Ok(());
         }
@@ -293,79 +224,8 @@ impl Extent {
     }
 }
 
-/// A line appended to a part past the extent a reading took in, with what it says of its record.
-pub(crate) struct Appended {
-    pub(crate) attempt_id: String,
-    pub(crate) size: u64,
-    pub(crate) sha256: [u8; 32],
-    pub(crate) line: Vec<u8>,
-}
-
-/// How many bytes may have been appended to the index since a reading for [`appended`] to read them: past it, a
-/// reading of the whole index (which reads the parts a block at a time, and leaves a tally that takes them in)
-/// holds less and costs about as much.
-const APPENDED_READ: u64 = 64 << 20;
-
-/// The whole lines appended to `folder`'s index since a reading took in `extents`, with the extents that take them
-/// in too; `None` when a part read then is gone, shorter, or another file now (the index was merged or changed by
-/// hand), so that only a reading of the whole index tells what it holds, or when more than [`APPENDED_READ`] bytes
-/// were appended.
-pub(crate) fn appended(folder: &Path, extents: &[Extent]) -> Option<(Vec<Extent>, Vec<Appended>)> {
-    let path = folder.join(INDEX_DIR);
-    let dir = match Dir::open(&path) {
-        Ok(dir) => dir,
-        Err(_) if extents.is_empty() && std::fs::symlink_metadata(&path).is_err() => {
-            return Some((Vec::new(), Vec::new()));
-        }
-        Err(_) => return None,
-    };
-    let mut names = part_names(&path)?;
-    names.sort();
-    if extents.iter().any(|extent| !names.contains(&extent.name)) {
-        return None;
-    }
-    // Every part is checked before any is read.
-    let mut opened = Vec::new();
-    for name in names {
-        let extent = extents.iter().find(|extent| extent.name == name);
-        // What is not a regular file is no part, as for a whole reading; unless it was one.
-        let Ok(Some(file)) = dir.open_file(&name) else {
-            if extent.is_some() {
-                return None;
-            }
-            continue;
-        };
-        let stat = rustix::fs::fstat(&file).ok()?;
-        let size = u64::try_from(stat.st_size).ok()?;
-        let from = match extent {
-            Some(extent) if extent.inode != stat.st_ino || extent.len > size => return None,
-            Some(extent) => extent.len,
-            None => 0,
-        };
-        opened.push((name, file, stat.st_ino, from, size));
-    }
-    if opened.iter().map(|(_, _, _, from, size)| size - from).sum::<u64>() > APPENDED_READ {
-        return None;
-    }
-    let (mut now, mut lines) = (Vec::new(), Vec::new());
-    for (name, file, inode, from, size) in opened {
-        let mut bytes = vec![0; usize::try_from(size - from).ok()?];
-        let filled = crate::trust::fill_at(&file, &mut bytes, from);
-        bytes.truncate(filled);
-        let whole = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |last| last + 1);
-        for line in bytes[..whole].split_inclusive(|&byte| byte == b'\n') {
-            let Some(key) = Key::of(line) else { continue };
-            let Ok(sha256) = key.record.sha256.parse::<Sha256Digest>() else { continue };
-            let (attempt_id, size) = (key.attempt_id.to_owned(), key.record.size);
-            lines.push(Appended { attempt_id, size, sha256: *sha256.as_bytes(), line: line.to_vec() });
-        }
-        now.push(Extent { name, inode, len: from + whole as u64 });
-    }
-    Some((now, lines))
-}
-
 /// The names of the parts in the index's folder `path` (regular or not: opening them follows no link).
-fn part_names(path: &Path) -> Option<Vec<String>> {
+pub(crate) fn part_names(path: &Path) -> Option<Vec<String>> {
     Some(
         std::fs::read_dir(path)
             .ok()?
@@ -374,32 +234,6 @@ fn part_names(path: &Path) -> Option<Vec<String>> {
             .filter(|name| name.ends_with(".jsonl") && !name.starts_with('.'))
             .collect(),
     )
-}
-
-/// What the folders of planned attempts that have no entry hold (`ids`, of a plan of `planned`), read as a trusting
-/// reading of the whole index reads them (their records read, or `attempts/` listed once when they are many), the
-/// entries made on the way appended to a new `read-…` part; with that part's extent, when one was written.
-pub(crate) fn unindexed(folder: &Path, ids: &[&str], planned: usize) -> (Vec<Found<Box<IndexEntry>>>, Option<Extent>) {
-    let began = SystemTime::now();
-    let listed = (ids.len() > crate::trust::PROBED || ids.len() * 4 > planned).then(|| Listed::all(folder)).flatten();
-    let (records, parts, writer) = (Records::open(folder), Parts::none(), IndexWriter::new(folder, "read"));
-    let mut fresh = Vec::new();
-    let found = ids
-        .iter()
-        .map(|id| {
-            if listed.as_ref().is_some_and(|listed| !listed.holds(id)) {
-                return Found::Missing;
-            }
-            let (found, line, made) = look(&records, id, &[], &parts, began);
-            if let Some(line) = line.filter(|_| made) {
-                fresh.extend_from_slice(&line);
-            }
-            found
-        })
-        .collect();
-    // The index is a cache of the records: failing to write it loses nothing.
-    let _ = writer.append(&fresh);
-    (found, writer.extent())
 }
 
 /// Where one line of a part is, and the record it was made from.
@@ -415,17 +249,17 @@ pub(crate) struct Candidate {
 
 /// What a line says of its record, read without the rest of the line.
 #[derive(Deserialize)]
-struct Key<'a> {
+pub(crate) struct Key<'a> {
     #[serde(borrow)]
-    attempt_id: &'a str,
-    record: KeyRecord<'a>,
+    pub(crate) attempt_id: &'a str,
+    pub(crate) record: KeyRecord<'a>,
 }
 
 impl<'a> Key<'a> {
     /// What `line` says of its record: read at their places in a line as [`line_of`] writes it (members in
     /// order: `attempt_id` first, `record` near the end and the only object of that name), and by parsing the line
     /// otherwise. Either way, an entry is used only once the whole line is parsed and agrees.
-    fn of(line: &'a [u8]) -> Option<Key<'a>> {
+    pub(crate) fn of(line: &'a [u8]) -> Option<Key<'a>> {
         const ID_AT: &[u8] = br#"{"attempt_id":""#;
         const RECORD_AT: &[u8] = br#""record":{"#;
         let placed = || {
@@ -441,12 +275,12 @@ impl<'a> Key<'a> {
 }
 
 #[derive(Deserialize)]
-struct KeyRecord<'a> {
-    size: u64,
+pub(crate) struct KeyRecord<'a> {
+    pub(crate) size: u64,
     #[serde(borrow)]
-    sha256: &'a str,
+    pub(crate) sha256: &'a str,
     #[serde(borrow, default)]
-    stamp: Option<&'a str>,
+    pub(crate) stamp: Option<&'a str>,
 }
 
 /// The parts of a folder's index, each line placed against the plan.
@@ -512,7 +346,7 @@ impl Parts {
     }
 
     /// No parts: what a reading of attempts known to have no entry looks with.
-    fn none() -> Parts {
+    pub(crate) fn none() -> Parts {
         Parts {
             names: Vec::new(),
             files: Vec::new(),
@@ -795,14 +629,14 @@ pub(crate) type Looked = (Found<Box<IndexEntry>>, Option<Vec<u8>>, bool);
 type Read = (Vec<u8>, Option<Stamp>);
 
 /// The records of a campaign folder, read by id from `attempts/`.
-struct Records {
+pub(crate) struct Records {
     /// `attempts/`, when it can be opened.
     dir: Option<Dir>,
     path: PathBuf,
 }
 
 impl Records {
-    fn open(folder: &Path) -> Records {
+    pub(crate) fn open(folder: &Path) -> Records {
         let path = folder.join("attempts");
         Records { dir: Dir::open(&path).ok(), path }
     }
@@ -856,7 +690,7 @@ impl Records {
 
 /// What the folder of attempt `id` holds, with the line of its entry and whether that line was made just now (no
 /// entry matched the record, or the one that did is stamped now). `began` is when the reading began.
-fn look(records: &Records, id: &str, candidates: &[Candidate], parts: &Parts, began: SystemTime) -> Looked {
+pub(crate) fn look(records: &Records, id: &str, candidates: &[Candidate], parts: &Parts, began: SystemTime) -> Looked {
     let entry = |candidate: &Candidate| {
         let line = parts.line(candidate)?;
         let entry = serde_json::from_slice::<IndexEntry>(&line).ok()?;

@@ -54,6 +54,7 @@
 
 #![forbid(unsafe_code)]
 
+mod appended;
 pub mod audit;
 pub mod changes;
 pub mod environment;
@@ -68,6 +69,7 @@ pub mod plan;
 pub mod prepared;
 pub mod runner;
 pub mod slurm;
+mod stamp;
 pub mod status;
 pub mod summary;
 pub mod table;

@@ -5,7 +5,7 @@
 //! bytes an attempt. It is a cache, bound like the index to what it was made from, and used only while that holds:
 //! - the bytes of `campaign.json` it counted against: the same size and SHA-256, or the same file (inode, ctime,
 //!   mtime) where that file had settled when it was counted;
-//! - the parts of the index it took in ([`index::Extent`]): each still the same file, at least as long. Parts are
+//! - the parts of the index it took in ([`crate::index::Extent`]): each still the same file, at least as long. Parts are
 //!   only appended to, so what lies past an extent was appended since, and is read (a part merged away or replaced
 //!   makes the tally unusable, and the whole index is read again);
 //! - its own bytes, which end with their SHA-256 (a tally cut short or changed is not used).
@@ -28,7 +28,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use metewand_runtime::Sha256Digest;
 use metewand_runtime::files::Dir;
 
-use crate::index::{self, Extent, INDEX_DIR, IndexEntry, Stamp};
+use crate::appended::{self, Appended};
+use crate::index::{Extent, INDEX_DIR, IndexEntry, Stamp};
 use crate::own::{Found, open_own};
 use crate::status::{Counted, Status};
 
@@ -156,7 +157,7 @@ impl Tally {
         let began = SystemTime::now();
         let mut tally = Tally::read(folder)?;
         let plan = tally.plan.holds(folder, began)?;
-        let (mut extents, appended) = index::appended(folder, &tally.extents)?;
+        let (mut extents, appended) = appended::appended(folder, &tally.extents)?;
         let changed = !appended.is_empty() || plan != tally.plan;
         // Each id's first planned attempt, with the others of that id (cells sharing every input), which are
         // counted as it is: needed only when lines were appended.
@@ -172,7 +173,7 @@ impl Tally {
             }
         }
         let mut touched = vec![false; tally.slots.len()];
-        let mut lines: HashMap<u32, Vec<&index::Appended>> = HashMap::new();
+        let mut lines: HashMap<u32, Vec<&Appended>> = HashMap::new();
         for line in &appended {
             if let Some(slot) = id_digest(&line.attempt_id).and_then(|digest| first.get(&digest)) {
                 lines.entry(*slot).or_default().push(line);
@@ -220,7 +221,7 @@ impl Tally {
             let lacking: Vec<(String, Vec<u32>)> =
                 lacking.into_iter().map(|(digest, slots)| (id_of(&digest), slots)).collect();
             let ids: Vec<&str> = lacking.iter().map(|(id, _)| id.as_str()).collect();
-            let (found, part) = index::unindexed(folder, &ids, tally.slots.len());
+            let (found, part) = appended::unindexed(folder, &ids, tally.slots.len());
             for ((_, slots), found) in lacking.iter().zip(found) {
                 let (counted, record) = Counted::with_record(&found);
                 let (size, sha256) = record.unwrap_or((0, [0; 32]));
