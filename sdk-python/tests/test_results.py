@@ -539,16 +539,20 @@ def test_codes_looked_up_are_the_codes_parsed(campaign: Path, monkeypatch: pytes
     looked_up = list(load(campaign))
     assert [row.state for row in looked_up] == ["unfinished", "recorded"] and looked_up[1].outcome == "cancelled"
     monkeypatch.setattr(_table, "_single_digits", lambda text: None)
+    monkeypatch.setattr(_table, "_all_null", lambda text: 0)
     assert list(load(campaign)) == looked_up
     monkeypatch.setattr(_table._Building, "_code_text", lambda self, name, text: False)
     assert list(load(campaign)) == looked_up
 
 
-def test_one_digit_codes_are_read_without_an_object_each_and_nothing_else_is() -> None:
+def test_one_digit_codes_and_nulls_are_read_without_an_object_each_and_nothing_else_is() -> None:
     assert _table._single_digits("0,3,9,3") == (array("I", [0, 3, 9, 3]), 9)
     assert _table._single_digits("7") == (array("I", [7]), 7)
     for text in ["", "0,", ",0", "10,1", "0,,1", "0, 1", "0,\t", "\t,1", "null,1", "\u0663,1", "0;1", "-1,1", "1,2,a"]:
         assert _table._single_digits(text) is None, text
+    assert [_table._all_null(text) for text in ["null", "null,null,null"]] == [1, 3]
+    for text in ["", "null,", ",null", "null,,null", "null, null", "nullnull,", ",nullnull", "null,0", "Null"]:
+        assert _table._all_null(text) == 0, text
 
 
 def break_table(table: dict[str, Any], damage: str) -> Any:

@@ -80,6 +80,13 @@ _DIGIT_VALUES = bytes(byte - 48 if 48 <= byte <= 57 else 255 for byte in range(2
 _LOW_BYTE = 0 if sys.byteorder == "little" else 3
 
 
+def _all_null(text: str) -> int:
+    """How many nulls ``text`` is, when it is nothing but nulls separated by commas (a column of failures in a
+    campaign that did not fail); 0 otherwise."""
+    count = text.count(",") + 1
+    return count if text == ("null," * count)[:-1] else 0
+
+
 def _single_digits(text: str) -> tuple[array[int], int] | None:
     """The codes of ``text`` and the largest, when it is codes of one digit each separated by commas (most windows of
     most columns: a campaign's few names, outcomes and kinds), made without a Python object per item."""
@@ -299,6 +306,11 @@ class _Building:
     def _code_text(self, name: str, text: str) -> bool:
         """Takes the codes of ``text`` when each of its items is a code or null as the executor writes them (digits,
         nothing around them), looked up rather than parsed."""
+        nulls = _all_null(text)
+        if nulls:
+            self.nulls.add(name)
+            self.codes[name].extend(array("I", [NULL]) * nulls)
+            return True
         single = _single_digits(text)
         if single is not None:
             codes, largest = single
