@@ -20,7 +20,6 @@
 //! the SHA-256 of all before it.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -142,12 +141,7 @@ pub(crate) fn id_digest(id: &str) -> Option<[u8; 32]> {
 
 /// The attempt id named after `digest`.
 fn id_of(digest: &[u8; 32]) -> String {
-    let mut id = String::with_capacity(ID_PREFIX.len() + 64);
-    id.push_str(ID_PREFIX);
-    for byte in digest {
-        let _ = write!(id, "{byte:02x}");
-    }
-    id
+    format!("{ID_PREFIX}{}", Sha256Digest::from_bytes(*digest))
 }
 
 impl Tally {
@@ -206,29 +200,23 @@ impl Tally {
         for (at, twin) in twins {
             tally.slots[twin as usize] = tally.slots[at as usize];
         }
-        // Attempts counted without an entry are looked at again (each id once), as a reading of the whole index
-        // would.
+        // Attempts counted without an entry are looked at again, as a reading of the whole index would (an id
+        // planned twice is looked at twice: its twins are rare, and any entry made twice the same).
         let recorded: Vec<bool> =
             tally.counts.list.iter().map(|counted| matches!(counted, Counted::Record { .. })).collect();
-        let mut lacking: HashMap<[u8; 32], Vec<u32>> = HashMap::new();
-        for (slot, entry) in tally.slots.iter().enumerate() {
-            if !recorded[entry.counted as usize] && !touched[slot] {
-                lacking.entry(entry.id).or_default().push(slot as u32);
-            }
-        }
+        let lacking: Vec<usize> = (0..tally.slots.len())
+            .filter(|&slot| !recorded[tally.slots[slot].counted as usize] && !touched[slot])
+            .collect();
         let mut written = None;
         if !lacking.is_empty() {
-            let lacking: Vec<(String, Vec<u32>)> =
-                lacking.into_iter().map(|(digest, slots)| (id_of(&digest), slots)).collect();
-            let ids: Vec<&str> = lacking.iter().map(|(id, _)| id.as_str()).collect();
+            let ids: Vec<String> = lacking.iter().map(|&slot| id_of(&tally.slots[slot].id)).collect();
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
             let (found, part) = appended::unindexed(folder, &ids, tally.slots.len());
-            for ((_, slots), found) in lacking.iter().zip(found) {
+            for (&slot, found) in lacking.iter().zip(found) {
                 let (counted, record) = Counted::with_record(&found);
                 let (size, sha256) = record.unwrap_or((0, [0; 32]));
                 let number = tally.counts.number(counted);
-                for &slot in slots {
-                    tally.slots[slot as usize] = Slot { counted: number, size, sha256, ..tally.slots[slot as usize] };
-                }
+                tally.slots[slot] = Slot { counted: number, size, sha256, ..tally.slots[slot] };
             }
             written = part;
         }

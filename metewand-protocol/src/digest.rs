@@ -28,6 +28,11 @@ impl Sha256Digest {
         Sha256Digest(Sha256::digest(bytes).into())
     }
 
+    /// The digest whose 32 bytes are `bytes`.
+    pub fn from_bytes(bytes: [u8; 32]) -> Sha256Digest {
+        Sha256Digest(bytes)
+    }
+
     /// The digest's 32 bytes.
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.0

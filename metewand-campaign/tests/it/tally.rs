@@ -137,6 +137,26 @@ fn entries_appended_since_are_counted_and_attempts_without_one_are_looked_at_aga
 }
 
 #[test]
+fn many_attempts_without_an_entry_are_looked_for_in_one_listing() {
+    let (bench, folder, status) = tallied();
+    // Half the plan without an entry (so `attempts/` is listed once): one gone, one still there.
+    let ids = ids(&folder);
+    let kept = bench.dir.path().join("kept");
+    fs::rename(folder.join("attempts").join(&ids[0]), &kept).unwrap();
+    let text = fs::read_to_string(merged(&folder)).unwrap();
+    let rest: String = text.lines().skip(2).map(|line| format!("{line}\n")).collect();
+    fs::write(merged(&folder), rest).unwrap();
+    fs::remove_file(tally(&folder)).unwrap();
+    let whole = Status::of(&folder, Check::Entries).unwrap();
+    assert_eq!((whole.missing, whole.done()), (1, status.done() - 1), "{whole:?}");
+    assert_eq!(Status::of(&folder, Check::Entries).unwrap(), whole);
+    // The one gone comes back: the listing finds it, its record is read.
+    fs::rename(&kept, folder.join("attempts").join(&ids[0])).unwrap();
+    assert_eq!(Status::of(&folder, Check::Entries).unwrap(), status);
+    assert_eq!(Status::of(&folder, Check::Entries).unwrap(), status);
+}
+
+#[test]
 fn an_appended_entry_naming_other_bytes_than_the_record_counted_is_not_taken_from_the_tally() {
     let (_bench, folder, status) = tallied();
     let id = ids(&folder)[0].clone();
