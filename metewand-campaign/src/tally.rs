@@ -24,6 +24,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use metewand_protocol::generated::attempt_record::Outcome;
 use metewand_runtime::Sha256Digest;
 use metewand_runtime::files::Dir;
 
@@ -148,6 +149,32 @@ impl Tally {
     /// The status of `folder` from its tally and what was appended to its index since, writing the tally anew when
     /// anything was; `None` where the folder has no usable tally (the whole index is then read).
     pub(crate) fn status(folder: &Path) -> Option<Status> {
+        Tally::current(folder).map(|tally| tally.count())
+    }
+
+    /// Each planned attempt's id, in the plan's order.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        self.slots.iter().map(|slot| id_of(&slot.id)).collect()
+    }
+
+    /// Each planned attempt's outcome as counted (`None` for one without a valid record).
+    pub(crate) fn outcomes(&self) -> Vec<Option<Outcome>> {
+        let outcomes: Vec<Option<Outcome>> = self
+            .counts
+            .list
+            .iter()
+            .map(|counted| match counted {
+                Counted::Record { outcome, .. } => outcome.parse().ok(),
+                _ => None,
+            })
+            .collect();
+        self.slots.iter().map(|slot| outcomes[slot.counted as usize]).collect()
+    }
+
+    /// The folder's tally with what was appended to its index since counted in, and the attempts without an entry
+    /// looked at again (written anew when anything was appended or found); `None` where the folder has no usable
+    /// tally.
+    pub(crate) fn current(folder: &Path) -> Option<Tally> {
         let began = SystemTime::now();
         let mut tally = Tally::read(folder)?;
         let plan = tally.plan.holds(folder, began)?;
@@ -220,7 +247,6 @@ impl Tally {
             }
             written = part;
         }
-        let status = tally.count();
         if let Some(part) = written {
             extents.push(part);
         }
@@ -229,7 +255,7 @@ impl Tally {
             tally.plan = plan;
             let _ = tally.write(folder);
         }
-        Some(status)
+        Some(tally)
     }
 
     /// The status the tally counts.

@@ -716,18 +716,27 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
             latest.insert(id.as_str(), (submission, position as u64 / submission.pack_size.get().max(1)));
         }
     }
-    let file = read_campaign(folder)?;
-    let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; ids.len()]);
-    crate::index::scan(folder, &ids, crate::index::Rebuild::NewPart, crate::index::Check::Entries, |slot, found| {
-        outcomes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = found.outcome();
-    });
-    let outcomes = outcomes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    for (entry, outcome) in file.attempts.iter().zip(outcomes) {
+    // Each planned attempt's id and outcome: from the folder's tally where it has one (as its `campaign status`
+    // reads it, neither `campaign.json` nor the index parsed), and otherwise through the whole index.
+    let (ids, outcomes) = match crate::tally::Tally::current(folder) {
+        Some(tally) => (tally.ids(), tally.outcomes()),
+        None => {
+            let file = read_campaign(folder)?;
+            let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
+            let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; ids.len()]);
+            let check = crate::index::Check::Entries;
+            crate::index::scan(folder, &ids, crate::index::Rebuild::NewPart, check, |slot, found| {
+                outcomes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = found.outcome();
+            });
+            let ids = ids.into_iter().map(str::to_owned).collect();
+            (ids, outcomes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
+        }
+    };
+    for (id, outcome) in ids.iter().zip(outcomes) {
         if outcome.is_some_and(|outcome| is_terminal(outcome, false)) {
             continue;
         }
-        let Some(&(submission, pack)) = latest.get(entry.id.as_str()) else {
+        let Some(&(submission, pack)) = latest.get(id.as_str()) else {
             status.not_submitted += 1;
             continue;
         };
