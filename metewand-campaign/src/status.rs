@@ -162,6 +162,23 @@ impl Status {
     }
 }
 
+/// Each planned attempt's id and outcome (`None` without a valid record), in the plan's order: from the folder's
+/// tally where it has one (as its status reads it, neither `campaign.json` nor the index parsed), and otherwise
+/// through the whole index, its entries trusted.
+pub(crate) fn outcomes(folder: &Path) -> Result<(Vec<String>, Vec<Option<Outcome>>), FolderError> {
+    if let Some(tally) = Tally::current(folder) {
+        return Ok((tally.ids(), tally.outcomes()));
+    }
+    let file = crate::folder::read_campaign(folder)?;
+    let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; ids.len()]);
+    index::scan(folder, &ids, Rebuild::NewPart, Check::Entries, |slot, found| {
+        outcomes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = found.outcome();
+    });
+    let outcomes = outcomes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    Ok((ids.into_iter().map(str::to_owned).collect(), outcomes))
+}
+
 /// What one planned attempt adds to a status: what a tally keeps of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Counted {

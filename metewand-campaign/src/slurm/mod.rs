@@ -35,10 +35,9 @@ use std::fs;
 use std::io;
 use std::num::NonZeroU64;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use metewand_protocol::generated::attempt_record::{Outcome, SessionMode};
+use metewand_protocol::generated::attempt_record::SessionMode;
 use metewand_runtime::CheckedRepository;
 use metewand_runtime::attempt::{DatasetMaterializationOutcome, phase_timeouts, remove_tree};
 use metewand_runtime::protocol::common::Format;
@@ -55,8 +54,7 @@ pub use rounds::record_decision;
 
 use crate::environment::Environment;
 use crate::folder::{
-    CAMPAIGN_FILE, CampaignFolder, FolderError, open_own, parse_own, read_campaign, read_materialization,
-    write_atomically,
+    CAMPAIGN_FILE, CampaignFolder, FolderError, open_own, parse_own, read_materialization, write_atomically,
 };
 use crate::plan::CampaignPlan;
 use crate::runner::{held, is_terminal};
@@ -716,22 +714,7 @@ pub fn status(folder: &Path, slurm: &Slurm) -> Result<Option<SlurmStatus>, Error
             latest.insert(id.as_str(), (submission, position as u64 / submission.pack_size.get().max(1)));
         }
     }
-    // Each planned attempt's id and outcome: from the folder's tally where it has one (as its `campaign status`
-    // reads it, neither `campaign.json` nor the index parsed), and otherwise through the whole index.
-    let (ids, outcomes) = match crate::tally::Tally::current(folder) {
-        Some(tally) => (tally.ids(), tally.outcomes()),
-        None => {
-            let file = read_campaign(folder)?;
-            let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-            let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; ids.len()]);
-            let check = crate::index::Check::Entries;
-            crate::index::scan(folder, &ids, crate::index::Rebuild::NewPart, check, |slot, found| {
-                outcomes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = found.outcome();
-            });
-            let ids = ids.into_iter().map(str::to_owned).collect();
-            (ids, outcomes.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
-        }
-    };
+    let (ids, outcomes) = crate::status::outcomes(folder)?;
     for (id, outcome) in ids.iter().zip(outcomes) {
         if outcome.is_some_and(|outcome| is_terminal(outcome, false)) {
             continue;
