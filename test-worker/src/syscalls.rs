@@ -7,23 +7,6 @@ use std::io;
 
 use super::report;
 
-/// `clone_args` of `clone3(2)`, up to `cgroup` (version 2, 88 bytes).
-#[repr(C)]
-#[derive(Default)]
-struct CloneArgs {
-    flags: u64,
-    pidfd: u64,
-    child_tid: u64,
-    parent_tid: u64,
-    exit_signal: u64,
-    stack: u64,
-    stack_size: u64,
-    tls: u64,
-    set_tid: u64,
-    set_tid_size: u64,
-    cgroup: u64,
-}
-
 const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 
 fn outcome(result: libc::c_long) -> io::Result<libc::c_long> {
@@ -34,14 +17,21 @@ fn outcome(result: libc::c_long) -> io::Result<libc::c_long> {
 /// names): the child exits at once and is reaped here.
 fn clone_into_cgroup(cgroup: &std::path::Path) -> io::Result<libc::c_long> {
     let folder = std::fs::File::open(cgroup)?;
-    let args = CloneArgs {
+    let args = libc::clone_args {
         flags: CLONE_INTO_CGROUP,
+        pidfd: 0,
+        child_tid: 0,
+        parent_tid: 0,
         exit_signal: libc::SIGCHLD as u64,
+        stack: 0,
+        stack_size: 0,
+        tls: 0,
+        set_tid: 0,
+        set_tid_size: 0,
         cgroup: std::os::fd::AsRawFd::as_raw_fd(&folder) as u64,
-        ..CloneArgs::default()
     };
     // SAFETY: clone3 without CLONE_VM forks this process; the child only calls _exit.
-    let pid = unsafe { libc::syscall(libc::SYS_clone3, &args, size_of::<CloneArgs>()) };
+    let pid = unsafe { libc::syscall(libc::SYS_clone3, &args, size_of::<libc::clone_args>()) };
     if pid == 0 {
         // SAFETY: _exit ends the child at once.
         unsafe { libc::_exit(0) };

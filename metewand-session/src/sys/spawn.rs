@@ -97,22 +97,7 @@ struct ChildPlan<'a> {
     envp: Vec<*const c_char>,
 }
 
-/// `clone_args` of `clone3(2)`, up to `cgroup` (its second version, 88 bytes, Linux 5.7).
-#[repr(C)]
-struct CloneArgs {
-    flags: u64,
-    pidfd: u64,
-    child_tid: u64,
-    parent_tid: u64,
-    exit_signal: u64,
-    stack: u64,
-    stack_size: u64,
-    tls: u64,
-    set_tid: u64,
-    set_tid_size: u64,
-    cgroup: u64,
-}
-
+// `libc::CLONE_INTO_CGROUP` is a `c_int` too narrow for it (deprecated as such), while `clone_args.flags` is 64-bit.
 const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 
 /// Forks the worker's process with its streams piped: into the cgroup whose folder `cgroup` is open (the caller
@@ -190,7 +175,8 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// `clone3` into the cgroup whose folder `cgroup` is open: 0 in the child, the child's pid in the caller.
 fn clone_into(cgroup: RawFd) -> io::Result<i32> {
-    let args = CloneArgs {
+    // `clone_args` up to `cgroup`: its second version, 88 bytes, Linux 5.7.
+    let args = libc::clone_args {
         flags: CLONE_INTO_CGROUP,
         pidfd: 0,
         child_tid: 0,
@@ -206,7 +192,7 @@ fn clone_into(cgroup: RawFd) -> io::Result<i32> {
     // SAFETY: without CLONE_VM and with no stack, clone3 gives the child a copy of the caller's address space and
     // stack, as fork does; it reads the local `args` of the size passed. The child makes only async-signal-safe
     // system calls (`run_child`) and ends by exec or `_exit`.
-    let pid = unsafe { libc::syscall(libc::SYS_clone3, &args, size_of::<CloneArgs>()) };
+    let pid = unsafe { libc::syscall(libc::SYS_clone3, &args, size_of::<libc::clone_args>()) };
     if pid < 0 {
         return Err(io::Error::last_os_error());
     }
