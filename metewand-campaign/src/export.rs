@@ -167,6 +167,9 @@ pub fn write_merging(folder: &CampaignFolder) -> Result<Status, FolderError> {
 fn write_from(folder: &Path, rebuild: Rebuild<'_>, check: Check) -> Result<Status, FolderError> {
     let began = SystemTime::now();
     let (file, plan_bytes, stat) = read_campaign_bytes(folder)?;
+    // Hashed once, for the tally and the table alike.
+    let plan = PlanBytes::of(&plan_bytes, stat.as_ref(), began);
+    drop(plan_bytes);
     let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
     let table = TableBuilder::new(&file.attempts);
     let (mut status, tally) =
@@ -174,7 +177,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>, check: Check) -> Result<Statu
     // What this reading counted is the next status's start: the tally is a cache, and failing to write it loses
     // nothing.
     if let Some(mut tally) = tally {
-        tally.plan = PlanBytes::of(&plan_bytes, stat.as_ref(), began);
+        tally.plan = plan.clone();
         tally.repository.clone_from(&file.repository);
         let _ = tally.write(folder);
     }
@@ -227,7 +230,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>, check: Check) -> Result<Statu
     .map_err(io(RESULTS_JSONL))?;
     write_profiles(folder, &rows).map_err(io(PROFILES_CSV))?;
     // The table is a cache of what this reading found: failing to write it loses nothing.
-    let _ = rows.write(folder, &plan_bytes, &file.name, &file.repository);
+    let _ = rows.write(folder, &plan, &file.name, &file.repository);
     status.repository = file.repository;
     Ok(status)
 }

@@ -24,6 +24,7 @@ use serde_json::Value;
 use crate::folder::write_atomically;
 use crate::index::{INDEX_DIR, IndexEntry};
 use crate::plan::PlanEntry;
+use crate::tally::PlanBytes;
 
 /// The table's file in the index's folder.
 pub const TABLE_FILE: &str = "table.json";
@@ -203,17 +204,17 @@ impl TableRows {
         &self.strings[code.get() as usize]
     }
 
-    /// Writes the table (atomically) to `folder`'s index folder: the table of `plan_bytes`, the bytes of
-    /// `campaign.json` whose attempts it was made with, of campaign `name` in `repository`.
-    pub(crate) fn write(self, folder: &Path, plan_bytes: &[u8], name: &Name, repository: &str) -> io::Result<()> {
+    /// Writes the table (atomically) to `folder`'s index folder: the table of `plan`, the bytes of `campaign.json`
+    /// whose attempts it was made with, of campaign `name` in `repository`.
+    pub(crate) fn write(self, folder: &Path, plan: &PlanBytes, name: &Name, repository: &str) -> io::Result<()> {
         let TableRows { strings, columns, metrics, .. } = self;
         let invalid =
             |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("the table's {what} is not valid"));
         let table = CampaignTable {
             format: Format,
             plan: table::PlanBytes {
-                size: SafeUint::try_from(plan_bytes.len() as u64).map_err(|_| invalid("plan size"))?,
-                sha256: Sha256Digest::of(plan_bytes),
+                size: SafeUint::try_from(plan.size).map_err(|_| invalid("plan size"))?,
+                sha256: Sha256Digest::from_bytes(plan.sha256),
             },
             name: name.clone(),
             repository: repository.to_owned(),
