@@ -177,9 +177,7 @@ fn write_from(folder: &Path, rebuild: Rebuild<'_>, check: Check) -> Result<Statu
     // What this reading counted is the next status's start: the tally is a cache, and failing to write it loses
     // nothing.
     if let Some(mut tally) = tally {
-        tally.plan = plan.clone();
-        tally.repository.clone_from(&file.repository);
-        let _ = tally.write(folder);
+        tally.keep(folder, plan.clone(), &file.repository);
     }
     // Both exports and the table are written from the one set of rows the reading made, a column each.
     let rows = table.finish();

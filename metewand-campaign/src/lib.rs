@@ -56,6 +56,7 @@
 
 mod appended;
 pub mod audit;
+pub mod cache;
 pub mod changes;
 pub mod environment;
 mod error;

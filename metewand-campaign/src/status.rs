@@ -68,10 +68,7 @@ impl Status {
             Status::scan_counting(folder, &file.name, &ids, Rebuild::NewPart, check, true, |_, _| {});
         status.repository = file.repository;
         if let Some(mut tally) = tally {
-            tally.plan = plan;
-            tally.repository.clone_from(&status.repository);
-            // The tally is a cache: failing to write it loses nothing.
-            let _ = tally.write(folder);
+            tally.keep(folder, plan, &status.repository);
         }
         Ok(status)
     }

@@ -29,6 +29,7 @@ use metewand_runtime::Sha256Digest;
 use metewand_runtime::files::Dir;
 
 use crate::appended::{self, Appended};
+use crate::cache::{Reader, put_text};
 use crate::index::{Extent, INDEX_DIR, IndexEntry, Stamp};
 use crate::own::{Found, open_own};
 use crate::status::{Counted, Status};
@@ -57,7 +58,7 @@ impl PlanBytes {
     }
 
     /// Whether `folder`'s `campaign.json` is still these bytes; with its binding as a new tally would record it.
-    fn holds(&self, folder: &Path, began: SystemTime) -> Option<PlanBytes> {
+    pub(crate) fn holds(&self, folder: &Path, began: SystemTime) -> Option<PlanBytes> {
         let mut file = open_own(folder, crate::folder::CAMPAIGN_FILE).ok()??;
         let stat = rustix::fs::fstat(&file).ok()?;
         if u64::try_from(stat.st_size).ok()? != self.size {
@@ -118,7 +119,7 @@ impl Counts {
         sorted
     }
 
-    fn get(&self, number: u32) -> &Counted {
+    pub(crate) fn get(&self, number: u32) -> &Counted {
         &self.list[number as usize]
     }
 }
@@ -286,6 +287,14 @@ impl Tally {
         status
     }
 
+    /// Binds the tally a whole reading counted to the `campaign.json` bytes it read and the repository they name,
+    /// and writes it in place of the folder's (a cache: failing to write it loses nothing).
+    pub(crate) fn keep(&mut self, folder: &Path, plan: PlanBytes, repository: &str) {
+        self.plan = plan;
+        repository.clone_into(&mut self.repository);
+        let _ = self.write(folder);
+    }
+
     /// The folder's tally, when it has one whole.
     fn read(folder: &Path) -> Option<Tally> {
         let mut file = Dir::open(&folder.join(INDEX_DIR)).ok()?.open_file(TALLY_FILE).ok()??;
@@ -316,20 +325,12 @@ impl Tally {
     fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(MAGIC.len() + 256 + self.slots.len() * 76);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&self.plan.size.to_le_bytes());
-        out.extend_from_slice(&self.plan.sha256);
-        match &self.plan.stamp {
-            Some(stamp) => {
-                out.push(1);
-                out.extend_from_slice(&stamp.to_bytes());
-            }
-            None => out.extend_from_slice(&[0; 33]),
-        }
-        text(&mut out, &self.name);
-        text(&mut out, &self.repository);
+        self.plan.encode(&mut out);
+        put_text(&mut out, &self.name);
+        put_text(&mut out, &self.repository);
         out.extend_from_slice(&(self.extents.len() as u32).to_le_bytes());
         for extent in &self.extents {
-            text(&mut out, &extent.name);
+            put_text(&mut out, &extent.name);
             out.extend_from_slice(&extent.inode.to_le_bytes());
             out.extend_from_slice(&extent.len.to_le_bytes());
         }
@@ -340,14 +341,14 @@ impl Tally {
                 Counted::Unfinished => out.push(1),
                 Counted::Invalid(reason) => {
                     out.push(2);
-                    text(&mut out, reason);
+                    put_text(&mut out, reason);
                 }
                 Counted::Record { outcome, with_verdict, cause } => {
                     out.push(3);
-                    text(&mut out, outcome);
+                    put_text(&mut out, outcome);
                     out.push(u8::from(*with_verdict));
                     out.push(u8::from(cause.is_some()));
-                    text(&mut out, cause.as_deref().unwrap_or(""));
+                    put_text(&mut out, cause.as_deref().unwrap_or(""));
                 }
             }
         }
@@ -368,27 +369,20 @@ impl Tally {
         if Sha256Digest::of(body).as_bytes() != digest {
             return None;
         }
-        let mut read = Reader(body.strip_prefix(MAGIC)?);
-        let size = read.u64()?;
-        let sha256 = read.digest()?;
-        let stamped = read.take(1)?[0];
-        let stamp = Stamp::from_bytes(read.take(32)?.try_into().ok()?);
-        let plan = PlanBytes { size, sha256, stamp: if stamped == 1 { Some(stamp?) } else { None } };
+        let mut read = Reader::new(body.strip_prefix(MAGIC)?);
+        let plan = PlanBytes::decode(&mut read)?;
         let (name, repository) = (read.text()?, read.text()?);
-        let mut extents = Vec::new();
-        for _ in 0..read.u32()? {
-            extents.push(Extent { name: read.text()?, inode: read.u64()?, len: read.u64()? });
-        }
+        let extents = read.extents()?;
         let mut counts = Counts::default();
         for _ in 0..read.u32()? {
-            let counted = match read.take(1)?[0] {
+            let counted = match read.u8()? {
                 0 => Counted::Missing,
                 1 => Counted::Unfinished,
                 2 => Counted::Invalid(read.text()?),
                 3 => {
                     let outcome = read.text()?;
-                    let with_verdict = read.take(1)?[0] == 1;
-                    let caused = read.take(1)?[0] == 1;
+                    let with_verdict = read.u8()? == 1;
+                    let caused = read.u8()? == 1;
                     let cause = read.text()?;
                     Counted::Record { outcome, with_verdict, cause: caused.then_some(cause) }
                 }
@@ -397,12 +391,12 @@ impl Tally {
             counts.number(counted);
         }
         let slots_len = usize::try_from(read.u64()?).ok()?;
-        if read.0.len() != slots_len.checked_mul(76)? {
+        if read.rest().len() != slots_len.checked_mul(76)? {
             return None;
         }
         let kinds = counts.list.len() as u32;
         let slots = read
-            .0
+            .rest()
             .chunks_exact(76)
             .map(|slot| {
                 let counted = u32::from_le_bytes(slot[32..36].try_into().expect("4 bytes"));
@@ -415,38 +409,5 @@ impl Tally {
             })
             .collect::<Option<Vec<Slot>>>()?;
         Some(Tally { plan, name, repository, extents, counts, slots })
-    }
-}
-
-fn text(out: &mut Vec<u8>, text: &str) {
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(text.as_bytes());
-}
-
-/// The bytes of a tally still to decode.
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, len: usize) -> Option<&'a [u8]> {
-        let (taken, rest) = self.0.split_at_checked(len)?;
-        self.0 = rest;
-        Some(taken)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn digest(&mut self) -> Option<[u8; 32]> {
-        self.take(32)?.try_into().ok()
-    }
-
-    fn text(&mut self) -> Option<String> {
-        let len = self.u32()? as usize;
-        String::from_utf8(self.take(len)?.to_vec()).ok()
     }
 }

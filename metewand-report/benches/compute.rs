@@ -53,7 +53,7 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             concurrency: Some(1),
                             reused: false,
                             cpus: None,
-                            worker_id: format!("mw1-resolved-worker-{implementation:064x}"),
+                            worker_id: format!("mw1-resolved-worker-{implementation:064x}").into(),
                             program: None,
                             metrics: vec![(0, draw)],
                             profile: Vec::new(),

@@ -61,6 +61,7 @@ pub mod load;
 pub mod measure;
 pub mod profile;
 pub mod ranks;
+mod reading;
 pub mod report;
 pub mod rounds;
 pub mod scaling;

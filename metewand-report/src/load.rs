@@ -1,24 +1,25 @@
 //! Reading campaign folders into [`Records`]: every planned attempt of each folder (in plan order) with what its
-//! record says, through `metewand-campaign`'s own reading (`campaign.json` by
-//! [`read_campaign`](metewand_campaign::read_campaign), each record by [`Status::scan`]: its index entry when that
-//! matches the record's bytes, or the record itself, checked against the schema and the id it is filed under).
+//! record says, through `metewand-campaign`'s own reading (`campaign.json`, then each record by
+//! [`Status::scan`](metewand_campaign::Status::scan): its index entry when that matches the record's bytes, or the
+//! record itself, checked against the schema and the id it is filed under), or from the cache a trusting reading
+//! left, while it is bound to the same folder (`crate::reading`).
 //!
 //! Names are interned in order of first appearance in the plans, so tables keep the axes' order as the campaign
 //! wrote them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::Arc;
 
-use metewand_campaign::Status;
-use metewand_campaign::folder::{Found, Run, read_attempt, read_campaign, read_materialization};
-use metewand_campaign::index::{Check, IndexEntry, Rebuild};
+use metewand_campaign::folder::{Found, Run, read_attempt};
+use metewand_campaign::index::{Check, IndexEntry};
 use metewand_protocol::common::{Phase, Role, Verdict};
 use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed, SessionMode};
 use serde::Serialize;
 
 use crate::error::ReportError;
 use crate::measure::Measure;
+use crate::reading::FolderReading;
 
 /// One campaign folder.
 #[derive(Clone, Debug)]
@@ -62,7 +63,7 @@ pub struct Recorded {
     /// The verdict.
     pub verdict: Option<Verdict>,
     /// The failure, for `failed` and `cancelled`.
-    pub failure: Option<FailureInfo>,
+    pub failure: Option<Box<FailureInfo>>,
     /// What the problem ranks by (its record's `problem.timed`; `execute` for records written before it was).
     pub timed: ProblemTimed,
     /// The measure it ranks by, in seconds (the executor's time of the implementation's `execute` request, or
@@ -84,10 +85,10 @@ pub struct Recorded {
     /// How many CPUs the implementation's worker ran on, when the record says.
     pub cpus: Option<usize>,
     /// The implementation's resolved worker identity: its program, command and source.
-    pub worker_id: String,
+    pub worker_id: Arc<str>,
     /// The program the implementation's worker ran, as `(where its command found it, its SHA-256)`, when the
     /// record says (records written before programs were recorded do not).
-    pub program: Option<(String, String)>,
+    pub program: Option<Program>,
     /// Numeric metrics: index into [`Records::metrics`], value.
     pub metrics: Vec<(u32, f64)>,
     /// A streamed attempt's checkpoints, in order (empty for an attempt that did not stream).
@@ -100,6 +101,13 @@ pub struct Recorded {
     /// nanoseconds), so these order attempts as they started.
     pub started_at: String,
 }
+
+/// A program as a record names it: where its worker's command found it, and its SHA-256 (shared by every record
+/// that names the same).
+pub type Program = (Arc<str>, Arc<str>);
+
+/// A record's numeric metrics by name, before they are numbered.
+pub(crate) type ByName = Vec<(Arc<str>, f64)>;
 
 /// One checkpoint of a streamed attempt.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,7 +186,7 @@ pub struct Identities {
 }
 
 impl Identities {
-    fn add(&mut self, record: &IndexEntry) {
+    pub(crate) fn add(&mut self, record: &IndexEntry) {
         let put = |map: &mut BTreeMap<String, BTreeSet<String>>, name: &str, id: &str| {
             if !map.get(name).is_some_and(|ids| ids.contains(id)) {
                 map.entry(name.to_owned()).or_default().insert(id.to_owned());
@@ -218,7 +226,7 @@ pub struct Records {
     pub measure: Measure,
 }
 
-fn intern(names: &mut Vec<String>, name: &str) -> u32 {
+pub(crate) fn intern(names: &mut Vec<String>, name: &str) -> u32 {
     match names.iter().position(|known| known == name) {
         Some(index) => index as u32,
         None => {
@@ -227,9 +235,6 @@ fn intern(names: &mut Vec<String>, name: &str) -> u32 {
         }
     }
 }
-
-/// A record's summary with its metrics still by name.
-type Slot = Option<(Recorded, Vec<(String, f64)>)>;
 
 impl Records {
     /// Reads campaign folders of one repository. Refuses a folder that is not a campaign folder, one with no
@@ -261,107 +266,82 @@ impl Records {
             tolerances: Vec::new(),
             measure: Measure::Wall,
         };
-        let mut metric_slots: Vec<Vec<(String, f64)>> = Vec::new();
+        let mut metric_slots: Vec<ByName> = Vec::new();
         for path in paths {
-            let file = read_campaign(path)?;
+            let reading = FolderReading::read(path, check)?;
             if same_repository
                 && let Some(first) = records.folders.first()
-                && first.repository != file.repository
+                && first.repository != reading.repository
             {
                 return Err(ReportError::DifferentRepositories {
                     first: first.path.clone(),
                     first_repository: first.repository.clone(),
                     second: path.clone(),
-                    second_repository: file.repository,
+                    second_repository: reading.repository,
                 });
             }
             let folder_index = records.folders.len() as u32;
-            let ids: Vec<&str> = file.attempts.iter().map(|entry| entry.id.as_str()).collect();
-            let slots: Mutex<Vec<Slot>> = Mutex::new(vec![None; ids.len()]);
-            let identities = Mutex::new(Identities::default());
-            let status = Status::scan(path, &file.name, &ids, Rebuild::NewPart, check, |i, record| {
-                let made = recorded(record, ids[i]);
-                identities.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(record);
-                slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[i] = Some(made);
-            });
-            if let Some((id, reason)) = status.invalid.first() {
-                return Err(ReportError::InvalidRecord {
-                    path: path.join("attempts").join(id).join("attempt.json"),
-                    reason: reason.clone(),
-                    others: status.invalid.len() - 1,
-                });
-            }
-            if status.by_outcome.is_empty() {
-                return Err(ReportError::NoRecords { path: path.clone(), planned: ids.len() });
-            }
-            let found = identities.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
             for (target, source) in [
-                (&mut records.identities.implementations, found.implementations),
-                (&mut records.identities.contracts, found.contracts),
-                (&mut records.identities.evaluators, found.evaluators),
-                (&mut records.identities.materializers, found.materializers),
-                (&mut records.identities.external, found.external),
+                (&mut records.identities.implementations, reading.identities.implementations),
+                (&mut records.identities.contracts, reading.identities.contracts),
+                (&mut records.identities.evaluators, reading.identities.evaluators),
+                (&mut records.identities.materializers, reading.identities.materializers),
+                (&mut records.identities.external, reading.identities.external),
             ] {
                 for (name, ids) in source {
                     target.entry(name).or_default().extend(ids);
                 }
             }
-            let slots = slots.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let mut materializer_logs: BTreeMap<String, Option<String>> = BTreeMap::new();
-            for (entry, slot) in file.attempts.iter().zip(slots) {
-                let record = slot.map(|(mut recorded, metrics)| {
-                    if let Some(failure) = &mut recorded.failure
-                        && failure.log.is_none()
-                        && failure.role.as_deref() == Some("dataset_materializer")
-                    {
-                        // A materialization that failed once for the whole campaign: its log is beside its record.
-                        failure.log = materializer_logs
-                            .entry(entry.dataset_key.to_string())
-                            .or_insert_with(|| {
-                                read_materialization(path, &entry.dataset_key)
-                                    .and_then(|made| made.log)
-                                    .map(|log| format!("datasets/{}/{}", entry.dataset_key, log.as_str()))
-                            })
-                            .clone();
-                    }
-                    metric_slots.push(metrics);
-                    recorded
-                });
-                if record.is_none() {
-                    metric_slots.push(Vec::new());
+            let planned = reading.attempts.len();
+            // Each of the folder's names interned once per axis, at its first appearance, so that the axes keep
+            // the plan's order.
+            let names = &reading.names;
+            let mut numbers = vec![[None::<u32>; 3]; names.len()];
+            let mut attempts = reading.attempts;
+            for attempt in &mut attempts {
+                attempt.folder = folder_index;
+                for (axis, (local, list)) in [
+                    (&mut attempt.problem, &mut records.problems),
+                    (&mut attempt.dataset, &mut records.datasets),
+                    (&mut attempt.implementation, &mut records.implementations),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    *local =
+                        *numbers[*local as usize][axis].get_or_insert_with(|| intern(list, &names[*local as usize]));
                 }
-                records.attempts.push(Attempt {
-                    folder: folder_index,
-                    id: entry.id.to_string(),
-                    problem: intern(&mut records.problems, &entry.problem),
-                    dataset: intern(&mut records.datasets, &entry.dataset),
-                    dataset_seed: entry.dataset_seed.get(),
-                    implementation: intern(&mut records.implementations, &entry.implementation),
-                    implementation_seed: entry.implementation_seed.get(),
-                    repetition: entry.repetition.get(),
-                    record,
-                });
             }
+            if records.attempts.is_empty() {
+                records.attempts = attempts;
+            } else {
+                records.attempts.append(&mut attempts);
+            }
+            metric_slots.extend(reading.metrics);
             records.folders.push(Folder {
                 path: path.clone(),
-                name: String::from(file.name),
-                repository: file.repository,
-                planned: ids.len(),
-                never_started: status.missing,
-                unfinished: status.unfinished,
-                runs: file.runs,
+                name: reading.name,
+                repository: reading.repository,
+                planned,
+                never_started: reading.never_started,
+                unfinished: reading.unfinished,
+                runs: reading.runs,
             });
         }
         records.tolerances = records.problems.iter().enumerate().map(|(index, _)| records.tolerance(index)).collect();
         records.separate_conditions();
-        let names: BTreeSet<&String> = metric_slots.iter().flatten().map(|(name, _)| name).collect();
-        records.metrics = names.into_iter().cloned().collect();
+        let names: BTreeSet<&str> = metric_slots.iter().flatten().map(|(name, _)| &**name).collect();
+        records.metrics = names.into_iter().map(str::to_owned).collect();
         for (attempt, metrics) in records.attempts.iter_mut().zip(&metric_slots) {
             if let Some(record) = &mut attempt.record {
                 record.metrics = metrics
                     .iter()
                     .filter_map(|(name, value)| {
-                        records.metrics.binary_search(name).ok().map(|index| (index as u32, *value))
+                        records
+                            .metrics
+                            .binary_search_by(|known| known.as_str().cmp(name))
+                            .ok()
+                            .map(|index| (index as u32, *value))
                     })
                     .collect();
             }
@@ -384,7 +364,7 @@ impl Records {
         let mut sessions: BTreeMap<(u32, u32), BTreeSet<bool>> = BTreeMap::new();
         let mut cpus: BTreeMap<(u32, u32), BTreeSet<usize>> = BTreeMap::new();
         let mut workers: BTreeMap<(u32, u32), BTreeSet<&str>> = BTreeMap::new();
-        let mut programs: BTreeMap<(u32, u32), BTreeSet<&(String, String)>> = BTreeMap::new();
+        let mut programs: BTreeMap<(u32, u32), BTreeSet<&Program>> = BTreeMap::new();
         for attempt in &self.attempts {
             let Some(record) = &attempt.record else { continue };
             if let Some(concurrency) = record.concurrency {
@@ -427,7 +407,7 @@ impl Records {
                 (&record.program, programs.get(&(attempt.problem, attempt.implementation)))
                 && set.len() > 1
             {
-                let paths: BTreeSet<&str> = set.iter().map(|(found, _)| found.as_str()).collect();
+                let paths: BTreeSet<&str> = set.iter().map(|(found, _)| &**found).collect();
                 if paths.len() > 1 {
                     differs.push(format!("program {found}"));
                 } else {
@@ -482,13 +462,15 @@ impl Records {
 }
 
 /// One record's summary (from its index entry), its metrics by name.
-fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
-    let failure = record.failure.as_ref().map(|failure| FailureInfo {
-        role: failure.role.map(|role| role.to_string()),
-        phase: failure.phase.map(|phase| phase.to_string()),
-        kind: failure.kind.to_string(),
-        message: failure.message.to_string(),
-        log: failure.log.as_ref().map(|log| format!("attempts/{id}/{}", log.as_str())),
+pub(crate) fn recorded(record: &IndexEntry, id: &str) -> (Recorded, ByName) {
+    let failure = record.failure.as_ref().map(|failure| {
+        Box::new(FailureInfo {
+            role: failure.role.map(|role| role.to_string()),
+            phase: failure.phase.map(|phase| phase.to_string()),
+            kind: failure.kind.to_string(),
+            message: failure.message.to_string(),
+            log: failure.log.as_ref().map(|log| format!("attempts/{id}/{}", log.as_str())),
+        })
     });
     let timed = metewand_campaign::index::judged(record);
     let seconds = |of: Phase| {
@@ -510,8 +492,11 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
     }
     let timed_by = record.problem.timed.unwrap_or(ProblemTimed::Execute);
     let timed_seconds = record.timed_time().map(|time| time.seconds());
-    let metrics =
-        record.metrics.iter().filter_map(|(name, value)| value.as_f64().map(|value| (name.clone(), value))).collect();
+    let metrics = record
+        .metrics
+        .iter()
+        .filter_map(|(name, value)| value.as_f64().map(|value| (Arc::from(name.as_str()), value)))
+        .collect();
     let profile: Vec<Checkpoint> = record
         .implementation
         .profile
@@ -550,10 +535,10 @@ fn recorded(record: &IndexEntry, id: &str) -> (Recorded, Vec<(String, f64)>) {
             concurrency: Some(record.concurrency.get()),
             reused,
             cpus: record.implementation.cpus.as_ref().map(|cpus| cpus.list.len()),
-            worker_id: record.implementation.worker_id.to_string(),
+            worker_id: Arc::from(record.implementation.worker_id.as_str()),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());
-                (found.to_owned(), program.sha256.to_string())
+                (Arc::from(found), Arc::from(program.sha256.to_string()))
             }),
             metrics: Vec::new(),
             profile,

@@ -6,6 +6,7 @@
 
 #![allow(clippy::disallowed_methods, reason = "tests make and read their own files in temporary folders")]
 
+mod cache;
 mod compare;
 mod curves;
 mod profile;
