@@ -34,8 +34,8 @@ impl Odd {
 }
 
 /// Walks `dir`, calling `file` with each regular file's bundle path (`prefix/relative`) and its path on disk, and
-/// `odd` with each entry a bundle cannot hold, in the byte order of the bundle paths. Names in `skip` are left out
-/// at the top of `dir`.
+/// `odd` with each entry a bundle cannot hold, in the byte order of the bundle paths. Paths in `skip`, relative to
+/// `dir`, are left out.
 pub(crate) fn walk_sorted(
     dir: &Path,
     prefix: &str,
@@ -64,7 +64,9 @@ pub(crate) fn walk_sorted(
         if name.chars().any(char::is_control) {
             odd(path, Odd::Name)?;
         } else if kind.is_dir() {
-            walk_sorted(&dir.join(&name), &path, &[], file, odd)?;
+            let inside: Vec<&str> =
+                skip.iter().filter_map(|skipped| skipped.strip_prefix(name.as_str())?.strip_prefix('/')).collect();
+            walk_sorted(&dir.join(&name), &path, &inside, file, odd)?;
         } else if kind.is_file() {
             file(path, dir.join(&name))?;
         } else if kind.is_symlink() {

@@ -157,7 +157,10 @@ fn plan(request: &BundleRequest) -> Result<(Head, Vec<Item>), BundleError> {
             folder: name.as_str().try_into().expect("a nonempty name"),
             name: file.name.as_str().to_owned(),
         });
-        items.push(Item::Tree { prefix: format!("campaigns/{name}"), dir: folder.clone(), skip: &[".lock"] });
+        // The caches are bound to this folder's inodes: no copy could use them.
+        const SKIPPED: [&str; 3] =
+            [".lock", metewand_campaign::cache::CACHE_FILES[0], metewand_campaign::cache::CACHE_FILES[1]];
+        items.push(Item::Tree { prefix: format!("campaigns/{name}"), dir: folder.clone(), skip: &SKIPPED });
     }
     let Some(repository) = repository else {
         return Err(BundleError::Source {
