@@ -9,12 +9,28 @@ use crate::table::{Cell, Span, Table};
 /// Text for a Markdown table cell or line: `|`, line breaks and HTML (which Markdown viewers would render: a
 /// metric's name and a failure's message come from workers) escaped.
 pub fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    let mut out = String::with_capacity(text.len());
+    escape_into(&mut out, text);
+    out
+}
+
+/// [`escape`], appended to `out` in one pass (a comparison's table is a row per cell: a million of them).
+fn escape_into(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = rest.find(['\\', '|', '\n', '\r', '&', '<', '>']) {
+        out.push_str(&rest[..at]);
+        let (byte, after) = (rest.as_bytes()[at], &rest[at + 1..]);
+        out.push_str(match byte {
+            b'\\' => "\\\\",
+            b'|' => "\\|",
+            b'\n' | b'\r' => " ",
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            _ => "&gt;",
+        });
+        rest = after;
+    }
+    out.push_str(rest);
 }
 
 /// The table as Markdown: its caption, when it has one, as a paragraph before it; each line ending in a newline.
@@ -36,7 +52,9 @@ pub fn render(table: &Table) -> String {
     for row in &table.rows {
         out.push('|');
         for value in row {
-            let _ = write!(out, " {} |", cell(value));
+            out.push(' ');
+            cell_into(&mut out, value);
+            out.push_str(" |");
         }
         out.push('\n');
     }
@@ -47,14 +65,40 @@ pub fn render(table: &Table) -> String {
 /// else in a code span is markup), a link as its text, a line break as a space.
 pub fn cell(cell: &Cell) -> String {
     let mut out = String::new();
+    cell_into(&mut out, cell);
+    out
+}
+
+/// [`cell`], appended to `out`.
+fn cell_into(out: &mut String, cell: &Cell) {
     for span in &cell.spans {
         match span {
-            Span::Text(text) | Span::Link { text, .. } => out.push_str(&escape(text)),
+            Span::Text(text) | Span::Link { text, .. } => escape_into(out, text),
             Span::Code(code) => {
                 let _ = write!(out, "`{}`", code.replace('|', "\\|").replace(['\n', '\r'], " "));
             }
             Span::Break => out.push(' '),
         }
     }
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escaping_in_one_pass_is_escaping_each_character_in_turn() {
+        let in_turn = |text: &str| {
+            text.replace('\\', "\\\\")
+                .replace('|', "\\|")
+                .replace(['\n', '\r'], " ")
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        for text in ["", "plain", "a\\|b\n<&>", "&lt;", "\\\\||\r\n", "ü|é<script>", "|", "tail\\"] {
+            assert_eq!(escape(text), in_turn(text), "{text:?}");
+        }
+        assert_eq!(escape("a\\|b\n<&>"), "a\\\\\\|b &lt;&amp;&gt;");
+    }
 }
