@@ -148,28 +148,81 @@ pub struct Comparison {
 /// (problem, dataset, dataset seed, implementation, implementation seed) by name.
 type CellKey<'r> = (&'r str, &'r str, u64, &'r str, u64);
 
-/// Each cell's ranked times (the problem's `timed`) of attempts with a verdict (a streamed attempt's time to
-/// `reached`, when it reached), in plan order of first appearance.
-fn cells(records: &Records) -> (Vec<CellKey<'_>>, HashMap<CellKey<'_>, Vec<f64>>) {
-    let mut order = Vec::new();
-    let mut times: HashMap<CellKey<'_>, Vec<f64>> = HashMap::new();
-    for attempt in &records.attempts {
-        let key = (
-            records.problems[attempt.problem as usize].as_str(),
-            records.datasets[attempt.dataset as usize].as_str(),
-            attempt.dataset_seed,
-            records.implementations[attempt.implementation as usize].as_str(),
-            attempt.implementation_seed,
+/// The same, by the numbers of one [`Records`]' names.
+type Numbered = (u32, u32, u64, u32, u64);
+
+/// Each cell of one side, in plan order of first appearance: its key, and its ranked times (the problem's `timed`)
+/// of attempts with a verdict (a streamed attempt's time to `reached`, when it reached).
+struct Cells<'r> {
+    keys: Vec<CellKey<'r>>,
+    times: Vec<Vec<f64>>,
+    /// Each cell's place in `keys`, by its names' numbers (a campaign of a million cells hashes numbers, not names).
+    places: HashMap<Numbered, usize>,
+}
+
+impl<'r> Cells<'r> {
+    fn of(records: &'r Records) -> Cells<'r> {
+        let mut cells = Cells { keys: Vec::new(), times: Vec::new(), places: HashMap::new() };
+        cells.places.reserve(records.attempts.len());
+        for attempt in &records.attempts {
+            let numbered = (
+                attempt.problem,
+                attempt.dataset,
+                attempt.dataset_seed,
+                attempt.implementation,
+                attempt.implementation_seed,
+            );
+            let place = *cells.places.entry(numbered).or_insert_with(|| {
+                cells.keys.push((
+                    records.problems[attempt.problem as usize].as_str(),
+                    records.datasets[attempt.dataset as usize].as_str(),
+                    attempt.dataset_seed,
+                    records.implementations[attempt.implementation as usize].as_str(),
+                    attempt.implementation_seed,
+                ));
+                cells.times.push(Vec::new());
+                cells.keys.len() - 1
+            });
+            if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.compared_seconds()) {
+                cells.times[place].push(seconds);
+            }
+        }
+        cells
+    }
+
+    /// The place of the cell `key` names on this side, where it has one; `numbers` are this side's numbers of the
+    /// names (`None` for a name it does not have).
+    fn place(&self, key: &CellKey<'_>, numbers: &Numbers<'_>) -> Option<usize> {
+        let (problem, dataset, dataset_seed, implementation, implementation_seed) = *key;
+        let numbered = (
+            *numbers.problems.get(problem)?,
+            *numbers.datasets.get(dataset)?,
+            dataset_seed,
+            *numbers.implementations.get(implementation)?,
+            implementation_seed,
         );
-        let entry = times.entry(key).or_insert_with(|| {
-            order.push(key);
-            Vec::new()
-        });
-        if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.compared_seconds()) {
-            entry.push(seconds);
+        self.places.get(&numbered).copied()
+    }
+}
+
+/// One side's numbers of its names, by name.
+struct Numbers<'r> {
+    problems: HashMap<&'r str, u32>,
+    datasets: HashMap<&'r str, u32>,
+    implementations: HashMap<&'r str, u32>,
+}
+
+impl<'r> Numbers<'r> {
+    fn of(records: &'r Records) -> Numbers<'r> {
+        let numbered = |names: &'r [String]| -> HashMap<&'r str, u32> {
+            names.iter().enumerate().map(|(number, name)| (name.as_str(), number as u32)).collect()
+        };
+        Numbers {
+            problems: numbered(&records.problems),
+            datasets: numbered(&records.datasets),
+            implementations: numbered(&records.implementations),
         }
     }
-    (order, times)
 }
 
 impl Comparison {
@@ -192,14 +245,19 @@ impl Comparison {
 
     /// Compares records already read.
     pub fn of(a: &Records, b: &Records, factor: f64) -> Comparison {
-        let (order, times_a) = cells(a);
-        let (_, times_b) = cells(b);
-        let matched: Vec<(&CellKey<'_>, &Vec<f64>, &Vec<f64>)> =
-            order.iter().filter_map(|key| Some((key, &times_a[key], times_b.get(key)?))).collect();
+        let (cells_a, cells_b) = (Cells::of(a), Cells::of(b));
+        let numbers_b = Numbers::of(b);
+        let matched: Vec<(&CellKey<'_>, &Vec<f64>, &Vec<f64>)> = cells_a
+            .keys
+            .iter()
+            .zip(&cells_a.times)
+            .filter_map(|(key, times)| Some((key, times, &cells_b.times[cells_b.place(key, &numbers_b)?])))
+            .collect();
         let compared =
             map_parallel(&matched, |(key, sample_a, sample_b)| compare_cell(key, sample_a, sample_b, factor));
-        let only_a = order.len() - compared.len();
-        let only_b = times_b.keys().filter(|key| !times_a.contains_key(*key)).count();
+        // A cell of A matches at most one of B's, and each of B's at most one of A's.
+        let only_a = cells_a.keys.len() - compared.len();
+        let only_b = cells_b.keys.len() - compared.len();
         let mut by_verdict = BTreeMap::new();
         for cell in &compared {
             *by_verdict.entry(cell.verdict.label().to_owned()).or_insert(0) += 1;
