@@ -48,7 +48,10 @@ pub mod stream;
 pub mod strict;
 pub mod tracker;
 
-pub use canonical::{ParseError, ParseErrorKind, parse, to_canonical_string, to_canonical_vec, write_canonical};
+pub use canonical::{
+    ParseError, ParseErrorKind, parse, to_canonical_string, to_canonical_vec, write_canonical, write_canonical_object,
+    write_canonical_string,
+};
 pub use decode::{DecodeError, Message, Response, decode_message, decode_response};
 pub use digest::{DigestParseError, Sha256Digest};
 pub use documents::{TimedTime, judged};

@@ -15,7 +15,11 @@ macro_rules! digest_identity {
         impl From<Sha256Digest> for $id {
             $(#[$doc])*
             fn from(digest: Sha256Digest) -> $id {
-                <$id>::try_from(format!(concat!($prefix, "{}"), digest))
+                // Written into a string of its final size: a plan makes a million of these.
+                let mut text = String::with_capacity($prefix.len() + 64);
+                text.push_str($prefix);
+                let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{digest}"));
+                <$id>::try_from(text)
                     .expect(concat!("the pattern of an identity is ", $prefix, " and 64 lowercase hex digits"))
             }
         }

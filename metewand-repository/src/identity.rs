@@ -32,6 +32,7 @@ use std::collections::BTreeMap;
 use metewand_protocol::common::Role;
 pub use metewand_protocol::common::{AttemptId, ProblemContractId, WorkerId};
 use metewand_protocol::strict::{JsonObject, SafeUint};
+use metewand_protocol::{write_canonical, write_canonical_object, write_canonical_string};
 use serde_json::{Value, json};
 
 use crate::files::Sha256Digest;
@@ -284,19 +285,108 @@ pub fn attempt_id(
     repetition: u64,
     profile: Option<u64>,
 ) -> AttemptId {
-    let mut preimage = json!({
-        "contract_id": contract_id.as_str(),
-        "dataset_key": dataset_key.to_string(),
-        "implementation": implementation.as_str(),
-        "implementation_parameters": implementation_parameters,
-        "implementation_seed": implementation_seed.get(),
-        "problem_parameters": problem_parameters,
-        "repetition": repetition,
-    });
-    // A streamed attempt is timed otherwise than its one-shot twin: it is another attempt. An attempt that does not
-    // stream keeps the seven-key preimage, so that no earlier id changes.
+    // The preimage is the canonical object of these members, written member by member in their canonical order
+    // (a plan of a million attempts computes a million ids: building each as a JSON value, then sorting and writing
+    // it, was most of their cost). A streamed attempt is timed otherwise than its one-shot twin: it is another
+    // attempt, with a `profile` member. An attempt that does not stream keeps the seven-member preimage, so that no
+    // earlier id changes.
+    let mut preimage = Vec::with_capacity(512);
+    let member = |preimage: &mut Vec<u8>, name: &str| {
+        preimage.push(if preimage.is_empty() { b'{' } else { b',' });
+        write_canonical_string(name, preimage);
+        preimage.push(b':');
+    };
+    member(&mut preimage, "contract_id");
+    write_canonical_string(contract_id.as_str(), &mut preimage);
+    member(&mut preimage, "dataset_key");
+    write_canonical_string(&dataset_key.to_string(), &mut preimage);
+    member(&mut preimage, "implementation");
+    write_canonical_string(implementation.as_str(), &mut preimage);
+    member(&mut preimage, "implementation_parameters");
+    write_canonical_object(implementation_parameters, &mut preimage);
+    member(&mut preimage, "implementation_seed");
+    write_canonical(&Value::from(implementation_seed.get()), &mut preimage);
+    member(&mut preimage, "problem_parameters");
+    write_canonical_object(problem_parameters, &mut preimage);
     if let Some(checkpoints) = profile {
-        preimage["profile"] = json!({ "checkpoints": checkpoints });
+        member(&mut preimage, "profile");
+        preimage.extend_from_slice(b"{\"checkpoints\":");
+        write_canonical(&Value::from(checkpoints), &mut preimage);
+        preimage.push(b'}');
     }
-    AttemptId::from(digest(&preimage))
+    member(&mut preimage, "repetition");
+    write_canonical(&Value::from(repetition), &mut preimage);
+    preimage.push(b'}');
+    AttemptId::from(Sha256Digest::of(&preimage))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The preimage as a JSON value, canonicalized whole: what an attempt's id is defined as.
+    #[allow(clippy::too_many_arguments, reason = "attempt_id's own arguments")]
+    fn by_value(
+        contract_id: &ProblemContractId,
+        problem_parameters: &JsonObject,
+        dataset_key: &DatasetKey,
+        implementation: &WorkerId,
+        implementation_parameters: &JsonObject,
+        implementation_seed: SafeUint,
+        repetition: u64,
+        profile: Option<u64>,
+    ) -> AttemptId {
+        let mut preimage = json!({
+            "contract_id": contract_id.as_str(),
+            "dataset_key": dataset_key.to_string(),
+            "implementation": implementation.as_str(),
+            "implementation_parameters": implementation_parameters,
+            "implementation_seed": implementation_seed.get(),
+            "problem_parameters": problem_parameters,
+            "repetition": repetition,
+        });
+        if let Some(checkpoints) = profile {
+            preimage["profile"] = json!({ "checkpoints": checkpoints });
+        }
+        AttemptId::from(digest(&preimage))
+    }
+
+    #[test]
+    fn an_attempt_id_written_member_by_member_is_the_id_of_its_preimage_as_a_value() {
+        let contract: ProblemContractId = format!("mw1-problem-contract-{}", "a".repeat(64)).try_into().unwrap();
+        let worker: WorkerId = format!("mw1-resolved-worker-{}", "b".repeat(64)).try_into().unwrap();
+        let key = Sha256Digest::of(b"a dataset");
+        let object = |value: Value| value.as_object().unwrap().clone();
+        let parameters = [
+            object(json!({})),
+            object(json!({"tolerance": 1e-6, "alpha": [1, 2.5, "x"], "nested": {"b": null, "a": true}})),
+            // Names out of UTF-8 order in UTF-16 order, and text that must be escaped.
+            object(json!({"\u{e000}": 1, "\u{1f600}": 2, "quote\"": "line\nbreak\u{1}"})),
+        ];
+        for problem in &parameters {
+            for implementation in &parameters {
+                for seed in [0u64, 7, (1 << 53) - 1] {
+                    for repetition in [1, 3, 1 << 53, (1 << 53) + 1, u64::MAX] {
+                        for profile in [None, Some(0), Some(100)] {
+                            let seed = SafeUint::try_from(seed).unwrap();
+                            assert_eq!(
+                                attempt_id(
+                                    &contract,
+                                    problem,
+                                    &key,
+                                    &worker,
+                                    implementation,
+                                    seed,
+                                    repetition,
+                                    profile
+                                ),
+                                by_value(&contract, problem, &key, &worker, implementation, seed, repetition, profile),
+                                "{problem:?} {implementation:?} {seed:?} {repetition} {profile:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -21,7 +21,9 @@ mod write;
 
 pub use error::{Expected, ParseError, ParseErrorKind};
 pub use parse::parse;
-pub use write::{to_canonical_string, to_canonical_vec, write_canonical};
+pub use write::{
+    to_canonical_string, to_canonical_vec, write_canonical, write_canonical_object, write_canonical_string,
+};
 
 /// The deepest nesting [`parse`] accepts, counting arrays and objects together (the root container is depth 1).
 pub const MAX_DEPTH: usize = 128;

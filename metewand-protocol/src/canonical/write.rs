@@ -62,6 +62,17 @@ pub fn write_canonical(value: &Value, out: &mut Vec<u8>) {
     }
 }
 
+/// Appends the canonical bytes of the object `members`, as [`write_canonical`] writes it inside a value: for a caller
+/// that writes an object of its own member by member, without building a [`Value`] of it.
+pub fn write_canonical_object(members: &Map<String, Value>, out: &mut Vec<u8>) {
+    write_object(members, out);
+}
+
+/// Appends the canonical bytes of the string `text` (quoted and escaped), as [`write_canonical`] writes it.
+pub fn write_canonical_string(text: &str, out: &mut Vec<u8>) {
+    write_string(text, out);
+}
+
 fn write_object(members: &Map<String, Value>, out: &mut Vec<u8>) {
     // The map usually iterates in UTF-8 byte order, which is UTF-16 order for almost every set of names. The names
     // alone are checked before anything is written: finding the disorder midway and starting again would write
