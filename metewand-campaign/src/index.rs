@@ -21,7 +21,6 @@
 //! stamp and size, its bytes are those hashed: every change to a file's bytes, name, links or mode moves its ctime,
 //! which no process can set back. Any other file is hashed.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::fs::FileExt;
@@ -38,6 +37,7 @@ use metewand_runtime::protocol::common::Format;
 use metewand_runtime::protocol::strict::SafeUint;
 use serde::Deserialize;
 
+use crate::ids::{IdMap, id_map};
 use crate::own::{Found, absent, fs_io, parse_record, read_record_bytes};
 use crate::parallel::threads;
 use crate::trust::{Listed, Window, trust};
@@ -312,7 +312,7 @@ impl Parts {
             lines: 0,
             first: None,
         };
-        let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(ids.len());
+        let mut by_id: IdMap<'_, usize> = id_map(ids.len());
         for (slot, id) in ids.iter().enumerate() {
             let first = *by_id.entry(id).or_insert(slot);
             if first != slot {
@@ -384,7 +384,7 @@ impl Parts {
 /// Places every whole line of `file` (part number `part`) that names a planned attempt in `placed`, with its
 /// plan index, reading the part in blocks whose lines are read on every available CPU; the number of lines, and
 /// how many bytes they take (a last line cut short is not read).
-fn place(file: &File, part: u32, by_id: &HashMap<&str, usize>, placed: &mut Vec<(usize, Candidate)>) -> (usize, u64) {
+fn place(file: &File, part: u32, by_id: &IdMap<'_, usize>, placed: &mut Vec<(usize, Candidate)>) -> (usize, u64) {
     const BLOCK: usize = 8 << 20;
     let threads = threads();
     let mut reader = BufReader::with_capacity(BLOCK, file);
@@ -416,7 +416,7 @@ fn place_lines(
     bytes: &[u8],
     offset: u64,
     part: u32,
-    by_id: &HashMap<&str, usize>,
+    by_id: &IdMap<'_, usize>,
     threads: usize,
 ) -> (usize, Vec<(usize, Candidate)>) {
     // Split at newlines into about `threads` pieces.

@@ -62,6 +62,7 @@ pub mod environment;
 mod error;
 pub mod export;
 pub mod folder;
+mod ids;
 pub mod index;
 pub mod order;
 mod own;

@@ -4,8 +4,9 @@
 //! Attempts are held as indices into the plan's name and key tables, so a plan of a million attempts stays a few
 //! tens of bytes per attempt beside its id.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
+use crate::ids::{IdMap, id_map};
 use metewand_protocol::common::Name;
 use metewand_protocol::strict::SafeUint;
 use metewand_runtime::CheckedRepository;
@@ -580,7 +581,7 @@ impl<'r> CampaignPlan<'r> {
 
 /// Marks each attempt whose id an earlier one of `attempts` has as shared with the first.
 fn share_twins(attempts: &mut [PlannedAttempt]) {
-    let mut first: HashMap<&str, u32> = HashMap::with_capacity(attempts.len());
+    let mut first: IdMap<'_, u32> = id_map(attempts.len());
     let mut shared = Vec::new();
     for (index, attempt) in attempts.iter().enumerate() {
         let earlier = *first.entry(attempt.id.as_str()).or_insert(index as u32);
