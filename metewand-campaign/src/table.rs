@@ -3,9 +3,10 @@
 //! column rather than a JSON document and a dozen dictionary lookups per attempt.
 //!
 //! It is written with the exports (at the end of a run, by `campaign export`), from the same reading of the
-//! records, and it is a cache like the index: bound to the bytes of `campaign.json` it was made from and each row to
-//! its record's size, SHA-256 and stamp, as the record's index entry names them. A reader uses a row only while the
-//! record is exactly those bytes, and reads every other row from the folder.
+//! records, and it is a cache like the index: bound to the bytes of `campaign.json` it was made from (by their size
+//! and SHA-256, and by the file's stamp where it had settled) and each row to its record's size, SHA-256 and stamp,
+//! as the record's index entry names them. A reader uses a row only while the record is exactly those bytes, and
+//! reads every other row from the folder.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io;
@@ -22,6 +23,7 @@ use metewand_runtime::protocol::strict::{JsonObject, SafeUint};
 use serde_json::Value;
 
 use crate::folder::write_atomically;
+use crate::index::Stamp;
 use crate::index::{INDEX_DIR, IndexEntry};
 use crate::plan::PlanEntry;
 use crate::tally::PlanBytes;
@@ -215,6 +217,7 @@ impl TableRows {
             plan: table::PlanBytes {
                 size: SafeUint::try_from(plan.size).map_err(|_| invalid("plan size"))?,
                 sha256: Sha256Digest::from_bytes(plan.sha256),
+                stamp: plan.stamp.as_ref().and_then(Stamp::written),
             },
             name: name.clone(),
             repository: repository.to_owned(),

@@ -509,6 +509,39 @@ def test_a_stamped_table_row_is_used_without_hashing_only_while_its_file_keeps_t
     assert [row.state for row in load(campaign, check_records=True)] == ["recorded", "missing"]
 
 
+def test_a_table_stamped_with_its_plan_is_used_without_hashing_the_plan_only_while_the_file_keeps_the_stamp(
+    campaign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = list(load(campaign))
+    plan_path = campaign / "campaign.json"
+    # Once campaign.json has settled, an export binds the table to its stamp too.
+    time.sleep(5.5)
+    export(campaign, check_records=True)
+    table = read_table(campaign)
+    assert table["plan"]["stamp"] == stamp_of(plan_path)
+    assert table["plan"]["size"] == plan_path.stat().st_size
+    hashed: list[str] = []
+    digest = results._plan_digest
+    monkeypatch.setattr(results, "_plan_digest", lambda root: hashed.append(root) or digest(root))
+    assert list(load(campaign)) == expected and hashed == []
+    # A table naming other bytes but the file's stamp is used as it is, campaign.json not read ...
+    forge_outcome(table, 0, "cancelled")
+    table["plan"]["sha256"] = "0" * 64
+    write_table(campaign, table)
+    assert load(campaign)[0].outcome == "cancelled" and hashed == []
+    # ... until the file changes in any way: then it is hashed, and a table naming other bytes is not used.
+    os.chmod(plan_path, 0o600)
+    assert list(load(campaign)) == expected and len(hashed) == 1
+    # The same bytes under another stamp: hashed, and used.
+    table["plan"]["sha256"] = hashlib.sha256(plan_path.read_bytes()).hexdigest()
+    write_table(campaign, table)
+    assert load(campaign)[0].outcome == "cancelled" and len(hashed) == 2
+    # A stamp that is not text, or a member the schema does not have: not used.
+    for plan in ({**table["plan"], "stamp": 7}, {**table["plan"], "other": 1}):
+        write_table(campaign, {**table, "plan": plan})
+        assert list(load(campaign)) == expected
+
+
 @pytest.mark.parametrize("window", [7, 100, _table.WINDOW])
 def test_a_table_is_read_a_window_at_a_time_whatever_its_texts_hold(
     campaign: Path, window: int, monkeypatch: pytest.MonkeyPatch

@@ -104,13 +104,19 @@ pub struct Columns {
     ///The implementation's resolved worker identity (a code).
     pub worker_id: ::std::vec::Vec<::std::option::Option<crate::strict::SafeUint>>,
 }
-///The bytes of campaign.json the table was made from.
+///The bytes of campaign.json the table was made from: their size and SHA-256, and the file's stamp where it had settled when the table was made from it (written as an index entry's stamp is). While the file still has that stamp and size, a reader uses the table without hashing campaign.json; otherwise it hashes the file and compares size and sha256.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
 pub struct PlanBytes {
     pub sha256: crate::digest::Sha256Digest,
     pub size: crate::strict::SafeUint,
+    #[serde(
+        default,
+        skip_serializing_if = "::std::option::Option::is_none",
+        deserialize_with = "crate::strict::deserialize_present"
+    )]
+    pub stamp: ::std::option::Option<super::campaign_index::Stamp>,
 }
 /// Error types.
 pub mod error {
@@ -182,7 +188,7 @@ impl Columns {
 }
 impl PlanBytes {
     /// The names of its properties, in the order the schema writes them.
-    pub const PROPERTIES: &'static [&'static str] = &["size", "sha256"];
+    pub const PROPERTIES: &'static [&'static str] = &["size", "sha256", "stamp"];
 }
 impl CampaignTable {
     /// The names of its properties, in the order the schema writes them.

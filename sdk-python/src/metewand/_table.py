@@ -16,6 +16,7 @@ import os
 import stat
 import sys
 from array import array
+from collections.abc import Callable
 from functools import partial
 from itertools import repeat
 from typing import Any
@@ -417,9 +418,10 @@ class Table:
         self.record_stamp: Texts = checks["record_stamp"]
 
 
-def read(root: str, plan: dict[str, Any], make: Any, *, keep_checks: bool) -> Table | None:
-    """The folder's campaign table when it was made from the plan of ``plan`` (its size and SHA-256) and has the
-    shape the executor writes; None otherwise. ``make`` makes a row of its values."""
+def read(root: str, plan_holds: Callable[[Any], bool], make: Any, *, keep_checks: bool) -> Table | None:
+    """The folder's campaign table when ``plan_holds`` says the plan it names (``plan``: the size and SHA-256 of
+    ``campaign.json``, with the file's stamp where it had settled) is the folder's, and it has the shape the executor
+    writes; None otherwise. ``make`` makes a row of its values."""
     try:
         descriptor = os.open(os.path.join(root, INDEX_DIR, TABLE_FILE), _READ_FLAGS)
     except OSError:
@@ -428,14 +430,14 @@ def read(root: str, plan: dict[str, Any], make: Any, *, keep_checks: bool) -> Ta
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
             return None
-        return _read(_Reader(descriptor, info.st_size), plan, make, keep_checks)
+        return _read(_Reader(descriptor, info.st_size), plan_holds, make, keep_checks)
     except (_NotATable, OSError, ValueError, OverflowError, MemoryError):
         return None
     finally:
         os.close(descriptor)
 
 
-def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -> Table | None:
+def _read(reader: _Reader, plan_holds: Callable[[Any], bool], make: Any, keep_checks: bool) -> Table | None:
     building = _Building(keep_checks)
     top: dict[str, Any] = {}
 
@@ -459,12 +461,13 @@ def _read(reader: _Reader, plan: dict[str, Any], make: Any, keep_checks: bool) -
         top.keys() == {"columns", "format", "metrics", "name", "plan", "repository", "strings"}
         and top["format"] == 1
         and type(top["format"]) is int
-        and top["plan"] == plan
         and type(top["name"]) is str
         and type(top["repository"]) is str
         and type(strings) is list
         and set(map(type, strings)) <= {str}
         and building.seen == _COLUMNS
+        # Last: it may hash campaign.json.
+        and plan_holds(top["plan"])
     ):
         return None
     ids = building.ids

@@ -39,6 +39,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Mapping, Sequence
+from functools import partial
 from types import MappingProxyType
 from typing import Any, NamedTuple, overload
 
@@ -335,7 +336,7 @@ def load(folder: str | os.PathLike[str], *, check_records: bool = False) -> Resu
     collecting = gc.isenabled()
     gc.disable()
     try:
-        table = _table.read(root, _plan_digest(root), _make_row, keep_checks=check_records)
+        table = _table.read(root, partial(_plan_holds, root), _make_row, keep_checks=check_records)
         if table is not None:
             return _from_table(root, table, check_records)
         content = _plan_bytes(root)
@@ -424,6 +425,25 @@ def _check_rows(root: str, table: _table.Table, elsewhere: dict[int, bytes | Non
     finally:
         if attempts is not None:
             os.close(attempts)
+
+
+def _plan_holds(root: str, bound: Any) -> bool:
+    """Whether ``campaign.json`` is still the bytes a table's ``plan`` names: by the file's stamp, where the table
+    has one and the file keeps it (and its size), without reading the file; otherwise by hashing it, its size and
+    SHA-256 against the table's."""
+    if type(bound) is not dict or not {"sha256", "size"} <= bound.keys() <= {"sha256", "size", "stamp"}:
+        return False
+    stamp = bound.get("stamp")
+    if type(stamp) is str:
+        try:
+            info = os.stat(os.path.join(root, CAMPAIGN_FILE), follow_symlinks=False)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode) and _keeps(info, bound["size"], stamp):
+            return True
+    elif stamp is not None:
+        return False
+    return _plan_digest(root) == {"sha256": bound["sha256"], "size": bound["size"]}
 
 
 def _plan_digest(root: str) -> dict[str, Any]:

@@ -76,7 +76,11 @@ class CampaignTable:
     """
 
     plan: PlanBytes
-    """The bytes of campaign.json the table was made from."""
+    """The bytes of campaign.json the table was made from: their size and SHA-256, and the file's
+    stamp where it had settled when the table was made from it (written as an index entry's stamp
+    is). While the file still has that stamp and size, a reader uses the table without hashing
+    campaign.json; otherwise it hashes the file and compares size and sha256.
+    """
 
     repository: str
     """The benchmark repository, as campaign.json has it."""
@@ -601,9 +605,13 @@ class Columns:
 
 
 class PlanBytes:
-    """The bytes of campaign.json the table was made from."""
+    """The bytes of campaign.json the table was made from: their size and SHA-256, and the file's
+    stamp where it had settled when the table was made from it (written as an index entry's stamp
+    is). While the file still has that stamp and size, a reader uses the table without hashing
+    campaign.json; otherwise it hashes the file and compares size and sha256.
+    """
 
-    __slots__ = ("sha256", "size")
+    __slots__ = ("sha256", "size", "stamp")
 
     sha256: str
     """A lowercase hexadecimal SHA-256 digest."""
@@ -611,13 +619,23 @@ class PlanBytes:
     size: int
     """An integer from 0 to 2^53 - 1, exactly representable as an IEEE-754 double."""
 
+    stamp: str | None
+    """What the record's file was when its bytes were last hashed to `sha256`, as
+    `<inode>:<ctime>:<mtime>` (times in seconds with nine decimals): written only when the file's
+    ctime was at least 5 seconds older than that hashing. While the file's inode, ctime, mtime
+    and size are still these, the entry is used without hashing the record again; any write,
+    rename, link or change of mode since moves its ctime. An entry without a stamp is used only
+    after hashing.
+    """
+
     # What from_dict accepts: these members and no others, the required ones always.
     _PROPERTIES = frozenset(__slots__)
     _REQUIRED = ("sha256", "size")
 
-    def __init__(self, *, sha256: str, size: int) -> None:
+    def __init__(self, *, sha256: str, size: int, stamp: str | None = None) -> None:
         self.sha256 = _sha256(sha256, "/sha256")
         self.size = _safe_uint(size, "/size")
+        self.stamp = None if stamp is None else _stamp(stamp, "/stamp")
 
     @classmethod
     def from_dict(cls, data: object) -> PlanBytes:
@@ -631,19 +649,26 @@ class PlanBytes:
         model = cls.__new__(cls)
         model.sha256 = _sha256(fields["sha256"], path + "/sha256")
         model.size = _safe_uint(fields["size"], path + "/size")
+        if "stamp" in fields:
+            model.stamp = _stamp(fields["stamp"], path + "/stamp")
+        else:
+            model.stamp = None
         return model
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form: members in name order, absent optional members left out."""
-        return {"sha256": self.sha256, "size": self.size}
+        data: dict[str, Any] = {"sha256": self.sha256, "size": self.size}
+        if self.stamp is not None:
+            data["stamp"] = self.stamp
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PlanBytes):
             return NotImplemented
-        return self.sha256 == other.sha256 and self.size == other.size
+        return self.sha256 == other.sha256 and self.size == other.size and self.stamp == other.stamp
 
     def __repr__(self) -> str:
-        return f"PlanBytes(sha256={self.sha256!r}, size={self.size!r})"
+        return f"PlanBytes(sha256={self.sha256!r}, size={self.size!r}, stamp={self.stamp!r})"
 
 
 # The class of each definition in the schema, by its name under $defs (None for the root).
