@@ -461,3 +461,91 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded,
     };
     Some((record, by_name))
 }
+
+#[cfg(test)]
+mod tests {
+    use metewand_protocol::Sha256Digest;
+    use metewand_protocol::common::Verdict;
+    use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
+
+    use super::*;
+
+    /// A reading with every field a record's summary has set, and one attempt without a record.
+    fn reading() -> FolderReading {
+        let shared: Arc<str> = Arc::from("mw1-resolved-worker-1");
+        let record = Recorded {
+            outcome: Outcome::Reached,
+            verdict: Some(Verdict::Reached),
+            failure: Some(Box::new(FailureInfo {
+                role: Some("implementation".to_owned()),
+                phase: None,
+                kind: "crashed".to_owned(),
+                message: "a message".to_owned(),
+                log: Some("attempts/a/log".to_owned()),
+            })),
+            timed: ProblemTimed::PrepareExecute,
+            timed_seconds: Some(0.25),
+            phase_seconds: [Some(0.5), None, Some(1e-9)],
+            cpu_seconds: Some(2.0),
+            peak_memory_bytes: Some(1 << 40),
+            concurrency: None,
+            reused: true,
+            cpus: Some(4),
+            worker_id: shared.clone(),
+            program: Some((Arc::from("/usr/bin/python3"), Arc::from("ab".repeat(32)))),
+            metrics: Vec::new(),
+            profile: vec![Checkpoint {
+                number: 1,
+                seconds: 0.125,
+                verdict: Verdict::NotReached,
+                metrics: vec![("error".to_owned(), -3.5)],
+            }],
+            reached_seconds: Some(f64::MIN_POSITIVE),
+            started_at: "2026-12-07T00:00:00.000000001Z".to_owned(),
+        };
+        let attempt = |id: &str, record: Option<Recorded>| Attempt {
+            folder: 0,
+            id: id.to_owned(),
+            problem: 0,
+            dataset: 1,
+            dataset_seed: u64::MAX,
+            implementation: 2,
+            implementation_seed: 7,
+            repetition: 3,
+            record,
+        };
+        let mut identities = Identities::default();
+        identities.implementations.insert("solve".to_owned(), BTreeSet::from(["w1".to_owned(), "w2".to_owned()]));
+        identities.external.insert("solve".to_owned(), BTreeSet::from(["/elsewhere".to_owned()]));
+        FolderReading {
+            name: "main".to_owned(),
+            repository: "/repo".to_owned(),
+            runs: Vec::new(),
+            never_started: 0,
+            unfinished: 0,
+            names: vec!["ridge".to_owned(), "small".to_owned(), "solve".to_owned()],
+            attempts: vec![attempt("mw1-attempt-a", Some(record)), attempt("mw1-attempt-b", None)],
+            metrics: vec![vec![(Arc::from("error"), 0.5), (Arc::from("loss"), f64::INFINITY)], Vec::new()],
+            identities,
+        }
+    }
+
+    #[test]
+    fn a_reading_decodes_to_what_was_encoded_and_its_layout_is_the_one_its_magic_names() {
+        let encoded = reading().encode().unwrap();
+        let decoded = FolderReading::decode(&encoded).expect("decodes");
+        // Decoded and encoded again, every field comes back (one dropped or misread would change the bytes).
+        assert_eq!(decoded.encode().unwrap(), encoded);
+        assert_eq!(decoded.attempts[0].record.as_ref().unwrap().worker_id, Arc::from("mw1-resolved-worker-1"));
+        // Cut short or with bytes past its end, it is not decoded.
+        assert!(FolderReading::decode(&encoded[..encoded.len() - 1]).is_none());
+        assert!(FolderReading::decode(&[&encoded[..], &[0]].concat()).is_none());
+        // A change of the layout changes these bytes: it must change MAGIC too (then this digest), so that no build
+        // decodes a cache another build wrote.
+        assert_eq!(MAGIC, b"metewand report reading 1\n");
+        assert_eq!(
+            Sha256Digest::of(&encoded).to_string(),
+            "567b45b2d4eb641dcdd544230fad6e08a6e40380dcd30c08c418ca901695f675"
+        );
+    }
+}
