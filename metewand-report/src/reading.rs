@@ -290,24 +290,23 @@ fn texts(read: &mut Reader<'_>) -> Option<Vec<String>> {
     (0..read.u32()?).map(|_| read.text()).collect()
 }
 
-fn put_f64(out: &mut Vec<u8>, value: Option<f64>) {
-    match value {
+/// An optional number of eight bytes: a byte saying whether there is one, then its bytes.
+fn put_option(out: &mut Vec<u8>, bytes: Option<[u8; 8]>) {
+    match bytes {
         None => out.push(0),
-        Some(value) => {
+        Some(bytes) => {
             out.push(1);
-            out.extend_from_slice(&value.to_le_bytes());
+            out.extend_from_slice(&bytes);
         }
     }
 }
 
+fn put_f64(out: &mut Vec<u8>, value: Option<f64>) {
+    put_option(out, value.map(f64::to_le_bytes));
+}
+
 fn put_u64(out: &mut Vec<u8>, value: Option<u64>) {
-    match value {
-        None => out.push(0),
-        Some(value) => {
-            out.push(1);
-            out.extend_from_slice(&value.to_le_bytes());
-        }
-    }
+    put_option(out, value.map(u64::to_le_bytes));
 }
 
 fn put_metrics(out: &mut Vec<u8>, texts: &mut Texts, metrics: &[(impl AsRef<str>, f64)]) {
