@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
+use metewand_campaign::cache::CACHE_FILES;
 use metewand_campaign::folder::{Found, read_attempt};
 use metewand_campaign::read_campaign;
 use metewand_protocol::Sha256Digest;
@@ -68,6 +69,13 @@ pub fn verify_bundle(bundle: &Path) -> Result<(Opened, Verification), BundleErro
     Ok((opened, verification))
 }
 
+/// Whether `path` (a path in a bundle) is one of a campaign folder's caches ([`CACHE_FILES`]).
+fn is_cache(path: &str) -> bool {
+    path.strip_prefix("campaigns/")
+        .and_then(|inside| inside.split_once('/'))
+        .is_some_and(|(_, relative)| CACHE_FILES.contains(&relative))
+}
+
 /// Verifies an unpacked bundle: its manifest, every file against it (each difference listed), then the records.
 pub fn verify_folder(folder: &Path) -> Result<Verification, BundleError> {
     let manifest = read_manifest_file(folder)?;
@@ -83,6 +91,10 @@ pub fn verify_folder(folder: &Path) -> Result<Verification, BundleError> {
             top,
             &[],
             &mut |path, source| {
+                // A reading of the unpacked folder may leave the caches a bundle leaves out: they are not its.
+                if is_cache(&path) && !manifest.entries.iter().any(|listed| listed.path.as_str() == path) {
+                    return Ok(());
+                }
                 let mut differences = found.borrow_mut();
                 while let Some(wanted) = expected.next_if(|wanted| wanted.path.as_str().as_bytes() < path.as_bytes()) {
                     differences.push(Difference::File(BundleError::Removed { path: wanted.path.to_string() }));

@@ -49,6 +49,18 @@ fn a_bundle_unpacks_to_the_campaign_and_the_repository_it_was_made_from() {
     let verified = verify_folder(&target).unwrap();
     assert!(verified.differences.is_empty(), "{:?}", verified.differences);
     assert_eq!((verified.records, verified.digest), (3, written.digest));
+    // A reading of the unpacked campaign leaves its caches there: they are not the bundle's, and not differences;
+    // a file of another name beside them is.
+    fs::create_dir_all(target.join("campaigns/main/index")).unwrap();
+    for cache in CACHE_FILES {
+        fs::write(target.join("campaigns/main").join(cache), b"made by a reading").unwrap();
+    }
+    assert!(verify_folder(&target).unwrap().differences.is_empty());
+    fs::write(target.join("campaigns/main/index/other.bin"), b"not a cache").unwrap();
+    let differences = verify_folder(&target).unwrap().differences;
+    assert_eq!(differences.len(), 1, "{differences:?}");
+    assert!(format!("{:?}", differences[0]).contains("campaigns/main/index/other.bin"), "{differences:?}");
+    fs::remove_file(target.join("campaigns/main/index/other.bin")).unwrap();
     let (_, verified) = verify_bundle(&bundle).unwrap();
     assert!(verified.differences.is_empty(), "{:?}", verified.differences);
 }
