@@ -1,8 +1,8 @@
 //! One campaign folder as a report reads it ([`FolderReading`]): its plan's attempts with what each record says,
 //! made by a whole reading of the folder (`campaign.json` and every index entry), or decoded from the cache that
 //! reading left, `index/report.bin` ([`metewand_campaign::cache`]: used only while bound to the same `campaign.json`
-//! bytes and the same index, so that a report of a settled million-attempt campaign decodes about a hundred bytes an
-//! attempt rather than parsing two kilobytes of JSON).
+//! bytes and the same index, so that a report of a settled million-attempt campaign decodes under three hundred
+//! bytes an attempt rather than parsing two kilobytes of JSON).
 //!
 //! The cache's layout after its binding, little-endian: the campaign's name, repository and runs (JSON), the
 //! distinct texts the attempts name, the attempts (each: its id; problem, dataset and implementation as texts'
