@@ -168,12 +168,7 @@ pub fn write(folder: &Path, name: &str, magic: &[u8], binding: &Binding, payload
 impl Binding {
     fn encode(&self, out: &mut Vec<u8>) {
         self.plan.encode(out);
-        out.extend_from_slice(&(self.extents.len() as u32).to_le_bytes());
-        for extent in &self.extents {
-            put_text(out, &extent.name);
-            out.extend_from_slice(&extent.inode.to_le_bytes());
-            out.extend_from_slice(&extent.len.to_le_bytes());
-        }
+        put_extents(out, &self.extents);
         out.extend_from_slice(&self.planned.to_le_bytes());
         out.extend_from_slice(&(self.lacking.len() as u64).to_le_bytes());
         for id in &self.lacking {
@@ -218,6 +213,28 @@ impl PlanBytes {
 pub fn put_text(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(&(text.len() as u32).to_le_bytes());
     out.extend_from_slice(text.as_bytes());
+}
+
+/// Appends `value` behind a byte saying whether there is one (0 none, 1 one), `put` writing it: what
+/// [`Reader::optional`] reads.
+pub fn put_optional<T>(out: &mut Vec<u8>, value: Option<T>, put: impl FnOnce(&mut Vec<u8>, T)) {
+    match value {
+        None => out.push(0),
+        Some(value) => {
+            out.push(1);
+            put(out, value);
+        }
+    }
+}
+
+/// Appends each extent's part name, inode and length, their count first: what [`Reader::extents`] reads.
+pub(crate) fn put_extents(out: &mut Vec<u8>, extents: &[Extent]) {
+    out.extend_from_slice(&(extents.len() as u32).to_le_bytes());
+    for extent in extents {
+        put_text(out, &extent.name);
+        out.extend_from_slice(&extent.inode.to_le_bytes());
+        out.extend_from_slice(&extent.len.to_le_bytes());
+    }
 }
 
 /// The bytes of a cache still to decode, little-endian; each method `None` where too few are left.
@@ -272,7 +289,16 @@ impl<'a> Reader<'a> {
         String::from_utf8(self.take(len)?.to_vec()).ok()
     }
 
-    /// Extents as the tally and the caches write them: a count, then each part's name, inode and length.
+    /// A value [`put_optional`] wrote, `read` reading it; `None` for a flag byte other than 0 or 1.
+    pub fn optional<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => read(self).map(Some),
+            _ => None,
+        }
+    }
+
+    /// Extents as [`put_extents`] wrote them.
     pub(crate) fn extents(&mut self) -> Option<Vec<Extent>> {
         (0..self.u32()?).map(|_| Some(Extent { name: self.text()?, inode: self.u64()?, len: self.u64()? })).collect()
     }

@@ -29,7 +29,7 @@ use metewand_runtime::Sha256Digest;
 use metewand_runtime::files::Dir;
 
 use crate::appended::{self, Appended};
-use crate::cache::{Reader, put_text};
+use crate::cache::{Reader, put_extents, put_text};
 use crate::index::{Extent, INDEX_DIR, IndexEntry, Stamp};
 use crate::own::{Found, open_own};
 use crate::status::{Counted, Status};
@@ -328,12 +328,7 @@ impl Tally {
         self.plan.encode(&mut out);
         put_text(&mut out, &self.name);
         put_text(&mut out, &self.repository);
-        out.extend_from_slice(&(self.extents.len() as u32).to_le_bytes());
-        for extent in &self.extents {
-            put_text(&mut out, &extent.name);
-            out.extend_from_slice(&extent.inode.to_le_bytes());
-            out.extend_from_slice(&extent.len.to_le_bytes());
-        }
+        put_extents(&mut out, &self.extents);
         out.extend_from_slice(&(self.counts.list.len() as u32).to_le_bytes());
         for counted in &self.counts.list {
             match counted {

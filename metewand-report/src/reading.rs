@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use metewand_campaign::cache::{self, REPORT_FILE, Reader, put_text};
+use metewand_campaign::cache::{self, REPORT_FILE, Reader, put_optional, put_text};
 use metewand_campaign::folder::{Run, read_materialization};
 use metewand_campaign::index::{Check, IndexEntry};
 
@@ -146,13 +146,9 @@ impl FolderReading {
             for number in [attempt.dataset_seed, attempt.implementation_seed, attempt.repetition] {
                 body.extend_from_slice(&number.to_le_bytes());
             }
-            match &attempt.record {
-                None => body.push(0),
-                Some(record) => {
-                    body.push(1);
-                    encode_record(&mut body, &mut texts, record, metrics);
-                }
-            }
+            put_optional(&mut body, attempt.record.as_ref(), |body, record| {
+                encode_record(body, &mut texts, record, metrics);
+            });
         }
         let mut out = Vec::with_capacity(body.len() + 4096);
         put_text(&mut out, &self.name);
@@ -200,10 +196,9 @@ impl FolderReading {
                 return None;
             }
             let (dataset_seed, implementation_seed, repetition) = (read.u64()?, read.u64()?, read.u64()?);
-            let (record, by_name) = match read.u8()? {
-                0 => (None, Vec::new()),
-                1 => decode_record(&mut read, &texts).map(|(record, by_name)| (Some(record), by_name))?,
-                _ => return None,
+            let (record, by_name) = match read.optional(|read| decode_record(read, &texts))? {
+                None => (None, Vec::new()),
+                Some((record, by_name)) => (Some(record), by_name),
             };
             attempts.push(Attempt {
                 folder: 0,
@@ -268,13 +263,7 @@ impl Texts {
     }
 
     fn put_option(&mut self, out: &mut Vec<u8>, text: Option<&str>) {
-        match text {
-            None => out.push(0),
-            Some(text) => {
-                out.push(1);
-                self.put(out, text);
-            }
-        }
+        put_optional(out, text, |out, text| self.put(out, text));
     }
 }
 
@@ -290,23 +279,12 @@ fn texts(read: &mut Reader<'_>) -> Option<Vec<String>> {
     (0..read.u32()?).map(|_| read.text()).collect()
 }
 
-/// An optional number of eight bytes: a byte saying whether there is one, then its bytes.
-fn put_option(out: &mut Vec<u8>, bytes: Option<[u8; 8]>) {
-    match bytes {
-        None => out.push(0),
-        Some(bytes) => {
-            out.push(1);
-            out.extend_from_slice(&bytes);
-        }
-    }
-}
-
 fn put_f64(out: &mut Vec<u8>, value: Option<f64>) {
-    put_option(out, value.map(f64::to_le_bytes));
+    put_optional(out, value, |out, value| out.extend_from_slice(&value.to_le_bytes()));
 }
 
 fn put_u64(out: &mut Vec<u8>, value: Option<u64>) {
-    put_option(out, value.map(u64::to_le_bytes));
+    put_optional(out, value, |out, value| out.extend_from_slice(&value.to_le_bytes()));
 }
 
 fn put_metrics(out: &mut Vec<u8>, texts: &mut Texts, metrics: &[(impl AsRef<str>, f64)]) {
@@ -320,17 +298,13 @@ fn put_metrics(out: &mut Vec<u8>, texts: &mut Texts, metrics: &[(impl AsRef<str>
 fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metrics: &[(Arc<str>, f64)]) {
     texts.put(out, &record.outcome.to_string());
     texts.put_option(out, record.verdict.map(|verdict| verdict.to_string()).as_deref());
-    match &record.failure {
-        None => out.push(0),
-        Some(failure) => {
-            out.push(1);
-            texts.put_option(out, failure.role.as_deref());
-            texts.put_option(out, failure.phase.as_deref());
-            texts.put(out, &failure.kind);
-            texts.put(out, &failure.message);
-            texts.put_option(out, failure.log.as_deref());
-        }
-    }
+    put_optional(out, record.failure.as_deref(), |out, failure| {
+        texts.put_option(out, failure.role.as_deref());
+        texts.put_option(out, failure.phase.as_deref());
+        texts.put(out, &failure.kind);
+        texts.put(out, &failure.message);
+        texts.put_option(out, failure.log.as_deref());
+    });
     texts.put(out, &record.timed.to_string());
     put_f64(out, record.timed_seconds);
     for seconds in record.phase_seconds {
@@ -342,14 +316,10 @@ fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metric
     out.push(u8::from(record.reused));
     put_u64(out, record.cpus.map(|cpus| cpus as u64));
     texts.put(out, &record.worker_id);
-    match &record.program {
-        None => out.push(0),
-        Some((found, sha256)) => {
-            out.push(1);
-            texts.put(out, found);
-            texts.put(out, sha256);
-        }
-    }
+    put_optional(out, record.program.as_ref(), |out, (found, sha256)| {
+        texts.put(out, found);
+        texts.put(out, sha256);
+    });
     put_metrics(out, texts, metrics);
     out.extend_from_slice(&(record.profile.len() as u32).to_le_bytes());
     for point in &record.profile {
@@ -365,27 +335,7 @@ fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metric
 /// A record [`encode_record`] wrote, its texts shared with every other record's that names them.
 fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded, ByName)> {
     let text = |read: &mut Reader<'_>| texts.get(read.u32()? as usize);
-    let option = |read: &mut Reader<'_>| -> Option<Option<&Arc<str>>> {
-        match read.u8()? {
-            0 => Some(None),
-            1 => text(read).map(Some),
-            _ => None,
-        }
-    };
-    let f64_option = |read: &mut Reader<'_>| -> Option<Option<f64>> {
-        match read.u8()? {
-            0 => Some(None),
-            1 => read.f64().map(Some),
-            _ => None,
-        }
-    };
-    let u64_option = |read: &mut Reader<'_>| -> Option<Option<u64>> {
-        match read.u8()? {
-            0 => Some(None),
-            1 => read.u64().map(Some),
-            _ => None,
-        }
-    };
+    let option = |read: &mut Reader<'_>| read.optional(|read| text(read));
     let metrics = |read: &mut Reader<'_>| -> Option<ByName> {
         (0..read.u32()?).map(|_| Some((text(read)?.clone(), read.f64()?))).collect()
     };
@@ -395,38 +345,32 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded,
         None => None,
         Some(verdict) => Some(verdict.parse().ok()?),
     };
-    let failure = match read.u8()? {
-        0 => None,
-        1 => Some(Box::new(FailureInfo {
+    let failure = read.optional(|read| {
+        Some(Box::new(FailureInfo {
             role: option(read)?.map(owned),
             phase: option(read)?.map(owned),
             kind: owned(text(read)?),
             message: owned(text(read)?),
             log: option(read)?.map(owned),
-        })),
-        _ => return None,
-    };
+        }))
+    })?;
     let timed = text(read)?.parse().ok()?;
-    let timed_seconds = f64_option(read)?;
-    let phase_seconds = [f64_option(read)?, f64_option(read)?, f64_option(read)?];
-    let cpu_seconds = f64_option(read)?;
-    let peak_memory_bytes = u64_option(read)?;
-    let concurrency = u64_option(read)?;
+    let timed_seconds = read.optional(Reader::f64)?;
+    let phase_seconds = [read.optional(Reader::f64)?, read.optional(Reader::f64)?, read.optional(Reader::f64)?];
+    let cpu_seconds = read.optional(Reader::f64)?;
+    let peak_memory_bytes = read.optional(Reader::u64)?;
+    let concurrency = read.optional(Reader::u64)?;
     let reused = match read.u8()? {
         0 => false,
         1 => true,
         _ => return None,
     };
-    let cpus = match u64_option(read)? {
+    let cpus = match read.optional(Reader::u64)? {
         None => None,
         Some(cpus) => Some(usize::try_from(cpus).ok()?),
     };
     let worker_id = text(read)?.clone();
-    let program = match read.u8()? {
-        0 => None,
-        1 => Some((text(read)?.clone(), text(read)?.clone())),
-        _ => return None,
-    };
+    let program = read.optional(|read| Some((text(read)?.clone(), text(read)?.clone())))?;
     let by_name = metrics(read)?;
     let mut profile = Vec::new();
     for _ in 0..read.u32()? {
@@ -437,7 +381,7 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded,
             metrics: metrics(read)?.into_iter().map(|(name, value)| (name.to_string(), value)).collect(),
         });
     }
-    let reached_seconds = f64_option(read)?;
+    let reached_seconds = read.optional(Reader::f64)?;
     let started_at = read.text()?;
     let record = Recorded {
         outcome,
