@@ -54,7 +54,7 @@ pub struct Written {
 /// One thing listed into a bundle: a file, or a folder walked.
 enum Item {
     File { path: String, source: PathBuf },
-    Tree { prefix: String, dir: PathBuf, skip: &'static [&'static str] },
+    Tree { prefix: String, dir: PathBuf, skip: Vec<&'static str> },
 }
 
 impl Item {
@@ -158,9 +158,8 @@ fn plan(request: &BundleRequest) -> Result<(Head, Vec<Item>), BundleError> {
             name: file.name.as_str().to_owned(),
         });
         // The caches are bound to this folder's inodes: no copy could use them.
-        const SKIPPED: [&str; 3] =
-            [".lock", metewand_campaign::cache::CACHE_FILES[0], metewand_campaign::cache::CACHE_FILES[1]];
-        items.push(Item::Tree { prefix: format!("campaigns/{name}"), dir: folder.clone(), skip: &SKIPPED });
+        let skip = [".lock"].into_iter().chain(metewand_campaign::cache::CACHE_FILES).collect();
+        items.push(Item::Tree { prefix: format!("campaigns/{name}"), dir: folder.clone(), skip });
     }
     let Some(repository) = repository else {
         return Err(BundleError::Source {
@@ -190,7 +189,7 @@ fn plan(request: &BundleRequest) -> Result<(Head, Vec<Item>), BundleError> {
                 });
             }
             items.push(Item::File { path: format!("datasets/{key}.published"), source: record });
-            items.push(Item::Tree { prefix: format!("datasets/{key}"), dir, skip: &[] });
+            items.push(Item::Tree { prefix: format!("datasets/{key}"), dir, skip: Vec::new() });
             head.datasets.push(key);
         }
     }
