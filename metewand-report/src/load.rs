@@ -312,6 +312,7 @@ impl Records {
                         *numbers[*local as usize][axis].get_or_insert_with(|| intern(list, &names[*local as usize]));
                 }
             }
+            // The first folder's attempts are taken as they are: appending would copy them (460 MB at a million).
             if records.attempts.is_empty() {
                 records.attempts = attempts;
             } else {
