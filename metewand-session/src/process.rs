@@ -212,6 +212,15 @@ pub(super) fn spawn(
                 return;
             }
         };
+        // Made before this thread enters a PID namespace of its own, whose first process its maker would otherwise
+        // be: the user namespace a worker of another identity enters last, its maps written from outside
+        // (`sys::spawn`). Where it cannot be made, the worker's child makes it and writes them itself.
+        let late_namespace = match (isolation, identity) {
+            (Some(ProcessIsolation::Namespace), Some(identity)) if identity_namespace => {
+                sys::PreparedUserNamespace::new(sys::IdMaps::of(identity.uid, identity.gid)).ok()
+            }
+            _ => None,
+        };
         // The PID namespace is tried here, on the thread whose children enter it; whether the user-namespace
         // route works is the kernel's answer, asked once, and only when it is needed.
         let route = match isolation {
@@ -262,6 +271,7 @@ pub(super) fn spawn(
             cgroup_procs,
             ipc_limits,
             identity: identity.map(|identity| (identity.uid, identity.gid)),
+            late_namespace: late_user_namespace.and(late_namespace.as_ref().map(sys::PreparedUserNamespace::fd)),
         };
         let spawned = {
             let mut workers = live_workers();
@@ -270,7 +280,11 @@ pub(super) fn spawn(
             })
         };
         let started = spawned.is_ok();
-        if result_sender.send((spawned, route, Some((placed, filter.is_some())))).is_ok() && started {
+        let sent = result_sender.send((spawned, route, Some((placed, filter.is_some())))).is_ok();
+        // Entered by the worker, or not at all: its maker is reaped now, once the caller has its answer, rather
+        // than when the worker is.
+        drop(late_namespace);
+        if sent && started {
             // Until the worker is reaped (or its handle is gone): ending this thread kills the worker.
             let _ = released.recv();
         }

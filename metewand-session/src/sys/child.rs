@@ -6,7 +6,7 @@ use std::os::fd::{BorrowedFd, RawFd};
 
 use super::mount::enter_view;
 use super::namespace::{IdMaps, Line, write_id_maps, write_proc_file};
-use super::{become_identity, check, exit_now, raw_fork, ready_now, set_child_subreaper, wait_blocking};
+use super::{become_identity, check, exit_now, raw_fork, ready_now, set_child_subreaper, set_dumpable, wait_blocking};
 
 /// What the forked child does before `exec`, prepared in the parent so that the child only makes system calls.
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +50,10 @@ pub(crate) struct ChildSetup {
     /// and before the late user namespace, or on the user-namespace route first of all (its maps are then this
     /// identity's); `None` to keep the orchestrator's.
     pub(crate) identity: Option<(u32, u32)>,
+    /// The late user namespace, made ahead by the orchestrator with its maps written (`PreparedUserNamespace`),
+    /// for the child to enter while still root and take its identity inside; `None` for the child to make it and
+    /// write its maps itself.
+    pub(crate) late_namespace: Option<RawFd>,
 }
 
 /// The limits of a worker's IPC namespace that bound the memory System V objects hold there (`kernel.shmmax`,
@@ -230,7 +234,8 @@ fn die_with_parent() -> io::Result<()> {
 /// then, for a confined worker, its private filesystem view ([`enter_view`]), the loopback of its network
 /// namespace brought up, its IPC namespace's limits ([`ChildSetup::ipc_limits`]), its PID namespace's `pid_max` and
 /// `RLIMIT_NPROC` where asked, the host identity it runs
-/// as ([`ChildSetup::identity`]), a user namespace of its own entered last ([`ChildSetup::late_user_namespace`]),
+/// as ([`ChildSetup::identity`]), a user namespace of its own entered last ([`ChildSetup::late_user_namespace`]; one
+/// made ahead is entered while still root, the identity taken inside it, [`ChildSetup::late_namespace`]),
 /// a new session keyring, every
 /// capability dropped (after the namespaces, which need them), `no_new_privs`, its system call filter
 /// ([`ChildSetup::filter`]) and the Landlock ruleset; and last the
@@ -319,15 +324,35 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::
     if let Some(tasks) = setup.nproc {
         set_rlimit(libc::RLIMIT_NPROC, tasks)?;
     }
-    if let (Some((uid, gid)), None) = (setup.identity, setup.user_namespace) {
-        become_identity(uid, gid)?;
+    let identity = setup.identity.filter(|_| setup.user_namespace.is_none());
+    match (setup.late_user_namespace, setup.late_namespace) {
+        (Some(_), Some(namespace)) => {
+            // SAFETY: setns takes a descriptor the parent keeps open and a flags word; it moves only this process
+            // (single-threaded: it shares no thread group, nor its filesystem information) into that user
+            // namespace, root's, whose maps are written; the namespaces and mounts made above stay the init
+            // namespace's, out of its reach.
+            check(unsafe { libc::setns(namespace, libc::CLONE_NEWUSER) })?;
+            if let Some((uid, gid)) = identity {
+                become_identity(uid, gid)?;
+            }
+        }
+        (late, _) => {
+            if let Some((uid, gid)) = identity {
+                become_identity(uid, gid)?;
+            }
+            if let Some(maps) = late {
+                // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a
+                // new user namespace, where it maps its own ids; the namespaces and mounts made above stay the
+                // init namespace's, out of its reach.
+                check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })?;
+                write_id_maps(&maps)?;
+            }
+        }
     }
-    if let Some(maps) = setup.late_user_namespace {
-        // SAFETY: unshare takes a flags word; CLONE_NEWUSER moves only this single-threaded process into a new
-        // user namespace, where it maps its own ids; the namespaces and mounts made above stay the init
-        // namespace's, out of its reach.
-        check(unsafe { libc::unshare(libc::CLONE_NEWUSER) })?;
-        write_id_maps(&maps)?;
+    if identity.is_some() {
+        // A change of identity makes the process's memory as dumpable as `fs.suid_dumpable` says: the orchestrator's
+        // own, where the child shares it, goes back to what it was (see `process::ensure_subreaper`).
+        set_dumpable(false)?;
     }
     if setup.confined {
         join_new_session_keyring();

@@ -20,8 +20,8 @@ use std::time::Duration;
 pub(super) use child::{ChildSetup, IpcLimits, Namespaces};
 pub(super) use mount::{show_in_view, show_in_view_at};
 pub(super) use namespace::{
-    IdMaps, Line, UserNamespaceRoute, pid_max_per_namespace, probe_user_namespace_route, unshare_pid_namespace,
-    user_namespace_works_as,
+    IdMaps, Line, PreparedUserNamespace, UserNamespaceRoute, pid_max_per_namespace, probe_user_namespace_route,
+    unshare_pid_namespace, user_namespace_works_as,
 };
 pub use seccomp::SyscallGroup;
 pub(super) use seccomp::{FilterPlan, program as filter_program};
@@ -142,6 +142,63 @@ pub(super) fn set_child_subreaper() -> io::Result<()> {
 pub(super) fn set_dumpable(dumpable: bool) -> io::Result<()> {
     // SAFETY: PR_SET_DUMPABLE takes 0 or 1 and zeros, as prctl(2) asks.
     check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, libc::c_ulong::from(dumpable), 0, 0, 0) })
+}
+
+/// `clone3`'s arguments up to `cgroup` (their second version, 88 bytes, Linux 5.7): `flags`, `SIGCHLD` at the
+/// child's end, the child's stack as `(lowest address, size)` and the cgroup folder's descriptor (zeros for none).
+fn clone_args(flags: u64, stack: (u64, u64), cgroup: u64) -> libc::clone_args {
+    libc::clone_args {
+        flags,
+        pidfd: 0,
+        child_tid: 0,
+        parent_tid: 0,
+        exit_signal: libc::SIGCHLD as u64,
+        stack: stack.0,
+        stack_size: stack.1,
+        tls: 0,
+        set_tid: 0,
+        set_tid_size: 0,
+        cgroup,
+    }
+}
+
+/// What a raw `clone3` returned, as the child's pid or the error (a negated errno).
+#[cfg(target_arch = "x86_64")]
+fn cloned(result: i64) -> io::Result<i32> {
+    match i32::try_from(result) {
+        Ok(pid) if pid >= 0 => Ok(pid),
+        Ok(negated) => Err(io::Error::from_raw_os_error(-negated)),
+        Err(_) => Err(io::Error::from_raw_os_error(libc::EINVAL)),
+    }
+}
+
+/// Every signal blocked on the calling thread until this is dropped, when its mask is what it was: a child that
+/// shares this process's memory must run none of its signal handlers.
+pub(super) struct SignalsBlocked {
+    before: libc::sigset_t,
+}
+
+impl SignalsBlocked {
+    pub(super) fn now() -> io::Result<SignalsBlocked> {
+        // SAFETY: all-zero sigset_t values are valid; sigfillset fills the local set; pthread_sigmask installs it
+        // as this thread's mask and writes the mask before into the other local.
+        unsafe {
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            let mut before: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            match libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut before) {
+                0 => Ok(SignalsBlocked { before }),
+                errno => Err(io::Error::from_raw_os_error(errno)),
+            }
+        }
+    }
+}
+
+impl Drop for SignalsBlocked {
+    fn drop(&mut self) {
+        // SAFETY: pthread_sigmask installs the saved mask, read from `self`.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.before, std::ptr::null_mut()) };
+    }
 }
 
 /// Sends `signal` to a process (`target > 0`) or a process group (`target < 0`); a target that no longer exists is

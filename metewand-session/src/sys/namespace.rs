@@ -1,8 +1,10 @@
-//! User and PID namespaces: whether the kernel gives a worker its own, and the id maps a process without
-//! privileges writes for a user namespace of its own.
+//! User and PID namespaces: whether the kernel gives a worker its own, the id maps a process without privileges
+//! writes for a user namespace of its own, and a user namespace root's worker enters last, made ahead with its maps
+//! written from outside.
 
 use std::ffi::CStr;
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 use super::{exit_now, raw_fork, set_dumpable, wait_blocking};
 
@@ -102,6 +104,109 @@ impl IdMaps {
     pub(crate) fn from_root(uid: u32, gid: u32) -> IdMaps {
         IdMaps { uid: Line::map(uid, 0), gid: Line::map(gid, 0) }
     }
+
+    /// Writes these maps for the new user namespace of process `pid` (in this process's PID namespace) from
+    /// outside, as a process with `CAP_SETUID` and `CAP_SETGID` may for any ids; its `setgroups` stays allowed, so
+    /// that a process entering it may then drop its supplementary groups there.
+    fn write_for(&self, pid: i32) -> io::Result<()> {
+        let path = |file: &str| {
+            std::ffi::CString::new(format!("/proc/{pid}/{file}"))
+                .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+        };
+        write_proc_file(&path("uid_map")?, self.uid.as_bytes())?;
+        write_proc_file(&path("gid_map")?, self.gid.as_bytes())
+    }
+}
+
+/// A new user namespace of root's, made ahead for one worker to enter last (`ChildSetup::late_namespace`), with its
+/// maps written from outside: a worker's child that shares the orchestrator's memory cannot write its own, which
+/// would make it, and so that memory, dumpable for as long. Made by a process that shares this memory, blocks
+/// every signal and only ever sleeps, killed once the namespace's descriptor is open; reaped when this is dropped.
+pub(crate) struct PreparedUserNamespace {
+    namespace: OwnedFd,
+    holder: i32,
+}
+
+impl PreparedUserNamespace {
+    /// A new user namespace mapped as `maps` say. Run on a thread outside any PID namespace of its own making (the
+    /// holder would be that namespace's first process, and its end the namespace's); needs `CAP_SETUID` and
+    /// `CAP_SETGID` (the ids mapped are not only the caller's); x86-64 only (`Unsupported` elsewhere).
+    pub(crate) fn new(maps: IdMaps) -> io::Result<PreparedUserNamespace> {
+        let holder = {
+            let _blocked = super::SignalsBlocked::now()?;
+            clone_holder()?
+        };
+        let made = maps.write_for(holder).and_then(|()| {
+            let path = std::ffi::CString::new(format!("/proc/{holder}/ns/user"))
+                .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+            // SAFETY: open reads the NUL-terminated path and returns a new descriptor or -1.
+            let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+            if fd < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // SAFETY: the descriptor was just opened and is owned by nothing else.
+            Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+        });
+        // Its work is done once it exists: the namespace lives on in the descriptor.
+        let _ = super::signal(holder, libc::SIGKILL);
+        match made {
+            Ok(namespace) => Ok(PreparedUserNamespace { namespace, holder }),
+            Err(error) => {
+                let _ = wait_blocking(holder);
+                Err(error)
+            }
+        }
+    }
+
+    /// The namespace's descriptor, open while this lives.
+    pub(crate) fn fd(&self) -> RawFd {
+        self.namespace.as_raw_fd()
+    }
+}
+
+impl Drop for PreparedUserNamespace {
+    fn drop(&mut self) {
+        // Killed when made: this waits at most for its end.
+        let _ = wait_blocking(self.holder);
+    }
+}
+
+/// Starts the process that holds a new user namespace until it is killed: in this memory (`CLONE_VM`), on the
+/// caller's stack, which it never writes (it only makes `pause` again and again, and every signal that could run a
+/// handler is blocked, inherited from the caller), so that starting it copies nothing. Its pid.
+#[cfg(target_arch = "x86_64")]
+fn clone_holder() -> io::Result<i32> {
+    let args = super::clone_args((libc::CLONE_VM | libc::CLONE_NEWUSER) as u64, (0, 0), 0);
+    let result: i64;
+    // SAFETY: clone3 reads `args` (of the size passed). The child shares this memory and this thread's stack
+    // pointer, and runs only the loop below, which makes the `pause` system call and touches no memory; the caller
+    // blocked every signal a handler could take, so none writes a frame on that stack; it ends by SIGKILL. In the
+    // caller, the system call clobbers rcx and r11 only.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            "test rax, rax",
+            "jnz 3f",
+            "2:",
+            "mov eax, {pause}",
+            "syscall",
+            "jmp 2b",
+            "3:",
+            pause = const libc::SYS_pause,
+            inlateout("rax") libc::SYS_clone3 => result,
+            in("rdi") std::ptr::from_ref(&args),
+            in("rsi") size_of::<libc::clone_args>(),
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    super::cloned(result)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn clone_holder() -> io::Result<i32> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
 /// Writes `bytes` to a `/proc` file in one `write`, as id maps and sysctls must be written.

@@ -1,11 +1,22 @@
-//! Starting a worker's process: a fork straight into the worker's cgroup (`clone3` with `CLONE_INTO_CGROUP`) where
-//! the kernel takes it, otherwise a plain fork whose child joins the cgroup itself; then its standard streams put
-//! in place, its working folder, its signal mask emptied and `SIGPIPE` back to its default, what
+//! Starting a worker's process: a child on a stack of its own in the caller's memory, as `posix_spawn` starts one
+//! (`clone3` with `CLONE_VM | CLONE_VFORK`), straight into the worker's cgroup (`CLONE_INTO_CGROUP`) where the
+//! kernel takes it; otherwise (a child that stays behind as the worker's supervisor, another architecture) a fork,
+//! and a child that joins the cgroup itself where the kernel did not put it there. Then its standard streams put in
+//! place, its working folder, every signal handler back to its default and its signal mask emptied, what
 //! [`worker_pre_exec`] sets up, and `execve`. Whatever fails in the child before its `exec` (or the `exec` itself)
 //! comes back to the caller as that error, through a close-on-exec pipe that reads as empty once the exec is done.
 //!
 //! A child forked into its cgroup is counted there from its first instruction: it never writes `cgroup.procs`,
 //! whose migration waits for an RCU grace period, and it never runs a moment outside its limits.
+//!
+//! A child in the caller's memory costs what its stack does: a fork copies the orchestrator's page tables, marks
+//! every page copy-on-write for both sides, and the child's `exec` takes them all down again, a cost that grows
+//! with the orchestrator's memory (a campaign's plan). Such a child must leave that memory as it found it: it
+//! allocates and frees nothing, writes only its own stack and the few fields of the plan made for it, runs no
+//! signal handler of the orchestrator's (every signal is blocked from before the clone until the child has put
+//! every handler back to its default), and never makes itself dumpable (dumpability belongs to the memory, and a
+//! dumpable child of the worker's identity would open the orchestrator's to any process of that identity): the
+//! late user namespace it enters is made ahead, its maps written from outside (`PreparedUserNamespace`).
 
 use std::collections::BTreeMap;
 use std::ffi::{CString, OsStr, OsString, c_char};
@@ -15,7 +26,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::child::{ChildSetup, worker_pre_exec};
-use super::{check, exit_now, raw_fork, wait_blocking};
+use super::{SignalsBlocked, check, exit_now, raw_fork, wait_blocking};
 use crate::view::ViewPlan;
 
 /// The folders `execvp` searches when the environment has no `PATH`, as glibc's does (`_CS_PATH`).
@@ -100,9 +111,11 @@ struct ChildPlan<'a> {
 // `libc::CLONE_INTO_CGROUP` is a `c_int` too narrow for it (deprecated as such), while `clone_args.flags` is 64-bit.
 const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 
-/// Forks the worker's process with its streams piped: into the cgroup whose folder `cgroup` is open (the caller
-/// keeps it open until this returns) where the kernel takes it (the child then skips [`ChildSetup::cgroup_procs`]), otherwise by a plain fork whose child
-/// joins it as `setup` says; the child runs [`worker_pre_exec`] with `setup` and `view`, then executes `exec`.
+/// Starts the worker's process with its streams piped, in this process's memory where it can (see the module
+/// documentation), otherwise by a fork: into the cgroup whose folder `cgroup` is open (the caller keeps it open
+/// until this returns) where the kernel takes it (the child then skips [`ChildSetup::cgroup_procs`]), otherwise
+/// with the child joining it as `setup` says; the child runs [`worker_pre_exec`] with `setup` and `view`, then
+/// executes `exec`.
 ///
 /// Returns once the worker has executed its program, or with the error of whatever failed before.
 pub(crate) fn spawn(
@@ -129,20 +142,30 @@ pub(crate) fn spawn(
         script,
         envp: pointers(&exec.envp),
     };
-    let (pid, joined) = match cgroup.map(clone_into) {
-        Some(Ok(pid)) => (pid, true),
-        // Refused (a kernel before 5.7, a folder that is no cgroup, a migration not allowed): forked as before, the
-        // child joins.
-        Some(Err(_)) | None => (raw_fork(0)?, false),
+    // Blocked until the child has put every handler back to its default (`child_main`), and here again once the
+    // clone has returned: a signal the child took before would run the orchestrator's handler.
+    let mask = SignalsBlocked::now()?;
+    // A child that stays behind as the supervisor never executes anything: it cannot keep the caller waiting.
+    let shared = match setup.user_namespace {
+        None => clone_sharing(&mut plan, setup, view.as_mut(), cgroup),
+        Some(_) => None,
     };
-    if pid == 0 {
-        let setup = ChildSetup { cgroup_procs: setup.cgroup_procs.filter(|_| !joined), ..setup };
-        let error = run_child(&mut plan, setup, view.as_mut());
-        let code = error.raw_os_error().unwrap_or(libc::EINVAL).to_ne_bytes();
-        // SAFETY: write reads the four bytes of a local array into the error pipe, which the parent reads.
-        unsafe { libc::write(plan.error, code.as_ptr().cast(), code.len()) };
-        exit_now(127);
-    }
+    let pid = match shared {
+        Some(pid) => pid?,
+        None => {
+            let (pid, joined) = match cgroup.map(clone_into) {
+                Some(Ok(pid)) => (pid, true),
+                // Refused (a kernel before 5.7, a folder that is no cgroup, a migration not allowed): forked as
+                // before, the child joins.
+                Some(Err(_)) | None => (raw_fork(0)?, false),
+            };
+            if pid == 0 {
+                child_main(&mut plan, setup, view.as_mut(), joined);
+            }
+            pid
+        }
+    };
+    drop(mask);
     drop((stdin_read, stdout_write, stderr_write, error_write));
     let mut code = [0u8; 4];
     let mut read = 0;
@@ -165,6 +188,175 @@ pub(crate) fn spawn(
     Err(io::Error::from_raw_os_error(i32::from_ne_bytes(code)))
 }
 
+/// The child's whole life: the cgroup join skipped where it was forked there (`joined`), the orchestrator's signal
+/// handlers put back to their defaults, [`run_child`], and, should that return, its error written into the error
+/// pipe and the child's end. It returns nothing and frees nothing: in the caller's memory, the caller's values
+/// stay the caller's.
+fn child_main(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&mut ViewPlan>, joined: bool) -> ! {
+    default_signal_handlers();
+    let setup = ChildSetup { cgroup_procs: setup.cgroup_procs.filter(|_| !joined), ..setup };
+    let error = run_child(plan, setup, view);
+    let code = error.raw_os_error().unwrap_or(libc::EINVAL).to_ne_bytes();
+    // SAFETY: write reads the four bytes of a local array into the error pipe, which the parent reads.
+    unsafe { libc::write(plan.error, code.as_ptr().cast(), code.len()) };
+    exit_now(127)
+}
+
+/// Every signal the orchestrator handles back to its default disposition, in the child, while every signal is
+/// still blocked: a handler of the orchestrator's (`metewand`'s cancel flag) must not run in the worker's process,
+/// least of all in the orchestrator's memory. Ignored signals stay ignored, as across `exec`.
+fn default_signal_handlers() {
+    // Linux's signals are numbered 1 to 64; glibc refuses the two it keeps for itself, which it never hands out.
+    for signal in 1..=64 {
+        if signal == libc::SIGKILL || signal == libc::SIGSTOP {
+            continue;
+        }
+        // SAFETY: an all-zero sigaction is a valid value of that plain C struct; sigaction with a null new action
+        // only writes the current one into it.
+        let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        if unsafe { libc::sigaction(signal, std::ptr::null(), &mut action) } < 0 {
+            continue;
+        }
+        if action.sa_sigaction != libc::SIG_DFL && action.sa_sigaction != libc::SIG_IGN {
+            // SAFETY: the default disposition installs no handler.
+            unsafe { libc::signal(signal, libc::SIG_DFL) };
+        }
+    }
+}
+
+/// What a child in the caller's memory is handed, on the caller's stack (which waits, untouched, until the child
+/// has executed its program or exited).
+struct ChildStart<'a, 'e> {
+    plan: &'a mut ChildPlan<'e>,
+    setup: ChildSetup,
+    view: Option<&'a mut ViewPlan>,
+    joined: bool,
+}
+
+/// The bytes of a child's own stack: what its setup needs (a few kilobytes of frames), with room to spare. Only
+/// the pages it touches are ever given memory.
+const CHILD_STACK_BYTES: usize = 256 * 1024;
+
+/// A child's stack, mapped for one spawn, with a page below it that faults (the child dies, the spawn fails)
+/// rather than run into other memory.
+struct ChildStack {
+    base: *mut libc::c_void,
+    guard: usize,
+    len: usize,
+}
+
+impl ChildStack {
+    fn new() -> io::Result<ChildStack> {
+        // SAFETY: sysconf takes a name and reads nothing.
+        let guard = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(4096);
+        let len = CHILD_STACK_BYTES + guard;
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK | libc::MAP_NORESERVE;
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches no existing memory.
+        let base = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0) };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let stack = ChildStack { base, guard, len };
+        // SAFETY: the first page of the mapping made above becomes inaccessible.
+        check(unsafe { libc::mprotect(base, guard, libc::PROT_NONE) })?;
+        Ok(stack)
+    }
+}
+
+impl Drop for ChildStack {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, which no child uses any more (the caller resumed only once it had
+        // executed or exited).
+        unsafe { libc::munmap(self.base, self.len) };
+    }
+}
+
+/// Starts the child in the caller's memory on a stack of its own (`CLONE_VM | CLONE_VFORK`), into the cgroup whose
+/// folder `cgroup` is open where the kernel takes it, otherwise with the child joining it (as `setup` says); the
+/// caller's thread resumes once the child has executed its program or exited. `None` where no such child can be
+/// started here (another architecture, a kernel without `clone3`): the caller then forks.
+fn clone_sharing(
+    plan: &mut ChildPlan<'_>,
+    setup: ChildSetup,
+    view: Option<&mut ViewPlan>,
+    cgroup: Option<RawFd>,
+) -> Option<io::Result<i32>> {
+    // A late user namespace not made ahead would have the child write its own maps, dumpable: it is forked.
+    if !cfg!(target_arch = "x86_64") || (setup.late_user_namespace.is_some() && setup.late_namespace.is_none()) {
+        return None;
+    }
+    let stack = match ChildStack::new() {
+        Ok(stack) => stack,
+        Err(error) => return Some(Err(error)),
+    };
+    let mut start = ChildStart { plan, setup, view, joined: cgroup.is_some() };
+    let flags = (libc::CLONE_VM | libc::CLONE_VFORK) as u64 | if cgroup.is_some() { CLONE_INTO_CGROUP } else { 0 };
+    let stack_bytes = (stack.base as u64 + stack.guard as u64, CHILD_STACK_BYTES as u64);
+    let mut args = super::clone_args(flags, stack_bytes, cgroup.unwrap_or(0) as u64);
+    let mut result = clone3_on_stack(&args, &mut start);
+    if result.is_err() && cgroup.is_some() {
+        // Refused into the cgroup (a kernel before 5.7, a folder that is no cgroup, a migration not allowed): the
+        // child joins it itself.
+        start.joined = false;
+        args.flags &= !CLONE_INTO_CGROUP;
+        args.cgroup = 0;
+        result = clone3_on_stack(&args, &mut start);
+    }
+    drop(stack);
+    match result {
+        Err(error) if error.raw_os_error() == Some(libc::ENOSYS) => None,
+        result => Some(result),
+    }
+}
+
+/// `clone3` with `args`, whose child calls [`child_entry`] with `start` on the stack `args` names: the child's pid
+/// in the caller, which resumes once the child has executed or exited.
+#[cfg(target_arch = "x86_64")]
+fn clone3_on_stack(args: &libc::clone_args, start: &mut ChildStart<'_, '_>) -> io::Result<i32> {
+    let result: i64;
+    // SAFETY: clone3 reads `args` (of the size passed), whose flags share this memory with the child and stop this
+    // thread until the child has executed or exited (CLONE_VFORK), so that `start` and everything it borrows stay
+    // where they are and unchanged by this thread meanwhile. The child returns from the system call on the stack
+    // `args` names (the kernel sets rsp to its top, 16-byte aligned), and goes straight into `child_entry`, which
+    // never returns, with `start` (kept in r12, which the kernel leaves as it was); it uses nothing of this
+    // thread's stack. In the caller, the system call clobbers rcx and r11 only.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            "test rax, rax",
+            "jnz 2f",
+            "xor ebp, ebp",
+            "mov rdi, r12",
+            "call r13",
+            "ud2",
+            "2:",
+            inlateout("rax") libc::SYS_clone3 => result,
+            in("rdi") std::ptr::from_ref(args),
+            in("rsi") size_of::<libc::clone_args>(),
+            in("r12") std::ptr::from_mut(start).cast::<libc::c_void>(),
+            in("r13") child_entry as extern "C" fn(*mut libc::c_void) -> !,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    super::cloned(result)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn clone3_on_stack(_: &libc::clone_args, _: &mut ChildStart<'_, '_>) -> io::Result<i32> {
+    Err(io::Error::from_raw_os_error(libc::ENOSYS))
+}
+
+/// Where a child in the caller's memory starts, on its own stack; `start` is the caller's [`ChildStart`].
+extern "C" fn child_entry(start: *mut libc::c_void) -> ! {
+    // SAFETY: `clone3_on_stack` passes a pointer to its caller's `ChildStart`, which lives, unchanged by anyone
+    // else, until this child has executed or exited.
+    let start = unsafe { &mut *start.cast::<ChildStart<'_, '_>>() };
+    child_main(start.plan, start.setup, start.view.as_deref_mut(), start.joined)
+}
+
 /// A close-on-exec pipe (reading end, writing end), both above the standard streams' numbers, so that putting one
 /// end in place as a stream never overwrites another.
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
@@ -175,20 +367,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// `clone3` into the cgroup whose folder `cgroup` is open: 0 in the child, the child's pid in the caller.
 fn clone_into(cgroup: RawFd) -> io::Result<i32> {
-    // `clone_args` up to `cgroup`: its second version, 88 bytes, Linux 5.7.
-    let args = libc::clone_args {
-        flags: CLONE_INTO_CGROUP,
-        pidfd: 0,
-        child_tid: 0,
-        parent_tid: 0,
-        exit_signal: libc::SIGCHLD as u64,
-        stack: 0,
-        stack_size: 0,
-        tls: 0,
-        set_tid: 0,
-        set_tid_size: 0,
-        cgroup: cgroup as u64,
-    };
+    let args = super::clone_args(CLONE_INTO_CGROUP, (0, 0), cgroup as u64);
     // SAFETY: without CLONE_VM and with no stack, clone3 gives the child a copy of the caller's address space and
     // stack, as fork does; it reads the local `args` of the size passed. The child makes only async-signal-safe
     // system calls (`run_child`) and ends by exec or `_exit`.
@@ -266,6 +445,7 @@ mod tests {
 
     use std::fs::{self, File};
     use std::os::fd::AsRawFd;
+    use std::sync::atomic::Ordering;
 
     use super::*;
     use crate::sys::Namespaces;
@@ -287,6 +467,7 @@ mod tests {
             cgroup_procs: procs,
             ipc_limits: None,
             identity: None,
+            late_namespace: None,
         }
     }
 
@@ -331,6 +512,78 @@ mod tests {
         assert_eq!(stdout, format!("hello\n{}\n", here.display()));
         assert_eq!(stderr, "err\n");
         assert_eq!(fs::read_to_string(dir.path().join("cgroup.procs")).unwrap(), "0");
+    }
+
+    /// The signals blocked on the calling thread, as a set a test can compare.
+    fn blocked_now() -> Vec<i32> {
+        // SAFETY: an all-zero sigset_t is valid; pthread_sigmask with a null new set only writes the current one.
+        let mut set: libc::sigset_t = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, std::ptr::null(), &mut set) };
+        // SAFETY: sigismember reads the local set.
+        (1..=64).filter(|&signal| unsafe { libc::sigismember(&set, signal) } == 1).collect()
+    }
+
+    #[test]
+    fn the_callers_signal_mask_is_given_back_and_the_worker_starts_with_nothing_blocked() {
+        let dir = tempfile::tempdir().unwrap();
+        // SAFETY: the local set holds SIGUSR1 alone, which this test's thread blocks.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGUSR1);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        }
+        let before = blocked_now();
+        assert!(before.contains(&libc::SIGUSR1));
+        let script = "grep SigBlk /proc/self/status";
+        let started = spawn(&exec("sh", &["-c", script], dir.path()), None, setup(None), None).unwrap();
+        assert_eq!(output(started).0, "SigBlk:\t0000000000000000\n");
+        assert_eq!(blocked_now(), before);
+    }
+
+    #[test]
+    fn workers_started_side_by_side_while_the_caller_allocates_all_run_and_leave_its_memory_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            // Allocation and freeing all the while, on threads the children's memory is shared with.
+            let churn = (0..2)
+                .map(|seed: u64| {
+                    let stop = &stop;
+                    scope.spawn(move || {
+                        let mut kept: Vec<Vec<u64>> = Vec::new();
+                        let mut round = seed;
+                        while !stop.load(Ordering::Relaxed) {
+                            round += 1;
+                            kept.push(vec![round; 1 + round as usize % 512]);
+                            if kept.len() > 64 {
+                                let sum: u64 = kept.drain(..32).map(|block| block[0]).sum();
+                                assert!(sum > 0);
+                            }
+                        }
+                    })
+                })
+                .collect::<Vec<_>>();
+            let starters = (0..3)
+                .map(|_| {
+                    scope.spawn(|| {
+                        for _ in 0..40 {
+                            let command = exec("sh", &["-c", "echo $GREETING"], dir.path());
+                            let started = spawn(&command, None, setup(None), None).unwrap();
+                            assert_eq!(output(started).0, "hello\n");
+                        }
+                    })
+                })
+                .collect::<Vec<_>>();
+            for starter in starters {
+                starter.join().unwrap();
+            }
+            stop.store(true, Ordering::Relaxed);
+            for thread in churn {
+                thread.join().unwrap();
+            }
+        });
     }
 
     #[test]

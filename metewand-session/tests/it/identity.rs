@@ -8,6 +8,7 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use metewand_session::{
     Confinement, ConfinementReport, ImplementationSession, PhaseTimeouts, ProcessIsolation, SessionConfig,
@@ -174,4 +175,44 @@ fn roots_worker_with_a_private_view_starts_on_every_route_whatever_its_command_n
         let log = fs::read_to_string(fixture.log()).unwrap();
         assert_ne!(outcome(&log, "read", secret), "ok", "{isolation:?}:\n{log}");
     }
+}
+
+/// Whether this process's memory is dumpable now.
+fn dumpable() -> bool {
+    // SAFETY: PR_GET_DUMPABLE takes no argument and only returns the flag of this process's memory.
+    unsafe { libc::prctl(libc::PR_GET_DUMPABLE, 0, 0, 0, 0) != 0 }
+}
+
+/// The orchestrator's memory is never dumpable while its workers start. A worker's process shares that memory until
+/// its `exec`, and dumpability belongs to the memory: a child that made itself dumpable to write its own user
+/// namespace's maps, as the worker's identity, would open the orchestrator's memory for as long to any process of
+/// that identity (which could trace it, and through it write the orchestrator's memory). A thread of this process
+/// watches the flag all through the starts of many confined workers.
+#[test]
+fn the_orchestrator_is_never_dumpable_while_its_workers_start() {
+    let start = || {
+        let fixture = Fixture::new();
+        let confinement = Confinement::new().process_isolation(ProcessIsolation::Namespace);
+        let session = ImplementationSession::connect(confined(&fixture, &["--quiet"], confinement)).unwrap();
+        session.shutdown().unwrap();
+    };
+    // The first start makes the orchestrator non-dumpable, as `metewand` always is.
+    start();
+    assert!(!dumpable());
+    let stop = AtomicBool::new(false);
+    let seen = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                if dumpable() {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        });
+        for _ in 0..40 {
+            start();
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    assert_eq!(seen.load(Ordering::Relaxed), 0, "the orchestrator was seen dumpable while a worker started");
 }
