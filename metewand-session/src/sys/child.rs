@@ -6,7 +6,7 @@ use std::os::fd::{BorrowedFd, RawFd};
 
 use super::mount::enter_view;
 use super::namespace::{IdMaps, Line, write_id_maps, write_proc_file};
-use super::{become_identity, check, exit_now, raw_fork, ready_now, set_child_subreaper, set_dumpable, wait_blocking};
+use super::{become_identity, check, exit_now, ready_now, set_child_subreaper, set_dumpable, wait_blocking};
 
 /// What the forked child does before `exec`, prepared in the parent so that the child only makes system calls.
 #[derive(Clone, Copy, Debug)]
@@ -94,6 +94,11 @@ pub(crate) struct Namespaces {
 impl Namespaces {
     fn clone_flags(self) -> libc::c_int {
         (if self.ipc { libc::CLONE_NEWIPC } else { 0 }) | (if self.network { libc::CLONE_NEWNET } else { 0 })
+    }
+
+    /// What a supervisor starts its worker with on the user-namespace route: a new PID namespace and these.
+    pub(super) fn worker_clone_flags(self) -> libc::c_int {
+        libc::CLONE_NEWPID | self.clone_flags()
     }
 }
 
@@ -244,7 +249,25 @@ fn die_with_parent() -> io::Result<()> {
 ///
 /// Only async-signal-safe system calls are made, as code between `fork` and `exec` in a multithreaded process
 /// must.
-pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::ViewPlan>) -> io::Result<()> {
+///
+/// On the user-namespace route, `start_worker` starts the worker (with [`Namespaces::worker_clone_flags`]) where
+/// the child is, then [`supervise`]s it: it returns only in a worker that goes on here (a forked one), or with the
+/// error that stopped the start (`sys::spawn`).
+pub(super) fn worker_pre_exec(
+    setup: ChildSetup,
+    mut view: Option<&mut crate::view::ViewPlan>,
+    start_worker: impl FnOnce(Option<&mut crate::view::ViewPlan>) -> io::Result<()>,
+) -> io::Result<()> {
+    before_the_worker(setup)?;
+    if setup.user_namespace.is_some() {
+        start_worker(view.as_deref_mut())?;
+    }
+    the_workers_own(setup, view)
+}
+
+/// The part of [`worker_pre_exec`] before the worker's process exists: on the user-namespace route, what its
+/// supervisor does before it starts the worker; on the others, the worker's own first steps.
+fn before_the_worker(setup: ChildSetup) -> io::Result<()> {
     close_other_descriptors_on_exec()?;
     // SAFETY: setsid takes no arguments and only changes the calling (forked) process's session.
     if unsafe { libc::setsid() } < 0 {
@@ -298,12 +321,14 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::
                 return Err(io::Error::last_os_error());
             }
             die_with_parent()?;
-            let worker = raw_fork(libc::CLONE_NEWPID | setup.namespaces.clone_flags())?;
-            if worker > 0 {
-                supervise(worker);
-            }
         }
     }
+    Ok(())
+}
+
+/// The part of [`worker_pre_exec`] the worker's process does itself, after [`before_the_worker`] (and on the
+/// user-namespace route, started by its supervisor).
+pub(super) fn the_workers_own(setup: ChildSetup, view: Option<&mut crate::view::ViewPlan>) -> io::Result<()> {
     if let Some(view) = view {
         enter_view(view)?;
     }
@@ -384,7 +409,7 @@ pub(super) fn worker_pre_exec(setup: ChildSetup, view: Option<&mut crate::view::
 /// The worker dies with it (its parent-death signal), and it dies with the orchestrator's spawning thread (its
 /// own); it is outside the worker's Landlock domain and PID namespace, so the worker can neither name nor signal
 /// nor trace it.
-fn supervise(worker: i32) -> ! {
+pub(super) fn supervise(worker: i32) -> ! {
     // SAFETY: close_range closes this process's own descriptors; nothing here uses one again.
     if unsafe { libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) } < 0 {
         // Before Linux 5.9: one by one.

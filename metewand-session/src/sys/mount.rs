@@ -31,9 +31,10 @@ fn make_read_only(dirfd: libc::c_int, path: &CStr, flags: libc::c_uint) -> io::R
 /// empty mount point waits for it (the deferred paths of `view.rs`). A short-lived thread does it, one for all of
 /// them: it clones each folder's mounts, enters the view's mount namespace and moves each clone onto its mount
 /// point. Where that namespace belongs to another user namespace than this process's (the user-namespace route), a
-/// short-lived child does it instead, since a process with threads may not enter a user namespace: it first enters
-/// that user namespace, in which it holds every capability as its owner, and clones from a mount namespace of its
-/// own made there (a copy of the host's).
+/// short-lived child does it instead, since a process with threads may not enter a user namespace (started in this
+/// process's memory, `spawn::run_sharing`, so that nothing is copied): it first enters that user namespace, in which
+/// it holds every capability as its owner, and clones from a mount namespace of its own made there (a copy of the
+/// host's).
 pub(crate) fn show_in_view(pid: i32, paths: &[CString]) -> io::Result<()> {
     let pairs: Vec<(&CStr, &CStr)> = paths.iter().map(|path| (path.as_c_str(), path.as_c_str())).collect();
     show_in_view_at(pid, &pairs, false)
@@ -70,11 +71,10 @@ pub(crate) fn show_in_view_at(pid: i32, pairs: &[(&CStr, &CStr)], replace: bool)
         Ok((stat.st_dev as u64, stat.st_ino as u64))
     };
     let foreign = identity(&owner)? != identity(&ours)?;
-    // Clones each `source`'s mounts read-only in the mount namespace this task is in, enters the view's, and moves
-    // each clone onto its `target`.
-    let show = || -> io::Result<()> {
+    // Clones each `source`'s mounts read-only in the mount namespace this task is in (into `trees`, which has room
+    // for them all: nothing is allocated), enters the view's, and moves each clone onto its `target`.
+    let show = |trees: &mut Vec<OwnedFd>| -> io::Result<()> {
         let flags = OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint;
-        let mut trees = Vec::with_capacity(pairs.len());
         for (source, _) in pairs {
             // SAFETY: open_tree reads the path and returns a new descriptor for a detached clone of its mounts.
             let tree = check_fd(unsafe { libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, source.as_ptr(), flags) })?;
@@ -118,29 +118,40 @@ pub(crate) fn show_in_view_at(pid: i32, pairs: &[(&CStr, &CStr)], replace: bool)
                 .spawn(|| {
                     // SAFETY: unshare takes a flags word; it gives this thread alone its own filesystem attributes.
                     check(unsafe { libc::unshare(libc::CLONE_FS) })?;
-                    show()
+                    show(&mut Vec::with_capacity(pairs.len()))
                 })
                 .join()
         });
         return shown.unwrap_or_else(|_| Err(io::Error::other("the thread showing a folder in the view panicked")));
     }
-    let child = raw_fork(0)?;
-    if child == 0 {
+    let mut trees = Vec::with_capacity(pairs.len());
+    let mut task = || {
         let shown = (|| -> io::Result<()> {
             // SAFETY: setns and unshare take a descriptor this process holds and flags; this single-threaded child
             // changes only its own namespaces.
             check(unsafe { libc::setns(owner.as_raw_fd(), libc::CLONE_NEWUSER) })?;
             // SAFETY: as above.
             check(unsafe { libc::unshare(libc::CLONE_NEWNS) })?;
-            show()
+            show(&mut trees)
         })();
+        // Closed here, in the child's own descriptor table: `trees` is left empty, as it was made.
+        trees.clear();
         // An errno fits an exit status (they are below 255); 255 is any other failure.
-        exit_now(match shown {
+        match shown {
             Ok(()) => 0,
             Err(error) => error.raw_os_error().filter(|errno| (1..255).contains(errno)).unwrap_or(255),
-        });
-    }
-    let status = wait_blocking(child)?;
+        }
+    };
+    let status = match super::spawn::run_sharing(&mut task) {
+        Some(status) => status?,
+        None => {
+            let child = raw_fork(0)?;
+            if child == 0 {
+                exit_now(task());
+            }
+            wait_blocking(child)?
+        }
+    };
     match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
         (true, 0) => Ok(()),
         (true, errno) if errno < 255 => Err(io::Error::from_raw_os_error(errno)),

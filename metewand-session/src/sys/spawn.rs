@@ -1,7 +1,8 @@
 //! Starting a worker's process: a child on a stack of its own in the caller's memory, as `posix_spawn` starts one
 //! (`clone3` with `CLONE_VM | CLONE_VFORK`), straight into the worker's cgroup (`CLONE_INTO_CGROUP`) where the
 //! kernel takes it; otherwise (a child that stays behind as the worker's supervisor, another architecture) a fork,
-//! and a child that joins the cgroup itself where the kernel did not put it there. Then its standard streams put in
+//! and a child that joins the cgroup itself where the kernel did not put it there. A supervisor starts its worker
+//! the same way in its own memory, the copy nobody else uses ([`start_supervised`]). Then its standard streams put in
 //! place, its working folder, every signal handler back to its default and its signal mask emptied, what
 //! [`worker_pre_exec`] sets up, and `execve`. Whatever fails in the child before its `exec` (or the `exec` itself)
 //! comes back to the caller as that error, through a close-on-exec pipe that reads as empty once the exec is done.
@@ -25,7 +26,7 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use super::child::{ChildSetup, worker_pre_exec};
+use super::child::{ChildSetup, supervise, the_workers_own, worker_pre_exec};
 use super::{SignalsBlocked, check, exit_now, raw_fork, wait_blocking};
 use crate::view::ViewPlan;
 
@@ -106,6 +107,10 @@ struct ChildPlan<'a> {
     /// the child), then the arguments after `argv[0]`.
     script: Vec<*const c_char>,
     envp: Vec<*const c_char>,
+    /// On the user-namespace route, the stack (lowest address, size) its supervisor starts the worker on
+    /// ([`start_supervised`]), mapped before the child is forked: the supervisor's copy of it is there before any
+    /// limit on its address space.
+    worker_stack: Option<(u64, u64)>,
 }
 
 // `libc::CLONE_INTO_CGROUP` is a `c_int` too narrow for it (deprecated as such), while `clone_args.flags` is 64-bit.
@@ -134,6 +139,10 @@ pub(crate) fn spawn(
     };
     let argv = pointers(&exec.argv);
     let script = [SHELL.as_ptr(), std::ptr::null()].into_iter().chain(argv.iter().skip(1).copied()).collect();
+    let worker_stack = match setup.user_namespace {
+        Some(_) if cfg!(target_arch = "x86_64") => ChildStack::new().ok(),
+        _ => None,
+    };
     let mut plan = ChildPlan {
         streams: [stdin_read.as_raw_fd(), stdout_write.as_raw_fd(), stderr_write.as_raw_fd()],
         error: error_write.as_raw_fd(),
@@ -141,6 +150,7 @@ pub(crate) fn spawn(
         argv,
         script,
         envp: pointers(&exec.envp),
+        worker_stack: worker_stack.as_ref().map(ChildStack::range),
     };
     // Blocked until the child has put every handler back to its default (`child_main`), and here again once the
     // clone has returned: a signal the child took before would run the orchestrator's handler.
@@ -196,10 +206,7 @@ fn child_main(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&mut Vie
     default_signal_handlers();
     let setup = ChildSetup { cgroup_procs: setup.cgroup_procs.filter(|_| !joined), ..setup };
     let error = run_child(plan, setup, view);
-    let code = error.raw_os_error().unwrap_or(libc::EINVAL).to_ne_bytes();
-    // SAFETY: write reads the four bytes of a local array into the error pipe, which the parent reads.
-    unsafe { libc::write(plan.error, code.as_ptr().cast(), code.len()) };
-    exit_now(127)
+    give_up(plan, &error)
 }
 
 /// Every signal the orchestrator handles back to its default disposition, in the child, while every signal is
@@ -264,6 +271,13 @@ impl ChildStack {
     }
 }
 
+impl ChildStack {
+    /// What `clone3` is given: the stack's lowest address (above the guard page) and its size.
+    fn range(&self) -> (u64, u64) {
+        (self.base as u64 + self.guard as u64, CHILD_STACK_BYTES as u64)
+    }
+}
+
 impl Drop for ChildStack {
     fn drop(&mut self) {
         // SAFETY: the mapping made in `new`, which no child uses any more (the caller resumed only once it had
@@ -292,16 +306,15 @@ fn clone_sharing(
     };
     let mut start = ChildStart { plan, setup, view, joined: cgroup.is_some() };
     let flags = (libc::CLONE_VM | libc::CLONE_VFORK) as u64 | if cgroup.is_some() { CLONE_INTO_CGROUP } else { 0 };
-    let stack_bytes = (stack.base as u64 + stack.guard as u64, CHILD_STACK_BYTES as u64);
-    let mut args = super::clone_args(flags, stack_bytes, cgroup.unwrap_or(0) as u64);
-    let mut result = clone3_on_stack(&args, &mut start);
+    let mut args = super::clone_args(flags, stack.range(), cgroup.unwrap_or(0) as u64);
+    let mut result = clone3_on_stack(&args, std::ptr::from_mut(&mut start).cast(), child_entry);
     if result.is_err() && cgroup.is_some() {
         // Refused into the cgroup (a kernel before 5.7, a folder that is no cgroup, a migration not allowed): the
         // child joins it itself.
         start.joined = false;
         args.flags &= !CLONE_INTO_CGROUP;
         args.cgroup = 0;
-        result = clone3_on_stack(&args, &mut start);
+        result = clone3_on_stack(&args, std::ptr::from_mut(&mut start).cast(), child_entry);
     }
     drop(stack);
     match result {
@@ -310,16 +323,19 @@ fn clone_sharing(
     }
 }
 
-/// `clone3` with `args`, whose child calls [`child_entry`] with `start` on the stack `args` names: the child's pid
-/// in the caller, which resumes once the child has executed or exited.
+/// The function a child started on a stack of its own begins in, handed its [`ChildStart`]; it never returns.
+type Entry = extern "C" fn(*mut libc::c_void) -> !;
+
+/// `clone3` with `args`, whose child calls `entry` with `data` on the stack `args` names: the child's pid in the
+/// caller, which resumes once the child has executed or exited.
 #[cfg(target_arch = "x86_64")]
-fn clone3_on_stack(args: &libc::clone_args, start: &mut ChildStart<'_, '_>) -> io::Result<i32> {
+fn clone3_on_stack(args: &libc::clone_args, data: *mut libc::c_void, entry: Entry) -> io::Result<i32> {
     let result: i64;
     // SAFETY: clone3 reads `args` (of the size passed), whose flags share this memory with the child and stop this
-    // thread until the child has executed or exited (CLONE_VFORK), so that `start` and everything it borrows stay
+    // thread until the child has executed or exited (CLONE_VFORK), so that `data` and everything it points to stay
     // where they are and unchanged by this thread meanwhile. The child returns from the system call on the stack
-    // `args` names (the kernel sets rsp to its top, 16-byte aligned), and goes straight into `child_entry`, which
-    // never returns, with `start` (kept in r12, which the kernel leaves as it was); it uses nothing of this
+    // `args` names (the kernel sets rsp to its top, 16-byte aligned), and goes straight into `entry` (kept in r13),
+    // which never returns, with `data` (kept in r12; the kernel leaves both as they were); it uses nothing of this
     // thread's stack. In the caller, the system call clobbers rcx and r11 only.
     unsafe {
         std::arch::asm!(
@@ -334,8 +350,8 @@ fn clone3_on_stack(args: &libc::clone_args, start: &mut ChildStart<'_, '_>) -> i
             inlateout("rax") libc::SYS_clone3 => result,
             in("rdi") std::ptr::from_ref(args),
             in("rsi") size_of::<libc::clone_args>(),
-            in("r12") std::ptr::from_mut(start).cast::<libc::c_void>(),
-            in("r13") child_entry as extern "C" fn(*mut libc::c_void) -> !,
+            in("r12") data,
+            in("r13") entry,
             lateout("rcx") _,
             lateout("r11") _,
             options(nostack),
@@ -345,8 +361,45 @@ fn clone3_on_stack(args: &libc::clone_args, start: &mut ChildStart<'_, '_>) -> i
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn clone3_on_stack(_: &libc::clone_args, _: &mut ChildStart<'_, '_>) -> io::Result<i32> {
+fn clone3_on_stack(_: &libc::clone_args, _: *mut libc::c_void, _: Entry) -> io::Result<i32> {
     Err(io::Error::from_raw_os_error(libc::ENOSYS))
+}
+
+/// Runs `task` in a child of this process, in its memory on a stack of its own (`CLONE_VM | CLONE_VFORK`), every
+/// signal blocked, and ends the child with `task`'s exit code: the child's wait status, once it has ended. A task
+/// so run may enter namespaces of its own (a user namespace too, which no thread of this process may), but must
+/// allocate nothing (a lock of the allocator it held when it ended would stay held here) and leave this memory as
+/// it found it. `None` where no such child can be started here (another architecture, a kernel without `clone3`):
+/// the caller then forks.
+pub(super) fn run_sharing(task: &mut dyn FnMut() -> i32) -> Option<io::Result<i32>> {
+    if !cfg!(target_arch = "x86_64") {
+        return None;
+    }
+    let blocked = match SignalsBlocked::now() {
+        Ok(blocked) => blocked,
+        Err(error) => return Some(Err(error)),
+    };
+    let stack = match ChildStack::new() {
+        Ok(stack) => stack,
+        Err(error) => return Some(Err(error)),
+    };
+    let args = super::clone_args((libc::CLONE_VM | libc::CLONE_VFORK) as u64, stack.range(), 0);
+    let mut task = task;
+    let child = clone3_on_stack(&args, std::ptr::from_mut(&mut task).cast(), task_entry);
+    drop((stack, blocked));
+    match child {
+        Err(error) if error.raw_os_error() == Some(libc::ENOSYS) => None,
+        Err(error) => Some(Err(error)),
+        Ok(child) => Some(wait_blocking(child)),
+    }
+}
+
+/// Where a child of [`run_sharing`] begins: its task, then its end with the task's code.
+extern "C" fn task_entry(task: *mut libc::c_void) -> ! {
+    // SAFETY: `run_sharing` passes a pointer to its `&mut dyn FnMut`, which lives, unchanged by its caller (stopped
+    // until this child has exited), until then.
+    let task = unsafe { &mut *task.cast::<&mut dyn FnMut() -> i32>() };
+    exit_now(task())
 }
 
 /// Where a child in the caller's memory starts, on its own stack; `start` is the caller's [`ChildStart`].
@@ -378,16 +431,62 @@ fn clone_into(cgroup: RawFd) -> io::Result<i32> {
     Ok(pid as i32)
 }
 
-/// In the forked child: the streams, the working folder and the signals, then [`worker_pre_exec`], then the exec;
-/// returns only the error that stopped it.
+/// In the child: the streams, the working folder and the signals, then [`worker_pre_exec`] (on the user-namespace
+/// route, the worker started by [`start_supervised`]), then the exec; returns only the error that stopped it.
 fn run_child(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&mut ViewPlan>) -> io::Error {
-    match prepare_child(plan, setup, view) {
+    let prepared = prepare_child(plan)
+        .and_then(|()| worker_pre_exec(setup, view, |view| start_supervised(&mut *plan, setup, view)));
+    match prepared {
         Ok(()) => execute(plan),
         Err(error) => error,
     }
 }
 
-fn prepare_child(plan: &ChildPlan<'_>, setup: ChildSetup, view: Option<&mut ViewPlan>) -> io::Result<()> {
+/// On the user-namespace route, in the child that stays behind as the supervisor: the worker started into its
+/// new PID namespace, then supervised (this never returns). The worker runs in this child's memory (its own copy
+/// of the orchestrator's, which nobody else uses) on a stack of its own until its `exec`, so that its start copies
+/// nothing again ([`worker_entry`]); where that cannot be done it is forked, and returns here, in the worker only.
+fn start_supervised(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&mut ViewPlan>) -> io::Result<()> {
+    let flags = setup.namespaces.worker_clone_flags() as u64;
+    if let Some(stack) = plan.worker_stack {
+        let mut start = ChildStart { plan: &mut *plan, setup, view, joined: true };
+        let args = super::clone_args((libc::CLONE_VM | libc::CLONE_VFORK) as u64 | flags, stack, 0);
+        match clone3_on_stack(&args, std::ptr::from_mut(&mut start).cast(), worker_entry) {
+            // The worker has executed its program, or exited.
+            Ok(worker) => supervise(worker),
+            Err(error) if error.raw_os_error() != Some(libc::ENOSYS) => return Err(error),
+            Err(_) => {}
+        }
+    }
+    let worker = raw_fork(flags as libc::c_int)?;
+    if worker > 0 {
+        supervise(worker);
+    }
+    Ok(())
+}
+
+/// Where a supervised worker started in its supervisor's memory begins, on its own stack: its own part of the
+/// setup, then the exec; should either fail, the error written into the error pipe and the worker's end.
+extern "C" fn worker_entry(start: *mut libc::c_void) -> ! {
+    // SAFETY: `start_supervised` passes a pointer to its `ChildStart`, which lives, unchanged by its supervisor
+    // (stopped until this worker has executed or exited), until then.
+    let start = unsafe { &mut *start.cast::<ChildStart<'_, '_>>() };
+    let error = match the_workers_own(start.setup, start.view.as_deref_mut()) {
+        Ok(()) => execute(start.plan),
+        Err(error) => error,
+    };
+    give_up(start.plan, &error)
+}
+
+/// Writes `error` into the error pipe, which the parent reads, and ends the calling child.
+fn give_up(plan: &ChildPlan<'_>, error: &io::Error) -> ! {
+    let code = error.raw_os_error().unwrap_or(libc::EINVAL).to_ne_bytes();
+    // SAFETY: write reads the four bytes of a local array into the error pipe, which the parent reads.
+    unsafe { libc::write(plan.error, code.as_ptr().cast(), code.len()) };
+    exit_now(127)
+}
+
+fn prepare_child(plan: &ChildPlan<'_>) -> io::Result<()> {
     for (target, fd) in plan.streams.into_iter().enumerate() {
         // The pipes are above 2, so each `dup2` makes a new descriptor, without close-on-exec.
         // SAFETY: dup2 duplicates a descriptor the parent keeps open onto 0, 1 or 2 of this process.
@@ -410,7 +509,7 @@ fn prepare_child(plan: &ChildPlan<'_>, setup: ChildSetup, view: Option<&mut View
             return Err(io::Error::last_os_error());
         }
     }
-    worker_pre_exec(setup, view)
+    Ok(())
 }
 
 /// Executes each candidate in turn as `execvp` does: a folder where the program is not found (or is not allowed)
