@@ -109,13 +109,14 @@ impl IdMaps {
     /// outside, as a process with `CAP_SETUID` and `CAP_SETGID` may for any ids; its `setgroups` stays allowed, so
     /// that a process entering it may then drop its supplementary groups there.
     fn write_for(&self, pid: i32) -> io::Result<()> {
-        let path = |file: &str| {
-            std::ffi::CString::new(format!("/proc/{pid}/{file}"))
-                .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
-        };
-        write_proc_file(&path("uid_map")?, self.uid.as_bytes())?;
-        write_proc_file(&path("gid_map")?, self.gid.as_bytes())
+        write_proc_file(&proc_path(pid, "uid_map"), self.uid.as_bytes())?;
+        write_proc_file(&proc_path(pid, "gid_map"), self.gid.as_bytes())
     }
+}
+
+/// `/proc/<pid>/<file>`, for a `file` named here (it holds no NUL byte).
+fn proc_path(pid: i32, file: &str) -> std::ffi::CString {
+    std::ffi::CString::new(format!("/proc/{pid}/{file}")).expect("a pid and a file name of /proc hold no NUL byte")
 }
 
 /// A new user namespace of root's, made ahead for one worker to enter last (`ChildSetup::late_namespace`), with its
@@ -137,8 +138,7 @@ impl PreparedUserNamespace {
             clone_holder()?
         };
         let made = maps.write_for(holder).and_then(|()| {
-            let path = std::ffi::CString::new(format!("/proc/{holder}/ns/user"))
-                .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+            let path = proc_path(holder, "ns/user");
             // SAFETY: open reads the NUL-terminated path and returns a new descriptor or -1.
             let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
             if fd < 0 {

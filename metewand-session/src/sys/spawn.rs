@@ -297,29 +297,38 @@ fn clone_sharing(
     cgroup: Option<RawFd>,
 ) -> Option<io::Result<i32>> {
     // A late user namespace not made ahead would have the child write its own maps, dumpable: it is forked.
-    if !cfg!(target_arch = "x86_64") || (setup.late_user_namespace.is_some() && setup.late_namespace.is_none()) {
+    if setup.late_user_namespace.is_some() && setup.late_namespace.is_none() {
         return None;
     }
-    let stack = match ChildStack::new() {
-        Ok(stack) => stack,
-        Err(error) => return Some(Err(error)),
-    };
     let mut start = ChildStart { plan, setup, view, joined: cgroup.is_some() };
-    let flags = (libc::CLONE_VM | libc::CLONE_VFORK) as u64 | if cgroup.is_some() { CLONE_INTO_CGROUP } else { 0 };
-    let mut args = super::clone_args(flags, stack.range(), cgroup.unwrap_or(0) as u64);
-    let mut result = clone3_on_stack(&args, std::ptr::from_mut(&mut start).cast(), child_entry);
+    let mut result = clone_on_own_stack(0, cgroup, std::ptr::from_mut(&mut start).cast(), child_entry);
     if result.is_err() && cgroup.is_some() {
         // Refused into the cgroup (a kernel before 5.7, a folder that is no cgroup, a migration not allowed): the
         // child joins it itself.
         start.joined = false;
-        args.flags &= !CLONE_INTO_CGROUP;
-        args.cgroup = 0;
-        result = clone3_on_stack(&args, std::ptr::from_mut(&mut start).cast(), child_entry);
+        result = clone_on_own_stack(0, None, std::ptr::from_mut(&mut start).cast(), child_entry);
     }
-    drop(stack);
-    match result {
+    unless_unsupported(result)
+}
+
+/// A child started with `flags` in this memory (`CLONE_VM | CLONE_VFORK`), into the cgroup whose folder `cgroup` is
+/// open where one is given, on a stack mapped for it, where it calls `entry` with `data`: its pid, once it has
+/// executed or exited (the stack is unmapped then). `ENOSYS` where no such child can be started here (another
+/// architecture, a kernel without `clone3`).
+fn clone_on_own_stack(flags: u64, cgroup: Option<RawFd>, data: *mut libc::c_void, entry: Entry) -> io::Result<i32> {
+    if !cfg!(target_arch = "x86_64") {
+        return Err(io::Error::from_raw_os_error(libc::ENOSYS));
+    }
+    let stack = ChildStack::new()?;
+    let flags = flags | (libc::CLONE_VM | libc::CLONE_VFORK) as u64 | cgroup.map_or(0, |_| CLONE_INTO_CGROUP);
+    clone3_on_stack(&super::clone_args(flags, stack.range(), cgroup.unwrap_or(0) as u64), data, entry)
+}
+
+/// `None` for a start [`clone_on_own_stack`] cannot make here (the caller then forks), otherwise its outcome.
+fn unless_unsupported(started: io::Result<i32>) -> Option<io::Result<i32>> {
+    match started {
         Err(error) if error.raw_os_error() == Some(libc::ENOSYS) => None,
-        result => Some(result),
+        started => Some(started),
     }
 }
 
@@ -372,26 +381,14 @@ fn clone3_on_stack(_: &libc::clone_args, _: *mut libc::c_void, _: Entry) -> io::
 /// it found it. `None` where no such child can be started here (another architecture, a kernel without `clone3`):
 /// the caller then forks.
 pub(super) fn run_sharing(task: &mut dyn FnMut() -> i32) -> Option<io::Result<i32>> {
-    if !cfg!(target_arch = "x86_64") {
-        return None;
-    }
     let blocked = match SignalsBlocked::now() {
         Ok(blocked) => blocked,
         Err(error) => return Some(Err(error)),
     };
-    let stack = match ChildStack::new() {
-        Ok(stack) => stack,
-        Err(error) => return Some(Err(error)),
-    };
-    let args = super::clone_args((libc::CLONE_VM | libc::CLONE_VFORK) as u64, stack.range(), 0);
     let mut task = task;
-    let child = clone3_on_stack(&args, std::ptr::from_mut(&mut task).cast(), task_entry);
-    drop((stack, blocked));
-    match child {
-        Err(error) if error.raw_os_error() == Some(libc::ENOSYS) => None,
-        Err(error) => Some(Err(error)),
-        Ok(child) => Some(wait_blocking(child)),
-    }
+    let child = clone_on_own_stack(0, None, std::ptr::from_mut(&mut task).cast(), task_entry);
+    drop(blocked);
+    unless_unsupported(child).map(|child| child.and_then(wait_blocking))
 }
 
 /// Where a child of [`run_sharing`] begins: its task, then its end with the task's code.
@@ -447,10 +444,10 @@ fn run_child(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&mut View
 /// of the orchestrator's, which nobody else uses) on a stack of its own until its `exec`, so that its start copies
 /// nothing again ([`worker_entry`]); where that cannot be done it is forked, and returns here, in the worker only.
 fn start_supervised(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&mut ViewPlan>) -> io::Result<()> {
-    let flags = setup.namespaces.worker_clone_flags() as u64;
+    let flags = setup.namespaces.worker_clone_flags();
     if let Some(stack) = plan.worker_stack {
         let mut start = ChildStart { plan: &mut *plan, setup, view, joined: true };
-        let args = super::clone_args((libc::CLONE_VM | libc::CLONE_VFORK) as u64 | flags, stack, 0);
+        let args = super::clone_args((libc::CLONE_VM | libc::CLONE_VFORK | flags) as u64, stack, 0);
         match clone3_on_stack(&args, std::ptr::from_mut(&mut start).cast(), worker_entry) {
             // The worker has executed its program, or exited.
             Ok(worker) => supervise(worker),
@@ -458,7 +455,7 @@ fn start_supervised(plan: &mut ChildPlan<'_>, setup: ChildSetup, view: Option<&m
             Err(_) => {}
         }
     }
-    let worker = raw_fork(flags as libc::c_int)?;
+    let worker = raw_fork(flags)?;
     if worker > 0 {
         supervise(worker);
     }
