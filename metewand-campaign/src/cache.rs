@@ -11,15 +11,21 @@
 //!   whole reading looks at them: one that has a record now means a whole reading too;
 //! - its own bytes, which begin with the reader's magic line (naming its layout) and end with their SHA-256.
 //!
+//! After the magic line, a cache is frames (each its length in eight bytes, little-endian, then its bytes): the
+//! binding's, then the reader's, which it reads one at a time, so that a million attempts' cache is never held
+//! whole beside what is decoded of it.
+//!
 //! Only trusting readings ([`Check::Entries`]) use or write one: `--check-records` reads the whole index against
 //! the records.
 
-use std::io::{self, Write};
-use std::path::Path;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use metewand_runtime::Sha256Digest;
 use metewand_runtime::files::Dir;
+use sha2::{Digest, Sha256};
 
 use crate::appended;
 use crate::folder::{CampaignFile, FolderError, read_campaign_bytes};
@@ -45,13 +51,13 @@ pub struct Binding {
     lacking: Vec<String>,
 }
 
-/// A cache still bound to its folder: what its reader wrote, and the attempts without a record counted as they
-/// are now.
+/// A cache still bound to its folder: the frames its reader wrote, still to read, and the attempts without a record
+/// counted as they are now.
 #[derive(Debug)]
 pub struct Cached {
-    /// The file's bytes, of which the reader's begin at `start` and end before the last 32.
-    bytes: Vec<u8>,
-    start: usize,
+    frames: Frames,
+    /// Where `campaign.json` is to be bound anew once the payload has proved whole.
+    rebind: Option<Rebind>,
     /// Planned attempts with no folder.
     pub missing: usize,
     /// Planned attempts with a folder but no record.
@@ -91,19 +97,32 @@ pub fn read_whole(
     Ok((file, status, binding))
 }
 
-/// The cache `name` in `folder`'s index, when its bytes begin with `magic`, are whole, and are still bound to the
-/// folder as it is now.
+/// The cache `name` in `folder`'s index, when its bytes begin with `magic` and it is still bound to the folder as
+/// it is now. Its payload is read a frame at a time ([`Cached::frame`]) and proved whole only at its end
+/// ([`Cached::finish`]), so that a reader never holds the file's bytes beside what it decodes of them: what it
+/// decoded is used only once `finish` says so.
 pub fn read(folder: &Path, name: &str, magic: &[u8]) -> Option<Cached> {
     let began = SystemTime::now();
-    let mut file = Dir::open(&folder.join(INDEX_DIR)).ok()?.open_file(name).ok()??;
-    let mut bytes = Vec::new();
-    io::Read::read_to_end(&mut file, &mut bytes).ok()?;
-    let (body, digest) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
-    if Sha256Digest::of(body).as_bytes() != digest {
+    let file = Dir::open(&folder.join(INDEX_DIR)).ok()?.open_file(name).ok()??;
+    let len = file.metadata().ok()?.len();
+    let mut frames = Frames {
+        file: BufReader::with_capacity(1 << 20, file),
+        left: len.checked_sub(32)?,
+        hasher: Sha256::new(),
+        frame: Vec::new(),
+        broken: false,
+    };
+    let mut start = vec![0; magic.len()];
+    frames.exact(&mut start)?;
+    if start != magic {
         return None;
     }
-    let mut read = Reader::new(body.strip_prefix(magic)?);
-    let mut binding = Binding::decode(&mut read)?;
+    let bound = frames.next()?.to_vec();
+    let mut read = Reader::new(&bound);
+    let binding = Binding::decode(&mut read)?;
+    if !read.rest().is_empty() {
+        return None;
+    }
     let plan = binding.plan.holds(folder, began)?;
     let (now, appended) = appended::appended(folder, &binding.extents)?;
     if !appended.is_empty() || now != binding.extents {
@@ -122,40 +141,166 @@ pub fn read(folder: &Path, name: &str, magic: &[u8]) -> Option<Cached> {
             }
         }
     }
-    let start = body.len() - read.rest().len();
-    let cached = Cached { bytes, start, missing, unfinished };
     // `campaign.json` hashed to the same bytes and has settled since: bound by its stamp from now on, so that the
     // next reading need not hash it.
-    if plan != binding.plan && plan.stamp.is_some() {
-        binding.plan = plan;
-        let _ = write(folder, name, magic, &binding, cached.payload());
-    }
-    Some(cached)
+    let rebind = (plan != binding.plan && plan.stamp.is_some()).then(|| Rebind {
+        folder: folder.to_owned(),
+        name: name.to_owned(),
+        magic: magic.to_owned(),
+        bound,
+        binding: Binding { plan, ..binding },
+        payload: (len - 32) - frames.left,
+        len,
+    });
+    Some(Cached { frames, rebind, missing, unfinished })
 }
 
 impl Cached {
-    /// What the reader wrote.
-    pub fn payload(&self) -> &[u8] {
-        &self.bytes[self.start..self.bytes.len() - 32]
+    /// The payload's next frame, as the writer gave it; `None` after the last, and at bytes no writer wrote (which
+    /// [`Cached::finish`] then refuses).
+    pub fn frame(&mut self) -> Option<&[u8]> {
+        self.frames.next()
+    }
+
+    /// How many of the payload's bytes are left to read: at most what its frames still hold.
+    pub fn left(&self) -> u64 {
+        self.frames.left
+    }
+
+    /// Whether every frame was read and the file's bytes are whole (they end with their SHA-256): only then may
+    /// what was decoded from the frames be used.
+    pub fn finish(self) -> bool {
+        let Cached { mut frames, rebind, .. } = self;
+        let mut digest = [0; 32];
+        let whole = !frames.broken
+            && frames.left == 0
+            && io::Read::read_exact(&mut frames.file, &mut digest).is_ok()
+            && *frames.hasher.finalize() == digest;
+        if whole && let Some(rebind) = rebind {
+            // A cache: failing to bind it anew loses nothing.
+            let _ = rebind.write(frames.file.get_ref(), &digest);
+        }
+        whole
     }
 }
 
-/// Writes `payload` as the cache `name` in `folder`'s index, bound by `binding`, through a file of its own renamed
-/// over it (two readings may write at once; either cache is right). Not synced: a cache lost or cut short by a crash
-/// is not used, and is made again.
-pub fn write(folder: &Path, name: &str, magic: &[u8], binding: &Binding, payload: &[u8]) -> io::Result<()> {
+/// A cache's frames still to read, hashed as they are read.
+#[derive(Debug)]
+struct Frames {
+    file: BufReader<File>,
+    /// Bytes left before the file's last 32 (its SHA-256).
+    left: u64,
+    hasher: Sha256,
+    /// The last frame read.
+    frame: Vec<u8>,
+    /// Whether a frame's length ran past the digest, or the file ended early.
+    broken: bool,
+}
+
+impl Frames {
+    /// Fills `out` from the file, hashing it; `None` where fewer bytes are left before the digest.
+    fn exact(&mut self, out: &mut [u8]) -> Option<()> {
+        self.left = self.left.checked_sub(out.len() as u64)?;
+        io::Read::read_exact(&mut self.file, out).ok()?;
+        self.hasher.update(&*out);
+        Some(())
+    }
+
+    /// The next frame: its length (eight bytes, little-endian), then its bytes.
+    fn next(&mut self) -> Option<&[u8]> {
+        if self.left == 0 || self.broken {
+            return None;
+        }
+        let mut len = [0; 8];
+        let len = self.exact(&mut len).map(|()| u64::from_le_bytes(len)).filter(|len| *len <= self.left);
+        let Some(len) = len.and_then(|len| usize::try_from(len).ok()) else {
+            self.broken = true;
+            return None;
+        };
+        let mut frame = std::mem::take(&mut self.frame);
+        frame.clear();
+        frame.resize(len, 0);
+        let read = self.exact(&mut frame);
+        self.frame = frame;
+        self.broken = read.is_none();
+        read.map(|()| &self.frame[..])
+    }
+}
+
+/// A cache whose `campaign.json` is to be bound by its stamp: written anew with the same payload.
+#[derive(Debug)]
+struct Rebind {
+    folder: PathBuf,
+    name: String,
+    magic: Vec<u8>,
+    /// The binding's frame as read.
+    bound: Vec<u8>,
+    binding: Binding,
+    /// Where the payload begins in the file, and the file's length.
+    payload: u64,
+    len: u64,
+}
+
+impl Rebind {
+    /// Writes the cache with the new binding and the payload copied from `file`, which must still hash, with the
+    /// old binding, to `digest` (the file is replaced by renaming, never written in place; this holds it so).
+    fn write(self, file: &File, digest: &[u8; 32]) -> io::Result<()> {
+        let mut old = Sha256::new();
+        old.update(&self.magic);
+        old.update((self.bound.len() as u64).to_le_bytes());
+        old.update(&self.bound);
+        write_with(&self.folder, &self.name, &self.magic, &self.binding, |out| {
+            let mut buffer = vec![0; 1 << 20];
+            let mut at = self.payload;
+            while at < self.len - 32 {
+                let want = buffer.len().min(usize::try_from(self.len - 32 - at).unwrap_or(usize::MAX));
+                let read = file.read_at(&mut buffer[..want], at)?;
+                if read == 0 {
+                    return Err(io::ErrorKind::UnexpectedEof.into());
+                }
+                old.update(&buffer[..read]);
+                out.write_all(&buffer[..read])?;
+                at += read as u64;
+            }
+            if *old.finalize() == *digest { Ok(()) } else { Err(io::ErrorKind::InvalidData.into()) }
+        })
+    }
+}
+
+/// Writes `frames` as the payload of the cache `name` in `folder`'s index, bound by `binding`, through a file of
+/// its own renamed over it (two readings may write at once; either cache is right). Not synced: a cache lost or cut
+/// short by a crash is not used, and is made again.
+pub fn write(folder: &Path, name: &str, magic: &[u8], binding: &Binding, frames: &[Vec<u8>]) -> io::Result<()> {
+    write_with(folder, name, magic, binding, |out| {
+        for frame in frames {
+            put_frame(out, frame)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes the cache `name`: `magic`, `binding`'s frame, what `payload` writes, and the SHA-256 of all of it.
+fn write_with(
+    folder: &Path,
+    name: &str,
+    magic: &[u8],
+    binding: &Binding,
+    payload: impl FnOnce(&mut Hashing) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = Dir::open(&folder.join(INDEX_DIR)).map_err(crate::own::fs_io)?;
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos());
     let temporary = format!(".{name}-{}-{nanos}.tmp", std::process::id());
-    let mut bytes = Vec::with_capacity(magic.len() + 256 + payload.len() + 32);
-    bytes.extend_from_slice(magic);
-    binding.encode(&mut bytes);
-    bytes.extend_from_slice(payload);
-    let digest = Sha256Digest::of(&bytes);
-    bytes.extend_from_slice(digest.as_bytes());
     let result = (|| {
-        let mut file = dir.create_file(&temporary).map_err(crate::own::fs_io)?;
-        file.write_all(&bytes)?;
+        let file = dir.create_file(&temporary).map_err(crate::own::fs_io)?;
+        let mut out = Hashing { file: BufWriter::with_capacity(1 << 20, file), hasher: Sha256::new() };
+        out.write_all(magic)?;
+        let mut bound = Vec::with_capacity(256);
+        binding.encode(&mut bound);
+        put_frame(&mut out, &bound)?;
+        payload(&mut out)?;
+        let Hashing { mut file, hasher } = out;
+        file.write_all(&hasher.finalize())?;
+        file.flush()?;
         rustix::fs::renameat(&dir, temporary.as_str(), &dir, name)?;
         Ok(())
     })();
@@ -163,6 +308,29 @@ pub fn write(folder: &Path, name: &str, magic: &[u8], binding: &Binding, payload
         let _ = dir.remove_file(&temporary);
     }
     result
+}
+
+fn put_frame(out: &mut impl Write, frame: &[u8]) -> io::Result<()> {
+    out.write_all(&(frame.len() as u64).to_le_bytes())?;
+    out.write_all(frame)
+}
+
+/// A cache's file as it is written, hashed on the way.
+struct Hashing {
+    file: BufWriter<File>,
+    hasher: Sha256,
+}
+
+impl Write for Hashing {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.file.write(bytes)?;
+        self.hasher.update(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
 }
 
 impl Binding {

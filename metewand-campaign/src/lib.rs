@@ -82,6 +82,7 @@ pub use environment::Environment;
 pub use error::{ReuseRefusal, RunError};
 pub use folder::{CampaignFile, CampaignFolder, FolderError, read_campaign};
 /// A grid point's name split into its grid's name and its values by key, read from the name alone.
+pub use metewand_runtime::attempt::parse_rfc3339;
 pub use metewand_runtime::repository::grid::point_values;
 pub use plan::{Axes, CampaignPlan, PlanError, PlannedAttempt};
 pub use prepared::{PrepareError, PrepareWarning, PreparedCampaign, Refusals};

@@ -9,11 +9,12 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::{Duration, UNIX_EPOCH};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use metewand_protocol::common::Verdict;
 use metewand_protocol::generated::attempt_record::{Outcome, ProblemTimed};
-use metewand_report::load::{Attempt, Folder, Identities, Recorded};
+use metewand_report::load::{Attempt, AttemptId, Folder, Identities, Recorded};
 use metewand_report::ranks::Ranking;
 use metewand_report::stats::SplitMix64;
 use metewand_report::{Comparison, Format, Measure, Records, Report, render};
@@ -34,7 +35,7 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                     let outcome = if draw < 0.03 { Outcome::NotReached } else { Outcome::Reached };
                     attempts.push(Attempt {
                         folder: 0,
-                        id: format!("mw1-attempt-{:064x}", attempts.len()),
+                        id: AttemptId::from(format!("mw1-attempt-{:064x}", attempts.len()).as_str()),
                         problem: 0,
                         dataset,
                         dataset_seed,
@@ -58,7 +59,7 @@ fn records(seeds: u64, slower: f64, seed: u64) -> Records {
                             metrics: vec![(0, draw)],
                             profile: Vec::new(),
                             reached_seconds: (outcome == Outcome::Reached).then_some(seconds),
-                            started_at: format!("2026-01-01T00:00:{:02}.000000000Z", repetition % 60),
+                            started_at: Some(UNIX_EPOCH + Duration::from_secs(1_767_225_600 + repetition % 60)),
                         }),
                     });
                 }

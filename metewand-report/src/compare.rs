@@ -155,15 +155,21 @@ type Numbered = (u32, u32, u64, u32, u64);
 /// of attempts with a verdict (a streamed attempt's time to `reached`, when it reached).
 struct Cells<'r> {
     keys: Vec<CellKey<'r>>,
-    times: Vec<Vec<f64>>,
+    /// Every cell's times, cell after cell: those of cell `i` are `times[ends[i - 1]..ends[i]]` (a campaign of a
+    /// million cells keeps one list, not a million).
+    times: Vec<f64>,
+    ends: Vec<usize>,
     /// Each cell's place in `keys`, by its names' numbers (a campaign of a million cells hashes numbers, not names).
     places: HashMap<Numbered, usize>,
 }
 
 impl<'r> Cells<'r> {
     fn of(records: &'r Records) -> Cells<'r> {
-        let mut cells = Cells { keys: Vec::new(), times: Vec::new(), places: HashMap::new() };
+        let mut cells = Cells { keys: Vec::new(), times: Vec::new(), ends: Vec::new(), places: HashMap::new() };
         cells.places.reserve(records.attempts.len());
+        // Each timed attempt's cell, then its time put in its cell's place.
+        let mut timed: Vec<(usize, f64)> = Vec::with_capacity(records.attempts.len());
+        let mut counts: Vec<usize> = Vec::new();
         for attempt in &records.attempts {
             let numbered = (
                 attempt.problem,
@@ -180,14 +186,34 @@ impl<'r> Cells<'r> {
                     records.implementations[attempt.implementation as usize].as_str(),
                     attempt.implementation_seed,
                 ));
-                cells.times.push(Vec::new());
+                counts.push(0);
                 cells.keys.len() - 1
             });
             if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.compared_seconds()) {
-                cells.times[place].push(seconds);
+                timed.push((place, seconds));
+                counts[place] += 1;
             }
         }
+        let mut next: Vec<usize> = counts
+            .iter()
+            .scan(0, |end, count| {
+                *end += count;
+                Some(*end - count)
+            })
+            .collect();
+        cells.ends = next.iter().zip(&counts).map(|(start, count)| start + count).collect();
+        cells.times = vec![0.0; timed.len()];
+        for (place, seconds) in timed {
+            cells.times[next[place]] = seconds;
+            next[place] += 1;
+        }
         cells
+    }
+
+    /// The times of the cell at `place`, in the order its attempts are planned.
+    fn times(&self, place: usize) -> &[f64] {
+        let start = if place == 0 { 0 } else { self.ends[place - 1] };
+        &self.times[start..self.ends[place]]
     }
 
     /// The place of the cell `key` names on this side, where it has one; `numbers` are this side's numbers of the
@@ -247,11 +273,13 @@ impl Comparison {
     pub fn of(a: &Records, b: &Records, factor: f64) -> Comparison {
         let (cells_a, cells_b) = (Cells::of(a), Cells::of(b));
         let numbers_b = Numbers::of(b);
-        let matched: Vec<(&CellKey<'_>, &Vec<f64>, &Vec<f64>)> = cells_a
+        let matched: Vec<(&CellKey<'_>, &[f64], &[f64])> = cells_a
             .keys
             .iter()
-            .zip(&cells_a.times)
-            .filter_map(|(key, times)| Some((key, times, &cells_b.times[cells_b.place(key, &numbers_b)?])))
+            .enumerate()
+            .filter_map(|(place, key)| {
+                Some((key, cells_a.times(place), cells_b.times(cells_b.place(key, &numbers_b)?)))
+            })
             .collect();
         let compared =
             map_parallel(&matched, |(key, sample_a, sample_b)| compare_cell(key, sample_a, sample_b, factor));
@@ -358,13 +386,22 @@ impl Comparison {
                 self.alpha
             );
         }
-        out.push_str(&markdown::render(&self.table()));
+        // The table a part at a time: a million cells' rows made whole would hold twelve strings each at once.
+        markdown::head_into(&mut out, &self.table_of(&[]));
+        for cells in self.cells.chunks(4096) {
+            markdown::rows_into(&mut out, &self.table_of(cells));
+        }
         out
     }
 
     /// One row per matched cell: its names and seeds, the sample sizes, both medians, the ratio with its interval,
     /// the p-value and the verdict.
     pub fn table(&self) -> Table {
+        self.table_of(&self.cells)
+    }
+
+    /// [`Comparison::table`] of `cells` alone.
+    fn table_of(&self, cells: &[CellComparison]) -> Table {
         let columns = vec![
             Column::text("problem"),
             Column::text("dataset"),
@@ -381,7 +418,7 @@ impl Comparison {
         ];
         let mut table = Table::new(columns);
         let none = || "–".to_owned();
-        for cell in &self.cells {
+        for cell in cells {
             let ratio = match (cell.ratio, cell.ratio_ci) {
                 (Some(ratio), Some((low, high))) => {
                     format!("{} ({}–{})", units::ratio(ratio), units::ratio(low), units::ratio(high))
@@ -479,11 +516,11 @@ const NOISY_CELLS_NAMED: usize = 10;
 
 /// A warning for each matched cell whose times on either side are doubtful ([`crate::stats::noise_of`]): outliers
 /// beyond Tukey's fences, a high coefficient of variation; the first [`NOISY_CELLS_NAMED`], then how many more.
-fn noisy_cells(matched: &[(&CellKey<'_>, &Vec<f64>, &Vec<f64>)]) -> Vec<String> {
+fn noisy_cells(matched: &[(&CellKey<'_>, &[f64], &[f64])]) -> Vec<String> {
     let mut found = Vec::new();
     for ((problem, dataset, dataset_seed, implementation, implementation_seed), a, b) in matched {
         for (side, times) in [("A", a), ("B", b)] {
-            let mut sorted = (*times).clone();
+            let mut sorted = times.to_vec();
             sorted.sort_by(f64::total_cmp);
             for phrase in crate::stats::noise_of(&sorted) {
                 found.push(format!(

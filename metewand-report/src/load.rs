@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use metewand_campaign::folder::{Found, Run, read_attempt};
 use metewand_campaign::index::{Check, IndexEntry};
@@ -97,9 +98,9 @@ pub struct Recorded {
     /// its first checkpoint judged `reached` (its whole ranked time when only its final result was), any other's
     /// ranked time. With `prepare+execute` ranked, a checkpoint's time counts from `prepare`'s start.
     pub reached_seconds: Option<f64>,
-    /// When the attempt started, as its record says: the executor writes every time at the same width (UTC,
-    /// nanoseconds), so these order attempts as they started.
-    pub started_at: String,
+    /// When the attempt started, as its record says (`None` where that is not a time after 1970), which orders
+    /// attempts as they started.
+    pub started_at: Option<SystemTime>,
 }
 
 /// A program as a record names it: where its worker's command found it, and its SHA-256 (shared by every record
@@ -151,7 +152,7 @@ pub struct Attempt {
     /// Index into [`Records::folders`].
     pub folder: u32,
     /// The attempt id.
-    pub id: String,
+    pub id: AttemptId,
     /// Index into [`Records::problems`].
     pub problem: u32,
     /// Index into [`Records::datasets`].
@@ -166,6 +167,83 @@ pub struct Attempt {
     pub repetition: u64,
     /// Its record, if it has a valid one.
     pub record: Option<Recorded>,
+}
+
+/// An attempt's id, held as the 32 bytes of its digest where it has the executor's form (`mw1-attempt-` and 64
+/// lowercase hex digits): a report of a million attempts holds a million of them, 40 bytes each rather than a
+/// string's 24 and its 96 on the heap. It displays as its text, and equals a text only where that is its text.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct AttemptId(Held);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Held {
+    Digest([u8; 32]),
+    Text(Box<str>),
+}
+
+const ATTEMPT_PREFIX: &str = "mw1-attempt-";
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+impl From<&str> for AttemptId {
+    fn from(text: &str) -> AttemptId {
+        let digest = text
+            .strip_prefix(ATTEMPT_PREFIX)
+            .filter(|hex| hex.len() == 64 && hex.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f')))
+            .map(|hex| {
+                let mut digest = [0; 32];
+                for (byte, pair) in digest.iter_mut().zip(hex.as_bytes().chunks_exact(2)) {
+                    let nibble = |digit: u8| if digit <= b'9' { digit - b'0' } else { digit - b'a' + 10 };
+                    *byte = nibble(pair[0]) << 4 | nibble(pair[1]);
+                }
+                digest
+            });
+        AttemptId(digest.map_or_else(|| Held::Text(Box::from(text)), Held::Digest))
+    }
+}
+
+impl std::fmt::Display for AttemptId {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Held::Text(text) => out.write_str(text),
+            Held::Digest(digest) => {
+                let mut text = [0; ATTEMPT_PREFIX.len() + 64];
+                text[..ATTEMPT_PREFIX.len()].copy_from_slice(ATTEMPT_PREFIX.as_bytes());
+                for (pair, byte) in text[ATTEMPT_PREFIX.len()..].chunks_exact_mut(2).zip(digest) {
+                    pair[0] = HEX[usize::from(byte >> 4)];
+                    pair[1] = HEX[usize::from(byte & 15)];
+                }
+                out.write_str(std::str::from_utf8(&text).map_err(|_| std::fmt::Error)?)
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for AttemptId {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(out, "{:?}", self.to_string())
+    }
+}
+
+impl PartialEq<str> for AttemptId {
+    fn eq(&self, other: &str) -> bool {
+        match &self.0 {
+            Held::Text(text) => **text == *other,
+            Held::Digest(digest) => other.strip_prefix(ATTEMPT_PREFIX).is_some_and(|hex| {
+                hex.len() == 64
+                    && hex
+                        .as_bytes()
+                        .chunks_exact(2)
+                        .zip(digest)
+                        .all(|(pair, byte)| pair == [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]])
+            }),
+        }
+    }
+}
+
+impl PartialEq<&str> for AttemptId {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
 }
 
 /// The identities the records name: for each name, every id seen (more than one means it changed between runs).
@@ -266,7 +344,8 @@ impl Records {
             tolerances: Vec::new(),
             measure: Measure::Wall,
         };
-        let mut metric_slots: Vec<ByName> = Vec::new();
+        // Each folder's metrics' names, by the numbers its records give them until they are numbered for all.
+        let mut metric_names: Vec<Vec<Arc<str>>> = Vec::new();
         for path in paths {
             let reading = FolderReading::read(path, check)?;
             if same_repository
@@ -318,7 +397,7 @@ impl Records {
             } else {
                 records.attempts.append(&mut attempts);
             }
-            metric_slots.extend(reading.metrics);
+            metric_names.push(reading.metric_names);
             records.folders.push(Folder {
                 path: path.clone(),
                 name: reading.name,
@@ -331,20 +410,22 @@ impl Records {
         }
         records.tolerances = records.problems.iter().enumerate().map(|(index, _)| records.tolerance(index)).collect();
         records.separate_conditions();
-        let names: BTreeSet<&str> = metric_slots.iter().flatten().map(|(name, _)| &**name).collect();
+        let names: BTreeSet<&str> = metric_names.iter().flatten().map(|name| &**name).collect();
         records.metrics = names.into_iter().map(str::to_owned).collect();
-        for (attempt, metrics) in records.attempts.iter_mut().zip(&metric_slots) {
+        let numbers: Vec<Vec<u32>> = metric_names
+            .iter()
+            .map(|names| {
+                let number = |name: &Arc<str>| records.metrics.binary_search_by(|known| known.as_str().cmp(name));
+                names.iter().map(|name| number(name).map_or(u32::MAX, |index| index as u32)).collect()
+            })
+            .collect();
+        // Numbered in place: a second list of every record's metrics would cost a million allocations more.
+        for attempt in &mut records.attempts {
             if let Some(record) = &mut attempt.record {
-                record.metrics = metrics
-                    .iter()
-                    .filter_map(|(name, value)| {
-                        records
-                            .metrics
-                            .binary_search_by(|known| known.as_str().cmp(name))
-                            .ok()
-                            .map(|index| (index as u32, *value))
-                    })
-                    .collect();
+                let numbers = &numbers[attempt.folder as usize];
+                for (number, _) in &mut record.metrics {
+                    *number = numbers[*number as usize];
+                }
             }
         }
         Ok(records)
@@ -431,7 +512,8 @@ impl Records {
     fn tolerance(&self, problem: usize) -> Option<f64> {
         let attempt =
             self.attempts.iter().find(|attempt| attempt.problem as usize == problem && attempt.record.is_some())?;
-        let Found::Record(record) = read_attempt(&self.folders[attempt.folder as usize].path, &attempt.id) else {
+        let Found::Record(record) = read_attempt(&self.folders[attempt.folder as usize].path, &attempt.id.to_string())
+        else {
             return None;
         };
         record.problem.parameters.get("tolerance").and_then(serde_json::Value::as_f64).filter(|t| *t > 0.0)
@@ -544,7 +626,7 @@ pub(crate) fn recorded(record: &IndexEntry, id: &str) -> (Recorded, ByName) {
             metrics: Vec::new(),
             profile,
             reached_seconds,
-            started_at: record.started_at.as_str().to_owned(),
+            started_at: metewand_campaign::parse_rfc3339(record.started_at.as_str()),
         },
         metrics,
     )

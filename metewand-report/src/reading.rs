@@ -4,26 +4,53 @@
 //! bytes and the same index, so that a report of a settled million-attempt campaign decodes under three hundred
 //! bytes an attempt rather than parsing two kilobytes of JSON).
 //!
-//! The cache's layout after its binding, little-endian: the campaign's name, repository and runs (JSON), the
-//! distinct texts the attempts name, the attempts (each: its id; problem, dataset and implementation as texts'
-//! numbers; seeds and repetition; whether it has a record, and that record's fields), and the identities. A change
-//! of this layout changes [`MAGIC`], so that no build decodes another's cache.
+//! The cache's frames after its binding, little-endian: the campaign's name, repository and runs (JSON), the
+//! distinct texts the attempts name and how many attempts there are; the attempts, [`ATTEMPTS_PER_FRAME`] a frame
+//! (each: its id; problem, dataset and implementation as texts' numbers; seeds and repetition; whether it has a
+//! record, and that record's fields); and the identities. A change of this layout changes [`MAGIC`], so that no
+//! build decodes another's cache. Decoded a frame at a time, a million attempts' cache (280 MB) is never held whole
+//! beside the attempts made of it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, UNIX_EPOCH};
 
 use metewand_campaign::cache::{self, REPORT_FILE, Reader, put_optional, put_text};
 use metewand_campaign::folder::{Run, read_materialization};
 use metewand_campaign::index::{Check, IndexEntry};
 
 use crate::error::ReportError;
-use crate::load::{Attempt, ByName, Checkpoint, FailureInfo, Identities, Recorded, intern, recorded};
+use crate::load::{Attempt, AttemptId, ByName, Checkpoint, FailureInfo, Identities, Recorded, intern, recorded};
 
-const MAGIC: &[u8] = b"metewand report reading 1\n";
+const MAGIC: &[u8] = b"metewand report reading 2\n";
+
+/// Attempts a frame of the cache holds: a few megabytes.
+const ATTEMPTS_PER_FRAME: usize = 16_384;
+
+/// The fewest bytes an attempt takes in the cache (an empty id, no record), which bounds how many a payload can hold.
+const LEAST_ATTEMPT_BYTES: u64 = 4 + 3 * 4 + 3 * 8 + 1;
 
 /// A record's summary with its metrics still by name.
 type Slot = Option<(Recorded, ByName)>;
+
+/// Where a cache's frames come from: the cache's file, read one at a time.
+trait Frames {
+    /// The next frame; `None` after the last.
+    fn frame(&mut self) -> Option<&[u8]>;
+    /// At most how many bytes are left.
+    fn left(&self) -> u64;
+}
+
+impl Frames for cache::Cached {
+    fn frame(&mut self) -> Option<&[u8]> {
+        cache::Cached::frame(self)
+    }
+
+    fn left(&self) -> u64 {
+        cache::Cached::left(self)
+    }
+}
 
 /// One folder's plan and records, as a report reads them.
 pub(crate) struct FolderReading {
@@ -37,8 +64,9 @@ pub(crate) struct FolderReading {
     /// The planned attempts, each its problem, dataset and implementation as a number into
     /// [`FolderReading::names`] (and its folder as 0), so that they become a report's attempts where they are.
     pub(crate) attempts: Vec<Attempt>,
-    /// Each attempt's numeric metrics, by name (none for one without a record).
-    pub(crate) metrics: Vec<ByName>,
+    /// The metrics' names the records' metrics give by number ([`Recorded::metrics`] holds these numbers until
+    /// the folders' readings are put together).
+    pub(crate) metric_names: Vec<Arc<str>>,
     pub(crate) identities: Identities,
 }
 
@@ -48,11 +76,17 @@ impl FolderReading {
     /// Refuses a folder with an invalid record or with no record.
     pub(crate) fn read(path: &Path, check: Check) -> Result<FolderReading, ReportError> {
         if check == Check::Entries
-            && let Some(cached) = cache::read(path, REPORT_FILE, MAGIC)
-            && let Some(mut reading) = FolderReading::decode(cached.payload())
+            && let Some(mut cached) = cache::read(path, REPORT_FILE, MAGIC)
         {
-            (reading.never_started, reading.unfinished) = (cached.missing, cached.unfinished);
-            return Ok(reading);
+            let decoded = FolderReading::decode(&mut cached);
+            let (missing, unfinished) = (cached.missing, cached.unfinished);
+            // What was decoded counts only once the cache's bytes have proved whole.
+            if cached.finish()
+                && let Some(mut reading) = decoded
+            {
+                (reading.never_started, reading.unfinished) = (missing, unfinished);
+                return Ok(reading);
+            }
         }
         let slots: Mutex<Vec<Slot>> = Mutex::new(Vec::new());
         let identities = Mutex::new(Identities::default());
@@ -79,10 +113,11 @@ impl FolderReading {
         let mut names = Vec::new();
         let mut materializer_logs: BTreeMap<String, Option<String>> = BTreeMap::new();
         let mut attempts = Vec::with_capacity(file.attempts.len());
-        let mut metrics = Vec::with_capacity(file.attempts.len());
+        let mut metric_names = Vec::new();
+        let mut metric_numbers: HashMap<Arc<str>, u32> = HashMap::new();
         for (i, entry) in file.attempts.iter().enumerate() {
-            let (record, by_name) = match slots.get_mut(i).and_then(Option::take) {
-                None => (None, Vec::new()),
+            let record = match slots.get_mut(i).and_then(Option::take) {
+                None => None,
                 Some((mut recorded, by_name)) => {
                     if let Some(failure) = &mut recorded.failure
                         && failure.log.is_none()
@@ -98,12 +133,22 @@ impl FolderReading {
                             })
                             .clone();
                     }
-                    (Some(recorded), by_name)
+                    recorded.metrics = by_name
+                        .into_iter()
+                        .map(|(name, value)| {
+                            let number = *metric_numbers.entry(name).or_insert_with_key(|name| {
+                                metric_names.push(name.clone());
+                                (metric_names.len() - 1) as u32
+                            });
+                            (number, value)
+                        })
+                        .collect();
+                    Some(recorded)
                 }
             };
             attempts.push(Attempt {
                 folder: 0,
-                id: entry.id.to_string(),
+                id: AttemptId::from(entry.id.as_str()),
                 problem: intern(&mut names, &entry.problem),
                 dataset: intern(&mut names, &entry.dataset),
                 dataset_seed: entry.dataset_seed.get(),
@@ -112,7 +157,6 @@ impl FolderReading {
                 repetition: entry.repetition.get(),
                 record,
             });
-            metrics.push(by_name);
         }
         let reading = FolderReading {
             name: String::from(file.name),
@@ -122,43 +166,47 @@ impl FolderReading {
             unfinished: status.unfinished,
             names,
             attempts,
-            metrics,
+            metric_names,
             identities: identities.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()),
         };
         // A cache: failing to write it loses nothing.
         if let Some(binding) = binding
-            && let Some(payload) = reading.encode()
+            && let Some(frames) = reading.encode()
         {
-            let _ = cache::write(path, REPORT_FILE, MAGIC, &binding, &payload);
+            let _ = cache::write(path, REPORT_FILE, MAGIC, &binding, &frames);
         }
         Ok(reading)
     }
 
-    /// The cache's payload; `None` where the runs do not serialize.
-    fn encode(&self) -> Option<Vec<u8>> {
+    /// The cache's frames; `None` where the runs do not serialize.
+    fn encode(&self) -> Option<Vec<Vec<u8>>> {
         let mut texts = Texts::default();
-        let mut body = Vec::with_capacity(self.attempts.len() * 160);
-        for (attempt, metrics) in self.attempts.iter().zip(&self.metrics) {
-            put_text(&mut body, &attempt.id);
-            for number in [attempt.problem, attempt.dataset, attempt.implementation] {
-                body.extend_from_slice(&number.to_le_bytes());
+        // The first frame, which names the texts, is made last.
+        let mut frames = vec![Vec::new()];
+        for attempts in self.attempts.chunks(ATTEMPTS_PER_FRAME) {
+            let mut frame = Vec::with_capacity(attempts.len() * 160);
+            for attempt in attempts {
+                put_text(&mut frame, &attempt.id.to_string());
+                for number in [attempt.problem, attempt.dataset, attempt.implementation] {
+                    frame.extend_from_slice(&number.to_le_bytes());
+                }
+                for number in [attempt.dataset_seed, attempt.implementation_seed, attempt.repetition] {
+                    frame.extend_from_slice(&number.to_le_bytes());
+                }
+                put_optional(&mut frame, attempt.record.as_ref(), |frame, record| {
+                    encode_record(frame, &mut texts, record, &self.metric_names);
+                });
             }
-            for number in [attempt.dataset_seed, attempt.implementation_seed, attempt.repetition] {
-                body.extend_from_slice(&number.to_le_bytes());
-            }
-            put_optional(&mut body, attempt.record.as_ref(), |body, record| {
-                encode_record(body, &mut texts, record, metrics);
-            });
+            frames.push(frame);
         }
-        let mut out = Vec::with_capacity(body.len() + 4096);
-        put_text(&mut out, &self.name);
-        put_text(&mut out, &self.repository);
-        put_text(&mut out, &serde_json::to_string(&self.runs).ok()?);
-        put_texts(&mut out, &self.names);
-        put_texts(&mut out, &texts.list);
-        out.extend_from_slice(&(self.attempts.len() as u64).to_le_bytes());
-        out.extend_from_slice(&body);
-        drop(body);
+        let first = &mut frames[0];
+        put_text(first, &self.name);
+        put_text(first, &self.repository);
+        put_text(first, &serde_json::to_string(&self.runs).ok()?);
+        put_texts(first, &self.names);
+        put_texts(first, &texts.list);
+        first.extend_from_slice(&(self.attempts.len() as u64).to_le_bytes());
+        let mut last = Vec::new();
         let identities = &self.identities;
         for map in [
             &identities.implementations,
@@ -167,52 +215,61 @@ impl FolderReading {
             &identities.materializers,
             &identities.external,
         ] {
-            out.extend_from_slice(&(map.len() as u32).to_le_bytes());
+            last.extend_from_slice(&(map.len() as u32).to_le_bytes());
             for (name, ids) in map {
-                put_text(&mut out, name);
-                put_texts(&mut out, ids);
+                put_text(&mut last, name);
+                put_texts(&mut last, ids);
             }
         }
-        Some(out)
+        frames.push(last);
+        Some(frames)
     }
 
     /// What [`FolderReading::encode`] wrote (its counts of attempts without a record are the binding's to say);
-    /// `None` for bytes it did not write.
-    fn decode(payload: &[u8]) -> Option<FolderReading> {
-        let mut read = Reader::new(payload);
+    /// `None` for frames it did not write.
+    fn decode(frames: &mut impl Frames) -> Option<FolderReading> {
+        let mut read = Reader::new(frames.frame()?);
         let name = read.text()?;
         let repository = read.text()?;
         let runs: Vec<Run> = serde_json::from_str(&read.text()?).ok()?;
         let names: Vec<String> = texts(&mut read)?;
         let texts: Vec<Arc<str>> = texts(&mut read)?.into_iter().map(Arc::from).collect();
         let count = usize::try_from(read.u64()?).ok()?;
-        let known = names.len() as u32;
-        let mut attempts = Vec::with_capacity(count.min(payload.len() / 40));
-        let mut metrics = Vec::with_capacity(count.min(payload.len() / 40));
-        for _ in 0..count {
-            let id = read.text()?;
-            let (problem, dataset, implementation) = (read.u32()?, read.u32()?, read.u32()?);
-            if problem >= known || dataset >= known || implementation >= known {
-                return None;
-            }
-            let (dataset_seed, implementation_seed, repetition) = (read.u64()?, read.u64()?, read.u64()?);
-            let (record, by_name) = match read.optional(|read| decode_record(read, &texts))? {
-                None => (None, Vec::new()),
-                Some((record, by_name)) => (Some(record), by_name),
-            };
-            attempts.push(Attempt {
-                folder: 0,
-                id,
-                problem,
-                dataset,
-                dataset_seed,
-                implementation,
-                implementation_seed,
-                repetition,
-                record,
-            });
-            metrics.push(by_name);
+        if !read.rest().is_empty() {
+            return None;
         }
+        let known = names.len() as u32;
+        let mut metrics = Metrics { of_text: vec![None; texts.len()], names: Vec::new() };
+        let most = usize::try_from(frames.left() / LEAST_ATTEMPT_BYTES).unwrap_or(usize::MAX);
+        let mut attempts = Vec::with_capacity(count.min(most));
+        while attempts.len() < count {
+            let mut read = Reader::new(frames.frame()?);
+            while !read.rest().is_empty() {
+                if attempts.len() == count {
+                    return None;
+                }
+                let len = read.u32()? as usize;
+                let id = AttemptId::from(std::str::from_utf8(read.take(len)?).ok()?);
+                let (problem, dataset, implementation) = (read.u32()?, read.u32()?, read.u32()?);
+                if problem >= known || dataset >= known || implementation >= known {
+                    return None;
+                }
+                let (dataset_seed, implementation_seed, repetition) = (read.u64()?, read.u64()?, read.u64()?);
+                let record = read.optional(|read| decode_record(read, &texts, &mut metrics))?;
+                attempts.push(Attempt {
+                    folder: 0,
+                    id,
+                    problem,
+                    dataset,
+                    dataset_seed,
+                    implementation,
+                    implementation_seed,
+                    repetition,
+                    record,
+                });
+            }
+        }
+        let mut read = Reader::new(frames.frame()?);
         let mut identities = Identities::default();
         for map in [
             &mut identities.implementations,
@@ -227,7 +284,7 @@ impl FolderReading {
                 map.insert(name, ids);
             }
         }
-        read.rest().is_empty().then_some(FolderReading {
+        (read.rest().is_empty() && frames.frame().is_none()).then_some(FolderReading {
             name,
             repository,
             runs,
@@ -235,10 +292,16 @@ impl FolderReading {
             unfinished: 0,
             names,
             attempts,
-            metrics,
+            metric_names: metrics.names,
             identities,
         })
     }
+}
+
+/// The metrics' names a decoding has met, numbered as they were met, and each text's number among them.
+struct Metrics {
+    of_text: Vec<Option<u32>>,
+    names: Vec<Arc<str>>,
 }
 
 /// Texts written once each, numbered by their first appearance.
@@ -295,7 +358,7 @@ fn put_metrics(out: &mut Vec<u8>, texts: &mut Texts, metrics: &[(impl AsRef<str>
     }
 }
 
-fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metrics: &[(Arc<str>, f64)]) {
+fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metric_names: &[Arc<str>]) {
     texts.put(out, &record.outcome.to_string());
     texts.put_option(out, record.verdict.map(|verdict| verdict.to_string()).as_deref());
     put_optional(out, record.failure.as_deref(), |out, failure| {
@@ -320,7 +383,11 @@ fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metric
         texts.put(out, found);
         texts.put(out, sha256);
     });
-    put_metrics(out, texts, metrics);
+    out.extend_from_slice(&(record.metrics.len() as u32).to_le_bytes());
+    for (number, value) in &record.metrics {
+        texts.put(out, &metric_names[*number as usize]);
+        out.extend_from_slice(&value.to_le_bytes());
+    }
     out.extend_from_slice(&(record.profile.len() as u32).to_le_bytes());
     for point in &record.profile {
         out.extend_from_slice(&point.number.to_le_bytes());
@@ -329,11 +396,15 @@ fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metric
         put_metrics(out, texts, &point.metrics);
     }
     put_f64(out, record.reached_seconds);
-    put_text(out, &record.started_at);
+    put_optional(out, record.started_at.and_then(|at| at.duration_since(UNIX_EPOCH).ok()), |out, since| {
+        out.extend_from_slice(&since.as_secs().to_le_bytes());
+        out.extend_from_slice(&since.subsec_nanos().to_le_bytes());
+    });
 }
 
-/// A record [`encode_record`] wrote, its texts shared with every other record's that names them.
-fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded, ByName)> {
+/// A record [`encode_record`] wrote, its texts shared with every other record's that names them, its metrics
+/// numbered by `numbered`'s names.
+fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>], numbered: &mut Metrics) -> Option<Recorded> {
     let text = |read: &mut Reader<'_>| texts.get(read.u32()? as usize);
     let option = |read: &mut Reader<'_>| read.optional(|read| text(read));
     let metrics = |read: &mut Reader<'_>| -> Option<ByName> {
@@ -371,7 +442,18 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded,
     };
     let worker_id = text(read)?.clone();
     let program = read.optional(|read| Some((text(read)?.clone(), text(read)?.clone())))?;
-    let by_name = metrics(read)?;
+    let count = read.u32()?;
+    // Exactly as many as there are: a vector grown one at a time holds room for four.
+    let mut numbers = Vec::with_capacity((count as usize).min(read.rest().len() / 12));
+    for _ in 0..count {
+        let text = read.u32()? as usize;
+        let name = texts.get(text)?;
+        let number = numbered.of_text.get_mut(text)?.get_or_insert_with(|| {
+            numbered.names.push(name.clone());
+            (numbered.names.len() - 1) as u32
+        });
+        numbers.push((*number, read.f64()?));
+    }
     let mut profile = Vec::new();
     for _ in 0..read.u32()? {
         profile.push(Checkpoint {
@@ -382,7 +464,11 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded,
         });
     }
     let reached_seconds = read.optional(Reader::f64)?;
-    let started_at = read.text()?;
+    let started_at = match read.optional(|read| Some((read.u64()?, read.u32()?)))? {
+        None => None,
+        Some((seconds, nanos)) if nanos < 1_000_000_000 => Some(UNIX_EPOCH.checked_add(Duration::new(seconds, nanos))?),
+        Some(_) => return None,
+    };
     let record = Recorded {
         outcome,
         verdict,
@@ -397,12 +483,12 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>]) -> Option<(Recorded,
         cpus,
         worker_id,
         program,
-        metrics: Vec::new(),
+        metrics: numbers,
         profile,
         reached_seconds,
         started_at,
     };
-    Some((record, by_name))
+    Some(record)
 }
 
 #[cfg(test)]
@@ -436,7 +522,7 @@ mod tests {
             cpus: Some(4),
             worker_id: shared.clone(),
             program: Some((Arc::from("/usr/bin/python3"), Arc::from("ab".repeat(32)))),
-            metrics: Vec::new(),
+            metrics: vec![(1, 0.5), (0, f64::INFINITY)],
             profile: vec![Checkpoint {
                 number: 1,
                 seconds: 0.125,
@@ -444,11 +530,11 @@ mod tests {
                 metrics: vec![("error".to_owned(), -3.5)],
             }],
             reached_seconds: Some(f64::MIN_POSITIVE),
-            started_at: "2026-12-07T00:00:00.000000001Z".to_owned(),
+            started_at: Some(UNIX_EPOCH + Duration::new(1_796_601_600, 1)),
         };
         let attempt = |id: &str, record: Option<Recorded>| Attempt {
             folder: 0,
-            id: id.to_owned(),
+            id: AttemptId::from(id),
             problem: 0,
             dataset: 1,
             dataset_seed: u64::MAX,
@@ -467,28 +553,67 @@ mod tests {
             never_started: 0,
             unfinished: 0,
             names: vec!["ridge".to_owned(), "small".to_owned(), "solve".to_owned()],
-            attempts: vec![attempt("mw1-attempt-a", Some(record)), attempt("mw1-attempt-b", None)],
-            metrics: vec![vec![(Arc::from("error"), 0.5), (Arc::from("loss"), f64::INFINITY)], Vec::new()],
+            attempts: vec![
+                attempt(&format!("mw1-attempt-{}", "0f".repeat(32)), Some(record)),
+                attempt("mw1-attempt-b", None),
+            ],
+            metric_names: vec![Arc::from("loss"), Arc::from("error")],
             identities,
         }
+    }
+
+    /// Frames as a list, read in turn.
+    struct Listed(std::collections::VecDeque<Vec<u8>>, Vec<u8>);
+
+    impl Frames for Listed {
+        fn frame(&mut self) -> Option<&[u8]> {
+            self.1 = self.0.pop_front()?;
+            Some(&self.1)
+        }
+
+        fn left(&self) -> u64 {
+            self.0.iter().map(|frame| frame.len() as u64).sum()
+        }
+    }
+
+    fn decode(frames: &[Vec<u8>]) -> Option<FolderReading> {
+        FolderReading::decode(&mut Listed(frames.iter().cloned().collect(), Vec::new()))
     }
 
     #[test]
     fn a_reading_decodes_to_what_was_encoded_and_its_layout_is_the_one_its_magic_names() {
         let encoded = reading().encode().unwrap();
-        let decoded = FolderReading::decode(&encoded).expect("decodes");
+        assert_eq!(encoded.len(), 3, "the names, the attempts, the identities");
+        let decoded = decode(&encoded).expect("decodes");
         // Decoded and encoded again, every field comes back (one dropped or misread would change the bytes).
         assert_eq!(decoded.encode().unwrap(), encoded);
-        assert_eq!(decoded.attempts[0].record.as_ref().unwrap().worker_id, Arc::from("mw1-resolved-worker-1"));
-        // Cut short or with bytes past its end, it is not decoded.
-        assert!(FolderReading::decode(&encoded[..encoded.len() - 1]).is_none());
-        assert!(FolderReading::decode(&[&encoded[..], &[0]].concat()).is_none());
+        let record = decoded.attempts[0].record.as_ref().unwrap();
+        assert_eq!(record.worker_id, Arc::from("mw1-resolved-worker-1"));
+        assert_eq!(decoded.attempts[0].id.to_string(), format!("mw1-attempt-{}", "0f".repeat(32)));
+        assert_eq!(decoded.attempts[1].id.to_string(), "mw1-attempt-b");
+        // The metrics are numbered in the order the decoding met them.
+        assert_eq!(decoded.metric_names, [Arc::from("error"), Arc::from("loss")]);
+        assert_eq!(record.metrics, [(0, 0.5), (1, f64::INFINITY)]);
+        // A frame cut short, a frame missing, a frame too many, or an attempt too many: not decoded.
+        let mut short = encoded.clone();
+        short[1].pop();
+        assert!(decode(&short).is_none());
+        assert!(decode(&encoded[..2]).is_none());
+        assert!(decode(&[&encoded[..], &[Vec::new()]].concat()).is_none());
+        let mut more = encoded.clone();
+        more[1] = [&encoded[1][..], &encoded[1][..]].concat();
+        assert!(decode(&more).is_none());
+        // Attempts spread over more frames than one are read across them.
+        let many = FolderReading { attempts: vec![reading().attempts[1].clone(); ATTEMPTS_PER_FRAME + 1], ..reading() };
+        let frames = many.encode().unwrap();
+        assert_eq!(frames.len(), 4);
+        assert_eq!(decode(&frames).unwrap().attempts.len(), ATTEMPTS_PER_FRAME + 1);
         // A change of the layout changes these bytes: it must change MAGIC too (then this digest), so that no build
         // decodes a cache another build wrote.
-        assert_eq!(MAGIC, b"metewand report reading 1\n");
+        assert_eq!(MAGIC, b"metewand report reading 2\n");
         assert_eq!(
-            Sha256Digest::of(&encoded).to_string(),
-            "567b45b2d4eb641dcdd544230fad6e08a6e40380dcd30c08c418ca901695f675"
+            Sha256Digest::of(&encoded.concat()).to_string(),
+            "202a8cde62ce1617c4f021e64fc21c14e26d3bb0023d2dda38c3559620c8db0b"
         );
     }
 }

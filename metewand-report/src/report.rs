@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
 
 use metewand_campaign::Environment;
 use metewand_campaign::parallel::map_parallel;
@@ -272,7 +273,7 @@ impl Report {
                     ))
                     .or_default()
                     .push(FailedAttempt {
-                        id: attempt.id.clone(),
+                        id: attempt.id.to_string(),
                         label: format!(
                             "{} / {}#{} / {}#{} r{}",
                             records.problems[attempt.problem as usize],
@@ -404,13 +405,15 @@ fn section(records: &Records, problem: u32) -> ProblemSection {
         seen
     };
     let problem_name = &records.problems[problem as usize];
-    let mut measures: Vec<String> = of_problem
-        .iter()
-        .filter_map(|attempt| attempt.record.as_ref())
-        .map(|record| record.timed.to_string())
-        .collect();
+    // Distinct before they are named: a name made per record would be a million allocations at a million.
+    let mut distinct = Vec::new();
+    for record in of_problem.iter().filter_map(|attempt| attempt.record.as_ref()) {
+        if !distinct.contains(&record.timed) {
+            distinct.push(record.timed);
+        }
+    }
+    let mut measures: Vec<String> = distinct.iter().map(ToString::to_string).collect();
     measures.sort();
-    measures.dedup();
     let timed = match measures.as_slice() {
         [] => "execute".to_owned(),
         [one] => one.clone(),
@@ -605,13 +608,13 @@ pub fn relative(base: &Path, target: &Path) -> String {
 
 /// A drift of `cell`'s ranked times over the order its attempts started in ([`crate::stats::drift_of`]).
 fn drift(cell: &[&Attempt]) -> Option<String> {
-    let mut timed: Vec<(&str, f64)> = cell
+    let mut timed: Vec<(Option<SystemTime>, f64)> = cell
         .iter()
         .filter_map(|attempt| {
             let record = attempt.record.as_ref()?;
-            Some((record.started_at.as_str(), record.timed_seconds?))
+            Some((record.started_at, record.timed_seconds?))
         })
         .collect();
-    timed.sort_by(|a, b| a.0.cmp(b.0));
+    timed.sort_by_key(|(started, _)| *started);
     crate::stats::drift_of(&timed.iter().map(|(_, time)| *time).collect::<Vec<_>>())
 }

@@ -37,6 +37,14 @@ fn escape_into(out: &mut String, text: &str) {
 /// Markdown has no table without a header row: a headless table's headers are written as they are (empty).
 pub fn render(table: &Table) -> String {
     let mut out = String::new();
+    head_into(&mut out, table);
+    rows_into(&mut out, table);
+    out
+}
+
+/// The table's caption, header row and delimiter row, appended to `out`: a table of a million rows is written a
+/// part at a time, its head once and then [`rows_into`] for each part's table.
+pub fn head_into(out: &mut String, table: &Table) {
     if let Some(caption) = &table.caption {
         let _ = write!(out, "{}\n\n", escape(caption));
     }
@@ -49,16 +57,19 @@ pub fn render(table: &Table) -> String {
         out.push_str(if table.markdown_alignment && column.kind.right() { "---:|" } else { "---|" });
     }
     out.push('\n');
+}
+
+/// The table's rows, a line each, appended to `out`.
+pub fn rows_into(out: &mut String, table: &Table) {
     for row in &table.rows {
         out.push('|');
         for value in row {
             out.push(' ');
-            cell_into(&mut out, value);
+            cell_into(out, value);
             out.push_str(" |");
         }
         out.push('\n');
     }
-    out
 }
 
 /// A cell's spans as Markdown: text escaped, code in backticks (only `|` and line breaks escaped there: nothing

@@ -155,19 +155,22 @@ fn attempts_without_a_record_are_looked_at_again() {
     let dir = temp();
     let (folder, edited) = cached_then_edited(&dir);
     let records = Records::read(std::slice::from_ref(&folder)).unwrap();
-    let lacking: Vec<&str> =
-        records.attempts.iter().filter(|attempt| attempt.record.is_none()).map(|attempt| attempt.id.as_str()).collect();
-    let missing = *lacking.iter().find(|id| !folder.join("attempts").join(id).exists()).unwrap();
+    let lacking: Vec<String> = records
+        .attempts
+        .iter()
+        .filter(|attempt| attempt.record.is_none())
+        .map(|attempt| attempt.id.to_string())
+        .collect();
+    let missing = lacking.iter().find(|id| !folder.join("attempts").join(id).exists()).unwrap();
     // A folder made for the missing attempt (a run starting it): counted unfinished, still through the cache.
     fs::create_dir(folder.join("attempts").join(missing)).unwrap();
     let records = Records::read(std::slice::from_ref(&folder)).unwrap();
     assert_eq!((records.folders[0].never_started, records.folders[0].unfinished), (0, 2));
     assert_eq!(outcome(&records, &edited), Some(Outcome::Reached), "still the cache");
     // Its record written (by a run that has not yet appended its entry): a whole reading.
-    let template = records.attempts.iter().find(|attempt| attempt.record.is_some()).unwrap();
-    let record = fs::read_to_string(folder.join("attempts").join(&template.id).join("attempt.json")).unwrap();
-    fs::write(folder.join("attempts").join(missing).join("attempt.json"), record.replace(&template.id, missing))
-        .unwrap();
+    let template = records.attempts.iter().find(|attempt| attempt.record.is_some()).unwrap().id.to_string();
+    let record = fs::read_to_string(folder.join("attempts").join(&template).join("attempt.json")).unwrap();
+    fs::write(folder.join("attempts").join(missing).join("attempt.json"), record.replace(&template, missing)).unwrap();
     let records = Records::read(std::slice::from_ref(&folder)).unwrap();
     assert_eq!(outcome(&records, &edited), Some(Outcome::Failed), "a whole reading");
 }
@@ -182,4 +185,37 @@ fn a_reading_that_checks_the_records_neither_reads_nor_writes_the_cache() {
     fs::remove_file(cache(&folder)).unwrap();
     Records::read_checked(std::slice::from_ref(&folder), Check::Records).unwrap();
     assert!(!cache(&folder).exists());
+}
+
+/// A cache written while `campaign.json` had not settled is bound by the file's bytes (hashed at every reading);
+/// the first reading after it settled binds it by the file's stamp instead, copying its payload unchanged, and
+/// only when those bytes have proved whole.
+#[test]
+fn a_cache_is_bound_anew_by_the_plans_stamp_once_the_plan_has_settled_and_only_when_whole() {
+    let dir = temp();
+    let (folder, edited) = cached_then_edited(&dir);
+    let written = fs::read(cache(&folder)).unwrap();
+    let damaged = temp();
+    let (other, other_edited) = cached_then_edited(&damaged);
+    let mut bytes = fs::read(cache(&other)).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    fs::write(cache(&other), bytes).unwrap();
+    std::thread::sleep(metewand_campaign::index::SETTLED + std::time::Duration::from_millis(500));
+
+    // Bound anew: the same payload, another binding, and still the cache (the edited entry unseen).
+    let records = Records::read(std::slice::from_ref(&folder)).unwrap();
+    assert_eq!(outcome(&records, &edited), Some(Outcome::Reached), "read from the cache");
+    let bound = fs::read(cache(&folder)).unwrap();
+    assert_ne!(bound, written, "bound anew");
+    assert_eq!(bound.len(), written.len(), "a binding of the same length");
+    let payload = |bytes: &[u8]| bytes[bytes.len() - 32 - 2_000..bytes.len() - 32].to_vec();
+    assert_eq!(payload(&bound), payload(&written), "the payload copied as it was");
+    // Bound by the stamp now, the next reading leaves it as it is.
+    let records = Records::read(std::slice::from_ref(&folder)).unwrap();
+    assert_eq!(outcome(&records, &edited), Some(Outcome::Reached));
+    assert_eq!(fs::read(cache(&folder)).unwrap(), bound);
+
+    // A damaged payload is neither used nor bound anew: a whole reading, which writes the cache from the records.
+    assert!(whole_reading(&other, &other_edited), "a damaged cache is not used");
 }

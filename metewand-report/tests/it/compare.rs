@@ -185,3 +185,23 @@ fn the_measure_decides_what_is_compared_and_ranked() {
     assert!(title.ends_with("ranked by CPU time (user and system, of the implementation's whole session)"), "{title}");
     assert!(times.contains("| CPU time median [IQR] (95% CI) |"), "{times}");
 }
+
+/// A comparison's Markdown table is written a part of its rows at a time: across the parts' edges it is the table
+/// made whole, rendered at once.
+#[test]
+fn a_long_comparison_table_is_written_as_the_whole_table() {
+    let dir = temp();
+    write_campaign(&at(&dir, "before"), &Campaign::default(), &plan(|_, _| 1, |_, _| 1));
+    write_campaign(&at(&dir, "after"), &Campaign::default(), &plan(|_, _| 2, |_, _| 1));
+    let mut comparison = Comparison::new(&at(&dir, "before"), &at(&dir, "after"), 1.1).unwrap();
+    let cells = comparison.cells.clone();
+    comparison.cells = (0..10_000).map(|i| cells[i % cells.len()].clone()).collect();
+    for (i, cell) in comparison.cells.iter_mut().enumerate() {
+        cell.implementation_seed = i as u64;
+    }
+    let markdown = comparison.markdown();
+    let table = metewand_report::table::markdown::render(&comparison.table());
+    assert!(markdown.ends_with(&table));
+    assert_eq!(table.lines().count(), 2 + 10_000);
+    assert!(markdown.contains("| 9999 |"));
+}

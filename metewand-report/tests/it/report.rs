@@ -807,3 +807,28 @@ fn an_evaluator_broken_by_one_result_keeps_the_instance_and_that_implementation_
     assert_eq!(series("good").rho(f64::MAX), 1.0);
     assert_eq!(series("breaks").rho(f64::MAX), 0.5, "not solved where its result broke the evaluator");
 }
+
+/// An attempt's id held in its digest's 32 bytes displays and equals as its text; any other text is kept as it is.
+#[test]
+fn an_attempt_id_is_its_text() {
+    use metewand_report::load::AttemptId;
+    let digest = format!("mw1-attempt-{}", "0123456789abcdef".repeat(4));
+    for text in [
+        digest.as_str(),
+        "mw1-attempt-b",
+        &digest.to_uppercase(),
+        &digest.replacen("mw1", "mw2", 1),
+        &format!("{digest}0"),
+        "",
+    ] {
+        let id = AttemptId::from(text);
+        assert_eq!(id.to_string(), text);
+        assert!(id == text, "{text}");
+        assert_eq!(format!("{id:?}"), format!("{text:?}"));
+    }
+    let id = AttemptId::from(digest.as_str());
+    assert!(id != digest.replace('f', "e").as_str());
+    assert!(id != digest.to_uppercase().as_str(), "the same digest in capitals is another text");
+    assert!(id != digest[..digest.len() - 1]);
+    assert_ne!(id, AttemptId::from("mw1-attempt-b"));
+}
