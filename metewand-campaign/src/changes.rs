@@ -16,13 +16,15 @@ use metewand_runtime::protocol::generated::attempt_record::{
 };
 use metewand_runtime::repository::Worker;
 
+use serde::{Deserialize, Serialize};
+
 use crate::environment::{Environment, Program};
 use crate::folder::{Found, read_attempt, read_campaign};
 use crate::index::IndexEntry;
 use crate::plan::CampaignPlan;
 
 /// How many records a change of worker is told from at most: enough to name every worker that changed.
-const CHANGE_SAMPLE: usize = 256;
+pub(crate) const CHANGE_SAMPLE: usize = 256;
 
 /// A worker whose identity is not the one the folder's earlier records name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,10 +46,28 @@ pub struct ChangedWorker {
 pub fn changed_workers(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path) -> Vec<ChangedWorker> {
     let Ok(previous) = read_campaign(folder) else { return Vec::new() };
     let current: HashSet<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+    let left: Vec<String> = previous
+        .attempts
+        .iter()
+        .filter(|entry| !current.contains(entry.id.as_str()))
+        .take(CHANGE_SAMPLE)
+        .map(|entry| entry.id.to_string())
+        .collect();
+    changed_workers_among(plan, folder, state_dir, &left)
+}
+
+/// [`changed_workers`] among the attempts `left` (the first [`CHANGE_SAMPLE`] of the previous plan's attempts
+/// that are not in this one, in its order).
+pub(crate) fn changed_workers_among(
+    plan: &CampaignPlan<'_>,
+    folder: &Path,
+    state_dir: &Path,
+    left: &[String],
+) -> Vec<ChangedWorker> {
     let repository = plan.repository();
     let mut changed: BTreeMap<String, ChangedWorker> = BTreeMap::new();
-    for entry in previous.attempts.iter().filter(|entry| !current.contains(entry.id.as_str())).take(CHANGE_SAMPLE) {
-        let Found::Record(record) = read_attempt(folder, entry.id.as_str()) else { continue };
+    for id in left {
+        let Found::Record(record) = read_attempt(folder, id) else { continue };
         for ran in sessions(plan, &record) {
             let Some(worker) = ran.worker.and_then(|name| repository.worker(name)) else { continue };
             let parts = ran.identity;
@@ -178,6 +198,45 @@ pub struct ProgramCheck {
     recorded: Arc<Mutex<BTreeMap<Sha256Digest, Vec<PythonDistribution>>>>,
 }
 
+/// What an attempt's record says its three workers ran, as far as their programs can have changed since: the names
+/// of its implementation, dataset and problem (which say the workers serving them now), and the program and Python
+/// environment of its implementation, materializer and evaluator. Few attempts differ in it, so a tally keeps each
+/// distinct one once ([`crate::tally`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) struct Ran {
+    pub(crate) names: [String; 3],
+    pub(crate) programs: [Option<RanProgram>; 3],
+    pub(crate) environments: [Option<Sha256Digest>; 3],
+}
+
+/// A program as a record names it ([`WorkerProgram`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) struct RanProgram {
+    pub(crate) path: String,
+    pub(crate) path_match: Option<String>,
+    pub(crate) sha256: Sha256Digest,
+}
+
+impl Ran {
+    /// What the attempt of `entry` ran.
+    pub(crate) fn of(entry: &IndexEntry) -> Ran {
+        let program = |program: &Option<WorkerProgram>| {
+            program.as_ref().map(|program| RanProgram {
+                path: program.path.to_string(),
+                path_match: program.path_match.as_ref().map(ToString::to_string),
+                sha256: program.sha256,
+            })
+        };
+        let (implementation, materializer, evaluator) =
+            (&entry.implementation, &entry.dataset.materializer, &entry.evaluator);
+        Ran {
+            names: [implementation.name.to_string(), entry.dataset.name.to_string(), entry.problem.name.to_string()],
+            programs: [program(&implementation.program), program(&materializer.program), program(&evaluator.program)],
+            environments: [implementation.environment, materializer.environment, evaluator.environment],
+        }
+    }
+}
+
 /// Done attempts whose worker ran another program than the one its command finds now.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ProgramChange {
@@ -211,25 +270,25 @@ impl ProgramCheck {
 
     /// The workers of an attempt (its index entry) that ran another program than their command finds now.
     pub fn changes(&self, plan: &CampaignPlan<'_>, entry: &IndexEntry) -> Vec<ProgramChange> {
-        let workers = workers_now(plan, &entry.implementation.name, &entry.dataset.name, &entry.problem.name);
-        let programs = [
-            entry.implementation.program.as_ref(),
-            entry.dataset.materializer.program.as_ref(),
-            entry.evaluator.program.as_ref(),
-        ];
-        let environments =
-            [entry.implementation.environment, entry.dataset.materializer.environment, entry.evaluator.environment];
+        self.changes_of(plan, &Ran::of(entry), entry.attempt_id.as_str())
+    }
+
+    /// The workers that ran as `ran` says, in the attempt `attempt_id` (whose record says which distributions an
+    /// environment held), and another program than their command finds now.
+    pub(crate) fn changes_of(&self, plan: &CampaignPlan<'_>, ran: &Ran, attempt_id: &str) -> Vec<ProgramChange> {
+        let [implementation, dataset, problem] = &ran.names;
+        let workers = workers_now(plan, implementation, dataset, problem);
         let mut changes = Vec::new();
-        for (slot, (worker, program)) in workers.into_iter().zip(programs).enumerate() {
+        for (slot, (worker, program)) in workers.into_iter().zip(&ran.programs).enumerate() {
             let Some(worker) = worker else { continue };
             let Some(now) = self.now.get(worker) else { continue };
-            if let Some((then, now)) = program.and_then(|program| differs(program, now)) {
+            if let Some((then, now)) = program.as_ref().and_then(|program| differs(program, now)) {
                 changes.push(ProgramChange { worker: worker.to_owned(), then, now });
             }
-            if let (Some(then), Some(current)) = (environments[slot], now.environment.as_ref())
+            if let (Some(then), Some(current)) = (ran.environments[slot], now.environment.as_ref())
                 && then != current.digest
             {
-                let earlier = self.recorded_environment(entry, slot, then);
+                let earlier = self.recorded_environment(attempt_id, slot, then);
                 let difference = earlier.map_or_else(String::new, |earlier| {
                     format!(" ({})", environment_difference(&earlier, &current.distributions))
                 });
@@ -243,18 +302,18 @@ impl ProgramCheck {
         changes
     }
 
-    /// The distributions of the environment `digest` that the record of `entry` names for its session `slot`
+    /// The distributions of the environment `digest` that the record of `attempt_id` names for its session `slot`
     /// (implementation, materializer, evaluator), read once per digest; `None` without a folder or a record.
     fn recorded_environment(
         &self,
-        entry: &IndexEntry,
+        attempt_id: &str,
         slot: usize,
         digest: Sha256Digest,
     ) -> Option<Vec<PythonDistribution>> {
         if let Some(known) = self.recorded.lock().unwrap_or_else(PoisonError::into_inner).get(&digest) {
             return Some(known.clone());
         }
-        let Found::Record(record) = read_attempt(self.folder.as_deref()?, entry.attempt_id.as_str()) else {
+        let Found::Record(record) = read_attempt(self.folder.as_deref()?, attempt_id) else {
             return None;
         };
         let environment = match slot {
@@ -306,8 +365,8 @@ pub fn environment_difference(then: &[PythonDistribution], now: &[PythonDistribu
 /// compared. The path a command was found at is compared (a virtual environment's `python3` is a link to the
 /// interpreter, so the link is what tells two environments apart), then the file's digest when the command now
 /// finds the very file that ran.
-fn differs(ran: &WorkerProgram, now: &Program) -> Option<(String, String)> {
-    let found_then = ran.path_match.as_ref().map_or(ran.path.as_str(), |found| found.as_str());
+fn differs(ran: &RanProgram, now: &Program) -> Option<(String, String)> {
+    let found_then = ran.path_match.as_deref().unwrap_or(&ran.path);
     let found_now = now.path_match.as_deref()?;
     if found_then != found_now {
         let now_digest = now.sha256.as_ref().map_or_else(|| "not found".to_owned(), short);
@@ -318,10 +377,7 @@ fn differs(ran: &WorkerProgram, now: &Program) -> Option<(String, String)> {
     }
     let resolved = now.resolved.as_deref()?;
     let digest = now.sha256.as_ref()?;
-    (resolved == ran.path.as_str() && *digest != ran.sha256).then(|| {
-        (
-            format!("{} (sha256 {})", ran.path.as_str(), short(&ran.sha256)),
-            format!("{resolved} (sha256 {})", short(digest)),
-        )
+    (resolved == ran.path && *digest != ran.sha256).then(|| {
+        (format!("{} (sha256 {})", ran.path, short(&ran.sha256)), format!("{resolved} (sha256 {})", short(digest)))
     })
 }

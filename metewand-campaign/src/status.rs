@@ -12,10 +12,11 @@ use metewand_protocol::generated::attempt_record::Outcome;
 
 use serde::Deserialize;
 
+use crate::changes::Ran;
 use crate::folder::{CAMPAIGN_FILE, FolderError, Found, read_plan_file_with_stat};
 use crate::index::{self, Check, IndexEntry, Rebuild};
 use crate::plan::CampaignPlan;
-use crate::tally::{Counts, PlanBytes, Slot, Tally, id_digest};
+use crate::tally::{self, Counts, Distinct, PlanBytes, Slot, Tally, id_digest};
 
 /// The state of a campaign folder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -107,35 +108,42 @@ impl Status {
         // A tally names ids by their digest: a plan of ids of another form is not tallied.
         let digests: Option<Vec<[u8; 32]>> =
             tallied.then(|| ids.iter().map(|id| id_digest(id)).collect::<Option<Vec<_>>>()).flatten();
-        let empty = Slot { id: [0; 32], counted: 0, size: 0, sha256: [0; 32] };
-        let slots = digests
-            .map(|digests| (Counts::default(), digests.into_iter().map(|id| Slot { id, ..empty }).collect::<Vec<_>>()));
+        let slots = digests.map(|digests| {
+            let slots = digests.into_iter().map(Slot::of).collect::<Vec<_>>();
+            (Counts::default(), Distinct::<Ran>::default(), slots)
+        });
         let counting = Mutex::new((Status { name: name.to_owned(), planned: ids.len(), ..Status::default() }, slots));
         let extents = index::scan(folder, ids, rebuild, check, |slot, found| {
             if let Found::Record(entry) = &found {
                 each(slot, entry);
             }
-            let (counted, record) = Counted::with_record(&found);
-            let (size, sha256) = record.unwrap_or((0, [0; 32]));
+            let counted = Counted::of(&found);
+            // Made before the lock is taken: only its numbering needs it.
+            let ran = if tallied { tally::ran(&found) } else { None };
             let mut counting = counting.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let (status, slots) = &mut *counting;
             match &counted {
                 Counted::Invalid(reason) => status.invalid.push((ids[slot].to_owned(), reason.clone())),
                 counted => status.add(counted, 1),
             }
-            if let Some((counts, slots)) = slots {
-                slots[slot] = Slot { counted: counts.number(counted), size, sha256, ..slots[slot] };
+            if let Some((counts, distinct, slots)) = slots {
+                let number = counts.number(counted);
+                slots[slot] = slots[slot].counting(number, &found, tally::number_ran(distinct, ran));
             }
         });
         let (mut status, slots) = counting.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         status.invalid.sort();
-        let tally = slots.zip(extents).map(|((counts, mut slots), extents)| Tally {
-            plan: PlanBytes { size: 0, sha256: [0; 32], stamp: None },
-            name: name.to_owned(),
-            repository: String::new(),
-            extents,
-            counts: counts.in_order(&mut slots),
-            slots,
+        let tally = slots.zip(extents).map(|((counts, ran, mut slots), extents)| {
+            let (counts, ran) = tally::in_order(counts, ran, &mut slots);
+            Tally {
+                plan: PlanBytes { size: 0, sha256: [0; 32], stamp: None },
+                name: name.to_owned(),
+                repository: String::new(),
+                extents,
+                counts,
+                ran,
+                slots,
+            }
         });
         (status, tally)
     }
@@ -191,13 +199,9 @@ pub(crate) enum Counted {
 }
 
 impl Counted {
-    /// How `found` is counted, with the size and SHA-256 of the record its entry names.
-    pub(crate) fn with_record(found: &Found<Box<IndexEntry>>) -> (Counted, Option<(u64, [u8; 32])>) {
-        let record = match found {
-            Found::Record(entry) => Some((entry.record.size.get(), *entry.record.sha256.as_bytes())),
-            _ => None,
-        };
-        (Counted::of(found), record)
+    /// Whether this is a record of a cancelled attempt.
+    pub(crate) fn cancelled(&self) -> bool {
+        matches!(self, Counted::Record { outcome, .. } if *outcome == Outcome::Cancelled.to_string())
     }
 
     /// How `found` is counted.

@@ -2,19 +2,24 @@
 //! store already holds, how much of the plan the folder already has, an estimate from the records it holds, and
 //! each worker command that starts through a script rather than a program.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Mutex;
 
 use metewand_protocol::generated::attempt_record::Outcome;
-use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX, parse_rfc3339};
+use metewand_runtime::attempt::{DatasetMaterializationOutcome, PUBLISHED_SUFFIX};
 
-use crate::changes::{ChangedWorker, ProgramChange, ProgramCheck, changed_workers};
+use crate::appended;
+use crate::changes::{
+    CHANGE_SAMPLE, ChangedWorker, ProgramChange, ProgramCheck, changed_workers, changed_workers_among,
+};
 use crate::environment::Environment;
 use crate::folder::read_materialization;
-use crate::index::{Check, Rebuild};
+use crate::index::{Check, IndexEntry, Rebuild};
+use crate::own::Found;
 use crate::plan::CampaignPlan;
-use crate::status::Status;
+use crate::status::{Counted, Status};
+use crate::tally::{NONE_NANOS, NONE_RAN, Tally, id_digest, id_of, wall_nanos};
 
 /// A plan and what is already known of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,18 +85,10 @@ impl PlanSummary {
         jobs: usize,
         environment: &Environment,
     ) -> PlanSummary {
-        let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
-        let durations = Mutex::new(Vec::new());
-        let shared_done = std::sync::atomic::AtomicUsize::new(0);
         let programs = ProgramCheck::new(plan, environment).reading(folder);
-        let changed_programs: Mutex<BTreeMap<ProgramChange, usize>> = Mutex::new(BTreeMap::new());
-        // The workers' changes are read from the previous plan beside the scan, which does not need it.
-        let (status, changed_workers) = std::thread::scope(|scope| {
-            let changed = scope.spawn(|| changed_workers(plan, folder, state_dir));
-            let status = scan(plan, folder, &ids, &programs, &changed_programs, &durations, &shared_done);
-            (status, changed.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-        });
-        let durations = durations.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Done { status, nanos, shared_done, changed_programs, changed_workers } =
+            Done::from_tally(plan, folder, state_dir, &programs)
+                .unwrap_or_else(|| Done::by_reading(plan, folder, state_dir, &programs));
         let store = state_dir.join("datasets");
         let datasets_in_store = plan
             .keys()
@@ -106,15 +103,13 @@ impl PlanSummary {
                     .is_some_and(|record| record.outcome == DatasetMaterializationOutcome::Failed)
             })
             .count();
-        let shared = (plan.shared(), shared_done.into_inner());
+        let shared = (plan.shared(), shared_done);
         let remaining = (plan.attempts().len() - shared.0) - (status.done() - shared.1);
-        let estimate = (!durations.is_empty()).then(|| {
-            let mean_seconds = durations.iter().sum::<f64>() / durations.len() as f64;
-            Estimate {
-                mean_seconds,
-                records: durations.len(),
-                remaining_seconds: mean_seconds * remaining as f64 / jobs.max(1) as f64,
-            }
+        let (total, records) = nanos;
+        let estimate = (records > 0).then(|| {
+            // Summed exactly, so that the mean is the same whichever order the records were read in.
+            let mean_seconds = total as f64 / 1e9 / records as f64;
+            Estimate { mean_seconds, records, remaining_seconds: mean_seconds * remaining as f64 / jobs.max(1) as f64 }
         });
         let definition = plan.definition();
         PlanSummary {
@@ -136,11 +131,7 @@ impl PlanSummary {
             estimate,
             scripts: scripts(plan, environment),
             changed_workers,
-            changed_programs: changed_programs
-                .into_inner()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .into_iter()
-                .collect(),
+            changed_programs: changed_programs.into_iter().collect(),
         }
     }
 
@@ -164,38 +155,162 @@ fn scripts(plan: &CampaignPlan<'_>, environment: &Environment) -> Vec<ScriptStar
     grouped.into_iter().map(|((path, script), workers)| ScriptStart { path, script, workers }).collect()
 }
 
-/// What the folder holds of `plan`'s attempts, counting the program changes and the durations of those done.
-fn scan(
-    plan: &CampaignPlan<'_>,
-    folder: &Path,
-    ids: &[&str],
-    programs: &ProgramCheck,
-    changed_programs: &Mutex<BTreeMap<ProgramChange, usize>>,
-    durations: &Mutex<Vec<f64>>,
-    shared_done: &std::sync::atomic::AtomicUsize,
-) -> Status {
-    Status::scan(folder, plan.name(), ids, Rebuild::NewPart, Check::Entries, |slot, record| {
-        if plan.attempts()[slot].shared_with.is_some() {
-            // Another cell's record: counted once, by its first cell.
-            if record.outcome != Outcome::Cancelled {
-                shared_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+/// What a folder holds of a plan's attempts: their status, the wall times of those done (their sum in nanoseconds
+/// and how many), how many done attempts another cell's serves, the program changes of those done, and the workers
+/// that changed among the attempts of the previous plan that left this one.
+struct Done {
+    status: Status,
+    nanos: (u128, usize),
+    shared_done: usize,
+    changed_programs: BTreeMap<ProgramChange, usize>,
+    changed_workers: Vec<ChangedWorker>,
+}
+
+impl Done {
+    /// What the folder's tally says (kept current with what its index was appended since, and made by one whole
+    /// reading where the folder has none), for the attempts of `plan` it counts; those it does not count (not in
+    /// `campaign.json`) are looked up one by one. `None` where the folder can have no tally.
+    fn from_tally(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path, programs: &ProgramCheck) -> Option<Done> {
+        let tally = Tally::current(folder).or_else(|| {
+            // The first reading of a folder without a tally: a whole reading, which leaves one.
+            Status::of(folder, Check::Entries).ok()?;
+            Tally::current(folder)
+        })?;
+        let mut done = Done {
+            status: Status { name: plan.name().to_owned(), planned: plan.attempts().len(), ..Status::default() },
+            nanos: (0, 0),
+            shared_done: 0,
+            changed_programs: BTreeMap::new(),
+            changed_workers: Vec::new(),
+        };
+        // Counted by number, then told once a number: a million attempts are a few distinct counts and runs.
+        let mut counted = vec![0usize; tally.counts.len()];
+        let mut ran: Vec<(usize, Option<[u8; 32]>)> = vec![(0, None); tally.ran.len()];
+        // Each planned attempt's slot: at its own place while the plan is the tally's, otherwise found by its id.
+        let mut by_id: Option<HashMap<[u8; 32], usize>> = None;
+        let mut matched = vec![false; tally.slots.len()];
+        let mut outside = Vec::new();
+        for (at, attempt) in plan.attempts().iter().enumerate() {
+            let place = id_digest(&attempt.id).and_then(|id| match &mut by_id {
+                None if tally.slots.get(at).is_some_and(|slot| slot.id == id) => Some(at),
+                by_id => by_id
+                    .get_or_insert_with(|| {
+                        let mut places = HashMap::with_capacity(tally.slots.len());
+                        for (place, slot) in tally.slots.iter().enumerate() {
+                            places.entry(slot.id).or_insert(place);
+                        }
+                        places
+                    })
+                    .get(&id)
+                    .copied(),
+            });
+            let Some(place) = place else {
+                outside.push(at);
+                continue;
+            };
+            matched[place] = true;
+            let slot = tally.slots[place];
+            counted[slot.counted as usize] += 1;
+            match tally.counts.get(slot.counted) {
+                Counted::Invalid(reason) => done.status.invalid.push((attempt.id.to_string(), reason.clone())),
+                Counted::Record { .. } if attempt.shared_with.is_some() => {
+                    done.shared_done += usize::from(!tally.counts.get(slot.counted).cancelled());
+                }
+                Counted::Record { .. } => {
+                    if slot.ran != NONE_RAN {
+                        let (times, example) = &mut ran[slot.ran as usize];
+                        *times += 1;
+                        example.get_or_insert(slot.id);
+                    }
+                    if slot.nanos != NONE_NANOS {
+                        done.nanos = (done.nanos.0 + u128::from(slot.nanos), done.nanos.1 + 1);
+                    }
+                }
+                _ => {}
             }
+        }
+        for (number, times) in counted.into_iter().enumerate().filter(|(_, times)| *times > 0) {
+            done.status.add(tally.counts.get(number as u32), times);
+        }
+        for (number, (times, example)) in ran.into_iter().enumerate() {
+            let Some(example) = example else { continue };
+            for change in programs.changes_of(plan, tally.ran.get(number as u32), &id_of(&example)) {
+                *done.changed_programs.entry(change).or_default() += times;
+            }
+        }
+        if !outside.is_empty() {
+            let ids: Vec<&str> = outside.iter().map(|&at| plan.attempts()[at].id.as_str()).collect();
+            let (found, _) = appended::unindexed(folder, &ids, plan.attempts().len());
+            for (&at, found) in outside.iter().zip(found) {
+                done.count(&plan.attempts()[at].id, &Counted::of(&found));
+                if let Found::Record(entry) = &found {
+                    done.record(plan, at, entry, programs);
+                }
+            }
+        }
+        done.status.invalid.sort();
+        // The previous plan's attempts that left this one (a slot not taken may be a twin of one that was).
+        let unmatched: Vec<usize> = (0..matched.len()).filter(|&place| !matched[place]).collect();
+        let previous: Vec<String> = if unmatched.is_empty() {
+            Vec::new()
+        } else {
+            let planned: HashSet<[u8; 32]> =
+                plan.attempts().iter().filter_map(|attempt| id_digest(&attempt.id)).collect();
+            unmatched
+                .into_iter()
+                .map(|place| tally.slots[place].id)
+                .filter(|id| !planned.contains(id))
+                .take(CHANGE_SAMPLE)
+                .map(|id| id_of(&id))
+                .collect()
+        };
+        done.changed_workers = changed_workers_among(plan, folder, state_dir, &previous);
+        Some(done)
+    }
+
+    /// What a reading of the whole index says (the folder's entries made on the way), with the workers that
+    /// changed read from the previous plan beside it.
+    fn by_reading(plan: &CampaignPlan<'_>, folder: &Path, state_dir: &Path, programs: &ProgramCheck) -> Done {
+        let ids: Vec<&str> = plan.attempts().iter().map(|attempt| attempt.id.as_str()).collect();
+        let done = Mutex::new(Done {
+            status: Status::default(),
+            nanos: (0, 0),
+            shared_done: 0,
+            changed_programs: BTreeMap::new(),
+            changed_workers: Vec::new(),
+        });
+        let (status, changed_workers) = std::thread::scope(|scope| {
+            let changed = scope.spawn(|| changed_workers(plan, folder, state_dir));
+            let status = Status::scan(folder, plan.name(), &ids, Rebuild::NewPart, Check::Entries, |at, entry| {
+                done.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).record(plan, at, entry, programs);
+            });
+            (status, changed.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        });
+        let done = done.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Done { status, changed_workers, ..done }
+    }
+
+    /// Counts the planned attempt `id` as `counted`.
+    fn count(&mut self, id: &str, counted: &Counted) {
+        match counted {
+            Counted::Invalid(reason) => self.status.invalid.push((id.to_owned(), reason.clone())),
+            counted => self.status.add(counted, 1),
+        }
+    }
+
+    /// Takes in the record of the planned attempt `at` (its index entry): counted once, by its first cell, where
+    /// another cell's attempt serves it; otherwise its program changes and its wall time.
+    fn record(&mut self, plan: &CampaignPlan<'_>, at: usize, entry: &IndexEntry, programs: &ProgramCheck) {
+        if plan.attempts()[at].shared_with.is_some() {
+            self.shared_done += usize::from(entry.outcome != Outcome::Cancelled);
             return;
         }
-        let changes = programs.changes(plan, record);
-        if !changes.is_empty() {
-            let mut changed = changed_programs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            for change in changes {
-                *changed.entry(change).or_default() += 1;
-            }
+        for change in programs.changes(plan, entry) {
+            *self.changed_programs.entry(change).or_default() += 1;
         }
-        if let (Some(start), Some(end)) =
-            (parse_rfc3339(record.started_at.as_str()), parse_rfc3339(record.finished_at.as_str()))
-        {
-            durations
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(end.duration_since(start).unwrap_or_default().as_secs_f64());
+        let nanos = wall_nanos(entry);
+        if nanos != NONE_NANOS {
+            self.nanos = (self.nanos.0 + u128::from(nanos), self.nanos.1 + 1);
         }
-    })
+    }
 }

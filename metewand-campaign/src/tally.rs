@@ -15,9 +15,13 @@
 //! are looked at again at every reading, as a reading of the whole index looks at them. A record changed by hand is
 //! not noticed, as by any trusting reading: `--check-records` reads the whole index against the records.
 //!
+//! Beside each attempt's count it keeps what `campaign plan` tells of a folder's done attempts: how long each took,
+//! and what its workers ran (their programs and environments, numbered among the few distinct ones), so that a plan
+//! of a million attempts is summarised from the tally rather than from every entry.
+//!
 //! The file is little-endian binary: the magic line, the campaign's binding, name and repository, the extents,
-//! the distinct counts, then per planned attempt its id's digest, count, record size and record SHA-256, and last
-//! the SHA-256 of all before it.
+//! the distinct counts, the distinct runs (JSON), then per planned attempt its id's digest, count, run, wall time
+//! in nanoseconds, record size and record SHA-256, and last the SHA-256 of all before it.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -26,10 +30,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use metewand_protocol::generated::attempt_record::Outcome;
 use metewand_runtime::Sha256Digest;
+use metewand_runtime::attempt::parse_rfc3339;
 use metewand_runtime::files::Dir;
 
 use crate::appended::{self, Appended};
 use crate::cache::{Reader, put_extents, put_text};
+use crate::changes::Ran;
 use crate::index::{Extent, INDEX_DIR, IndexEntry, Stamp};
 use crate::own::{Found, open_own};
 use crate::status::{Counted, Status};
@@ -37,7 +43,14 @@ use crate::status::{Counted, Status};
 /// The tally's file in the index's folder.
 pub const TALLY_FILE: &str = "tally.bin";
 
-const MAGIC: &[u8] = b"metewand tally 1\n";
+const MAGIC: &[u8] = b"metewand tally 2\n";
+
+/// A slot's bytes in the file.
+const SLOT_BYTES: usize = 32 + 4 + 4 + 8 + 8 + 32;
+
+/// A slot's run or wall time where its attempt has no record, or its record does not say.
+pub(crate) const NONE_RAN: u32 = u32::MAX;
+pub(crate) const NONE_NANOS: u64 = u64::MAX;
 const ID_PREFIX: &str = "mw1-attempt-";
 
 /// The bytes of `campaign.json` a tally was counted against.
@@ -75,53 +88,128 @@ impl PlanBytes {
 }
 
 /// One planned attempt as a tally counts it: its id's digest, its count (an index into the tally's distinct
-/// counts), and for a record the size and SHA-256 its entry names.
+/// counts), and for a record what its workers ran (an index into the distinct runs), its wall time, and the size
+/// and SHA-256 its entry names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Slot {
     pub(crate) id: [u8; 32],
     pub(crate) counted: u32,
+    pub(crate) ran: u32,
+    pub(crate) nanos: u64,
     pub(crate) size: u64,
     pub(crate) sha256: [u8; 32],
 }
 
-/// The distinct counts of a tally, each numbered once.
-#[derive(Debug, Default)]
-pub(crate) struct Counts {
-    list: Vec<Counted>,
-    numbers: HashMap<Counted, u32>,
+impl Slot {
+    /// The slot of the attempt `id` before anything is counted of it.
+    pub(crate) fn of(id: [u8; 32]) -> Slot {
+        Slot { id, counted: 0, ran: NONE_RAN, nanos: NONE_NANOS, size: 0, sha256: [0; 32] }
+    }
+
+    /// The slot counted `counted` from `found`, whose record ran what `ran` numbers (made by [`Slot::ran`]).
+    pub(crate) fn counting(self, counted: u32, found: &Found<Box<IndexEntry>>, ran: u32) -> Slot {
+        match found {
+            Found::Record(entry) => Slot {
+                counted,
+                ran,
+                nanos: wall_nanos(entry),
+                size: entry.record.size.get(),
+                sha256: *entry.record.sha256.as_bytes(),
+                ..self
+            },
+            _ => Slot { counted, ran: NONE_RAN, nanos: NONE_NANOS, size: 0, sha256: [0; 32], ..self },
+        }
+    }
 }
 
-impl Counts {
-    /// The number of `counted`.
-    pub(crate) fn number(&mut self, counted: Counted) -> u32 {
-        if let Some(number) = self.numbers.get(&counted) {
+/// What the record `found` ran, where it is one.
+pub(crate) fn ran(found: &Found<Box<IndexEntry>>) -> Option<Ran> {
+    match found {
+        Found::Record(entry) => Some(Ran::of(entry)),
+        _ => None,
+    }
+}
+
+/// The number of `ran` among `distinct`, or [`NONE_RAN`].
+pub(crate) fn number_ran(distinct: &mut Distinct<Ran>, ran: Option<Ran>) -> u32 {
+    ran.map_or(NONE_RAN, |ran| distinct.number(ran))
+}
+
+/// How long the attempt of `entry` took, from its start to its end, in nanoseconds; [`NONE_NANOS`] where its
+/// times do not say.
+pub(crate) fn wall_nanos(entry: &IndexEntry) -> u64 {
+    let (Some(start), Some(end)) =
+        (parse_rfc3339(entry.started_at.as_str()), parse_rfc3339(entry.finished_at.as_str()))
+    else {
+        return NONE_NANOS;
+    };
+    u64::try_from(end.duration_since(start).unwrap_or_default().as_nanos())
+        .unwrap_or(NONE_NANOS - 1)
+        .min(NONE_NANOS - 1)
+}
+
+/// Values of a tally each kept once and numbered (its counts, its runs).
+#[derive(Debug)]
+pub(crate) struct Distinct<T> {
+    list: Vec<T>,
+    numbers: HashMap<T, u32>,
+}
+
+/// The distinct counts of a tally.
+pub(crate) type Counts = Distinct<Counted>;
+
+impl<T> Default for Distinct<T> {
+    fn default() -> Self {
+        Distinct { list: Vec::new(), numbers: HashMap::new() }
+    }
+}
+
+impl<T: Clone + Eq + std::hash::Hash + Ord> Distinct<T> {
+    /// The number of `value`.
+    pub(crate) fn number(&mut self, value: T) -> u32 {
+        if let Some(number) = self.numbers.get(&value) {
             return *number;
         }
         let number = self.list.len() as u32;
-        self.numbers.insert(counted.clone(), number);
-        self.list.push(counted);
+        self.numbers.insert(value.clone(), number);
+        self.list.push(value);
         number
     }
 
-    /// The counts in order, with each of `slots` numbered after them, so that what one reading counted is the
-    /// same tally whichever of its threads counted what first.
-    pub(crate) fn in_order(self, slots: &mut [Slot]) -> Counts {
+    /// The values in order, with the new number of each old one, so that what one reading counted is the same
+    /// tally whichever of its threads counted what first.
+    pub(crate) fn in_order(self) -> (Distinct<T>, Vec<u32>) {
         let mut order: Vec<usize> = (0..self.list.len()).collect();
         order.sort_by(|a, b| self.list[*a].cmp(&self.list[*b]));
         let mut numbers = vec![0; order.len()];
-        let mut sorted = Counts::default();
+        let mut sorted = Distinct::default();
         for old in order {
             numbers[old] = sorted.number(self.list[old].clone());
         }
-        for slot in slots {
-            slot.counted = numbers[slot.counted as usize];
-        }
-        sorted
+        (sorted, numbers)
     }
 
-    pub(crate) fn get(&self, number: u32) -> &Counted {
+    /// How many there are.
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub(crate) fn get(&self, number: u32) -> &T {
         &self.list[number as usize]
     }
+}
+
+/// `counts` and `ran` put in order, and each of `slots` numbered after them.
+pub(crate) fn in_order(counts: Counts, ran: Distinct<Ran>, slots: &mut [Slot]) -> (Counts, Distinct<Ran>) {
+    let (counts, counted) = counts.in_order();
+    let (ran, runs) = ran.in_order();
+    for slot in slots {
+        slot.counted = counted[slot.counted as usize];
+        if slot.ran != NONE_RAN {
+            slot.ran = runs[slot.ran as usize];
+        }
+    }
+    (counts, ran)
 }
 
 /// What a reading counted of each planned attempt, and against what.
@@ -132,6 +220,7 @@ pub(crate) struct Tally {
     pub(crate) repository: String,
     pub(crate) extents: Vec<Extent>,
     pub(crate) counts: Counts,
+    pub(crate) ran: Distinct<Ran>,
     pub(crate) slots: Vec<Slot>,
 }
 
@@ -142,7 +231,7 @@ pub(crate) fn id_digest(id: &str) -> Option<[u8; 32]> {
 }
 
 /// The attempt id named after `digest`.
-fn id_of(digest: &[u8; 32]) -> String {
+pub(crate) fn id_of(digest: &[u8; 32]) -> String {
     format!("{ID_PREFIX}{}", Sha256Digest::from_bytes(*digest))
 }
 
@@ -221,8 +310,10 @@ impl Tally {
             if !agrees {
                 return None;
             }
-            let number = tally.counts.number(Counted::of(&Found::Record(Box::new(entry))));
-            tally.slots[slot as usize] = Slot { counted: number, size: last.size, sha256: last.sha256, ..counted };
+            let found = Found::Record(Box::new(entry));
+            let number = tally.counts.number(Counted::of(&found));
+            let ran = number_ran(&mut tally.ran, ran(&found));
+            tally.slots[slot as usize] = counted.counting(number, &found, ran);
             touched[slot as usize] = true;
         }
         for (at, twin) in twins {
@@ -241,10 +332,9 @@ impl Tally {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
             let (found, part) = appended::unindexed(folder, &ids, tally.slots.len());
             for (&slot, found) in lacking.iter().zip(found) {
-                let (counted, record) = Counted::with_record(&found);
-                let (size, sha256) = record.unwrap_or((0, [0; 32]));
-                let number = tally.counts.number(counted);
-                tally.slots[slot] = Slot { counted: number, size, sha256, ..tally.slots[slot] };
+                let number = tally.counts.number(Counted::of(&found));
+                let ran = number_ran(&mut tally.ran, ran(&found));
+                tally.slots[slot] = tally.slots[slot].counting(number, &found, ran);
             }
             written = part;
         }
@@ -323,7 +413,7 @@ impl Tally {
     }
 
     fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(MAGIC.len() + 256 + self.slots.len() * 76);
+        let mut out = Vec::with_capacity(MAGIC.len() + 256 + self.slots.len() * SLOT_BYTES);
         out.extend_from_slice(MAGIC);
         self.plan.encode(&mut out);
         put_text(&mut out, &self.name);
@@ -347,10 +437,13 @@ impl Tally {
                 }
             }
         }
+        put_text(&mut out, &serde_json::to_string(&self.ran.list).unwrap_or_default());
         out.extend_from_slice(&(self.slots.len() as u64).to_le_bytes());
         for slot in &self.slots {
             out.extend_from_slice(&slot.id);
             out.extend_from_slice(&slot.counted.to_le_bytes());
+            out.extend_from_slice(&slot.ran.to_le_bytes());
+            out.extend_from_slice(&slot.nanos.to_le_bytes());
             out.extend_from_slice(&slot.size.to_le_bytes());
             out.extend_from_slice(&slot.sha256);
         }
@@ -385,24 +478,31 @@ impl Tally {
             };
             counts.number(counted);
         }
+        let mut ran = Distinct::default();
+        for value in serde_json::from_str::<Vec<Ran>>(&read.text()?).ok()? {
+            ran.number(value);
+        }
         let slots_len = usize::try_from(read.u64()?).ok()?;
-        if read.rest().len() != slots_len.checked_mul(76)? {
+        if read.rest().len() != slots_len.checked_mul(SLOT_BYTES)? {
             return None;
         }
-        let kinds = counts.list.len() as u32;
+        let (kinds, runs) = (counts.list.len() as u32, ran.list.len() as u32);
         let slots = read
             .rest()
-            .chunks_exact(76)
-            .map(|slot| {
-                let counted = u32::from_le_bytes(slot[32..36].try_into().expect("4 bytes"));
-                (counted < kinds).then(|| Slot {
-                    id: slot[..32].try_into().expect("32 bytes"),
-                    counted,
-                    size: u64::from_le_bytes(slot[36..44].try_into().expect("8 bytes")),
-                    sha256: slot[44..76].try_into().expect("32 bytes"),
-                })
+            .chunks_exact(SLOT_BYTES)
+            .map(|bytes| {
+                let mut read = Reader::new(bytes);
+                let slot = Slot {
+                    id: read.digest()?,
+                    counted: read.u32()?,
+                    ran: read.u32()?,
+                    nanos: read.u64()?,
+                    size: read.u64()?,
+                    sha256: read.digest()?,
+                };
+                (slot.counted < kinds && (slot.ran < runs || slot.ran == NONE_RAN)).then_some(slot)
             })
             .collect::<Option<Vec<Slot>>>()?;
-        Some(Tally { plan, name, repository, extents, counts, slots })
+        Some(Tally { plan, name, repository, extents, counts, ran, slots })
     }
 }

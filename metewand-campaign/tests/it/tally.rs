@@ -224,3 +224,56 @@ fn a_tally_of_other_plan_bytes_or_changed_or_cut_short_is_not_used() {
     fs::write(&path, serde_json::to_vec(&plan).unwrap()).unwrap();
     assert_eq!(Status::of(&folder, Check::Entries).unwrap(), status);
 }
+
+/// `campaign plan`'s summary of a folder read from its tally is the summary a reading of the whole index makes:
+/// the status, the estimate from the records' wall times, and each done attempt's program changes. With a plan that
+/// reaches past the folder's (more seeds), the attempts the tally does not count are looked up one by one.
+#[test]
+fn a_plans_summary_from_the_tally_is_the_summary_of_a_whole_reading() {
+    use metewand_campaign::{Axes, CampaignPlan, PlanSummary};
+    use metewand_runtime::repository::Seeds;
+
+    let (bench, folder, _) = tallied();
+    let repository = bench.load();
+    let mut environment = metewand_campaign::environment::capture(&repository);
+    // Every worker's command now finds another file at the path that ran: each done attempt ran another program.
+    for program in &mut environment.workers {
+        program.sha256 = Some(metewand_runtime::Sha256Digest::of(b"another build"));
+    }
+    let more = Axes { implementation_seeds: Some(Seeds::Range { from: 0.into(), count: 3 }), ..Axes::default() };
+    let plans = [
+        CampaignPlan::new(&repository, Some("mixed"), &Axes::default()).unwrap(),
+        CampaignPlan::new(&repository, Some("mixed"), &more).unwrap(),
+    ];
+    let summaries = |folder: &Path| {
+        plans.iter().map(|plan| PlanSummary::of(plan, folder, &bench.state(), 2, &environment)).collect::<Vec<_>>()
+    };
+    let from_tally = summaries(&folder);
+    assert!(tally(&folder).exists());
+    assert_eq!(from_tally[0].status.done(), 4, "{:?}", from_tally[0].status);
+    assert_eq!((from_tally[1].attempts, from_tally[1].status.done()), (12, 4), "{:?}", from_tally[1].status);
+    assert_eq!(from_tally[1].status.missing, 8);
+    let estimate = from_tally[0].estimate.expect("an estimate from the records' times");
+    assert_eq!(estimate.records, 4);
+    assert!(estimate.mean_seconds > 0.0);
+    // The workers that started, in the attempts whose datasets were made.
+    let changed: Vec<(&str, usize)> =
+        from_tally[0].changed_programs.iter().map(|(change, attempts)| (change.worker.as_str(), *attempts)).collect();
+    assert_eq!(changed, [("failing-solver", 1), ("judge", 1), ("solver", 1)]);
+
+    // Read from the tally, not recounted: an entry edited in place is not seen.
+    let entries = fs::read(merged(&folder)).unwrap();
+    edit_in_place(&folder);
+    assert_eq!(summaries(&folder), from_tally);
+    fs::write(merged(&folder), entries).unwrap();
+
+    // Without a tally or a plan file to make one from, the index is read whole: the same summaries.
+    fs::remove_file(tally(&folder)).unwrap();
+    fs::rename(folder.join("campaign.json"), bench.folder("campaign.json")).unwrap();
+    assert_eq!(summaries(&folder), from_tally);
+    assert!(!tally(&folder).exists());
+    fs::rename(bench.folder("campaign.json"), folder.join("campaign.json")).unwrap();
+    // Without a tally but with its plan file: one whole reading makes the tally, and the same summaries.
+    assert_eq!(summaries(&folder), from_tally);
+    assert!(tally(&folder).exists());
+}
