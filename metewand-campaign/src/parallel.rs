@@ -20,13 +20,27 @@ pub fn map_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
         return items.iter().map(f).collect();
     }
     let chunk = items.len().div_ceil(threads);
+    // Each thread fills its part of one list in place, so that a million results are not held twice (each
+    // thread's own list, then the list made of them).
+    let mut out: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     std::thread::scope(|scope| {
         let f = &f;
-        let handles: Vec<_> =
-            items.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
-    })
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .zip(out.chunks_mut(chunk))
+            .map(|(part, into)| {
+                scope.spawn(move || {
+                    for (item, slot) in part.iter().zip(into) {
+                        *slot = Some(f(item));
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
+    });
+    // Collected in place, the results where their options were (`flatten` would copy them into a list of its own).
+    #[allow(clippy::filter_map_identity)]
+    out.into_iter().filter_map(|result| result).collect()
 }

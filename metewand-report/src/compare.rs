@@ -4,15 +4,17 @@
 //! 95% interval, the two-sided Mann–Whitney U p-value, and a verdict against a factor. Warnings say when the two
 //! ran in different environments or with different identities, which makes their times less comparable.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use metewand_campaign::index::Check;
 use metewand_campaign::parallel::map_parallel;
 use serde::Serialize;
 
 use crate::error::ReportError;
+use crate::kept::{CellKey, Cells, Kept};
 use crate::load::Records;
 use crate::measure::Measure;
 use crate::stats::{ALPHA, geometric_mean, mann_whitney, median, ratio_of_medians, seed_for, smallest_p};
@@ -59,13 +61,13 @@ impl Change {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CellComparison {
     /// The problem.
-    pub problem: String,
+    pub problem: Arc<str>,
     /// The dataset.
-    pub dataset: String,
+    pub dataset: Arc<str>,
     /// The dataset seed.
     pub dataset_seed: u64,
     /// The implementation.
-    pub implementation: String,
+    pub implementation: Arc<str>,
     /// The implementation seed.
     pub implementation_seed: u64,
     /// Timed attempts (with a verdict) in A.
@@ -145,112 +147,6 @@ pub struct Comparison {
     pub measure: Measure,
 }
 
-/// (problem, dataset, dataset seed, implementation, implementation seed) by name.
-type CellKey<'r> = (&'r str, &'r str, u64, &'r str, u64);
-
-/// The same, by the numbers of one [`Records`]' names.
-type Numbered = (u32, u32, u64, u32, u64);
-
-/// Each cell of one side, in plan order of first appearance: its key, and its ranked times (the problem's `timed`)
-/// of attempts with a verdict (a streamed attempt's time to `reached`, when it reached).
-struct Cells<'r> {
-    keys: Vec<CellKey<'r>>,
-    /// Every cell's times, cell after cell: those of cell `i` are `times[ends[i - 1]..ends[i]]` (a campaign of a
-    /// million cells keeps one list, not a million).
-    times: Vec<f64>,
-    ends: Vec<usize>,
-    /// Each cell's place in `keys`, by its names' numbers (a campaign of a million cells hashes numbers, not names).
-    places: HashMap<Numbered, usize>,
-}
-
-impl<'r> Cells<'r> {
-    fn of(records: &'r Records) -> Cells<'r> {
-        let mut cells = Cells { keys: Vec::new(), times: Vec::new(), ends: Vec::new(), places: HashMap::new() };
-        cells.places.reserve(records.attempts.len());
-        // Each timed attempt's cell, then its time put in its cell's place.
-        let mut timed: Vec<(usize, f64)> = Vec::with_capacity(records.attempts.len());
-        let mut counts: Vec<usize> = Vec::new();
-        for attempt in &records.attempts {
-            let numbered = (
-                attempt.problem,
-                attempt.dataset,
-                attempt.dataset_seed,
-                attempt.implementation,
-                attempt.implementation_seed,
-            );
-            let place = *cells.places.entry(numbered).or_insert_with(|| {
-                cells.keys.push((
-                    records.problems[attempt.problem as usize].as_str(),
-                    records.datasets[attempt.dataset as usize].as_str(),
-                    attempt.dataset_seed,
-                    records.implementations[attempt.implementation as usize].as_str(),
-                    attempt.implementation_seed,
-                ));
-                counts.push(0);
-                cells.keys.len() - 1
-            });
-            if let Some(seconds) = attempt.record.as_ref().and_then(|record| record.compared_seconds()) {
-                timed.push((place, seconds));
-                counts[place] += 1;
-            }
-        }
-        let mut next: Vec<usize> = counts
-            .iter()
-            .scan(0, |end, count| {
-                *end += count;
-                Some(*end - count)
-            })
-            .collect();
-        cells.ends = next.iter().zip(&counts).map(|(start, count)| start + count).collect();
-        cells.times = vec![0.0; timed.len()];
-        for (place, seconds) in timed {
-            cells.times[next[place]] = seconds;
-            next[place] += 1;
-        }
-        cells
-    }
-
-    /// The times of the cell at `place`, in the order its attempts are planned.
-    fn times(&self, place: usize) -> &[f64] {
-        let start = if place == 0 { 0 } else { self.ends[place - 1] };
-        &self.times[start..self.ends[place]]
-    }
-
-    /// The place of the cell `key` names on this side, where it has one; `numbers` are this side's numbers of the
-    /// names (`None` for a name it does not have).
-    fn place(&self, key: &CellKey<'_>, numbers: &Numbers<'_>) -> Option<usize> {
-        let (problem, dataset, dataset_seed, implementation, implementation_seed) = *key;
-        let numbered = (
-            *numbers.problems.get(problem)?,
-            *numbers.datasets.get(dataset)?,
-            dataset_seed,
-            *numbers.implementations.get(implementation)?,
-            implementation_seed,
-        );
-        self.places.get(&numbered).copied()
-    }
-}
-
-/// One side's numbers of its names, by name.
-struct Numbers<'r> {
-    problems: HashMap<&'r str, u32>,
-    datasets: HashMap<&'r str, u32>,
-    implementations: HashMap<&'r str, u32>,
-}
-
-impl<'r> Numbers<'r> {
-    fn of(records: &'r Records) -> Numbers<'r> {
-        let numbered = |names: &'r [String]| -> HashMap<&'r str, u32> {
-            names.iter().enumerate().map(|(number, name)| (name.as_str(), number as u32)).collect()
-        };
-        Numbers {
-            problems: numbered(&records.problems),
-            datasets: numbered(&records.datasets),
-            implementations: numbered(&records.implementations),
-        }
-    }
-}
-
 impl Comparison {
     /// Reads and compares folders `a` and `b` with `factor` (greater than 1).
     pub fn new(a: &Path, b: &Path, factor: f64) -> Result<Comparison, ReportError> {
@@ -260,49 +156,45 @@ impl Comparison {
     /// Reads and compares folders `a` and `b` with `factor` (greater than 1) by `measure`, their index entries
     /// taken as `check` says.
     pub fn by(a: &Path, b: &Path, factor: f64, measure: Measure, check: Check) -> Result<Comparison, ReportError> {
-        // Side by side: each reading waits on its files part of the time.
-        let (a, b) = std::thread::scope(|scope| {
-            let a = scope.spawn(|| Records::read_any(&[a.to_owned()], false, check));
-            let b = Records::read_any(&[b.to_owned()], false, check);
-            (a.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), b)
-        });
-        Ok(Comparison::of(&a?.measured(measure), &b?.measured(measure), factor))
+        // One folder after the other, each kept only as its cells once read: two million attempts' records are
+        // never held at once.
+        let read = |path: &Path, looked_up: bool| -> Result<Kept, ReportError> {
+            Ok(Kept::of(&Records::read_any(&[path.to_owned()], false, check)?.measured(measure), looked_up))
+        };
+        let a = read(a, false)?;
+        let b = read(b, true)?;
+        Ok(Comparison::kept(&a, &b, factor))
     }
 
     /// Compares records already read.
     pub fn of(a: &Records, b: &Records, factor: f64) -> Comparison {
-        let (cells_a, cells_b) = (Cells::of(a), Cells::of(b));
-        let numbers_b = Numbers::of(b);
-        let matched: Vec<(&CellKey<'_>, &[f64], &[f64])> = cells_a
-            .keys
-            .iter()
-            .enumerate()
-            .filter_map(|(place, key)| {
-                Some((key, cells_a.times(place), cells_b.times(cells_b.place(key, &numbers_b)?)))
-            })
-            .collect();
+        Comparison::kept(&Kept::of(a, false), &Kept::of(b, true), factor)
+    }
+
+    /// Compares two sides as kept (`b` with its cells looked up).
+    fn kept(a: &Kept, b: &Kept, factor: f64) -> Comparison {
+        let (cells_a, cells_b) = (&a.cells, &b.cells);
+        // Each matched cell by its places on the two sides: eight bytes a cell where a million are matched.
+        let matched: Vec<(usize, usize)> =
+            (0..cells_a.len()).filter_map(|place| Some((place, cells_b.place(&cells_a.key(place))?))).collect();
         let compared =
-            map_parallel(&matched, |(key, sample_a, sample_b)| compare_cell(key, sample_a, sample_b, factor));
+            map_parallel(&matched, |&(a, b)| compare_cell(&cells_a.key(a), cells_a.times(a), cells_b.times(b), factor));
         // A cell of A matches at most one of B's, and each of B's at most one of A's.
-        let only_a = cells_a.keys.len() - compared.len();
-        let only_b = cells_b.keys.len() - compared.len();
+        let only_a = cells_a.len() - compared.len();
+        let only_b = cells_b.len() - compared.len();
         let mut by_verdict = BTreeMap::new();
         for cell in &compared {
             *by_verdict.entry(cell.verdict.label().to_owned()).or_insert(0) += 1;
         }
-        let side = |records: &Records| {
-            let folder = &records.folders[0];
-            let done = records.recorded().filter(|(_, record)| record.terminal()).count();
-            Side {
-                folder: folder.path.to_string_lossy().into_owned(),
-                name: folder.name.clone(),
-                repository: folder.repository.clone(),
-                missing: folder.planned - done,
-            }
+        let side = |kept: &Kept| Side {
+            folder: kept.folder.path.to_string_lossy().into_owned(),
+            name: kept.folder.name.clone(),
+            repository: kept.folder.repository.clone(),
+            missing: kept.folder.planned - kept.done,
         };
         let (a_side, b_side) = (side(a), side(b));
         let mut warnings = warnings(a, b);
-        warnings.extend(noisy_cells(&matched));
+        warnings.extend(noisy_cells(&matched, cells_a, cells_b));
         for (name, side) in [("A", &a_side), ("B", &b_side)] {
             if side.missing > 0 {
                 warnings.push(format!(
@@ -386,10 +278,19 @@ impl Comparison {
                 self.alpha
             );
         }
-        // The table a part at a time: a million cells' rows made whole would hold twelve strings each at once.
+        // The table a part at a time (a million cells' rows made whole would hold twelve strings each at once),
+        // parts made side by side a few at a time and written in order.
         markdown::head_into(&mut out, &self.table_of(&[]));
-        for cells in self.cells.chunks(4096) {
-            markdown::rows_into(&mut out, &self.table_of(cells));
+        let parts: Vec<&[CellComparison]> = self.cells.chunks(4096).collect();
+        for parts in parts.chunks(8) {
+            let rows = map_parallel(parts, |cells| {
+                let mut rows = String::new();
+                markdown::rows_into(&mut rows, &self.table_of(cells));
+                rows
+            });
+            for rows in rows {
+                out.push_str(&rows);
+            }
         }
         out
     }
@@ -426,10 +327,10 @@ impl Comparison {
                 _ => none(),
             };
             table.push(vec![
-                Cell::text(&cell.problem),
-                Cell::text(&cell.dataset),
+                Cell::text(&*cell.problem),
+                Cell::text(&*cell.dataset),
                 Cell::text(cell.dataset_seed.to_string()),
-                Cell::text(&cell.implementation),
+                Cell::text(&*cell.implementation),
                 Cell::text(cell.implementation_seed.to_string()),
                 Cell::count(cell.n_a),
                 Cell::count(cell.n_b),
@@ -477,10 +378,10 @@ fn compare_cell(key: &CellKey<'_>, sample_a: &[f64], sample_b: &[f64], factor: f
         _ => Change::Unmatched,
     };
     CellComparison {
-        problem: key.0.to_owned(),
-        dataset: key.1.to_owned(),
+        problem: key.0.clone(),
+        dataset: key.1.clone(),
         dataset_seed: key.2,
-        implementation: key.3.to_owned(),
+        implementation: key.3.clone(),
         implementation_seed: key.4,
         n_a: sample_a.len(),
         n_b: sample_b.len(),
@@ -497,29 +398,26 @@ fn compare_cell(key: &CellKey<'_>, sample_a: &[f64], sample_b: &[f64], factor: f
 
 /// How each side's implementation sessions served its records, where the two differ: `fresh sessions'`,
 /// `reused sessions'` or `fresh and reused sessions'`.
-pub(crate) fn sessions_differ(a: &Records, b: &Records) -> Option<(&'static str, &'static str)> {
-    let modes = |records: &Records| {
-        let reused: std::collections::BTreeSet<bool> = records.recorded().map(|(_, record)| record.reused).collect();
-        match (reused.contains(&false), reused.contains(&true)) {
-            (_, false) => "fresh sessions'",
-            (false, true) => "reused sessions'",
-            (true, true) => "fresh and reused sessions'",
-        }
+fn sessions_differ(a: &Kept, b: &Kept) -> Option<(&'static str, &'static str)> {
+    let modes = |kept: &Kept| match kept.sessions {
+        (_, false) => "fresh sessions'",
+        (false, true) => "reused sessions'",
+        (true, true) => "fresh and reused sessions'",
     };
     let (sessions_a, sessions_b) = (modes(a), modes(b));
     (sessions_a != sessions_b).then_some((sessions_a, sessions_b))
 }
 
-/// What differs between the two folders' environments and identities.
 /// The most doubtful cells a comparison names one by one; the rest are counted.
 const NOISY_CELLS_NAMED: usize = 10;
 
 /// A warning for each matched cell whose times on either side are doubtful ([`crate::stats::noise_of`]): outliers
 /// beyond Tukey's fences, a high coefficient of variation; the first [`NOISY_CELLS_NAMED`], then how many more.
-fn noisy_cells(matched: &[(&CellKey<'_>, &[f64], &[f64])]) -> Vec<String> {
+fn noisy_cells(matched: &[(usize, usize)], cells_a: &Cells, cells_b: &Cells) -> Vec<String> {
     let mut found = Vec::new();
-    for ((problem, dataset, dataset_seed, implementation, implementation_seed), a, b) in matched {
-        for (side, times) in [("A", a), ("B", b)] {
+    for &(a, b) in matched {
+        let (problem, dataset, dataset_seed, implementation, implementation_seed) = cells_a.key(a);
+        for (side, times) in [("A", cells_a.times(a)), ("B", cells_b.times(b))] {
             let mut sorted = times.to_vec();
             sorted.sort_by(f64::total_cmp);
             for phrase in crate::stats::noise_of(&sorted) {
@@ -538,9 +436,10 @@ fn noisy_cells(matched: &[(&CellKey<'_>, &[f64], &[f64])]) -> Vec<String> {
     found
 }
 
-fn warnings(a: &Records, b: &Records) -> Vec<String> {
+/// What differs between the two folders' environments and identities.
+fn warnings(a: &Kept, b: &Kept) -> Vec<String> {
     let mut warnings = Vec::new();
-    let (fa, fb) = (&a.folders[0], &b.folders[0]);
+    let (fa, fb) = (&a.folder, &b.folder);
     if fa.repository != fb.repository {
         warnings.push(format!("the repositories differ: A is {}, B is {}", fa.repository, fb.repository));
     }
@@ -550,9 +449,9 @@ fn warnings(a: &Records, b: &Records) -> Vec<String> {
              may keep state between the attempts it serves, so its times are not a fresh one's)"
         ));
     }
-    let describe = |records: &Records| -> BTreeMap<&'static str, Vec<String>> {
+    let describe = |kept: &Kept| -> BTreeMap<&'static str, Vec<String>> {
         let mut fields: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
-        for run in &records.folders[0].runs {
+        for run in &kept.folder.runs {
             let env = &run.environment;
             let mut put = |name: &'static str, value: String| {
                 let values = fields.entry(name).or_default();
@@ -597,9 +496,9 @@ fn warnings(a: &Records, b: &Records) -> Vec<String> {
         }
     }
     // Each side's Python workers as their last run found them: which distributions differ, by name.
-    let python = |records: &Records| {
+    let python = |kept: &Kept| {
         let mut found = BTreeMap::new();
-        for run in &records.folders[0].runs {
+        for run in &kept.folder.runs {
             for program in &run.environment.workers {
                 if let Some(environment) = &program.environment {
                     found.insert(program.worker.clone(), environment.distributions.clone());

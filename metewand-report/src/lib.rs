@@ -57,6 +57,7 @@ pub mod decide;
 pub mod error;
 pub mod html;
 pub mod judge;
+mod kept;
 pub mod load;
 pub mod measure;
 pub mod profile;

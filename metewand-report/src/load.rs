@@ -79,21 +79,21 @@ pub struct Recorded {
     /// The implementation's peak resident memory, in bytes, when its session ended cleanly.
     pub peak_memory_bytes: Option<u64>,
     /// How many attempts its campaign ran at once (`-j`), when the record says.
-    pub concurrency: Option<u64>,
+    pub concurrency: Option<u32>,
     /// Whether the implementation's session served earlier attempts too (`--sessions reuse`); records that do not
     /// say were served by fresh sessions.
     pub reused: bool,
     /// How many CPUs the implementation's worker ran on, when the record says.
-    pub cpus: Option<usize>,
+    pub cpus: Option<u32>,
     /// The implementation's resolved worker identity: its program, command and source.
     pub worker_id: Arc<str>,
     /// The program the implementation's worker ran, as `(where its command found it, its SHA-256)`, when the
     /// record says (records written before programs were recorded do not).
-    pub program: Option<Program>,
+    pub program: Option<Arc<Program>>,
     /// Numeric metrics: index into [`Records::metrics`], value.
-    pub metrics: Vec<(u32, f64)>,
+    pub metrics: Box<[(u32, f64)]>,
     /// A streamed attempt's checkpoints, in order (empty for an attempt that did not stream).
-    pub profile: Vec<Checkpoint>,
+    pub profile: Box<[Checkpoint]>,
     /// The time to `reached`, in seconds, of an attempt whose verdict is `reached`: a streamed attempt's time to
     /// its first checkpoint judged `reached` (its whole ranked time when only its final result was), any other's
     /// ranked time. With `prepare+execute` ranked, a checkpoint's time counts from `prepare`'s start.
@@ -442,9 +442,9 @@ impl Records {
     /// files) or several of these, so that no row, profile or median pools them. Attempts without a record keep
     /// the plain name; records without a program take no part in telling programs apart.
     fn separate_conditions(&mut self) {
-        let mut concurrencies: BTreeMap<u32, BTreeSet<u64>> = BTreeMap::new();
+        let mut concurrencies: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
         let mut sessions: BTreeMap<(u32, u32), BTreeSet<bool>> = BTreeMap::new();
-        let mut cpus: BTreeMap<(u32, u32), BTreeSet<usize>> = BTreeMap::new();
+        let mut cpus: BTreeMap<(u32, u32), BTreeSet<u32>> = BTreeMap::new();
         let mut workers: BTreeMap<(u32, u32), BTreeSet<&str>> = BTreeMap::new();
         let mut programs: BTreeMap<(u32, u32), BTreeSet<&Program>> = BTreeMap::new();
         for attempt in &self.attempts {
@@ -458,7 +458,7 @@ impl Records {
                 cpus.entry((attempt.problem, attempt.implementation)).or_default().insert(count);
             }
             if let Some(program) = &record.program {
-                programs.entry((attempt.problem, attempt.implementation)).or_default().insert(program);
+                programs.entry((attempt.problem, attempt.implementation)).or_default().insert(&**program);
             }
         }
         let mut names = Vec::new();
@@ -486,7 +486,7 @@ impl Records {
                 differs.push(format!("worker {}", &digest[..digest.len().min(8)]));
             }
             if let (Some((found, sha256)), Some(set)) =
-                (&record.program, programs.get(&(attempt.problem, attempt.implementation)))
+                (record.program.as_deref(), programs.get(&(attempt.problem, attempt.implementation)))
                 && set.len() > 1
             {
                 let paths: BTreeSet<&str> = set.iter().map(|(found, _)| &**found).collect();
@@ -615,16 +615,16 @@ pub(crate) fn recorded(record: &IndexEntry, id: &str) -> (Recorded, ByName) {
             phase_seconds,
             cpu_seconds: record.implementation.cpu_ns.map(|ns| ns.get() as f64 / 1e9),
             peak_memory_bytes: record.implementation.peak_rss_bytes.map(|bytes| bytes.get()),
-            concurrency: Some(record.concurrency.get()),
+            concurrency: Some(u32::try_from(record.concurrency.get()).unwrap_or(u32::MAX)),
             reused,
-            cpus: record.implementation.cpus.as_ref().map(|cpus| cpus.list.len()),
+            cpus: record.implementation.cpus.as_ref().map(|cpus| u32::try_from(cpus.list.len()).unwrap_or(u32::MAX)),
             worker_id: Arc::from(record.implementation.worker_id.as_str()),
             program: record.implementation.program.as_ref().map(|program| {
                 let found = program.path_match.as_ref().map_or(program.path.as_str(), |found| found.as_str());
-                (Arc::from(found), Arc::from(program.sha256.to_string()))
+                Arc::new((Arc::from(found), Arc::from(program.sha256.to_string())))
             }),
-            metrics: Vec::new(),
-            profile,
+            metrics: Box::default(),
+            profile: profile.into_boxed_slice(),
             reached_seconds,
             started_at: metewand_campaign::parse_rfc3339(record.started_at.as_str()),
         },

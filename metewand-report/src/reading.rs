@@ -21,7 +21,9 @@ use metewand_campaign::folder::{Run, read_materialization};
 use metewand_campaign::index::{Check, IndexEntry};
 
 use crate::error::ReportError;
-use crate::load::{Attempt, AttemptId, ByName, Checkpoint, FailureInfo, Identities, Recorded, intern, recorded};
+use crate::load::{
+    Attempt, AttemptId, ByName, Checkpoint, FailureInfo, Identities, Program, Recorded, intern, recorded,
+};
 
 const MAGIC: &[u8] = b"metewand report reading 2\n";
 
@@ -239,7 +241,7 @@ impl FolderReading {
             return None;
         }
         let known = names.len() as u32;
-        let mut metrics = Metrics { of_text: vec![None; texts.len()], names: Vec::new() };
+        let mut metrics = Metrics { of_text: vec![None; texts.len()], names: Vec::new(), programs: HashMap::new() };
         let most = usize::try_from(frames.left() / LEAST_ATTEMPT_BYTES).unwrap_or(usize::MAX);
         let mut attempts = Vec::with_capacity(count.min(most));
         while attempts.len() < count {
@@ -298,10 +300,12 @@ impl FolderReading {
     }
 }
 
-/// The metrics' names a decoding has met, numbered as they were met, and each text's number among them.
+/// What a decoding shares between records: the metrics' names it has met, numbered as they were met, with each
+/// text's number among them; and each program it has met (by its two texts' numbers), held once.
 struct Metrics {
     of_text: Vec<Option<u32>>,
     names: Vec<Arc<str>>,
+    programs: HashMap<(u32, u32), Arc<Program>>,
 }
 
 /// Texts written once each, numbered by their first appearance.
@@ -375,11 +379,11 @@ fn encode_record(out: &mut Vec<u8>, texts: &mut Texts, record: &Recorded, metric
     }
     put_f64(out, record.cpu_seconds);
     put_u64(out, record.peak_memory_bytes);
-    put_u64(out, record.concurrency);
+    put_u64(out, record.concurrency.map(u64::from));
     out.push(u8::from(record.reused));
-    put_u64(out, record.cpus.map(|cpus| cpus as u64));
+    put_u64(out, record.cpus.map(u64::from));
     texts.put(out, &record.worker_id);
-    put_optional(out, record.program.as_ref(), |out, (found, sha256)| {
+    put_optional(out, record.program.as_deref(), |out, (found, sha256)| {
         texts.put(out, found);
         texts.put(out, sha256);
     });
@@ -430,7 +434,10 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>], numbered: &mut Metri
     let phase_seconds = [read.optional(Reader::f64)?, read.optional(Reader::f64)?, read.optional(Reader::f64)?];
     let cpu_seconds = read.optional(Reader::f64)?;
     let peak_memory_bytes = read.optional(Reader::u64)?;
-    let concurrency = read.optional(Reader::u64)?;
+    let concurrency = match read.optional(Reader::u64)? {
+        None => None,
+        Some(concurrency) => Some(u32::try_from(concurrency).ok()?),
+    };
     let reused = match read.u8()? {
         0 => false,
         1 => true,
@@ -438,10 +445,20 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>], numbered: &mut Metri
     };
     let cpus = match read.optional(Reader::u64)? {
         None => None,
-        Some(cpus) => Some(usize::try_from(cpus).ok()?),
+        Some(cpus) => Some(u32::try_from(cpus).ok()?),
     };
     let worker_id = text(read)?.clone();
-    let program = read.optional(|read| Some((text(read)?.clone(), text(read)?.clone())))?;
+    let program = match read.optional(|read| Some((read.u32()?, read.u32()?)))? {
+        None => None,
+        Some((found, sha256)) => Some(match numbered.programs.get(&(found, sha256)) {
+            Some(program) => program.clone(),
+            None => {
+                let program = Arc::new((texts.get(found as usize)?.clone(), texts.get(sha256 as usize)?.clone()));
+                numbered.programs.insert((found, sha256), program.clone());
+                program
+            }
+        }),
+    };
     let count = read.u32()?;
     // Exactly as many as there are: a vector grown one at a time holds room for four.
     let mut numbers = Vec::with_capacity((count as usize).min(read.rest().len() / 12));
@@ -483,8 +500,8 @@ fn decode_record(read: &mut Reader<'_>, texts: &[Arc<str>], numbered: &mut Metri
         cpus,
         worker_id,
         program,
-        metrics: numbers,
-        profile,
+        metrics: numbers.into_boxed_slice(),
+        profile: profile.into_boxed_slice(),
         reached_seconds,
         started_at,
     };
@@ -521,14 +538,14 @@ mod tests {
             reused: true,
             cpus: Some(4),
             worker_id: shared.clone(),
-            program: Some((Arc::from("/usr/bin/python3"), Arc::from("ab".repeat(32)))),
-            metrics: vec![(1, 0.5), (0, f64::INFINITY)],
-            profile: vec![Checkpoint {
+            program: Some(Arc::new((Arc::from("/usr/bin/python3"), Arc::from("ab".repeat(32))))),
+            metrics: Box::new([(1, 0.5), (0, f64::INFINITY)]),
+            profile: Box::new([Checkpoint {
                 number: 1,
                 seconds: 0.125,
                 verdict: Verdict::NotReached,
                 metrics: vec![("error".to_owned(), -3.5)],
-            }],
+            }]),
             reached_seconds: Some(f64::MIN_POSITIVE),
             started_at: Some(UNIX_EPOCH + Duration::new(1_796_601_600, 1)),
         };
@@ -593,7 +610,7 @@ mod tests {
         assert_eq!(decoded.attempts[1].id.to_string(), "mw1-attempt-b");
         // The metrics are numbered in the order the decoding met them.
         assert_eq!(decoded.metric_names, [Arc::from("error"), Arc::from("loss")]);
-        assert_eq!(record.metrics, [(0, 0.5), (1, f64::INFINITY)]);
+        assert_eq!(*record.metrics, [(0, 0.5), (1, f64::INFINITY)]);
         // A frame cut short, a frame missing, a frame too many, or an attempt too many: not decoded.
         let mut short = encoded.clone();
         short[1].pop();

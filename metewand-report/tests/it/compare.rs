@@ -29,7 +29,7 @@ fn verdict_of<'c>(
     implementation: &str,
     dataset: &str,
 ) -> &'c metewand_report::compare::CellComparison {
-    comparison.cells.iter().find(|cell| cell.implementation == implementation && cell.dataset == dataset).unwrap()
+    comparison.cells.iter().find(|cell| *cell.implementation == *implementation && *cell.dataset == *dataset).unwrap()
 }
 
 #[test]
@@ -155,8 +155,12 @@ fn the_measure_decides_what_is_compared_and_ranked() {
     let (before, after) = (at(&dir, "before"), at(&dir, "after"));
     let verdicts = |measure: Measure| {
         let comparison = Comparison::by(&before, &after, 1.1, measure, Check::Entries).unwrap();
-        let verdicts: Vec<Change> =
-            comparison.cells.iter().filter(|cell| cell.implementation == "parallel").map(|cell| cell.verdict).collect();
+        let verdicts: Vec<Change> = comparison
+            .cells
+            .iter()
+            .filter(|cell| &*cell.implementation == "parallel")
+            .map(|cell| cell.verdict)
+            .collect();
         (verdicts, comparison.markdown())
     };
     let (wall, wall_text) = verdicts(Measure::Wall);
