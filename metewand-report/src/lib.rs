@@ -96,6 +96,13 @@ pub enum Format {
     Json,
 }
 
+/// Reads the campaign folder `folder` as a report reads it (its index's entries trusted), so that the reading's
+/// cache, `index/report.bin`, is left for the next report or comparison of it, which then decodes the cache rather
+/// than every entry. Refuses what a report refuses: a folder with no record, or with an invalid one.
+pub fn keep_reading(folder: &Path) -> Result<(), ReportError> {
+    reading::FolderReading::read(folder, metewand_campaign::index::Check::Entries).map(drop)
+}
+
 /// Reads `folders` and writes their report in `format`, with links relative to the folder `base` (where the
 /// report will be; `None` for the folders as given).
 pub fn report(folders: &[PathBuf], base: Option<&Path>, format: Format) -> Result<String, ReportError> {

@@ -117,6 +117,11 @@ pub(super) fn run_in_folder(args: &RunArgs) -> Result<(std::path::PathBuf, Exit)
     let exit = summary.exit();
     if exit == Exit::Cancelled {
         say("campaign run: cancelled; run the same command again to resume (finished attempts are kept)");
+    } else {
+        // The report's reading, once, while the folder is at hand: the first report or comparison after a run of a
+        // million attempts then decodes its cache rather than reading every entry. A folder a report refuses is
+        // the report's to tell of.
+        let _ = metewand_report::keep_reading(&path);
     }
     Ok((path, exit))
 }

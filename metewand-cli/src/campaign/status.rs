@@ -134,6 +134,8 @@ fn count(n: Option<SafeUint>) -> u64 {
 pub(super) fn export(args: ReadArgs) -> Result<(), Failure> {
     let dir = args.folder.dir.unwrap_or_else(|| PathBuf::from("."));
     export::write(&dir, args.check.check()).map_err(|error| Failure::Usage(format!("campaign export: {error}")))?;
+    // As after a run (and a Slurm campaign's export job): the report's reading left for the next report.
+    let _ = metewand_report::keep_reading(&dir);
     print_out(
         "campaign export",
         &format!("{}\n{}\n", dir.join(RESULTS_CSV).display(), dir.join(export::RESULTS_JSONL).display()),

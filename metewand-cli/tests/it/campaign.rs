@@ -677,11 +677,11 @@ fn a_campaign_killed_at_any_moment_resumes_to_the_same_outcomes() {
         let status = metewand(&["campaign".into(), "status".into(), folder.to_str().unwrap().into()]);
         assert_eq!(status.status.code(), Some(0), "{moment}: {}", text(&status.stdout));
         // The resumed run merged every part: one entry per record; beside it, the table and the tally its exports
-        // wrote.
+        // wrote, and the report's cache its closing reading left.
         let mut index: Vec<_> =
             fs::read_dir(folder.join("index")).unwrap().map(|entry| entry.unwrap().file_name()).collect();
         index.sort();
-        assert_eq!(index, ["all.jsonl", "table.json", "tally.bin"], "{moment}");
+        assert_eq!(index, ["all.jsonl", "report.bin", "table.json", "tally.bin"], "{moment}");
         let merged = fs::read_to_string(folder.join("index/all.jsonl")).unwrap();
         let mut indexed: Vec<String> = merged
             .lines()
