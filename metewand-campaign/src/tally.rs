@@ -106,7 +106,7 @@ impl Slot {
         Slot { id, counted: 0, ran: NONE_RAN, nanos: NONE_NANOS, size: 0, sha256: [0; 32] }
     }
 
-    /// The slot counted `counted` from `found`, whose record ran what `ran` numbers (made by [`Slot::ran`]).
+    /// The slot counted `counted` from `found`, whose record ran what `ran` numbers ([`number_ran`]).
     pub(crate) fn counting(self, counted: u32, found: &Found<Box<IndexEntry>>, ran: u32) -> Slot {
         match found {
             Found::Record(entry) => Slot {
