@@ -158,7 +158,7 @@ pub fn write(folder: &Path, check: Check) -> Result<Status, FolderError> {
     write_from(folder, Rebuild::NewPart, check)
 }
 
-/// [`write`] by the run that holds `folder`'s lock, once it has written its attempts: the index's parts are merged
+/// [`write()`] by the run that holds `folder`'s lock, once it has written its attempts: the index's parts are merged
 /// into one, every entry checked against its record.
 pub fn write_merging(folder: &CampaignFolder) -> Result<Status, FolderError> {
     write_from(folder.path(), Rebuild::Merge(folder.index()), Check::Records)

@@ -1,7 +1,7 @@
 //! What a campaign folder holds against its plan: planned, done by outcome, failed by kind, missing (no folder,
 //! an unfinished one, a cancelled attempt), and records that fail their schema or their id (never counted done).
 //! Records are read through the campaign index ([`crate::index`]), on every available CPU; a folder's status is
-//! read from its tally ([`crate::tally`]) and what its index was appended since, where it has one.
+//! read from its tally (`index/tally.bin`) and what its index was appended since, where it has one.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -9,7 +9,7 @@
 //!   instances with a bootstrap interval, and who is tied with whom by signed-rank tests with Holm's adjustment:
 //!   [`ranks::Ranking`]), the plan against what was done, failures by role, phase and kind with
 //!   links to their logs, per problem the implementation × dataset table (verdict counts, success rate, execute
-//!   time median [IQR] with a bootstrap 95% interval of the median and the smallest relative difference it
+//!   time median \[IQR\] with a bootstrap 95% interval of the median and the smallest relative difference it
 //!   resolves, median of each numeric metric), performance
 //!   profiles, execute times and failures as plots, the convergence curves of streamed attempts (each changing
 //!   metric's suboptimality against time, a panel per dataset, with the problem's tolerance and the time to reach
