@@ -32,13 +32,15 @@ impl Kept {
     /// side the other side's cells are looked up in).
     pub(crate) fn of(records: &Records, looked_up: bool) -> Kept {
         let (mut sessions, mut done) = ((false, false), 0);
-        for (_, record) in records.recorded() {
+        for (attempt, record) in records.recorded() {
             if record.reused {
                 sessions.1 = true;
             } else {
                 sessions.0 = true;
             }
-            done += usize::from(record.terminal());
+            // Counted against the first folder's plan, as its side is told (records of several folders given to
+            // `Comparison::of` would otherwise count more done than it planned).
+            done += usize::from(record.terminal() && attempt.folder == 0);
         }
         Kept {
             folder: records.folders[0].clone(),

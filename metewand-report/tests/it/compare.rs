@@ -123,6 +123,11 @@ fn differing_environments_identities_and_cells_are_reported() {
     assert!(comparison.markdown().contains("**Warning:** the environments differ in host"));
     // Same bytes for the same records.
     assert_eq!(Comparison::of(&a, &b, 1.1).json(), comparison.json());
+    // Records of two folders given as one side: that side is its first folder, whose attempts are all done (the
+    // second's records are not counted against its plan).
+    let both = Records::read(&[at(&dir, "before"), at(&dir, "before")]).unwrap();
+    let side = Comparison::of(&both, &b, 1.1).a;
+    assert_eq!((side.folder.as_str(), side.missing), (at(&dir, "before").to_str().unwrap(), 0));
 }
 
 /// Two campaigns where wall time and CPU time disagree: after, every cell takes half as long on the clock but
