@@ -479,6 +479,10 @@ fn serve(options: &Options) -> ! {
                     let (started, first) = std::sync::mpsc::channel();
                     thread::spawn(move || watch_cpus(&started));
                     let _ = first.recv();
+                } else {
+                    // And where every other thread is as this method runs, read from here: the helper's own lines
+                    // wait for it to be scheduled, which a loaded machine may not do before the session ends.
+                    let _ = io::stderr().write_all(other_threads_cpus().as_bytes());
                 }
             }
             Some(Fault::Cgroup) => {
@@ -547,6 +551,20 @@ fn own_cpus() -> String {
     let status = fs::read_to_string("/proc/thread-self/status").unwrap_or_default();
     let list = status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:"));
     list.map_or_else(|| "?".to_owned(), |list| list.trim().to_owned())
+}
+
+/// A `test-worker: thread cpus <list>` line for each of the process's threads but the calling one.
+fn other_threads_cpus() -> String {
+    let own = fs::read_link("/proc/thread-self").ok().and_then(|link| link.file_name().map(ToOwned::to_owned));
+    let Ok(tasks) = fs::read_dir("/proc/self/task") else { return String::new() };
+    let mut lines = String::new();
+    for task in tasks.flatten().filter(|task| Some(task.file_name()) != own) {
+        let status = fs::read_to_string(task.path().join("status")).unwrap_or_default();
+        if let Some(list) = status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:")) {
+            lines.push_str(&format!("test-worker: thread cpus {}\n", list.trim()));
+        }
+    }
+    lines
 }
 
 fn watch_cpus(started: &std::sync::mpsc::Sender<()>) {
