@@ -222,9 +222,7 @@ impl Done {
                         *times += 1;
                         example.get_or_insert(slot.id);
                     }
-                    if slot.nanos != NONE_NANOS {
-                        done.nanos = (done.nanos.0 + u128::from(slot.nanos), done.nanos.1 + 1);
-                    }
+                    done.took(slot.nanos);
                 }
                 _ => {}
             }
@@ -308,7 +306,11 @@ impl Done {
         for change in programs.changes(plan, entry) {
             *self.changed_programs.entry(change).or_default() += 1;
         }
-        let nanos = wall_nanos(entry);
+        self.took(wall_nanos(entry));
+    }
+
+    /// Adds a done attempt's wall time to the estimate's, where its record says one ([`NONE_NANOS`] otherwise).
+    fn took(&mut self, nanos: u64) {
         if nanos != NONE_NANOS {
             self.nanos = (self.nanos.0 + u128::from(nanos), self.nanos.1 + 1);
         }

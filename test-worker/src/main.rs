@@ -548,9 +548,13 @@ pub(crate) fn tick() {
 
 /// The calling thread's CPUs as the kernel lists them, or `?` where they cannot be read.
 fn own_cpus() -> String {
-    let status = fs::read_to_string("/proc/thread-self/status").unwrap_or_default();
-    let list = status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:"));
-    list.map_or_else(|| "?".to_owned(), |list| list.trim().to_owned())
+    cpus_of(Path::new("/proc/thread-self")).unwrap_or_else(|| "?".to_owned())
+}
+
+/// The CPUs of the thread whose `/proc` folder is `task`, as its `status` lists them.
+fn cpus_of(task: &Path) -> Option<String> {
+    let status = fs::read_to_string(task.join("status")).ok()?;
+    status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:")).map(|list| list.trim().to_owned())
 }
 
 /// A `test-worker: thread cpus <list>` line for each of the process's threads but the calling one.
@@ -559,9 +563,8 @@ fn other_threads_cpus() -> String {
     let Ok(tasks) = fs::read_dir("/proc/self/task") else { return String::new() };
     let mut lines = String::new();
     for task in tasks.flatten().filter(|task| Some(task.file_name()) != own) {
-        let status = fs::read_to_string(task.path().join("status")).unwrap_or_default();
-        if let Some(list) = status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:")) {
-            lines.push_str(&format!("test-worker: thread cpus {}\n", list.trim()));
+        if let Some(list) = cpus_of(&task.path()) {
+            lines.push_str(&format!("test-worker: thread cpus {list}\n"));
         }
     }
     lines
