@@ -23,7 +23,7 @@
 use std::fs;
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -249,7 +249,7 @@ impl Delegated {
     pub(crate) fn worker(&self, memory_bytes: Option<u64>, tasks: Option<u64>) -> io::Result<WorkerCgroup> {
         let dir = self.base.join(format!("w-{}", self.next.fetch_add(1, Ordering::Relaxed)));
         fs::create_dir(&dir)?;
-        let cgroup = WorkerCgroup { dir, procs: None, folder: None };
+        let cgroup = WorkerCgroup { dir, procs: None, folder: None, freezer: OnceLock::new() };
         if let (Some(bytes), true) = (memory_bytes, self.controllers.memory) {
             write_file(&cgroup.dir.join("memory.max"), &bytes.to_string())?;
             // Without swap (where the kernel accounts it): the limit is the worker's memory, not its RAM share.
@@ -300,6 +300,27 @@ pub(crate) struct WorkerCgroup {
     procs: Option<OwnedFd>,
     /// Its folder, open for the worker to be forked into it (`clone3` with `CLONE_INTO_CGROUP`).
     folder: Option<OwnedFd>,
+    /// Its freezer's files, opened at the first hold and kept: a hold and its release each cost one write, where
+    /// opening a cgroup file by its path costs several times that.
+    freezer: OnceLock<Option<Freezer>>,
+}
+
+/// A worker cgroup's files that hold it stopped and say what it ran meanwhile.
+#[derive(Debug)]
+struct Freezer {
+    /// `cgroup.freeze`, open for writing.
+    freeze: fs::File,
+    /// `cgroup.events`, read from its start for `frozen 1`.
+    events: fs::File,
+    /// `cpu.stat`, read from its start for `usage_usec`; every cgroup v2 has it, with or without the `cpu`
+    /// controller.
+    stat: Option<fs::File>,
+}
+
+/// Reads an interface file from its start (the kernel makes its text anew for each read at offset 0).
+fn read_from_start<'b>(file: &fs::File, buffer: &'b mut [u8]) -> Option<&'b str> {
+    let length = file.read_at(buffer, 0).ok()?;
+    std::str::from_utf8(&buffer[..length]).ok()
 }
 
 /// What the kernel counted in a worker's cgroup.
@@ -345,16 +366,33 @@ impl WorkerCgroup {
         (events.forks_refused > 0).then_some(refused)
     }
 
-    /// Freezes every task of the cgroup (`cgroup.freeze`, Linux 5.2 and later), waiting until the kernel says
-    /// all of them are (`frozen 1` in `cgroup.events`) or `deadline` passes: true once they are. A task blocked in
-    /// `vfork` counts as frozen, since it cannot run until its child does.
+    /// Its freezer's files, opened once; `None` without the kernel's freezer (`cgroup.freeze`, Linux 5.2 and
+    /// later).
+    fn freezer(&self) -> Option<&Freezer> {
+        self.freezer
+            .get_or_init(|| {
+                let freeze = fs::OpenOptions::new().write(true).open(self.dir.join("cgroup.freeze")).ok()?;
+                let events = fs::File::open(self.dir.join("cgroup.events")).ok()?;
+                let stat = fs::File::open(self.dir.join("cpu.stat")).ok();
+                Some(Freezer { freeze, events, stat })
+            })
+            .as_ref()
+    }
+
+    /// Freezes every task of the cgroup, waiting until the kernel says all of them are (`frozen 1` in
+    /// `cgroup.events`) or `deadline` passes: true once they are. A task blocked in `vfork` counts as frozen, since
+    /// it cannot run until its child does.
     pub(crate) fn freeze(&self, deadline: Instant) -> bool {
-        if write_file(&self.dir.join("cgroup.freeze"), "1").is_err() {
+        let Some(freezer) = self.freezer() else { return false };
+        if (&freezer.freeze).write_all(b"1").is_err() {
             return false;
         }
         let mut pause = Duration::from_micros(10);
+        let mut buffer = [0; 256];
         loop {
-            if self.frozen() {
+            let frozen = read_from_start(&freezer.events, &mut buffer)
+                .is_some_and(|events| events.lines().any(|line| line == "frozen 1"));
+            if frozen {
                 return true;
             }
             if Instant::now() >= deadline {
@@ -365,20 +403,25 @@ impl WorkerCgroup {
         }
     }
 
-    /// Whether the kernel says every task of the cgroup is frozen.
-    fn frozen(&self) -> bool {
-        fs::read_to_string(self.dir.join("cgroup.events"))
-            .is_ok_and(|events| events.lines().any(|line| line == "frozen 1"))
-    }
-
     /// Lets the cgroup's tasks go on.
     pub(crate) fn thaw(&self) {
-        let _ = write_file(&self.dir.join("cgroup.freeze"), "0");
+        if let Some(freezer) = self.freezer() {
+            let _ = (&freezer.freeze).write_all(b"0");
+        }
     }
 
     /// Whether this cgroup has the kernel's freezer (`cgroup.freeze`, Linux 5.2 and later).
     pub(crate) fn can_freeze(&self) -> bool {
-        self.dir.join("cgroup.freeze").exists()
+        self.freezer().is_some()
+    }
+
+    /// The CPU time every task of the cgroup has had so far (`cpu.stat`'s `usage_usec`), where the kernel says.
+    /// A running task's time since its last tick may not be in it yet; a frozen cgroup's is.
+    pub(crate) fn cpu_used(&self) -> Option<Duration> {
+        let mut buffer = [0; 1024];
+        let text = read_from_start(self.freezer()?.stat.as_ref()?, &mut buffer)?;
+        let micros = text.lines().find_map(|line| line.strip_prefix("usage_usec ")?.trim().parse().ok())?;
+        Some(Duration::from_micros(micros))
     }
 
     /// Every thread of every process in the cgroup (`cgroup.threads`), the processes' first.
@@ -411,6 +454,7 @@ impl Drop for WorkerCgroup {
     fn drop(&mut self) {
         self.procs = None;
         self.folder = None;
+        self.freezer = OnceLock::new();
         // A cgroup is removable once its last task has been reaped, which may lag its exit by a moment.
         for _ in 0..50 {
             match fs::remove_dir(&self.dir) {

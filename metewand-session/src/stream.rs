@@ -120,16 +120,21 @@ impl WorkerSession {
                 return Ok(Streamed { response, checkpoints });
             }
             // The checkpoint's time: its message was just read. The worker is stopped at once, and only once every
-            // thread of it is does the held interval begin; decoding and checking the message wait until then.
-            let read = Instant::now();
+            // thread of it is does the held interval begin; decoding and checking the message wait until then. Of
+            // the stop itself, what counts is what the worker could have used of it (`stop_counted`).
             let time = pending.elapsed();
             let live = self.live.as_ref().expect("a pending request has a live worker");
+            let used_before = live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
+            let read = Instant::now();
             let Ok(hold) = live.hold(read + STOP_LIMIT) else {
                 // Never sealed while a thread of it runs: the worker is discarded.
                 let kind = violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
                 return Err(self.fail(&pending, kind));
             };
             let stopped = Instant::now();
+            let used_after = live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
+            let ran = used_before.zip(used_after).map(|(before, after)| after.saturating_sub(before));
+            let stop_uncounted = (stopped - read) - stop_counted(stopped - read, ran);
             let accepted = self.not_repeated(&frame, &pending).and_then(|()| {
                 let message: CheckpointMessage =
                     decode_value(frame.value()).map_err(|error| violation(ProtocolViolation::Decode(error)))?;
@@ -158,7 +163,7 @@ impl WorkerSession {
             // descheduled after it would otherwise take the worker's running time out of its time.
             let resumed = Instant::now();
             live.release(hold);
-            self.held(&mut pending, resumed - stopped);
+            self.held(&mut pending, resumed - stopped + stop_uncounted);
             let number = checkpoint.number;
             checkpoints.push((checkpoint, sealed.value));
             let until = self.until(&pending);
@@ -175,5 +180,56 @@ impl WorkerSession {
         if let Some(deadline) = &mut self.scientific_deadline {
             *deadline += interval;
         }
+    }
+}
+
+/// The most of a checkpoint's stop that may go uncounted: the time, before every thread of the worker was
+/// confirmed stopped, when none of them ran.
+pub(crate) const STOP_UNCOUNTED_LIMIT: Duration = Duration::from_millis(1);
+
+/// What counts of the `stop` between reading a checkpoint's message and the kernel's confirming every thread of the
+/// worker stopped, given the CPU time its threads `ran` in it (`None` where the kernel does not say).
+///
+/// The worker runs until it is stopped, so the stop cannot simply go uncounted; but most of it is the kernel's
+/// freezer at work and each thread's wait for a CPU to enter it, which is no work of the worker's. A stop counts as
+/// its wall time where any thread of the worker ran for as long (threads on several CPUs), and otherwise as at least
+/// the CPU time they had, since work that took that much CPU had at least that much wall time in which some thread of
+/// the worker ran. What else the worker did (an uninterruptible wait for a disk, which takes no CPU) goes uncounted
+/// only up to [`STOP_UNCOUNTED_LIMIT`] a checkpoint. The CPU time read before the stop may lag a running thread's by
+/// its last tick, which only counts more.
+pub(crate) fn stop_counted(stop: Duration, ran: Option<Duration>) -> Duration {
+    match ran {
+        Some(ran) => stop.min(ran.max(stop.saturating_sub(STOP_UNCOUNTED_LIMIT))),
+        None => stop,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+    const US: Duration = Duration::from_micros(1);
+
+    #[test]
+    fn a_stop_counts_whole_without_the_cpu_time_or_when_the_worker_ran_throughout() {
+        assert_eq!(stop_counted(300 * US, None), 300 * US);
+        assert_eq!(stop_counted(300 * US, Some(300 * US)), 300 * US);
+        // Two threads on two CPUs ran twice the stop: it counts once.
+        assert_eq!(stop_counted(300 * US, Some(600 * US)), 300 * US);
+    }
+
+    #[test]
+    fn a_stop_counts_the_cpu_time_the_worker_had_in_it() {
+        assert_eq!(stop_counted(300 * US, Some(Duration::ZERO)), Duration::ZERO);
+        assert_eq!(stop_counted(300 * US, Some(40 * US)), 40 * US);
+    }
+
+    #[test]
+    fn no_more_than_the_limit_of_a_stop_goes_uncounted() {
+        assert_eq!(stop_counted(5 * MS, Some(Duration::ZERO)), 4 * MS);
+        assert_eq!(stop_counted(5 * MS, Some(2 * MS)), 4 * MS);
+        assert_eq!(stop_counted(5 * MS, Some(4500 * US)), 4500 * US);
+        assert_eq!(stop_counted(STOP_UNCOUNTED_LIMIT, Some(Duration::ZERO)), Duration::ZERO);
     }
 }

@@ -47,6 +47,10 @@ pub(crate) enum Stream {
     /// Between each checkpoint and its answer, keep a thread spinning, and report on stderr how much CPU time it
     /// had: `test-worker: spun <ns> ns before answer <n>`.
     Busy,
+    /// Send each checkpoint from a thread that at once maps and fills 256 MiB of memory in one system call (kernel
+    /// work, which the worker cannot be stopped in the middle of), and report on stderr how much CPU time that took:
+    /// `test-worker: populated <ns> ns after checkpoint <n>`.
+    Populate,
 }
 
 impl Stream {
@@ -62,6 +66,7 @@ impl Stream {
             "wrong-manifest" => Stream::WrongManifest,
             "change-earlier" => Stream::ChangeEarlier,
             "busy" => Stream::Busy,
+            "populate" => Stream::Populate,
             "stray" => Stream::Stray,
             _ => return None,
         })
@@ -105,8 +110,17 @@ pub(crate) fn serve<R: BufRead>(
             line.extend(checkpoint(&id, 2, "checkpoints/2/result.json"));
         }
         let spinning = (mode == Stream::Busy).then(spin);
-        send(out, &line).map_err(|error| error.to_string())?;
+        let populating = if mode == Stream::Populate {
+            Some(send_and_populate(line))
+        } else {
+            send(out, &line).map_err(|error| error.to_string())?;
+            None
+        };
         let answer = read_answer(reader)?;
+        if let Some(populating) = populating {
+            let populated = populating.join().map_err(|_| "the populating thread panicked")??;
+            let _ = writeln!(io::stderr(), "test-worker: populated {populated} ns after checkpoint {n}");
+        }
         if let Some((stop, spinner)) = spinning {
             stop.store(true, Ordering::SeqCst);
             let spun = spinner.join().map_err(|_| "the spinning thread panicked")?;
@@ -161,6 +175,43 @@ fn spin() -> (Arc<AtomicBool>, thread::JoinHandle<u128>) {
     // Let the thread start spinning before the checkpoint goes out.
     thread::sleep(Duration::from_millis(5));
     (stop, spinner)
+}
+
+/// Starts a thread that writes `line` (a checkpoint) to stdout and straight after maps 256 MiB with
+/// `MAP_POPULATE`; it returns the CPU time the mapping took, in nanoseconds.
+fn send_and_populate(line: Vec<u8>) -> thread::JoinHandle<Result<u128, String>> {
+    const BYTES: usize = 256 << 20;
+    thread::spawn(move || {
+        // Straight to the descriptor: the main thread is about to wait for the answer, and holds nothing of stdout.
+        let mut stdout = std::mem::ManuallyDrop::new(unsafe_stdout());
+        stdout.write_all(&line).map_err(|error| format!("cannot send a checkpoint: {error}"))?;
+        let start = thread_cpu_ns();
+        // SAFETY: a new private anonymous mapping, unmapped below and never otherwise touched.
+        let mapped = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_POPULATE,
+                -1,
+                0,
+            )
+        };
+        let took = thread_cpu_ns() - start;
+        if mapped == libc::MAP_FAILED {
+            return Err(format!("cannot map {BYTES} bytes: {}", io::Error::last_os_error()));
+        }
+        // SAFETY: the mapping made above, of that length.
+        unsafe { libc::munmap(mapped, BYTES) };
+        Ok(took)
+    })
+}
+
+/// The process's stdout as a file, not to be closed.
+fn unsafe_stdout() -> std::fs::File {
+    use std::os::fd::FromRawFd;
+    // SAFETY: descriptor 1 stays open for the worker's life; the caller never drops the file.
+    unsafe { std::fs::File::from_raw_fd(1) }
 }
 
 fn thread_cpu_ns() -> u128 {

@@ -155,3 +155,43 @@ fn a_stream_that_breaks_its_rules_is_a_protocol_violation() {
     let message = failure["message"].as_str().unwrap();
     assert!(message.contains("checkpoint 3 is out of order: the next checkpoint is 2"), "{message}");
 }
+
+/// Kernel work a worker starts as it sends a checkpoint runs until it is done before the worker can be stopped; the
+/// time it took counts, though the stop's wait for the kernel's freezer does not.
+#[test]
+fn kernel_work_started_with_a_checkpoint_counts_in_the_time_after_it() {
+    let bench = bench(r#""--stream", "populate""#);
+    bench.run("profiled", "out", 1, false);
+    let folder = bench.folder("out");
+    let (id, streamed) =
+        records(&folder).into_iter().find(|(_, record)| record["implementation"]["name"] == "stream").unwrap();
+    assert_eq!(streamed["outcome"], "reached", "{streamed:#}");
+    let profile = streamed["implementation"]["profile"].as_array().expect("a profile");
+    let mut times: Vec<u64> = profile.iter().map(|point| point["time_ns"].as_u64().unwrap()).collect();
+    let execute = streamed["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|phase| phase["role"] == "implementation" && phase["phase"] == "execute")
+        .unwrap();
+    times.push(execute["duration_ns"].as_u64().unwrap());
+    let log = fs::read_to_string(folder.join("attempts").join(&id).join("logs/implementation.log")).unwrap();
+    let populated: Vec<u64> = log
+        .lines()
+        .filter_map(|line| line.strip_prefix("test-worker: populated "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(populated.len(), 3, "{log}");
+    // Each mapping's CPU time lies between a checkpoint's message and the worker's stop, and no more than 1 ms of
+    // that stop may go uncounted where the worker did not run.
+    let mut total = 0;
+    for (n, ns) in populated.iter().enumerate() {
+        assert!(*ns >= 20_000_000, "filling 256 MiB took only {ns} ns of CPU: too little to tell the stop apart");
+        total += ns;
+        assert!(
+            times[n + 1] + 1_000_000 >= total,
+            "{total} ns of kernel work, yet {} ns counted: {times:?}",
+            times[n + 1]
+        );
+    }
+}
