@@ -22,9 +22,11 @@ const BUFFER_BYTES: usize = 256 << 10;
 pub const CANCEL_CHECK_BYTES: u64 = 4 << 20;
 
 /// The number of threads that hash files when nothing else is said: the machine's available parallelism (one if
-/// it cannot be known).
+/// it cannot be known), as found at the first call. Finding it reads the process's cgroup and mount tables, which
+/// costs more than hashing a small output, and each attempt's validation asks.
 pub fn default_hash_threads() -> NonZeroUsize {
-    std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
+    static THREADS: std::sync::OnceLock<NonZeroUsize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
 }
 
 /// A point during validation where a test hook runs. Tests use it to change the filesystem at exactly the moment a

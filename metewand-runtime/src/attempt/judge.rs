@@ -204,7 +204,7 @@ impl Attempt<'_, '_> {
                 tmpdir,
             ));
         };
-        let tmpdir = self.prepare_places(folders, journal, Role::ProblemEvaluator)?;
+        let tmpdir = self.prepare_places(folders, journal, Role::ProblemEvaluator, true)?;
         let log = self.folder.join(LOG_PATHS[role_index(Role::ProblemEvaluator)]);
         held.since = held.session.phases().len();
         let taken = match held.ahead {

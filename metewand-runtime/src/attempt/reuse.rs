@@ -75,7 +75,7 @@ impl Attempt<'_, '_> {
         result_dir: &Path,
     ) -> Result<(Start, Tmpdir), Failure> {
         if let Some(held) = self.held_for(reuse, worker.identity()) {
-            let tmpdir = self.prepare_places(folders, journal, Role::Implementation)?;
+            let tmpdir = self.prepare_places(folders, journal, Role::Implementation, true)?;
             match self.take_up(journal, held) {
                 Some(held) => return Ok((Start::Held(Box::new(held)), tmpdir)),
                 None => {

@@ -152,12 +152,14 @@ impl<'p, 'r> Attempt<'p, 'r> {
     /// must still be the folders the executor made, and the places must be empty. Only a worker of this attempt
     /// that already ran can have put something there (no worker runs while this is checked), so an unexpected entry
     /// is that worker's invalid output, attributed to its last scientific request; before any worker ran it is an
-    /// executor error. Returns the `TMPDIR`, which goes when the session has ended.
+    /// executor error. Returns the `TMPDIR`, which goes when the session has ended; a `held` session has its own in
+    /// its folder (`held.rs`), and none is made in the attempt.
     pub(super) fn prepare_places(
         &self,
         folders: &Folders,
         journal: &mut Journal,
         role: Role,
+        held: bool,
     ) -> Result<Tmpdir, Failure> {
         let (logs, work) = (&folders.logs, &folders.work);
         for (dir, name) in [(logs, "logs"), (work, "work")] {
@@ -187,9 +189,16 @@ impl<'p, 'r> Attempt<'p, 'r> {
             journal.logs[index] = true;
         }
         let continues = journal.log_continues[index];
-        let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) }
-            .and_then(|()| work.create_dir(&format!("tmp-{role}")));
-        let tmpdir = Tmpdir(Some(checked.map_err(|error| journal.unexpected(error))?.path().to_owned()));
+        let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) };
+        checked.map_err(|error| journal.unexpected(error))?;
+        let tmpdir = if held {
+            // Nothing is made there, and nothing may be in its way all the same.
+            work.expect_absent(&format!("tmp-{role}")).map_err(|error| journal.unexpected(error))?;
+            Tmpdir(None)
+        } else {
+            let made = work.create_dir(&format!("tmp-{role}")).map_err(|error| journal.unexpected(error))?;
+            Tmpdir(Some(made.path().to_owned()))
+        };
         if let Some(output) = output_folder(role) {
             work.create_dir(output).map_err(|error| journal.unexpected(error))?;
         }
@@ -225,7 +234,7 @@ impl<'p, 'r> Attempt<'p, 'r> {
         output: &Path,
         held: Option<&Path>,
     ) -> Result<(SessionConfig, PathBuf, Tmpdir), Failure> {
-        let tmpdir = self.prepare_places(folders, journal, role)?;
+        let tmpdir = self.prepare_places(folders, journal, role, held.is_some())?;
         let tmp = match held {
             Some(held) => held.join("work/tmp"),
             None => self.folder.join("work").join(format!("tmp-{role}")),
