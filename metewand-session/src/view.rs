@@ -18,6 +18,7 @@
 //! folder inside a shown one is hidden after the shown one is in place. Its `/proc` is mounted fresh for its PID
 //! namespace, so no host process is visible there. Writes are the Landlock rules' concern, not the view's.
 
+use std::collections::HashMap;
 use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -67,16 +68,46 @@ fn c_path(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
 }
 
-/// The folders among `paths` that exist, resolved (links followed) as the kernel will see them, `/` left out.
-fn resolved(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = paths
-        .into_iter()
-        .filter_map(|path| path.canonicalize().ok())
-        .filter(|path| path.is_dir() && path != Path::new("/"))
-        .collect();
-    found.sort();
-    found.dedup();
-    found
+/// Paths resolved (links followed) once per plan: a plan resolves the same paths several times over (the programs,
+/// the hidden folders, each shown path), and each resolution reads every link on the way. Within one plan the
+/// answers are the same.
+#[derive(Default)]
+struct Resolver {
+    resolved: HashMap<PathBuf, Option<PathBuf>>,
+    folders: HashMap<PathBuf, bool>,
+}
+
+impl Resolver {
+    /// `path` with every link followed, where it exists.
+    fn canonical(&mut self, path: &Path) -> Option<PathBuf> {
+        if let Some(found) = self.resolved.get(path) {
+            return found.clone();
+        }
+        let found = path.canonicalize().ok();
+        self.resolved.insert(path.to_owned(), found.clone());
+        found
+    }
+
+    /// Whether a resolved path is a folder.
+    fn is_dir(&mut self, path: &Path) -> bool {
+        *self.folders.entry(path.to_owned()).or_insert_with(|| path.is_dir())
+    }
+
+    /// The folders among `paths` that exist, resolved as the kernel will see them, `/` left out.
+    fn folders(&mut self, paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = Vec::new();
+        for path in paths {
+            if let Some(path) = self.canonical(&path)
+                && path != Path::new("/")
+                && self.is_dir(&path)
+            {
+                found.push(path);
+            }
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
 }
 
 /// The folders a view shows: those the worker may write, those it may read, and those it may read after hello.
@@ -90,13 +121,13 @@ pub(super) struct Shows<'a> {
 /// The folders an `identity` other than the orchestrator's may not pass through on the way to one of `paths` (the
 /// first such on each way), resolved: each is hidden as an open folder, so that what the worker must reach inside
 /// it is shown and nothing else.
-fn closed_on_the_way(paths: &[PathBuf], identity: Option<WorkerIdentity>) -> Vec<PathBuf> {
+fn closed_on_the_way(resolver: &mut Resolver, paths: &[PathBuf], identity: Option<WorkerIdentity>) -> Vec<PathBuf> {
     let Some(identity) = identity else { return Vec::new() };
-    resolved(
-        paths
-            .iter()
-            .filter_map(|path| identity.first_closed_folder(&path.canonicalize().ok()?).map(|closed| closed.path)),
-    )
+    let closed: Vec<PathBuf> = paths
+        .iter()
+        .filter_map(|path| identity.first_closed_folder(&resolver.canonical(path)?).map(|closed| closed.path))
+        .collect();
+    resolver.folders(closed)
 }
 
 /// Who makes the view, which decides what it may take in.
@@ -146,32 +177,33 @@ pub(super) fn plan(
         .chain(&command_words)
         .cloned()
         .collect();
+    let mut resolver = Resolver::default();
     let (closed, unreachable) = match maker {
-        Maker::Orchestrator(identity) => (closed_on_the_way(&reached, identity), Vec::new()),
-        Maker::Identity(identity) => (Vec::new(), closed_on_the_way(&reached, Some(identity))),
+        Maker::Orchestrator(identity) => (closed_on_the_way(&mut resolver, &reached, identity), Vec::new()),
+        Maker::Identity(identity) => (Vec::new(), closed_on_the_way(&mut resolver, &reached, Some(identity))),
     };
     // The program's installation: the folder of the closed one it lies in (root's `~/.pyenv` for an interpreter, or
     // for pyenv's shim, which runs `~/.pyenv/libexec/pyenv`, which runs `~/.pyenv/versions/<v>/bin/python3`).
-    let installations: Vec<PathBuf> = programs
-        .iter()
-        .filter_map(|program| program.canonicalize().ok())
-        .filter_map(|program| {
-            let folder = closed.iter().find(|folder| program.starts_with(folder))?;
-            let top = folder.join(program.strip_prefix(folder).ok()?.components().next()?);
-            top.is_dir().then_some(top)
-        })
-        .collect();
-    let protected = resolved(protected.iter().cloned().chain(PROTECTED_BY_DEFAULT.iter().map(PathBuf::from)));
-    let open = resolved(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)).chain(closed));
-    let roots = resolved(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
+    let programs: Vec<PathBuf> = programs.iter().filter_map(|program| resolver.canonical(program)).collect();
+    let mut installations: Vec<PathBuf> = Vec::new();
+    for program in &programs {
+        let Some(folder) = closed.iter().find(|folder| program.starts_with(folder)) else { continue };
+        let Some(first) = program.strip_prefix(folder).ok().and_then(|inside| inside.components().next()) else {
+            continue;
+        };
+        let top = folder.join(first);
+        if resolver.is_dir(&top) {
+            installations.push(top);
+        }
+    }
+    let protected = resolver.folders(protected.iter().cloned().chain(PROTECTED_BY_DEFAULT.iter().map(PathBuf::from)));
+    let open = resolver.folders(open.iter().cloned().chain(OPEN_BY_DEFAULT.iter().map(PathBuf::from)).chain(closed));
+    let roots = resolver.folders(ALWAYS_HIDDEN.iter().map(PathBuf::from).chain(open.clone()).chain(protected.clone()));
 
     let mut wanted: Vec<(PathBuf, bool)> = writable.iter().map(|path| (path.clone(), true)).collect();
     wanted.extend(readable.iter().map(|path| (path.clone(), false)));
     wanted.push((working_dir.to_owned(), false));
-    let programs = programs
-        .iter()
-        .filter_map(|program| program.canonicalize().ok())
-        .filter(|program| !protected.iter().any(|root| program.starts_with(root)));
+    let programs = programs.into_iter().filter(|program| !protected.iter().any(|root| program.starts_with(root)));
     wanted.extend(programs.map(|program| (program, false)));
     let named = wanted.len();
     // The folders a named path passes through before a `..` (`/repo/../sdk`): the kernel walks them as written, so
@@ -181,8 +213,8 @@ pub(super) fn plan(
         let mut prefix = PathBuf::new();
         for component in path.components() {
             if component == std::path::Component::ParentDir
-                && let Ok(passage) = prefix.canonicalize()
-                && passage.is_dir()
+                && let Some(passage) = resolver.canonical(&prefix)
+                && resolver.is_dir(&passage)
             {
                 passages.push(passage);
             }
@@ -192,7 +224,7 @@ pub(super) fn plan(
     }
     let mut shown: Vec<(PathBuf, bool)> = Vec::new();
     for (index, (path, writable)) in wanted.into_iter().enumerate() {
-        let Ok(path) = path.canonicalize() else { continue };
+        let Some(path) = resolver.canonical(&path) else { continue };
         if !roots.iter().any(|root| path.starts_with(root)) || unreachable.iter().any(|folder| path.starts_with(folder))
         {
             continue;
@@ -200,7 +232,7 @@ pub(super) fn plan(
         // What the command names shows only what lies inside an open folder, and nothing the caller protects.
         if index >= named {
             let in_open = open.iter().any(|root| path.starts_with(root));
-            let plain = path.is_file() || path.is_dir();
+            let plain = resolver.is_dir(&path) || path.is_file();
             if !in_open || roots.contains(&path) || !plain || protected.iter().any(|root| path.starts_with(root)) {
                 continue;
             }
@@ -223,7 +255,8 @@ pub(super) fn plan(
         .collect();
 
     // A deferred path needs its mount point; one outside every hidden folder, or shown anyway, is visible.
-    let deferred: Vec<PathBuf> = resolved(deferred.iter().cloned())
+    let deferred: Vec<PathBuf> = resolver
+        .folders(deferred.iter().cloned())
         .into_iter()
         .filter(|path| outer.iter().any(|root| path.starts_with(root)))
         .filter(|path| !shown.iter().any(|(shown, _)| path.starts_with(shown)))
@@ -238,7 +271,7 @@ pub(super) fn plan(
         for (index, component) in relative.components().enumerate() {
             current.push(component);
             let last = index + 1 == count;
-            let point = MountPoint { path: c_path(&current)?, folder: !last || path.is_dir() };
+            let point = MountPoint { path: c_path(&current)?, folder: !last || resolver.is_dir(path) };
             if !mount_points.iter().any(|seen| seen.path == point.path) {
                 mount_points.push(point);
             }
@@ -255,7 +288,7 @@ pub(super) fn plan(
         hidden_inside_shown: inner.iter().map(|path| c_path(path)).collect::<io::Result<_>>()?,
         trees,
         // Entered again through the view, where only shown paths resolve: `a/../b` may pass through a hidden `a`.
-        working_dir: c_path(&working_dir.canonicalize().unwrap_or_else(|_| working_dir.to_owned()))?,
+        working_dir: c_path(&resolver.canonical(working_dir).unwrap_or_else(|| working_dir.to_owned()))?,
         deferred: deferred.iter().map(|path| c_path(path)).collect::<io::Result<_>>()?,
     })
 }
