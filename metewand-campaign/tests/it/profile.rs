@@ -56,6 +56,12 @@ fn record(bench: &Bench, out: &str, implementation: &str) -> Value {
     record
 }
 
+/// The implementation's `execute` phase of a record.
+fn execute_phase(record: &Value) -> &Value {
+    let phases = record["phases"].as_array().expect("phases");
+    phases.iter().find(|phase| phase["role"] == "implementation" && phase["phase"] == "execute").expect("an execute")
+}
+
 #[test]
 fn a_streamed_attempt_records_each_checkpoint_judged_with_the_executors_time_to_it() {
     let bench = bench(r#""--checkpoint-ms", "30""#);
@@ -76,12 +82,7 @@ fn a_streamed_attempt_records_each_checkpoint_judged_with_the_executors_time_to_
         assert!(time - previous >= 30_000_000, "each checkpoint comes 30 ms after the last: {times:?}");
         previous = *time;
     }
-    let execute = streamed["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|phase| phase["role"] == "implementation" && phase["phase"] == "execute")
-        .unwrap();
+    let execute = execute_phase(&streamed);
     assert!(execute["duration_ns"].as_u64().unwrap() >= times[2], "{execute}");
     // The evaluator judged the three checkpoints, then the final result, in one session.
     let evaluations = streamed["phases"]
@@ -168,13 +169,7 @@ fn kernel_work_started_with_a_checkpoint_counts_in_the_time_after_it() {
     assert_eq!(streamed["outcome"], "reached", "{streamed:#}");
     let profile = streamed["implementation"]["profile"].as_array().expect("a profile");
     let mut times: Vec<u64> = profile.iter().map(|point| point["time_ns"].as_u64().unwrap()).collect();
-    let execute = streamed["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|phase| phase["role"] == "implementation" && phase["phase"] == "execute")
-        .unwrap();
-    times.push(execute["duration_ns"].as_u64().unwrap());
+    times.push(execute_phase(&streamed)["duration_ns"].as_u64().unwrap());
     let log = fs::read_to_string(folder.join("attempts").join(&id).join("logs/implementation.log")).unwrap();
     let populated: Vec<u64> = log
         .lines()
