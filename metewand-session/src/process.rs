@@ -58,7 +58,7 @@ use super::command::{WorkerCommand, find_program};
 use super::confinement::{self, Confinement, ConfinementReport, ProcessConfinement, ProcessIsolation, Route};
 use super::identity::WorkerIdentity;
 use super::procfs::{
-    ProcessStat, every_thread_held, leftovers, pid_namespace_of, read_stat, scan_processes, worker_in,
+    ProcessStat, descendants, every_thread_held, leftovers, pid_namespace_of, read_stat, scan_processes, worker_in,
 };
 use super::record::Resources;
 use super::sys;
@@ -501,19 +501,18 @@ impl WorkerProcess {
     }
 
     /// Stops (`SIGSTOP`) the worker and every process of its tree (as the module docs define it; on the
-    /// user-namespace route the worker's whole PID namespace, not the supervisor), scanning again until one scan
-    /// finds every thread of all of them stopped or `deadline` passes (a thread in an uninterruptible sleep stops
-    /// only when it wakes, and a parent blocked in `vfork` only once its child has exec'd or exited). A process is
-    /// looked at thread by thread: one whose main thread has exited shows `Z` in its `stat` while its other
-    /// threads run. Returns what was stopped (pid and start time), for [`WorkerProcess::continue_stopped`], and
-    /// whether the last scan found every thread stopped: where it did not, the caller must not take the worker for
-    /// stopped.
+    /// user-namespace route the worker's whole PID namespace, not the supervisor), looking again until two looks in
+    /// a row find the same processes with every thread of them stopped, or `deadline` passes (a thread in an
+    /// uninterruptible sleep stops only when it wakes, and a parent blocked in `vfork` only once its child has
+    /// exec'd or exited). A process is looked at thread by thread: one whose main thread has exited shows `Z` in its
+    /// `stat` while its other threads run. Returns what was stopped (pid and start time), for
+    /// [`WorkerProcess::continue_stopped`], and whether the looks settled so: where they did not, the caller must not
+    /// take the worker for stopped.
     pub(super) fn stop_all(&self, deadline: Instant) -> (Vec<(i32, u64)>, bool) {
         let mut stopped: BTreeSet<(i32, u64)> = BTreeSet::new();
-        // The worker itself is stopped before the first scan (its pid cannot be reused: it is our unreaped child).
-        // Most workers are one process, and a scan that then finds everything stopped is the last: one scan of
-        // `/proc` instead of two. Whatever else runs, the scans find as before. A leader that is a zombie is
-        // signalled too: its other threads may run.
+        // The worker itself is stopped before the first look (its pid cannot be reused: it is our unreaped child).
+        // Most workers are one process, and two looks that then find everything stopped are the last. A leader that
+        // is a zombie is signalled too: its other threads may run.
         if !self.supervised
             && let Some(worker) = read_stat(self.pid)
             && sys::signal(self.pid, libc::SIGSTOP).is_ok()
@@ -521,17 +520,34 @@ impl WorkerProcess {
             stopped.insert((self.pid, worker.start));
             thread::yield_now();
         }
+        // In a PID namespace every process of the worker descends from its first, so a walk of its tree finds them
+        // all, without reading every process of the machine. A look (a walk, or a scan of every process) may miss
+        // one that moved while it read: a process forked after the scan's listing by one that then exited, or one
+        // re-parented while the walk read (its parent ended). Only a look that finds exactly what the look before it
+        // found, every thread held, ends the stop: a stopped process neither forks nor ends, so whatever moved a
+        // process out of sight changed what is found.
+        let mut last: Option<BTreeSet<(i32, u64)>> = None;
         loop {
-            let (processes, found) = {
-                let workers = live_workers();
-                self.scan_tree(&workers)
+            let tree = if self.namespace { descendants(self.pid) } else { None };
+            let (found, worker) = match tree {
+                Some(found) => (found, if self.supervised { None } else { read_stat(self.pid) }),
+                None => {
+                    let (processes, found) = {
+                        let workers = live_workers();
+                        self.scan_tree(&workers)
+                    };
+                    (found, processes.into_iter().find(|process| process.pid == self.pid && !self.supervised))
+                }
             };
-            let worker = processes.iter().find(|process| process.pid == self.pid && !self.supervised);
+            let seen: BTreeSet<(i32, u64)> =
+                found.iter().chain(&worker).map(|process| (process.pid, process.start)).collect();
             let running: Vec<&ProcessStat> =
-                found.iter().chain(worker).filter(|process| !every_thread_held(process.pid)).collect();
-            if running.is_empty() || Instant::now() >= deadline {
-                return (stopped.into_iter().collect(), running.is_empty());
+                found.iter().chain(&worker).filter(|process| !every_thread_held(process.pid)).collect();
+            let settled = running.is_empty() && last.as_ref() == Some(&seen);
+            if settled || Instant::now() >= deadline {
+                return (stopped.into_iter().collect(), settled);
             }
+            last = Some(seen);
             for process in running {
                 if !(self.supervised && process.pid == self.pid) && sys::signal(process.pid, libc::SIGSTOP).is_ok() {
                     stopped.insert((process.pid, process.start));

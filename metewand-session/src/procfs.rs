@@ -137,6 +137,83 @@ pub(super) fn scan_processes() -> Vec<ProcessStat> {
     pids.into_iter().filter_map(|pid| read_stat_at(fd, &format!("{pid}/stat"))).collect()
 }
 
+/// The processes below `root` in the process tree, each found in a `children` file of its parent's threads
+/// (`/proc/<pid>/task/<tid>/children`, which lists the children each thread started, zombies too); `None` where
+/// `root` is gone or a process's files cannot be read (the kernel has no such files, or they are refused), for the
+/// caller to read every process instead. Processes that exit while they are read are skipped; one re-parented while
+/// the walk reads (its parent ended) may be missed, which is the caller's to rule out.
+pub(super) fn descendants(root: i32) -> Option<Vec<ProcessStat>> {
+    let mut found = Vec::new();
+    let mut parents = vec![root];
+    while let Some(parent) = parents.pop() {
+        let children = match children_of(parent) {
+            Children::Found(children) => children,
+            Children::Gone if parent != root => continue,
+            Children::Gone | Children::Unreadable => return None,
+        };
+        for child in children {
+            if let Some(stat) = read_stat(child) {
+                found.push(stat);
+                parents.push(child);
+            }
+        }
+    }
+    Some(found)
+}
+
+/// What the `children` files of one process's threads say.
+enum Children {
+    Found(Vec<i32>),
+    /// The process is gone: its children, if any, are another's now.
+    Gone,
+    Unreadable,
+}
+
+fn children_of(pid: i32) -> Children {
+    use rustix::fs::{Dir, Mode, OFlags};
+    use rustix::io::Errno;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut tasks = match rustix::fs::open(format!("/proc/{pid}/task"), flags, Mode::empty()).and_then(Dir::new) {
+        Ok(tasks) => tasks,
+        Err(Errno::NOENT | Errno::SRCH) => return Children::Gone,
+        Err(_) => return Children::Unreadable,
+    };
+    let tids: Vec<String> = tasks
+        .by_ref()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let name = entry.file_name().to_str().ok()?;
+            name.parse::<i32>().is_ok().then(|| format!("{name}/children"))
+        })
+        .collect();
+    let Ok(fd) = tasks.fd() else { return Children::Unreadable };
+    let mut children = Vec::new();
+    for path in tids {
+        let file =
+            match rustix::fs::openat(fd, &path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()) {
+                Ok(file) => file,
+                // A thread that ended has no children of its own any more: they went to another.
+                Err(Errno::NOENT | Errno::SRCH) => continue,
+                Err(_) => return Children::Unreadable,
+            };
+        let mut text = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            match rustix::io::read(&file, &mut buffer) {
+                Ok(0) => break,
+                Ok(read) => text.extend_from_slice(&buffer[..read]),
+                Err(Errno::INTR) => continue,
+                Err(Errno::SRCH) => break,
+                Err(_) => return Children::Unreadable,
+            }
+        }
+        let pids =
+            text.split(u8::is_ascii_whitespace).filter_map(|pid| std::str::from_utf8(pid).ok()?.parse::<i32>().ok());
+        children.extend(pids);
+    }
+    Children::Found(children)
+}
+
 /// The processes a terminating worker left behind (see the module documentation for the rules).
 pub(super) fn leftovers(
     processes: &[ProcessStat],

@@ -2,7 +2,8 @@
 //! runs, whatever shape its processes take: a helper thread ticking every millisecond, a helper whose main thread
 //! has exited (its `stat` says `Z` while its other thread ticks), a parent blocked in `vfork` whose child ticks. A
 //! hold the kernel cannot confirm fails closed: the worker is discarded with a protocol violation, never taken for
-//! stopped. The control: the same log over the same interval without a hold shows the ticks.
+//! stopped. The control: the same log over the same interval without a hold shows the ticks. A chain of processes
+//! each forking the next and exiting (every generation re-parented as the last ends) makes no generation while held.
 
 use std::fs;
 use std::time::Duration;
@@ -111,4 +112,61 @@ fn without_privileges_no_thread_of_a_held_worker_runs_whatever_its_processes_loo
         "hold::without_privileges_no_thread_of_a_held_worker_runs_whatever_its_processes_look_like",
         nothing_runs_while_held,
     );
+}
+
+/// The generations a `fork-chain` attack has recorded in the worker's pid folder so far.
+fn generations(fixture: &Fixture) -> usize {
+    let Ok(entries) = fs::read_dir(fixture.path("pids")) else { return 0 };
+    entries.flatten().filter(|entry| entry.file_name().to_str().is_some_and(|name| name.parse::<u32>().is_ok())).count()
+}
+
+/// A fork-and-`setsid` chain, each generation forking the next and exiting after `pause_ms` (so that each is
+/// re-parented as the one before it ends, while the hold looks for them), makes no generation while held, five
+/// times over; a hold that cannot be confirmed fails closed.
+fn a_fork_chain_makes_nothing_while_held(isolation: ProcessIsolation, pause_ms: &str) {
+    for round in 0..5 {
+        let fixture = Fixture::new();
+        let tag = fixture.path("pids").display().to_string();
+        let args = ["--attack", "fork-chain@prepare", "--chain-pause-ms", pause_ms, "--quiet"];
+        let config = confined(&fixture, &args, Confinement::new().process_isolation(isolation));
+        let mut session = ImplementationSession::connect(config).unwrap();
+        session.prepare(fixture.prepare()).unwrap();
+        let before = generations(&fixture);
+        let held = session.while_stopped(|| {
+            let from = generations(&fixture);
+            std::thread::sleep(Duration::from_millis(100));
+            generations(&fixture) - from
+        });
+        match held {
+            Ok(made) => assert_eq!(made, 0, "round {round} on {isolation:?}: the chain went on while held"),
+            Err(error) => {
+                let kind = error.into_kind();
+                assert!(
+                    matches!(kind, SessionErrorKind::ProtocolViolation(ProtocolViolation::NotStopped { .. })),
+                    "round {round} on {isolation:?}: {kind}"
+                );
+                assert!(!session.is_usable(), "a worker that could not be stopped is discarded");
+            }
+        }
+        // The control: let go, the chain goes on (a discarded worker's chain ran before the hold).
+        std::thread::sleep(Duration::from_millis(120));
+        assert!(generations(&fixture) > before, "round {round} on {isolation:?}: the chain ran after the hold");
+        drop(session);
+        assert_eq!(tagged(&tag), Vec::<i32>::new(), "round {round} on {isolation:?}: the chain is gone");
+    }
+}
+
+/// In a PID namespace at a generation a millisecond; under the sweep at the pace its own test plays a chain at
+/// (50 ms a generation: a faster chain can outrun the end of a session there, see `confinement.rs`).
+#[test]
+fn a_fork_chain_makes_no_generation_while_its_worker_is_held() {
+    a_fork_chain_makes_nothing_while_held(ProcessIsolation::Namespace, "1");
+    a_fork_chain_makes_nothing_while_held(ProcessIsolation::Sweep, "50");
+}
+
+#[test]
+fn without_privileges_a_fork_chain_makes_no_generation_while_its_worker_is_held() {
+    unprivileged("hold::without_privileges_a_fork_chain_makes_no_generation_while_its_worker_is_held", || {
+        a_fork_chain_makes_nothing_while_held(ProcessIsolation::Namespace, "1");
+    });
 }
