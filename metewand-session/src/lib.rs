@@ -264,9 +264,9 @@ enum Hold {
 
 impl Live {
     /// Stops every thread of every process of the worker: by its cgroup's freezer where it has one (the kernel then
-    /// says when all of them are), otherwise by `SIGSTOP` until a scan finds every thread stopped. `Err` (with what
-    /// to undo) when that is not confirmed by `deadline`: the caller must not take the worker for stopped, and
-    /// discards it.
+    /// says when all of them are), otherwise by `SIGSTOP` until two looks in a row find the same processes with
+    /// every thread stopped. `Err` (with what to undo) when that is not confirmed by `deadline`: the caller must not
+    /// take the worker for stopped, and discards it.
     fn hold(&self, deadline: Instant) -> Result<Hold, Hold> {
         if let Some(cgroup) = self.cgroup.as_ref().filter(|cgroup| cgroup.can_freeze()) {
             return if cgroup.freeze(deadline) { Ok(Hold::Frozen) } else { Err(Hold::Frozen) };

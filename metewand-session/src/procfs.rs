@@ -1,5 +1,5 @@
-//! Reading `/proc`: one process's `stat` line, every process on the machine, and which of them a terminating worker
-//! left behind, by the rules of `process`'s documentation.
+//! Reading `/proc`: one process's `stat` line, every process on the machine, the processes below one in its tree,
+//! and which of them a terminating worker left behind, by the rules of `process`'s documentation.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
