@@ -65,61 +65,63 @@ pub(super) fn read_stat(pid: i32) -> Option<ProcessStat> {
 /// The stat file at `path` (from `dir`) parsed: opened, read into a buffer on the stack and closed, three system
 /// calls, since a scan reads one per process on the machine, several times per session.
 pub(super) fn read_stat_at(dir: impl AsFd, path: &str) -> Option<ProcessStat> {
-    use rustix::fs::{Mode, OFlags};
-    let file =
-        rustix::fs::openat(dir, path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()).ok()?;
     // A stat line is a few hundred bytes (the command name is at most 64 escaped bytes); one that fills the buffer
     // is read no further and fails to parse.
     let mut buffer = [0u8; 1024];
+    let length = read_at(dir, path, &mut buffer).ok()?;
+    parse_stat(std::str::from_utf8(&buffer[..length]).ok()?)
+}
+
+/// Reads the file at `path` (from `dir`, not following a link) into `buffer` until its end or until `buffer` is
+/// full: how many bytes were read.
+fn read_at(dir: impl AsFd, path: &str, buffer: &mut [u8]) -> Result<usize, rustix::io::Errno> {
+    use rustix::fs::{Mode, OFlags};
+    let file = rustix::fs::openat(dir, path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty())?;
     let mut length = 0;
     while length < buffer.len() {
         match rustix::io::read(&file, &mut buffer[length..]) {
             Ok(0) => break,
             Ok(read) => length += read,
             Err(rustix::io::Errno::INTR) => continue,
-            Err(_) => return None,
+            Err(error) => return Err(error),
         }
     }
-    parse_stat(std::str::from_utf8(&buffer[..length]).ok()?)
+    Ok(length)
+}
+
+/// The open task folder of process `pid` and the path beneath it of each of its threads' `file` (`<tid>/<file>`),
+/// or the error opening `/proc/<pid>/task` gave (`NOENT` or `SRCH` once the process is gone).
+fn thread_files(pid: i32, file: &str) -> Result<(rustix::fs::Dir, Vec<String>), rustix::io::Errno> {
+    use rustix::fs::{Dir, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut tasks = rustix::fs::open(format!("/proc/{pid}/task"), flags, Mode::empty()).and_then(Dir::new)?;
+    let paths = tasks
+        .by_ref()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let name = entry.file_name().to_str().ok()?;
+            name.parse::<i32>().is_ok().then(|| format!("{name}/{file}"))
+        })
+        .collect();
+    Ok((tasks, paths))
 }
 
 /// Whether every thread of process `pid` is held: stopped (`T`, `t`) or gone (`Z`, `X`, or its task folder no
 /// longer there). A process whose main thread has exited shows `Z` in its own `stat` while its other threads run,
 /// so each thread's `stat` is read (`/proc/<pid>/task/<tid>/stat`).
 pub(super) fn every_thread_held(pid: i32) -> bool {
-    use rustix::fs::{Dir, Mode, OFlags};
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let Ok(mut tasks) = rustix::fs::open(format!("/proc/{pid}/task"), flags, Mode::empty()).and_then(Dir::new) else {
+    let Ok((tasks, stats)) = thread_files(pid, "stat") else {
         // The process is gone.
         return true;
     };
-    let tids: Vec<String> = tasks
-        .by_ref()
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let name = entry.file_name().to_str().ok()?;
-            name.parse::<i32>().is_ok().then(|| format!("{name}/stat"))
-        })
-        .collect();
     let Ok(fd) = tasks.fd() else { return false };
-    tids.iter().all(|stat| read_state_at(fd, stat).is_none_or(|state| matches!(state, b'T' | b't' | b'Z' | b'X')))
+    stats.iter().all(|stat| read_state_at(fd, stat).is_none_or(|state| matches!(state, b'T' | b't' | b'Z' | b'X')))
 }
 
 /// The state letter of the `stat` file at `path` (from `dir`), or `None` when it cannot be read (the task is gone).
 fn read_state_at(dir: impl AsFd, path: &str) -> Option<u8> {
-    use rustix::fs::{Mode, OFlags};
-    let file =
-        rustix::fs::openat(dir, path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()).ok()?;
     let mut buffer = [0u8; 1024];
-    let mut length = 0;
-    while length < buffer.len() {
-        match rustix::io::read(&file, &mut buffer[length..]) {
-            Ok(0) => break,
-            Ok(read) => length += read,
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(_) => return None,
-        }
-    }
+    let length = read_at(dir, path, &mut buffer).ok()?;
     let text = &buffer[..length];
     let close = text.iter().rposition(|&byte| byte == b')')?;
     text.get(close + 2).copied()
@@ -170,43 +172,23 @@ enum Children {
 }
 
 fn children_of(pid: i32) -> Children {
-    use rustix::fs::{Dir, Mode, OFlags};
     use rustix::io::Errno;
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let mut tasks = match rustix::fs::open(format!("/proc/{pid}/task"), flags, Mode::empty()).and_then(Dir::new) {
-        Ok(tasks) => tasks,
+    let (tasks, files) = match thread_files(pid, "children") {
+        Ok(found) => found,
         Err(Errno::NOENT | Errno::SRCH) => return Children::Gone,
         Err(_) => return Children::Unreadable,
     };
-    let tids: Vec<String> = tasks
-        .by_ref()
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let name = entry.file_name().to_str().ok()?;
-            name.parse::<i32>().is_ok().then(|| format!("{name}/children"))
-        })
-        .collect();
     let Ok(fd) = tasks.fd() else { return Children::Unreadable };
     let mut children = Vec::new();
-    for path in tids {
-        let file =
-            match rustix::fs::openat(fd, &path, OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW, Mode::empty()) {
-                Ok(file) => file,
-                // A thread that ended has no children of its own any more: they went to another.
-                Err(Errno::NOENT | Errno::SRCH) => continue,
-                Err(_) => return Children::Unreadable,
-            };
-        let mut text = Vec::new();
-        let mut buffer = [0u8; 4096];
-        loop {
-            match rustix::io::read(&file, &mut buffer) {
-                Ok(0) => break,
-                Ok(read) => text.extend_from_slice(&buffer[..read]),
-                Err(Errno::INTR) => continue,
-                Err(Errno::SRCH) => break,
-                Err(_) => return Children::Unreadable,
-            }
-        }
+    // Room for a few thousand children a thread; a file that fills it is not read in part, but left to a scan.
+    let mut buffer = vec![0u8; 32 << 10];
+    for path in files {
+        let text = match read_at(fd, &path, &mut buffer) {
+            Ok(length) if length < buffer.len() => &buffer[..length],
+            // A thread that ended has no children of its own any more: they went to another.
+            Err(Errno::NOENT | Errno::SRCH) => continue,
+            _ => return Children::Unreadable,
+        };
         let pids =
             text.split(u8::is_ascii_whitespace).filter_map(|pid| std::str::from_utf8(pid).ok()?.parse::<i32>().ok());
         children.extend(pids);
