@@ -124,7 +124,8 @@ impl WorkerSession {
             // the stop itself, what counts is what the worker could have used of it (`stop_counted`).
             let time = pending.elapsed();
             let live = self.live.as_ref().expect("a pending request has a live worker");
-            let used_before = live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
+            let cpu_used = || live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
+            let used_before = cpu_used();
             let read = Instant::now();
             let Ok(hold) = live.hold(read + STOP_LIMIT) else {
                 // Never sealed while a thread of it runs: the worker is discarded.
@@ -132,8 +133,7 @@ impl WorkerSession {
                 return Err(self.fail(&pending, kind));
             };
             let stopped = Instant::now();
-            let used_after = live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
-            let ran = used_before.zip(used_after).map(|(before, after)| after.saturating_sub(before));
+            let ran = used_before.zip(cpu_used()).map(|(before, after)| after.saturating_sub(before));
             let stop_uncounted = (stopped - read) - stop_counted(stopped - read, ran);
             let accepted = self.not_repeated(&frame, &pending).and_then(|()| {
                 let message: CheckpointMessage =

@@ -191,12 +191,13 @@ impl<'p, 'r> Attempt<'p, 'r> {
         let continues = journal.log_continues[index];
         let checked = if continues { Ok(()) } else { logs.expect_absent(&format!("{role}.log")) };
         checked.map_err(|error| journal.unexpected(error))?;
+        let tmp = format!("tmp-{role}");
         let tmpdir = if held {
             // Nothing is made there, and nothing may be in its way all the same.
-            work.expect_absent(&format!("tmp-{role}")).map_err(|error| journal.unexpected(error))?;
+            work.expect_absent(&tmp).map_err(|error| journal.unexpected(error))?;
             Tmpdir(None)
         } else {
-            let made = work.create_dir(&format!("tmp-{role}")).map_err(|error| journal.unexpected(error))?;
+            let made = work.create_dir(&tmp).map_err(|error| journal.unexpected(error))?;
             Tmpdir(Some(made.path().to_owned()))
         };
         if let Some(output) = output_folder(role) {
