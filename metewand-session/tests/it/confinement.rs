@@ -320,7 +320,7 @@ fn running(pid: i32, start: u64) -> bool {
 }
 
 /// Every process of the fork chain (pid and start time, from the pid files it wrote).
-fn chain_processes(fixture: &Fixture) -> Vec<(i32, u64)> {
+pub(crate) fn chain_processes(fixture: &Fixture) -> Vec<(i32, u64)> {
     fs::read_dir(fixture.path("pids"))
         .unwrap()
         .filter_map(|entry| {

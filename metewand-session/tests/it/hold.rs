@@ -12,7 +12,7 @@ use metewand_protocol::Phase;
 use metewand_session::{Confinement, ImplementationSession, ProcessIsolation, ProtocolViolation, SessionErrorKind};
 
 use super::Fixture;
-use super::confinement::{confined, unprivileged};
+use super::confinement::{chain_processes, confined, unprivileged};
 
 /// The monotonic clock, in nanoseconds, as the test worker's ticks write it.
 fn now() -> u128 {
@@ -114,12 +114,6 @@ fn without_privileges_no_thread_of_a_held_worker_runs_whatever_its_processes_loo
     );
 }
 
-/// The generations a `fork-chain` attack has recorded in the worker's pid folder so far.
-fn generations(fixture: &Fixture) -> usize {
-    let Ok(entries) = fs::read_dir(fixture.path("pids")) else { return 0 };
-    entries.flatten().filter(|entry| entry.file_name().to_str().is_some_and(|name| name.parse::<u32>().is_ok())).count()
-}
-
 /// A fork-and-`setsid` chain, each generation forking the next and exiting after `pause_ms` (so that each is
 /// re-parented as the one before it ends, while the hold looks for them), makes no generation while held, five
 /// times over; a hold that cannot be confirmed fails closed.
@@ -131,11 +125,11 @@ fn a_fork_chain_makes_nothing_while_held(isolation: ProcessIsolation, pause_ms: 
         let config = confined(&fixture, &args, Confinement::new().process_isolation(isolation));
         let mut session = ImplementationSession::connect(config).unwrap();
         session.prepare(fixture.prepare()).unwrap();
-        let before = generations(&fixture);
+        let before = chain_processes(&fixture).len();
         let held = session.while_stopped(|| {
-            let from = generations(&fixture);
+            let from = chain_processes(&fixture).len();
             std::thread::sleep(Duration::from_millis(100));
-            generations(&fixture) - from
+            chain_processes(&fixture).len() - from
         });
         match held {
             Ok(made) => assert_eq!(made, 0, "round {round} on {isolation:?}: the chain went on while held"),
@@ -150,7 +144,10 @@ fn a_fork_chain_makes_nothing_while_held(isolation: ProcessIsolation, pause_ms: 
         }
         // The control: let go, the chain goes on (a discarded worker's chain ran before the hold).
         std::thread::sleep(Duration::from_millis(120));
-        assert!(generations(&fixture) > before, "round {round} on {isolation:?}: the chain ran after the hold");
+        assert!(
+            chain_processes(&fixture).len() > before,
+            "round {round} on {isolation:?}: the chain ran after the hold"
+        );
         drop(session);
         assert_eq!(tagged(&tag), Vec::<i32>::new(), "round {round} on {isolation:?}: the chain is gone");
     }
