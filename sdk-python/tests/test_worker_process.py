@@ -378,6 +378,51 @@ def test_shutdown_exits_with_status_0_at_once() -> None:
     assert done.responses == [{"id": "0", "ok": True}]
 
 
+_ENDING = (
+    "import atexit, sys, threading, time\n"
+    "import metewand\n"
+    "def late():\n"
+    "    time.sleep({delay})\n"
+    "    print('the thread ended', file=sys.stderr, flush=True)\n"
+    "class Worker(metewand.{role}):\n"
+    "    def __init__(self):\n"
+    "        atexit.register(lambda: print('the exit handler ran', file=sys.stderr))\n"
+    "        threading.Thread(target=late).start()\n"
+    "    def materialize(self, source, parameters, seed, output): pass\n"
+    "    def prepare(self, dataset, parameters, seed, problem): pass\n"
+    "    def execute(self, result): return {{}}\n"
+    "    def evaluate(self, dataset, result, problem): return 'reached', {{}}\n"
+    "metewand.run(Worker)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("role", "name"), [("Implementation", "implementation"), ("Evaluator", "problem_evaluator")]
+)
+def test_an_implementation_or_evaluator_leaves_without_finalization(
+    tmp_path: Path, role: str, name: str
+) -> None:
+    # Its output was sealed at its answer: after shutdown its exit handlers run and its streams
+    # are flushed, but a thread of its own (which the interpreter's exit would wait for) is not.
+    script = tmp_path / "ending.py"
+    script.write_text(_ENDING.format(role=role, delay=2))
+    done = run_process([sys.executable, str(script)], [hello(name), shutdown()])
+    assert done.status == 0, done.log
+    assert [response["ok"] for response in done.responses[1:]] == [True]
+    assert "the exit handler ran\n" in done.log
+    assert "the thread ended" not in done.log
+
+
+def test_a_materializer_exits_as_any_program_does(tmp_path: Path) -> None:
+    # Its dataset is checked once its process has ended, so everything it would finish counts.
+    script = tmp_path / "ending.py"
+    script.write_text(_ENDING.format(role="Materializer", delay=0.2))
+    done = run_process([sys.executable, str(script)], [hello("dataset_materializer"), shutdown()])
+    assert done.status == 0, done.log
+    assert "the exit handler ran\n" in done.log
+    assert "the thread ended\n" in done.log
+
+
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd")
 def test_protocol_descriptors_are_not_inherited(tmp_path: Path) -> None:
     # A subprocess started by the worker gets stderr as its stdout and /dev/null as its stdin;
