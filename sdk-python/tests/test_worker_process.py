@@ -402,7 +402,7 @@ _ENDING = (
 def test_an_implementation_or_evaluator_leaves_without_finalization(
     tmp_path: Path, role: str, name: str
 ) -> None:
-    # Its output was sealed at its answer: after shutdown its exit handlers run and its streams
+    # Its output is complete at its answer: after shutdown its exit handlers run and its streams
     # are flushed, but a thread of its own (which the interpreter's exit would wait for) is not.
     script = tmp_path / "ending.py"
     script.write_text(_ENDING.format(role=role, delay=2))

@@ -34,8 +34,8 @@ the framing rules (a line over 1 MiB, bytes after the last line feed).
 
 After ``shutdown``, ``run`` ends an implementation or an evaluator without the interpreter's
 finalization (``os._exit``, once the ``atexit`` handlers ran and the standard streams were
-flushed): their output was sealed when they answered, so nothing written later could count, and
-the teardown of a large import such as numpy's is spared at every session's end. Threads of the
+flushed): what they answer with is on disk before the answer (an implementation's result is
+sealed then; an evaluator's metrics are the document the SDK wrote), and the teardown of a large import such as numpy's is spared at every session's end. Threads of the
 worker's own are not waited for then. A materializer, whose dataset is checked after its process
 ended, exits as any Python program does.
 """
@@ -301,7 +301,7 @@ def run(worker: Worker | type[Worker]) -> NoReturn:
     _check_worker(worker)
     requests, responses = _take_standard_streams()
     status = serve(worker, requests, responses, sys.stderr)
-    if status == EXIT_SHUTDOWN and _sealed_at_answer(worker):
+    if status == EXIT_SHUTDOWN and _complete_at_answer(worker):
         _leave(status)
     sys.exit(status)
 
@@ -358,9 +358,9 @@ def _check_worker(worker: object) -> None:
     )
 
 
-def _sealed_at_answer(worker: Worker | type[Worker]) -> bool:
-    """Whether ``worker``'s output is sealed when it answers (an implementation's result, an
-    evaluator's metrics), so that nothing it does after ``shutdown`` can count."""
+def _complete_at_answer(worker: Worker | type[Worker]) -> bool:
+    """Whether ``worker``'s output is complete at its answer: an implementation's result (sealed
+    then), an evaluator's metrics (the document the SDK wrote)."""
     roles = (Implementation, Evaluator)
     return isinstance(worker, roles) or (isinstance(worker, type) and issubclass(worker, roles))
 
@@ -369,8 +369,7 @@ def _leave(status: int) -> NoReturn:
     """Ends the process after an acknowledged ``shutdown`` without the interpreter's finalization.
 
     Tearing down the modules of an interpreter that imported numpy takes about 8 ms, at every
-    session's end; an implementation's or evaluator's output was sealed at its answer, so nothing
-    it writes after ``shutdown`` can count. The exit handlers (``atexit``, ``logging``'s flush
+    session's end; an implementation's or evaluator's output is on disk before its answer. The exit handlers (``atexit``, ``logging``'s flush
     among them) still run and the standard streams are flushed; other threads are not waited for.
     """
     import atexit
