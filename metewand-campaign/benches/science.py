@@ -3,7 +3,8 @@
 fitted with an interval.
 
     cargo build --release -p metewand-cli
-    python3 metewand-campaign/benches/science.py [--rounds 5] [--venv DIR] [--anchor ../shared/anchors/benchopt]
+    python3 metewand-campaign/benches/science.py [--rounds 5] [--venv DIR] [--anchor ../shared/anchors/benchopt] \
+        [--baseline-bin OLD/metewand --baseline-sdk OLD/sdk-python/src]
 
 The benchopt anchor's folder holds the science twice: `bench/` as a benchopt benchmark and `mw-numpy/` as a Metewand
 repository (the same `default_rng` data, 200 x 50 and 20000 x 50, seeds 0-2; the solvers `direct`, lstsq once, and
@@ -13,9 +14,12 @@ repository (the same `default_rng` data, 200 x 50 and 20000 x 50, seeds 0-2; the
    the Metewand workers run on its interpreter, with a copy of this checkout's SDK compiled to bytecode as `pip
    install` leaves it (a confined worker cannot write the `__pycache__` of a source folder).
 2. Materializes the six datasets once (one unmeasured `campaign run`).
-3. Each round runs, at 1, 4 and 8 repetitions, three series one after the other, their order turned by one each
-   round so that none always follows another: benchopt (`-s direct -s noop -j 1`), `metewand campaign run -j 1
-   --sessions reuse` and `metewand campaign run -j 1` (fresh sessions). Every run's wall time is one point.
+3. Each round runs, at 1, 4 and 8 repetitions, three series one after the other, in an order drawn anew each round
+   (seeded by the round; turning one order would keep each series after the same one, and a run leaves the machine
+   in a state the next one feels): benchopt (`-s direct -s noop -j 1`), `metewand campaign run -j 1
+   --sessions reuse` and `metewand campaign run -j 1` (fresh sessions). Every run's wall time is one point. With
+   --baseline-bin or --baseline-sdk, the same two Metewand series of an earlier build (its binary, its SDK, in a
+   state folder of their own) are run in the same rounds: a change's before and after, each beside benchopt.
 4. Fits, per series, wall = fixed + units x per-unit by least squares over every point of every round, and the same
    fit within each round; the interval is Student's t at 95% over the rounds' fits. Prints every round's fit, the
    pooled one with its interval, each one less the science (benchopt's solver time, the executor-measured
@@ -34,6 +38,7 @@ import csv
 import math
 import resource
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -51,18 +56,33 @@ UNITS = 12
 AXES = ["--problem", "lstsq", "--dataset", "small", "--dataset", "tall", "--implementation", "direct",
         "--implementation", "noop", "--dataset-seeds", "0,1,2"]
 SERIES = ("benchopt", "metewand reused", "metewand fresh")
+BASELINE = ("baseline reused", "baseline fresh")
 # Student's t at 97.5% by degrees of freedom; beyond the table the normal's 1.96 is close enough.
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
         12: 2.179, 15: 2.131, 20: 2.086}
 
 
-def compiled_sdk(source: Path, work: Path, python: Path) -> Path:
-    """A copy of the SDK at `source` in `work`, compiled by `python` as `pip install` leaves it: a confined worker
+def compiled_sdk(source: Path, copy: Path, python: Path) -> Path:
+    """A copy at `copy` of the SDK at `source`, compiled by `python` as `pip install` leaves it: a confined worker
     cannot write the `__pycache__` of a source folder, so an SDK without one is compiled at every worker's start."""
-    copy = work / "sdk"
     shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([str(python), "-m", "compileall", "-q", str(copy)], check=True, capture_output=True)
     return copy
+
+
+class Side:
+    """One build's Metewand series: its binary, and the anchor's repository naming its SDK, with a state folder of
+    its own."""
+
+    def __init__(self, name: str, binary: Path, sdk: Path, anchor: Path, work: Path, python: Path) -> None:
+        self.bin = binary.resolve()
+        self.repo = work / f"repo-{name}"
+        shutil.copytree(anchor / "mw-numpy", self.repo)
+        template = (self.repo / "metewand.toml.in").read_text()
+        compiled = compiled_sdk(sdk, work / f"sdk-{name}", python)
+        (self.repo / "metewand.toml").write_text(template.replace("@SDK@", str(compiled)))
+        self.state = work / f"state-{name}"
+        self.reused_records: list[dict[str, Any]] = []
 
 
 class Bench:
@@ -71,20 +91,16 @@ class Bench:
     def __init__(self, args: argparse.Namespace, work: Path, python: Path) -> None:
         self.work = work
         self.python = python
-        self.bin = args.bin.resolve()
         self.anchor = args.anchor.resolve()
         self.env = dict(os.environ, PATH=f"{python.parent}:{os.environ['PATH']}")
-        self.repo = work / "repo"
         # benchopt writes its outputs (and caches) into the benchmark's folder, so it gets a copy.
         self.bench = work / "bench"
         shutil.copytree(self.anchor / "bench", self.bench)
-        shutil.copytree(self.anchor / "mw-numpy", self.repo)
-        template = (self.repo / "metewand.toml.in").read_text()
-        sdk = compiled_sdk(args.sdk, work, python)
-        (self.repo / "metewand.toml").write_text(template.replace("@SDK@", str(sdk)))
-        self.state = work / "state"
+        self.sides = {"metewand": Side("metewand", args.bin, args.sdk, self.anchor, work, python)}
+        if args.baseline_bin or args.baseline_sdk:
+            self.sides["baseline"] = Side("baseline", args.baseline_bin or args.bin, args.baseline_sdk or args.sdk,
+                                          self.anchor, work, python)
         self.runs = 0
-        self.reused_records: list[dict[str, Any]] = []
 
     def benchopt(self, repetitions: int) -> tuple[float, float, float]:
         """One benchopt run: its wall time, its solvers' time and its processes' CPU time, in seconds."""
@@ -105,13 +121,14 @@ class Bench:
             path.unlink()
         return wall, float(science), cpu
 
-    def metewand(self, repetitions: int, extra: list[str], keep: bool = False) -> tuple[float, float, float]:
-        """One `campaign run`: its wall time, the executor-measured `execute` time of its attempts and its processes'
-        CPU time, in seconds."""
+    def metewand(self, side: Side, repetitions: int, extra: list[str], keep: bool = False
+                 ) -> tuple[float, float, float]:
+        """One `campaign run` of `side`: its wall time, the executor-measured `execute` time of its attempts and its
+        processes' CPU time, in seconds."""
         self.runs += 1
         out = self.work / f"campaign-{self.runs}"
-        argv = [str(self.bin), "campaign", "run", str(self.repo), *AXES, "--repetitions", str(repetitions), "-j", "1",
-                "--state-dir", str(self.state), "--out", str(out), "--quiet", *extra]
+        argv = [str(side.bin), "campaign", "run", str(side.repo), *AXES, "--repetitions", str(repetitions), "-j", "1",
+                "--state-dir", str(side.state), "--out", str(out), "--quiet", *extra]
         started, cpu = time.perf_counter(), children_cpu()
         done = subprocess.run(argv, capture_output=True, env=self.env, check=False)
         wall, cpu = time.perf_counter() - started, children_cpu() - cpu
@@ -128,17 +145,23 @@ class Bench:
         column = next(name for name in rows[0] if "execute" in name)
         science = sum(int(row[column]) for row in rows if row[column]) / 1e9
         if keep:
-            self.reused_records += records(out)
+            side.reused_records += records(out)
         subprocess.run(["chmod", "-R", "u+w", str(out)], check=False)
         shutil.rmtree(out)
         return wall, science, cpu
 
+    def series(self) -> tuple[str, ...]:
+        """The series of this run: benchopt's, then each side's reused and fresh ones."""
+        return SERIES + (BASELINE if "baseline" in self.sides else ())
+
     def one(self, series: str, repetitions: int) -> tuple[float, float, float]:
         if series == "benchopt":
             return self.benchopt(repetitions)
-        if series == "metewand reused":
-            return self.metewand(repetitions, ["--sessions", "reuse"], keep=repetitions == REPETITIONS[-1])
-        return self.metewand(repetitions, [])
+        name, sessions = series.split()
+        side = self.sides[name]
+        if sessions == "reused":
+            return self.metewand(side, repetitions, ["--sessions", "reuse"], keep=repetitions == REPETITIONS[-1])
+        return self.metewand(side, repetitions, [])
 
 
 def children_cpu() -> float:
@@ -166,12 +189,12 @@ def half_width(values: list[float]) -> float:
     return t * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def report(points: dict[str, list[list[tuple[int, float, float, float]]]]) -> float:
+def report(points: dict[str, list[list[tuple[int, float, float, float]]]]) -> dict[str, float]:
     """Every round's fit, the pooled fit with its interval, the same less the science, and the ratios; returns
-    the reused series' pooled cost per unit."""
+    each series' pooled cost per unit."""
     pooled: dict[str, tuple[float, float, float, float]] = {}
     pooled_cpu: dict[str, tuple[float, float]] = {}
-    for series in SERIES:
+    for series in points:
         rounds = points[series]
         per_round = [fit([(u, w) for u, w, _, _ in runs]) for runs in rounds]
         less = [fit([(u, w - s) for u, w, s, _ in runs]) for runs in rounds]
@@ -193,21 +216,21 @@ def report(points: dict[str, list[list[tuple[int, float, float, float]]]]) -> fl
               f"fixed {cpu_fixed:.3f} s +- {half_width([a for _, a in cpu]):.3f}; by round: "
               + "; ".join(f"{1e3 * b:.1f} / {a:.2f}" for b, a in cpu))
     base = pooled["benchopt"]
-    for series in SERIES[1:]:
+    for series in list(points)[1:]:
         slope, fixed, harness, _ = pooled[series]
         print(f"{series} against benchopt: per unit {slope / base[0]:.2f}x, fixed {fixed / base[1]:.2f}x, "
               f"less the science {harness / base[2]:.2f}x; CPU per unit "
               f"{pooled_cpu[series][0] / pooled_cpu['benchopt'][0]:.2f}x, fixed "
               f"{pooled_cpu[series][1] / pooled_cpu['benchopt'][1]:.2f}x")
-    return pooled["metewand reused"][0]
+    return {series: values[0] for series, values in pooled.items()}
 
 
-def where_reused_time_goes(bench: Bench, rounds: int, slope: float) -> None:
-    """Mean ms per reused attempt, from the records of the reused runs at the most repetitions."""
-    found = bench.reused_records
+def where_reused_time_goes(name: str, side: Side, rounds: int, slope: float) -> None:
+    """Mean ms per reused attempt of `side`, from the records of its reused runs at the most repetitions."""
+    found = side.reused_records
     if not found:
         return
-    print(f"a reused attempt ({len(found)} records of {rounds} runs), mean ms:")
+    print(f"a reused attempt of {name} ({len(found)} records of {rounds} runs), mean ms:")
     for key, value in breakdown(found).items():
         print(f"  {key:50} {value:7.2f}")
     walls = statistics.fmean(parse_time(r["finished_at"]) - parse_time(r["started_at"]) for r in found)
@@ -222,32 +245,39 @@ def main() -> None:
     parser.add_argument("--anchor", type=Path, default=ROOT.parent / "shared" / "anchors" / "benchopt")
     parser.add_argument("--venv", type=Path, help="the environment to make or reuse (default: a temporary one)")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--baseline-bin", type=Path, help="an earlier build's binary, run as the baseline series")
+    parser.add_argument("--baseline-sdk", type=Path, help="an earlier build's SDK sources, for the baseline series")
     args = parser.parse_args()
     if not (args.anchor / "mw-numpy").is_dir() or not (args.anchor / "bench").is_dir():
         sys.exit(f"science.py: no bench/ and mw-numpy/ in {args.anchor}; give the anchor's folder with --anchor")
     if not args.bin.is_file():
         sys.exit(f"science.py: no metewand at {args.bin}; build it with cargo build --release -p metewand-cli")
+    if args.baseline_bin and not args.baseline_bin.is_file():
+        sys.exit(f"science.py: no metewand at {args.baseline_bin}; give an earlier build's binary with --baseline-bin")
     work = Path(tempfile.mkdtemp(prefix="metewand-science-"))
     try:
         python = environment(args.venv.resolve() if args.venv else work / "venv")
         bench = Bench(args, work, python)
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}", flush=True)
-        bench.metewand(1, [])
-        points: dict[str, list[list[tuple[int, float, float, float]]]] = {series: [] for series in SERIES}
+        for side in bench.sides.values():
+            bench.metewand(side, 1, [])
+        every = bench.series()
+        points: dict[str, list[list[tuple[int, float, float, float]]]] = {series: [] for series in every}
         for round_ in range(args.rounds):
-            for series in SERIES:
+            for series in every:
                 points[series].append([])
-            order = SERIES[round_ % 3:] + SERIES[:round_ % 3]
+            order = random.Random(round_).sample(every, len(every))
             for repetitions in REPETITIONS:
                 for series in order:
                     wall, science, cpu = bench.one(series, repetitions)
                     points[series][-1].append((UNITS * repetitions, wall, science, cpu))
-            print(f"round {round_ + 1}: " + "; ".join(
+            print(f"round {round_ + 1} ({', '.join(order)}): " + "; ".join(
                 f"{series} " + " ".join(f"{wall:.2f}" for _, wall, _, _ in points[series][-1]) + " s (CPU "
                 + " ".join(f"{cpu:.2f}" for _, _, _, cpu in points[series][-1]) + " s)"
-                for series in SERIES) + f" (load average {os.getloadavg()[0]:.2f})", flush=True)
-        slope = report(points)
-        where_reused_time_goes(bench, args.rounds, slope)
+                for series in every) + f" (load average {os.getloadavg()[0]:.2f})", flush=True)
+        slopes = report(points)
+        for name, side in bench.sides.items():
+            where_reused_time_goes(name, side, args.rounds, slopes[f"{name} reused"])
         print(f"machine: load average {os.getloadavg()} at the end")
     finally:
         subprocess.run(["chmod", "-R", "u+w", str(work)], check=False)
