@@ -74,6 +74,11 @@ pub(super) enum Attack {
     /// Look for a key named `metewand-test-<--target-key>` in `/proc/keys` (`ok` when listed: a neighbour's key
     /// this worker can see; `ENOKEY` when not).
     FindKey,
+    /// Report this worker's network namespace (`/proc/self/ns/net`) and the UDP `NoPorts` count there
+    /// (`/proc/net/snmp`) as the target `before NAMESPACE COUNT`, send `--count` datagrams to a port of its own
+    /// loopback where nothing listens, each one counted there, and report `after NAMESPACE COUNT`: what a worker
+    /// would leave in a network namespace for the next worker in it.
+    NetnsMark,
 }
 
 impl Attack {
@@ -104,6 +109,7 @@ impl Attack {
             "memfd" => Attack::Memfd,
             "session-key" => Attack::SessionKey,
             "find-key" => Attack::FindKey,
+            "netns-mark" => Attack::NetnsMark,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -247,6 +253,27 @@ pub(super) fn play(attack: Attack, options: &Options) -> Vec<String> {
             };
             lines.push(report("capabilities", "adjtimex-tick", outcome));
             lines
+        }
+        Attack::NetnsMark => {
+            let seen = |when: &str| {
+                let seen = fs::read_link("/proc/self/ns/net").and_then(|link| Ok((link, udp_no_ports()?)));
+                match seen {
+                    Ok((link, count)) => {
+                        report("netns-mark", &format!("{when} {} {count}", link.display()), Ok::<(), _>(()))
+                    }
+                    Err(error) => report("netns-mark", when, Err::<(), _>(error)),
+                }
+            };
+            let before = seen("before");
+            let sent = std::net::UdpSocket::bind(("127.0.0.1", 0)).and_then(|socket| {
+                for _ in 0..options.count {
+                    socket.send_to(b"mark", ("127.0.0.1", 9))?;
+                }
+                Ok(())
+            });
+            // The port's refusals are counted as the datagrams arrive, on the loopback at once.
+            thread::sleep(Duration::from_millis(20));
+            vec![before, report("netns-mark", "sent", sent), seen("after")]
         }
         Attack::WriteFd => {
             let fd = options.target_fd.unwrap_or_else(|| usage("write-fd needs --target-fd"));
@@ -538,4 +565,14 @@ fn hold_memfds(total: u64) -> io::Result<()> {
         unsafe { libc::close(fd) };
     }
     outcome
+}
+
+/// The UDP `NoPorts` count of this process's network namespace, from `/proc/net/snmp`.
+fn udp_no_ports() -> io::Result<u64> {
+    let text = fs::read_to_string("/proc/net/snmp")?;
+    let mut lines = text.lines().filter(|line| line.starts_with("Udp:"));
+    let invalid = || io::Error::new(io::ErrorKind::InvalidData, "no UDP NoPorts count in /proc/net/snmp");
+    let (names, values) = (lines.next().ok_or_else(invalid)?, lines.next().ok_or_else(invalid)?);
+    let column = names.split_whitespace().position(|name| name == "NoPorts").ok_or_else(invalid)?;
+    values.split_whitespace().nth(column).and_then(|value| value.parse().ok()).ok_or_else(invalid)
 }

@@ -647,6 +647,51 @@ fn udp_reaches_nobody() {
     assert_eq!(echo.join().unwrap().as_deref(), Some(b"ping".as_slice()));
 }
 
+/// What the `netns-mark` attack reported `when` (`before` or `after` its datagrams): its network namespace and the
+/// UDP `NoPorts` count there.
+fn netns_mark(log: &str, when: &str) -> (String, u64) {
+    let prefix = format!("test-worker: attack netns-mark {when} ");
+    let line = log.lines().find_map(|line| line.strip_prefix(&prefix)?.strip_suffix(": ok"));
+    let (namespace, count) = line.and_then(|line| line.rsplit_once(' ')).unwrap_or_else(|| panic!("{log}"));
+    (namespace.to_owned(), count.parse().unwrap_or_else(|_| panic!("{log}")))
+}
+
+/// Each worker without network access gets a network namespace that is new: a mark one leaves there (the UDP
+/// `NoPorts` count of its loopback, which datagrams to a closed port raise) is never seen by a later worker, and none
+/// is the executor's (a namespace recycled, or made ahead and handed out twice, would fail it).
+fn network_namespaces_are_new() {
+    let own = fs::read_link("/proc/self/ns/net").unwrap().display().to_string();
+    for round in 0..4 {
+        let fixture = Fixture::new();
+        let args = ["--attack", "netns-mark@prepare", "--count", "3", "--quiet"];
+        let (log, report) = attacked(&fixture, &args, Confinement::new());
+        check_report(&report, ProcessIsolation::Namespace, false);
+        if report.network != NetworkConfinement::Namespace {
+            skip(Requirement::PidNamespace, "the worker had no network namespace of its own");
+            return;
+        }
+        let (namespace, before) = netns_mark(&log, "before");
+        let (same, after) = netns_mark(&log, "after");
+        assert_ne!(namespace, own, "round {round}: the worker was in the executor's network namespace");
+        assert_eq!(same, namespace);
+        assert_eq!(before, 0, "round {round}: the worker found a mark in its network namespace:\n{log}");
+        assert_eq!(after, 3, "round {round}: the worker's mark was not counted, so the test proves nothing:\n{log}");
+    }
+}
+
+#[test]
+fn every_worker_gets_a_new_network_namespace() {
+    network_namespaces_are_new();
+}
+
+#[test]
+fn without_privileges_every_worker_gets_a_new_network_namespace() {
+    unprivileged(
+        "confinement::without_privileges_every_worker_gets_a_new_network_namespace",
+        network_namespaces_are_new,
+    );
+}
+
 #[test]
 fn udp_reaches_nobody_unless_the_worker_may_use_the_network() {
     udp_reaches_nobody();
