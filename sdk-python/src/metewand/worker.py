@@ -35,9 +35,10 @@ the framing rules (a line over 1 MiB, bytes after the last line feed).
 After ``shutdown``, ``run`` ends an implementation or an evaluator without the interpreter's
 finalization (``os._exit``, once the ``atexit`` handlers ran and the standard streams were
 flushed): what they answer with is on disk before the answer (an implementation's result is
-sealed then; an evaluator's metrics are the document the SDK wrote), and the teardown of a large import such as numpy's is spared at every session's end. Threads of the
-worker's own are not waited for then. A materializer, whose dataset is checked after its process
-ended, exits as any Python program does.
+sealed then; an evaluator's metrics are the document the SDK wrote), and the teardown of a large
+import such as numpy's is spared at every session's end. Threads of the worker's own are not
+waited for then. A materializer, whose dataset is checked after its process ended, exits as any
+Python program does.
 """
 
 from __future__ import annotations
@@ -369,8 +370,9 @@ def _leave(status: int) -> NoReturn:
     """Ends the process after an acknowledged ``shutdown`` without the interpreter's finalization.
 
     Tearing down the modules of an interpreter that imported numpy takes about 8 ms, at every
-    session's end; an implementation's or evaluator's output is on disk before its answer. The exit handlers (``atexit``, ``logging``'s flush
-    among them) still run and the standard streams are flushed; other threads are not waited for.
+    session's end; an implementation's or evaluator's output is on disk before its answer. The
+    exit handlers (``atexit``, ``logging``'s flush among them) still run and the standard streams
+    are flushed; other threads are not waited for.
     """
     import atexit
 
