@@ -1,6 +1,6 @@
-"""The least-squares example's judge keeps the last dataset's optimum between the attempts one session
+"""The least-squares example's judge keeps each dataset's optimum between the attempts one session
 serves (reused sessions): what it says of an answer must be what a fresh judge says, whichever dataset
-came before."""
+came before, and it solves each dataset once."""
 
 from __future__ import annotations
 
@@ -104,6 +104,27 @@ def test_one_judge_across_datasets_says_what_a_fresh_judge_says(
             for number, (data, result) in enumerate(cases)
         ]
     assert reused == fresh
+
+
+def test_one_judge_solves_each_dataset_once(
+    workers: dict[str, ModuleType], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A reused session's attempts take its datasets in turn: the judge keeps more than the last one's optimum.
+    first = dataset(workers, tmp_path / "first", rows=30, seed=1)
+    second = dataset(workers, tmp_path / "second", rows=40, seed=2)
+    results = {data: answer(workers, data, tmp_path / f"{data.name}-exact", 1.0) for data in (first, second)}
+    ridge = workers["judge"].ridge
+    solves = []
+    solve = ridge.cholesky_solve
+    monkeypatch.setattr(ridge, "cholesky_solve", lambda *args: solves.append(1) or solve(*args))
+    with WorkerClient.in_process(workers["judge"].Judge) as client:
+        assert isinstance(client.hello(), HelloResponse)
+        verdicts = [
+            judged(client, data, results[data], tmp_path / f"metrics-{number}.json")[0]
+            for number, data in enumerate([first, second, first, second, first])
+        ]
+    assert verdicts == ["reached"] * 5
+    assert len(solves) == 2
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ that cannot be read is the implementation's fault, never the judge's failure. Th
 residual |(A^T A + lambda I) x - A^T b| of the answer, computed here rather than taken from the implementation.
 
 The optimum depends only on the dataset and lambda, so a judge that serves several attempts (reused sessions)
-computes it once per dataset: the reference is kept under the dataset's file digests, which Metewand verified.
+computes it once per dataset: the references of the last eight datasets it judged are kept, each under the
+dataset's file digests, which Metewand verified. A reused session takes its attempts on each dataset in turn, so the
+last dataset alone would seldom be the next one's.
 """
 
 import math
@@ -18,19 +20,27 @@ import ridge
 
 
 class Judge(metewand.Evaluator):
-    # The last dataset's reference: its key, A, b, the normal equations and the optimum.
-    reference = None
+    # How many datasets' references are kept, the least recently used dropped first.
+    KEEP = 8
+
+    def __init__(self):
+        # By key (the files' names and digests, lambda): A, b, the normal equations and the optimum.
+        self.references = {}
 
     def evaluate(self, dataset, result, problem):
         lam, tolerance = problem.parameters["lambda"], problem.parameters["tolerance"]
         names = (dataset.data["matrix"], dataset.data["rhs"])
         key = (names, tuple((record.path, record.sha256) for record in dataset.files), lam)
-        if self.reference is None or self.reference[0] != key:
+        reference = self.references.pop(key, None)
+        if reference is None:
             a = ridge.read_matrix(dataset.path(names[0]))
             b = ridge.read_vector(dataset.path(names[1]))
             gram, rhs = ridge.normal_equations(a, b, lam)
-            self.reference = (key, a, b, gram, rhs, ridge.objective(a, b, lam, ridge.cholesky_solve(gram, rhs)))
-        _, a, b, gram, rhs, optimum = self.reference
+            reference = (a, b, gram, rhs, ridge.objective(a, b, lam, ridge.cholesky_solve(gram, rhs)))
+        self.references[key] = reference
+        while len(self.references) > self.KEEP:
+            del self.references[next(iter(self.references))]
+        a, b, gram, rhs, optimum = reference
         solution = result.json(result.field("solution", str))
         x = solution.get("x") if isinstance(solution, dict) else None
         numbers = isinstance(x, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x)
