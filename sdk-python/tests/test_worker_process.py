@@ -392,7 +392,10 @@ _ENDING = (
     "    def prepare(self, dataset, parameters, seed, problem): pass\n"
     "    def execute(self, result): return {{}}\n"
     "    def evaluate(self, dataset, result, problem): return 'reached', {{}}\n"
-    "metewand.run(Worker)\n"
+    "try:\n"
+    "    metewand.run(Worker)\n"
+    "finally:\n"
+    "    print('the finally clause ran', file=sys.stderr)\n"
 )
 
 
@@ -403,7 +406,8 @@ def test_an_implementation_or_evaluator_leaves_without_finalization(
     tmp_path: Path, role: str, name: str
 ) -> None:
     # Its output is complete at its answer: after shutdown its exit handlers run and its streams
-    # are flushed, but a thread of its own (which the interpreter's exit would wait for) is not.
+    # are flushed, but a thread of its own (which the interpreter's exit would wait for) and the
+    # code around run are not.
     script = tmp_path / "ending.py"
     script.write_text(_ENDING.format(role=role, delay=2))
     done = run_process([sys.executable, str(script)], [hello(name), shutdown()])
@@ -411,6 +415,7 @@ def test_an_implementation_or_evaluator_leaves_without_finalization(
     assert [response["ok"] for response in done.responses[1:]] == [True]
     assert "the exit handler ran\n" in done.log
     assert "the thread ended" not in done.log
+    assert "the finally clause ran" not in done.log
 
 
 def test_a_materializer_exits_as_any_program_does(tmp_path: Path) -> None:
@@ -421,6 +426,7 @@ def test_a_materializer_exits_as_any_program_does(tmp_path: Path) -> None:
     assert done.status == 0, done.log
     assert "the exit handler ran\n" in done.log
     assert "the thread ended\n" in done.log
+    assert "the finally clause ran\n" in done.log
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd")

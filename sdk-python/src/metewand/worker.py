@@ -37,8 +37,9 @@ finalization (``os._exit``, once the ``atexit`` handlers ran and the standard st
 flushed): what they answer with is on disk before the answer (an implementation's result is
 sealed then; an evaluator's metrics are the document the SDK wrote), and the teardown of a large
 import such as numpy's is spared at every session's end. Threads of the worker's own are not
-waited for then. A materializer, whose dataset is checked after its process ended, exits as any
-Python program does.
+waited for then, and code around the call (a ``finally`` clause, a ``with`` block's exit) does not
+run: put what must run at the end in an ``atexit`` handler. A materializer, whose dataset is
+checked after its process ended, exits as any Python program does.
 """
 
 from __future__ import annotations
