@@ -381,13 +381,18 @@ def _leave(status: int) -> NoReturn:
         atexit._run_exitfuncs()
     except BaseException:  # a handler's exit or error changes nothing: the status is shutdown's
         pass
-    for stream in (sys.stdout, sys.stderr):
+    _flush(sys.stdout, sys.stderr)
+    os._exit(status)
+
+
+def _flush(*streams: IO[str] | None) -> None:
+    """Flushes each of ``streams`` that exists; one that is closed or broken is left as it is."""
+    for stream in streams:
         try:
             if stream is not None:
                 stream.flush()
         except (OSError, ValueError):
             pass
-    os._exit(status)
 
 
 def _take_standard_streams() -> tuple[BinaryIO, BinaryIO]:
@@ -405,12 +410,7 @@ def _take_standard_streams() -> tuple[BinaryIO, BinaryIO]:
     except OSError:  # no stderr at all: what would have gone there is dropped
         _point_at_devnull(1, os.O_WRONLY)
     # Text that print() left buffered before this point now goes to stderr too.
-    for stream in (sys.stdout, sys.__stdout__):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            pass
+    _flush(sys.stdout, sys.__stdout__)
     sys.stdout = sys.stderr
     _point_at_devnull(0, os.O_RDONLY)
     requests = open(protocol_in, "rb")
