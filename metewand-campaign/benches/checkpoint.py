@@ -5,12 +5,13 @@ by --baseline), alternated in one run.
     cargo build --release -p metewand-cli -p test-worker
     git worktree add /tmp/before <commit> && cargo build --release -p metewand-cli --manifest-path /tmp/before/Cargo.toml
     python3 metewand-campaign/benches/checkpoint.py --baseline /tmp/before/target/release/metewand \
-        [--steps 20] [--step-ms 1] [--attempts 10] [--rounds 2]
+        [--baseline-sdk /tmp/before/sdk-python/src] [--steps 20] [--step-ms 1] [--attempts 10] [--rounds 2]
 
 The trivial benchmark (the test worker materializes and judges) with an SDK implementation of its own: a solver of
 --steps steps of about --step-ms of arithmetic each, which on a problem with a profile hands over a checkpoint after
 every step (a result of one small file and its manifest), and on one without does the same steps and no checkpoint.
-Each binary runs --attempts attempts of each problem at -j 1 in fresh sessions, alternated --rounds times. What a
+Each binary runs --attempts attempts of each problem at -j 1 in fresh sessions, alternated --rounds times; the
+solver runs on this checkout's SDK, and on the baseline's side on --baseline-sdk where it is given. What a
 checkpoint adds is the streamed attempt's measured `execute` less the unstreamed one's, per checkpoint (of the medians,
 and of the least of each, which on a loaded machine is the attempt that waited least for a CPU):
 the SDK's copy of the checkpoint and its message, the executor's reading it and stopping the worker (the held interval
@@ -32,6 +33,8 @@ import tempfile
 from pathlib import Path
 
 from campaign import ROOT, records, timed, trivial_repo
+
+SDK = ROOT / "sdk-python" / "src"
 
 SOLVER = '''
 import metewand
@@ -72,7 +75,7 @@ if __name__ == "__main__":
 '''
 
 
-def repo_with_solver(directory: Path, worker: Path, steps: int, step_ms: float) -> Path:
+def repo_with_solver(directory: Path, worker: Path, steps: int, step_ms: float, sdk: Path) -> Path:
     repo = trivial_repo(directory, worker)
     (repo / "src-steps").mkdir()
     # About 7,000 iterations of the loop per millisecond on the development machine (the best of 20 timings).
@@ -84,7 +87,7 @@ def repo_with_solver(directory: Path, worker: Path, steps: int, step_ms: float) 
 role = "implementation"
 command = ["python3", "steps.py"]
 source = "src-steps"
-env = {{ PYTHONPATH = "{ROOT / 'sdk-python' / 'src'}" }}
+env = {{ PYTHONPATH = "{sdk}" }}
 
 [problems.answer-profile]
 evaluator = "judge"
@@ -117,6 +120,8 @@ def main() -> None:
     parser.add_argument("--bin", type=Path, default=ROOT / "target" / "release" / "metewand")
     parser.add_argument("--test-worker", type=Path, default=ROOT / "target" / "release" / "test-worker")
     parser.add_argument("--baseline", type=Path, required=True, help="a metewand binary of an earlier build")
+    parser.add_argument("--baseline-sdk", type=Path, default=SDK,
+                        help="the SDK the baseline's solver runs (an earlier sdk-python/src; this one's by default)")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--step-ms", type=float, default=1.0)
     parser.add_argument("--attempts", type=int, default=10)
@@ -125,16 +130,20 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="metewand-checkpoint-bench-"))
     try:
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}")
-        repo = repo_with_solver(work / "steps", args.test_worker.resolve(), args.steps, args.step_ms)
+        worker = args.test_worker.resolve()
+        sides = {
+            "baseline": (args.baseline.resolve(),
+                         repo_with_solver(work / "baseline", worker, args.steps, args.step_ms, args.baseline_sdk.resolve())),
+            "this build": (args.bin.resolve(), repo_with_solver(work / "this", worker, args.steps, args.step_ms, SDK)),
+        }
         state = work / "state"
-        binaries = {"baseline": args.baseline.resolve(), "this build": args.bin.resolve()}
         # One attempt made per problem is enough; only `execute` is compared.
         axes = ["--dataset", "small", "--implementation", "steps", "--dataset-seeds", "0",
                 "--implementation-seeds", f"0..{args.attempts}", "--repetitions", "1", "-j", "1", "--quiet",
                 "--state-dir", state]
         rows: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
         for round_ in range(args.rounds):
-            for name, binary in binaries.items():
+            for name, (binary, repo) in sides.items():
                 found = {}
                 for problem in ("answer", "answer-profile"):
                     folder = work / f"{name.replace(' ', '-')}-{problem}-{round_}"

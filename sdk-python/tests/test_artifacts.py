@@ -336,6 +336,29 @@ def test_a_checkpoint_of_an_output_holding_a_link_is_refused(tmp_path: Path) -> 
     assert not (tmp_path / "checkpoints" / "1" / "result.json").exists()
 
 
+def open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_a_copy_that_fails_leaves_no_descriptor_open(tmp_path: Path) -> None:
+    # A file copied into a checkpoint is read and written through plain descriptors, which no
+    # file object closes when the copy stops half-way.
+    write(tmp_path, "x.json", b'{"x":1}')
+    (tmp_path / "elsewhere").symlink_to(tmp_path / "target")
+    os.mkfifo(tmp_path / "pipe")
+    before = open_descriptors()
+    # A link where the copy goes is not followed.
+    with pytest.raises(OSError):
+        metewand.artifacts._record(str(tmp_path / "x.json"), "x.json", str(tmp_path / "elsewhere"))
+    assert not (tmp_path / "target").exists()
+    # A file listed as regular that is something else by the time it is read.
+    with pytest.raises(OutputError, match=r'^"pipe" stopped being a regular file while it was listed$'):
+        metewand.artifacts._record(str(tmp_path / "pipe"), "pipe", str(tmp_path / "copy"))
+    assert not (tmp_path / "copy").exists()
+    assert open_descriptors() == before
+
+
 # ---------------------------------------------------------------------------
 # Reading artifacts
 

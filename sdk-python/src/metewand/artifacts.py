@@ -25,7 +25,6 @@ from .canonical import CanonicalJSONError, dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
     from typing import IO, Any
 
     from .models.artifact_manifest import ArtifactManifest
@@ -218,38 +217,44 @@ def _record(path: str, relative: str, copy: str | None = None) -> dict[str, Any]
         descriptor = os.open(path, _READ_FLAGS)
     except OSError as error:
         raise OutputError(f"cannot read {_show(relative)}: {error.strerror}") from None
-    info = os.fstat(descriptor)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(descriptor)
-        raise OutputError(f"{_show(relative)} stopped being a regular file while it was listed")
-    with open(descriptor, "rb", buffering=0) as file, _copy_target(copy) as target:
-        digest = hashlib.sha256()
-        # Sized to the file (one byte more, to see it grow): a fresh megabyte for a small file costs
-        # more than hashing it, inside the timed execute.
-        buffer = bytearray(min(_CHUNK, info.st_size + 1))
-        view = memoryview(buffer)
-        size = 0
-        while True:
-            count = file.readinto(buffer)
-            if not count:
-                break
-            digest.update(view[:count])
+    # Plain descriptors rather than file objects: a checkpoint copies its files inside the timed
+    # execute, and a file object costs three more system calls each (its fstat, isatty, tell).
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputError(f"{_show(relative)} stopped being a regular file while it was listed")
+        # In a folder _walk made; a link in the copy's place is refused (O_NOFOLLOW).
+        target = None if copy is None else os.open(copy, _WRITE_FLAGS, 0o666)
+        try:
+            digest = hashlib.sha256()
+            # Sized to the file (one byte more, to see it grow): a fresh megabyte for a small file
+            # costs more than hashing it, inside the timed execute.
+            buffer = bytearray(min(_CHUNK, info.st_size + 1))
+            view = memoryview(buffer)
+            size = 0
+            while True:
+                count = os.readv(descriptor, [buffer])
+                if not count:
+                    break
+                digest.update(view[:count])
+                if target is not None:
+                    _write_all(target, view[:count])
+                size += count
+        finally:
             if target is not None:
-                target.write(view[:count])
-            size += count
+                os.close(target)
+    finally:
+        os.close(descriptor)
     if size != info.st_size:
         raise OutputError(f"{_show(relative)} changed size while it was hashed")
     return {"path": relative, "sha256": digest.hexdigest(), "size": size}
 
 
-def _copy_target(copy: str | None) -> AbstractContextManager[IO[bytes] | None]:
-    """The file a copy is written to (in a folder ``_walk`` made; a link in its place is refused),
-    or a context holding None when nothing is copied."""
-    import contextlib
-
-    if copy is None:
-        return contextlib.nullcontext(None)
-    return open(os.open(copy, _WRITE_FLAGS, 0o666), "wb")
+def _write_all(descriptor: int, data: bytes | memoryview) -> None:
+    """Writes all of ``data`` to ``descriptor`` (a write to a file may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
 
 
 # ---------------------------------------------------------------------------
@@ -279,7 +284,9 @@ def write_dataset_manifest(
     schema = _check_schema(schema)
     records = [FileRecord(**record) for record in _file_records(root, DATASET_MANIFEST)]
     manifest = ArtifactManifest(complete=True, data=data, files=records, schema=schema)
-    return _write_document(os.path.join(root, DATASET_MANIFEST), manifest.to_dict(), "manifest")
+    path = os.path.join(root, DATASET_MANIFEST)
+    _write_document(path, manifest.to_dict(), "manifest")
+    return Path(path)
 
 
 def write_result_manifest(
@@ -308,7 +315,9 @@ def write_result_manifest(
     skip_dir = CHECKPOINTS_DIR if streamed else None
     records = [FileRecord(**record) for record in _file_records(root, RESULT_MANIFEST, skip_dir)]
     manifest = ResultManifest(data=data, files=records, schema=schema)
-    return _write_document(os.path.join(root, RESULT_MANIFEST), manifest.to_dict(), "manifest")
+    path = os.path.join(root, RESULT_MANIFEST)
+    _write_document(path, manifest.to_dict(), "manifest")
+    return Path(path)
 
 
 def write_metrics(
@@ -330,7 +339,8 @@ def write_metrics(
     parent = os.path.dirname(target)
     if parent:
         os.makedirs(parent, exist_ok=True)
-    return _write_document(target, envelope.to_dict(), "metrics document")
+    _write_document(target, envelope.to_dict(), "metrics document")
+    return Path(target)
 
 
 def _check_data(data: object, what: str) -> dict[str, Any]:
@@ -350,7 +360,7 @@ def _check_schema(schema: object) -> str | None:
     return schema
 
 
-def _write_document(path: str, document: dict[str, Any], what: str) -> Path:
+def _write_document(path: str, document: dict[str, Any], what: str) -> None:
     try:
         content = dumps(document)
     except CanonicalJSONError as error:
@@ -361,9 +371,10 @@ def _write_document(path: str, document: dict[str, Any], what: str) -> Path:
             "Metewand reads"
         )
     descriptor = os.open(path, _WRITE_FLAGS, 0o666)
-    with open(descriptor, "wb") as file:
-        file.write(content)
-    return Path(path)
+    try:
+        _write_all(descriptor, content)
+    finally:
+        os.close(descriptor)
 
 
 # ---------------------------------------------------------------------------
