@@ -5,11 +5,14 @@ by --baseline), alternated in one run.
     cargo build --release -p metewand-cli -p test-worker
     git worktree add /tmp/before <commit> && cargo build --release -p metewand-cli --manifest-path /tmp/before/Cargo.toml
     python3 metewand-campaign/benches/checkpoint.py --baseline /tmp/before/target/release/metewand \
-        [--baseline-sdk /tmp/before/sdk-python/src] [--steps 20] [--step-ms 1] [--attempts 10] [--rounds 2]
+        [--baseline-sdk /tmp/before/sdk-python/src] [--numpy VENV/bin/python] [--steps 20] [--step-ms 1] \
+        [--attempts 10] [--rounds 2]
 
 The trivial benchmark (the test worker materializes and judges) with an SDK implementation of its own: a solver of
 --steps steps of about --step-ms of arithmetic each, which on a problem with a profile hands over a checkpoint after
 every step (a result of one small file and its manifest), and on one without does the same steps and no checkpoint.
+With --numpy, the steps are numpy's instead (gradient descent on a least-squares problem of 4000 rows and 100
+columns, its iterate saved with `numpy.save` after each step), run by the interpreter given.
 Each binary runs --attempts attempts of each problem at -j 1 in fresh sessions, alternated --rounds times; the
 solver runs on this checkout's SDK, and on the baseline's side on --baseline-sdk where it is given. What a
 checkpoint adds is the streamed attempt's measured `execute` less the unstreamed one's, per checkpoint (of the medians,
@@ -74,12 +77,62 @@ if __name__ == "__main__":
     metewand.run(Steps)
 '''
 
+NUMPY_SOLVER = '''
+import numpy as np
+import metewand
 
-def repo_with_solver(directory: Path, worker: Path, steps: int, step_ms: float, sdk: Path) -> Path:
+
+class Steps(metewand.Implementation):
+    """Gradient descent on a least-squares problem of its own: STEPS steps of ITERATIONS iterations."""
+
+    def prepare(self, dataset, parameters, seed, problem):
+        rng = np.random.default_rng(seed)
+        self.A = rng.standard_normal((4000, 100))
+        self.b = rng.standard_normal(4000)
+        # At most the inverse of the gradient's Lipschitz constant (the squared Frobenius norm bounds it).
+        self.rate = 1.0 / float(np.sum(self.A * self.A))
+        self.seed = seed
+
+    def step(self, x):
+        for _ in range(ITERATIONS):
+            x = x - self.rate * (self.A.T @ (self.A @ x - self.b))
+        return x
+
+    def execute(self, result):
+        x = np.zeros(100)
+        for _ in range(STEPS):
+            x = self.step(x)
+            np.save(result.path("x.npy"), x)
+            result.data = {"seed": self.seed}
+        return {}
+
+    def execute_stream(self, result, checkpoint):
+        x = np.zeros(100)
+        for _ in range(STEPS):
+            x = self.step(x)
+            np.save(result.path("x.npy"), x)
+            result.data = {"seed": self.seed}
+            if not checkpoint():
+                break
+        return {}
+
+
+if __name__ == "__main__":
+    metewand.run(Steps)
+'''
+
+
+def repo_with_solver(
+    directory: Path, worker: Path, steps: int, step_ms: float, sdk: Path, numpy: bool = False
+) -> Path:
     repo = trivial_repo(directory, worker)
     (repo / "src-steps").mkdir()
-    # About 7,000 iterations of the loop per millisecond on the development machine (the best of 20 timings).
-    solver = SOLVER.replace("STEPS", str(steps)).replace("STEP)", f"{int(7000 * step_ms)})")
+    if numpy:
+        # About 8 iterations (of a 4000 x 100 matrix) per millisecond on the development machine.
+        solver = NUMPY_SOLVER.replace("STEPS", str(steps)).replace("ITERATIONS", str(max(1, round(8 * step_ms))))
+    else:
+        # About 7,000 iterations of the loop per millisecond on the development machine (the best of 20 timings).
+        solver = SOLVER.replace("STEPS", str(steps)).replace("STEP)", f"{int(7000 * step_ms)})")
     (repo / "src-steps" / "steps.py").write_text(solver, encoding="utf-8")
     toml = (repo / "metewand.toml").read_text(encoding="utf-8")
     toml += f'''
@@ -126,15 +179,22 @@ def main() -> None:
     parser.add_argument("--step-ms", type=float, default=1.0)
     parser.add_argument("--attempts", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--numpy", type=Path, metavar="PYTHON",
+                        help="a numpy solver instead, run by this interpreter (one that imports numpy; its folder "
+                             "goes first on PATH, where the worker's python3 is found)")
     args = parser.parse_args()
+    if args.numpy:
+        os.environ["PATH"] = f"{args.numpy.absolute().parent}:{os.environ['PATH']}"
     work = Path(tempfile.mkdtemp(prefix="metewand-checkpoint-bench-"))
     try:
         print(f"machine: {os.cpu_count()} logical CPUs, load average {os.getloadavg()}")
         worker = args.test_worker.resolve()
+        solver = (args.steps, args.step_ms)
+        numpy = args.numpy is not None
         sides = {
             "baseline": (args.baseline.resolve(),
-                         repo_with_solver(work / "baseline", worker, args.steps, args.step_ms, args.baseline_sdk.resolve())),
-            "this build": (args.bin.resolve(), repo_with_solver(work / "this", worker, args.steps, args.step_ms, SDK)),
+                         repo_with_solver(work / "baseline", worker, *solver, args.baseline_sdk.resolve(), numpy)),
+            "this build": (args.bin.resolve(), repo_with_solver(work / "this", worker, *solver, SDK, numpy)),
         }
         state = work / "state"
         # One attempt made per problem is enough; only `execute` is compared.
@@ -156,7 +216,8 @@ def main() -> None:
                     plain, streamed = pick(found["answer"]), pick(found["answer-profile"])
                     added = 1000 * (streamed - plain) / args.steps
                     rows.setdefault((name, statistic), []).append((plain, streamed, added))
-        print(f"\n{args.steps} steps of about {args.step_ms} ms, {args.attempts} attempts each, -j 1, fresh sessions; "
+        kind = "numpy's gradient steps" if numpy else "steps"
+        print(f"\n{args.steps} {kind} of about {args.step_ms} ms, {args.attempts} attempts each, -j 1, fresh sessions; "
               "measured execute, ms: unstreamed | streamed | added per checkpoint, us (each run)")
         for (name, statistic), runs in rows.items():
             cells = "   ".join(f"{plain:7.2f} | {streamed:7.2f} | {added:6.0f}" for plain, streamed, added in runs)
