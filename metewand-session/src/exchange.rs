@@ -59,8 +59,7 @@ impl WorkerSession {
         if self.live.is_none() {
             return Err(self.local(method, SessionErrorKind::Unusable));
         }
-        // A paused worker could not answer: a request lets it go on first.
-        self.resume();
+        // A paused worker stays paused until the request is in its pipe (`transmit`).
         let id = self.tracker.begin(method).map_err(|error| {
             let kind = match error {
                 TrackerError::WrongRole { .. } => SessionErrorKind::WrongRole(error),
@@ -183,7 +182,17 @@ impl WorkerSession {
         }
         let until = self.until(pending);
         let live = self.live.as_mut().expect("begin checked the session is usable");
-        let reply = live.io.exchange(&line, until);
+        let reply = match live.paused.take() {
+            None => live.io.exchange(&line, until),
+            // A paused worker is let go only once the request is in its pipe (all of it, unless the pipe is full):
+            // what it was shown while paused, its inputs, it finds with a request pending, never without one. The
+            // request's time runs from before the write, so the release is in it.
+            Some(hold) => {
+                let written = live.io.write_now(&line);
+                live.release(hold);
+                written.and_then(|written| live.io.write_then_read(&line[written..], until))
+            }
+        };
         self.frame_or_error(pending, reply, None)
     }
 

@@ -99,6 +99,21 @@ impl ProtocolIo {
         if early {
             return Err(Reply::Early);
         }
+        self.fill(line)
+    }
+
+    /// Writes as much of a request as the pipe takes without waiting, and returns how much that was; called while
+    /// the worker is stopped, before it is let go. Output it wrote since its last answer is refused first, as
+    /// [`exchange`](ProtocolIo::exchange) refuses it.
+    pub(super) fn write_now(&mut self, line: &[u8]) -> Result<usize, Reply> {
+        if let Some(unsolicited) = self.unsolicited() {
+            return Err(unsolicited);
+        }
+        self.fill(line)
+    }
+
+    /// Writes as much of `line` as the pipe takes now.
+    fn fill(&mut self, line: &[u8]) -> Result<usize, Reply> {
         let Some(stdin) = &mut self.stdin else { return Err(Reply::StdinClosed) };
         let mut written = 0;
         while written < line.len() {
@@ -114,9 +129,9 @@ impl ProtocolIo {
         Ok(written)
     }
 
-    /// Writes what is left of an answer to a checkpoint (nothing, almost always) and reads the next frame, both
-    /// within `until`.
-    pub(super) fn after_answer(&mut self, rest: &[u8], until: Until) -> Result<Frame, Reply> {
+    /// Writes what is left of a line written in part while the worker was stopped (an answer to a checkpoint, or a
+    /// request to a paused worker: nothing, almost always) and reads the next frame, both within `until`.
+    pub(super) fn write_then_read(&mut self, rest: &[u8], until: Until) -> Result<Frame, Reply> {
         self.write(rest, until)?;
         self.read(until)
     }

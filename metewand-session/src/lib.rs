@@ -520,21 +520,6 @@ impl WorkerSession {
         Ok(session)
     }
 
-    /// Shows the paths the worker's view defers (see [`Confinement::readable_after_hello`]), now that its hello
-    /// has been answered; a failure discards the worker, as the executor's own.
-    fn show_deferred(&mut self, deferred: &[std::ffi::CString]) -> Result<(), SessionError> {
-        let live = self.live.as_ref().expect("a worker that just answered hello runs");
-        let shown = match live.process.worker_pid() {
-            Some(pid) => sys::show_in_view(pid, deferred),
-            None => Err(std::io::Error::from_raw_os_error(libc::ESRCH)),
-        };
-        shown.map_err(|source| {
-            let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
-            self.end();
-            SessionError::new(self.role, Phase::Hello, kind, self.final_tail.clone(), None)
-        })
-    }
-
     fn hello(&mut self) -> Result<(), SessionError> {
         let pending = self.begin(Phase::Hello)?;
         let request = hello_request(pending.id.clone(), self.role, self.worker_id.clone());
@@ -716,9 +701,13 @@ impl WorkerSession {
     /// the whole tree or PID namespace), then lets them go on: what `f` reads of the worker's output cannot change
     /// while it reads, and no work of the worker's happens meanwhile. A stop the kernel does not confirm within
     /// [`STOP_LIMIT`] (a thread in an uninterruptible sleep, a parent blocked in `vfork`) discards the worker and is
-    /// a [`ProtocolViolation::NotStopped`], and `f` does not run. Nothing is sent to the worker; a session whose
-    /// worker was discarded is [`Unusable`](SessionErrorKind::Unusable).
+    /// a [`ProtocolViolation::NotStopped`], and `f` does not run. A paused worker is left paused. Nothing is sent
+    /// to the worker; a session whose worker was discarded is [`Unusable`](SessionErrorKind::Unusable).
     pub fn while_stopped<T>(&mut self, f: impl FnOnce() -> T) -> Result<T, SessionError> {
+        if self.live.as_ref().is_some_and(|live| live.paused.is_some()) {
+            // Paused already, and left so: the next request lets it go on.
+            return Ok(f());
+        }
         let hold = self.hold_or_discard(Instant::now() + STOP_LIMIT)?;
         let value = f();
         self.live.as_ref().expect("a held worker is live").release(hold);

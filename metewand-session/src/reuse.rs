@@ -1,6 +1,8 @@
 //! What lets one session serve more than one attempt (reused sessions, DESIGN §19): every process of the worker
 //! stopped between requests, a log file per attempt, and each attempt's dataset shown on the same mount point of
-//! the worker's view in place of the last (left there when it is the same folder).
+//! the worker's view in place of the last (left there when it is the same folder). Showing a worker its inputs,
+//! after its hello or in place of the last, stops it first: it runs again only once its next request is in its
+//! pipe, so that nothing it does with its inputs falls outside a request's time.
 
 use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
@@ -14,9 +16,10 @@ use super::{STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession, create_lo
 
 impl WorkerSession {
     /// Stops every thread of every process of the worker (as [`WorkerSession::while_stopped`] does, failing closed
-    /// the same way) until [`resume`](WorkerSession::resume): nothing of a held session runs between the attempts
-    /// it serves. Stopping a stopped session does nothing; a session whose worker was discarded is
-    /// [`Unusable`](SessionErrorKind::Unusable).
+    /// the same way) until [`resume`](WorkerSession::resume) or the next request, which lets it go on only once the
+    /// request is written to its stdin: nothing of a held session runs between the attempts it serves, and a
+    /// paused worker never runs without a request pending. Stopping a stopped session does nothing; a session
+    /// whose worker was discarded is [`Unusable`](SessionErrorKind::Unusable).
     pub fn pause(&mut self) -> Result<(), SessionError> {
         let Some(live) = self.live.as_ref() else {
             return Err(self.local(Phase::Reset, SessionErrorKind::Unusable));
@@ -108,10 +111,29 @@ impl WorkerSession {
         self.redirect_log(path)
     }
 
+    /// Shows the paths the worker's view defers (see
+    /// [`Confinement::readable_after_hello`](super::Confinement::readable_after_hello)), now that its hello has been
+    /// answered. The worker is paused first, and stays paused until its next request is written (see
+    /// [`pause`](WorkerSession::pause)). A failure discards the worker, as the executor's own.
+    pub(super) fn show_deferred(&mut self, deferred: &[CString]) -> Result<(), SessionError> {
+        self.pause()?;
+        let live = self.live.as_ref().expect("a paused worker is live");
+        let shown = match live.process.worker_pid() {
+            Some(pid) => sys::show_in_view(pid, deferred),
+            None => Err(std::io::Error::from_raw_os_error(libc::ESRCH)),
+        };
+        shown.map_err(|source| {
+            let kind = SessionErrorKind::ExecutorIo { action: "showing the dataset in the worker's view", source };
+            self.end();
+            SessionError::new(self.role, Phase::Hello, kind, self.final_tail.clone(), None)
+        })
+    }
+
     /// Shows the host's folder `source` read-only at `target` in the worker's private view, in place of what was
     /// shown there: `target` must be a path the view defers
-    /// ([`Confinement::readable_after_hello`](super::Confinement::readable_after_hello)). A failure discards the
-    /// worker, as the executor's own.
+    /// ([`Confinement::readable_after_hello`](super::Confinement::readable_after_hello)). The worker is paused
+    /// first, even where the folder is left shown, and stays paused until its next request is written. A failure
+    /// discards the worker, as the executor's own.
     pub fn show_in_place_of(&mut self, source: &Path, target: &Path) -> Result<(), SessionError> {
         self.show_all_in_place_of(&[(source, target)])
     }
@@ -121,6 +143,7 @@ impl WorkerSession {
     /// same folder: its device and inode) is left there: its detach and mount would wait for the kernel (an RCU
     /// grace period) to show the same thing again.
     pub fn show_all_in_place_of(&mut self, pairs: &[(&Path, &Path)]) -> Result<(), SessionError> {
+        self.pause()?;
         if self.confinement.mounts != super::MountConfinement::Private {
             // Without a view of its own, the mount would be made in the host's namespace: never.
             let source = std::io::Error::other("the worker has no private view");

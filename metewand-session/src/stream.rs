@@ -168,7 +168,7 @@ impl WorkerSession {
             checkpoints.push((checkpoint, sealed.value));
             let until = self.until(&pending);
             let live = self.live.as_mut().expect("a released worker is live");
-            let reply = written.and_then(|written| live.io.after_answer(&answer[written..], until));
+            let reply = written.and_then(|written| live.io.write_then_read(&answer[written..], until));
             next = self.frame_or_error(&pending, reply, Some(number));
         }
     }

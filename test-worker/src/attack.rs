@@ -79,6 +79,12 @@ pub(super) enum Attack {
     /// loopback where nothing listens, each one counted there, and report `after NAMESPACE COUNT`: what a worker
     /// would leave in a network namespace for the next worker in it.
     NetnsMark,
+    /// Watch for the inputs the executor shows after this method is answered (a change of this process's mount
+    /// table, `/proc/self/mountinfo`, which a shown dataset makes), from a thread started before the answer; the
+    /// next request is read only once it reported. `inputs: ok` when the change came while no request was waiting
+    /// on stdin: the worker could have worked on its inputs in no request's time. `errno 16` (`EBUSY`) when a
+    /// request was waiting, `errno 110` when nothing changed within five seconds.
+    GapPeek,
 }
 
 impl Attack {
@@ -110,6 +116,7 @@ impl Attack {
             "session-key" => Attack::SessionKey,
             "find-key" => Attack::FindKey,
             "netns-mark" => Attack::NetnsMark,
+            "gap-peek" => Attack::GapPeek,
             _ => usage(&format!("unknown attack {name:?}")),
         }
     }
@@ -274,6 +281,10 @@ pub(super) fn play(attack: Attack, options: &Options) -> Vec<String> {
             // The port's refusals are counted as the datagrams arrive, on the loopback at once.
             thread::sleep(Duration::from_millis(20));
             vec![before, report("netns-mark", "sent", sent), seen("after")]
+        }
+        Attack::GapPeek => {
+            peek_after_answer();
+            Vec::new()
         }
         Attack::WriteFd => {
             let fd = options.target_fd.unwrap_or_else(|| usage("write-fd needs --target-fd"));
@@ -575,4 +586,48 @@ fn udp_no_ports() -> io::Result<u64> {
     let (names, values) = (lines.next().ok_or_else(invalid)?, lines.next().ok_or_else(invalid)?);
     let column = names.split_whitespace().position(|name| name == "NoPorts").ok_or_else(invalid)?;
     values.split_whitespace().nth(column).and_then(|value| value.parse().ok()).ok_or_else(invalid)
+}
+
+/// The thread [`Attack::GapPeek`] started, joined once the method's answer is written.
+static PEEK: std::sync::Mutex<Option<thread::JoinHandle<()>>> = std::sync::Mutex::new(None);
+
+/// Reads the mount table now (before the answer), then waits in a thread for it to change.
+fn peek_after_answer() {
+    let table = fs::File::open("/proc/self/mountinfo").and_then(|mut file| {
+        io::Read::read_to_end(&mut file, &mut Vec::new())?;
+        Ok(file)
+    });
+    let handle = thread::spawn(move || {
+        let outcome = table.and_then(|table| {
+            use std::os::fd::AsRawFd;
+            let mut fds = [libc::pollfd { fd: table.as_raw_fd(), events: libc::POLLPRI, revents: 0 }];
+            let ready = loop {
+                // SAFETY: poll reads and writes the one pollfd above.
+                let ready = unsafe { libc::poll(fds.as_mut_ptr(), 1, 5000) };
+                if ready >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                    break ready;
+                }
+            };
+            match ready {
+                0 => Err(io::Error::from_raw_os_error(libc::ETIMEDOUT)),
+                ready if ready < 0 => Err(io::Error::last_os_error()),
+                _ => {
+                    let mut stdin = [libc::pollfd { fd: 0, events: libc::POLLIN, revents: 0 }];
+                    // SAFETY: as above, with a timeout of zero: is a request waiting now?
+                    let waiting = unsafe { libc::poll(stdin.as_mut_ptr(), 1, 0) };
+                    if waiting > 0 { Err(io::Error::from_raw_os_error(libc::EBUSY)) } else { Ok(()) }
+                }
+            }
+        });
+        report("gap-peek", "inputs", outcome);
+    });
+    *PEEK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(handle);
+}
+
+/// Waits for the thread [`Attack::GapPeek`] started, if it did: the next request is read only after its report.
+pub(super) fn join_peek() {
+    let handle = PEEK.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+    if let Some(handle) = handle {
+        let _ = handle.join();
+    }
 }

@@ -512,6 +512,7 @@ fn serve(options: &Options) -> ! {
         if out.write_all(&line).and_then(|()| out.flush()).is_err() {
             process::exit(2);
         }
+        attack::join_peek();
         match fault {
             Some(Fault::AnswerTwiceLate) => {
                 thread::sleep(Duration::from_millis(200));

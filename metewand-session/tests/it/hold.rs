@@ -4,12 +4,16 @@
 //! hold the kernel cannot confirm fails closed: the worker is discarded with a protocol violation, never taken for
 //! stopped. The control: the same log over the same interval without a hold shows the ticks. A chain of processes
 //! each forking the next and exiting (every generation re-parented as the last ends) makes no generation while held.
+//! A worker shown its inputs is held from before they appear until its next request is in its pipe.
 
 use std::fs;
 use std::time::Duration;
 
 use metewand_protocol::Phase;
-use metewand_session::{Confinement, ImplementationSession, ProcessIsolation, ProtocolViolation, SessionErrorKind};
+use metewand_session::{
+    Confinement, ImplementationSession, MountConfinement, ProcessIsolation, ProtocolViolation, SessionErrorKind,
+};
+use metewand_testkit::{Requirement, skip};
 
 use super::Fixture;
 use super::confinement::{chain_processes, confined, unprivileged};
@@ -166,4 +170,52 @@ fn without_privileges_a_fork_chain_makes_no_generation_while_its_worker_is_held(
     unprivileged("hold::without_privileges_a_fork_chain_makes_no_generation_while_its_worker_is_held", || {
         a_fork_chain_makes_nothing_while_held(ProcessIsolation::Namespace, "1");
     });
+}
+
+/// A worker shown its inputs (its dataset once its hello is answered, as a fresh attempt's implementation is; then
+/// another in place of the last after each `reset`, as a reused session's next attempt is) is held before they
+/// appear and let go only once its next request is in its pipe. A thread of the worker started before each answer
+/// watches its mount table; when the inputs appear it looks for a request waiting on stdin, and always finds one
+/// (`EBUSY`): nothing the worker does with its inputs falls outside a request's time. Without the hold it would
+/// find none (`ok`), and could work on its dataset for as long as the executor took to send `prepare`.
+fn inputs_appear_only_with_a_request_waiting() {
+    let fixture = Fixture::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("dataset");
+    let (first, second) = (elsewhere.path().join("first"), elsewhere.path().join("second"));
+    for folder in [&target, &first, &second] {
+        fs::create_dir(folder).unwrap();
+        fs::write(folder.join("data.txt"), "1\n").unwrap();
+    }
+    let args = ["--attack", "gap-peek@hello", "--attack", "gap-peek@reset", "--quiet"];
+    let confinement = Confinement::new().private_view().hide(elsewhere.path()).readable_after_hello(&target);
+    let mut session = ImplementationSession::connect(confined(&fixture, &args, confinement)).unwrap();
+    if session.confinement().mounts != MountConfinement::Private {
+        skip(Requirement::PidNamespace, "the worker had no private view: nothing was shown in one");
+        return;
+    }
+    session.prepare(fixture.prepare()).unwrap();
+    for shown in [&first, &second] {
+        session.reset().unwrap();
+        session.show_in_place_of(shown, &target).unwrap();
+        session.prepare(fixture.prepare()).unwrap();
+    }
+    session.shutdown().unwrap();
+    let log = fs::read_to_string(fixture.log()).unwrap();
+    let peeks: Vec<&str> =
+        log.lines().filter_map(|line| line.strip_prefix("test-worker: attack gap-peek inputs: ")).collect();
+    assert_eq!(peeks, ["errno 16"; 3], "after hello and after each reset:\n{log}");
+}
+
+#[test]
+fn a_worker_shown_its_inputs_runs_again_only_with_a_request_waiting() {
+    inputs_appear_only_with_a_request_waiting();
+}
+
+#[test]
+fn without_privileges_a_worker_shown_its_inputs_runs_again_only_with_a_request_waiting() {
+    unprivileged(
+        "hold::without_privileges_a_worker_shown_its_inputs_runs_again_only_with_a_request_waiting",
+        inputs_appear_only_with_a_request_waiting,
+    );
 }
