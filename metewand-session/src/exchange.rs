@@ -97,6 +97,25 @@ impl WorkerSession {
         Ok(response)
     }
 
+    /// [`complete`](WorkerSession::complete) for `execute`, whose answer is sealed: the worker is stopped as soon as
+    /// its answer is read, before it is decoded, and stays paused
+    /// ([`stop_at_answer`](WorkerSession::stop_at_answer)).
+    pub(super) fn complete_sealed<T: Message + ResponseId>(
+        &mut self,
+        pending: &mut Pending,
+        line: Result<Vec<u8>, FrameError>,
+    ) -> Result<T, SessionError> {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => return Err(self.fail(pending, SessionErrorKind::InvalidRequest(error))),
+        };
+        let frame = self.transmit(pending, line).and_then(|frame| self.stop_at_answer(pending).map(|()| frame));
+        let response = frame.and_then(|frame| self.response(pending, &frame));
+        let response = self.conclude(pending, response)?;
+        self.record(pending, true);
+        Ok(response)
+    }
+
     /// Sends one encoded request and waits for its response until the pending deadline. Every failure is
     /// recorded; all but a worker-reported failure outside `hello`, `reset` and `shutdown` discard the worker.
     pub(super) fn exchange<T: Message + ResponseId>(

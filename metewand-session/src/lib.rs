@@ -643,9 +643,9 @@ impl WorkerSession {
     }
 
     fn request_execute(&mut self, params: ExecuteParams) -> Result<ExecuteResponse, SessionError> {
-        let pending = self.begin(Phase::Execute)?;
+        let mut pending = self.begin(Phase::Execute)?;
         let line = encode_message(&params.into_request(pending.id.clone()));
-        self.complete(&pending, line)
+        self.complete_sealed(&mut pending, line)
     }
 
     fn request_reset(&mut self) -> Result<(), SessionError> {

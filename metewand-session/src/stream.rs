@@ -4,7 +4,8 @@
 //! At each checkpoint the session notes the time (the executor's, from the request, less the intervals already
 //! held), stops every process of the worker, lets the caller seal the checkpoint, writes the answer while the
 //! worker is still stopped (so that output it wrote instead of waiting is found in the pipe), and lets it go on.
-//! The held interval counts neither in the request's time nor against its deadlines.
+//! The held interval counts neither in the request's time nor against its deadlines. An answer to `execute`,
+//! streamed or not, stops the worker the same way (`stop_at_answer`), and it stays stopped for the seal.
 
 use std::time::{Duration, Instant};
 
@@ -108,6 +109,9 @@ impl WorkerSession {
                 Err(kind) => return Err(self.fail(&pending, kind)),
             };
             if !is_checkpoint(&frame) {
+                if let Err(kind) = self.stop_at_answer(&mut pending) {
+                    return Err(self.fail(&pending, kind));
+                }
                 let decoded = self.not_repeated(&frame, &pending).and_then(|()| {
                     decode_response(&frame).map_err(|error| violation(ProtocolViolation::Decode(error)))
                 });
@@ -171,6 +175,26 @@ impl WorkerSession {
             let reply = written.and_then(|written| live.io.write_then_read(&answer[written..], until));
             next = self.frame_or_error(&pending, reply, Some(number));
         }
+    }
+
+    /// Stops every thread of the worker at once, its answer to `execute` just read, and leaves it paused: what
+    /// the answer names is sealed while nothing of it runs, and nothing it did after answering goes uncounted. Of
+    /// the stop, what counts in the request's time is what the worker could have used of it ([`stop_counted`]), as
+    /// of a checkpoint's; the next request lets it go on. A stop the kernel does not confirm is a protocol
+    /// violation, as a checkpoint's is.
+    pub(super) fn stop_at_answer(&mut self, pending: &mut Pending) -> Result<(), SessionErrorKind> {
+        let live = self.live.as_ref().expect("a pending request has a live worker");
+        let cpu_used = || live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
+        let used_before = cpu_used();
+        let read = Instant::now();
+        let Ok(hold) = live.hold(read + STOP_LIMIT) else {
+            return Err(violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT }));
+        };
+        let stopped = Instant::now();
+        let ran = used_before.zip(cpu_used()).map(|(before, after)| after.saturating_sub(before));
+        self.live.as_mut().expect("a held worker is live").paused = Some(hold);
+        self.held(pending, (stopped - read) - stop_counted(stopped - read, ran));
+        Ok(())
     }
 
     /// Takes an interval the worker was held stopped out of the pending request's time and deadlines.

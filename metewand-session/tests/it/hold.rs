@@ -4,7 +4,8 @@
 //! hold the kernel cannot confirm fails closed: the worker is discarded with a protocol violation, never taken for
 //! stopped. The control: the same log over the same interval without a hold shows the ticks. A chain of processes
 //! each forking the next and exiting (every generation re-parented as the last ends) makes no generation while held.
-//! A worker shown its inputs is held from before they appear until its next request is in its pipe.
+//! A worker shown its inputs is held from before they appear until its next request is in its pipe, and a worker
+//! that answered `execute` from the moment its answer is read.
 
 use std::fs;
 use std::time::Duration;
@@ -217,5 +218,43 @@ fn without_privileges_a_worker_shown_its_inputs_runs_again_only_with_a_request_w
     unprivileged(
         "hold::without_privileges_a_worker_shown_its_inputs_runs_again_only_with_a_request_waiting",
         inputs_appear_only_with_a_request_waiting,
+    );
+}
+
+/// A worker is stopped as soon as its `execute` answer is read, and stays stopped (for the seal) until its next
+/// request: a helper thread ticking every millisecond from `execute` on writes no tick from the moment `execute`
+/// returns until that request, so nothing it does after answering escapes the request's time. The control: once
+/// `reset` lets it go on, it ticks again.
+fn stopped_at_the_execute_answer() {
+    for isolation in [ProcessIsolation::Namespace, ProcessIsolation::Sweep] {
+        let fixture = Fixture::new();
+        let args = ["--fault", "tick@execute", "--quiet"];
+        let config = confined(&fixture, &args, Confinement::new().process_isolation(isolation));
+        let mut session = ImplementationSession::connect(config).unwrap();
+        session.prepare(fixture.prepare()).unwrap();
+        session.execute(fixture.execute()).unwrap();
+        let answered = now();
+        std::thread::sleep(Duration::from_millis(100));
+        let before_reset = now();
+        session.reset().unwrap();
+        std::thread::sleep(Duration::from_millis(40));
+        let log = fs::read_to_string(fixture.log()).unwrap();
+        assert!(ticks_between(&log, 0, answered) > 0, "{isolation:?}: the helper ticked in execute:\n{log}");
+        assert_eq!(ticks_between(&log, answered, before_reset), 0, "{isolation:?}: ticks after the answer:\n{log}");
+        assert!(ticks_between(&log, before_reset, now()) > 0, "{isolation:?}: the control, after reset:\n{log}");
+        session.shutdown().unwrap();
+    }
+}
+
+#[test]
+fn a_worker_is_stopped_at_its_execute_answer_until_its_next_request() {
+    stopped_at_the_execute_answer();
+}
+
+#[test]
+fn without_privileges_a_worker_is_stopped_at_its_execute_answer_until_its_next_request() {
+    unprivileged(
+        "hold::without_privileges_a_worker_is_stopped_at_its_execute_answer_until_its_next_request",
+        stopped_at_the_execute_answer,
     );
 }
