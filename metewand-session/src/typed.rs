@@ -95,7 +95,8 @@ impl<R: SessionRole> Session<R> {
         self.inner.while_stopped(f)
     }
 
-    /// Stops every process of the worker until [`resume`](Session::resume) (see [`WorkerSession::pause`]).
+    /// Stops every process of the worker until [`resume`](Session::resume) or its next request, which lets it go on
+    /// once the request is in its pipe (see [`WorkerSession::pause`]).
     pub fn pause(&mut self) -> Result<(), SessionError> {
         self.inner.pause()
     }
