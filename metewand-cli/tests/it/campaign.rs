@@ -994,9 +994,11 @@ fn ahead_is_never_the_default_with_one_slot_and_the_later_flag_wins() {
 }
 
 /// Two campaigns of three repetitions on one instance: `race`, an implementation of the test worker that sleeps
-/// 20 ms in `execute` against one that sleeps 24 ms (20% slower), and `twins`, two that both sleep 200 ms. The twins
-/// sleep long enough that a loaded machine's jitter (a few ms an attempt) stays far below the 10% resolution their
-/// test is given, so whether they are separated depends on the decision rule, not on the machine's load.
+/// 20 ms in `execute` against one that sleeps 60 ms (three times as long), and `twins`, two that both sleep 200 ms.
+/// A loaded machine's jitter (a few ms an attempt, and more while the Slurm tests run beside) stays far below the
+/// race's 40 ms and the 10% resolution the twins' test is given, so whether a pair is separated depends on the
+/// decision rule, not on the machine's load: with 24 ms for the slower one, twelve repetitions of each under that
+/// load once gave p = 0.84.
 pub(crate) fn racing_bench() -> Bench {
     let bench = Bench::new(r#""--delay", "execute=20""#);
     let worker = |name: &str, delay: u32| {
@@ -1014,7 +1016,7 @@ pub(crate) fn racing_bench() -> Bench {
     };
     let path = bench.path("repo/metewand.toml");
     let toml = fs::read_to_string(&path).unwrap()
-        + &worker("slow", 24)
+        + &worker("slow", 60)
         + &worker("alike", 200)
         + &worker("twin", 200)
         + &campaign("race", "solve", "slow")
@@ -1036,11 +1038,11 @@ pub(crate) fn ids_by_repetition(folder: &Path) -> BTreeMap<(String, u64), String
         .collect()
 }
 
-/// `--until-decided` adds repetitions only where the test leaves a pair undecided: an implementation 20% slower
-/// is not separated by the three planned repetitions (the exact Mann–Whitney test of three against three cannot
-/// reach p < 0.05), is separated once rounds add repetitions, with the ids those repetitions have in a plan of that
-/// many, and a run again starts from what the folder holds; two implementations alike, with a resolution, are
-/// never separated.
+/// `--until-decided` adds repetitions only where the test leaves a pair undecided: an implementation three times as
+/// slow is not separated by the three planned repetitions (the exact Mann–Whitney test of three against three
+/// cannot reach p < 0.05), is separated once rounds add repetitions, with the ids those repetitions have in a plan
+/// of that many, and a run again starts from what the folder holds; two implementations alike, with a resolution,
+/// are never separated.
 #[test]
 fn until_decided_separates_a_slower_implementation_and_not_two_alike() {
     let bench = racing_bench();

@@ -420,10 +420,10 @@ fn slurm_rerun_changed_resubmits_the_attempts_that_ran_another_program() {
     assert_eq!(any_record(&folder)["implementation"]["program"]["path_match"].as_str(), Some(found("bin-b").as_str()));
 }
 
-/// `campaign submit --until-decided` on Slurm: an implementation 20% slower is not separated by the three planned
-/// repetitions (one round, whose decide job records the pair undecided at the cap and writes the exports); with a
-/// higher cap a submission again decides the folder's records at once and submits rounds, each ending in a decide
-/// job that submits the next, until the pair is separated, with the ids a plain plan of that many repetitions
+/// `campaign submit --until-decided` on Slurm: an implementation three times as slow is not separated by the three
+/// planned repetitions (one round, whose decide job records the pair undecided at the cap and writes the exports);
+/// with a higher cap a submission again decides the folder's records at once and submits rounds, each ending in a
+/// decide job that submits the next, until the pair is separated, with the ids a plain plan of that many repetitions
 /// gives; a resubmission while a round is queued submits nothing, no attempt is ever in two submissions, and each
 /// round's attempts are interleaved. A decide job that cannot decide records why, and `campaign status` says it.
 #[test]
