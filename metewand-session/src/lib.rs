@@ -62,9 +62,9 @@ mod watch;
 
 use metewand_protocol as protocol;
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 pub use command::{INHERITED_ENV, WorkerCommand, find_program};
@@ -93,7 +93,7 @@ pub use process::REAP_LIMIT;
 pub use program::{WorkerProgram, path_match};
 pub use record::{PhaseTiming, Resources, SessionSummary};
 pub use request::{EvaluateParams, ExecuteParams, MaterializeParams, PrepareParams, Reply, Request};
-pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES};
+pub use stderr::{DEFAULT_LOG_CAP, TAIL_BYTES, TAIL_LINES, append_log};
 pub use stream::{Checkpoint, ExecuteStreamParams, Sealed, Streamed};
 pub use sys::landlock_abi;
 pub use timeouts::PhaseTimeouts;
@@ -123,7 +123,7 @@ pub fn binding_of_chosen_cpus() -> CpusBinding {
 
 use io::ProtocolIo;
 use process::{Termination, WorkerProcess};
-use stderr::StderrDrain;
+use stderr::{StderrDrain, create_log};
 use watch::OutputWatch;
 
 /// How long [`WorkerSession::while_stopped`] waits for every process of the worker to stop.
@@ -356,30 +356,6 @@ struct Ended {
     taken_back: Option<std::io::Error>,
 }
 
-/// Creates a session's log: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO cannot block the
-/// executor and a prepared link cannot redirect the log.
-fn create_log(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    #[allow(
-        clippy::disallowed_methods,
-        reason = "created exclusively, following no link and blocking on no FIFO, as files/ would"
-    )]
-    std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(flags.bits() as i32).open(path)
-}
-
-/// Opens a log the executor made earlier for appending, with `O_NOFOLLOW | O_NONBLOCK`, and only a regular file.
-pub fn append_log(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    #[allow(clippy::disallowed_methods, reason = "following no link and blocking on no FIFO, as files/ would")]
-    let file = std::fs::OpenOptions::new().append(true).custom_flags(flags.bits() as i32).open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("the log is not a regular file"));
-    }
-    Ok(file)
-}
-
 /// A session with one worker, its role chosen at run time; requests go through [`WorkerSession::call`].
 ///
 /// The role-typed [`Session`] wraps this and is what most callers want.
@@ -404,6 +380,8 @@ pub struct WorkerSession {
     count_left_running: bool,
     /// What each target of the view shows (`reuse.rs`): its source folder, and that folder's device and inode then.
     shown: Vec<(PathBuf, PathBuf, (u64, u64))>,
+    /// Told once the hello's clock runs ([`WorkerSession::connect_telling`]), then dropped.
+    at_hello: Option<Sender<()>>,
 }
 
 impl std::fmt::Debug for WorkerSession {
@@ -421,7 +399,19 @@ impl std::fmt::Debug for WorkerSession {
 impl WorkerSession {
     /// Starts a worker for `role` and completes the handshake within the `hello` limit.
     pub fn connect(role: Role, config: SessionConfig) -> Result<WorkerSession, SessionError> {
-        WorkerSession::start(role, config, None)
+        WorkerSession::start(role, config, None, None)
+    }
+
+    /// Like [`connect`](WorkerSession::connect), telling `at_hello` once the worker has been started and its
+    /// hello's clock runs; `at_hello` is dropped untold where the worker could not be started. A session started
+    /// beside this one waits for it, so that the two starts do not take turns on the CPUs while this one's
+    /// executor side is still before its hello.
+    pub fn connect_telling(
+        role: Role,
+        config: SessionConfig,
+        at_hello: Sender<()>,
+    ) -> Result<WorkerSession, SessionError> {
+        WorkerSession::start(role, config, None, Some(at_hello))
     }
 
     /// Like [`connect`](WorkerSession::connect), with a scientific deadline that already bounds start-up and the
@@ -431,10 +421,15 @@ impl WorkerSession {
         config: SessionConfig,
         deadline: Instant,
     ) -> Result<WorkerSession, SessionError> {
-        WorkerSession::start(role, config, Some(deadline))
+        WorkerSession::start(role, config, Some(deadline), None)
     }
 
-    fn start(role: Role, config: SessionConfig, deadline: Option<Instant>) -> Result<WorkerSession, SessionError> {
+    fn start(
+        role: Role,
+        config: SessionConfig,
+        deadline: Option<Instant>,
+        at_hello: Option<Sender<()>>,
+    ) -> Result<WorkerSession, SessionError> {
         let SessionConfig {
             command,
             worker_id,
@@ -507,6 +502,7 @@ impl WorkerSession {
             program: None,
             count_left_running,
             shown: Vec::new(),
+            at_hello,
         };
         session.hello()?;
         session.program = session
@@ -522,6 +518,10 @@ impl WorkerSession {
 
     fn hello(&mut self) -> Result<(), SessionError> {
         let pending = self.begin(Phase::Hello)?;
+        if let Some(at_hello) = self.at_hello.take() {
+            // Nobody waiting any more is no concern of this session's.
+            let _ = at_hello.send(());
+        }
         let request = hello_request(pending.id.clone(), self.role, self.worker_id.clone());
         let response: HelloResponse = self.exchange(&pending, encode_message(&request))?;
         match validate_hello_response(&request, &response, &self.selected) {

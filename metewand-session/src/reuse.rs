@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use metewand_protocol::Phase;
 
-use super::{STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession, create_log, sys};
+use super::stderr::create_log;
+use super::{STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession, sys};
 
 impl WorkerSession {
     /// Stops every thread of every process of the worker (as [`WorkerSession::while_stopped`] does, failing closed

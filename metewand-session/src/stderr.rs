@@ -3,12 +3,14 @@
 //! A worker that writes to a full stderr pipe blocks, so the pipe is read whatever else the session is doing. The
 //! log file keeps the first [`DEFAULT_LOG_CAP`] bytes (or the configured cap) and then one line saying where it
 //! was cut; reading goes on after the cut, so the worker never blocks. The last [`TAIL_BYTES`] stay in memory, and
-//! their last [`TAIL_LINES`] lines go into every error report.
+//! their last [`TAIL_LINES`] lines go into every error report. The log is made (or, for a later session of the same
+//! attempt, opened again) here too, never through a link or a FIFO.
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, PipeReader, PipeWriter, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
+use std::path::Path;
 use std::process::ChildStderr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
@@ -255,4 +257,28 @@ impl DrainState {
             })
             .collect()
     }
+}
+
+/// Creates a session's log: `O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK`, so a prepared FIFO cannot block the
+/// executor and a prepared link cannot redirect the log.
+pub(crate) fn create_log(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "created exclusively, following no link and blocking on no FIFO, as files/ would"
+    )]
+    std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(flags.bits() as i32).open(path)
+}
+
+/// Opens a log the executor made earlier for appending, with `O_NOFOLLOW | O_NONBLOCK`, and only a regular file.
+pub fn append_log(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    #[allow(clippy::disallowed_methods, reason = "following no link and blocking on no FIFO, as files/ would")]
+    let file = std::fs::OpenOptions::new().append(true).custom_flags(flags.bits() as i32).open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("the log is not a regular file"));
+    }
+    Ok(file)
 }

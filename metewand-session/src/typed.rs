@@ -3,6 +3,7 @@
 
 use std::marker::PhantomData;
 use std::ops::Deref;
+use std::sync::mpsc::Sender;
 use std::time::Instant;
 
 use metewand_protocol::common::Role;
@@ -71,6 +72,12 @@ impl<R: SessionRole> Session<R> {
     /// Starts a worker for the role and completes the handshake within the `hello` limit.
     pub fn connect(config: SessionConfig) -> Result<Session<R>, SessionError> {
         WorkerSession::connect(R::ROLE, config).map(|inner| Session { inner, role: PhantomData })
+    }
+
+    /// Like [`connect`](Session::connect), telling `at_hello` once the worker has been started and its hello's
+    /// clock runs (see [`WorkerSession::connect_telling`]).
+    pub fn connect_telling(config: SessionConfig, at_hello: Sender<()>) -> Result<Session<R>, SessionError> {
+        WorkerSession::connect_telling(R::ROLE, config, at_hello).map(|inner| Session { inner, role: PhantomData })
     }
 
     /// Like [`connect`](Session::connect), with a scientific deadline that already bounds start-up and the

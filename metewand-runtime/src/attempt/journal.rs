@@ -4,6 +4,7 @@
 //! what it establishes the moment it does, so that a record made after any failure says everything that happened
 //! before it. At the end [`Journal::into_record`] turns it into the record, from the parts `record.rs` makes.
 
+use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
 use metewand_protocol::common::{Role, Verdict};
@@ -98,7 +99,21 @@ impl Journal {
 
     /// Starts a session as `config` says; a start that failed leaves the timing of its hello, if it got that far.
     pub(super) fn connect<R: SessionRole>(&mut self, config: SessionConfig) -> Result<crate::Session<R>, Failure> {
-        crate::Session::<R>::connect(config).map_err(|error| {
+        self.connect_telling(config, None)
+    }
+
+    /// [`connect`](Journal::connect), telling `at_hello` once the worker has been started and its hello's clock runs
+    /// (dropping it untold where the worker could not be started).
+    pub(super) fn connect_telling<R: SessionRole>(
+        &mut self,
+        config: SessionConfig,
+        at_hello: Option<Sender<()>>,
+    ) -> Result<crate::Session<R>, Failure> {
+        let connected = match at_hello {
+            Some(at_hello) => crate::Session::<R>::connect_telling(config, at_hello),
+            None => crate::Session::<R>::connect(config),
+        };
+        connected.map_err(|error| {
             self.phases.extend(error.timing().cloned());
             Failure::session(&error)
         })

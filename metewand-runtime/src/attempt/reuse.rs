@@ -16,6 +16,7 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
 
 use metewand_protocol::common::Role;
 use metewand_protocol::generated::attempt_record::FailureKind;
@@ -113,11 +114,12 @@ impl Attempt<'_, '_> {
         worker: &WorkerId,
         prepare: &PrepareParams,
         cycles: u64,
+        at_hello: Option<Sender<()>>,
     ) -> Result<Serving, Failure> {
         match start {
             Start::Held(held) => Ok(Serving::Held(held)),
             Start::New { config, folder: None } => {
-                let mut session = journal.connect::<Implementation>(*config)?;
+                let mut session = journal.connect_telling::<Implementation>(*config, at_hello)?;
                 match self.warm_up_fresh(&mut session, prepare, cycles) {
                     Ok(skip) => Ok(Serving::Fresh(Box::new(session), skip)),
                     Err(failure) => {
@@ -128,7 +130,7 @@ impl Attempt<'_, '_> {
             }
             Start::New { config, folder: Some(place) } => {
                 let folder = place.path().to_owned();
-                let connected = journal.connect::<Implementation>(*config).and_then(|mut session| {
+                let connected = journal.connect_telling::<Implementation>(*config, at_hello).and_then(|mut session| {
                     let warmed = session
                         .show_in_place_of(&self.entry, &folder.join("dataset"))
                         .map_err(|error| Failure::session(&error))

@@ -4,6 +4,7 @@
 //! Its output is a [`Sealed`]: what the evaluator's stage judges.
 
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use metewand_protocol::common::Role;
 
@@ -60,14 +61,22 @@ impl Attempt<'_, '_> {
         let evaluator = self.evaluator_config(folders, journal, reuse)?;
         let cycles = reuse.as_ref().map_or(self.warmup, |reuse| reuse.warmup);
         journal.last_worker = Some((Role::Implementation, Phase::Prepare));
+        // The evaluator's start waits until the implementation's hello is under way: begun at once, the two took
+        // turns on the CPUs, and the implementation's start (counted as the executor's, up to its hello) waited
+        // for the evaluator's. Its hello then runs beside the implementation's.
+        let (at_hello, implementation_greeted) = mpsc::channel();
+        let at_hello = evaluator.is_some().then_some(at_hello);
         let (connected, evaluator) = std::thread::scope(|scope| {
             let evaluator = evaluator.map(|(config, tmpdir, params)| {
-                let connecting = std::thread::Builder::new()
-                    .name("mw-prestart".to_owned())
-                    .spawn_scoped(scope, move || crate::Session::<Evaluator>::connect(config));
+                let connecting =
+                    std::thread::Builder::new().name("mw-prestart".to_owned()).spawn_scoped(scope, move || {
+                        // Told, or the implementation's start ended without a hello: either way the evaluator starts.
+                        let _ = implementation_greeted.recv();
+                        crate::Session::<Evaluator>::connect(config)
+                    });
                 (connecting, tmpdir, params)
             });
-            let connected = self.serve(journal, start, worker.identity(), &prepare, cycles);
+            let connected = self.serve(journal, start, worker.identity(), &prepare, cycles, at_hello);
             let evaluator = evaluator.map(|(connecting, tmpdir, params)| {
                 let session = connecting
                     .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))

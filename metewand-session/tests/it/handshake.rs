@@ -146,3 +146,39 @@ fn the_worker_gets_a_clean_environment_and_its_working_directory() {
     assert!(log.contains(&format!("cwd={}\n", fixture.path("source").display())), "{log}");
     assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some() && !log.contains("CARGO_MANIFEST_DIR"), "{log}");
 }
+
+/// `connect_telling` tells its sender once the worker has been started and its hello's clock runs, before the worker
+/// can answer (here a shell that waits at a FIFO until it is told, then runs the test worker), and tells nothing,
+/// without blocking whoever waits, for a worker that could not be started: a session started beside waits for this
+/// one's hello, and never for ever.
+#[test]
+fn a_session_tells_when_its_hello_runs_and_drops_the_word_when_it_cannot_start() {
+    let fixture = Fixture::new();
+    let gate = fixture.path("gate");
+    assert!(std::process::Command::new("mkfifo").arg(&gate).status().unwrap().success());
+    let command = WorkerCommand::new("/bin/sh", fixture.path("source"))
+        .arg("-c")
+        .arg(r#"read go < "$0" && exec "$1" serve --pid-dir "$2""#)
+        .arg(&gate)
+        .arg(metewand_testkit::test_worker())
+        .arg(fixture.path("pids"));
+    let config = SessionConfig::new(command, worker_id(), PhaseTimeouts::uniform(GENEROUS), fixture.log())
+        .select(Capability::OneShot);
+    let (at_hello, told) = std::sync::mpsc::channel();
+    let connecting = std::thread::spawn(move || ImplementationSession::connect_telling(config, at_hello));
+    told.recv().expect("told while the worker waits at its gate");
+    let heard = std::time::SystemTime::now();
+    fs::write(&gate, "go\n").unwrap();
+    let session = connecting.join().unwrap().unwrap();
+    let hello = &session.phases()[0];
+    assert_eq!((hello.phase, hello.ok), (Phase::Hello, true));
+    assert!(hello.started_at <= heard, "the hello's clock ran before the word");
+    assert!(told.try_recv().is_err(), "told once");
+
+    let command = WorkerCommand::new(fixture.path("no-such-worker"), fixture.path("source"));
+    let config = SessionConfig::new(command, worker_id(), PhaseTimeouts::uniform(GENEROUS), fixture.path("log-2"));
+    let (at_hello, told) = std::sync::mpsc::channel();
+    let error = MaterializerSession::connect_telling(config, at_hello).unwrap_err();
+    assert!(matches!(error.kind(), SessionErrorKind::SpawnFailed { .. }), "{error:?}");
+    assert_eq!(told.recv(), Err(std::sync::mpsc::RecvError), "nothing told, and nobody left waiting");
+}

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::{Bench, example, failed, log, paused_evaluator, record, replace_worker, run_args, staging_folders, tree};
+use super::{
+    Bench, evaluator_never_evaluated, example, failed, log, paused_evaluator, record, replace_worker, run_args,
+    staging_folders, tree,
+};
 use crate::{run as metewand, text};
 
 #[test]
@@ -212,6 +215,9 @@ fn a_worker_command_that_does_not_exist_is_spawn_failed() {
     assert!(text(&output.stdout).contains("small seed 0 (materialized)"), "{}", text(&output.stdout));
     assert_eq!(record["implementation"]["capabilities"], Value::Null);
     assert_eq!(record["logs"]["implementation"], "logs/implementation.log");
+    // An evaluator started beside waits for the implementation's hello, which never comes: it starts all the same,
+    // and is ended after its own.
+    evaluator_never_evaluated(&record);
 }
 
 #[test]
