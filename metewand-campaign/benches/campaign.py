@@ -65,15 +65,17 @@ def records(folder: Path) -> list[dict[str, Any]]:
     return found
 
 
-def busy_seconds(phases: list[dict[str, Any]]) -> float:
+def busy_seconds(phases: list[dict[str, Any]], within: tuple[float, float] | None = None) -> float:
     """The union of the phases' intervals: a worker's phase overlapping another's (an evaluator judging a checkpoint
-    while the implementation runs on) is counted once, so the remainder never goes negative."""
+    while the implementation runs on) is counted once, so the remainder never goes negative. With `within` (an
+    attempt's start and end), only what falls inside it: a worker started ahead said hello before its attempt began."""
+    low, high = within if within else (float("-inf"), float("inf"))
     spans = sorted(
-        (start, start + phase["duration_ns"] / 1e9)
+        (max(start, low), min(start + phase["duration_ns"] / 1e9, high))
         for phase in phases
         for start in [parse_time(phase["started_at"])]
     )
-    total, reach = 0.0, float("-inf")
+    total, reach = 0.0, low
     for start, end in spans:
         if end > reach:
             total += end - max(start, reach)
@@ -82,11 +84,11 @@ def busy_seconds(phases: list[dict[str, Any]]) -> float:
 
 
 def executor_ms(found: list[dict[str, Any]]) -> float:
-    """Mean executor time per attempt: the record's wall time less the union of the workers' phases."""
+    """Mean executor time per attempt: the record's wall time less the union of the workers' phases within it."""
     total = 0.0
     for record in found:
-        wall = parse_time(record["finished_at"]) - parse_time(record["started_at"])
-        total += wall - busy_seconds(record["phases"])
+        start, end = parse_time(record["started_at"]), parse_time(record["finished_at"])
+        total += (end - start) - busy_seconds(record["phases"], (start, end))
     return 1000 * total / max(len(found), 1)
 
 

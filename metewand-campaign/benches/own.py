@@ -41,9 +41,9 @@ from store import SETTLED_SECONDS
 
 
 def own_ms(record: dict[str, Any]) -> float:
-    """One attempt's own time: its record's wall time less the union of its workers' phases."""
-    wall = parse_time(record["finished_at"]) - parse_time(record["started_at"])
-    return 1000 * (wall - busy_seconds(record["phases"]))
+    """One attempt's own time: its record's wall time less the union of its workers' phases within it."""
+    start, end = parse_time(record["started_at"]), parse_time(record["finished_at"])
+    return 1000 * ((end - start) - busy_seconds(record["phases"], (start, end)))
 
 
 def stopped_at(argv: list[Any], folder: Path, attempts: int) -> tuple[float, int]:
