@@ -526,24 +526,26 @@ impl WorkerProcess {
         // re-parented while the walk read (its parent ended). Only a look that finds exactly what the look before it
         // found, every thread held, ends the stop: a stopped process neither forks nor ends, so whatever moved a
         // process out of sight changed what is found.
-        let mut last: Option<BTreeSet<(i32, u64)>> = None;
+        // A walk that saw a process end while it read may have missed that process's children, and a process that
+        // was found alive and is now a zombie gave its children away: neither look can end the stop.
+        let mut last: Option<BTreeSet<(i32, u64, bool)>> = None;
         loop {
             let tree = if self.namespace { descendants(self.pid) } else { None };
-            let (found, worker) = match tree {
-                Some(found) => (found, if self.supervised { None } else { read_stat(self.pid) }),
+            let (found, worker, moved) = match tree {
+                Some(walk) => (walk.found, if self.supervised { None } else { read_stat(self.pid) }, walk.moved),
                 None => {
                     let (processes, found) = {
                         let workers = live_workers();
                         self.scan_tree(&workers)
                     };
-                    (found, processes.into_iter().find(|process| process.pid == self.pid && !self.supervised))
+                    (found, processes.into_iter().find(|process| process.pid == self.pid && !self.supervised), false)
                 }
             };
-            let seen: BTreeSet<(i32, u64)> =
-                found.iter().chain(&worker).map(|process| (process.pid, process.start)).collect();
+            let seen: BTreeSet<(i32, u64, bool)> =
+                found.iter().chain(&worker).map(|process| (process.pid, process.start, process.zombie)).collect();
             let running: Vec<&ProcessStat> =
                 found.iter().chain(&worker).filter(|process| !every_thread_held(process.pid)).collect();
-            let settled = running.is_empty() && last.as_ref() == Some(&seen);
+            let settled = running.is_empty() && !moved && last.as_ref() == Some(&seen);
             if settled || Instant::now() >= deadline {
                 return (stopped.into_iter().collect(), settled);
             }

@@ -143,24 +143,39 @@ pub(super) fn scan_processes() -> Vec<ProcessStat> {
 /// (`/proc/<pid>/task/<tid>/children`, which lists the children each thread started, zombies too); `None` where
 /// `root` is gone or a process's files cannot be read (the kernel has no such files, or they are refused), for the
 /// caller to read every process instead. Processes that exit while they are read are skipped; one re-parented while
-/// the walk reads (its parent ended) may be missed, which is the caller's to rule out.
-pub(super) fn descendants(root: i32) -> Option<Vec<ProcessStat>> {
-    let mut found = Vec::new();
-    let mut parents = vec![root];
-    while let Some(parent) = parents.pop() {
+/// the walk reads (its parent ended) may be missed, which the walk then says ([`Walk::moved`]).
+pub(super) fn descendants(root: i32) -> Option<Walk> {
+    let mut walk = Walk { found: Vec::new(), moved: false };
+    let mut parents = vec![(root, None)];
+    while let Some((parent, alive)) = parents.pop() {
         let children = match children_of(parent) {
             Children::Found(children) => children,
-            Children::Gone if parent != root => continue,
+            Children::Gone if parent != root => {
+                walk.moved = true;
+                continue;
+            }
             Children::Gone | Children::Unreadable => return None,
         };
+        // A process that ended after it was found and before its children were read gave them to another parent,
+        // perhaps one already read: what it listed (nothing, as a zombie) is not all there is.
+        if alive == Some(true) && read_stat(parent).is_none_or(|now| now.zombie) {
+            walk.moved = true;
+        }
         for child in children {
             if let Some(stat) = read_stat(child) {
-                found.push(stat);
-                parents.push(child);
+                parents.push((child, Some(!stat.zombie)));
+                walk.found.push(stat);
             }
         }
     }
-    Some(found)
+    Some(walk)
+}
+
+/// What a walk of a process tree found, and whether it may have missed a process: one it found ended while it read
+/// (a process re-parented as its parent ends can be missed by a walk that read its new parent first).
+pub(super) struct Walk {
+    pub(super) found: Vec<ProcessStat>,
+    pub(super) moved: bool,
 }
 
 /// What the `children` files of one process's threads say.
