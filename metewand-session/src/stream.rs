@@ -18,7 +18,7 @@ use metewand_protocol::strict::SafeUint;
 use metewand_protocol::{Phase, decode_response, encode_message};
 
 use super::exchange::{Pending, violation};
-use super::{ProtocolViolation, STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession};
+use super::{Hold, ProtocolViolation, STOP_LIMIT, SessionError, SessionErrorKind, WorkerSession};
 
 /// Where a streaming implementation writes its result, and how many checkpoints it may send on the way.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,21 +124,13 @@ impl WorkerSession {
                 return Ok(Streamed { response, checkpoints });
             }
             // The checkpoint's time: its message was just read. The worker is stopped at once, and only once every
-            // thread of it is does the held interval begin; decoding and checking the message wait until then. Of
-            // the stop itself, what counts is what the worker could have used of it (`stop_counted`).
+            // thread of it is does the held interval begin; decoding and checking the message wait until then.
             let time = pending.elapsed();
-            let live = self.live.as_ref().expect("a pending request has a live worker");
-            let cpu_used = || live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
-            let used_before = cpu_used();
-            let read = Instant::now();
-            let Ok(hold) = live.hold(read + STOP_LIMIT) else {
+            let (hold, stopped, stop_uncounted) = match self.stop_now() {
+                Ok(stop) => stop,
                 // Never sealed while a thread of it runs: the worker is discarded.
-                let kind = violation(ProtocolViolation::NotStopped { limit: STOP_LIMIT });
-                return Err(self.fail(&pending, kind));
+                Err(kind) => return Err(self.fail(&pending, kind)),
             };
-            let stopped = Instant::now();
-            let ran = used_before.zip(cpu_used()).map(|(before, after)| after.saturating_sub(before));
-            let stop_uncounted = (stopped - read) - stop_counted(stopped - read, ran);
             let accepted = self.not_repeated(&frame, &pending).and_then(|()| {
                 let message: CheckpointMessage =
                     decode_value(frame.value()).map_err(|error| violation(ProtocolViolation::Decode(error)))?;
@@ -183,6 +175,17 @@ impl WorkerSession {
     /// of a checkpoint's; the next request lets it go on. A stop the kernel does not confirm is a protocol
     /// violation, as a checkpoint's is.
     pub(super) fn stop_at_answer(&mut self, pending: &mut Pending) -> Result<(), SessionErrorKind> {
+        let (hold, _, uncounted) = self.stop_now()?;
+        self.live.as_mut().expect("a held worker is live").paused = Some(hold);
+        self.held(pending, uncounted);
+        Ok(())
+    }
+
+    /// Stops every thread of the worker at once, a frame of it just read (a checkpoint, or the answer to
+    /// `execute`): the hold, the moment the kernel confirmed the stop, and how much of the stop does not count in
+    /// the request's time (all but what the worker could have used of it, [`stop_counted`]). A stop the kernel
+    /// does not confirm within [`STOP_LIMIT`] is a protocol violation.
+    fn stop_now(&self) -> Result<(Hold, Instant, Duration), SessionErrorKind> {
         let live = self.live.as_ref().expect("a pending request has a live worker");
         let cpu_used = || live.cgroup.as_ref().and_then(|cgroup| cgroup.cpu_used());
         let used_before = cpu_used();
@@ -192,9 +195,7 @@ impl WorkerSession {
         };
         let stopped = Instant::now();
         let ran = used_before.zip(cpu_used()).map(|(before, after)| after.saturating_sub(before));
-        self.live.as_mut().expect("a held worker is live").paused = Some(hold);
-        self.held(pending, (stopped - read) - stop_counted(stopped - read, ran));
-        Ok(())
+        Ok((hold, stopped, (stopped - read) - stop_counted(stopped - read, ran)))
     }
 
     /// Takes an interval the worker was held stopped out of the pending request's time and deadlines.
